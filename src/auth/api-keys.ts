@@ -1,0 +1,29 @@
+/**
+ * API keys (CONTRACT §5): `cms_<random>`, shown once on create, stored only as sha256, scoped,
+ * optionally expiring; a key acts as its user narrowed to its scopes.
+ */
+import { randomBytes } from 'node:crypto';
+import { rowToDoc } from '../fields/row.ts';
+import { unauthorized } from '../errors.ts';
+import type { User } from '../config/types.ts';
+import type { CMS } from '../cms.ts';
+import { hashToken } from './sessions.ts';
+import { loadUser } from './load-user.ts';
+
+export const API_KEY_PREFIX = 'cms_';
+
+export function generateApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function resolveApiKey(cms: CMS, key: string): { user: User; scopes: string[] } {
+  const keys = cms.config.collectionsBySlug.get('api-keys')!;
+  const row = cms.sqlite.query('SELECT * FROM "api-keys" WHERE "keyHash" = ?').get(hashToken(key)) as Record<string, unknown> | null;
+  if (!row) throw unauthorized('The API key is not valid.');
+  const doc = rowToDoc(keys, row);
+  if (typeof doc.expiresAt === 'string' && new Date(doc.expiresAt).getTime() <= cms.clock.now()) throw unauthorized('The API key has expired.');
+  const user = loadUser(cms, doc.user as number);
+  if (!user) throw unauthorized('The API key is not valid.');
+  const scopes = Array.isArray(doc.scopes) ? doc.scopes.filter((s): s is string => typeof s === 'string') : [];
+  return { user, scopes };
+}

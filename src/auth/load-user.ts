@@ -1,0 +1,14 @@
+/** Loads a user row as the plain `user` object access rules see (no password hash). */
+import { rowToDoc } from '../fields/row.ts';
+import { selectRowById } from '../db/documents.ts';
+import type { User } from '../config/types.ts';
+import type { CMS } from '../cms.ts';
+
+export function loadUser(cms: CMS, id: number): User | null {
+  const users = cms.config.collectionsBySlug.get('users')!;
+  const row = selectRowById(cms.sqlite, users, id);
+  if (!row) return null;
+  const user = rowToDoc(users, row) as User;
+  if (user.active === false) return null;
+  return user;
+}

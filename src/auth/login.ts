@@ -1,0 +1,52 @@
+/** Login, first admin and the session answer: the operations behind the users routes and `cms create-admin`. */
+import { rowToDoc } from '../fields/row.ts';
+import { APIError, forbidden } from '../errors.ts';
+import type { User } from '../config/types.ts';
+import type { CMS } from '../cms.ts';
+import { create } from '../operations/create.ts';
+import { presentDoc } from '../operations/present.ts';
+import { createContext } from '../operations/context.ts';
+import { verifyPassword } from './password.ts';
+import { createSession, type Session } from './sessions.ts';
+import { assertNotLocked, clearFailures, lockKeys, recordFailure } from './login-lock.ts';
+
+const WRONG = 'The email or password provided is incorrect.';
+
+export type LoginResult = { user: Record<string, unknown>; session: Session };
+
+export function countUsers(cms: CMS): number {
+  return (cms.sqlite.query('SELECT count(*) AS n FROM "users"').get() as { n: number }).n;
+}
+
+export async function login(cms: CMS, input: { email?: unknown; password?: unknown; ip?: string | null }): Promise<LoginResult> {
+  if (typeof input.email !== 'string' || typeof input.password !== 'string' || !input.email || !input.password) {
+    throw new APIError(400, 'Email and password are required.', typeof input.email === 'string' && input.email ? 'password' : 'email');
+  }
+  const email = input.email.trim().toLowerCase();
+  const keys = lockKeys(email, input.ip ?? null);
+  assertNotLocked(cms, keys);
+  const users = cms.config.collectionsBySlug.get('users')!;
+  const row = cms.sqlite.query('SELECT * FROM "users" WHERE "email" = ?').get(email) as Record<string, unknown> | null;
+  // Always run scrypt, so an unknown email takes as long as a wrong password.
+  const valid = await verifyPassword(input.password, (row?.passwordHash as string | undefined) ?? null);
+  const user = row ? (rowToDoc(users, row) as User) : null;
+  if (!valid || !user || user.active === false) {
+    recordFailure(cms, keys);
+    throw new APIError(401, WRONG);
+  }
+  clearFailures(cms, email);
+  const session = createSession(cms, user.id);
+  const ctx = createContext(cms, { user, overrideAccess: true });
+  return { user: await presentDoc(ctx, users, user, 0), session };
+}
+
+/** Creates the first admin; only while there are no users. */
+export async function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
+  if (countUsers(cms) > 0) throw forbidden('An admin already exists. Log in instead.');
+  const ctx = createContext(cms, { overrideAccess: true });
+  const payload: Record<string, unknown> = { email: data.email, password: data.password, role: 'admin', active: true };
+  if (data.name !== undefined) payload.name = data.name;
+  const doc = await create(ctx, { collection: 'users', data: payload, depth: 0 });
+  const session = createSession(cms, doc.id as number);
+  return { user: doc, session };
+}

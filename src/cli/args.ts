@@ -1,0 +1,40 @@
+/** Parses `cms <command> [flags]`. Flags beat env, env beats config (CONTRACT §1). */
+import { parseArgs } from 'node:util';
+
+export type CLIArgs = { command: string; flags: Record<string, string | boolean | undefined>; rest: string[] };
+
+export function parseCLI(argv: string[]): CLIArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      dev: { type: 'boolean' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  const [command = 'serve', ...rest] = positionals;
+  return { command: values.help ? 'help' : values.version ? 'version' : command, flags: values, rest };
+}
+
+export const HELP = `cms: a headless CMS in one file
+
+Usage:
+  cms [serve] [--config FILE] [--port N] [--host H] [--dev]   run the server (default command)
+  cms create-admin [--email E --password P --name N]           create an admin user (prompts on a terminal)
+  cms migrate                                                  apply pending migration files
+  cms migrate:status                                           list applied and pending migrations
+  cms migrate:create [NAME]                                    write the SQL for config changes into migrations/
+  cms --help | --version
+
+Every command takes --config FILE and honours CMS_CONFIG.
+Environment: PORT, HOST, CMS_CONFIG, CMS_SECRET, CMS_CRON_SECRET, NODE_ENV.
+Defaults: host 127.0.0.1, port 3000; production unless --dev or NODE_ENV=development.
+`;

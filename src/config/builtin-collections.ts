@@ -1,0 +1,74 @@
+/** The built-in collections (users, media, api-keys) as plain configs, merged with a project's own declarations. */
+import type { AccessArgs, CollectionConfig, Field } from './types.ts';
+
+const loggedIn = ({ user }: AccessArgs) => Boolean(user);
+const isAdmin = ({ user }: AccessArgs) => user?.role === 'admin';
+const anyone = () => true;
+
+export const USERS_SLUG = 'users';
+export const MEDIA_SLUG = 'media';
+export const API_KEYS_SLUG = 'api-keys';
+
+export function usersCollection(roles: string[]): CollectionConfig {
+  const defaultRole = roles.includes('editor') ? 'editor' : roles[roles.length - 1];
+  return {
+    slug: USERS_SLUG,
+    admin: { useAsTitle: 'email' },
+    access: {
+      read: loggedIn,
+      create: isAdmin,
+      // A user edits themself; admins edit anyone.
+      update: ({ user }) => (user ? (user.role === 'admin' ? true : { id: { equals: user.id } }) : false),
+      delete: isAdmin,
+    },
+    fields: [
+      { name: 'email', type: 'email', required: true, unique: true },
+      { name: 'name', type: 'text' },
+      { name: 'role', type: 'select', options: roles, defaultValue: defaultRole, required: true, access: { create: isAdmin, update: isAdmin } },
+      { name: 'active', type: 'checkbox', defaultValue: true, access: { create: isAdmin, update: isAdmin } },
+    ],
+  };
+}
+
+export function mediaCollection(): CollectionConfig {
+  const readOnly: Partial<Field> = { admin: { readOnly: true } };
+  return {
+    slug: MEDIA_SLUG,
+    admin: { useAsTitle: 'filename' },
+    access: { read: anyone, create: loggedIn, update: loggedIn, delete: loggedIn },
+    fields: [
+      { name: 'filename', type: 'text', unique: true, ...readOnly },
+      { name: 'originalName', type: 'text', ...readOnly },
+      { name: 'mimeType', type: 'text', ...readOnly },
+      { name: 'filesize', type: 'number', ...readOnly },
+      { name: 'width', type: 'number', ...readOnly },
+      { name: 'height', type: 'number', ...readOnly },
+      { name: 'sizes', type: 'json', ...readOnly },
+      { name: 'alt', type: 'text' },
+    ],
+  };
+}
+
+export function apiKeysCollection(): CollectionConfig {
+  return {
+    slug: API_KEYS_SLUG,
+    admin: { useAsTitle: 'name' },
+    access: { read: isAdmin, create: isAdmin, update: isAdmin, delete: isAdmin },
+    fields: [
+      { name: 'name', type: 'text', required: true },
+      { name: 'user', type: 'relationship', relationTo: USERS_SLUG, required: true },
+      { name: 'scopes', type: 'json', required: true },
+      { name: 'expiresAt', type: 'date' },
+      { name: 'prefix', type: 'text', admin: { readOnly: true } },
+    ],
+  };
+}
+
+/** Fields the system writes itself: never accepted from input, never returned. */
+export const SYSTEM_COLUMNS: Record<string, { name: string; type: 'text' | 'integer' }[]> = {
+  [USERS_SLUG]: [{ name: 'passwordHash', type: 'text' }],
+  [API_KEYS_SLUG]: [{ name: 'keyHash', type: 'text' }],
+};
+
+/** Built-in fields of media that only the upload itself may set. */
+export const MEDIA_SYSTEM_FIELDS = new Set(['filename', 'originalName', 'mimeType', 'filesize', 'width', 'height', 'sizes']);

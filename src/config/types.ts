@@ -1,0 +1,187 @@
+/** The shapes of a project's config (as written) and of the sanitized config the rest of the code reads. */
+import type { Clock } from '../clock.ts';
+
+export type Where = { [key: string]: unknown; and?: Where[]; or?: Where[] };
+
+export type AccessArgs = { user: User | null; id?: number | string; data?: Record<string, unknown>; doc?: Record<string, unknown>; req?: unknown };
+export type AccessResult = boolean | Where;
+export type AccessRule = (args: AccessArgs) => AccessResult | Promise<AccessResult>;
+export type FieldAccessRule = (args: AccessArgs & { siblingData?: Record<string, unknown> }) => boolean | Promise<boolean>;
+
+export type User = { id: number; email: string; role: string; active?: boolean; [key: string]: unknown };
+
+export type FieldType =
+  | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
+  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group';
+
+export const FIELD_TYPES: readonly FieldType[] = [
+  'text', 'textarea', 'email', 'number', 'checkbox', 'date', 'select',
+  'relationship', 'upload', 'json', 'markdown', 'array', 'group',
+];
+
+export type SelectOption = { label: string; value: string };
+
+export type ValidateContext = { data: Record<string, unknown>; siblingData: Record<string, unknown>; operation: 'create' | 'update'; user: User | null; id?: number };
+
+export interface Field {
+  name: string;
+  type: FieldType;
+  label?: string;
+  required?: boolean;
+  unique?: boolean;
+  index?: boolean;
+  localized?: boolean;
+  hidden?: boolean;
+  defaultValue?: unknown | ((args: { user: User | null; locale?: string }) => unknown);
+  validate?: (value: unknown, ctx: ValidateContext) => true | string | Promise<true | string>;
+  access?: { read?: FieldAccessRule; create?: FieldAccessRule; update?: FieldAccessRule };
+  options?: (string | SelectOption)[];
+  hasMany?: boolean;
+  relationTo?: string;
+  fields?: Field[];
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  admin?: Record<string, unknown>;
+}
+
+export type HookArgs = {
+  data?: Record<string, unknown>;
+  doc?: Record<string, unknown>;
+  previousDoc?: Record<string, unknown> | null;
+  originalDoc?: Record<string, unknown> | null;
+  operation?: 'create' | 'update' | 'delete' | 'read';
+  id?: number;
+  user: User | null;
+  req: unknown;
+  collection?: string;
+  global?: string;
+};
+export type Hook = (args: HookArgs) => unknown;
+
+export type HookName = 'beforeValidate' | 'beforeChange' | 'afterChange' | 'beforeRead' | 'afterRead' | 'beforeDelete' | 'afterDelete';
+export const HOOK_NAMES: readonly HookName[] = ['beforeValidate', 'beforeChange', 'afterChange', 'beforeRead', 'afterRead', 'beforeDelete', 'afterDelete'];
+export type Hooks = Partial<Record<HookName, Hook[]>>;
+
+export type IndexConfig = { fields: string[]; unique?: boolean };
+
+export interface CollectionConfig {
+  slug: string;
+  fields: Field[];
+  drafts?: boolean;
+  maxVersions?: number;
+  access?: { read?: AccessRule; create?: AccessRule; update?: AccessRule; delete?: AccessRule; [extra: string]: AccessRule | undefined };
+  hooks?: Hooks;
+  indexes?: IndexConfig[];
+  livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
+  admin?: { useAsTitle?: string; [key: string]: unknown };
+  labels?: { singular?: string; plural?: string };
+}
+
+export interface GlobalConfig {
+  slug: string;
+  fields: Field[];
+  drafts?: boolean;
+  maxVersions?: number;
+  access?: { read?: AccessRule; update?: AccessRule };
+  hooks?: Hooks;
+  livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
+  admin?: Record<string, unknown>;
+  label?: string;
+}
+
+export interface WebhookConfig {
+  url: string;
+  events?: string[];
+  collections?: string[];
+  globals?: string[];
+  secret?: string;
+  headers?: Record<string, string>;
+}
+
+export interface StorageAdapter {
+  init?(): Promise<void> | void;
+  put(key: string, body: Blob | Uint8Array | ReadableStream | ArrayBuffer, options: { contentType: string; size?: number }): Promise<void>;
+  get(key: string, options?: { range?: { start: number; end?: number } }): Promise<StoredFile | null>;
+  delete(key: string): Promise<void>;
+  url?(key: string): string | null | undefined;
+}
+export type StoredFile = { body: ReadableStream | Blob; size: number; contentType?: string; etag?: string; lastModified?: number };
+
+export interface ImageSize { name: string; width: number; height?: number }
+
+/** The config as a project writes it. */
+export interface UserConfig {
+  serverURL?: string;
+  secret?: string;
+  database?: string;
+  routes?: { api?: string; admin?: string };
+  cors?: string[] | '*';
+  auth?: { roles?: string[]; tokenExpiration?: number; maxLoginAttempts?: number; lockWindow?: number; trustedOrigins?: string[] };
+  upload?: { maxFileSize?: number; mimeTypes?: string[]; imageSizes?: ImageSize[]; dir?: string; storage?: StorageAdapter | { type: 's3'; [key: string]: unknown } };
+  localization?: { locales: (string | { code: string; label?: string })[]; defaultLocale?: string; fallback?: boolean };
+  webhooks?: WebhookConfig[];
+  jobs?: { secret?: string };
+  collections?: CollectionConfig[];
+  globals?: GlobalConfig[];
+}
+
+export interface SanitizedField extends Field {
+  /** Dotted path from the document root, e.g. `seo.title`. */
+  path: string;
+  fields?: SanitizedField[];
+  options?: SelectOption[];
+  /** Its own value is keyed by locale (fields inside a localized group or array are plain). */
+  localized: boolean;
+}
+
+export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes'> {
+  fields: SanitizedField[];
+  fieldsByName: Map<string, SanitizedField>;
+  hooks: Record<HookName, Hook[]>;
+  indexes: IndexConfig[];
+  drafts: boolean;
+  maxVersions: number;
+  table: string;
+  builtIn?: 'users' | 'media' | 'api-keys';
+  kind: 'collection';
+}
+
+export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks'> {
+  fields: SanitizedField[];
+  fieldsByName: Map<string, SanitizedField>;
+  hooks: Record<HookName, Hook[]>;
+  drafts: boolean;
+  maxVersions: number;
+  table: string;
+  kind: 'global';
+}
+
+export type Entity = SanitizedCollection | SanitizedGlobal;
+
+export interface SanitizedConfig {
+  /** The file the config came from, or null for built-in defaults. */
+  configPath: string | null;
+  /** Relative paths resolve against this folder. */
+  rootDir: string;
+  serverURL: string | null;
+  secret: string | null;
+  databasePath: string;
+  migrationsDir: string;
+  dataDir: string;
+  routes: { api: string; admin: string };
+  cors: string[] | '*';
+  auth: { roles: string[]; tokenExpiration: number; maxLoginAttempts: number; lockWindow: number; trustedOrigins: string[] };
+  upload: { maxFileSize: number; mimeTypes: string[]; imageSizes: ImageSize[]; dir: string; storage: StorageAdapter | { type: 's3'; [key: string]: unknown } | null };
+  localization: { locales: string[]; defaultLocale: string; fallback: boolean } | null;
+  webhooks: WebhookConfig[];
+  jobs: { secret: string | null };
+  collections: SanitizedCollection[];
+  globals: SanitizedGlobal[];
+  collectionsBySlug: Map<string, SanitizedCollection>;
+  globalsBySlug: Map<string, SanitizedGlobal>;
+  dev: boolean;
+}
+
+export type RuntimeOptions = { dev?: boolean; clock?: Clock };

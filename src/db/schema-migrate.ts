@@ -1,0 +1,131 @@
+/**
+ * Keeps the collection tables in step with the config (CONTRACT §1).
+ * Migration files live in `migrations/` beside the config: `NNNN_name.sql`, with the schema snapshot they
+ * lead to in `meta/NNNN_snapshot.json`. The newest snapshot is what the database should look like once every
+ * file is applied; the config is diffed against it. drizzle-kit (slow to load) is imported only when the
+ * config's fingerprint differs from the newest snapshot's.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Database } from 'bun:sqlite';
+import { integer, real, sqliteTable, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { SanitizedConfig } from '../config/types.ts';
+import { configTables, type TableModel } from './table-model.ts';
+
+type Snapshot = { fingerprint: string; drizzle: Record<string, unknown> & { tables: Record<string, { columns: Record<string, { type: string }> }> } };
+export type MigrationFile = { name: string; file: string; snapshotFile: string };
+export type PendingChange = { statements: string[]; destructive: string[]; snapshot: Snapshot };
+
+export function fingerprint(tables: TableModel[]): string {
+  return createHash('sha256').update(JSON.stringify(tables)).digest('hex');
+}
+
+export function listMigrationFiles(dir: string): MigrationFile[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir)
+    .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.sql$/, ''), file: path.join(dir, f), snapshotFile: path.join(dir, 'meta', `${f.slice(0, 4)}_snapshot.json`) }));
+}
+
+function latestSnapshot(dir: string): Snapshot | null {
+  const files = listMigrationFiles(dir);
+  for (let i = files.length - 1; i >= 0; i--) {
+    if (fs.existsSync(files[i].snapshotFile)) return JSON.parse(fs.readFileSync(files[i].snapshotFile, 'utf8'));
+  }
+  return null;
+}
+
+function drizzleTables(models: TableModel[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const model of models) {
+    const columns: Record<string, any> = {};
+    for (const c of model.columns) {
+      let col: any = c.type === 'integer' ? integer(c.name) : c.type === 'real' ? real(c.name) : text(c.name);
+      if (c.primaryKey) col = col.primaryKey({ autoIncrement: true });
+      else if (c.notNull) col = col.notNull();
+      columns[c.name] = col;
+    }
+    out[model.name] = sqliteTable(model.name, columns, (t: any) =>
+      model.indexes.map((i) => (i.unique ? uniqueIndex(i.name) : index(i.name)).on(...(i.columns.map((c) => t[c]) as [any]))));
+  }
+  return out;
+}
+
+/** What applying the config would change, relative to the newest migration file. Null when nothing. */
+export async function diffConfig(config: SanitizedConfig, options: { allowDestructive?: boolean } = {}): Promise<PendingChange | null> {
+  const tables = configTables(config);
+  const print = fingerprint(tables);
+  const previous = latestSnapshot(config.migrationsDir);
+  if (previous?.fingerprint === print) return null;
+  const kit = await import('drizzle-kit/api');
+  const empty = await kit.generateSQLiteDrizzleJson({});
+  const next = await kit.generateSQLiteDrizzleJson(drizzleTables(tables));
+  const before = (previous?.drizzle ?? empty) as typeof next;
+  const destructive = findDestructive(previous?.drizzle.tables ?? {}, next.tables as Snapshot['drizzle']['tables']);
+  let statements: string[] = [];
+  if (!destructive.length || options.allowDestructive) {
+    try {
+      statements = await kit.generateSQLiteMigration(before, next);
+    } catch {
+      // drizzle-kit asks interactively about renames; a reviewed file written by hand is the way then.
+      statements = ['-- Write the SQL for this change by hand: ' + destructive.join('; ')];
+    }
+  }
+  return { statements, destructive, snapshot: { fingerprint: print, drizzle: next as Snapshot['drizzle'] } };
+}
+
+/** Dropped tables, dropped columns and changed column types lose data: never applied by ourselves. */
+function findDestructive(before: Snapshot['drizzle']['tables'], after: Snapshot['drizzle']['tables']): string[] {
+  const found: string[] = [];
+  for (const [name, table] of Object.entries(before)) {
+    const next = after[name];
+    if (!next) { found.push(`table "${name}" would be dropped`); continue; }
+    for (const [column, def] of Object.entries(table.columns)) {
+      const nextDef = next.columns[column];
+      if (!nextDef) found.push(`column "${name}"."${column}" would be dropped`);
+      else if (nextDef.type !== def.type) found.push(`column "${name}"."${column}" would change type from ${def.type} to ${nextDef.type}`);
+    }
+  }
+  return found;
+}
+
+/** Writes the SQL and snapshot of a change as the next migration file. */
+export function writeMigrationFile(dir: string, name: string, change: PendingChange, header: string[] = []): MigrationFile {
+  fs.mkdirSync(path.join(dir, 'meta'), { recursive: true });
+  const files = listMigrationFiles(dir);
+  const number = files.length ? Number(files[files.length - 1].name.slice(0, 4)) + 1 : 0;
+  const safeName = name.replace(/[^\w-]+/g, '_').slice(0, 60) || 'migration';
+  const base = `${String(number).padStart(4, '0')}_${safeName}`;
+  const body = [...header.map((l) => `-- ${l}`), ...change.statements.map((s) => s.trim().replace(/;?$/, ';'))].join('\n--> statement-breakpoint\n');
+  const file = path.join(dir, `${base}.sql`);
+  const snapshotFile = path.join(dir, 'meta', `${base.slice(0, 4)}_snapshot.json`);
+  fs.writeFileSync(snapshotFile, JSON.stringify(change.snapshot, null, 2));
+  fs.writeFileSync(file, body + '\n');
+  return { name: base, file, snapshotFile };
+}
+
+export function appliedMigrations(sqlite: Database): Set<string> {
+  return new Set(sqlite.query<{ name: string }, []>('SELECT name FROM _cms_schema_migrations').all().map((r) => r.name));
+}
+
+/** Applies every migration file not applied yet, each in its own transaction. Returns the names applied. */
+export function applyMigrationFiles(sqlite: Database, dir: string, now: string, onProgress?: (name: string) => void): string[] {
+  const done = appliedMigrations(sqlite);
+  const applied: string[] = [];
+  for (const migration of listMigrationFiles(dir)) {
+    if (done.has(migration.name)) continue;
+    onProgress?.(migration.name);
+    const statements = fs.readFileSync(migration.file, 'utf8').split('--> statement-breakpoint')
+      .map((s) => s.split('\n').filter((l) => !l.trim().startsWith('--')).join('\n').trim()).filter(Boolean);
+    sqlite.transaction(() => {
+      for (const statement of statements) sqlite.run(statement);
+      sqlite.run('INSERT INTO _cms_schema_migrations (name, appliedAt) VALUES (?, ?)', [migration.name, now]);
+    }).immediate();
+    applied.push(migration.name);
+  }
+  return applied;
+}
+
+export const DESTRUCTIVE_HINT = 'Run `cms migrate:create` to write a migration for it, review the SQL, then `cms migrate`.';

@@ -1,0 +1,58 @@
+/**
+ * System tables, declared once with drizzle; `bun run db:generate` turns changes here into SQL files
+ * under migrations/system/, which ship embedded in the binary and are applied at start.
+ * Times the job loop compares are epoch milliseconds (integers), read from the injectable clock.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const sessions = sqliteTable('_cms_sessions', {
+  /** sha256 of the token; the token itself is never stored. */
+  tokenHash: text('tokenHash').primaryKey(),
+  userId: integer('userId').notNull(),
+  csrfToken: text('csrfToken').notNull(),
+  expiresAt: integer('expiresAt').notNull(),
+  createdAt: integer('createdAt').notNull(),
+}, (t) => [index('_cms_sessions_user_idx').on(t.userId)]);
+
+export const loginAttempts = sqliteTable('_cms_login_attempts', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** `email:<address>` or `ip:<address>`. */
+  key: text('key').notNull(),
+  at: integer('at').notNull(),
+}, (t) => [index('_cms_login_attempts_key_idx').on(t.key, t.at)]);
+
+export const versions = sqliteTable('_cms_versions', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** Collection or global slug, with `kind` telling which. */
+  kind: text('kind').notNull(),
+  slug: text('slug').notNull(),
+  /** Document id; 0 for a global. */
+  parent: integer('parent').notNull(),
+  version: text('version').notNull(),
+  status: text('status').notNull(),
+  latest: integer('latest').notNull().default(0),
+  createdAt: text('createdAt').notNull(),
+  updatedAt: text('updatedAt').notNull(),
+}, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);
+
+export const jobs = sqliteTable('_cms_jobs', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  action: text('action').notNull(),
+  kind: text('kind').notNull(),
+  slug: text('slug').notNull(),
+  parent: integer('parent').notNull(),
+  /** Due time, epoch ms. */
+  at: integer('at').notNull(),
+  state: text('state').notNull(),
+  error: text('error'),
+  /** Lease: a runner that claimed the job owns it until then. */
+  lockedUntil: integer('lockedUntil'),
+  createdAt: text('createdAt').notNull(),
+  finishedAt: text('finishedAt'),
+}, (t) => [index('_cms_jobs_due_idx').on(t.state, t.at), index('_cms_jobs_parent_idx').on(t.kind, t.slug, t.parent)]);
+
+/** Applied config migrations (collection tables); system migrations are tracked by drizzle itself. */
+export const schemaMigrations = sqliteTable('_cms_schema_migrations', {
+  name: text('name').primaryKey(),
+  appliedAt: text('appliedAt').notNull(),
+}, (t) => [uniqueIndex('_cms_schema_migrations_name_idx').on(t.name)]);

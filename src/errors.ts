@@ -1,0 +1,34 @@
+/** The one error type the whole service throws; the HTTP layer turns it into the contract's shape. */
+export class APIError extends Error {
+  readonly status: number;
+  readonly field?: string;
+  readonly headers?: Record<string, string>;
+  readonly errors?: { message: string; field?: string }[];
+
+  constructor(status: number, message: string, field?: string, options: { headers?: Record<string, string>; errors?: { message: string; field?: string }[] } = {}) {
+    super(message);
+    this.name = 'APIError';
+    this.status = status;
+    this.field = field;
+    this.headers = options.headers;
+    this.errors = options.errors;
+  }
+
+  toBody(): { errors: { message: string; field?: string }[] } {
+    if (this.errors?.length) return { errors: this.errors };
+    return { errors: [this.field ? { message: this.message, field: this.field } : { message: this.message }] };
+  }
+}
+
+export const badRequest = (message: string, field?: string) => new APIError(400, message, field);
+export const notFound = (message = 'Not Found') => new APIError(404, message);
+export const forbidden = (message = 'You are not allowed to perform this action.') => new APIError(403, message);
+export const unauthorized = (message = 'You must be logged in to perform this action.') => new APIError(401, message);
+
+/** A config problem found at start-up: printed as one line, exit code 1. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}

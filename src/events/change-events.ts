@@ -1,0 +1,39 @@
+/**
+ * The internal event stream: every change an operation commits is announced here, inside its transaction,
+ * so a listener (webhooks) can write rows that commit or roll back together with the change, and can
+ * schedule work for after the commit.
+ */
+export type ChangeEventType = 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'draft';
+
+export type ChangeEvent = {
+  type: ChangeEventType;
+  collection?: string;
+  global?: string;
+  id?: number;
+  /** The stored document: every locale, hidden fields included (consumers strip what they must). */
+  doc: Record<string, unknown>;
+  previousDoc: Record<string, unknown> | null;
+  timestamp: string;
+};
+
+export type TransactionScope = {
+  emit(event: ChangeEvent): void;
+  afterCommit(fn: () => void): void;
+};
+
+export type ChangeListener = (event: ChangeEvent, scope: TransactionScope) => void;
+
+export function createEventStream() {
+  const listeners: ChangeListener[] = [];
+  return {
+    listeners,
+    on(listener: ChangeListener): () => void {
+      listeners.push(listener);
+      return () => {
+        const i = listeners.indexOf(listener);
+        if (i >= 0) listeners.splice(i, 1);
+      };
+    },
+  };
+}
+export type EventStream = ReturnType<typeof createEventStream>;

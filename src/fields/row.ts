@@ -1,0 +1,50 @@
+/** Maps between a stored document (every locale, plain values) and a table row (columns, JSON text). */
+import { isColumnField } from '../config/sanitize.ts';
+import type { Entity, SanitizedField } from '../config/types.ts';
+
+type Row = Record<string, unknown>;
+type Codec = { name: string; encode(v: unknown): unknown; decode(v: unknown): unknown };
+
+const plain: Omit<Codec, 'name'> = { encode: (v) => (v === undefined ? null : v), decode: (v) => v };
+const json: Omit<Codec, 'name'> = {
+  encode: (v) => (v === undefined || v === null ? null : JSON.stringify(v)),
+  decode: (v) => (typeof v === 'string' ? JSON.parse(v) : null),
+};
+const boolean: Omit<Codec, 'name'> = {
+  encode: (v) => (v === undefined || v === null ? null : v ? 1 : 0),
+  decode: (v) => (v === null || v === undefined ? null : v === 1 || v === true),
+};
+
+function codecFor(field: SanitizedField): Codec {
+  if (!isColumnField(field)) return { name: field.name, ...json };
+  if (field.type === 'checkbox') return { name: field.name, ...boolean };
+  return { name: field.name, ...plain };
+}
+
+const codecs = new WeakMap<Entity, Codec[]>();
+function entityCodecs(entity: Entity): Codec[] {
+  let list = codecs.get(entity);
+  if (!list) {
+    list = entity.fields.map(codecFor);
+    if (entity.drafts) list.push({ name: 'status', ...plain });
+    codecs.set(entity, list);
+  }
+  return list;
+}
+
+/** A row from the database → the stored document (`id`, fields, `status`, `createdAt`, `updatedAt`). */
+export function rowToDoc(entity: Entity, row: Row): Row {
+  const doc: Row = { id: row.id };
+  for (const codec of entityCodecs(entity)) doc[codec.name] = codec.decode(row[codec.name]);
+  doc.createdAt = row.createdAt;
+  doc.updatedAt = row.updatedAt;
+  return doc;
+}
+
+/** The columns of a stored document (only the keys it has). */
+export function docToRow(entity: Entity, doc: Row): Row {
+  const row: Row = {};
+  for (const codec of entityCodecs(entity)) if (codec.name in doc) row[codec.name] = codec.encode(doc[codec.name]);
+  for (const key of ['createdAt', 'updatedAt'] as const) if (key in doc) row[key] = doc[key];
+  return row;
+}

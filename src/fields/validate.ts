@@ -1,0 +1,154 @@
+/**
+ * Checks and coerces incoming field values. Works on one locale's view of the data (or, with
+ * `locale: 'all'`, on each locale's value of a localized field). Collects every error before failing.
+ */
+import type { SanitizedField, User } from '../config/types.ts';
+
+export type FieldError = { message: string; field: string };
+export type ValidateOptions = {
+  operation: 'create' | 'update';
+  user: User | null;
+  id?: number;
+  /** The whole document as it will be (for custom validators). */
+  data: Record<string, unknown>;
+  allLocales?: string[] | null;
+};
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** Validates `input` against `fields`; returns coerced values (only for keys present) and the errors found. */
+export async function validateFields(
+  fields: SanitizedField[], input: Record<string, unknown>, options: ValidateOptions, prefix = '', requireAll = options.operation === 'create',
+): Promise<{ values: Record<string, unknown>; errors: FieldError[] }> {
+  const values: Record<string, unknown> = {};
+  const errors: FieldError[] = [];
+  for (const field of fields) {
+    const key = prefix ? `${prefix}.${field.name}` : field.name;
+    const present = field.name in input;
+    if (!present) {
+      if (requireAll && field.required) errors.push({ field: key, message: 'This field is required.' });
+      continue;
+    }
+    const raw = input[field.name];
+    if (field.localized && options.allLocales) {
+      if (!isObject(raw)) { errors.push({ field: key, message: 'With locale=all, a localized field takes an object keyed by locale.' }); continue; }
+      const out: Record<string, unknown> = {};
+      for (const [locale, value] of Object.entries(raw)) {
+        if (!options.allLocales.includes(locale)) { errors.push({ field: `${key}.${locale}`, message: `Unknown locale "${locale}".` }); continue; }
+        const result = await validateValue(field, value, options, `${key}.${locale}`, input);
+        errors.push(...result.errors);
+        out[locale] = result.value;
+      }
+      values[field.name] = out;
+      continue;
+    }
+    const result = await validateValue(field, raw, options, key, input);
+    errors.push(...result.errors);
+    values[field.name] = result.value;
+  }
+  return { values, errors };
+}
+
+async function validateValue(
+  field: SanitizedField, raw: unknown, options: ValidateOptions, key: string, siblingData: Record<string, unknown>,
+): Promise<{ value: unknown; errors: FieldError[] }> {
+  const errors: FieldError[] = [];
+  const fail = (message: string) => ({ value: raw, errors: [{ field: key, message }] });
+  if (isEmpty(raw) && !(field.type === 'checkbox' && raw === false)) {
+    if (field.required) return fail('This field is required.');
+    return { value: field.hasMany || field.type === 'array' ? (raw === null ? null : raw ?? null) : null, errors };
+  }
+  let value: unknown = raw;
+  switch (field.type) {
+    case 'text': case 'textarea': case 'markdown': {
+      if (field.hasMany) return fail('This field does not take a list.');
+      if (typeof raw !== 'string') return fail('This field must be text.');
+      if (field.minLength !== undefined && raw.length < field.minLength) return fail(`This value must be at least ${field.minLength} characters long.`);
+      if (field.maxLength !== undefined && raw.length > field.maxLength) return fail(`This value must be at most ${field.maxLength} characters long.`);
+      break;
+    }
+    case 'email': {
+      if (typeof raw !== 'string' || !EMAIL.test(raw.trim())) return fail('This is not a valid email address.');
+      value = raw.trim();
+      break;
+    }
+    case 'number': {
+      const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+      if (typeof n !== 'number' || !Number.isFinite(n)) return fail('This field must be a number.');
+      if (field.min !== undefined && n < field.min) return fail(`This value must be at least ${field.min}.`);
+      if (field.max !== undefined && n > field.max) return fail(`This value must be at most ${field.max}.`);
+      value = n;
+      break;
+    }
+    case 'checkbox': {
+      if (typeof raw !== 'boolean') return fail('This field must be true or false.');
+      break;
+    }
+    case 'date': {
+      const time = typeof raw === 'string' || typeof raw === 'number' ? new Date(raw).getTime() : NaN;
+      if (Number.isNaN(time)) return fail('This is not a valid date.');
+      value = new Date(time).toISOString();
+      break;
+    }
+    case 'select': {
+      const allowed = new Set(field.options!.map((o) => o.value));
+      const list = field.hasMany ? raw : [raw];
+      if (!Array.isArray(list)) return fail('This field takes a list of options.');
+      for (const item of list) if (typeof item !== 'string' || !allowed.has(item)) return fail(`"${String(item)}" is not one of the options.`);
+      break;
+    }
+    case 'relationship': case 'upload': {
+      const list = field.hasMany ? raw : [raw];
+      if (!Array.isArray(list)) return fail('This field takes a list of ids.');
+      const ids: number[] = [];
+      for (const item of list) {
+        const id = toId(isObject(item) ? item.id : item);
+        if (id === null) return fail('This field takes document ids.');
+        ids.push(id);
+      }
+      value = field.hasMany ? ids : ids[0];
+      break;
+    }
+    case 'json': {
+      try {
+        JSON.stringify(raw);
+      } catch {
+        return fail('This field takes JSON.');
+      }
+      break;
+    }
+    case 'group': {
+      if (!isObject(raw)) return fail('This field takes an object.');
+      const result = await validateFields(field.fields!, raw, options, key, options.operation === 'create');
+      errors.push(...result.errors);
+      value = { ...result.values };
+      break;
+    }
+    case 'array': {
+      if (!Array.isArray(raw)) return fail('This field takes a list.');
+      const rows: Record<string, unknown>[] = [];
+      for (let i = 0; i < raw.length; i++) {
+        const row = raw[i];
+        if (!isObject(row)) { errors.push({ field: `${key}.${i}`, message: 'Each row must be an object.' }); continue; }
+        const result = await validateFields(field.fields!, row, options, `${key}.${i}`, true);
+        errors.push(...result.errors);
+        const id = typeof row.id === 'string' && row.id ? row.id : crypto.randomUUID().replaceAll('-', '').slice(0, 24);
+        rows.push({ id, ...result.values });
+      }
+      value = rows;
+      break;
+    }
+  }
+  if (errors.length === 0 && field.validate) {
+    const verdict = await field.validate(value, { data: options.data, siblingData, operation: options.operation, user: options.user, id: options.id });
+    if (verdict !== true) errors.push({ field: key, message: typeof verdict === 'string' ? verdict : 'This value is not valid.' });
+  }
+  return { value, errors };
+}
+
+export function toId(value: unknown): number | null {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
+}

@@ -1,0 +1,98 @@
+/**
+ * Who is asking: a session (cookie `cms-session` or `Authorization: Bearer <token>`), an API key
+ * (`Bearer cms_…`), or nobody. Cookie-authenticated writes must carry the CSRF token and come from
+ * the API's own origin or a trusted one (SPEC Authentication §1).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { forbidden } from '../errors.ts';
+import type { User } from '../config/types.ts';
+import type { CMS } from '../cms.ts';
+import { findSession } from '../auth/sessions.ts';
+import { loadUser } from '../auth/load-user.ts';
+import { API_KEY_PREFIX, resolveApiKey } from '../auth/api-keys.ts';
+import { normalizeOrigin } from '../config/sanitize.ts';
+
+export const SESSION_COOKIE = 'cms-session';
+export const CSRF_COOKIE = 'cms-csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+const UNSAFE = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+export type Credentials = {
+  user: User | null;
+  via: 'cookie' | 'bearer' | 'api-key' | null;
+  token?: string;
+  csrfToken?: string;
+  scopes?: string[] | null;
+};
+
+export function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get('cookie');
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return null;
+}
+
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get('authorization');
+  const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+  return match ? match[1].trim() : null;
+}
+
+export function authenticate(cms: CMS, request: Request): Credentials {
+  const bearer = bearerToken(request);
+  if (bearer) {
+    if (bearer.startsWith(API_KEY_PREFIX)) {
+      const { user, scopes } = resolveApiKey(cms, bearer);
+      return { user, via: 'api-key', scopes };
+    }
+    const session = findSession(cms, bearer);
+    const user = session ? loadUser(cms, session.userId) : null;
+    if (user) return { user, via: 'bearer', token: bearer, csrfToken: session!.csrfToken };
+  }
+  const cookie = readCookie(request, SESSION_COOKIE);
+  if (cookie) {
+    const session = findSession(cms, cookie);
+    const user = session ? loadUser(cms, session.userId) : null;
+    if (user) return { user, via: 'cookie', token: cookie, csrfToken: session!.csrfToken };
+  }
+  return { user: null, via: null };
+}
+
+const sameToken = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** The origin this API is served from: serverURL when set, else the one the request came to. */
+export function ownOrigin(cms: CMS, request: Request): string {
+  return cms.config.serverURL ? normalizeOrigin(cms.config.serverURL) : new URL(request.url).origin;
+}
+
+export function requestOrigin(request: Request): string | null {
+  const origin = request.headers.get('origin');
+  if (origin && origin !== 'null') return normalizeOrigin(origin);
+  const referer = request.headers.get('referer');
+  if (referer) {
+    try {
+      return new URL(referer).origin;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/** Cookie sessions writing anything need the CSRF header and an allowed origin; else 403. */
+export function checkCsrf(cms: CMS, request: Request, credentials: Credentials): void {
+  if (credentials.via !== 'cookie' || !UNSAFE.has(request.method)) return;
+  const sent = request.headers.get(CSRF_HEADER);
+  if (!sent || !credentials.csrfToken || !sameToken(sent, credentials.csrfToken)) throw forbidden('Missing or invalid CSRF token.');
+  const origin = requestOrigin(request);
+  if (!origin || (origin !== ownOrigin(cms, request) && !cms.config.auth.trustedOrigins.includes(origin))) {
+    throw forbidden('This origin is not allowed to make cookie-authenticated requests.');
+  }
+}

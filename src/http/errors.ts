@@ -1,0 +1,18 @@
+/** Turns anything thrown into the contract's error shape; production 500s carry no details. */
+import { APIError } from '../errors.ts';
+import type { CMS } from '../cms.ts';
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+export function errorResponse(cms: CMS, error: unknown): Response {
+  if (error instanceof APIError) return json(error.toBody(), error.status, error.headers);
+  cms.log.error(error);
+  const message = cms.config.dev && error instanceof Error ? `${error.name}: ${error.message}` : 'Something went wrong.';
+  return json({ errors: [{ message }] }, 500);
+}
+
+export const notFoundResponse = () => json({ errors: [{ message: 'Not Found' }] }, 404);
+export const methodNotAllowed = (allowed: string[]) =>
+  json({ errors: [{ message: 'Method Not Allowed' }] }, 405, { allow: allowed.join(', ') });

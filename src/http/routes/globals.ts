@@ -1,0 +1,21 @@
+/** REST for globals: read (defaults until first saved) and update. */
+import { Elysia } from 'elysia';
+import type { CMS } from '../../cms.ts';
+import { findGlobal, updateGlobal } from '../../operations/index.ts';
+import { readOptions } from '../../query/request-options.ts';
+import { readJSON } from '../body.ts';
+import { methods } from '../handle.ts';
+
+export function globalRoutes(cms: CMS) {
+  return new Elysia().all('/globals/:slug', methods(cms, {
+    GET: ({ ctx, query, params }) => {
+      const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
+      return findGlobal(ctx, { slug: params.slug, depth: o.depth, draft: o.draft }).then((body) => ({ body }));
+    },
+    POST: async (input) => {
+      const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+      const doc = await updateGlobal(input.ctx, { slug: input.params.slug, data: await readJSON(input.request), depth: o.depth, draft: input.query.draft === 'true' });
+      return { body: { doc, message: 'Global saved.' } };
+    },
+  }));
+}

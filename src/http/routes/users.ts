@@ -1,0 +1,66 @@
+/** Sessions over HTTP: login, logout, me, init, first-register (SPEC "Users and sessions", CONTRACT §5). */
+import { Elysia } from 'elysia';
+import type { CMS } from '../../cms.ts';
+import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../auth/login.ts';
+import { endSession } from '../../auth/sessions.ts';
+import { presentDoc } from '../../operations/present.ts';
+import { readJSON } from '../body.ts';
+import { clientIP } from '../client-ip.ts';
+import { methods } from '../handle.ts';
+import { CSRF_COOKIE, SESSION_COOKIE, bearerToken, readCookie } from '../authenticate.ts';
+
+function cookie(cms: CMS, name: string, value: string, maxAge: number, httpOnly: boolean): string {
+  const secure = cms.config.serverURL?.startsWith('https:') ? '; Secure' : '';
+  return `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? '; HttpOnly' : ''}${secure}`;
+}
+
+export function sessionCookies(cms: CMS, token: string, csrfToken: string): string[] {
+  const maxAge = cms.config.auth.tokenExpiration;
+  return [cookie(cms, SESSION_COOKIE, token, maxAge, true), cookie(cms, CSRF_COOKIE, csrfToken, maxAge, false)];
+}
+
+function clearedCookies(cms: CMS): string[] {
+  return [cookie(cms, SESSION_COOKIE, '', 0, true), cookie(cms, CSRF_COOKIE, '', 0, false)];
+}
+
+export function loginResponse(cms: CMS, result: LoginResult, status = 200, message = 'Logged in.'): Response {
+  const body = { message, user: result.user, token: result.session.token, exp: Math.floor(result.session.expiresAt / 1000), csrfToken: result.session.csrfToken };
+  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  for (const c of sessionCookies(cms, result.session.token, result.session.csrfToken)) headers.append('set-cookie', c);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+
+export function userRoutes(cms: CMS) {
+  return new Elysia()
+    .all('/users/login', methods(cms, {
+      POST: async ({ request }) => {
+        const body = (await readJSON(request)) as Record<string, unknown>;
+        return loginResponse(cms, await login(cms, { email: body?.email, password: body?.password, ip: clientIP(request) }));
+      },
+    }, { csrf: false }))
+    .all('/users/logout', methods(cms, {
+      POST: ({ request }) => {
+        const token = bearerToken(request) ?? readCookie(request, SESSION_COOKIE);
+        if (token && !token.startsWith('cms_')) endSession(cms, token);
+        const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
+        for (const c of clearedCookies(cms)) headers.append('set-cookie', c);
+        return new Response(JSON.stringify({ message: 'Logged out.' }), { status: 200, headers });
+      },
+    }, { csrf: false }))
+    .all('/users/me', methods(cms, {
+      GET: async ({ ctx, credentials }) => {
+        if (!credentials.user) return { body: { user: null, csrfToken: null } };
+        const users = cms.config.collectionsBySlug.get('users')!;
+        const user = await presentDoc({ ...ctx, overrideAccess: true }, users, credentials.user, 0);
+        return { body: { user, csrfToken: credentials.csrfToken ?? null }, headers: { 'cache-control': 'no-store' } };
+      },
+    }))
+    .all('/users/init', methods(cms, { GET: () => ({ body: { hasUsers: countUsers(cms) > 0 } }) }))
+    .all('/users/first-register', methods(cms, {
+      POST: async ({ request }) => {
+        const body = (await readJSON(request)) as Record<string, unknown>;
+        return loginResponse(cms, await registerFirstAdmin(cms, body ?? {}), 201, 'First admin created.');
+      },
+    }, { csrf: false }));
+}

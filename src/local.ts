@@ -1,0 +1,49 @@
+/**
+ * The Local API: the same operations REST calls, in-process. Access is skipped unless asked for
+ * (`overrideAccess: false`, usually with a `user`).
+ */
+import { createCMS, type CMS, type CreateOptions } from './cms.ts';
+import type { UserConfig, User, Where } from './config/types.ts';
+import * as operations from './operations/index.ts';
+import { createContext, type OperationContext } from './operations/context.ts';
+import { localeOptions } from './query/request-options.ts';
+
+type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
+
+function contextFor(cms: CMS, args: Common): OperationContext {
+  const query: Record<string, unknown> = {};
+  if (args.locale) query.locale = args.locale;
+  if (args.fallbackLocale !== undefined) query['fallback-locale'] = args.fallbackLocale === false ? 'false' : args.fallbackLocale;
+  return createContext(cms, {
+    user: args.user ?? null,
+    overrideAccess: args.overrideAccess ?? true,
+    showHiddenFields: args.showHiddenFields ?? false,
+    ...localeOptions(query, cms.config),
+  });
+}
+
+export function localAPI(cms: CMS) {
+  return {
+    cms,
+    config: cms.config,
+    find: (args: Common & { collection: string; where?: Where; sort?: string; limit?: number; page?: number; draft?: boolean }) =>
+      operations.find(contextFor(cms, args), args),
+    findByID: (args: Common & { collection: string; id: number | string; draft?: boolean }) => operations.findByID(contextFor(cms, args), args),
+    create: (args: Common & { collection: string; data: Record<string, unknown>; draft?: boolean }) => operations.create(contextFor(cms, args), args),
+    update: (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean }) =>
+      operations.update(contextFor(cms, args), args),
+    delete: (args: Common & { collection: string; id: number | string }) => operations.deleteDocument(contextFor(cms, args), args),
+    findGlobal: (args: Common & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
+    updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
+    close: () => cms.close(),
+  };
+}
+
+export type LocalAPI = ReturnType<typeof localAPI>;
+
+/** `getCMS({ config })` with a config object or a config file path (CONTRACT §6). */
+export async function getCMS(options: { config: UserConfig | string } & Omit<CreateOptions, 'config' | 'configPath'>): Promise<LocalAPI> {
+  const { config, ...rest } = options;
+  const cms = typeof config === 'string' ? await createCMS({ ...rest, configPath: config }) : await createCMS({ ...rest, config });
+  return localAPI(cms);
+}

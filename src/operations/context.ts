@@ -1,0 +1,34 @@
+/** What every operation receives: the instance and who is asking, in which locale. Plain data. */
+import type { User } from '../config/types.ts';
+import type { CMS } from '../cms.ts';
+
+export type OperationContext = {
+  cms: CMS;
+  user: User | null;
+  /** Skip access rules (the Local API's default; REST never sets it). */
+  overrideAccess: boolean;
+  locale: string | null;
+  fallbackLocale: string | null;
+  /** API-key scopes narrowing the user's rights; null for sessions. */
+  scopes?: string[] | null;
+  /** Return hidden fields (Local API only). */
+  showHiddenFields?: boolean;
+  req?: Request;
+};
+
+export function createContext(cms: CMS, overrides: Partial<OperationContext> = {}): OperationContext {
+  const l10n = cms.config.localization;
+  return {
+    cms,
+    user: null,
+    overrideAccess: false,
+    locale: l10n ? l10n.defaultLocale : null,
+    fallbackLocale: l10n && l10n.fallback ? l10n.defaultLocale : null,
+    scopes: null,
+    ...overrides,
+  };
+}
+
+export function localeOf(ctx: OperationContext) {
+  return ctx.locale ? { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale } : null;
+}

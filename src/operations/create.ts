@@ -1,0 +1,35 @@
+/** Creates a document: authorize → prepare (hooks, validation) → persist and announce in one transaction → afterChange → present. */
+import { docToRow, rowToDoc } from '../fields/row.ts';
+import { insertRow, selectRowById } from '../db/documents.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { isoNow } from '../clock.ts';
+import { checkAccess } from '../access/check-access.ts';
+import { getCollection } from './entities.ts';
+import { prepareWrite } from './prepare-write.ts';
+import { runHooks } from './hooks.ts';
+import { presentDoc } from './present.ts';
+import { statusEvents } from './status-events.ts';
+import type { OperationContext } from './context.ts';
+
+export type CreateArgs = { collection: string; data: unknown; depth?: number; draft?: boolean; internal?: boolean };
+
+export async function create(ctx: OperationContext, args: CreateArgs): Promise<Record<string, unknown>> {
+  const collection = getCollection(ctx.cms, args.collection);
+  await checkAccess(ctx, collection, 'create', { data: args.data as Record<string, unknown> });
+  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'create', existing: null, internal: args.internal });
+  const now = isoNow(ctx.cms.clock);
+  const stored = { ...prepared.stored };
+  if (collection.drafts) stored.status = args.draft ? 'draft' : prepared.status ?? 'draft';
+
+  const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
+    const id = insertRow(ctx.cms.sqlite, collection, { ...docToRow(collection, stored), ...prepared.system, createdAt: now, updatedAt: now });
+    const saved = rowToDoc(collection, selectRowById(ctx.cms.sqlite, collection, id)!);
+    const event = { collection: collection.slug, id, doc: saved, previousDoc: null, timestamp: now };
+    scope.emit({ ...event, type: args.draft && collection.drafts ? 'draft' : 'create' });
+    for (const type of statusEvents(null, saved)) scope.emit({ ...event, type });
+    return saved;
+  });
+
+  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc, previousDoc: null, operation: 'create', id: doc.id as number });
+  return presentDoc(ctx, collection, changed, args.depth ?? 1);
+}

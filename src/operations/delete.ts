@@ -1,0 +1,31 @@
+/** Deletes a document: read filter (404) → delete access → beforeDelete → delete and announce in one transaction → afterDelete. */
+import { deleteRow } from '../db/documents.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { isoNow } from '../clock.ts';
+import { checkAccess } from '../access/check-access.ts';
+import { getCollection, parseId } from './entities.ts';
+import { runSideEffectHooks } from './hooks.ts';
+import { presentDoc } from './present.ts';
+import { assertMatches, loadReadable } from './update.ts';
+import type { OperationContext } from './context.ts';
+import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
+
+export type DeleteArgs = { collection: string; id: number | string; depth?: number };
+
+export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): Promise<Record<string, unknown>> {
+  const collection = getCollection(ctx.cms, args.collection);
+  const id = parseId(args.id);
+  const existing = await loadReadable(ctx, collection, id);
+  const deleteWhere = await checkAccess(ctx, collection, 'delete', { id, doc: existing });
+  assertMatches(ctx, collection, id, deleteWhere);
+  await runSideEffectHooks(ctx, collection, 'beforeDelete', { id, doc: existing, operation: 'delete' });
+  const now = isoNow(ctx.cms.clock);
+  inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
+    const write = () => deleteRow(ctx.cms.sqlite, collection, id);
+    if (collection.builtIn === 'users') guardLastActiveAdmin(ctx.cms, write);
+    else write();
+    scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
+  });
+  await runSideEffectHooks(ctx, collection, 'afterDelete', { id, doc: existing, operation: 'delete' });
+  return presentDoc(ctx, collection, existing, 0);
+}

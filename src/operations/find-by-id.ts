@@ -1,0 +1,29 @@
+/** Reads one document; one hidden by the read filter is a 404, like one that does not exist. */
+import { rowToDoc } from '../fields/row.ts';
+import { selectRowById } from '../db/documents.ts';
+import { compileWhere } from '../query/where.ts';
+import { notFound } from '../errors.ts';
+import type { SanitizedCollection } from '../config/types.ts';
+import { checkAccess } from '../access/check-access.ts';
+import { getCollection, parseId } from './entities.ts';
+import { presentDoc } from './present.ts';
+import { localeOf, type OperationContext } from './context.ts';
+import { overlayDrafts } from '../versions/drafts.ts';
+
+export type FindByIDArgs = { collection: string; id: number | string; depth?: number; draft?: boolean };
+
+export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promise<Record<string, unknown>> {
+  const collection = getCollection(ctx.cms, args.collection);
+  const id = parseId(args.id);
+  const accessWhere = await checkAccess(ctx, collection, 'read', { id });
+  let stored = loadStored(ctx, collection, id, accessWhere);
+  if (args.draft && collection.drafts && ctx.user) stored = overlayDrafts(ctx.cms, collection, [stored])[0];
+  return presentDoc(ctx, collection, stored, args.depth ?? 1);
+}
+
+/** The stored document (every locale) if it exists and the filter lets it through; else 404. */
+export function loadStored(ctx: OperationContext, collection: SanitizedCollection, id: number, filter: Parameters<typeof compileWhere>[1] = null): Record<string, unknown> {
+  const row = selectRowById(ctx.cms.sqlite, collection, id, compileWhere(collection, filter, localeOf(ctx), { trusted: true }));
+  if (!row) throw notFound('Document not found.');
+  return rowToDoc(collection, row);
+}

@@ -1,0 +1,70 @@
+/** Globals: one document each, stored as row 1 of their table; read returns defaults until first saved. */
+import { docToRow, rowToDoc } from '../fields/row.ts';
+import { insertRow, selectRowById, updateRow } from '../db/documents.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { isoNow } from '../clock.ts';
+import type { SanitizedGlobal } from '../config/types.ts';
+import { checkAccess } from '../access/check-access.ts';
+import { getGlobal } from './entities.ts';
+import { prepareWrite } from './prepare-write.ts';
+import { runHooks } from './hooks.ts';
+import { presentDoc } from './present.ts';
+import { statusEvents } from './status-events.ts';
+import type { OperationContext } from './context.ts';
+
+const GLOBAL_ROW = 1;
+
+export type FindGlobalArgs = { slug: string; depth?: number; draft?: boolean };
+export type UpdateGlobalArgs = { slug: string; data: unknown; depth?: number; draft?: boolean };
+
+/** The stored global, or its defaults (never saved yet). */
+export function loadGlobal(ctx: OperationContext, global: SanitizedGlobal): Record<string, unknown> {
+  const row = selectRowById(ctx.cms.sqlite, global, GLOBAL_ROW);
+  if (row) {
+    const doc = rowToDoc(global, row);
+    delete doc.id;
+    return doc;
+  }
+  const doc: Record<string, unknown> = {};
+  for (const field of global.fields) {
+    const value = typeof field.defaultValue === 'function' ? (field.defaultValue as (a: unknown) => unknown)({ user: ctx.user }) : field.defaultValue;
+    doc[field.name] = value === undefined ? null : field.localized && ctx.cms.config.localization ? { [ctx.cms.config.localization.defaultLocale]: value } : value;
+  }
+  if (global.drafts) doc.status = 'draft';
+  doc.createdAt = null;
+  doc.updatedAt = null;
+  return doc;
+}
+
+export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): Promise<Record<string, unknown>> {
+  const global = getGlobal(ctx.cms, args.slug);
+  await checkAccess(ctx, global, 'read');
+  return presentDoc(ctx, global, loadGlobal(ctx, global), args.depth ?? 1);
+}
+
+export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs): Promise<Record<string, unknown>> {
+  const global = getGlobal(ctx.cms, args.slug);
+  const existing = loadGlobal(ctx, global);
+  await checkAccess(ctx, global, 'update', { data: args.data as Record<string, unknown>, doc: existing });
+  const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: existing.updatedAt ? existing : null });
+  const now = isoNow(ctx.cms.clock);
+  const stored = { ...prepared.stored };
+  if (global.drafts && prepared.status) stored.status = prepared.status;
+
+  const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
+    const before = selectRowById(ctx.cms.sqlite, global, GLOBAL_ROW);
+    const previous = before ? rowToDoc(global, before) : null;
+    if (before) updateRow(ctx.cms.sqlite, global, GLOBAL_ROW, { ...docToRow(global, stored), updatedAt: now });
+    else insertRow(ctx.cms.sqlite, global, { id: GLOBAL_ROW, ...docToRow(global, stored), createdAt: now, updatedAt: now });
+    const saved = rowToDoc(global, selectRowById(ctx.cms.sqlite, global, GLOBAL_ROW)!);
+    delete saved.id;
+    if (previous) delete previous.id;
+    const event = { global: global.slug, doc: saved, previousDoc: previous, timestamp: now };
+    scope.emit({ ...event, type: 'update' });
+    for (const type of statusEvents(previous, saved)) scope.emit({ ...event, type });
+    return { saved, previous };
+  });
+
+  const changed = await runHooks(ctx, global, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update' });
+  return presentDoc(ctx, global, changed, args.depth ?? 1);
+}

@@ -1,0 +1,8 @@
+/** Every action once; REST, the Local API, the job runner and the CLI all call these. */
+export { find } from './find.ts';
+export { findByID } from './find-by-id.ts';
+export { create } from './create.ts';
+export { update } from './update.ts';
+export { deleteDocument } from './delete.ts';
+export { findGlobal, updateGlobal } from './globals.ts';
+export { createContext, type OperationContext } from './context.ts';

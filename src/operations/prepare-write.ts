@@ -1,0 +1,129 @@
+/**
+ * The steps every create and update shares, top to bottom: field access, beforeValidate, defaults,
+ * validation, relationship targets, beforeChange, then the merge into the stored (all-locale) document.
+ */
+import { APIError, badRequest } from '../errors.ts';
+import type { Entity, SanitizedField } from '../config/types.ts';
+import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { validateFields, type FieldError } from '../fields/validate.ts';
+import { mergeLocalizedWrite } from '../fields/localize.ts';
+import { existingIds } from '../db/documents.ts';
+import { fieldAllowed } from '../access/check-access.ts';
+import { hashPassword, passwordProblem } from '../auth/password.ts';
+import { runHooks } from './hooks.ts';
+import type { OperationContext } from './context.ts';
+
+type Doc = Record<string, unknown>;
+export type PreparedWrite = {
+  /** The merged stored document (all locales) to persist, without id and timestamps. */
+  stored: Doc;
+  /** Values for system columns (password hash). */
+  system: Doc;
+  /** `status` asked for by the request (drafts collections and globals). */
+  status?: string;
+};
+
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export async function prepareWrite(
+  ctx: OperationContext, entity: Entity, input: unknown,
+  options: { operation: 'create' | 'update'; existing: Doc | null; id?: number; internal?: boolean },
+): Promise<PreparedWrite> {
+  if (!isObject(input)) throw badRequest('The request body must be a JSON object.');
+  const { operation, existing, id } = options;
+  let data: Doc = { ...input };
+  const system: Doc = {};
+  let status: string | undefined;
+
+  delete data.id;
+  delete data.createdAt;
+  delete data.updatedAt;
+  if ('status' in data && entity.drafts) {
+    if (data.status !== 'draft' && data.status !== 'published') throw badRequest('status must be "draft" or "published".', 'status');
+    status = data.status;
+    delete data.status;
+  }
+  if (entity.kind === 'collection' && entity.builtIn === 'users') {
+    if ('password' in data) {
+      const problem = passwordProblem(data.password);
+      if (problem) throw badRequest(problem, 'password');
+      system.passwordHash = await hashPassword(data.password as string);
+    } else if (operation === 'create') {
+      throw badRequest('This field is required.', 'password');
+    }
+    delete data.password;
+    if (typeof data.email === 'string') data.email = data.email.trim().toLowerCase();
+  }
+  if (entity.kind === 'collection' && entity.builtIn === 'media' && !options.internal) {
+    for (const key of Object.keys(data)) {
+      if (MEDIA_SYSTEM_FIELDS.has(key)) throw badRequest(`"${key}" is set by the upload and cannot be changed.`, key);
+    }
+  }
+  data = await dropDeniedFields(ctx, entity.fields, data, operation, existing, id);
+
+  data = await runHooks(ctx, entity, 'beforeValidate', 'data', { data, originalDoc: existing, operation, id });
+  if (operation === 'create') applyDefaults(ctx, entity.fields, data);
+
+  const allLocales = ctx.locale === 'all' ? ctx.cms.config.localization?.locales ?? null : null;
+  const { values, errors } = await validateFields(entity.fields, data, { operation, user: ctx.user, id, data: { ...existing, ...data }, allLocales });
+  errors.push(...missingRelations(ctx, entity.fields, values));
+  if (errors.length) throw validationError(errors);
+
+  const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });
+  const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
+  return { stored, system, status };
+}
+
+export function validationError(errors: FieldError[]): APIError {
+  return new APIError(400, errors[0].message, errors[0].field, { errors });
+}
+
+async function dropDeniedFields(ctx: OperationContext, fields: SanitizedField[], data: Doc, operation: 'create' | 'update', existing: Doc | null, id?: number): Promise<Doc> {
+  if (ctx.overrideAccess) return data;
+  const out = { ...data };
+  for (const field of fields) {
+    if (!(field.name in out)) continue;
+    const rule = field.access?.[operation];
+    if (rule && !(await fieldAllowed(ctx, rule, { id, data, doc: existing ?? undefined }))) delete out[field.name];
+  }
+  return out;
+}
+
+function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Doc): void {
+  for (const field of fields) {
+    if (field.name in data || field.defaultValue === undefined) continue;
+    const value = typeof field.defaultValue === 'function'
+      ? (field.defaultValue as (a: unknown) => unknown)({ user: ctx.user, locale: ctx.locale ?? undefined })
+      : structuredClone(field.defaultValue);
+    data[field.name] = field.localized && ctx.locale === 'all' ? { [ctx.cms.config.localization!.defaultLocale]: value } : value;
+  }
+}
+
+/** Every id in a relationship or upload field must name an existing document. */
+function missingRelations(ctx: OperationContext, fields: SanitizedField[], values: Doc): FieldError[] {
+  const wanted = new Map<string, { ids: number[]; paths: Map<number, string> }>();
+  const visit = (list: SanitizedField[], doc: Doc, prefix: string) => {
+    for (const field of list) {
+      const value = doc[field.name];
+      const key = prefix ? `${prefix}.${field.name}` : field.name;
+      if (value === null || value === undefined) continue;
+      if (field.type === 'relationship' || field.type === 'upload') {
+        const entry = wanted.get(field.relationTo!) ?? { ids: [], paths: new Map() };
+        wanted.set(field.relationTo!, entry);
+        const ids = (field.localized && isObject(value) ? Object.values(value) : [value]).flat().filter((v): v is number => typeof v === 'number');
+        for (const v of ids) { entry.ids.push(v); entry.paths.set(v, key); }
+      } else if (field.type === 'group' && isObject(value)) {
+        visit(field.fields!, field.localized ? (Object.values(value)[0] as Doc) ?? {} : value, key);
+      } else if (field.type === 'array' && Array.isArray(value)) {
+        value.forEach((row, i) => isObject(row) && visit(field.fields!, row, `${key}.${i}`));
+      }
+    }
+  };
+  visit(fields, values, '');
+  const errors: FieldError[] = [];
+  for (const [slug, { ids, paths }] of wanted) {
+    const found = existingIds(ctx.cms.sqlite, ctx.cms.config.collectionsBySlug.get(slug)!.table, ids);
+    for (const id of new Set(ids)) if (!found.has(id)) errors.push({ field: paths.get(id)!, message: `No ${slug} document with id ${id}.` });
+  }
+  return errors;
+}

@@ -1,0 +1,62 @@
+/** Updates only the fields given: read filter (404) → update access (401/403) → prepare → persist and announce → afterChange → present. */
+import { docToRow, rowToDoc } from '../fields/row.ts';
+import { selectRowById, updateRow } from '../db/documents.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { compileWhere } from '../query/where.ts';
+import { forbidden } from '../errors.ts';
+import { isoNow } from '../clock.ts';
+import type { SanitizedCollection, Where } from '../config/types.ts';
+import { checkAccess } from '../access/check-access.ts';
+import { getCollection, parseId } from './entities.ts';
+import { loadStored } from './find-by-id.ts';
+import { prepareWrite } from './prepare-write.ts';
+import { runHooks } from './hooks.ts';
+import { presentDoc } from './present.ts';
+import { statusEvents } from './status-events.ts';
+import { localeOf, type OperationContext } from './context.ts';
+import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
+
+export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; internal?: boolean };
+
+export async function update(ctx: OperationContext, args: UpdateArgs): Promise<Record<string, unknown>> {
+  const collection = getCollection(ctx.cms, args.collection);
+  const id = parseId(args.id);
+  const existing = await loadReadable(ctx, collection, id);
+  const updateWhere = await checkAccess(ctx, collection, 'update', { id, data: args.data as Record<string, unknown>, doc: existing });
+  assertMatches(ctx, collection, id, updateWhere);
+  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing, id, internal: args.internal });
+  const now = isoNow(ctx.cms.clock);
+  const stored = { ...prepared.stored };
+  if (collection.drafts && prepared.status) stored.status = prepared.status;
+
+  const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
+    const before = selectRowById(ctx.cms.sqlite, collection, id);
+    if (!before) throw forbidden('Document not found.');
+    const previous = rowToDoc(collection, before);
+    const write = () => updateRow(ctx.cms.sqlite, collection, id, { ...docToRow(collection, stored), ...prepared.system, updatedAt: now });
+    if (collection.builtIn === 'users') guardLastActiveAdmin(ctx.cms, write);
+    else write();
+    const saved = rowToDoc(collection, selectRowById(ctx.cms.sqlite, collection, id)!);
+    if (collection.builtIn === 'users') endSessionsOnUserChange(ctx.cms, id, previous, saved, Boolean(prepared.system.passwordHash));
+    const event = { collection: collection.slug, id, doc: saved, previousDoc: previous, timestamp: now };
+    scope.emit({ ...event, type: 'update' });
+    for (const type of statusEvents(previous, saved)) scope.emit({ ...event, type });
+    return { saved, previous };
+  });
+
+  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update', id });
+  return presentDoc(ctx, collection, changed, args.depth ?? 1);
+}
+
+/** The stored document if the reader may see it; else 404. */
+export async function loadReadable(ctx: OperationContext, collection: SanitizedCollection, id: number): Promise<Record<string, unknown>> {
+  const readWhere = await checkAccess(ctx, collection, 'read', { id }).catch(() => ({ id: { equals: 0 } }) as Where);
+  return loadStored(ctx, collection, id, readWhere);
+}
+
+/** An access rule that answered with a filter allows only documents that match it. */
+export function assertMatches(ctx: OperationContext, collection: SanitizedCollection, id: number, where: Where | null): void {
+  if (!where) return;
+  const filter = compileWhere(collection, where, localeOf(ctx), { trusted: true });
+  if (!selectRowById(ctx.cms.sqlite, collection, id, filter)) throw forbidden();
+}

@@ -1,0 +1,85 @@
+/** Reads the query string of a request (bracket form as the qs library writes it, or JSON) into plain options. */
+import qs from 'qs';
+import { badRequest } from '../errors.ts';
+import type { SanitizedConfig, Where } from '../config/types.ts';
+
+export type ReadOptions = {
+  where?: Where;
+  sort?: string;
+  limit: number;
+  page: number;
+  depth: number;
+  draft: boolean;
+  locale: string | null;
+  fallbackLocale: string | null;
+  preview?: string;
+  raw: Record<string, unknown>;
+};
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+export const MAX_DEPTH = 3;
+
+export function parseQuery(search: string): Record<string, unknown> {
+  return qs.parse(search.startsWith('?') ? search.slice(1) : search, { depth: 12, arrayLimit: 200, parameterLimit: 2000, allowDots: false });
+}
+
+function integer(value: unknown, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const text = String(value);
+  if (!/^-?\d+$/.test(text)) throw badRequest(`"${name}" must be a whole number.`, name);
+  return Number(text);
+}
+
+function parseWhere(value: unknown): Where | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'string') {
+    try {
+      const parsed = JSON.parse(value);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
+      return parsed as Where;
+    } catch {
+      throw badRequest('"where" must be an object, in bracket form or as JSON.', 'where');
+    }
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('"where" must be an object.', 'where');
+  return value as Where;
+}
+
+export function readOptions(query: Record<string, unknown>, config: SanitizedConfig): ReadOptions {
+  const limit = integer(query.limit, 'limit', DEFAULT_LIMIT);
+  if (limit < 1 || limit > MAX_LIMIT) throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');
+  const page = integer(query.page, 'page', 1);
+  if (page < 1) throw badRequest('"page" must be 1 or more.', 'page');
+  const depth = integer(query.depth, 'depth', 1);
+  if (depth < 0) throw badRequest('"depth" must be 0 or more.', 'depth');
+  const sort = query.sort === undefined ? undefined : Array.isArray(query.sort) ? query.sort.join(',') : String(query.sort);
+  return {
+    where: parseWhere(query.where),
+    sort,
+    limit,
+    page,
+    depth: Math.min(depth, MAX_DEPTH),
+    draft: query.draft === 'true' || query.draft === '1',
+    ...localeOptions(query, config),
+    preview: typeof query.preview === 'string' ? query.preview : undefined,
+    raw: query,
+  };
+}
+
+/** `locale` (a code or `all`) and `fallback-locale` (`false`, `none` or a code). */
+export function localeOptions(query: Record<string, unknown>, config: SanitizedConfig): { locale: string | null; fallbackLocale: string | null } {
+  const l10n = config.localization;
+  if (!l10n) return { locale: null, fallbackLocale: null };
+  const requested = query.locale === undefined || query.locale === '' ? l10n.defaultLocale : String(query.locale);
+  if (requested !== 'all' && !l10n.locales.includes(requested)) throw badRequest(`Unknown locale "${requested}".`, 'locale');
+  const fallbackRaw = query['fallback-locale'] ?? query.fallbackLocale;
+  let fallbackLocale: string | null = l10n.fallback ? l10n.defaultLocale : null;
+  if (fallbackRaw !== undefined) {
+    const text = String(fallbackRaw);
+    if (text === 'false' || text === 'none' || text === 'null') fallbackLocale = null;
+    else if (l10n.locales.includes(text)) fallbackLocale = text;
+    else throw badRequest(`Unknown fallback locale "${text}".`, 'fallback-locale');
+  }
+  return { locale: requested, fallbackLocale };
+}

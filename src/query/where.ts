@@ -1,0 +1,252 @@
+/**
+ * Compiles a `where` object into a parameterised SQL condition. Column names and JSON paths come only from
+ * the sanitized config; every value a client sends becomes a bound parameter.
+ */
+import { badRequest } from '../errors.ts';
+import { isColumnField } from '../config/sanitize.ts';
+import type { Entity, SanitizedField, Where } from '../config/types.ts';
+import type { LocaleOptions } from '../fields/localize.ts';
+
+export type SQLPart = { sql: string; params: unknown[] };
+type Target = { expr: string; field: SanitizedField | null; kind: 'id' | 'date' | 'text' | 'number' | 'boolean'; many: boolean; arrayOf?: string };
+
+const OPERATOR_ALIASES: Record<string, string> = {
+  greater_than: 'gt', greater_than_equal: 'gte', less_than: 'lt', less_than_equal: 'lte',
+};
+const OPERATORS = new Set(['equals', 'not_equals', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'like', 'not_like', 'contains', 'exists']);
+const MAX_DEPTH = 8;
+const MAX_CONDITIONS = 100;
+
+export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+type CompileState = { count: number; trusted: boolean };
+
+/** `trusted` is for access rules from the config: they may filter on hidden fields, clients may not. */
+export function compileWhere(entity: Entity, where: Where | undefined | null, locale: LocaleOptions | null, options: { trusted?: boolean } = {}): SQLPart | null {
+  if (!where || (isObject(where) && Object.keys(where).length === 0)) return null;
+  return compileNode(entity, where, locale, 0, { count: 0, trusted: Boolean(options.trusted) });
+}
+
+function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null, depth: number, state: CompileState): SQLPart | null {
+  if (depth > MAX_DEPTH) throw badRequest(`The where query is nested more than ${MAX_DEPTH} levels deep.`);
+  if (!isObject(node)) throw badRequest('The where query must be an object.');
+  const parts: SQLPart[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'and' || key === 'or') {
+      const list = Array.isArray(value) ? value : isObject(value) ? Object.values(value) : null;
+      if (!list) throw badRequest(`"${key}" takes a list of conditions.`);
+      const inner = list.map((item) => compileNode(entity, item, locale, depth + 1, state)).filter((p): p is SQLPart => p !== null);
+      if (inner.length) parts.push(join(inner, key === 'and' ? ' AND ' : ' OR '));
+      continue;
+    }
+    if (!isObject(value)) throw badRequest(`The condition on "${key}" needs an operator, such as ${key}[equals]=…`, key);
+    const target = resolveTarget(entity, key, locale, state.trusted);
+    for (const [rawOperator, operand] of Object.entries(value)) {
+      if (++state.count > MAX_CONDITIONS) throw badRequest(`The where query has more than ${MAX_CONDITIONS} conditions.`);
+      const operator = OPERATOR_ALIASES[rawOperator] ?? rawOperator;
+      if (!OPERATORS.has(operator)) throw badRequest(`Unknown operator "${rawOperator}" on "${key}".`, key);
+      parts.push(condition(target, operator, operand, key));
+    }
+  }
+  if (parts.length === 0) return null;
+  return join(parts, ' AND ');
+}
+
+function join(parts: SQLPart[], glue: string): SQLPart {
+  if (parts.length === 1) return parts[0];
+  return { sql: `(${parts.map((p) => p.sql).join(glue)})`, params: parts.flatMap((p) => p.params) };
+}
+
+function localizedExpr(base: string, jsonPath: string, locale: LocaleOptions | null): string {
+  const own = `json_extract(${base}, '${jsonPath}."${locale?.locale ?? ''}"')`;
+  if (!locale || !locale.fallbackLocale || locale.fallbackLocale === locale.locale) return own;
+  return `COALESCE(${own}, json_extract(${base}, '${jsonPath}."${locale.fallbackLocale}"'))`;
+}
+
+function kindOf(field: SanitizedField): Target['kind'] {
+  switch (field.type) {
+    case 'number': return 'number';
+    case 'checkbox': return 'boolean';
+    case 'relationship': case 'upload': return 'id';
+    case 'date': return 'date';
+    default: return 'text';
+  }
+}
+
+/** A field path (`title`, `seo.title`, `items.name`) → the SQL expression that reads it. */
+export function resolveTarget(entity: Entity, path: string, locale: LocaleOptions | null, trusted = false): Target {
+  if (path === 'id') return { expr: '"id"', field: null, kind: 'id', many: false };
+  if (path === 'createdAt' || path === 'updatedAt') return { expr: quote(path), field: null, kind: 'date', many: false };
+  if (path === 'status' && entity.drafts) return { expr: '"status"', field: null, kind: 'text', many: false };
+  const segments = path.split('.');
+  let fields = entity.fields;
+  let field: SanitizedField | undefined;
+  let base = '';
+  let jsonPath = '$';
+  let arrayOf: string | undefined;
+  for (let i = 0; i < segments.length; i++) {
+    field = fields.find((f) => f.name === segments[i]);
+    if (!field || (field.hidden && !trusted)) throw badRequest(`The field "${path}" does not exist.`, path);
+    if (i === 0) base = quote(field.name);
+    else jsonPath += `."${field.name}"`;
+    if (field.localized && !arrayOf) {
+      base = i === 0 && jsonPath === '$' ? localizedExpr(base, '$', locale) : localizedExpr(base, jsonPath, locale);
+      jsonPath = '$';
+    }
+    if (i < segments.length - 1) {
+      if (field.type === 'array' && !arrayOf) {
+        // Conditions on a field inside array rows match when any row matches.
+        arrayOf = jsonPath === '$' ? base : `json_extract(${base}, '${jsonPath}')`;
+        base = 'value';
+        jsonPath = '$';
+      } else if (field.type !== 'group') {
+        throw badRequest(`The field "${path}" does not exist.`, path);
+      }
+      fields = field.fields!;
+    }
+  }
+  const f = field!;
+  if (f.type === 'group' || f.type === 'array') throw badRequest(`The field "${path}" holds other fields; query one of them.`, path);
+  const column = segments.length === 1 && isColumnField(f);
+  const expr = column || jsonPath === '$' ? base : `json_extract(${base}, '${jsonPath}')`;
+  return { expr, field: f, kind: kindOf(f), many: Boolean(f.hasMany), arrayOf };
+}
+
+function coerce(target: Target, value: unknown, key: string): unknown {
+  if (value === null) return null;
+  if (isObject(value) || Array.isArray(value)) throw badRequest(`The value for "${key}" must be a single value.`, key);
+  const text = String(value);
+  switch (target.kind) {
+    case 'number': {
+      const n = Number(text);
+      if (text.trim() === '' || !Number.isFinite(n)) throw badRequest(`"${text}" is not a number.`, key);
+      return n;
+    }
+    case 'id': {
+      if (!/^\d+$/.test(text)) throw badRequest(`"${text}" is not a document id.`, key);
+      return Number(text);
+    }
+    case 'boolean': {
+      if (text === 'true' || text === '1') return 1;
+      if (text === 'false' || text === '0') return 0;
+      throw badRequest(`"${text}" is not true or false.`, key);
+    }
+    case 'date': {
+      const time = new Date(/^\d+$/.test(text) ? Number(text) : text).getTime();
+      if (Number.isNaN(time)) throw badRequest(`"${text}" is not a date.`, key);
+      return new Date(time).toISOString();
+    }
+    default:
+      return text;
+  }
+}
+
+function list(value: unknown, key: string): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (isObject(value)) return Object.values(value);
+  if (value === null || value === undefined) throw badRequest(`"${key}" needs a list of values.`, key);
+  return String(value).split(',').map((v) => v.trim()).filter((v) => v !== '');
+}
+
+const isNullValue = (v: unknown) => v === null || v === 'null';
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function condition(target: Target, operator: string, operand: unknown, key: string): SQLPart {
+  const part = scalarCondition(target, operator, operand, key);
+  if (!target.arrayOf) return part;
+  // Rows of an array field: true when any row matches (for negations: when no row matches the positive form).
+  const negated = operator === 'not_equals' || operator === 'not_in' || operator === 'not_like';
+  if (negated) {
+    const positive = scalarCondition(target, operator.replace('not_', ''), operand, key);
+    return { sql: `NOT EXISTS (SELECT 1 FROM json_each(${target.arrayOf}) WHERE ${positive.sql})`, params: positive.params };
+  }
+  return { sql: `EXISTS (SELECT 1 FROM json_each(${target.arrayOf}) WHERE ${part.sql})`, params: part.params };
+}
+
+function scalarCondition(target: Target, operator: string, operand: unknown, key: string): SQLPart {
+  const e = target.expr;
+  if (target.many) return manyCondition(target, operator, operand, key);
+  const textual = target.kind === 'text';
+  switch (operator) {
+    case 'equals':
+      if (isNullValue(operand)) return { sql: textual ? `(${e} IS NULL OR ${e} = '')` : `${e} IS NULL`, params: [] };
+      return { sql: `${e} = ?`, params: [coerce(target, operand, key)] };
+    case 'not_equals':
+      if (isNullValue(operand)) return { sql: textual ? `(${e} IS NOT NULL AND ${e} <> '')` : `${e} IS NOT NULL`, params: [] };
+      return { sql: `(${e} IS NULL OR ${e} <> ?)`, params: [coerce(target, operand, key)] };
+    case 'gt': case 'gte': case 'lt': case 'lte': {
+      const sign = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[operator];
+      return { sql: `${e} ${sign} ?`, params: [coerce(target, operand, key)] };
+    }
+    case 'in': case 'not_in': {
+      const values = list(operand, key).map((v) => coerce(target, v, key));
+      if (values.length === 0) return { sql: operator === 'in' ? '0' : '1', params: [] };
+      const marks = values.map(() => '?').join(', ');
+      return operator === 'in'
+        ? { sql: `${e} IN (${marks})`, params: values }
+        : { sql: `(${e} IS NULL OR ${e} NOT IN (${marks}))`, params: values };
+    }
+    case 'like': case 'not_like': {
+      const words = String(operand ?? '').split(/\s+/).filter(Boolean);
+      if (words.length === 0) return { sql: operator === 'like' ? '1' : '0', params: [] };
+      const all = words.map(() => `${e} LIKE ? ESCAPE '\\'`).join(' AND ');
+      const params = words.map((w) => `%${escapeLike(w)}%`);
+      return operator === 'like' ? { sql: `(${all})`, params } : { sql: `(${e} IS NULL OR NOT (${all}))`, params };
+    }
+    case 'contains':
+      return { sql: `${e} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(String(operand ?? ''))}%`] };
+    case 'exists': {
+      const yes = parseExists(operand, key);
+      if (textual) return { sql: yes ? `(${e} IS NOT NULL AND ${e} <> '')` : `(${e} IS NULL OR ${e} = '')`, params: [] };
+      return { sql: yes ? `${e} IS NOT NULL` : `${e} IS NULL`, params: [] };
+    }
+  }
+  throw badRequest(`Unknown operator "${operator}" on "${key}".`, key);
+}
+
+function parseExists(operand: unknown, key: string): boolean {
+  if (operand === true || operand === 'true') return true;
+  if (operand === false || operand === 'false') return false;
+  throw badRequest(`"exists" on "${key}" takes true or false.`, key);
+}
+
+/** hasMany values are JSON lists: a condition matches when any item matches. */
+function manyCondition(target: Target, operator: string, operand: unknown, key: string): SQLPart {
+  const e = target.expr;
+  const item = { ...target, expr: 'value', many: false };
+  switch (operator) {
+    case 'exists': {
+      const yes = parseExists(operand, key);
+      return { sql: yes ? `(${e} IS NOT NULL AND json_array_length(${e}) > 0)` : `(${e} IS NULL OR json_array_length(${e}) = 0)`, params: [] };
+    }
+    case 'equals':
+      if (isNullValue(operand)) return manyCondition(target, 'exists', false, key);
+      break;
+    case 'not_equals': case 'not_in': {
+      const positive = scalarCondition(item, operator === 'not_equals' ? 'equals' : 'in', operand, key);
+      return { sql: `NOT EXISTS (SELECT 1 FROM json_each(${e}) WHERE ${positive.sql})`, params: positive.params };
+    }
+  }
+  const inner = scalarCondition(item, operator, operand, key);
+  return { sql: `EXISTS (SELECT 1 FROM json_each(${e}) WHERE ${inner.sql})`, params: inner.params };
+}
+
+/** `-createdAt,title` → ORDER BY. A tiebreak on id keeps pages stable. */
+export function compileSort(entity: Entity, sort: string | string[] | undefined, locale: LocaleOptions | null): string {
+  const items = (Array.isArray(sort) ? sort : String(sort ?? '-createdAt').split(',')).map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) items.push('-createdAt');
+  const parts: string[] = [];
+  let idDirection = 'DESC';
+  for (const item of items) {
+    const descending = item.startsWith('-');
+    const name = item.replace(/^[-+]/, '');
+    const target = resolveTarget(entity, name, locale);
+    if (target.many || target.arrayOf) throw badRequest(`Cannot sort by "${name}".`, name);
+    parts.push(`${target.expr} ${descending ? 'DESC' : 'ASC'}`);
+    if (parts.length === 1) idDirection = descending ? 'DESC' : 'ASC';
+    if (name === 'id') return parts.join(', ');
+  }
+  parts.push(`"id" ${idDirection}`);
+  return parts.join(', ');
+}

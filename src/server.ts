@@ -1,0 +1,30 @@
+/** Starts the HTTP server for an instance, and stops it cleanly (in-flight requests finish, database closed). */
+import type { CMS } from './cms.ts';
+import { createApp } from './http/app.ts';
+import { rememberClientIP } from './http/client-ip.ts';
+
+export type RunningServer = { url: string; port: number; stop(): Promise<void> };
+
+export function startServer(cms: CMS, options: { port?: number; host?: string } = {}): RunningServer {
+  const app = createApp(cms);
+  const server = Bun.serve({
+    port: options.port ?? 3000,
+    hostname: options.host ?? '127.0.0.1',
+    fetch: (request, srv) => {
+      rememberClientIP(request, srv.requestIP(request)?.address);
+      return app.handle(request);
+    },
+    error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),
+    maxRequestBodySize: Math.max(cms.config.upload.maxFileSize * 2, 16 * 1024 * 1024),
+  });
+  const host = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
+  const url = `http://${host}:${server.port}`;
+  return {
+    url,
+    port: server.port!,
+    async stop() {
+      await server.stop(false);
+      await cms.close();
+    },
+  };
+}
