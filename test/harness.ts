@@ -1,0 +1,166 @@
+/**
+ * The scenario harness (STYLE.md): a real server on a random loopback port over a real SQLite file in a
+ * temp folder, and tables of scenarios — method, url, body, headers, who asks, expected status, body
+ * fragments that must and must not appear, and the exact internal events that must fire.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createCMS, type CMS } from '../src/cms.ts';
+import { startServer, type RunningServer } from '../src/server.ts';
+import { manualClock } from '../src/clock.ts';
+import type { UserConfig } from '../src/config/types.ts';
+import type { ChangeEventType } from '../src/events/change-events.ts';
+
+export const quietLog = { info() {}, warn() {}, error() {} };
+
+export function tempDir(prefix = 'cms-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export type Session = { token: string; csrfToken: string; user: Record<string, unknown> };
+
+export type TestServer = {
+  cms: CMS;
+  server: RunningServer;
+  url: string;
+  api: string;
+  dir: string;
+  clock: ReturnType<typeof manualClock>;
+  events: { type: ChangeEventType; collection?: string; global?: string; id?: number }[];
+  request(method: string, pathname: string, options?: RequestOptions): Promise<TestResponse>;
+  login(email: string, password: string): Promise<Session>;
+  /** Creates a user through the Local API-level operation (no HTTP) and logs them in. */
+  user(role: string, email?: string, password?: string): Promise<Session>;
+  stop(): Promise<void>;
+};
+
+export type RequestOptions = {
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** A bearer session or API key. */
+  token?: string;
+  /** Send the session as a cookie (with CSRF header and own Origin unless told otherwise). */
+  cookie?: Session;
+};
+export type TestResponse = { status: number; headers: Headers; body: any; text: string };
+
+let userCounter = 0;
+
+export async function startTestServer(config: UserConfig = {}, options: { dir?: string; dev?: boolean; clockStart?: number } = {}): Promise<TestServer> {
+  const dir = options.dir ?? tempDir();
+  const clock = manualClock(options.clockStart ?? Date.parse('2026-01-01T00:00:00Z'));
+  const cms = await createCMS({ config: { database: path.join(dir, 'data/cms.db'), ...config }, rootDir: dir, clock, log: quietLog, dev: options.dev });
+  const server = startServer(cms, { port: 0, host: '127.0.0.1' });
+  const api = `${server.url}${cms.config.routes.api}`;
+  const events: TestServer['events'] = [];
+  cms.events.on((e) => events.push({ type: e.type, collection: e.collection, global: e.global, id: e.id }));
+
+  const request = async (method: string, pathname: string, o: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...o.headers };
+    let body: BodyInit | undefined;
+    if (o.body instanceof FormData || typeof o.body === 'string' || o.body instanceof Blob) body = o.body as BodyInit;
+    else if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (o.token) headers.authorization ??= `Bearer ${o.token}`;
+    if (o.cookie) {
+      headers.cookie ??= `cms-session=${o.cookie.token}; cms-csrf=${o.cookie.csrfToken}`;
+      headers['x-csrf-token'] ??= o.cookie.csrfToken;
+      headers.origin ??= server.url;
+    }
+    const url = pathname.startsWith('http') ? pathname : `${api}${pathname}`;
+    const res = await fetch(url, { method, headers, body, redirect: 'manual' });
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  const login = async (email: string, password: string): Promise<Session> => {
+    const res = await request('POST', '/users/login', { body: { email, password } });
+    if (res.status !== 200) throw new Error(`login failed for ${email}: ${res.status} ${res.text}`);
+    return { token: res.body.token, csrfToken: res.body.csrfToken, user: res.body.user };
+  };
+
+  const user = async (role: string, email = `${role}-${++userCounter}@example.com`, password = 'password123'): Promise<Session> => {
+    const { create } = await import('../src/operations/create.ts');
+    const { createContext } = await import('../src/operations/context.ts');
+    await create(createContext(cms, { overrideAccess: true }), { collection: 'users', data: { email, password, role, active: true } });
+    return login(email, password);
+  };
+
+  return {
+    cms, server, url: server.url, api, dir, clock, events, request, login, user,
+    async stop() {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Scenario = {
+  name: string;
+  method: string;
+  url: string | ((t: TestServer) => string);
+  body?: unknown | ((t: TestServer) => unknown);
+  headers?: Record<string, string>;
+  /** Who asks: a role name (a fresh user with that role, bearer token), 'cookie:<role>' for a cookie session, or null/undefined for nobody. */
+  as?: string | null;
+  setup?: (t: TestServer) => Promise<void> | void;
+  status: number;
+  /** Substrings (or a predicate) the response text must contain. */
+  contains?: string[];
+  notContains?: string[];
+  /** Exact counts of internal events fired by this request, e.g. { create: 1, publish: 1 }. */
+  events?: Partial<Record<ChangeEventType, number>>;
+  check?: (res: TestResponse, t: TestServer) => void | Promise<void>;
+};
+
+/** Runs a table of scenarios against one server started from `config`. */
+export function runScenarios(title: string, config: UserConfig | (() => UserConfig), scenarios: Scenario[], init?: (t: TestServer) => Promise<void>) {
+  describe(title, () => {
+    let t: TestServer;
+    const sessions = new Map<string, Session>();
+    beforeAll(async () => {
+      t = await startTestServer(typeof config === 'function' ? config() : config);
+      await init?.(t);
+    });
+    afterAll(async () => {
+      await t?.stop();
+    });
+    for (const s of scenarios) {
+      test(s.name, async () => {
+        await s.setup?.(t);
+        const options: RequestOptions = { headers: s.headers };
+        if (s.as) {
+          const cookie = s.as.startsWith('cookie:');
+          const role = cookie ? s.as.slice(7) : s.as;
+          if (!sessions.has(role)) sessions.set(role, await t.user(role));
+          if (cookie) options.cookie = sessions.get(role);
+          else options.token = sessions.get(role)!.token;
+        }
+        const body = typeof s.body === 'function' ? (s.body as (t: TestServer) => unknown)(t) : s.body;
+        if (body !== undefined) options.body = body;
+        const url = typeof s.url === 'function' ? s.url(t) : s.url;
+        const before = t.events.length;
+        const res = await t.request(s.method, url, options);
+        if (res.status !== s.status) throw new Error(`${s.method} ${url}: expected ${s.status}, got ${res.status}: ${res.text.slice(0, 500)}`);
+        for (const fragment of s.contains ?? []) expect(res.text).toContain(fragment);
+        for (const fragment of s.notContains ?? []) expect(res.text).not.toContain(fragment);
+        if (s.events) {
+          const fired: Record<string, number> = {};
+          for (const e of t.events.slice(before)) fired[e.type] = (fired[e.type] ?? 0) + 1;
+          expect(fired).toEqual(s.events as Record<string, number>);
+        }
+        await s.check?.(res, t);
+      });
+    }
+  });
+}
