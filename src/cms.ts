@@ -11,6 +11,7 @@ import { createEventStream, type EventStream } from './events/change-events.ts';
 import { systemClock, isoNow, type Clock } from './clock.ts';
 import { resolveSecret } from './secret.ts';
 import { ConfigError } from './errors.ts';
+import { setDefaultCMS } from './auth/user-helpers.ts';
 
 export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
 
@@ -60,8 +61,10 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
     async close() {
       for (const closer of cms.closers.splice(0).reverse()) await closer();
       sqlite.close();
+      setDefaultCMS(null);
     },
   };
+  setDefaultCMS(cms);
   return cms;
 }
 

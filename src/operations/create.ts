@@ -31,5 +31,6 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
   });
 
   const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc, previousDoc: null, operation: 'create', id: doc.id as number });
-  return presentDoc(ctx, collection, changed, args.depth ?? 1);
+  const presented = await presentDoc(ctx, collection, changed, args.depth ?? 1);
+  return prepared.reveal ? { ...presented, ...prepared.reveal } : presented;
 }

@@ -10,6 +10,8 @@ import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { existingIds } from '../db/documents.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { hashPassword, passwordProblem } from '../auth/password.ts';
+import { generateApiKey } from '../auth/api-keys.ts';
+import { hashToken } from '../auth/sessions.ts';
 import { runHooks } from './hooks.ts';
 import type { OperationContext } from './context.ts';
 
@@ -21,6 +23,8 @@ export type PreparedWrite = {
   system: Doc;
   /** `status` asked for by the request (drafts collections and globals). */
   status?: string;
+  /** Shown once in the answer and never stored (a new API key). */
+  reveal?: Doc;
 };
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -54,6 +58,17 @@ export async function prepareWrite(
     delete data.password;
     if (typeof data.email === 'string') data.email = data.email.trim().toLowerCase();
   }
+  let reveal: Doc | undefined;
+  if (entity.kind === 'collection' && entity.builtIn === 'api-keys') {
+    if ('scopes' in data) assertScopes(data.scopes);
+    delete data.prefix;
+    if (operation === 'create') {
+      const key = generateApiKey();
+      system.keyHash = hashToken(key);
+      data.prefix = key.slice(0, 10);
+      reveal = { key };
+    }
+  }
   if (entity.kind === 'collection' && entity.builtIn === 'media' && !options.internal) {
     for (const key of Object.keys(data)) {
       if (MEDIA_SYSTEM_FIELDS.has(key)) throw badRequest(`"${key}" is set by the upload and cannot be changed.`, key);
@@ -71,7 +86,14 @@ export async function prepareWrite(
 
   const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
-  return { stored, system, status };
+  return { stored, system, status, reveal };
+}
+
+const SCOPE = /^(\*|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;
+function assertScopes(scopes: unknown): void {
+  if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string' && SCOPE.test(s))) {
+    throw badRequest('scopes must be a non-empty list like ["posts:read", "media:*"] or ["*"].', 'scopes');
+  }
 }
 
 export function validationError(errors: FieldError[]): APIError {

@@ -5,6 +5,7 @@ import { create, deleteDocument, find, findByID, update } from '../../operations
 import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
 import { methods, type RouteInput } from '../handle.ts';
+import { renewOwnSession } from './users.ts';
 
 const draftFlag = (input: RouteInput) => input.query.draft === 'true';
 
@@ -29,8 +30,10 @@ export function collectionRoutes(cms: CMS) {
       },
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-        const doc = await update(input.ctx, { collection: input.params.collection, id: input.params.id, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input) });
-        return { body: { doc, message: 'Updated successfully.' } };
+        const data = await readJSON(input.request);
+        const doc = await update(input.ctx, { collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input) });
+        const renewed = renewOwnSession(cms, input, doc, data);
+        return renewed ?? { body: { doc, message: 'Updated successfully.' } };
       },
       DELETE: async ({ ctx, params }) => {
         const doc = await deleteDocument(ctx, { collection: params.collection, id: params.id });

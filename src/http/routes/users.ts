@@ -2,11 +2,11 @@
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../auth/login.ts';
-import { endSession } from '../../auth/sessions.ts';
+import { createSession, endSession } from '../../auth/sessions.ts';
 import { presentDoc } from '../../operations/present.ts';
 import { readJSON } from '../body.ts';
 import { clientIP } from '../client-ip.ts';
-import { methods } from '../handle.ts';
+import { methods, type RouteInput } from '../handle.ts';
 import { CSRF_COOKIE, SESSION_COOKIE, bearerToken, readCookie } from '../authenticate.ts';
 
 function cookie(cms: CMS, name: string, value: string, maxAge: number, httpOnly: boolean): string {
@@ -23,13 +23,24 @@ function clearedCookies(cms: CMS): string[] {
   return [cookie(cms, SESSION_COOKIE, '', 0, true), cookie(cms, CSRF_COOKIE, '', 0, false)];
 }
 
-export function loginResponse(cms: CMS, result: LoginResult, status = 200, message = 'Logged in.'): Response {
-  const body = { message, user: result.user, token: result.session.token, exp: Math.floor(result.session.expiresAt / 1000), csrfToken: result.session.csrfToken };
+export function loginResponse(cms: CMS, result: LoginResult, status = 200, message = 'Logged in.', extra: Record<string, unknown> = {}): Response {
+  const body = { ...extra, message, user: result.user, token: result.session.token, exp: Math.floor(result.session.expiresAt / 1000), csrfToken: result.session.csrfToken };
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   for (const c of sessionCookies(cms, result.session.token, result.session.csrfToken)) headers.append('set-cookie', c);
   return new Response(JSON.stringify(body), { status, headers });
 }
 
+
+/**
+ * A password change ends every session of the user; when users change their own password, the answer
+ * carries a fresh session (cookie and token) so they stay logged in.
+ */
+export function renewOwnSession(cms: CMS, input: RouteInput, doc: Record<string, unknown>, data: unknown): Response | null {
+  const own = input.params.collection === 'users' && input.credentials.user?.id === doc.id && input.credentials.via !== 'api-key';
+  if (!own || typeof data !== 'object' || data === null || !('password' in data)) return null;
+  const session = createSession(cms, doc.id as number);
+  return loginResponse(cms, { user: doc, session }, 200, 'Updated successfully.', { doc });
+}
 
 export function userRoutes(cms: CMS) {
   return new Elysia()

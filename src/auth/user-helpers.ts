@@ -1,0 +1,40 @@
+/**
+ * Server-side helpers (SPEC Authentication §11): the logged-in user of a request, or null.
+ * `getCMSUser(request | headers)` for anything with a Fetch `Request`; `useCMSUser(event)` for h3/Nuxt events.
+ */
+import type { User } from '../config/types.ts';
+import type { CMS } from '../cms.ts';
+import { authenticate } from '../http/authenticate.ts';
+
+let defaultInstance: CMS | null = null;
+
+/** The instance the helpers read when none is passed: the last one started in this process. */
+export function setDefaultCMS(cms: CMS | null): void {
+  defaultInstance = cms;
+}
+
+function toRequest(input: Request | Headers | Record<string, string | string[] | undefined>): Request {
+  if (input instanceof Request) return input;
+  const headers = new Headers();
+  if (input instanceof Headers) input.forEach((v, k) => headers.set(k, v));
+  else for (const [k, v] of Object.entries(input)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  return new Request('http://localhost/', { headers });
+}
+
+export function getCMSUser(input: Request | Headers | Record<string, string | string[] | undefined>, cms: CMS | { cms: CMS } | null = defaultInstance): User | null {
+  const instance = cms && 'cms' in cms ? cms.cms : cms;
+  if (!instance) throw new Error('getCMSUser: no CMS instance (call getCMS() first or pass one)');
+  try {
+    return authenticate(instance, toRequest(input)).user;
+  } catch {
+    return null;
+  }
+}
+
+type H3Event = { node?: { req?: { headers?: Record<string, string | string[] | undefined> } }; headers?: Headers; request?: Request };
+
+export function useCMSUser(event: H3Event, cms?: CMS | { cms: CMS } | null): User | null {
+  const source = event.request ?? event.headers ?? event.node?.req?.headers;
+  if (!source) return null;
+  return getCMSUser(source, cms ?? defaultInstance);
+}
