@@ -2,7 +2,8 @@
  * A small entry compiled by test/build.test.ts with the same plugins and
  * options as dist/cms, to prove inside a real single-file binary that:
  * sharp resizes, drizzle-kit/api diffs SQLite schemas, the admin is embedded
- * and served, and the system migrations are embedded and apply.
+ * and served, the system migrations are embedded and apply, NODE_ENV and
+ * .env/bunfig handling, and loading a user's cms.config.ts.
  * Not part of the product. Usage: `probe <check> [args]`, prints one JSON line.
  */
 import { Database } from 'bun:sqlite'
@@ -77,6 +78,17 @@ async function main(): Promise<unknown> {
       d.dialect.migrate(migrations, d.session, { migrationsFolder: '(embedded)' })
       const tables = d.$client.query("select name from sqlite_master where type='table' order by name").all()
       return { tags: systemMigrations.map((m) => m.tag), tables: tables.map((t: { name: string }) => t.name) }
+    }
+
+    case 'env':
+      return { NODE_ENV: process.env.NODE_ENV ?? null, CMS_PROBE: process.env.CMS_PROBE ?? null }
+
+    case 'config': {
+      // How the CLI loads a user's cms.config.ts: import() of an absolute path.
+      const mod = await import(args[0]!)
+      const config = mod.default
+      const hook = config.collections[0].hooks.beforeChange[0]
+      return { slugs: config.collections.map((c: { slug: string }) => c.slug), hook: await hook({ data: { title: 'Hello World' } }) }
     }
 
     default:
