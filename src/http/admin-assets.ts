@@ -57,9 +57,9 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript)|image\/svg)/
 const HASHED = /^\/assets\/.+-[A-Z0-9]{8}\.[a-z0-9]+$/
 
 interface Loaded {
-  body: Uint8Array
+  body: Uint8Array<ArrayBuffer>
   etag: string
-  gzip?: { body: Uint8Array; etag: string } | null
+  gzip?: { body: Uint8Array<ArrayBuffer>; etag: string } | null
 }
 
 let runtimeConfig: AdminRuntimeConfig = { ...DEFAULT_CONFIG }
@@ -173,7 +173,7 @@ function loadIndex(file: string): Loaded {
   return index
 }
 
-function gzipped(l: Loaded): { body: Uint8Array; etag: string } | null {
+function gzipped(l: Loaded): { body: Uint8Array<ArrayBuffer>; etag: string } | null {
   if (l.gzip === undefined) {
     if (l.body.byteLength < 1024) l.gzip = null
     else {

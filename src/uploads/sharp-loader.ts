@@ -24,7 +24,8 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { sharpNativeFiles, type SharpNativeFiles } from '../build/sharp-native-files.ts'
 
-export type Sharp = typeof import('sharp')
+/** sharp's default export: the `sharp(input?, options?)` function (with `.versions`, `.cache()`, …). */
+export type Sharp = typeof import('sharp').default
 
 let nativeDir: string | undefined
 let pending: Promise<Sharp | null> | undefined
