@@ -243,6 +243,25 @@ describe('compiled probe binary (same options and plugins as dist/cms)', () => {
     expect([...new Bun.Glob('*/@img/*/lib/*.node').scanSync({ cwd: target })].length).toBe(1)
   })
 
+  test('when no folder can take the native files: one warning line, null, exit 0', () => {
+    const d = join(work, 'no-native')
+    mkdirSync(d, { recursive: true })
+    copyFileSync(bin, join(d, 'probe'))
+    chmodSync(join(d, 'probe'), 0o755)
+    const blocker = join(d, 'blocker')
+    writeFileSync(blocker, '')
+    writeFileSync(join(d, '.cms-native'), '') // a file where the folder beside the binary would go
+    const r = run(join(d, 'probe'), ['sharp', png, join(work, 'never.png'), join(blocker, 'native')], {
+      cwd: d,
+      env: { XDG_CACHE_HOME: join(blocker, 'cache') },
+    })
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.out)).toEqual({ ok: false })
+    const lines = r.err.trim().split('\n')
+    expect(lines.length).toBe(1)
+    expect(lines[0]).toStartWith('image sizes are off: ')
+  })
+
   test('drizzle-kit/api generates SQLite migrations inside the binary', () => {
     const r = runJson(bin, ['drizzle-kit'], dir)
     expect(r.create.join('\n')).toContain('CREATE TABLE `posts`')
