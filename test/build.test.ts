@@ -357,4 +357,70 @@ describe('bun run build → dist/cms', () => {
     expect(r.code).toBe(0)
     expect(r.out).toMatch(/\d+\.\d+\.\d+/)
   })
+
+  test('--help lists the commands', () => {
+    const r = run(bin, ['--help'], { cwd: dir })
+    expect(r.code).toBe(0)
+    for (const c of ['serve', 'create-admin', 'migrate', 'migrate:status', 'migrate:create']) expect(r.out).toContain(c)
+  })
+
+  test('create-admin, then serve a cms.config.ts with arrow-function rules and hooks; data stays beside the config', async () => {
+    const site = join(work, 'site')
+    mkdirSync(site, { recursive: true })
+    writeFileSync(join(site, 'cms.config.ts'), `export default {
+      collections: [{
+        slug: 'posts',
+        access: { read: () => true, create: ({ user }) => Boolean(user) },
+        hooks: { beforeChange: [({ data }) => ({ ...data, title: String(data.title ?? '').trim() })] },
+        fields: [{ name: 'title', type: 'text', required: true }],
+      }],
+    }\n`)
+    const made = run(bin, ['create-admin', '--email', 'Root@Example.com', '--password', 'password123'], { cwd: site })
+    expect(made.code).toBe(0)
+    expect(made.out).toContain('root@example.com')
+    const taken = run(bin, ['create-admin', '--email', 'root@example.com', '--password', 'password123'], { cwd: site })
+    expect(taken.code).toBe(1)
+    expect(taken.err.trim().split('\n')).toHaveLength(1)
+    const weak = run(bin, ['create-admin', '--email', 'x@example.com', '--password', 'short'], { cwd: site })
+    expect(weak.code).toBe(1)
+
+    const port = 40000 + Math.floor(Math.random() * 20000)
+    const proc = Bun.spawn([bin, 'serve', '--port', String(port)], { cwd: join(work, 'home'), env: { HOME: join(work, 'home'), CMS_CONFIG: join(site, 'cms.config.ts') }, stdout: 'pipe', stderr: 'pipe' })
+    mkdirSync(join(work, 'home'), { recursive: true })
+    try {
+      const base = `http://127.0.0.1:${port}/api/cms`
+      let up = false
+      for (let i = 0; i < 100 && !up; i++) {
+        up = await fetch(`${base}/users/init`).then((r) => r.ok, () => false)
+        if (!up) await Bun.sleep(50)
+      }
+      expect(up).toBe(true)
+      const login = await (await fetch(`${base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'root@example.com', password: 'password123' }) })).json()
+      const created = await fetch(`${base}/posts`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` }, body: JSON.stringify({ title: '  trimmed  ' }) })
+      expect(created.status).toBe(201)
+      expect((await created.json()).doc.title).toBe('trimmed')
+      expect((await fetch(`${base}/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401)
+      const admin = await fetch(`http://127.0.0.1:${port}/admin/`)
+      expect(admin.status).toBe(200)
+      expect(await admin.text()).toContain('<html')
+      expect(existsSync(join(site, 'data/cms.db'))).toBe(true)
+      expect(existsSync(join(site, 'migrations/0000_init.sql'))).toBe(true)
+    } finally {
+      proc.kill('SIGTERM')
+      expect(await proc.exited).toBe(0)
+    }
+  }, 30_000)
+
+  test('a bad config stops start-up with one line naming the key and the file, exit 1', () => {
+    const bad = join(work, 'bad')
+    mkdirSync(bad, { recursive: true })
+    writeFileSync(join(bad, 'cms.config.ts'), `export default { collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'txt' }] }] }\n`)
+    const r = run(bin, ['serve', '--port', '0'], { cwd: bad })
+    expect(r.code).toBe(1)
+    const lines = r.err.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain('collections[0].fields[0].type')
+    expect(lines[0]).toContain(join(bad, 'cms.config.ts'))
+    expect(r.err).not.toContain('    at ')
+  })
 })
