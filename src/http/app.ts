@@ -4,6 +4,8 @@ import type { CMS } from '../cms.ts';
 import { collectionRoutes } from './routes/collections.ts';
 import { globalRoutes } from './routes/globals.ts';
 import { userRoutes } from './routes/users.ts';
+import { versionRoutes } from './routes/versions.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { preflight } from './cors.ts';
 
@@ -11,6 +13,8 @@ export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
     .use(userRoutes(cms))
     .use(globalRoutes(cms))
+    .use(versionRoutes(cms))
+    .use(jobRoutes(cms))
     .use(collectionRoutes(cms));
 
   return new Elysia()
