@@ -1,6 +1,9 @@
 /** Drafts over REST (SPEC "States and transitions", CONTRACT §4): save as draft, publish, unpublish, discard, for documents and globals, with exact events. */
 import { describe, expect, test, afterAll, beforeAll } from 'bun:test';
-import { runScenarios, startTestServer, type TestServer } from './harness.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { quietLog, runScenarios, startTestServer, tempDir, type TestServer } from './harness.ts';
+import { getCMS } from '../src/local.ts';
 import { draftsConfig } from './fixtures/drafts-config.ts';
 
 runScenarios('drafts: collection documents', draftsConfig, [
@@ -74,6 +77,7 @@ describe('drafts: localization', () => {
     const config = draftsConfig();
     config.localization = { locales: ['en', 'de'], defaultLocale: 'en' };
     config.collections![0].fields[0].localized = true;
+    config.collections![0].fields[1].localized = true; // body: never set, stored as null
     config.globals![0].fields[0].localized = true;
     t = await startTestServer(config);
     token = (await t.user('editor')).token;
@@ -120,5 +124,20 @@ describe('drafts: localization', () => {
     expect((await call('POST', '/globals/settings?locale=de&draft=true', { siteName: 'Seite neu' })).status).toBe(200);
     expect((await call('GET', '/globals/settings?locale=all')).body.siteName).toEqual({ en: 'Site', de: 'Seite' });
     expect((await call('GET', '/globals/settings?locale=de&draft=true')).body.siteName).toBe('Seite neu');
+  });
+});
+
+describe('drafts: Local API', () => {
+  test('draft: true saves and reads drafts (access skipped, no user needed)', async () => {
+    const dir = tempDir();
+    const api = await getCMS({ config: { ...draftsConfig(), database: path.join(dir, 'data/cms.db') }, rootDir: dir, log: quietLog });
+    const doc = await api.create({ collection: 'posts', data: { title: 'Local', status: 'published' } });
+    const id = doc.id as number;
+    expect(await api.update({ collection: 'posts', id, data: { title: 'Local draft' }, draft: true })).toMatchObject({ title: 'Local draft', status: 'draft' });
+    expect(await api.findByID({ collection: 'posts', id })).toMatchObject({ title: 'Local', status: 'published' });
+    expect(await api.findByID({ collection: 'posts', id, draft: true })).toMatchObject({ title: 'Local draft', status: 'draft' });
+    expect((await api.find({ collection: 'posts', draft: true })).docs[0]).toMatchObject({ title: 'Local draft' });
+    await api.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -19,7 +19,7 @@ export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promi
   if (args.preview !== undefined) return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1);
   const accessWhere = await checkAccess(ctx, collection, 'read', { id });
   let stored = loadStored(ctx, collection, id, accessWhere);
-  if (args.draft && collection.drafts && ctx.user) stored = overlayDrafts(ctx.cms, collection, [stored])[0];
+  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = overlayDrafts(ctx.cms, collection, [stored])[0];
   return presentDoc(ctx, collection, stored, args.depth ?? 1);
 }
 

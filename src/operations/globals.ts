@@ -44,7 +44,7 @@ export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): P
   if (args.preview !== undefined) return readWithPreviewToken(ctx, { global: global.slug }, args.preview, args.depth ?? 1);
   await checkAccess(ctx, global, 'read');
   let stored = loadGlobal(ctx, global);
-  if (args.draft && global.drafts && ctx.user) stored = overlayDrafts(ctx.cms, global, [stored])[0];
+  if (args.draft && global.drafts && (ctx.user || ctx.overrideAccess)) stored = overlayDrafts(ctx.cms, global, [stored])[0];
   return presentDoc(ctx, global, stored, args.depth ?? 1);
 }
 

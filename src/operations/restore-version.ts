@@ -21,6 +21,8 @@ export async function restoreVersion(ctx: OperationContext, args: RestoreVersion
   const row = findVersion(ctx.cms, owner, parseVersionId(args.version));
   if (!row) throw notFound('Version not found.');
   const { id: _id, createdAt: _c, updatedAt: _u, status: _s, ...fields } = JSON.parse(row.version) as Record<string, unknown>;
+  // With every locale at once a localized field takes an object; one never set is stored as null.
+  if (ctx.cms.config.localization) for (const field of entity.fields) if (field.localized && fields[field.name] == null) fields[field.name] = {};
   const publish = row.status === 'published';
   const data = { ...fields, status: publish ? 'published' : 'draft' };
   const allLocales: OperationContext = { ...ctx, locale: ctx.cms.config.localization ? 'all' : null, fallbackLocale: null };
