@@ -3,7 +3,7 @@
  * or pending → cancelled. `at` and `lockedUntil` are epoch ms from cms.clock. Every query that looks for
  * work goes through the (state, at) index, so pending jobs far in the future cost nothing.
  */
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { jobs } from '../db/system-schema.ts';
 import type { CMS } from '../cms.ts';
 import type { VersionOwner } from '../versions/store.ts';
@@ -50,15 +50,27 @@ export function cancelJobsOf(cms: CMS, owner: VersionOwner, now: string): void {
  * (threads or processes), exactly one gets each job.
  */
 export function claimDueJob(cms: CMS, now: number): JobRow | undefined {
+  return claimStatement(cms, now).get();
+}
+
+/**
+ * `id = (scalar subquery)`, not `id IN (…)`: with `IN` next to `state = 'pending'`, SQLite (without
+ * ANALYZE statistics) walks every pending row of the index; with `=` it reads the one due row by rowid.
+ */
+export function claimStatement(cms: CMS, now: number) {
   const next = cms.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.state, 'pending'), lte(jobs.at, now)))
     .orderBy(asc(jobs.at), asc(jobs.id)).limit(1);
   return cms.db.update(jobs).set({ state: 'running', lockedUntil: now + JOB_LEASE_MS })
-    .where(and(inArray(jobs.id, next), eq(jobs.state, 'pending'))).returning().get();
+    .where(and(eq(jobs.id, sql`(${next})`), eq(jobs.state, 'pending'))).returning();
 }
 
 /** Jobs whose runner stopped mid-run (lease expired) become pending again. */
 export function releaseExpiredLeases(cms: CMS, now: number): void {
-  cms.db.update(jobs).set({ state: 'pending', lockedUntil: null }).where(and(eq(jobs.state, 'running'), lte(jobs.lockedUntil, now))).run();
+  releaseStatement(cms, now).run();
+}
+
+export function releaseStatement(cms: CMS, now: number) {
+  return cms.db.update(jobs).set({ state: 'pending', lockedUntil: null }).where(and(eq(jobs.state, 'running'), lte(jobs.lockedUntil, now)));
 }
 
 export function finishJob(cms: CMS, id: number, outcome: { state: 'done' } | { state: 'failed'; error: string }, now: string): void {
@@ -67,5 +79,9 @@ export function finishJob(cms: CMS, id: number, outcome: { state: 'done' } | { s
 }
 
 export function purgeFinishedJobs(cms: CMS, olderThan: number): void {
-  cms.db.delete(jobs).where(and(inArray(jobs.state, ['done', 'failed', 'cancelled']), lte(jobs.at, olderThan))).run();
+  purgeStatement(cms, olderThan).run();
+}
+
+export function purgeStatement(cms: CMS, olderThan: number) {
+  return cms.db.delete(jobs).where(and(inArray(jobs.state, ['done', 'failed', 'cancelled']), lte(jobs.at, olderThan)));
 }
