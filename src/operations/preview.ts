@@ -22,17 +22,17 @@ const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null &
 
 export async function previewDocument(ctx: OperationContext, args: PreviewArgs): Promise<{ doc: Doc; url: string }> {
   const entity = entityOf(ctx, args);
-  if (!isObject(args.data)) throw badRequest('The request body must be a JSON object.');
   let base: Doc;
   let id: number | null = null;
   if ('collection' in args && args.id === undefined) {
-    await checkAccess(ctx, entity, 'create', { data: args.data });
+    await checkAccess(ctx, entity, 'create', { data: isObject(args.data) ? args.data : undefined });
     base = defaultsOf(ctx, entity as SanitizedCollection);
   } else {
     const target = await loadForUpdate(ctx, args as DocumentRef);
     base = (entity.drafts ? pendingDraft(ctx.cms, target.owner) : null) ?? target.live;
     if (entity.kind === 'collection') id = target.owner.parent;
   }
+  if (!isObject(args.data)) throw badRequest('The request body must be a JSON object.');
   const values = Object.fromEntries(Object.entries(args.data).filter(([name]) => entity.fieldsByName.has(name)));
   const doc = await presentDoc(ctx, entity, mergeLocalizedWrite(entity.fields, values, base, ctx.locale), args.depth ?? 1);
   const token = signPreviewToken(ctx.cms, { kind: entity.kind, slug: entity.slug, id });
