@@ -7,6 +7,7 @@ import type { UserConfig, User, Where } from './config/types.ts';
 import * as operations from './operations/index.ts';
 import { createContext, type OperationContext } from './operations/context.ts';
 import { localeOptions } from './query/request-options.ts';
+import { runJobs } from './jobs/run-jobs.ts';
 
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
@@ -35,6 +36,8 @@ export function localAPI(cms: CMS) {
     delete: (args: Common & { collection: string; id: number | string }) => operations.deleteDocument(contextFor(cms, args), args),
     findGlobal: (args: Common & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
+    /** Runs due scheduled jobs and webhook retries now (CONTRACT §6). */
+    runJobs: () => runJobs(cms),
     close: () => cms.close(),
   };
 }

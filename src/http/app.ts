@@ -4,6 +4,8 @@ import type { CMS } from '../cms.ts';
 import { collectionRoutes } from './routes/collections.ts';
 import { globalRoutes } from './routes/globals.ts';
 import { userRoutes } from './routes/users.ts';
+import { versionRoutes } from './routes/versions.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { preflight } from './cors.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
@@ -14,6 +16,8 @@ export function createApp(cms: CMS) {
     .use(adminConfigRoutes(cms))
     .use(userRoutes(cms))
     .use(globalRoutes(cms))
+    .use(versionRoutes(cms))
+    .use(jobRoutes(cms))
     .use(collectionRoutes(cms));
 
   const adminPrefix = cms.config.routes.admin;

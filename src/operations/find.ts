@@ -46,7 +46,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const totalDocs = countRows(ctx.cms.sqlite, collection, where);
   const rows = totalDocs === 0 ? [] : selectRows(ctx.cms.sqlite, collection, where, orderBy, limit, (page - 1) * limit);
   let stored = rows.map((r) => rowToDoc(collection, r));
-  if (args.draft && collection.drafts && ctx.user) stored = overlayDrafts(ctx.cms, collection, stored);
+  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = overlayDrafts(ctx.cms, collection, stored);
   const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1);
   const totalPages = Math.max(1, Math.ceil(totalDocs / limit));
   return {
