@@ -102,7 +102,7 @@ log(`list answer: cms ${a.length} bytes, bare ${b.length} bytes, identical: ${a 
 type Case = { name: string; path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 const cases: Case[] = [
   { name: 'list published, newest first, 20 + totalDocs', path: listPath },
-  { name: 'read one by id', path: '/api/cms/posts/5001?depth=0' },
+  { name: 'read one by id', path: `/api/cms/posts/${Math.floor(total / 2) + 1}?depth=0` },
   { name: 'create one', path: '/api/cms/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
 ];
 
@@ -113,6 +113,11 @@ async function load(port: number, c: Case, seconds: number) {
 }
 
 const rows: string[] = [];
+const stopServers = () => {
+  cmsProc.kill();
+  bareProc.kill();
+};
+process.on('exit', stopServers);
 for (const c of cases) {
   await load(cmsPort, c, 2);
   await load(barePort, c, 2);

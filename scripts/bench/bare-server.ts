@@ -7,6 +7,7 @@ import { Database } from 'bun:sqlite';
 const [file, port] = process.argv.slice(2);
 const db = new Database(file, { readonly: false, strict: true });
 db.exec('PRAGMA journal_mode = WAL');
+db.exec('PRAGMA busy_timeout = 5000');
 const count = db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM "posts" WHERE "status" = ?');
 const page = db.query<Record<string, unknown>, [string, number, number]>('SELECT * FROM "posts" WHERE "status" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?');
 const one = db.query<Record<string, unknown>, [number]>('SELECT * FROM "posts" WHERE "id" = ?');
