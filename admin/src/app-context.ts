@@ -1,0 +1,27 @@
+/** What every view may read: the admin config, the logged-in user and the chosen locale. */
+import { createContext } from 'preact'
+import { useContext } from 'preact/hooks'
+import type { AdminConfig, CollectionConfig, User } from './api.ts'
+
+export interface AppState {
+  config: AdminConfig
+  user: User
+  /** The content locale being viewed and edited, or undefined without localization. */
+  locale: string | undefined
+  setLocale: (locale: string) => void
+  setUser: (user: User) => void
+}
+
+export const AppContext = createContext<AppState | null>(null)
+
+export function useApp(): AppState {
+  const s = useContext(AppContext)
+  if (!s) throw new Error('useApp outside the shell')
+  return s
+}
+
+export function findCollection(config: AdminConfig, slug: string | undefined): CollectionConfig | undefined {
+  return slug ? config.collections.find((c) => c.slug === slug) : undefined
+}
+
+export const isAdmin = (u: User) => u.role === 'admin'
