@@ -13,9 +13,12 @@ declare global {
 
 const trimSlash = (s: string) => (s.length > 1 ? s.replace(/\/+$/, '') : s === '/' ? '' : s)
 
+// `window.__CMS__` is injected into index.html by the server (src/http/admin-assets.ts).
+const injected = typeof window === 'undefined' ? undefined : window.__CMS__
+
 export const runtime: RuntimeConfig = {
-  apiPrefix: trimSlash(window.__CMS__?.apiPrefix ?? '/api/cms'),
-  adminPrefix: trimSlash(window.__CMS__?.adminPrefix ?? '/admin'),
+  apiPrefix: trimSlash(injected?.apiPrefix ?? '/api/cms'),
+  adminPrefix: trimSlash(injected?.adminPrefix ?? '/admin'),
 }
 
 // ---------------------------------------------------------------- shapes (GET /_admin/config)

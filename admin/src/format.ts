@@ -42,7 +42,7 @@ export function formatBytes(n: unknown): string {
   if (typeof n !== 'number' || !Number.isFinite(n)) return ''
   // Decimal units, like the config's `maxFileSize: 10_000_000` (shown as 10 MB).
   if (n < 1000) return `${n} B`
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)} kB`
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')} kB`
   return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0).replace(/\.0$/, '')} MB`
 }
 
