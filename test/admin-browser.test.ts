@@ -59,7 +59,7 @@ async function mediaUploadStatus(): Promise<{ ready: boolean; why: string }> {
   try {
     const s = await probe.user('admin');
     const form = new FormData();
-    form.append('file', new Blob([noisePNG(2, 2)], { type: 'image/png' }), 'probe.png');
+    form.append('file', new Blob([new Uint8Array(noisePNG(2, 2))], { type: 'image/png' }), 'probe.png');
     const res = await probe.request('POST', '/media', { token: s.token, body: form });
     if (res.status === 201) return { ready: true, why: '' };
     const message = res.body?.errors?.[0]?.message ?? res.text.slice(0, 80);
@@ -208,6 +208,15 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     const seen: number[] = await page.evaluate(() => (window as any).__progress);
     expect(seen.some((v) => v > 0 && v < 100)).toBe(true);
+    // Dropping a file on the drop zone uploads it too.
+    const bytes = [...noisePNG(8, 8)];
+    const dropped = await page.evaluateHandle((b) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(b)], 'dropped.png', { type: 'image/png' }));
+      return dt;
+    }, bytes);
+    await page.dispatchEvent('[data-testid=dropzone]', 'drop', { dataTransfer: dropped });
+    await page.locator('.media-grid').getByText('dropped.png').waitFor();
     const list = await t.request('GET', '/media', { token: session.token });
     expect(list.body.docs.some((d: { originalName?: string }) => d.originalName === 'noise.png')).toBe(true);
   }, 30_000);

@@ -25,3 +25,9 @@ export function findCollection(config: AdminConfig, slug: string | undefined): C
 }
 
 export const isAdmin = (u: User) => u.role === 'admin'
+
+/**
+ * Whether to offer create/delete. Only the built-in rule is known here (users: admins only); for other
+ * collections the server decides and the form shows its 403.
+ */
+export const mayManage = (c: CollectionConfig, u: User) => c.builtIn !== 'users' || isAdmin(u)

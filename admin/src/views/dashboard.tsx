@@ -1,7 +1,7 @@
 /** Start page: every collection (with its document count) and global, one click away. */
 import { useEffect, useState } from 'preact/hooks'
 import { docs } from '../api.ts'
-import { useApp } from '../app-context.ts'
+import { mayManage, useApp } from '../app-context.ts'
 import { globalLabel, pluralLabel, singularLabel } from '../format.ts'
 import { Link } from '../router.tsx'
 import { Icon } from '../ui.tsx'
@@ -41,9 +41,11 @@ export function Dashboard() {
               <strong>{pluralLabel(c)}</strong>
               <span class="muted small">{c.slug in counts ? `${counts[c.slug]} ${counts[c.slug] === 1 ? 'document' : 'documents'}` : '\u00a0'}</span>
             </Link>
-            <Link to={`/collections/${c.slug}/create`} class="tile-add" aria-label={`Create ${singularLabel(c).toLowerCase()}`} title={`Create ${singularLabel(c).toLowerCase()}`}>
-              <Icon name="plus" />
-            </Link>
+            {mayManage(c, user) && (
+              <Link to={`/collections/${c.slug}/create`} class="tile-add" aria-label={`Create ${singularLabel(c).toLowerCase()}`} title={`Create ${singularLabel(c).toLowerCase()}`}>
+                <Icon name="plus" />
+              </Link>
+            )}
           </li>
         ))}
       </ul>

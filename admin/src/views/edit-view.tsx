@@ -1,7 +1,7 @@
 /** Create or edit one document of a collection: the generated form, drafts/publish, delete, versions. */
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { ApiError, docs, type CollectionConfig, type Doc } from '../api.ts'
-import { isAdmin, useApp } from '../app-context.ts'
+import { isAdmin, mayManage, useApp } from '../app-context.ts'
 import { forgetChoices } from '../form/choice-fields.tsx'
 import { ErrorSummary, LocaleSwitcher, useDocumentForm, useSaveShortcut } from '../form/document-form.tsx'
 import { FieldList } from '../form/fields.tsx'
@@ -156,7 +156,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         <div class="actions">
           <LocaleSwitcher dirty={form.dirty} fields={fields} />
           {form.dirty && <span class="unsaved" role="status">Unsaved changes</span>}
-          {!creating && (
+          {!creating && mayManage(c, user) && (
             <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={form.busy}>
               <Icon name="trash" /> Delete
             </button>

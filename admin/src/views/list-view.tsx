@@ -1,7 +1,7 @@
 /** The documents of a collection: columns from the config, sort by header, search, paging; state in the URL. */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { docs, type CollectionConfig, type Field, type ListResult } from '../api.ts'
-import { useApp } from '../app-context.ts'
+import { mayManage, useApp } from '../app-context.ts'
 import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
 import { Link, navigate, replaceQuery, type Location } from '../router.tsx'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
@@ -18,7 +18,8 @@ export function listColumns(c: CollectionConfig): { titleKey: string; extra: Fie
 
 export function ListView(props: { collection: CollectionConfig; location: Location }) {
   const c = props.collection
-  const { locale } = useApp()
+  const { locale, user } = useApp()
+  const canCreate = mayManage(c, user)
   const q = props.location.query
   const page = Math.max(1, Number(q.get('page')) || 1)
   const sort = q.get('sort') ?? '-updatedAt'
@@ -83,9 +84,11 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
             </span>
           )}
         </div>
-        <Link to={`${base}/create`} class="button primary">
-          <Icon name="plus" /> Create new
-        </Link>
+        {canCreate && (
+          <Link to={`${base}/create`} class="button primary">
+            <Icon name="plus" /> Create new
+          </Link>
+        )}
       </div>
 
       {searchable && (
@@ -107,9 +110,11 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
           ) : (
             <>
               <p>No {pluralLabel(c).toLowerCase()} yet.</p>
-              <Link to={`${base}/create`} class="button primary">
-                Create the first {singularLabel(c).toLowerCase()}
-              </Link>
+              {canCreate && (
+                <Link to={`${base}/create`} class="button primary">
+                  Create the first {singularLabel(c).toLowerCase()}
+                </Link>
+              )}
             </>
           )}
         </div>
