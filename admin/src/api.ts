@@ -146,6 +146,17 @@ export function errorFromBody(status: number, data: any): ApiError {
   return new ApiError(status, list[0]?.message ?? fallback, list.length ? list : [{ message: fallback }])
 }
 
+const sessionEnded = () => dispatchEvent(new Event('cms:unauthorized'))
+
+async function confirmSession(): Promise<void> {
+  try {
+    const res = await fetch(`${runtime.apiPrefix}/users/me`, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+    if (res.ok && !(await res.json())?.user) sessionEnded()
+  } catch {
+    // Offline: leave the error as it is.
+  }
+}
+
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
@@ -173,7 +184,11 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   }
   if (!res.ok) {
     // A session that ended elsewhere (logout, password change, deactivation): the app shows the login.
-    if (res.status === 401 && !/^\/users\/(login|first-register)/.test(path)) dispatchEvent(new Event('cms:unauthorized'))
+    // Some refusals of a logged-out request arrive as 403/404 (the document is hidden), so ask /users/me.
+    if (!/^\/users\/(login|first-register|me)/.test(path)) {
+      if (res.status === 401) sessionEnded()
+      else if (res.status === 403 || res.status === 404) void confirmSession()
+    }
     throw errorFromBody(res.status, data)
   }
   if (typeof data?.csrfToken === 'string') setCsrfToken(data.csrfToken)

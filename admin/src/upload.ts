@@ -31,7 +31,10 @@ export function uploadMedia(file: File, fields: Record<string, string>, onProgre
       if (xhr.status >= 200 && xhr.status < 300 && data?.doc) {
         onProgress(1)
         resolve(data.doc as Doc)
-      } else reject(errorFromBody(xhr.status, data))
+      } else {
+        if (xhr.status === 401) dispatchEvent(new Event('cms:unauthorized'))
+        reject(errorFromBody(xhr.status, data))
+      }
     }
     xhr.onerror = () => reject(new ApiError(0, 'The upload failed: the server cannot be reached.'))
     xhr.onabort = () => reject(new ApiError(0, 'Upload cancelled.'))

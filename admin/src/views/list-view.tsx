@@ -5,6 +5,7 @@ import { mayManage, useApp } from '../app-context.ts'
 import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
 import { Link, navigate, replaceQuery, type Location } from '../router.tsx'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
+import { LocaleSwitcher } from '../form/document-form.tsx'
 
 const LIST_TYPES = new Set(['text', 'email', 'number', 'checkbox', 'date', 'select', 'relationship', 'upload'])
 const PAGE_SIZE = 20
@@ -84,11 +85,14 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
             </span>
           )}
         </div>
-        {canCreate && (
-          <Link to={`${base}/create`} class="button primary">
-            <Icon name="plus" /> Create new
-          </Link>
-        )}
+        <div class="actions">
+          <LocaleSwitcher dirty={false} fields={c.fields} />
+          {canCreate && (
+            <Link to={`${base}/create`} class="button primary">
+              <Icon name="plus" /> Create new
+            </Link>
+          )}
+        </div>
       </div>
 
       {searchable && (
