@@ -2,7 +2,7 @@
  * State shared by the collection and global edit views: values vs. what was loaded, errors from the
  * server mapped onto fields, the unsaved-changes guard, Ctrl/⌘+S, and the error summary.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, type Doc, type Field } from '../api.ts'
 import { useApp } from '../app-context.ts'
 import { fieldLabel, message } from '../format.ts'
@@ -106,7 +106,9 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
 
 /** Asks before leaving (in-app navigation, back button, reload or closing the tab) while `dirty`. */
 export function useLeaveGuard(dirty: boolean): void {
-  useEffect(() => {
+  // A layout effect runs right after the render that made the form dirty, before the next click can
+  // navigate away; a plain effect may run a frame later.
+  useLayoutEffect(() => {
     if (!dirty) return
     setLeaveGuard(() =>
       confirmDialog({ title: 'Leave without saving?', message: 'You have unsaved changes on this page. They will be lost if you leave.', confirm: 'Leave page', cancel: 'Stay', danger: true }),
