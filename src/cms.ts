@@ -11,6 +11,7 @@ import { createEventStream, type EventStream } from './events/change-events.ts';
 import { systemClock, isoNow, type Clock } from './clock.ts';
 import { resolveSecret } from './secret.ts';
 import { ConfigError } from './errors.ts';
+import { createStorage } from './uploads/storage/select.ts';
 
 export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
 
@@ -22,7 +23,7 @@ export type CMS = {
   events: EventStream;
   secret: string;
   log: Logger;
-  storage: StorageAdapter | null;
+  storage: StorageAdapter;
   /** Things to stop on close (timers, job loop, pending sends), run in reverse order. */
   closers: (() => void | Promise<void>)[];
   close(): Promise<void>;
@@ -40,9 +41,11 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
   const { sqlite, db } = openDatabase(config.databasePath);
+  let storage: StorageAdapter;
   try {
     applySystemMigrations(db);
     if (options.migrate !== 'none') await migrateOnStart(config, sqlite, clock, log);
+    storage = await createStorage(config);
   } catch (error) {
     sqlite.close();
     throw error;
@@ -55,7 +58,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
     events: createEventStream(),
     secret: resolveSecret(config.secret, config.dataDir),
     log,
-    storage: null,
+    storage,
     closers: [],
     async close() {
       for (const closer of cms.closers.splice(0).reverse()) await closer();

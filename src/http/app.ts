@@ -4,12 +4,14 @@ import type { CMS } from '../cms.ts';
 import { collectionRoutes } from './routes/collections.ts';
 import { globalRoutes } from './routes/globals.ts';
 import { userRoutes } from './routes/users.ts';
+import { mediaRoutes } from './routes/media.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { preflight } from './cors.ts';
 
 export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
     .use(userRoutes(cms))
+    .use(mediaRoutes(cms))
     .use(globalRoutes(cms))
     .use(collectionRoutes(cms));
 

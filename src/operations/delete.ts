@@ -1,4 +1,4 @@
-/** Deletes a document: read filter (404) → delete access → beforeDelete → delete and announce in one transaction → afterDelete. */
+/** Deletes a document: read filter (404) → delete access → beforeDelete → delete and announce in one transaction → a media document's files → afterDelete. */
 import { deleteRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
@@ -9,6 +9,7 @@ import { presentDoc } from './present.ts';
 import { assertMatches, loadReadable } from './update.ts';
 import type { OperationContext } from './context.ts';
 import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
+import { deleteMediaFiles } from '../uploads/media-files.ts';
 
 export type DeleteArgs = { collection: string; id: number | string; depth?: number };
 
@@ -26,6 +27,7 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
     else write();
     scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
   });
+  if (collection.builtIn === 'media') await deleteMediaFiles(ctx.cms, existing);
   await runSideEffectHooks(ctx, collection, 'afterDelete', { id, doc: existing, operation: 'delete' });
   return presentDoc(ctx, collection, existing, 0);
 }

@@ -6,18 +6,21 @@
  * and resolves to null (and stays null).
  */
 
-let pending: Promise<typeof import('sharp') | null> | undefined;
+/** sharp's default export: the `sharp(input?, options?)` function. (sharp 0.35 is an ES module; its namespace is not callable.) */
+export type Sharp = typeof import('sharp').default;
+
+let pending: Promise<Sharp | null> | undefined;
 
 /** Where the compiled binary extracts sharp's native files. Nothing to extract from source. */
 export function setNativeDir(_dir: string): void {}
 
 /** sharp's default export (the `sharp(input, options)` function), or null when it cannot load here. Cached. */
-export function loadSharp(): Promise<typeof import('sharp') | null> {
+export function loadSharp(): Promise<Sharp | null> {
   pending ??= load();
   return pending;
 }
 
-async function load(): Promise<typeof import('sharp') | null> {
+async function load(): Promise<Sharp | null> {
   try {
     const mod: any = await import('sharp');
     const sharp = mod.default ?? mod;

@@ -1,0 +1,28 @@
+/**
+ * `url` and `sizes.<name>.url` on media documents as they are read (SPEC "media"): the storage
+ * adapter's public URL when it has one (S3 `publicUrl`, a CDN), else the file route of this API,
+ * absolute when `serverURL` is set.
+ */
+import type { CMS } from '../cms.ts';
+
+type Doc = Record<string, unknown>;
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function mediaFileURL(cms: CMS, filename: string): string {
+  const fromStorage = cms.storage?.url?.(filename);
+  if (fromStorage) return fromStorage;
+  return `${cms.config.serverURL ?? ''}${cms.config.routes.api}/media/file/${encodeURIComponent(filename)}`;
+}
+
+export function decorateMedia(cms: CMS, doc: Doc): Doc {
+  const out: Doc = { ...doc };
+  if ('filename' in doc) out.url = typeof doc.filename === 'string' && doc.filename ? mediaFileURL(cms, doc.filename) : null;
+  if (isObject(doc.sizes)) {
+    const sizes: Doc = {};
+    for (const [name, size] of Object.entries(doc.sizes)) {
+      sizes[name] = isObject(size) && typeof size.filename === 'string' ? { ...size, url: mediaFileURL(cms, size.filename) } : size;
+    }
+    out.sizes = sizes;
+  }
+  return out;
+}
