@@ -1,13 +1,11 @@
 /**
  * Arriving uploads are written to a temp file in the staging folder, counting bytes as they come:
- * the moment the count passes `maxFileSize` the write stops, the partial file is removed and a 413 is
- * thrown. Nothing is held in memory beyond the stream's own buffers.
+ * the moment the count would pass `maxFileSize` the write stops, the partial file is removed and a 413
+ * is thrown. Nothing is held in memory beyond the chunk being written.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { APIError, badRequest } from '../errors.ts';
 import { cleanOriginalName } from './file-names.ts';
 
@@ -24,28 +22,50 @@ export async function removeQuietly(file: string): Promise<void> {
   await fs.promises.rm(file, { force: true }).catch(() => {});
 }
 
-/** Writes a stream to a new staged file; over the limit: 413 and no file left. */
-export async function stageStream(source: Readable | ReadableStream<Uint8Array>, originalName: string, limits: UploadLimits): Promise<StagedFile> {
+export type StagedWriter = {
+  /** Appends a chunk; past the limit it throws the 413 without writing the chunk. */
+  write(chunk: Uint8Array): Promise<void>;
+  finish(originalName: string): Promise<StagedFile>;
+  /** Closes and removes the file (after any failure). */
+  discard(): Promise<void>;
+};
+
+/** A new staged file, written chunk by chunk; each write is awaited, so a fast sender waits for the disk. */
+export async function createStagedWriter(limits: UploadLimits): Promise<StagedWriter> {
   const target = stagingPath(limits.stagingDir);
+  const handle = await fs.promises.open(target, 'wx', 0o644);
   let size = 0;
-  const input = source instanceof Readable ? source : Readable.fromWeb(source as unknown as import('node:stream/web').ReadableStream<Uint8Array>);
+  let open = true;
+  return {
+    async write(chunk) {
+      if (size + chunk.byteLength > limits.maxFileSize) throw tooLarge(limits.maxFileSize);
+      size += chunk.byteLength;
+      let offset = 0;
+      while (offset < chunk.byteLength) offset += (await handle.write(chunk, offset)).bytesWritten;
+    },
+    async finish(originalName) {
+      open = false;
+      await handle.close();
+      return { path: target, size, originalName: cleanOriginalName(originalName) };
+    },
+    async discard() {
+      if (open) await handle.close().catch(() => {});
+      open = false;
+      await removeQuietly(target);
+    },
+  };
+}
+
+/** Writes a stream to a new staged file; over the limit: 413 and no file left. */
+export async function stageStream(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, originalName: string, limits: UploadLimits): Promise<StagedFile> {
+  const writer = await createStagedWriter(limits);
   try {
-    await pipeline(
-      input,
-      async function* countBytes(chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          size += chunk.length;
-          if (size > limits.maxFileSize) throw tooLarge(limits.maxFileSize);
-          yield chunk;
-        }
-      },
-      fs.createWriteStream(target, { flags: 'wx', mode: 0o644 }),
-    );
+    for await (const chunk of source) await writer.write(chunk);
+    return await writer.finish(originalName);
   } catch (error) {
-    await removeQuietly(target);
+    await writer.discard();
     throw error;
   }
-  return { path: target, size, originalName: cleanOriginalName(originalName) };
 }
 
 /** What the Local API's `upload` accepts as `file`. */
@@ -61,12 +81,12 @@ export async function stageLocalFile(file: LocalUploadFile, limits: UploadLimits
   }
   if (file instanceof Blob) {
     if (file.size > limits.maxFileSize) throw tooLarge(limits.maxFileSize);
-    return stageStream(file.stream(), file instanceof File ? file.name : '', limits);
+    return stageStream(file.stream() as unknown as AsyncIterable<Uint8Array>, file instanceof File ? file.name : '', limits);
   }
   if (file && typeof file === 'object' && (file.data instanceof Uint8Array || file.data instanceof ArrayBuffer)) {
     const bytes = file.data instanceof Uint8Array ? file.data : new Uint8Array(file.data);
     if (bytes.byteLength > limits.maxFileSize) throw tooLarge(limits.maxFileSize);
-    return stageStream(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), String(file.name ?? ''), limits);
+    return stageStream([bytes], String(file.name ?? ''), limits);
   }
   throw badRequest('"file" must be a File or Blob, { data, name }, or a path.', 'file');
 }
