@@ -34,11 +34,20 @@ export function fileResponse(request: Request, filename: string, mimeType: strin
   }
   if (range) {
     const length = range.end - range.start + 1;
-    const body = head ? null : (stored.body as Blob).slice(range.start, range.end + 1).stream();
+    const body = head ? null : sendable((stored.body as Blob).slice(range.start, range.end + 1));
     return new Response(body, { status: 206, headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${stored.size}`, 'content-length': String(length) } });
   }
-  const body = head ? null : stored.body instanceof Blob ? stored.body.stream() : stored.body;
+  const body = head ? null : stored.body instanceof Blob ? sendable(stored.body) : stored.body;
   return new Response(body, { status: 200, headers: { ...headers, 'content-length': String(stored.size) } });
+}
+
+/**
+ * A file on disk (or in memory) goes to Bun as the Blob itself: sent with sendfile, with its length.
+ * An S3 file must go as a stream: `new Response(s3File)` would answer with a redirect to a presigned
+ * URL. (Bun then drops Content-Length and sends the stream chunked: oven-sh/bun#10507.)
+ */
+function sendable(blob: Blob): Blob | ReadableStream {
+  return typeof (blob as { presign?: unknown }).presign === 'function' ? blob.stream() : blob;
 }
 
 function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
