@@ -44,6 +44,19 @@ describe('receiveMultipart', () => {
     });
   }
 
+  test('two chunks split at every position read the same parts', async () => {
+    const small = rawMultipart([{ name: 'alt', data: 'a' }, { name: 'file', filename: 'f.bin', data: fileBytes.subarray(990, 1100) }, { name: 'z', data: 'zz' }]);
+    for (let split = 0; split <= small.body.length; split++) {
+      const chunks = [small.body.subarray(0, split), small.body.subarray(split)];
+      const body = new ReadableStream<Uint8Array>({ pull(c) { const next = chunks.shift(); if (next) c.enqueue(next); else c.close(); } });
+      const request = new Request('http://localhost/media', { method: 'POST', body, headers: { 'content-type': small.contentType }, duplex: 'half' } as RequestInit);
+      const received = await receiveMultipart(request, limits);
+      expect({ split, form: received.form }).toEqual({ split, form: { alt: 'a', z: 'zz' } });
+      expect(new Uint8Array(fs.readFileSync(received.file.path))).toEqual(fileBytes.subarray(990, 1100));
+      fs.rmSync(received.file.path);
+    }
+  });
+
   test('a file over the limit is a 413 with no staged file left, in any chunking', async () => {
     const big = rawMultipart([{ name: 'file', filename: 'big.bin', data: new Uint8Array(5000) }]);
     for (const size of [1 << 20, 1, 100]) {

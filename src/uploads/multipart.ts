@@ -75,7 +75,16 @@ class FormReader {
   /** Takes the next chunk; true once the closing delimiter has been read. */
   async push(chunk: Uint8Array): Promise<boolean> {
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, bytes]) : bytes;
+    if (this.state === 'body' && this.buffer.length > 0 && bytes.length >= this.delimiter.length) {
+      // Most of an upload is here: rather than copy every chunk onto the few bytes held back from the
+      // last one, check only whether a delimiter starts in those bytes.
+      const joint = Buffer.concat([this.buffer, bytes.subarray(0, this.delimiter.length - 1)]);
+      const at = joint.indexOf(this.delimiter);
+      if (at === -1 || at >= this.buffer.length) {
+        await this.partData(this.buffer);
+        this.buffer = bytes;
+      } else this.buffer = Buffer.concat([this.buffer, bytes]);
+    } else this.buffer = this.buffer.length ? Buffer.concat([this.buffer, bytes]) : bytes;
     while (true) {
       if (this.state === 'done') return true;
       if (!(await this.step())) return false;
