@@ -248,3 +248,54 @@ describe('POST /media, more', () => {
     }
   });
 });
+
+describe('POST /media, interrupted and streamed', () => {
+  let t: TestServer;
+  beforeAll(async () => { t = await startTestServer({}); });
+  afterAll(() => t.stop());
+  const staged = () => filesIn(path.join(t.dir, 'uploads', '.incoming'));
+
+  test('a streamed body (no Content-Length) over the 10 MB default is a 413 and leaves nothing', async () => {
+    const { token } = await t.user('editor');
+    const { streamedUpload } = await import('./support/media-fixtures.ts');
+    const upload = streamedUpload(12 * 1024 * 1024);
+    const res = await fetch(`${t.api}/media`, { method: 'POST', body: upload.body, duplex: 'half', headers: { 'content-type': upload.contentType, authorization: `Bearer ${token}` } } as RequestInit);
+    expect(res.status).toBe(413);
+    expect((await res.json()).errors[0].field).toBe('file');
+    expect(filesIn(path.join(t.dir, 'uploads'))).toEqual([]);
+  });
+
+  test('a client that goes away mid-upload leaves no staged file', async () => {
+    const { token } = await t.user('editor');
+    const controller = new AbortController();
+    let sent = 0;
+    let sawStaged = 0;
+    const head = rawMultipart([{ name: 'file', filename: 'slow.pdf', data: pdf() }]);
+    const prefix = head.body.subarray(0, head.body.length - 60);
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        if (sent === 0) c.enqueue(prefix);
+        else c.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+        if (++sent === 20) { await Bun.sleep(50); sawStaged = staged().length; controller.abort(); }
+        await Bun.sleep(5);
+      },
+    });
+    await fetch(`${t.api}/media`, { method: 'POST', body, duplex: 'half', signal: controller.signal, headers: { 'content-type': head.contentType, authorization: `Bearer ${token}` } } as RequestInit).catch(() => null);
+    for (let i = 0; i < 50 && staged().length > 0; i++) await Bun.sleep(20);
+    await Bun.sleep(100);
+    expect(sawStaged).toBe(1);
+    expect(staged()).toEqual([]);
+    expect((await t.request('GET', '/media')).body.totalDocs).toBe(0);
+  });
+
+  test('staged files left by a crash are swept at start when older than a day, newer ones kept', async () => {
+    const incoming = path.join(t.dir, 'uploads', '.incoming');
+    fs.writeFileSync(path.join(incoming, 'old.part'), 'x');
+    fs.writeFileSync(path.join(incoming, 'new.part'), 'x');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    fs.utimesSync(path.join(incoming, 'old.part'), twoDaysAgo, twoDaysAgo);
+    await t.cms.storage.init!();
+    expect(staged()).toEqual(['new.part']);
+    fs.rmSync(path.join(incoming, 'new.part'));
+  });
+});
