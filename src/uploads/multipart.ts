@@ -36,7 +36,10 @@ export async function receiveMultipart(request: Request, limits: UploadLimits): 
       if (done) break;
       complete = await form.push(value);
     }
-    return form.result();
+    const result = form.result();
+    // Whatever follows the closing boundary (an epilogue) is not needed.
+    if (complete) reader.cancel().catch(() => {});
+    return result;
   } catch (error) {
     await form.discard();
     reader.cancel().catch(() => {});
