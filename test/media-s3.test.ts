@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startTestServer, type TestServer } from './harness.ts';
+import { startTestServer, tempDir, type TestServer } from './harness.ts';
 import { filesIn, form, pdf, png } from './support/media-fixtures.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
 import { resolveS3Settings } from '../src/uploads/storage/s3.ts';
@@ -224,12 +224,21 @@ describe('S3 settings', () => {
     expect(s.publicUrl).toBe('https://cdn.example.com');
   });
 
+  const refusedAtStart = async (storage: unknown) => {
+    const dir = tempDir();
+    try {
+      return await startTestServer({ upload: { storage: storage as never } }, { dir }).then(() => 'started', (e: Error) => e.message);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
   test('a missing bucket stops start-up with a config error', async () => {
-    await expect(startTestServer({ upload: { storage: { type: 's3' } as never } })).rejects.toThrow(/bucket/);
+    expect(await refusedAtStart({ type: 's3' })).toMatch(/upload\.storage\.bucket/);
   });
 
   test('an upload.storage that is neither S3 nor an adapter stops start-up', async () => {
-    await expect(startTestServer({ upload: { storage: { put() {} } as never } })).rejects.toThrow(/upload\.storage/);
+    expect(await refusedAtStart({ put() {} })).toMatch(/upload\.storage/);
   });
 
   test('without credentials the service starts; the first upload fails with a clear error and leaves nothing', async () => {

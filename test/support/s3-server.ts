@@ -11,7 +11,9 @@ export type S3TestServer = { endpoint: string; bucket: string; dir: string; stop
 
 const LAUNCHER = `
 const S3rver = require(process.argv[1]);
-const [directory, bucket] = process.argv.slice(2);
+const [directory, bucket, parent] = process.argv.slice(2);
+// Go away with the test process, even when it dies without stopping this server.
+setInterval(() => { try { process.kill(Number(parent), 0); } catch { process.exit(0); } }, 500).unref();
 new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: [{ name: bucket }] })
   .run().then((a) => process.stdout.write(JSON.stringify({ port: a.port }) + '\\n'), (e) => { console.error(e); process.exit(1); });
 `;
@@ -19,7 +21,7 @@ new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBu
 export async function startS3Server(bucket = 'media-test'): Promise<S3TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
   const s3rverPath = path.join(import.meta.dir, '../../node_modules/s3rver');
-  const child: ChildProcess = spawn('node', ['-e', LAUNCHER, s3rverPath, dir, bucket], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('node', ['-e', LAUNCHER, s3rverPath, dir, bucket, String(process.pid)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const port = await new Promise<number>((resolve, reject) => {
