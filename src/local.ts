@@ -8,6 +8,7 @@ import * as operations from './operations/index.ts';
 import { createContext, type OperationContext } from './operations/context.ts';
 import { localeOptions } from './query/request-options.ts';
 import { runJobs } from './jobs/run-jobs.ts';
+import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
 
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
@@ -34,6 +35,9 @@ export function localAPI(cms: CMS) {
     update: (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean }) =>
       operations.update(contextFor(cms, args), args),
     delete: (args: Common & { collection: string; id: number | string }) => operations.deleteDocument(contextFor(cms, args), args),
+    /** Uploads into media, like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */
+    upload: (args: Common & { file: LocalUploadFile; data?: Record<string, unknown> }) =>
+      operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth }),
     findGlobal: (args: Common & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
     /** Runs due scheduled jobs and webhook retries now (CONTRACT §6). */

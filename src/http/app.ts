@@ -6,6 +6,7 @@ import { globalRoutes } from './routes/globals.ts';
 import { userRoutes } from './routes/users.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { mediaRoutes } from './routes/media.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { preflight } from './cors.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
@@ -15,6 +16,7 @@ export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
     .use(adminConfigRoutes(cms))
     .use(userRoutes(cms))
+    .use(mediaRoutes(cms))
     .use(globalRoutes(cms))
     .use(versionRoutes(cms))
     .use(jobRoutes(cms))
