@@ -368,6 +368,7 @@ describe('bun run build → dist/cms', () => {
     const site = join(work, 'site')
     mkdirSync(site, { recursive: true })
     writeFileSync(join(site, 'cms.config.ts'), `export default {
+      upload: { imageSizes: [{ name: 'thumb', width: 40 }, { name: 'card', width: 120, height: 80 }] },
       collections: [{
         slug: 'posts',
         access: { read: () => true, create: ({ user }) => Boolean(user) },
@@ -400,6 +401,21 @@ describe('bun run build → dist/cms', () => {
       expect(created.status).toBe(201)
       expect((await created.json()).doc.title).toBe('trimmed')
       expect((await fetch(`${base}/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401)
+      // Image sizes inside the single file: sharp's native parts ship in the binary.
+      const png = await (await import('sharp')).default({ create: { width: 400, height: 300, channels: 3, background: '#c33' } }).png().toBuffer()
+      const form = new FormData()
+      form.append('file', new File([png], 'red.png', { type: 'image/png' }))
+      form.append('alt', 'Red')
+      const uploaded = await fetch(`${base}/media`, { method: 'POST', headers: { authorization: `Bearer ${login.token}` }, body: form })
+      expect(uploaded.status).toBe(201)
+      const media = (await uploaded.json()).doc
+      expect(media).toMatchObject({ mimeType: 'image/png', width: 400, height: 300, alt: 'Red' })
+      expect(media.sizes.thumb).toMatchObject({ width: 40, height: 30 })
+      expect(media.sizes.card).toMatchObject({ width: 120, height: 80 })
+      const card = await fetch(`http://127.0.0.1:${port}${media.sizes.card.url}`)
+      expect(card.headers.get('content-type')).toBe('image/png')
+      const meta = await (await import('sharp')).default(Buffer.from(await card.arrayBuffer())).metadata()
+      expect([meta.width, meta.height]).toEqual([120, 80])
       const admin = await fetch(`http://127.0.0.1:${port}/admin/`)
       expect(admin.status).toBe(200)
       expect(await admin.text()).toContain('<html')
