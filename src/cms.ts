@@ -12,6 +12,7 @@ import { systemClock, isoNow, type Clock } from './clock.ts';
 import { resolveSecret } from './secret.ts';
 import { ConfigError } from './errors.ts';
 import { setDefaultCMS } from './auth/user-helpers.ts';
+import { startWebhooks } from './webhooks/start-webhooks.ts';
 
 export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
 
@@ -64,6 +65,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
       setDefaultCMS(null);
     },
   };
+  if (config.webhooks.length > 0) startWebhooks(cms);
   setDefaultCMS(cms);
   return cms;
 }

@@ -7,6 +7,8 @@ import type { UserConfig, User, Where } from './config/types.ts';
 import * as operations from './operations/index.ts';
 import { createContext, type OperationContext } from './operations/context.ts';
 import { localeOptions } from './query/request-options.ts';
+import { flushWebhooks } from './webhooks/start-webhooks.ts';
+import { retryDueWebhooks } from './webhooks/retry-due.ts';
 
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
@@ -35,6 +37,10 @@ export function localAPI(cms: CMS) {
     delete: (args: Common & { collection: string; id: number | string }) => operations.deleteDocument(contextFor(cms, args), args),
     findGlobal: (args: Common & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
+    /** Waits for this process's first webhook attempts and quick retries (call before a serverless function returns). */
+    flushWebhooks: () => flushWebhooks(cms),
+    /** Sends stored webhook deliveries that are due; `{ sent, failed, pending }`. */
+    retryWebhooks: () => retryDueWebhooks(cms),
     close: () => cms.close(),
   };
 }

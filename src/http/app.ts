@@ -4,6 +4,7 @@ import type { CMS } from '../cms.ts';
 import { collectionRoutes } from './routes/collections.ts';
 import { globalRoutes } from './routes/globals.ts';
 import { userRoutes } from './routes/users.ts';
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { preflight } from './cors.ts';
 
@@ -11,6 +12,7 @@ export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
     .use(userRoutes(cms))
     .use(globalRoutes(cms))
+    .use(webhookDeliveryRoutes(cms))
     .use(collectionRoutes(cms));
 
   return new Elysia()
