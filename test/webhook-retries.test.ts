@@ -64,7 +64,7 @@ describe('webhook retries', () => {
     } finally {
       webhookTiming.quickRetryDelays = [100, 500];
     }
-  });
+  }, 20_000);
 
   test('a 500 receiver sees the first attempt and the quick retries after ~1 s and ~5 s (scaled), then the row waits 1 min', async () => {
     const { t, receiver } = await setup(answer(500, 'boom'));
@@ -118,6 +118,18 @@ describe('webhook retries', () => {
     expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 1, failed: 0, pending: 0 });
     expect(receiver.requests).toHaveLength(4);
     expect(rows(t)).toEqual([]);
+  });
+
+  test('when the job loop takes a row during a quick-retry wait, the waiting timer does not send it again', async () => {
+    const { t, receiver } = await setup(answer(500));
+    await createPost(t);
+    await receiver.waitFor(1);
+    await Bun.sleep(10);
+    t.clock.advance(1000); // the quick retry is due on the clock before the 100 ms timer fires
+    expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 0, failed: 0, pending: 1 });
+    await flushWebhooks(t.cms);
+    expect(receiver.requests).toHaveLength(2);
+    expect(rows(t)).toMatchObject([{ state: 'pending', attempts: 2, nextAttemptAt: t.clock.now() + 5000 }]);
   });
 
   test('a 410 receiver sees exactly one attempt; the row is failed with the status as its error', async () => {

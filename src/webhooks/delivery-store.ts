@@ -25,9 +25,12 @@ export function insertDelivery(sqlite: Database, delivery: NewDelivery, now: num
 
 const CLAIM = `UPDATE ${T} SET state = 'sending', attempts = attempts + 1, leaseUntil = ?1 + ${SENDING_LEASE_MS}`;
 
-/** Takes one pending row by id (this process's own first attempt or quick retry), whether due or not. */
-export function claimDelivery(sqlite: Database, id: string, now: number): DeliveryRow | null {
-  return sqlite.query<DeliveryRow, [number, string]>(`${CLAIM} WHERE id = ?2 AND state = 'pending' RETURNING *`).get(now, id);
+/**
+ * Takes one pending row by id, whether due or not: this process's first attempt (`attempts` 0) or quick retry
+ * (`attempts` n after attempt n). If anyone else attempted it meanwhile, the count differs and the claim fails.
+ */
+export function claimDelivery(sqlite: Database, id: string, attempts: number, now: number): DeliveryRow | null {
+  return sqlite.query<DeliveryRow, [number, string, number]>(`${CLAIM} WHERE id = ?2 AND state = 'pending' AND attempts = ?3 RETURNING *`).get(now, id, attempts);
 }
 
 /** Takes the next row due by `dueBy`: pending and due, or sending with an expired lease (its process stopped mid-send). */

@@ -32,15 +32,15 @@ export function startDelivery(runtime: WebhookRuntime, id: string): void {
 }
 
 async function sendWithQuickRetries(runtime: WebhookRuntime, id: string): Promise<void> {
-  for (;;) {
+  for (let attempts = 0; ; attempts++) {
     const attempt = await runtime.limiter.run(async () => {
       if (runtime.closed) return null;
-      // Null when another runner took the row (the job loop, another process) or it is gone.
-      const row = claimDelivery(runtime.cms.sqlite, id, runtime.cms.clock.now());
-      return row ? { row, outcome: await attemptDelivery(runtime, row) } : null;
+      // Null when another runner took the row meanwhile (the job loop, another process) or it is gone.
+      const row = claimDelivery(runtime.cms.sqlite, id, attempts, runtime.cms.clock.now());
+      return row ? await attemptDelivery(runtime, row) : null;
     });
-    if (!attempt || attempt.outcome.result !== 'retry' || !attempt.outcome.quick) return;
-    const delay = webhookTiming.quickRetryDelays[attempt.row.attempts - 1];
+    if (!attempt || attempt.result !== 'retry' || !attempt.quick) return;
+    const delay = webhookTiming.quickRetryDelays[attempts];
     if (delay === undefined || !(await wait(runtime, delay))) return;
   }
 }
