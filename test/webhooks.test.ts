@@ -203,7 +203,7 @@ describe('durability: deliveries are written in the same transaction as the chan
   });
   const rows = () => t.cms.sqlite.query('SELECT * FROM "webhook-deliveries" ORDER BY createdAt').all() as any[];
 
-  test('a rolled-back change leaves no delivery; a committed one has its row before the first attempt ends', () => {
+  test('a rolled-back change leaves no delivery; a committed one has its row, pending and due, before the first attempt', async () => {
     const event = { type: 'create' as const, collection: 'posts', id: 42, doc: { id: 42 }, previousDoc: null, timestamp: new Date(t.clock.now()).toISOString() };
     expect(() => inTransaction(t.cms.sqlite, t.cms.events, (scope) => {
       scope.emit(event);
@@ -213,8 +213,10 @@ describe('durability: deliveries are written in the same transaction as the chan
     expect(rows().length).toBe(0);
     inTransaction(t.cms.sqlite, t.cms.events, (scope) => scope.emit(event));
     const [row] = rows();
-    expect(row).toMatchObject({ event: 'create', collection: 'posts', docId: 42, url: receiver.url, attempts: 1, state: 'sending' });
+    expect(row).toMatchObject({ event: 'create', collection: 'posts', docId: 42, url: receiver.url, attempts: 0, state: 'pending', nextAttemptAt: t.clock.now() });
     expect(JSON.parse(row.body)).toEqual({ event: 'create', collection: 'posts', id: 42, doc: { id: 42 }, timestamp: event.timestamp });
+    await receiver.waitFor(1);
+    expect(rows()).toMatchObject([{ id: row.id, attempts: 1, state: 'sending', leaseUntil: t.clock.now() + 5 * 60_000 }]);
   });
 
   test('a write against a hanging receiver answers at once; its delivery waits in the table', async () => {

@@ -25,13 +25,15 @@ export function startWebhooks(cms: CMS): void {
   });
 }
 
-/** Sends a stored pending delivery from this process now, in the background, with the quick retries. */
+/** Sends a stored pending delivery from this process, in the background, with the quick retries. */
 export function startDelivery(runtime: WebhookRuntime, id: string): void {
   if (runtime.closed || runtime.limiter.waiting >= MAX_QUEUED_SENDS) return;
   track(runtime.chains, sendWithQuickRetries(runtime, id)).catch((error) => runtime.cms.log.error('webhook delivery failed:', error));
 }
 
 async function sendWithQuickRetries(runtime: WebhookRuntime, id: string): Promise<void> {
+  // Tracked at once (so flushWebhooks sees it) but started on the next turn: the write answers first.
+  await new Promise((resolve) => setImmediate(resolve));
   for (let attempts = 0; ; attempts++) {
     const attempt = await runtime.limiter.run(async () => {
       if (runtime.closed) return null;
