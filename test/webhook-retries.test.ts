@@ -132,6 +132,27 @@ describe('webhook retries', () => {
     expect(rows(t)).toMatchObject([{ state: 'pending', attempts: 2, nextAttemptAt: t.clock.now() + 5000 }]);
   });
 
+  test('a stored delivery whose target was taken out of the config is failed, not sent', async () => {
+    const first = await setup(answer(500));
+    await createPost(first.t);
+    await flushWebhooks(first.t.cms);
+    expect(first.receiver.requests).toHaveLength(3);
+    await first.t.server.stop();
+    const other = startReceiver();
+    t = await startTestServer({
+      webhooks: [{ url: other.url, collections: ['posts'], events: ['create'] }],
+      collections: [{ slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' }] }],
+    }, { dir: first.t.dir, clockStart: first.t.clock.now() + MINUTE });
+    try {
+      expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 0, failed: 1, pending: 0 });
+      expect(rows(t)).toMatchObject([{ state: 'failed', attempts: 4, lastError: 'the target is no longer in the config' }]);
+      expect(first.receiver.requests).toHaveLength(3);
+      expect(other.requests).toHaveLength(0);
+    } finally {
+      await other.stop();
+    }
+  });
+
   test('a 410 receiver sees exactly one attempt; the row is failed with the status as its error', async () => {
     const { t, receiver } = await setup(answer(410, 'gone'));
     await createPost(t);

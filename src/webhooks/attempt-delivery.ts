@@ -1,5 +1,6 @@
 /** One attempt of a claimed delivery, and what it leaves in the table: removed, pending again, or failed. */
 import type { CMS } from '../cms.ts';
+import type { WebhookConfig } from '../config/types.ts';
 import type { DeliveryRow } from './deliveries-table.ts';
 import { failDelivery, releaseDelivery, removeDelivery, rescheduleDelivery } from './delivery-store.ts';
 import { nextRetry } from './retry-schedule.ts';
@@ -15,9 +16,15 @@ export type AttemptResult =
 
 export async function attemptDelivery(runtime: WebhookRuntime, row: DeliveryRow): Promise<AttemptResult> {
   const { cms } = runtime;
+  const target = configuredTarget(cms, row);
+  if (!target) {
+    // A target taken out of the config gets nothing more (its headers may have held credentials we no longer have).
+    failDelivery(cms.sqlite, row, 'the target is no longer in the config');
+    return { result: 'failed' };
+  }
   const controller = new AbortController();
   runtime.sends.add(controller);
-  const request = { url: row.url, deliveryId: row.id, event: row.event, body: row.body, signature: row.signature, headers: targetHeaders(cms, row) };
+  const request = { url: row.url, deliveryId: row.id, event: row.event, body: row.body, signature: row.signature, headers: target.headers };
   const outcome = await sendWebhookRequest(request, controller.signal).finally(() => runtime.sends.delete(controller));
   const now = cms.clock.now();
   if (outcome.ok) {
@@ -40,8 +47,7 @@ export async function attemptDelivery(runtime: WebhookRuntime, row: DeliveryRow)
 }
 
 /** Headers come from the config, never from the table: the target the row was made for, else one with the same url. */
-function targetHeaders(cms: CMS, row: DeliveryRow): Record<string, string> | undefined {
+function configuredTarget(cms: CMS, row: DeliveryRow): WebhookConfig | undefined {
   const targets = cms.config.webhooks;
-  const target = targets[row.target]?.url === row.url ? targets[row.target] : targets.find((t) => t.url === row.url);
-  return target?.headers;
+  return targets[row.target]?.url === row.url ? targets[row.target] : targets.find((t) => t.url === row.url);
 }
