@@ -124,3 +124,27 @@ describe('send limiter', () => {
     expect(limiter.waiting).toBe(0);
   });
 });
+
+describe('one request', () => {
+  test('a large answer is not read to the end; an answer body that never ends is cut by the time limit', async () => {
+    const { sendWebhookRequest } = await import('../src/webhooks/send-request.ts');
+    const { webhookTiming } = await import('../src/webhooks/retry-schedule.ts');
+    const saved = webhookTiming.timeoutMs;
+    webhookTiming.timeoutMs = 300;
+    const big = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('x'.repeat(20_000_000), { status: 503 }) });
+    const stuck = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('partial')) })) });
+    try {
+      const request = { deliveryId: 'd', event: 'create', body: '{}', signature: null };
+      let started = performance.now();
+      expect(await sendWebhookRequest({ ...request, url: `http://127.0.0.1:${big.port}/` })).toEqual({ ok: false, retry: true, error: 'HTTP 503', status: 503 });
+      expect(performance.now() - started).toBeLessThan(250);
+      started = performance.now();
+      expect(await sendWebhookRequest({ ...request, url: `http://127.0.0.1:${stuck.port}/` })).toEqual({ ok: true, status: 200 });
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      webhookTiming.timeoutMs = saved;
+      big.stop(true);
+      stuck.stop(true);
+    }
+  });
+});
