@@ -13,6 +13,7 @@ import { resolveSecret } from './secret.ts';
 import { ConfigError } from './errors.ts';
 import { setDefaultCMS } from './auth/user-helpers.ts';
 import { startWebhooks } from './webhooks/start-webhooks.ts';
+import { setNativeDir } from './uploads/sharp-loader.ts';
 
 export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
 
@@ -42,6 +43,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
   const { sqlite, db } = openDatabase(config.databasePath);
+  setNativeDir(config.dataDir);
   try {
     applySystemMigrations(db);
     if (options.migrate !== 'none') await migrateOnStart(config, sqlite, clock, log);

@@ -9,6 +9,7 @@ import { createContext, type OperationContext } from './operations/context.ts';
 import { localeOptions } from './query/request-options.ts';
 import { flushWebhooks } from './webhooks/start-webhooks.ts';
 import { retryDueWebhooks } from './webhooks/retry-due.ts';
+import { runJobs } from './jobs/run-jobs.ts';
 
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
@@ -41,6 +42,8 @@ export function localAPI(cms: CMS) {
     flushWebhooks: () => flushWebhooks(cms),
     /** Sends stored webhook deliveries that are due; `{ sent, failed, pending }`. */
     retryWebhooks: () => retryDueWebhooks(cms),
+    /** Runs due scheduled jobs and webhook retries now (CONTRACT §6). */
+    runJobs: () => runJobs(cms),
     close: () => cms.close(),
   };
 }

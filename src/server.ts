@@ -2,10 +2,12 @@
 import type { CMS } from './cms.ts';
 import { createApp } from './http/app.ts';
 import { rememberClientIP } from './http/client-ip.ts';
+import { startJobLoop } from './jobs/job-loop.ts';
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };
 
-export function startServer(cms: CMS, options: { port?: number; host?: string } = {}): RunningServer {
+/** `jobLoop` (default true): run the job runner in-process every minute until stopped (tests may turn it off). */
+export function startServer(cms: CMS, options: { port?: number; host?: string; jobLoop?: boolean } = {}): RunningServer {
   const app = createApp(cms);
   const server = Bun.serve({
     port: options.port ?? 3000,
@@ -17,6 +19,7 @@ export function startServer(cms: CMS, options: { port?: number; host?: string } 
     error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),
     maxRequestBodySize: Math.max(cms.config.upload.maxFileSize * 2, 16 * 1024 * 1024),
   });
+  if (options.jobLoop !== false) cms.closers.push(startJobLoop(cms).stop);
   const host = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
   const url = `http://${host}:${server.port}`;
   return {

@@ -151,7 +151,7 @@ describe('users: roles, self-service and the last active admin', () => {
     const a = await t.user('admin');
     const b = await t.user('admin');
     // Demote everyone else first, leaving exactly a and b as active admins.
-    t.cms.sqlite.run(`UPDATE users SET role = 'editor' WHERE role = 'admin' AND id NOT IN (?, ?)`, [a.user.id, b.user.id]);
+    t.cms.sqlite.run(`UPDATE users SET role = 'editor' WHERE role = 'admin' AND id NOT IN (?, ?)`, [a.user.id as number, b.user.id as number]);
     const ctx = createContext(t.cms, { overrideAccess: true });
     const results = await Promise.allSettled([
       update(ctx, { collection: 'users', id: a.user.id as number, data: { active: false } }),

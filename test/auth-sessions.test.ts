@@ -25,7 +25,7 @@ describe('first admin and init', () => {
   });
   test('first-register creates an admin and logs in', async () => {
     const res = await t.request('POST', '/users/first-register', { body: { email: 'Boss@Example.com', password: 'password123', name: 'Boss' } });
-    expect([200, 201]).toContain(res.status);
+    expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ email: 'boss@example.com', role: 'admin', name: 'Boss', active: true });
     expect(typeof res.body.csrfToken).toBe('string');
     expect(typeof res.body.exp).toBe('number');
@@ -130,5 +130,18 @@ describe('login, me, logout', () => {
     expect(list.status).toBe(200);
     expect(list.text).not.toContain('passwordHash');
     expect(list.text).not.toContain('scrypt$');
+  });
+});
+
+describe('first-register race', () => {
+  test('two racing first-register calls make exactly one admin', async () => {
+    const t = await startTestServer(config);
+    const results = await Promise.all([
+      t.request('POST', '/users/first-register', { body: { email: 'one@example.com', password: 'password123' } }),
+      t.request('POST', '/users/first-register', { body: { email: 'two@example.com', password: 'password123' } }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
+    expect((t.cms.sqlite.query('SELECT count(*) AS n FROM users').get() as { n: number }).n).toBe(1);
+    await t.stop();
   });
 });

@@ -120,6 +120,15 @@ describe('webhook retries', () => {
     expect(rows(t)).toEqual([]);
   });
 
+  test('a job-loop run right after a write leaves the first attempt and the quick retries to the writing process', async () => {
+    const { t, receiver } = await setup(answer(500));
+    await createPost(t);
+    expect(await retryDueWebhooks(t.cms)).toMatchObject({ sent: 0, failed: 0 });
+    await flushWebhooks(t.cms);
+    expect(receiver.requests).toHaveLength(3);
+    expect(rows(t)).toMatchObject([{ state: 'pending', attempts: 3 }]);
+  });
+
   test('when the job loop takes a row during a quick-retry wait, the waiting timer does not send it again', async () => {
     const { t, receiver } = await setup(answer(500));
     await createPost(t);

@@ -203,7 +203,7 @@ describe('durability: deliveries are written in the same transaction as the chan
   });
   const rows = () => t.cms.sqlite.query('SELECT * FROM "webhook-deliveries" ORDER BY createdAt').all() as any[];
 
-  test('a rolled-back change leaves no delivery; a committed one has its row, pending and due, before the first attempt', async () => {
+  test('a rolled-back change leaves no delivery; a committed one has its row, pending, before the first attempt', async () => {
     const event = { type: 'create' as const, collection: 'posts', id: 42, doc: { id: 42 }, previousDoc: null, timestamp: new Date(t.clock.now()).toISOString() };
     expect(() => inTransaction(t.cms.sqlite, t.cms.events, (scope) => {
       scope.emit(event);
@@ -213,7 +213,7 @@ describe('durability: deliveries are written in the same transaction as the chan
     expect(rows().length).toBe(0);
     inTransaction(t.cms.sqlite, t.cms.events, (scope) => scope.emit(event));
     const [row] = rows();
-    expect(row).toMatchObject({ event: 'create', collection: 'posts', docId: 42, url: receiver.url, attempts: 0, state: 'pending', nextAttemptAt: t.clock.now() });
+    expect(row).toMatchObject({ event: 'create', collection: 'posts', docId: 42, url: receiver.url, attempts: 0, state: 'pending', nextAttemptAt: t.clock.now() + 5 * 60_000 });
     expect(JSON.parse(row.body)).toEqual({ event: 'create', collection: 'posts', id: 42, doc: { id: 42 }, timestamp: event.timestamp });
     await receiver.waitFor(1);
     expect(rows()).toMatchObject([{ id: row.id, attempts: 1, state: 'sending', leaseUntil: t.clock.now() + 5 * 60_000 }]);
@@ -249,5 +249,37 @@ describe('migration path', () => {
     expect(res.status).toBe(401);
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('drafts, scheduled publishing and unpublish send their events', () => {
+  let t: TestServer;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = startReceiver();
+    t = await startTestServer({ ...contentConfig(), webhooks: [{ url: receiver.url, collections: ['articles'] }] });
+  });
+  afterAll(async () => {
+    await t.stop();
+    await receiver.stop();
+  });
+  const step = async (work: Promise<unknown>) => {
+    const from = receiver.requests.length;
+    await work;
+    await flushWebhooks(t.cms);
+    return receiver.requests.slice(from).map((q) => `${q.json.event}:${q.json.doc.status}:${q.json.doc.title}`);
+  };
+
+  test('draft saves send draft; the scheduled publish sends update + publish; unpublish sends unpublish', async () => {
+    const admin = await t.user('admin');
+    const as = { token: admin.token };
+    expect(await step(t.request('POST', '/articles?draft=true', { ...as, body: { title: 'a' } }))).toEqual(['draft:draft:a']);
+    expect(await step(t.request('PATCH', '/articles/1?draft=true', { ...as, body: { title: 'b' } }))).toEqual(['draft:draft:b']);
+    const at = new Date(t.clock.now() + 3_600_000).toISOString();
+    expect(await step(t.request('POST', '/articles/1/schedule', { ...as, body: { action: 'publish', at } }))).toEqual([]);
+    t.clock.advance(3_600_000);
+    const { runJobs } = await import('../src/jobs/run-jobs.ts');
+    expect(await step(runJobs(t.cms))).toEqual(['update:published:b', 'publish:published:b']);
+    expect(await step(t.request('POST', '/articles/1/unpublish', as))).toEqual(['unpublish:draft:b']);
   });
 });

@@ -40,8 +40,16 @@ export async function login(cms: CMS, input: { email?: unknown; password?: unkno
   return { user: await presentDoc(ctx, users, user, 0), session };
 }
 
-/** Creates the first admin; only while there are no users. */
-export async function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
+let firstAdminQueue: Promise<unknown> = Promise.resolve();
+
+/** Creates the first admin; only while there are no users. Calls run one at a time, so two racing forms make one admin. */
+export function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
+  const run = firstAdminQueue.then(() => createFirstAdmin(cms, data));
+  firstAdminQueue = run.catch(() => undefined);
+  return run;
+}
+
+async function createFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
   if (countUsers(cms) > 0) throw forbidden('An admin already exists. Log in instead.');
   const ctx = createContext(cms, { overrideAccess: true });
   const payload: Record<string, unknown> = { email: data.email, password: data.password, role: 'admin', active: true };

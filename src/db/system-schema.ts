@@ -31,6 +31,8 @@ export const versions = sqliteTable('_cms_versions', {
   version: text('version').notNull(),
   status: text('status').notNull(),
   latest: integer('latest').notNull().default(0),
+  /** 1 while this version is a draft saved over the live row and not yet published or discarded. */
+  pending: integer('pending').notNull().default(0),
   createdAt: text('createdAt').notNull(),
   updatedAt: text('updatedAt').notNull(),
 }, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);

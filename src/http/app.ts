@@ -5,20 +5,36 @@ import { collectionRoutes } from './routes/collections.ts';
 import { globalRoutes } from './routes/globals.ts';
 import { userRoutes } from './routes/users.ts';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
+import { versionRoutes } from './routes/versions.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { preflight } from './cors.ts';
+import { adminConfigRoutes } from './routes/admin-config.ts';
+import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
 
 export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
+    .use(adminConfigRoutes(cms))
     .use(userRoutes(cms))
     .use(globalRoutes(cms))
     .use(webhookDeliveryRoutes(cms))
+    .use(versionRoutes(cms))
+    .use(jobRoutes(cms))
     .use(collectionRoutes(cms));
+
+  const adminPrefix = cms.config.routes.admin;
+  setAdminRuntimeConfig({ apiPrefix: cms.config.routes.api, adminPrefix });
+  const admin = ({ request }: { request: Request }) => {
+    const pathname = new URL(request.url).pathname.slice(adminPrefix.length) || '/';
+    return serveAdminAsset(pathname, request) ?? notFoundResponse();
+  };
 
   return new Elysia()
     .onRequest(({ request }) => {
       if (request.method === 'OPTIONS') return preflight(cms.config, request);
     })
+    .get(adminPrefix || '/', admin)
+    .get(`${adminPrefix}/*`, admin)
     .onError(({ code, error }) => {
       if (code === 'NOT_FOUND') return notFoundResponse();
       if (code === 'PARSE') return errorResponse(cms, Object.assign(new Error('bad body'), { status: 400 }));

@@ -9,6 +9,8 @@ import { prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
+import { recordLiveVersion, savesOnlyDraft } from '../versions/drafts.ts';
+import { ownerOf } from '../versions/live-row.ts';
 import type { OperationContext } from './context.ts';
 
 export type CreateArgs = { collection: string; data: unknown; depth?: number; draft?: boolean; internal?: boolean };
@@ -19,13 +21,15 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
   const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'create', existing: null, internal: args.internal });
   const now = isoNow(ctx.cms.clock);
   const stored = { ...prepared.stored };
-  if (collection.drafts) stored.status = args.draft ? 'draft' : prepared.status ?? 'draft';
+  const onlyDraft = savesOnlyDraft(collection, args.draft, prepared.status);
+  if (collection.drafts) stored.status = onlyDraft ? 'draft' : prepared.status ?? 'draft';
 
   const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
     const id = insertRow(ctx.cms.sqlite, collection, { ...docToRow(collection, stored), ...prepared.system, createdAt: now, updatedAt: now });
     const saved = rowToDoc(collection, selectRowById(ctx.cms.sqlite, collection, id)!);
+    if (collection.drafts) recordLiveVersion(ctx.cms, ownerOf(collection, id), saved, now);
     const event = { collection: collection.slug, id, doc: saved, previousDoc: null, timestamp: now };
-    scope.emit({ ...event, type: args.draft && collection.drafts ? 'draft' : 'create' });
+    scope.emit({ ...event, type: onlyDraft ? 'draft' : 'create' });
     for (const type of statusEvents(null, saved)) scope.emit({ ...event, type });
     return saved;
   });

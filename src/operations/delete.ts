@@ -9,6 +9,7 @@ import { presentDoc } from './present.ts';
 import { assertMatches, loadReadable } from './update.ts';
 import type { OperationContext } from './context.ts';
 import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
+import { forgetDocumentHistory } from '../versions/forget.ts';
 
 export type DeleteArgs = { collection: string; id: number | string; depth?: number };
 
@@ -24,6 +25,7 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
     const write = () => deleteRow(ctx.cms.sqlite, collection, id);
     if (collection.builtIn === 'users') guardLastActiveAdmin(ctx.cms, write);
     else write();
+    forgetDocumentHistory(ctx.cms, collection, id);
     scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
   });
   await runSideEffectHooks(ctx, collection, 'afterDelete', { id, doc: existing, operation: 'delete' });

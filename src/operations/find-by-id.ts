@@ -9,15 +9,17 @@ import { getCollection, parseId } from './entities.ts';
 import { presentDoc } from './present.ts';
 import { localeOf, type OperationContext } from './context.ts';
 import { overlayDrafts } from '../versions/drafts.ts';
+import { readWithPreviewToken } from './preview.ts';
 
-export type FindByIDArgs = { collection: string; id: number | string; depth?: number; draft?: boolean };
+export type FindByIDArgs = { collection: string; id: number | string; depth?: number; draft?: boolean; preview?: string };
 
 export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
   const id = parseId(args.id);
+  if (args.preview !== undefined) return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1);
   const accessWhere = await checkAccess(ctx, collection, 'read', { id });
   let stored = loadStored(ctx, collection, id, accessWhere);
-  if (args.draft && collection.drafts && ctx.user) stored = overlayDrafts(ctx.cms, collection, [stored])[0];
+  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = overlayDrafts(ctx.cms, collection, [stored])[0];
   return presentDoc(ctx, collection, stored, args.depth ?? 1);
 }
 

@@ -11,10 +11,13 @@ import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import type { OperationContext } from './context.ts';
+import { overlayDrafts, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
+import { ownerOf } from '../versions/live-row.ts';
+import { readWithPreviewToken } from './preview.ts';
 
 const GLOBAL_ROW = 1;
 
-export type FindGlobalArgs = { slug: string; depth?: number; draft?: boolean };
+export type FindGlobalArgs = { slug: string; depth?: number; draft?: boolean; preview?: string };
 export type UpdateGlobalArgs = { slug: string; data: unknown; depth?: number; draft?: boolean };
 
 /** The stored global, or its defaults (never saved yet). */
@@ -38,30 +41,38 @@ export function loadGlobal(ctx: OperationContext, global: SanitizedGlobal): Reco
 
 export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): Promise<Record<string, unknown>> {
   const global = getGlobal(ctx.cms, args.slug);
+  if (args.preview !== undefined) return readWithPreviewToken(ctx, { global: global.slug }, args.preview, args.depth ?? 1);
   await checkAccess(ctx, global, 'read');
-  return presentDoc(ctx, global, loadGlobal(ctx, global), args.depth ?? 1);
+  let stored = loadGlobal(ctx, global);
+  if (args.draft && global.drafts && (ctx.user || ctx.overrideAccess)) stored = overlayDrafts(ctx.cms, global, [stored])[0];
+  return presentDoc(ctx, global, stored, args.depth ?? 1);
 }
 
 export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs): Promise<Record<string, unknown>> {
   const global = getGlobal(ctx.cms, args.slug);
   const existing = loadGlobal(ctx, global);
   await checkAccess(ctx, global, 'update', { data: args.data as Record<string, unknown>, doc: existing });
-  const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: existing.updatedAt ? existing : null });
+  const owner = ownerOf(global);
+  const base = global.drafts ? pendingDraft(ctx.cms, owner) ?? existing : existing;
+  const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: base.updatedAt ? base : null });
   const now = isoNow(ctx.cms.clock);
+  const onlyDraft = savesOnlyDraft(global, args.draft, prepared.status);
   const stored = { ...prepared.stored };
-  if (global.drafts && prepared.status) stored.status = prepared.status;
+  if (global.drafts) stored.status = onlyDraft ? 'draft' : prepared.status ?? existing.status;
 
   const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
     const before = selectRowById(ctx.cms.sqlite, global, GLOBAL_ROW);
     const previous = before ? rowToDoc(global, before) : null;
+    if (previous) delete previous.id;
+    if (onlyDraft && previous) return { saved: saveDraftOnly(ctx.cms, scope, owner, { ...stored, createdAt: previous.createdAt }, base, now), previous: base };
     if (before) updateRow(ctx.cms.sqlite, global, GLOBAL_ROW, { ...docToRow(global, stored), updatedAt: now });
     else insertRow(ctx.cms.sqlite, global, { id: GLOBAL_ROW, ...docToRow(global, stored), createdAt: now, updatedAt: now });
     const saved = rowToDoc(global, selectRowById(ctx.cms.sqlite, global, GLOBAL_ROW)!);
     delete saved.id;
-    if (previous) delete previous.id;
+    const publishedDraft = global.drafts && recordLiveVersion(ctx.cms, owner, saved, now);
     const event = { global: global.slug, doc: saved, previousDoc: previous, timestamp: now };
-    scope.emit({ ...event, type: 'update' });
-    for (const type of statusEvents(previous, saved)) scope.emit({ ...event, type });
+    scope.emit({ ...event, type: onlyDraft ? 'draft' : 'update' });
+    for (const type of statusEvents(previous, saved, publishedDraft)) scope.emit({ ...event, type });
     return { saved, previous };
   });
 

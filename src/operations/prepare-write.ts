@@ -130,9 +130,9 @@ function missingRelations(ctx: OperationContext, fields: SanitizedField[], value
       const key = prefix ? `${prefix}.${field.name}` : field.name;
       if (value === null || value === undefined) continue;
       if (field.type === 'relationship' || field.type === 'upload') {
-        const entry = wanted.get(field.relationTo!) ?? { ids: [], paths: new Map() };
+        const entry = wanted.get(field.relationTo!) ?? { ids: [] as number[], paths: new Map<number, string>() };
         wanted.set(field.relationTo!, entry);
-        const ids = (field.localized && isObject(value) ? Object.values(value) : [value]).flat().filter((v): v is number => typeof v === 'number');
+        const ids = (field.localized && isObject(value) ? Object.values(value) : [value]).flat().filter((v: unknown): v is number => typeof v === 'number');
         for (const v of ids) { entry.ids.push(v); entry.paths.set(v, key); }
       } else if (field.type === 'group' && isObject(value)) {
         visit(field.fields!, field.localized ? (Object.values(value)[0] as Doc) ?? {} : value, key);

@@ -18,10 +18,12 @@ const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null &
 
 export async function presentDocs(ctx: OperationContext, entity: Entity, stored: Doc[], depth: number): Promise<Doc[]> {
   const out: Doc[] = [];
+  // Most collections have no hidden fields and no field rules: then there is nothing to strip.
+  const strip = needsStrip(ctx, entity.fields);
   for (const doc of stored) {
     let current = entity.hooks.beforeRead.length ? await runHooks(ctx, entity, 'beforeRead', 'doc', { doc, operation: 'read' }) : doc;
     current = ctx.locale ? localizeForRead(entity.fields, current, { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale }) : current;
-    current = await stripFields(ctx, entity.fields, current, current);
+    if (strip) current = await stripFields(ctx, entity.fields, current, current);
     if (entity.kind === 'collection' && entity.builtIn === 'media') current = decorateMedia(ctx.cms, current);
     out.push(current);
   }

@@ -15,6 +15,8 @@ import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { localeOf, type OperationContext } from './context.ts';
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
+import { pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
+import { ownerOf } from '../versions/live-row.ts';
 
 export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; internal?: boolean };
 
@@ -24,23 +26,29 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   const existing = await loadReadable(ctx, collection, id);
   const updateWhere = await checkAccess(ctx, collection, 'update', { id, data: args.data as Record<string, unknown>, doc: existing });
   assertMatches(ctx, collection, id, updateWhere);
-  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing, id, internal: args.internal });
+  // Drafts: a save starts from the pending draft when there is one (docs/drafts-and-versions.md).
+  const owner = ownerOf(collection, id);
+  const base = collection.drafts ? pendingDraft(ctx.cms, owner) ?? existing : existing;
+  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal });
   const now = isoNow(ctx.cms.clock);
+  const onlyDraft = savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
-  if (collection.drafts && prepared.status) stored.status = prepared.status;
+  if (collection.drafts) stored.status = prepared.status ?? existing.status;
 
   const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
     const before = selectRowById(ctx.cms.sqlite, collection, id);
     if (!before) throw forbidden('Document not found.');
     const previous = rowToDoc(collection, before);
+    if (onlyDraft) return { saved: saveDraftOnly(ctx.cms, scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, now), previous: base };
     const write = () => updateRow(ctx.cms.sqlite, collection, id, { ...docToRow(collection, stored), ...prepared.system, updatedAt: now });
     if (collection.builtIn === 'users') guardLastActiveAdmin(ctx.cms, write);
     else write();
     const saved = rowToDoc(collection, selectRowById(ctx.cms.sqlite, collection, id)!);
     if (collection.builtIn === 'users') endSessionsOnUserChange(ctx.cms, id, previous, saved, Boolean(prepared.system.passwordHash));
+    const publishedDraft = collection.drafts && recordLiveVersion(ctx.cms, owner, saved, now);
     const event = { collection: collection.slug, id, doc: saved, previousDoc: previous, timestamp: now };
     scope.emit({ ...event, type: 'update' });
-    for (const type of statusEvents(previous, saved)) scope.emit({ ...event, type });
+    for (const type of statusEvents(previous, saved, publishedDraft)) scope.emit({ ...event, type });
     return { saved, previous };
   });
 

@@ -9,7 +9,7 @@ import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../query/request-options.ts';
 import { DELIVERIES_TABLE, type DeliveryRow } from './deliveries-table.ts';
 import { countDeliveries, deliveriesTableExists, findDelivery, listDeliveryRows, requeueDelivery } from './delivery-store.ts';
-import { startDelivery } from './start-webhooks.ts';
+import { hasRoom, startDelivery } from './start-webhooks.ts';
 import { webhookRuntime } from './webhook-runtime.ts';
 
 export type DeliveryView = Record<string, unknown>;
@@ -72,6 +72,7 @@ export function retryDelivery(ctx: OperationContext, id: string): DeliveryView {
     if (findDelivery(ctx.cms.sqlite, id)) throw badRequest('This delivery is being sent right now.');
     throw notFound('Delivery not found.');
   }
-  startDelivery(webhookRuntime(ctx.cms), row.id);
+  const runtime = webhookRuntime(ctx.cms);
+  if (hasRoom(runtime)) startDelivery(runtime, row.id);
   return presentDelivery(row);
 }

@@ -15,12 +15,12 @@ export function deliveriesTableExists(sqlite: Database): boolean {
   return Boolean(sqlite.query(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(DELIVERIES_TABLE));
 }
 
-/** A new delivery is pending and due at once, so a runner takes it even if this process never gets to send it. */
-export function insertDelivery(sqlite: Database, delivery: NewDelivery, now: number): void {
+/** A new delivery is pending; `dueAt` is when any runner may take it (this process sends it before). */
+export function insertDelivery(sqlite: Database, delivery: NewDelivery, now: number, dueAt: number): void {
   sqlite.query(`INSERT INTO ${T} (id, event, url, target, collection, global, docId, body, signature, state, attempts, lastError, nextAttemptAt, leaseUntil, createdAt)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, NULL, ?, NULL, ?)`)
     .run(delivery.id, delivery.event, delivery.url, delivery.target, delivery.collection, delivery.global, delivery.docId,
-      delivery.body, delivery.signature, now, now);
+      delivery.body, delivery.signature, dueAt, now);
 }
 
 const CLAIM = `UPDATE ${T} SET state = 'sending', attempts = attempts + 1, leaseUntil = ?1 + ${SENDING_LEASE_MS}`;

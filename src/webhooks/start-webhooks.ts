@@ -18,16 +18,21 @@ export function startWebhooks(cms: CMS): void {
     return;
   }
   const runtime = webhookRuntime(cms);
-  const stopListening = cms.events.on(recordDeliveries(cms, (id) => startDelivery(runtime, id)));
+  const sender = { hasRoom: () => hasRoom(runtime), start: (id: string) => startDelivery(runtime, id) };
+  const stopListening = cms.events.on(recordDeliveries(cms, sender));
   cms.closers.push(async () => {
     stopListening();
     await stopWebhookRuntime(runtime);
   });
 }
 
+/** Whether this process takes on another delivery (bounded memory); if not, the job loop sends it. */
+export function hasRoom(runtime: WebhookRuntime): boolean {
+  return !runtime.closed && runtime.chains.size < MAX_QUEUED_SENDS;
+}
+
 /** Sends a stored pending delivery from this process, in the background, with the quick retries. */
 export function startDelivery(runtime: WebhookRuntime, id: string): void {
-  if (runtime.closed || runtime.limiter.waiting >= MAX_QUEUED_SENDS) return;
   track(runtime.chains, sendWithQuickRetries(runtime, id)).catch((error) => runtime.cms.log.error('webhook delivery failed:', error));
 }
 

@@ -9,8 +9,9 @@ import { createSendLimiter, type SendLimiter } from './send-limiter.ts';
 /** Sends at once, per process. */
 export const MAX_CONCURRENT_SENDS = 8;
 /**
- * Fresh deliveries queued in memory beyond this are left to the job loop (they are stored, pending and due),
- * so a burst of writes against a hanging receiver cannot grow memory without bound.
+ * Deliveries this process sends itself (queued, in flight, or waiting for a quick retry) at most; beyond it, new
+ * ones are stored due at once for the job loop, so a burst of writes against a hanging receiver cannot grow
+ * memory without bound.
  */
 export const MAX_QUEUED_SENDS = 1000;
 

@@ -26,7 +26,7 @@ export function collectionRoutes(cms: CMS) {
     .all('/:collection/:id', methods(cms, {
       GET: ({ ctx, query, params }) => {
         const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-        return findByID(ctx, { collection: params.collection, id: params.id, depth: o.depth, draft: o.draft }).then((body) => ({ body }));
+        return findByID(ctx, { collection: params.collection, id: params.id, depth: o.depth, draft: o.draft, preview: o.preview }).then((body) => ({ body }));
       },
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);

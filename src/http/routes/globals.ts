@@ -10,7 +10,7 @@ export function globalRoutes(cms: CMS) {
   return new Elysia().all('/globals/:slug', methods(cms, {
     GET: ({ ctx, query, params }) => {
       const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-      return findGlobal(ctx, { slug: params.slug, depth: o.depth, draft: o.draft }).then((body) => ({ body }));
+      return findGlobal(ctx, { slug: params.slug, depth: o.depth, draft: o.draft, preview: o.preview }).then((body) => ({ body }));
     },
     POST: async (input) => {
       const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);

@@ -71,7 +71,7 @@ export function userRoutes(cms: CMS) {
     .all('/users/first-register', methods(cms, {
       POST: async ({ request }) => {
         const body = (await readJSON(request)) as Record<string, unknown>;
-        return loginResponse(cms, await registerFirstAdmin(cms, body ?? {}), 201, 'First admin created.');
+        return loginResponse(cms, await registerFirstAdmin(cms, body ?? {}), 200, 'First admin created.');
       },
     }, { csrf: false }));
 }

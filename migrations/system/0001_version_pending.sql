@@ -1,0 +1,1 @@
+ALTER TABLE `_cms_versions` ADD `pending` integer DEFAULT 0 NOT NULL;

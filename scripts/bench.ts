@@ -1,0 +1,161 @@
+/**
+ * `bun run bench`: the CMS (dist/cms, else from source) against a bare Bun.serve over the same SQLite file,
+ * in one run: list (filter + sort + count), read by id, create; plus cold start, idle RSS and binary size.
+ * Usage: bun scripts/bench.ts [--duration 10] [--connections 20] [--docs 10000]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { Database } from 'bun:sqlite';
+import { getCMS } from '../src/local.ts';
+import { manualClock } from '../src/clock.ts';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' } } });
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const total = Number(values.docs);
+const root = path.join(import.meta.dir, '..');
+const binary = path.join(root, 'dist/cms');
+const useBinary = fs.existsSync(binary);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-'));
+const config = `export default {
+  collections: [{
+    slug: 'posts',
+    access: { read: () => true },
+    indexes: [{ fields: ['status', 'createdAt'] }],
+    fields: [
+      { name: 'title', type: 'text', required: true },
+      { name: 'body', type: 'textarea' },
+      { name: 'status', type: 'select', options: ['draft', 'published'] },
+      { name: 'views', type: 'number' },
+    ],
+  }],
+}
+`;
+fs.writeFileSync(path.join(dir, 'cms.config.ts'), config);
+const log = (...a: unknown[]) => console.log(...a);
+
+// Seed through the Local API (the same operations as REST).
+const body = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6).slice(0, 340);
+{
+  const clock = manualClock(Date.parse('2026-01-01T00:00:00Z'));
+  const cms = await getCMS({ config: path.join(dir, 'cms.config.ts'), clock, log: { info() {}, warn: console.warn, error: console.error } });
+  const started = performance.now();
+  await cms.create({ collection: 'users', data: { email: 'bench@example.com', password: 'password123', role: 'admin' } });
+  for (let i = 0; i < total; i++) {
+    clock.advance(1000);
+    await cms.create({ collection: 'posts', data: { title: `Post ${i}`, body, status: i % 2 ? 'published' : 'draft', views: i } });
+    if (i % 1000 === 999) process.stdout.write(`\rseeding ${i + 1}/${total}`);
+  }
+  log(`\rseeded ${total} posts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await cms.close();
+}
+const dbFile = path.join(dir, 'data/cms.db');
+{
+  const db = new Database(dbFile);
+  const plan = db.query('EXPLAIN QUERY PLAN SELECT * FROM "posts" WHERE "status" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT 20 OFFSET 0').all('published') as { detail: string }[];
+  const countPlan = db.query('EXPLAIN QUERY PLAN SELECT count(*) FROM "posts" WHERE "status" = ?').all('published') as { detail: string }[];
+  log(`query plan (list): ${plan.map((p) => p.detail).join(' | ')}`);
+  log(`query plan (count): ${countPlan.map((p) => p.detail).join(' | ')}`);
+  db.close();
+}
+
+const freePort = () => 20000 + Math.floor(Math.random() * 30000);
+async function waitFor(url: string, ms = 10000): Promise<number> {
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return performance.now() - start;
+    } catch {
+      await Bun.sleep(2);
+    }
+  }
+  throw new Error(`no answer from ${url}`);
+}
+function rssKB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+const cmsCommand = (port: number) => (useBinary ? [binary, 'serve', '--port', String(port)] : [process.execPath, path.join(root, 'src/cli/main.ts'), 'serve', '--port', String(port)]);
+const cmsPort = freePort();
+const cmsProc = Bun.spawn(cmsCommand(cmsPort), { cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'inherit' });
+const barePort = freePort();
+const bareProc = Bun.spawn([process.execPath, path.join(import.meta.dir, 'bench/bare-server.ts'), dbFile, String(barePort)], { stdout: 'ignore', stderr: 'inherit' });
+await waitFor(`http://127.0.0.1:${cmsPort}/api/cms/users/init`);
+await waitFor(`http://127.0.0.1:${barePort}/api/cms/posts/1`);
+const idleRss = rssKB(cmsProc.pid);
+
+const login = await (await fetch(`http://127.0.0.1:${cmsPort}/api/cms/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'password123' }) })).json();
+const token = login.token as string;
+const listPath = '/api/cms/posts?where[status][equals]=published&sort=-createdAt&limit=20&depth=0';
+const createBody = JSON.stringify({ title: 'Bench post', body, status: 'published', views: 1 });
+
+// Same bytes check: the two servers answer the list identically.
+const [a, b] = await Promise.all([cmsPort, barePort].map((p) => fetch(`http://127.0.0.1:${p}${listPath}`).then((r) => r.text())));
+log(`list answer: cms ${a.length} bytes, bare ${b.length} bytes, identical: ${a === b}`);
+
+type Case = { name: string; path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
+const cases: Case[] = [
+  { name: 'list published, newest first, 20 + totalDocs', path: listPath },
+  { name: 'read one by id', path: `/api/cms/posts/${Math.floor(total / 2) + 1}?depth=0` },
+  { name: 'create one', path: '/api/cms/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
+];
+
+async function load(port: number, c: Case, seconds: number) {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}${c.path}`, method: c.method ?? 'GET', body: c.body, headers: c.headers, connections, duration: seconds });
+  if (result.non2xx) throw new Error(`${c.name}: ${result.non2xx} non-2xx answers on port ${port}`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+const rows: string[] = [];
+const stopServers = () => {
+  cmsProc.kill();
+  bareProc.kill();
+};
+process.on('exit', stopServers);
+for (const c of cases) {
+  await load(cmsPort, c, 2);
+  await load(barePort, c, 2);
+  const cms = await load(cmsPort, c, duration);
+  const bare = await load(barePort, c, duration);
+  const ratio = cms.rps / bare.rps;
+  rows.push(`| ${c.name} | ${Math.round(cms.rps)} | ${cms.p99} ms | ${Math.round(bare.rps)} | ${bare.p99} ms | ${(ratio * 100).toFixed(0)}% |`);
+  log(`${c.name}: cms ${Math.round(cms.rps)} req/s (p99 ${cms.p99} ms), bare ${Math.round(bare.rps)} req/s (p99 ${bare.p99} ms), ratio ${(ratio * 100).toFixed(0)}%`);
+}
+cmsProc.kill();
+bareProc.kill();
+await cmsProc.exited;
+
+// Cold start to first answered request, median of 10 (binary only).
+let cold = 'n/a (no dist/cms)';
+if (useBinary) {
+  const times: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const port = freePort();
+    const start = performance.now();
+    const p = Bun.spawn([binary, 'serve', '--port', String(port)], { cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'ignore' });
+    await waitFor(`http://127.0.0.1:${port}/api/cms/users/init`);
+    times.push(performance.now() - start);
+    p.kill();
+    await p.exited;
+  }
+  times.sort((x, y) => x - y);
+  cold = `${((times[4] + times[5]) / 2).toFixed(1)} ms`;
+}
+const size = useBinary ? `${(fs.statSync(binary).size / 1e6).toFixed(1)} MB` : 'n/a';
+
+log('');
+log(`CMS: ${useBinary ? 'dist/cms' : 'from source'} · ${connections} connections · ${duration} s per case after a 2 s warm-up · ${total} posts`);
+log('| case | cms req/s | cms p99 | bare req/s | bare p99 | cms / bare |');
+log('|---|---|---|---|---|---|');
+for (const r of rows) log(r);
+log(`cold start to first answered request (median of 10): ${cold}`);
+log(`idle RSS after start: ${(idleRss / 1024).toFixed(1)} MB`);
+log(`binary size: ${size}`);
+fs.rmSync(dir, { recursive: true, force: true });
+process.exit(0);

@@ -1,0 +1,71 @@
+/**
+ * REST for drafts, versions, scheduling and live preview (SPEC "Versions, drafts, scheduling, preview"),
+ * the same routes under `/:collection/:id/…` and `/globals/:slug/…`. Registered before the collection
+ * routes so `/:collection/preview` is not read as a document id.
+ */
+import { Elysia } from 'elysia';
+import type { CMS } from '../../cms.ts';
+import { readOptions } from '../../query/request-options.ts';
+import type { DocumentRef } from '../../operations/document-target.ts';
+import { findVersionByID, findVersions } from '../../operations/find-versions.ts';
+import { restoreVersion } from '../../operations/restore-version.ts';
+import { unpublish } from '../../operations/unpublish.ts';
+import { discardDraft } from '../../operations/discard-draft.ts';
+import { cancelScheduled, listScheduled, scheduleAction } from '../../operations/schedule.ts';
+import { previewDocument } from '../../operations/preview.ts';
+import { readJSON } from '../body.ts';
+import { methods, type RouteInput } from '../handle.ts';
+
+type RefOf = (params: Record<string, string>) => DocumentRef;
+
+export function versionRoutes(cms: CMS) {
+  return new Elysia()
+    .use(documentRoutes(cms, '/globals/:slug', (p) => ({ global: p.slug })))
+    .use(documentRoutes(cms, '/:collection/:id', (p) => ({ collection: p.collection, id: p.id })))
+    .all('/:collection/preview', methods(cms, {
+      POST: async (input) => ({ body: await previewDocument(input.ctx, { collection: input.params.collection, data: await readJSON(input.request), depth: depthOf(cms, input) }) }),
+    }));
+}
+
+function depthOf(cms: CMS, input: RouteInput): number {
+  return readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config).depth;
+}
+
+function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
+  return new Elysia()
+    .all(`${prefix}/versions`, methods(cms, {
+      GET: async ({ ctx, query, params }) => {
+        const o = readOptions(query, cms.config);
+        return { body: await findVersions(ctx, { ...refOf(params), limit: o.limit, page: o.page, depth: o.depth }) };
+      },
+    }))
+    .all(`${prefix}/versions/:version`, methods(cms, {
+      GET: async (input) => ({ body: await findVersionByID(input.ctx, { ...refOf(input.params), version: input.params.version, depth: depthOf(cms, input) }) }),
+    }))
+    .all(`${prefix}/versions/:version/restore`, methods(cms, {
+      POST: async (input) => {
+        const doc = await restoreVersion(input.ctx, { ...refOf(input.params), version: input.params.version, depth: depthOf(cms, input) });
+        return { body: { doc, message: 'Version restored.' } };
+      },
+    }))
+    .all(`${prefix}/unpublish`, methods(cms, {
+      POST: async (input) => ({ body: { doc: await unpublish(input.ctx, { ...refOf(input.params), depth: depthOf(cms, input) }), message: 'Unpublished.' } }),
+    }))
+    .all(`${prefix}/discard-draft`, methods(cms, {
+      POST: async (input) => ({ body: { doc: await discardDraft(input.ctx, { ...refOf(input.params), depth: depthOf(cms, input) }), message: 'Draft discarded.' } }),
+    }))
+    .all(`${prefix}/schedule`, methods(cms, {
+      GET: async ({ ctx, params }) => ({ body: await listScheduled(ctx, refOf(params)) }),
+      POST: async ({ ctx, params, request }) => {
+        const body = await readJSON(request);
+        const { action, at } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+        return { status: 201, body: { doc: await scheduleAction(ctx, { ...refOf(params), action, at }) } };
+      },
+    }))
+    .all(`${prefix}/schedule/:job`, methods(cms, {
+      DELETE: async ({ ctx, params }) => ({ body: { doc: await cancelScheduled(ctx, { ...refOf(params), job: params.job }), message: 'Scheduled job cancelled.' } }),
+    }))
+    .all(`${prefix}/preview`, methods(cms, {
+      POST: async (input) => ({ body: await previewDocument(input.ctx, { ...refOf(input.params), data: await readJSON(input.request), depth: depthOf(cms, input) }) }),
+    }));
+}

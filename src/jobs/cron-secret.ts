@@ -1,0 +1,15 @@
+/** The cron secret for `/jobs/run` (CONTRACT §5): `CMS_CRON_SECRET`, else config `jobs.secret` (env beats config); compared in constant time. */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { CMS } from '../cms.ts';
+
+export function cronSecret(cms: CMS): string | null {
+  return process.env.CMS_CRON_SECRET || cms.config.jobs.secret || null;
+}
+
+export function isCronSecret(cms: CMS, presented: string): boolean {
+  const secret = cronSecret(cms);
+  if (!secret) return false;
+  // Hashing first gives equal lengths, so the comparison time says nothing about the secret's length.
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(presented), digest(secret));
+}

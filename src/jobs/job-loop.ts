@@ -1,0 +1,30 @@
+/**
+ * The in-process job loop of a long-running server: one run at start (jobs that fell due while the
+ * server was down), then one a minute on a real timer; due-ness is read from cms.clock. A tick while a
+ * run is still going is skipped, so two runs never overlap. `stop` waits for the run in flight.
+ */
+import type { CMS } from '../cms.ts';
+import { runJobs } from './run-jobs.ts';
+
+export const JOB_LOOP_INTERVAL_MS = 60_000;
+
+export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = runJobs(cms)
+      .then(() => undefined, (error) => cms.log.error('job runner failed:', error))
+      .finally(() => { running = null; });
+  };
+  const timer = setInterval(tick, intervalMs);
+  const first = setTimeout(tick, 0);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearTimeout(first);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Runs every job that is due by cms.clock, one claim at a time, so runners in several processes share
+ * the work and each job runs once. A failing job is recorded with its error and does not stop the others.
+ */
+import type { CMS } from '../cms.ts';
+import { isoNow } from '../clock.ts';
+import { FINISHED_JOB_RETENTION_MS, claimDueJob, finishJob, purgeFinishedJobs, releaseExpiredLeases } from './jobs-store.ts';
+import { performJob } from './perform-job.ts';
+
+/** `ran`: jobs done; `failed`: jobs that failed (kept with their error). */
+export async function runDueJobs(cms: CMS): Promise<{ ran: number; failed: number }> {
+  const counts = { ran: 0, failed: 0 };
+  releaseExpiredLeases(cms, cms.clock.now());
+  for (let job = claimDueJob(cms, cms.clock.now()); job; job = claimDueJob(cms, cms.clock.now())) {
+    try {
+      await performJob(cms, job);
+      finishJob(cms, job.id, { state: 'done' }, isoNow(cms.clock));
+      counts.ran++;
+    } catch (error) {
+      finishJob(cms, job.id, { state: 'failed', error: error instanceof Error ? error.message : String(error) }, isoNow(cms.clock));
+      counts.failed++;
+    }
+  }
+  purgeFinishedJobs(cms, cms.clock.now() - FINISHED_JOB_RETENTION_MS);
+  return counts;
+}

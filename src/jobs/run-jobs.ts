@@ -1,0 +1,15 @@
+/** One run of the job runner (CONTRACT §6): due scheduled jobs, then due webhook retries. Used by the loop, `/jobs/run` and the Local API. */
+import type { CMS } from '../cms.ts';
+import { retryDueWebhooks } from '../webhooks/retry-due.ts';
+import { runDueJobs } from './run-due-jobs.ts';
+
+export type JobRunCounts = {
+  jobs: { ran: number; failed: number };
+  webhooks: { sent: number; failed: number; pending: number };
+};
+
+export async function runJobs(cms: CMS): Promise<JobRunCounts> {
+  const jobs = await runDueJobs(cms);
+  const webhooks = await retryDueWebhooks(cms);
+  return { jobs, webhooks };
+}

@@ -1,0 +1,19 @@
+/** A version row → CONTRACT §4's record `{ id, parent, version, status, createdAt, updatedAt, latest }`; `version` is presented like a read. */
+import type { Entity } from '../config/types.ts';
+import type { VersionRow } from '../versions/store.ts';
+import { presentDocs } from './present.ts';
+import type { OperationContext } from './context.ts';
+
+export async function presentVersions(ctx: OperationContext, entity: Entity, rows: VersionRow[], depth: number): Promise<Record<string, unknown>[]> {
+  const docs = await presentDocs(ctx, entity, rows.map((row) => JSON.parse(row.version) as Record<string, unknown>), depth);
+  return rows.map((row, i) => ({
+    id: row.id,
+    // A global has no document id.
+    parent: entity.kind === 'global' ? null : row.parent,
+    version: docs[i],
+    status: row.status,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    latest: row.latest === 1,
+  }));
+}

@@ -1,0 +1,80 @@
+/**
+ * Live preview (CONTRACT §4): unsaved values merged over the pending draft (else the live document,
+ * else defaults for a new one), presented like a read without validation, nothing saved; answered with
+ * a URL carrying a preview token. A read with that token returns the current draft without login.
+ */
+import { badRequest, notFound } from '../errors.ts';
+import type { Entity, SanitizedCollection } from '../config/types.ts';
+import { mergeLocalizedWrite } from '../fields/localize.ts';
+import { checkAccess } from '../access/check-access.ts';
+import { overlayDrafts, pendingDraft } from '../versions/drafts.ts';
+import { ownerOf, readLiveDoc } from '../versions/live-row.ts';
+import { signPreviewToken, verifyPreviewToken, type PreviewSubject } from '../versions/preview-token.ts';
+import { entityOf, loadForUpdate, type DocumentRef } from './document-target.ts';
+import { loadGlobal } from './globals.ts';
+import { presentDoc } from './present.ts';
+import type { OperationContext } from './context.ts';
+
+type Doc = Record<string, unknown>;
+export type PreviewArgs = ({ collection: string; id?: number | string } | { global: string }) & { data: unknown; depth?: number };
+
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export async function previewDocument(ctx: OperationContext, args: PreviewArgs): Promise<{ doc: Doc; url: string }> {
+  const entity = entityOf(ctx, args);
+  let base: Doc;
+  let id: number | null = null;
+  if ('collection' in args && args.id === undefined) {
+    await checkAccess(ctx, entity, 'create', { data: isObject(args.data) ? args.data : undefined });
+    base = defaultsOf(ctx, entity as SanitizedCollection);
+  } else {
+    const target = await loadForUpdate(ctx, args as DocumentRef);
+    base = (entity.drafts ? pendingDraft(ctx.cms, target.owner) : null) ?? target.live;
+    if (entity.kind === 'collection') id = target.owner.parent;
+  }
+  if (!isObject(args.data)) throw badRequest('The request body must be a JSON object.');
+  const values = Object.fromEntries(Object.entries(args.data).filter(([name]) => entity.fieldsByName.has(name)));
+  const doc = await presentDoc(ctx, entity, mergeLocalizedWrite(entity.fields, values, base, ctx.locale), args.depth ?? 1);
+  const token = signPreviewToken(ctx.cms, { kind: entity.kind, slug: entity.slug, id });
+  const target = entity.livePreview?.url ? await entity.livePreview.url({ doc, locale: ctx.locale ?? undefined }) : apiReadURL(ctx, entity, id);
+  return { doc, url: withQueryParam(String(target), 'preview', token) };
+}
+
+/** `GET …?preview=<token>`: the current draft (pending draft, else live) without login; a bad token is a 403. */
+export async function readWithPreviewToken(ctx: OperationContext, ref: { collection: string; id: number } | { global: string }, token: string, depth: number): Promise<Doc> {
+  const entity = entityOf(ctx, ref);
+  const id = 'id' in ref ? ref.id : null;
+  verifyPreviewToken(ctx.cms, token, { kind: entity.kind, slug: entity.slug, id } satisfies PreviewSubject);
+  const live = entity.kind === 'global' ? loadGlobal(ctx, entity) : readLiveDoc(ctx.cms, ownerOf(entity, id!));
+  if (!live) throw notFound('Document not found.');
+  return presentDoc(ctx, entity, overlayDrafts(ctx.cms, entity, [live])[0], depth);
+}
+
+function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc {
+  const doc: Doc = { id: null };
+  const locale = ctx.locale && ctx.locale !== 'all' ? ctx.locale : ctx.cms.config.localization?.defaultLocale;
+  for (const field of collection.fields) {
+    const value = typeof field.defaultValue === 'function'
+      ? (field.defaultValue as (a: unknown) => unknown)({ user: ctx.user, locale })
+      : structuredClone(field.defaultValue);
+    doc[field.name] = value === undefined ? null : field.localized && locale ? { [locale]: value } : value;
+  }
+  if (collection.drafts) doc.status = 'draft';
+  doc.createdAt = null;
+  doc.updatedAt = null;
+  return doc;
+}
+
+/** The API read URL of the document (of the collection for a new one): absolute with serverURL, else on the request's origin. */
+function apiReadURL(ctx: OperationContext, entity: Entity, id: number | null): string {
+  const { serverURL, routes } = ctx.cms.config;
+  const origin = serverURL ? serverURL.replace(/\/+$/, '') : ctx.req ? new URL(ctx.req.url).origin : '';
+  const path = entity.kind === 'global' ? `/globals/${entity.slug}` : `/${entity.slug}${id === null ? '' : `/${id}`}`;
+  return `${origin}${routes.api}${path}`;
+}
+
+function withQueryParam(url: string, name: string, value: string): string {
+  const hash = url.indexOf('#');
+  const [head, tail] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${head}${head.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}${tail}`;
+}

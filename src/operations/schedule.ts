@@ -1,0 +1,48 @@
+/**
+ * Scheduling (CONTRACT §4): a document or global may have several pending `publish` / `unpublish` jobs,
+ * each at a future time. The job runner (src/jobs) performs them through the same operations as REST.
+ */
+import { badRequest, notFound } from '../errors.ts';
+import { isoNow } from '../clock.ts';
+import { JOB_ACTIONS, cancelJob, findPendingJob, insertJob, pendingJobsOf, type JobAction } from '../jobs/jobs-store.ts';
+import { presentJob } from '../jobs/present-job.ts';
+import { loadForUpdate, type DocumentRef } from './document-target.ts';
+import { parseId } from './entities.ts';
+import type { OperationContext } from './context.ts';
+
+export type ScheduleArgs = DocumentRef & { action: unknown; at: unknown };
+export type CancelScheduleArgs = DocumentRef & { job: number | string };
+
+export async function scheduleAction(ctx: OperationContext, args: ScheduleArgs): Promise<Record<string, unknown>> {
+  const { owner } = await loadForUpdate(ctx, args, { drafts: true });
+  if (!JOB_ACTIONS.includes(args.action as JobAction)) throw badRequest(`"action" must be one of: ${JOB_ACTIONS.join(', ')}.`, 'action');
+  const at = parseTime(args.at);
+  if (at <= ctx.cms.clock.now()) throw badRequest('"at" must be in the future.', 'at');
+  return presentJob(insertJob(ctx.cms, owner, args.action as JobAction, at, isoNow(ctx.cms.clock)));
+}
+
+export async function listScheduled(ctx: OperationContext, args: DocumentRef): Promise<{ docs: Record<string, unknown>[] }> {
+  const { owner } = await loadForUpdate(ctx, args, { drafts: true });
+  return { docs: pendingJobsOf(ctx.cms, owner).map(presentJob) };
+}
+
+/** Cancels a pending job of this document; another document's job, or one already run, is a 404. */
+export async function cancelScheduled(ctx: OperationContext, args: CancelScheduleArgs): Promise<Record<string, unknown>> {
+  const { owner } = await loadForUpdate(ctx, args, { drafts: true });
+  let jobId: number;
+  try {
+    jobId = parseId(args.job);
+  } catch {
+    throw notFound('Scheduled job not found.');
+  }
+  const job = findPendingJob(ctx.cms, owner, jobId);
+  if (!job || !cancelJob(ctx.cms, job.id, isoNow(ctx.cms.clock))) throw notFound('Scheduled job not found.');
+  return presentJob({ ...job, state: 'cancelled' });
+}
+
+/** An ISO 8601 date-time (a date alone means midnight UTC). */
+function parseTime(value: unknown): number {
+  const ms = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) throw badRequest('"at" must be an ISO 8601 time.', 'at');
+  return ms;
+}

@@ -1,0 +1,29 @@
+/** Unpublish: the live document's status leaves `published`; its content stays, as a draft. A pending draft stays pending. */
+import { inTransaction } from '../db/transaction.ts';
+import { isoNow } from '../clock.ts';
+import { recordLiveVersion } from '../versions/drafts.ts';
+import { eventSubject, readLiveDoc, writeLiveStatus } from '../versions/live-row.ts';
+import { loadForUpdate, type DocumentRef } from './document-target.ts';
+import { runHooks } from './hooks.ts';
+import { presentDoc } from './present.ts';
+import type { OperationContext } from './context.ts';
+
+export type UnpublishArgs = DocumentRef & { depth?: number };
+
+export async function unpublish(ctx: OperationContext, args: UnpublishArgs): Promise<Record<string, unknown>> {
+  const { entity, owner, live } = await loadForUpdate(ctx, args, { drafts: true });
+  const now = isoNow(ctx.cms.clock);
+  const change = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
+    const previous = readLiveDoc(ctx.cms, owner);
+    if (previous?.status !== 'published') return null; // nothing to leave: answered as is, no event
+    writeLiveStatus(ctx.cms, owner, 'draft', now);
+    const saved = readLiveDoc(ctx.cms, owner)!;
+    recordLiveVersion(ctx.cms, owner, saved, now, { keepPending: true });
+    scope.emit({ type: 'unpublish', ...eventSubject(owner), doc: saved, previousDoc: previous, timestamp: now });
+    return { saved, previous };
+  });
+  if (!change) return presentDoc(ctx, entity, live, args.depth ?? 1);
+  const id = entity.kind === 'collection' ? owner.parent : undefined;
+  const doc = await runHooks(ctx, entity, 'afterChange', 'doc', { doc: change.saved, previousDoc: change.previous, operation: 'update', id });
+  return presentDoc(ctx, entity, doc, args.depth ?? 1);
+}

@@ -1,0 +1,23 @@
+/** The list shape's paging fields (CONTRACT §3), and the 400s for a `limit` or `page` out of range. */
+import { badRequest } from '../errors.ts';
+import { MAX_LIMIT } from './request-options.ts';
+
+export function checkPaging(limit: number, page: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');
+  if (!Number.isInteger(page) || page < 1) throw badRequest('"page" must be 1 or more.', 'page');
+}
+
+export function pageInfo(totalDocs: number, limit: number, page: number) {
+  const totalPages = Math.max(1, Math.ceil(totalDocs / limit));
+  return {
+    totalDocs,
+    limit,
+    page,
+    totalPages,
+    pagingCounter: (page - 1) * limit + 1,
+    hasNextPage: page < totalPages,
+    hasPrevPage: page > 1,
+    nextPage: page < totalPages ? page + 1 : null,
+    prevPage: page > 1 ? page - 1 : null,
+  };
+}

@@ -1,0 +1,5 @@
+// SQL files are imported as text (system migrations embedded in the binary).
+declare module '*.sql' {
+  const sql: string;
+  export default sql;
+}
