@@ -107,12 +107,29 @@ describe('webhook deliveries API', () => {
     expect(after.body.docs.map((d: any) => d.id)).not.toContain(failed.id);
   });
 
+  test('/jobs/run retries due deliveries and reports them', async () => {
+    const before = flaky.requests.length;
+    await t.request('POST', '/globals/settings', { body: { siteName: 'S2' }, token: admin.token });
+    await flushWebhooks(t.cms);
+    expect(flaky.requests.length).toBe(before + 3);
+    flaky.respondWith(answer(200));
+    t.clock.advance(60_000);
+    const res = await t.request('POST', '/jobs/run', { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ jobs: { ran: 0, failed: 0 }, webhooks: { sent: 2, failed: 0, pending: 0 } });
+    expect(flaky.requests.length).toBe(before + 5);
+    flaky.respondWith(answer(500));
+  });
+
   test('the Local API: retryWebhooks sends what is due; flushWebhooks waits for first attempts', async () => {
     const local = localAPI(t.cms);
+    await t.request('POST', '/globals/settings', { body: { siteName: 'S3' }, token: admin.token });
+    await local.flushWebhooks();
     flaky.respondWith(answer(200));
     expect(await local.retryWebhooks()).toEqual({ sent: 0, failed: 0, pending: 1 });
     t.clock.advance(60_000);
     expect(await local.retryWebhooks()).toEqual({ sent: 1, failed: 0, pending: 0 });
+    expect((await local.runJobs()).webhooks).toEqual({ sent: 0, failed: 0, pending: 0 });
     const before = gone.requests.length;
     await local.create({ collection: 'posts', data: { title: 'local' } });
     await local.flushWebhooks();
