@@ -14,6 +14,7 @@ import { ConfigError } from './errors.ts';
 import { setDefaultCMS } from './auth/user-helpers.ts';
 import { startWebhooks } from './webhooks/start-webhooks.ts';
 import { setNativeDir } from './uploads/sharp-loader.ts';
+import { createStorage } from './uploads/storage/select.ts';
 
 export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
 
@@ -25,7 +26,7 @@ export type CMS = {
   events: EventStream;
   secret: string;
   log: Logger;
-  storage: StorageAdapter | null;
+  storage: StorageAdapter;
   /** Things to stop on close (timers, job loop, pending sends), run in reverse order. */
   closers: (() => void | Promise<void>)[];
   close(): Promise<void>;
@@ -44,9 +45,11 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   const log = options.log ?? console;
   const { sqlite, db } = openDatabase(config.databasePath);
   setNativeDir(config.dataDir);
+  let storage: StorageAdapter;
   try {
     applySystemMigrations(db);
     if (options.migrate !== 'none') await migrateOnStart(config, sqlite, clock, log);
+    storage = await createStorage(config);
   } catch (error) {
     sqlite.close();
     throw error;
@@ -59,7 +62,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
     events: createEventStream(),
     secret: resolveSecret(config.secret, config.dataDir),
     log,
-    storage: null,
+    storage,
     closers: [],
     async close() {
       for (const closer of cms.closers.splice(0).reverse()) await closer();

@@ -10,6 +10,7 @@ import { localeOptions } from './query/request-options.ts';
 import { flushWebhooks } from './webhooks/start-webhooks.ts';
 import { retryDueWebhooks } from './webhooks/retry-due.ts';
 import { runJobs } from './jobs/run-jobs.ts';
+import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
 
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
@@ -36,6 +37,9 @@ export function localAPI(cms: CMS) {
     update: (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean }) =>
       operations.update(contextFor(cms, args), args),
     delete: (args: Common & { collection: string; id: number | string }) => operations.deleteDocument(contextFor(cms, args), args),
+    /** Uploads into media, like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */
+    upload: (args: Common & { file: LocalUploadFile; data?: Record<string, unknown> }) =>
+      operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth }),
     findGlobal: (args: Common & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
     /** Waits for this process's first webhook attempts and quick retries (call before a serverless function returns). */

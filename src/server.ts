@@ -17,7 +17,9 @@ export function startServer(cms: CMS, options: { port?: number; host?: string; j
       return app.handle(request);
     },
     error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),
-    maxRequestBodySize: Math.max(cms.config.upload.maxFileSize * 2, 16 * 1024 * 1024),
+    // Bodies of any size reach the app: uploads are limited while they stream (413 in the contract's
+    // shape, src/uploads/multipart.ts), JSON bodies by readJSON (src/http/body.ts).
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
   });
   if (options.jobLoop !== false) cms.closers.push(startJobLoop(cms).stop);
   const host = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;

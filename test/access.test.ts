@@ -168,3 +168,12 @@ describe('users: roles, self-service and the last active admin', () => {
     expect((await t.request('PATCH', `/users/${other.user.id}`, { token: other.token, body: { role: 'editor' } })).status).toBe(200);
   });
 });
+
+runScenarios('writes without credentials are a 401, not a 404', config, [
+  { name: 'PATCH without a session', method: 'PATCH', url: '/private/1', body: { text: 'y' }, status: 401 },
+  { name: 'DELETE without a session', method: 'DELETE', url: '/private/1', status: 401 },
+  { name: 'PATCH with a forged bearer', method: 'PATCH', url: '/private/1', body: { text: 'y' }, headers: { authorization: 'Bearer forged' }, status: 401 },
+], async (t) => {
+  const s = await t.user('editor');
+  await t.request('POST', '/private', { token: s.token, body: { text: 'x' } });
+});

@@ -407,7 +407,9 @@ describe('bun run build → dist/cms', () => {
       expect(existsSync(join(site, 'migrations/0000_init.sql'))).toBe(true)
     } finally {
       proc.kill('SIGTERM')
-      expect(await proc.exited).toBe(0)
+      const code = await proc.exited
+      if (code !== 0) console.error(`dist/cms exited ${code}: ${await new Response(proc.stderr).text()}`)
+      expect(code).toBe(0)
     }
   }, 30_000)
 

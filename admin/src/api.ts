@@ -1,4 +1,4 @@
-/** Talking to the CMS API from the admin. */
+/** Talking to the CMS API from the admin: one `api()` for JSON, typed calls per resource. Uploads live in upload.ts. */
 
 export interface RuntimeConfig {
   apiPrefix: string
@@ -13,47 +13,65 @@ declare global {
 
 const trimSlash = (s: string) => (s.length > 1 ? s.replace(/\/+$/, '') : s === '/' ? '' : s)
 
+// `window.__CMS__` is injected into index.html by the server (src/http/admin-assets.ts).
+const injected = typeof window === 'undefined' ? undefined : window.__CMS__
+
 export const runtime: RuntimeConfig = {
-  apiPrefix: trimSlash(window.__CMS__?.apiPrefix ?? '/api/cms'),
-  adminPrefix: trimSlash(window.__CMS__?.adminPrefix ?? '/admin'),
+  apiPrefix: trimSlash(injected?.apiPrefix ?? '/api/cms'),
+  adminPrefix: trimSlash(injected?.adminPrefix ?? '/admin'),
 }
+
+// ---------------------------------------------------------------- shapes (GET /_admin/config)
+
+export type FieldType =
+  | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
+  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group'
 
 export interface Field {
   name: string
-  type: string
-  label?: string
+  type: FieldType
+  label?: string | null
   required?: boolean
-  hidden?: boolean
-  [k: string]: unknown
+  localized?: boolean
+  hasMany?: boolean
+  relationTo?: string | null
+  options?: { label: string; value: string }[] | null
+  admin?: { readOnly?: boolean; description?: string; placeholder?: string; [k: string]: unknown } | null
+  fields?: Field[] | null
+  /** Only when the config states a plain value (functions cannot be sent). */
+  defaultValue?: unknown
 }
 
 export interface CollectionConfig {
   slug: string
-  labels?: { singular?: string; plural?: string }
-  fields: Field[]
-  admin?: { useAsTitle?: string }
   drafts?: boolean
-  upload?: unknown
+  builtIn?: 'users' | 'media' | 'api-keys' | null
+  labels?: { singular?: string; plural?: string } | null
+  admin?: { useAsTitle?: string }
+  fields: Field[]
 }
 
 export interface GlobalConfig {
   slug: string
-  label?: string
+  drafts?: boolean
+  label?: string | null
   fields: Field[]
 }
 
 export interface AdminConfig {
   collections: CollectionConfig[]
   globals: GlobalConfig[]
+  localization: { locales: string[]; defaultLocale: string } | null
+  upload: { maxFileSize: number; mimeTypes: string[] }
 }
 
-export interface User {
+export type Doc = Record<string, unknown> & { id?: number | string }
+
+export interface User extends Doc {
   id: number
   email: string
-  name?: string
+  name?: string | null
   role?: string
-  roles?: string[]
-  [k: string]: unknown
 }
 
 export interface LoginResult {
@@ -62,7 +80,7 @@ export interface LoginResult {
   csrfToken?: string
 }
 
-export interface ListResult<T = Record<string, unknown>> {
+export interface ListResult<T = Doc> {
   docs: T[]
   totalDocs: number
   limit: number
@@ -74,27 +92,69 @@ export interface ListResult<T = Record<string, unknown>> {
   prevPage: number | null
 }
 
+export interface FieldError {
+  message: string
+  field?: string
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly field?: string,
+    readonly errors: FieldError[] = [{ message }],
   ) {
     super(message)
   }
+  get field(): string | undefined {
+    return this.errors[0]?.field
+  }
 }
+
+// ---------------------------------------------------------------- transport
 
 let csrfToken: string | undefined
 
-export function setCsrfToken(token: string | undefined): void {
-  csrfToken = token
+export function setCsrfToken(token: string | null | undefined): void {
+  csrfToken = token ?? undefined
 }
 
-/** The CSRF token: the one login returned, else the readable `cms-csrf` cookie. */
-function currentCsrf(): string | undefined {
-  if (csrfToken) return csrfToken
+/**
+ * The CSRF token. The readable `cms-csrf` cookie wins because the server renews it (a password change
+ * starts a new session); the token from login or /users/me covers browsers that hide the cookie.
+ */
+export function currentCsrf(): string | undefined {
   const m = document.cookie.match(/(?:^|;\s*)cms-csrf=([^;]*)/)
-  return m ? decodeURIComponent(m[1]!) : undefined
+  return (m && m[1] ? decodeURIComponent(m[1]) : undefined) ?? csrfToken
+}
+
+/** `{ limit: 10, where: { title: { like: 'x' } } }` → `limit=10&where[title][like]=x` (the bracket form the API reads). */
+export function queryString(params: Record<string, unknown>): string {
+  const parts: string[] = []
+  const add = (key: string, value: unknown) => {
+    if (value === undefined || value === null || value === '') return
+    if (typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) add(`${key}[${k}]`, v)
+    } else parts.push(`${encodeURIComponent(key).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`)
+  }
+  for (const [k, v] of Object.entries(params)) add(k, v)
+  return parts.length ? `?${parts.join('&')}` : ''
+}
+
+export function errorFromBody(status: number, data: any): ApiError {
+  const list: FieldError[] = Array.isArray(data?.errors) ? data.errors.filter((e: any) => typeof e?.message === 'string') : []
+  const fallback = status === 413 ? 'The file is too large.' : status === 0 ? 'The server cannot be reached.' : `Request failed (${status}).`
+  return new ApiError(status, list[0]?.message ?? fallback, list.length ? list : [{ message: fallback }])
+}
+
+const sessionEnded = () => dispatchEvent(new Event('cms:unauthorized'))
+
+async function confirmSession(): Promise<void> {
+  try {
+    const res = await fetch(`${runtime.apiPrefix}/users/me`, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+    if (res.ok && !(await res.json())?.user) sessionEnded()
+  } catch {
+    // Offline: leave the error as it is.
+  }
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -109,7 +169,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     res = await fetch(runtime.apiPrefix + path, {
       method,
       headers,
-      credentials: 'include',
+      credentials: 'same-origin',
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   } catch {
@@ -117,39 +177,105 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   }
   const text = await res.text()
   let data: any = null
-  if (text) {
-    try {
-      data = JSON.parse(text)
-    } catch {
-      data = null
-    }
+  try {
+    data = text ? JSON.parse(text) : null
+  } catch {
+    data = null
   }
   if (!res.ok) {
-    const first = data?.errors?.[0]
-    throw new ApiError(res.status, first?.message ?? `Request failed (${res.status})`, first?.field)
+    // A session that ended elsewhere (logout, password change, deactivation): the app shows the login.
+    // Some refusals of a logged-out request arrive as 403/404 (the document is hidden), so ask /users/me.
+    if (!/^\/users\/(login|first-register|me)/.test(path)) {
+      if (res.status === 401) sessionEnded()
+      else if (res.status === 403 || res.status === 404) void confirmSession()
+    }
+    throw errorFromBody(res.status, data)
   }
+  if (typeof data?.csrfToken === 'string') setCsrfToken(data.csrfToken)
   return data as T
 }
 
+const seg = encodeURIComponent
+
+// ---------------------------------------------------------------- resources
+
 export const auth = {
   init: () => api<{ hasUsers: boolean }>('GET', '/users/init'),
-  /** The logged-in user, or null. Expects Payload's `GET /users/me` → `{ user }`. */
+  /** The logged-in user, or null. */
   me: async (): Promise<User | null> => {
     try {
       const r = await api<{ user?: User | null }>('GET', '/users/me')
       return r?.user ?? null
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404)) return null
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return null
       throw e
     }
   },
   login: (email: string, password: string) => api<LoginResult>('POST', '/users/login', { email, password }),
   firstRegister: (email: string, password: string, name: string) =>
-    api<LoginResult>('POST', '/users/first-register', { email, password, name }),
+    api<LoginResult>('POST', '/users/first-register', name ? { email, password, name } : { email, password }),
   logout: () => api<unknown>('POST', '/users/logout'),
 }
 
 export const adminConfig = () => api<AdminConfig>('GET', '/_admin/config')
 
-export const listDocs = (slug: string, page = 1, limit = 20) =>
-  api<ListResult>('GET', `/${encodeURIComponent(slug)}?limit=${limit}&page=${page}`)
+export interface ReadParams {
+  locale?: string
+  draft?: boolean
+}
+
+function readQuery(p: ReadParams, extra: Record<string, unknown> = {}) {
+  return queryString({ ...extra, depth: 0, draft: p.draft ? 'true' : undefined, locale: p.locale, 'fallback-locale': p.locale ? 'false' : undefined })
+}
+
+function writeQuery(p: ReadParams) {
+  return queryString({ depth: 0, draft: p.draft ? 'true' : undefined, locale: p.locale })
+}
+
+export interface ListParams extends ReadParams {
+  page?: number
+  limit?: number
+  sort?: string
+  where?: Record<string, unknown>
+}
+
+export const docs = {
+  list: (slug: string, p: ListParams = {}) =>
+    api<ListResult>('GET', `/${seg(slug)}${queryString({ limit: p.limit ?? 20, page: p.page ?? 1, sort: p.sort, where: p.where, depth: 0, locale: p.locale, draft: p.draft ? 'true' : undefined })}`),
+  get: (slug: string, id: string | number, p: ReadParams = {}) => api<Doc>('GET', `/${seg(slug)}/${seg(String(id))}${readQuery(p)}`),
+  create: (slug: string, data: Doc, p: ReadParams = {}) =>
+    api<{ doc: Doc; message?: string }>('POST', `/${seg(slug)}${writeQuery(p)}`, data),
+  update: (slug: string, id: string | number, data: Doc, p: ReadParams = {}) =>
+    api<{ doc: Doc; message?: string }>('PATCH', `/${seg(slug)}/${seg(String(id))}${writeQuery(p)}`, data),
+  remove: (slug: string, id: string | number) => api<{ doc: Doc }>('DELETE', `/${seg(slug)}/${seg(String(id))}`),
+  unpublish: (slug: string, id: string | number) => api<{ doc: Doc }>('POST', `/${seg(slug)}/${seg(String(id))}/unpublish`),
+}
+
+export const globals = {
+  get: (slug: string, p: ReadParams = {}) => api<Doc>('GET', `/globals/${seg(slug)}${readQuery(p)}`),
+  save: (slug: string, data: Doc, p: ReadParams = {}) =>
+    api<{ doc: Doc; message?: string }>('POST', `/globals/${seg(slug)}${writeQuery(p)}`, data),
+}
+
+export interface Version {
+  id: number | string
+  parent?: number | string
+  status?: string
+  latest?: boolean
+  createdAt?: string
+  updatedAt?: string
+  version?: Doc
+}
+
+/** Base path of a document's version routes: `/posts/3` or `/globals/settings`. */
+export type VersionOwner = { collection: string; id: string | number } | { global: string }
+
+function ownerPath(o: VersionOwner): string {
+  return 'global' in o ? `/globals/${seg(o.global)}` : `/${seg(o.collection)}/${seg(String(o.id))}`
+}
+
+export const versions = {
+  list: (o: VersionOwner, page = 1) => api<ListResult<Version>>('GET', `${ownerPath(o)}/versions${queryString({ limit: 10, page })}`),
+  restore: (o: VersionOwner, version: string | number) =>
+    api<{ doc: Doc }>('POST', `${ownerPath(o)}/versions/${seg(String(version))}/restore`),
+}

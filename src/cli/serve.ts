@@ -18,8 +18,13 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping (finishing requests in flight)…`);
-    await server.stop();
-    process.exit(0);
+    try {
+      await server.stop();
+      process.exit(0);
+    } catch (error) {
+      console.error('cms: error while stopping:', error);
+      process.exit(1);
+    }
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

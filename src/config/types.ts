@@ -100,14 +100,37 @@ export interface WebhookConfig {
   headers?: Record<string, string>;
 }
 
+/**
+ * Where uploaded files live (SPEC "Storage adapters"). Keys are stored file names (`photo-k3x9q2m1ab.jpg`).
+ * `put` receives a finished, checked file; an adapter must not leave a partial object when it fails.
+ * `get` answers null when the key is not there; a Blob body (read lazily, like `Bun.file` or an S3 file)
+ * lets the file route answer byte ranges by slicing it, a stream body is served whole.
+ */
 export interface StorageAdapter {
   init?(): Promise<void> | void;
-  put(key: string, body: Blob | Uint8Array | ReadableStream | ArrayBuffer, options: { contentType: string; size?: number }): Promise<void>;
-  get(key: string, options?: { range?: { start: number; end?: number } }): Promise<StoredFile | null>;
+  put(key: string, body: Blob, options: { contentType: string; size: number }): Promise<void>;
+  get(key: string): Promise<StoredFile | null>;
   delete(key: string): Promise<void>;
+  /** A public URL for the key (CDN, public bucket); null or absent: served through `/media/file/:name`. */
   url?(key: string): string | null | undefined;
+  /** A folder on the same filesystem as the stored files, so an arriving upload is moved in with a rename (local disk). */
+  stagingDir?: string;
 }
-export type StoredFile = { body: ReadableStream | Blob; size: number; contentType?: string; etag?: string; lastModified?: number };
+export type StoredFile = { body: Blob | ReadableStream; size: number; etag?: string; lastModified?: number };
+
+/** The built-in S3 adapter, selected in config by a plain object (SPEC "Storage adapters"). */
+export type S3StorageOptions = {
+  type: 's3';
+  bucket: string;
+  region?: string;
+  endpoint?: string;
+  prefix?: string;
+  publicUrl?: string;
+  forcePathStyle?: boolean;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
+};
 
 export interface ImageSize { name: string; width: number; height?: number }
 
@@ -119,7 +142,7 @@ export interface UserConfig {
   routes?: { api?: string; admin?: string };
   cors?: string[] | '*';
   auth?: { roles?: string[]; tokenExpiration?: number; maxLoginAttempts?: number; lockWindow?: number; trustedOrigins?: string[] };
-  upload?: { maxFileSize?: number; mimeTypes?: string[]; imageSizes?: ImageSize[]; dir?: string; storage?: StorageAdapter | { type: 's3'; [key: string]: unknown } };
+  upload?: { maxFileSize?: number; mimeTypes?: string[]; imageSizes?: ImageSize[]; dir?: string; storage?: StorageAdapter | S3StorageOptions | null };
   localization?: { locales: (string | { code: string; label?: string })[]; defaultLocale?: string; fallback?: boolean };
   webhooks?: WebhookConfig[];
   jobs?: { secret?: string };
@@ -173,7 +196,7 @@ export interface SanitizedConfig {
   routes: { api: string; admin: string };
   cors: string[] | '*';
   auth: { roles: string[]; tokenExpiration: number; maxLoginAttempts: number; lockWindow: number; trustedOrigins: string[] };
-  upload: { maxFileSize: number; mimeTypes: string[]; imageSizes: ImageSize[]; dir: string; storage: StorageAdapter | { type: 's3'; [key: string]: unknown } | null };
+  upload: { maxFileSize: number; mimeTypes: string[]; imageSizes: ImageSize[]; dir: string; storage: StorageAdapter | S3StorageOptions | null };
   localization: { locales: string[]; defaultLocale: string; fallback: boolean } | null;
   webhooks: WebhookConfig[];
   jobs: { secret: string | null };

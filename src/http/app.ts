@@ -7,6 +7,7 @@ import { userRoutes } from './routes/users.ts';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { mediaRoutes } from './routes/media.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { preflight } from './cors.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
@@ -16,6 +17,7 @@ export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
     .use(adminConfigRoutes(cms))
     .use(userRoutes(cms))
+    .use(mediaRoutes(cms))
     .use(globalRoutes(cms))
     .use(webhookDeliveryRoutes(cms))
     .use(versionRoutes(cms))

@@ -1,12 +1,32 @@
-/** Reads a JSON request body; malformed JSON is a 400, an empty body an empty object. */
-import { badRequest } from '../errors.ts';
+/** Reads a JSON request body; malformed JSON is a 400, an empty body an empty object, one over the limit a 413. */
+import { APIError, badRequest } from '../errors.ts';
 
-export async function readJSON(request: Request): Promise<unknown> {
-  const text = await request.text();
+/**
+ * The server accepts bodies of any size so that uploads can be refused with the contract's 413 while
+ * they stream (src/uploads/multipart.ts); JSON bodies are held in memory, so they get their own limit.
+ */
+export const MAX_JSON_BODY = 16 * 1024 * 1024;
+
+export async function readJSON(request: Request, limit = MAX_JSON_BODY): Promise<unknown> {
+  const text = await readText(request, limit);
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text);
   } catch {
     throw badRequest('The request body is not valid JSON.');
   }
+}
+
+async function readText(request: Request, limit: number): Promise<string> {
+  const tooLarge = () => new APIError(413, `The request body is larger than ${limit} bytes.`);
+  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,4 +1,4 @@
-/** Deletes a document: read filter (404) → delete access → beforeDelete → delete and announce in one transaction → afterDelete. */
+/** Deletes a document: read filter (404) → delete access → beforeDelete → delete and announce in one transaction → a media document's files → afterDelete. */
 import { deleteRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
@@ -10,6 +10,7 @@ import { assertMatches, loadReadable } from './update.ts';
 import type { OperationContext } from './context.ts';
 import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
 import { forgetDocumentHistory } from '../versions/forget.ts';
+import { deleteMediaFiles } from '../uploads/media-files.ts';
 
 export type DeleteArgs = { collection: string; id: number | string; depth?: number };
 
@@ -28,6 +29,7 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
     forgetDocumentHistory(ctx.cms, collection, id);
     scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
   });
+  if (collection.builtIn === 'media') await deleteMediaFiles(ctx.cms, existing);
   await runSideEffectHooks(ctx, collection, 'afterDelete', { id, doc: existing, operation: 'delete' });
   return presentDoc(ctx, collection, existing, 0);
 }

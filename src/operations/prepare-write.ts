@@ -70,6 +70,7 @@ export async function prepareWrite(
     }
   }
   if (entity.kind === 'collection' && entity.builtIn === 'media' && !options.internal) {
+    if (operation === 'create') throw badRequest('A media document is created by uploading a file (POST /media as multipart/form-data, or upload()).', 'file');
     for (const key of Object.keys(data)) {
       if (MEDIA_SYSTEM_FIELDS.has(key)) throw badRequest(`"${key}" is set by the upload and cannot be changed.`, key);
     }

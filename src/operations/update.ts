@@ -56,9 +56,9 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   return presentDoc(ctx, collection, changed, args.depth ?? 1);
 }
 
-/** The stored document if the reader may see it; else 404. */
+/** The stored document if the reader may see it: a read rule that says no is a 401/403, a filter that hides it a 404. */
 export async function loadReadable(ctx: OperationContext, collection: SanitizedCollection, id: number): Promise<Record<string, unknown>> {
-  const readWhere = await checkAccess(ctx, collection, 'read', { id }).catch(() => ({ id: { equals: 0 } }) as Where);
+  const readWhere = await checkAccess(ctx, collection, 'read', { id });
   return loadStored(ctx, collection, id, readWhere);
 }
 

@@ -1,23 +1,26 @@
-/** The `url` of a media document and of each of its sizes (SPEC "media"). */
+/**
+ * `url` and `sizes.<name>.url` on media documents as they are read (SPEC "media"): the storage
+ * adapter's public URL when it has one (S3 `publicUrl`, a CDN), else the file route of this API,
+ * absolute when `serverURL` is set.
+ */
 import type { CMS } from '../cms.ts';
 
 type Doc = Record<string, unknown>;
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function fileURL(cms: CMS, filename: string): string {
-  const custom = cms.storage?.url?.(filename);
-  if (custom) return custom;
+export function mediaFileURL(cms: CMS, filename: string): string {
+  const fromStorage = cms.storage?.url?.(filename);
+  if (fromStorage) return fromStorage;
   return `${cms.config.serverURL ?? ''}${cms.config.routes.api}/media/file/${encodeURIComponent(filename)}`;
 }
 
 export function decorateMedia(cms: CMS, doc: Doc): Doc {
-  if (typeof doc.filename !== 'string') return doc;
-  const out: Doc = { ...doc, url: fileURL(cms, doc.filename) };
-  if (doc.sizes && typeof doc.sizes === 'object') {
-    const sizes: Record<string, unknown> = {};
-    for (const [name, size] of Object.entries(doc.sizes as Record<string, Doc | null>)) {
-      sizes[name] = size && typeof size.filename === 'string'
-        ? { width: size.width ?? null, height: size.height ?? null, url: fileURL(cms, size.filename), filename: size.filename }
-        : null;
+  const out: Doc = { ...doc };
+  if ('filename' in doc) out.url = typeof doc.filename === 'string' && doc.filename ? mediaFileURL(cms, doc.filename) : null;
+  if (isObject(doc.sizes)) {
+    const sizes: Doc = {};
+    for (const [name, size] of Object.entries(doc.sizes)) {
+      sizes[name] = isObject(size) && typeof size.filename === 'string' ? { ...size, url: mediaFileURL(cms, size.filename) } : size;
     }
     out.sizes = sizes;
   }

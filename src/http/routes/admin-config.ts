@@ -16,6 +16,7 @@ function describeField(field: SanitizedField): Record<string, unknown> {
     relationTo: field.relationTo ?? null,
     options: field.options ?? null,
     admin: field.admin ?? null,
+    defaultValue: typeof field.defaultValue === 'function' ? null : field.defaultValue ?? null,
     fields: field.fields?.filter((f) => !f.hidden).map(describeField) ?? null,
   };
 }

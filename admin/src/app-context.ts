@@ -1,0 +1,33 @@
+/** What every view may read: the admin config, the logged-in user and the chosen locale. */
+import { createContext } from 'preact'
+import { useContext } from 'preact/hooks'
+import type { AdminConfig, CollectionConfig, User } from './api.ts'
+
+export interface AppState {
+  config: AdminConfig
+  user: User
+  /** The content locale being viewed and edited, or undefined without localization. */
+  locale: string | undefined
+  setLocale: (locale: string) => void
+  setUser: (user: User) => void
+}
+
+export const AppContext = createContext<AppState | null>(null)
+
+export function useApp(): AppState {
+  const s = useContext(AppContext)
+  if (!s) throw new Error('useApp outside the shell')
+  return s
+}
+
+export function findCollection(config: AdminConfig, slug: string | undefined): CollectionConfig | undefined {
+  return slug ? config.collections.find((c) => c.slug === slug) : undefined
+}
+
+export const isAdmin = (u: User) => u.role === 'admin'
+
+/**
+ * Whether to offer create/delete. Only the built-in rule is known here (users: admins only); for other
+ * collections the server decides and the form shows its 403.
+ */
+export const mayManage = (c: CollectionConfig, u: User) => c.builtIn !== 'users' || isAdmin(u)

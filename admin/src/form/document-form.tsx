@@ -1,0 +1,225 @@
+/**
+ * State shared by the collection and global edit views: values vs. what was loaded, errors from the
+ * server mapped onto fields, the unsaved-changes guard, Ctrl/⌘+S, and the error summary.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { ApiError, type Doc, type Field } from '../api.ts'
+import { useApp } from '../app-context.ts'
+import { fieldLabel, message } from '../format.ts'
+import { setLeaveGuard } from '../router.tsx'
+import { confirmDialog, Icon } from '../ui.tsx'
+import { inputId, type FormState } from './form-context.ts'
+import { isDirty, withDefaults } from './values.ts'
+
+export interface DocumentFormState {
+  values: Doc
+  setValues: (v: Doc) => void
+  initial: Doc
+  /** Replace both the values and the baseline (after load or save). */
+  reset: (doc: Doc) => void
+  dirty: boolean
+  busy: boolean
+  setBusy: (b: boolean) => void
+  /** Server errors by field path, and the ones that name no field. */
+  fieldErrors: Record<string, string>
+  generalError: string | null
+  clientErrors: Record<string, string>
+  clearErrors: () => void
+  /** Shows a failed save: field errors inline (and focuses the first), the rest on top. */
+  showError: (e: unknown) => void
+  formContext: FormState
+}
+
+export function useDocumentForm(fields: Field[], extraDirty = false, lockedFields?: Set<string>): DocumentFormState {
+  const { locale } = useApp()
+  const [initial, setInitial] = useState<Doc>({})
+  const [values, setValues] = useState<Doc>({})
+  const [busy, setBusy] = useState(false)
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
+  const [generalError, setGeneralError] = useState<string | null>(null)
+  const [clientErrors, setClientErrors] = useState<Record<string, string>>({})
+  const focusFirst = useRef(false)
+
+  const dirty = extraDirty || isDirty(fields, values, initial)
+  useLeaveGuard(dirty)
+
+  useEffect(() => {
+    if (!focusFirst.current) return
+    focusFirst.current = false
+    const first = document.querySelector<HTMLElement>('.field.has-error input, .field.has-error select, .field.has-error textarea, .field.has-error button')
+    first?.focus()
+  })
+
+  const formContext = useMemo<FormState>(
+    () => ({
+      errors: fieldErrors,
+      disabled: busy,
+      locale,
+      lockedFields,
+      setClientError: (path, m) =>
+        setClientErrors((prev) => {
+          if ((prev[path] ?? null) === m) return prev
+          const next = { ...prev }
+          if (m === null) delete next[path]
+          else next[path] = m
+          return next
+        }),
+    }),
+    [fieldErrors, busy, locale, lockedFields],
+  )
+
+  return {
+    values,
+    setValues,
+    initial,
+    reset: (doc) => {
+      const full = withDefaults(fields, doc)
+      setInitial(full)
+      setValues(full)
+    },
+    dirty,
+    busy,
+    setBusy,
+    fieldErrors,
+    generalError,
+    clientErrors,
+    clearErrors: () => {
+      setFieldErrors({})
+      setGeneralError(null)
+    },
+    showError: (e) => {
+      if (e instanceof ApiError && e.errors.some((x) => x.field)) {
+        const map: Record<string, string> = {}
+        for (const x of e.errors) if (x.field) map[x.field] ??= x.message
+        setFieldErrors(map)
+        const general = e.errors.filter((x) => !x.field).map((x) => x.message)
+        setGeneralError(general.length ? general.join(' ') : null)
+        focusFirst.current = true
+      } else {
+        setFieldErrors({})
+        setGeneralError(message(e))
+      }
+    },
+    formContext,
+  }
+}
+
+/** Asks before leaving (in-app navigation, back button, reload or closing the tab) while `dirty`. */
+export function useLeaveGuard(dirty: boolean): void {
+  // A layout effect runs right after the render that made the form dirty, before the next click can
+  // navigate away; a plain effect may run a frame later.
+  useLayoutEffect(() => {
+    if (!dirty) return
+    setLeaveGuard(() =>
+      confirmDialog({ title: 'Leave without saving?', message: 'You have unsaved changes on this page. They will be lost if you leave.', confirm: 'Leave page', cancel: 'Stay', danger: true }),
+    )
+    const unload = (e: BeforeUnloadEvent) => {
+      e.preventDefault()
+      e.returnValue = ''
+    }
+    addEventListener('beforeunload', unload)
+    return () => {
+      setLeaveGuard(null)
+      removeEventListener('beforeunload', unload)
+    }
+  }, [dirty])
+}
+
+/** Ctrl+S / ⌘+S runs `save` instead of the browser's "save page". */
+export function useSaveShortcut(save: () => void): void {
+  const ref = useRef(save)
+  ref.current = save
+  useEffect(() => {
+    const on = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+        e.preventDefault()
+        ref.current()
+      }
+    }
+    addEventListener('keydown', on)
+    return () => removeEventListener('keydown', on)
+  }, [])
+}
+
+/** Finds a field's label by dotted path for the summary (`items.0.label` → "Items › 1 › Label"). */
+function pathLabel(fields: Field[], path: string): string {
+  const parts: string[] = []
+  let list: Field[] | null | undefined = fields
+  for (const seg of path.split('.')) {
+    if (/^\d+$/.test(seg)) {
+      parts.push(`row ${Number(seg) + 1}`)
+      continue
+    }
+    const f: Field | undefined = list?.find((x) => x.name === seg)
+    parts.push(f ? fieldLabel(f) : seg)
+    list = f?.fields
+  }
+  return parts.join(' › ')
+}
+
+/** The errors of a failed save, each linking to its field (like the GOV.UK error summary). */
+export function ErrorSummary(props: { form: DocumentFormState; fields: Field[] }) {
+  const { fieldErrors, generalError } = props.form
+  const entries = Object.entries(fieldErrors)
+  if (!generalError && entries.length === 0) return null
+  return (
+    <div class="alert error" role="alert">
+      {generalError && <p>{generalError}</p>}
+      {entries.length > 0 && (
+        <>
+          <p>
+            <strong>{entries.length === 1 ? 'One field needs attention.' : `${entries.length} fields need attention.`}</strong>
+          </p>
+          <ul>
+            {entries.map(([path, m]) => (
+              <li key={path}>
+                <a
+                  href={`#${inputId(path)}`}
+                  onClick={(e) => {
+                    e.preventDefault()
+                    document.getElementById(inputId(path))?.focus()
+                  }}
+                >
+                  {pathLabel(props.fields, path)}
+                </a>
+                : {m}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  )
+}
+
+/** Whether any field (at any depth) is localized, i.e. whether a locale switcher means anything here. */
+export function hasLocalizedFields(fields: Field[]): boolean {
+  return fields.some((f) => f.localized || hasLocalizedFields(f.fields ?? []))
+}
+
+export function LocaleSwitcher(props: { dirty: boolean; fields: Field[] }) {
+  const { config, locale, setLocale } = useApp()
+  if (!config.localization || !locale || !hasLocalizedFields(props.fields)) return null
+  return (
+    <label class="locale-switch" title="Content locale">
+      <Icon name="globe" />
+      <span class="visually-hidden">Locale</span>
+      <select
+        value={locale}
+        onChange={async (e) => {
+          const next = e.currentTarget.value
+          e.currentTarget.value = locale
+          if (props.dirty && !(await confirmDialog({ title: 'Switch locale?', message: 'Unsaved changes in this locale will be lost.', confirm: 'Switch', danger: true }))) return
+          setLocale(next)
+        }}
+      >
+        {config.localization.locales.map((l) => (
+          <option value={l} key={l}>
+            {l.toUpperCase()}
+            {l === config.localization!.defaultLocale ? ' (default)' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}

@@ -1,0 +1,227 @@
+/** One input per field type, and the frame around it (label, badges, description, inline error). */
+import type { ComponentChildren } from 'preact'
+import type { Doc, Field } from '../api.ts'
+import { fieldLabel } from '../format.ts'
+import { ArrayField, GroupField } from './structure-fields.tsx'
+import { MultiSelect, RelationshipField } from './choice-fields.tsx'
+import { JsonField, MarkdownField } from './text-fields.tsx'
+import { UploadField } from './upload-field.tsx'
+import { inputId, useForm, type FieldProps } from './form-context.ts'
+import { isReadOnly } from './values.ts'
+
+/** The fields of a document, a group or an array row. */
+export function FieldList(props: { fields: Field[]; value: Doc; onChange: (v: Doc) => void; path?: string }) {
+  return (
+    <>
+      {props.fields.map((f) => (
+        <FieldInput
+          key={f.name}
+          field={f}
+          path={props.path ? `${props.path}.${f.name}` : f.name}
+          value={props.value?.[f.name]}
+          onChange={(v) => props.onChange({ ...props.value, [f.name]: v })}
+        />
+      ))}
+    </>
+  )
+}
+
+export function FieldInput(props: FieldProps) {
+  switch (props.field.type) {
+    case 'group':
+      return <GroupField {...(props as FieldProps<Doc>)} />
+    case 'array':
+      return <ArrayField {...(props as FieldProps<Doc[]>)} />
+    case 'checkbox':
+      return <CheckboxField {...(props as FieldProps<boolean>)} />
+    default:
+      return (
+        <FieldFrame field={props.field} path={props.path}>
+          <Control {...props} />
+        </FieldFrame>
+      )
+  }
+}
+
+function Control(props: FieldProps) {
+  const { field } = props
+  switch (field.type) {
+    case 'textarea':
+      return <TextArea {...(props as FieldProps<string | null>)} />
+    case 'markdown':
+      return <MarkdownField {...(props as FieldProps<string | null>)} />
+    case 'json':
+      return <JsonField {...props} />
+    case 'number':
+      return <NumberInput {...(props as FieldProps<number | null>)} />
+    case 'date':
+      return <DateInput {...(props as FieldProps<string | null>)} />
+    case 'select':
+      return field.hasMany ? <MultiSelect {...(props as FieldProps<string[]>)} /> : <SelectInput {...(props as FieldProps<string | null>)} />
+    case 'relationship':
+      return <RelationshipField {...props} />
+    case 'upload':
+      return <UploadField {...(props as FieldProps<number | string | null>)} />
+    default:
+      return <TextInput {...(props as FieldProps<string | null>)} type={field.type === 'email' ? 'email' : 'text'} />
+  }
+}
+
+/** Label, badges, description and the inline error, wired to the control by id and aria attributes. */
+export function FieldFrame(props: { field: Field; path: string; children: ComponentChildren; as?: 'div' | 'fieldset' }) {
+  const { field, path } = props
+  const form = useForm()
+  const error = form.errors[path]
+  const id = inputId(path)
+  const description = typeof field.admin?.description === 'string' ? field.admin.description : null
+  const label = (
+    <>
+      {fieldLabel(field)}
+      {field.required && (
+        <span class="req" aria-hidden="true">
+          *
+        </span>
+      )}
+      {field.localized && form.locale && <span class="locale-tag" aria-hidden="true">{form.locale}</span>}
+    </>
+  )
+  return (
+    <div class={`field field-${field.type} ${error ? 'has-error' : ''}`} data-path={path}>
+      {props.as === 'fieldset' ? (
+        <span class="field-label" id={`${id}-label`}>
+          {label}
+        </span>
+      ) : (
+        <label class="field-label" for={id}>
+          {label}
+        </label>
+      )}
+      {props.children}
+      {description && (
+        <p class="field-description" id={`${id}-desc`}>
+          {description}
+        </p>
+      )}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** Attributes every native control gets: id, aria links to the error and description, disabled. */
+export function useControlProps(props: { field: Field; path: string }) {
+  const form = useForm()
+  const id = inputId(props.path)
+  const error = form.errors[props.path]
+  const describedBy = [error ? `${id}-error` : '', props.field.admin?.description ? `${id}-desc` : ''].filter(Boolean).join(' ')
+  const locked = isReadOnly(props.field) || form.disabled || Boolean(form.lockedFields?.has(props.path))
+  return {
+    id,
+    name: props.path,
+    disabled: locked,
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-required': props.field.required ? ('true' as const) : undefined,
+    'aria-describedby': describedBy || undefined,
+  }
+}
+
+function TextInput(props: FieldProps<string | null> & { type: 'text' | 'email' }) {
+  const attrs = useControlProps(props)
+  const placeholder = typeof props.field.admin?.placeholder === 'string' ? props.field.admin.placeholder : undefined
+  const common = {
+    ...attrs,
+    value: props.value ?? '',
+    placeholder,
+    autoComplete: 'off',
+    onInput: (e: { currentTarget: HTMLInputElement }) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value),
+  }
+  return props.type === 'email' ? <input type="email" {...common} /> : <input type="text" {...common} />
+}
+
+function TextArea(props: FieldProps<string | null>) {
+  const attrs = useControlProps(props)
+  return <textarea {...attrs} rows={4} value={props.value ?? ''} onInput={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)} />
+}
+
+function NumberInput(props: FieldProps<number | null>) {
+  const attrs = useControlProps(props)
+  return (
+    <input
+      {...attrs}
+      type="number"
+      step="any"
+      class="narrow"
+      value={props.value ?? ''}
+      onInput={(e) => {
+        const t = e.currentTarget.value
+        if (t === '') props.onChange(null)
+        else if (Number.isFinite(Number(t))) props.onChange(Number(t))
+      }}
+    />
+  )
+}
+
+/** `<input type=datetime-local>` works in local time; the API stores ISO 8601 (UTC). */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return ''
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
+}
+
+function DateInput(props: FieldProps<string | null>) {
+  const attrs = useControlProps(props)
+  return (
+    <input
+      {...attrs}
+      type="datetime-local"
+      class="narrow"
+      value={toLocalInput(props.value)}
+      onInput={(e) => {
+        const t = e.currentTarget.value
+        const d = new Date(t)
+        props.onChange(t === '' || Number.isNaN(d.getTime()) ? null : d.toISOString())
+      }}
+    />
+  )
+}
+
+function SelectInput(props: FieldProps<string | null>) {
+  const attrs = useControlProps(props)
+  return (
+    <select {...attrs} class="narrow" value={props.value ?? ''} onChange={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}>
+      <option value="">— Select —</option>
+      {(props.field.options ?? []).map((o) => (
+        <option value={o.value} key={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  )
+}
+
+function CheckboxField(props: FieldProps<boolean>) {
+  const attrs = useControlProps(props)
+  const form = useForm()
+  const error = form.errors[props.path]
+  return (
+    <div class={`field field-checkbox ${error ? 'has-error' : ''}`} data-path={props.path}>
+      <label class="check">
+        <input {...attrs} type="checkbox" checked={Boolean(props.value)} onChange={(e) => props.onChange(e.currentTarget.checked)} />
+        <span>
+          {fieldLabel(props.field)}
+          {props.field.localized && form.locale && <span class="locale-tag" aria-hidden="true">{form.locale}</span>}
+        </span>
+      </label>
+      {error && (
+        <p class="field-error" id={`${attrs.id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,101 @@
+/** `upload` field: a media document by id. Shows the chosen file; pick one from the library or upload a new one. */
+import { useEffect, useState } from 'preact/hooks'
+import { docs, type Doc } from '../api.ts'
+import { formatBytes, message } from '../format.ts'
+import { MediaResults, MediaThumb, useMediaPage } from '../media/media-grid.tsx'
+import { Uploader } from '../media/uploader.tsx'
+import { Link } from '../router.tsx'
+import { Icon, Modal } from '../ui.tsx'
+import { useControlProps } from './fields.tsx'
+import type { FieldProps } from './form-context.ts'
+
+const idOf = (v: unknown) => (v === null || v === undefined || v === '' ? null : typeof v === 'object' ? ((v as Doc).id ?? null) : (v as number | string))
+
+export function UploadField(props: FieldProps<number | string | null>) {
+  const attrs = useControlProps(props)
+  const id = idOf(props.value)
+  const [doc, setDoc] = useState<Doc | null>(null)
+  const [missing, setMissing] = useState<string | null>(null)
+  const [picking, setPicking] = useState(false)
+
+  useEffect(() => {
+    setMissing(null)
+    if (id === null) return setDoc(null)
+    if (doc && String(doc.id) === String(id)) return
+    let live = true
+    docs
+      .get(props.field.relationTo ?? 'media', id)
+      .then((d) => live && setDoc(d))
+      .catch((e) => live && (setDoc(null), setMissing(message(e))))
+    return () => {
+      live = false
+    }
+  }, [id])
+
+  const choose = (d: Doc) => {
+    setDoc(d)
+    props.onChange(d.id as number)
+    setPicking(false)
+  }
+
+  return (
+    <div class="upload-field">
+      {id !== null ? (
+        <div class="upload-chosen">
+          <MediaThumb doc={doc} />
+          <div class="upload-meta">
+            {doc ? (
+              <>
+                <Link to={`/collections/media/${doc.id}`} class="truncate">
+                  {String(doc.originalName ?? doc.filename ?? `#${doc.id}`)}
+                </Link>
+                <span class="muted small">{[doc.mimeType, typeof doc.width === 'number' ? `${doc.width}×${doc.height}` : '', formatBytes(doc.filesize)].filter(Boolean).join(' · ')}</span>
+              </>
+            ) : (
+              <span class="muted">{missing ? `#${id} (${missing})` : 'Loading…'}</span>
+            )}
+          </div>
+          <div class="upload-actions">
+            <button type="button" id={attrs.id} disabled={attrs.disabled} aria-describedby={attrs['aria-describedby']} onClick={() => setPicking(true)}>
+              Replace
+            </button>
+            <button type="button" class="icon-button" disabled={attrs.disabled} aria-label="Remove file" onClick={() => props.onChange(null)}>
+              <Icon name="x" />
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" class="upload-empty" id={attrs.id} disabled={attrs.disabled} aria-describedby={attrs['aria-describedby']} aria-invalid={attrs['aria-invalid']} onClick={() => setPicking(true)}>
+          <Icon name="image" size={20} />
+          <span>Choose or upload a file</span>
+        </button>
+      )}
+      {picking && <MediaPicker selected={id === null ? null : String(id)} onPick={choose} onClose={() => setPicking(false)} />}
+    </div>
+  )
+}
+
+function MediaPicker(props: { selected: string | null; onPick: (d: Doc) => void; onClose: () => void }) {
+  const [page, setPage] = useState(1)
+  const [search, setSearch] = useState('')
+  const { data, error } = useMediaPage(page, search, 0, 12)
+  return (
+    <Modal title="Choose a file" onClose={props.onClose} wide>
+      <Uploader compact multiple={false} onUploaded={props.onPick} />
+      <div class="picker-search">
+        <Icon name="search" />
+        <input
+          type="search"
+          aria-label="Search media"
+          placeholder="Search by file name"
+          value={search}
+          onInput={(e) => {
+            setSearch(e.currentTarget.value)
+            setPage(1)
+          }}
+        />
+      </div>
+      <MediaResults data={data} error={error} page={page} setPage={setPage} onPick={props.onPick} selected={props.selected} emptyText={search ? 'No file matches.' : 'No files yet. Upload one above.'} />
+    </Modal>
+  )
+}

@@ -1,0 +1,60 @@
+/** Plain-data helpers for form values: defaults for new documents, what changed, what to send. */
+import type { Doc, Field } from '../api.ts'
+import { newRowId } from '../format.ts'
+
+export const isReadOnly = (f: Field) => Boolean(f.admin?.readOnly)
+
+/** The value a new document (or array row) starts with for a field. */
+export function emptyValue(f: Field): unknown {
+  if (f.defaultValue !== undefined && f.defaultValue !== null) return structuredClone(f.defaultValue)
+  switch (f.type) {
+    case 'checkbox':
+      return false
+    case 'array':
+      return []
+    case 'group':
+      return emptyDoc(f.fields ?? [])
+    case 'select':
+    case 'relationship':
+      return f.hasMany ? [] : null
+    default:
+      return null
+  }
+}
+
+export function emptyDoc(fields: Field[]): Doc {
+  const d: Doc = {}
+  for (const f of fields) d[f.name] = emptyValue(f)
+  return d
+}
+
+export function newRow(fields: Field[]): Doc {
+  return { id: newRowId(), ...emptyDoc(fields) }
+}
+
+/** Fills missing keys (and missing group members) so every input has a defined value to show. */
+export function withDefaults(fields: Field[], doc: Doc): Doc {
+  const out: Doc = { ...doc }
+  for (const f of fields) {
+    const v = out[f.name]
+    if (v === undefined || (v === null && (f.type === 'group' || f.type === 'array' || f.hasMany))) out[f.name] = emptyValue(f)
+    else if (f.type === 'group' && typeof v === 'object' && v) out[f.name] = withDefaults(f.fields ?? [], v as Doc)
+  }
+  return out
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+
+/**
+ * The editable top-level fields whose value differs from `initial`: what a PATCH sends, and what a create
+ * sends (against the blank form), so untouched fields get the server's defaults.
+ */
+export function changedFields(fields: Field[], values: Doc, initial: Doc): Doc {
+  const out: Doc = {}
+  for (const f of fields) if (!isReadOnly(f) && !same(values[f.name], initial[f.name])) out[f.name] = values[f.name]
+  return out
+}
+
+export function isDirty(fields: Field[], values: Doc, initial: Doc): boolean {
+  return Object.keys(changedFields(fields, values, initial)).length > 0
+}

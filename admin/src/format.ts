@@ -1,0 +1,78 @@
+/** Turning config names and stored values into text for people. */
+import type { CollectionConfig, Doc, Field, GlobalConfig } from './api.ts'
+
+export const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+const ACRONYMS = new Set(['api', 'id', 'url', 'seo', 'html', 'css', 'json', 'ip', 'sku', 'cta'])
+
+/** `publishedAt` → "Published at", `api-keys` → "API keys", `seo` → "SEO". */
+export function humanize(s: string): string {
+  const words = s.replace(/[-_.]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').trim().toLowerCase().split(/\s+/)
+  const t = words.map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w)).join(' ')
+  return t.charAt(0).toUpperCase() + t.slice(1)
+}
+
+export function pluralLabel(c: CollectionConfig): string {
+  return c.labels?.plural ?? humanize(c.slug)
+}
+
+export function singularLabel(c: CollectionConfig): string {
+  if (c.labels?.singular) return c.labels.singular
+  const p = humanize(c.slug)
+  if (/ies$/.test(p)) return p.replace(/ies$/, 'y')
+  if (/(ss|us)$/.test(p) || !/s$/.test(p)) return p
+  return p.replace(/s$/, '')
+}
+
+export function globalLabel(g: GlobalConfig): string {
+  return g.label ?? humanize(g.slug)
+}
+
+export function fieldLabel(f: Field): string {
+  return f.label ?? humanize(f.name)
+}
+
+export function formatDate(v: unknown): string {
+  if (typeof v !== 'string' || !v) return ''
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+}
+
+export function formatBytes(n: unknown): string {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return ''
+  // Decimal units, like the config's `maxFileSize: 10_000_000` (shown as 10 MB).
+  if (n < 1000) return `${n} B`
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')} kB`
+  return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0).replace(/\.0$/, '')} MB`
+}
+
+/** A document's title: its `useAsTitle` value, else `#id`. */
+export function docTitle(c: CollectionConfig | undefined, d: Doc | null | undefined): string {
+  if (!d) return ''
+  const key = c?.admin?.useAsTitle
+  const v = key && key !== 'id' ? d[key] : undefined
+  return typeof v === 'string' && v.trim() ? v : typeof v === 'number' ? String(v) : `#${d.id ?? '?'}`
+}
+
+/** One table cell's text for a stored value. */
+export function cellText(f: Field | undefined, v: unknown): string {
+  if (v === null || v === undefined || v === '') return ''
+  if (f?.type === 'date') return formatDate(v)
+  if (f?.type === 'checkbox') return v ? 'Yes' : 'No'
+  if (f?.type === 'select' && f.options) {
+    const label = (x: unknown) => f.options!.find((o) => o.value === x)?.label ?? String(x)
+    return Array.isArray(v) ? v.map(label).join(', ') : label(v)
+  }
+  if ((f?.type === 'relationship' || f?.type === 'upload') && v !== null) {
+    return (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'object' && x ? `#${(x as Doc).id}` : `#${x}`)).join(', ')
+  }
+  if (typeof v === 'string') return v.length > 90 ? `${v.slice(0, 90)}…` : v
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  return JSON.stringify(v).slice(0, 90)
+}
+
+/** 24 hex characters, the shape the server gives array rows (it keeps ids it is sent). */
+export function newRowId(): string {
+  const b = crypto.getRandomValues(new Uint8Array(12))
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+}

@@ -1,0 +1,102 @@
+/** Media documents as thumbnail cards, and the searchable, paged list behind them (library and picker). */
+import { useEffect, useState } from 'preact/hooks'
+import { docs, type Doc, type ListResult } from '../api.ts'
+import { formatBytes, message } from '../format.ts'
+import { Link } from '../router.tsx'
+import { ErrorBox, Icon, Spinner } from '../ui.tsx'
+import { thumbnailURL } from '../upload.ts'
+
+export function MediaThumb(props: { doc: Doc | null | undefined; size?: 'small' | 'large' }) {
+  const url = thumbnailURL(props.doc)
+  const [broken, setBroken] = useState(false)
+  const ext = typeof props.doc?.filename === 'string' ? props.doc.filename.split('.').pop()?.toUpperCase() : ''
+  return (
+    <div class={`thumb ${props.size ?? ''}`}>
+      {url && !broken ? (
+        <img src={url} alt={typeof props.doc?.alt === 'string' ? props.doc.alt : ''} loading="lazy" onError={() => setBroken(true)} />
+      ) : (
+        <span class="thumb-file">
+          <Icon name={url ? 'image' : 'file'} size={22} />
+          {ext && <span>{ext}</span>}
+        </span>
+      )}
+    </div>
+  )
+}
+
+function CardBody(props: { doc: Doc }) {
+  const d = props.doc
+  const dims = typeof d.width === 'number' && typeof d.height === 'number' ? `${d.width}×${d.height}` : ''
+  return (
+    <>
+      <MediaThumb doc={d} />
+      <span class="media-name truncate" title={String(d.filename ?? '')}>
+        {String(d.originalName ?? d.filename ?? `#${d.id}`)}
+      </span>
+      <span class="muted small">{[dims, formatBytes(d.filesize)].filter(Boolean).join(' · ')}</span>
+    </>
+  )
+}
+
+export function MediaGrid(props: { docs: Doc[]; onPick?: (doc: Doc) => void; selected?: string | null }) {
+  return (
+    <ul class="media-grid">
+      {props.docs.map((d) => (
+        <li key={String(d.id)}>
+          {props.onPick ? (
+            <button type="button" class={`media-card ${props.selected === String(d.id) ? 'selected' : ''}`} aria-pressed={props.selected === String(d.id)} onClick={() => props.onPick!(d)}>
+              <CardBody doc={d} />
+            </button>
+          ) : (
+            <Link to={`/collections/media/${d.id}`} class="media-card">
+              <CardBody doc={d} />
+            </Link>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** Loads a page of media, optionally filtered by file name. `version` bumps force a reload. */
+export function useMediaPage(page: number, search: string, version: number, limit = 24) {
+  const [data, setData] = useState<ListResult | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    let live = true
+    const where = search.trim() ? { or: [{ originalName: { like: search.trim() } }, { filename: { like: search.trim() } }] } : undefined
+    docs
+      .list('media', { page, limit, sort: '-createdAt', where })
+      .then((r) => live && (setData(r), setError(null)))
+      .catch((e) => live && setError(message(e)))
+    return () => {
+      live = false
+    }
+  }, [page, search, version])
+  return { data, error }
+}
+
+export function MediaResults(props: { data: ListResult | null; error: string | null; page: number; setPage: (p: number) => void; onPick?: (d: Doc) => void; selected?: string | null; emptyText: string }) {
+  const { data, error } = props
+  if (error) return <ErrorBox error={error} />
+  if (!data) return <Spinner />
+  if (data.docs.length === 0) return <div class="empty">{props.emptyText}</div>
+  return (
+    <>
+      <MediaGrid docs={data.docs} onPick={props.onPick} selected={props.selected} />
+      {data.totalPages > 1 && (
+        <nav class="pager" aria-label="Pages">
+          <button type="button" disabled={!data.hasPrevPage} onClick={() => props.setPage(props.page - 1)}>
+            Previous
+          </button>
+          <span class="muted">
+            Page {data.page} of {data.totalPages}
+          </span>
+          <button type="button" disabled={!data.hasNextPage} onClick={() => props.setPage(props.page + 1)}>
+            Next
+          </button>
+        </nav>
+      )}
+    </>
+  )
+}

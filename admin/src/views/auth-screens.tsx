@@ -1,0 +1,98 @@
+/** Logged-out screens: log in, and create the first admin while no user exists. */
+import type { ComponentChildren } from 'preact'
+import { useState } from 'preact/hooks'
+import { ApiError, auth, type LoginResult } from '../api.ts'
+import { message } from '../format.ts'
+import { ErrorBox } from '../ui.tsx'
+
+export function AuthCard(props: { title: string; intro?: string; children: ComponentChildren }) {
+  return (
+    <main class="auth">
+      <div class="card auth-card">
+        <div class="brand">
+          <span class="logo" aria-hidden="true" />
+          CMS
+        </div>
+        <h1>{props.title}</h1>
+        {props.intro && <p class="muted">{props.intro}</p>}
+        {props.children}
+      </div>
+    </main>
+  )
+}
+
+function useSubmit(run: () => Promise<LoginResult>, onDone: (r: LoginResult) => void) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<ApiError | null>(null)
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      onDone(await run())
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(0, message(err)))
+      setBusy(false)
+    }
+  }
+  return { busy, error, submit }
+}
+
+export function LoginForm(props: { onDone: (r: LoginResult) => void }) {
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const { busy, error, submit } = useSubmit(() => auth.login(email, password), props.onDone)
+  const text = error?.status === 429 ? `${error.message} Too many attempts; wait a few minutes and try again.` : error?.message
+  return (
+    <AuthCard title="Log in">
+      <form onSubmit={submit} class="form">
+        <ErrorBox error={text} />
+        <label>
+          Email
+          <input type="email" name="email" autoComplete="username" required autoFocus value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        </label>
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+    </AuthCard>
+  )
+}
+
+export function FirstRegisterForm(props: { onDone: (r: LoginResult) => void }) {
+  const [name, setName] = useState('')
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const { busy, error, submit } = useSubmit(() => auth.firstRegister(email, password, name), props.onDone)
+  const fieldError = (f: string) => error?.errors.find((x) => x.field === f)?.message
+  const general = error && !error.errors.some((x) => x.field) ? error.message : null
+  return (
+    <AuthCard title="Create the first admin" intro="No user exists yet. This account will be the administrator.">
+      <form onSubmit={submit} class="form">
+        <ErrorBox error={general} />
+        <label>
+          Name
+          <input type="text" name="name" autoComplete="name" autoFocus value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label>
+          Email
+          <input type="email" name="email" autoComplete="username" required value={email} aria-invalid={fieldError('email') ? 'true' : undefined} onInput={(e) => setEmail(e.currentTarget.value)} />
+          {fieldError('email') && <span class="field-error">{fieldError('email')}</span>}
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} aria-invalid={fieldError('password') ? 'true' : undefined} onInput={(e) => setPassword(e.currentTarget.value)} />
+          <span class="field-description">At least 8 characters.</span>
+          {fieldError('password') && <span class="field-error">{fieldError('password')}</span>}
+        </label>
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create admin'}
+        </button>
+      </form>
+    </AuthCard>
+  )
+}

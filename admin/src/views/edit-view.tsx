@@ -1,0 +1,291 @@
+/** Create or edit one document of a collection: the generated form, drafts/publish, delete, versions. */
+import { useEffect, useMemo, useState } from 'preact/hooks'
+import { ApiError, docs, type CollectionConfig, type Doc } from '../api.ts'
+import { isAdmin, mayManage, useApp } from '../app-context.ts'
+import { forgetChoices } from '../form/choice-fields.tsx'
+import { ErrorSummary, LocaleSwitcher, useDocumentForm, useSaveShortcut } from '../form/document-form.tsx'
+import { FieldList } from '../form/fields.tsx'
+import { FormContext } from '../form/form-context.ts'
+import { changedFields, emptyDoc } from '../form/values.ts'
+import { docTitle, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
+import { Uploader } from '../media/uploader.tsx'
+import { Link, navigate } from '../router.tsx'
+import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx'
+import { MediaPreview } from './media-preview.tsx'
+import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
+import { VersionsPanel } from './versions-panel.tsx'
+
+type SaveMode = 'save' | 'draft' | 'publish'
+
+/** A one-time note carried across the redirect from /create to the new document's page. */
+let flash: { path: string; text: string; secret?: string } | null = null
+
+export function EditView(props: { collection: CollectionConfig; id: string | null }) {
+  const c = props.collection
+  const { user, locale, setUser } = useApp()
+  const creating = props.id === null
+  const isUsers = c.builtIn === 'users'
+  const isMedia = c.builtIn === 'media'
+  const path = `/collections/${c.slug}`
+  // Media's file facts are shown by the preview, not as disabled inputs.
+  const fields = useMemo(() => (isMedia ? c.fields.filter((f) => !f.admin?.readOnly) : c.fields), [c])
+  const locked = useMemo(() => (isUsers && !isAdmin(user) ? new Set(['role', 'active']) : undefined), [isUsers, user])
+  const [password, setPassword] = useState<PasswordState>({ open: creating, value: '', confirm: '' })
+  const form = useDocumentForm(fields, password.value !== '', locked)
+  const [doc, setDoc] = useState<Doc | null>(null)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const [saves, setSaves] = useState(0)
+  const [note] = useState(() => {
+    const n = flash && flash.path === `${path}/${props.id}` ? flash : null
+    flash = null
+    return n
+  })
+
+  useEffect(() => {
+    let live = true
+    setLoadError(null)
+    form.clearErrors()
+    if (creating) {
+      setDoc(null)
+      form.reset(isUsers ? newUserDefaults(c, emptyDoc(fields)) : emptyDoc(fields))
+      return
+    }
+    setDoc(null)
+    docs
+      .get(c.slug, props.id!, { locale, draft: c.drafts })
+      .then((d) => live && (setDoc(d), form.reset(d)))
+      .catch((e) => live && setLoadError(e instanceof ApiError && e.status === 404 ? `This ${singularLabel(c).toLowerCase()} does not exist (or you may not see it).` : message(e)))
+    return () => {
+      live = false
+    }
+  }, [c.slug, props.id, locale])
+
+  const save = async (mode: SaveMode) => {
+    if (form.busy) return
+    if (Object.keys(form.clientErrors).length) return form.showError(new ApiError(400, Object.values(form.clientErrors)[0]!))
+    const problem = isUsers ? passwordProblem(password, creating) : null
+    if (problem) return form.showError(new ApiError(400, problem.message, [problem]))
+    const data: Doc = changedFields(fields, form.values, form.initial)
+    if (isUsers && password.open && password.value) data.password = password.value
+    if (mode === 'publish') data.status = 'published'
+    if (!creating && Object.keys(data).length === 0 && mode !== 'draft') return toast('Nothing to save', 'info')
+    form.setBusy(true)
+    form.clearErrors()
+    try {
+      const params = { locale, draft: mode === 'draft' }
+      const r = creating ? await docs.create(c.slug, data, params) : await docs.update(c.slug, props.id!, data, params)
+      forgetChoices(c.slug)
+      const saved = r.doc
+      const verb = mode === 'publish' ? 'Published' : mode === 'draft' ? 'Draft saved' : creating ? 'Created' : 'Saved'
+      if (isUsers && saved.id === user.id) setUser(saved as typeof user)
+      setPassword({ open: false, value: '', confirm: '' })
+      if (creating) {
+        const secret = typeof saved.key === 'string' ? saved.key : undefined
+        flash = { path: `${path}/${saved.id}`, text: `${singularLabel(c)} created.`, secret }
+        form.reset(saved)
+        toast(verb)
+        await navigate(`${path}/${saved.id}`, { replace: true, force: true })
+        return
+      }
+      setDoc(saved)
+      form.reset(saved)
+      setSaves((n) => n + 1)
+      toast(verb)
+    } catch (e) {
+      form.showError(e)
+    } finally {
+      form.setBusy(false)
+    }
+  }
+
+  const remove = async () => {
+    const title = docTitle(c, doc ?? form.values)
+    const ok = await confirmDialog({ title: `Delete ${singularLabel(c).toLowerCase()}?`, message: `“${title}” will be deleted. This cannot be undone.`, confirm: 'Delete', danger: true })
+    if (!ok) return
+    try {
+      await docs.remove(c.slug, props.id!)
+      forgetChoices(c.slug)
+      toast(`Deleted “${title}”`)
+      await navigate(path, { force: true })
+    } catch (e) {
+      form.showError(e)
+    }
+  }
+
+  const unpublish = async () => {
+    try {
+      const r = await docs.unpublish(c.slug, props.id!)
+      setDoc(r.doc)
+      form.reset(r.doc)
+      setSaves((n) => n + 1)
+      toast('Unpublished')
+    } catch (e) {
+      toast(message(e), 'error')
+    }
+  }
+
+  const defaultMode: SaveMode = c.drafts ? 'draft' : 'save'
+  useSaveShortcut(() => void save(defaultMode))
+
+  if (loadError) {
+    return (
+      <section>
+        <Breadcrumb c={c} />
+        <h1 tabIndex={-1}>Not available</h1>
+        <ErrorBox error={loadError} />
+      </section>
+    )
+  }
+  if (creating && isMedia) return <MediaCreate c={c} />
+  if (!creating && !doc) return <Spinner />
+
+  const title = creating ? `New ${singularLabel(c).toLowerCase()}` : docTitle(c, form.values) || docTitle(c, doc)
+  const status = typeof doc?.status === 'string' ? doc.status : null
+  const own = isUsers && String(props.id) === String(user.id)
+
+  return (
+    <section class="edit">
+      <header class="edit-head">
+        <div class="edit-title">
+          <Breadcrumb c={c} />
+          <h1 tabIndex={-1}>
+            {title}
+            {own && <span class="badge">you</span>}
+          </h1>
+        </div>
+        <div class="actions">
+          <LocaleSwitcher dirty={form.dirty} fields={fields} />
+          {form.dirty && <span class="unsaved" role="status">Unsaved changes</span>}
+          {!creating && mayManage(c, user) && (
+            <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={form.busy}>
+              <Icon name="trash" /> Delete
+            </button>
+          )}
+          {c.drafts ? (
+            <>
+              {status === 'published' && (
+                <button type="button" class="ghost" onClick={() => void unpublish()} disabled={form.busy}>
+                  Unpublish
+                </button>
+              )}
+              <button type="button" onClick={() => void save('draft')} disabled={form.busy}>
+                Save draft
+              </button>
+              <button type="button" class="primary" onClick={() => void save('publish')} disabled={form.busy}>
+                {status === 'published' ? 'Publish changes' : 'Publish'}
+              </button>
+            </>
+          ) : (
+            <button type="button" class="primary" onClick={() => void save('save')} disabled={form.busy || (!creating && !form.dirty)}>
+              {form.busy ? 'Saving…' : creating ? 'Create' : 'Save'}
+            </button>
+          )}
+        </div>
+      </header>
+
+      {note && (
+        <div class="alert ok" role="status">
+          <p>{note.text}</p>
+          {note.secret && (
+            <>
+              <p>Copy this key now; it is shown only once:</p>
+              <code class="secret">{note.secret}</code>
+            </>
+          )}
+        </div>
+      )}
+
+      <div class="edit-grid">
+        <form
+          class="edit-main"
+          id="doc-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault()
+            void save(defaultMode)
+          }}
+        >
+          <ErrorSummary form={form} fields={fields} />
+          {isMedia && doc && <MediaPreview doc={doc} />}
+          <FormContext.Provider value={form.formContext}>
+            <div class="fields">
+              <FieldList fields={fields} value={form.values} onChange={form.setValues} />
+              {isUsers && <PasswordSection state={password} onChange={setPassword} creating={creating} own={own} />}
+            </div>
+          </FormContext.Provider>
+          <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
+        </form>
+        {!creating && doc && (
+          <aside class="edit-aside">
+            <section class="panel" aria-label="Document details">
+              <dl class="facts">
+                <div>
+                  <dt>ID</dt>
+                  <dd>{String(doc.id)}</dd>
+                </div>
+                {c.drafts && (
+                  <div>
+                    <dt>Status</dt>
+                    <dd>
+                      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>{status ?? 'draft'}</span>
+                    </dd>
+                  </div>
+                )}
+                <div>
+                  <dt>Updated</dt>
+                  <dd>{formatDate(doc.updatedAt)}</dd>
+                </div>
+                <div>
+                  <dt>Created</dt>
+                  <dd>{formatDate(doc.createdAt)}</dd>
+                </div>
+              </dl>
+            </section>
+            {c.drafts && (
+              <VersionsPanel
+                owner={{ collection: c.slug, id: props.id! }}
+                reloadKey={saves}
+                dirty={form.dirty}
+                onRestored={(d) => {
+                  setDoc(d)
+                  form.reset(d)
+                  setSaves((n) => n + 1)
+                }}
+              />
+            )}
+          </aside>
+        )}
+      </div>
+    </section>
+  )
+}
+
+/**
+ * The users collection's defaults as SPEC states them (the config endpoint sends no defaults):
+ * role `editor` when that role exists, else the last one; active.
+ */
+function newUserDefaults(c: CollectionConfig, blank: Doc): Doc {
+  const roles = c.fields.find((f) => f.name === 'role')?.options?.map((o) => o.value) ?? []
+  const role = roles.includes('editor') ? 'editor' : roles[roles.length - 1]
+  return { ...blank, role: blank.role ?? role ?? null, active: true }
+}
+
+function Breadcrumb(props: { c: CollectionConfig }) {
+  return (
+    <nav class="breadcrumb" aria-label="Breadcrumb">
+      <Link to={`/collections/${props.c.slug}`}>{pluralLabel(props.c)}</Link>
+      <Icon name="chevron" size={12} />
+    </nav>
+  )
+}
+
+/** Media documents are created by uploading a file. */
+function MediaCreate(props: { c: CollectionConfig }) {
+  return (
+    <section>
+      <Breadcrumb c={props.c} />
+      <h1 tabIndex={-1}>Upload a file</h1>
+      <Uploader multiple={false} onUploaded={(d) => void navigate(`/collections/media/${d.id}`, { replace: true })} />
+    </section>
+  )
+}

@@ -1,0 +1,188 @@
+/** The documents of a collection: columns from the config, sort by header, search, paging; state in the URL. */
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { docs, type CollectionConfig, type Field, type ListResult } from '../api.ts'
+import { mayManage, useApp } from '../app-context.ts'
+import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
+import { Link, navigate, replaceQuery, type Location } from '../router.tsx'
+import { ErrorBox, Icon, Spinner } from '../ui.tsx'
+import { LocaleSwitcher } from '../form/document-form.tsx'
+
+const LIST_TYPES = new Set(['text', 'email', 'number', 'checkbox', 'date', 'select', 'relationship', 'upload'])
+const PAGE_SIZE = 20
+
+/** useAsTitle first, then up to three short scalar fields. */
+export function listColumns(c: CollectionConfig): { titleKey: string; extra: Field[] } {
+  const titleKey = c.admin?.useAsTitle ?? 'id'
+  const extra = c.fields.filter((f) => f.name !== titleKey && LIST_TYPES.has(f.type) && !f.hasMany).slice(0, 3)
+  return { titleKey, extra }
+}
+
+export function ListView(props: { collection: CollectionConfig; location: Location }) {
+  const c = props.collection
+  const { locale, user } = useApp()
+  const canCreate = mayManage(c, user)
+  const q = props.location.query
+  const page = Math.max(1, Number(q.get('page')) || 1)
+  const sort = q.get('sort') ?? '-updatedAt'
+  const search = q.get('q') ?? ''
+  const [draftSearch, setDraftSearch] = useState(search)
+  const [data, setData] = useState<ListResult | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [loading, setLoading] = useState(true)
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const { titleKey, extra } = listColumns(c)
+  const searchable = titleKey !== 'id'
+  const base = `/collections/${c.slug}`
+
+  const setQuery = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(q)
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === '') next.delete(k)
+      else next.set(k, v)
+    }
+    replaceQuery(next)
+  }
+
+  useEffect(() => setDraftSearch(search), [c.slug])
+  useEffect(() => {
+    let live = true
+    setLoading(true)
+    const where = searchable && search.trim() ? { [titleKey]: { like: search.trim() } } : undefined
+    docs
+      .list(c.slug, { page, limit: PAGE_SIZE, sort, where, locale })
+      .then((r) => live && (setData(r), setError(null)))
+      .catch((e) => live && setError(message(e)))
+      .finally(() => live && setLoading(false))
+    return () => {
+      live = false
+    }
+  }, [c.slug, page, sort, search, locale])
+
+  const onSearch = (v: string) => {
+    setDraftSearch(v)
+    clearTimeout(timer.current)
+    timer.current = setTimeout(() => setQuery({ q: v, page: null }), 250)
+  }
+
+  const columns: { key: string; label: string; field?: Field }[] = [
+    { key: titleKey, label: titleKey === 'id' ? 'ID' : (c.fields.find((f) => f.name === titleKey)?.label ?? humanize(titleKey)) },
+    ...extra.map((f) => ({ key: f.name, label: fieldLabel(f), field: f })),
+    ...(c.drafts ? [{ key: 'status', label: 'Status' }] : []),
+    { key: 'updatedAt', label: 'Updated' },
+  ]
+
+  const first = data ? (data.page - 1) * data.limit + 1 : 0
+  const last = data ? first + data.docs.length - 1 : 0
+
+  return (
+    <section>
+      <div class="page-head">
+        <div>
+          <h1 tabIndex={-1}>{pluralLabel(c)}</h1>
+          {data && (
+            <span class="muted">
+              {data.totalDocs} {data.totalDocs === 1 ? 'document' : 'documents'}
+            </span>
+          )}
+        </div>
+        <div class="actions">
+          <LocaleSwitcher dirty={false} fields={c.fields} />
+          {canCreate && (
+            <Link to={`${base}/create`} class="button primary">
+              <Icon name="plus" /> Create new
+            </Link>
+          )}
+        </div>
+      </div>
+
+      {searchable && (
+        <div class="toolbar">
+          <div class="search">
+            <Icon name="search" />
+            <input type="search" aria-label={`Search ${pluralLabel(c).toLowerCase()} by ${humanize(titleKey).toLowerCase()}`} placeholder={`Search by ${humanize(titleKey).toLowerCase()}`} value={draftSearch} onInput={(e) => onSearch(e.currentTarget.value)} />
+          </div>
+        </div>
+      )}
+
+      <ErrorBox error={error} />
+      {!data && loading ? (
+        <Spinner />
+      ) : data && data.docs.length === 0 ? (
+        <div class="empty">
+          {search ? (
+            <p>No {pluralLabel(c).toLowerCase()} match “{search}”.</p>
+          ) : (
+            <>
+              <p>No {pluralLabel(c).toLowerCase()} yet.</p>
+              {canCreate && (
+                <Link to={`${base}/create`} class="button primary">
+                  Create the first {singularLabel(c).toLowerCase()}
+                </Link>
+              )}
+            </>
+          )}
+        </div>
+      ) : data ? (
+        <>
+          <div class={`table-wrap ${loading ? 'is-loading' : ''}`}>
+            <table>
+              <thead>
+                <tr>
+                  {columns.map((col) => {
+                    const dir = sort === col.key ? 'ascending' : sort === `-${col.key}` ? 'descending' : undefined
+                    return (
+                      <th key={col.key} aria-sort={dir ?? 'none'} scope="col">
+                        <button type="button" class="sort" onClick={() => setQuery({ sort: dir === 'ascending' ? `-${col.key}` : col.key, page: null })}>
+                          {col.label}
+                          <Icon name={dir === 'ascending' ? 'asc' : dir === 'descending' ? 'desc' : 'sort'} size={14} />
+                        </button>
+                      </th>
+                    )
+                  })}
+                </tr>
+              </thead>
+              <tbody>
+                {data.docs.map((d) => (
+                  <tr key={String(d.id)} onClick={(e) => !(e.target as HTMLElement).closest('a') && void navigate(`${base}/${d.id}`)}>
+                    {columns.map((col, i) =>
+                      i === 0 ? (
+                        <td class="title-cell" key={col.key}>
+                          <Link to={`${base}/${d.id}`}>{docTitle(c, d)}</Link>
+                        </td>
+                      ) : col.key === 'status' ? (
+                        <td key={col.key}>
+                          <span class={`badge ${d.status === 'published' ? 'ok' : 'draft'}`}>{String(d.status ?? 'draft')}</span>
+                        </td>
+                      ) : col.key === 'updatedAt' ? (
+                        <td class="muted nowrap" key={col.key}>
+                          {formatDate(d.updatedAt)}
+                        </td>
+                      ) : (
+                        <td key={col.key}>{cellText(col.field, d[col.key])}</td>
+                      ),
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav class="pager" aria-label="Pages">
+            <span class="muted">
+              {first}–{last} of {data.totalDocs}
+            </span>
+            <span class="spacer" />
+            <button type="button" disabled={!data.hasPrevPage || loading} onClick={() => setQuery({ page: String(page - 1) })}>
+              Previous
+            </button>
+            <span class="muted">
+              Page {data.page} of {Math.max(1, data.totalPages)}
+            </span>
+            <button type="button" disabled={!data.hasNextPage || loading} onClick={() => setQuery({ page: String(page + 1) })}>
+              Next
+            </button>
+          </nav>
+        </>
+      ) : null}
+    </section>
+  )
+}

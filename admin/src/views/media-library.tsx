@@ -1,0 +1,67 @@
+/** The media collection as a library: upload by drop or picker (with progress), thumbnails, search, paging. */
+import { useRef, useState } from 'preact/hooks'
+import type { CollectionConfig } from '../api.ts'
+import { forgetChoices } from '../form/choice-fields.tsx'
+import { pluralLabel } from '../format.ts'
+import { MediaResults, useMediaPage } from '../media/media-grid.tsx'
+import { Uploader } from '../media/uploader.tsx'
+import { replaceQuery, type Location } from '../router.tsx'
+import { Icon } from '../ui.tsx'
+
+export function MediaLibrary(props: { collection: CollectionConfig; location: Location }) {
+  const q = props.location.query
+  const page = Math.max(1, Number(q.get('page')) || 1)
+  const search = q.get('q') ?? ''
+  const [draft, setDraft] = useState(search)
+  const [version, setVersion] = useState(0)
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const { data, error } = useMediaPage(page, search, version)
+
+  const setQuery = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(q)
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === '') next.delete(k)
+      else next.set(k, v)
+    }
+    replaceQuery(next)
+  }
+
+  return (
+    <section>
+      <div class="page-head">
+        <div>
+          <h1 tabIndex={-1}>{pluralLabel(props.collection)}</h1>
+          {data && (
+            <span class="muted">
+              {data.totalDocs} {data.totalDocs === 1 ? 'file' : 'files'}
+            </span>
+          )}
+        </div>
+      </div>
+      <Uploader
+        onUploaded={() => {
+          forgetChoices('media')
+          setVersion((v) => v + 1)
+        }}
+      />
+      <div class="toolbar">
+        <div class="search">
+          <Icon name="search" />
+          <input
+            type="search"
+            aria-label="Search media by file name"
+            placeholder="Search by file name"
+            value={draft}
+            onInput={(e) => {
+              const v = e.currentTarget.value
+              setDraft(v)
+              clearTimeout(timer.current)
+              timer.current = setTimeout(() => setQuery({ q: v, page: null }), 250)
+            }}
+          />
+        </div>
+      </div>
+      <MediaResults data={data} error={error} page={page} setPage={(p) => setQuery({ page: String(p) })} emptyText={search ? 'No file matches.' : 'No files yet. Drop some above.'} />
+    </section>
+  )
+}

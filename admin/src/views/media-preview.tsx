@@ -1,0 +1,66 @@
+/** The file of a media document: a large preview and the facts the upload recorded (read-only). */
+import type { Doc } from '../api.ts'
+import { formatBytes } from '../format.ts'
+import { MediaThumb } from '../media/media-grid.tsx'
+import { toast, Icon } from '../ui.tsx'
+
+export function MediaPreview(props: { doc: Doc }) {
+  const d = props.doc
+  const url = typeof d.url === 'string' ? d.url : null
+  const absolute = url ? new URL(url, location.origin).href : null
+  const facts: [string, string][] = [
+    ['Original name', String(d.originalName ?? '')],
+    ['Stored as', String(d.filename ?? '')],
+    ['Type', String(d.mimeType ?? '')],
+    ['Size', formatBytes(d.filesize)],
+    ['Dimensions', typeof d.width === 'number' ? `${d.width} × ${d.height} px` : ''],
+  ]
+  const sizes = d.sizes && typeof d.sizes === 'object' ? Object.entries(d.sizes as Record<string, { width?: number; height?: number; url?: string }>) : []
+  return (
+    <div class="media-preview">
+      <a href={absolute ?? undefined} target="_blank" rel="noopener noreferrer" class="media-preview-image" aria-label="Open the file in a new tab">
+        <MediaThumb doc={d} size="large" />
+      </a>
+      <dl class="facts">
+        {facts
+          .filter(([, v]) => v)
+          .map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd class="truncate" title={v}>
+                {v}
+              </dd>
+            </div>
+          ))}
+        {sizes.length > 0 && (
+          <div>
+            <dt>Sizes</dt>
+            <dd>
+              {sizes.map(([name, s]) => (
+                <a key={name} href={s.url} target="_blank" rel="noopener noreferrer" class="size-link">
+                  {name} {s.width ? `(${s.width}${s.height ? `×${s.height}` : ''})` : ''}
+                </a>
+              ))}
+            </dd>
+          </div>
+        )}
+        {absolute && (
+          <div>
+            <dt>URL</dt>
+            <dd class="url-row">
+              <code class="truncate">{absolute}</code>
+              <button
+                type="button"
+                class="icon-button"
+                aria-label="Copy URL"
+                onClick={() => navigator.clipboard?.writeText(absolute).then(() => toast('URL copied'), () => toast('Copying is not allowed here', 'error'))}
+              >
+                <Icon name="copy" />
+              </button>
+            </dd>
+          </div>
+        )}
+      </dl>
+    </div>
+  )
+}

@@ -1,0 +1,105 @@
+/**
+ * The password part of a user form. The API never returns passwords (or hashes); it only accepts a new
+ * one: required on create, behind "Change password" on edit.
+ */
+import { useForm } from '../form/form-context.ts'
+
+export interface PasswordState {
+  open: boolean
+  value: string
+  confirm: string
+}
+
+export const MIN_PASSWORD = 8
+
+/** Why the password cannot be sent yet, or null. */
+export function passwordProblem(p: PasswordState, creating: boolean): { field: string; message: string } | null {
+  if (!p.open) return null
+  if (!p.value && !creating) return null
+  if (!p.value) return { field: 'password', message: 'A password is required.' }
+  if (p.value.length < MIN_PASSWORD) return { field: 'password', message: `Use at least ${MIN_PASSWORD} characters.` }
+  if (p.value !== p.confirm) return { field: 'confirmPassword', message: 'The passwords do not match.' }
+  return null
+}
+
+export function PasswordSection(props: { state: PasswordState; onChange: (s: PasswordState) => void; creating: boolean; own: boolean }) {
+  const form = useForm()
+  const s = props.state
+  const set = (p: Partial<PasswordState>) => props.onChange({ ...s, ...p })
+  if (!s.open) {
+    return (
+      <div class="field">
+        <span class="field-label">Password</span>
+        <div>
+          <button type="button" onClick={() => set({ open: true })}>
+            Change password
+          </button>
+        </div>
+      </div>
+    )
+  }
+  const errPassword = form.errors.password
+  const errConfirm = form.errors.confirmPassword
+  return (
+    <fieldset class="group password-group">
+      <legend>{props.creating ? 'Password' : 'Change password'}</legend>
+      <div class="group-body">
+        <div class={`field ${errPassword ? 'has-error' : ''}`} data-path="password">
+          <label class="field-label" for="field-password">
+            {props.creating ? 'Password' : 'New password'}
+            {props.creating && <span class="req" aria-hidden="true">*</span>}
+          </label>
+          <input
+            id="field-password"
+            type="password"
+            autoComplete="new-password"
+            class="narrow"
+            value={s.value}
+            disabled={form.disabled}
+            aria-required={props.creating ? 'true' : undefined}
+            aria-invalid={errPassword ? 'true' : undefined}
+            aria-describedby={errPassword ? 'field-password-error field-password-desc' : 'field-password-desc'}
+            onInput={(e) => set({ value: e.currentTarget.value })}
+          />
+          <p class="field-description" id="field-password-desc">
+            At least {MIN_PASSWORD} characters.{!props.creating && props.own ? ' You stay logged in here; your other sessions end.' : ''}
+            {!props.creating && !props.own ? ' All of this user’s sessions end.' : ''}
+          </p>
+          {errPassword && (
+            <p class="field-error" id="field-password-error">
+              {errPassword}
+            </p>
+          )}
+        </div>
+        <div class={`field ${errConfirm ? 'has-error' : ''}`} data-path="confirmPassword">
+          <label class="field-label" for="field-confirmPassword">
+            Confirm password
+          </label>
+          <input
+            id="field-confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            class="narrow"
+            value={s.confirm}
+            disabled={form.disabled}
+            aria-invalid={errConfirm ? 'true' : undefined}
+            aria-describedby={errConfirm ? 'field-confirmPassword-error' : undefined}
+            onInput={(e) => set({ confirm: e.currentTarget.value })}
+          />
+          {errConfirm && (
+            <p class="field-error" id="field-confirmPassword-error">
+              {errConfirm}
+            </p>
+          )}
+        </div>
+        {!props.creating && (
+          <div>
+            <button type="button" class="link small" onClick={() => props.onChange({ open: false, value: '', confirm: '' })}>
+              Keep the current password
+            </button>
+          </div>
+        )}
+      </div>
+    </fieldset>
+  )
+}

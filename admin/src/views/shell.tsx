@@ -1,0 +1,125 @@
+/** The logged-in frame: sidebar (collections, globals, account) and the routed page. */
+import type { ComponentChildren } from 'preact'
+import { useEffect } from 'preact/hooks'
+import type { AdminConfig, CollectionConfig, User } from '../api.ts'
+import { findCollection, isAdmin, useApp } from '../app-context.ts'
+import { globalLabel, pluralLabel } from '../format.ts'
+import { Link, useLocation, type Location } from '../router.tsx'
+import { Icon } from '../ui.tsx'
+import { Dashboard } from './dashboard.tsx'
+import { EditView } from './edit-view.tsx'
+import { GlobalView } from './global-view.tsx'
+import { ListView } from './list-view.tsx'
+import { MediaLibrary } from './media-library.tsx'
+
+/** Collections this user can open (API keys are for admins only). */
+export function visibleCollections(config: AdminConfig, user: User): CollectionConfig[] {
+  return config.collections.filter((c) => c.builtIn !== 'api-keys' || isAdmin(user))
+}
+
+export function collectionIcon(c: CollectionConfig): string {
+  return c.builtIn === 'media' ? 'image' : c.builtIn === 'users' ? 'users' : c.builtIn === 'api-keys' ? 'key' : 'doc'
+}
+
+function route(loc: Location, config: AdminConfig): { key: string; page: ComponentChildren; active: string | null } {
+  const parts = loc.path.split('/').filter(Boolean).map(decodeURIComponent)
+  if (parts.length === 0) return { key: 'home', page: <Dashboard />, active: null }
+  if (parts[0] === 'collections') {
+    const c = findCollection(config, parts[1])
+    if (c && parts.length === 2) {
+      const page = c.builtIn === 'media' ? <MediaLibrary collection={c} location={loc} /> : <ListView collection={c} location={loc} />
+      return { key: `list:${c.slug}`, page, active: `c:${c.slug}` }
+    }
+    if (c && parts.length === 3) {
+      const id = parts[2] === 'create' ? null : parts[2]!
+      return { key: `edit:${c.slug}:${parts[2]}`, page: <EditView collection={c} id={id} />, active: `c:${c.slug}` }
+    }
+  }
+  if (parts[0] === 'globals' && parts.length === 2) {
+    const g = config.globals.find((x) => x.slug === parts[1])
+    if (g) return { key: `global:${g.slug}`, page: <GlobalView global={g} />, active: `g:${g.slug}` }
+  }
+  return {
+    key: 'not-found',
+    active: null,
+    page: (
+      <section>
+        <h1 tabIndex={-1}>Not found</h1>
+        <p class="muted">
+          Nothing is at this address. <Link to="/">Back to the dashboard</Link>
+        </p>
+      </section>
+    ),
+  }
+}
+
+/** Moves focus to the new page's heading so screen readers announce it (it may render after loading). */
+function useFocusHeading(key: string) {
+  useEffect(() => {
+    let tries = 0
+    let frame = 0
+    const find = () => {
+      const h = document.querySelector<HTMLElement>('#main h1')
+      if (h) h.focus({ preventScroll: true })
+      else if (++tries < 60) frame = requestAnimationFrame(find)
+    }
+    frame = requestAnimationFrame(find)
+    return () => cancelAnimationFrame(frame)
+  }, [key])
+}
+
+export function Shell(props: { onLogout: () => void }) {
+  const { config, user } = useApp()
+  const loc = useLocation()
+  const r = route(loc, config)
+  useFocusHeading(r.key)
+  const collections = visibleCollections(config, user)
+  const content = collections.filter((c) => !c.builtIn || c.builtIn === 'media')
+  const system = collections.filter((c) => c.builtIn && c.builtIn !== 'media')
+
+  const navLink = (to: string, key: string, label: string, icon: string) => (
+    <Link to={to} class={`nav-item ${r.active === key ? 'active' : ''}`} aria-current={r.active === key ? 'page' : undefined} key={key}>
+      <Icon name={icon} />
+      <span class="truncate">{label}</span>
+    </Link>
+  )
+
+  return (
+    <div class="layout">
+      <a href="#main" class="skip-link">
+        Skip to content
+      </a>
+      <aside class="sidebar">
+        <Link to="/" class="brand">
+          <span class="logo" aria-hidden="true" />
+          CMS
+        </Link>
+        <nav aria-label="Main">
+          <div class="nav-title">Collections</div>
+          {content.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
+          {config.globals.length > 0 && <div class="nav-title">Globals</div>}
+          {config.globals.map((g) => navLink(`/globals/${g.slug}`, `g:${g.slug}`, globalLabel(g), 'settings'))}
+          {system.length > 0 && <div class="nav-title">Admin</div>}
+          {system.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
+        </nav>
+        <div class="account">
+          <Link to={`/collections/users/${user.id}`} class="who" title="Your account">
+            <span class="avatar" aria-hidden="true">
+              {(user.name || user.email).charAt(0).toUpperCase()}
+            </span>
+            <span class="who-text">
+              <span class="truncate">{user.name || user.email}</span>
+              <span class="muted small">{user.role}</span>
+            </span>
+          </Link>
+          <button type="button" class="icon-button" onClick={props.onLogout} aria-label="Log out" title="Log out">
+            <Icon name="logout" />
+          </button>
+        </div>
+      </aside>
+      <main class="content" id="main" key={r.key}>
+        {r.page}
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,103 @@
+/**
+ * Uploads a file into `media`, top to bottom: authorize (before a byte is read) → receive (staged on
+ * disk, size-limited) → check the type from the bytes → dimensions and image sizes → store the files →
+ * create the document (the same create operation as JSON, `internal` so it may set the upload's fields)
+ * → remove the staged files. Whatever fails, nothing stays behind in storage.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { MEDIA_SLUG, MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { badRequest } from '../errors.ts';
+import type { CMS } from '../cms.ts';
+import { checkAccess } from '../access/check-access.ts';
+import { loadSharp } from '../uploads/sharp-loader.ts';
+import { sniffUploadType, type DetectedType } from '../uploads/upload-type.ts';
+import { makeImageSizes, readDimensions, type Dimensions, type MadeSize } from '../uploads/image-sizes.ts';
+import { sizeFileName, storedFileName } from '../uploads/file-names.ts';
+import { removeQuietly, type StagedFile, type UploadLimits } from '../uploads/staging.ts';
+import { removeStoredFiles } from '../uploads/media-files.ts';
+import { formFieldsToData } from '../uploads/form-fields.ts';
+import { getCollection } from './entities.ts';
+import { create } from './create.ts';
+import type { OperationContext } from './context.ts';
+
+type Doc = Record<string, unknown>;
+/** The staged file and the field values: as data (Local API) or as the text parts of a form (REST). */
+export type ReceivedUpload = { file: StagedFile; data?: Doc; form?: Record<string, string> };
+/** Reads the file (and any field values) into the staging folder under the limits it is given. */
+export type ReceiveUpload = (limits: UploadLimits) => Promise<ReceivedUpload>;
+export type UploadArgs = { receive: ReceiveUpload; depth?: number };
+
+export async function upload(ctx: OperationContext, args: UploadArgs): Promise<Doc> {
+  const media = getCollection(ctx.cms, MEDIA_SLUG);
+  await checkAccess(ctx, media, 'create');
+  const received = await args.receive(await uploadLimits(ctx.cms));
+  const staged = [received.file.path];
+  const stored: string[] = [];
+  try {
+    const data = received.form ? formFieldsToData(media, received.form) : { ...received.data };
+    refuseUploadFields(data);
+    if (received.file.size === 0) throw badRequest('The file is empty.', 'file');
+    const type = await sniffUploadType(received.file.path, ctx.cms.config.upload.mimeTypes);
+    const image = await processImage(ctx.cms, received.file, type);
+    staged.push(...image.sizes.map((s) => s.path));
+    const record = uploadRecord(received.file, type, image.dimensions, image.sizes);
+    const files = [
+      { key: record.filename, path: received.file.path, size: received.file.size },
+      ...image.sizes.map((s) => ({ key: record.sizeFiles[s.name], path: s.path, size: s.filesize })),
+    ];
+    for (const file of files) {
+      await ctx.cms.storage.put(file.key, Bun.file(file.path), { contentType: type.mimeType, size: file.size });
+      stored.push(file.key);
+    }
+    return await create(ctx, { collection: MEDIA_SLUG, data: { ...data, ...record.fields }, depth: args.depth, internal: true });
+  } catch (error) {
+    await removeStoredFiles(ctx.cms, stored, 'an upload failed');
+    throw error;
+  } finally {
+    await Promise.all(staged.map(removeQuietly));
+  }
+}
+
+/** Where arriving files wait: beside local storage (so storing is a rename), else in the data folder. */
+async function uploadLimits(cms: CMS): Promise<UploadLimits> {
+  const stagingDir = cms.storage.stagingDir ?? path.join(cms.config.dataDir, 'incoming-uploads');
+  await fs.promises.mkdir(stagingDir, { recursive: true });
+  return { maxFileSize: cms.config.upload.maxFileSize, stagingDir };
+}
+
+/** The upload sets these itself; a form part naming one is refused like a PATCH would be. */
+function refuseUploadFields(data: Doc): void {
+  for (const key of Object.keys(data)) {
+    if (MEDIA_SYSTEM_FIELDS.has(key)) throw badRequest(`"${key}" is set by the upload and cannot be sent.`, key);
+  }
+}
+
+async function processImage(cms: CMS, file: StagedFile, type: DetectedType): Promise<{ dimensions: Dimensions | null; sizes: MadeSize[] }> {
+  const sharp = type.mimeType.startsWith('image/') ? await loadSharp() : null;
+  if (!sharp) return { dimensions: null, sizes: [] };
+  const dimensions = await readDimensions(sharp, file.path, type.mimeType);
+  const stagingDir = path.dirname(file.path);
+  const sizes = dimensions ? await makeImageSizes(sharp, file.path, type.mimeType, cms.config.upload.imageSizes, stagingDir) : [];
+  return { dimensions, sizes };
+}
+
+function uploadRecord(file: StagedFile, type: DetectedType, dimensions: Dimensions | null, made: MadeSize[]) {
+  const filename = storedFileName(file.originalName, type.extension);
+  const sizeFiles: Record<string, string> = {};
+  const sizes: Doc = {};
+  for (const size of made) {
+    sizeFiles[size.name] = sizeFileName(filename, size.name);
+    sizes[size.name] = { filename: sizeFiles[size.name], width: size.width, height: size.height, filesize: size.filesize, mimeType: type.mimeType };
+  }
+  const fields = {
+    filename,
+    originalName: file.originalName,
+    mimeType: type.mimeType,
+    filesize: file.size,
+    width: dimensions?.width ?? null,
+    height: dimensions?.height ?? null,
+    sizes,
+  };
+  return { filename, sizeFiles, fields };
+}

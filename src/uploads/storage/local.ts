@@ -1,0 +1,65 @@
+/**
+ * Local disk storage (the default): files in `upload.dir`, flat, under their stored names. Arriving
+ * uploads are staged in `<dir>/.incoming` (same filesystem), so putting one in place is an atomic rename:
+ * a reader never sees half a file, and a crash leaves only a staged file, swept on a later start.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { StorageAdapter, StoredFile } from '../../config/types.ts';
+import { STORED_NAME } from '../file-names.ts';
+import { removeQuietly, stagingPath } from '../staging.ts';
+
+const STALE_STAGED_MS = 24 * 60 * 60 * 1000;
+
+export function createLocalStorage(dir: string): StorageAdapter & { dir: string; stagingDir: string } {
+  const root = path.resolve(dir);
+  const stagingDir = path.join(root, '.incoming');
+  const fileOf = (key: string) => {
+    if (!STORED_NAME.test(key)) throw new Error(`local storage: "${key}" is not a stored file name`);
+    return path.join(root, key);
+  };
+
+  return {
+    dir: root,
+    stagingDir,
+    async init() {
+      await fs.promises.mkdir(stagingDir, { recursive: true });
+      await sweepStaleStaged(stagingDir);
+    },
+    async put(key, body) {
+      const target = fileOf(key);
+      const source = (body as { name?: unknown }).name;
+      if (typeof source === 'string' && path.dirname(path.resolve(source)) === stagingDir) {
+        await fs.promises.rename(source, target);
+        return;
+      }
+      const temp = stagingPath(stagingDir);
+      try {
+        await Bun.write(temp, body);
+        await fs.promises.rename(temp, target);
+      } catch (error) {
+        await removeQuietly(temp);
+        throw error;
+      }
+    },
+    async get(key): Promise<StoredFile | null> {
+      const file = fileOf(key);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (!stat?.isFile()) return null;
+      return { body: Bun.file(file), size: stat.size, etag: `"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`, lastModified: stat.mtimeMs };
+    },
+    async delete(key) {
+      await fs.promises.rm(fileOf(key), { force: true });
+    },
+  };
+}
+
+/** Staged files left by a crash; only old ones, since another process may be receiving an upload now. */
+async function sweepStaleStaged(stagingDir: string): Promise<void> {
+  const now = Date.now();
+  for (const name of await fs.promises.readdir(stagingDir).catch(() => [] as string[])) {
+    const file = path.join(stagingDir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat && now - stat.mtimeMs > STALE_STAGED_MS) await removeQuietly(file);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The type of an upload comes from its bytes (file-type), never from its name or the client's
+ * Content-Type (SPEC "Errors": upload type check), and must match `upload.mimeTypes`.
+ */
+import { fileTypeFromFile } from 'file-type';
+import { APIError } from '../errors.ts';
+
+export type DetectedType = { mimeType: string; extension: string };
+
+export async function sniffUploadType(file: string, allowed: string[]): Promise<DetectedType> {
+  const detected = await fileTypeFromFile(file);
+  if (!detected) throw new APIError(415, 'The file type could not be recognised from its contents; it is not an allowed type.', 'file');
+  if (!mimeTypeAllowed(detected.mime, allowed)) {
+    throw new APIError(415, `Files of type ${detected.mime} are not allowed (allowed: ${allowed.join(', ')}).`, 'file');
+  }
+  return { mimeType: detected.mime, extension: detected.ext };
+}
+
+/** `image/*` matches every image type; `*` or `*\/*` anything; otherwise an exact, case-insensitive match. */
+export function mimeTypeAllowed(mimeType: string, allowed: string[]): boolean {
+  const type = mimeType.toLowerCase();
+  return allowed.some((pattern) => {
+    const p = pattern.trim().toLowerCase();
+    if (p === '*' || p === '*/*') return true;
+    if (p.endsWith('/*')) return type.startsWith(p.slice(0, -1));
+    return p === type;
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * The admin bundle without a browser: it builds, stays small, and the server serves it (index.html with
+ * `window.__CMS__`, client routes falling back to index.html, hashed assets cached for good).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildAdmin, type AdminBuildResult } from '../admin/build.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+/** Gzipped budget for everything the browser loads (JS + CSS). Raise it on purpose, not by accident. */
+const BUDGET_GZIP_BYTES = 45_000;
+
+describe('admin bundle', () => {
+  let build: AdminBuildResult;
+  let t: TestServer;
+
+  beforeAll(async () => {
+    build = await buildAdmin();
+    t = await startTestServer();
+  }, 20_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  test('builds index.html, one hashed script and one hashed stylesheet', () => {
+    const names = build.files.map((f) => f.path);
+    expect(names).toHaveLength(3);
+    expect(names).toContain('index.html');
+    expect(names.filter((n) => /^assets\/main-[A-Z0-9]{8}\.js$/.test(n))).toHaveLength(1);
+    expect(names.filter((n) => /^assets\/main-[A-Z0-9]{8}\.css$/.test(n))).toHaveLength(1);
+  });
+
+  test(`stays under ${BUDGET_GZIP_BYTES / 1000} kB gzipped`, () => {
+    const total = build.files
+      .filter((f) => f.path.startsWith('assets/'))
+      .reduce((sum, f) => sum + gzipSync(readFileSync(join(build.outdir, f.path)), { level: 9 }).byteLength, 0);
+    expect(total).toBeLessThan(BUDGET_GZIP_BYTES);
+  });
+
+  test('the server answers /admin with the runtime config injected', async () => {
+    const res = await fetch(`${t.url}/admin`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('window.__CMS__={"apiPrefix":"/api/cms","adminPrefix":"/admin"');
+    expect(html).toMatch(/src="\/admin\/assets\/main-[A-Z0-9]{8}\.js"/);
+    expect(html).not.toContain('__CMS_ADMIN_BASE__');
+  });
+
+  test('client routes fall back to index.html; assets are immutable', async () => {
+    const deep = await fetch(`${t.url}/admin/collections/posts/3?page=2`);
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get('content-type')).toContain('text/html');
+    const js = build.files.find((f) => f.path.endsWith('.js'))!.path;
+    const asset = await fetch(`${t.url}/admin/${js}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * Launches the system Chromium for browser tests (STACK-FACTS.md, "Browser tests"): headless, no sandbox,
+ * a fresh profile in a temp folder through launchPersistentContext, removed on close.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function hasChromium(): boolean {
+  return fs.existsSync(CHROMIUM);
+}
+
+export type Browser = { context: BrowserContext; page: Page; close(): Promise<void> };
+
+export async function launchBrowser(options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<Browser> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: options.viewport ?? { width: 1280, height: 860 },
+    colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: 'reduce',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close().catch(() => {});
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** The server takes bodies of any size (uploads are limited while they stream); JSON bodies have their own 16 MB limit. */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { startTestServer, type TestServer } from './harness.ts';
+import { MAX_JSON_BODY } from '../src/http/body.ts';
+
+let t: TestServer;
+beforeAll(async () => { t = await startTestServer({ collections: [{ slug: 'notes', access: { create: () => true }, fields: [{ name: 'text', type: 'textarea' }] }] }); });
+afterAll(() => t.stop());
+
+test('a JSON body over the limit is a 413 in the contract shape, with or without Content-Length', async () => {
+  const text = JSON.stringify({ text: 'x'.repeat(MAX_JSON_BODY) });
+  const sized = await t.request('POST', '/notes', { body: text, headers: { 'content-type': 'application/json' } });
+  expect(sized.status).toBe(413);
+  expect(sized.body.errors[0].message).toContain('larger than');
+  const bytes = new TextEncoder().encode(text);
+  const stream = new ReadableStream({ pull(c) { c.enqueue(bytes.subarray(0, 1 << 20)); c.enqueue(bytes.subarray(1 << 20)); c.close(); } });
+  const chunked = await fetch(`${t.api}/notes`, { method: 'POST', body: stream, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit);
+  expect(chunked.status).toBe(413);
+});
+
+test('a JSON body under the limit is read as before', async () => {
+  const res = await t.request('POST', '/notes', { body: { text: 'y'.repeat(2 << 20) } });
+  expect(res.status).toBe(201);
+  expect(res.body.doc.text).toHaveLength(2 << 20);
+});

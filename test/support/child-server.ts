@@ -1,0 +1,55 @@
+/** The CLI server in its own process (`cms serve`), so its memory can be measured from outside. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { tempDir } from '../harness.ts';
+
+export type ChildServer = { url: string; api: string; pid: number; dir: string; token: string; rssMB(): number; stop(): Promise<void> };
+
+export async function startChildServer(config: Record<string, unknown>): Promise<ChildServer> {
+  const dir = tempDir('cms-child-');
+  const configPath = path.join(dir, 'cms.config.json');
+  fs.writeFileSync(configPath, JSON.stringify({ database: 'data/cms.db', ...config }));
+  const main = path.join(import.meta.dir, '../../src/cli/main.ts');
+  const child: ChildProcess = spawn(process.execPath, [main, 'serve', '--config', configPath, '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  let output = '';
+  child.stderr!.on('data', (d) => (output += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      output += d;
+      const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
+      if (match) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+    setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
+  });
+  const api = `${url}/api/cms`;
+  const registered = await fetch(`${api}/users/first-register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'password123' }) });
+  const token = ((await registered.json()) as { token: string }).token;
+  return {
+    url, api, pid: child.pid!, dir, token,
+    rssMB() {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+    },
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Samples a process's RSS while `work` runs; returns the peak. */
+export async function peakRSS(server: ChildServer, work: () => Promise<unknown>): Promise<{ peak: number; result: unknown }> {
+  let peak = server.rssMB();
+  const timer = setInterval(() => { peak = Math.max(peak, server.rssMB()); }, 10);
+  try {
+    const result = await work();
+    peak = Math.max(peak, server.rssMB());
+    return { peak, result };
+  } finally {
+    clearInterval(timer);
+  }
+}
