@@ -12,6 +12,7 @@ import { systemClock, isoNow, type Clock } from './clock.ts';
 import { resolveSecret } from './secret.ts';
 import { ConfigError } from './errors.ts';
 import { setDefaultCMS } from './auth/user-helpers.ts';
+import { startWebhooks } from './webhooks/start-webhooks.ts';
 import { setNativeDir } from './uploads/sharp-loader.ts';
 import { createStorage } from './uploads/storage/select.ts';
 
@@ -69,6 +70,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
       setDefaultCMS(null);
     },
   };
+  if (config.webhooks.length > 0) startWebhooks(cms);
   setDefaultCMS(cms);
   return cms;
 }

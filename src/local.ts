@@ -7,6 +7,8 @@ import type { UserConfig, User, Where } from './config/types.ts';
 import * as operations from './operations/index.ts';
 import { createContext, type OperationContext } from './operations/context.ts';
 import { localeOptions } from './query/request-options.ts';
+import { flushWebhooks } from './webhooks/start-webhooks.ts';
+import { retryDueWebhooks } from './webhooks/retry-due.ts';
 import { runJobs } from './jobs/run-jobs.ts';
 import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
 
@@ -40,6 +42,10 @@ export function localAPI(cms: CMS) {
       operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth }),
     findGlobal: (args: Common & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
+    /** Waits for this process's first webhook attempts and quick retries (call before a serverless function returns). */
+    flushWebhooks: () => flushWebhooks(cms),
+    /** Sends stored webhook deliveries that are due; `{ sent, failed, pending }`. */
+    retryWebhooks: () => retryDueWebhooks(cms),
     /** Runs due scheduled jobs and webhook retries now (CONTRACT §6). */
     runJobs: () => runJobs(cms),
     close: () => cms.close(),

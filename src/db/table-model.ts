@@ -6,6 +6,7 @@
 import { SYSTEM_COLUMNS } from '../config/builtin-collections.ts';
 import { isColumnField } from '../config/sanitize.ts';
 import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
+import { deliveriesTable } from '../webhooks/deliveries-table.ts';
 
 export type ColumnType = 'text' | 'integer' | 'real';
 export type ColumnModel = { name: string; type: ColumnType; notNull?: boolean; primaryKey?: boolean };
@@ -46,5 +47,8 @@ export function entityTable(entity: Entity): TableModel {
 }
 
 export function configTables(config: SanitizedConfig): TableModel[] {
-  return [...config.collections, ...config.globals].map(entityTable);
+  const tables = [...config.collections, ...config.globals].map(entityTable);
+  // Webhook deliveries exist only when webhooks are configured (SPEC "Events", rule 8).
+  if (config.webhooks.length > 0) tables.push(deliveriesTable);
+  return tables;
 }

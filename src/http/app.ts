@@ -4,6 +4,7 @@ import type { CMS } from '../cms.ts';
 import { collectionRoutes } from './routes/collections.ts';
 import { globalRoutes } from './routes/globals.ts';
 import { userRoutes } from './routes/users.ts';
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { mediaRoutes } from './routes/media.ts';
@@ -18,6 +19,7 @@ export function createApp(cms: CMS) {
     .use(userRoutes(cms))
     .use(mediaRoutes(cms))
     .use(globalRoutes(cms))
+    .use(webhookDeliveryRoutes(cms))
     .use(versionRoutes(cms))
     .use(jobRoutes(cms))
     .use(collectionRoutes(cms));

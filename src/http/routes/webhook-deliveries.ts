@@ -1,0 +1,21 @@
+/** REST for webhook deliveries (CONTRACT §6): the admin's list, and retrying one. */
+import { Elysia } from 'elysia';
+import type { CMS } from '../../cms.ts';
+import { readOptions } from '../../query/request-options.ts';
+import { listDeliveries, retryDelivery } from '../../webhooks/delivery-operations.ts';
+import { methods } from '../handle.ts';
+
+export function webhookDeliveryRoutes(cms: CMS) {
+  // Without webhooks these paths do not exist (404 like any unknown path).
+  if (cms.config.webhooks.length === 0) return new Elysia();
+  return new Elysia()
+    .all('/webhook-deliveries', methods(cms, {
+      GET: ({ ctx, query }) => {
+        const { limit, page } = readOptions(query, cms.config);
+        return { body: listDeliveries(ctx, { limit, page }) };
+      },
+    }))
+    .all('/webhook-deliveries/:id/retry', methods(cms, {
+      POST: ({ ctx, params }) => ({ body: { doc: retryDelivery(ctx, params.id), message: 'Delivery queued for another attempt.' } }),
+    }));
+}

@@ -1,0 +1,78 @@
+/**
+ * The admin's view of deliveries (CONTRACT §6): list them, and put one back to pending, due now.
+ * REST and the Local API call these; only admins pass (API keys also need a `webhook-deliveries` scope).
+ */
+import { scopeAllows } from '../access/check-access.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
+import type { OperationContext } from '../operations/context.ts';
+import type { PaginatedDocs } from '../operations/find.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../query/request-options.ts';
+import { DELIVERIES_TABLE, type DeliveryRow } from './deliveries-table.ts';
+import { countDeliveries, deliveriesTableExists, findDelivery, listDeliveryRows, requeueDelivery } from './delivery-store.ts';
+import { hasRoom, startDelivery } from './start-webhooks.ts';
+import { webhookRuntime } from './webhook-runtime.ts';
+
+export type DeliveryView = Record<string, unknown>;
+
+function authorize(ctx: OperationContext, action: 'read' | 'update'): void {
+  const { cms } = ctx;
+  if (cms.config.webhooks.length === 0 || !deliveriesTableExists(cms.sqlite)) throw notFound();
+  if (ctx.overrideAccess) return;
+  if (!ctx.user) throw unauthorized();
+  if (ctx.user.role !== 'admin') throw forbidden();
+  if (ctx.scopes && !scopeAllows(ctx.scopes, DELIVERIES_TABLE, action)) throw forbidden('This API key is not allowed to perform this action.');
+}
+
+export function presentDelivery(row: DeliveryRow): DeliveryView {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  // A row being sent is due again (for another runner) when its lease ends.
+  const next = row.state === 'pending' ? row.nextAttemptAt : row.state === 'sending' ? row.leaseUntil : null;
+  return {
+    id: row.id,
+    event: row.event,
+    url: row.url,
+    ...(row.global !== null ? { global: row.global } : { collection: row.collection }),
+    docId: row.docId,
+    state: row.state,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    nextAttemptAt: iso(next),
+    createdAt: iso(row.createdAt),
+  };
+}
+
+export function listDeliveries(ctx: OperationContext, args: { limit?: number; page?: number } = {}): PaginatedDocs {
+  authorize(ctx, 'read');
+  const limit = args.limit ?? DEFAULT_LIMIT;
+  const page = args.page ?? 1;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');
+  if (!Number.isInteger(page) || page < 1) throw badRequest('"page" must be 1 or more.', 'page');
+  const totalDocs = countDeliveries(ctx.cms.sqlite);
+  const rows = totalDocs === 0 ? [] : listDeliveryRows(ctx.cms.sqlite, limit, (page - 1) * limit);
+  const totalPages = Math.max(1, Math.ceil(totalDocs / limit));
+  return {
+    docs: rows.map(presentDelivery),
+    totalDocs,
+    limit,
+    page,
+    totalPages,
+    pagingCounter: (page - 1) * limit + 1,
+    hasNextPage: page < totalPages,
+    hasPrevPage: page > 1,
+    nextPage: page < totalPages ? page + 1 : null,
+    prevPage: page > 1 ? page - 1 : null,
+  };
+}
+
+/** Failed (or waiting) → pending, due now, with a fresh retry ladder; this process sends it at once. */
+export function retryDelivery(ctx: OperationContext, id: string): DeliveryView {
+  authorize(ctx, 'update');
+  const row = requeueDelivery(ctx.cms.sqlite, id, ctx.cms.clock.now());
+  if (!row) {
+    if (findDelivery(ctx.cms.sqlite, id)) throw badRequest('This delivery is being sent right now.');
+    throw notFound('Delivery not found.');
+  }
+  const runtime = webhookRuntime(ctx.cms);
+  if (hasRoom(runtime)) startDelivery(runtime, row.id);
+  return presentDelivery(row);
+}
