@@ -21,7 +21,9 @@ export function startServer(cms: CMS, options: { port?: number; host?: string; j
     // shape, src/uploads/multipart.ts), JSON bodies by readJSON (src/http/body.ts).
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
   });
-  if (options.jobLoop !== false) cms.closers.push(startJobLoop(cms).stop);
+  // Closers run last-in first; the job loop's goes first in the list so it stops last: the webhook
+  // runtime aborts its in-flight sends before the loop waits for its own run to finish.
+  if (options.jobLoop !== false) cms.closers.unshift(startJobLoop(cms).stop);
   const host = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
   const url = `http://${host}:${server.port}`;
   return {
