@@ -1,6 +1,8 @@
 /** The list shape's paging fields (CONTRACT §3), and the 400s for a `limit` or `page` out of range. */
 import { badRequest } from '../errors.ts';
-import { MAX_LIMIT } from './request-options.ts';
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
 
 export function checkPaging(limit: number, page: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');

@@ -1,6 +1,7 @@
 /** Reads the query string of a request (bracket form as the qs library writes it, or JSON) into plain options. */
 import qs from 'qs';
 import { badRequest } from '../errors.ts';
+import { checkPaging, DEFAULT_LIMIT } from './page-info.ts';
 import type { SanitizedConfig, Where } from '../config/types.ts';
 
 export type ReadOptions = {
@@ -16,8 +17,7 @@ export type ReadOptions = {
   raw: Record<string, unknown>;
 };
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
+export { DEFAULT_LIMIT, MAX_LIMIT } from './page-info.ts';
 export const MAX_DEPTH = 3;
 
 export function parseQuery(search: string): Record<string, unknown> {
@@ -48,9 +48,8 @@ function parseWhere(value: unknown): Where | undefined {
 
 export function readOptions(query: Record<string, unknown>, config: SanitizedConfig): ReadOptions {
   const limit = integer(query.limit, 'limit', DEFAULT_LIMIT);
-  if (limit < 1 || limit > MAX_LIMIT) throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');
   const page = integer(query.page, 'page', 1);
-  if (page < 1) throw badRequest('"page" must be 1 or more.', 'page');
+  checkPaging(limit, page);
   const depth = integer(query.depth, 'depth', 1);
   if (depth < 0) throw badRequest('"depth" must be 0 or more.', 'depth');
   const sort = query.sort === undefined ? undefined : Array.isArray(query.sort) ? query.sort.join(',') : String(query.sort);

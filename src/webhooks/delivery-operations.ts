@@ -6,7 +6,8 @@ import { scopeAllows } from '../access/check-access.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import type { OperationContext } from '../operations/context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../query/request-options.ts';
+import { DEFAULT_LIMIT } from '../query/request-options.ts';
+import { checkPaging, pageInfo } from '../query/page-info.ts';
 import { DELIVERIES_TABLE, type DeliveryRow } from './deliveries-table.ts';
 import { countDeliveries, deliveriesTableExists, findDelivery, listDeliveryRows, requeueDelivery } from './delivery-store.ts';
 import { hasRoom, startDelivery } from './start-webhooks.ts';
@@ -45,23 +46,10 @@ export function listDeliveries(ctx: OperationContext, args: { limit?: number; pa
   authorize(ctx, 'read');
   const limit = args.limit ?? DEFAULT_LIMIT;
   const page = args.page ?? 1;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');
-  if (!Number.isInteger(page) || page < 1) throw badRequest('"page" must be 1 or more.', 'page');
+  checkPaging(limit, page);
   const totalDocs = countDeliveries(ctx.cms.sqlite);
   const rows = totalDocs === 0 ? [] : listDeliveryRows(ctx.cms.sqlite, limit, (page - 1) * limit);
-  const totalPages = Math.max(1, Math.ceil(totalDocs / limit));
-  return {
-    docs: rows.map(presentDelivery),
-    totalDocs,
-    limit,
-    page,
-    totalPages,
-    pagingCounter: (page - 1) * limit + 1,
-    hasNextPage: page < totalPages,
-    hasPrevPage: page > 1,
-    nextPage: page < totalPages ? page + 1 : null,
-    prevPage: page > 1 ? page - 1 : null,
-  };
+  return { docs: rows.map(presentDelivery), ...pageInfo(totalDocs, limit, page) };
 }
 
 /** Failed (or waiting) → pending, due now, with a fresh retry ladder; this process sends it at once. */
