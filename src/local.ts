@@ -5,6 +5,7 @@
 import { createCMS, type CMS, type CreateOptions } from './cms.ts';
 import type { UserConfig, User, Where } from './config/types.ts';
 import * as operations from './operations/index.ts';
+import type { DocumentRef } from './operations/document-target.ts';
 import { createContext, type OperationContext } from './operations/context.ts';
 import { localeOptions } from './query/request-options.ts';
 import { flushWebhooks } from './webhooks/start-webhooks.ts';
@@ -42,6 +43,18 @@ export function localAPI(cms: CMS) {
       operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth }),
     findGlobal: (args: Common & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
+    // Drafts, versions, scheduling and preview: `ref` is `{ collection, id }` or `{ global }`.
+    unpublish: (args: Common & DocumentRef) => operations.unpublish(contextFor(cms, args), args),
+    discardDraft: (args: Common & DocumentRef) => operations.discardDraft(contextFor(cms, args), args),
+    findVersions: (args: Common & DocumentRef & { limit?: number; page?: number }) => operations.findVersions(contextFor(cms, args), args),
+    findVersionByID: (args: Common & DocumentRef & { version: number | string }) => operations.findVersionByID(contextFor(cms, args), args),
+    restoreVersion: (args: Common & DocumentRef & { version: number | string }) => operations.restoreVersion(contextFor(cms, args), args),
+    schedule: (args: Common & DocumentRef & { action: 'publish' | 'unpublish'; at: string | Date }) =>
+      operations.scheduleAction(contextFor(cms, args), { ...args, at: args.at instanceof Date ? args.at.toISOString() : args.at }),
+    listScheduled: (args: Common & DocumentRef) => operations.listScheduled(contextFor(cms, args), args),
+    cancelScheduled: (args: Common & DocumentRef & { job: number | string }) => operations.cancelScheduled(contextFor(cms, args), args),
+    preview: (args: Common & ({ collection: string; id?: number | string } | { global: string }) & { data: Record<string, unknown> }) =>
+      operations.previewDocument(contextFor(cms, args), args),
     /** Waits for this process's first webhook attempts and quick retries (call before a serverless function returns). */
     flushWebhooks: () => flushWebhooks(cms),
     /** Sends stored webhook deliveries that are due; `{ sent, failed, pending }`. */

@@ -219,3 +219,8 @@ describe('Local API', () => {
     await api.close();
   });
 });
+
+runScenarios('a cron secret that looks like an API key', { jobs: { secret: 'cms_looks_like_a_key' } }, [
+  { name: 'still runs jobs', method: 'POST', url: '/jobs/run', headers: { authorization: 'Bearer cms_looks_like_a_key' }, status: 200 },
+  { name: 'names no user elsewhere', method: 'GET', url: '/api-keys', headers: { authorization: 'Bearer cms_looks_like_a_key' }, status: 401 },
+]);

@@ -41,3 +41,31 @@ describe('Local API', () => {
     await cms.close();
   });
 });
+
+describe('Local API: drafts, versions, scheduling, preview', () => {
+  test('the same operations as the REST routes', async () => {
+    const dir = tempDir();
+    const cms = await getCMS({
+      config: { database: path.join(dir, 'cms.db'), collections: [{ slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text' }] }] },
+      rootDir: dir,
+      log: quietLog,
+    });
+    const post = await cms.create({ collection: 'posts', data: { title: 'One', status: 'published' } });
+    await cms.update({ collection: 'posts', id: post.id as number, data: { title: 'Two' }, draft: true });
+    expect((await cms.findByID({ collection: 'posts', id: post.id as number })).title).toBe('One');
+    const preview = await cms.preview({ collection: 'posts', id: post.id as number, data: { title: 'Three' } });
+    expect(preview.doc.title).toBe('Three');
+    await cms.discardDraft({ collection: 'posts', id: post.id as number });
+    const versions = await cms.findVersions({ collection: 'posts', id: post.id as number });
+    expect(versions.totalDocs).toBeGreaterThanOrEqual(1);
+    const job = await cms.schedule({ collection: 'posts', id: post.id as number, action: 'unpublish', at: new Date(Date.now() + 3_600_000) });
+    expect((await cms.listScheduled({ collection: 'posts', id: post.id as number })).docs).toHaveLength(1);
+    await cms.cancelScheduled({ collection: 'posts', id: post.id as number, job: job.id as number });
+    expect((await cms.listScheduled({ collection: 'posts', id: post.id as number })).docs).toHaveLength(0);
+    const unpublished = await cms.unpublish({ collection: 'posts', id: post.id as number });
+    expect(unpublished.status).toBe('draft');
+    const restored = await cms.restoreVersion({ collection: 'posts', id: post.id as number, version: versions.docs[versions.docs.length - 1].id as number });
+    expect(restored.title).toBe('One');
+    await cms.close();
+  });
+});
