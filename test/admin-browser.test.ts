@@ -27,6 +27,7 @@ const config: UserConfig = {
   ],
   globals: [{ slug: 'settings', fields: [{ name: 'siteName', type: 'text' }] }],
 };
+config.collections!.push({ slug: 'articles', drafts: true, admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text', required: true }] });
 
 const ADMIN = { name: 'Ada', email: 'ada@example.com', password: 'correct horse 1' };
 const STEP = 20_000;
@@ -220,6 +221,20 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
     const list = await t.request('GET', '/media', { token: session.token });
     expect(list.body.docs.some((d: { originalName?: string }) => d.originalName === 'noise.png')).toBe(true);
   }, 30_000);
+
+  test('a published document with a pending draft says so, and publishing the changes makes them live', async () => {
+    const created = await t.request('POST', '/articles', { token: session.token, body: { title: 'Live title', status: 'published' } });
+    const id = created.body.doc.id;
+    await t.request('PATCH', `/articles/${id}?draft=true`, { token: session.token, body: { title: 'Draft title' } });
+    await page.goto(admin(`/collections/articles/${id}`));
+    await page.getByRole('heading', { name: 'Draft title' }).waitFor();
+    await page.getByText('changes pending').waitFor();
+    await page.getByRole('button', { name: 'Unpublish' }).waitFor();
+    await page.getByRole('button', { name: 'Publish changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Published' }).waitFor();
+    expect((await t.request('GET', `/articles/${id}`, { token: session.token })).body).toMatchObject({ title: 'Draft title', status: 'published' });
+    await page.getByText('changes pending').waitFor({ state: 'detached' });
+  }, STEP);
 
   test('no uncaught errors in the page', () => {
     expect(pageErrors).toEqual([]);

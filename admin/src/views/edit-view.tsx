@@ -33,6 +33,8 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const [password, setPassword] = useState<PasswordState>({ open: creating, value: '', confirm: '' })
   const form = useDocumentForm(fields, password.value !== '', locked)
   const [doc, setDoc] = useState<Doc | null>(null)
+  // With drafts, the form shows the pending draft; what is live can still be published.
+  const [liveStatus, setLiveStatus] = useState<string | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [saves, setSaves] = useState(0)
   const [note] = useState(() => {
@@ -59,6 +61,18 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
       live = false
     }
   }, [c.slug, props.id, locale])
+
+  useEffect(() => {
+    if (!c.drafts || creating || !doc) return setLiveStatus(null)
+    let current = true
+    docs
+      .get(c.slug, props.id!, { locale, draft: false })
+      .then((d) => current && setLiveStatus(typeof d.status === 'string' ? d.status : null))
+      .catch(() => current && setLiveStatus(null))
+    return () => {
+      current = false
+    }
+  }, [doc])
 
   const save = async (mode: SaveMode) => {
     if (form.busy) return
@@ -140,7 +154,9 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   if (!creating && !doc) return <Spinner />
 
   const title = creating ? `New ${singularLabel(c).toLowerCase()}` : docTitle(c, form.values) || docTitle(c, doc)
-  const status = typeof doc?.status === 'string' ? doc.status : null
+  const draftStatus = typeof doc?.status === 'string' ? doc.status : null
+  const status = liveStatus ?? draftStatus
+  const changesPending = status === 'published' && draftStatus === 'draft'
   const own = isUsers && String(props.id) === String(user.id)
 
   return (
@@ -228,6 +244,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
                     <dt>Status</dt>
                     <dd>
                       <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>{status ?? 'draft'}</span>
+                      {changesPending && <span class="badge draft">changes pending</span>}
                     </dd>
                   </div>
                 )}
