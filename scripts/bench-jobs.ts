@@ -68,7 +68,7 @@ function insertFutureJobs(cms: CMS, count: number): void {
 
 const rows: [string, Awaited<ReturnType<typeof withJobs>>][] = [];
 for (const n of [0, 10_000, 100_000]) rows.push([n.toLocaleString('en'), await withJobs(n)]);
-console.log(`Job runner, one run with nothing due (median and p99 of ${RUNS} runs; includes the placeholder webhook retry):`);
+console.log(`Job runner, one run with nothing due (median and p99 of ${RUNS} runs):`);
 for (const [n, r] of rows) console.log(`  ${n.padStart(7)} pending future jobs: median ${r.medianUs.toFixed(1)} µs, p99 ${r.p99Us.toFixed(1)} µs`);
 console.log('Query plans:');
 for (const plan of rows[1][1].plans) console.log(`  ${plan}`);
