@@ -85,6 +85,8 @@ export async function compileBinary(opts: CompileOptions): Promise<{ outfile: st
     throw new AggregateError(result.logs, `compile failed:\n${result.logs.map(String).join('\n')}`)
   }
   for (const log of result.logs) console.warn(String(log))
+  // The maps are embedded in the executable; the copies Bun also writes beside it are not needed.
+  for (const output of result.outputs) if (output.path.endsWith('.map')) rmSync(output.path, { force: true })
   renameSync(tmp, outfile)
   return { outfile, bytes: statSync(outfile).size, ms: performance.now() - t }
 }
