@@ -9,6 +9,7 @@ import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
+import { badRequest } from '../errors.ts';
 import { preflight } from './cors.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
 import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
@@ -39,7 +40,7 @@ export function createApp(cms: CMS) {
     .get(`${adminPrefix}/*`, admin)
     .onError(({ code, error }) => {
       if (code === 'NOT_FOUND') return notFoundResponse();
-      if (code === 'PARSE') return errorResponse(cms, Object.assign(new Error('bad body'), { status: 400 }));
+      if (code === 'PARSE') return errorResponse(cms, badRequest('The request body could not be read.'));
       return errorResponse(cms, error);
     })
     .use(api);

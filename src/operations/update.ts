@@ -3,7 +3,7 @@ import { docToRow, rowToDoc } from '../fields/row.ts';
 import { selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { compileWhere } from '../query/where.ts';
-import { forbidden } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { isoNow } from '../clock.ts';
 import type { SanitizedCollection, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
@@ -37,7 +37,7 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
 
   const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
     const before = selectRowById(ctx.cms.sqlite, collection, id);
-    if (!before) throw forbidden('Document not found.');
+    if (!before) throw notFound('Document not found.');
     const previous = rowToDoc(collection, before);
     if (onlyDraft) return { saved: saveDraftOnly(ctx.cms, scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, now), previous: base };
     const write = () => updateRow(ctx.cms.sqlite, collection, id, { ...docToRow(collection, stored), ...prepared.system, updatedAt: now });
