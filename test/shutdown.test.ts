@@ -1,0 +1,41 @@
+/** `cms serve` stops cleanly on SIGTERM and SIGINT: requests in flight finish and are kept, then it exits 0. */
+import { describe, expect, test } from 'bun:test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Database } from 'bun:sqlite';
+import { tempDir } from './harness.ts';
+
+const CLI = path.join(import.meta.dir, '../src/cli/main.ts');
+
+async function serve(dir: string) {
+  const port = 20000 + Math.floor(Math.random() * 30000);
+  const proc = Bun.spawn([process.execPath, CLI, 'serve', '--port', String(port)], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+  const base = `http://127.0.0.1:${port}/api/cms`;
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${base}/users/init`).then((r) => r.ok, () => false)) return { proc, base };
+    await Bun.sleep(25);
+  }
+  throw new Error('server did not start');
+}
+
+describe('clean shutdown', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    test(`${signal}: a write in flight finishes and is kept; exit code 0`, async () => {
+      const dir = tempDir();
+      // A slow hook keeps the request in flight while the signal arrives.
+      fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [{ slug: 'notes', access: { create: () => true }, hooks: { beforeChange: [async ({ data }) => { await Bun.sleep(300); return data }] }, fields: [{ name: 'text', type: 'text' }] }] }\n`);
+      const { proc, base } = await serve(dir);
+      const pending = fetch(`${base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'in flight' }) });
+      await Bun.sleep(100);
+      proc.kill(signal);
+      const res = await pending;
+      expect(res.status).toBe(201);
+      expect(await proc.exited).toBe(0);
+      const db = new Database(path.join(dir, 'data/cms.db'), { readonly: true });
+      expect(db.query('SELECT text FROM notes').all()).toEqual([{ text: 'in flight' }]);
+      db.close();
+      // New connections are refused once it has stopped.
+      expect(await fetch(`${base}/users/init`).then(() => 'answered', () => 'refused')).toBe('refused');
+    }, 20_000);
+  }
+});
