@@ -49,6 +49,16 @@ export async function navigate(to: string, options: { replace?: boolean; force?:
 }
 
 /** Rewrites the query of the current address without a new history entry (list state: page, sort, search). */
+/** Sets or removes (null or empty) the given keys of the current query and replaces it in place. */
+export function updateQuery(current: URLSearchParams, changes: Record<string, string | null>): void {
+  const next = new URLSearchParams(current)
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null || v === '') next.delete(k)
+    else next.set(k, v)
+  }
+  replaceQuery(next)
+}
+
 export function replaceQuery(query: URLSearchParams): void {
   const s = query.toString()
   history.replaceState(null, '', location.pathname + (s ? `?${s}` : ''))

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { docs, type CollectionConfig, type Field, type ListResult } from '../api.ts'
 import { mayManage, useApp } from '../app-context.ts'
 import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
-import { Link, navigate, replaceQuery, type Location } from '../router.tsx'
+import { Link, navigate, updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
 import { LocaleSwitcher } from '../form/document-form.tsx'
 
@@ -34,14 +34,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   const searchable = titleKey !== 'id'
   const base = `/collections/${c.slug}`
 
-  const setQuery = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(q)
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null || v === '') next.delete(k)
-      else next.set(k, v)
-    }
-    replaceQuery(next)
-  }
+  const setQuery = (changes: Record<string, string | null>) => updateQuery(q, changes)
 
   useEffect(() => setDraftSearch(search), [c.slug])
   useEffect(() => {

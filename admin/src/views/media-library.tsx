@@ -5,7 +5,7 @@ import { forgetChoices } from '../form/choice-fields.tsx'
 import { pluralLabel } from '../format.ts'
 import { MediaResults, useMediaPage } from '../media/media-grid.tsx'
 import { Uploader } from '../media/uploader.tsx'
-import { replaceQuery, type Location } from '../router.tsx'
+import { updateQuery, type Location } from '../router.tsx'
 import { Icon } from '../ui.tsx'
 
 export function MediaLibrary(props: { collection: CollectionConfig; location: Location }) {
@@ -17,14 +17,7 @@ export function MediaLibrary(props: { collection: CollectionConfig; location: Lo
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const { data, error } = useMediaPage(page, search, version)
 
-  const setQuery = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(q)
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === null || v === '') next.delete(k)
-      else next.set(k, v)
-    }
-    replaceQuery(next)
-  }
+  const setQuery = (changes: Record<string, string | null>) => updateQuery(q, changes)
 
   return (
     <section>
