@@ -9,14 +9,15 @@ import { badRequest } from '../errors.ts';
 
 type Row = Record<string, unknown>;
 
-export function selectRows(sqlite: Database, entity: Entity, where: SQLPart | null, orderBy: string, limit: number, offset: number): Row[] {
-  const sql = `SELECT * FROM ${quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-  return sqlite.query<Row, any[]>(sql).all(...(where?.params ?? []), limit, offset);
+/** `from` replaces the table with a derived one of the same columns (draft lists). */
+export function selectRows(sqlite: Database, entity: Entity, where: SQLPart | null, orderBy: string, limit: number, offset: number, from: SQLPart | null = null): Row[] {
+  const sql = `SELECT * FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+  return sqlite.query<Row, any[]>(sql).all(...(from?.params ?? []), ...(where?.params ?? []), limit, offset);
 }
 
-export function countRows(sqlite: Database, entity: Entity, where: SQLPart | null): number {
-  const sql = `SELECT count(*) AS n FROM ${quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
-  return (sqlite.query<{ n: number }, any[]>(sql).get(...(where?.params ?? [])) as { n: number }).n;
+export function countRows(sqlite: Database, entity: Entity, where: SQLPart | null, from: SQLPart | null = null): number {
+  const sql = `SELECT count(*) AS n FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
+  return (sqlite.query<{ n: number }, any[]>(sql).get(...(from?.params ?? []), ...(where?.params ?? [])) as { n: number }).n;
 }
 
 export function selectRowById(sqlite: Database, entity: Entity, id: number, where: SQLPart | null = null): Row | null {

@@ -9,7 +9,7 @@ import { checkAccess } from '../access/check-access.ts';
 import { getCollection } from './entities.ts';
 import { presentDocs } from './present.ts';
 import { localeOf, type OperationContext } from './context.ts';
-import { overlayDrafts } from '../versions/drafts.ts';
+import { draftSource } from '../versions/draft-source.ts';
 
 export type FindArgs = { collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; draft?: boolean };
 
@@ -42,10 +42,11 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const locale = localeOf(ctx);
   const where = andParts([compileWhere(collection, accessWhere, locale, { trusted: true }), compileWhere(collection, args.where, locale)]);
   const orderBy = compileSort(collection, args.sort, locale);
-  const totalDocs = countRows(ctx.cms.sqlite, collection, where);
-  const rows = totalDocs === 0 ? [] : selectRows(ctx.cms.sqlite, collection, where, orderBy, limit, (page - 1) * limit);
-  let stored = rows.map((r) => rowToDoc(collection, r));
-  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = overlayDrafts(ctx.cms, collection, stored);
+  // Logged-in `draft=true` reads see pending drafts: filters, sort and count run on the draft content.
+  const from = args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(collection) : null;
+  const totalDocs = countRows(ctx.cms.sqlite, collection, where, from);
+  const rows = totalDocs === 0 ? [] : selectRows(ctx.cms.sqlite, collection, where, orderBy, limit, (page - 1) * limit, from);
+  const stored = rows.map((r) => rowToDoc(collection, r));
   const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1);
   return { docs, ...pageInfo(totalDocs, limit, page) };
 }
