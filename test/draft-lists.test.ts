@@ -59,3 +59,18 @@ describe('draft lists', () => {
     expect((await t.request('GET', '/posts?where[title][equals]=Alpha revised')).body.totalDocs).toBe(1);
   });
 });
+
+describe('unique values in drafts', () => {
+  test('a draft cannot take another document’s unique value; its own is fine', async () => {
+    const t = await startTestServer({ collections: [{ slug: 'pages', drafts: true, fields: [{ name: 'slug', type: 'text', unique: true }] }] });
+    const editor = await t.user('editor');
+    const a = (await t.request('POST', '/pages', { token: editor.token, body: { slug: 'home', status: 'published' } })).body.doc.id;
+    const b = (await t.request('POST', '/pages', { token: editor.token, body: { slug: 'about', status: 'published' } })).body.doc.id;
+    const clash = await t.request('PATCH', `/pages/${b}?draft=true`, { token: editor.token, body: { slug: 'home' } });
+    expect(clash.status).toBe(400);
+    expect(clash.body.errors[0].field).toBe('slug');
+    expect((await t.request('PATCH', `/pages/${a}?draft=true`, { token: editor.token, body: { slug: 'home' } })).status).toBe(200);
+    expect((await t.request('PATCH', `/pages/${b}?draft=true`, { token: editor.token, body: { slug: 'about-us' } })).status).toBe(200);
+    await t.stop();
+  });
+});

@@ -54,6 +54,19 @@ export function deleteRow(sqlite: Database, entity: Entity, id: number): void {
   sqlite.query(`DELETE FROM ${quote(entity.table)} WHERE "id" = ?`).run(id);
 }
 
+/**
+ * Drafts are stored beside the live row, where the unique index does not see them: a draft's unique values
+ * are checked against the other documents by hand (a 400 naming the field, like the index's own).
+ */
+export function assertUniqueAmongOthers(sqlite: Database, entity: Entity, id: number, row: Row): void {
+  for (const field of entity.fields) {
+    const value = row[field.name];
+    if (!field.unique || value === null || value === undefined) continue;
+    const clash = sqlite.query(`SELECT 1 FROM ${quote(entity.table)} WHERE ${quote(field.name)} = ? AND "id" <> ? LIMIT 1`).get(value as string, id);
+    if (clash) throw badRequest('Value must be unique.', field.name);
+  }
+}
+
 /** A broken unique index becomes a 400 naming the field. */
 function withUniqueErrors<T>(entity: Entity, write: () => T): T {
   try {

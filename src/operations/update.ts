@@ -1,6 +1,6 @@
 /** Updates only the fields given: read filter (404) → update access (401/403) → prepare → persist and announce → afterChange → present. */
 import { docToRow, rowToDoc } from '../fields/row.ts';
-import { selectRowById, updateRow } from '../db/documents.ts';
+import { assertUniqueAmongOthers, selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { compileWhere } from '../query/where.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -39,6 +39,7 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     const before = selectRowById(ctx.cms.sqlite, collection, id);
     if (!before) throw notFound('Document not found.');
     const previous = rowToDoc(collection, before);
+    if (onlyDraft) assertUniqueAmongOthers(ctx.cms.sqlite, collection, id, docToRow(collection, stored));
     if (onlyDraft) return { saved: saveDraftOnly(ctx.cms, scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, now), previous: base };
     const write = () => updateRow(ctx.cms.sqlite, collection, id, { ...docToRow(collection, stored), ...prepared.system, updatedAt: now });
     if (collection.builtIn === 'users') guardLastActiveAdmin(ctx.cms, write);
