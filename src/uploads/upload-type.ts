@@ -2,14 +2,15 @@
  * The type of an upload comes from its bytes (file-type), never from its name or the client's
  * Content-Type (SPEC "Errors": upload type check), and must match `upload.mimeTypes`.
  */
-// fileTypeFromBlob, not fileTypeFromFile: the latter loads strtok3 through a runtime import() that the
-// single-file build cannot follow; a Bun.file blob is read lazily, as far as detection needs.
-import { fileTypeFromBlob } from 'file-type';
 import { APIError } from '../errors.ts';
 
 export type DetectedType = { mimeType: string; extension: string };
 
 export async function sniffUploadType(file: string, allowed: string[]): Promise<DetectedType> {
+  // Loaded at the first upload, not at start (a large module graph).
+  // fileTypeFromBlob, not fileTypeFromFile: the latter loads strtok3 through a runtime import() that the
+  // single-file build cannot follow; a Bun.file blob is read lazily, as far as detection needs.
+  const { fileTypeFromBlob } = await import('file-type');
   const detected = await fileTypeFromBlob(Bun.file(file));
   if (!detected) throw new APIError(415, 'The file type could not be recognised from its contents; it is not an allowed type.', 'file');
   if (!mimeTypeAllowed(detected.mime, allowed)) {
