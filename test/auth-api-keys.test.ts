@@ -25,6 +25,7 @@ describe('API keys', () => {
     expect(res.status).toBe(201);
     const key = res.body.doc.key as string;
     expect(key.startsWith('cms_')).toBe(true);
+    expect(res.body.key).toBe(key);
     const again = await t.request('GET', `/api-keys/${res.body.doc.id}`, { token: admin.token });
     expect(again.text).not.toContain(key);
     expect(again.text).not.toContain('keyHash');
