@@ -145,3 +145,20 @@ describe('first-register race', () => {
     await t.stop();
   });
 });
+
+describe('first-register across processes', () => {
+  test('two instances on one database racing first-register make exactly one admin', async () => {
+    const { tempDir } = await import('./harness.ts');
+    const dir = tempDir();
+    const a = await startTestServer(config, { dir });
+    const b = await startTestServer(config, { dir });
+    const results = await Promise.all([
+      a.request('POST', '/users/first-register', { body: { email: 'one@example.com', password: 'password123' } }),
+      b.request('POST', '/users/first-register', { body: { email: 'two@example.com', password: 'password123' } }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
+    expect((a.cms.sqlite.query('SELECT count(*) AS n FROM users').get() as { n: number }).n).toBe(1);
+    await a.server.stop();
+    await b.stop();
+  });
+});

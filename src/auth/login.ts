@@ -40,21 +40,13 @@ export async function login(cms: CMS, input: { email?: unknown; password?: unkno
   return { user: await presentDoc(ctx, users, user, 0), session };
 }
 
-let firstAdminQueue: Promise<unknown> = Promise.resolve();
-
-/** Creates the first admin; only while there are no users. Calls run one at a time, so two racing forms make one admin. */
-export function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
-  const run = firstAdminQueue.then(() => createFirstAdmin(cms, data));
-  firstAdminQueue = run.catch(() => undefined);
-  return run;
-}
-
-async function createFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
+/** Creates the first admin; only while there are no users (checked again inside the insert's transaction). */
+export async function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
   if (countUsers(cms) > 0) throw forbidden('An admin already exists. Log in instead.');
   const ctx = createContext(cms, { overrideAccess: true });
   const payload: Record<string, unknown> = { email: data.email, password: data.password, role: 'admin', active: true };
   if (data.name !== undefined) payload.name = data.name;
-  const doc = await create(ctx, { collection: 'users', data: payload, depth: 0 });
+  const doc = await create(ctx, { collection: 'users', data: payload, depth: 0, firstUser: true });
   const session = createSession(cms, doc.id as number);
   return { user: doc, session };
 }

@@ -2,6 +2,7 @@
 import { docToRow, rowToDoc } from '../fields/row.ts';
 import { insertRow, selectRowById } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { forbidden } from '../errors.ts';
 import { isoNow } from '../clock.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { getCollection } from './entities.ts';
@@ -13,7 +14,11 @@ import { recordLiveVersion, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import type { OperationContext } from './context.ts';
 
-export type CreateArgs = { collection: string; data: unknown; depth?: number; draft?: boolean; internal?: boolean };
+export type CreateArgs = {
+  collection: string; data: unknown; depth?: number; draft?: boolean; internal?: boolean;
+  /** The first admin: refused (403) unless the users table is still empty when the row is written. */
+  firstUser?: boolean;
+};
 
 export async function create(ctx: OperationContext, args: CreateArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
@@ -25,6 +30,8 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
   if (collection.drafts) stored.status = onlyDraft ? 'draft' : prepared.status ?? 'draft';
 
   const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
+    // Checked inside the write's transaction (BEGIN IMMEDIATE), so two processes cannot both make a first admin.
+    if (args.firstUser && ctx.cms.sqlite.query('SELECT 1 FROM "users" LIMIT 1').get()) throw forbidden('An admin already exists. Log in instead.');
     const id = insertRow(ctx.cms.sqlite, collection, { ...docToRow(collection, stored), ...prepared.system, createdAt: now, updatedAt: now });
     const saved = rowToDoc(collection, selectRowById(ctx.cms.sqlite, collection, id)!);
     if (collection.drafts) recordLiveVersion(ctx.cms, ownerOf(collection, id), saved, now);
