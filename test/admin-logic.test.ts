@@ -1,7 +1,7 @@
 /** The admin's pure helpers: query strings, labels, form diffs, upload prechecks, the Markdown preview's safety. */
 import { describe, expect, test } from 'bun:test';
 import { errorFromBody, queryString, type Field } from '../admin/src/api.ts';
-import { formatBytes, humanize, singularLabel } from '../admin/src/format.ts';
+import { cellText, formatBytes, humanize, singularLabel } from '../admin/src/format.ts';
 import { renderMarkdown } from '../admin/src/markdown.ts';
 import { precheckUpload, thumbnailURL } from '../admin/src/upload.ts';
 import { changedFields, emptyDoc, withDefaults } from '../admin/src/form/values.ts';
@@ -90,5 +90,16 @@ describe('markdown preview', () => {
     expect(html).not.toContain('<b>');
     expect(html).not.toContain('href="javascript');
     expect(html).not.toContain('href="data');
+  });
+});
+
+describe('list cells', () => {
+  const upload = { name: 'cover', type: 'upload', relationTo: 'media' } as Field;
+  const authors = { name: 'authors', type: 'relationship', relationTo: 'users', hasMany: true } as Field;
+  test('populated related documents show their name, ids show #id', () => {
+    expect(cellText(upload, { id: 3, filename: 'cat-x1.png' })).toBe('cat-x1.png');
+    expect(cellText(authors, [{ id: 1, email: 'a@example.com' }, { id: 2, name: 'Bo', email: 'b@example.com' }])).toBe('a@example.com, Bo');
+    expect(cellText(upload, 7)).toBe('#7');
+    expect(cellText(authors, [{ id: 4 }])).toBe('#4');
   });
 });

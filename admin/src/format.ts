@@ -54,6 +54,12 @@ export function docTitle(c: CollectionConfig | undefined, d: Doc | null | undefi
   return typeof v === 'string' && v.trim() ? v : typeof v === 'number' ? String(v) : `#${d.id ?? '?'}`
 }
 
+/** A populated related document's name: its file name, title, name or email, else `#id`. */
+function relatedLabel(d: Doc): string {
+  for (const key of ['filename', 'title', 'name', 'email']) if (typeof d[key] === 'string' && (d[key] as string).trim()) return d[key] as string
+  return `#${d.id}`
+}
+
 /** One table cell's text for a stored value. */
 export function cellText(f: Field | undefined, v: unknown): string {
   if (v === null || v === undefined || v === '') return ''
@@ -64,7 +70,7 @@ export function cellText(f: Field | undefined, v: unknown): string {
     return Array.isArray(v) ? v.map(label).join(', ') : label(v)
   }
   if ((f?.type === 'relationship' || f?.type === 'upload') && v !== null) {
-    return (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'object' && x ? `#${(x as Doc).id}` : `#${x}`)).join(', ')
+    return (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'object' && x ? relatedLabel(x as Doc) : `#${x}`)).join(', ')
   }
   if (typeof v === 'string') return v.length > 90 ? `${v.slice(0, 90)}…` : v
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)

@@ -42,7 +42,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
     setLoading(true)
     const where = searchable && search.trim() ? { [titleKey]: { like: search.trim() } } : undefined
     docs
-      .list(c.slug, { page, limit: PAGE_SIZE, sort, where, locale })
+      .list(c.slug, { page, limit: PAGE_SIZE, sort, where, locale, depth: 1 })
       .then((r) => live && (setData(r), setError(null)))
       .catch((e) => live && setError(message(e)))
       .finally(() => live && setLoading(false))
