@@ -8,7 +8,7 @@ import { checkAccess } from '../access/check-access.ts';
 import { getCollection, parseId } from './entities.ts';
 import { presentDoc } from './present.ts';
 import { localeOf, type OperationContext } from './context.ts';
-import { overlayDrafts } from '../versions/drafts.ts';
+import { withPendingDraft } from '../versions/drafts.ts';
 import { readWithPreviewToken } from './preview.ts';
 
 export type FindByIDArgs = { collection: string; id: number | string; depth?: number; draft?: boolean; preview?: string };
@@ -19,7 +19,7 @@ export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promi
   if (args.preview !== undefined) return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1);
   const accessWhere = await checkAccess(ctx, collection, 'read', { id });
   let stored = loadStored(ctx, collection, id, accessWhere);
-  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = overlayDrafts(ctx.cms, collection, [stored])[0];
+  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = withPendingDraft(ctx.cms, collection, stored);
   return presentDoc(ctx, collection, stored, args.depth ?? 1);
 }
 

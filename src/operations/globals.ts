@@ -11,7 +11,7 @@ import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import type { OperationContext } from './context.ts';
-import { overlayDrafts, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
+import { withPendingDraft, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import { readWithPreviewToken } from './preview.ts';
 
@@ -44,7 +44,7 @@ export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): P
   if (args.preview !== undefined) return readWithPreviewToken(ctx, { global: global.slug }, args.preview, args.depth ?? 1);
   await checkAccess(ctx, global, 'read');
   let stored = loadGlobal(ctx, global);
-  if (args.draft && global.drafts && (ctx.user || ctx.overrideAccess)) stored = overlayDrafts(ctx.cms, global, [stored])[0];
+  if (args.draft && global.drafts && (ctx.user || ctx.overrideAccess)) stored = withPendingDraft(ctx.cms, global, stored);
   return presentDoc(ctx, global, stored, args.depth ?? 1);
 }
 

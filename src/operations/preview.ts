@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../errors.ts';
 import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { checkAccess } from '../access/check-access.ts';
-import { overlayDrafts, pendingDraft } from '../versions/drafts.ts';
+import { withPendingDraft, pendingDraft } from '../versions/drafts.ts';
 import { ownerOf, readLiveDoc } from '../versions/live-row.ts';
 import { signPreviewToken, verifyPreviewToken, type PreviewSubject } from '../versions/preview-token.ts';
 import { entityOf, loadForUpdate, type DocumentRef } from './document-target.ts';
@@ -47,7 +47,7 @@ export async function readWithPreviewToken(ctx: OperationContext, ref: { collect
   verifyPreviewToken(ctx.cms, token, { kind: entity.kind, slug: entity.slug, id } satisfies PreviewSubject);
   const live = entity.kind === 'global' ? loadGlobal(ctx, entity) : readLiveDoc(ctx.cms, ownerOf(entity, id!));
   if (!live) throw notFound('Document not found.');
-  return presentDoc(ctx, entity, overlayDrafts(ctx.cms, entity, [live])[0], depth);
+  return presentDoc(ctx, entity, withPendingDraft(ctx.cms, entity, live), depth);
 }
 
 function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc {

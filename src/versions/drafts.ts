@@ -7,8 +7,8 @@
 import type { Entity } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import type { TransactionScope } from '../events/change-events.ts';
-import { insertVersion, newestPendingDraft, newestPendingDrafts, settlePendingDrafts, type VersionOwner } from './store.ts';
-import { eventSubject } from './live-row.ts';
+import { insertVersion, newestPendingDraft, settlePendingDrafts, type VersionOwner } from './store.ts';
+import { eventSubject, ownerOf } from './live-row.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -23,12 +23,10 @@ export function pendingDraft(cms: CMS, owner: VersionOwner): Doc | null {
   return row ? (JSON.parse(row.version) as Doc) : null;
 }
 
-/** Reads with `draft=true`: each document with a pending draft is replaced by that draft. */
-export function overlayDrafts(cms: CMS, entity: Entity, docs: Doc[]): Doc[] {
-  if (!entity.drafts || docs.length === 0) return docs;
-  const parentOf = (doc: Doc) => (entity.kind === 'global' ? 0 : (doc.id as number));
-  const drafts = newestPendingDrafts(cms, entity, docs.map(parentOf));
-  return drafts.size ? docs.map((doc) => drafts.get(parentOf(doc)) ?? doc) : docs;
+/** Reads with `draft=true`: the document's pending draft when it has one, else the document itself. */
+export function withPendingDraft(cms: CMS, entity: Entity, doc: Doc): Doc {
+  if (!entity.drafts) return doc;
+  return pendingDraft(cms, ownerOf(entity, doc.id as number)) ?? doc;
 }
 
 /**

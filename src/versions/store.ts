@@ -39,16 +39,6 @@ export function newestPendingDraft(cms: CMS, owner: VersionOwner): VersionRow | 
   return cms.db.select().from(versions).where(and(ownedBy(owner), eq(versions.pending, 1))).orderBy(desc(versions.id)).limit(1).get();
 }
 
-/** The newest pending draft of each of several documents of one entity, in one query. */
-export function newestPendingDrafts(cms: CMS, entity: Entity, parents: number[]): Map<number, Doc> {
-  if (parents.length === 0) return new Map();
-  const newest = cms.db.select({ id: sql<number>`max(${versions.id})` }).from(versions)
-    .where(and(eq(versions.kind, entity.kind), eq(versions.slug, entity.slug), inArray(versions.parent, parents), eq(versions.pending, 1)))
-    .groupBy(versions.parent);
-  const rows = cms.db.select({ parent: versions.parent, version: versions.version }).from(versions).where(inArray(versions.id, newest)).all();
-  return new Map(rows.map((r) => [r.parent, JSON.parse(r.version) as Doc]));
-}
-
 /** Pending drafts a live write took in become ordinary history. */
 export function settlePendingDrafts(cms: CMS, owner: VersionOwner): number {
   return cms.db.update(versions).set({ pending: 0 }).where(and(ownedBy(owner), eq(versions.pending, 1))).returning({ id: versions.id }).all().length;
