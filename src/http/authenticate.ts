@@ -45,9 +45,9 @@ export function bearerToken(request: Request): string | null {
 export function authenticate(cms: CMS, request: Request): Credentials {
   const bearer = bearerToken(request);
   if (bearer) {
-    // The cron secret names no user; /jobs/run checks it itself (whatever it looks like, even `cms_…`).
-    if (isCronSecret(cms, bearer)) return { user: null, via: null };
     if (bearer.startsWith(API_KEY_PREFIX)) {
+      // A cron secret that happens to look like a key names no user; /jobs/run checks it itself.
+      if (isCronSecret(cms, bearer)) return { user: null, via: null };
       const { user, scopes } = resolveApiKey(cms, bearer);
       return { user, via: 'api-key', scopes };
     }
