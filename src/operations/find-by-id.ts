@@ -1,7 +1,7 @@
 /** Reads one document; one hidden by the read filter is a 404, like one that does not exist. */
 import { rowToDoc } from '../fields/row.ts';
 import { selectRowById } from '../db/documents.ts';
-import { compileWhere } from '../query/where.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
 import { notFound } from '../errors.ts';
 import type { SanitizedCollection } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
@@ -25,7 +25,7 @@ export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promi
 
 /** The stored document (every locale) if it exists and the filter lets it through; else 404. */
 export function loadStored(ctx: OperationContext, collection: SanitizedCollection, id: number, filter: Parameters<typeof compileWhere>[1] = null): Record<string, unknown> {
-  const row = selectRowById(ctx.cms.sqlite, collection, id, compileWhere(collection, filter, localeOf(ctx), { trusted: true }));
+  const row = selectRowById(ctx.cms.sqlite, collection, id, compileWhere(collection, filter, localeOf(ctx), TRUSTED));
   if (!row) throw notFound('Document not found.');
   return rowToDoc(collection, row);
 }

@@ -1,11 +1,12 @@
 /** Lists documents: access filter merged into the SQL, then where, sort, pagination, population. */
 import { rowToDoc } from '../fields/row.ts';
 import { countRows, selectRows } from '../db/documents.ts';
-import { compileSort, compileWhere, type SQLPart } from '../query/where.ts';
+import { compileSort, compileWhere, TRUSTED, type SQLPart } from '../query/where.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import type { Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
+import { queryRights } from '../access/query-rights.ts';
 import { getCollection } from './entities.ts';
 import { presentDocs } from './present.ts';
 import { localeOf, type OperationContext } from './context.ts';
@@ -40,8 +41,11 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   checkPaging(limit, page);
   const accessWhere = await checkAccess(ctx, collection, 'read');
   const locale = localeOf(ctx);
-  const where = andParts([compileWhere(collection, accessWhere, locale, { trusted: true }), compileWhere(collection, args.where, locale)]);
-  const orderBy = compileSort(collection, args.sort, locale);
+  // The access filter is the config's own and may name any field; the caller's where and sort may not
+  // name fields it cannot read, or they would reveal them.
+  const rights = await queryRights(ctx, collection);
+  const where = andParts([compileWhere(collection, accessWhere, locale, TRUSTED), compileWhere(collection, args.where, locale, rights)]);
+  const orderBy = compileSort(collection, args.sort, locale, rights);
   // Logged-in `draft=true` reads see pending drafts: filters, sort and count run on the draft content.
   const from = args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(collection) : null;
   const totalDocs = countRows(ctx.cms.sqlite, collection, where, from);

@@ -7,7 +7,7 @@ import type { Entity, SanitizedCollection, SanitizedField } from '../config/type
 import { localizeForRead } from '../fields/localize.ts';
 import { rowToDoc } from '../fields/row.ts';
 import { selectRowsByIds } from '../db/documents.ts';
-import { compileWhere } from '../query/where.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
 import { checkAccess, fieldAllowed } from '../access/check-access.ts';
 import { runHooks } from './hooks.ts';
 import { localeOf, type OperationContext } from './context.ts';
@@ -103,7 +103,7 @@ async function populate(ctx: OperationContext, fields: SanitizedField[], docs: D
       continue;
     }
     const ids = [...new Set(list.map((s) => s.id))];
-    const rows = selectRowsByIds(ctx.cms.sqlite, related, ids, compileWhere(related, accessWhere, localeOf(ctx), { trusted: true }));
+    const rows = selectRowsByIds(ctx.cms.sqlite, related, ids, compileWhere(related, accessWhere, localeOf(ctx), TRUSTED));
     const presented = await presentDocs(ctx, related, rows.map((r) => rowToDoc(related, r)), depth - 1);
     const byId = new Map(presented.map((d) => [d.id as number, d]));
     for (const slot of list) (slot.holder as Record<string | number, unknown>)[slot.key] = byId.get(slot.id) ?? null;

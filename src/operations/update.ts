@@ -2,7 +2,7 @@
 import { docToRow, rowToDoc } from '../fields/row.ts';
 import { assertUniqueAmongOthers, selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { compileWhere } from '../query/where.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { isoNow } from '../clock.ts';
 import type { SanitizedCollection, Where } from '../config/types.ts';
@@ -66,6 +66,6 @@ export async function loadReadable(ctx: OperationContext, collection: SanitizedC
 /** An access rule that answered with a filter allows only documents that match it. */
 export function assertMatches(ctx: OperationContext, collection: SanitizedCollection, id: number, where: Where | null): void {
   if (!where) return;
-  const filter = compileWhere(collection, where, localeOf(ctx), { trusted: true });
+  const filter = compileWhere(collection, where, localeOf(ctx), TRUSTED);
   if (!selectRowById(ctx.cms.sqlite, collection, id, filter)) throw forbidden();
 }

@@ -16,16 +16,32 @@ const OPERATOR_ALIASES: Record<string, string> = {
 const OPERATORS = new Set(['equals', 'not_equals', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'like', 'not_like', 'contains', 'exists']);
 const MAX_DEPTH = 8;
 const MAX_CONDITIONS = 100;
+// SQLite refuses expressions deeper than 1000 terms and LIKE patterns over 50,000 bytes: bound what one
+// request can ask for well below that, so a long search is a 400 rather than an engine error.
+const MAX_WORDS = 20;
+const MAX_TERM_LENGTH = 1000;
+const MAX_LIST = 500;
+const MAX_VALUES = 1000;
+const MAX_SORT_FIELDS = 10;
 
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-type CompileState = { count: number; trusted: boolean };
+/**
+ * Whose query this is. The system — access rules from the config, the Local API with overrideAccess — may
+ * filter and sort on any field; a caller may not use the `denied` paths (hidden fields and fields it may not
+ * read, src/access/query-rights.ts), which are then unknown fields to it.
+ */
+export type QueryRights = { trusted: true } | { denied: ReadonlySet<string> };
+export const TRUSTED: QueryRights = { trusted: true };
 
-/** `trusted` is for access rules from the config: they may filter on hidden fields, clients may not. */
-export function compileWhere(entity: Entity, where: Where | undefined | null, locale: LocaleOptions | null, options: { trusted?: boolean } = {}): SQLPart | null {
+type CompileState = { count: number; values: number; denied: ReadonlySet<string> | null };
+
+const deniedOf = (rights: QueryRights) => ('denied' in rights && rights.denied.size > 0 ? rights.denied : null);
+
+export function compileWhere(entity: Entity, where: Where | undefined | null, locale: LocaleOptions | null, rights: QueryRights): SQLPart | null {
   if (!where || (isObject(where) && Object.keys(where).length === 0)) return null;
-  return compileNode(entity, where, locale, 0, { count: 0, trusted: Boolean(options.trusted) });
+  return compileNode(entity, where, locale, 0, { count: 0, values: 0, denied: deniedOf(rights) });
 }
 
 function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null, depth: number, state: CompileState): SQLPart | null {
@@ -41,12 +57,15 @@ function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null
       continue;
     }
     if (!isObject(value)) throw badRequest(`The condition on "${key}" needs an operator, such as ${key}[equals]=…`, key);
-    const target = resolveTarget(entity, key, locale, state.trusted);
+    const target = resolveTarget(entity, key, locale, state.denied);
     for (const [rawOperator, operand] of Object.entries(value)) {
       if (++state.count > MAX_CONDITIONS) throw badRequest(`The where query has more than ${MAX_CONDITIONS} conditions.`);
       const operator = OPERATOR_ALIASES[rawOperator] ?? rawOperator;
       if (!OPERATORS.has(operator)) throw badRequest(`Unknown operator "${rawOperator}" on "${key}".`, key);
-      parts.push(condition(target, operator, operand, key));
+      const part = condition(target, operator, operand, key);
+      state.values += part.params.length;
+      if (state.values > MAX_VALUES) throw badRequest(`The where query has more than ${MAX_VALUES} values.`);
+      parts.push(part);
     }
   }
   if (parts.length === 0) return null;
@@ -74,8 +93,11 @@ function kindOf(field: SanitizedField): Target['kind'] {
   }
 }
 
-/** A field path (`title`, `seo.title`, `items.name`) → the SQL expression that reads it. */
-export function resolveTarget(entity: Entity, path: string, locale: LocaleOptions | null, trusted = false): Target {
+/**
+ * A field path (`title`, `seo.title`, `items.name`) → the SQL expression that reads it. A denied path, or
+ * one below a denied group or array, answers exactly as an unknown field does.
+ */
+function resolveTarget(entity: Entity, path: string, locale: LocaleOptions | null, denied: ReadonlySet<string> | null): Target {
   if (path === 'id') return { expr: '"id"', field: null, kind: 'id', many: false };
   if (path === 'createdAt' || path === 'updatedAt') return { expr: quote(path), field: null, kind: 'date', many: false };
   if (path === 'status' && entity.drafts) return { expr: '"status"', field: null, kind: 'text', many: false };
@@ -85,9 +107,11 @@ export function resolveTarget(entity: Entity, path: string, locale: LocaleOption
   let base = '';
   let jsonPath = '$';
   let arrayOf: string | undefined;
+  let fieldPath = '';
   for (let i = 0; i < segments.length; i++) {
     field = fields.find((f) => f.name === segments[i]);
-    if (!field || (field.hidden && !trusted)) throw badRequest(`The field "${path}" does not exist.`, path);
+    if (denied) fieldPath = i === 0 ? segments[0] : `${fieldPath}.${segments[i]}`;
+    if (!field || denied?.has(fieldPath)) throw badRequest(`The field "${path}" does not exist.`, path);
     if (i === 0) base = quote(field.name);
     else jsonPath += `."${field.name}"`;
     if (field.localized && !arrayOf) {
@@ -180,7 +204,9 @@ function scalarCondition(target: Target, operator: string, operand: unknown, key
       return { sql: `${e} ${sign} ?`, params: [coerce(target, operand, key)] };
     }
     case 'in': case 'not_in': {
-      const values = list(operand, key).map((v) => coerce(target, v, key));
+      const items = list(operand, key);
+      if (items.length > MAX_LIST) throw badRequest(`"${operator}" on "${key}" takes at most ${MAX_LIST} values.`, key);
+      const values = items.map((v) => coerce(target, v, key));
       if (values.length === 0) return { sql: operator === 'in' ? '0' : '1', params: [] };
       const marks = values.map(() => '?').join(', ');
       return operator === 'in'
@@ -188,14 +214,15 @@ function scalarCondition(target: Target, operator: string, operand: unknown, key
         : { sql: `(${e} IS NULL OR ${e} NOT IN (${marks}))`, params: values };
     }
     case 'like': case 'not_like': {
-      const words = String(operand ?? '').split(/\s+/).filter(Boolean);
+      const words = searchTerm(operand, key).split(/\s+/).filter(Boolean);
+      if (words.length > MAX_WORDS) throw badRequest(`"${operator}" on "${key}" takes at most ${MAX_WORDS} words.`, key);
       if (words.length === 0) return { sql: operator === 'like' ? '1' : '0', params: [] };
       const all = words.map(() => `${e} LIKE ? ESCAPE '\\'`).join(' AND ');
       const params = words.map((w) => `%${escapeLike(w)}%`);
       return operator === 'like' ? { sql: `(${all})`, params } : { sql: `(${e} IS NULL OR NOT (${all}))`, params };
     }
     case 'contains':
-      return { sql: `${e} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(String(operand ?? ''))}%`] };
+      return { sql: `${e} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(searchTerm(operand, key))}%`] };
     case 'exists': {
       const yes = parseExists(operand, key);
       if (textual) return { sql: yes ? `(${e} IS NOT NULL AND ${e} <> '')` : `(${e} IS NULL OR ${e} = '')`, params: [] };
@@ -203,6 +230,13 @@ function scalarCondition(target: Target, operator: string, operand: unknown, key
     }
   }
   throw badRequest(`Unknown operator "${operator}" on "${key}".`, key);
+}
+
+function searchTerm(operand: unknown, key: string): string {
+  if (isObject(operand) || Array.isArray(operand)) throw badRequest(`The value for "${key}" must be a single value.`, key);
+  const text = String(operand ?? '');
+  if (text.length > MAX_TERM_LENGTH) throw badRequest(`The search on "${key}" is longer than ${MAX_TERM_LENGTH} characters.`, key);
+  return text;
 }
 
 function parseExists(operand: unknown, key: string): boolean {
@@ -233,15 +267,16 @@ function manyCondition(target: Target, operator: string, operand: unknown, key: 
 }
 
 /** `-createdAt,title` → ORDER BY. A tiebreak on id keeps pages stable. */
-export function compileSort(entity: Entity, sort: string | string[] | undefined, locale: LocaleOptions | null): string {
-  const items = (Array.isArray(sort) ? sort : String(sort ?? '-createdAt').split(',')).map((s) => s.trim()).filter(Boolean);
+export function compileSort(entity: Entity, sort: string | string[] | undefined, locale: LocaleOptions | null, rights: QueryRights): string {
+  const items = (Array.isArray(sort) ? sort : String(sort ?? '-createdAt').split(',')).map((s) => String(s).trim()).filter(Boolean);
   if (items.length === 0) items.push('-createdAt');
+  if (items.length > MAX_SORT_FIELDS) throw badRequest(`"sort" takes at most ${MAX_SORT_FIELDS} fields.`, 'sort');
   const parts: string[] = [];
   let idDirection = 'DESC';
   for (const item of items) {
     const descending = item.startsWith('-');
     const name = item.replace(/^[-+]/, '');
-    const target = resolveTarget(entity, name, locale);
+    const target = resolveTarget(entity, name, locale, deniedOf(rights));
     if (target.many || target.arrayOf) throw badRequest(`Cannot sort by "${name}".`, name);
     parts.push(`${target.expr} ${descending ? 'DESC' : 'ASC'}`);
     if (parts.length === 1) idDirection = descending ? 'DESC' : 'ASC';

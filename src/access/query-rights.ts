@@ -1,0 +1,65 @@
+/**
+ * The field paths a caller may not use in `where` or `sort` (CONTRACT §8 "Fields the caller may not read"):
+ * hidden fields, and fields whose `access.read` denies the caller. Were they queryable, a filter would be an
+ * oracle: `where[secret][gte]=m` answers "is the secret after m?" without ever returning the secret.
+ *
+ * A rule is asked once per request, without a document (there is none yet: the query decides which
+ * documents there will be), so the query compiler can stay synchronous. A rule that needs a document to say
+ * yes — or throws without one — denies: a query must not depend on values some documents hide.
+ */
+import type { Entity, FieldAccessRule, SanitizedField } from '../config/types.ts';
+import type { OperationContext } from '../operations/context.ts';
+import { TRUSTED, type QueryRights } from '../query/where.ts';
+
+/** A field that may be denied: hidden, or with a read rule; `within` is the path of its guarded ancestor, if any. */
+type GuardedField = { path: string; hidden: boolean; rule?: FieldAccessRule; within: string | null };
+
+const NONE: QueryRights = { denied: new Set() };
+const guardedByEntity = new WeakMap<Entity, GuardedField[]>();
+
+/** What the caller may query: paths such as `secret`, `seo.token`, `rows.cost` are denied; the system may query all. */
+export async function queryRights(ctx: OperationContext, entity: Entity): Promise<QueryRights> {
+  if (ctx.overrideAccess) return TRUSTED;
+  const guarded = guardedFields(entity);
+  // Most collections have no hidden fields and no field rules: nothing to ask, nothing to allocate.
+  if (guarded.length === 0) return NONE;
+  const denied = new Set<string>();
+  for (const field of guarded) {
+    // Below a denied field, every path is unreachable already (the compiler checks each prefix).
+    if (field.within && isDenied(denied, field.within)) continue;
+    if ((field.hidden && !ctx.showHiddenFields) || (field.rule && !(await ruleAllows(ctx, field.rule)))) denied.add(field.path);
+  }
+  return { denied };
+}
+
+function isDenied(denied: Set<string>, path: string): boolean {
+  for (let i = path.indexOf('.'); i !== -1; i = path.indexOf('.', i + 1)) if (denied.has(path.slice(0, i))) return true;
+  return denied.has(path);
+}
+
+async function ruleAllows(ctx: OperationContext, rule: FieldAccessRule): Promise<boolean> {
+  try {
+    return Boolean(await rule({ user: ctx.user, req: ctx.req }));
+  } catch {
+    return false;
+  }
+}
+
+function guardedFields(entity: Entity): GuardedField[] {
+  let list = guardedByEntity.get(entity);
+  if (!list) {
+    list = [];
+    collectGuarded(entity.fields, '', null, list);
+    guardedByEntity.set(entity, list);
+  }
+  return list;
+}
+
+function collectGuarded(fields: SanitizedField[], prefix: string, within: string | null, out: GuardedField[]): void {
+  for (const field of fields) {
+    const path = prefix + field.name;
+    const guarded = Boolean(field.hidden || field.access?.read);
+    if (guarded) out.push({ path, hidden: Boolean(field.hidden), rule: field.access?.read, within });
+    if (field.fields) collectGuarded(field.fields, `${path}.`, guarded ? path : within, out);
+  }
+}
