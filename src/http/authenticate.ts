@@ -26,14 +26,23 @@ export type Credentials = {
   scopes?: string[] | null;
 };
 
+/** A cookie's value; one that is not valid percent-encoding (`cms-session=%`) counts as no cookie. */
 export function readCookie(request: Request, name: string): string | null {
   const header = request.headers.get('cookie');
   if (!header) return null;
   for (const part of header.split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeCookieValue(part.slice(i + 1).trim());
   }
   return null;
+}
+
+function decodeCookieValue(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
 }
 
 export function bearerToken(request: Request): string | null {

@@ -214,15 +214,17 @@ function scalarCondition(target: Target, operator: string, operand: unknown, key
         : { sql: `(${e} IS NULL OR ${e} NOT IN (${marks}))`, params: values };
     }
     case 'like': case 'not_like': {
-      const words = searchTerm(operand, key).split(/\s+/).filter(Boolean);
+      const text = searchText(operand, key);
+      const words = text.split(/\s+/).filter(Boolean);
       if (words.length > MAX_WORDS) throw badRequest(`"${operator}" on "${key}" takes at most ${MAX_WORDS} words.`, key);
+      checkSearchLength(text, key);
       if (words.length === 0) return { sql: operator === 'like' ? '1' : '0', params: [] };
       const all = words.map(() => `${e} LIKE ? ESCAPE '\\'`).join(' AND ');
       const params = words.map((w) => `%${escapeLike(w)}%`);
       return operator === 'like' ? { sql: `(${all})`, params } : { sql: `(${e} IS NULL OR NOT (${all}))`, params };
     }
     case 'contains':
-      return { sql: `${e} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(searchTerm(operand, key))}%`] };
+      return { sql: `${e} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(checkSearchLength(searchText(operand, key), key))}%`] };
     case 'exists': {
       const yes = parseExists(operand, key);
       if (textual) return { sql: yes ? `(${e} IS NOT NULL AND ${e} <> '')` : `(${e} IS NULL OR ${e} = '')`, params: [] };
@@ -232,9 +234,12 @@ function scalarCondition(target: Target, operator: string, operand: unknown, key
   throw badRequest(`Unknown operator "${operator}" on "${key}".`, key);
 }
 
-function searchTerm(operand: unknown, key: string): string {
+function searchText(operand: unknown, key: string): string {
   if (isObject(operand) || Array.isArray(operand)) throw badRequest(`The value for "${key}" must be a single value.`, key);
-  const text = String(operand ?? '');
+  return String(operand ?? '');
+}
+
+function checkSearchLength(text: string, key: string): string {
   if (text.length > MAX_TERM_LENGTH) throw badRequest(`The search on "${key}" is longer than ${MAX_TERM_LENGTH} characters.`, key);
   return text;
 }
