@@ -7,7 +7,10 @@ import { runScenarios, type Scenario } from '../harness.ts';
 import type { UserConfig } from '../../src/config/types.ts';
 
 const config: UserConfig = {
-  collections: [{ slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }, { name: 't', type: 'text' }, { name: 'tags', type: 'select', hasMany: true, options: ['a', 'b'] }] }],
+  collections: [
+    { slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }, { name: 't', type: 'text' }, { name: 'tags', type: 'select', hasMany: true, options: ['a', 'b'] }] },
+    { slug: 'drafts', drafts: true, fields: [{ name: 'title', type: 'text' }] },
+  ],
 };
 
 // Bun refuses request heads over 16 KB (431), so the attacks use short words to stay under it.
@@ -45,4 +48,12 @@ runScenarios('oversized searches are a 400, not a 500', config, [
   { name: 'sort by thousands of fields', method: 'GET', url: notes(`sort=${Array.from({ length: 2500 }, () => 't').join(',')}`), ...tooLarge('sort', 'at most 10 fields') },
   { name: 'like given a list where a word goes', method: 'GET', url: notes('where[title][like][0]=a&where[title][like][1]=b'), ...tooLarge('title', 'single value') },
   { name: 'twenty words still work', method: 'GET', url: notes(`where[title][like]=${encodeURIComponent(words(20))}`), status: 200, contains: ['"totalDocs":0'] },
+]);
+
+runScenarios('pages past any offset SQLite can hold are a 400', config, [
+  { name: 'setup: a document with a version', method: 'POST', url: '/drafts', as: 'admin', body: { title: 'v1', status: 'published' }, status: 201 },
+  { name: 'a list', method: 'GET', url: notes('page=99999999999999999999'), ...tooLarge('page', 'page') },
+  { name: 'the versions of a document', method: 'GET', url: '/drafts/1/versions?page=99999999999999999999', as: 'admin', ...tooLarge('page', 'page') },
+  { name: 'the largest page that still has an offset is an empty page', method: 'GET', url: '/drafts/1/versions?page=90071992547409', as: 'admin', status: 200, contains: ['"docs":[]'] },
+  { name: 'one past it is a 400', method: 'GET', url: '/drafts?page=90071992547410', as: 'admin', ...tooLarge('page', 'at most 90071992547409') },
 ]);
