@@ -1,5 +1,6 @@
-/** Reads a JSON request body; malformed JSON is a 400, an empty body an empty object, one over the limit a 413. */
+/** Reads a JSON request body; malformed or too deeply nested JSON is a 400, an empty body an empty object, one over the limit a 413. */
 import { APIError, badRequest } from '../errors.ts';
+import { checkJSONNesting } from '../fields/json-nesting.ts';
 
 /**
  * The server accepts bodies of any size so that uploads can be refused with the contract's 413 while
@@ -10,11 +11,14 @@ export const MAX_JSON_BODY = 16 * 1024 * 1024;
 export async function readJSON(request: Request, limit = MAX_JSON_BODY): Promise<unknown> {
   const text = await readText(request, limit);
   if (text.trim() === '') return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw badRequest('The request body is not valid JSON.');
   }
+  checkJSONNesting(value, 'The request body');
+  return value;
 }
 
 async function readText(request: Request, limit: number): Promise<string> {

@@ -5,6 +5,7 @@
  */
 import type { SanitizedCollection, SanitizedField } from '../config/types.ts';
 import { badRequest } from '../errors.ts';
+import { checkJSONNesting } from '../fields/json-nesting.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -18,12 +19,14 @@ export function formFieldsToData(collection: SanitizedCollection, parts: Record<
       throw badRequest('The part "_payload" is not valid JSON.', '_payload');
     }
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('The part "_payload" must be a JSON object.', '_payload');
+    checkJSONNesting(payload, 'The part "_payload"', '_payload');
     Object.assign(data, payload);
   }
   for (const [name, text] of Object.entries(parts)) {
     if (name === '_payload') continue;
     const field = collection.fieldsByName.get(name);
     data[name] = field ? readPart(field, text) : text;
+    checkJSONNesting(data[name], `The part "${name}"`, name);
   }
   return data;
 }

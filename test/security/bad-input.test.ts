@@ -57,3 +57,19 @@ runScenarios('pages past any offset SQLite can hold are a 400', config, [
   { name: 'the largest page that still has an offset is an empty page', method: 'GET', url: '/drafts/1/versions?page=90071992547409', as: 'admin', status: 200, contains: ['"docs":[]'] },
   { name: 'one past it is a 400', method: 'GET', url: '/drafts?page=90071992547410', as: 'admin', ...tooLarge('page', 'at most 90071992547409') },
 ]);
+
+const deep = (levels: number) => '{"title":'.repeat(levels) + '"x"' + '}'.repeat(levels);
+const payloadForm = (payload: string) => {
+  const form = new FormData();
+  form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');
+  form.append('_payload', payload);
+  return form;
+};
+
+runScenarios('JSON nested thousands of levels deep is a 400', config, [
+  { name: 'a preview (it echoes the body back)', method: 'POST', url: '/notes/preview', as: 'admin', body: deep(200_000), headers: { 'content-type': 'application/json' }, status: 400, contains: ['nested more than 100 levels'] },
+  { name: 'a create', method: 'POST', url: '/notes', as: 'admin', body: deep(200_000), headers: { 'content-type': 'application/json' }, status: 400, contains: ['nested more than 100 levels'] },
+  { name: 'an array body', method: 'POST', url: '/notes', as: 'admin', body: '['.repeat(50_000) + ']'.repeat(50_000), headers: { 'content-type': 'application/json' }, status: 400 },
+  { name: "an upload's _payload", method: 'POST', url: '/media', as: 'admin', body: () => payloadForm(deep(20_000)), ...tooLarge('_payload', 'nested more than 100 levels') },
+  { name: 'a hundred levels are still fine', method: 'POST', url: '/notes/preview', as: 'admin', body: JSON.stringify({ data: { tags: JSON.parse(`${'['.repeat(97)}${']'.repeat(97)}`) } }), headers: { 'content-type': 'application/json' }, status: 200 },
+]);
