@@ -1,7 +1,7 @@
 /** Starts the HTTP server for an instance, and stops it cleanly (in-flight requests finish, database closed). */
 import type { CMS } from './cms.ts';
 import { createApp } from './http/app.ts';
-import { rememberClientIP } from './http/client-ip.ts';
+import { rememberPeerAddress } from './http/client-ip.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };
@@ -13,7 +13,7 @@ export function startServer(cms: CMS, options: { port?: number; host?: string; j
     port: options.port ?? 3000,
     hostname: options.host ?? '127.0.0.1',
     fetch: (request, srv) => {
-      rememberClientIP(request, srv.requestIP(request)?.address);
+      rememberPeerAddress(request, srv.requestIP(request)?.address);
       return app.handle(request);
     },
     error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),

@@ -8,7 +8,7 @@ import { presentDoc } from '../operations/present.ts';
 import { createContext } from '../operations/context.ts';
 import { verifyPassword } from './password.ts';
 import { createSession, type Session } from './sessions.ts';
-import { assertNotLocked, clearFailures, lockKeys, recordFailure } from './login-lock.ts';
+import { clearFailures, loginLockKeys, reserveAttempt } from './login-lock.ts';
 
 const WRONG = 'The email or password provided is incorrect.';
 
@@ -23,18 +23,16 @@ export async function login(cms: CMS, input: { email?: unknown; password?: unkno
     throw new APIError(400, 'Email and password are required.', typeof input.email === 'string' && input.email ? 'password' : 'email');
   }
   const email = input.email.trim().toLowerCase();
-  const keys = lockKeys(email, input.ip ?? null);
-  assertNotLocked(cms, keys);
+  // Reserved before scrypt runs: a burst of parallel guesses gets at most the limit of checks.
+  const reservation = reserveAttempt(cms, loginLockKeys(cms, email, input.ip ?? null));
   const users = cms.config.collectionsBySlug.get('users')!;
   const row = cms.sqlite.query('SELECT * FROM "users" WHERE "email" = ?').get(email) as Record<string, unknown> | null;
   // Always run scrypt, so an unknown email takes as long as a wrong password.
   const valid = await verifyPassword(input.password, (row?.passwordHash as string | undefined) ?? null);
   const user = row ? (rowToDoc(users, row) as User) : null;
-  if (!valid || !user || user.active === false) {
-    recordFailure(cms, keys);
-    throw new APIError(401, WRONG);
-  }
-  clearFailures(cms, email);
+  // A failure needs no write: the reservation already counts it.
+  if (!valid || !user || user.active === false) throw new APIError(401, WRONG);
+  clearFailures(cms, reservation);
   const session = createSession(cms, user.id);
   const ctx = createContext(cms, { user, overrideAccess: true });
   return { user: await presentDoc(ctx, users, user, 0), session };

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { ConfigError } from '../errors.ts';
+import { sanitizeTrustProxy } from './trust-proxy.ts';
 import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
 import {
   FIELD_TYPES, HOOK_NAMES,
@@ -97,6 +98,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     migrationsDir: resolve('migrations'),
     routes,
     cors: cors === '*' ? '*' : cors.map(normalizeOrigin),
+    trustProxy: sanitizeTrustProxy(input.trustProxy, fail),
     auth,
     upload: {
       maxFileSize: positiveNumber(upload.maxFileSize ?? 10_000_000, 'upload.maxFileSize', fail),

@@ -134,6 +134,13 @@ export type S3StorageOptions = {
 
 export interface ImageSize { name: string; width: number; height?: number }
 
+export type AddressRange = { address: string; prefix: number; family: 'ipv4' | 'ipv6' };
+export type TrustProxy =
+  | { kind: 'none' }
+  | { kind: 'all' }
+  | { kind: 'hops'; hops: number }
+  | { kind: 'ranges'; ranges: AddressRange[] };
+
 /** The config as a project writes it. */
 export interface UserConfig {
   serverURL?: string;
@@ -141,6 +148,8 @@ export interface UserConfig {
   database?: string;
   routes?: { api?: string; admin?: string };
   cors?: string[] | '*';
+  /** Which peers are reverse proxies whose X-Forwarded-* headers count (docs/config.md). */
+  trustProxy?: boolean | number | string | string[];
   auth?: { roles?: string[]; tokenExpiration?: number; maxLoginAttempts?: number; lockWindow?: number; trustedOrigins?: string[] };
   upload?: { maxFileSize?: number; mimeTypes?: string[]; imageSizes?: ImageSize[]; dir?: string; storage?: StorageAdapter | S3StorageOptions | null };
   localization?: { locales: (string | { code: string; label?: string })[]; defaultLocale?: string; fallback?: boolean };
@@ -195,6 +204,7 @@ export interface SanitizedConfig {
   dataDir: string;
   routes: { api: string; admin: string };
   cors: string[] | '*';
+  trustProxy: TrustProxy;
   auth: { roles: string[]; tokenExpiration: number; maxLoginAttempts: number; lockWindow: number; trustedOrigins: string[] };
   upload: { maxFileSize: number; mimeTypes: string[]; imageSizes: ImageSize[]; dir: string; storage: StorageAdapter | S3StorageOptions | null };
   localization: { locales: string[]; defaultLocale: string; fallback: boolean } | null;

@@ -16,7 +16,7 @@ export const sessions = sqliteTable('_cms_sessions', {
 
 export const loginAttempts = sqliteTable('_cms_login_attempts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  /** `email:<address>` or `ip:<address>`. */
+  /** A lock key (src/auth/login-lock.ts): `pair:<ip>/<email>` or `email:<address>`. */
   key: text('key').notNull(),
   at: integer('at').notNull(),
 }, (t) => [index('_cms_login_attempts_key_idx').on(t.key, t.at)]);

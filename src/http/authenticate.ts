@@ -12,6 +12,7 @@ import { loadUser } from '../auth/load-user.ts';
 import { API_KEY_PREFIX, resolveApiKey } from '../auth/api-keys.ts';
 import { normalizeOrigin } from '../config/sanitize.ts';
 import { isCronSecret } from '../jobs/cron-secret.ts';
+import { ownOrigin } from './client-ip.ts';
 
 export const SESSION_COOKIE = 'cms-session';
 export const CSRF_COOKIE = 'cms-csrf';
@@ -79,11 +80,6 @@ const sameToken = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-/** The origin this API is served from: serverURL when set, else the one the request came to. */
-export function ownOrigin(cms: CMS, request: Request): string {
-  return cms.config.serverURL ? normalizeOrigin(cms.config.serverURL) : new URL(request.url).origin;
-}
-
 export function requestOrigin(request: Request): string | null {
   const origin = request.headers.get('origin');
   if (origin && origin !== 'null') return normalizeOrigin(origin);
@@ -104,7 +100,21 @@ export function checkCsrf(cms: CMS, request: Request, credentials: Credentials):
   const sent = request.headers.get(CSRF_HEADER);
   if (!sent || !credentials.csrfToken || !sameToken(sent, credentials.csrfToken)) throw forbidden('Missing or invalid CSRF token.');
   const origin = requestOrigin(request);
-  if (!origin || (origin !== ownOrigin(cms, request) && !cms.config.auth.trustedOrigins.includes(origin))) {
+  if (!origin || (origin !== ownOrigin(cms.config, request) && !cms.config.auth.trustedOrigins.includes(origin))) {
     throw forbidden('This origin is not allowed to make cookie-authenticated requests.');
   }
+}
+
+/**
+ * A login sets a session cookie, so a page elsewhere must not log a browser in (login CSRF): a login
+ * carrying an Origin must come from the own origin, a trusted one or a `cors` one. Scripts and servers
+ * send no Origin and are unaffected.
+ */
+export function checkLoginOrigin(cms: CMS, request: Request): void {
+  const header = request.headers.get('origin');
+  if (header === null) return;
+  const origin = normalizeOrigin(header);
+  const { cors, auth } = cms.config;
+  if (origin === ownOrigin(cms.config, request) || auth.trustedOrigins.includes(origin) || cors === '*' || cors.includes(origin)) return;
+  throw forbidden('This origin is not allowed to log in.');
 }

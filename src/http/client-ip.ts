@@ -1,10 +1,82 @@
-/** The peer address of a request, recorded by the server as the request arrives. */
-const addresses = new WeakMap<Request, string>();
+/**
+ * Who is on the other end (CONTRACT §10). The server records each request's peer address as it
+ * arrives; with `trustProxy`, requests that a trusted proxy passed on take the client's address from
+ * X-Forwarded-For and the API's own origin from X-Forwarded-Proto/X-Forwarded-Host. Headers from any
+ * other peer are ignored, since anybody can send them.
+ */
+import net from 'node:net';
+import type { SanitizedConfig } from '../config/types.ts';
+import { normalizeOrigin } from '../config/sanitize.ts';
+import { unmapIPv4 } from '../config/trust-proxy.ts';
 
-export function rememberClientIP(request: Request, address: string | undefined | null): void {
-  if (address) addresses.set(request, address);
+const peers = new WeakMap<Request, string>();
+
+export function rememberPeerAddress(request: Request, address: string | undefined | null): void {
+  if (address) peers.set(request, unmapIPv4(address));
 }
 
-export function clientIP(request: Request): string | null {
-  return addresses.get(request) ?? null;
+const proxyLists = new WeakMap<SanitizedConfig, net.BlockList>();
+
+function isProxyAddress(config: SanitizedConfig, address: string): boolean {
+  const trust = config.trustProxy;
+  if (trust.kind !== 'ranges') return false;
+  let list = proxyLists.get(config);
+  if (!list) {
+    list = new net.BlockList();
+    for (const range of trust.ranges) list.addSubnet(range.address, range.prefix, range.family);
+    proxyLists.set(config, list);
+  }
+  return list.check(address, net.isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Whether the peer of this request is a proxy we trust. */
+function fromTrustedProxy(config: SanitizedConfig, peer: string | null): boolean {
+  const trust = config.trustProxy;
+  if (trust.kind === 'all') return true;
+  if (trust.kind === 'hops') return trust.hops > 0;
+  return peer !== null && isProxyAddress(config, peer);
+}
+
+/** The peer, then X-Forwarded-For from right to left (nearest hop first), up to the first entry that is no address. */
+function hops(request: Request, peer: string): string[] {
+  const chain = [peer];
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',').reverse() ?? [];
+  for (const entry of forwarded) {
+    const address = unmapIPv4(entry.trim());
+    if (!net.isIP(address)) break;
+    chain.push(address);
+  }
+  return chain;
+}
+
+/** The client's address: the peer's, or behind trusted proxies the nearest address no trusted proxy holds. */
+export function clientIP(config: SanitizedConfig, request: Request): string | null {
+  const peer = peers.get(request) ?? null;
+  if (peer === null || !fromTrustedProxy(config, peer)) return peer;
+  const chain = hops(request, peer);
+  const trust = config.trustProxy;
+  if (trust.kind === 'all') return chain[chain.length - 1];
+  if (trust.kind === 'hops') return chain[Math.min(trust.hops, chain.length - 1)];
+  let i = 0;
+  while (i < chain.length - 1 && isProxyAddress(config, chain[i])) i++;
+  return chain[i];
+}
+
+/** The origin the request was sent to: serverURL when set, else as a trusted proxy reports it, else the request's own. */
+export function ownOrigin(config: SanitizedConfig, request: Request): string {
+  if (config.serverURL) return normalizeOrigin(config.serverURL);
+  const url = new URL(request.url);
+  if (!fromTrustedProxy(config, peers.get(request) ?? null)) return url.origin;
+  // The first value is the one the outermost proxy saw from the browser.
+  const first = (name: string) => request.headers.get(name)?.split(',')[0].trim().toLowerCase() || null;
+  const proto = first('x-forwarded-proto');
+  const forwardedHost = first('x-forwarded-host');
+  // Only a bare host[:port]: anything else could smuggle a path or user info into the origin.
+  const host = forwardedHost && /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(forwardedHost) ? forwardedHost : url.host;
+  const scheme = proto === 'https' || proto === 'http' ? proto : url.protocol.slice(0, -1);
+  try {
+    return new URL(`${scheme}://${host}`).origin;
+  } catch {
+    return url.origin;
+  }
 }

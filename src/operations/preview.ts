@@ -16,7 +16,8 @@ import { presentDoc } from './present.ts';
 import type { OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
-export type PreviewArgs = ({ collection: string; id?: number | string } | { global: string }) & { data: unknown; depth?: number };
+/** `origin`: the API's own origin as the request reached it (src/http/client-ip.ts), for the fallback URL. */
+export type PreviewArgs = ({ collection: string; id?: number | string } | { global: string }) & { data: unknown; depth?: number; origin?: string };
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -36,7 +37,7 @@ export async function previewDocument(ctx: OperationContext, args: PreviewArgs):
   const values = Object.fromEntries(Object.entries(args.data).filter(([name]) => entity.fieldsByName.has(name)));
   const doc = await presentDoc(ctx, entity, mergeLocalizedWrite(entity.fields, values, base, ctx.locale), args.depth ?? 1);
   const token = signPreviewToken(ctx.cms, { kind: entity.kind, slug: entity.slug, id });
-  const target = entity.livePreview?.url ? await entity.livePreview.url({ doc, locale: ctx.locale ?? undefined }) : apiReadURL(ctx, entity, id);
+  const target = entity.livePreview?.url ? await entity.livePreview.url({ doc, locale: ctx.locale ?? undefined }) : apiReadURL(ctx, entity, id, args.origin);
   return { doc, url: withQueryParam(String(target), 'preview', token) };
 }
 
@@ -66,9 +67,9 @@ function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc
 }
 
 /** The API read URL of the document (of the collection for a new one): absolute with serverURL, else on the request's origin. */
-function apiReadURL(ctx: OperationContext, entity: Entity, id: number | null): string {
+function apiReadURL(ctx: OperationContext, entity: Entity, id: number | null, requestOrigin = ''): string {
   const { serverURL, routes } = ctx.cms.config;
-  const origin = serverURL ? serverURL.replace(/\/+$/, '') : ctx.req ? new URL(ctx.req.url).origin : '';
+  const origin = serverURL ? serverURL.replace(/\/+$/, '') : requestOrigin;
   const path = entity.kind === 'global' ? `/globals/${entity.slug}` : `/${entity.slug}${id === null ? '' : `/${id}`}`;
   return `${origin}${routes.api}${path}`;
 }

@@ -6,8 +6,9 @@ import { tempDir } from '../harness.ts';
 
 export type ChildServer = { url: string; api: string; pid: number; dir: string; token: string; rssMB(): number; stop(): Promise<void> };
 
-export async function startChildServer(config: Record<string, unknown>): Promise<ChildServer> {
-  const dir = tempDir('cms-child-');
+/** `dir`: share another child's folder (and database file); `register: false` skips making the first admin (token is then ''). */
+export async function startChildServer(config: Record<string, unknown>, options: { dir?: string; register?: boolean } = {}): Promise<ChildServer> {
+  const dir = options.dir ?? tempDir('cms-child-');
   const configPath = path.join(dir, 'cms.config.json');
   fs.writeFileSync(configPath, JSON.stringify({ database: 'data/cms.db', ...config }));
   const main = path.join(import.meta.dir, '../../src/cli/main.ts');
@@ -24,8 +25,8 @@ export async function startChildServer(config: Record<string, unknown>): Promise
     setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
   });
   const api = `${url}/api/cms`;
-  const registered = await fetch(`${api}/users/first-register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'password123' }) });
-  const token = ((await registered.json()) as { token: string }).token;
+  const registered = options.register === false ? null : await fetch(`${api}/users/first-register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'password123' }) });
+  const token = registered ? ((await registered.json()) as { token: string }).token : '';
   return {
     url, api, pid: child.pid!, dir, token,
     rssMB() {

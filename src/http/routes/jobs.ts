@@ -1,6 +1,8 @@
 /**
- * `GET or POST /jobs/run` (CONTRACT §5, §6): runs due jobs and webhook retries now. Allowed with the cron
- * secret (`Authorization: Bearer <secret>`) or an admin session; 401 with no credentials, 403 otherwise.
+ * `GET or POST /jobs/run` (CONTRACT §5, §6, §8): runs due jobs and webhook retries now. Allowed with the
+ * cron secret (`Authorization: Bearer <secret>`, either verb) or an admin. A cookie session must use POST,
+ * which carries the CSRF check: a GET is what a link or an image on another site can make a browser send.
+ * 401 without valid credentials (a wrong secret included), 403 for a user who may not.
  */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
@@ -16,7 +18,8 @@ export function jobRoutes(cms: CMS) {
     if (!(bearer && isCronSecret(cms, bearer))) {
       const user = credentials.user;
       const admin = user?.role === 'admin' && (!credentials.scopes || credentials.scopes.includes('*'));
-      if (!admin) throw user || bearer ? forbidden('The cron secret or an admin is required.') : unauthorized();
+      if (!admin) throw user ? forbidden('The cron secret or an admin is required.') : unauthorized('The cron secret or an admin session is required.');
+      if (credentials.via === 'cookie' && request.method !== 'POST') throw forbidden('A cookie session runs jobs with POST and the x-csrf-token header.');
     }
     return { body: await runJobs(cms) };
   };

@@ -7,7 +7,7 @@ import { presentDoc } from '../../operations/present.ts';
 import { readJSON } from '../body.ts';
 import { clientIP } from '../client-ip.ts';
 import { methods, type RouteInput } from '../handle.ts';
-import { CSRF_COOKIE, SESSION_COOKIE, bearerToken, readCookie } from '../authenticate.ts';
+import { CSRF_COOKIE, SESSION_COOKIE, bearerToken, checkLoginOrigin, readCookie } from '../authenticate.ts';
 
 function cookie(cms: CMS, name: string, value: string, maxAge: number, httpOnly: boolean): string {
   const secure = cms.config.serverURL?.startsWith('https:') ? '; Secure' : '';
@@ -46,8 +46,9 @@ export function userRoutes(cms: CMS) {
   return new Elysia()
     .all('/users/login', methods(cms, {
       POST: async ({ request }) => {
+        checkLoginOrigin(cms, request);
         const body = (await readJSON(request)) as Record<string, unknown>;
-        return loginResponse(cms, await login(cms, { email: body?.email, password: body?.password, ip: clientIP(request) }));
+        return loginResponse(cms, await login(cms, { email: body?.email, password: body?.password, ip: clientIP(cms.config, request) }));
       },
     }, { csrf: false }))
     .all('/users/logout', methods(cms, {
@@ -58,7 +59,8 @@ export function userRoutes(cms: CMS) {
         for (const c of clearedCookies(cms)) headers.append('set-cookie', c);
         return new Response(JSON.stringify({ message: 'Logged out.' }), { status: 200, headers });
       },
-    }, { csrf: false }))
+      // Logging out by cookie is a cookie write: it needs the CSRF token and an own or trusted origin.
+    }))
     .all('/users/me', methods(cms, {
       GET: async ({ ctx, credentials }) => {
         if (!credentials.user) return { body: { user: null, csrfToken: null } };
@@ -70,6 +72,7 @@ export function userRoutes(cms: CMS) {
     .all('/users/init', methods(cms, { GET: () => ({ body: { hasUsers: countUsers(cms) > 0 } }) }))
     .all('/users/first-register', methods(cms, {
       POST: async ({ request }) => {
+        checkLoginOrigin(cms, request);
         const body = (await readJSON(request)) as Record<string, unknown>;
         return loginResponse(cms, await registerFirstAdmin(cms, body ?? {}), 200, 'First admin created.');
       },

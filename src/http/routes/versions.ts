@@ -14,6 +14,7 @@ import { discardDraft } from '../../operations/discard-draft.ts';
 import { cancelScheduled, listScheduled, scheduleAction } from '../../operations/schedule.ts';
 import { previewDocument } from '../../operations/preview.ts';
 import { readJSON } from '../body.ts';
+import { ownOrigin } from '../client-ip.ts';
 import { methods, type RouteInput } from '../handle.ts';
 
 type RefOf = (params: Record<string, string>) => DocumentRef;
@@ -23,7 +24,7 @@ export function versionRoutes(cms: CMS) {
     .use(documentRoutes(cms, '/globals/:slug', (p) => ({ global: p.slug })))
     .use(documentRoutes(cms, '/:collection/:id', (p) => ({ collection: p.collection, id: p.id })))
     .all('/:collection/preview', methods(cms, {
-      POST: async (input) => ({ body: await previewDocument(input.ctx, { collection: input.params.collection, data: await readJSON(input.request), depth: depthOf(cms, input) }) }),
+      POST: async (input) => ({ body: await previewDocument(input.ctx, { collection: input.params.collection, data: await readJSON(input.request), depth: depthOf(cms, input), origin: ownOrigin(cms.config, input.request) }) }),
     }));
 }
 
@@ -66,6 +67,6 @@ function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
       DELETE: async ({ ctx, params }) => ({ body: { doc: await cancelScheduled(ctx, { ...refOf(params), job: params.job }), message: 'Scheduled job cancelled.' } }),
     }))
     .all(`${prefix}/preview`, methods(cms, {
-      POST: async (input) => ({ body: await previewDocument(input.ctx, { ...refOf(input.params), data: await readJSON(input.request), depth: depthOf(cms, input) }) }),
+      POST: async (input) => ({ body: await previewDocument(input.ctx, { ...refOf(input.params), data: await readJSON(input.request), depth: depthOf(cms, input), origin: ownOrigin(cms.config, input.request) }) }),
     }));
 }
