@@ -1,0 +1,68 @@
+/**
+ * The system tables on PostgreSQL: the twin of ../system-schema.ts (same tables, columns and indexes), so
+ * both engines answer the same. `bun scripts/generate-embedded.ts --drizzle-generate` turns changes here
+ * into SQL under migrations/system-postgres/, which ships embedded and is applied by ./migrate.ts.
+ * Ids are identity columns (positive integers per table; "by default" so a copied project keeps its ids).
+ * Epoch-ms times are bigint, read back as JS numbers (`mode: 'number'`; Bun.SQL returns int8 as a string).
+ */
+import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const epochMs = (name: string) => bigint(name, { mode: 'number' });
+const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
+
+export const sessions = pgTable('_cms_sessions', {
+  /** sha256 of the token; the token itself is never stored. */
+  tokenHash: text('tokenHash').primaryKey(),
+  userId: integer('userId').notNull(),
+  csrfToken: text('csrfToken').notNull(),
+  expiresAt: epochMs('expiresAt').notNull(),
+  createdAt: epochMs('createdAt').notNull(),
+}, (t) => [index('_cms_sessions_user_idx').on(t.userId)]);
+
+export const loginAttempts = pgTable('_cms_login_attempts', {
+  id: id(),
+  /** `email:<address>` or `ip:<address>`. */
+  key: text('key').notNull(),
+  at: epochMs('at').notNull(),
+}, (t) => [index('_cms_login_attempts_key_idx').on(t.key, t.at)]);
+
+export const versions = pgTable('_cms_versions', {
+  id: id(),
+  kind: text('kind').notNull(),
+  slug: text('slug').notNull(),
+  parent: integer('parent').notNull(),
+  version: text('version').notNull(),
+  status: text('status').notNull(),
+  latest: integer('latest').notNull().default(0),
+  pending: integer('pending').notNull().default(0),
+  createdAt: text('createdAt').notNull(),
+  updatedAt: text('updatedAt').notNull(),
+}, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);
+
+export const jobs = pgTable('_cms_jobs', {
+  id: id(),
+  action: text('action').notNull(),
+  kind: text('kind').notNull(),
+  slug: text('slug').notNull(),
+  parent: integer('parent').notNull(),
+  at: epochMs('at').notNull(),
+  state: text('state').notNull(),
+  error: text('error'),
+  lockedUntil: epochMs('lockedUntil'),
+  createdAt: text('createdAt').notNull(),
+  finishedAt: text('finishedAt'),
+}, (t) => [index('_cms_jobs_due_idx').on(t.state, t.at), index('_cms_jobs_parent_idx').on(t.kind, t.slug, t.parent)]);
+
+export const schemaMigrations = pgTable('_cms_schema_migrations', {
+  name: text('name').primaryKey(),
+  appliedAt: text('appliedAt').notNull(),
+}, (t) => [uniqueIndex('_cms_schema_migrations_name_idx').on(t.name)]);
+
+/**
+ * Values every instance must share (CONTRACT §9), e.g. the generated secret: on SQLite it is a file beside
+ * the database, on PostgreSQL no instance's disk is shared, so it lives here.
+ */
+export const settings = pgTable('_cms_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,55 @@
+/**
+ * A fresh PostgreSQL database per test file, made on the cluster named by CMS_TEST_POSTGRES_URL (an admin
+ * URL whose role may create databases; .ci/postgres sets one up, README "Running the tests against
+ * PostgreSQL" says how by hand). Without it this throws: the PostgreSQL tests fail, they never skip.
+ */
+import { SQL } from 'bun';
+import { randomBytes } from 'node:crypto';
+
+export type TestDatabase = {
+  /** postgres://… of the new database, same role and host as the admin URL. */
+  url: string;
+  name: string;
+  /** Drops the database (ending its leftover connections). */
+  drop(): Promise<void>;
+};
+
+export function adminUrl(): string {
+  const url = process.env.CMS_TEST_POSTGRES_URL;
+  if (!url) {
+    throw new Error('CMS_TEST_POSTGRES_URL is not set: the PostgreSQL tests need a cluster. Run `.ci/postgres` '
+      + '(as root) and export the URL it prints, or see README "Running the tests against PostgreSQL".');
+  }
+  return url;
+}
+
+/** The admin URL pointed at another database of the same cluster. */
+export function databaseUrl(name: string, base = adminUrl()): string {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const admin = new SQL(adminUrl(), { max: 1 });
+  const name = `cms_test_${randomBytes(6).toString('hex')}`;
+  try {
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+  } catch (error) {
+    throw new Error(`cannot create a test database on ${new URL(adminUrl()).host}: ${(error as Error).message}`);
+  } finally {
+    await admin.close();
+  }
+  return {
+    url: databaseUrl(name),
+    name,
+    async drop() {
+      const sql = new SQL(adminUrl(), { max: 1 });
+      try {
+        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await sql.close();
+      }
+    },
+  };
+}
