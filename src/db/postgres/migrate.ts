@@ -1,0 +1,91 @@
+/**
+ * Applies migrations on PostgreSQL: the embedded system migrations (migrations/system-postgres/) and the
+ * project's migration files (`migrations/postgres/` beside the config). Several instances may start at
+ * once on one database (CONTRACT §9), so every apply runs under one session-level advisory lock held on
+ * one reserved connection: the first instance applies, the others wait, then find nothing left to do.
+ * Each file runs in its own transaction (PostgreSQL's DDL is transactional), recorded in the same one.
+ */
+import { createHash } from 'node:crypto';
+import type { ReservedSQL, SQL } from 'bun';
+import { generatedSystemMigrations } from './system-migrations.generated.ts';
+
+/** One SQL file: statements separated by drizzle-kit's `--> statement-breakpoint`. */
+export type MigrationSource = { name: string; sql: string };
+
+/** Arbitrary but fixed: every instance of every version must use the same key. ("cms" in ASCII.) */
+export const MIGRATION_LOCK_KEY = 0x636d73;
+
+/** In journal order, embedded in the binary. */
+export const postgresSystemMigrations: MigrationSource[] = generatedSystemMigrations.map((m) => ({ name: m.tag, sql: m.sql }));
+
+/** Runs `fn` on one connection while holding the migration lock; waits while another instance holds it. */
+export async function withMigrationLock<T>(sql: SQL, fn: (conn: ReservedSQL) => Promise<T>): Promise<T> {
+  const conn = await sql.reserve();
+  try {
+    await conn.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      return await fn(conn);
+    } finally {
+      await conn.unsafe('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    conn.release();
+  }
+}
+
+/** Applies the embedded system migrations not applied yet. Returns the names applied. */
+export async function applyPostgresSystemMigrations(sql: SQL, now: string, list: readonly MigrationSource[] = postgresSystemMigrations): Promise<string[]> {
+  return withMigrationLock(sql, async (conn) => {
+    // The system tables' own record; it cannot live in a system migration, it says which ones ran.
+    await conn.unsafe('CREATE TABLE IF NOT EXISTS "_cms_system_migrations" ("name" text PRIMARY KEY, "hash" text NOT NULL, "appliedAt" text NOT NULL)');
+    return applyPending(conn, list, '_cms_system_migrations', now);
+  });
+}
+
+/**
+ * Applies the project's migration files not applied yet (recorded in `_cms_schema_migrations`, a system
+ * table, so the system migrations must have run). Returns the names applied.
+ */
+export async function applyPostgresMigrationFiles(sql: SQL, files: readonly MigrationSource[], now: string, onProgress?: (name: string) => void): Promise<string[]> {
+  return withMigrationLock(sql, (conn) => applyPending(conn, files, '_cms_schema_migrations', now, onProgress));
+}
+
+export async function appliedPostgresMigrations(sql: SQL | ReservedSQL, table = '_cms_schema_migrations'): Promise<Set<string>> {
+  const rows = await sql.unsafe(`SELECT "name" FROM "${table}"`);
+  return new Set(rows.map((r: { name: string }) => r.name));
+}
+
+/** Call only while holding the lock: the applied list read here stays true until the files are applied. */
+async function applyPending(conn: ReservedSQL, list: readonly MigrationSource[], table: string, now: string, onProgress?: (name: string) => void): Promise<string[]> {
+  const done = await appliedPostgresMigrations(conn, table);
+  const withHash = table === '_cms_system_migrations';
+  const applied: string[] = [];
+  for (const migration of list) {
+    if (done.has(migration.name)) continue;
+    onProgress?.(migration.name);
+    await conn.unsafe('BEGIN');
+    try {
+      for (const statement of statements(migration.sql)) await conn.unsafe(statement);
+      if (withHash) {
+        await conn.unsafe(`INSERT INTO "${table}" ("name", "hash", "appliedAt") VALUES ($1, $2, $3)`, [migration.name, sha256(migration.sql), now]);
+      } else {
+        await conn.unsafe(`INSERT INTO "${table}" ("name", "appliedAt") VALUES ($1, $2)`, [migration.name, now]);
+      }
+      await conn.unsafe('COMMIT');
+    } catch (error) {
+      await conn.unsafe('ROLLBACK');
+      throw new Error(`migration ${migration.name} failed: ${(error as Error).message}`);
+    }
+    applied.push(migration.name);
+  }
+  return applied;
+}
+
+/** A file's statements, without comment-only lines (a file may start with `-- generated …` lines). */
+export function statements(text: string): string[] {
+  return text.split('--> statement-breakpoint')
+    .map((s) => s.split('\n').filter((l) => !l.trim().startsWith('--')).join('\n').trim())
+    .filter(Boolean);
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
