@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { SQL } from 'bun';
+import fs from 'node:fs';
+import path from 'node:path';
 import { asc } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/bun-sql';
 import { connectPostgres } from '../src/db/postgres/connect.ts';
@@ -38,6 +40,14 @@ const files: MigrationSource[] = [
 ];
 
 describe('PostgreSQL migrations', () => {
+  test('the embedded module matches migrations/system-postgres/ (run bun scripts/generate-embedded.ts)', async () => {
+    const { POSTGRES_SET, renderSystemMigrationsModule } = await import('../scripts/generate-embedded.ts');
+    const root = path.join(import.meta.dir, '..');
+    expect(fs.readFileSync(path.join(root, POSTGRES_SET.file), 'utf8')).toBe(renderSystemMigrationsModule(root, POSTGRES_SET));
+    const journal = JSON.parse(fs.readFileSync(path.join(root, POSTGRES_SET.dir, 'meta/_journal.json'), 'utf8'));
+    expect(postgresSystemMigrations.map((m) => m.name)).toEqual(journal.entries.map((e: { tag: string }) => e.tag));
+  });
+
   test('two instances starting together apply each system migration once', async () => {
     const [first, second] = await Promise.all([applyPostgresSystemMigrations(a, NOW), applyPostgresSystemMigrations(b, NOW)]);
     const names = postgresSystemMigrations.map((m) => m.name);
