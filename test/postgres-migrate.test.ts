@@ -10,7 +10,7 @@ import path from 'node:path';
 import { asc } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/bun-sql';
 import { connectPostgres } from '../src/db/postgres/connect.ts';
-import { applyPostgresMigrationFiles, applyPostgresSystemMigrations, appliedPostgresMigrations, postgresSystemMigrations, type MigrationSource } from '../src/db/postgres/migrate.ts';
+import { applyPostgresMigrationFiles, applyPostgresSystemMigrations, appliedPostgresMigrations, postgresSystemMigrations, withMigrationLock, type MigrationSource } from '../src/db/postgres/migrate.ts';
 import { jobs, sessions } from '../src/db/postgres/system-schema.ts';
 import { resolvePostgresSecret } from '../src/db/postgres/secret.ts';
 import { createTestDatabase, type TestDatabase } from './support/postgres.ts';
@@ -85,6 +85,19 @@ describe('PostgreSQL migrations', () => {
     const recorded = await a.unsafe('SELECT "name", "appliedAt" FROM "_cms_schema_migrations" ORDER BY 1');
     expect(recorded).toEqual([{ name: '0000_posts', appliedAt: NOW }, { name: '0001_api_keys', appliedAt: NOW }]);
     expect(await applyPostgresMigrationFiles(b, files, NOW)).toEqual([]);
+  });
+
+  test('the lock nests within one call chain and still keeps the other instance waiting', async () => {
+    const order: string[] = [];
+    const outer = withMigrationLock(a, async () => {
+      order.push('a: locked');
+      const inner = await applyPostgresMigrationFiles(a, [{ name: '0001b_nested', sql: 'SELECT pg_sleep(0.2);' }], NOW);
+      order.push(`a: applied ${inner.join()}`);
+    });
+    await Bun.sleep(50);
+    const other = withMigrationLock(b, async () => void order.push('b: locked'));
+    await Promise.all([outer, other]);
+    expect(order).toEqual(['a: locked', 'a: applied 0001b_nested', 'b: locked']);
   });
 
   test('a failing file rolls back, is not recorded, names itself, and releases the lock', async () => {

@@ -5,6 +5,7 @@
  * one reserved connection: the first instance applies, the others wait, then find nothing left to do.
  * Each file runs in its own transaction (PostgreSQL's DDL is transactional), recorded in the same one.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { ReservedSQL, SQL } from 'bun';
 import { generatedSystemMigrations } from './system-migrations.generated.ts';
@@ -18,13 +19,22 @@ export const MIGRATION_LOCK_KEY = 0x636d73;
 /** In journal order, embedded in the binary. */
 export const postgresSystemMigrations: MigrationSource[] = generatedSystemMigrations.map((m) => ({ name: m.tag, sql: m.sql }));
 
-/** Runs `fn` on one connection while holding the migration lock; waits while another instance holds it. */
+/** The lock this async call chain already holds, so that nesting reuses it instead of waiting on itself. */
+const held = new AsyncLocalStorage<{ sql: SQL; conn: ReservedSQL }>();
+
+/**
+ * Runs `fn` on one connection while holding the migration lock; waits while another instance holds it.
+ * Re-entrant within one call chain (e.g. `cms serve` diffing the config and applying files under one lock):
+ * a session lock taken again from another pool connection would wait for itself forever.
+ */
 export async function withMigrationLock<T>(sql: SQL, fn: (conn: ReservedSQL) => Promise<T>): Promise<T> {
+  const current = held.getStore();
+  if (current?.sql === sql) return fn(current.conn);
   const conn = await sql.reserve();
   try {
     await conn.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      return await fn(conn);
+      return await held.run({ sql, conn }, () => fn(conn));
     } finally {
       await conn.unsafe('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
