@@ -1,4 +1,8 @@
-/** Reads a JSON request body; malformed or too deeply nested JSON is a 400, an empty body an empty object, one over the limit a 413. */
+/**
+ * Reads a JSON request body; malformed or too deeply nested JSON is a 400, an empty body an empty object,
+ * one over the limit a 413 (checked while it streams), and one that would pass the process's body budget
+ * a 503.
+ */
 import { APIError, badRequest } from '../errors.ts';
 import { checkJSONNesting } from '../fields/json-nesting.ts';
 
@@ -7,6 +11,36 @@ import { checkJSONNesting } from '../fields/json-nesting.ts';
  * they stream (src/uploads/multipart.ts); JSON bodies are held in memory, so they get their own limit.
  */
 export const MAX_JSON_BODY = 16 * 1024 * 1024;
+
+/**
+ * Bytes of JSON bodies held at once by this process, across all requests in flight (docs/request-bodies.md).
+ * A request that cannot get its share is refused with 503 and `Retry-After` rather than queued: a queue
+ * would hold the sender's connection and its buffered bytes just the same.
+ */
+export const JSON_BODY_BUDGET = 4 * MAX_JSON_BODY;
+
+let budgetUsed = 0;
+/** Budget held per request; given back by the HTTP wrapper when the answer is made (src/http/handle.ts). */
+const held = new WeakMap<Request, number>();
+
+function reserve(request: Request, bytes: number): void {
+  if (budgetUsed + bytes > JSON_BODY_BUDGET) {
+    throw new APIError(503, 'The server is busy receiving other request bodies; retry shortly.', undefined, { headers: { 'retry-after': '1' } });
+  }
+  budgetUsed += bytes;
+  held.set(request, (held.get(request) ?? 0) + bytes);
+}
+
+/** Gives back the budget a request's body held (nothing when it read none). */
+export function releaseBody(request: Request): void {
+  const bytes = held.get(request);
+  if (!bytes) return;
+  held.delete(request);
+  budgetUsed -= bytes;
+}
+
+/** For tests and health figures: bytes of JSON bodies held right now. */
+export const jsonBodyBytesHeld = () => budgetUsed;
 
 export async function readJSON(request: Request, limit = MAX_JSON_BODY): Promise<unknown> {
   const text = await readText(request, limit);
@@ -23,13 +57,18 @@ export async function readJSON(request: Request, limit = MAX_JSON_BODY): Promise
 
 async function readText(request: Request, limit: number): Promise<string> {
   const tooLarge = () => new APIError(413, `The request body is larger than ${limit} bytes.`);
-  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > limit) throw tooLarge();
   if (!request.body) return '';
+  // A declared length is reserved up front, so a body that cannot fit is refused before it is read;
+  // a chunked one reserves as it arrives.
+  if (declared > 0) reserve(request, declared);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body) {
     size += chunk.byteLength;
     if (size > limit) throw tooLarge();
+    if (size > declared) reserve(request, chunk.byteLength);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -5,8 +5,10 @@
 import type { CMS } from '../cms.ts';
 import { createContext, type OperationContext } from '../operations/context.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
+import { preauthorizeWrite, type WriteTarget } from '../operations/preauthorize.ts';
 import { authenticate, checkCsrf, type Credentials } from './authenticate.ts';
 import { corsHeaders } from './cors.ts';
+import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
 
 export type RouteInput = {
@@ -19,7 +21,11 @@ export type RouteInput = {
 };
 export type RouteResult = Response | { status?: number; body: unknown; headers?: Record<string, string> };
 export type Route = (input: RouteInput) => Promise<RouteResult> | RouteResult;
-export type Options = { csrf?: boolean };
+export type Options = {
+  csrf?: boolean;
+  /** What a request of this method would write, so a refused caller is answered before its body is read. */
+  writes?: (params: Record<string, string>, method: string) => WriteTarget | null;
+};
 
 function toResponse(result: RouteResult): Response {
   return result instanceof Response ? result : json(result.body, result.status ?? 200, result.headers);
@@ -40,9 +46,13 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
     const credentials = authenticate(cms, request);
     if (options.csrf !== false) checkCsrf(cms, request, credentials);
     const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, req: request, ...localeOptions(query, cms.config) });
+    const target = options.writes?.(params, request.method);
+    if (target) await preauthorizeWrite(ctx, target);
     response = toResponse(await route({ cms, ctx, request, query, params, credentials }));
   } catch (error) {
     response = errorResponse(cms, error);
+  } finally {
+    releaseBody(request);
   }
   return withCors(cms, request, response);
 }

@@ -2,7 +2,7 @@
  * The admin's view of deliveries (CONTRACT §6): list them, and put one back to pending, due now.
  * REST and the Local API call these; only admins pass (API keys also need a `webhook-deliveries` scope).
  */
-import { scopeAllows } from '../access/check-access.ts';
+import { scopeAllows } from '../access/key-limits.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import type { OperationContext } from '../operations/context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';

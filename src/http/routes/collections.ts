@@ -24,7 +24,7 @@ export function collectionRoutes(cms: CMS) {
         const key = input.params.collection === 'api-keys' ? { key: doc.key } : {};
         return { status: 201, body: { doc, ...key, message: 'Successfully created.' } };
       },
-    }))
+    }, { writes: (p, method) => (method === 'POST' ? { collection: p.collection, action: 'create' } : null) }))
     .all('/:collection/:id', methods(cms, {
       GET: ({ ctx, query, params }) => {
         const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
@@ -41,5 +41,5 @@ export function collectionRoutes(cms: CMS) {
         const doc = await deleteDocument(ctx, { collection: params.collection, id: params.id });
         return { body: { doc, message: 'Deleted successfully.' } };
       },
-    }));
+    }, { writes: (p, method) => (method === 'PATCH' ? { collection: p.collection, id: p.id, action: 'update' } : null) }));
 }

@@ -17,5 +17,5 @@ export function globalRoutes(cms: CMS) {
       const doc = await updateGlobal(input.ctx, { slug: input.params.slug, data: await readJSON(input.request), depth: o.depth, draft: input.query.draft === 'true' });
       return { body: { doc, message: 'Global saved.' } };
     },
-  }));
+  }, { writes: (p, method) => (method === 'POST' ? { global: p.slug, action: 'update' } : null) }));
 }

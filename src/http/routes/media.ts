@@ -8,6 +8,7 @@ import { receiveMultipart } from '../../uploads/multipart.ts';
 import { findStoredFile } from '../../uploads/media-files.ts';
 import { fileResponse } from '../../uploads/file-response.ts';
 import { methods } from '../handle.ts';
+import { MEDIA_SLUG } from '../../config/builtin-collections.ts';
 
 export function mediaRoutes(cms: CMS) {
   return new Elysia()
@@ -18,7 +19,7 @@ export function mediaRoutes(cms: CMS) {
         const doc = await upload(ctx, { receive: (limits) => receiveMultipart(request, limits), depth: o.depth });
         return { status: 201, body: { doc, message: 'Successfully uploaded.' } };
       },
-    }))
+    }, { writes: () => ({ collection: MEDIA_SLUG, action: 'create' }) }))
     .all('/media/file/:name', methods(cms, {
       GET: async ({ request, params }) => {
         const found = findStoredFile(cms, params.name);

@@ -25,7 +25,7 @@ export function versionRoutes(cms: CMS) {
     .use(documentRoutes(cms, '/:collection/:id', (p) => ({ collection: p.collection, id: p.id })))
     .all('/:collection/preview', methods(cms, {
       POST: async (input) => ({ body: await previewDocument(input.ctx, { collection: input.params.collection, data: await readJSON(input.request), depth: depthOf(cms, input), origin: ownOrigin(cms.config, input.request) }) }),
-    }));
+    }, { writes: (p) => ({ collection: p.collection, action: 'create' }) }));
 }
 
 function depthOf(cms: CMS, input: RouteInput): number {
@@ -33,6 +33,8 @@ function depthOf(cms: CMS, input: RouteInput): number {
 }
 
 function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
+  // The routes below that read a body need update access to the document: refused callers are answered first.
+  const updatesBody = (params: Record<string, string>, method: string) => (method === 'POST' ? { ...refOf(params), action: 'update' as const } : null);
   return new Elysia()
     .all(`${prefix}/versions`, methods(cms, {
       GET: async ({ ctx, query, params }) => {
@@ -62,11 +64,11 @@ function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
         const { action, at } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
         return { status: 201, body: { doc: await scheduleAction(ctx, { ...refOf(params), action, at }) } };
       },
-    }))
+    }, { writes: updatesBody }))
     .all(`${prefix}/schedule/:job`, methods(cms, {
       DELETE: async ({ ctx, params }) => ({ body: { doc: await cancelScheduled(ctx, { ...refOf(params), job: params.job }), message: 'Scheduled job cancelled.' } }),
     }))
     .all(`${prefix}/preview`, methods(cms, {
       POST: async (input) => ({ body: await previewDocument(input.ctx, { ...refOf(input.params), data: await readJSON(input.request), depth: depthOf(cms, input), origin: ownOrigin(cms.config, input.request) }) }),
-    }));
+    }, { writes: updatesBody }));
 }
