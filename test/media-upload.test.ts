@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runScenarios, startTestServer, type TestServer } from './harness.ts';
 import { filesIn, form, hugeDimensionPng, jpeg, pdf, png, rawMultipart, svg } from './support/media-fixtures.ts';
 import type { UserConfig } from '../src/config/types.ts';
+import { sweepUploadLeftovers } from '../src/uploads/sweep-leftovers.ts';
 
 const PNG = await png(200, 100);
 const JPEG = await jpeg(400, 300);
@@ -288,13 +289,14 @@ describe('POST /media, interrupted and streamed', () => {
     expect((await t.request('GET', '/media')).body.totalDocs).toBe(0);
   });
 
-  test('staged files left by a crash are swept at start when older than a day, newer ones kept', async () => {
+  test('staged files left by a crash are swept when older than an hour (by cms.clock), newer ones kept', async () => {
     const incoming = path.join(t.dir, 'uploads', '.incoming');
     fs.writeFileSync(path.join(incoming, 'old.part'), 'x');
     fs.writeFileSync(path.join(incoming, 'new.part'), 'x');
-    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
-    fs.utimesSync(path.join(incoming, 'old.part'), twoDaysAgo, twoDaysAgo);
-    await t.cms.storage.init!();
+    const ago = (ms: number) => new Date(t.clock.now() - ms);
+    fs.utimesSync(path.join(incoming, 'old.part'), ago(2 * 3600_000), ago(2 * 3600_000));
+    fs.utimesSync(path.join(incoming, 'new.part'), ago(1800_000), ago(1800_000));
+    await sweepUploadLeftovers(t.cms);
     expect(staged()).toEqual(['new.part']);
     fs.rmSync(path.join(incoming, 'new.part'));
   });

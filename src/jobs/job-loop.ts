@@ -2,20 +2,26 @@
  * The in-process job loop of a long-running server: one run at start (jobs that fell due while the
  * server was down), then one a minute on a real timer; due-ness is read from cms.clock. A tick while a
  * run is still going is skipped, so two runs never overlap. `stop` waits for the run in flight.
+ * The first run also sweeps upload leftovers of a crash (CONTRACT §10); later runs do so daily.
  */
 import type { CMS } from '../cms.ts';
 import { runJobs } from './run-jobs.ts';
+import { sweepUploadsIfDue } from './upload-sweep.ts';
 
 export const JOB_LOOP_INTERVAL_MS = 60_000;
 
 export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let stopped = false;
+  let started = false;
   const tick = () => {
     if (running || stopped) return;
-    running = runJobs(cms)
-      .then(() => undefined, (error) => cms.log.error('job runner failed:', error))
-      .finally(() => { running = null; });
+    const atStart = !started;
+    started = true;
+    running = (async () => {
+      await runJobs(cms).catch((error) => cms.log.error('job runner failed:', error));
+      await sweepUploadsIfDue(cms, { force: atStart });
+    })().finally(() => { running = null; });
   };
   const timer = setInterval(tick, intervalMs);
   const first = setTimeout(tick, 0);

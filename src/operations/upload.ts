@@ -14,7 +14,7 @@ import { loadSharp } from '../uploads/sharp-loader.ts';
 import { sniffUploadType, type DetectedType } from '../uploads/upload-type.ts';
 import { makeImageSizes, readDimensions, type Dimensions, type MadeSize } from '../uploads/image-sizes.ts';
 import { sizeFileName, storedFileName } from '../uploads/file-names.ts';
-import { removeQuietly, type StagedFile, type UploadLimits } from '../uploads/staging.ts';
+import { removeQuietly, stagingDirOf, type StagedFile, type UploadLimits } from '../uploads/staging.ts';
 import { removeStoredFiles } from '../uploads/media-files.ts';
 import { formFieldsToData } from '../uploads/form-fields.ts';
 import { getCollection } from './entities.ts';
@@ -59,9 +59,8 @@ export async function upload(ctx: OperationContext, args: UploadArgs): Promise<D
   }
 }
 
-/** Where arriving files wait: beside local storage (so storing is a rename), else in the data folder. */
 async function uploadLimits(cms: CMS): Promise<UploadLimits> {
-  const stagingDir = cms.storage.stagingDir ?? path.join(cms.config.dataDir, 'incoming-uploads');
+  const stagingDir = stagingDirOf(cms.storage, cms.config.dataDir);
   await fs.promises.mkdir(stagingDir, { recursive: true });
   return { maxFileSize: cms.config.upload.maxFileSize, stagingDir };
 }

@@ -9,6 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { APIError, badRequest } from '../errors.ts';
 import { cleanOriginalName } from './file-names.ts';
 
+/** Where arriving files wait: beside local storage (so storing is a rename), else in the data folder. */
+export function stagingDirOf(storage: { stagingDir?: string }, dataDir: string): string {
+  return storage.stagingDir ?? path.join(dataDir, 'incoming-uploads');
+}
+
 export type UploadLimits = { maxFileSize: number; stagingDir: string };
 export type StagedFile = { path: string; size: number; originalName: string };
 

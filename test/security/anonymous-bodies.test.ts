@@ -13,7 +13,7 @@ const MB = 1024 * 1024;
 const posts = { slug: 'posts', fields: [{ name: 'title', type: 'text' }] };
 
 /** A JSON body of `size` bytes: `{"title":"xxxx…"}`. */
-function bigJSON(size: number): Uint8Array {
+function bigJSON(size: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size).fill(0x78);
   const head = new TextEncoder().encode('{"title":"');
   bytes.set(head, 0);
@@ -21,7 +21,7 @@ function bigJSON(size: number): Uint8Array {
   return bytes;
 }
 
-async function post(url: string, body: Uint8Array, headers: Record<string, string> = {}): Promise<number | string> {
+async function post(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): Promise<number | string> {
   try {
     const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
     await res.arrayBuffer();

@@ -4,9 +4,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../harness.ts';
 
-export type ChildServer = { url: string; api: string; pid: number; dir: string; token: string; rssMB(): number; stop(): Promise<void> };
+export type ChildServer = {
+  url: string; api: string; pid: number; dir: string; token: string; rssMB(): number; stop(): Promise<void>;
+  /** `kill -9`: no shutdown, the folder stays for a restart (`startChildServer(config, { dir })`). */
+  crash(): Promise<void>;
+};
 
-/** `dir`: share another child's folder (and database file); `register: false` skips making the first admin (token is then ''). */
+/**
+ * `dir`: run over another child's folder and database file (beside it, or as a restart after it stopped;
+ * its admin logs in instead of registering); `register: false` makes no session at all (token is then '').
+ */
 export async function startChildServer(config: Record<string, unknown>, options: { dir?: string; register?: boolean } = {}): Promise<ChildServer> {
   const dir = options.dir ?? tempDir('cms-child-');
   const configPath = path.join(dir, 'cms.config.json');
@@ -25,7 +32,9 @@ export async function startChildServer(config: Record<string, unknown>, options:
     setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
   });
   const api = `${url}/api/cms`;
-  const registered = options.register === false ? null : await fetch(`${api}/users/first-register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'password123' }) });
+  const admin = JSON.stringify({ email: 'admin@example.com', password: 'password123' });
+  const entry = options.dir ? 'login' : 'first-register';
+  const registered = options.register === false ? null : await fetch(`${api}/users/${entry}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: admin });
   const token = registered ? ((await registered.json()) as { token: string }).token : '';
   return {
     url, api, pid: child.pid!, dir, token,
@@ -38,6 +47,11 @@ export async function startChildServer(config: Record<string, unknown>, options:
       child.kill('SIGTERM');
       await exited;
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+    async crash() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

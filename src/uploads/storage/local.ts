@@ -1,15 +1,14 @@
 /**
  * Local disk storage (the default): files in `upload.dir`, flat, under their stored names. Arriving
  * uploads are staged in `<dir>/.incoming` (same filesystem), so putting one in place is an atomic rename:
- * a reader never sees half a file, and a crash leaves only a staged file, swept on a later start.
+ * a reader never sees half a file, and a crash leaves only a staged file, swept on a later start
+ * (src/uploads/sweep-leftovers.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StorageAdapter, StoredFile } from '../../config/types.ts';
 import { STORED_NAME } from '../file-names.ts';
 import { removeQuietly, stagingPath } from '../staging.ts';
-
-const STALE_STAGED_MS = 24 * 60 * 60 * 1000;
 
 export function createLocalStorage(dir: string): StorageAdapter & { dir: string; stagingDir: string } {
   const root = path.resolve(dir);
@@ -24,7 +23,6 @@ export function createLocalStorage(dir: string): StorageAdapter & { dir: string;
     stagingDir,
     async init() {
       await fs.promises.mkdir(stagingDir, { recursive: true });
-      await sweepStaleStaged(stagingDir);
     },
     async put(key, body) {
       const target = fileOf(key);
@@ -51,15 +49,12 @@ export function createLocalStorage(dir: string): StorageAdapter & { dir: string;
     async delete(key) {
       await fs.promises.rm(fileOf(key), { force: true });
     },
+    async *list() {
+      for (const name of await fs.promises.readdir(root)) {
+        if (!STORED_NAME.test(name)) continue;
+        const stat = await fs.promises.stat(path.join(root, name)).catch(() => null);
+        if (stat?.isFile()) yield { key: name, lastModified: stat.mtimeMs };
+      }
+    },
   };
-}
-
-/** Staged files left by a crash; only old ones, since another process may be receiving an upload now. */
-async function sweepStaleStaged(stagingDir: string): Promise<void> {
-  const now = Date.now();
-  for (const name of await fs.promises.readdir(stagingDir).catch(() => [] as string[])) {
-    const file = path.join(stagingDir, name);
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (stat && now - stat.mtimeMs > STALE_STAGED_MS) await removeQuietly(file);
-  }
 }

@@ -71,6 +71,20 @@ export function createS3Storage(options: S3StorageOptions, env: Env = process.en
         if (!isMissing(error)) fail('delete', key, error);
       }
     },
+    async *list() {
+      const s3 = connect();
+      let continuationToken: string | undefined;
+      do {
+        const page = await s3.list({ prefix: settings.prefix || undefined, continuationToken });
+        for (const item of page.contents ?? []) {
+          const lastModified = item.lastModified ? Date.parse(item.lastModified) : NaN;
+          // Keys outside our prefix's flat layout (folders below it) are not ours to judge.
+          const key = item.key.slice(settings.prefix.length);
+          if (Number.isFinite(lastModified) && key && !key.includes('/')) yield { key, lastModified };
+        }
+        continuationToken = page.isTruncated ? page.nextContinuationToken : undefined;
+      } while (continuationToken);
+    },
     url: settings.publicUrl ? (key) => `${settings.publicUrl}/${encodePath(keyOf(key))}` : undefined,
   };
 }
