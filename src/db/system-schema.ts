@@ -58,3 +58,12 @@ export const schemaMigrations = sqliteTable('_cms_schema_migrations', {
   name: text('name').primaryKey(),
   appliedAt: text('appliedAt').notNull(),
 }, (t) => [uniqueIndex('_cms_schema_migrations_name_idx').on(t.name)]);
+
+/**
+ * Small values the system keeps across restarts and shares between processes (e.g. when upload leftovers
+ * were last swept). PostgreSQL's twin also holds the generated secret (src/db/postgres/system-schema.ts).
+ */
+export const settings = sqliteTable('_cms_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

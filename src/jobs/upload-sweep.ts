@@ -1,28 +1,23 @@
 /**
  * When the sweep of upload leftovers runs (src/uploads/sweep-leftovers.ts): at every server start, then
- * daily by cms.clock from the job runner. The last sweep's time is kept in the database, in one row of
- * `_cms_jobs` (action `sweep-uploads`, state `recorded`: never claimed, listed or purged as a job), so a
+ * daily by cms.clock from the job runner. The last sweep's time (epoch ms) is kept in `_cms_settings`, so a
  * restart neither repeats it needlessly nor, when servers restart more often than daily, skips it
  * forever; several processes share the one record.
  */
 import type { CMS } from '../cms.ts';
-import { isoNow } from '../clock.ts';
 import { sweepUploadLeftovers } from '../uploads/sweep-leftovers.ts';
 
 export const UPLOAD_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
-const ACTION = 'sweep-uploads';
+const SETTING = 'uploads.lastSweepAt';
 
 function lastSweep(cms: CMS): number | null {
-  const row = cms.sqlite.query<{ at: number | null }, [string]>('SELECT max("at") AS at FROM "_cms_jobs" WHERE "action" = ?').get(ACTION);
-  return row?.at ?? null;
+  const row = cms.sqlite.query<{ value: string }, [string]>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?').get(SETTING);
+  return row ? Number(row.value) : null;
 }
 
 function recordSweep(cms: CMS, now: number): void {
-  const iso = isoNow(cms.clock);
-  const updated = cms.sqlite.query(`UPDATE "_cms_jobs" SET "at" = ?, "finishedAt" = ? WHERE "action" = ?`).run(now, iso, ACTION);
-  if (updated.changes > 0) return;
-  cms.sqlite.query(`INSERT INTO "_cms_jobs" ("action", "kind", "slug", "parent", "at", "state", "createdAt", "finishedAt") VALUES (?, 'system', 'uploads', 0, ?, 'recorded', ?, ?)`)
-    .run(ACTION, now, iso, iso);
+  cms.sqlite.query('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"')
+    .run(SETTING, String(now));
 }
 
 /** Sweeps when forced (start-up) or when a day has passed since the last sweep; never throws. */

@@ -97,7 +97,8 @@ describe('the sweep runs daily by cms.clock, remembered in the database', () => 
   afterAll(async () => { await t?.stop(); });
 
   test('not again within a day of the last sweep; once a day has passed, old leftovers go', async () => {
-    const recorded = () => t.cms.sqlite.query(`SELECT "at" FROM "_cms_jobs" WHERE "action" = 'sweep-uploads'`).all() as { at: number }[];
+    const recorded = () => (t.cms.sqlite.query(`SELECT "value" FROM "_cms_settings" WHERE "key" = 'uploads.lastSweepAt'`).all() as { value: string }[])
+      .map((row) => ({ at: Number(row.value) }));
     await until(() => recorded().length === 1, 'the sweep at start');
     const started = t.clock.now();
     expect(recorded()).toEqual([{ at: started }]);
