@@ -1,0 +1,98 @@
+/**
+ * The storage seam (issue 16): every caller (operations, auth, versions, jobs, webhooks, migrations, CLI,
+ * Local API) talks to the database through a `Store`, never to an engine's client. Each engine has one
+ * implementation (src/db/sqlite/store.ts, src/db/postgres/store.ts) and one `Dialect` holding every SQL
+ * difference, so callers never branch on the engine.
+ *
+ * How callers write SQL, once for both engines:
+ * - Placeholders are `?` (bound in order) or `?N` (numbered, 1-based); never both in one statement.
+ *   The PostgreSQL store rewrites them to `$n`. Every value a client sends is a parameter.
+ * - Identifiers are double-quoted whenever they are not all lower case (`"createdAt"`): PostgreSQL folds
+ *   unquoted names to lower case.
+ * - The shared subset: SELECT, INSERT … RETURNING, UPDATE … RETURNING, DELETE … RETURNING,
+ *   INSERT … ON CONFLICT (…) DO UPDATE/NOTHING, LIMIT ? OFFSET ?, COALESCE, EXISTS, IN (…), CASE.
+ * - Counts are read as `CAST(count(*) AS INTEGER) AS "n"` (PostgreSQL's count is a bigint otherwise).
+ * - Anything else (JSON paths, iterating JSON arrays, case-insensitive matching, id lists, row locks, table
+ *   locks, catalog lookups, unique violations, JSON and boolean values) goes through `store.dialect`.
+ */
+
+export type Engine = 'sqlite' | 'postgres';
+export type Row = Record<string, unknown>;
+export type Params = readonly unknown[];
+/** A parameterised fragment: SQL text with `?` placeholders and their values, in order. */
+export type SQLPart = { sql: string; params: unknown[] };
+
+/** What a JSON-path read is compared as; PostgreSQL casts the extracted text to it, SQLite needs nothing. */
+export type ValueKind = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'json';
+
+/** Statements, inside or outside a transaction. */
+export interface Queryable {
+  readonly engine: Engine;
+  readonly dialect: Dialect;
+  /** Every row; `SELECT …` or a write with `RETURNING`. */
+  all<T = Row>(sql: string, params?: Params): Promise<T[]>;
+  /** The first row, or null. */
+  get<T = Row>(sql: string, params?: Params): Promise<T | null>;
+  /** A write without rows back; `changes` is the number of rows it touched. */
+  run(sql: string, params?: Params): Promise<{ changes: number }>;
+  /** `INSERT …` (without RETURNING): the new row's `"id"`. The store adds `RETURNING "id"`. */
+  insert(sql: string, params?: Params): Promise<number>;
+  /** DDL or several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /**
+   * Inside a transaction, before a check-then-write on `table` (first admin, last active admin): no other
+   * writer can change the table until commit. SQLite: nothing to do (BEGIN IMMEDIATE already holds the
+   * database's write lock). PostgreSQL: `LOCK TABLE … IN SHARE ROW EXCLUSIVE MODE`.
+   */
+  lockTable(table: string): Promise<void>;
+}
+
+export interface Store extends Queryable {
+  /**
+   * Runs `work` in one transaction: commit when it resolves, roll back when it throws. Every statement of
+   * the change must go through `tx`; the store behind `tx` is the same connection for the whole work.
+   * SQLite: transactions are queued in-process so two never interleave across awaits, and each is
+   * BEGIN IMMEDIATE (safe across processes). A `transaction` call on `tx` runs inside the same one.
+   */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  /** True on the `tx` a transaction hands out. */
+  readonly inTransaction: boolean;
+  /** The embedded system-table migrations of this engine (`_cms_sessions`, `_cms_versions`, …). */
+  applySystemMigrations(): Promise<void>;
+  /**
+   * Runs `work` while holding the schema-migration lock, so that instances starting together apply each
+   * migration file once (PostgreSQL: an advisory lock; SQLite: one process per file, nothing to take).
+   */
+  withMigrationLock<T>(work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Every SQL difference between the engines. Identifiers and JSON path segments come from the sanitized config. */
+export interface Dialect {
+  readonly engine: Engine;
+  /** The JSON value at `path` inside JSON `expr`, still JSON (to read further into it or to COALESCE). */
+  jsonGet(expr: string, path: readonly string[]): string;
+  /** The scalar at `path` inside JSON `expr`, as `kind`; an empty path reads `expr` itself (a `jsonItems` value). */
+  jsonValue(expr: string, path: readonly string[], kind: ValueKind): string;
+  /** `json_array_length`: the length of the JSON array `expr`. */
+  jsonArrayLength(expr: string): string;
+  /** A FROM source of the items of JSON array `expr`, each in a column named `value` (JSON, read with jsonValue). */
+  jsonItems(expr: string): string;
+  /** `expr` matches the one `?` pattern case-insensitively, `\` escaping `%` and `_`. */
+  likeInsensitive(expr: string): string;
+  /** `expr` is one of `values` (a list of any length, bound as one parameter). */
+  inList(expr: string, values: readonly (number | string)[]): SQLPart;
+  /** Appended to the subquery that picks a due row to claim: PostgreSQL's `FOR UPDATE SKIP LOCKED`. */
+  readonly skipLocked: string;
+  /** SQL text of `LOCK TABLE` for Queryable.lockTable, or null when the engine needs none. */
+  lockTable(table: string): string | null;
+  /** One row (any columns) when the table exists. */
+  tableExists(table: string): SQLPart;
+  /** The column named by a unique-constraint violation, or null when `error` is something else. */
+  uniqueViolation(error: unknown): string | null;
+  /** A JSON column's value: to bind (`encodeJSON`) and as read back (`decodeJSON`). */
+  encodeJSON(value: unknown): unknown;
+  decodeJSON(value: unknown): unknown;
+  /** A checkbox's value to bind. */
+  boolean(value: boolean): unknown;
+}
