@@ -12,7 +12,6 @@ import path from 'node:path';
 import { createCMS, type CMS } from '../src/cms.ts';
 import { manualClock } from '../src/clock.ts';
 import { runJobs } from '../src/jobs/run-jobs.ts';
-import { jobs } from '../src/db/system-schema.ts';
 import { claimStatement, purgeStatement, releaseStatement } from '../src/jobs/jobs-store.ts';
 
 const RUNS = 2000;
@@ -26,7 +25,7 @@ async function withJobs(futureJobs: number): Promise<{ medianUs: number; p99Us: 
     config: { database: path.join(dir, 'data/cms.db'), collections: [{ slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text' }] }] },
     rootDir: dir, clock, log: quiet,
   });
-  insertFutureJobs(cms, futureJobs);
+  await insertFutureJobs(cms, futureJobs);
   for (let i = 0; i < 200; i++) await runJobs(cms); // warm up prepared statements and the JIT
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -37,33 +36,35 @@ async function withJobs(futureJobs: number): Promise<{ medianUs: number; p99Us: 
     if (counts.jobs.ran || counts.jobs.failed) throw new Error('a future job ran');
   }
   // The three statements a run makes (webhook retries are the webhooks branch's).
-  const plans = Object.entries({ claim: claimStatement, release: releaseStatement, purge: purgeStatement }).map(([name, build]) => {
-    const { sql, params } = build(cms, clock.now()).toSQL();
-    return `${name}: ${explain(cms, sql, params)}`;
-  });
+  const plans = await Promise.all(Object.entries({ claim: claimStatement, release: releaseStatement, purge: purgeStatement }).map(async ([name, build]) => {
+    const { sql, params } = build(cms.store.dialect, clock.now());
+    return `${name}: ${await explain(cms, sql, params)}`;
+  }));
   await cms.close();
   fs.rmSync(dir, { recursive: true, force: true });
   times.sort((a, b) => a - b);
   return { medianUs: times[Math.floor(times.length / 2)], p99Us: times[Math.floor(times.length * 0.99)], plans };
 }
 
-function explain(cms: CMS, sql: string, params: unknown[]): string {
-  return (cms.sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as any[])) as { detail: string }[]).map((r) => r.detail).join('; ');
+async function explain(cms: CMS, sql: string, params: unknown[]): Promise<string> {
+  // Not a plain SELECT, so the store runs it on the write connection, which is what the real statement uses.
+  return (await cms.store.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail).join('; ');
 }
 
 /** Jobs spread over the 30 days after the whole benchmark's time span. */
-function insertFutureJobs(cms: CMS, count: number): void {
+async function insertFutureJobs(cms: CMS, count: number): Promise<void> {
   const horizon = START + (RUNS + 1000) * 60_000;
   const createdAt = new Date(START).toISOString();
-  cms.sqlite.transaction(() => {
+  await cms.store.transaction(async (tx) => {
     for (let i = 0; i < count; i += 500) {
       const batch = Array.from({ length: Math.min(500, count - i) }, (_, j) => ({
         action: (i + j) % 2 ? 'publish' : 'unpublish', kind: 'collection', slug: 'posts', parent: i + j + 1,
         at: horizon + Math.floor(((i + j) / count) * 30 * 24 * 3600_000), state: 'pending', createdAt,
       }));
-      cms.db.insert(jobs).values(batch).run();
+      await tx.run(`INSERT INTO "_cms_jobs" ("action", "kind", "slug", "parent", "at", "state", "createdAt") VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        batch.flatMap((j) => [j.action, j.kind, j.slug, j.parent, j.at, j.state, j.createdAt]));
     }
-  })();
+  });
 }
 
 const rows: [string, Awaited<ReturnType<typeof withJobs>>][] = [];

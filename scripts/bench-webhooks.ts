@@ -89,7 +89,7 @@ while ((await retryDueWebhooks(three.cms)).pending > 0 || loopRuns === 0) loopRu
 const expected = DELIVERY_WRITES * 3;
 const elapsed = (performance.now() - started) / 1000;
 const got = (await received()) - before;
-const left = (three.cms.sqlite.query('SELECT count(*) AS n FROM "webhook-deliveries"').get() as { n: number }).n;
+const left = (await three.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM "webhook-deliveries"'))!.n;
 console.log(`deliveries: ${got} of ${expected} (${DELIVERY_WRITES} concurrent creates x 3 targets) in ${elapsed.toFixed(2)} s = ${(got / elapsed).toFixed(0)} deliveries/s`);
 console.log(`  (writes all answered after ${(written / 1000).toFixed(2)} s; job-loop runs needed for the overflow: ${loopRuns}; rows left: ${left})`);
 

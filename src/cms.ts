@@ -2,10 +2,10 @@
  * The running instance: sanitized config, database, clock, event stream and secret. Built once by
  * `createCMS`, shared by REST, the Local API, the job runner and the command line.
  */
-import type { Database } from 'bun:sqlite';
 import { loadConfig, type LoadOptions } from './config/load.ts';
 import type { SanitizedConfig, StorageAdapter } from './config/types.ts';
-import { applySystemMigrations, openDatabase, type DB } from './db/connection.ts';
+import { openStore } from './db/open-store.ts';
+import type { Store } from './db/store.ts';
 import { applyMigrationFiles, diffConfig, writeMigrationFile, DESTRUCTIVE_HINT } from './db/schema-migrate.ts';
 import { createEventStream, type EventStream } from './events/change-events.ts';
 import { systemClock, isoNow, type Clock } from './clock.ts';
@@ -20,8 +20,8 @@ export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void;
 
 export type CMS = {
   config: SanitizedConfig;
-  sqlite: Database;
-  db: DB;
+  /** The database, whatever the engine (src/db/store.ts). */
+  store: Store;
   clock: Clock;
   events: EventStream;
   secret: string;
@@ -43,21 +43,20 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   const config = await loadConfig(options);
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
-  const { sqlite, db } = openDatabase(config.databasePath);
+  const store = await openStore(config.databasePath);
   setNativeDir(config.dataDir);
   let storage: StorageAdapter;
   try {
-    applySystemMigrations(db);
-    if (options.migrate !== 'none') await migrateOnStart(config, sqlite, clock, log);
+    await store.applySystemMigrations();
+    if (options.migrate !== 'none') await store.withMigrationLock(() => migrateOnStart(config, store, clock, log));
     storage = await createStorage(config);
   } catch (error) {
-    sqlite.close();
+    await store.close();
     throw error;
   }
   const cms: CMS = {
     config,
-    sqlite,
-    db,
+    store,
     clock,
     events: createEventStream(),
     secret: resolveSecret(config.secret, config.dataDir),
@@ -66,30 +65,30 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
     closers: [],
     async close() {
       for (const closer of cms.closers.splice(0).reverse()) await closer();
-      sqlite.close();
+      await store.close();
       setDefaultCMS(null);
     },
   };
-  if (config.webhooks.length > 0) startWebhooks(cms);
+  if (config.webhooks.length > 0) await startWebhooks(cms);
   setDefaultCMS(cms);
   return cms;
 }
 
 /** CONTRACT §1: pending files are applied; additive config changes are written to a file and applied; destructive ones stop start-up. */
-async function migrateOnStart(config: SanitizedConfig, sqlite: Database, clock: Clock, log: Logger): Promise<void> {
-  const applied = applyMigrationFiles(sqlite, config.migrationsDir, isoNow(clock));
+async function migrateOnStart(config: SanitizedConfig, store: Store, clock: Clock, log: Logger): Promise<void> {
+  const applied = await applyMigrationFiles(store, config.migrationsDir, isoNow(clock));
   if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
   const change = await diffConfig(config);
   if (!change) return;
   if (change.destructive.length) {
     throw new ConfigError(`The config asks for a change that would lose data: ${change.destructive.join('; ')}. ${DESTRUCTIVE_HINT}`);
   }
-  const file = writeMigrationFile(config.migrationsDir, applied.length || hasAnyMigration(sqlite) ? 'config_change' : 'init', change,
+  const file = writeMigrationFile(config.migrationsDir, applied.length || (await hasAnyMigration(store)) ? 'config_change' : 'init', change,
     ['Written by cms serve: an additive change from the config.']);
-  applyMigrationFiles(sqlite, config.migrationsDir, isoNow(clock));
+  await applyMigrationFiles(store, config.migrationsDir, isoNow(clock));
   log.info(`schema updated from the config: ${file.file}`);
 }
 
-function hasAnyMigration(sqlite: Database): boolean {
-  return Boolean(sqlite.query('SELECT 1 FROM _cms_schema_migrations LIMIT 1').get());
+async function hasAnyMigration(store: Store): Promise<boolean> {
+  return Boolean(await store.get('SELECT 1 AS "found" FROM "_cms_schema_migrations" LIMIT 1'));
 }

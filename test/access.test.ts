@@ -142,8 +142,8 @@ describe('users: roles, self-service and the last active admin', () => {
     // The loser is refused either by the invariant (400) or, if the winner committed first, by access (403).
     expect(results.filter((r) => r.status === 200).length).toBe(1);
     expect(results.every((r) => [200, 400, 403].includes(r.status))).toBe(true);
-    const admins = t.cms.sqlite.query(`SELECT count(*) AS n FROM users WHERE role = 'admin' AND active = 1`).get() as { n: number };
-    expect(admins.n).toBe(1);
+    const admins = await t.cms.store.get<{ n: number }>(`SELECT count(*) AS n FROM users WHERE role = 'admin' AND active = 1`);
+    expect(admins!.n).toBe(1);
   });
   test('racing operations that both pass access: the transaction refuses the second (400)', async () => {
     const { update } = await import('../src/operations/update.ts');
@@ -151,7 +151,7 @@ describe('users: roles, self-service and the last active admin', () => {
     const a = await t.user('admin');
     const b = await t.user('admin');
     // Demote everyone else first, leaving exactly a and b as active admins.
-    t.cms.sqlite.run(`UPDATE users SET role = 'editor' WHERE role = 'admin' AND id NOT IN (?, ?)`, [a.user.id as number, b.user.id as number]);
+    await t.cms.store.run(`UPDATE users SET role = 'editor' WHERE role = 'admin' AND id NOT IN (?, ?)`, [a.user.id as number, b.user.id as number]);
     const ctx = createContext(t.cms, { overrideAccess: true });
     const results = await Promise.allSettled([
       update(ctx, { collection: 'users', id: a.user.id as number, data: { active: false } }),
@@ -160,8 +160,8 @@ describe('users: roles, self-service and the last active admin', () => {
     expect(results.filter((r) => r.status === 'fulfilled').length).toBe(1);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason.status).toBe(400);
-    const admins = t.cms.sqlite.query(`SELECT count(*) AS n FROM users WHERE role = 'admin' AND active = 1`).get() as { n: number };
-    expect(admins.n).toBe(1);
+    const admins = await t.cms.store.get<{ n: number }>(`SELECT count(*) AS n FROM users WHERE role = 'admin' AND active = 1`);
+    expect(admins!.n).toBe(1);
   });
   test('with another active admin, demotion works', async () => {
     const other = await t.user('admin');

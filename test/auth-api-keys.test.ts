@@ -29,7 +29,7 @@ describe('API keys', () => {
     const again = await t.request('GET', `/api-keys/${res.body.doc.id}`, { token: admin.token });
     expect(again.text).not.toContain(key);
     expect(again.text).not.toContain('keyHash');
-    const stored = JSON.stringify(t.cms.sqlite.query('SELECT * FROM "api-keys"').all());
+    const stored = JSON.stringify(await t.cms.store.all('SELECT * FROM "api-keys"'));
     expect(stored).not.toContain(key);
   });
   test('non-admins cannot create keys', async () => {

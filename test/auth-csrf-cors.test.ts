@@ -29,10 +29,10 @@ describe('CSRF and origin', () => {
   ];
   for (const sc of scenarios) {
     test(sc.name, async () => {
-      const before = t.cms.sqlite.query('SELECT count(*) AS n FROM notes').get() as { n: number };
+      const before = (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM notes'))!;
       const res = await t.request('POST', '/notes', { body: { text: 'x' }, headers: sc.headers() });
       expect(res.status).toBe(sc.status);
-      const after = t.cms.sqlite.query('SELECT count(*) AS n FROM notes').get() as { n: number };
+      const after = (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM notes'))!;
       expect(after.n - before.n).toBe(sc.status === 201 ? 1 : 0);
     });
   }

@@ -86,7 +86,7 @@ describe('login, me, logout', () => {
   });
   test('the session token is stored only hashed', async () => {
     const s = await t.login('ed@example.com', 'password123');
-    const rows = t.cms.sqlite.query('SELECT * FROM _cms_sessions').all();
+    const rows = await t.cms.store.all('SELECT * FROM _cms_sessions');
     expect(JSON.stringify(rows)).not.toContain(s.token);
   });
   test('logout ends that session only', async () => {
@@ -141,7 +141,7 @@ describe('first-register race', () => {
       t.request('POST', '/users/first-register', { body: { email: 'two@example.com', password: 'password123' } }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
-    expect((t.cms.sqlite.query('SELECT count(*) AS n FROM users').get() as { n: number }).n).toBe(1);
+    expect((await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM users'))!.n).toBe(1);
     await t.stop();
   });
 });
@@ -157,7 +157,7 @@ describe('first-register across processes', () => {
       b.request('POST', '/users/first-register', { body: { email: 'two@example.com', password: 'password123' } }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
-    expect((a.cms.sqlite.query('SELECT count(*) AS n FROM users').get() as { n: number }).n).toBe(1);
+    expect((await a.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM users'))!.n).toBe(1);
     await a.server.stop();
     await b.stop();
   });

@@ -55,7 +55,7 @@ export async function startTestServer(config: UserConfig = {}, options: { dir?: 
   const server = startServer(cms, { port: 0, host: '127.0.0.1' });
   const api = `${server.url}${cms.config.routes.api}`;
   const events: TestServer['events'] = [];
-  cms.events.on((e) => events.push({ type: e.type, collection: e.collection, global: e.global, id: e.id }));
+  cms.events.on((e) => void events.push({ type: e.type, collection: e.collection, global: e.global, id: e.id }));
 
   const request = async (method: string, pathname: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers };

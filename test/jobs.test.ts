@@ -55,8 +55,8 @@ async function draftsWithScheduledPublish(cms: CMS, count: number): Promise<void
   }
 }
 
-function publishedVersionsPerPost(cms: CMS): number[] {
-  const rows = cms.sqlite.query(`SELECT parent, sum(status = 'published') AS n FROM _cms_versions WHERE slug = 'posts' GROUP BY parent ORDER BY parent`).all() as { n: number }[];
+async function publishedVersionsPerPost(cms: CMS): Promise<number[]> {
+  const rows = await cms.store.all<{ n: number }>(`SELECT parent, sum(status = 'published') AS n FROM _cms_versions WHERE slug = 'posts' GROUP BY parent ORDER BY parent`);
   return rows.map((r) => r.n);
 }
 
@@ -68,8 +68,8 @@ describe('two runners on one database', () => {
     const a = await createCMS({ config, rootDir: dir, clock, log: quietLog });
     const b = await createCMS({ config, rootDir: dir, clock, log: quietLog });
     const published: string[] = [];
-    a.events.on((e) => e.type === 'publish' && published.push(`a:${e.id}`));
-    b.events.on((e) => e.type === 'publish' && published.push(`b:${e.id}`));
+    a.events.on((e) => void (e.type === 'publish' && published.push(`a:${e.id}`)));
+    b.events.on((e) => void (e.type === 'publish' && published.push(`b:${e.id}`)));
     await draftsWithScheduledPublish(a, 40);
     clock.advance(2 * HOUR);
 
@@ -82,7 +82,7 @@ describe('two runners on one database', () => {
     expect(fromB.jobs.ran).toBeGreaterThan(0);
     expect(published.length).toBe(40);
     expect(new Set(published.map((p) => p.split(':')[1])).size).toBe(40);
-    expect(publishedVersionsPerPost(a)).toEqual(Array(40).fill(1));
+    expect(await publishedVersionsPerPost(a)).toEqual(Array(40).fill(1));
     expect(await Promise.all([runJobs(a), runJobs(b)])).toEqual([emptyRun, emptyRun]);
     await a.close();
     await b.close();
@@ -118,17 +118,17 @@ describe('two runners on one database', () => {
 
     expect(here.jobs.failed + there.jobs.failed).toBe(0);
     expect(here.jobs.ran + there.jobs.ran).toBe(150);
-    expect(publishedVersionsPerPost(cms)).toEqual(Array(150).fill(1));
-    const states = cms.sqlite.query('SELECT state, count(*) AS n FROM _cms_jobs GROUP BY state').all();
+    expect(await publishedVersionsPerPost(cms)).toEqual(Array(150).fill(1));
+    const states = await cms.store.all('SELECT state, count(*) AS n FROM _cms_jobs GROUP BY state');
     expect(states).toEqual([{ state: 'done', n: 150 }]);
     await cms.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(5);
   }
@@ -144,8 +144,8 @@ describe('the job loop', () => {
 
     const after = await createCMS({ config, rootDir: dir, clock: manualClock(START + 2 * HOUR), log: quietLog });
     const server = startServer(after, { port: 0 });
-    const state = () => (after.sqlite.query('SELECT state FROM _cms_jobs').get() as { state: string }).state;
-    await until(() => state() === 'done', 'the job to run at start');
+    const state = async () => (await after.store.get<{ state: string }>('SELECT state FROM _cms_jobs'))!.state;
+    await until(async () => (await state()) === 'done', 'the job to run at start');
     const post = await (await fetch(`${server.url}/api/cms/posts/1`)).json();
     expect(post).toMatchObject({ title: 'Post 0', status: 'published' });
     await server.stop();
@@ -191,10 +191,10 @@ describe('the job loop', () => {
     const loop = startJobLoop(cms, 5);
     await until(() => active === 1, 'the first job to start');
     await Bun.sleep(60); // a dozen ticks of the 5 ms timer pass while the first run is blocked
-    const pending = cms.sqlite.query(`SELECT count(*) AS n FROM _cms_jobs WHERE state = 'pending'`).get() as { n: number };
-    expect(pending.n).toBe(1);
+    const pending = await cms.store.get<{ n: number }>(`SELECT count(*) AS n FROM _cms_jobs WHERE state = 'pending'`);
+    expect(pending!.n).toBe(1);
     release();
-    await until(() => (cms.sqlite.query(`SELECT count(*) AS n FROM _cms_jobs WHERE state = 'done'`).get() as { n: number }).n === 2, 'both jobs');
+    await until(async () => (await cms.store.get<{ n: number }>(`SELECT count(*) AS n FROM _cms_jobs WHERE state = 'done'`))!.n === 2, 'both jobs');
     await loop.stop();
     expect(most).toBe(1);
     await cms.close();

@@ -10,7 +10,7 @@ const tamperSignature = (token: string) => {
   const [payload, signature] = token.split('.');
   return `${payload}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
 };
-const postCount = (t: TestServer) => (t.cms.sqlite.query('SELECT count(*) AS n FROM posts').get() as { n: number }).n;
+const postCount = async (t: TestServer) => (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM posts'))!.n;
 
 runScenarios('live preview', draftsConfig, [
   {
@@ -33,11 +33,11 @@ runScenarios('live preview', draftsConfig, [
   { name: 'a bad token is a 403 for a logged-in user too', as: 'editor', method: 'GET', url: '/posts/1?preview=nonsense', status: 403 },
   {
     name: 'preview of a new document starts from the defaults and saves nothing', as: 'editor', method: 'POST', url: '/posts/preview', body: { title: 'Brand new' }, status: 200, events: {},
-    setup: (t) => { tokens.count = String(postCount(t)); },
-    check: (res, t) => {
+    setup: async (t) => { tokens.count = String(await postCount(t)); },
+    check: async (res, t) => {
       expect(res.body.doc).toMatchObject({ id: null, title: 'Brand new', views: 0, status: 'draft' });
       expect(res.body.url.startsWith(`${t.api}/posts?preview=`)).toBe(true);
-      expect(String(postCount(t))).toBe(tokens.count);
+      expect(String(await postCount(t))).toBe(tokens.count);
       tokens.fresh = tokenOf(res.body.url);
     },
   },

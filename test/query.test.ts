@@ -173,16 +173,16 @@ describe('query', () => {
   });
   test('population is batched: one query per related collection per level, not per document', async () => {
     const statements: string[] = [];
-    const original = t.cms.sqlite.query.bind(t.cms.sqlite);
-    (t.cms.sqlite as unknown as { query: unknown }).query = (sql: string) => {
+    const original = t.cms.store.all;
+    t.cms.store.all = (sql, params) => {
       statements.push(sql);
-      return original(sql);
+      return original(sql, params);
     };
     try {
       const res = await t.request('GET', '/books?depth=1&limit=100');
       expect(res.status).toBe(200);
     } finally {
-      (t.cms.sqlite as unknown as { query: unknown }).query = original;
+      t.cms.store.all = original;
     }
     const authorQueries = statements.filter((s) => s.startsWith('SELECT * FROM "authors"'));
     expect(authorQueries.length).toBeLessThanOrEqual(1);

@@ -12,7 +12,7 @@ const inFuture = (ms: number) => (t: TestServer) => new Date(t.clock.now() + ms)
 const cron = { authorization: `Bearer ${JOBS_SECRET}` };
 const ids: Record<string, number> = {};
 const remember = (name: string) => (res: { body: any }) => { ids[name] = res.body.doc.id; };
-const jobRow = (t: TestServer, id: number) => t.cms.sqlite.query('SELECT * FROM _cms_jobs WHERE id = ?').get(id) as Record<string, unknown>;
+const jobRow = async (t: TestServer, id: number) => (await t.cms.store.get('SELECT * FROM _cms_jobs WHERE id = ?', [id]))!;
 
 const runNow = (name: string, counts: { ran: number; failed: number }, events: Scenario['events'], setup?: Scenario['setup']): Scenario => ({
   name, setup, method: 'POST', url: '/jobs/run', headers: cron, status: 200, events,
@@ -61,9 +61,9 @@ runScenarios('scheduling documents', draftsConfig, [
   { name: 'the live document is still the old one', method: 'GET', url: '/posts/1', status: 200, contains: ['"title":"Live"'] },
   runNow('when the clock reaches it the publish runs, with the events of a direct publish', { ran: 1, failed: 0 }, { update: 1, publish: 1 }, (t) => t.clock.advance(2 * MINUTE)),
   { name: 'the scheduled publish published the pending draft', method: 'GET', url: '/posts/1', status: 200, contains: ['"title":"Scheduled draft"', '"status":"published"'] },
-  { name: 'the job that ran is no longer pending', as: 'editor', method: 'GET', url: '/posts/1/schedule', status: 200, check: (res, t) => {
+  { name: 'the job that ran is no longer pending', as: 'editor', method: 'GET', url: '/posts/1/schedule', status: 200, check: async (res, t) => {
     expect(res.body.docs.map((j: any) => j.id)).toEqual([ids.unpublish]);
-    expect(jobRow(t, ids.publish)).toMatchObject({ state: 'done', error: null });
+    expect(await jobRow(t, ids.publish)).toMatchObject({ state: 'done', error: null });
   } },
   runNow('a run does not run a job twice', { ran: 0, failed: 0 }, {}),
   runNow('a scheduled unpublish sends only unpublish', { ran: 1, failed: 0 }, { unpublish: 1 }, (t) => t.clock.advance(12 * HOUR)),
@@ -74,14 +74,14 @@ runScenarios('scheduling documents', draftsConfig, [
   { name: 'a new document saved as draft', as: 'editor', method: 'POST', url: '/posts?draft=true', body: { title: 'Fine' }, status: 201, contains: ['"id":3'] },
   { name: 'its publish is scheduled at the same time', as: 'editor', method: 'POST', url: '/posts/3/schedule', body: (t: TestServer) => ({ action: 'publish', at: inFuture(HOUR)(t) }), status: 201, check: remember('fine') },
   runNow('one job fails, the other runs', { ran: 1, failed: 1 }, { update: 1, publish: 1 }, (t) => t.clock.advance(2 * HOUR)),
-  { name: 'the failed job keeps its error', method: 'GET', url: '/posts/3', status: 200, contains: ['"title":"Fine"', '"status":"published"'], check: (_res, t) => {
-    expect(jobRow(t, ids.failing)).toMatchObject({ state: 'failed', error: 'refused by the beforeChange hook' });
-    expect(jobRow(t, ids.fine)).toMatchObject({ state: 'done' });
+  { name: 'the failed job keeps its error', method: 'GET', url: '/posts/3', status: 200, contains: ['"title":"Fine"', '"status":"published"'], check: async (_res, t) => {
+    expect(await jobRow(t, ids.failing)).toMatchObject({ state: 'failed', error: 'refused by the beforeChange hook' });
+    expect(await jobRow(t, ids.fine)).toMatchObject({ state: 'done' });
   } },
   runNow('a failed job is not retried', { ran: 0, failed: 0 }, {}),
   // Deleting a document cancels its jobs.
   { name: 'a job for a document about to be deleted', as: 'editor', method: 'POST', url: '/posts/3/schedule', body: (t: TestServer) => ({ action: 'unpublish', at: inFuture(HOUR)(t) }), status: 201, check: remember('orphan') },
-  { name: 'deleting the document', as: 'editor', method: 'DELETE', url: '/posts/3', status: 200, events: { delete: 1 }, check: (_res, t) => expect(jobRow(t, ids.orphan)).toMatchObject({ state: 'cancelled' }) },
+  { name: 'deleting the document', as: 'editor', method: 'DELETE', url: '/posts/3', status: 200, events: { delete: 1 }, check: async (_res, t) => expect(await jobRow(t, ids.orphan)).toMatchObject({ state: 'cancelled' }) },
   runNow("the deleted document's job never runs", { ran: 0, failed: 0 }, {}, (t) => t.clock.advance(2 * HOUR)),
 ], async (t) => {
   const { token } = await t.user('editor');

@@ -59,8 +59,8 @@ runScenarios('versions of documents', draftsConfig, [
   { name: 'deleting a document deletes its versions', as: 'editor', method: 'DELETE', url: '/posts/2', status: 200, events: { delete: 1 } },
   {
     name: 'no version of the deleted document is left', as: 'editor', method: 'GET', url: '/posts/2/versions', status: 404,
-    check: (_res, t) => {
-      const left = t.cms.sqlite.query(`SELECT count(*) AS n FROM _cms_versions WHERE kind = 'collection' AND slug = 'posts' AND parent = 2`).get() as { n: number };
+    check: async (_res, t) => {
+      const left = (await t.cms.store.get<{ n: number }>(`SELECT count(*) AS n FROM _cms_versions WHERE kind = 'collection' AND slug = 'posts' AND parent = 2`))!;
       expect(left.n).toBe(0);
     },
   },

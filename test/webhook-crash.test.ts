@@ -52,8 +52,8 @@ test('kill -9 during a hanging send, restart 5+ minutes later: the event is deli
   const clock = manualClock(killedAt + 4 * MINUTE);
   const cms = await createCMS({ config: crashConfig(dir, receiver.url), rootDir: dir, clock, log: quietLog });
   try {
-    const rows = () => cms.sqlite.query('SELECT * FROM "webhook-deliveries"').all() as DeliveryRow[];
-    expect(rows()).toMatchObject([{ id: first.headers['x-cms-delivery'], state: 'sending', attempts: 1 }]);
+    const rows = () => cms.store.all<DeliveryRow>('SELECT * FROM "webhook-deliveries"');
+    expect((await rows())).toMatchObject([{ id: first.headers['x-cms-delivery'], state: 'sending', attempts: 1 }]);
 
     // Within the lease the interrupted send is left alone (its process might still be sending).
     expect(await retryDueWebhooks(cms)).toEqual({ sent: 0, failed: 0, pending: 0 });
@@ -67,7 +67,7 @@ test('kill -9 during a hanging send, restart 5+ minutes later: the event is deli
     expect(again.headers['x-cms-signature']).toBe(first.headers['x-cms-signature']);
     expect(again.body).toBe(first.body);
     expect(again.json).toMatchObject({ event: 'create', collection: 'posts', doc: { title: 'survives' } });
-    expect(rows()).toEqual([]);
+    expect((await rows())).toEqual([]);
 
     clock.advance(24 * 60 * MINUTE);
     expect(await retryDueWebhooks(cms)).toEqual({ sent: 0, failed: 0, pending: 0 });

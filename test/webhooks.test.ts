@@ -11,6 +11,7 @@ import { startTestServer, tempDir, type TestServer } from './harness.ts';
 import { startReceiver, hang, type Receiver } from './webhook-receiver.ts';
 import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
 import { inTransaction } from '../src/db/transaction.ts';
+import type { TransactionScope } from '../src/events/change-events.ts';
 import { createCMS } from '../src/cms.ts';
 import { startServer } from '../src/server.ts';
 import { manualClock } from '../src/clock.ts';
@@ -185,8 +186,8 @@ describe('webhook events, filters and request shape', () => {
     expect(r.none.requests).toEqual([]);
   });
 
-  test('delivered rows are removed from webhook-deliveries', () => {
-    expect(t.cms.sqlite.query('SELECT count(*) AS n FROM "webhook-deliveries"').get()).toEqual({ n: 0 });
+  test('delivered rows are removed from webhook-deliveries', async () => {
+    expect(await t.cms.store.get('SELECT count(*) AS n FROM "webhook-deliveries"')).toEqual({ n: 0 });
   });
 });
 
@@ -201,22 +202,24 @@ describe('durability: deliveries are written in the same transaction as the chan
     await t.stop();
     await receiver.stop();
   });
-  const rows = () => t.cms.sqlite.query('SELECT * FROM "webhook-deliveries" ORDER BY createdAt').all() as any[];
+  const rows = () => t.cms.store.all<any>('SELECT * FROM "webhook-deliveries" ORDER BY createdAt');
 
   test('a rolled-back change leaves no delivery; a committed one has its row, pending, before the first attempt', async () => {
     const event = { type: 'create' as const, collection: 'posts', id: 42, doc: { id: 42 }, previousDoc: null, timestamp: new Date(t.clock.now()).toISOString() };
-    expect(() => inTransaction(t.cms.sqlite, t.cms.events, (scope) => {
-      scope.emit(event);
-      expect(rows().length).toBe(1); // visible inside the transaction
+    const inside = (scope: TransactionScope) => scope.tx.all('SELECT * FROM "webhook-deliveries"');
+    await expect(inTransaction(t.cms.store, t.cms.events, async (scope) => {
+      await scope.emit(event);
+      expect((await inside(scope)).length).toBe(1); // visible inside the transaction
+      expect((await rows()).length).toBe(0); // and to nobody else until it commits
       throw new Error('rolled back');
-    })).toThrow('rolled back');
-    expect(rows().length).toBe(0);
-    inTransaction(t.cms.sqlite, t.cms.events, (scope) => scope.emit(event));
-    const [row] = rows();
+    })).rejects.toThrow('rolled back');
+    expect((await rows()).length).toBe(0);
+    await inTransaction(t.cms.store, t.cms.events, (scope) => scope.emit(event));
+    const [row] = (await rows());
     expect(row).toMatchObject({ event: 'create', collection: 'posts', docId: 42, url: receiver.url, attempts: 0, state: 'pending', nextAttemptAt: t.clock.now() + 5 * 60_000 });
     expect(JSON.parse(row.body)).toEqual({ event: 'create', collection: 'posts', id: 42, doc: { id: 42 }, timestamp: event.timestamp });
     await receiver.waitFor(1);
-    expect(rows()).toMatchObject([{ id: row.id, attempts: 1, state: 'sending', leaseUntil: t.clock.now() + 5 * 60_000 }]);
+    expect((await rows())).toMatchObject([{ id: row.id, attempts: 1, state: 'sending', leaseUntil: t.clock.now() + 5 * 60_000 }]);
   });
 
   test('a write against a hanging receiver answers at once; its delivery waits in the table', async () => {
@@ -226,7 +229,7 @@ describe('durability: deliveries are written in the same transaction as the chan
     expect(res.status).toBe(201);
     expect(elapsed).toBeLessThan(500);
     await receiver.waitFor(2);
-    expect(rows().filter((row) => row.docId === res.body.doc.id)).toHaveLength(1);
+    expect((await rows()).filter((row) => row.docId === res.body.doc.id)).toHaveLength(1);
   });
 });
 
@@ -235,12 +238,12 @@ describe('migration path', () => {
     const dir = tempDir();
     const base = { ...contentConfig(), database: path.join(dir, 'data/cms.db') };
     const first = await createCMS({ config: base, rootDir: dir, clock: manualClock(), log: quietLog });
-    const hasTable = (cms: typeof first) => Boolean(cms.sqlite.query(`SELECT 1 FROM sqlite_master WHERE name = 'webhook-deliveries'`).get());
-    expect(hasTable(first)).toBe(false);
+    const hasTable = async (cms: typeof first) => Boolean(await cms.store.get(`SELECT 1 FROM sqlite_master WHERE name = 'webhook-deliveries'`));
+    expect(await hasTable(first)).toBe(false);
     await first.close();
 
     const second = await createCMS({ config: { ...base, webhooks: [{ url: 'http://127.0.0.1:9/hook' }] }, rootDir: dir, clock: manualClock(), log: quietLog });
-    expect(hasTable(second)).toBe(true);
+    expect(await hasTable(second)).toBe(true);
     const files = fs.readdirSync(path.join(dir, 'migrations')).filter((f) => f.endsWith('.sql')).sort();
     expect(files).toHaveLength(2);
     expect(fs.readFileSync(path.join(dir, 'migrations', files[1]), 'utf8')).toContain('CREATE TABLE `webhook-deliveries`');

@@ -16,13 +16,13 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(32).toString('base64url');
 }
 
-export function resolveApiKey(cms: CMS, key: string): { user: User; scopes: string[] } {
+export async function resolveApiKey(cms: CMS, key: string): Promise<{ user: User; scopes: string[] }> {
   const keys = cms.config.collectionsBySlug.get('api-keys')!;
-  const row = cms.sqlite.query('SELECT * FROM "api-keys" WHERE "keyHash" = ?').get(hashToken(key)) as Record<string, unknown> | null;
+  const row = await cms.store.get('SELECT * FROM "api-keys" WHERE "keyHash" = ?', [hashToken(key)]);
   if (!row) throw unauthorized('The API key is not valid.');
   const doc = rowToDoc(keys, row);
   if (typeof doc.expiresAt === 'string' && new Date(doc.expiresAt).getTime() <= cms.clock.now()) throw unauthorized('The API key has expired.');
-  const user = loadUser(cms, doc.user as number);
+  const user = await loadUser(cms, doc.user as number);
   if (!user) throw unauthorized('The API key is not valid.');
   const scopes = Array.isArray(doc.scopes) ? doc.scopes.filter((s): s is string => typeof s === 'string') : [];
   return { user, scopes };

@@ -4,9 +4,9 @@ import { selectRowById } from '../db/documents.ts';
 import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 
-export function loadUser(cms: CMS, id: number): User | null {
+export async function loadUser(cms: CMS, id: number): Promise<User | null> {
   const users = cms.config.collectionsBySlug.get('users')!;
-  const row = selectRowById(cms.sqlite, users, id);
+  const row = await selectRowById(cms.store, users, id);
   if (!row) return null;
   const user = rowToDoc(users, row) as User;
   if (user.active === false) return null;

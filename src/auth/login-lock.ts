@@ -8,10 +8,10 @@
  * stays as the failure unless the check succeeds. Attempts live in the database, so a restart or a
  * second process shares them. All of the lock's SQL is here, for another engine to replace.
  */
-import { and, asc, count, eq, gt, inArray, lte } from 'drizzle-orm';
-import { loginAttempts } from '../db/system-schema.ts';
 import { APIError } from '../errors.ts';
 import type { CMS } from '../cms.ts';
+
+const T = '"_cms_login_attempts"';
 
 export type LockKey = { key: string; limit: number };
 /** The rows one attempt reserved; a success clears its keys' failures up to them. */
@@ -28,26 +28,26 @@ export function loginLockKeys(cms: CMS, email: string, ip: string | null): LockK
 }
 
 /** Reserves one attempt on every key, or throws 429 with Retry-After when any key is locked. */
-export function reserveAttempt(cms: CMS, keys: LockKey[]): Reservation {
+export async function reserveAttempt(cms: CMS, keys: LockKey[]): Promise<Reservation> {
   const now = cms.clock.now();
   const windowMs = cms.config.auth.lockWindow * 1000;
   const since = now - windowMs;
-  // BEGIN IMMEDIATE takes the write lock before counting, so concurrent attempts (in this process or
-  // another one on the same file) count one after another and none slips past the limit.
-  const outcome = cms.sqlite.transaction((): { lastId: number } | { lockedUntil: number } => {
-    cms.db.delete(loginAttempts).where(lte(loginAttempts.at, since)).run();
+  // The table lock (SQLite: BEGIN IMMEDIATE's write lock) is taken before counting, so concurrent attempts
+  // (in this process, another process or another instance) count one after another and none slips past.
+  const outcome = await cms.store.transaction(async (tx): Promise<{ lastId: number } | { lockedUntil: number }> => {
+    await tx.lockTable('_cms_login_attempts');
+    await tx.run(`DELETE FROM ${T} WHERE "at" <= ?`, [since]);
     for (const { key, limit } of keys) {
-      const inWindow = and(eq(loginAttempts.key, key), gt(loginAttempts.at, since));
-      const failures = cms.db.select({ n: count() }).from(loginAttempts).where(inWindow).get()!.n;
-      if (failures < limit) continue;
+      const { n } = (await tx.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${T} WHERE "key" = ? AND "at" > ?`, [key, since]))!;
+      if (n < limit) continue;
       // The lock lifts once fewer than `limit` failures remain in the window.
-      const freeing = cms.db.select({ at: loginAttempts.at }).from(loginAttempts).where(inWindow)
-        .orderBy(asc(loginAttempts.at), asc(loginAttempts.id)).limit(1).offset(failures - limit).get()!;
-      return { lockedUntil: freeing.at + windowMs };
+      const freeing = (await tx.get<{ at: number }>(`SELECT "at" FROM ${T} WHERE "key" = ? AND "at" > ? ORDER BY "at", "id" LIMIT 1 OFFSET ?`, [key, since, n - limit]))!;
+      return { lockedUntil: Number(freeing.at) + windowMs };
     }
-    const rows = cms.db.insert(loginAttempts).values(keys.map(({ key }) => ({ key, at: now }))).returning({ id: loginAttempts.id }).all();
-    return { lastId: Math.max(...rows.map((r) => r.id)) };
-  }).immediate();
+    let lastId = 0;
+    for (const { key } of keys) lastId = Math.max(lastId, await tx.insert(`INSERT INTO ${T} ("key", "at") VALUES (?, ?)`, [key, now]));
+    return { lastId };
+  });
   if ('lockedUntil' in outcome) {
     const retryAfter = Math.max(1, Math.ceil((outcome.lockedUntil - now) / 1000));
     throw new APIError(429, 'Too many failed login attempts. Try again later.', undefined, { headers: { 'retry-after': String(retryAfter) } });
@@ -59,7 +59,8 @@ export function reserveAttempt(cms: CMS, keys: LockKey[]): Reservation {
  * A successful check clears the failures of its keys, its own reservation included. Attempts reserved
  * after it are still running their check and keep counting.
  */
-export function clearFailures(cms: CMS, reservation: Reservation): void {
+export async function clearFailures(cms: CMS, reservation: Reservation): Promise<void> {
   const keys = reservation.keys.map((k) => k.key);
-  cms.db.delete(loginAttempts).where(and(inArray(loginAttempts.key, keys), lte(loginAttempts.id, reservation.lastId))).run();
+  const inKeys = cms.store.dialect.inList('"key"', keys);
+  await cms.store.run(`DELETE FROM ${T} WHERE ${inKeys.sql} AND "id" <= ?`, [...inKeys.params, reservation.lastId]);
 }

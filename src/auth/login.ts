@@ -14,8 +14,8 @@ const WRONG = 'The email or password provided is incorrect.';
 
 export type LoginResult = { user: Record<string, unknown>; session: Session };
 
-export function countUsers(cms: CMS): number {
-  return (cms.sqlite.query('SELECT count(*) AS n FROM "users"').get() as { n: number }).n;
+export async function countUsers(cms: CMS): Promise<number> {
+  return (await cms.store.get<{ n: number }>('SELECT CAST(count(*) AS INTEGER) AS "n" FROM "users"'))!.n;
 }
 
 export async function login(cms: CMS, input: { email?: unknown; password?: unknown; ip?: string | null }): Promise<LoginResult> {
@@ -24,27 +24,27 @@ export async function login(cms: CMS, input: { email?: unknown; password?: unkno
   }
   const email = input.email.trim().toLowerCase();
   // Reserved before scrypt runs: a burst of parallel guesses gets at most the limit of checks.
-  const reservation = reserveAttempt(cms, loginLockKeys(cms, email, input.ip ?? null));
+  const reservation = await reserveAttempt(cms, loginLockKeys(cms, email, input.ip ?? null));
   const users = cms.config.collectionsBySlug.get('users')!;
-  const row = cms.sqlite.query('SELECT * FROM "users" WHERE "email" = ?').get(email) as Record<string, unknown> | null;
+  const row = await cms.store.get('SELECT * FROM "users" WHERE "email" = ?', [email]);
   // Always run scrypt, so an unknown email takes as long as a wrong password.
   const valid = await verifyPassword(input.password, (row?.passwordHash as string | undefined) ?? null);
   const user = row ? (rowToDoc(users, row) as User) : null;
   // A failure needs no write: the reservation already counts it.
   if (!valid || !user || user.active === false) throw new APIError(401, WRONG);
-  clearFailures(cms, reservation);
-  const session = createSession(cms, user.id);
+  await clearFailures(cms, reservation);
+  const session = await createSession(cms, user.id);
   const ctx = createContext(cms, { user, overrideAccess: true });
   return { user: await presentDoc(ctx, users, user, 0), session };
 }
 
 /** Creates the first admin; only while there are no users (checked again inside the insert's transaction). */
 export async function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
-  if (countUsers(cms) > 0) throw forbidden('An admin already exists. Log in instead.');
+  if ((await countUsers(cms)) > 0) throw forbidden('An admin already exists. Log in instead.');
   const ctx = createContext(cms, { overrideAccess: true });
   const payload: Record<string, unknown> = { email: data.email, password: data.password, role: 'admin', active: true };
   if (data.name !== undefined) payload.name = data.name;
   const doc = await create(ctx, { collection: 'users', data: payload, depth: 0, firstUser: true });
-  const session = createSession(cms, doc.id as number);
+  const session = await createSession(cms, doc.id as number);
   return { user: doc, session };
 }

@@ -21,11 +21,11 @@ function toRequest(input: Request | Headers | Record<string, string | string[] |
   return new Request('http://localhost/', { headers });
 }
 
-export function getCMSUser(input: Request | Headers | Record<string, string | string[] | undefined>, cms: CMS | { cms: CMS } | null = defaultInstance): User | null {
+export async function getCMSUser(input: Request | Headers | Record<string, string | string[] | undefined>, cms: CMS | { cms: CMS } | null = defaultInstance): Promise<User | null> {
   const instance = cms && 'cms' in cms ? cms.cms : cms;
   if (!instance) throw new Error('getCMSUser: no CMS instance (call getCMS() first or pass one)');
   try {
-    return authenticate(instance, toRequest(input)).user;
+    return (await authenticate(instance, toRequest(input))).user;
   } catch {
     return null;
   }
@@ -33,8 +33,8 @@ export function getCMSUser(input: Request | Headers | Record<string, string | st
 
 type H3Event = { node?: { req?: { headers?: Record<string, string | string[] | undefined> } }; headers?: Headers; request?: Request };
 
-export function useCMSUser(event: H3Event, cms?: CMS | { cms: CMS } | null): User | null {
+export function useCMSUser(event: H3Event, cms?: CMS | { cms: CMS } | null): Promise<User | null> {
   const source = event.request ?? event.headers ?? event.node?.req?.headers;
-  if (!source) return null;
+  if (!source) return Promise.resolve(null);
   return getCMSUser(source, cms ?? defaultInstance);
 }

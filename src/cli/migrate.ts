@@ -11,12 +11,13 @@ async function open(args: CLIArgs) {
 export async function migrateCommand(args: CLIArgs): Promise<void> {
   const cms = await open(args);
   try {
-    const pending = listMigrationFiles(cms.config.migrationsDir).filter((m) => !appliedMigrations(cms.sqlite).has(m.name));
+    const done = await appliedMigrations(cms.store);
+    const pending = listMigrationFiles(cms.config.migrationsDir).filter((m) => !done.has(m.name));
     let n = 0;
-    const applied = applyMigrationFiles(cms.sqlite, cms.config.migrationsDir, isoNow(cms.clock), (name) => {
+    const applied = await cms.store.withMigrationLock(() => applyMigrationFiles(cms.store, cms.config.migrationsDir, isoNow(cms.clock), (name) => {
       n++;
       process.stdout.write(`[${n}/${pending.length}] applying ${name}\n`);
-    });
+    }));
     console.log(applied.length ? `applied ${applied.length} migration(s)` : 'nothing to apply');
     const change = await diffConfig(cms.config);
     if (change) console.log('the config has changes no migration file covers yet: run `cms migrate:create`');
@@ -28,7 +29,7 @@ export async function migrateCommand(args: CLIArgs): Promise<void> {
 export async function migrateStatusCommand(args: CLIArgs): Promise<void> {
   const cms = await open(args);
   try {
-    const applied = appliedMigrations(cms.sqlite);
+    const applied = await appliedMigrations(cms.store);
     const files = listMigrationFiles(cms.config.migrationsDir);
     if (files.length === 0) console.log(`no migration files in ${cms.config.migrationsDir}`);
     for (const f of files) console.log(`${applied.has(f.name) ? 'applied' : 'pending'}  ${f.name}`);

@@ -1,80 +1,82 @@
 /**
- * Reads and writes document rows with raw prepared statements (bun:sqlite caches them by SQL text):
- * on the hot read path this keeps most of bare SQLite's speed (see docs/architecture.md).
+ * Reads and writes document rows with raw SQL through the store (prepared once per SQL text): on the hot
+ * read path this keeps most of bare SQLite's speed (see docs/architecture.md). `db` is the store, or the
+ * `tx` of the transaction the statement belongs to.
  */
-import type { Database } from 'bun:sqlite';
 import type { Entity } from '../config/types.ts';
-import { quote, type SQLPart } from '../query/where.ts';
+import type { Queryable, SQLPart } from './store.ts';
+import { quote } from '../query/where.ts';
 import { badRequest } from '../errors.ts';
 
 type Row = Record<string, unknown>;
 
 /** `from` replaces the table with a derived one of the same columns (draft lists). */
-export function selectRows(sqlite: Database, entity: Entity, where: SQLPart | null, orderBy: string, limit: number, offset: number, from: SQLPart | null = null): Row[] {
+export function selectRows(db: Queryable, entity: Entity, where: SQLPart | null, orderBy: string, limit: number, offset: number, from: SQLPart | null = null): Promise<Row[]> {
   const sql = `SELECT * FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-  return sqlite.query<Row, any[]>(sql).all(...(from?.params ?? []), ...(where?.params ?? []), limit, offset);
+  return db.all<Row>(sql, [...(from?.params ?? []), ...(where?.params ?? []), limit, offset]);
 }
 
-export function countRows(sqlite: Database, entity: Entity, where: SQLPart | null, from: SQLPart | null = null): number {
-  const sql = `SELECT count(*) AS n FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
-  return (sqlite.query<{ n: number }, any[]>(sql).get(...(from?.params ?? []), ...(where?.params ?? [])) as { n: number }).n;
+export async function countRows(db: Queryable, entity: Entity, where: SQLPart | null, from: SQLPart | null = null): Promise<number> {
+  const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
+  return (await db.get<{ n: number }>(sql, [...(from?.params ?? []), ...(where?.params ?? [])]))!.n;
 }
 
-export function selectRowById(sqlite: Database, entity: Entity, id: number, where: SQLPart | null = null): Row | null {
+export function selectRowById(db: Queryable, entity: Entity, id: number, where: SQLPart | null = null): Promise<Row | null> {
   const sql = `SELECT * FROM ${quote(entity.table)} WHERE "id" = ?${where ? ` AND ${where.sql}` : ''}`;
-  return sqlite.query<Row, any[]>(sql).get(id, ...(where?.params ?? [])) ?? null;
+  return db.get<Row>(sql, [id, ...(where?.params ?? [])]);
 }
 
-export function selectRowsByIds(sqlite: Database, entity: Entity, ids: number[], where: SQLPart | null): Row[] {
-  if (ids.length === 0) return [];
-  const sql = `SELECT * FROM ${quote(entity.table)} WHERE "id" IN (SELECT value FROM json_each(?))${where ? ` AND ${where.sql}` : ''}`;
-  return sqlite.query<Row, any[]>(sql).all(JSON.stringify(ids), ...(where?.params ?? []));
+export function selectRowsByIds(db: Queryable, entity: Entity, ids: number[], where: SQLPart | null): Promise<Row[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  const byId = db.dialect.inList('"id"', ids);
+  const sql = `SELECT * FROM ${quote(entity.table)} WHERE ${byId.sql}${where ? ` AND ${where.sql}` : ''}`;
+  return db.all<Row>(sql, [...byId.params, ...(where?.params ?? [])]);
 }
 
-export function existingIds(sqlite: Database, table: string, ids: number[]): Set<number> {
+export async function existingIds(db: Queryable, table: string, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = sqlite.query<{ id: number }, [string]>(`SELECT "id" FROM ${quote(table)} WHERE "id" IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
+  const byId = db.dialect.inList('"id"', ids);
+  const rows = await db.all<{ id: number }>(`SELECT "id" FROM ${quote(table)} WHERE ${byId.sql}`, byId.params);
   return new Set(rows.map((r) => r.id));
 }
 
-export function insertRow(sqlite: Database, entity: Entity, row: Row): number {
+export function insertRow(db: Queryable, entity: Entity, row: Row): Promise<number> {
   const columns = Object.keys(row);
   const sql = `INSERT INTO ${quote(entity.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-  return Number(withUniqueErrors(entity, () => sqlite.query(sql).run(...(Object.values(row) as any[]))).lastInsertRowid);
+  return withUniqueErrors(db, () => db.insert(sql, Object.values(row)));
 }
 
-export function updateRow(sqlite: Database, entity: Entity, id: number, row: Row): void {
+export async function updateRow(db: Queryable, entity: Entity, id: number, row: Row): Promise<void> {
   const columns = Object.keys(row);
   if (columns.length === 0) return;
   const sql = `UPDATE ${quote(entity.table)} SET ${columns.map((c) => `${quote(c)} = ?`).join(', ')} WHERE "id" = ?`;
-  withUniqueErrors(entity, () => sqlite.query(sql).run(...(Object.values(row) as any[]), id));
+  await withUniqueErrors(db, () => db.run(sql, [...Object.values(row), id]));
 }
 
-export function deleteRow(sqlite: Database, entity: Entity, id: number): void {
-  sqlite.query(`DELETE FROM ${quote(entity.table)} WHERE "id" = ?`).run(id);
+export async function deleteRow(db: Queryable, entity: Entity, id: number): Promise<void> {
+  await db.run(`DELETE FROM ${quote(entity.table)} WHERE "id" = ?`, [id]);
 }
 
 /**
  * Drafts are stored beside the live row, where the unique index does not see them: a draft's unique values
  * are checked against the other documents by hand (a 400 naming the field, like the index's own).
  */
-export function assertUniqueAmongOthers(sqlite: Database, entity: Entity, id: number, row: Row): void {
+export async function assertUniqueAmongOthers(db: Queryable, entity: Entity, id: number, row: Row): Promise<void> {
   for (const field of entity.fields) {
     const value = row[field.name];
     if (!field.unique || value === null || value === undefined) continue;
-    const clash = sqlite.query(`SELECT 1 FROM ${quote(entity.table)} WHERE ${quote(field.name)} = ? AND "id" <> ? LIMIT 1`).get(value as string, id);
+    const clash = await db.get(`SELECT 1 AS "clash" FROM ${quote(entity.table)} WHERE ${quote(field.name)} = ? AND "id" <> ? LIMIT 1`, [value, id]);
     if (clash) throw badRequest('Value must be unique.', field.name);
   }
 }
 
 /** A broken unique index becomes a 400 naming the field. */
-function withUniqueErrors<T>(entity: Entity, write: () => T): T {
+async function withUniqueErrors<T>(db: Queryable, write: () => Promise<T>): Promise<T> {
   try {
-    return write();
+    return await write();
   } catch (error) {
-    const message = error instanceof Error ? error.message : '';
-    const match = /UNIQUE constraint failed: [^.]+\.(\w+)/.exec(message);
-    if (match) throw badRequest('Value must be unique.', match[1]);
+    const field = db.dialect.uniqueViolation(error);
+    if (field) throw badRequest('Value must be unique.', field);
     throw error;
   }
 }

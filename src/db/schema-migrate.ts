@@ -8,10 +8,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { Database } from 'bun:sqlite';
 import { integer, real, sqliteTable, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { SanitizedConfig } from '../config/types.ts';
 import { configTables, type TableModel } from './table-model.ts';
+import type { Store } from './store.ts';
 
 type Snapshot = { fingerprint: string; drizzle: Record<string, unknown> & { tables: Record<string, { columns: Record<string, { type: string }> }> } };
 export type MigrationFile = { name: string; file: string; snapshotFile: string };
@@ -106,23 +106,23 @@ export function writeMigrationFile(dir: string, name: string, change: PendingCha
   return { name: base, file, snapshotFile };
 }
 
-export function appliedMigrations(sqlite: Database): Set<string> {
-  return new Set(sqlite.query<{ name: string }, []>('SELECT name FROM _cms_schema_migrations').all().map((r) => r.name));
+export async function appliedMigrations(store: Store): Promise<Set<string>> {
+  return new Set((await store.all<{ name: string }>('SELECT "name" FROM "_cms_schema_migrations"')).map((r) => r.name));
 }
 
 /** Applies every migration file not applied yet, each in its own transaction. Returns the names applied. */
-export function applyMigrationFiles(sqlite: Database, dir: string, now: string, onProgress?: (name: string) => void): string[] {
-  const done = appliedMigrations(sqlite);
+export async function applyMigrationFiles(store: Store, dir: string, now: string, onProgress?: (name: string) => void): Promise<string[]> {
+  const done = await appliedMigrations(store);
   const applied: string[] = [];
   for (const migration of listMigrationFiles(dir)) {
     if (done.has(migration.name)) continue;
     onProgress?.(migration.name);
     const statements = fs.readFileSync(migration.file, 'utf8').split('--> statement-breakpoint')
       .map((s) => s.split('\n').filter((l) => !l.trim().startsWith('--')).join('\n').trim()).filter(Boolean);
-    sqlite.transaction(() => {
-      for (const statement of statements) sqlite.run(statement);
-      sqlite.run('INSERT INTO _cms_schema_migrations (name, appliedAt) VALUES (?, ?)', [migration.name, now]);
-    }).immediate();
+    await store.transaction(async (tx) => {
+      for (const statement of statements) await tx.exec(statement);
+      await tx.run('INSERT INTO "_cms_schema_migrations" ("name", "appliedAt") VALUES (?, ?)', [migration.name, now]);
+    });
     applied.push(migration.name);
   }
   return applied;

@@ -1,18 +1,24 @@
-/** One write = one SQLite transaction (BEGIN IMMEDIATE, so check-then-write is safe across processes). */
-import type { Database } from 'bun:sqlite';
+/**
+ * One write = one transaction (SQLite: BEGIN IMMEDIATE, so check-then-write is safe across processes).
+ * Listeners of the change stream write through the same `tx`, so what a change implies commits with it.
+ */
+import type { Store } from './store.ts';
 import type { ChangeEvent, EventStream, TransactionScope } from '../events/change-events.ts';
 
-export function inTransaction<T>(sqlite: Database, events: EventStream, work: (scope: TransactionScope) => T): T {
+export async function inTransaction<T>(store: Store, events: EventStream, work: (scope: TransactionScope) => Promise<T>): Promise<T> {
   const after: (() => void)[] = [];
-  const scope: TransactionScope = {
-    emit(event: ChangeEvent) {
-      for (const listener of events.listeners) listener(event, scope);
-    },
-    afterCommit(fn) {
-      after.push(fn);
-    },
-  };
-  const result = sqlite.transaction(() => work(scope)).immediate();
+  const result = await store.transaction((tx) => {
+    const scope: TransactionScope = {
+      tx,
+      async emit(event: ChangeEvent) {
+        for (const listener of events.listeners) await listener(event, scope);
+      },
+      afterCommit(fn) {
+        after.push(fn);
+      },
+    };
+    return work(scope);
+  });
   for (const fn of after) {
     try {
       fn();

@@ -3,6 +3,8 @@
  * so a listener (webhooks) can write rows that commit or roll back together with the change, and can
  * schedule work for after the commit.
  */
+import type { Store } from '../db/store.ts';
+
 export type ChangeEventType = 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'draft';
 
 export type ChangeEvent = {
@@ -17,11 +19,13 @@ export type ChangeEvent = {
 };
 
 export type TransactionScope = {
-  emit(event: ChangeEvent): void;
+  /** The change's transaction: every statement of the change and of its listeners goes through it. */
+  tx: Store;
+  emit(event: ChangeEvent): Promise<void>;
   afterCommit(fn: () => void): void;
 };
 
-export type ChangeListener = (event: ChangeEvent, scope: TransactionScope) => void;
+export type ChangeListener = (event: ChangeEvent, scope: TransactionScope) => void | Promise<void>;
 
 export function createEventStream() {
   const listeners: ChangeListener[] = [];

@@ -52,23 +52,23 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1].trim() : null;
 }
 
-export function authenticate(cms: CMS, request: Request): Credentials {
+export async function authenticate(cms: CMS, request: Request): Promise<Credentials> {
   const bearer = bearerToken(request);
   if (bearer) {
     if (bearer.startsWith(API_KEY_PREFIX)) {
       // A cron secret that happens to look like a key names no user; /jobs/run checks it itself.
       if (isCronSecret(cms, bearer)) return { user: null, via: null };
-      const { user, scopes } = resolveApiKey(cms, bearer);
+      const { user, scopes } = await resolveApiKey(cms, bearer);
       return { user, via: 'api-key', scopes };
     }
-    const session = findSession(cms, bearer);
-    const user = session ? loadUser(cms, session.userId) : null;
+    const session = await findSession(cms, bearer);
+    const user = session ? await loadUser(cms, session.userId) : null;
     if (user) return { user, via: 'bearer', token: bearer, csrfToken: session!.csrfToken };
   }
   const cookie = readCookie(request, SESSION_COOKIE);
   if (cookie) {
-    const session = findSession(cms, cookie);
-    const user = session ? loadUser(cms, session.userId) : null;
+    const session = await findSession(cms, cookie);
+    const user = session ? await loadUser(cms, session.userId) : null;
     if (user) return { user, via: 'cookie', token: cookie, csrfToken: session!.csrfToken };
   }
   return { user: null, via: null };

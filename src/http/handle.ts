@@ -43,7 +43,7 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
     const url = request.url;
     const q = url.indexOf('?');
     const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
-    const credentials = authenticate(cms, request);
+    const credentials = await authenticate(cms, request);
     if (options.csrf !== false) checkCsrf(cms, request, credentials);
     const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, req: request, ...localeOptions(query, cms.config) });
     const target = options.writes?.(params, request.method);

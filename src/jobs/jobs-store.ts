@@ -2,10 +2,10 @@
  * Scheduled jobs in `_cms_jobs`: pending → running (claimed, leased until `lockedUntil`) → done | failed,
  * or pending → cancelled. `at` and `lockedUntil` are epoch ms from cms.clock. Every query that looks for
  * work goes through the (state, at) index, so pending jobs far in the future cost nothing.
+ * `db` is the store, or the `tx` of the write the statement belongs to.
  */
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import { jobs } from '../db/system-schema.ts';
-import type { CMS } from '../cms.ts';
+import type { jobs } from '../db/system-schema.ts';
+import type { Dialect, Queryable, SQLPart } from '../db/store.ts';
 import type { VersionOwner } from '../versions/store.ts';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -17,71 +17,76 @@ export const JOB_LEASE_MS = 5 * 60_000;
 /** Finished jobs are kept this long for inspection, then purged. */
 export const FINISHED_JOB_RETENTION_MS = 30 * 24 * 3600_000;
 
-const ownedBy = (owner: VersionOwner) =>
-  and(eq(jobs.kind, owner.entity.kind), eq(jobs.slug, owner.entity.slug), eq(jobs.parent, owner.parent));
+const OWNED_BY = `"kind" = ? AND "slug" = ? AND "parent" = ?`;
+const owned = (owner: VersionOwner) => [owner.entity.kind, owner.entity.slug, owner.parent];
 
-export function insertJob(cms: CMS, owner: VersionOwner, action: JobAction, at: number, now: string): JobRow {
-  return cms.db.insert(jobs).values({
-    action, kind: owner.entity.kind, slug: owner.entity.slug, parent: owner.parent, at, state: 'pending', createdAt: now,
-  }).returning().get();
+export async function insertJob(db: Queryable, owner: VersionOwner, action: JobAction, at: number, now: string): Promise<JobRow> {
+  return (await db.get<JobRow>(`INSERT INTO "_cms_jobs" ("action", "kind", "slug", "parent", "at", "state", "createdAt")
+    VALUES (?, ?, ?, ?, ?, 'pending', ?) RETURNING *`, [action, ...owned(owner), at, now]))!;
 }
 
 /** Pending jobs of one document, soonest first. */
-export function pendingJobsOf(cms: CMS, owner: VersionOwner): JobRow[] {
-  return cms.db.select().from(jobs).where(and(ownedBy(owner), eq(jobs.state, 'pending'))).orderBy(asc(jobs.at), asc(jobs.id)).all();
+export function pendingJobsOf(db: Queryable, owner: VersionOwner): Promise<JobRow[]> {
+  return db.all<JobRow>(`SELECT * FROM "_cms_jobs" WHERE ${OWNED_BY} AND "state" = 'pending' ORDER BY "at" ASC, "id" ASC`, owned(owner));
 }
 
 /** A pending job of this document; another document's job is not found. */
-export function findPendingJob(cms: CMS, owner: VersionOwner, id: number): JobRow | undefined {
-  return cms.db.select().from(jobs).where(and(ownedBy(owner), eq(jobs.id, id), eq(jobs.state, 'pending'))).get();
+export async function findPendingJob(db: Queryable, owner: VersionOwner, id: number): Promise<JobRow | undefined> {
+  return (await db.get<JobRow>(`SELECT * FROM "_cms_jobs" WHERE ${OWNED_BY} AND "id" = ? AND "state" = 'pending'`, [...owned(owner), id])) ?? undefined;
 }
 
 /** Cancels one pending job; false when it was no longer pending (a runner claimed it meanwhile). */
-export function cancelJob(cms: CMS, id: number, now: string): boolean {
-  return cms.db.update(jobs).set({ state: 'cancelled', finishedAt: now }).where(and(eq(jobs.id, id), eq(jobs.state, 'pending'))).returning({ id: jobs.id }).all().length > 0;
+export async function cancelJob(db: Queryable, id: number, now: string): Promise<boolean> {
+  return (await db.run(`UPDATE "_cms_jobs" SET "state" = 'cancelled', "finishedAt" = ? WHERE "id" = ? AND "state" = 'pending'`, [now, id])).changes > 0;
 }
 
-export function cancelJobsOf(cms: CMS, owner: VersionOwner, now: string): void {
-  cms.db.update(jobs).set({ state: 'cancelled', finishedAt: now }).where(and(ownedBy(owner), eq(jobs.state, 'pending'))).run();
+export async function cancelJobsOf(db: Queryable, owner: VersionOwner, now: string): Promise<void> {
+  await db.run(`UPDATE "_cms_jobs" SET "state" = 'cancelled', "finishedAt" = ? WHERE ${OWNED_BY} AND "state" = 'pending'`, [now, ...owned(owner)]);
 }
 
 /**
  * Claims the next due job in one atomic `UPDATE … RETURNING`: of several runners sharing the database
  * (threads or processes), exactly one gets each job.
  */
-export function claimDueJob(cms: CMS, now: number): JobRow | undefined {
-  return claimStatement(cms, now).get();
+export async function claimDueJob(db: Queryable, now: number): Promise<JobRow | undefined> {
+  const claim = claimStatement(db.dialect, now);
+  return (await db.get<JobRow>(claim.sql, claim.params)) ?? undefined;
 }
 
 /**
  * `id = (scalar subquery)`, not `id IN (…)`: with `IN` next to `state = 'pending'`, SQLite (without
  * ANALYZE statistics) walks every pending row of the index; with `=` it reads the one due row by rowid.
+ * PostgreSQL's runners skip a row another one has locked instead of waiting for it.
  */
-export function claimStatement(cms: CMS, now: number) {
-  const next = cms.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.state, 'pending'), lte(jobs.at, now)))
-    .orderBy(asc(jobs.at), asc(jobs.id)).limit(1);
-  return cms.db.update(jobs).set({ state: 'running', lockedUntil: now + JOB_LEASE_MS })
-    .where(and(eq(jobs.id, sql`(${next})`), eq(jobs.state, 'pending'))).returning();
+export function claimStatement(dialect: Dialect, now: number): SQLPart {
+  return {
+    sql: `UPDATE "_cms_jobs" SET "state" = 'running', "lockedUntil" = ? WHERE "id" = (
+      SELECT "id" FROM "_cms_jobs" WHERE "state" = 'pending' AND "at" <= ? ORDER BY "at" ASC, "id" ASC LIMIT 1${dialect.skipLocked}
+    ) AND "state" = 'pending' RETURNING *`,
+    params: [now + JOB_LEASE_MS, now],
+  };
 }
 
 /** Jobs whose runner stopped mid-run (lease expired) become pending again. */
-export function releaseExpiredLeases(cms: CMS, now: number): void {
-  releaseStatement(cms, now).run();
+export async function releaseExpiredLeases(db: Queryable, now: number): Promise<void> {
+  const release = releaseStatement(db.dialect, now);
+  await db.run(release.sql, release.params);
 }
 
-export function releaseStatement(cms: CMS, now: number) {
-  return cms.db.update(jobs).set({ state: 'pending', lockedUntil: null }).where(and(eq(jobs.state, 'running'), lte(jobs.lockedUntil, now)));
+export function releaseStatement(_dialect: Dialect, now: number): SQLPart {
+  return { sql: `UPDATE "_cms_jobs" SET "state" = 'pending', "lockedUntil" = NULL WHERE "state" = 'running' AND "lockedUntil" <= ?`, params: [now] };
 }
 
-export function finishJob(cms: CMS, id: number, outcome: { state: 'done' } | { state: 'failed'; error: string }, now: string): void {
-  cms.db.update(jobs).set({ state: outcome.state, error: outcome.state === 'failed' ? outcome.error : null, lockedUntil: null, finishedAt: now })
-    .where(eq(jobs.id, id)).run();
+export async function finishJob(db: Queryable, id: number, outcome: { state: 'done' } | { state: 'failed'; error: string }, now: string): Promise<void> {
+  await db.run(`UPDATE "_cms_jobs" SET "state" = ?, "error" = ?, "lockedUntil" = NULL, "finishedAt" = ? WHERE "id" = ?`,
+    [outcome.state, outcome.state === 'failed' ? outcome.error : null, now, id]);
 }
 
-export function purgeFinishedJobs(cms: CMS, olderThan: number): void {
-  purgeStatement(cms, olderThan).run();
+export async function purgeFinishedJobs(db: Queryable, olderThan: number): Promise<void> {
+  const purge = purgeStatement(db.dialect, olderThan);
+  await db.run(purge.sql, purge.params);
 }
 
-export function purgeStatement(cms: CMS, olderThan: number) {
-  return cms.db.delete(jobs).where(and(inArray(jobs.state, ['done', 'failed', 'cancelled']), lte(jobs.at, olderThan)));
+export function purgeStatement(_dialect: Dialect, olderThan: number): SQLPart {
+  return { sql: `DELETE FROM "_cms_jobs" WHERE "state" IN ('done', 'failed', 'cancelled') AND "at" <= ?`, params: [olderThan] };
 }

@@ -10,17 +10,17 @@ import { performJob } from './perform-job.ts';
 /** `ran`: jobs done; `failed`: jobs that failed (kept with their error). */
 export async function runDueJobs(cms: CMS): Promise<{ ran: number; failed: number }> {
   const counts = { ran: 0, failed: 0 };
-  releaseExpiredLeases(cms, cms.clock.now());
-  for (let job = claimDueJob(cms, cms.clock.now()); job; job = claimDueJob(cms, cms.clock.now())) {
+  await releaseExpiredLeases(cms.store, cms.clock.now());
+  for (let job = await claimDueJob(cms.store, cms.clock.now()); job; job = await claimDueJob(cms.store, cms.clock.now())) {
     try {
       await performJob(cms, job);
-      finishJob(cms, job.id, { state: 'done' }, isoNow(cms.clock));
+      await finishJob(cms.store, job.id, { state: 'done' }, isoNow(cms.clock));
       counts.ran++;
     } catch (error) {
-      finishJob(cms, job.id, { state: 'failed', error: error instanceof Error ? error.message : String(error) }, isoNow(cms.clock));
+      await finishJob(cms.store, job.id, { state: 'failed', error: error instanceof Error ? error.message : String(error) }, isoNow(cms.clock));
       counts.failed++;
     }
   }
-  purgeFinishedJobs(cms, cms.clock.now() - FINISHED_JOB_RETENTION_MS);
+  await purgeFinishedJobs(cms.store, cms.clock.now() - FINISHED_JOB_RETENTION_MS);
   return counts;
 }

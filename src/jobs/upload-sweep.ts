@@ -10,23 +10,22 @@ import { sweepUploadLeftovers } from '../uploads/sweep-leftovers.ts';
 export const UPLOAD_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 const SETTING = 'uploads.lastSweepAt';
 
-function lastSweep(cms: CMS): number | null {
-  const row = cms.sqlite.query<{ value: string }, [string]>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?').get(SETTING);
+async function lastSweep(cms: CMS): Promise<number | null> {
+  const row = await cms.store.get<{ value: string }>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?', [SETTING]);
   return row ? Number(row.value) : null;
 }
 
-function recordSweep(cms: CMS, now: number): void {
-  cms.sqlite.query('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"')
-    .run(SETTING, String(now));
+async function recordSweep(cms: CMS, now: number): Promise<void> {
+  await cms.store.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"', [SETTING, String(now)]);
 }
 
 /** Sweeps when forced (start-up) or when a day has passed since the last sweep; never throws. */
 export async function sweepUploadsIfDue(cms: CMS, options: { force?: boolean } = {}): Promise<void> {
   try {
     const now = cms.clock.now();
-    const last = lastSweep(cms);
+    const last = await lastSweep(cms);
     if (!options.force && last !== null && now - last < UPLOAD_SWEEP_INTERVAL_MS) return;
-    recordSweep(cms, now);
+    await recordSweep(cms, now);
     await sweepUploadLeftovers(cms);
   } catch (error) {
     cms.log.warn('uploads: the sweep of leftovers failed:', error instanceof Error ? error.message : error);

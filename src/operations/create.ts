@@ -29,15 +29,19 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
   const onlyDraft = savesOnlyDraft(collection, args.draft, prepared.status);
   if (collection.drafts) stored.status = onlyDraft ? 'draft' : prepared.status ?? 'draft';
 
-  const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
-    // Checked inside the write's transaction (BEGIN IMMEDIATE), so two processes cannot both make a first admin.
-    if (args.firstUser && ctx.cms.sqlite.query('SELECT 1 FROM "users" LIMIT 1').get()) throw forbidden('An admin already exists. Log in instead.');
-    const id = insertRow(ctx.cms.sqlite, collection, { ...docToRow(collection, stored), ...prepared.system, createdAt: now, updatedAt: now });
-    const saved = rowToDoc(collection, selectRowById(ctx.cms.sqlite, collection, id)!);
-    if (collection.drafts) recordLiveVersion(ctx.cms, ownerOf(collection, id), saved, now);
+  const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
+    const { tx } = scope;
+    // Checked inside the write's transaction, with the table locked, so two processes cannot both make a first admin.
+    if (args.firstUser) {
+      await tx.lockTable(collection.table);
+      if (await tx.get('SELECT 1 AS "found" FROM "users" LIMIT 1')) throw forbidden('An admin already exists. Log in instead.');
+    }
+    const id = await insertRow(tx, collection, { ...docToRow(collection, stored), ...prepared.system, createdAt: now, updatedAt: now });
+    const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);
+    if (collection.drafts) await recordLiveVersion(tx, ownerOf(collection, id), saved, now);
     const event = { collection: collection.slug, id, doc: saved, previousDoc: null, timestamp: now };
-    scope.emit({ ...event, type: onlyDraft ? 'draft' : 'create' });
-    for (const type of statusEvents(null, saved)) scope.emit({ ...event, type });
+    await scope.emit({ ...event, type: onlyDraft ? 'draft' : 'create' });
+    for (const type of statusEvents(null, saved)) await scope.emit({ ...event, type });
     return saved;
   });
 

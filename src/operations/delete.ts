@@ -19,15 +19,15 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
   const id = parseId(args.id);
   const existing = await loadReadable(ctx, collection, id);
   const deleteWhere = await checkAccess(ctx, collection, 'delete', { id, doc: existing });
-  assertMatches(ctx, collection, id, deleteWhere);
+  await assertMatches(ctx, collection, id, deleteWhere);
   await runSideEffectHooks(ctx, collection, 'beforeDelete', { id, doc: existing, operation: 'delete' });
   const now = isoNow(ctx.cms.clock);
-  inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
-    const write = () => deleteRow(ctx.cms.sqlite, collection, id);
-    if (collection.builtIn === 'users') guardLastActiveAdmin(ctx.cms, write);
-    else write();
-    forgetDocumentHistory(ctx.cms, collection, id);
-    scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
+  await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
+    const write = () => deleteRow(scope.tx, collection, id);
+    if (collection.builtIn === 'users') await guardLastActiveAdmin(scope.tx, write);
+    else await write();
+    await forgetDocumentHistory(ctx.cms, scope.tx, collection, id);
+    await scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
   });
   if (collection.builtIn === 'media') await deleteMediaFiles(ctx.cms, existing);
   await runSideEffectHooks(ctx, collection, 'afterDelete', { id, doc: existing, operation: 'delete' });

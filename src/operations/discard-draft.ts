@@ -10,7 +10,7 @@ export type DiscardDraftArgs = DocumentRef & { depth?: number };
 
 export async function discardDraft(ctx: OperationContext, args: DiscardDraftArgs): Promise<Record<string, unknown>> {
   const { entity, owner, live } = await loadForUpdate(ctx, args, { drafts: true });
-  const removed = inTransaction(ctx.cms.sqlite, ctx.cms.events, () => deletePendingDrafts(ctx.cms, owner));
+  const removed = await inTransaction(ctx.cms.store, ctx.cms.events, (scope) => deletePendingDrafts(scope.tx, owner));
   if (!removed) throw notFound('There is no pending draft to discard.');
   return presentDoc(ctx, entity, live, args.depth ?? 1);
 }

@@ -30,12 +30,12 @@ export async function loadForUpdate(ctx: OperationContext, ref: DocumentRef, opt
   const entity = entityOf(ctx, ref);
   if (options.drafts) requireDrafts(entity);
   if (entity.kind === 'global') {
-    const live = loadGlobal(ctx, entity);
+    const live = await loadGlobal(ctx, entity);
     await checkAccess(ctx, entity, 'update', { doc: live });
     return { entity, owner: ownerOf(entity), live };
   }
   const id = parseId((ref as { id: number | string }).id);
   const live = await loadReadable(ctx, entity, id);
-  assertMatches(ctx, entity, id, await checkAccess(ctx, entity, 'update', { id, doc: live }));
+  await assertMatches(ctx, entity, id, await checkAccess(ctx, entity, 'update', { id, doc: live }));
   return { entity, owner: ownerOf(entity, id), live };
 }

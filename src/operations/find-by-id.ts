@@ -18,14 +18,15 @@ export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promi
   const id = parseId(args.id);
   if (args.preview !== undefined) return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1);
   const accessWhere = await checkAccess(ctx, collection, 'read', { id });
-  let stored = loadStored(ctx, collection, id, accessWhere);
-  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = withPendingDraft(ctx.cms, collection, stored);
+  let stored = await loadStored(ctx, collection, id, accessWhere);
+  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = await withPendingDraft(ctx.cms.store, collection, stored);
   return presentDoc(ctx, collection, stored, args.depth ?? 1);
 }
 
 /** The stored document (every locale) if it exists and the filter lets it through; else 404. */
-export function loadStored(ctx: OperationContext, collection: SanitizedCollection, id: number, filter: Parameters<typeof compileWhere>[1] = null): Record<string, unknown> {
-  const row = selectRowById(ctx.cms.sqlite, collection, id, compileWhere(collection, filter, localeOf(ctx), TRUSTED));
+export async function loadStored(ctx: OperationContext, collection: SanitizedCollection, id: number, filter: Parameters<typeof compileWhere>[2] = null): Promise<Record<string, unknown>> {
+  const { store } = ctx.cms;
+  const row = await selectRowById(store, collection, id, compileWhere(store.dialect, collection, filter, localeOf(ctx), TRUSTED));
   if (!row) throw notFound('Document not found.');
   return rowToDoc(collection, row);
 }

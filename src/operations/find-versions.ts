@@ -16,14 +16,14 @@ export async function findVersions(ctx: OperationContext, args: FindVersionsArgs
   const page = args.page ?? 1;
   checkPaging(limit, page);
   const { entity, owner } = await loadForUpdate(ctx, args, { drafts: true });
-  const totalDocs = countVersions(ctx.cms, owner);
-  const rows = totalDocs ? listVersions(ctx.cms, owner, limit, (page - 1) * limit) : [];
+  const totalDocs = await countVersions(ctx.cms.store, owner);
+  const rows = totalDocs ? await listVersions(ctx.cms.store, owner, limit, (page - 1) * limit) : [];
   return { docs: await presentVersions(ctx, entity, rows, args.depth ?? 1), ...pageInfo(totalDocs, limit, page) };
 }
 
 export async function findVersionByID(ctx: OperationContext, args: FindVersionArgs): Promise<Record<string, unknown>> {
   const { entity, owner } = await loadForUpdate(ctx, args, { drafts: true });
-  const row = findVersion(ctx.cms, owner, parseVersionId(args.version));
+  const row = await findVersion(ctx.cms.store, owner, parseVersionId(args.version));
   if (!row) throw notFound('Version not found.');
   return (await presentVersions(ctx, entity, [row], args.depth ?? 1))[0];
 }

@@ -41,15 +41,16 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   checkPaging(limit, page);
   const accessWhere = await checkAccess(ctx, collection, 'read');
   const locale = localeOf(ctx);
+  const { store } = ctx.cms;
   // The access filter is the config's own and may name any field; the caller's where and sort may not
   // name fields it cannot read, or they would reveal them.
   const rights = await queryRights(ctx, collection);
-  const where = andParts([compileWhere(collection, accessWhere, locale, TRUSTED), compileWhere(collection, args.where, locale, rights)]);
-  const orderBy = compileSort(collection, args.sort, locale, rights);
+  const where = andParts([compileWhere(store.dialect, collection, accessWhere, locale, TRUSTED), compileWhere(store.dialect, collection, args.where, locale, rights)]);
+  const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights);
   // Logged-in `draft=true` reads see pending drafts: filters, sort and count run on the draft content.
-  const from = args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(collection) : null;
-  const totalDocs = countRows(ctx.cms.sqlite, collection, where, from);
-  const rows = totalDocs === 0 ? [] : selectRows(ctx.cms.sqlite, collection, where, orderBy, limit, (page - 1) * limit, from);
+  const from = args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(store.dialect, collection) : null;
+  const totalDocs = await countRows(store, collection, where, from);
+  const rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, limit, (page - 1) * limit, from);
   const stored = rows.map((r) => rowToDoc(collection, r));
   const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1);
   return { docs, ...pageInfo(totalDocs, limit, page) };

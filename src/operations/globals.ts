@@ -21,8 +21,8 @@ export type FindGlobalArgs = { slug: string; depth?: number; draft?: boolean; pr
 export type UpdateGlobalArgs = { slug: string; data: unknown; depth?: number; draft?: boolean };
 
 /** The stored global, or its defaults (never saved yet). */
-export function loadGlobal(ctx: OperationContext, global: SanitizedGlobal): Record<string, unknown> {
-  const row = selectRowById(ctx.cms.sqlite, global, GLOBAL_ROW);
+export async function loadGlobal(ctx: OperationContext, global: SanitizedGlobal): Promise<Record<string, unknown>> {
+  const row = await selectRowById(ctx.cms.store, global, GLOBAL_ROW);
   if (row) {
     const doc = rowToDoc(global, row);
     delete doc.id;
@@ -43,36 +43,37 @@ export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): P
   const global = getGlobal(ctx.cms, args.slug);
   if (args.preview !== undefined) return readWithPreviewToken(ctx, { global: global.slug }, args.preview, args.depth ?? 1);
   await checkAccess(ctx, global, 'read');
-  let stored = loadGlobal(ctx, global);
-  if (args.draft && global.drafts && (ctx.user || ctx.overrideAccess)) stored = withPendingDraft(ctx.cms, global, stored);
+  let stored = await loadGlobal(ctx, global);
+  if (args.draft && global.drafts && (ctx.user || ctx.overrideAccess)) stored = await withPendingDraft(ctx.cms.store, global, stored);
   return presentDoc(ctx, global, stored, args.depth ?? 1);
 }
 
 export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs): Promise<Record<string, unknown>> {
   const global = getGlobal(ctx.cms, args.slug);
-  const existing = loadGlobal(ctx, global);
+  const existing = await loadGlobal(ctx, global);
   await checkAccess(ctx, global, 'update', { data: args.data as Record<string, unknown>, doc: existing });
   const owner = ownerOf(global);
-  const base = global.drafts ? pendingDraft(ctx.cms, owner) ?? existing : existing;
+  const base = global.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
   const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: base.updatedAt ? base : null });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = savesOnlyDraft(global, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (global.drafts) stored.status = onlyDraft ? 'draft' : prepared.status ?? existing.status;
 
-  const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
-    const before = selectRowById(ctx.cms.sqlite, global, GLOBAL_ROW);
+  const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
+    const { tx } = scope;
+    const before = await selectRowById(tx, global, GLOBAL_ROW);
     const previous = before ? rowToDoc(global, before) : null;
     if (previous) delete previous.id;
-    if (onlyDraft && previous) return { saved: saveDraftOnly(ctx.cms, scope, owner, { ...stored, createdAt: previous.createdAt }, base, now), previous: base };
-    if (before) updateRow(ctx.cms.sqlite, global, GLOBAL_ROW, { ...docToRow(global, stored), updatedAt: now });
-    else insertRow(ctx.cms.sqlite, global, { id: GLOBAL_ROW, ...docToRow(global, stored), createdAt: now, updatedAt: now });
-    const saved = rowToDoc(global, selectRowById(ctx.cms.sqlite, global, GLOBAL_ROW)!);
+    if (onlyDraft && previous) return { saved: await saveDraftOnly(scope, owner, { ...stored, createdAt: previous.createdAt }, base, now), previous: base };
+    if (before) await updateRow(tx, global, GLOBAL_ROW, { ...docToRow(global, stored), updatedAt: now });
+    else await insertRow(tx, global, { id: GLOBAL_ROW, ...docToRow(global, stored), createdAt: now, updatedAt: now });
+    const saved = rowToDoc(global, (await selectRowById(tx, global, GLOBAL_ROW))!);
     delete saved.id;
-    const publishedDraft = global.drafts && recordLiveVersion(ctx.cms, owner, saved, now);
+    const publishedDraft = global.drafts && (await recordLiveVersion(tx, owner, saved, now));
     const event = { global: global.slug, doc: saved, previousDoc: previous, timestamp: now };
-    scope.emit({ ...event, type: onlyDraft ? 'draft' : 'update' });
-    for (const type of statusEvents(previous, saved, publishedDraft)) scope.emit({ ...event, type });
+    await scope.emit({ ...event, type: onlyDraft ? 'draft' : 'update' });
+    for (const type of statusEvents(previous, saved, publishedDraft)) await scope.emit({ ...event, type });
     return { saved, previous };
   });
 

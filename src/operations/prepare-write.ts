@@ -82,7 +82,7 @@ export async function prepareWrite(
 
   const allLocales = ctx.locale === 'all' ? ctx.cms.config.localization?.locales ?? null : null;
   const { values, errors } = await validateFields(entity.fields, data, { operation, user: ctx.user, id, data: { ...existing, ...data }, allLocales });
-  errors.push(...missingRelations(ctx, entity.fields, values));
+  errors.push(...(await missingRelations(ctx, entity.fields, values)));
   if (errors.length) throw validationError(errors);
 
   const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });
@@ -123,7 +123,7 @@ function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Do
 }
 
 /** Every id in a relationship or upload field must name an existing document. */
-function missingRelations(ctx: OperationContext, fields: SanitizedField[], values: Doc): FieldError[] {
+async function missingRelations(ctx: OperationContext, fields: SanitizedField[], values: Doc): Promise<FieldError[]> {
   const wanted = new Map<string, { ids: number[]; paths: Map<number, string> }>();
   const visit = (list: SanitizedField[], doc: Doc, prefix: string) => {
     for (const field of list) {
@@ -145,7 +145,7 @@ function missingRelations(ctx: OperationContext, fields: SanitizedField[], value
   visit(fields, values, '');
   const errors: FieldError[] = [];
   for (const [slug, { ids, paths }] of wanted) {
-    const found = existingIds(ctx.cms.sqlite, ctx.cms.config.collectionsBySlug.get(slug)!.table, ids);
+    const found = await existingIds(ctx.cms.store, ctx.cms.config.collectionsBySlug.get(slug)!.table, ids);
     for (const id of new Set(ids)) if (!found.has(id)) errors.push({ field: paths.get(id)!, message: `No ${slug} document with id ${id}.` });
   }
   return errors;

@@ -103,7 +103,7 @@ async function populate(ctx: OperationContext, fields: SanitizedField[], docs: D
       continue;
     }
     const ids = [...new Set(list.map((s) => s.id))];
-    const rows = selectRowsByIds(ctx.cms.sqlite, related, ids, compileWhere(related, accessWhere, localeOf(ctx), TRUSTED));
+    const rows = await selectRowsByIds(ctx.cms.store, related, ids, compileWhere(ctx.cms.store.dialect, related, accessWhere, localeOf(ctx), TRUSTED));
     const presented = await presentDocs(ctx, related, rows.map((r) => rowToDoc(related, r)), depth - 1);
     const byId = new Map(presented.map((d) => [d.id as number, d]));
     for (const slot of list) (slot.holder as Record<string | number, unknown>)[slot.key] = byId.get(slot.id) ?? null;

@@ -30,7 +30,7 @@ export async function previewDocument(ctx: OperationContext, args: PreviewArgs):
     base = defaultsOf(ctx, entity as SanitizedCollection);
   } else {
     const target = await loadForUpdate(ctx, args as DocumentRef);
-    base = (entity.drafts ? pendingDraft(ctx.cms, target.owner) : null) ?? target.live;
+    base = (entity.drafts ? await pendingDraft(ctx.cms.store, target.owner) : null) ?? target.live;
     if (entity.kind === 'collection') id = target.owner.parent;
   }
   if (!isObject(args.data)) throw badRequest('The request body must be a JSON object.');
@@ -46,9 +46,9 @@ export async function readWithPreviewToken(ctx: OperationContext, ref: { collect
   const entity = entityOf(ctx, ref);
   const id = 'id' in ref ? ref.id : null;
   verifyPreviewToken(ctx.cms, token, { kind: entity.kind, slug: entity.slug, id } satisfies PreviewSubject);
-  const live = entity.kind === 'global' ? loadGlobal(ctx, entity) : readLiveDoc(ctx.cms, ownerOf(entity, id!));
+  const live = entity.kind === 'global' ? await loadGlobal(ctx, entity) : await readLiveDoc(ctx.cms.store, ownerOf(entity, id!));
   if (!live) throw notFound('Document not found.');
-  return presentDoc(ctx, entity, withPendingDraft(ctx.cms, entity, live), depth);
+  return presentDoc(ctx, entity, await withPendingDraft(ctx.cms.store, entity, live), depth);
 }
 
 function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc {

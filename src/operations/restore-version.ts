@@ -18,7 +18,7 @@ export type RestoreVersionArgs = DocumentRef & { version: number | string; depth
 
 export async function restoreVersion(ctx: OperationContext, args: RestoreVersionArgs): Promise<Record<string, unknown>> {
   const { entity, owner } = await loadForUpdate(ctx, args, { drafts: true });
-  const row = findVersion(ctx.cms, owner, parseVersionId(args.version));
+  const row = await findVersion(ctx.cms.store, owner, parseVersionId(args.version));
   if (!row) throw notFound('Version not found.');
   const { id: _id, createdAt: _c, updatedAt: _u, status: _s, ...fields } = JSON.parse(row.version) as Record<string, unknown>;
   // With every locale at once a localized field takes an object; one never set is stored as null.
@@ -28,6 +28,6 @@ export async function restoreVersion(ctx: OperationContext, args: RestoreVersion
   const allLocales: OperationContext = { ...ctx, locale: ctx.cms.config.localization ? 'all' : null, fallbackLocale: null };
   if (entity.kind === 'global') await updateGlobal(allLocales, { slug: entity.slug, data, draft: !publish, depth: 0 });
   else await update(allLocales, { collection: entity.slug, id: owner.parent, data, draft: !publish, depth: 0 });
-  const stored = (publish ? null : pendingDraft(ctx.cms, owner)) ?? readLiveDoc(ctx.cms, owner)!;
+  const stored = (publish ? null : await pendingDraft(ctx.cms.store, owner)) ?? (await readLiveDoc(ctx.cms.store, owner))!;
   return presentDoc(ctx, entity, stored, args.depth ?? 1);
 }

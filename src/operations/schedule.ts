@@ -18,12 +18,12 @@ export async function scheduleAction(ctx: OperationContext, args: ScheduleArgs):
   if (!JOB_ACTIONS.includes(args.action as JobAction)) throw badRequest(`"action" must be one of: ${JOB_ACTIONS.join(', ')}.`, 'action');
   const at = parseTime(args.at);
   if (at <= ctx.cms.clock.now()) throw badRequest('"at" must be in the future.', 'at');
-  return presentJob(insertJob(ctx.cms, owner, args.action as JobAction, at, isoNow(ctx.cms.clock)));
+  return presentJob(await insertJob(ctx.cms.store, owner, args.action as JobAction, at, isoNow(ctx.cms.clock)));
 }
 
 export async function listScheduled(ctx: OperationContext, args: DocumentRef): Promise<{ docs: Record<string, unknown>[] }> {
   const { owner } = await loadForUpdate(ctx, args, { drafts: true });
-  return { docs: pendingJobsOf(ctx.cms, owner).map(presentJob) };
+  return { docs: (await pendingJobsOf(ctx.cms.store, owner)).map(presentJob) };
 }
 
 /** Cancels a pending job of this document; another document's job, or one already run, is a 404. */
@@ -35,8 +35,8 @@ export async function cancelScheduled(ctx: OperationContext, args: CancelSchedul
   } catch {
     throw notFound('Scheduled job not found.');
   }
-  const job = findPendingJob(ctx.cms, owner, jobId);
-  if (!job || !cancelJob(ctx.cms, job.id, isoNow(ctx.cms.clock))) throw notFound('Scheduled job not found.');
+  const job = await findPendingJob(ctx.cms.store, owner, jobId);
+  if (!job || !(await cancelJob(ctx.cms.store, job.id, isoNow(ctx.cms.clock)))) throw notFound('Scheduled job not found.');
   return presentJob({ ...job, state: 'cancelled' });
 }
 

@@ -13,13 +13,13 @@ export type UnpublishArgs = DocumentRef & { depth?: number };
 export async function unpublish(ctx: OperationContext, args: UnpublishArgs): Promise<Record<string, unknown>> {
   const { entity, owner, live } = await loadForUpdate(ctx, args, { drafts: true });
   const now = isoNow(ctx.cms.clock);
-  const change = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
-    const previous = readLiveDoc(ctx.cms, owner);
+  const change = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
+    const previous = await readLiveDoc(scope.tx, owner);
     if (previous?.status !== 'published') return null; // nothing to leave: answered as is, no event
-    writeLiveStatus(ctx.cms, owner, 'draft', now);
-    const saved = readLiveDoc(ctx.cms, owner)!;
-    recordLiveVersion(ctx.cms, owner, saved, now, { keepPending: true });
-    scope.emit({ type: 'unpublish', ...eventSubject(owner), doc: saved, previousDoc: previous, timestamp: now });
+    await writeLiveStatus(scope.tx, owner, 'draft', now);
+    const saved = (await readLiveDoc(scope.tx, owner))!;
+    await recordLiveVersion(scope.tx, owner, saved, now, { keepPending: true });
+    await scope.emit({ type: 'unpublish', ...eventSubject(owner), doc: saved, previousDoc: previous, timestamp: now });
     return { saved, previous };
   });
   if (!change) return presentDoc(ctx, entity, live, args.depth ?? 1);

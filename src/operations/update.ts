@@ -25,31 +25,32 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   const id = parseId(args.id);
   const existing = await loadReadable(ctx, collection, id);
   const updateWhere = await checkAccess(ctx, collection, 'update', { id, data: args.data as Record<string, unknown>, doc: existing });
-  assertMatches(ctx, collection, id, updateWhere);
+  await assertMatches(ctx, collection, id, updateWhere);
   // Drafts: a save starts from the pending draft when there is one (docs/drafts-and-versions.md).
   const owner = ownerOf(collection, id);
-  const base = collection.drafts ? pendingDraft(ctx.cms, owner) ?? existing : existing;
+  const base = collection.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
   const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
 
-  const doc = inTransaction(ctx.cms.sqlite, ctx.cms.events, (scope) => {
-    const before = selectRowById(ctx.cms.sqlite, collection, id);
+  const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
+    const { tx } = scope;
+    const before = await selectRowById(tx, collection, id);
     if (!before) throw notFound('Document not found.');
     const previous = rowToDoc(collection, before);
-    if (onlyDraft) assertUniqueAmongOthers(ctx.cms.sqlite, collection, id, docToRow(collection, stored));
-    if (onlyDraft) return { saved: saveDraftOnly(ctx.cms, scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, now), previous: base };
-    const write = () => updateRow(ctx.cms.sqlite, collection, id, { ...docToRow(collection, stored), ...prepared.system, updatedAt: now });
-    if (collection.builtIn === 'users') guardLastActiveAdmin(ctx.cms, write);
-    else write();
-    const saved = rowToDoc(collection, selectRowById(ctx.cms.sqlite, collection, id)!);
-    if (collection.builtIn === 'users') endSessionsOnUserChange(ctx.cms, id, previous, saved, Boolean(prepared.system.passwordHash));
-    const publishedDraft = collection.drafts && recordLiveVersion(ctx.cms, owner, saved, now);
+    if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored));
+    if (onlyDraft) return { saved: await saveDraftOnly(scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, now), previous: base };
+    const write = () => updateRow(tx, collection, id, { ...docToRow(collection, stored), ...prepared.system, updatedAt: now });
+    if (collection.builtIn === 'users') await guardLastActiveAdmin(tx, write);
+    else await write();
+    const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);
+    if (collection.builtIn === 'users') await endSessionsOnUserChange(tx, id, previous, saved, Boolean(prepared.system.passwordHash));
+    const publishedDraft = collection.drafts && (await recordLiveVersion(tx, owner, saved, now));
     const event = { collection: collection.slug, id, doc: saved, previousDoc: previous, timestamp: now };
-    scope.emit({ ...event, type: 'update' });
-    for (const type of statusEvents(previous, saved, publishedDraft)) scope.emit({ ...event, type });
+    await scope.emit({ ...event, type: 'update' });
+    for (const type of statusEvents(previous, saved, publishedDraft)) await scope.emit({ ...event, type });
     return { saved, previous };
   });
 
@@ -64,8 +65,9 @@ export async function loadReadable(ctx: OperationContext, collection: SanitizedC
 }
 
 /** An access rule that answered with a filter allows only documents that match it. */
-export function assertMatches(ctx: OperationContext, collection: SanitizedCollection, id: number, where: Where | null): void {
+export async function assertMatches(ctx: OperationContext, collection: SanitizedCollection, id: number, where: Where | null): Promise<void> {
   if (!where) return;
-  const filter = compileWhere(collection, where, localeOf(ctx), TRUSTED);
-  if (!selectRowById(ctx.cms.sqlite, collection, id, filter)) throw forbidden();
+  const { store } = ctx.cms;
+  const filter = compileWhere(store.dialect, collection, where, localeOf(ctx), TRUSTED);
+  if (!(await selectRowById(store, collection, id, filter))) throw forbidden();
 }

@@ -1,13 +1,15 @@
 /**
  * Compiles a `where` object into a parameterised SQL condition. Column names and JSON paths come only from
- * the sanitized config; every value a client sends becomes a bound parameter.
+ * the sanitized config; every value a client sends becomes a bound parameter. What differs between engines
+ * (JSON paths, JSON array items, case-insensitive matching) comes from the store's dialect.
  */
 import { badRequest } from '../errors.ts';
+import type { Dialect, SQLPart, ValueKind } from '../db/store.ts';
 import { isColumnField } from '../config/sanitize.ts';
 import type { Entity, SanitizedField, Where } from '../config/types.ts';
 import type { LocaleOptions } from '../fields/localize.ts';
 
-export type SQLPart = { sql: string; params: unknown[] };
+export type { SQLPart };
 type Target = { expr: string; field: SanitizedField | null; kind: 'id' | 'date' | 'text' | 'number' | 'boolean'; many: boolean; arrayOf?: string };
 
 const OPERATOR_ALIASES: Record<string, string> = {
@@ -35,13 +37,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export type QueryRights = { trusted: true } | { denied: ReadonlySet<string> };
 export const TRUSTED: QueryRights = { trusted: true };
 
-type CompileState = { count: number; values: number; denied: ReadonlySet<string> | null };
+type CompileState = { count: number; values: number; denied: ReadonlySet<string> | null; dialect: Dialect };
 
 const deniedOf = (rights: QueryRights) => ('denied' in rights && rights.denied.size > 0 ? rights.denied : null);
 
-export function compileWhere(entity: Entity, where: Where | undefined | null, locale: LocaleOptions | null, rights: QueryRights): SQLPart | null {
+export function compileWhere(dialect: Dialect, entity: Entity, where: Where | undefined | null, locale: LocaleOptions | null, rights: QueryRights): SQLPart | null {
   if (!where || (isObject(where) && Object.keys(where).length === 0)) return null;
-  return compileNode(entity, where, locale, 0, { count: 0, values: 0, denied: deniedOf(rights) });
+  return compileNode(entity, where, locale, 0, { count: 0, values: 0, denied: deniedOf(rights), dialect });
 }
 
 function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null, depth: number, state: CompileState): SQLPart | null {
@@ -57,12 +59,12 @@ function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null
       continue;
     }
     if (!isObject(value)) throw badRequest(`The condition on "${key}" needs an operator, such as ${key}[equals]=…`, key);
-    const target = resolveTarget(entity, key, locale, state.denied);
+    const target = resolveTarget(state.dialect, entity, key, locale, state.denied);
     for (const [rawOperator, operand] of Object.entries(value)) {
       if (++state.count > MAX_CONDITIONS) throw badRequest(`The where query has more than ${MAX_CONDITIONS} conditions.`);
       const operator = OPERATOR_ALIASES[rawOperator] ?? rawOperator;
       if (!OPERATORS.has(operator)) throw badRequest(`Unknown operator "${rawOperator}" on "${key}".`, key);
-      const part = condition(target, operator, operand, key);
+      const part = condition(state.dialect, target, operator, operand, key);
       state.values += part.params.length;
       if (state.values > MAX_VALUES) throw badRequest(`The where query has more than ${MAX_VALUES} values.`);
       parts.push(part);
@@ -77,10 +79,11 @@ function join(parts: SQLPart[], glue: string): SQLPart {
   return { sql: `(${parts.map((p) => p.sql).join(glue)})`, params: parts.flatMap((p) => p.params) };
 }
 
-function localizedExpr(base: string, jsonPath: string, locale: LocaleOptions | null): string {
-  const own = `json_extract(${base}, '${jsonPath}."${locale?.locale ?? ''}"')`;
+/** A localized value: the locale's own, else the fallback locale's (still JSON, to read further into). */
+function localizedExpr(dialect: Dialect, base: string, jsonPath: string[], locale: LocaleOptions | null): string {
+  const own = dialect.jsonGet(base, [...jsonPath, locale?.locale ?? '']);
   if (!locale || !locale.fallbackLocale || locale.fallbackLocale === locale.locale) return own;
-  return `COALESCE(${own}, json_extract(${base}, '${jsonPath}."${locale.fallbackLocale}"'))`;
+  return `COALESCE(${own}, ${dialect.jsonGet(base, [...jsonPath, locale.fallbackLocale])})`;
 }
 
 function kindOf(field: SanitizedField): Target['kind'] {
@@ -97,7 +100,7 @@ function kindOf(field: SanitizedField): Target['kind'] {
  * A field path (`title`, `seo.title`, `items.name`) → the SQL expression that reads it. A denied path, or
  * one below a denied group or array, answers exactly as an unknown field does.
  */
-function resolveTarget(entity: Entity, path: string, locale: LocaleOptions | null, denied: ReadonlySet<string> | null): Target {
+function resolveTarget(dialect: Dialect, entity: Entity, path: string, locale: LocaleOptions | null, denied: ReadonlySet<string> | null): Target {
   if (path === 'id') return { expr: '"id"', field: null, kind: 'id', many: false };
   if (path === 'createdAt' || path === 'updatedAt') return { expr: quote(path), field: null, kind: 'date', many: false };
   if (path === 'status' && entity.drafts) return { expr: '"status"', field: null, kind: 'text', many: false };
@@ -105,7 +108,7 @@ function resolveTarget(entity: Entity, path: string, locale: LocaleOptions | nul
   let fields = entity.fields;
   let field: SanitizedField | undefined;
   let base = '';
-  let jsonPath = '$';
+  let jsonPath: string[] = [];
   let arrayOf: string | undefined;
   let fieldPath = '';
   for (let i = 0; i < segments.length; i++) {
@@ -113,17 +116,17 @@ function resolveTarget(entity: Entity, path: string, locale: LocaleOptions | nul
     if (denied) fieldPath = i === 0 ? segments[0] : `${fieldPath}.${segments[i]}`;
     if (!field || denied?.has(fieldPath)) throw badRequest(`The field "${path}" does not exist.`, path);
     if (i === 0) base = quote(field.name);
-    else jsonPath += `."${field.name}"`;
+    else jsonPath.push(field.name);
     if (field.localized && !arrayOf) {
-      base = i === 0 && jsonPath === '$' ? localizedExpr(base, '$', locale) : localizedExpr(base, jsonPath, locale);
-      jsonPath = '$';
+      base = localizedExpr(dialect, base, jsonPath, locale);
+      jsonPath = [];
     }
     if (i < segments.length - 1) {
       if (field.type === 'array' && !arrayOf) {
         // Conditions on a field inside array rows match when any row matches.
-        arrayOf = jsonPath === '$' ? base : `json_extract(${base}, '${jsonPath}')`;
+        arrayOf = dialect.jsonGet(base, jsonPath);
         base = 'value';
-        jsonPath = '$';
+        jsonPath = [];
       } else if (field.type !== 'group') {
         throw badRequest(`The field "${path}" does not exist.`, path);
       }
@@ -133,8 +136,15 @@ function resolveTarget(entity: Entity, path: string, locale: LocaleOptions | nul
   const f = field!;
   if (f.type === 'group' || f.type === 'array') throw badRequest(`The field "${path}" holds other fields; query one of them.`, path);
   const column = segments.length === 1 && isColumnField(f);
-  const expr = column || jsonPath === '$' ? base : `json_extract(${base}, '${jsonPath}')`;
-  return { expr, field: f, kind: kindOf(f), many: Boolean(f.hasMany), arrayOf };
+  const kind = kindOf(f);
+  // A hasMany list stays JSON (its items are read one by one); anything else is read as its kind's value.
+  const expr = column ? base : f.hasMany ? dialect.jsonGet(base, jsonPath) : dialect.jsonValue(base, jsonPath, valueKind(kind, f));
+  return { expr, field: f, kind, many: Boolean(f.hasMany), arrayOf };
+}
+
+function valueKind(kind: Target['kind'], field: SanitizedField): ValueKind {
+  if (field.type === 'json') return 'json';
+  return kind === 'id' ? 'integer' : kind;
 }
 
 function coerce(target: Target, value: unknown, key: string): unknown {
@@ -173,24 +183,27 @@ function list(value: unknown, key: string): unknown[] {
   return String(value).split(',').map((v) => v.trim()).filter((v) => v !== '');
 }
 
+// Conditions both engines accept (PostgreSQL has no integer truth values).
+const TRUE = '1 = 1';
+const FALSE = '1 = 0';
 const isNullValue = (v: unknown) => v === null || v === 'null';
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function condition(target: Target, operator: string, operand: unknown, key: string): SQLPart {
-  const part = scalarCondition(target, operator, operand, key);
+function condition(dialect: Dialect, target: Target, operator: string, operand: unknown, key: string): SQLPart {
+  const part = scalarCondition(dialect, target, operator, operand, key);
   if (!target.arrayOf) return part;
   // Rows of an array field: true when any row matches (for negations: when no row matches the positive form).
   const negated = operator === 'not_equals' || operator === 'not_in' || operator === 'not_like';
   if (negated) {
-    const positive = scalarCondition(target, operator.replace('not_', ''), operand, key);
-    return { sql: `NOT EXISTS (SELECT 1 FROM json_each(${target.arrayOf}) WHERE ${positive.sql})`, params: positive.params };
+    const positive = scalarCondition(dialect, target, operator.replace('not_', ''), operand, key);
+    return { sql: `NOT EXISTS (SELECT 1 FROM ${dialect.jsonItems(target.arrayOf)} WHERE ${positive.sql})`, params: positive.params };
   }
-  return { sql: `EXISTS (SELECT 1 FROM json_each(${target.arrayOf}) WHERE ${part.sql})`, params: part.params };
+  return { sql: `EXISTS (SELECT 1 FROM ${dialect.jsonItems(target.arrayOf)} WHERE ${part.sql})`, params: part.params };
 }
 
-function scalarCondition(target: Target, operator: string, operand: unknown, key: string): SQLPart {
+function scalarCondition(dialect: Dialect, target: Target, operator: string, operand: unknown, key: string): SQLPart {
   const e = target.expr;
-  if (target.many) return manyCondition(target, operator, operand, key);
+  if (target.many) return manyCondition(dialect, target, operator, operand, key);
   const textual = target.kind === 'text';
   switch (operator) {
     case 'equals':
@@ -207,7 +220,7 @@ function scalarCondition(target: Target, operator: string, operand: unknown, key
       const items = list(operand, key);
       if (items.length > MAX_LIST) throw badRequest(`"${operator}" on "${key}" takes at most ${MAX_LIST} values.`, key);
       const values = items.map((v) => coerce(target, v, key));
-      if (values.length === 0) return { sql: operator === 'in' ? '0' : '1', params: [] };
+      if (values.length === 0) return { sql: operator === 'in' ? FALSE : TRUE, params: [] };
       const marks = values.map(() => '?').join(', ');
       return operator === 'in'
         ? { sql: `${e} IN (${marks})`, params: values }
@@ -218,13 +231,13 @@ function scalarCondition(target: Target, operator: string, operand: unknown, key
       const words = text.split(/\s+/).filter(Boolean);
       if (words.length > MAX_WORDS) throw badRequest(`"${operator}" on "${key}" takes at most ${MAX_WORDS} words.`, key);
       checkSearchLength(text, key);
-      if (words.length === 0) return { sql: operator === 'like' ? '1' : '0', params: [] };
-      const all = words.map(() => `${e} LIKE ? ESCAPE '\\'`).join(' AND ');
+      if (words.length === 0) return { sql: operator === 'like' ? TRUE : FALSE, params: [] };
+      const all = words.map(() => dialect.likeInsensitive(e)).join(' AND ');
       const params = words.map((w) => `%${escapeLike(w)}%`);
       return operator === 'like' ? { sql: `(${all})`, params } : { sql: `(${e} IS NULL OR NOT (${all}))`, params };
     }
     case 'contains':
-      return { sql: `${e} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(checkSearchLength(searchText(operand, key), key))}%`] };
+      return { sql: dialect.likeInsensitive(e), params: [`%${escapeLike(checkSearchLength(searchText(operand, key), key))}%`] };
     case 'exists': {
       const yes = parseExists(operand, key);
       if (textual) return { sql: yes ? `(${e} IS NOT NULL AND ${e} <> '')` : `(${e} IS NULL OR ${e} = '')`, params: [] };
@@ -251,28 +264,29 @@ function parseExists(operand: unknown, key: string): boolean {
 }
 
 /** hasMany values are JSON lists: a condition matches when any item matches. */
-function manyCondition(target: Target, operator: string, operand: unknown, key: string): SQLPart {
+function manyCondition(dialect: Dialect, target: Target, operator: string, operand: unknown, key: string): SQLPart {
   const e = target.expr;
-  const item = { ...target, expr: 'value', many: false };
+  const item = { ...target, expr: dialect.jsonValue('value', [], valueKind(target.kind, target.field!)), many: false };
+  const length = dialect.jsonArrayLength(e);
   switch (operator) {
     case 'exists': {
       const yes = parseExists(operand, key);
-      return { sql: yes ? `(${e} IS NOT NULL AND json_array_length(${e}) > 0)` : `(${e} IS NULL OR json_array_length(${e}) = 0)`, params: [] };
+      return { sql: yes ? `(${e} IS NOT NULL AND ${length} > 0)` : `(${e} IS NULL OR ${length} = 0)`, params: [] };
     }
     case 'equals':
-      if (isNullValue(operand)) return manyCondition(target, 'exists', false, key);
+      if (isNullValue(operand)) return manyCondition(dialect, target, 'exists', false, key);
       break;
     case 'not_equals': case 'not_in': {
-      const positive = scalarCondition(item, operator === 'not_equals' ? 'equals' : 'in', operand, key);
-      return { sql: `NOT EXISTS (SELECT 1 FROM json_each(${e}) WHERE ${positive.sql})`, params: positive.params };
+      const positive = scalarCondition(dialect, item, operator === 'not_equals' ? 'equals' : 'in', operand, key);
+      return { sql: `NOT EXISTS (SELECT 1 FROM ${dialect.jsonItems(e)} WHERE ${positive.sql})`, params: positive.params };
     }
   }
-  const inner = scalarCondition(item, operator, operand, key);
-  return { sql: `EXISTS (SELECT 1 FROM json_each(${e}) WHERE ${inner.sql})`, params: inner.params };
+  const inner = scalarCondition(dialect, item, operator, operand, key);
+  return { sql: `EXISTS (SELECT 1 FROM ${dialect.jsonItems(e)} WHERE ${inner.sql})`, params: inner.params };
 }
 
 /** `-createdAt,title` → ORDER BY. A tiebreak on id keeps pages stable. */
-export function compileSort(entity: Entity, sort: string | string[] | undefined, locale: LocaleOptions | null, rights: QueryRights): string {
+export function compileSort(dialect: Dialect, entity: Entity, sort: string | string[] | undefined, locale: LocaleOptions | null, rights: QueryRights): string {
   const items = (Array.isArray(sort) ? sort : String(sort ?? '-createdAt').split(',')).map((s) => String(s).trim()).filter(Boolean);
   if (items.length === 0) items.push('-createdAt');
   if (items.length > MAX_SORT_FIELDS) throw badRequest(`"sort" takes at most ${MAX_SORT_FIELDS} fields.`, 'sort');
@@ -281,7 +295,7 @@ export function compileSort(entity: Entity, sort: string | string[] | undefined,
   for (const item of items) {
     const descending = item.startsWith('-');
     const name = item.replace(/^[-+]/, '');
-    const target = resolveTarget(entity, name, locale, deniedOf(rights));
+    const target = resolveTarget(dialect, entity, name, locale, deniedOf(rights));
     if (target.many || target.arrayOf) throw badRequest(`Cannot sort by "${name}".`, name);
     parts.push(`${target.expr} ${descending ? 'DESC' : 'ASC'}`);
     if (parts.length === 1) idDirection = descending ? 'DESC' : 'ASC';

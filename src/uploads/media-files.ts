@@ -11,18 +11,17 @@ type Doc = Record<string, unknown>;
 type SizeEntry = { filename?: unknown; mimeType?: unknown };
 
 /** The storage key and type of a stored file name, or null when no media document has that exact name. */
-export function findStoredFile(cms: CMS, name: string): { key: string; mimeType: string } | null {
+export async function findStoredFile(cms: CMS, name: string): Promise<{ key: string; mimeType: string } | null> {
   if (!STORED_NAME.test(name)) return null;
   const media = cms.config.collectionsBySlug.get(MEDIA_SLUG)!;
-  const byFilename = cms.sqlite.query<{ mimeType: string | null; sizes: string | null }, [string]>(
-    `SELECT "mimeType", "sizes" FROM ${quote(media.table)} WHERE "filename" = ?`,
-  );
-  const original = byFilename.get(name);
+  const byFilename = (filename: string) => cms.store.get<{ mimeType: string | null; sizes: unknown }>(
+    `SELECT "mimeType", "sizes" FROM ${quote(media.table)} WHERE "filename" = ?`, [filename]);
+  const original = await byFilename(name);
   if (original) return { key: name, mimeType: original.mimeType ?? 'application/octet-stream' };
   const size = splitSizeFileName(name);
-  const parent = size ? byFilename.get(size.filename) : null;
+  const parent = size ? await byFilename(size.filename) : null;
   if (!size || !parent?.sizes) return null;
-  const entry = (JSON.parse(parent.sizes) as Record<string, SizeEntry>)[size.sizeName];
+  const entry = (cms.store.dialect.decodeJSON(parent.sizes) as Record<string, SizeEntry>)[size.sizeName];
   if (entry?.filename !== name) return null;
   return { key: name, mimeType: typeof entry.mimeType === 'string' ? entry.mimeType : parent.mimeType ?? 'application/octet-stream' };
 }

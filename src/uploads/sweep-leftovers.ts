@@ -44,19 +44,19 @@ async function sweepStored(cms: CMS, cutoff: number): Promise<number> {
   const old: string[] = [];
   for await (const { key, lastModified } of cms.storage.list()) if (lastModified < cutoff) old.push(key);
   if (old.length === 0) return 0;
-  const named = namedFiles(cms);
+  const named = await namedFiles(cms);
   const orphans = old.filter((key) => !named.has(key));
   await removeStoredFiles(cms, orphans, 'sweeping upload leftovers');
   return orphans.length;
 }
 
 /** Every file name that a media document holds: originals and image sizes. */
-function namedFiles(cms: CMS): Set<string> {
+async function namedFiles(cms: CMS): Promise<Set<string>> {
   const media = cms.config.collectionsBySlug.get(MEDIA_SLUG)!;
-  const rows = cms.sqlite.query<{ filename: string | null; sizes: string | null }, []>(`SELECT "filename", "sizes" FROM ${quote(media.table)}`).all();
+  const rows = await cms.store.all<{ filename: string | null; sizes: unknown }>(`SELECT "filename", "sizes" FROM ${quote(media.table)}`);
   const names = new Set<string>();
   for (const row of rows) {
-    for (const key of mediaFileKeys({ filename: row.filename, sizes: row.sizes ? JSON.parse(row.sizes) : null })) names.add(key);
+    for (const key of mediaFileKeys({ filename: row.filename, sizes: row.sizes ? cms.store.dialect.decodeJSON(row.sizes) : null })) names.add(key);
   }
   return names;
 }

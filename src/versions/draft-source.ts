@@ -6,16 +6,18 @@
  */
 import type { SanitizedCollection } from '../config/types.ts';
 import { entityTable } from '../db/table-model.ts';
-import { quote, type SQLPart } from '../query/where.ts';
+import { quote } from '../query/where.ts';
+import type { Dialect, SQLPart, ValueKind } from '../db/store.ts';
 
 const sources = new WeakMap<SanitizedCollection, string>();
 
-export function draftSource(collection: SanitizedCollection): SQLPart {
+export function draftSource(dialect: Dialect, collection: SanitizedCollection): SQLPart {
   let sql = sources.get(collection);
   if (!sql) {
-    const columns = entityTable(collection).columns.map((c) => c.name).filter((name) => name !== 'id' && name !== 'createdAt');
-    const pick = (name: string) =>
-      `CASE WHEN d."version" IS NULL THEN t.${quote(name)} ELSE json_extract(d."version", '$.${quote(name)}') END AS ${quote(name)}`;
+    const columns = entityTable(collection).columns.filter((c) => c.name !== 'id' && c.name !== 'createdAt');
+    const kinds: Record<string, ValueKind> = { text: 'text', integer: 'integer', real: 'number' };
+    const pick = ({ name, type }: { name: string; type: string }) =>
+      `CASE WHEN d."version" IS NULL THEN t.${quote(name)} ELSE ${dialect.jsonValue('d."version"', [name], kinds[type])} END AS ${quote(name)}`;
     sql = `(SELECT t."id", ${columns.map(pick).join(', ')}, t."createdAt" FROM ${quote(collection.table)} t LEFT JOIN (`
       + `SELECT v."parent", v."version" FROM "_cms_versions" v WHERE v."id" IN (`
       + `SELECT max("id") FROM "_cms_versions" WHERE "kind" = 'collection' AND "slug" = ? AND "pending" = 1 GROUP BY "parent")`

@@ -1,12 +1,13 @@
 /** A deleted document takes its versions with it and its scheduled jobs are cancelled (inside the delete's transaction). */
 import type { SanitizedCollection } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
+import type { Queryable } from '../db/store.ts';
 import { deleteAllVersions } from './store.ts';
 import { cancelJobsOf } from '../jobs/jobs-store.ts';
 import { isoNow } from '../clock.ts';
 
-export function forgetDocumentHistory(cms: CMS, collection: SanitizedCollection, id: number): void {
+export async function forgetDocumentHistory(cms: CMS, tx: Queryable, collection: SanitizedCollection, id: number): Promise<void> {
   const owner = { entity: collection, parent: id };
-  deleteAllVersions(cms, owner);
-  cancelJobsOf(cms, owner, isoNow(cms.clock));
+  await deleteAllVersions(tx, owner);
+  await cancelJobsOf(tx, owner, isoNow(cms.clock));
 }

@@ -6,7 +6,7 @@
 import { rowToDoc } from '../fields/row.ts';
 import { selectRowById, updateRow } from '../db/documents.ts';
 import type { Entity } from '../config/types.ts';
-import type { CMS } from '../cms.ts';
+import type { Queryable } from '../db/store.ts';
 import type { VersionOwner } from './store.ts';
 
 type Doc = Record<string, unknown>;
@@ -19,16 +19,16 @@ export function eventSubject(owner: VersionOwner): { collection: string; id: num
   return owner.entity.kind === 'global' ? { global: owner.entity.slug } : { collection: owner.entity.slug, id: owner.parent };
 }
 
-export function readLiveDoc(cms: CMS, owner: VersionOwner): Doc | null {
-  const row = selectRowById(cms.sqlite, owner.entity, rowIdOf(owner));
+export async function readLiveDoc(db: Queryable, owner: VersionOwner): Promise<Doc | null> {
+  const row = await selectRowById(db, owner.entity, rowIdOf(owner));
   if (!row) return null;
   const doc = rowToDoc(owner.entity, row);
   if (owner.entity.kind === 'global') delete doc.id;
   return doc;
 }
 
-export function writeLiveStatus(cms: CMS, owner: VersionOwner, status: string, now: string): void {
-  updateRow(cms.sqlite, owner.entity, rowIdOf(owner), { status, updatedAt: now });
+export async function writeLiveStatus(db: Queryable, owner: VersionOwner, status: string, now: string): Promise<void> {
+  await updateRow(db, owner.entity, rowIdOf(owner), { status, updatedAt: now });
 }
 
 export const ownerOf = (entity: Entity, id?: number): VersionOwner => ({ entity, parent: entity.kind === 'global' ? 0 : id! });

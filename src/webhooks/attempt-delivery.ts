@@ -19,7 +19,7 @@ export async function attemptDelivery(runtime: WebhookRuntime, row: DeliveryRow)
   const target = configuredTarget(cms, row);
   if (!target) {
     // A target taken out of the config gets nothing more (its headers may have held credentials we no longer have).
-    failDelivery(cms.sqlite, row, 'the target is no longer in the config');
+    await failDelivery(cms.store, row, 'the target is no longer in the config');
     return { result: 'failed' };
   }
   const controller = new AbortController();
@@ -28,21 +28,21 @@ export async function attemptDelivery(runtime: WebhookRuntime, row: DeliveryRow)
   const outcome = await sendWebhookRequest(request, controller.signal).finally(() => runtime.sends.delete(controller));
   const now = cms.clock.now();
   if (outcome.ok) {
-    removeDelivery(cms.sqlite, row.id);
+    await removeDelivery(cms.store, row.id);
     return { result: 'sent' };
   }
   if (controller.signal.aborted) {
-    releaseDelivery(cms.sqlite, row, now);
+    await releaseDelivery(cms.store, row, now);
     return { result: 'interrupted' };
   }
   const step = outcome.retry ? nextRetry(row.attempts) : null;
   if (!step) {
-    failDelivery(cms.sqlite, row, outcome.error);
+    await failDelivery(cms.store, row, outcome.error);
     const why = outcome.retry ? `after ${row.attempts} attempts` : 'not retried';
     cms.log.warn(`webhook ${row.id} (${row.event}) to ${row.url} failed: ${outcome.error}; ${why}`);
     return { result: 'failed' };
   }
-  rescheduleDelivery(cms.sqlite, row, outcome.error, now + step.delay);
+  await rescheduleDelivery(cms.store, row, outcome.error, now + step.delay);
   return { result: 'retry', quick: step.quick };
 }
 

@@ -15,9 +15,9 @@ import { webhookRuntime } from './webhook-runtime.ts';
 
 export type DeliveryView = Record<string, unknown>;
 
-function authorize(ctx: OperationContext, action: 'read' | 'update'): void {
+async function authorize(ctx: OperationContext, action: 'read' | 'update'): Promise<void> {
   const { cms } = ctx;
-  if (cms.config.webhooks.length === 0 || !deliveriesTableExists(cms.sqlite)) throw notFound();
+  if (cms.config.webhooks.length === 0 || !(await deliveriesTableExists(cms.store))) throw notFound();
   if (ctx.overrideAccess) return;
   if (!ctx.user) throw unauthorized();
   if (ctx.user.role !== 'admin') throw forbidden();
@@ -42,22 +42,22 @@ export function presentDelivery(row: DeliveryRow): DeliveryView {
   };
 }
 
-export function listDeliveries(ctx: OperationContext, args: { limit?: number; page?: number } = {}): PaginatedDocs {
-  authorize(ctx, 'read');
+export async function listDeliveries(ctx: OperationContext, args: { limit?: number; page?: number } = {}): Promise<PaginatedDocs> {
+  await authorize(ctx, 'read');
   const limit = args.limit ?? DEFAULT_LIMIT;
   const page = args.page ?? 1;
   checkPaging(limit, page);
-  const totalDocs = countDeliveries(ctx.cms.sqlite);
-  const rows = totalDocs === 0 ? [] : listDeliveryRows(ctx.cms.sqlite, limit, (page - 1) * limit);
+  const totalDocs = await countDeliveries(ctx.cms.store);
+  const rows = totalDocs === 0 ? [] : await listDeliveryRows(ctx.cms.store, limit, (page - 1) * limit);
   return { docs: rows.map(presentDelivery), ...pageInfo(totalDocs, limit, page) };
 }
 
 /** Failed (or waiting) → pending, due now, with a fresh retry ladder; this process sends it at once. */
-export function retryDelivery(ctx: OperationContext, id: string): DeliveryView {
-  authorize(ctx, 'update');
-  const row = requeueDelivery(ctx.cms.sqlite, id, ctx.cms.clock.now());
+export async function retryDelivery(ctx: OperationContext, id: string): Promise<DeliveryView> {
+  await authorize(ctx, 'update');
+  const row = await requeueDelivery(ctx.cms.store, id, ctx.cms.clock.now());
   if (!row) {
-    if (findDelivery(ctx.cms.sqlite, id)) throw badRequest('This delivery is being sent right now.');
+    if (await findDelivery(ctx.cms.store, id)) throw badRequest('This delivery is being sent right now.');
     throw notFound('Delivery not found.');
   }
   const runtime = webhookRuntime(ctx.cms);

@@ -14,7 +14,7 @@ import { signBody, webhookBody } from './webhook-body.ts';
 export type FreshSender = { hasRoom(): boolean; start(id: string): void };
 
 export function recordDeliveries(cms: CMS, sender: FreshSender): ChangeListener {
-  return (event, scope) => {
+  return async (event, scope) => {
     const targets = matchingTargets(cms.config.webhooks, event);
     if (targets.length === 0) return;
     const body = webhookBody(cms.config, event);
@@ -25,7 +25,7 @@ export function recordDeliveries(cms: CMS, sender: FreshSender): ChangeListener 
       // first: it becomes due for other runners only after the same 5 minutes as an interrupted send. When
       // this process has no room, the row is due at once and the job loop sends it.
       const mine = sender.hasRoom();
-      insertDelivery(cms.sqlite, {
+      await insertDelivery(scope.tx, {
         id,
         event: event.type,
         url: target.url,

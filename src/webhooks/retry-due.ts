@@ -12,7 +12,7 @@ import { MAX_CONCURRENT_SENDS, track, webhookRuntime } from './webhook-runtime.t
 export type RetryCounts = { sent: number; failed: number; pending: number };
 
 export async function retryDueWebhooks(cms: CMS): Promise<RetryCounts> {
-  if (cms.config.webhooks.length === 0 || !deliveriesTableExists(cms.sqlite)) return { sent: 0, failed: 0, pending: 0 };
+  if (cms.config.webhooks.length === 0 || !(await deliveriesTableExists(cms.store))) return { sent: 0, failed: 0, pending: 0 };
   const runtime = webhookRuntime(cms);
   // Due means due when the run started: a row retried in this run is never taken twice by it.
   const dueBy = cms.clock.now();
@@ -21,7 +21,7 @@ export async function retryDueWebhooks(cms: CMS): Promise<RetryCounts> {
     for (;;) {
       const outcome = await runtime.limiter.run(async () => {
         if (runtime.closed) return null;
-        const row = claimDueDelivery(cms.sqlite, dueBy, cms.clock.now());
+        const row = await claimDueDelivery(cms.store, dueBy, cms.clock.now());
         return row ? attemptDelivery(runtime, row) : null;
       });
       if (!outcome) return;
@@ -31,7 +31,7 @@ export async function retryDueWebhooks(cms: CMS): Promise<RetryCounts> {
   };
   const run = async (): Promise<RetryCounts> => {
     await Promise.all(Array.from({ length: MAX_CONCURRENT_SENDS }, worker));
-    return { ...counts, pending: countDeliveries(cms.sqlite, 'pending') };
+    return { ...counts, pending: await countDeliveries(cms.store, 'pending') };
   };
   return track(runtime.runs, run());
 }

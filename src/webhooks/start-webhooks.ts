@@ -11,8 +11,8 @@ import { recordDeliveries } from './record-deliveries.ts';
 import { webhookTiming } from './retry-schedule.ts';
 import { MAX_QUEUED_SENDS, stopWebhookRuntime, track, wait, webhookRuntime, type WebhookRuntime } from './webhook-runtime.ts';
 
-export function startWebhooks(cms: CMS): void {
-  if (!deliveriesTableExists(cms.sqlite)) {
+export async function startWebhooks(cms: CMS): Promise<void> {
+  if (!(await deliveriesTableExists(cms.store))) {
     // Only when start-up migrations were skipped (the migrate commands): writing would fail without the table.
     cms.log.warn(`webhooks are configured but the "${DELIVERIES_TABLE}" table does not exist yet: run \`cms migrate\`; no deliveries are recorded until then`);
     return;
@@ -43,7 +43,7 @@ async function sendWithQuickRetries(runtime: WebhookRuntime, id: string): Promis
     const attempt = await runtime.limiter.run(async () => {
       if (runtime.closed) return null;
       // Null when another runner took the row meanwhile (the job loop, another process) or it is gone.
-      const row = claimDelivery(runtime.cms.sqlite, id, attempts, runtime.cms.clock.now());
+      const row = await claimDelivery(runtime.cms.store, id, attempts, runtime.cms.clock.now());
       return row ? await attemptDelivery(runtime, row) : null;
     });
     if (!attempt || attempt.result !== 'retry' || !attempt.quick) return;

@@ -37,9 +37,9 @@ const age = (file: string, ms: number) => {
   fs.utimesSync(file, when, when);
 };
 
-async function until(check: () => boolean, what: string): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    if (check()) return;
+    if (await check()) return;
     await Bun.sleep(25);
   }
   throw new Error(`timed out waiting for ${what}`);
@@ -97,11 +97,11 @@ describe('the sweep runs daily by cms.clock, remembered in the database', () => 
   afterAll(async () => { await t?.stop(); });
 
   test('not again within a day of the last sweep; once a day has passed, old leftovers go', async () => {
-    const recorded = () => (t.cms.sqlite.query(`SELECT "value" FROM "_cms_settings" WHERE "key" = 'uploads.lastSweepAt'`).all() as { value: string }[])
+    const recorded = async () => (await t.cms.store.all<{ value: string }>(`SELECT "value" FROM "_cms_settings" WHERE "key" = 'uploads.lastSweepAt'`))
       .map((row) => ({ at: Number(row.value) }));
-    await until(() => recorded().length === 1, 'the sweep at start');
+    await until(async () => (await recorded()).length === 1, 'the sweep at start');
     const started = t.clock.now();
-    expect(recorded()).toEqual([{ at: started }]);
+    expect(await recorded()).toEqual([{ at: started }]);
     const orphan = path.join(t.dir, 'uploads', 'orphan-abcdefghij.pdf');
     fs.writeFileSync(orphan, pdf());
     const when = new Date(t.clock.now() - 2 * HOUR);
@@ -110,11 +110,11 @@ describe('the sweep runs daily by cms.clock, remembered in the database', () => 
     t.clock.advance(23 * HOUR);
     await sweepUploadsIfDue(t.cms);
     expect(fs.existsSync(orphan)).toBe(true);
-    expect(recorded()).toEqual([{ at: started }]);
+    expect(await recorded()).toEqual([{ at: started }]);
 
     t.clock.advance(2 * HOUR);
     await sweepUploadsIfDue(t.cms);
     expect(fs.existsSync(orphan)).toBe(false);
-    expect(recorded()).toEqual([{ at: started + 25 * HOUR }]);
+    expect(await recorded()).toEqual([{ at: started + 25 * HOUR }]);
   });
 });

@@ -15,8 +15,8 @@ const RIGHT = 'the-right-password';
 const attempt = (t: TestServer, password: string, from?: string, email = VICTIM) =>
   t.request('POST', '/users/login', { body: { email, password }, headers: from ? { 'x-forwarded-for': from } : {} });
 
-const failuresRecorded = (t: TestServer, prefix: string) =>
-  (t.cms.sqlite.query('SELECT count(*) AS n FROM _cms_login_attempts WHERE key LIKE ?').get(`${prefix}%`) as { n: number }).n;
+const failuresRecorded = async (t: TestServer, prefix: string) =>
+  (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM _cms_login_attempts WHERE key LIKE ?', [`${prefix}%`]))!.n;
 
 const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
@@ -27,8 +27,8 @@ describe('login lock under a burst of parallel guesses', () => {
     const burst = await Promise.all(Array.from({ length: 200 }, (_, i) => attempt(t, `wrong-guess-${i}`)));
     expect(statusCounts(burst.map((r) => r.status))).toEqual({ 401: MAX, 429: 200 - MAX });
     for (const locked of burst.filter((r) => r.status === 429)) expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(failuresRecorded(t, 'pair:')).toBe(MAX);
-    expect(failuresRecorded(t, 'email:')).toBe(MAX);
+    expect(await failuresRecorded(t, 'pair:')).toBe(MAX);
+    expect(await failuresRecorded(t, 'email:')).toBe(MAX);
     const right = await attempt(t, RIGHT);
     expect(right.status).toBe(429);
     expect(right.headers.get('set-cookie')).toBeNull();
@@ -100,7 +100,7 @@ describe('lock keys: per email and IP, and per email across IPs (behind a truste
     await t.user('editor', VICTIM, RIGHT);
     for (let i = 0; i < 2; i++) expect((await attempt(t, 'wrong-guess', '203.0.113.9')).status).toBe(401);
     expect((await attempt(t, RIGHT, '203.0.113.9')).status).toBe(200);
-    expect(failuresRecorded(t, '')).toBe(0);
+    expect(await failuresRecorded(t, '')).toBe(0);
     for (let i = 0; i < 3; i++) expect((await attempt(t, 'wrong-guess', '203.0.113.9')).status).toBe(401);
     expect((await attempt(t, RIGHT, '203.0.113.9')).status).toBe(429);
     await t.stop();

@@ -66,7 +66,7 @@ describe('GET /jobs/run with a cookie session runs nothing', () => {
 
 describe('login and logout check Origin', () => {
   let t: TestServer;
-  const sessionCount = () => (t.cms.sqlite.query('SELECT count(*) AS n FROM _cms_sessions').get() as { n: number }).n;
+  const sessionCount = async () => (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM _cms_sessions'))!.n;
   const login = (headers: Record<string, string>) => t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' }, headers });
   beforeAll(async () => {
     t = await startTestServer({ cors: ['https://site.example'], auth: { trustedOrigins: ['https://trusted.example'] } });
@@ -75,14 +75,14 @@ describe('login and logout check Origin', () => {
   afterAll(() => t.stop());
 
   test('a login posted from a foreign origin (login CSRF) is a 403 and makes no session', async () => {
-    const before = sessionCount();
+    const before = await sessionCount();
     for (const origin of [EVIL, 'null']) {
       const res = await login({ origin });
       expect(res.status).toBe(403);
       expect(res.headers.get('set-cookie')).toBeNull();
       expect(res.text).not.toContain('token');
     }
-    expect(sessionCount()).toBe(before);
+    expect(await sessionCount()).toBe(before);
   });
 
   test('own, trusted and cors origins may log in; so may scripts that send no Origin', async () => {

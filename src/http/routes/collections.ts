@@ -34,7 +34,7 @@ export function collectionRoutes(cms: CMS) {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
         const data = await readJSON(input.request);
         const doc = await update(input.ctx, { collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input) });
-        const renewed = renewOwnSession(cms, input, doc, data);
+        const renewed = await renewOwnSession(cms, input, doc, data);
         return renewed ?? { body: { doc, message: 'Updated successfully.' } };
       },
       DELETE: async ({ ctx, params }) => {

@@ -22,7 +22,7 @@ export function mediaRoutes(cms: CMS) {
     }, { writes: () => ({ collection: MEDIA_SLUG, action: 'create' }) }))
     .all('/media/file/:name', methods(cms, {
       GET: async ({ request, params }) => {
-        const found = findStoredFile(cms, params.name);
+        const found = await findStoredFile(cms, params.name);
         if (!found) throw notFound('File not found.');
         const stored = await cms.storage.get(found.key);
         if (!stored) {

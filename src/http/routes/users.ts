@@ -35,10 +35,10 @@ export function loginResponse(cms: CMS, result: LoginResult, status = 200, messa
  * A password change ends every session of the user; when users change their own password, the answer
  * carries a fresh session (cookie and token) so they stay logged in.
  */
-export function renewOwnSession(cms: CMS, input: RouteInput, doc: Record<string, unknown>, data: unknown): Response | null {
+export async function renewOwnSession(cms: CMS, input: RouteInput, doc: Record<string, unknown>, data: unknown): Promise<Response | null> {
   const own = input.params.collection === 'users' && input.credentials.user?.id === doc.id && input.credentials.via !== 'api-key';
   if (!own || typeof data !== 'object' || data === null || !('password' in data)) return null;
-  const session = createSession(cms, doc.id as number);
+  const session = await createSession(cms, doc.id as number);
   return loginResponse(cms, { user: doc, session }, 200, 'Updated successfully.', { doc });
 }
 
@@ -52,9 +52,9 @@ export function userRoutes(cms: CMS) {
       },
     }, { csrf: false }))
     .all('/users/logout', methods(cms, {
-      POST: ({ request }) => {
+      POST: async ({ request }) => {
         const token = bearerToken(request) ?? readCookie(request, SESSION_COOKIE);
-        if (token && !token.startsWith('cms_')) endSession(cms, token);
+        if (token && !token.startsWith('cms_')) await endSession(cms, token);
         const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
         for (const c of clearedCookies(cms)) headers.append('set-cookie', c);
         return new Response(JSON.stringify({ message: 'Logged out.' }), { status: 200, headers });
@@ -69,7 +69,7 @@ export function userRoutes(cms: CMS) {
         return { body: { user, csrfToken: credentials.csrfToken ?? null }, headers: { 'cache-control': 'no-store' } };
       },
     }))
-    .all('/users/init', methods(cms, { GET: () => ({ body: { hasUsers: countUsers(cms) > 0 } }) }))
+    .all('/users/init', methods(cms, { GET: async () => ({ body: { hasUsers: (await countUsers(cms)) > 0 } }) }))
     .all('/users/first-register', methods(cms, {
       POST: async ({ request }) => {
         checkLoginOrigin(cms, request);

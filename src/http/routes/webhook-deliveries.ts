@@ -10,12 +10,12 @@ export function webhookDeliveryRoutes(cms: CMS) {
   if (cms.config.webhooks.length === 0) return new Elysia();
   return new Elysia()
     .all('/webhook-deliveries', methods(cms, {
-      GET: ({ ctx, query }) => {
+      GET: async ({ ctx, query }) => {
         const { limit, page } = readOptions(query, cms.config);
-        return { body: listDeliveries(ctx, { limit, page }) };
+        return { body: await listDeliveries(ctx, { limit, page }) };
       },
     }))
     .all('/webhook-deliveries/:id/retry', methods(cms, {
-      POST: ({ ctx, params }) => ({ body: { doc: retryDelivery(ctx, params.id), message: 'Delivery queued for another attempt.' } }),
+      POST: async ({ ctx, params }) => ({ body: { doc: await retryDelivery(ctx, params.id), message: 'Delivery queued for another attempt.' } }),
     }));
 }

@@ -1,0 +1,28 @@
+/** SQLite's side of every SQL difference (see Dialect in ../store.ts). JSON lives in text columns. */
+import type { Dialect } from '../store.ts';
+
+/** `$."a"."b"`: segments come from the config; quotes are escaped for the path and for the SQL string. */
+const jsonPath = (path: readonly string[]) => `'$${path.map((p) => `."${p.replaceAll('"', '\\"')}"`).join('').replaceAll("'", "''")}'`;
+
+export const sqliteDialect: Dialect = {
+  engine: 'sqlite',
+  jsonGet: (expr, path) => (path.length ? `json_extract(${expr}, ${jsonPath(path)})` : expr),
+  // json_extract already answers SQL values (text, integer, real), so the kind needs no cast.
+  jsonValue: (expr, path) => (path.length ? `json_extract(${expr}, ${jsonPath(path)})` : expr),
+  jsonArrayLength: (expr) => `json_array_length(${expr})`,
+  jsonItems: (expr) => `json_each(${expr})`,
+  // SQLite's LIKE ignores case (ASCII), which is what `like` promises.
+  likeInsensitive: (expr) => `${expr} LIKE ? ESCAPE '\\'`,
+  inList: (expr, values) => ({ sql: `${expr} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] }),
+  // Claims are single UPDATE statements under the database's one write lock: nothing to skip.
+  skipLocked: '',
+  lockTable: () => null,
+  tableExists: (table) => ({ sql: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
+  uniqueViolation(error) {
+    const message = error instanceof Error ? error.message : '';
+    return /UNIQUE constraint failed: [^.]+\.(\w+)/.exec(message)?.[1] ?? null;
+  },
+  encodeJSON: (value) => (value === undefined || value === null ? null : JSON.stringify(value)),
+  decodeJSON: (value) => (typeof value === 'string' ? JSON.parse(value) : null),
+  boolean: (value) => (value ? 1 : 0),
+};

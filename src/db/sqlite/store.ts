@@ -1,0 +1,140 @@
+/**
+ * The SQLite store: bun:sqlite, one file in WAL mode, two connections.
+ *
+ * - The write connection runs every write and every transaction. Transactions are queued in-process
+ *   (one `WriteTurn` per database file, shared by every store of this process on that file), so two never
+ *   interleave across the awaits inside them, and each is BEGIN IMMEDIATE, so check-then-write stays safe
+ *   against other processes. A write outside a transaction runs at once when no transaction holds the
+ *   file, else it waits its turn like one. (Without the shared turn, a second store on the same file would
+ *   wait for the write lock synchronously, in busy_timeout, blocking the very thread that must finish the
+ *   first transaction.)
+ * - The read connection runs every SELECT outside a transaction: WAL gives it the last committed state,
+ *   so a reader never sees the uncommitted writes of a transaction that is waiting on an await.
+ *   (`:memory:` has one connection only; reads there may see a transaction in flight.)
+ * - Statements are prepared once per SQL text (bun:sqlite's `query` cache) and run synchronously; the
+ *   promise around them is the only cost the seam adds to the hot read path.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Database, type SQLQueryBindings } from 'bun:sqlite';
+import { drizzle } from 'drizzle-orm/bun-sqlite';
+import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
+import type { Params, Queryable, Row, Store } from '../store.ts';
+import { sqliteDialect } from './dialect.ts';
+
+type Bindings = SQLQueryBindings[];
+
+/** Whose turn it is to write one database file, in this process. */
+type WriteTurn = { key: string; next: Promise<void>; held: boolean; stores: number };
+const turns = new Map<string, WriteTurn>();
+
+function turnFor(file: string): WriteTurn {
+  // Every `:memory:` database is its own.
+  const key = file === ':memory:' ? `:memory:${Bun.randomUUIDv7()}` : path.resolve(file);
+  let turn = turns.get(key);
+  if (!turn) turns.set(key, (turn = { key, next: Promise.resolve(), held: false, stores: 0 }));
+  turn.stores++;
+  return turn;
+}
+
+function releaseTurn(turn: WriteTurn): void {
+  if (--turn.stores === 0) turns.delete(turn.key);
+}
+
+function open(file: string, readonly: boolean): Database {
+  const db = readonly ? new Database(file, { readonly: true, strict: true }) : new Database(file, { create: true, strict: true });
+  if (!readonly) {
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+  }
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA busy_timeout = 5000');
+  return db;
+}
+
+/** Plain SELECTs go to the read connection; everything else (including `UPDATE … RETURNING`) writes. */
+const isRead = (sql: string) => /^\s*select\b/i.test(sql);
+
+/** Statements on one connection, synchronously. */
+function statementsOn(db: Database) {
+  return {
+    all: <T>(sql: string, params: Params = []) => db.query(sql).all(...(params as Bindings)) as T[],
+    get: <T>(sql: string, params: Params = []) => (db.query(sql).get(...(params as Bindings)) as T | null) ?? null,
+    run: (sql: string, params: Params = []) => db.query(sql).run(...(params as Bindings)),
+  };
+}
+
+export function openSqliteStore(file: string): Store {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const writer = open(file, false);
+  const reader = file === ':memory:' ? writer : open(file, true);
+  const write = statementsOn(writer);
+  const read = statementsOn(reader);
+  const turn = turnFor(file);
+
+  async function transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
+    const previous = turn.next;
+    let release!: () => void;
+    turn.next = new Promise((resolve) => (release = resolve));
+    await previous;
+    turn.held = true;
+    try {
+      writer.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work(tx);
+        writer.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (writer.inTransaction) writer.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      turn.held = false;
+      release();
+    }
+  }
+
+  /** A write outside a transaction: at once when the connection is free, else after the transaction in flight. */
+  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => (turn.held ? transaction(statement) : statement(tx));
+
+  const tx: Store = {
+    engine: 'sqlite',
+    dialect: sqliteDialect,
+    inTransaction: true,
+    all: async (sql, params) => write.all(sql, params),
+    get: async (sql, params) => write.get(sql, params),
+    run: async (sql, params) => ({ changes: write.run(sql, params).changes }),
+    insert: async (sql, params) => Number(write.run(sql, params).lastInsertRowid),
+    exec: async (sql) => void writer.exec(sql),
+    lockTable: async () => {},
+    transaction: (work) => work(tx),
+    applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
+    withMigrationLock: (work) => work(),
+    close: () => Promise.reject(new Error('A transaction cannot close the store.')),
+  };
+
+  const store: Store = {
+    engine: 'sqlite',
+    dialect: sqliteDialect,
+    inTransaction: false,
+    all: async (sql, params) => (isRead(sql) ? read.all(sql, params) : outside((on) => on.all(sql, params))),
+    get: async (sql, params) => (isRead(sql) ? read.get(sql, params) : outside((on) => on.get(sql, params))),
+    run: (sql, params) => outside((on) => on.run(sql, params)),
+    insert: (sql, params) => outside((on) => on.insert(sql, params)),
+    exec: (sql) => outside((on) => on.exec(sql)),
+    lockTable: async () => {},
+    transaction,
+    async applySystemMigrations() {
+      const db = drizzle({ client: writer }) as unknown as { dialect: { migrate(m: unknown, s: unknown, c: unknown): void }; session: unknown };
+      await outside(async () => db.dialect.migrate(toDrizzleMigrations(systemMigrations), db.session, { migrationsTable: '__cms_system_migrations' }));
+    },
+    withMigrationLock: (work) => work(),
+    async close() {
+      await turn.next;
+      releaseTurn(turn);
+      if (reader !== writer) reader.close();
+      writer.close();
+    },
+  };
+  return store;
+}
