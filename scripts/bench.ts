@@ -1,8 +1,10 @@
 /**
  * `bun run bench`: the CMS (dist/cms, else from source) against a bare Bun.serve over the same SQLite file,
  * in one run: list (filter + sort + count), read by id, create; plus cold start, idle RSS and binary size.
- * Usage: bun scripts/bench.ts [--duration 10] [--rounds 5] [--connections 20] [--docs 10000]
+ * Usage: bun scripts/bench.ts [--duration 10] [--rounds 5] [--connections 20] [--docs 10000] [--baseline DIR]
  * Each server gets `duration` seconds per case in total, split into `rounds` interleaved turns.
+ * `--baseline DIR` compares against another checkout of the CMS (run from its source, as this one then is)
+ * instead of the bare server: before/after figures of a change, measured in one run on one database.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +15,9 @@ import { Database } from 'bun:sqlite';
 import { getCMS } from '../src/local.ts';
 import { manualClock } from '../src/clock.ts';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, baseline: { type: 'string' } } });
+const baseline = values.baseline ? path.resolve(values.baseline) : null;
+const otherName = baseline ? 'baseline' : 'bare';
 const duration = Number(values.duration);
 // The machine's speed drifts between runs (STACK-FACTS: up to 2.5x), so the two servers take turns in
 // short rounds and each round yields a ratio; the table reports medians.
@@ -22,7 +26,7 @@ const connections = Number(values.connections);
 const total = Number(values.docs);
 const root = path.join(import.meta.dir, '..');
 const binary = path.join(root, 'dist/cms');
-const useBinary = fs.existsSync(binary);
+const useBinary = !baseline && fs.existsSync(binary);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-'));
 const config = `export default {
   collections: [{
@@ -89,7 +93,9 @@ const cmsCommand = (port: number) => (useBinary ? [binary, 'serve', '--port', St
 const cmsPort = freePort();
 const cmsProc = Bun.spawn(cmsCommand(cmsPort), { cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'inherit' });
 const barePort = freePort();
-const bareProc = Bun.spawn([process.execPath, path.join(import.meta.dir, 'bench/bare-server.ts'), dbFile, String(barePort)], { stdout: 'ignore', stderr: 'inherit' });
+const bareProc = baseline
+  ? Bun.spawn([process.execPath, path.join(baseline, 'src/cli/main.ts'), 'serve', '--port', String(barePort)], { cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'inherit' })
+  : Bun.spawn([process.execPath, path.join(import.meta.dir, 'bench/bare-server.ts'), dbFile, String(barePort)], { stdout: 'ignore', stderr: 'inherit' });
 await waitFor(`http://127.0.0.1:${cmsPort}/api/cms/users/init`);
 await waitFor(`http://127.0.0.1:${barePort}/api/cms/posts/1`);
 const idleRss = rssKB(cmsProc.pid);
@@ -101,7 +107,7 @@ const createBody = JSON.stringify({ title: 'Bench post', body, status: 'publishe
 
 // Same bytes check: the two servers answer the list identically.
 const [a, b] = await Promise.all([cmsPort, barePort].map((p) => fetch(`http://127.0.0.1:${p}${listPath}`).then((r) => r.text())));
-log(`list answer: cms ${a.length} bytes, bare ${b.length} bytes, identical: ${a === b}`);
+log(`list answer: cms ${a.length} bytes, ${otherName} ${b.length} bytes, identical: ${a === b}`);
 
 type Case = { name: string; path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 const cases: Case[] = [
@@ -151,7 +157,7 @@ for (const c of cases) {
   };
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   rows.push(`| ${c.name} | ${Math.round(row.cms)} | ${row.cmsP99} ms | ${Math.round(row.bare)} | ${row.bareP99} ms | ${pct(row.ratio)} (${pct(row.low)}–${pct(row.high)}) |`);
-  log(`${c.name}: cms ${Math.round(row.cms)} req/s, bare ${Math.round(row.bare)} req/s, ratio ${pct(row.ratio)} (rounds: ${ratios.map(pct).join(' ')})`);
+  log(`${c.name}: cms ${Math.round(row.cms)} req/s, ${otherName} ${Math.round(row.bare)} req/s, ratio ${pct(row.ratio)} (rounds: ${ratios.map(pct).join(' ')})`);
 }
 cmsProc.kill();
 bareProc.kill();
@@ -176,8 +182,8 @@ if (useBinary) {
 const size = useBinary ? `${(fs.statSync(binary).size / 1e6).toFixed(1)} MB` : 'n/a';
 
 log('');
-log(`CMS: ${useBinary ? 'dist/cms' : 'from source'} · ${connections} connections · ${duration} s per server per case in ${rounds} interleaved rounds, after a 2 s warm-up · ${total} posts`);
-log('| case | cms req/s | cms p99 | bare req/s | bare p99 | cms / bare, median (range) |');
+log(`CMS: ${useBinary ? 'dist/cms' : 'from source'}${baseline ? ` vs baseline ${baseline}` : ''} · ${connections} connections · ${duration} s per server per case in ${rounds} interleaved rounds, after a 2 s warm-up · ${total} posts`);
+log(`| case | cms req/s | cms p99 | ${otherName} req/s | ${otherName} p99 | cms / ${otherName}, median (range) |`);
 log('|---|---|---|---|---|---|');
 for (const r of rows) log(r);
 log(`cold start to first answered request (median of 10): ${cold}`);
