@@ -1,23 +1,28 @@
 /**
- * `bun run build`: produces the single executable dist/cms.
+ * `bun run build`: produces the single executable dist/cms for this machine.
+ * `bun run build --all`: dist/cms-<platform> for the five targets of
+ * src/build/targets.ts, and dist/SHA256SUMS.
  *
  *   1. admin      esbuild → admin/dist (hashed assets)          admin/build.ts
  *   2. embedded   migrations/ → src/db/system-migrations.generated.ts
  *   3. compile    Bun.build(compile, bytecode, esm, minify) of src/cli/main.ts,
  *                 with the plugins in src/build/plugins.ts (drizzle-kit driver
  *                 stubs, sharp's native files, the admin's files)
- *   4. check      runs `dist/cms --version` once
+ *   4. check      runs `dist/cms --version` once (the binary for this machine)
  *
- * Flags: --outfile FILE (default dist/cms), --entry FILE (default src/cli/main.ts),
+ * Flags: --all, --target NAME (one of the five, written to dist/cms-NAME),
+ *        --outfile FILE (default dist/cms), --entry FILE (default src/cli/main.ts),
  *        --skip-admin (reuse admin/dist), --no-bytecode, --no-minify, --no-check.
  * Decisions (autoload of .env/bunfig/package.json, minify, sourcemap) are
  * explained in docs/build.md.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { createHash } from 'node:crypto'
+import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { buildAdmin } from './admin/build.ts'
 import { generateEmbedded } from './scripts/generate-embedded.ts'
 import { cmsBuildPlugins } from './src/build/plugins.ts'
+import { BUILD_TARGETS, hostTarget, type BuildTarget } from './src/build/targets.ts'
 
 const ROOT = import.meta.dir
 
@@ -29,6 +34,8 @@ export interface CompileOptions {
   outfile: string
   bytecode?: boolean
   minify?: boolean
+  /** Cross-compile for this platform; default: this machine. */
+  target?: BuildTarget
 }
 
 /**
@@ -40,7 +47,9 @@ export async function compileBinary(opts: CompileOptions): Promise<{ outfile: st
   const t = performance.now()
   const outfile = resolve(opts.outfile)
   mkdirSync(dirname(outfile), { recursive: true })
-  const tmp = `${outfile}.tmp-${process.pid}`
+  // The temp name keeps the outfile's ending: Bun appends `.exe` to a Windows
+  // binary's name that lacks it, and the rename would then miss the file.
+  const tmp = join(dirname(outfile), `.tmp-${process.pid}-${basename(outfile)}`)
   const bytecode = opts.bytecode ?? true
   const minify = opts.minify ?? true
   const result = await Bun.build({
@@ -66,9 +75,10 @@ export async function compileBinary(opts: CompileOptions): Promise<{ outfile: st
     // --dev is given, so libraries that read NODE_ENV while loading (Elysia's
     // error module does) see the same mode as the CLI.
     banner: NODE_ENV_BANNER,
-    plugins: cmsBuildPlugins({ root: ROOT }),
+    plugins: cmsBuildPlugins({ root: ROOT, sharpPlatform: opts.target?.sharpPlatform }),
     compile: {
       outfile: tmp,
+      ...(opts.target ? { target: opts.target.bunTarget as Bun.Build.CompileTarget } : {}),
       // Configuration comes from the environment, flags and cms.config.* only:
       // a stray .env or bunfig.toml (which can preload code) in the working
       // folder must not change what the server does.
@@ -121,31 +131,63 @@ export async function build(argv: string[] = []): Promise<void> {
     `embedded   ${gen.migrations} system migration${gen.migrations === 1 ? '' : 's'}, ${relative(ROOT, gen.file)} ${gen.changed ? 'written' : 'unchanged'}  (${Math.round(performance.now() - t)} ms)`,
   )
 
-  // 3. compile
+  // 3. compile: this machine's dist/cms, one named target, or all five.
   if (!existsSync(entry)) throw new Error(`entry ${relative(ROOT, entry)} does not exist`)
-  const out = await compileBinary({
-    entry,
-    outfile,
-    bytecode: !flag('--no-bytecode'),
-    minify: !flag('--no-minify'),
-  })
-  console.log(`compile    ${relative(ROOT, out.outfile)} ${mb(out.bytes)}  (${secs(out.ms)})`)
+  const named = value('--target')
+  const targets: (BuildTarget | undefined)[] = flag('--all')
+    ? [...BUILD_TARGETS]
+    : named
+      ? [BUILD_TARGETS.find((x) => x.name === named) ?? failUnknownTarget(named)]
+      : [undefined]
+  const outputs: { outfile: string; bytes: number; target?: BuildTarget }[] = []
+  for (const target of targets) {
+    const out = await compileBinary({
+      entry,
+      outfile: target ? resolve(ROOT, 'dist', target.file) : outfile,
+      bytecode: !flag('--no-bytecode'),
+      minify: !flag('--no-minify'),
+      target,
+    })
+    console.log(`compile    ${relative(ROOT, out.outfile)} ${mb(out.bytes)}  (${secs(out.ms)})`)
+    outputs.push({ ...out, target })
+  }
+  if (flag('--all')) {
+    const sums = join(ROOT, 'dist/SHA256SUMS')
+    const lines = await Promise.all(outputs.map(async (o) => `${await sha256File(o.outfile)}  ${basename(o.outfile)}\n`))
+    writeFileSync(sums, lines.join(''))
+    console.log(`checksums  ${relative(ROOT, sums)}`)
+  }
 
-  // 4. smoke check: the binary starts, without Bun or node_modules around it.
-  if (!flag('--no-check')) {
+  // 4. smoke check: the binary for this machine starts, without Bun or node_modules around it.
+  const host = hostTarget()
+  const runnable = outputs.find((o) => !o.target || o.target === host)
+  if (!flag('--no-check') && runnable) {
     t = performance.now()
-    const proc = Bun.spawnSync([out.outfile, '--version'], {
-      cwd: dirname(out.outfile),
+    const proc = Bun.spawnSync([runnable.outfile, '--version'], {
+      cwd: dirname(runnable.outfile),
       env: { HOME: process.env.HOME ?? '/tmp' },
       stdout: 'pipe',
       stderr: 'pipe',
     })
     const text = (proc.stdout.toString() + proc.stderr.toString()).trim()
-    if (proc.exitCode !== 0) throw new Error(`dist/cms --version failed (exit ${proc.exitCode}): ${text}`)
+    if (proc.exitCode !== 0) throw new Error(`${relative(ROOT, runnable.outfile)} --version failed (exit ${proc.exitCode}): ${text}`)
     console.log(`check      --version → ${text.split('\n')[0]}  (${Math.round(performance.now() - t)} ms)`)
   }
 
-  console.log(`done       ${relative(ROOT, out.outfile)}, ${mb(out.bytes)}, in ${secs(performance.now() - t0)}`)
+  const total = outputs.reduce((s, o) => s + o.bytes, 0)
+  const names = outputs.map((o) => relative(ROOT, o.outfile)).join(', ')
+  console.log(`done       ${names}, ${mb(total)}, in ${secs(performance.now() - t0)}`)
+}
+
+function failUnknownTarget(name: string): never {
+  throw new Error(`unknown --target ${name}; one of ${BUILD_TARGETS.map((x) => x.name).join(', ')}`)
+}
+
+/** Hex sha256 of a file, streamed (the binaries are 100+ MB each). */
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
 }
 
 if (import.meta.main) {

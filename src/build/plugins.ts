@@ -7,13 +7,15 @@
  * - `sharpPlugin`: replaces sharp's loader module (dist/sharp.mjs / .cjs) by
  *   one that hands over the addon src/uploads/sharp-loader.ts loaded with
  *   process.dlopen, and fills src/build/sharp-native-files.ts with file imports
- *   of the addon and libvips so they are embedded in the binary.
+ *   of the addon and libvips of the target platform (src/build/sharp-native-source.ts)
+ *   so they are embedded in the binary.
  * - `adminManifestPlugin`: fills src/build/admin-manifest.ts with file imports
  *   of every file in admin/dist.
  */
 import type { BunPlugin } from 'bun'
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { join, relative, resolve, sep } from 'node:path'
+import { findSharpNative } from './sharp-native-source.ts'
 
 const ROOT = resolve(import.meta.dir, '../..')
 
@@ -73,43 +75,6 @@ export function drizzleKitDriversPlugin(): BunPlugin {
   }
 }
 
-/** `linux-x64`, `linuxmusl-x64`, `darwin-arm64`, … as sharp names its packages. */
-export function sharpPlatform(): string {
-  let libc = ''
-  if (process.platform === 'linux') {
-    const report = (process.report?.getReport?.() ?? {}) as { header?: { glibcVersionRuntime?: string } }
-    if (!report.header?.glibcVersionRuntime) libc = 'musl'
-  }
-  return `${process.platform}${libc}-${process.arch}`
-}
-
-export interface SharpNativeSource {
-  id: string
-  addon: string
-  files: { source: string; rel: string; size: number }[]
-}
-
-/** Finds sharp's addon and libvips in node_modules for this platform. */
-export function findSharpNative(root = ROOT): SharpNativeSource {
-  const platform = sharpPlatform()
-  const sharpPkgFile = Bun.resolveSync('sharp/package.json', root)
-  const sharpVersion: string = require(sharpPkgFile).version
-  const sharpDir = dirname(sharpPkgFile)
-  const addonPkgFile = Bun.resolveSync(`@img/sharp-${platform}/package.json`, sharpDir)
-  const addonLib = join(dirname(addonPkgFile), 'lib')
-  const vipsPkgFile = Bun.resolveSync(`@img/sharp-libvips-${platform}/package.json`, dirname(addonPkgFile))
-  const vipsLib = join(dirname(vipsPkgFile), 'lib')
-  const addonName = readdirSync(addonLib).find((f) => f.endsWith('.node'))
-  if (!addonName) throw new Error(`no .node file in ${addonLib}`)
-  const vipsNames = readdirSync(vipsLib).filter((f) => /^libvips.*\.(so|dylib)/.test(f))
-  if (!vipsNames.length) throw new Error(`no libvips library in ${vipsLib}`)
-  const files = [
-    { source: join(addonLib, addonName), rel: `@img/sharp-${platform}/lib/${addonName}` },
-    ...vipsNames.map((n) => ({ source: join(vipsLib, n), rel: `@img/sharp-libvips-${platform}/lib/${n}` })),
-  ].map((f) => ({ ...f, size: statSync(f.source).size }))
-  return { id: `sharp-${sharpVersion}-${platform}`, addon: files[0]!.rel, files }
-}
-
 const SHARP_ADDON_MODULE_ESM = `
 const addon = globalThis.__cmsSharpAddon
 if (!addon) throw new Error('sharp native addon was not loaded (use loadSharp() from src/uploads/sharp-loader.ts)')
@@ -121,7 +86,8 @@ if (!addon) throw new Error('sharp native addon was not loaded (use loadSharp() 
 module.exports = addon
 `
 
-export function sharpPlugin(root = ROOT): BunPlugin {
+/** `platform` is sharp's name of the platform the binary is for (default: this machine's). */
+export function sharpPlugin(root = ROOT, platform?: string): BunPlugin {
   const manifestFile = join(root, 'src/build/sharp-native-files.ts')
   return {
     name: 'cms-sharp',
@@ -131,7 +97,7 @@ export function sharpPlugin(root = ROOT): BunPlugin {
         loader: 'js',
       }))
       build.onLoad({ filter: exactPath(manifestFile) }, () => {
-        const native = findSharpNative(root)
+        const native = findSharpNative(root, platform)
         const imports = native.files.map(
           (f, i) => `import f${i} from ${JSON.stringify(f.source)} with { type: 'file' };`,
         )
@@ -186,11 +152,11 @@ export const adminManifest = { ${entries.join(', ')} };
   }
 }
 
-export function cmsBuildPlugins(opts: { root?: string; adminDist?: string } = {}): BunPlugin[] {
+export function cmsBuildPlugins(opts: { root?: string; adminDist?: string; sharpPlatform?: string } = {}): BunPlugin[] {
   const root = opts.root ?? ROOT
   return [
     drizzleKitDriversPlugin(),
-    sharpPlugin(root),
+    sharpPlugin(root, opts.sharpPlatform),
     adminManifestPlugin(opts.adminDist ?? join(root, 'admin/dist'), root),
   ]
 }

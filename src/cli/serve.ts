@@ -28,4 +28,6 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // Windows: Ctrl+C arrives as SIGINT (SIGTERM is never sent there); Ctrl+Break as SIGBREAK.
+  if (process.platform === 'win32') process.on('SIGBREAK', () => void stop('SIGBREAK'));
 }

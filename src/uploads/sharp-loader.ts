@@ -4,9 +4,10 @@
  * From source, sharp loads itself from node_modules. In the compiled binary,
  * sharp's `.node` addon and libvips are embedded (see src/build/plugins.ts);
  * on first use they are written into a folder on disk, in the layout the
- * addon's RPATH expects (`@img/sharp-<platform>/lib/*.node` next to
- * `@img/sharp-libvips-<platform>/lib/libvips-cpp.so.*`), and loaded with
- * process.dlopen. sharp's own loader module is replaced at build time by one
+ * addon expects (Linux: RPATH `$ORIGIN/../../sharp-libvips-<platform>/lib`;
+ * macOS: `@rpath` with `@loader_path/../../sharp-libvips-<platform>/lib`, the
+ * `.dylib`; Windows: the DLLs beside the `.node`, found because the addon is
+ * loaded by its full path), and loaded with process.dlopen. sharp's own loader module is replaced at build time by one
  * that returns that addon.
  *
  * Extraction folder, first that works:
@@ -97,10 +98,16 @@ async function prepareEmbedded(native: SharpNativeFiles): Promise<void> {
   throw new Error(problems.join('; '))
 }
 
-function extract(embedded: string, target: string, size: number): void {
+function completeCopy(target: string, size: number): boolean {
   try {
-    if (statSync(target).size === size) return
-  } catch {}
+    return statSync(target).size === size
+  } catch {
+    return false
+  }
+}
+
+function extract(embedded: string, target: string, size: number): void {
+  if (completeCopy(target, size)) return
   mkdirSync(dirname(target), { recursive: true })
   const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   try {
@@ -110,6 +117,9 @@ function extract(embedded: string, target: string, size: number): void {
     try {
       if (existsSync(tmp)) unlinkSync(tmp)
     } catch {}
+    // Windows refuses to replace a DLL another process has loaded: when a
+    // second server started at the same moment already wrote it, use that one.
+    if (completeCopy(target, size)) return
     throw err
   }
 }
