@@ -2,19 +2,37 @@
 import type { CMS } from './cms.ts';
 import { createApp } from './http/app.ts';
 import { rememberPeerAddress } from './http/client-ip.ts';
+import { observeRequest, type LogFormat } from './http/observe-request.ts';
+import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };
 
-/** `jobLoop` (default true): run the job runner in-process every minute until stopped (tests may turn it off). */
-export function startServer(cms: CMS, options: { port?: number; host?: string; jobLoop?: boolean } = {}): RunningServer {
+export type ServerOptions = {
+  port?: number;
+  host?: string;
+  /** Run the job runner in-process every minute until stopped (default true; tests may turn it off). */
+  jobLoop?: boolean;
+  /** PEM certificate and key files: serve HTTPS, and session cookies become `Secure`. */
+  tls?: { cert: string; key: string };
+  /** One line per request through cms.log: `text` (default), `json` lines, or `off`. */
+  logFormat?: LogFormat;
+};
+
+export function startServer(cms: CMS, options: ServerOptions = {}): RunningServer {
   const app = createApp(cms);
+  const logFormat = options.logFormat ?? 'text';
+  if (options.tls) markServedOverHttps(cms);
   const server = Bun.serve({
     port: options.port ?? 3000,
     hostname: options.host ?? '127.0.0.1',
-    fetch: (request, srv) => {
+    ...(options.tls ? { tls: { cert: Bun.file(options.tls.cert), key: Bun.file(options.tls.key) } } : {}),
+    fetch: async (request, srv) => {
+      const started = performance.now();
       rememberPeerAddress(request, srv.requestIP(request)?.address);
-      return app.handle(request);
+      const response = await app.handle(request);
+      observeRequest(cms, request, response.status, performance.now() - started, logFormat);
+      return response;
     },
     error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),
     // Bodies of any size reach the app: uploads are limited while they stream (413 in the contract's
@@ -25,7 +43,7 @@ export function startServer(cms: CMS, options: { port?: number; host?: string; j
   // runtime aborts its in-flight sends before the loop waits for its own run to finish.
   if (options.jobLoop !== false) cms.closers.unshift(startJobLoop(cms).stop);
   const host = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
-  const url = `http://${host}:${server.port}`;
+  const url = `${options.tls ? 'https' : 'http'}://${host}:${server.port}`;
   return {
     url,
     port: server.port!,

@@ -13,6 +13,9 @@ export function parseCLI(argv: string[]): CLIArgs {
       port: { type: 'string' },
       host: { type: 'string' },
       dev: { type: 'boolean' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'log-format': { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
       name: { type: 'string' },
@@ -28,6 +31,9 @@ export const HELP = `cms: a headless CMS in one file
 
 Usage:
   cms [serve] [--config FILE] [--port N] [--host H] [--dev]   run the server (default command)
+        [--tls-cert FILE --tls-key FILE]                     serve HTTPS (PEM files)
+        [--log-format text|json]                             one log line per request
+  cms init [DIR]                                               write a starter cms.config.ts and .gitignore
   cms create-admin [--email E --password P --name N]           create an admin user (prompts on a terminal)
   cms migrate                                                  apply pending migration files
   cms migrate:status                                           list applied and pending migrations

@@ -6,6 +6,7 @@ import { HELP, parseCLI, type CLIArgs } from './args.ts';
 
 const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   serve: async (a) => (await import('./serve.ts')).serveCommand(a),
+  init: async (a) => (await import('./init.ts')).initCommand(a),
   'create-admin': async (a) => (await import('./create-admin.ts')).createAdminCommand(a),
   migrate: async (a) => (await import('./migrate.ts')).migrateCommand(a),
   'migrate:status': async (a) => (await import('./migrate.ts')).migrateStatusCommand(a),

@@ -1,18 +1,25 @@
-/** `cms serve`: start, print one line, stop cleanly on SIGINT/SIGTERM. */
-import { createCMS } from '../cms.ts';
+/** `cms serve`: start, print one line (and where to register when there are no users), stop cleanly on SIGINT/SIGTERM. */
+import { existsSync } from 'node:fs';
+import { countUsers } from '../auth/login.ts';
+import { createCMS, type CMS } from '../cms.ts';
+import { ConfigError } from '../errors.ts';
+import type { LogFormat } from '../http/observe-request.ts';
 import { startServer } from '../server.ts';
 import type { CLIArgs } from './args.ts';
 import { isDev } from './common.ts';
 
 export async function serveCommand(args: CLIArgs): Promise<void> {
   const dev = isDev(args);
+  const tls = tlsFiles(args);
+  const format = logFormat(args);
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, dev });
   const port = Number(args.flags.port ?? process.env.PORT ?? 3000);
   const host = String(args.flags.host ?? process.env.HOST ?? '127.0.0.1');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${args.flags.port ?? process.env.PORT} is not a port number`);
-  const server = startServer(cms, { port, host });
+  const server = startServer(cms, { port, host, tls, logFormat: format });
   const where = cms.config.configPath ?? 'built-in defaults (no config file)';
   console.log(`cms listening on ${server.url}${cms.config.routes.admin} · database ${cms.config.databasePath} · config ${where}${dev ? ' · dev' : ''}`);
+  if (countUsers(cms) === 0) console.log(`no users yet: open ${adminURL(cms, server.url)} to create the first admin (or run cms create-admin)`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -30,4 +37,25 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   // Windows: Ctrl+C arrives as SIGINT (SIGTERM is never sent there); Ctrl+Break as SIGBREAK.
   if (process.platform === 'win32') process.on('SIGBREAK', () => void stop('SIGBREAK'));
+}
+
+function tlsFiles(args: CLIArgs): { cert: string; key: string } | undefined {
+  const cert = args.flags['tls-cert'] as string | undefined;
+  const key = args.flags['tls-key'] as string | undefined;
+  if (!cert && !key) return undefined;
+  if (!cert || !key) throw new ConfigError('--tls-cert and --tls-key go together (PEM files of the certificate and its private key)');
+  for (const file of [cert, key]) if (!existsSync(file)) throw new ConfigError(`TLS file ${file} does not exist`);
+  return { cert, key };
+}
+
+function logFormat(args: CLIArgs): LogFormat {
+  const format = (args.flags['log-format'] as string | undefined) ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new ConfigError(`--log-format ${format}: expected text or json`);
+  return format;
+}
+
+/** The admin as a person would open it: serverURL when set, else the listening address (any-address binds shown as localhost). */
+function adminURL(cms: CMS, listening: string): string {
+  const origin = cms.config.serverURL?.replace(/\/+$/, '') ?? listening.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost');
+  return `${origin}${cms.config.routes.admin}`;
 }

@@ -7,6 +7,7 @@ import { userRoutes } from './routes/users.ts';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { healthRoutes } from './routes/health.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { badRequest } from '../errors.ts';
@@ -23,6 +24,7 @@ export function createApp(cms: CMS) {
     .use(webhookDeliveryRoutes(cms))
     .use(versionRoutes(cms))
     .use(jobRoutes(cms))
+    .use(healthRoutes(cms))
     .use(collectionRoutes(cms));
 
   const adminPrefix = cms.config.routes.admin;

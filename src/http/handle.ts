@@ -10,6 +10,7 @@ import { authenticate, checkCsrf, type Credentials } from './authenticate.ts';
 import { corsHeaders } from './cors.ts';
 import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
+import { rememberRoute } from './observe-request.ts';
 
 export type RouteInput = {
   cms: CMS;
@@ -60,7 +61,8 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
 /** A path with a handler per method; any other method is a 405 naming the allowed ones. */
 export function methods(cms: CMS, table: Partial<Record<string, Route>>, options: Options = {}) {
   const allowed = Object.keys(table);
-  return ({ request, params }: { request: Request; params: Record<string, string> }) => {
+  return ({ request, params, route: pattern }: { request: Request; params: Record<string, string>; route?: string }) => {
+    if (pattern) rememberRoute(request, pattern);
     const route = table[request.method] ?? (request.method === 'HEAD' ? table.GET : undefined);
     if (!route) return withCors(cms, request, methodNotAllowed(allowed));
     return handle(cms, request, params ?? {}, route, options);

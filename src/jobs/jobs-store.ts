@@ -90,3 +90,8 @@ export async function purgeFinishedJobs(db: Queryable, olderThan: number): Promi
 export function purgeStatement(_dialect: Dialect, olderThan: number): SQLPart {
   return { sql: `DELETE FROM "_cms_jobs" WHERE "state" IN ('done', 'failed', 'cancelled') AND "at" <= ?`, params: [olderThan] };
 }
+
+/** Scheduled actions still waiting (the admin's `GET /health`). */
+export function countPendingJobs(cms: CMS): number {
+  return cms.db.select({ n: sql<number>`count(*)` }).from(jobs).where(eq(jobs.state, 'pending')).get()?.n ?? 0;
+}

@@ -1,5 +1,6 @@
 /** One run of the job runner (CONTRACT §6): due scheduled jobs, then due webhook retries. Used by the loop, `/jobs/run` and the Local API. */
 import type { CMS } from '../cms.ts';
+import { countJobRun } from '../metrics/registry.ts';
 import { retryDueWebhooks } from '../webhooks/retry-due.ts';
 import { runDueJobs } from './run-due-jobs.ts';
 
@@ -9,7 +10,13 @@ export type JobRunCounts = {
 };
 
 export async function runJobs(cms: CMS): Promise<JobRunCounts> {
-  const jobs = await runDueJobs(cms);
-  const webhooks = await retryDueWebhooks(cms);
-  return { jobs, webhooks };
+  try {
+    const jobs = await runDueJobs(cms);
+    const webhooks = await retryDueWebhooks(cms);
+    countJobRun(cms, { jobs });
+    return { jobs, webhooks };
+  } catch (error) {
+    countJobRun(cms, { error });
+    throw error;
+  }
 }

@@ -1,5 +1,6 @@
 /** One attempt of a claimed delivery, and what it leaves in the table: removed, pending again, or failed. */
 import type { CMS } from '../cms.ts';
+import { countWebhookAttempt } from '../metrics/registry.ts';
 import type { WebhookConfig } from '../config/types.ts';
 import type { DeliveryRow } from './deliveries-table.ts';
 import { failDelivery, releaseDelivery, removeDelivery, rescheduleDelivery } from './delivery-store.ts';
@@ -15,6 +16,12 @@ export type AttemptResult =
   | { result: 'interrupted' };
 
 export async function attemptDelivery(runtime: WebhookRuntime, row: DeliveryRow): Promise<AttemptResult> {
+  const outcome = await attemptOnce(runtime, row);
+  countWebhookAttempt(runtime.cms, outcome.result);
+  return outcome;
+}
+
+async function attemptOnce(runtime: WebhookRuntime, row: DeliveryRow): Promise<AttemptResult> {
   const { cms } = runtime;
   const target = configuredTarget(cms, row);
   if (!target) {

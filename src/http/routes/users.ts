@@ -6,11 +6,12 @@ import { createSession, endSession } from '../../auth/sessions.ts';
 import { presentDoc } from '../../operations/present.ts';
 import { readJSON } from '../body.ts';
 import { clientIP } from '../client-ip.ts';
+import { cookiesAreSecure } from '../secure-cookies.ts';
 import { methods, type RouteInput } from '../handle.ts';
 import { CSRF_COOKIE, SESSION_COOKIE, bearerToken, checkLoginOrigin, readCookie } from '../authenticate.ts';
 
 function cookie(cms: CMS, name: string, value: string, maxAge: number, httpOnly: boolean): string {
-  const secure = cms.config.serverURL?.startsWith('https:') ? '; Secure' : '';
+  const secure = cookiesAreSecure(cms) ? '; Secure' : '';
   return `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? '; HttpOnly' : ''}${secure}`;
 }
 

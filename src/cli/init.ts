@@ -1,0 +1,61 @@
+/**
+ * `cms init [DIR]` (CONTRACT §11): a commented starter cms.config.ts and a .gitignore for what the
+ * server writes, then the next two commands. Never overwrites a config; adds only missing lines to
+ * an existing .gitignore.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { ConfigError } from '../errors.ts';
+import type { CLIArgs } from './args.ts';
+
+const STARTER_CONFIG = `// cms.config.ts: the whole shape is in the project's docs/config.md.
+// A plain object: no imports needed. Relative paths resolve against this file's folder.
+export default {
+  // serverURL: 'https://cms.example.com',     // makes media URLs absolute; cookies get Secure on https
+  // database: 'data/cms.db',                   // SQLite file (default), or a postgres:// URL
+  // cors: ['https://site.example'],            // origins whose browser code may call the API
+  // upload: { imageSizes: [{ name: 'thumb', width: 300 }] },   // sizes made for every uploaded image
+  // jobs: { secret: process.env.CMS_CRON_SECRET },             // for /jobs/run and /metrics from cron or Prometheus
+
+  collections: [
+    {
+      slug: 'posts',
+      drafts: true, // drafts, versions, scheduled publishing
+      // Anyone may read published posts; logged-in users see drafts too.
+      access: { read: ({ user }) => (user ? true : { status: { equals: 'published' } }) },
+      fields: [
+        { name: 'title', type: 'text', required: true },
+        { name: 'slug', type: 'text', unique: true },
+        { name: 'body', type: 'markdown' },
+        { name: 'cover', type: 'upload', relationTo: 'media' },
+      ],
+      admin: { useAsTitle: 'title' },
+    },
+  ],
+
+  globals: [{ slug: 'settings', fields: [{ name: 'siteName', type: 'text' }] }],
+};
+`;
+
+/** What the server writes beside its config: database and secret, uploaded files, backups. */
+const IGNORED = ['data/', 'uploads/', 'backups/'];
+
+export async function initCommand(args: CLIArgs): Promise<void> {
+  const dir = resolve(args.rest[0] ?? '.');
+  const configFile = join(dir, 'cms.config.ts');
+  const existing = ['cms.config.ts', 'cms.config.js', 'cms.config.json'].find((f) => existsSync(join(dir, f)));
+  if (existing) throw new ConfigError(`${join(dir, existing)} already exists; cms init leaves it alone`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(configFile, STARTER_CONFIG);
+  const gitignore = join(dir, '.gitignore');
+  const had = existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : '';
+  const present = new Set(had.split(/\r?\n/).map((l) => l.trim()));
+  const missing = IGNORED.filter((l) => !present.has(l) && !present.has(`/${l}`));
+  if (missing.length) writeFileSync(gitignore, `${had}${had && !had.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
+
+  const where = relative(process.cwd(), dir);
+  console.log(`wrote ${configFile}${missing.length ? ` and ${gitignore}` : ''}`);
+  console.log('next:');
+  console.log(where ? `  cd ${where.includes(' ') ? JSON.stringify(where) : where}` : '  cms create-admin     # or create the first admin in the browser');
+  console.log('  cms                  # serves http://127.0.0.1:3000; open /admin');
+}

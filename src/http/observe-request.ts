@@ -1,0 +1,43 @@
+/**
+ * After every answer: count it for `/metrics` and write one log line (CONTRACT §10). The route label is
+ * the pattern the router matched (`/api/cms/:collection/:id`), never the concrete path, so the number of
+ * series stays bounded; the log line keeps the path but drops query values (preview tokens, search words).
+ */
+import type { CMS } from '../cms.ts';
+import { countRequest } from '../metrics/registry.ts';
+
+export type LogFormat = 'text' | 'json' | 'off';
+
+const routes = new WeakMap<Request, string>();
+
+/** Called by the route wrapper with the pattern Elysia matched. */
+export function rememberRoute(request: Request, route: string): void {
+  routes.set(request, route);
+}
+
+/** The path with each query value removed: `/api/cms/posts?where[title][like]&limit`. */
+export function pathWithoutQueryValues(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const path = start === -1 ? '/' : url.slice(start);
+  const q = path.indexOf('?');
+  if (q === -1) return path;
+  const keys = path.slice(q + 1).split('&').filter(Boolean).map((pair) => {
+    const eq = pair.indexOf('=');
+    return eq === -1 ? pair : pair.slice(0, eq);
+  });
+  return `${path.slice(0, q)}${keys.length ? `?${keys.join('&')}` : ''}`;
+}
+
+export function observeRequest(cms: CMS, request: Request, status: number, ms: number, format: LogFormat): void {
+  const path = pathWithoutQueryValues(request.url);
+  const admin = cms.config.routes.admin;
+  const route = routes.get(request) ?? (path === admin || path.startsWith(`${admin}/`) ? `${admin}/*` : 'unmatched');
+  countRequest(cms, request.method, route, status, ms / 1000);
+  if (format === 'off') return;
+  const rounded = Math.round(ms * 10) / 10;
+  cms.log.info(
+    format === 'json'
+      ? JSON.stringify({ time: new Date(cms.clock.now()).toISOString(), method: request.method, path, status, ms: rounded })
+      : `${request.method} ${path} ${status} ${rounded}ms`,
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), CONTRACT §10.
+ * Health answers 503 when the database does not; it is cheap enough for a load balancer to poll.
+ */
+import { Elysia } from 'elysia';
+import pkg from '../../../package.json' with { type: 'json' };
+import type { CMS } from '../../cms.ts';
+import { databaseAnswers, databaseBytes } from '../../db/health.ts';
+import { forbidden, unauthorized } from '../../errors.ts';
+import { isCronSecret } from '../../jobs/cron-secret.ts';
+import { countPendingJobs } from '../../jobs/jobs-store.ts';
+import { metricsOf } from '../../metrics/registry.ts';
+import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from '../../metrics/prometheus-text.ts';
+import { countDeliveries, deliveriesTableExists } from '../../webhooks/delivery-store.ts';
+import { bearerToken, type Credentials } from '../authenticate.ts';
+import { methods, type Route } from '../handle.ts';
+
+/** An admin session, or an admin's API key with every scope. */
+function isAdmin(credentials: Credentials): boolean {
+  return credentials.user?.role === 'admin' && (!credentials.scopes || credentials.scopes.includes('*'));
+}
+
+function storageKind(cms: CMS): 'local' | 's3' | 'custom' {
+  const storage = cms.config.upload.storage as { type?: string } | null | undefined;
+  return !storage ? 'local' : storage.type === 's3' ? 's3' : 'custom';
+}
+
+function adminDetails(cms: CMS) {
+  const metrics = metricsOf(cms);
+  const last = metrics.lastJobRun;
+  const deliveries = deliveriesTableExists(cms.sqlite);
+  return {
+    uptime: Math.round((cms.clock.now() - metrics.startedAt) / 1000),
+    storage: storageKind(cms),
+    jobs: {
+      lastRunAt: last ? new Date(last.at).toISOString() : null,
+      lastError: last?.error ?? null,
+      scheduledPending: countPendingJobs(cms),
+    },
+    webhooks: {
+      pending: deliveries ? countDeliveries(cms.sqlite, 'pending') + countDeliveries(cms.sqlite, 'sending') : 0,
+      failed: deliveries ? countDeliveries(cms.sqlite, 'failed') : 0,
+    },
+  };
+}
+
+export function healthRoutes(cms: CMS) {
+  const health: Route = ({ credentials }) => {
+    if (!databaseAnswers(cms)) return { status: 503, body: { status: 'error', version: pkg.version, database: 'error' }, headers: { 'cache-control': 'no-store' } };
+    const body = { status: 'ok', version: pkg.version, database: 'ok', ...(isAdmin(credentials) ? adminDetails(cms) : {}) };
+    return { body, headers: { 'cache-control': 'no-store' } };
+  };
+  const metrics: Route = ({ request, credentials }) => {
+    const bearer = bearerToken(request);
+    if (!(bearer && isCronSecret(cms, bearer)) && !isAdmin(credentials)) {
+      throw credentials.user || bearer ? forbidden('The cron secret or an admin is required.') : unauthorized();
+    }
+    const uptimeSeconds = (cms.clock.now() - metricsOf(cms).startedAt) / 1000;
+    const text = renderMetrics(metricsOf(cms), { databaseBytes: databaseBytes(cms), uptimeSeconds });
+    return new Response(text, { headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
+  };
+  return new Elysia()
+    .all('/health', methods(cms, { GET: health }, { csrf: false }))
+    .all('/metrics', methods(cms, { GET: metrics }, { csrf: false }));
+}

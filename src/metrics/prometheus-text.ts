@@ -1,0 +1,53 @@
+/**
+ * The Prometheus text exposition format (version 0.0.4) of an instance's metrics. Names follow
+ * Prometheus conventions: `_total` counters, `_seconds` and `_bytes` units, `le` buckets cumulative.
+ */
+import { LATENCY_BUCKETS, type Metrics } from './registry.ts';
+
+export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+type Labels = Record<string, string>;
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+}
+
+function sample(name: string, labels: Labels, value: number): string {
+  const pairs = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`);
+  return `${name}${pairs.length ? `{${pairs.join(',')}}` : ''} ${Number.isFinite(value) ? value : value > 0 ? '+Inf' : '-Inf'}`;
+}
+
+function family(name: string, type: 'counter' | 'gauge' | 'histogram', help: string, samples: string[]): string {
+  return `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${samples.join('\n')}${samples.length ? '\n' : ''}`;
+}
+
+export function renderMetrics(metrics: Metrics, gauges: { databaseBytes: number; uptimeSeconds: number }): string {
+  const requests = [...metrics.requests].map(([key, count]) => {
+    const [method, route, status] = key.split(' ') as [string, string, string];
+    return sample('cms_http_requests_total', { method, route, status }, count);
+  });
+  const h = metrics.latency;
+  let cumulative = 0;
+  const latency = LATENCY_BUCKETS.map((le, i) => sample('cms_http_request_duration_seconds_bucket', { le: String(le) }, (cumulative += h.buckets[i]!)));
+  latency.push(
+    sample('cms_http_request_duration_seconds_bucket', { le: '+Inf' }, h.count),
+    sample('cms_http_request_duration_seconds_sum', {}, h.sum),
+    sample('cms_http_request_duration_seconds_count', {}, h.count),
+  );
+  const outcomes = Object.entries(metrics.webhookAttempts).map(([outcome, n]) => sample('cms_webhook_attempts_total', { outcome }, n));
+  return [
+    family('cms_http_requests_total', 'counter', 'HTTP requests answered, by method, route pattern and status.', requests),
+    family('cms_http_request_duration_seconds', 'histogram', 'Time to answer HTTP requests (until the headers are sent).', latency),
+    family('cms_job_runs_total', 'counter', 'Runs of the job runner (loop, /jobs/run, Local API), by outcome.', [
+      sample('cms_job_runs_total', { outcome: 'ok' }, metrics.jobRuns.ok),
+      sample('cms_job_runs_total', { outcome: 'error' }, metrics.jobRuns.error),
+    ]),
+    family('cms_scheduled_jobs_total', 'counter', 'Scheduled publish/unpublish jobs performed, by outcome.', [
+      sample('cms_scheduled_jobs_total', { outcome: 'ran' }, metrics.jobs.ran),
+      sample('cms_scheduled_jobs_total', { outcome: 'failed' }, metrics.jobs.failed),
+    ]),
+    family('cms_webhook_attempts_total', 'counter', 'Webhook delivery attempts, by outcome (sent, retry, failed, interrupted).', outcomes),
+    family('cms_database_size_bytes', 'gauge', 'Size of the database on disk (main file and write-ahead log).', [sample('cms_database_size_bytes', {}, gauges.databaseBytes)]),
+    family('cms_uptime_seconds', 'gauge', 'Seconds since the instance started.', [sample('cms_uptime_seconds', {}, gauges.uptimeSeconds)]),
+  ].join('');
+}
