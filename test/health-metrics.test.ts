@@ -56,7 +56,7 @@ describe('GET /health', () => {
   test('503 with status error when the database does not answer', async () => {
     const other = await startTestServer({});
     try {
-      other.cms.sqlite.close();
+      await other.cms.store.close();
       const r = await other.request('GET', '/health');
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ status: 'error', version: pkg.version, database: 'error' });

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import type { CMS } from '../cms.ts';
 
 /** True when a trivial query answers. */
-export function databaseAnswers(cms: CMS): boolean {
+export async function databaseAnswers(cms: CMS): Promise<boolean> {
   try {
-    return cms.sqlite.query('select 1 as ok').get() !== null;
+    return (await cms.store.get('SELECT 1 AS "ok"')) !== null;
   } catch {
     return false;
   }

@@ -92,6 +92,6 @@ export function purgeStatement(_dialect: Dialect, olderThan: number): SQLPart {
 }
 
 /** Scheduled actions still waiting (the admin's `GET /health`). */
-export function countPendingJobs(cms: CMS): number {
-  return cms.db.select({ n: sql<number>`count(*)` }).from(jobs).where(eq(jobs.state, 'pending')).get()?.n ?? 0;
+export async function countPendingJobs(db: Queryable): Promise<number> {
+  return (await db.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_jobs" WHERE "state" = 'pending'`))?.n ?? 0;
 }

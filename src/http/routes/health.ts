@@ -25,29 +25,29 @@ function storageKind(cms: CMS): 'local' | 's3' | 'custom' {
   return !storage ? 'local' : storage.type === 's3' ? 's3' : 'custom';
 }
 
-function adminDetails(cms: CMS) {
+async function adminDetails(cms: CMS) {
   const metrics = metricsOf(cms);
   const last = metrics.lastJobRun;
-  const deliveries = deliveriesTableExists(cms.sqlite);
+  const deliveries = await deliveriesTableExists(cms.store);
   return {
     uptime: Math.round((cms.clock.now() - metrics.startedAt) / 1000),
     storage: storageKind(cms),
     jobs: {
       lastRunAt: last ? new Date(last.at).toISOString() : null,
       lastError: last?.error ?? null,
-      scheduledPending: countPendingJobs(cms),
+      scheduledPending: await countPendingJobs(cms.store),
     },
     webhooks: {
-      pending: deliveries ? countDeliveries(cms.sqlite, 'pending') + countDeliveries(cms.sqlite, 'sending') : 0,
-      failed: deliveries ? countDeliveries(cms.sqlite, 'failed') : 0,
+      pending: deliveries ? (await countDeliveries(cms.store, 'pending')) + (await countDeliveries(cms.store, 'sending')) : 0,
+      failed: deliveries ? await countDeliveries(cms.store, 'failed') : 0,
     },
   };
 }
 
 export function healthRoutes(cms: CMS) {
-  const health: Route = ({ credentials }) => {
-    if (!databaseAnswers(cms)) return { status: 503, body: { status: 'error', version: pkg.version, database: 'error' }, headers: { 'cache-control': 'no-store' } };
-    const body = { status: 'ok', version: pkg.version, database: 'ok', ...(isAdmin(credentials) ? adminDetails(cms) : {}) };
+  const health: Route = async ({ credentials }) => {
+    if (!(await databaseAnswers(cms))) return { status: 503, body: { status: 'error', version: pkg.version, database: 'error' }, headers: { 'cache-control': 'no-store' } };
+    const body = { status: 'ok', version: pkg.version, database: 'ok', ...(isAdmin(credentials) ? await adminDetails(cms) : {}) };
     return { body, headers: { 'cache-control': 'no-store' } };
   };
   const metrics: Route = ({ request, credentials }) => {
