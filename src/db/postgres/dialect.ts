@@ -1,0 +1,98 @@
+/**
+ * PostgreSQL's side of every SQL difference (see Dialect in ../store.ts), with SQLite's semantics:
+ * - JSON lives in jsonb columns (config tables) or JSON text (`_cms_versions.version`); every JSON read
+ *   casts its input `::jsonb` (a no-op on jsonb), so both kinds of source read alike.
+ * - A JSON null reads as SQL NULL, as `json_extract` answers, so `COALESCE(locale, fallback)` falls through.
+ * - Typed reads never fail on a row of another type: a number is read only where `jsonb_typeof` says
+ *   number (else NULL), as a cast of a string would stop the whole query.
+ * - Booleans are integers 1/0 on both engines (columns, `where` values, versions), so callers and stored
+ *   documents need no engine branch; a JSON `true`/`false` reads as 1/0 like SQLite's `json_extract`.
+ */
+import type { Dialect, ValueKind } from '../store.ts';
+
+/** `'{"a","b"}'`: a text[] literal of path segments (from the config), quoted for the array and for SQL. */
+function pathLiteral(path: readonly string[]): string {
+  const array = `{${path.map((p) => `"${p.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`).join(',')}}`;
+  return `'${array.replaceAll("'", "''")}'`;
+}
+
+const asJson = (expr: string) => `(${expr})::jsonb`;
+
+/** Still JSON; a JSON null becomes SQL NULL. */
+function jsonGet(expr: string, path: readonly string[]): string {
+  if (path.length === 0) return asJson(expr);
+  return `NULLIF(${asJson(expr)} #> ${pathLiteral(path)}, 'null'::jsonb)`;
+}
+
+/** The scalar as SQL text: strings without quotes, numbers and booleans as written, objects as JSON text. */
+const asText = (expr: string, path: readonly string[]) => `(${asJson(expr)} #>> ${pathLiteral(path)})`;
+
+function typed(json: string, kind: ValueKind): string {
+  switch (kind) {
+    // float8 (not numeric): Bun.SQL reads numeric back as a string.
+    case 'number': return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json})::float8 END)`;
+    case 'integer': return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json})::bigint END)`;
+    case 'boolean': return `(CASE jsonb_typeof(${json}) WHEN 'boolean' THEN (${json})::boolean::integer WHEN 'number' THEN (${json})::integer END)`;
+    default: throw new Error(`not a typed kind: ${kind}`);
+  }
+}
+
+function jsonValue(expr: string, path: readonly string[], kind: ValueKind): string {
+  if (kind === 'text' || kind === 'date' || kind === 'json') return asText(expr, path);
+  return typed(path.length ? `${asJson(expr)} #> ${pathLiteral(path)}` : asJson(expr), kind);
+}
+
+/** Errno of the SQLSTATE `unique_violation`; Bun.SQL puts SQLSTATEs in `errno`, not `code`. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The first column of the violated key: from `detail` ("Key (email)=(a@b) already exists.", names quoted
+ * when they need it), else from our index name (`<table>_<columns>_unique`, table-model.ts).
+ */
+function uniqueViolation(error: unknown): string | null {
+  const e = error as { errno?: unknown; detail?: unknown; constraint?: unknown; table?: unknown } | null;
+  if (!e || typeof e !== 'object' || e.errno !== UNIQUE_VIOLATION) return null;
+  const key = typeof e.detail === 'string' ? /^Key \((.+?)\)=\(/.exec(e.detail)?.[1] : undefined;
+  if (key) {
+    const first = /^"((?:[^"]|"")*)"|^([^,]+)/.exec(key)!;
+    return first[1] !== undefined ? first[1].replaceAll('""', '"') : first[2].trim();
+  }
+  if (typeof e.constraint === 'string' && typeof e.table === 'string' && e.constraint.startsWith(`${e.table}_`)) {
+    return e.constraint.slice(e.table.length + 1).replace(/_(unique|key)$/, '') || null;
+  }
+  return null;
+}
+
+/**
+ * A JSON value to bind. Bun.SQL sends an object parameter as its JSON.stringify text (toJSON included), so
+ * wrapping every value in one stores jsonb in a jsonb column and JSON text in a text column, exactly what
+ * SQLite's JSON text does. Unwrapped it would go wrong: a number or boolean is sent typed (`column is of
+ * type jsonb but expression is of type integer`), and a string is JSON text only for a jsonb column.
+ */
+class JsonParameter {
+  constructor(readonly value: unknown) {}
+  toJSON() {
+    return this.value;
+  }
+}
+
+export const postgresDialect: Dialect = {
+  engine: 'postgres',
+  jsonGet,
+  jsonValue,
+  jsonArrayLength: (expr) => `(CASE WHEN ${expr} IS NULL THEN NULL WHEN jsonb_typeof(${asJson(expr)}) = 'array' THEN jsonb_array_length(${asJson(expr)}) ELSE 0 END)`,
+  // jsonb_array_elements names its column `value`, like json_each; anything but an array has no items.
+  jsonItems: (expr) => `jsonb_array_elements(CASE WHEN jsonb_typeof(${asJson(expr)}) = 'array' THEN ${asJson(expr)} END)`,
+  // Through text so that `like` on a number or JSON value matches as on SQLite instead of failing.
+  likeInsensitive: (expr) => `(${expr})::text ILIKE ? ESCAPE '\\'`,
+  // One array parameter whose element type PostgreSQL takes from `expr`; any length, one prepared statement.
+  inList: (expr, values) => ({ sql: `${expr} = ANY(?)`, params: [values] }),
+  skipLocked: ' FOR UPDATE SKIP LOCKED',
+  lockTable: (table) => `LOCK TABLE "${table.replaceAll('"', '""')}" IN SHARE ROW EXCLUSIVE MODE`,
+  tableExists: (table) => ({ sql: `SELECT 1 AS "found" FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`, params: [table] }),
+  uniqueViolation,
+  encodeJSON: (value) => (value === undefined || value === null ? null : new JsonParameter(value)),
+  // jsonb arrives parsed (objects, arrays, strings, numbers): nothing to undo.
+  decodeJSON: (value) => (value === undefined ? null : value),
+  boolean: (value) => (value ? 1 : 0),
+};

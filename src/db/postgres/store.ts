@@ -1,0 +1,103 @@
+/**
+ * The PostgreSQL store: Bun's built-in client (Bun.SQL), one pool per process, many processes per database.
+ *
+ * - Statements take `?`/`?N` placeholders like SQLite's (rewritten to `$n`, ./placeholders.ts) and run
+ *   through `unsafe(text, params)`: prepared per connection by Bun, every value bound.
+ * - A transaction is `sql.begin`: one pool connection for the whole work, committed when it resolves,
+ *   rolled back when it throws; a `transaction` call on its `tx` runs inside the same one. Statements
+ *   outside a transaction run on any free pool connection and see committed data only.
+ * - Numbers: Bun.SQL answers int8 and numeric as strings. The store turns every int8/numeric column of a
+ *   result into a JS number (by the column's type OID), so `count(*)`, epoch-ms `bigint` columns and ids
+ *   read the same as on SQLite. Exact up to 2^53, far above any count, id or epoch-ms time.
+ */
+import type { SQL } from 'bun';
+import type { Params, Queryable, Row, Store } from '../store.ts';
+import { connectPostgres } from './connect.ts';
+import { postgresDialect } from './dialect.ts';
+import { applyPostgresSystemMigrations, withMigrationLock } from './migrate.ts';
+import { numberPlaceholders } from './placeholders.ts';
+
+/** `int8` and `numeric` type OIDs (pg_type): the result columns Bun.SQL answers as strings. */
+const NUMBER_AS_TEXT = new Set([20, 1700]);
+
+/** The part of Bun.SQL (pool or transaction) a Queryable needs. */
+type Runner = Pick<SQL, 'unsafe'>;
+type Result = Row[] & { count?: number | null; columns?: { name: string; type: number }[] };
+
+export type PostgresStoreOptions = {
+  /** Connections per process (config `databasePool`). */
+  poolSize?: number;
+  /** Epoch ms, for the applied-at time of system migrations (`cms.clock` in the server). */
+  now?: () => number;
+};
+
+/** The Store, plus the client for what only PostgreSQL has (migration files under the advisory lock). */
+export type PostgresStore = Store & { readonly sql: SQL };
+
+function toNumbers(result: Result): Result {
+  const wide = result.columns?.filter((c) => NUMBER_AS_TEXT.has(c.type)).map((c) => c.name);
+  if (!wide?.length) return result;
+  for (const row of result) {
+    for (const name of wide) {
+      const value = row[name];
+      if (typeof value === 'string') row[name] = Number(value);
+    }
+  }
+  return result;
+}
+
+async function query(on: Runner, sql: string, params: Params = []): Promise<Result> {
+  return toNumbers((await on.unsafe(numberPlaceholders(sql), params as unknown[])) as Result);
+}
+
+/** Statements on the pool or inside one transaction. */
+function queryable(on: Runner, inTransaction: boolean): Queryable {
+  return {
+    engine: 'postgres',
+    dialect: postgresDialect,
+    all: async <T>(sql: string, params?: Params) => (await query(on, sql, params)) as T[],
+    get: async <T>(sql: string, params?: Params) => ((await query(on, sql, params))[0] as T | undefined) ?? null,
+    run: async (sql, params) => ({ changes: (await query(on, sql, params)).count ?? 0 }),
+    async insert(sql, params) {
+      const rows = await query(on, `${sql.trim().replace(/;$/, '')} RETURNING "id"`, params);
+      if (!rows[0]) throw new Error('The insert added no row, so it has no id.');
+      return Number(rows[0].id);
+    },
+    // Without parameters Bun.SQL uses the simple protocol, which runs several `;`-separated statements.
+    exec: async (sql) => void (await on.unsafe(sql)),
+    async lockTable(table) {
+      // Outside a transaction PostgreSQL refuses LOCK TABLE; a check-then-write there is a caller's bug.
+      if (!inTransaction) throw new Error(`lockTable("${table}") needs a transaction: the lock lasts until its commit.`);
+      await on.unsafe(postgresDialect.lockTable(table)!);
+    },
+  };
+}
+
+export async function createPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const sql = await connectPostgres(url, { poolSize: options.poolSize });
+  const now = () => new Date((options.now ?? Date.now)()).toISOString();
+  const lock = <T>(work: () => Promise<T>) => withMigrationLock(sql, () => work());
+
+  const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
+    sql.begin((on) => {
+      const tx: Store = {
+        ...queryable(on, true),
+        inTransaction: true,
+        transaction: (inner) => inner(tx),
+        applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
+        withMigrationLock: lock,
+        close: () => Promise.reject(new Error('A transaction cannot close the store.')),
+      };
+      return work(tx);
+    }) as Promise<T>;
+
+  return {
+    ...queryable(sql, false),
+    sql,
+    inTransaction: false,
+    transaction,
+    applySystemMigrations: async () => void (await applyPostgresSystemMigrations(sql, now())),
+    withMigrationLock: lock,
+    close: () => sql.close(),
+  };
+}
