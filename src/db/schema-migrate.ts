@@ -77,7 +77,7 @@ export async function diffConfig(config: SanitizedConfig, options: { allowDestru
 }
 
 /** Dropped tables, dropped columns and changed column types lose data: never applied by ourselves. */
-function findDestructive(before: Snapshot['drizzle']['tables'], after: Snapshot['drizzle']['tables']): string[] {
+export function findDestructive(before: Snapshot['drizzle']['tables'], after: Snapshot['drizzle']['tables']): string[] {
   const found: string[] = [];
   for (const [name, table] of Object.entries(before)) {
     const next = after[name];
