@@ -43,13 +43,15 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   const config = await loadConfig(options);
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
-  const store = await openStore(config.databasePath);
+  const store = await openStore(config, () => clock.now());
   setNativeDir(config.dataDir);
   let storage: StorageAdapter;
+  let secret: string;
   try {
     await store.applySystemMigrations();
     if (options.migrate !== 'none') await store.withMigrationLock(() => migrateOnStart(config, store, clock, log));
     storage = await createStorage(config);
+    secret = await resolveSecret(config, store);
   } catch (error) {
     await store.close();
     throw error;
@@ -59,7 +61,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
     store,
     clock,
     events: createEventStream(),
-    secret: resolveSecret(config.secret, config.dataDir),
+    secret,
     log,
     storage,
     closers: [],

@@ -3,7 +3,7 @@
  * time (test clock), 429 with Retry-After. The attacks on it are in test/security/login-lock-race.test.ts.
  */
 import { describe, expect, test } from 'bun:test';
-import { startTestServer, tempDir } from './harness.ts';
+import { sharedTestDatabase, startTestServer, tempDir } from './harness.ts';
 
 const config = { auth: { maxLoginAttempts: 3, lockWindow: 600 } };
 
@@ -38,12 +38,14 @@ describe('login lock', () => {
 
   test('attempts survive a restart', async () => {
     const dir = tempDir();
-    const first = await startTestServer(config, { dir });
+    const shared = await sharedTestDatabase(dir);
+    const first = await startTestServer({ ...config, database: shared.database }, { dir });
     await first.user('editor', 'ed@example.com', 'password123');
     for (let i = 0; i < 3; i++) await first.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'nope-nope' } });
     await first.server.stop();
-    const second = await startTestServer(config, { dir });
+    const second = await startTestServer({ ...config, database: shared.database }, { dir });
     expect((await second.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' } })).status).toBe(429);
     await second.stop();
+    await shared.drop();
   });
 });

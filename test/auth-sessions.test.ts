@@ -148,10 +148,11 @@ describe('first-register race', () => {
 
 describe('first-register across processes', () => {
   test('two instances on one database racing first-register make exactly one admin', async () => {
-    const { tempDir } = await import('./harness.ts');
+    const { tempDir, sharedTestDatabase } = await import('./harness.ts');
     const dir = tempDir();
-    const a = await startTestServer(config, { dir });
-    const b = await startTestServer(config, { dir });
+    const shared = await sharedTestDatabase(dir);
+    const a = await startTestServer({ ...config, database: shared.database }, { dir });
+    const b = await startTestServer({ ...config, database: shared.database }, { dir });
     const results = await Promise.all([
       a.request('POST', '/users/first-register', { body: { email: 'one@example.com', password: 'password123' } }),
       b.request('POST', '/users/first-register', { body: { email: 'two@example.com', password: 'password123' } }),
@@ -160,5 +161,6 @@ describe('first-register across processes', () => {
     expect((await a.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM users'))!.n).toBe(1);
     await a.server.stop();
     await b.stop();
+    await shared.drop();
   });
 });

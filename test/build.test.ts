@@ -420,7 +420,7 @@ describe('bun run build → dist/cms', () => {
       expect(admin.status).toBe(200)
       expect(await admin.text()).toContain('<html')
       expect(existsSync(join(site, 'data/cms.db'))).toBe(true)
-      expect(existsSync(join(site, 'migrations/0000_init.sql'))).toBe(true)
+      expect(existsSync(join(site, 'migrations/sqlite/0000_init.sql'))).toBe(true)
     } finally {
       proc.kill('SIGTERM')
       const code = await proc.exited

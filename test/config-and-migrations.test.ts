@@ -71,9 +71,9 @@ describe('migrations', () => {
     expect(status.out).toContain('has changes');
     const r = cms(dir, 'create-admin', '--email', 'b@example.com', '--password', 'password123');
     expect(r.code).toBe(0);
-    const files = fs.readdirSync(path.join(dir, 'migrations')).filter((f) => f.endsWith('.sql')).sort();
+    const files = fs.readdirSync(path.join(dir, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql')).sort();
     expect(files).toEqual(['0000_init.sql', '0001_config_change.sql']);
-    const sql = fs.readFileSync(path.join(dir, 'migrations/0001_config_change.sql'), 'utf8');
+    const sql = fs.readFileSync(path.join(dir, 'migrations/sqlite/0001_config_change.sql'), 'utf8');
     expect(sql).toContain('ALTER TABLE `posts` ADD `views` real');
     expect(sql).toContain('CREATE TABLE `tags`');
     expect(sql).toContain('CREATE INDEX `posts_views_idx`');
@@ -89,10 +89,10 @@ describe('migrations', () => {
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('"posts"."old"');
     expect(refused.err).toContain('cms migrate:create');
-    expect(fs.readdirSync(path.join(dir, 'migrations')).filter((f) => f.endsWith('.sql'))).toEqual(['0000_init.sql']);
+    expect(fs.readdirSync(path.join(dir, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql'))).toEqual(['0000_init.sql']);
     const created = cms(dir, 'migrate:create', 'drop_old');
     expect(created.code).toBe(0);
-    const file = path.join(dir, 'migrations/0001_drop_old.sql');
+    const file = path.join(dir, 'migrations/sqlite/0001_drop_old.sql');
     expect(fs.readFileSync(file, 'utf8')).toContain('REVIEW');
     expect(fs.readFileSync(file, 'utf8')).toContain('DROP COLUMN `old`');
     const status = cms(dir, 'migrate:status');
@@ -101,6 +101,22 @@ describe('migrations', () => {
     expect(applied.code).toBe(0);
     expect(applied.out).toContain('[1/1] applying 0001_drop_old');
     expect(cms(dir, 'create-admin', '--email', 'b@example.com', '--password', 'password123').code).toBe(0);
+  });
+
+  test('an install made before there were two engines keeps its flat migrations/ folder and continues it', () => {
+    const dir = tempDir();
+    writeConfig(dir, `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }] }] }`);
+    expect(cms(dir, 'create-admin', '--email', 'a@example.com', '--password', 'password123').code).toBe(0);
+    // What the earlier release left beside its config: NNNN_*.sql and meta/ directly under migrations/.
+    fs.renameSync(path.join(dir, 'migrations', 'sqlite'), path.join(dir, 'legacy'));
+    fs.rmSync(path.join(dir, 'migrations'), { recursive: true, force: true });
+    fs.renameSync(path.join(dir, 'legacy'), path.join(dir, 'migrations'));
+    expect(cms(dir, 'migrate:status').out).toContain('applied  0000_init');
+    writeConfig(dir, `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'views', type: 'number' }] }] }`);
+    expect(cms(dir, 'create-admin', '--email', 'b@example.com', '--password', 'password123').code).toBe(0);
+    expect(fs.readdirSync(path.join(dir, 'migrations')).filter((f) => f.endsWith('.sql')).sort()).toEqual(['0000_init.sql', '0001_config_change.sql']);
+    expect(fs.existsSync(path.join(dir, 'migrations', 'sqlite'))).toBe(false);
+    expect(cms(dir, 'migrate:status').out).toContain('in step');
   });
 
   test('migrate:create with nothing to do says so', () => {

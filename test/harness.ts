@@ -12,6 +12,8 @@ import { startServer, type RunningServer } from '../src/server.ts';
 import { manualClock } from '../src/clock.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import type { ChangeEventType } from '../src/events/change-events.ts';
+import type { Engine } from '../src/db/store.ts';
+import { createTestDatabase } from './support/postgres.ts';
 
 export const quietLog = { info() {}, warn() {}, error() {} };
 
@@ -48,10 +50,32 @@ export type TestResponse = { status: number; headers: Headers; body: any; text: 
 
 let userCounter = 0;
 
-export async function startTestServer(config: UserConfig = {}, options: { dir?: string; dev?: boolean; clockStart?: number } = {}): Promise<TestServer> {
+/** The engines the scenario tables run on (a matrix: every table on each; issue 16). */
+export const TEST_ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+/** The engine of servers started without one: CMS_TEST_ENGINE, else SQLite. */
+export const DEFAULT_TEST_ENGINE: Engine = process.env.CMS_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * A database that several servers share in turn or at once (a restart, two instances): a file in `dir` on
+ * SQLite, a fresh database of the test cluster on PostgreSQL. Pass it as the config's `database`; `drop`
+ * removes it when the test is done (servers given a `database` never drop it themselves).
+ */
+export async function sharedTestDatabase(dir: string, engine: Engine = DEFAULT_TEST_ENGINE): Promise<{ database: string; drop(): Promise<void> }> {
+  if (engine === 'sqlite') return { database: path.join(dir, 'data/cms.db'), drop: async () => {} };
+  const pg = await createTestDatabase();
+  return { database: pg.url, drop: pg.drop };
+}
+
+export type TestServerOptions = { dir?: string; dev?: boolean; clockStart?: number; engine?: Engine };
+
+export async function startTestServer(config: UserConfig = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const dir = options.dir ?? tempDir();
   const clock = manualClock(options.clockStart ?? Date.parse('2026-01-01T00:00:00Z'));
-  const cms = await createCMS({ config: { database: path.join(dir, 'data/cms.db'), ...config }, rootDir: dir, clock, log: quietLog, dev: options.dev });
+  // PostgreSQL: a fresh database on the test cluster per server, dropped when it stops.
+  const pg = (options.engine ?? DEFAULT_TEST_ENGINE) === 'postgres' && !config.database ? await createTestDatabase() : null;
+  const database = pg?.url ?? path.join(dir, 'data/cms.db');
+  const cms = await createCMS({ config: { database, ...config }, rootDir: dir, clock, log: quietLog, dev: options.dev })
+    .catch(async (error) => { await pg?.drop(); throw error; });
   const server = startServer(cms, { port: 0, host: '127.0.0.1' });
   const api = `${server.url}${cms.config.routes.api}`;
   const events: TestServer['events'] = [];
@@ -100,6 +124,7 @@ export async function startTestServer(config: UserConfig = {}, options: { dir?: 
     cms, server, url: server.url, api, dir, clock, events, request, login, user,
     async stop() {
       await server.stop();
+      await pg?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

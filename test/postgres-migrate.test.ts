@@ -12,7 +12,8 @@ import { drizzle } from 'drizzle-orm/bun-sql';
 import { connectPostgres } from '../src/db/postgres/connect.ts';
 import { applyPostgresMigrationFiles, applyPostgresSystemMigrations, appliedPostgresMigrations, postgresSystemMigrations, withMigrationLock, type MigrationSource } from '../src/db/postgres/migrate.ts';
 import { jobs, sessions } from '../src/db/postgres/system-schema.ts';
-import { resolvePostgresSecret } from '../src/db/postgres/secret.ts';
+import { resolveSecret } from '../src/secret.ts';
+import { createPostgresStore, type PostgresStore } from '../src/db/postgres/store.ts';
 import { createTestDatabase, type TestDatabase } from './support/postgres.ts';
 
 const NOW = '2026-11-23T00:00:00.000Z';
@@ -112,11 +113,15 @@ describe('PostgreSQL migrations', () => {
 });
 
 describe('the generated secret on PostgreSQL', () => {
+  const pg = { secret: null, dataDir: '/nonexistent', databaseEngine: 'postgres' as const };
+  let stores: PostgresStore[] = [];
+  beforeAll(async () => { stores = [await createPostgresStore(db.url, { poolSize: 2 }), await createPostgresStore(db.url, { poolSize: 2 })]; });
+  afterAll(async () => { for (const store of stores) await store.close(); });
   test('instances starting together end with one secret, kept in the database', async () => {
     const saved = process.env.CMS_SECRET;
     delete process.env.CMS_SECRET;
     try {
-      const secrets = await Promise.all([resolvePostgresSecret(a, null), resolvePostgresSecret(b, null), resolvePostgresSecret(a, null)]);
+      const secrets = await Promise.all([resolveSecret(pg, stores[0]), resolveSecret(pg, stores[1]), resolveSecret(pg, stores[0])]);
       expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
       expect(new Set(secrets).size).toBe(1);
       const [row] = await a.unsafe(`SELECT "value" FROM "_cms_settings" WHERE "key" = 'secret'`);
@@ -130,8 +135,8 @@ describe('the generated secret on PostgreSQL', () => {
     const saved = process.env.CMS_SECRET;
     try {
       process.env.CMS_SECRET = 'from-env';
-      expect(await resolvePostgresSecret(a, 'from-config')).toBe('from-config');
-      expect(await resolvePostgresSecret(a, null)).toBe('from-env');
+      expect(await resolveSecret({ ...pg, secret: 'from-config' }, stores[0])).toBe('from-config');
+      expect(await resolveSecret(pg, stores[1])).toBe('from-env');
     } finally {
       if (saved === undefined) delete process.env.CMS_SECRET;
       else process.env.CMS_SECRET = saved;

@@ -7,9 +7,10 @@ import { passwordProblem } from '../auth/password.ts';
 import type { CLIArgs } from './args.ts';
 
 async function prompt(question: string, hidden = false): Promise<string> {
-  process.stdout.write(question);
   const stdin = process.stdin;
+  // Echo goes off before the question shows, so a password typed (or pasted) at once is never echoed.
   if (hidden && stdin.isTTY) stdin.setRawMode(true);
+  process.stdout.write(question);
   return new Promise((resolve) => {
     let answer = '';
     const onData = (chunk: Buffer) => {
@@ -54,7 +55,7 @@ export async function createAdminCommand(args: CLIArgs): Promise<void> {
     const data: Record<string, unknown> = { email, password, role: 'admin', active: true };
     if (name) data.name = name;
     const user = await create(ctx, { collection: 'users', data, depth: 0 });
-    console.log(`created admin ${user.email} (id ${user.id}) in ${cms.config.databasePath}`);
+    console.log(`created admin ${user.email} (id ${user.id}) in ${cms.config.databaseLabel}`);
   } catch (error) {
     if (error instanceof APIError) {
       const message = error.field === 'email' && /unique/i.test(error.message) ? `a user with the email ${email} already exists` : `${error.field ? `${error.field}: ` : ''}${error.message}`;

@@ -18,7 +18,7 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${args.flags.port ?? process.env.PORT} is not a port number`);
   const server = startServer(cms, { port, host, tls, logFormat: format });
   const where = cms.config.configPath ?? 'built-in defaults (no config file)';
-  console.log(`cms listening on ${server.url}${cms.config.routes.admin} · database ${cms.config.databasePath} · config ${where}${dev ? ' · dev' : ''}`);
+  console.log(`cms listening on ${server.url}${cms.config.routes.admin} · database ${cms.config.databaseLabel} · config ${where}${dev ? ' · dev' : ''}`);
   if ((await countUsers(cms)) === 0) console.log(`no users yet: open ${adminURL(cms, server.url)} to create the first admin (or run cms create-admin)`);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -2,9 +2,11 @@
  * Turns a project's config into the complete, checked config the rest of the code reads:
  * every default filled, every reference checked, once, at start.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.ts';
 import { sanitizeTrustProxy } from './trust-proxy.ts';
+import { DEFAULT_POOL_SIZE, describeUrl, isPostgresUrl } from '../db/postgres/connect.ts';
 import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
 import {
   FIELD_TYPES, HOOK_NAMES,
@@ -35,7 +37,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     api: sanitizeRoute(input.routes?.api ?? '/api/cms', 'routes.api', fail),
     admin: sanitizeRoute(input.routes?.admin ?? '/admin', 'routes.admin', fail),
   };
-  const databasePath = resolve(input.database ?? 'data/cms.db');
+  const database = databaseSettings(process.env.DATABASE_URL || input.database || 'data/cms.db', input.databasePool, resolve, fail);
 
   const declared = input.collections ?? [];
   if (!Array.isArray(declared)) fail('collections', 'must be a list');
@@ -93,9 +95,10 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     rootDir: options.rootDir,
     serverURL: input.serverURL ? String(input.serverURL).replace(/\/+$/, '') : null,
     secret: input.secret ?? null,
-    databasePath,
-    dataDir: path.dirname(databasePath),
-    migrationsDir: resolve('migrations'),
+    ...database,
+    // PostgreSQL keeps nothing in it but what one box needs for itself (sharp's native files, staged uploads).
+    dataDir: database.databaseEngine === 'sqlite' ? path.dirname(database.databasePath) : resolve('data'),
+    migrationsDir: migrationsDirFor(database.databaseEngine, resolve('migrations')),
     routes,
     cors: cors === '*' ? '*' : cors.map(normalizeOrigin),
     trustProxy: sanitizeTrustProxy(input.trustProxy, fail),
@@ -343,4 +346,25 @@ function sanitizeWebhooks(
     for (const g of w.globals ?? []) if (!globals.has(g)) fail(`${at}.globals`, `unknown global "${g}"`);
     return { ...w };
   });
+}
+
+/** CONTRACT §9: a `postgres://` or `postgresql://` URL selects PostgreSQL; anything else is a SQLite path. */
+function databaseSettings(database: string, pool: unknown, resolve: (p: string) => string, fail: (key: string, message: string) => never) {
+  if (!isPostgresUrl(database)) {
+    const file = resolve(database);
+    return { databaseEngine: 'sqlite' as const, databasePath: file, databaseLabel: file, databasePool: 1 };
+  }
+  const databasePool = pool === undefined ? DEFAULT_POOL_SIZE : Number(pool);
+  if (!Number.isInteger(databasePool) || databasePool < 1) fail('databasePool', 'must be a positive whole number');
+  return { databaseEngine: 'postgres' as const, databasePath: database, databaseLabel: describeUrl(database), databasePool };
+}
+
+/**
+ * SQL of each engine in its own folder beside the config. A SQLite install made before there were two engines
+ * keeps its flat `migrations/` (files already there), so its history is read and continued where it is.
+ */
+function migrationsDirFor(engine: 'sqlite' | 'postgres', base: string): string {
+  if (engine === 'postgres') return path.join(base, 'postgres');
+  const flat = fs.existsSync(base) && fs.readdirSync(base).some((f) => /^\d{4}_[\w-]+\.sql$/.test(f));
+  return flat ? base : path.join(base, 'sqlite');
 }

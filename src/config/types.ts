@@ -148,6 +148,7 @@ export interface UserConfig {
   serverURL?: string;
   secret?: string;
   database?: string;
+  databasePool?: number;
   routes?: { api?: string; admin?: string };
   cors?: string[] | '*';
   /** Which peers are reverse proxies whose X-Forwarded-* headers count (docs/config.md). */
@@ -201,7 +202,15 @@ export interface SanitizedConfig {
   rootDir: string;
   serverURL: string | null;
   secret: string | null;
+  /** `sqlite` for a file path, `postgres` for a `postgres://` URL (`database`, or DATABASE_URL which beats it). */
+  databaseEngine: 'sqlite' | 'postgres';
+  /** The SQLite file, or the PostgreSQL URL (never print it: it may hold a password; see databaseLabel). */
   databasePath: string;
+  /** What to print for the database: the file, or the URL without its password. */
+  databaseLabel: string;
+  /** PostgreSQL connections per instance. */
+  databasePool: number;
+  /** Migration files of this engine: migrations/sqlite/ or migrations/postgres/ (a flat migrations/ of an older SQLite install is kept). */
   migrationsDir: string;
   dataDir: string;
   routes: { api: string; admin: string };

@@ -2,7 +2,6 @@
  * The database questions of `GET /health` and `GET /metrics` (CONTRACT §10), kept here so the storage
  * layer can answer them its own way: does the database answer, and how big is it.
  */
-import fs from 'node:fs';
 import type { CMS } from '../cms.ts';
 
 /** True when a trivial query answers. */
@@ -14,15 +13,7 @@ export async function databaseAnswers(cms: CMS): Promise<boolean> {
   }
 }
 
-/** Bytes on disk: the SQLite file and its write-ahead log. */
-export function databaseBytes(cms: CMS): number {
-  let bytes = 0;
-  for (const file of [cms.config.databasePath, `${cms.config.databasePath}-wal`]) {
-    try {
-      bytes += fs.statSync(file).size;
-    } catch {
-      /* no WAL yet */
-    }
-  }
-  return bytes;
+/** The database's size in bytes, as its engine counts it. */
+export async function databaseBytes(cms: CMS): Promise<number> {
+  return Number((await cms.store.get<{ bytes: number }>(cms.store.dialect.databaseSize))?.bytes ?? 0);
 }

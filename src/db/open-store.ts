@@ -1,11 +1,10 @@
-/** Picks the engine from the `database` setting (CONTRACT §9): a `postgres://` URL or a SQLite file path. */
-import { ConfigError } from '../errors.ts';
+/** Opens the engine the sanitized config chose (CONTRACT §9): SQLite beside the config, or PostgreSQL. */
+import type { SanitizedConfig } from '../config/types.ts';
 import type { Store } from './store.ts';
 import { openSqliteStore } from './sqlite/store.ts';
+import { createPostgresStore } from './postgres/store.ts';
 
-export const isPostgresUrl = (database: string) => /^postgres(ql)?:\/\//i.test(database);
-
-export async function openStore(database: string): Promise<Store> {
-  if (isPostgresUrl(database)) throw new ConfigError('PostgreSQL is not supported by this build yet.');
-  return openSqliteStore(database);
+export async function openStore(config: Pick<SanitizedConfig, 'databaseEngine' | 'databasePath' | 'databasePool'>, now?: () => number): Promise<Store> {
+  if (config.databaseEngine === 'postgres') return createPostgresStore(config.databasePath, { poolSize: config.databasePool, now });
+  return openSqliteStore(config.databasePath);
 }

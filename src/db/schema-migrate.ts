@@ -11,11 +11,13 @@ import { createHash } from 'node:crypto';
 import { integer, real, sqliteTable, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { SanitizedConfig } from '../config/types.ts';
 import { configTables, type TableModel } from './table-model.ts';
+import { changeStatements, findDestructive, type PendingChange, type Snapshot } from './schema-change.ts';
+import { postgresTables } from './postgres/config-tables.ts';
+import { diffPostgres } from './postgres/schema-diff.ts';
 import type { Store } from './store.ts';
 
-type Snapshot = { fingerprint: string; drizzle: Record<string, unknown> & { tables: Record<string, { columns: Record<string, { type: string }> }> } };
 export type MigrationFile = { name: string; file: string; snapshotFile: string };
-export type PendingChange = { statements: string[]; destructive: string[]; snapshot: Snapshot };
+export type { PendingChange } from './schema-change.ts';
 
 export function fingerprint(tables: TableModel[]): string {
   return createHash('sha256').update(JSON.stringify(tables)).digest('hex');
@@ -53,42 +55,20 @@ function drizzleTables(models: TableModel[]): Record<string, unknown> {
   return out;
 }
 
-/** What applying the config would change, relative to the newest migration file. Null when nothing. */
+/** What applying the config would change, relative to the newest migration file of its engine. Null when nothing. */
 export async function diffConfig(config: SanitizedConfig, options: { allowDestructive?: boolean } = {}): Promise<PendingChange | null> {
+  const previous = latestSnapshot(config.migrationsDir);
+  if (config.databaseEngine === 'postgres') return diffPostgres(postgresTables(config), previous, options);
   const tables = configTables(config);
   const print = fingerprint(tables);
-  const previous = latestSnapshot(config.migrationsDir);
   if (previous?.fingerprint === print) return null;
   const kit = await import('drizzle-kit/api');
   const empty = await kit.generateSQLiteDrizzleJson({});
   const next = await kit.generateSQLiteDrizzleJson(drizzleTables(tables));
   const before = (previous?.drizzle ?? empty) as typeof next;
   const destructive = findDestructive(previous?.drizzle.tables ?? {}, next.tables as Snapshot['drizzle']['tables']);
-  let statements: string[] = [];
-  if (!destructive.length || options.allowDestructive) {
-    try {
-      statements = await kit.generateSQLiteMigration(before, next);
-    } catch {
-      // drizzle-kit asks interactively about renames; a reviewed file written by hand is the way then.
-      statements = ['-- Write the SQL for this change by hand: ' + destructive.join('; ')];
-    }
-  }
+  const statements = await changeStatements(destructive, options, () => kit.generateSQLiteMigration(before, next));
   return { statements, destructive, snapshot: { fingerprint: print, drizzle: next as Snapshot['drizzle'] } };
-}
-
-/** Dropped tables, dropped columns and changed column types lose data: never applied by ourselves. */
-export function findDestructive(before: Snapshot['drizzle']['tables'], after: Snapshot['drizzle']['tables']): string[] {
-  const found: string[] = [];
-  for (const [name, table] of Object.entries(before)) {
-    const next = after[name];
-    if (!next) { found.push(`table "${name}" would be dropped`); continue; }
-    for (const [column, def] of Object.entries(table.columns)) {
-      const nextDef = next.columns[column];
-      if (!nextDef) found.push(`column "${name}"."${column}" would be dropped`);
-      else if (nextDef.type !== def.type) found.push(`column "${name}"."${column}" would change type from ${def.type} to ${nextDef.type}`);
-    }
-  }
-  return found;
 }
 
 /** Writes the SQL and snapshot of a change as the next migration file. */

@@ -88,6 +88,8 @@ export interface Dialect {
   lockTable(table: string): string | null;
   /** One row (any columns) when the table exists. */
   tableExists(table: string): SQLPart;
+  /** A query answering one row `{ bytes }`: the database's size (GET /metrics). */
+  readonly databaseSize: string;
   /** The column named by a unique-constraint violation, or null when `error` is something else. */
   uniqueViolation(error: unknown): string | null;
   /** A JSON column's value: to bind (`encodeJSON`) and as read back (`decodeJSON`). */

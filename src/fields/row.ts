@@ -1,13 +1,17 @@
-/** Maps between a stored document (every locale, plain values) and a table row (columns, JSON text). */
+/**
+ * Maps between a stored document (every locale, plain values) and a table row (columns, JSON). Rows read
+ * back alike on both engines (JSON columns as JSON text); values to write go through the engine's dialect.
+ */
 import { isColumnField } from '../config/sanitize.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
+import type { Dialect } from '../db/store.ts';
 
 type Row = Record<string, unknown>;
-type Codec = { name: string; encode(v: unknown): unknown; decode(v: unknown): unknown };
+type Codec = { name: string; encode(v: unknown, dialect: Dialect): unknown; decode(v: unknown): unknown };
 
 const plain: Omit<Codec, 'name'> = { encode: (v) => (v === undefined ? null : v), decode: (v) => v };
 const json: Omit<Codec, 'name'> = {
-  encode: (v) => (v === undefined || v === null ? null : JSON.stringify(v)),
+  encode: (v, dialect) => (v === undefined || v === null ? null : dialect.encodeJSON(v)),
   decode: (v) => (typeof v === 'string' ? JSON.parse(v) : null),
 };
 const boolean: Omit<Codec, 'name'> = {
@@ -42,9 +46,9 @@ export function rowToDoc(entity: Entity, row: Row): Row {
 }
 
 /** The columns of a stored document (only the keys it has). */
-export function docToRow(entity: Entity, doc: Row): Row {
+export function docToRow(entity: Entity, doc: Row, dialect: Dialect): Row {
   const row: Row = {};
-  for (const codec of entityCodecs(entity)) if (codec.name in doc) row[codec.name] = codec.encode(doc[codec.name]);
+  for (const codec of entityCodecs(entity)) if (codec.name in doc) row[codec.name] = codec.encode(doc[codec.name], dialect);
   for (const key of ['createdAt', 'updatedAt'] as const) if (key in doc) row[key] = doc[key];
   return row;
 }

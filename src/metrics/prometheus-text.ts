@@ -47,7 +47,7 @@ export function renderMetrics(metrics: Metrics, gauges: { databaseBytes: number;
       sample('cms_scheduled_jobs_total', { outcome: 'failed' }, metrics.jobs.failed),
     ]),
     family('cms_webhook_attempts_total', 'counter', 'Webhook delivery attempts, by outcome (sent, retry, failed, interrupted).', outcomes),
-    family('cms_database_size_bytes', 'gauge', 'Size of the database on disk (main file and write-ahead log).', [sample('cms_database_size_bytes', {}, gauges.databaseBytes)]),
+    family('cms_database_size_bytes', 'gauge', 'Size of the database, as its engine counts it.', [sample('cms_database_size_bytes', {}, gauges.databaseBytes)]),
     family('cms_uptime_seconds', 'gauge', 'Seconds since the instance started.', [sample('cms_uptime_seconds', {}, gauges.uptimeSeconds)]),
   ].join('');
 }

@@ -36,7 +36,7 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
       await tx.lockTable(collection.table);
       if (await tx.get('SELECT 1 AS "found" FROM "users" LIMIT 1')) throw forbidden('An admin already exists. Log in instead.');
     }
-    const id = await insertRow(tx, collection, { ...docToRow(collection, stored), ...prepared.system, createdAt: now, updatedAt: now });
+    const id = await insertRow(tx, collection, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, createdAt: now, updatedAt: now });
     const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);
     if (collection.drafts) await recordLiveVersion(tx, ownerOf(collection, id), saved, now);
     const event = { collection: collection.slug, id, doc: saved, previousDoc: null, timestamp: now };

@@ -66,8 +66,8 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
     const previous = before ? rowToDoc(global, before) : null;
     if (previous) delete previous.id;
     if (onlyDraft && previous) return { saved: await saveDraftOnly(scope, owner, { ...stored, createdAt: previous.createdAt }, base, now), previous: base };
-    if (before) await updateRow(tx, global, GLOBAL_ROW, { ...docToRow(global, stored), updatedAt: now });
-    else await insertRow(tx, global, { id: GLOBAL_ROW, ...docToRow(global, stored), createdAt: now, updatedAt: now });
+    if (before) await updateRow(tx, global, GLOBAL_ROW, { ...docToRow(global, stored, tx.dialect), updatedAt: now });
+    else await insertRow(tx, global, { id: GLOBAL_ROW, ...docToRow(global, stored, tx.dialect), createdAt: now, updatedAt: now });
     const saved = rowToDoc(global, (await selectRowById(tx, global, GLOBAL_ROW))!);
     delete saved.id;
     const publishedDraft = global.drafts && (await recordLiveVersion(tx, owner, saved, now));

@@ -40,9 +40,9 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     const before = await selectRowById(tx, collection, id);
     if (!before) throw notFound('Document not found.');
     const previous = rowToDoc(collection, before);
-    if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored));
+    if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
     if (onlyDraft) return { saved: await saveDraftOnly(scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, now), previous: base };
-    const write = () => updateRow(tx, collection, id, { ...docToRow(collection, stored), ...prepared.system, updatedAt: now });
+    const write = () => updateRow(tx, collection, id, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, updatedAt: now });
     if (collection.builtIn === 'users') await guardLastActiveAdmin(tx, write);
     else await write();
     const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);

@@ -31,7 +31,8 @@ function typed(json: string, kind: ValueKind): string {
   switch (kind) {
     // float8 (not numeric): Bun.SQL reads numeric back as a string.
     case 'number': return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json})::float8 END)`;
-    case 'integer': return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json})::bigint END)`;
+    // Booleans are integers 1/0 here, as json_extract answers them on SQLite (checkboxes in versions).
+    case 'integer': return `(CASE jsonb_typeof(${json}) WHEN 'number' THEN (${json})::bigint WHEN 'boolean' THEN (${json})::boolean::integer END)`;
     case 'boolean': return `(CASE jsonb_typeof(${json}) WHEN 'boolean' THEN (${json})::boolean::integer WHEN 'number' THEN (${json})::integer END)`;
     default: throw new Error(`not a typed kind: ${kind}`);
   }
@@ -90,9 +91,10 @@ export const postgresDialect: Dialect = {
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   lockTable: (table) => `LOCK TABLE "${table.replaceAll('"', '""')}" IN SHARE ROW EXCLUSIVE MODE`,
   tableExists: (table) => ({ sql: `SELECT 1 AS "found" FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`, params: [table] }),
+  databaseSize: 'SELECT pg_database_size(current_database()) AS "bytes"',
   uniqueViolation,
   encodeJSON: (value) => (value === undefined || value === null ? null : new JsonParameter(value)),
-  // jsonb arrives parsed (objects, arrays, strings, numbers): nothing to undo.
-  decodeJSON: (value) => (value === undefined ? null : value),
+  // The store hands JSON columns over as JSON text, as SQLite does (store.ts normalizeRow).
+  decodeJSON: (value) => (typeof value === 'string' ? JSON.parse(value) : null),
   boolean: (value) => (value ? 1 : 0),
 };

@@ -7,7 +7,7 @@
  * and works inside the binary only through a dynamic import, STACK-FACTS).
  */
 import { createHash } from 'node:crypto';
-import { findDestructive, type PendingChange } from '../schema-migrate.ts';
+import { changeStatements, findDestructive, type PendingChange } from '../schema-change.ts';
 import { drizzlePostgresTables, type PostgresTable } from './config-tables.ts';
 
 type Tables = Record<string, { name: string; columns: Record<string, { type: string }> }>;
@@ -22,15 +22,7 @@ export async function diffPostgres(tables: PostgresTable[], previous: PostgresSn
   const before = (previous?.drizzle ?? kit.generateDrizzleJson({})) as typeof next;
   // drizzle-kit keys PostgreSQL tables by "schema.name"; messages name the table.
   const destructive = findDestructive(byName(before.tables as Tables), byName(next.tables as Tables));
-  let statements: string[] = [];
-  if (!destructive.length || options.allowDestructive) {
-    try {
-      statements = await kit.generateMigration(before, next);
-    } catch {
-      // drizzle-kit asks interactively about renames; a reviewed file written by hand is the way then.
-      statements = ['-- Write the SQL for this change by hand: ' + destructive.join('; ')];
-    }
-  }
+  const statements = await changeStatements(destructive, options, () => kit.generateMigration(before, next));
   return { statements, destructive, snapshot: { fingerprint: print, drizzle: next as unknown as PostgresSnapshot['drizzle'] } };
 }
 

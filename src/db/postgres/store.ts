@@ -19,6 +19,8 @@ import { numberPlaceholders } from './placeholders.ts';
 
 /** `int8` and `numeric` type OIDs (pg_type): the result columns Bun.SQL answers as strings. */
 const NUMBER_AS_TEXT = new Set([20, 1700]);
+/** `json` and `jsonb`: Bun.SQL answers them parsed; rows carry them as JSON text, as SQLite's do. */
+const JSON_TYPES = new Set([114, 3802]);
 
 /** The part of Bun.SQL (pool or transaction) a Queryable needs. */
 type Runner = Pick<SQL, 'unsafe'>;
@@ -34,20 +36,30 @@ export type PostgresStoreOptions = {
 /** The Store, plus the client for what only PostgreSQL has (migration files under the advisory lock). */
 export type PostgresStore = Store & { readonly sql: SQL };
 
-function toNumbers(result: Result): Result {
-  const wide = result.columns?.filter((c) => NUMBER_AS_TEXT.has(c.type)).map((c) => c.name);
-  if (!wide?.length) return result;
+/**
+ * Rows as SQLite gives them, so that callers read both engines alike: int8/numeric as numbers, and JSON
+ * columns as JSON text (decoded once by the caller, like SQLite's; a jsonb string is then never mistaken
+ * for JSON text).
+ */
+function normalizeRow(result: Result): Result {
+  const numbers = result.columns?.filter((c) => NUMBER_AS_TEXT.has(c.type)).map((c) => c.name) ?? [];
+  const json = result.columns?.filter((c) => JSON_TYPES.has(c.type)).map((c) => c.name) ?? [];
+  if (!numbers.length && !json.length) return result;
   for (const row of result) {
-    for (const name of wide) {
+    for (const name of numbers) {
       const value = row[name];
       if (typeof value === 'string') row[name] = Number(value);
+    }
+    for (const name of json) {
+      const value = row[name];
+      if (value !== null && value !== undefined) row[name] = JSON.stringify(value);
     }
   }
   return result;
 }
 
 async function query(on: Runner, sql: string, params: Params = []): Promise<Result> {
-  return toNumbers((await on.unsafe(numberPlaceholders(sql), params as unknown[])) as Result);
+  return normalizeRow((await on.unsafe(numberPlaceholders(sql), params as unknown[])) as Result);
 }
 
 /** Statements on the pool or inside one transaction. */
@@ -55,7 +67,8 @@ function queryable(on: Runner, inTransaction: boolean): Queryable {
   return {
     engine: 'postgres',
     dialect: postgresDialect,
-    all: async <T>(sql: string, params?: Params) => (await query(on, sql, params)) as T[],
+    // A plain array: Bun.SQL's result carries extra properties (count, columns) that callers should not see.
+    all: async <T>(sql: string, params?: Params) => Array.from(await query(on, sql, params)) as T[],
     get: async <T>(sql: string, params?: Params) => ((await query(on, sql, params))[0] as T | undefined) ?? null,
     run: async (sql, params) => ({ changes: (await query(on, sql, params)).count ?? 0 }),
     async insert(sql, params) {

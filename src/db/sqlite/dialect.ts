@@ -18,6 +18,7 @@ export const sqliteDialect: Dialect = {
   skipLocked: '',
   lockTable: () => null,
   tableExists: (table) => ({ sql: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
+  databaseSize: 'SELECT page_count * page_size AS "bytes" FROM pragma_page_count(), pragma_page_size()',
   uniqueViolation(error) {
     const message = error instanceof Error ? error.message : '';
     return /UNIQUE constraint failed: [^.]+\.(\w+)/.exec(message)?.[1] ?? null;

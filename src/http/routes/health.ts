@@ -50,13 +50,13 @@ export function healthRoutes(cms: CMS) {
     const body = { status: 'ok', version: pkg.version, database: 'ok', ...(isAdmin(credentials) ? await adminDetails(cms) : {}) };
     return { body, headers: { 'cache-control': 'no-store' } };
   };
-  const metrics: Route = ({ request, credentials }) => {
+  const metrics: Route = async ({ request, credentials }) => {
     const bearer = bearerToken(request);
     if (!(bearer && isCronSecret(cms, bearer)) && !isAdmin(credentials)) {
       throw credentials.user || bearer ? forbidden('The cron secret or an admin is required.') : unauthorized();
     }
     const uptimeSeconds = (cms.clock.now() - metricsOf(cms).startedAt) / 1000;
-    const text = renderMetrics(metricsOf(cms), { databaseBytes: databaseBytes(cms), uptimeSeconds });
+    const text = renderMetrics(metricsOf(cms), { databaseBytes: await databaseBytes(cms), uptimeSeconds });
     return new Response(text, { headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
   };
   return new Elysia()
