@@ -29,6 +29,8 @@ export type TestServer = {
   url: string;
   api: string;
   dir: string;
+  /** The SQLite file or PostgreSQL URL it runs on (give it as `database` to start another server on it). */
+  database: string;
   clock: ReturnType<typeof manualClock>;
   events: { type: ChangeEventType; collection?: string; global?: string; id?: number }[];
   request(method: string, pathname: string, options?: RequestOptions): Promise<TestResponse>;
@@ -121,7 +123,7 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
   };
 
   return {
-    cms, server, url: server.url, api, dir, clock, events, request, login, user,
+    cms, server, url: server.url, api, dir, database: cms.config.databasePath, clock, events, request, login, user,
     async stop() {
       await server.stop();
       await pg?.drop();

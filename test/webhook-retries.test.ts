@@ -149,6 +149,7 @@ describe('webhook retries', () => {
     await first.t.server.stop();
     const other = startReceiver();
     t = await startTestServer({
+      database: first.t.database,
       webhooks: [{ url: other.url, collections: ['posts'], events: ['create'] }],
       collections: [{ slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' }] }],
     }, { dir: first.t.dir, clockStart: first.t.clock.now() + MINUTE });

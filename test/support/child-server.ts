@@ -2,7 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDir } from '../harness.ts';
+import { DEFAULT_TEST_ENGINE, tempDir } from '../harness.ts';
+import { createTestDatabase } from './postgres.ts';
 
 export type ChildServer = {
   url: string; api: string; pid: number; dir: string; token: string; rssMB(): number; stop(): Promise<void>;
@@ -17,7 +18,10 @@ export type ChildServer = {
 export async function startChildServer(config: Record<string, unknown>, options: { dir?: string; register?: boolean } = {}): Promise<ChildServer> {
   const dir = options.dir ?? tempDir('cms-child-');
   const configPath = path.join(dir, 'cms.config.json');
-  fs.writeFileSync(configPath, JSON.stringify({ database: 'data/cms.db', ...config }));
+  // A child over another's folder shares its database; a new one gets a file, or on PostgreSQL a fresh database.
+  const earlier = options.dir && fs.existsSync(configPath) ? (JSON.parse(fs.readFileSync(configPath, 'utf8')).database as string) : null;
+  const database = earlier ?? (DEFAULT_TEST_ENGINE === 'postgres' ? (await createTestDatabase()).url : 'data/cms.db');
+  fs.writeFileSync(configPath, JSON.stringify({ database, ...config }));
   const main = path.join(import.meta.dir, '../../src/cli/main.ts');
   const child: ChildProcess = spawn(process.execPath, [main, 'serve', '--config', configPath, '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
   let output = '';

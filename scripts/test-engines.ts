@@ -1,0 +1,40 @@
+/**
+ * `bun run test`: the whole suite on each engine (issue 16's matrix: the same tests, not a copy). First on
+ * SQLite, then again with CMS_TEST_ENGINE=postgres, which makes every test server (test/harness.ts,
+ * test/support/child-server.ts) run on a fresh database of the loopback cluster (test/setup/postgres.ts).
+ * Files that do not depend on the engine (the build, the browser, the PostgreSQL-only files) run once.
+ * Extra arguments go to both runs (`bun run test test/query.test.ts`). Ends with `N passed, N failed`.
+ */
+export {};
+
+const ONCE = ['test/build*.test.ts', 'test/admin-*.test.ts', 'test/create-admin-tty.test.ts', 'test/postgres-*.test.ts', 'test/media-no-sharp.test.ts'];
+const args = process.argv.slice(2);
+
+type Outcome = { engine: string; passed: number; failed: number; code: number };
+
+async function run(engine: 'sqlite' | 'postgres'): Promise<Outcome> {
+  console.log(`\n=== tests on ${engine} ===`);
+  const ignore = engine === 'postgres' ? ONCE.map((glob) => `--path-ignore-patterns=${glob}`) : [];
+  const proc = Bun.spawn(['bun', 'test', ...ignore, ...args], {
+    env: { ...process.env, CMS_TEST_ENGINE: engine },
+    stdout: 'inherit',
+    stderr: 'pipe',
+  });
+  // bun test writes results and its summary on stderr: pass it through and read the summary's counts.
+  let tail = '';
+  for await (const chunk of proc.stderr) {
+    process.stderr.write(chunk);
+    tail = (tail + new TextDecoder().decode(chunk)).slice(-4000);
+  }
+  const code = await proc.exited;
+  const count = (word: 'pass' | 'fail') => Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
+  return { engine, passed: count('pass'), failed: count('fail'), code };
+}
+
+const outcomes = [await run('sqlite'), await run('postgres')];
+console.log('');
+for (const o of outcomes) console.log(`${o.engine}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`);
+const passed = outcomes.reduce((n, o) => n + o.passed, 0);
+const failed = outcomes.reduce((n, o) => n + o.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(outcomes.some((o) => o.code !== 0) ? 1 : 0);
