@@ -16,7 +16,7 @@ import { createContext } from '../src/operations/context.ts';
 import { create } from '../src/operations/create.ts';
 import { scheduleAction } from '../src/operations/schedule.ts';
 import type { UserConfig } from '../src/config/types.ts';
-import { quietLog, runScenarios, tempDir } from './harness.ts';
+import { quietLog, runScenarios, sharedTestDatabase, tempDir } from './harness.ts';
 import { draftsConfig, JOBS_SECRET } from './fixtures/drafts-config.ts';
 
 const HOUR = 3600_000;
@@ -56,15 +56,16 @@ async function draftsWithScheduledPublish(cms: CMS, count: number): Promise<void
 }
 
 async function publishedVersionsPerPost(cms: CMS): Promise<number[]> {
-  const rows = await cms.store.all<{ n: number }>(`SELECT parent, sum(status = 'published') AS n FROM _cms_versions WHERE slug = 'posts' GROUP BY parent ORDER BY parent`);
+  const rows = await cms.store.all<{ n: number }>(`SELECT "parent", CAST(sum(CASE WHEN "status" = 'published' THEN 1 ELSE 0 END) AS INTEGER) AS "n" FROM "_cms_versions" WHERE "slug" = 'posts' GROUP BY "parent" ORDER BY "parent"`);
   return rows.map((r) => r.n);
 }
 
 describe('two runners on one database', () => {
-  test('two instances (createCMS twice on one file) run each job once', async () => {
+  test('two instances (createCMS twice on one database) run each job once', async () => {
     const dir = tempDir();
     const clock = manualClock(START);
-    const config = { ...draftsConfig(), database: path.join(dir, 'data/cms.db') };
+    const shared = await sharedTestDatabase(dir);
+    const config = { ...draftsConfig(), database: shared.database };
     const a = await createCMS({ config, rootDir: dir, clock, log: quietLog });
     const b = await createCMS({ config, rootDir: dir, clock, log: quietLog });
     const published: string[] = [];
@@ -86,18 +87,20 @@ describe('two runners on one database', () => {
     expect(await Promise.all([runJobs(a), runJobs(b)])).toEqual([emptyRun, emptyRun]);
     await a.close();
     await b.close();
+    await shared.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('two processes run each job once', async () => {
+  test('two processes run each job once (200 jobs)', async () => {
     const dir = tempDir();
+    const shared = await sharedTestDatabase(dir);
     // The jobs are due by the real clock, which the other process uses.
     const clock = manualClock(Date.now() - 2 * HOUR);
-    const cms = await createCMS({ config: { ...draftsConfig(), database: path.join(dir, 'data/cms.db') }, rootDir: dir, clock, log: quietLog });
-    await draftsWithScheduledPublish(cms, 150);
+    const cms = await createCMS({ config: { ...draftsConfig(), database: shared.database }, rootDir: dir, clock, log: quietLog });
+    await draftsWithScheduledPublish(cms, 200);
     clock.set(Date.now());
 
-    const child = Bun.spawn(['bun', path.join(import.meta.dir, 'fixtures/run-jobs-process.ts'), dir], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+    const child = Bun.spawn(['bun', path.join(import.meta.dir, 'fixtures/run-jobs-process.ts'), dir, shared.database], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let output = '';
     while (!output.includes('ready\n')) {
@@ -117,11 +120,12 @@ describe('two runners on one database', () => {
     const there = JSON.parse(output.slice(output.indexOf('{')).trim());
 
     expect(here.jobs.failed + there.jobs.failed).toBe(0);
-    expect(here.jobs.ran + there.jobs.ran).toBe(150);
-    expect(await publishedVersionsPerPost(cms)).toEqual(Array(150).fill(1));
-    const states = await cms.store.all('SELECT state, count(*) AS n FROM _cms_jobs GROUP BY state');
-    expect(states).toEqual([{ state: 'done', n: 150 }]);
+    expect(here.jobs.ran + there.jobs.ran).toBe(200);
+    expect(await publishedVersionsPerPost(cms)).toEqual(Array(200).fill(1));
+    const states = await cms.store.all('SELECT "state", CAST(count(*) AS INTEGER) AS "n" FROM "_cms_jobs" GROUP BY "state"');
+    expect(states).toEqual([{ state: 'done', n: 200 }]);
     await cms.close();
+    await shared.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

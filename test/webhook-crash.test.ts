@@ -9,15 +9,17 @@ import { createCMS } from '../src/cms.ts';
 import { manualClock } from '../src/clock.ts';
 import { retryDueWebhooks } from '../src/webhooks/retry-due.ts';
 import type { DeliveryRow } from '../src/webhooks/deliveries-table.ts';
-import { quietLog, tempDir } from './harness.ts';
+import { quietLog, sharedTestDatabase, tempDir } from './harness.ts';
 import { answer, hang, startReceiver } from './webhook-receiver.ts';
 import { crashConfig } from './fixtures/webhook-crash-config.ts';
 
 const MINUTE = 60_000;
 const dir = tempDir('cms-crash-');
 const receiver = startReceiver(hang);
+const shared = await sharedTestDatabase(dir);
 afterAll(async () => {
   await receiver.stop();
+  await shared.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -32,7 +34,7 @@ async function readFirstLine(stream: ReadableStream<Uint8Array>): Promise<string
 }
 
 test('kill -9 during a hanging send, restart 5+ minutes later: the event is delivered exactly once more', async () => {
-  const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'fixtures/webhook-crash-server.ts'), dir, receiver.url], { stdout: 'pipe', stderr: 'inherit' });
+  const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'fixtures/webhook-crash-server.ts'), dir, receiver.url, shared.database], { stdout: 'pipe', stderr: 'inherit' });
   try {
     const { url } = JSON.parse(await readFirstLine(child.stdout));
     const started = performance.now();
@@ -50,7 +52,7 @@ test('kill -9 during a hanging send, restart 5+ minutes later: the event is deli
   receiver.respondWith(answer(200));
 
   const clock = manualClock(killedAt + 4 * MINUTE);
-  const cms = await createCMS({ config: crashConfig(dir, receiver.url), rootDir: dir, clock, log: quietLog });
+  const cms = await createCMS({ config: crashConfig(dir, receiver.url, shared.database), rootDir: dir, clock, log: quietLog });
   try {
     const rows = () => cms.store.all<DeliveryRow>('SELECT * FROM "webhook-deliveries"');
     expect((await rows())).toMatchObject([{ id: first.headers['x-cms-delivery'], state: 'sending', attempts: 1 }]);
