@@ -14,9 +14,10 @@ export class APIError extends Error {
     this.errors = options.errors;
   }
 
-  toBody(): { errors: { message: string; field?: string }[] } {
-    if (this.errors?.length) return { errors: this.errors };
-    return { errors: [this.field ? { message: this.message, field: this.field } : { message: this.message }] };
+  /** Each item naming a field also carries it as `path`, where Payload's form helpers look (CONTRACT §7). */
+  toBody(): { errors: { message: string; field?: string; path?: string }[] } {
+    const items = this.errors?.length ? this.errors : [this.field ? { message: this.message, field: this.field } : { message: this.message }];
+    return { errors: items.map((item) => (item.field ? { ...item, path: item.field } : item)) };
   }
 }
 

@@ -13,6 +13,8 @@ import { retryDueWebhooks } from './webhooks/retry-due.ts';
 import { runJobs } from './jobs/run-jobs.ts';
 import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
 
+/** Payload's read shape: `select: { title: true }`, `populate: { users: { name: true } }` (CONTRACT §7). */
+type Shape = { select?: Record<string, unknown>; populate?: Record<string, unknown> };
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
 function contextFor(cms: CMS, args: Common): OperationContext {
@@ -27,21 +29,37 @@ function contextFor(cms: CMS, args: Common): OperationContext {
   });
 }
 
+type UpdateOne = (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean }) => Promise<Record<string, unknown>>;
+type UpdateMany = (args: Common & { collection: string; where: Where; data: Record<string, unknown>; draft?: boolean }) => Promise<operations.BulkResult>;
+type DeleteOne = (args: Common & { collection: string; id: number | string }) => Promise<Record<string, unknown>>;
+type DeleteMany = (args: Common & { collection: string; where: Where; draft?: boolean }) => Promise<operations.BulkResult>;
+
+/** As in Payload's Local API: `update` and `delete` take an `id`, or a `where` for every matching document. */
+function updateOne(cms: CMS) {
+  return (args: Parameters<UpdateOne>[0] | Parameters<UpdateMany>[0]) =>
+    'id' in args && args.id !== undefined ? operations.update(contextFor(cms, args), args) : operations.updateMany(contextFor(cms, args), args as Parameters<UpdateMany>[0]);
+}
+
+function deleteOne(cms: CMS) {
+  return (args: Parameters<DeleteOne>[0] | Parameters<DeleteMany>[0]) =>
+    'id' in args && args.id !== undefined ? operations.deleteDocument(contextFor(cms, args), args) : operations.deleteMany(contextFor(cms, args), args as Parameters<DeleteMany>[0]);
+}
+
 export function localAPI(cms: CMS) {
   return {
     cms,
     config: cms.config,
-    find: (args: Common & { collection: string; where?: Where; sort?: string; limit?: number; page?: number; draft?: boolean }) =>
+    find: (args: Common & Shape & { collection: string; where?: Where; sort?: string; limit?: number; page?: number; draft?: boolean; pagination?: boolean }) =>
       operations.find(contextFor(cms, args), args),
-    findByID: (args: Common & { collection: string; id: number | string; draft?: boolean }) => operations.findByID(contextFor(cms, args), args),
+    findByID: (args: Common & Shape & { collection: string; id: number | string; draft?: boolean }) => operations.findByID(contextFor(cms, args), args),
+    count: (args: Common & { collection: string; where?: Where; draft?: boolean }) => operations.count(contextFor(cms, args), args),
     create: (args: Common & { collection: string; data: Record<string, unknown>; draft?: boolean }) => operations.create(contextFor(cms, args), args),
-    update: (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean }) =>
-      operations.update(contextFor(cms, args), args),
-    delete: (args: Common & { collection: string; id: number | string }) => operations.deleteDocument(contextFor(cms, args), args),
+    update: updateOne(cms) as UpdateOne & UpdateMany,
+    delete: deleteOne(cms) as DeleteOne & DeleteMany,
     /** Uploads into media, like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */
     upload: (args: Common & { file: LocalUploadFile; data?: Record<string, unknown> }) =>
       operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth }),
-    findGlobal: (args: Common & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
+    findGlobal: (args: Common & Shape & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
     // Drafts, versions, scheduling and preview: `ref` is `{ collection, id }` or `{ global }`.
     unpublish: (args: Common & DocumentRef) => operations.unpublish(contextFor(cms, args), args),

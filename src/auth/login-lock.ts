@@ -64,3 +64,13 @@ export async function clearFailures(cms: CMS, reservation: Reservation): Promise
   const inKeys = cms.store.dialect.inList('"key"', keys);
   await cms.store.run(`DELETE FROM ${T} WHERE ${inKeys.sql} AND "id" <= ?`, [...inKeys.params, reservation.lastId]);
 }
+
+/**
+ * Lifts the lock of an email (`POST /users/unlock`, admins): its failures from every address go, both the
+ * per-email key and each (IP, email) pair. `LIKE … ESCAPE` matches the pairs on both engines; the email is
+ * escaped, so `%` or `_` in it match only themselves.
+ */
+export async function unlockEmail(cms: CMS, email: string): Promise<void> {
+  const escaped = email.replace(/[\\%_]/g, (c) => `\\${c}`);
+  await cms.store.run(`DELETE FROM ${T} WHERE "key" = ? OR "key" LIKE ? ESCAPE '\\'`, [`email:${email}`, `pair:%/${escaped}`]);
+}

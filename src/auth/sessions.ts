@@ -27,6 +27,14 @@ export function findSession(cms: CMS, token: string): Promise<{ userId: number; 
     [hashToken(token), cms.clock.now()]);
 }
 
+/** Extends a live session by `auth.tokenExpiration` from now (Payload's refresh); null when the token names none. */
+export async function refreshSession(cms: CMS, token: string): Promise<{ expiresAt: number } | null> {
+  const now = cms.clock.now();
+  const expiresAt = now + cms.config.auth.tokenExpiration * 1000;
+  const changed = await cms.store.run('UPDATE "_cms_sessions" SET "expiresAt" = ? WHERE "tokenHash" = ? AND "expiresAt" > ?', [expiresAt, hashToken(token), now]);
+  return changed.changes ? { expiresAt } : null;
+}
+
 export async function endSession(cms: CMS, token: string): Promise<void> {
   await cms.store.run('DELETE FROM "_cms_sessions" WHERE "tokenHash" = ?', [hashToken(token)]);
 }

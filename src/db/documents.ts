@@ -10,10 +10,10 @@ import { badRequest } from '../errors.ts';
 
 type Row = Record<string, unknown>;
 
-/** `from` replaces the table with a derived one of the same columns (draft lists). */
-export function selectRows(db: Queryable, entity: Entity, where: SQLPart | null, orderBy: string, limit: number, offset: number, from: SQLPart | null = null): Promise<Row[]> {
-  const sql = `SELECT * FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-  return db.all<Row>(sql, [...(from?.params ?? []), ...(where?.params ?? []), limit, offset]);
+/** `from` replaces the table with a derived one of the same columns (draft lists); a null `limit` reads every row. */
+export function selectRows(db: Queryable, entity: Entity, where: SQLPart | null, orderBy: string, limit: number | null, offset: number, from: SQLPart | null = null): Promise<Row[]> {
+  const sql = `SELECT * FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy}${limit === null ? '' : ' LIMIT ? OFFSET ?'}`;
+  return db.all<Row>(sql, [...(from?.params ?? []), ...(where?.params ?? []), ...(limit === null ? [] : [limit, offset])]);
 }
 
 export async function countRows(db: Queryable, entity: Entity, where: SQLPart | null, from: SQLPart | null = null): Promise<number> {

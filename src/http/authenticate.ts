@@ -46,9 +46,13 @@ function decodeCookieValue(raw: string): string | null {
   }
 }
 
+/**
+ * The token of `Authorization: Bearer <token>`; Payload's spellings `JWT <token>` and `users API-Key <key>`
+ * mean the same (CONTRACT §7), so its clients authenticate unchanged.
+ */
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get('authorization');
-  const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+  const match = header ? /^(?:Bearer|JWT|users\s+API-Key)\s+(.+)$/i.exec(header.trim()) : null;
   return match ? match[1].trim() : null;
 }
 

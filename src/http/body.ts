@@ -55,7 +55,8 @@ export async function readJSON(request: Request, limit = MAX_JSON_BODY): Promise
   return value;
 }
 
-async function readText(request: Request, limit: number): Promise<string> {
+/** The body as text, under the same limit and budget as JSON bodies. */
+export async function readText(request: Request, limit = MAX_JSON_BODY): Promise<string> {
   const tooLarge = () => new APIError(413, `The request body is larger than ${limit} bytes.`);
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw tooLarge();

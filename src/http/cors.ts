@@ -4,7 +4,10 @@
  */
 import type { SanitizedConfig } from '../config/types.ts';
 
-const ALLOW_HEADERS = 'content-type, authorization, x-csrf-token';
+import { OVERRIDE_HEADERS } from './method-override.ts';
+
+// Payload's clients send a method-override header on long reads (CONTRACT §7), so preflights allow it.
+const ALLOW_HEADERS = ['content-type', 'authorization', 'x-csrf-token', ...OVERRIDE_HEADERS].join(', ');
 const ALLOW_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
 
 export function corsHeaders(config: SanitizedConfig, origin: string | null): Record<string, string> | null {

@@ -11,6 +11,7 @@ import { corsHeaders } from './cors.ts';
 import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
 import { rememberRoute } from './observe-request.ts';
+import { methodOverride, readOverrideBody, refuseOverride } from './method-override.ts';
 
 export type RouteInput = {
   cms: CMS;
@@ -19,6 +20,8 @@ export type RouteInput = {
   query: Record<string, unknown>;
   params: Record<string, string>;
   credentials: Credentials;
+  /** A method-override read's unsaved values (`data`), to merge over the document read (src/http/method-override.ts). */
+  unsaved?: unknown;
 };
 export type RouteResult = Response | { status?: number; body: unknown; headers?: Record<string, string> };
 export type Route = (input: RouteInput) => Promise<RouteResult> | RouteResult;
@@ -26,6 +29,8 @@ export type Options = {
   csrf?: boolean;
   /** What a request of this method would write, so a refused caller is answered before its body is read. */
   writes?: (params: Record<string, string>, method: string) => WriteTarget | null;
+  /** Set by `methods()` for a POST that is a read: its query comes from the body, and it writes nothing. */
+  overrideRead?: boolean;
 };
 
 function toResponse(result: RouteResult): Response {
@@ -43,13 +48,16 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
   try {
     const url = request.url;
     const q = url.indexOf('?');
-    const query = q === -1 ? {} : parseQuery(url.slice(q + 1));
+    let query = q === -1 ? {} : parseQuery(url.slice(q + 1));
     const credentials = await authenticate(cms, request);
-    if (options.csrf !== false) checkCsrf(cms, request, credentials);
+    // A read needs no CSRF token and no write pre-check, whatever its verb.
+    const read = options.overrideRead ? await readOverrideBody(request) : null;
+    if (read) query = { ...query, ...read.query };
+    else if (options.csrf !== false) checkCsrf(cms, request, credentials);
     const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, req: request, ...localeOptions(query, cms.config) });
-    const target = options.writes?.(params, request.method);
+    const target = read ? null : options.writes?.(params, request.method);
     if (target) await preauthorizeWrite(ctx, target);
-    response = toResponse(await route({ cms, ctx, request, query, params, credentials }));
+    response = toResponse(await route({ cms, ctx, request, query, params, credentials, unsaved: read?.unsaved }));
   } catch (error) {
     response = errorResponse(cms, error);
   } finally {
@@ -63,8 +71,11 @@ export function methods(cms: CMS, table: Partial<Record<string, Route>>, options
   const allowed = Object.keys(table);
   return ({ request, params, route: pattern }: { request: Request; params: Record<string, string>; route?: string }) => {
     if (pattern) rememberRoute(request, pattern);
-    const route = table[request.method] ?? (request.method === 'HEAD' ? table.GET : undefined);
+    // A POST that asks to be read as a GET is dispatched to GET and only to GET (src/http/method-override.ts).
+    const override = methodOverride(request);
+    if (override === 'invalid') return handle(cms, request, params ?? {}, refuseOverride, { csrf: false });
+    const route = override === 'read' ? table.GET : table[request.method] ?? (request.method === 'HEAD' ? table.GET : undefined);
     if (!route) return withCors(cms, request, methodNotAllowed(allowed));
-    return handle(cms, request, params ?? {}, route, options);
+    return handle(cms, request, params ?? {}, route, override === 'read' ? { ...options, overrideRead: true } : options);
   };
 }

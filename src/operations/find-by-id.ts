@@ -9,18 +9,22 @@ import { getCollection, parseId } from './entities.ts';
 import { presentDoc } from './present.ts';
 import { localeOf, type OperationContext } from './context.ts';
 import { withPendingDraft } from '../versions/drafts.ts';
-import { readWithPreviewToken } from './preview.ts';
+import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
+import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 
-export type FindByIDArgs = { collection: string; id: number | string; depth?: number; draft?: boolean; preview?: string };
+/** `data`: unsaved values merged over the document as read (Payload's method-override read); nothing is saved. */
+export type FindByIDArgs = ShapeArgs & { collection: string; id: number | string; depth?: number; draft?: boolean; preview?: string; data?: unknown };
 
 export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
   const id = parseId(args.id);
   if (args.preview !== undefined) return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1);
   const accessWhere = await checkAccess(ctx, collection, 'read', { id });
+  const shape = await readShapeOf(ctx, collection, args);
   let stored = await loadStored(ctx, collection, id, accessWhere);
   if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = await withPendingDraft(ctx.cms.store, collection, stored);
-  return presentDoc(ctx, collection, stored, args.depth ?? 1);
+  if (args.data !== undefined) stored = mergeUnsaved(ctx, collection, stored, args.data);
+  return presentDoc(ctx, collection, stored, args.depth ?? 1, shape);
 }
 
 /** The stored document (every locale) if it exists and the filter lets it through; else 404. */

@@ -11,8 +11,15 @@ import { getCollection } from './entities.ts';
 import { presentDocs } from './present.ts';
 import { localeOf, type OperationContext } from './context.ts';
 import { draftSource } from '../versions/draft-source.ts';
+import type { SanitizedCollection } from '../config/types.ts';
+import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 
-export type FindArgs = { collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; draft?: boolean };
+export type FindArgs = ShapeArgs & {
+  collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; draft?: boolean;
+  /** false: every matching document in one answer (CONTRACT §7 "Whole lists"). */
+  pagination?: boolean;
+};
+export type CountArgs = { collection: string; where?: Where; draft?: boolean };
 
 export type PaginatedDocs = {
   docs: Record<string, unknown>[];
@@ -34,24 +41,43 @@ export function andParts(parts: (SQLPart | null)[]): SQLPart | null {
   return { sql: present.map((p) => `(${p.sql})`).join(' AND '), params: present.flatMap((p) => p.params) };
 }
 
-export async function find(ctx: OperationContext, args: FindArgs): Promise<PaginatedDocs> {
-  const collection = getCollection(ctx.cms, args.collection);
-  const limit = args.limit ?? DEFAULT_LIMIT;
-  const page = args.page ?? 1;
-  checkPaging(limit, page);
+/**
+ * What a read of the collection matches: the read filter (the config's own, so it may name any field),
+ * the caller's where (which may not name fields the caller cannot read, or it would reveal them), and for
+ * logged-in `draft=true` reads the pending drafts' content as the source. Find, count and the bulk writes
+ * all match through here.
+ */
+export async function matchDocuments(ctx: OperationContext, collection: SanitizedCollection, args: { where?: Where; draft?: boolean }) {
   const accessWhere = await checkAccess(ctx, collection, 'read');
   const locale = localeOf(ctx);
-  const { store } = ctx.cms;
-  // The access filter is the config's own and may name any field; the caller's where and sort may not
-  // name fields it cannot read, or they would reveal them.
+  const { dialect } = ctx.cms.store;
   const rights = await queryRights(ctx, collection);
-  const where = andParts([compileWhere(store.dialect, collection, accessWhere, locale, TRUSTED), compileWhere(store.dialect, collection, args.where, locale, rights)]);
+  const where = andParts([compileWhere(dialect, collection, accessWhere, locale, TRUSTED), compileWhere(dialect, collection, args.where, locale, rights)]);
+  const from = args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(dialect, collection) : null;
+  return { where, from, rights, locale };
+}
+
+export async function find(ctx: OperationContext, args: FindArgs): Promise<PaginatedDocs> {
+  const collection = getCollection(ctx.cms, args.collection);
+  const paginate = args.pagination !== false;
+  const limit = args.limit ?? DEFAULT_LIMIT;
+  const page = paginate ? args.page ?? 1 : 1;
+  if (paginate) checkPaging(limit, page);
+  const { where, from, rights, locale } = await matchDocuments(ctx, collection, args);
+  const { store } = ctx.cms;
   const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights);
-  // Logged-in `draft=true` reads see pending drafts: filters, sort and count run on the draft content.
-  const from = args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(store.dialect, collection) : null;
+  const shape = await readShapeOf(ctx, collection, args);
   const totalDocs = await countRows(store, collection, where, from);
-  const rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, limit, (page - 1) * limit, from);
+  const rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, paginate ? (page - 1) * limit : 0, from);
   const stored = rows.map((r) => rowToDoc(collection, r));
-  const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1);
-  return { docs, ...pageInfo(totalDocs, limit, page) };
+  const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape);
+  // A whole list is one page holding every document.
+  return { docs, ...(paginate ? pageInfo(totalDocs, limit, page) : { ...pageInfo(totalDocs, Math.max(totalDocs, 1), 1), limit: totalDocs }) };
+}
+
+/** `{ totalDocs }` of what the same find would list, under the same read filter (CONTRACT §7 "Count"). */
+export async function count(ctx: OperationContext, args: CountArgs): Promise<{ totalDocs: number }> {
+  const collection = getCollection(ctx.cms, args.collection);
+  const { where, from } = await matchDocuments(ctx, collection, args);
+  return { totalDocs: await countRows(ctx.cms.store, collection, where, from) };
 }

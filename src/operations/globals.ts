@@ -13,11 +13,13 @@ import { statusEvents } from './status-events.ts';
 import type { OperationContext } from './context.ts';
 import { withPendingDraft, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
-import { readWithPreviewToken } from './preview.ts';
+import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
+import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 
 const GLOBAL_ROW = 1;
 
-export type FindGlobalArgs = { slug: string; depth?: number; draft?: boolean; preview?: string };
+/** `data`: unsaved values merged over the global as read (Payload's method-override read); nothing is saved. */
+export type FindGlobalArgs = ShapeArgs & { slug: string; depth?: number; draft?: boolean; preview?: string; data?: unknown };
 export type UpdateGlobalArgs = { slug: string; data: unknown; depth?: number; draft?: boolean };
 
 /** The stored global, or its defaults (never saved yet). */
@@ -43,9 +45,11 @@ export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): P
   const global = getGlobal(ctx.cms, args.slug);
   if (args.preview !== undefined) return readWithPreviewToken(ctx, { global: global.slug }, args.preview, args.depth ?? 1);
   await checkAccess(ctx, global, 'read');
+  const shape = await readShapeOf(ctx, global, args);
   let stored = await loadGlobal(ctx, global);
   if (args.draft && global.drafts && (ctx.user || ctx.overrideAccess)) stored = await withPendingDraft(ctx.cms.store, global, stored);
-  return presentDoc(ctx, global, stored, args.depth ?? 1);
+  if (args.data !== undefined) stored = mergeUnsaved(ctx, global, stored, args.data);
+  return presentDoc(ctx, global, stored, args.depth ?? 1, shape);
 }
 
 export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs): Promise<Record<string, unknown>> {

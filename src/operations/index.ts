@@ -1,5 +1,6 @@
 /** Every action once; REST, the Local API, the job runner and the CLI all call these. */
-export { find } from './find.ts';
+export { find, count } from './find.ts';
+export { updateMany, deleteMany, type BulkResult } from './bulk.ts';
 export { findByID } from './find-by-id.ts';
 export { create } from './create.ts';
 export { update } from './update.ts';

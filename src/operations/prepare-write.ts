@@ -42,6 +42,11 @@ export async function prepareWrite(
   delete data.id;
   delete data.createdAt;
   delete data.updatedAt;
+  // Payload's clients send `_status`; it is an alias of `status` (CONTRACT §7), and `status` wins when both come.
+  if ('_status' in data && entity.drafts) {
+    if (!('status' in data)) data.status = data._status;
+    delete data._status;
+  }
   if ('status' in data && entity.drafts) {
     if (data.status !== 'draft' && data.status !== 'published') throw badRequest('status must be "draft" or "published".', 'status');
     status = data.status;

@@ -12,11 +12,13 @@ import { checkAccess, fieldAllowed } from '../access/check-access.ts';
 import { runHooks } from './hooks.ts';
 import { localeOf, type OperationContext } from './context.ts';
 import { decorateMedia } from '../uploads/media-urls.ts';
+import { applySelection, type ReadShape } from '../query/select.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export async function presentDocs(ctx: OperationContext, entity: Entity, stored: Doc[], depth: number): Promise<Doc[]> {
+/** `shape`: the read's `select` and `populate`, already checked (src/operations/read-shape.ts). */
+export async function presentDocs(ctx: OperationContext, entity: Entity, stored: Doc[], depth: number, shape?: ReadShape): Promise<Doc[]> {
   const out: Doc[] = [];
   // Most collections have no hidden fields and no field rules: then there is nothing to strip.
   const strip = needsStrip(ctx, entity.fields);
@@ -25,17 +27,21 @@ export async function presentDocs(ctx: OperationContext, entity: Entity, stored:
     current = ctx.locale ? localizeForRead(entity.fields, current, { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale }) : current;
     if (strip) current = await stripFields(ctx, entity.fields, current, current);
     if (entity.kind === 'collection' && entity.builtIn === 'media') current = decorateMedia(ctx.cms, current);
+    // Payload's clients read the status as `_status` (CONTRACT §7): every document carries both.
+    if (entity.drafts && 'status' in current) current = { ...current, _status: current.status };
+    // Selected before population, so relationships left out are not fetched.
+    if (shape?.select) current = applySelection(current, shape.select);
     out.push(current);
   }
-  if (depth > 0) await populate(ctx, entity.fields, out, depth);
+  if (depth > 0) await populate(ctx, entity.fields, out, depth, shape?.populate);
   if (entity.hooks.afterRead.length) {
     for (let i = 0; i < out.length; i++) out[i] = await runHooks(ctx, entity, 'afterRead', 'doc', { doc: out[i], operation: 'read' });
   }
   return out;
 }
 
-export async function presentDoc(ctx: OperationContext, entity: Entity, stored: Doc, depth: number): Promise<Doc> {
-  return (await presentDocs(ctx, entity, [stored], depth))[0];
+export async function presentDoc(ctx: OperationContext, entity: Entity, stored: Doc, depth: number, shape?: ReadShape): Promise<Doc> {
+  return (await presentDocs(ctx, entity, [stored], depth, shape))[0];
 }
 
 /** Hidden fields and fields whose read access says no are left out (at every level). */
@@ -89,7 +95,7 @@ function collectSlots(fields: SanitizedField[], doc: Doc, slots: Map<string, Slo
   }
 }
 
-async function populate(ctx: OperationContext, fields: SanitizedField[], docs: Doc[], depth: number): Promise<void> {
+async function populate(ctx: OperationContext, fields: SanitizedField[], docs: Doc[], depth: number, narrow?: ReadShape['populate']): Promise<void> {
   const slots = new Map<string, Slot[]>();
   for (const doc of docs) collectSlots(fields, doc, slots);
   for (const [slug, list] of slots) {
@@ -104,7 +110,8 @@ async function populate(ctx: OperationContext, fields: SanitizedField[], docs: D
     }
     const ids = [...new Set(list.map((s) => s.id))];
     const rows = await selectRowsByIds(ctx.cms.store, related, ids, compileWhere(ctx.cms.store.dialect, related, accessWhere, localeOf(ctx), TRUSTED));
-    const presented = await presentDocs(ctx, related, rows.map((r) => rowToDoc(related, r)), depth - 1);
+    const shape = narrow ? { select: narrow[slug], populate: narrow } : undefined;
+    const presented = await presentDocs(ctx, related, rows.map((r) => rowToDoc(related, r)), depth - 1, shape);
     const byId = new Map(presented.map((d) => [d.id as number, d]));
     for (const slot of list) (slot.holder as Record<string | number, unknown>)[slot.key] = byId.get(slot.id) ?? null;
   }

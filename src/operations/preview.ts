@@ -33,12 +33,17 @@ export async function previewDocument(ctx: OperationContext, args: PreviewArgs):
     base = (entity.drafts ? await pendingDraft(ctx.cms.store, target.owner) : null) ?? target.live;
     if (entity.kind === 'collection') id = target.owner.parent;
   }
-  if (!isObject(args.data)) throw badRequest('The request body must be a JSON object.');
-  const values = Object.fromEntries(Object.entries(args.data).filter(([name]) => entity.fieldsByName.has(name)));
-  const doc = await presentDoc(ctx, entity, mergeLocalizedWrite(entity.fields, values, base, ctx.locale), args.depth ?? 1);
+  const doc = await presentDoc(ctx, entity, mergeUnsaved(ctx, entity, base, args.data), args.depth ?? 1);
   const token = signPreviewToken(ctx.cms, { kind: entity.kind, slug: entity.slug, id });
   const target = entity.livePreview?.url ? await entity.livePreview.url({ doc, locale: ctx.locale ?? undefined }) : apiReadURL(ctx, entity, id, args.origin);
   return { doc, url: withQueryParam(String(target), 'preview', token) };
+}
+
+/** Unsaved values over a stored document, in the request's locale; names that are not fields are ignored. Nothing is validated or saved. */
+export function mergeUnsaved(ctx: OperationContext, entity: Entity, base: Doc, data: unknown): Doc {
+  if (!isObject(data)) throw badRequest('The unsaved values must be a JSON object.', 'data');
+  const values = Object.fromEntries(Object.entries(data).filter(([name]) => entity.fieldsByName.has(name)));
+  return mergeLocalizedWrite(entity.fields, values, base, ctx.locale);
 }
 
 /** `GET …?preview=<token>`: the current draft (pending draft, else live) without login; a bad token is a 403. */

@@ -14,6 +14,11 @@ export type ReadOptions = {
   locale: string | null;
   fallbackLocale: string | null;
   preview?: string;
+  /** As sent (`select[title]=true`); the operation parses and checks it (src/operations/read-shape.ts). */
+  select?: unknown;
+  populate?: unknown;
+  /** `pagination=false`: every matching document in one answer (CONTRACT §7). */
+  pagination: boolean;
   raw: Record<string, unknown>;
 };
 
@@ -47,8 +52,10 @@ function parseWhere(value: unknown): Where | undefined {
 }
 
 export function readOptions(query: Record<string, unknown>, config: SanitizedConfig): ReadOptions {
-  const limit = integer(query.limit, 'limit', DEFAULT_LIMIT);
-  const page = integer(query.page, 'page', 1);
+  const pagination = !(query.pagination === 'false' || query.pagination === false || query.pagination === '0');
+  // Without pagination `limit` and `page` are ignored, so they are not checked either.
+  const limit = pagination ? integer(query.limit, 'limit', DEFAULT_LIMIT) : DEFAULT_LIMIT;
+  const page = pagination ? integer(query.page, 'page', 1) : 1;
   checkPaging(limit, page);
   const depth = integer(query.depth, 'depth', 1);
   if (depth < 0) throw badRequest('"depth" must be 0 or more.', 'depth');
@@ -62,6 +69,9 @@ export function readOptions(query: Record<string, unknown>, config: SanitizedCon
     draft: query.draft === 'true' || query.draft === '1',
     ...localeOptions(query, config),
     preview: typeof query.preview === 'string' ? query.preview : undefined,
+    select: query.select,
+    populate: query.populate,
+    pagination,
     raw: query,
   };
 }

@@ -90,3 +90,8 @@ export async function pruneVersions(db: Queryable, owner: VersionOwner, max: num
 export async function deleteAllVersions(db: Queryable, owner: VersionOwner): Promise<void> {
   await db.run(`DELETE FROM "_cms_versions" WHERE ${OWNED_BY}`, owned(owner));
 }
+
+/** One version of any document of a collection, by its own id (Payload's `/:collection/versions/:id`). */
+export async function findCollectionVersion(db: Queryable, collection: Entity, id: number): Promise<VersionRow | undefined> {
+  return (await db.get<VersionRow>(`SELECT * FROM "_cms_versions" WHERE "kind" = 'collection' AND "slug" = ? AND "id" = ?`, [collection.slug, id])) ?? undefined;
+}

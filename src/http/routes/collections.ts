@@ -1,22 +1,35 @@
 /** REST for collection documents: list, create, read, update, delete. */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import { create, deleteDocument, find, findByID, update } from '../../operations/index.ts';
+import { count, create, deleteDocument, deleteMany, find, findByID, update, updateMany } from '../../operations/index.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
-import { methods, type RouteInput } from '../handle.ts';
+import { methods, type Route, type RouteInput } from '../handle.ts';
 import { renewOwnSession } from './users.ts';
 
 const draftFlag = (input: RouteInput) => input.query.draft === 'true';
+const bulkMessage = (verb: string, result: { docs: unknown[]; errors: unknown[] }) =>
+  `${verb} ${result.docs.length} of ${result.docs.length + result.errors.length} documents.`;
+
+/** The list; also `GET /media`, whose POST is the upload route (src/http/routes/media.ts). */
+export function listRoute(cms: CMS, slug?: string): Route {
+  return ({ ctx, query, params }) => {
+    const o = readOptions(query, cms.config);
+    const { where, sort, limit, page, depth, draft, select, populate, pagination } = o;
+    return find(ctx, { collection: slug ?? params.collection, where, sort, limit, page, depth, draft, select, populate, pagination }).then((body) => ({ body }));
+  };
+}
 
 export function collectionRoutes(cms: CMS) {
   return new Elysia()
-    .all('/:collection', methods(cms, {
+    .all('/:collection/count', methods(cms, {
       GET: ({ ctx, query, params }) => {
         const o = readOptions(query, cms.config);
-        return find(ctx, { collection: params.collection, where: o.where, sort: o.sort, limit: o.limit, page: o.page, depth: o.depth, draft: o.draft })
-          .then((body) => ({ body }));
+        return count(ctx, { collection: params.collection, where: o.where, draft: o.draft }).then((body) => ({ body }));
       },
+    }))
+    .all('/:collection', methods(cms, {
+      GET: listRoute(cms),
       POST: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
         const doc = await create(input.ctx, { collection: input.params.collection, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input) });
@@ -24,11 +37,25 @@ export function collectionRoutes(cms: CMS) {
         const key = input.params.collection === 'api-keys' ? { key: doc.key } : {};
         return { status: 201, body: { doc, ...key, message: 'Successfully created.' } };
       },
-    }, { writes: (p, method) => (method === 'POST' ? { collection: p.collection, action: 'create' } : null) }))
+      // Bulk writes by `where` (CONTRACT §7): the single-document operation on each matching document.
+      PATCH: async (input) => {
+        const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+        const result = await updateMany(input.ctx, { collection: input.params.collection, where: o.where!, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input) });
+        return { body: { ...result, message: bulkMessage('Updated', result) } };
+      },
+      DELETE: async (input) => {
+        const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+        const result = await deleteMany(input.ctx, { collection: input.params.collection, where: o.where!, depth: o.depth, draft: draftFlag(input) });
+        return { body: { ...result, message: bulkMessage('Deleted', result) } };
+      },
+    }, {
+      writes: (p, method) => (method === 'POST' ? { collection: p.collection, action: 'create' } : method === 'PATCH' ? { collection: p.collection, action: 'update' } : null),
+    }))
     .all('/:collection/:id', methods(cms, {
-      GET: ({ ctx, query, params }) => {
+      GET: ({ ctx, query, params, unsaved }) => {
         const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-        return findByID(ctx, { collection: params.collection, id: params.id, depth: o.depth, draft: o.draft, preview: o.preview }).then((body) => ({ body }));
+        const { depth, draft, preview, select, populate } = o;
+        return findByID(ctx, { collection: params.collection, id: params.id, depth, draft, preview, select, populate, data: unsaved }).then((body) => ({ body }));
       },
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);

@@ -8,14 +8,16 @@ import { methods } from '../handle.ts';
 
 export function globalRoutes(cms: CMS) {
   return new Elysia().all('/globals/:slug', methods(cms, {
-    GET: ({ ctx, query, params }) => {
+    GET: ({ ctx, query, params, unsaved }) => {
       const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-      return findGlobal(ctx, { slug: params.slug, depth: o.depth, draft: o.draft, preview: o.preview }).then((body) => ({ body }));
+      const { depth, draft, preview, select, populate } = o;
+      return findGlobal(ctx, { slug: params.slug, depth, draft, preview, select, populate, data: unsaved }).then((body) => ({ body }));
     },
     POST: async (input) => {
       const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
       const doc = await updateGlobal(input.ctx, { slug: input.params.slug, data: await readJSON(input.request), depth: o.depth, draft: input.query.draft === 'true' });
-      return { body: { doc, message: 'Global saved.' } };
+      // `result` is where Payload's clients (the SDK's updateGlobal) read the saved global (CONTRACT §7).
+      return { body: { doc, result: doc, message: 'Global saved.' } };
     },
   }, { writes: (p, method) => (method === 'POST' ? { global: p.slug, action: 'update' } : null) }));
 }

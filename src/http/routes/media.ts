@@ -8,12 +8,15 @@ import { receiveMultipart } from '../../uploads/multipart.ts';
 import { findStoredFile } from '../../uploads/media-files.ts';
 import { fileResponse } from '../../uploads/file-response.ts';
 import { methods } from '../handle.ts';
+import { listRoute } from './collections.ts';
 import { MEDIA_SLUG } from '../../config/builtin-collections.ts';
 
 export function mediaRoutes(cms: CMS) {
   return new Elysia()
     // Only POST is claimed here; GET /media and the other methods fall through to the collection routes.
+    // The list is here too for a POST that is a read (method override, src/http/method-override.ts).
     .post('/media', methods(cms, {
+      GET: listRoute(cms, MEDIA_SLUG),
       POST: async ({ ctx, request, query }) => {
         const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
         const doc = await upload(ctx, { receive: (limits) => receiveMultipart(request, limits), depth: o.depth });

@@ -2,7 +2,9 @@
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../auth/login.ts';
-import { createSession, endSession } from '../../auth/sessions.ts';
+import { createSession, endSession, refreshSession } from '../../auth/sessions.ts';
+import { unlockEmail } from '../../auth/login-lock.ts';
+import { badRequest, forbidden, unauthorized } from '../../errors.ts';
 import { presentDoc } from '../../operations/present.ts';
 import { readJSON } from '../body.ts';
 import { clientIP } from '../client-ip.ts';
@@ -70,7 +72,38 @@ export function userRoutes(cms: CMS) {
         return { body: { user, csrfToken: credentials.csrfToken ?? null }, headers: { 'cache-control': 'no-store' } };
       },
     }))
-    .all('/users/init', methods(cms, { GET: async () => ({ body: { hasUsers: (await countUsers(cms)) > 0 } }) }))
+    // `initialized` is Payload's name for the same answer (CONTRACT §7).
+    .all('/users/init', methods(cms, {
+      GET: async () => {
+        const hasUsers = (await countUsers(cms)) > 0;
+        return { body: { hasUsers, initialized: hasUsers } };
+      },
+    }))
+    .all('/users/refresh-token', methods(cms, {
+      POST: async ({ ctx, credentials }) => {
+        // Sessions only: an API key does not expire with a session and has nothing to refresh.
+        if (!credentials.user || !credentials.token || credentials.via === 'api-key') throw unauthorized('A valid session is required to refresh it.');
+        const refreshed = await refreshSession(cms, credentials.token);
+        if (!refreshed) throw unauthorized('A valid session is required to refresh it.');
+        const users = cms.config.collectionsBySlug.get('users')!;
+        const user = await presentDoc({ ...ctx, overrideAccess: true }, users, credentials.user, 0);
+        const body = { message: 'Token refresh successful.', user, refreshedToken: credentials.token, exp: Math.floor(refreshed.expiresAt / 1000) };
+        const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+        if (credentials.via === 'cookie') for (const c of sessionCookies(cms, credentials.token, credentials.csrfToken!)) headers.append('set-cookie', c);
+        return new Response(JSON.stringify(body), { status: 200, headers });
+      },
+    }))
+    .all('/users/unlock', methods(cms, {
+      POST: async ({ request, credentials }) => {
+        if (!credentials.user) throw unauthorized();
+        const admin = credentials.user.role === 'admin' && (!credentials.scopes || credentials.scopes.includes('*'));
+        if (!admin) throw forbidden('Only admins can unlock a login.');
+        const body = (await readJSON(request)) as Record<string, unknown>;
+        if (typeof body?.email !== 'string' || !body.email.trim()) throw badRequest('An email is required.', 'email');
+        await unlockEmail(cms, body.email.trim().toLowerCase());
+        return { body: { message: 'Success' } };
+      },
+    }))
     .all('/users/first-register', methods(cms, {
       POST: async ({ request }) => {
         checkLoginOrigin(cms, request);

@@ -13,6 +13,7 @@ import { unpublish } from '../../operations/unpublish.ts';
 import { discardDraft } from '../../operations/discard-draft.ts';
 import { cancelScheduled, listScheduled, scheduleAction } from '../../operations/schedule.ts';
 import { previewDocument } from '../../operations/preview.ts';
+import { findCollectionVersionByID, findCollectionVersions, restoreCollectionVersion } from '../../operations/collection-versions.ts';
 import { readJSON } from '../body.ts';
 import { ownOrigin } from '../client-ip.ts';
 import { methods, type RouteInput } from '../handle.ts';
@@ -23,6 +24,7 @@ export function versionRoutes(cms: CMS) {
   return new Elysia()
     .use(documentRoutes(cms, '/globals/:slug', (p) => ({ global: p.slug })))
     .use(documentRoutes(cms, '/:collection/:id', (p) => ({ collection: p.collection, id: p.id })))
+    .use(collectionVersionRoutes(cms))
     .all('/:collection/preview', methods(cms, {
       POST: async (input) => ({ body: await previewDocument(input.ctx, { collection: input.params.collection, data: await readJSON(input.request), depth: depthOf(cms, input), origin: ownOrigin(cms.config, input.request) }) }),
     }, { writes: (p) => ({ collection: p.collection, action: 'create' }) }));
@@ -32,9 +34,31 @@ function depthOf(cms: CMS, input: RouteInput): number {
   return readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config).depth;
 }
 
+/** Payload's paths (CONTRACT §7): versions across a collection, one by its id, and restoring it with POST. */
+function collectionVersionRoutes(cms: CMS) {
+  return new Elysia()
+    .all('/:collection/versions', methods(cms, {
+      GET: async ({ ctx, query, params }) => {
+        const o = readOptions(query, cms.config);
+        return { body: await findCollectionVersions(ctx, { collection: params.collection, where: o.where, sort: o.sort, limit: o.limit, page: o.page, depth: o.depth }) };
+      },
+    }))
+    .all('/:collection/versions/:version', methods(cms, {
+      GET: async (input) => ({ body: await findCollectionVersionByID(input.ctx, { collection: input.params.collection, version: input.params.version, depth: depthOf(cms, input) }) }),
+      POST: async (input) => {
+        const doc = await restoreCollectionVersion(input.ctx, { collection: input.params.collection, version: input.params.version, depth: depthOf(cms, input) });
+        return { body: { doc, message: 'Version restored.' } };
+      },
+    }));
+}
+
 function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
   // The routes below that read a body need update access to the document: refused callers are answered first.
   const updatesBody = (params: Record<string, string>, method: string) => (method === 'POST' ? { ...refOf(params), action: 'update' as const } : null);
+  const restore = async (input: RouteInput) => {
+    const doc = await restoreVersion(input.ctx, { ...refOf(input.params), version: input.params.version, depth: depthOf(cms, input) });
+    return { body: { doc, message: 'Version restored.' } };
+  };
   return new Elysia()
     .all(`${prefix}/versions`, methods(cms, {
       GET: async ({ ctx, query, params }) => {
@@ -44,13 +68,10 @@ function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
     }))
     .all(`${prefix}/versions/:version`, methods(cms, {
       GET: async (input) => ({ body: await findVersionByID(input.ctx, { ...refOf(input.params), version: input.params.version, depth: depthOf(cms, input) }) }),
+      // Payload restores a global's version with POST on the version's own path (CONTRACT §7).
+      ...(prefix.startsWith('/globals') ? { POST: restore } : {}),
     }))
-    .all(`${prefix}/versions/:version/restore`, methods(cms, {
-      POST: async (input) => {
-        const doc = await restoreVersion(input.ctx, { ...refOf(input.params), version: input.params.version, depth: depthOf(cms, input) });
-        return { body: { doc, message: 'Version restored.' } };
-      },
-    }))
+    .all(`${prefix}/versions/:version/restore`, methods(cms, { POST: restore }))
     .all(`${prefix}/unpublish`, methods(cms, {
       POST: async (input) => ({ body: { doc: await unpublish(input.ctx, { ...refOf(input.params), depth: depthOf(cms, input) }), message: 'Unpublished.' } }),
     }))
