@@ -164,7 +164,7 @@ describe('@payloadcms/live-preview mergeData', () => {
       initialData: post,
       incomingData: { title: 'Unsaved', author: adminId },
       // The default handler sends cookies; here the session goes as Payload's JWT header instead.
-      requestHandler: ({ apiPath, data, endpoint, serverURL }) => fetch(`${serverURL}${apiPath}/${endpoint}`, {
+      requestHandler: ({ apiPath, data, endpoint, serverURL }: { apiPath: string; data: unknown; endpoint: string; serverURL: string }) => fetch(`${serverURL}${apiPath}/${endpoint}`, {
         method: 'POST',
         body: JSON.stringify(data),
         headers: { 'Content-Type': 'application/json', 'X-Payload-HTTP-Method-Override': 'GET', ...(auth.headers as Record<string, string>) },
