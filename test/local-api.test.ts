@@ -32,6 +32,34 @@ describe('Local API', () => {
     await cms.close();
   });
 
+  test('Payload\'s Local API forms (CONTRACT §7): count, select, populate, pagination: false, update and delete by where', async () => {
+    const dir = tempDir();
+    const cms = await getCMS({
+      config: {
+        database: path.join(dir, 'cms.db'),
+        collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }, { name: 'n', type: 'number' }, { name: 'by', type: 'relationship', relationTo: 'users' }, { name: 'secret', type: 'text', hidden: true }] }],
+      },
+      rootDir: dir,
+      log: quietLog,
+    });
+    const user = await cms.create({ collection: 'users', data: { email: 'a@example.com', password: 'password123', name: 'A', role: 'admin' } });
+    for (let n = 1; n <= 12; n++) await cms.create({ collection: 'notes', data: { text: `t${n}`, n, by: user.id } });
+    expect(await cms.count({ collection: 'notes', where: { n: { greater_than: 10 } } })).toEqual({ totalDocs: 2 });
+    const shaped = await cms.find({ collection: 'notes', where: { n: { equals: 1 } }, select: { text: true, by: true }, populate: { users: { name: true } } });
+    expect(shaped.docs[0]).toEqual({ id: 1, text: 't1', by: { id: user.id, name: 'A' } });
+    expect((await cms.findByID({ collection: 'notes', id: 2, select: { n: false, by: false } }))).toMatchObject({ id: 2, text: 't2' });
+    expect('n' in (await cms.findByID({ collection: 'notes', id: 2, select: { n: false } }))).toBe(false);
+    // Select goes through the same query rights as where: with access asked for, a hidden field is unknown.
+    await expect(cms.find({ collection: 'notes', overrideAccess: false, user: user as never, select: { secret: true } })).rejects.toMatchObject({ status: 400, field: 'secret' });
+    expect((await cms.find({ collection: 'notes', pagination: false })).docs).toHaveLength(12);
+    const updated = await cms.update({ collection: 'notes', where: { n: { less_than: 3 } }, data: { text: 'low' } });
+    expect(updated.docs.map((d) => d.text)).toEqual(['low', 'low']);
+    const removed = await cms.delete({ collection: 'notes', where: { text: { equals: 'low' } } });
+    expect(removed.errors).toEqual([]);
+    expect((await cms.count({ collection: 'notes' })).totalDocs).toBe(10);
+    await cms.close();
+  });
+
   test('getCMS takes a config file path', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [{ slug: 'things', fields: [{ name: 'n', type: 'number' }] }] }\n`);
