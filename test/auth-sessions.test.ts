@@ -15,7 +15,7 @@ describe('first admin and init', () => {
   test('init says there are no users', async () => {
     const res = await t.request('GET', '/users/init');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ hasUsers: false });
+    expect(res.body).toEqual({ hasUsers: false, initialized: false });
   });
   test('first-register refuses a short password and creates nothing', async () => {
     const res = await t.request('POST', '/users/first-register', { body: { email: 'a@example.com', password: 'short' } });
@@ -38,7 +38,7 @@ describe('first admin and init', () => {
   test('first-register is refused once a user exists', async () => {
     const res = await t.request('POST', '/users/first-register', { body: { email: 'b@example.com', password: 'password123' } });
     expect(res.status).toBe(403);
-    expect((await t.request('GET', '/users/init')).body).toEqual({ hasUsers: true });
+    expect((await t.request('GET', '/users/init')).body).toEqual({ hasUsers: true, initialized: true });
   });
 });
 

@@ -68,14 +68,14 @@ describe('a field the caller may not read cannot be used to query', () => {
 
   const expectUnknownField = async (query: string, field: string, token?: string) => {
     const res = await t.request('GET', `/vaults?${query}`, { token });
-    expect({ query, status: res.status, errors: res.body?.errors }).toEqual({ query, status: 400, errors: [{ message: `The field "${field}" does not exist.`, field }] });
+    expect({ query, status: res.status, errors: res.body?.errors }).toEqual({ query, status: 400, errors: [{ message: `The field "${field}" does not exist.`, field, path: field }] });
   };
 
   test('the bisection oracle fails at its first request (anonymous and a non-admin user)', async () => {
     for (const token of [undefined, editor.token]) {
       const first = await t.request('GET', `/vaults?${bisectionQueries('code')[0]}`, { token });
       expect(first.status).toBe(400);
-      expect(first.body.errors).toEqual([{ message: 'The field "code" does not exist.', field: 'code' }]);
+      expect(first.body.errors).toEqual([{ message: 'The field "code" does not exist.', field: 'code', path: 'code' }]);
       expect(first.text).not.toContain('totalDocs');
     }
   });
@@ -103,7 +103,7 @@ describe('a field the caller may not read cannot be used to query', () => {
     for (const [sort, field] of [['code', 'code'], ['-pin', 'pin'], ['meta.token', 'meta.token'], ['note', 'note']]) {
       const res = await t.request('GET', `/vaults?sort=${sort}`, { token: editor.token });
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([{ message: `The field "${field}" does not exist.`, field }]);
+      expect(res.body.errors).toEqual([{ message: `The field "${field}" does not exist.`, field, path: field }]);
     }
   });
 
@@ -111,7 +111,7 @@ describe('a field the caller may not read cannot be used to query', () => {
     for (const query of ['draft=true&where[code][gte]=memo-2', 'draft=true&sort=code', 'where[code][equals]=memo-1']) {
       const res = await t.request('GET', `/memos?${query}`, { token: editor.token });
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([{ message: 'The field "code" does not exist.', field: 'code' }]);
+      expect(res.body.errors).toEqual([{ message: 'The field "code" does not exist.', field: 'code', path: 'code' }]);
     }
     const own = await t.request('GET', '/memos?draft=true&where[code][equals]=memo-2', { token: admin.token });
     expect(own.body.totalDocs).toBe(1);
