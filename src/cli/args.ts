@@ -19,6 +19,7 @@ export function parseCLI(argv: string[]): CLIArgs {
       email: { type: 'string' },
       password: { type: 'string' },
       name: { type: 'string' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -38,6 +39,8 @@ Usage:
   cms migrate                                                  apply pending migration files
   cms migrate:status                                           list applied and pending migrations
   cms migrate:create [NAME]                                    write the SQL for config changes into migrations/
+  cms backup [--out DIR]                                       write a backup (database, uploads, manifest) now
+  cms restore FILE                                             check a backup, move current data aside, restore it
   cms --help | --version
 
 Every command takes --config FILE and honours CMS_CONFIG.

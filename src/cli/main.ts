@@ -11,6 +11,8 @@ const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   migrate: async (a) => (await import('./migrate.ts')).migrateCommand(a),
   'migrate:status': async (a) => (await import('./migrate.ts')).migrateStatusCommand(a),
   'migrate:create': async (a) => (await import('./migrate.ts')).migrateCreateCommand(a),
+  backup: async (a) => (await import('./backup.ts')).backupCommand(a),
+  restore: async (a) => (await import('./backup.ts')).restoreCommand(a),
   help: async () => void process.stdout.write(HELP),
   version: async () => console.log(pkg.version),
 };

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.ts';
 import { sanitizeTrustProxy } from './trust-proxy.ts';
 import { DEFAULT_POOL_SIZE, describeUrl, isPostgresUrl } from '../db/postgres/connect.ts';
+import { sanitizeBackups } from './backups.ts';
 import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
 import {
   FIELD_TYPES, HOOK_NAMES,
@@ -17,7 +18,7 @@ import {
 const SLUG = /^[a-z][a-z0-9_-]{0,62}$/;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const LOCALE = /^[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8})*$/;
-const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', '_admin', 'preview']);
+const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview']);
 const RESERVED_FIELD_NAMES = new Set(['id', 'createdAt', 'updatedAt', 'passwordHash', 'keyHash', 'password']);
 const BUILTIN_SLUGS = [USERS_SLUG, MEDIA_SLUG, API_KEYS_SLUG];
 
@@ -87,6 +88,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
 
   const webhooks = sanitizeWebhooks(input.webhooks, collectionsBySlug, globalsBySlug, fail);
   const upload = input.upload ?? {};
+  const uploadDir = resolve(upload.dir ?? 'uploads/');
   const cors = input.cors ?? [];
   if (cors !== '*' && !(Array.isArray(cors) && cors.every((o) => typeof o === 'string'))) fail('cors', "must be a list of origins or '*'");
 
@@ -112,9 +114,10 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
         if (s.height !== undefined) positiveNumber(s.height, `upload.imageSizes[${i}].height`, fail);
         return { name: s.name, width: s.width, height: s.height };
       }),
-      dir: resolve(upload.dir ?? 'uploads/'),
+      dir: uploadDir,
       storage: upload.storage ?? null,
     },
+    backups: sanitizeBackups(input.backups, { dir: uploadDir, storage: upload.storage ?? null }, resolve, fail),
     localization,
     webhooks,
     jobs: { secret: input.jobs?.secret ?? null },

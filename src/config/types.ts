@@ -1,5 +1,6 @@
 /** The shapes of a project's config (as written) and of the sanitized config the rest of the code reads. */
 import type { Clock } from '../clock.ts';
+import type { CronSchedule } from '../jobs/cron-schedule.ts';
 
 export type Where = { [key: string]: unknown; and?: Where[]; or?: Where[] };
 
@@ -158,6 +159,8 @@ export interface UserConfig {
   localization?: { locales: (string | { code: string; label?: string })[]; defaultLocale?: string; fallback?: boolean };
   webhooks?: WebhookConfig[];
   jobs?: { secret?: string };
+  /** Scheduled backups and where every backup goes (docs/operations.md, "Backups"). */
+  backups?: { schedule?: 'daily' | 'hourly' | string; keep?: number; dir?: string; storage?: S3StorageOptions | null };
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
 }
@@ -221,6 +224,8 @@ export interface SanitizedConfig {
   localization: { locales: string[]; defaultLocale: string; fallback: boolean } | null;
   webhooks: WebhookConfig[];
   jobs: { secret: string | null };
+  /** `schedule` null: backups only on demand. `dir`: the archives, or their staging folder when `storage` is S3. */
+  backups: { schedule: CronSchedule | null; keep: number; dir: string; storage: S3StorageOptions | null };
   collections: SanitizedCollection[];
   globals: SanitizedGlobal[];
   collectionsBySlug: Map<string, SanitizedCollection>;

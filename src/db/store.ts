@@ -64,6 +64,13 @@ export interface Store extends Queryable {
    * migration file once (PostgreSQL: an advisory lock; SQLite: one process per file, nothing to take).
    */
   withMigrationLock<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * A consistent copy of the whole database written to the new SQLite file `target`, while every other
+   * reader and writer goes on (backups, CONTRACT §10); answers the row count of each table in the copy.
+   * null when the engine keeps its own backups (PostgreSQL: pg_dump / base backups), so callers have one
+   * branch for that case. SQLite: `VACUUM INTO` on a connection of its own, off the main thread.
+   */
+  snapshotTo(target: string): Promise<{ rows: Record<string, number> } | null>;
   close(): Promise<void>;
 }
 

@@ -8,6 +8,7 @@ import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { healthRoutes } from './routes/health.ts';
+import { backupRoutes } from './routes/backups.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { badRequest } from '../errors.ts';
@@ -25,6 +26,7 @@ export function createApp(cms: CMS) {
     .use(versionRoutes(cms))
     .use(jobRoutes(cms))
     .use(healthRoutes(cms))
+    .use(backupRoutes(cms))
     .use(collectionRoutes(cms));
 
   const adminPrefix = cms.config.routes.admin;

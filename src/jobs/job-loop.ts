@@ -3,9 +3,12 @@
  * server was down), then one a minute on a real timer; due-ness is read from cms.clock. A tick while a
  * run is still going is skipped, so two runs never overlap. `stop` waits for the run in flight.
  * The first run also sweeps upload leftovers of a crash (CONTRACT §10); later runs do so daily.
+ * A scheduled backup that fell due starts beside the runs, not inside one, so a long backup never holds
+ * up scheduled publishing; `stop` aborts it (its partial file is removed) and waits for it.
  */
 import type { CMS } from '../cms.ts';
 import { runJobs } from './run-jobs.ts';
+import { runScheduledBackupIfDue } from './scheduled-backup.ts';
 import { sweepUploadsIfDue } from './upload-sweep.ts';
 
 export const JOB_LOOP_INTERVAL_MS = 60_000;
@@ -14,6 +17,8 @@ export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS): { sto
   let running: Promise<void> | null = null;
   let stopped = false;
   let started = false;
+  let backup: Promise<unknown> | null = null;
+  const aborts = new AbortController();
   const tick = () => {
     if (running || stopped) return;
     const atStart = !started;
@@ -21,6 +26,7 @@ export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS): { sto
     running = (async () => {
       await runJobs(cms).catch((error) => cms.log.error('job runner failed:', error));
       await sweepUploadsIfDue(cms, { force: atStart });
+      backup ??= runScheduledBackupIfDue(cms, aborts.signal).finally(() => { backup = null; });
     })().finally(() => { running = null; });
   };
   const timer = setInterval(tick, intervalMs);
@@ -30,7 +36,9 @@ export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS): { sto
       stopped = true;
       clearInterval(timer);
       clearTimeout(first);
+      aborts.abort();
       await running;
+      await backup;
     },
   };
 }

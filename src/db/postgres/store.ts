@@ -99,6 +99,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         transaction: (inner) => inner(tx),
         applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
         withMigrationLock: lock,
+        snapshotTo: async () => null,
         close: () => Promise.reject(new Error('A transaction cannot close the store.')),
       };
       return work(tx);
@@ -111,6 +112,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     transaction,
     applySystemMigrations: async () => void (await applyPostgresSystemMigrations(sql, now())),
     withMigrationLock: lock,
+    // The database part of a backup is PostgreSQL's own job (pg_dump, base backups): docs/operations.md.
+    snapshotTo: async () => null,
     close: () => sql.close(),
   };
 }

@@ -21,6 +21,7 @@ import { drizzle } from 'drizzle-orm/bun-sqlite';
 import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
 import type { Params, Queryable, Row, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
+import { snapshotSqlite } from './snapshot.ts';
 
 type Bindings = SQLQueryBindings[];
 
@@ -110,6 +111,7 @@ export function openSqliteStore(file: string): Store {
     transaction: (work) => work(tx),
     applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
     withMigrationLock: (work) => work(),
+    snapshotTo: () => Promise.reject(new Error('A snapshot is taken outside a transaction.')),
     close: () => Promise.reject(new Error('A transaction cannot close the store.')),
   };
 
@@ -129,6 +131,7 @@ export function openSqliteStore(file: string): Store {
       await outside(async () => db.dialect.migrate(toDrizzleMigrations(systemMigrations), db.session, { migrationsTable: '__cms_system_migrations' }));
     },
     withMigrationLock: (work) => work(),
+    snapshotTo: (target) => snapshotSqlite(file, target),
     async close() {
       await turn.next;
       releaseTurn(turn);

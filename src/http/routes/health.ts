@@ -12,13 +12,8 @@ import { countPendingJobs } from '../../jobs/jobs-store.ts';
 import { metricsOf } from '../../metrics/registry.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from '../../metrics/prometheus-text.ts';
 import { countDeliveries, deliveriesTableExists } from '../../webhooks/delivery-store.ts';
-import { bearerToken, type Credentials } from '../authenticate.ts';
+import { bearerToken, isAdmin } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
-
-/** An admin session, or an admin's API key with every scope. */
-function isAdmin(credentials: Credentials): boolean {
-  return credentials.user?.role === 'admin' && (!credentials.scopes || credentials.scopes.includes('*'));
-}
 
 function storageKind(cms: CMS): 'local' | 's3' | 'custom' {
   const storage = cms.config.upload.storage as { type?: string } | null | undefined;

@@ -9,7 +9,7 @@ import type { CMS } from '../../cms.ts';
 import { forbidden, unauthorized } from '../../errors.ts';
 import { isCronSecret } from '../../jobs/cron-secret.ts';
 import { runJobs } from '../../jobs/run-jobs.ts';
-import { bearerToken } from '../authenticate.ts';
+import { bearerToken, isAdmin } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 
 export function jobRoutes(cms: CMS) {
@@ -17,8 +17,7 @@ export function jobRoutes(cms: CMS) {
     const bearer = bearerToken(request);
     if (!(bearer && isCronSecret(cms, bearer))) {
       const user = credentials.user;
-      const admin = user?.role === 'admin' && (!credentials.scopes || credentials.scopes.includes('*'));
-      if (!admin) throw user ? forbidden('The cron secret or an admin is required.') : unauthorized('The cron secret or an admin session is required.');
+      if (!isAdmin(credentials)) throw user ? forbidden('The cron secret or an admin is required.') : unauthorized('The cron secret or an admin session is required.');
       if (credentials.via === 'cookie' && request.method !== 'POST') throw forbidden('A cookie session runs jobs with POST and the x-csrf-token header.');
     }
     return { body: await runJobs(cms) };

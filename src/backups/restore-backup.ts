@@ -1,0 +1,98 @@
+/**
+ * `cms restore FILE` (CONTRACT §10), in this order, so that a bad archive or a running server changes
+ * nothing:
+ *   1. verify: read the whole archive, every sha256 against the manifest (manifest.ts);
+ *   2. refuse while any process holds the database file (src/db/sqlite/claim-file.ts);
+ *   3. move the current database, secret and local uploads folder aside, each renamed beside itself
+ *      with `.before-restore-<UTC time>` (never deleted; on S3 nothing is moved, and the backup's files are
+ *      written over their own names, leaving any others where they are);
+ *   4. extract, checking each entry's sha256 again as it is written.
+ * The restored instance then starts from exactly the database, secret, schema history and files it had at
+ * backup time, so it answers what the original answered then.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SanitizedConfig } from '../config/types.ts';
+import { ConfigError } from '../errors.ts';
+import { claimDatabaseFile } from '../db/sqlite/claim-file.ts';
+import { stagingDirOf, stagingPath } from '../uploads/staging.ts';
+import { createStorage } from '../uploads/storage/select.ts';
+import { verifyArchive, type Manifest } from './manifest.ts';
+import { readTarGz } from './tar-read.ts';
+
+export type RestoreResult = { manifest: Manifest; movedAside: string[]; restored: number };
+export type RestoreOptions = { now: number; onProgress?: (step: string) => void };
+
+export async function restoreBackup(config: SanitizedConfig, file: string, options: RestoreOptions): Promise<RestoreResult> {
+  if (!fs.existsSync(file)) throw new ConfigError(`${file} does not exist`);
+  options.onProgress?.('verifying checksums');
+  const manifest = await verifyArchive(file).catch((error) => {
+    throw new ConfigError(`${(error as Error).message}; nothing was changed`);
+  });
+  if (!claimDatabaseFile(config.databasePath)) {
+    throw new ConfigError(`a server (or another cms command) has ${config.databasePath} open: stop it, then run cms restore again; nothing was changed`);
+  }
+
+  const suffix = `.before-restore-${new Date(options.now).toISOString().replace(/[-:]/g, '')}`;
+  const movedAside: string[] = [];
+  const moveAside = async (file: string) => {
+    const target = path.resolve(file);
+    if (!fs.existsSync(target)) return;
+    await fs.promises.rename(target, target + suffix);
+    movedAside.push(target + suffix);
+  };
+  const hasEntry = (prefix: string) => manifest.entries.some((e) => e.path.startsWith(prefix));
+  options.onProgress?.('moving current data aside');
+  if (manifest.database) for (const f of ['', '-wal', '-shm']) await moveAside(config.databasePath + f);
+  if (hasEntry('data/secret')) await moveAside(path.join(config.dataDir, 'secret'));
+  if (!config.upload.storage) await moveAside(config.upload.dir);
+
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const storage = await createStorage(config);
+  const staging = stagingDirOf(storage, config.dataDir);
+  fs.mkdirSync(staging, { recursive: true });
+  const expected = new Map(manifest.entries.map((e) => [e.path, e.sha256]));
+  let restored = 0;
+  for await (const entry of readTarGz(file)) {
+    const sha256 = expected.get(entry.name);
+    if (!sha256) continue;
+    const temp = stagingPath(staging);
+    try {
+      if ((await writeFile(entry.body, temp)) !== sha256) throw new ConfigError(`${entry.name} changed since it was verified; the data moved aside is intact: ${movedAside.join(', ')}`);
+      await place(entry.name, temp, entry.size);
+    } finally {
+      await fs.promises.rm(temp, { force: true });
+    }
+    restored++;
+    options.onProgress?.(`restored ${restored} of ${expected.size}`);
+  }
+  return { manifest, movedAside, restored };
+
+  async function place(name: string, temp: string, size: number) {
+    const [kind, ...rest] = name.split('/');
+    const relative = rest.join('/');
+    if (kind === 'uploads') return storage.put(relative, Bun.file(temp), { contentType: 'application/octet-stream', size });
+    const target = kind === 'database' ? config.databasePath : kind === 'data' ? path.join(config.dataDir, relative) : path.join(config.migrationsDir, relative);
+    if (kind === 'migrations' && fs.existsSync(target)) {
+      // Migration files usually live in the project's repository: one that is already right stays put.
+      if (Buffer.compare(fs.readFileSync(target), fs.readFileSync(temp)) === 0) return;
+      await moveAside(target);
+    }
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    await fs.promises.copyFile(temp, target);
+    if (kind === 'data') fs.chmodSync(target, 0o600);
+  }
+}
+
+async function writeFile(body: AsyncIterable<Uint8Array>, file: string): Promise<string> {
+  const hash = new Bun.CryptoHasher('sha256');
+  const out = fs.createWriteStream(file, { mode: 0o600 });
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => {});
+  for await (const chunk of body) {
+    hash.update(chunk);
+    if (!out.write(chunk)) await Promise.race([new Promise((r) => out.once('drain', r)), failed]);
+  }
+  await Promise.race([new Promise((r) => out.end(r)), failed]);
+  return hash.digest('hex');
+}

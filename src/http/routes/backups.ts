@@ -1,0 +1,46 @@
+/**
+ * Backups over HTTP, admins only (CONTRACT §10): `POST /backups` writes one now and answers 201
+ * `{ doc, message }` when it is done; `GET /backups` lists them newest first, with the one being written
+ * (`running`: name, phase, done, total) for the admin's progress bar; `GET /backups/:name` downloads one.
+ */
+import { Elysia } from 'elysia';
+import type { CMS } from '../../cms.ts';
+import { backupTarget, BACKUP_NAME } from '../../backups/backup-target.ts';
+import { createBackup, runningBackup } from '../../backups/create-backup.ts';
+import { forbidden, notFound, unauthorized } from '../../errors.ts';
+import { isAdmin, type Credentials } from '../authenticate.ts';
+import { methods, type Route } from '../handle.ts';
+
+function requireAdmin(credentials: Credentials): void {
+  if (!isAdmin(credentials)) throw credentials.user ? forbidden('Only admins may make or read backups.') : unauthorized();
+}
+
+export function backupRoutes(cms: CMS) {
+  const create: Route = async ({ credentials }) => {
+    requireAdmin(credentials);
+    const { manifest: _, where: __, ...doc } = await createBackup(cms);
+    return { status: 201, body: { doc, message: `Backup ${doc.name} written.` } };
+  };
+  const list: Route = async ({ credentials }) => {
+    requireAdmin(credentials);
+    const docs = await backupTarget(cms.config).list();
+    return { body: { docs, totalDocs: docs.length, running: runningBackup(cms) }, headers: { 'cache-control': 'no-store' } };
+  };
+  const download: Route = async ({ credentials, params }) => {
+    requireAdmin(credentials);
+    const stored = BACKUP_NAME.test(params.name) ? await backupTarget(cms.config).open(params.name) : null;
+    if (!stored) throw notFound('No such backup.');
+    const body = stored.body instanceof Blob ? stored.body.stream() : stored.body;
+    return new Response(body, {
+      headers: {
+        'content-type': 'application/gzip',
+        'content-length': String(stored.size),
+        'content-disposition': `attachment; filename="${params.name}"`,
+        'cache-control': 'no-store',
+      },
+    });
+  };
+  return new Elysia()
+    .all('/backups', methods(cms, { GET: list, POST: create }))
+    .all('/backups/:name', methods(cms, { GET: download }));
+}
