@@ -2,6 +2,7 @@
 import type { CMS } from './cms.ts';
 import { createApp } from './http/app.ts';
 import { rememberPeerAddress } from './http/client-ip.ts';
+import { rememberTimeoutLifter } from './http/long-requests.ts';
 import { observeRequest, type LogFormat } from './http/observe-request.ts';
 import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
@@ -30,6 +31,7 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
     fetch: async (request, srv) => {
       const started = performance.now();
       rememberPeerAddress(request, srv.requestIP(request)?.address);
+      rememberTimeoutLifter(request, () => srv.timeout(request, 0));
       const response = await app.handle(request);
       observeRequest(cms, request, response.status, performance.now() - started, logFormat);
       return response;

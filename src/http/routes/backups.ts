@@ -9,6 +9,7 @@ import { backupTarget, BACKUP_NAME } from '../../backups/backup-target.ts';
 import { createBackup, runningBackup } from '../../backups/create-backup.ts';
 import { forbidden, notFound, unauthorized } from '../../errors.ts';
 import { isAdmin, type Credentials } from '../authenticate.ts';
+import { keepOpen } from '../long-requests.ts';
 import { methods, type Route } from '../handle.ts';
 
 function requireAdmin(credentials: Credentials): void {
@@ -16,8 +17,9 @@ function requireAdmin(credentials: Credentials): void {
 }
 
 export function backupRoutes(cms: CMS) {
-  const create: Route = async ({ credentials }) => {
+  const create: Route = async ({ credentials, request }) => {
     requireAdmin(credentials);
+    keepOpen(request); // a large backup answers after minutes, not within the idle timeout
     const { manifest: _, where: __, ...doc } = await createBackup(cms);
     return { status: 201, body: { doc, message: `Backup ${doc.name} written.` } };
   };
