@@ -62,7 +62,7 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
   let backupEnded = 0;
 
   beforeAll(async () => {
-    t = await startTestServer(config);
+    t = await startTestServer(config, { engine: 'sqlite' });
     token = (await t.user('admin')).token;
     // Some bulk, so the backup takes long enough for writes to land while it runs.
     for (let i = 0; i < 6; i++) {
@@ -118,7 +118,7 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
     expect(db.query('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
     db.close();
 
-    const restored = await startTestServer(config, { dir: fresh });
+    const restored = await startTestServer(config, { dir: fresh, engine: 'sqlite' });
     try {
       for (const a of before) {
         const res = await restored.request('GET', `/${a.kind === 'post' ? 'posts' : 'media'}/${a.id}?depth=0`, { token });
@@ -154,7 +154,7 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
   });
 
   test('a restore is refused while a server holds the database, and moves data aside (never deletes) otherwise', async () => {
-    const running = await startTestServer(config, { dir: fresh });
+    const running = await startTestServer(config, { dir: fresh, engine: 'sqlite' });
     const untouched = fingerprint(fresh);
     try {
       await expect(restoreBackup(await configIn(fresh), archive, { now: Date.now() })).rejects.toThrow(/has .*cms\.db open: stop it/);
@@ -180,7 +180,7 @@ describe('cms backup and cms restore on the command line', () => {
     const out = tempDir('cms-backup-out-');
     const configPath = path.join(dir, 'cms.config.json');
     fs.writeFileSync(configPath, JSON.stringify({ database: 'data/cms.db', ...config }));
-    const t = await startTestServer(config, { dir });
+    const t = await startTestServer(config, { dir, engine: 'sqlite' });
     const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(import.meta.dir, '../src/cli/main.ts'), ...args, '--config', configPath], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
     try {
       const token = (await t.user('admin')).token;
@@ -212,7 +212,7 @@ describe('S3: uploads read from a bucket, backups kept in a bucket', () => {
 
   test('POST /backups stores the archive in S3 with every S3 upload; it restores into another prefix', async () => {
     const s3Config = { ...config, upload: { storage: s3Options('site') }, backups: { storage: s3Options('backups') } };
-    const t = await startTestServer(s3Config);
+    const t = await startTestServer(s3Config, { engine: 'sqlite' });
     const work = tempDir('cms-backup-s3-');
     const fresh = tempDir('cms-restore-s3-');
     try {
@@ -233,7 +233,7 @@ describe('S3: uploads read from a bucket, backups kept in a bucket', () => {
 
       const restoredConfig = { ...s3Config, upload: { storage: s3Options('restored') } };
       await restoreBackup(await configIn(fresh, restoredConfig), archive, { now: Date.now() });
-      const restored = await startTestServer(restoredConfig, { dir: fresh });
+      const restored = await startTestServer(restoredConfig, { dir: fresh, engine: 'sqlite' });
       try {
         for (const [i, doc] of docs.entries()) {
           const res = await fetch(`${restored.api}/media/file/${doc.filename}`);
@@ -344,6 +344,21 @@ test('createBackup --out writes to that folder and leaves retention alone', asyn
       t.clock.advance(1);
     }
     expect(fs.readdirSync(out).length).toBe(2);
+  } finally {
+    await t.stop();
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('on PostgreSQL the archive holds uploads and the manifest, and says the database is backed up by its own tools', async () => {
+  const t = await startTestServer(config, { engine: 'postgres' });
+  const out = tempDir('cms-backup-pg-');
+  try {
+    const { name } = await createBackup(t.cms, { outDir: out });
+    const manifest = await verifyArchive(path.join(out, name));
+    expect(manifest.database).toBeNull();
+    expect(manifest.entries.map((e) => e.path)).not.toContain('database/cms.db');
+    expect(JSON.stringify(manifest)).toContain('pg_dump');
   } finally {
     await t.stop();
     fs.rmSync(out, { recursive: true, force: true });
