@@ -195,7 +195,7 @@ describe('cms backup and cms restore on the command line', () => {
       expect(refused.stderr).toContain('stop it, then run cms restore again; nothing was changed');
       await t.server.stop();
       const restore = cli('restore', file);
-      expect(restore.status).toBe(0);
+      expect({ status: restore.status, stderr: restore.stderr }).toEqual({ status: 0, stderr: '' });
       expect(restore.stdout).toContain('verifying checksums');
       expect(restore.stdout).toContain('moved aside, not deleted');
     } finally {
