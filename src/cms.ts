@@ -15,6 +15,7 @@ import { setDefaultCMS } from './auth/user-helpers.ts';
 import { startWebhooks } from './webhooks/start-webhooks.ts';
 import { setNativeDir } from './uploads/sharp-loader.ts';
 import { createStorage } from './uploads/storage/select.ts';
+import { createBackgroundTasks, type BackgroundTasks } from './background-tasks.ts';
 
 export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
 
@@ -27,6 +28,8 @@ export type CMS = {
   secret: string;
   log: Logger;
   storage: StorageAdapter;
+  /** Work done after the answer (mail): src/background-tasks.ts. */
+  background: BackgroundTasks;
   /** Things to stop on close (timers, job loop, pending sends), run in reverse order. */
   closers: (() => void | Promise<void>)[];
   close(): Promise<void>;
@@ -64,9 +67,11 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
     secret,
     log,
     storage,
+    background: createBackgroundTasks(log),
     closers: [],
     async close() {
       for (const closer of cms.closers.splice(0).reverse()) await closer();
+      await cms.background.idle();
       await store.close();
       setDefaultCMS(null);
     },

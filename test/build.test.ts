@@ -429,6 +429,38 @@ describe('bun run build → dist/cms', () => {
     }
   }, 30_000)
 
+  test('mail leaves the single file through SMTP: a forgot-password link arrives and resets the password', async () => {
+    const { startSmtpSink, linkIn, tokenOf } = await import('./support/smtp-sink.ts')
+    const sink = await startSmtpSink()
+    const site = join(work, 'mail-site')
+    mkdirSync(site, { recursive: true })
+    expect(run(bin, ['create-admin', '--email', 'mail@example.com', '--password', 'password123'], { cwd: site }).code).toBe(0)
+    const port = 40000 + Math.floor(Math.random() * 20000)
+    const proc = Bun.spawn([bin, 'serve', '--port', String(port)], { cwd: site, env: { HOME: join(work, 'home'), CMS_SMTP_URL: sink.url, CMS_EMAIL_FROM: 'Site <cms@site.test>' }, stdout: 'pipe', stderr: 'pipe' })
+    try {
+      const base = `http://127.0.0.1:${port}/api/cms`
+      let up = false
+      for (let i = 0; i < 100 && !up; i++) {
+        up = await fetch(`${base}/users/init`).then((r) => r.ok, () => false)
+        if (!up) await Bun.sleep(50)
+      }
+      expect(up).toBe(true)
+      const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      expect((await post('/users/forgot-password', { email: 'mail@example.com' })).status).toBe(200)
+      const mail = await sink.next('mail@example.com', 10_000)
+      expect(mail.from).toContain('cms@site.test')
+      const link = linkIn(mail)
+      expect(link.startsWith(`http://127.0.0.1:${port}/admin/reset-password?token=`)).toBe(true)
+      const reset = await post('/users/reset-password', { token: tokenOf(link), password: 'new-password-1' })
+      expect(reset.status).toBe(200)
+      expect((await post('/users/login', { email: 'mail@example.com', password: 'new-password-1' })).status).toBe(200)
+    } finally {
+      proc.kill('SIGTERM')
+      expect(await proc.exited).toBe(0)
+      await sink.stop()
+    }
+  }, 30_000)
+
   test('a bad config stops start-up with one line naming the key and the file, exit 1', () => {
     const bad = join(work, 'bad')
     mkdirSync(bad, { recursive: true })

@@ -78,6 +78,8 @@ export interface LoginResult {
   user: User
   exp?: number
   csrfToken?: string
+  /** auth.requireTwoFactor: the session only works for enrolment until two-factor sign-in is on. */
+  twoFactorSetupRequired?: boolean
 }
 
 export interface ListResult<T = Doc> {
@@ -185,7 +187,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (!res.ok) {
     // A session that ended elsewhere (logout, password change, deactivation): the app shows the login.
     // Some refusals of a logged-out request arrive as 403/404 (the document is hidden), so ask /users/me.
-    if (!/^\/users\/(login|first-register|me)/.test(path)) {
+    if (!/^\/users\/(login|first-register|me|reset-password|forgot-password)/.test(path)) {
       if (res.status === 401) sessionEnded()
       else if (res.status === 403 || res.status === 404) void confirmSession()
     }
@@ -211,7 +213,10 @@ export const auth = {
       throw e
     }
   },
-  login: (email: string, password: string) => api<LoginResult>('POST', '/users/login', { email, password }),
+  login: (email: string, password: string, code?: string) => api<LoginResult>('POST', '/users/login', code ? { email, password, code } : { email, password }),
+  forgotPassword: (email: string) => api<{ message: string }>('POST', '/users/forgot-password', { email }),
+  resetPassword: (token: string, password: string, code?: string) =>
+    api<LoginResult>('POST', '/users/reset-password', code ? { token, password, code } : { token, password }),
   firstRegister: (email: string, password: string, name: string) =>
     api<LoginResult>('POST', '/users/first-register', name ? { email, password, name } : { email, password }),
   logout: () => api<unknown>('POST', '/users/logout'),

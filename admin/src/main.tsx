@@ -4,10 +4,12 @@ import { useEffect, useState } from 'preact/hooks'
 import { adminConfig, ApiError, auth, setCsrfToken, type AdminConfig, type LoginResult, type User } from './api.ts'
 import { AppContext, type AppState } from './app-context.ts'
 import { message } from './format.ts'
-import { canLeave, setLeaveGuard } from './router.tsx'
+import { canLeave, navigate, setLeaveGuard, useLocation } from './router.tsx'
 import { ConfirmHost, ErrorBox, Spinner, Toasts } from './ui.tsx'
 import { AuthCard, FirstRegisterForm, LoginForm } from './views/auth-screens.tsx'
 import { Shell } from './views/shell.tsx'
+import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-screens.tsx'
+import { TwoFactorPanel } from './views/account-security.tsx'
 import './styles.css'
 
 type State =
@@ -15,6 +17,7 @@ type State =
   | { kind: 'unreachable'; error: string }
   | { kind: 'first-register' }
   | { kind: 'login'; notice?: string }
+  | { kind: 'enrol'; user: User }
   | { kind: 'ready'; user: User; config: AdminConfig }
 
 const LOCALE_KEY = 'cms-admin-locale'
@@ -61,6 +64,8 @@ function App() {
 
   const loggedIn = async (r: LoginResult) => {
     setCsrfToken(r.csrfToken)
+    // auth.requireTwoFactor: this session answers nothing else until two-factor sign-in is on.
+    if (r.twoFactorSetupRequired) return setState({ kind: 'enrol', user: r.user })
     try {
       await enter(r.user)
     } catch (e) {
@@ -80,6 +85,14 @@ function App() {
     setState({ kind: 'login' })
   }
 
+  // The link in a reset or invitation mail opens this page, signed in or not.
+  const where = useLocation()
+  if (where.path === '/reset-password') {
+    const done = (r: LoginResult) => void navigate('/', { replace: true, force: true }).then(() => loggedIn(r))
+    return <ResetPasswordForm token={where.query.get('token') ?? ''} onDone={done} />
+  }
+  if (where.path === '/forgot-password' && state.kind === 'login') return <ForgotPasswordForm />
+
   switch (state.kind) {
     case 'loading':
       return (
@@ -94,6 +107,12 @@ function App() {
           <button class="primary" onClick={() => void boot()}>
             Try again
           </button>
+        </AuthCard>
+      )
+    case 'enrol':
+      return (
+        <AuthCard title="Set up two-factor sign-in" intro="Your role signs in with two factors. Set it up to continue.">
+          <TwoFactorPanel onContinue={() => void enter(state.user)} />
         </AuthCard>
       )
     case 'first-register':

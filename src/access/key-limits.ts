@@ -25,6 +25,11 @@ function scopeWithin(own: string[], requested: string): boolean {
 
 const isAdminStarKey = (ctx: OperationContext) => ctx.user?.role === 'admin' && ctx.scopes!.includes('*');
 
+/** An admin session, or an admin's API key with every scope: who may manage other people's accounts. */
+export function isFullAdmin(user: { role?: string } | null, scopes: string[] | null | undefined): boolean {
+  return user?.role === 'admin' && (!scopes || scopes.includes('*'));
+}
+
 /**
  * Throws 403 when an API-key caller may not do this. `data` is the request's values, or undefined
  * before the body is read (then only what does not depend on it is checked; the operation checks again).

@@ -12,3 +12,8 @@ export async function loadUser(cms: CMS, id: number): Promise<User | null> {
   if (user.active === false) return null;
   return user;
 }
+
+/** The stored row of the user with this (lower-case) email, password hash included, or null. */
+export function findUserRowByEmail(cms: CMS, email: string) {
+  return cms.store.get('SELECT * FROM "users" WHERE "email" = ?', [email]);
+}

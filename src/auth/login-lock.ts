@@ -27,6 +27,15 @@ export function loginLockKeys(cms: CMS, email: string, ip: string | null): LockK
   return [{ key: `pair:${ip ?? '-'}/${email}`, limit: max }, { key: `email:${email}`, limit: max * EMAIL_LIMIT_FACTOR }];
 }
 
+/**
+ * The keys forgot-password requests count against: the same limits as login, kept apart from it, so
+ * asking for mails neither locks the account's logins nor is unlocked by a successful login. Every
+ * request stays counted: a flood of mails to one address stops at the limit.
+ */
+export function forgotPasswordLockKeys(cms: CMS, email: string, ip: string | null): LockKey[] {
+  return loginLockKeys(cms, email, ip).map(({ key, limit }) => ({ key: `forgot-${key}`, limit }));
+}
+
 /** Reserves one attempt on every key, or throws 429 with Retry-After when any key is locked. */
 export async function reserveAttempt(cms: CMS, keys: LockKey[]): Promise<Reservation> {
   const now = cms.clock.now();

@@ -7,7 +7,9 @@ import { create } from '../operations/create.ts';
 import { presentDoc } from '../operations/present.ts';
 import { createContext } from '../operations/context.ts';
 import { verifyPassword } from './password.ts';
-import { createSession, type Session } from './sessions.ts';
+import { createSession, type Session, type SessionClient } from './sessions.ts';
+import { findUserRowByEmail } from './load-user.ts';
+import { requireSecondFactor } from './two-factor.ts';
 import { clearFailures, loginLockKeys, reserveAttempt } from './login-lock.ts';
 
 const WRONG = 'The email or password provided is incorrect.';
@@ -18,33 +20,39 @@ export async function countUsers(cms: CMS): Promise<number> {
   return (await cms.store.get<{ n: number }>('SELECT CAST(count(*) AS INTEGER) AS "n" FROM "users"'))!.n;
 }
 
-export async function login(cms: CMS, input: { email?: unknown; password?: unknown; ip?: string | null }): Promise<LoginResult> {
+export type LoginInput = { email?: unknown; password?: unknown; code?: unknown; client?: SessionClient };
+
+export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
   if (typeof input.email !== 'string' || typeof input.password !== 'string' || !input.email || !input.password) {
     throw new APIError(400, 'Email and password are required.', typeof input.email === 'string' && input.email ? 'password' : 'email');
   }
   const email = input.email.trim().toLowerCase();
   // Reserved before scrypt runs: a burst of parallel guesses gets at most the limit of checks.
-  const reservation = await reserveAttempt(cms, loginLockKeys(cms, email, input.ip ?? null));
+  const reservation = await reserveAttempt(cms, loginLockKeys(cms, email, input.client?.ip ?? null));
   const users = cms.config.collectionsBySlug.get('users')!;
-  const row = await cms.store.get('SELECT * FROM "users" WHERE "email" = ?', [email]);
+  const row = await findUserRowByEmail(cms, email);
   // Always run scrypt, so an unknown email takes as long as a wrong password.
   const valid = await verifyPassword(input.password, (row?.passwordHash as string | undefined) ?? null);
   const user = row ? (rowToDoc(users, row) as User) : null;
   // A failure needs no write: the reservation already counts it.
   if (!valid || !user || user.active === false) throw new APIError(401, WRONG);
+  // A wrong or missing code keeps the reservation, so it counts as a failed login.
+  await requireSecondFactor(cms, user.id, input.code);
   await clearFailures(cms, reservation);
-  const session = await createSession(cms, user.id);
+  const session = await createSession(cms, user.id, input.client);
   const ctx = createContext(cms, { user, overrideAccess: true });
   return { user: await presentDoc(ctx, users, user, 0), session };
 }
 
 /** Creates the first admin; only while there are no users (checked again inside the insert's transaction). */
-export async function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }): Promise<LoginResult> {
+export async function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }, client: SessionClient = {}): Promise<LoginResult> {
   if ((await countUsers(cms)) > 0) throw forbidden('An admin already exists. Log in instead.');
+  // Nobody could invite the first admin: it needs its password now.
+  if (data.password === undefined) throw new APIError(400, 'This field is required.', 'password');
   const ctx = createContext(cms, { overrideAccess: true });
   const payload: Record<string, unknown> = { email: data.email, password: data.password, role: 'admin', active: true };
   if (data.name !== undefined) payload.name = data.name;
   const doc = await create(ctx, { collection: 'users', data: payload, depth: 0, firstUser: true });
-  const session = await createSession(cms, doc.id as number);
+  const session = await createSession(cms, doc.id as number, client);
   return { user: doc, session };
 }

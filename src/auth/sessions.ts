@@ -1,30 +1,49 @@
 /**
  * Sessions: a random 256-bit token given to the client (cookie `cms-session` or bearer); only its sha256
- * is stored. Each session has its own CSRF token.
+ * is stored. Each session has its own CSRF token, a public random `id` for the sessions list, and the
+ * user agent and address it was made from (CONTRACT §8).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { CMS } from '../cms.ts';
 import type { Queryable } from '../db/store.ts';
+import { notFound } from '../errors.ts';
 
 export type Session = { token: string; csrfToken: string; userId: number; expiresAt: number };
+/** Where a session is made from, as the transport saw it. */
+export type SessionClient = { userAgent?: string | null; ip?: string | null };
+export type LiveSession = { id: string; userId: number; csrfToken: string; expiresAt: number };
+
+/** `lastUsedAt` is written at most this often per session, so reading with a session is not a write each time. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+const MAX_USER_AGENT = 512;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function createSession(cms: CMS, userId: number): Promise<Session> {
+export async function createSession(cms: CMS, userId: number, client: SessionClient = {}): Promise<Session> {
   const token = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(32).toString('base64url');
   const now = cms.clock.now();
   const expiresAt = now + cms.config.auth.tokenExpiration * 1000;
   await cms.store.run('DELETE FROM "_cms_sessions" WHERE "expiresAt" <= ?', [now]);
-  await cms.store.run('INSERT INTO "_cms_sessions" ("tokenHash", "userId", "csrfToken", "expiresAt", "createdAt") VALUES (?, ?, ?, ?, ?)',
-    [hashToken(token), userId, csrfToken, expiresAt, now]);
+  await cms.store.run(`INSERT INTO "_cms_sessions" ("tokenHash", "id", "userId", "csrfToken", "expiresAt", "createdAt", "lastUsedAt", "userAgent", "ip")
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  [hashToken(token), randomBytes(16).toString('hex'), userId, csrfToken, expiresAt, now, now, client.userAgent?.slice(0, MAX_USER_AGENT) ?? null, client.ip ?? null]);
   return { token, csrfToken, userId, expiresAt };
 }
 
-/** The live session for a token, or null (unknown or expired). */
-export function findSession(cms: CMS, token: string): Promise<{ userId: number; csrfToken: string; expiresAt: number } | null> {
-  return cms.store.get('SELECT "userId", "csrfToken", "expiresAt" FROM "_cms_sessions" WHERE "tokenHash" = ? AND "expiresAt" > ?',
-    [hashToken(token), cms.clock.now()]);
+/** The live session for a token, or null (unknown or expired); marks it used when the last mark is a minute old. */
+export async function findSession(cms: CMS, token: string): Promise<LiveSession | null> {
+  const now = cms.clock.now();
+  const tokenHash = hashToken(token);
+  const row = await cms.store.get<LiveSession & { lastUsedAt: number | null }>(
+    'SELECT "id", "userId", "csrfToken", "expiresAt", "lastUsedAt" FROM "_cms_sessions" WHERE "tokenHash" = ? AND "expiresAt" > ?', [tokenHash, now]);
+  if (!row) return null;
+  const stale = now - LAST_USED_RESOLUTION_MS;
+  if (row.lastUsedAt === null || Number(row.lastUsedAt) <= stale) {
+    // The condition makes concurrent requests of one session write once.
+    await cms.store.run('UPDATE "_cms_sessions" SET "lastUsedAt" = ? WHERE "tokenHash" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ?)', [now, tokenHash, stale]);
+  }
+  return { id: row.id, userId: row.userId, csrfToken: row.csrfToken, expiresAt: Number(row.expiresAt) };
 }
 
 /** Extends a live session by `auth.tokenExpiration` from now (Payload's refresh); null when the token names none. */
@@ -42,4 +61,31 @@ export async function endSession(cms: CMS, token: string): Promise<void> {
 /** `db` is the store, or the `tx` of the user change that ends them. */
 export async function endUserSessions(db: Queryable, userId: number): Promise<void> {
   await db.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [userId]);
+}
+
+type SessionRow = { id: string; createdAt: number; lastUsedAt: number | null; expiresAt: number; userAgent: string | null; ip: string | null };
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/** A user's live sessions, most recently used first, as `GET /users/sessions` shows them. */
+export async function listSessions(cms: CMS, userId: number, currentId: string | null) {
+  const rows = await cms.store.all<SessionRow>(`SELECT "id", "createdAt", "lastUsedAt", "expiresAt", "userAgent", "ip" FROM "_cms_sessions"
+    WHERE "userId" = ? AND "expiresAt" > ? ORDER BY COALESCE("lastUsedAt", "createdAt") DESC, "createdAt" DESC`, [userId, cms.clock.now()]);
+  return rows.map((r) => ({
+    id: r.id, createdAt: iso(r.createdAt), lastUsedAt: iso(r.lastUsedAt ?? r.createdAt), expiresAt: iso(r.expiresAt),
+    userAgent: r.userAgent, ip: r.ip, current: r.id === currentId,
+  }));
+}
+
+/** Ends one session of `userId` by its public id; another user's id is a 404 like an unknown one. */
+export async function endSessionById(cms: CMS, userId: number, id: string): Promise<void> {
+  const { changes } = await cms.store.run('DELETE FROM "_cms_sessions" WHERE "id" = ? AND "userId" = ?', [id, userId]);
+  if (changes === 0) throw notFound('Session not found.');
+}
+
+/** Ends every session of `userId` but `keepId` (the caller's own, when it is theirs); the number ended. */
+export async function endOtherSessions(cms: CMS, userId: number, keepId: string | null): Promise<number> {
+  const { changes } = keepId === null
+    ? await cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [userId])
+    : await cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ? AND "id" <> ?', [userId, keepId]);
+  return changes;
 }

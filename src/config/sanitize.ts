@@ -8,6 +8,7 @@ import { ConfigError } from '../errors.ts';
 import { sanitizeTrustProxy } from './trust-proxy.ts';
 import { DEFAULT_POOL_SIZE, describeUrl, isPostgresUrl } from '../db/postgres/connect.ts';
 import { sanitizeBackups } from './backups.ts';
+import { sanitizeEmail } from './email.ts';
 import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
 import {
   FIELD_TYPES, HOOK_NAMES,
@@ -105,6 +106,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     cors: cors === '*' ? '*' : cors.map(normalizeOrigin),
     trustProxy: sanitizeTrustProxy(input.trustProxy, fail),
     auth,
+    email: sanitizeEmail(input.email, process.env, fail),
     upload: {
       maxFileSize: positiveNumber(upload.maxFileSize ?? 10_000_000, 'upload.maxFileSize', fail),
       mimeTypes: upload.mimeTypes ?? ['image/*', 'application/pdf'],
@@ -159,7 +161,15 @@ function sanitizeAuth(auth: NonNullable<UserConfig['auth']>, fail: Fail): Saniti
     maxLoginAttempts: positiveNumber(auth.maxLoginAttempts ?? 5, 'auth.maxLoginAttempts', fail),
     lockWindow: positiveNumber(auth.lockWindow ?? 900, 'auth.lockWindow', fail),
     trustedOrigins: (auth.trustedOrigins ?? []).map(normalizeOrigin),
+    requireTwoFactor: requiredTwoFactorRoles(auth.requireTwoFactor, roles, fail),
   };
+}
+
+function requiredTwoFactorRoles(input: unknown, roles: string[], fail: Fail): string[] {
+  if (input === undefined) return [];
+  if (!Array.isArray(input)) fail('auth.requireTwoFactor', 'must be a list of roles, e.g. [\'admin\']');
+  for (const role of input) if (!roles.includes(role)) fail('auth.requireTwoFactor', `"${role}" is not one of auth.roles`);
+  return input;
 }
 
 function sanitizeLocalization(input: UserConfig['localization'], fail: Fail): SanitizedConfig['localization'] {

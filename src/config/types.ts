@@ -154,7 +154,13 @@ export interface UserConfig {
   cors?: string[] | '*';
   /** Which peers are reverse proxies whose X-Forwarded-* headers count (docs/config.md). */
   trustProxy?: boolean | number | string | string[];
-  auth?: { roles?: string[]; tokenExpiration?: number; maxLoginAttempts?: number; lockWindow?: number; trustedOrigins?: string[] };
+  auth?: {
+    roles?: string[]; tokenExpiration?: number; maxLoginAttempts?: number; lockWindow?: number; trustedOrigins?: string[];
+    /** Roles that must sign in with two factors; a user of such a role without it sets it up at the next login. */
+    requireTwoFactor?: string[];
+  };
+  /** Outgoing mail (password resets, invitations); or env CMS_SMTP_URL and CMS_EMAIL_FROM. */
+  email?: { transport?: string; from?: string };
   upload?: { maxFileSize?: number; mimeTypes?: string[]; imageSizes?: ImageSize[]; dir?: string; storage?: StorageAdapter | S3StorageOptions | null };
   localization?: { locales: (string | { code: string; label?: string })[]; defaultLocale?: string; fallback?: boolean };
   webhooks?: WebhookConfig[];
@@ -219,7 +225,9 @@ export interface SanitizedConfig {
   routes: { api: string; admin: string };
   cors: string[] | '*';
   trustProxy: TrustProxy;
-  auth: { roles: string[]; tokenExpiration: number; maxLoginAttempts: number; lockWindow: number; trustedOrigins: string[] };
+  auth: { roles: string[]; tokenExpiration: number; maxLoginAttempts: number; lockWindow: number; trustedOrigins: string[]; requireTwoFactor: string[] };
+  /** null: no mail is sent, and the admin offers links to copy. */
+  email: { transport: string; from: string } | null;
   upload: { maxFileSize: number; mimeTypes: string[]; imageSizes: ImageSize[]; dir: string; storage: StorageAdapter | S3StorageOptions | null };
   localization: { locales: string[]; defaultLocale: string; fallback: boolean } | null;
   webhooks: WebhookConfig[];

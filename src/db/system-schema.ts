@@ -12,7 +12,39 @@ export const sessions = sqliteTable('_cms_sessions', {
   csrfToken: text('csrfToken').notNull(),
   expiresAt: integer('expiresAt').notNull(),
   createdAt: integer('createdAt').notNull(),
-}, (t) => [index('_cms_sessions_user_idx').on(t.userId)]);
+  /** The session's public name in the sessions list (random; the token hash is never shown). */
+  id: text('id'),
+  /** Written at most once a minute (src/auth/sessions.ts), so a read is not a write. */
+  lastUsedAt: integer('lastUsedAt'),
+  userAgent: text('userAgent'),
+  ip: text('ip'),
+}, (t) => [index('_cms_sessions_user_idx').on(t.userId), uniqueIndex('_cms_sessions_id_idx').on(t.id)]);
+
+/** Password-reset and invitation links (src/auth/reset-tokens.ts): the newest one per user, sha256 only. */
+export const resetTokens = sqliteTable('_cms_reset_tokens', {
+  tokenHash: text('tokenHash').primaryKey(),
+  userId: integer('userId').notNull(),
+  /** `reset` or `invite`. */
+  kind: text('kind').notNull(),
+  expiresAt: integer('expiresAt').notNull(),
+  createdAt: integer('createdAt').notNull(),
+}, (t) => [index('_cms_reset_tokens_user_idx').on(t.userId)]);
+
+/** Two-factor sign-in (src/auth/totp-store.ts): one row per user, enabled once `enabledAt` is set. */
+export const totp = sqliteTable('_cms_totp', {
+  userId: integer('userId').primaryKey(),
+  /** The base32 secret, encrypted with the instance secret (src/auth/secret-box.ts). */
+  secret: text('secret').notNull(),
+  enabledAt: integer('enabledAt'),
+  /** The last 30-second step whose code was accepted: a code of that step or earlier is never taken again. */
+  lastStep: integer('lastStep'),
+});
+
+export const recoveryCodes = sqliteTable('_cms_recovery_codes', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: integer('userId').notNull(),
+  codeHash: text('codeHash').notNull(),
+}, (t) => [index('_cms_recovery_codes_user_idx').on(t.userId, t.codeHash)]);
 
 export const loginAttempts = sqliteTable('_cms_login_attempts', {
   id: integer('id').primaryKey({ autoIncrement: true }),

@@ -4,6 +4,9 @@ import type { CMS } from '../cms.ts';
 import { collectionRoutes } from './routes/collections.ts';
 import { globalRoutes } from './routes/globals.ts';
 import { userRoutes } from './routes/users.ts';
+import { passwordResetRoutes } from './routes/password-reset.ts';
+import { twoFactorRoutes } from './routes/two-factor.ts';
+import { sessionRoutes } from './routes/sessions.ts';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
@@ -20,6 +23,9 @@ export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
     .use(adminConfigRoutes(cms))
     .use(userRoutes(cms))
+    .use(passwordResetRoutes(cms))
+    .use(twoFactorRoutes(cms))
+    .use(sessionRoutes(cms))
     .use(mediaRoutes(cms))
     .use(globalRoutes(cms))
     .use(webhookDeliveryRoutes(cms))

@@ -9,6 +9,7 @@ import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import { findSession } from '../auth/sessions.ts';
 import { loadUser } from '../auth/load-user.ts';
+import { mustEnrolTwoFactor } from '../auth/two-factor.ts';
 import { API_KEY_PREFIX, resolveApiKey } from '../auth/api-keys.ts';
 import { normalizeOrigin } from '../config/sanitize.ts';
 import { isCronSecret } from '../jobs/cron-secret.ts';
@@ -25,6 +26,10 @@ export type Credentials = {
   token?: string;
   csrfToken?: string;
   scopes?: string[] | null;
+  /** The session's public id (sessions list: `current`). */
+  sessionId?: string;
+  /** The user's role requires two-factor sign-in and it is not set up: only enrolment routes answer. */
+  twoFactorSetupRequired?: boolean;
 };
 
 /** An admin session, or an admin's API key with every scope: who may run jobs, read metrics, make and fetch backups. */
@@ -70,17 +75,24 @@ export async function authenticate(cms: CMS, request: Request): Promise<Credenti
       const { user, scopes } = await resolveApiKey(cms, bearer);
       return { user, via: 'api-key', scopes };
     }
-    const session = await findSession(cms, bearer);
-    const user = session ? await loadUser(cms, session.userId) : null;
-    if (user) return { user, via: 'bearer', token: bearer, csrfToken: session!.csrfToken };
+    const credentials = await sessionCredentials(cms, bearer, 'bearer');
+    if (credentials) return credentials;
   }
   const cookie = readCookie(request, SESSION_COOKIE);
   if (cookie) {
-    const session = await findSession(cms, cookie);
-    const user = session ? await loadUser(cms, session.userId) : null;
-    if (user) return { user, via: 'cookie', token: cookie, csrfToken: session!.csrfToken };
+    const credentials = await sessionCredentials(cms, cookie, 'cookie');
+    if (credentials) return credentials;
   }
   return { user: null, via: null };
+}
+
+async function sessionCredentials(cms: CMS, token: string, via: 'bearer' | 'cookie'): Promise<Credentials | null> {
+  const session = await findSession(cms, token);
+  const user = session ? await loadUser(cms, session.userId) : null;
+  if (!user) return null;
+  const credentials: Credentials = { user, via, token, csrfToken: session!.csrfToken, sessionId: session!.id };
+  if (await mustEnrolTwoFactor(cms, user)) credentials.twoFactorSetupRequired = true;
+  return credentials;
 }
 
 const sameToken = (a: string, b: string) => {

@@ -8,6 +8,7 @@ import net from 'node:net';
 import type { SanitizedConfig } from '../config/types.ts';
 import { normalizeOrigin } from '../config/sanitize.ts';
 import { unmapIPv4 } from '../config/trust-proxy.ts';
+import type { SessionClient } from '../auth/sessions.ts';
 
 const peers = new WeakMap<Request, string>();
 
@@ -79,4 +80,9 @@ export function ownOrigin(config: SanitizedConfig, request: Request): string {
   } catch {
     return url.origin;
   }
+}
+
+/** What the sessions list shows about where a session was made: user agent and client address. */
+export function sessionClient(config: SanitizedConfig, request: Request): SessionClient {
+  return { userAgent: request.headers.get('user-agent'), ip: clientIP(config, request) };
 }

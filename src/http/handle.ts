@@ -12,6 +12,8 @@ import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
 import { rememberRoute } from './observe-request.ts';
 import { methodOverride, readOverrideBody, refuseOverride } from './method-override.ts';
+import { ownOrigin } from './client-ip.ts';
+import { forbidden } from '../errors.ts';
 
 export type RouteInput = {
   cms: CMS;
@@ -31,6 +33,8 @@ export type Options = {
   writes?: (params: Record<string, string>, method: string) => WriteTarget | null;
   /** Set by `methods()` for a POST that is a read: its query comes from the body, and it writes nothing. */
   overrideRead?: boolean;
+  /** Answers sessions that must set up two-factor sign-in first (auth.requireTwoFactor). */
+  duringTwoFactorSetup?: boolean;
 };
 
 function toResponse(result: RouteResult): Response {
@@ -54,7 +58,10 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
     const read = options.overrideRead ? await readOverrideBody(request) : null;
     if (read) query = { ...query, ...read.query };
     else if (options.csrf !== false) checkCsrf(cms, request, credentials);
-    const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, req: request, ...localeOptions(query, cms.config) });
+    if (credentials.twoFactorSetupRequired && !options.duringTwoFactorSetup) {
+      throw forbidden('Set up two-factor sign-in first (POST /users/totp/setup, then /users/totp/enable).');
+    }
+    const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, req: request, origin: ownOrigin(cms.config, request), ...localeOptions(query, cms.config) });
     const target = read ? null : options.writes?.(params, request.method);
     if (target) await preauthorizeWrite(ctx, target);
     response = toResponse(await route({ cms, ctx, request, query, params, credentials, unsaved: read?.unsaved }));

@@ -14,6 +14,8 @@ export type OperationContext = {
   /** Return hidden fields (Local API only). */
   showHiddenFields?: boolean;
   req?: Request;
+  /** The API's own origin as the request reached it (serverURL when set): the base of links in mails. */
+  origin?: string;
 };
 
 export function createContext(cms: CMS, overrides: Partial<OperationContext> = {}): OperationContext {

@@ -13,6 +13,7 @@ import { statusEvents } from './status-events.ts';
 import { recordLiveVersion, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import type { OperationContext } from './context.ts';
+import { inviteNewUser } from '../auth/password-reset.ts';
 
 export type CreateArgs = {
   collection: string; data: unknown; depth?: number; draft?: boolean; internal?: boolean;
@@ -47,5 +48,8 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
 
   const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc, previousDoc: null, operation: 'create', id: doc.id as number });
   const presented = await presentDoc(ctx, collection, changed, args.depth ?? 1);
-  return prepared.reveal ? { ...presented, ...prepared.reveal } : presented;
+  const invited = collection.builtIn === 'users' && !prepared.system.passwordHash
+    ? await inviteNewUser(ctx, { id: doc.id as number, email: doc.email as string }) : undefined;
+  const reveal = { ...prepared.reveal, ...invited };
+  return Object.keys(reveal).length ? { ...presented, ...reveal } : presented;
 }

@@ -9,6 +9,7 @@ import { presentDoc } from './present.ts';
 import { assertMatches, loadReadable } from './update.ts';
 import type { OperationContext } from './context.ts';
 import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
+import { forgetAccount } from '../auth/forget-account.ts';
 import { forgetDocumentHistory } from '../versions/forget.ts';
 import { deleteMediaFiles } from '../uploads/media-files.ts';
 
@@ -24,8 +25,10 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
   const now = isoNow(ctx.cms.clock);
   await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
     const write = () => deleteRow(scope.tx, collection, id);
-    if (collection.builtIn === 'users') await guardLastActiveAdmin(scope.tx, write);
-    else await write();
+    if (collection.builtIn === 'users') {
+      await guardLastActiveAdmin(scope.tx, write);
+      await forgetAccount(scope.tx, id);
+    } else await write();
     await forgetDocumentHistory(ctx.cms, scope.tx, collection, id);
     await scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
   });

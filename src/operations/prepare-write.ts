@@ -57,9 +57,8 @@ export async function prepareWrite(
       const problem = passwordProblem(data.password);
       if (problem) throw badRequest(problem, 'password');
       system.passwordHash = await hashPassword(data.password as string);
-    } else if (operation === 'create') {
-      throw badRequest('This field is required.', 'password');
     }
+    // A user created without a password is invited: create.ts hands out the link that sets one.
     delete data.password;
     if (typeof data.email === 'string') data.email = data.email.trim().toLowerCase();
   }

@@ -4,6 +4,8 @@ import { useState } from 'preact/hooks'
 import { ApiError, auth, type LoginResult } from '../api.ts'
 import { message } from '../format.ts'
 import { ErrorBox } from '../ui.tsx'
+import { Link } from '../router.tsx'
+import { TwoFactorCodeField, useTwoFactorPrompt } from './two-factor-field.tsx'
 
 export function AuthCard(props: { title: string; intro?: string; children: ComponentChildren }) {
   return (
@@ -21,7 +23,7 @@ export function AuthCard(props: { title: string; intro?: string; children: Compo
   )
 }
 
-function useSubmit(run: () => Promise<LoginResult>, onDone: (r: LoginResult) => void) {
+export function useSubmit(run: () => Promise<LoginResult>, onDone: (r: LoginResult) => void) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
   const submit = async (e: Event) => {
@@ -41,7 +43,10 @@ function useSubmit(run: () => Promise<LoginResult>, onDone: (r: LoginResult) => 
 export function LoginForm(props: { onDone: (r: LoginResult) => void }) {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const { busy, error, submit } = useSubmit(() => auth.login(email, password), props.onDone)
+  const [code, setCode] = useState('')
+  const { busy, error, submit } = useSubmit(() => auth.login(email, password, code), props.onDone)
+  // The server asks for the second factor by naming `code`; from then on the form shows its field.
+  const needsCode = useTwoFactorPrompt(error)
   const text = error?.status === 429 ? `${error.message} Too many attempts; wait a few minutes and try again.` : error?.message
   return (
     <AuthCard title="Log in">
@@ -55,9 +60,11 @@ export function LoginForm(props: { onDone: (r: LoginResult) => void }) {
           Password
           <input type="password" name="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         </label>
+        {needsCode && <TwoFactorCodeField value={code} onInput={setCode} />}
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}
         </button>
+        <Link to="/forgot-password">Forgot password?</Link>
       </form>
     </AuthCard>
   )

@@ -5,6 +5,7 @@ import type { AdminConfig, CollectionConfig, User } from '../api.ts'
 import { findCollection, isAdmin, useApp } from '../app-context.ts'
 import { globalLabel, pluralLabel } from '../format.ts'
 import { Link, useLocation, type Location } from '../router.tsx'
+import { AccountSecurity } from './account-security.tsx'
 import { Icon } from '../ui.tsx'
 import { Dashboard } from './dashboard.tsx'
 import { EditView } from './edit-view.tsx'
@@ -35,6 +36,7 @@ function route(loc: Location, config: AdminConfig): { key: string; page: Compone
       return { key: `edit:${c.slug}:${parts[2]}`, page: <EditView collection={c} id={id} />, active: `c:${c.slug}` }
     }
   }
+  if (loc.path === '/account/security') return { key: 'security', page: <AccountSecurity />, active: 'security' }
   if (parts[0] === 'globals' && parts.length === 2) {
     const g = config.globals.find((x) => x.slug === parts[1])
     if (g) return { key: `global:${g.slug}`, page: <GlobalView global={g} />, active: `g:${g.slug}` }
@@ -101,6 +103,8 @@ export function Shell(props: { onLogout: () => void }) {
           {config.globals.map((g) => navLink(`/globals/${g.slug}`, `g:${g.slug}`, globalLabel(g), 'settings'))}
           {system.length > 0 && <div class="nav-title">Admin</div>}
           {system.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
+          <div class="nav-title">Account</div>
+          {navLink('/account/security', 'security', 'Sign-in and security', 'key')}
         </nav>
         <div class="account">
           <Link to={`/collections/users/${user.id}`} class="who" title="Your account">

@@ -17,7 +17,32 @@ export const sessions = pgTable('_cms_sessions', {
   csrfToken: text('csrfToken').notNull(),
   expiresAt: epochMs('expiresAt').notNull(),
   createdAt: epochMs('createdAt').notNull(),
-}, (t) => [index('_cms_sessions_user_idx').on(t.userId)]);
+  id: text('id'),
+  lastUsedAt: epochMs('lastUsedAt'),
+  userAgent: text('userAgent'),
+  ip: text('ip'),
+}, (t) => [index('_cms_sessions_user_idx').on(t.userId), uniqueIndex('_cms_sessions_id_idx').on(t.id)]);
+
+export const resetTokens = pgTable('_cms_reset_tokens', {
+  tokenHash: text('tokenHash').primaryKey(),
+  userId: integer('userId').notNull(),
+  kind: text('kind').notNull(),
+  expiresAt: epochMs('expiresAt').notNull(),
+  createdAt: epochMs('createdAt').notNull(),
+}, (t) => [index('_cms_reset_tokens_user_idx').on(t.userId)]);
+
+export const totp = pgTable('_cms_totp', {
+  userId: integer('userId').primaryKey(),
+  secret: text('secret').notNull(),
+  enabledAt: epochMs('enabledAt'),
+  lastStep: epochMs('lastStep'),
+});
+
+export const recoveryCodes = pgTable('_cms_recovery_codes', {
+  id: id(),
+  userId: integer('userId').notNull(),
+  codeHash: text('codeHash').notNull(),
+}, (t) => [index('_cms_recovery_codes_user_idx').on(t.userId, t.codeHash)]);
 
 export const loginAttempts = pgTable('_cms_login_attempts', {
   id: id(),

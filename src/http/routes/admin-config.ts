@@ -40,5 +40,6 @@ export function adminConfigRoutes(cms: CMS) {
       if (!credentials.user) throw unauthorized();
       return { body };
     },
-  }));
+    // The admin needs it to show the two-factor setup screen.
+  }, { duringTwoFactorSetup: true }));
 }

@@ -33,9 +33,9 @@ export function collectionRoutes(cms: CMS) {
       POST: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
         const doc = await create(input.ctx, { collection: input.params.collection, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input) });
-        // A new API key is shown once: in the document and, for clients that look there, beside it.
-        const key = input.params.collection === 'api-keys' ? { key: doc.key } : {};
-        return { status: 201, body: { doc, ...key, message: 'Successfully created.' } };
+        // A new API key, or an invitation link, is shown once: in the document and, for clients that look there, beside it.
+        const shown = input.params.collection === 'api-keys' ? { key: doc.key } : doc.inviteUrl ? { inviteUrl: doc.inviteUrl } : {};
+        return { status: 201, body: { doc, ...shown, message: 'Successfully created.' } };
       },
       // Bulk writes by `where` (CONTRACT §7): the single-document operation on each matching document.
       PATCH: async (input) => {

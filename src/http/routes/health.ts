@@ -8,6 +8,7 @@ import type { CMS } from '../../cms.ts';
 import { databaseAnswers, databaseBytes } from '../../db/health.ts';
 import { forbidden, unauthorized } from '../../errors.ts';
 import { isCronSecret } from '../../jobs/cron-secret.ts';
+import { emailConfigured, lastEmailFailure } from '../../email/send-email.ts';
 import { countPendingJobs } from '../../jobs/jobs-store.ts';
 import { metricsOf } from '../../metrics/registry.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from '../../metrics/prometheus-text.ts';
@@ -32,6 +33,7 @@ async function adminDetails(cms: CMS) {
       lastError: last?.error ?? null,
       scheduledPending: await countPendingJobs(cms.store),
     },
+    email: { configured: emailConfigured(cms), lastFailure: await lastEmailFailure(cms) },
     webhooks: {
       pending: deliveries ? (await countDeliveries(cms.store, 'pending')) + (await countDeliveries(cms.store, 'sending')) : 0,
       failed: deliveries ? await countDeliveries(cms.store, 'failed') : 0,

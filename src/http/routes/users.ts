@@ -7,7 +7,9 @@ import { unlockEmail } from '../../auth/login-lock.ts';
 import { badRequest, forbidden, unauthorized } from '../../errors.ts';
 import { presentDoc } from '../../operations/present.ts';
 import { readJSON } from '../body.ts';
-import { clientIP } from '../client-ip.ts';
+import { sessionClient } from '../client-ip.ts';
+import { mustEnrolTwoFactor } from '../../auth/two-factor.ts';
+import type { User } from '../../config/types.ts';
 import { cookiesAreSecure } from '../secure-cookies.ts';
 import { methods, type RouteInput } from '../handle.ts';
 import { CSRF_COOKIE, SESSION_COOKIE, bearerToken, checkLoginOrigin, readCookie } from '../authenticate.ts';
@@ -26,8 +28,10 @@ function clearedCookies(cms: CMS): string[] {
   return [cookie(cms, SESSION_COOKIE, '', 0, true), cookie(cms, CSRF_COOKIE, '', 0, false)];
 }
 
-export function loginResponse(cms: CMS, result: LoginResult, status = 200, message = 'Logged in.', extra: Record<string, unknown> = {}): Response {
-  const body = { ...extra, message, user: result.user, token: result.session.token, exp: Math.floor(result.session.expiresAt / 1000), csrfToken: result.session.csrfToken };
+export async function loginResponse(cms: CMS, result: LoginResult, status = 200, message = 'Logged in.', extra: Record<string, unknown> = {}): Promise<Response> {
+  // auth.requireTwoFactor: the session works only for enrolment until two-factor sign-in is on.
+  const setup = (await mustEnrolTwoFactor(cms, result.user as User)) ? { twoFactorSetupRequired: true } : {};
+  const body = { ...extra, ...setup, message, user: result.user, token: result.session.token, exp: Math.floor(result.session.expiresAt / 1000), csrfToken: result.session.csrfToken };
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   for (const c of sessionCookies(cms, result.session.token, result.session.csrfToken)) headers.append('set-cookie', c);
   return new Response(JSON.stringify(body), { status, headers });
@@ -41,7 +45,7 @@ export function loginResponse(cms: CMS, result: LoginResult, status = 200, messa
 export async function renewOwnSession(cms: CMS, input: RouteInput, doc: Record<string, unknown>, data: unknown): Promise<Response | null> {
   const own = input.params.collection === 'users' && input.credentials.user?.id === doc.id && input.credentials.via !== 'api-key';
   if (!own || typeof data !== 'object' || data === null || !('password' in data)) return null;
-  const session = await createSession(cms, doc.id as number);
+  const session = await createSession(cms, doc.id as number, sessionClient(cms.config, input.request));
   return loginResponse(cms, { user: doc, session }, 200, 'Updated successfully.', { doc });
 }
 
@@ -51,7 +55,8 @@ export function userRoutes(cms: CMS) {
       POST: async ({ request }) => {
         checkLoginOrigin(cms, request);
         const body = (await readJSON(request)) as Record<string, unknown>;
-        return loginResponse(cms, await login(cms, { email: body?.email, password: body?.password, ip: clientIP(cms.config, request) }));
+        const client = sessionClient(cms.config, request);
+        return loginResponse(cms, await login(cms, { email: body?.email, password: body?.password, code: body?.code, client }));
       },
     }, { csrf: false }))
     .all('/users/logout', methods(cms, {
@@ -63,15 +68,16 @@ export function userRoutes(cms: CMS) {
         return new Response(JSON.stringify({ message: 'Logged out.' }), { status: 200, headers });
       },
       // Logging out by cookie is a cookie write: it needs the CSRF token and an own or trusted origin.
-    }))
+    }, { duringTwoFactorSetup: true }))
     .all('/users/me', methods(cms, {
       GET: async ({ ctx, credentials }) => {
         if (!credentials.user) return { body: { user: null, csrfToken: null } };
         const users = cms.config.collectionsBySlug.get('users')!;
         const user = await presentDoc({ ...ctx, overrideAccess: true }, users, credentials.user, 0);
-        return { body: { user, csrfToken: credentials.csrfToken ?? null }, headers: { 'cache-control': 'no-store' } };
+        const setup = credentials.twoFactorSetupRequired ? { twoFactorSetupRequired: true } : {};
+        return { body: { user, csrfToken: credentials.csrfToken ?? null, ...setup }, headers: { 'cache-control': 'no-store' } };
       },
-    }))
+    }, { duringTwoFactorSetup: true }))
     // `initialized` is Payload's name for the same answer (CONTRACT §7).
     .all('/users/init', methods(cms, {
       GET: async () => {
@@ -108,7 +114,7 @@ export function userRoutes(cms: CMS) {
       POST: async ({ request }) => {
         checkLoginOrigin(cms, request);
         const body = (await readJSON(request)) as Record<string, unknown>;
-        return loginResponse(cms, await registerFirstAdmin(cms, body ?? {}), 200, 'First admin created.');
+        return loginResponse(cms, await registerFirstAdmin(cms, body ?? {}, sessionClient(cms.config, request)), 200, 'First admin created.');
       },
     }, { csrf: false }));
 }

@@ -1,0 +1,133 @@
+/** "Sign-in and security": turn two-factor sign-in on or off, and see and end one's sessions. */
+import { useEffect, useState } from 'preact/hooks'
+import { ApiError } from '../api.ts'
+import { account, type SessionInfo } from '../account-api.ts'
+import { formatDate, message } from '../format.ts'
+import { ErrorBox, Spinner, toast } from '../ui.tsx'
+
+const problem = (e: unknown) => (e instanceof ApiError ? e.message : message(e))
+
+/** `onContinue`: shown beside the recovery codes when enrolment is a step of signing in (auth.requireTwoFactor). */
+export function TwoFactorPanel(props: { onContinue?: () => void }) {
+  const [enabled, setEnabled] = useState<boolean | null>(null)
+  const [setup, setSetup] = useState<{ secret: string; otpauthUrl: string } | null>(null)
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null)
+  const [code, setCode] = useState('')
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => void account.twoFactor().then((r) => setEnabled(r.enabled), (e) => setError(problem(e))), [])
+  const run = (work: () => Promise<void>) => async (e?: Event) => {
+    e?.preventDefault()
+    setError(null)
+    try {
+      await work()
+    } catch (err) {
+      setError(problem(err))
+    }
+  }
+  if (enabled === null) return error ? <ErrorBox error={error} /> : <Spinner />
+  return (
+    <section class="card">
+      <h2>Two-factor sign-in</h2>
+      <ErrorBox error={error} />
+      {recoveryCodes && (
+        <div role="status">
+          <p>Two-factor sign-in is on. Keep these recovery codes somewhere safe; each works once, and they are shown only now:</p>
+          <ul class="recovery-codes">{recoveryCodes.map((c) => <li key={c}><code>{c}</code></li>)}</ul>
+          {props.onContinue && <button type="button" class="primary" onClick={props.onContinue}>Continue</button>}
+        </div>
+      )}
+      {enabled && !recoveryCodes && <p>Two-factor sign-in is on.</p>}
+      {enabled && !props.onContinue && (
+        <form class="form" onSubmit={run(async () => {
+          await account.disableTwoFactor(password)
+          setEnabled(false)
+          setRecoveryCodes(null)
+          setPassword('')
+          toast('Two-factor sign-in is off')
+        })}>
+          <label>
+            Password
+            <input type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          </label>
+          <button type="submit">Turn off two-factor sign-in</button>
+        </form>
+      )}
+      {!enabled && !setup && (
+        <>
+          <p class="muted">Sign in with a code from an authenticator app as well as your password.</p>
+          <button type="button" class="primary" onClick={run(async () => setSetup(await account.setupTwoFactor()))}>Set up two-factor sign-in</button>
+        </>
+      )}
+      {!enabled && setup && (
+        <form class="form" onSubmit={run(async () => {
+          setRecoveryCodes((await account.enableTwoFactor(code)).recoveryCodes)
+          setEnabled(true)
+          setSetup(null)
+          setCode('')
+        })}>
+          <p>
+            Add this account to your authenticator app: open <a href={setup.otpauthUrl}>this link</a> on your phone, or enter the key by hand.
+          </p>
+          <p>
+            Key: <code data-testid="totp-secret">{setup.secret}</code>
+          </p>
+          <label>
+            Code from the app
+            <input type="text" inputMode="numeric" autoComplete="one-time-code" required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          </label>
+          <button type="submit" class="primary">Turn on</button>
+        </form>
+      )}
+    </section>
+  )
+}
+
+function SessionsPanel() {
+  const [sessions, setSessions] = useState<SessionInfo[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const load = () => account.sessions().then((r) => setSessions(r.docs), (e) => setError(problem(e)))
+  useEffect(() => void load(), [])
+  const act = (work: () => Promise<unknown>) => async () => {
+    setError(null)
+    try {
+      await work()
+      await load()
+    } catch (err) {
+      setError(problem(err))
+    }
+  }
+  if (!sessions) return error ? <ErrorBox error={error} /> : <Spinner />
+  return (
+    <section class="card">
+      <h2>Where you are signed in</h2>
+      <ErrorBox error={error} />
+      <table class="table">
+        <thead>
+          <tr><th>Device</th><th>Address</th><th>Last used</th><th /></tr>
+        </thead>
+        <tbody>
+          {sessions.map((s) => (
+            <tr key={s.id}>
+              <td>{s.userAgent ?? 'Unknown'}{s.current && <strong> (this one)</strong>}</td>
+              <td>{s.ip ?? ''}</td>
+              <td>{formatDate(s.lastUsedAt)}</td>
+              <td>{!s.current && <button type="button" onClick={act(() => account.endSession(s.id))}>Sign out</button>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {sessions.length > 1 && <button type="button" onClick={act(() => account.endOtherSessions())}>Sign out all others</button>}
+    </section>
+  )
+}
+
+export function AccountSecurity() {
+  return (
+    <section>
+      <h1 tabIndex={-1}>Sign-in and security</h1>
+      <TwoFactorPanel />
+      <SessionsPanel />
+    </section>
+  )
+}

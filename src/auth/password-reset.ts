@@ -1,0 +1,85 @@
+/**
+ * Forgot password, reset password, invitations and admin-made reset links (CONTRACT §8).
+ *
+ * Forgot-password answers the same, in the same time, whether or not the email has an account: after the
+ * throttle (which every request passes through alike) the answer goes at once, and the lookup, the token
+ * and the mail happen afterwards in the background, so no part of the answer's timing depends on the user.
+ */
+import type { CMS } from '../cms.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
+import { rowToDoc } from '../fields/row.ts';
+import type { User } from '../config/types.ts';
+import { createContext, type OperationContext } from '../operations/context.ts';
+import { update } from '../operations/update.ts';
+import { isFullAdmin } from '../access/key-limits.ts';
+import { sendEmailLater, emailConfigured } from '../email/send-email.ts';
+import { invitationEmail, resetPasswordEmail } from '../email/account-emails.ts';
+import { passwordProblem } from './password.ts';
+import { createSession, type SessionClient } from './sessions.ts';
+import { clearFailures, forgotPasswordLockKeys, loginLockKeys, reserveAttempt } from './login-lock.ts';
+import { findResetToken, issueResetToken, LINK_LIFETIME_MS, resetLink, spendResetToken } from './reset-tokens.ts';
+import { findUserRowByEmail, loadUser } from './load-user.ts';
+import { requireSecondFactor, twoFactorEnabled } from './two-factor.ts';
+import type { LoginResult } from './login.ts';
+
+export const FORGOT_ANSWER = 'If this email belongs to an account, a link to reset its password is on its way.';
+const INVALID_LINK = 'This link is not valid or has expired. Ask for a new one.';
+const INVITE_DAYS = LINK_LIFETIME_MS.invite / 86_400_000;
+
+export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: string | null; origin?: string | null }): Promise<void> {
+  if (typeof input.email !== 'string' || !input.email.trim()) throw badRequest('Email is required.', 'email');
+  const email = input.email.trim().toLowerCase();
+  await reserveAttempt(cms, forgotPasswordLockKeys(cms, email, input.ip));
+  // Without mail nobody could read the link; admins make one instead (POST /users/:id/reset-link).
+  if (!emailConfigured(cms)) return;
+  cms.background.run('forgot-password', async () => {
+    const users = cms.config.collectionsBySlug.get('users')!;
+    const row = await findUserRowByEmail(cms, email);
+    if (!row || (rowToDoc(users, row) as User).active === false) return;
+    const { token } = await issueResetToken(cms.store, row.id as number, 'reset', cms.clock.now());
+    sendEmailLater(cms, resetPasswordEmail(email, resetLink(cms, input.origin, token)));
+  });
+}
+
+/**
+ * Sets a new password with a link's token: spends the token, ends every session (the password changed),
+ * and signs in. A user with two-factor sign-in on also sends `code`, as at login.
+ */
+export async function resetPassword(cms: CMS, input: { token?: unknown; password?: unknown; code?: unknown; client: SessionClient }): Promise<LoginResult> {
+  if (typeof input.token !== 'string' || !input.token) throw badRequest(INVALID_LINK, 'token');
+  const now = cms.clock.now();
+  const found = await findResetToken(cms.store, input.token, now);
+  const user = found ? await loadUser(cms, found.userId) : null;
+  if (!found || !user) throw badRequest(INVALID_LINK, 'token');
+  const problem = passwordProblem(input.password);
+  if (problem) throw badRequest(problem, 'password');
+  if (await twoFactorEnabled(cms.store, user.id)) {
+    const reservation = await reserveAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null));
+    await requireSecondFactor(cms, user.id, input.code);
+    await clearFailures(cms, reservation);
+  }
+  const token = input.token;
+  if (!(await cms.store.transaction((tx) => spendResetToken(tx, token, user.id, now)))) throw badRequest(INVALID_LINK, 'token');
+  const ctx = createContext(cms, { user, overrideAccess: true });
+  const doc = await update(ctx, { collection: 'users', id: user.id, data: { password: input.password }, depth: 0 });
+  return { user: doc, session: await createSession(cms, user.id, input.client) };
+}
+
+/** A user made without a password gets an invitation link (7 days), mailed when email is configured. */
+export async function inviteNewUser(ctx: OperationContext, user: { id: number; email: string }): Promise<{ inviteUrl: string }> {
+  const { cms } = ctx;
+  const { token } = await issueResetToken(cms.store, user.id, 'invite', cms.clock.now());
+  const inviteUrl = resetLink(cms, ctx.origin, token);
+  sendEmailLater(cms, invitationEmail(user.email, inviteUrl, INVITE_DAYS));
+  return { inviteUrl };
+}
+
+/** `POST /users/:id/reset-link` (admins): a fresh link to copy; an invitation's lifetime while the user has no password yet. */
+export async function createResetLink(ctx: OperationContext, id: number): Promise<{ url: string; expiresAt: string }> {
+  if (!ctx.user) throw unauthorized();
+  if (!isFullAdmin(ctx.user, ctx.scopes)) throw forbidden('Only admins can make reset links.');
+  const row = await ctx.cms.store.get<{ id: number; passwordHash: string | null }>('SELECT "id", "passwordHash" FROM "users" WHERE "id" = ?', [id]);
+  if (!row) throw notFound('User not found.');
+  const { token, expiresAt } = await issueResetToken(ctx.cms.store, row.id, row.passwordHash ? 'reset' : 'invite', ctx.cms.clock.now());
+  return { url: resetLink(ctx.cms, ctx.origin, token), expiresAt: new Date(expiresAt).toISOString() };
+}

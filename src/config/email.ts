@@ -1,0 +1,21 @@
+/** The `email` setting (CONTRACT §8): an SMTP URL and a sender, from the config or CMS_SMTP_URL / CMS_EMAIL_FROM (env wins). */
+import type { SanitizedConfig, UserConfig } from './types.ts';
+
+type Env = Record<string, string | undefined>;
+
+export function sanitizeEmail(input: UserConfig['email'], env: Env, fail: (key: string, message: string) => never): SanitizedConfig['email'] {
+  if (input !== undefined && (input === null || typeof input !== 'object')) fail('email', 'must be an object { transport, from }');
+  const transport = env.CMS_SMTP_URL || input?.transport;
+  const from = env.CMS_EMAIL_FROM || input?.from;
+  if (!transport) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(transport);
+  } catch {
+    url = null;
+  }
+  // The URL may hold a password: the message names the setting, never the value.
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')) fail('email.transport', "must be a URL like 'smtp://user:pass@host:587' or 'smtps://…'");
+  if (from !== undefined && (typeof from !== 'string' || !from.includes('@'))) fail('email.from', "must be an address like 'Site <no-reply@example.com>'");
+  return { transport, from: from ?? `no-reply@${url!.hostname || 'localhost'}` };
+}
