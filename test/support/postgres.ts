@@ -43,12 +43,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: databaseUrl(name),
     name,
+    /** Best effort: a database left behind (a connection of another role still closing) only costs disk. */
     async drop() {
-      const sql = new SQL(adminUrl(), { max: 1 });
-      try {
-        await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await sql.close();
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const sql = new SQL(adminUrl(), { max: 1 });
+        try {
+          await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+          return;
+        } catch {
+          await Bun.sleep(100);
+        } finally {
+          await sql.close();
+        }
       }
     },
   };

@@ -17,7 +17,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Database, type SQLQueryBindings } from 'bun:sqlite';
-import { drizzle } from 'drizzle-orm/bun-sqlite';
 import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
 import type { Params, Queryable, Row, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
@@ -126,10 +125,7 @@ export function openSqliteStore(file: string): Store {
     exec: (sql) => outside((on) => on.exec(sql)),
     lockTable: async () => {},
     transaction,
-    async applySystemMigrations() {
-      const db = drizzle({ client: writer }) as unknown as { dialect: { migrate(m: unknown, s: unknown, c: unknown): void }; session: unknown };
-      await outside(async () => db.dialect.migrate(toDrizzleMigrations(systemMigrations), db.session, { migrationsTable: '__cms_system_migrations' }));
-    },
+    applySystemMigrations: () => outside(async () => applySystemMigrationsOn(writer)),
     withMigrationLock: (work) => work(),
     snapshotTo: (target) => snapshotSqlite(file, target),
     async close() {
@@ -140,4 +136,24 @@ export function openSqliteStore(file: string): Store {
     },
   };
   return store;
+}
+
+/**
+ * The embedded system migrations, in drizzle's bookkeeping (`__cms_system_migrations`: hash, created_at =
+ * the journal's `when`), so databases migrated by drizzle's own migrator before carry on. Our own loop,
+ * with cached statements only: drizzle's migrator leaves prepared statements unfinalized, which keeps the
+ * file open after close (a "zombie" connection) until they are collected, and `cms restore` in the same
+ * process would then see the database as still in use.
+ */
+function applySystemMigrationsOn(db: Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS "__cms_system_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
+  const last = db.query<{ created_at: number }, []>('SELECT created_at FROM "__cms_system_migrations" ORDER BY created_at DESC LIMIT 1').get();
+  const pending = toDrizzleMigrations(systemMigrations).filter((m) => !last || Number(last.created_at) < m.folderMillis);
+  if (pending.length === 0) return;
+  db.transaction(() => {
+    for (const migration of pending) {
+      for (const statement of migration.sql) if (statement.trim()) db.run(statement);
+      db.query('INSERT INTO "__cms_system_migrations" ("hash", "created_at") VALUES (?, ?)').run(migration.hash, migration.folderMillis);
+    }
+  })();
 }
