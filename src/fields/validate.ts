@@ -152,3 +152,26 @@ export function toId(value: unknown): number | null {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
 }
+
+/**
+ * Required fields that are empty in a whole stored document (all locales; a localized value is read in
+ * `locale`). Publishing checks this, because a save validates only the fields it sends: a never-saved
+ * global or a draft could otherwise go live with a required field still empty.
+ */
+export function missingRequired(fields: SanitizedField[], doc: Record<string, unknown>, locale: string | null, prefix = ''): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of fields) {
+    const key = prefix ? `${prefix}.${field.name}` : field.name;
+    let value = doc[field.name];
+    if (field.localized && locale && isObject(value)) value = value[locale];
+    if (isEmpty(value) && !(field.type === 'checkbox' && value === false)) {
+      if (field.required) errors.push({ field: key, message: 'This field is required.' });
+      continue;
+    }
+    if (field.type === 'group' && isObject(value)) errors.push(...missingRequired(field.fields!, value, locale, key));
+    if (field.type === 'array' && Array.isArray(value)) {
+      value.forEach((row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`)));
+    }
+  }
+  return errors;
+}

@@ -58,7 +58,7 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
   await checkAccess(ctx, global, 'update', { data: args.data as Record<string, unknown>, doc: existing });
   const owner = ownerOf(global);
   const base = global.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
-  const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: base.updatedAt ? base : null });
+  const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: base.updatedAt ? base : null, draft: args.draft, liveStatus: existing.status });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = savesOnlyDraft(global, args.draft, prepared.status);
   const stored = { ...prepared.stored };

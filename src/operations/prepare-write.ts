@@ -5,7 +5,7 @@
 import { APIError, badRequest } from '../errors.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
-import { validateFields, type FieldError } from '../fields/validate.ts';
+import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { existingIds } from '../db/documents.ts';
 import { fieldAllowed } from '../access/check-access.ts';
@@ -13,6 +13,7 @@ import { hashPassword, passwordProblem } from '../auth/password.ts';
 import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 import { runHooks } from './hooks.ts';
+import { savesOnlyDraft } from '../versions/drafts.ts';
 import type { OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
@@ -31,7 +32,11 @@ const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null &
 
 export async function prepareWrite(
   ctx: OperationContext, entity: Entity, input: unknown,
-  options: { operation: 'create' | 'update'; existing: Doc | null; id?: number; internal?: boolean },
+  options: {
+    operation: 'create' | 'update'; existing: Doc | null; id?: number; internal?: boolean;
+    /** `draft=true` was asked, and the live document's status: together they say whether this write publishes. */
+    draft?: boolean; liveStatus?: unknown;
+  },
 ): Promise<PreparedWrite> {
   if (!isObject(input)) throw badRequest('The request body must be a JSON object.');
   const { operation, existing, id } = options;
@@ -91,7 +96,24 @@ export async function prepareWrite(
 
   const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
+  if (options.operation === 'update' && publishes(entity, options, status)) {
+    const missing = missingRequired(entity.fields, stored, resultLocale(ctx));
+    if (missing.length) throw validationError(missing);
+  }
   return { stored, system, status, reveal };
+}
+
+/** Whether the write makes what is live: any save without drafts, else one whose result is published and not only a draft. */
+function publishes(entity: Entity, options: { draft?: boolean; liveStatus?: unknown }, status: string | undefined): boolean {
+  if (!entity.drafts) return true;
+  return !savesOnlyDraft(entity, options.draft, status) && (status ?? options.liveStatus) === 'published';
+}
+
+/** The locale whose values a whole-document check reads: the request's, else the default. */
+function resultLocale(ctx: OperationContext): string | null {
+  const l10n = ctx.cms.config.localization;
+  if (!l10n) return null;
+  return ctx.locale && ctx.locale !== 'all' ? ctx.locale : l10n.defaultLocale;
 }
 
 const SCOPE = /^(\*|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;

@@ -29,7 +29,7 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   // Drafts: a save starts from the pending draft when there is one (docs/drafts-and-versions.md).
   const owner = ownerOf(collection, id);
   const base = collection.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
-  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal });
+  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal, draft: args.draft, liveStatus: existing.status });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
