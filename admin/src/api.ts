@@ -255,7 +255,6 @@ export const docs = {
   update: (slug: string, id: string | number, data: Doc, p: ReadParams = {}) =>
     api<{ doc: Doc; message?: string }>('PATCH', `/${seg(slug)}/${seg(String(id))}${writeQuery(p)}`, data),
   remove: (slug: string, id: string | number) => api<{ doc: Doc }>('DELETE', `/${seg(slug)}/${seg(String(id))}`),
-  unpublish: (slug: string, id: string | number) => api<{ doc: Doc }>('POST', `/${seg(slug)}/${seg(String(id))}/unpublish`),
 }
 
 export const globals = {
@@ -279,6 +278,12 @@ export type VersionOwner = { collection: string; id: string | number } | { globa
 
 function ownerPath(o: VersionOwner): string {
   return 'global' in o ? `/globals/${seg(o.global)}` : `/${seg(o.collection)}/${seg(String(o.id))}`
+}
+
+/** What documents and globals with drafts share: unpublish, discard the pending draft, versions, schedule. */
+export const drafts = {
+  unpublish: (o: VersionOwner) => api<{ doc: Doc }>('POST', `${ownerPath(o)}/unpublish`),
+  discard: (o: VersionOwner) => api<{ doc: Doc }>('POST', `${ownerPath(o)}/discard-draft`),
 }
 
 export const versions = {

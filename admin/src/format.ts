@@ -46,7 +46,7 @@ export function formatBytes(n: unknown): string {
   return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0).replace(/\.0$/, '')} MB`
 }
 
-/** A document's title: its `useAsTitle` value, else `#id`. */
+/** A document's title column: its `useAsTitle` value, else `#id`. */
 export function docTitle(c: CollectionConfig | undefined, d: Doc | null | undefined): string {
   if (!d) return ''
   const key = c?.admin?.useAsTitle
@@ -54,9 +54,18 @@ export function docTitle(c: CollectionConfig | undefined, d: Doc | null | undefi
   return typeof v === 'string' && v.trim() ? v : typeof v === 'number' ? String(v) : `#${d.id ?? '?'}`
 }
 
-/** A populated related document's name: its file name, title, name or email, else `#id`. */
+/**
+ * How a document is named wherever it is chosen or shown as a whole (pickers, chips, headings, related
+ * cells): people by name (email without one), files by the name they were uploaded with, else the title.
+ */
+export function docLabel(c: CollectionConfig | undefined, d: Doc | null | undefined): string {
+  if (!d) return ''
+  return c?.builtIn === 'users' || c?.builtIn === 'media' ? relatedLabel(d) : docTitle(c, d)
+}
+
+/** A populated related document's name: its original file name, title, name, email or stored name, else `#id`. */
 function relatedLabel(d: Doc): string {
-  for (const key of ['filename', 'title', 'name', 'email']) if (typeof d[key] === 'string' && (d[key] as string).trim()) return d[key] as string
+  for (const key of ['originalName', 'title', 'name', 'email', 'filename']) if (typeof d[key] === 'string' && (d[key] as string).trim()) return d[key] as string
   return `#${d.id}`
 }
 

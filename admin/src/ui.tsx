@@ -59,8 +59,17 @@ export function Modal(props: { title: string; onClose: () => void; children: Com
   const ref = useRef<HTMLDialogElement>(null)
   useEffect(() => {
     const d = ref.current!
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
     if (!d.open) d.showModal()
-    return () => d.open && d.close()
+    return () => {
+      if (d.open) d.close()
+      // The browser returns focus only while the opener still exists; a choice often re-renders it
+      // (the upload field's "Choose" becomes "Replace"), so look it up again by id.
+      requestAnimationFrame(() => {
+        const back = opener?.isConnected ? opener : opener?.id ? document.getElementById(opener.id) : null
+        if (back && (!document.activeElement || document.activeElement === document.body)) back.focus()
+      })
+    }
   }, [])
   return (
     <dialog

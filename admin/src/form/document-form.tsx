@@ -5,11 +5,12 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiError, type Doc, type Field } from '../api.ts'
 import { useApp } from '../app-context.ts'
-import { fieldLabel, message } from '../format.ts'
+import { fieldLabel, formatDate, humanize, message } from '../format.ts'
 import { setLeaveGuard } from '../router.tsx'
 import { confirmDialog, Icon } from '../ui.tsx'
 import { inputId, type FormState } from './form-context.ts'
-import { isDirty, withDefaults } from './values.ts'
+import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts'
+import { changedFields, isDirty, withDefaults } from './values.ts'
 
 export interface DocumentFormState {
   values: Doc
@@ -28,10 +29,17 @@ export interface DocumentFormState {
   /** Shows a failed save: field errors inline (and focuses the first), the rest on top. */
   showError: (e: unknown) => void
   formContext: FormState
+  /** Values typed earlier and kept in local storage (the session ended before they were saved), if they differ. */
+  recovered: UnsavedEntry | null
+  restoreRecovered: () => void
+  /** Drops the kept values: after a save, or when the editor discards them. */
+  forgetUnsaved: () => void
 }
 
-export function useDocumentForm(fields: Field[], extraDirty = false, lockedFields?: Set<string>): DocumentFormState {
+/** `storageKey` (see unsaved-store.ts) keeps typed values across a lost session. */
+export function useDocumentForm(fields: Field[], extraDirty = false, lockedFields?: Set<string>, storageKey?: string): DocumentFormState {
   const { locale } = useApp()
+  const [recovered, setRecovered] = useState<UnsavedEntry | null>(null)
   const [initial, setInitial] = useState<Doc>({})
   const [values, setValues] = useState<Doc>({})
   const [busy, setBusy] = useState(false)
@@ -41,7 +49,11 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
   const focusFirst = useRef(false)
 
   const dirty = extraDirty || isDirty(fields, values, initial)
-  useLeaveGuard(dirty)
+  useLeaveGuard(dirty, storageKey)
+
+  useEffect(() => {
+    if (storageKey && isDirty(fields, values, initial)) keepUnsaved(storageKey, values)
+  }, [values, initial, storageKey])
 
   useEffect(() => {
     if (!focusFirst.current) return
@@ -76,6 +88,8 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
       const full = withDefaults(fields, doc)
       setInitial(full)
       setValues(full)
+      const kept = storageKey ? readUnsaved(storageKey) : null
+      setRecovered(kept && isDirty(fields, { ...full, ...kept.values }, full) ? kept : null)
     },
     dirty,
     busy,
@@ -101,18 +115,49 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
       }
     },
     formContext,
+    recovered,
+    restoreRecovered: () => {
+      if (recovered) setValues({ ...values, ...changedFields(fields, { ...values, ...recovered.values }, values) })
+      setRecovered(null)
+    },
+    forgetUnsaved: () => {
+      if (storageKey) forgetUnsaved(storageKey)
+      setRecovered(null)
+    },
   }
 }
 
+/** Offers values kept from a session that ended before they were saved. */
+export function RecoveredBanner(props: { form: DocumentFormState }) {
+  const r = props.form.recovered
+  if (!r) return null
+  return (
+    <div class="alert warn" role="status">
+      <p>You have unsaved changes from {formatDate(r.at)} that were not saved (the session ended, or the page closed).</p>
+      <div class="alert-actions">
+        <button type="button" class="primary" onClick={props.form.restoreRecovered}>
+          Restore unsaved changes
+        </button>
+        <button type="button" class="ghost" onClick={props.form.forgetUnsaved}>
+          Discard them
+        </button>
+      </div>
+    </div>
+  )
+}
+
 /** Asks before leaving (in-app navigation, back button, reload or closing the tab) while `dirty`. */
-export function useLeaveGuard(dirty: boolean): void {
+export function useLeaveGuard(dirty: boolean, storageKey?: string): void {
   // A layout effect runs right after the render that made the form dirty, before the next click can
   // navigate away; a plain effect may run a frame later.
   useLayoutEffect(() => {
     if (!dirty) return
-    setLeaveGuard(() =>
-      confirmDialog({ title: 'Leave without saving?', message: 'You have unsaved changes on this page. They will be lost if you leave.', confirm: 'Leave page', cancel: 'Stay', danger: true }),
-    )
+    setLeaveGuard(async () => {
+      const leave = await confirmDialog({ title: 'Leave without saving?', message: 'You have unsaved changes on this page. They will be lost if you leave.', confirm: 'Leave page', cancel: 'Stay', danger: true })
+      // Leaving on purpose discards them; only a lost session should bring them back.
+      if (leave && storageKey) forgetUnsaved(storageKey)
+      return leave
+    })
     const unload = (e: BeforeUnloadEvent) => {
       e.preventDefault()
       e.returnValue = ''
@@ -122,7 +167,7 @@ export function useLeaveGuard(dirty: boolean): void {
       setLeaveGuard(null)
       removeEventListener('beforeunload', unload)
     }
-  }, [dirty])
+  }, [dirty, storageKey])
 }
 
 /** Ctrl+S / ⌘+S runs `save` instead of the browser's "save page". */
@@ -151,7 +196,7 @@ function pathLabel(fields: Field[], path: string): string {
       continue
     }
     const f: Field | undefined = list?.find((x) => x.name === seg)
-    parts.push(f ? fieldLabel(f) : seg)
+    parts.push(f ? fieldLabel(f) : humanize(seg))
     list = f?.fields
   }
   return parts.join(' › ')

@@ -47,7 +47,8 @@ export function LoginForm(props: { onDone: (r: LoginResult) => void }) {
   const { busy, error, submit } = useSubmit(() => auth.login(email, password, code), props.onDone)
   // The server asks for the second factor by naming `code`; from then on the form shows its field.
   const needsCode = useTwoFactorPrompt(error)
-  const text = error?.status === 429 ? `${error.message} Too many attempts; wait a few minutes and try again.` : error?.message
+  // The server's 429 message already says to wait; adding our own said it twice.
+  const text = error?.message
   return (
     <AuthCard title="Log in">
       <form onSubmit={submit} class="form">

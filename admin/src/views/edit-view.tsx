@@ -1,21 +1,22 @@
 /** Create or edit one document of a collection: the generated form, drafts/publish, delete, versions. */
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { ApiError, docs, type CollectionConfig, type Doc } from '../api.ts'
+import { ApiError, docs, drafts, type CollectionConfig, type Doc } from '../api.ts'
 import { isAdmin, mayManage, useApp } from '../app-context.ts'
-import { forgetChoices } from '../form/choice-fields.tsx'
-import { ErrorSummary, LocaleSwitcher, useDocumentForm, useSaveShortcut } from '../form/document-form.tsx'
+import { forgetChoices } from '../form/relationship-field.tsx'
+import { ErrorSummary, LocaleSwitcher, RecoveredBanner, useDocumentForm, useSaveShortcut } from '../form/document-form.tsx'
+import { unsavedKey } from '../form/unsaved-store.ts'
 import { FieldList } from '../form/fields.tsx'
 import { FormContext } from '../form/form-context.ts'
 import { changedFields, emptyDoc } from '../form/values.ts'
-import { docTitle, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
+import { docLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
 import { Uploader } from '../media/uploader.tsx'
 import { Link, navigate } from '../router.tsx'
 import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx'
 import { MediaPreview } from './media-preview.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
+import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 
-type SaveMode = 'save' | 'draft' | 'publish'
 
 /** A one-time note carried across the redirect from /create to the new document's page. */
 let flash: { path: string; text: string; secret?: string } | null = null
@@ -31,13 +32,11 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const fields = useMemo(() => (isMedia ? c.fields.filter((f) => !f.admin?.readOnly) : c.fields), [c])
   const locked = useMemo(() => (isUsers && !isAdmin(user) ? new Set(['role', 'active']) : undefined), [isUsers, user])
   const [password, setPassword] = useState<PasswordState>({ open: creating, value: '', confirm: '' })
-  const form = useDocumentForm(fields, password.value !== '', locked)
+  const form = useDocumentForm(fields, password.value !== '', locked, unsavedKey(user.id, `${path}/${props.id ?? 'create'}`, locale))
   const [doc, setDoc] = useState<Doc | null>(null)
-  // With drafts, the form shows the pending draft; what is live can still be published.
-  const [liveStatus, setLiveStatus] = useState<string | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [saves, setSaves] = useState(0)
-  const [note] = useState(() => {
+  const [note, setNote] = useState(() => {
     const n = flash && flash.path === `${path}/${props.id}` ? flash : null
     flash = null
     return n
@@ -62,17 +61,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     }
   }, [c.slug, props.id, locale])
 
-  useEffect(() => {
-    if (!c.drafts || creating || !doc) return setLiveStatus(null)
-    let current = true
-    docs
-      .get(c.slug, props.id!, { locale, draft: false })
-      .then((d) => current && setLiveStatus(typeof d.status === 'string' ? d.status : null))
-      .catch(() => current && setLiveStatus(null))
-    return () => {
-      current = false
-    }
-  }, [doc])
+  const liveStatus = useLiveStatus(Boolean(c.drafts) && !creating, doc, () => docs.get(c.slug, props.id!, { locale, draft: false }))
 
   const save = async (mode: SaveMode) => {
     if (form.busy) return
@@ -82,13 +71,16 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     const data: Doc = changedFields(fields, form.values, form.initial)
     if (isUsers && password.open && password.value) data.password = password.value
     if (mode === 'publish') data.status = 'published'
-    if (!creating && Object.keys(data).length === 0 && mode !== 'draft') return toast('Nothing to save', 'info')
+    // An unchanged "Save draft" would only add an identical version.
+    if (!creating && Object.keys(data).length === 0) return toast('Nothing to save', 'info')
     form.setBusy(true)
     form.clearErrors()
     try {
       const params = { locale, draft: mode === 'draft' }
       const r = creating ? await docs.create(c.slug, data, params) : await docs.update(c.slug, props.id!, data, params)
       forgetChoices(c.slug)
+      form.forgetUnsaved()
+      setNote(null)
       const saved = r.doc
       const verb = mode === 'publish' ? 'Published' : mode === 'draft' ? 'Draft saved' : creating ? 'Created' : 'Saved'
       if (isUsers && saved.id === user.id) setUser(saved as typeof user)
@@ -113,12 +105,13 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   }
 
   const remove = async () => {
-    const title = docTitle(c, doc ?? form.values)
+    const title = docLabel(c, doc ?? form.values)
     const ok = await confirmDialog({ title: `Delete ${singularLabel(c).toLowerCase()}?`, message: `“${title}” will be deleted. This cannot be undone.`, confirm: 'Delete', danger: true })
     if (!ok) return
     try {
       await docs.remove(c.slug, props.id!)
       forgetChoices(c.slug)
+      form.forgetUnsaved()
       toast(`Deleted “${title}”`)
       await navigate(path, { force: true })
     } catch (e) {
@@ -126,16 +119,10 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     }
   }
 
-  const unpublish = async () => {
-    try {
-      const r = await docs.unpublish(c.slug, props.id!)
-      setDoc(r.doc)
-      form.reset(r.doc)
-      setSaves((n) => n + 1)
-      toast('Unpublished')
-    } catch (e) {
-      toast(message(e), 'error')
-    }
+  const showDoc = (d: Doc) => {
+    setDoc(d)
+    form.reset(d)
+    setSaves((n) => n + 1)
   }
 
   const defaultMode: SaveMode = c.drafts ? 'draft' : 'save'
@@ -153,10 +140,8 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   if (creating && isMedia) return <MediaCreate c={c} />
   if (!creating && !doc) return <Spinner />
 
-  const title = creating ? `New ${singularLabel(c).toLowerCase()}` : docTitle(c, form.values) || docTitle(c, doc)
+  const title = creating ? `New ${singularLabel(c).toLowerCase()}` : docLabel(c, form.values) || docLabel(c, doc)
   const draftStatus = typeof doc?.status === 'string' ? doc.status : null
-  const status = liveStatus ?? draftStatus
-  const changesPending = status === 'published' && draftStatus === 'draft'
   const own = isUsers && String(props.id) === String(user.id)
 
   return (
@@ -178,19 +163,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
             </button>
           )}
           {c.drafts ? (
-            <>
-              {status === 'published' && (
-                <button type="button" class="ghost" onClick={() => void unpublish()} disabled={form.busy}>
-                  Unpublish
-                </button>
-              )}
-              <button type="button" onClick={() => void save('draft')} disabled={form.busy}>
-                Save draft
-              </button>
-              <button type="button" class="primary" onClick={() => void save('publish')} disabled={form.busy}>
-                {status === 'published' ? 'Publish changes' : 'Publish'}
-              </button>
-            </>
+            <DraftButtons owner={creating ? null : { collection: c.slug, id: props.id! }} live={liveStatus} draft={draftStatus} busy={form.busy} dirty={form.dirty} save={(m) => void save(m)} onChanged={showDoc} />
           ) : (
             <button type="button" class="primary" onClick={() => void save('save')} disabled={form.busy || (!creating && !form.dirty)}>
               {form.busy ? 'Saving…' : creating ? 'Create' : 'Save'}
@@ -221,6 +194,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
             void save(defaultMode)
           }}
         >
+          <RecoveredBanner form={form} />
           <ErrorSummary form={form} fields={fields} />
           {isMedia && doc && <MediaPreview doc={doc} />}
           <FormContext.Provider value={form.formContext}>
@@ -243,8 +217,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
                   <div>
                     <dt>Status</dt>
                     <dd>
-                      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>{status ?? 'draft'}</span>
-                      {changesPending && <span class="badge draft">changes pending</span>}
+                      <StatusBadges draft={draftStatus} live={liveStatus} />
                     </dd>
                   </div>
                 )}
@@ -263,11 +236,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
                 owner={{ collection: c.slug, id: props.id! }}
                 reloadKey={saves}
                 dirty={form.dirty}
-                onRestored={(d) => {
-                  setDoc(d)
-                  form.reset(d)
-                  setSaves((n) => n + 1)
-                }}
+                onRestored={showDoc}
               />
             )}
           </aside>

@@ -2,20 +2,21 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, globals, type Doc, type GlobalConfig } from '../api.ts'
 import { useApp } from '../app-context.ts'
-import { ErrorSummary, LocaleSwitcher, useDocumentForm, useSaveShortcut } from '../form/document-form.tsx'
+import { ErrorSummary, LocaleSwitcher, RecoveredBanner, useDocumentForm, useSaveShortcut } from '../form/document-form.tsx'
+import { unsavedKey } from '../form/unsaved-store.ts'
 import { FieldList } from '../form/fields.tsx'
 import { FormContext } from '../form/form-context.ts'
 import { changedFields } from '../form/values.ts'
 import { formatDate, globalLabel, message } from '../format.ts'
 import { ErrorBox, Spinner, toast } from '../ui.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
+import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 
-type SaveMode = 'save' | 'draft' | 'publish'
 
 export function GlobalView(props: { global: GlobalConfig }) {
   const g = props.global
-  const { locale } = useApp()
-  const form = useDocumentForm(g.fields)
+  const { locale, user } = useApp()
+  const form = useDocumentForm(g.fields, false, undefined, unsavedKey(user.id, `/globals/${g.slug}`, locale))
   const [doc, setDoc] = useState<Doc | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [saves, setSaves] = useState(0)
@@ -39,14 +40,14 @@ export function GlobalView(props: { global: GlobalConfig }) {
     if (Object.keys(form.clientErrors).length) return form.showError(new ApiError(400, Object.values(form.clientErrors)[0]!))
     const data: Doc = changedFields(g.fields, form.values, form.initial)
     if (mode === 'publish') data.status = 'published'
-    if (Object.keys(data).length === 0 && mode === 'save') return toast('Nothing to save', 'info')
+    // An unchanged "Save draft" would only add an identical version.
+    if (Object.keys(data).length === 0 && mode !== 'publish') return toast('Nothing to save', 'info')
     form.setBusy(true)
     form.clearErrors()
     try {
       const r = await globals.save(g.slug, data, { locale, draft: mode === 'draft' })
-      setDoc(r.doc)
-      form.reset(r.doc)
-      setSaves((n) => n + 1)
+      form.forgetUnsaved()
+      showDoc(r.doc)
       toast(mode === 'publish' ? 'Published' : mode === 'draft' ? 'Draft saved' : 'Saved')
     } catch (e) {
       form.showError(e)
@@ -54,6 +55,12 @@ export function GlobalView(props: { global: GlobalConfig }) {
       form.setBusy(false)
     }
   }
+  const showDoc = (d: Doc) => {
+    setDoc(d)
+    form.reset(d)
+    setSaves((n) => n + 1)
+  }
+  const liveStatus = useLiveStatus(Boolean(g.drafts), doc, () => globals.get(g.slug, { locale }))
   useSaveShortcut(() => void save(g.drafts ? 'draft' : 'save'))
 
   if (loadError)
@@ -64,7 +71,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
       </section>
     )
   if (!doc) return <Spinner />
-  const status = typeof doc.status === 'string' ? doc.status : null
+  const draftStatus = typeof doc.status === 'string' ? doc.status : null
 
   return (
     <section class="edit">
@@ -77,14 +84,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
           <LocaleSwitcher dirty={form.dirty} fields={g.fields} />
           {form.dirty && <span class="unsaved" role="status">Unsaved changes</span>}
           {g.drafts ? (
-            <>
-              <button type="button" onClick={() => void save('draft')} disabled={form.busy}>
-                Save draft
-              </button>
-              <button type="button" class="primary" onClick={() => void save('publish')} disabled={form.busy}>
-                Publish
-              </button>
-            </>
+            <DraftButtons owner={doc.updatedAt ? { global: g.slug } : null} live={liveStatus} draft={draftStatus} busy={form.busy} dirty={form.dirty} save={(m) => void save(m)} onChanged={showDoc} />
           ) : (
             <button type="button" class="primary" onClick={() => void save('save')} disabled={form.busy || !form.dirty}>
               {form.busy ? 'Saving…' : 'Save'}
@@ -101,6 +101,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
             void save(g.drafts ? 'draft' : 'save')
           }}
         >
+          <RecoveredBanner form={form} />
           <ErrorSummary form={form} fields={g.fields} />
           <FormContext.Provider value={form.formContext}>
             <div class="fields">
@@ -116,7 +117,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
                 <div>
                   <dt>Status</dt>
                   <dd>
-                    <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>{status ?? 'draft'}</span>
+                    <StatusBadges draft={draftStatus} live={liveStatus} />
                   </dd>
                 </div>
               )}
@@ -131,11 +132,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
               owner={{ global: g.slug }}
               reloadKey={saves}
               dirty={form.dirty}
-              onRestored={(d) => {
-                setDoc(d)
-                form.reset(d)
-                setSaves((n) => n + 1)
-              }}
+              onRestored={showDoc}
             />
           )}
         </aside>

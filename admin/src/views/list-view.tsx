@@ -1,11 +1,12 @@
 /** The documents of a collection: columns from the config, sort by header, search, paging; state in the URL. */
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { docs, type CollectionConfig, type Field, type ListResult } from '../api.ts'
+import { docs, type CollectionConfig, type Doc, type Field, type ListResult } from '../api.ts'
 import { mayManage, useApp } from '../app-context.ts'
 import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
 import { Link, navigate, updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
 import { LocaleSwitcher } from '../form/document-form.tsx'
+import { StatusBadges } from './draft-controls.tsx'
 
 const LIST_TYPES = new Set(['text', 'email', 'number', 'checkbox', 'date', 'select', 'relationship', 'upload'])
 const PAGE_SIZE = 20
@@ -15,6 +16,14 @@ export function listColumns(c: CollectionConfig): { titleKey: string; extra: Fie
   const titleKey = c.admin?.useAsTitle ?? 'id'
   const extra = c.fields.filter((f) => f.name !== titleKey && LIST_TYPES.has(f.type) && !f.hasMany).slice(0, 3)
   return { titleKey, extra }
+}
+
+/** What is live for the listed drafts (the list itself shows the pending drafts): one request per page. */
+async function liveStatuses(slug: string, rows: Doc[]): Promise<Map<string, unknown>> {
+  if (rows.length === 0) return new Map()
+  const ids = rows.map((d) => d.id).join(',')
+  const r = await docs.list(slug, { where: { id: { in: ids } }, limit: rows.length })
+  return new Map(r.docs.map((d) => [String(d.id), d.status]))
 }
 
 export function ListView(props: { collection: CollectionConfig; location: Location }) {
@@ -27,6 +36,8 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   const search = q.get('q') ?? ''
   const [draftSearch, setDraftSearch] = useState(search)
   const [data, setData] = useState<ListResult | null>(null)
+  // Drafts collections list the latest drafts; this holds what is live for the rows shown (id → status).
+  const [liveById, setLiveById] = useState<Map<string, unknown>>(new Map())
   const [error, setError] = useState<string | null>(null)
   const [loading, setLoading] = useState(true)
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
@@ -42,8 +53,14 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
     setLoading(true)
     const where = searchable && search.trim() ? { [titleKey]: { like: search.trim() } } : undefined
     docs
-      .list(c.slug, { page, limit: PAGE_SIZE, sort, where, locale, depth: 1 })
-      .then((r) => live && (setData(r), setError(null)))
+      .list(c.slug, { page, limit: PAGE_SIZE, sort, where, locale, depth: 1, draft: c.drafts })
+      .then(async (r) => {
+        const statuses = c.drafts ? await liveStatuses(c.slug, r.docs) : new Map()
+        if (!live) return
+        setData(r)
+        setLiveById(statuses)
+        setError(null)
+      })
       .catch((e) => live && setError(message(e)))
       .finally(() => live && setLoading(false))
     return () => {
@@ -144,7 +161,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
                         </td>
                       ) : col.key === 'status' ? (
                         <td key={col.key}>
-                          <span class={`badge ${d.status === 'published' ? 'ok' : 'draft'}`}>{String(d.status ?? 'draft')}</span>
+                          <StatusBadges draft={d.status} live={liveById.get(String(d.id))} />
                         </td>
                       ) : col.key === 'updatedAt' ? (
                         <td class="muted nowrap" key={col.key}>

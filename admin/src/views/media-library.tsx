@@ -1,7 +1,7 @@
 /** The media collection as a library: upload by drop or picker (with progress), thumbnails, search, paging. */
 import { useRef, useState } from 'preact/hooks'
 import type { CollectionConfig } from '../api.ts'
-import { forgetChoices } from '../form/choice-fields.tsx'
+import { forgetChoices } from '../form/relationship-field.tsx'
 import { pluralLabel } from '../format.ts'
 import { MediaResults, useMediaPage } from '../media/media-grid.tsx'
 import { Uploader } from '../media/uploader.tsx'

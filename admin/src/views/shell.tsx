@@ -1,6 +1,6 @@
 /** The logged-in frame: sidebar (collections, globals, account) and the routed page. */
 import type { ComponentChildren } from 'preact'
-import { useEffect } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import type { AdminConfig, CollectionConfig, User } from '../api.ts'
 import { findCollection, isAdmin, useApp } from '../app-context.ts'
 import { globalLabel, pluralLabel } from '../format.ts'
@@ -75,6 +75,9 @@ export function Shell(props: { onLogout: () => void }) {
   const loc = useLocation()
   const r = route(loc, config)
   useFocusHeading(r.key)
+  // Phones show the navigation behind a menu button; any navigation closes it again.
+  const [menuOpen, setMenuOpen] = useState(false)
+  useEffect(() => setMenuOpen(false), [r.key])
   const collections = visibleCollections(config, user)
   const content = collections.filter((c) => !c.builtIn || c.builtIn === 'media')
   const system = collections.filter((c) => c.builtIn && c.builtIn !== 'media')
@@ -91,12 +94,15 @@ export function Shell(props: { onLogout: () => void }) {
       <a href="#main" class="skip-link">
         Skip to content
       </a>
-      <aside class="sidebar">
+      <aside class={`sidebar ${menuOpen ? 'open' : ''}`}>
         <Link to="/" class="brand">
           <span class="logo" aria-hidden="true" />
           CMS
         </Link>
-        <nav aria-label="Main">
+        <button type="button" class="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          <Icon name={menuOpen ? 'x' : 'menu'} /> Menu
+        </button>
+        <nav aria-label="Main" id="main-nav">
           <div class="nav-title">Collections</div>
           {content.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
           {config.globals.length > 0 && <div class="nav-title">Globals</div>}

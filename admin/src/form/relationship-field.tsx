@@ -1,0 +1,292 @@
+/**
+ * `relationship` field: a searchable picker over the related collection (server-side `like` search on its
+ * title, 10 at a time with "More"), chosen documents as chips with their names (fetched by id, so any
+ * document shows its name, not `#108`), and a drawer to create the related document without leaving.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { ApiError, docs, type CollectionConfig, type Doc, type ListResult } from '../api.ts'
+import { findCollection, useApp } from '../app-context.ts'
+import { docLabel, message, singularLabel } from '../format.ts'
+import { ErrorBox, Icon, Modal } from '../ui.tsx'
+import { FieldList, useControlProps } from './fields.tsx'
+import { FormContext, type FieldProps, type FormState } from './form-context.ts'
+import { changedFields, emptyDoc, isReadOnly } from './values.ts'
+
+const PAGE = 10
+const labels = new Map<string, string>()
+const labelKey = (slug: string, locale: string | undefined, id: string) => `${slug}|${locale ?? ''}|${id}`
+
+/** Forget the names known for a collection's documents (after they changed). */
+export function forgetChoices(slug: string): void {
+  for (const key of labels.keys()) if (key.startsWith(`${slug}|`)) labels.delete(key)
+}
+
+/** Ids arrive as numbers (depth=0) or, rarely, populated objects. */
+const idOf = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : typeof v === 'object' ? String((v as Doc).id) : String(v))
+const toId = (s: string): number | string => (/^\d+$/.test(s) ? Number(s) : s)
+
+/** The `where` that finds documents of `target` by what people call them. */
+export function searchWhere(target: CollectionConfig, q: string): Record<string, unknown> | undefined {
+  const text = q.trim()
+  if (!text) return undefined
+  const keys = target.builtIn === 'users' ? ['name', 'email'] : target.builtIn === 'media' ? ['originalName', 'filename'] : [target.admin?.useAsTitle].filter((k): k is string => Boolean(k) && k !== 'id')
+  if (keys.length === 0) return /^\d+$/.test(text) ? { id: { equals: Number(text) } } : undefined
+  return keys.length === 1 ? { [keys[0]!]: { like: text } } : { or: keys.map((k) => ({ [k]: { like: text } })) }
+}
+
+function useLabels(target: CollectionConfig | undefined, ids: string[], locale: string | undefined): (id: string) => string | undefined {
+  const [, setVersion] = useState(0)
+  const wanted = ids.join(',')
+  useEffect(() => {
+    if (!target) return
+    const missing = ids.filter((id) => !labels.has(labelKey(target.slug, locale, id)))
+    if (missing.length === 0) return
+    let live = true
+    docs
+      .list(target.slug, { where: { id: { in: missing.join(',') } }, limit: Math.min(100, missing.length), locale })
+      .then((r) => {
+        for (const d of r.docs) labels.set(labelKey(target.slug, locale, String(d.id)), docLabel(target, d))
+        if (live) setVersion((v) => v + 1)
+      })
+      .catch(() => {})
+    return () => {
+      live = false
+    }
+  }, [target?.slug, wanted, locale])
+  return (id) => (target ? labels.get(labelKey(target.slug, locale, id)) : undefined)
+}
+
+export function RelationshipField(props: FieldProps) {
+  const { config, locale } = useApp()
+  const target = findCollection(config, props.field.relationTo ?? undefined)
+  const attrs = useControlProps(props)
+  const many = Boolean(props.field.hasMany)
+  const chosen = (many ? (Array.isArray(props.value) ? props.value : []) : [props.value]).map(idOf).filter((x): x is string => x !== null)
+  const labelOf = useLabels(target, chosen, locale)
+  const [creating, setCreating] = useState(false)
+
+  if (!target) return <p class="field-error">Unknown collection "{props.field.relationTo}".</p>
+
+  const pick = (d: Doc) => {
+    const id = String(d.id)
+    labels.set(labelKey(target.slug, locale, id), docLabel(target, d))
+    if (many) props.onChange(chosen.includes(id) ? chosen.map(toId) : [...chosen, id].map(toId))
+    else props.onChange(toId(id))
+  }
+  const remove = (id: string) => props.onChange(many ? chosen.filter((x) => x !== id).map(toId) : null)
+  const creatable = !target.builtIn
+
+  return (
+    <div class="relation-field">
+      {chosen.length > 0 && (
+        <ul class="chips" aria-label="Selected">
+          {chosen.map((id) => (
+            <li class="chip" key={id}>
+              <span>{labelOf(id) ?? `#${id}`}</span>
+              <button type="button" disabled={attrs.disabled} aria-label={`Remove ${labelOf(id) ?? `#${id}`}`} onClick={() => remove(id)}>
+                <Icon name="x" size={12} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div class="relation-row">
+        <Combobox attrs={attrs} target={target} locale={locale} exclude={chosen} onPick={pick} placeholder={many || chosen.length === 0 ? `Search ${singularLabel(target).toLowerCase()}…` : 'Search to replace…'} />
+        {creatable && (
+          <button type="button" class="ghost" disabled={attrs.disabled} onClick={() => setCreating(true)}>
+            <Icon name="plus" /> New
+          </button>
+        )}
+      </div>
+      {creating && (
+        <CreateDrawer
+          target={target}
+          onClose={() => setCreating(false)}
+          onCreated={(d) => {
+            setCreating(false)
+            pick(d)
+          }}
+        />
+      )}
+    </div>
+  )
+}
+
+/** A text box with a listbox of matching documents (ARIA combobox pattern: arrows, Enter, Escape). */
+function Combobox(props: { attrs: ReturnType<typeof useControlProps>; target: CollectionConfig; locale: string | undefined; exclude: string[]; onPick: (d: Doc) => void; placeholder: string }) {
+  const { attrs, target } = props
+  const [q, setQ] = useState('')
+  const [open, setOpen] = useState(false)
+  const [items, setItems] = useState<Doc[]>([])
+  const [result, setResult] = useState<ListResult | null>(null)
+  const [page, setPage] = useState(1)
+  const [active, setActive] = useState(-1)
+  const [error, setError] = useState<string | null>(null)
+  const listId = `${attrs.id}-list`
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+
+  useEffect(() => {
+    if (!open) return
+    let live = true
+    clearTimeout(timer.current)
+    timer.current = setTimeout(() => {
+      const title = target.admin?.useAsTitle
+      docs
+        .list(target.slug, { where: searchWhere(target, q), limit: PAGE, page, sort: title && title !== 'id' && !target.builtIn ? title : undefined, locale: props.locale })
+        .then((r) => {
+          if (!live) return
+          setResult(r)
+          setItems((prev) => (page === 1 ? r.docs : [...prev, ...r.docs]))
+          setError(null)
+        })
+        .catch((e) => live && setError(message(e)))
+    }, page === 1 ? 200 : 0)
+    return () => {
+      live = false
+      clearTimeout(timer.current)
+    }
+  }, [open, q, page, target.slug, props.locale])
+
+  const shown = items.filter((d) => !props.exclude.includes(String(d.id)))
+  const choose = (d: Doc) => {
+    props.onPick(d)
+    setQ('')
+    setPage(1)
+    setOpen(false)
+    setActive(-1)
+  }
+  const optionId = (i: number) => `${attrs.id}-opt-${i}`
+
+  return (
+    <div class="combo">
+      <input
+        {...attrs}
+        type="text"
+        role="combobox"
+        autoComplete="off"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
+        placeholder={props.placeholder}
+        value={q}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onInput={(e) => {
+          setQ(e.currentTarget.value)
+          setPage(1)
+          setActive(-1)
+          setOpen(true)
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') {
+            e.preventDefault()
+            setOpen(true)
+            setActive((i) => Math.min(shown.length - 1, i + 1))
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault()
+            setActive((i) => Math.max(0, i - 1))
+          } else if (e.key === 'Enter' && open && shown[active]) {
+            e.preventDefault()
+            choose(shown[active]!)
+          } else if (e.key === 'Escape' && open) {
+            e.preventDefault()
+            e.stopPropagation()
+            setOpen(false)
+          }
+        }}
+      />
+      {open && (
+        <ul class="combo-list" role="listbox" id={listId} aria-label={`Matching ${singularLabel(target).toLowerCase()} documents`}>
+          {error ? (
+            <li class="combo-note field-error">{error}</li>
+          ) : !result ? (
+            <li class="combo-note muted">Searching…</li>
+          ) : shown.length === 0 ? (
+            <li class="combo-note muted">{q ? `Nothing matches “${q}”.` : 'Nothing to choose.'}</li>
+          ) : (
+            shown.map((d, i) => (
+              <li
+                key={String(d.id)}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === active}
+                class={i === active ? 'active' : ''}
+                onMouseDown={(e) => {
+                  e.preventDefault()
+                  choose(d)
+                }}
+              >
+                {docLabel(target, d)}
+                <span class="muted small"> #{String(d.id)}</span>
+              </li>
+            ))
+          )}
+          {result?.hasNextPage && (
+            <li class="combo-note">
+              <button type="button" class="ghost small" onMouseDown={(e) => (e.preventDefault(), setPage(page + 1))}>
+                More ({result.totalDocs - items.length} left)
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+/** Creates a document of `target` in a dialog over the form; the new document is then chosen. */
+function CreateDrawer(props: { target: CollectionConfig; onClose: () => void; onCreated: (d: Doc) => void }) {
+  const { locale } = useApp()
+  const fields = useMemo(() => props.target.fields.filter((f) => !isReadOnly(f)), [props.target])
+  const blank = useMemo(() => emptyDoc(fields), [fields])
+  const [values, setValues] = useState<Doc>(blank)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const form = useMemo<FormState>(() => ({ errors, disabled: busy, locale, setClientError: () => {} }), [errors, busy, locale])
+  const name = singularLabel(props.target).toLowerCase()
+  // Its own path prefix keeps input ids apart from the form underneath.
+  const prefix = `new-${props.target.slug}`
+
+  const create = async () => {
+    setBusy(true)
+    try {
+      const r = await docs.create(props.target.slug, changedFields(fields, values, blank), { locale })
+      forgetChoices(props.target.slug)
+      props.onCreated(r.doc)
+    } catch (e) {
+      const map: Record<string, string> = {}
+      if (e instanceof ApiError) for (const x of e.errors) if (x.field) map[`${prefix}.${x.field}`] ??= x.message
+      setErrors(map)
+      setGeneral(Object.keys(map).length ? null : message(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Modal
+      title={`New ${name}`}
+      onClose={props.onClose}
+      wide
+      footer={
+        <>
+          <button type="button" class="ghost" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="button" class="primary" disabled={busy} onClick={() => void create()}>
+            Create and choose
+          </button>
+        </>
+      }
+    >
+      <ErrorBox error={general} />
+      <FormContext.Provider value={form}>
+        <div class="fields">
+          <FieldList fields={fields} value={values} onChange={setValues} path={prefix} />
+        </div>
+      </FormContext.Provider>
+    </Modal>
+  )
+}

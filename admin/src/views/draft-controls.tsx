@@ -1,0 +1,91 @@
+/**
+ * What a document or global with drafts shows and offers, shared by both edit views: its live status
+ * beside the pending draft's, and Unpublish, Discard draft, Save draft, Publish.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { drafts, type Doc, type VersionOwner } from '../api.ts'
+import { message } from '../format.ts'
+import { confirmDialog, toast } from '../ui.tsx'
+
+/** The live status, plus "changes pending" when a published document has a newer draft. */
+export function StatusBadges(props: { draft: unknown; live: unknown }) {
+  const status = props.live ?? props.draft
+  return (
+    <>
+      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>{String(status ?? 'draft')}</span>
+      {status === 'published' && props.draft === 'draft' && <span class="badge draft">changes pending</span>}
+    </>
+  )
+}
+
+/** The status of what is live (the form shows the pending draft), read again whenever `doc` changes. */
+export function useLiveStatus(enabled: boolean, doc: Doc | null, readLive: () => Promise<Doc>): string | null {
+  const [status, setStatus] = useState<string | null>(null)
+  useEffect(() => {
+    if (!enabled || !doc) return setStatus(null)
+    let current = true
+    readLive()
+      .then((d) => current && setStatus(typeof d.status === 'string' ? d.status : null))
+      .catch(() => current && setStatus(null))
+    return () => {
+      current = false
+    }
+  }, [doc])
+  return status
+}
+
+export type SaveMode = 'save' | 'draft' | 'publish'
+
+export function DraftButtons(props: {
+  owner: VersionOwner | null
+  live: string | null
+  draft: string | null
+  busy: boolean
+  dirty: boolean
+  save: (mode: SaveMode) => void
+  /** After unpublish or discard: the document to show now. */
+  onChanged: (doc: Doc) => void
+}) {
+  const { owner } = props
+  const published = (props.live ?? props.draft) === 'published'
+  const pending = published && props.draft === 'draft'
+  const act = async (kind: 'unpublish' | 'discard') => {
+    if (!owner) return
+    if (kind === 'discard') {
+      const ok = await confirmDialog({
+        title: 'Discard the draft?',
+        message: `The pending changes are removed and the form shows the published content again.${props.dirty ? ' Your unsaved changes are lost too.' : ''}`,
+        confirm: 'Discard draft',
+        danger: true,
+      })
+      if (!ok) return
+    }
+    try {
+      const r = kind === 'unpublish' ? await drafts.unpublish(owner) : await drafts.discard(owner)
+      props.onChanged(r.doc)
+      toast(kind === 'unpublish' ? 'Unpublished' : 'Draft discarded')
+    } catch (e) {
+      toast(message(e), 'error')
+    }
+  }
+  return (
+    <>
+      {owner && pending && (
+        <button type="button" class="ghost" onClick={() => void act('discard')} disabled={props.busy}>
+          Discard draft
+        </button>
+      )}
+      {owner && published && (
+        <button type="button" class="ghost" onClick={() => void act('unpublish')} disabled={props.busy}>
+          Unpublish
+        </button>
+      )}
+      <button type="button" onClick={() => props.save('draft')} disabled={props.busy}>
+        Save draft
+      </button>
+      <button type="button" class="primary" onClick={() => props.save('publish')} disabled={props.busy}>
+        {published ? 'Publish changes' : 'Publish'}
+      </button>
+    </>
+  )
+}
