@@ -26,7 +26,7 @@ export function hasChromium(): boolean {
 
 export type Browser = { context: BrowserContext; page: Page; close(): Promise<void> };
 
-export async function launchBrowser(options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<Browser> {
+export async function launchBrowser(options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; timezoneId?: string } = {}): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -35,6 +35,7 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
     viewport: options.viewport ?? { width: 1280, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: 'reduce',
+    timezoneId: options.timezoneId,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

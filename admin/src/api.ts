@@ -286,6 +286,20 @@ export const drafts = {
   discard: (o: VersionOwner) => api<{ doc: Doc }>('POST', `${ownerPath(o)}/discard-draft`),
 }
 
+export interface ScheduledJob {
+  id: number | string
+  action: 'publish' | 'unpublish'
+  at: string
+  state?: string
+  createdAt?: string
+}
+
+export const schedule = {
+  list: (o: VersionOwner) => api<{ docs: ScheduledJob[] }>('GET', `${ownerPath(o)}/schedule`),
+  add: (o: VersionOwner, action: 'publish' | 'unpublish', at: string) => api<{ doc: ScheduledJob }>('POST', `${ownerPath(o)}/schedule`, { action, at }),
+  cancel: (o: VersionOwner, job: string | number) => api<{ doc: ScheduledJob }>('DELETE', `${ownerPath(o)}/schedule/${seg(String(job))}`),
+}
+
 export const versions = {
   list: (o: VersionOwner, page = 1) => api<ListResult<Version>>('GET', `${ownerPath(o)}/versions${queryString({ limit: 10, page })}`),
   restore: (o: VersionOwner, version: string | number) =>

@@ -15,6 +15,7 @@ import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx'
 import { MediaPreview } from './media-preview.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
+import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 
 
@@ -231,6 +232,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
                 </div>
               </dl>
             </section>
+            {c.drafts && <SchedulePanel owner={{ collection: c.slug, id: props.id! }} reloadKey={saves} />}
             {c.drafts && (
               <VersionsPanel
                 owner={{ collection: c.slug, id: props.id! }}

@@ -10,6 +10,7 @@ import { changedFields } from '../form/values.ts'
 import { formatDate, globalLabel, message } from '../format.ts'
 import { ErrorBox, Spinner, toast } from '../ui.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
+import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 
 
@@ -127,6 +128,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
               </div>
             </dl>
           </section>
+          {g.drafts && <SchedulePanel owner={{ global: g.slug }} reloadKey={saves} />}
           {g.drafts && (
             <VersionsPanel
               owner={{ global: g.slug }}

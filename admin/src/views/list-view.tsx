@@ -1,6 +1,6 @@
 /** The documents of a collection: columns from the config, sort by header, search, paging; state in the URL. */
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { docs, type CollectionConfig, type Doc, type Field, type ListResult } from '../api.ts'
+import { docs, schedule, type CollectionConfig, type Doc, type Field, type ListResult } from '../api.ts'
 import { mayManage, useApp } from '../app-context.ts'
 import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
 import { Link, navigate, updateQuery, type Location } from '../router.tsx'
@@ -18,12 +18,19 @@ export function listColumns(c: CollectionConfig): { titleKey: string; extra: Fie
   return { titleKey, extra }
 }
 
-/** What is live for the listed drafts (the list itself shows the pending drafts): one request per page. */
-async function liveStatuses(slug: string, rows: Doc[]): Promise<Map<string, unknown>> {
-  if (rows.length === 0) return new Map()
+/**
+ * For the listed drafts (the list itself shows the pending drafts): what is live, one request per page,
+ * and which rows have a pending scheduled job. There is no cross-document schedule listing yet, so that
+ * asks each row's `…/schedule` (20 small reads at most, in parallel).
+ */
+async function draftFacts(slug: string, rows: Doc[]): Promise<{ live: Map<string, unknown>; scheduled: Set<string> }> {
+  if (rows.length === 0) return { live: new Map(), scheduled: new Set() }
   const ids = rows.map((d) => d.id).join(',')
-  const r = await docs.list(slug, { where: { id: { in: ids } }, limit: rows.length })
-  return new Map(r.docs.map((d) => [String(d.id), d.status]))
+  const [r, jobs] = await Promise.all([
+    docs.list(slug, { where: { id: { in: ids } }, limit: rows.length }),
+    Promise.all(rows.map((d) => schedule.list({ collection: slug, id: d.id! }).then((j) => (j.docs.length ? String(d.id) : null), () => null))),
+  ])
+  return { live: new Map(r.docs.map((d) => [String(d.id), d.status])), scheduled: new Set(jobs.filter((x): x is string => x !== null)) }
 }
 
 export function ListView(props: { collection: CollectionConfig; location: Location }) {
@@ -37,7 +44,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   const [draftSearch, setDraftSearch] = useState(search)
   const [data, setData] = useState<ListResult | null>(null)
   // Drafts collections list the latest drafts; this holds what is live for the rows shown (id → status).
-  const [liveById, setLiveById] = useState<Map<string, unknown>>(new Map())
+  const [facts, setFacts] = useState<{ live: Map<string, unknown>; scheduled: Set<string> }>({ live: new Map(), scheduled: new Set() })
   const [error, setError] = useState<string | null>(null)
   const [loading, setLoading] = useState(true)
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
@@ -55,10 +62,10 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
     docs
       .list(c.slug, { page, limit: PAGE_SIZE, sort, where, locale, depth: 1, draft: c.drafts })
       .then(async (r) => {
-        const statuses = c.drafts ? await liveStatuses(c.slug, r.docs) : new Map()
+        const more = c.drafts ? await draftFacts(c.slug, r.docs) : { live: new Map(), scheduled: new Set<string>() }
         if (!live) return
         setData(r)
-        setLiveById(statuses)
+        setFacts(more)
         setError(null)
       })
       .catch((e) => live && setError(message(e)))
@@ -161,7 +168,8 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
                         </td>
                       ) : col.key === 'status' ? (
                         <td key={col.key}>
-                          <StatusBadges draft={d.status} live={liveById.get(String(d.id))} />
+                          <StatusBadges draft={d.status} live={facts.live.get(String(d.id))} />
+                          {facts.scheduled.has(String(d.id)) && <span class="badge scheduled">Scheduled</span>}
                         </td>
                       ) : col.key === 'updatedAt' ? (
                         <td class="muted nowrap" key={col.key}>

@@ -1,0 +1,124 @@
+/**
+ * Publish or unpublish later: a date and time in the editor's own time zone (named, with the UTC time
+ * beside it), the document's pending jobs with Cancel. Uses `…/schedule` (SPEC "Versions, drafts,
+ * scheduling, preview"); the job runner publishes the latest draft when the time comes.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { schedule, type ScheduledJob, type VersionOwner } from '../api.ts'
+import { message } from '../format.ts'
+import { Icon, toast } from '../ui.tsx'
+
+export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time'
+
+/** `2026-03-01T09:30` typed in the local zone → ISO UTC, or null while incomplete. */
+export function localInputToIso(v: string): string | null {
+  if (!v) return null
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? null : d.toISOString()
+}
+
+/** "Mar 1, 2026, 10:30 AM (Europe/Berlin) · 09:30 UTC" */
+export function zonedTime(iso: string): { local: string; utc: string } {
+  const d = new Date(iso)
+  return {
+    local: `${d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} (${timeZone()})`,
+    utc: `${d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`,
+  }
+}
+
+export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; onChange?: () => void }) {
+  const [jobs, setJobs] = useState<ScheduledJob[] | null>(null)
+  const [action, setAction] = useState<'publish' | 'unpublish'>('publish')
+  const [when, setWhen] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [tick, setTick] = useState(0)
+  const ownerKey = JSON.stringify(props.owner)
+  const iso = localInputToIso(when)
+
+  useEffect(() => {
+    let live = true
+    schedule
+      .list(props.owner)
+      .then((r) => live && setJobs(r.docs))
+      .catch((e) => live && setError(message(e)))
+    return () => {
+      live = false
+    }
+  }, [ownerKey, props.reloadKey, tick])
+
+  const add = async () => {
+    if (!iso) return setError('Choose a date and time.')
+    setBusy(true)
+    try {
+      await schedule.add(props.owner, action, iso)
+      setWhen('')
+      setError(null)
+      toast(action === 'publish' ? 'Publishing scheduled' : 'Unpublishing scheduled')
+      setTick((n) => n + 1)
+      props.onChange?.()
+    } catch (e) {
+      setError(message(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const cancel = async (job: ScheduledJob) => {
+    try {
+      await schedule.cancel(props.owner, job.id)
+      toast('Scheduled job cancelled')
+      setTick((n) => n + 1)
+      props.onChange?.()
+    } catch (e) {
+      toast(message(e), 'error')
+    }
+  }
+
+  return (
+    <section class="panel" aria-labelledby="schedule-title">
+      <h2 id="schedule-title" class="panel-title">
+        <Icon name="clock" /> Schedule
+      </h2>
+      {jobs && jobs.length > 0 && (
+        <ol class="jobs" aria-label="Pending jobs">
+          {jobs.map((j) => {
+            const t = zonedTime(j.at)
+            return (
+              <li key={String(j.id)}>
+                <div>
+                  <span class={`badge ${j.action === 'publish' ? 'ok' : 'draft'}`}>{j.action}</span>
+                  <div class="small">{t.local}</div>
+                  <div class="muted small">{t.utc}</div>
+                </div>
+                <button type="button" class="small" onClick={() => void cancel(j)} aria-label={`Cancel ${j.action} at ${t.local}`}>
+                  Cancel
+                </button>
+              </li>
+            )
+          })}
+        </ol>
+      )}
+      <div class="schedule-form">
+        <label class="field-label" for="schedule-action">
+          Action
+        </label>
+        <select id="schedule-action" value={action} onChange={(e) => setAction(e.currentTarget.value as 'publish' | 'unpublish')}>
+          <option value="publish">Publish</option>
+          <option value="unpublish">Unpublish</option>
+        </select>
+        <label class="field-label" for="schedule-at">
+          Date and time <span class="muted small">({timeZone()})</span>
+        </label>
+        <input id="schedule-at" type="datetime-local" value={when} onInput={(e) => setWhen(e.currentTarget.value)} aria-describedby="schedule-utc" />
+        <p id="schedule-utc" class="muted small" aria-live="polite">
+          {iso ? `= ${zonedTime(iso).utc}` : 'Shown in your time zone and in UTC.'}
+        </p>
+        {error && <p class="field-error">{error}</p>}
+        <button type="button" disabled={busy || !iso} onClick={() => void add()}>
+          Schedule
+        </button>
+      </div>
+    </section>
+  )
+}
