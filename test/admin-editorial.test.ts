@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildAdmin } from '../admin/build.ts';
-import { hasChromium, launchBrowser, type Browser } from './browser.ts';
+import { hasChromium, type Browser } from './browser.ts';
+import { logInThroughForm, openAdminLoggedIn } from './support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { form, pdf } from './support/media-fixtures.ts';
@@ -47,16 +48,11 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
   let page: Page;
   let s: Session;
   let postId: number;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const admin = (p = '') => `${t.url}/admin${p}`;
   const main = () => page.getByRole('navigation', { name: 'Main' });
 
-  async function logIn() {
-    await page.getByRole('heading', { name: 'Log in' }).waitFor();
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-  }
+  const logIn = () => logInThroughForm(page, ADMIN);
 
   beforeAll(async () => {
     await buildAdmin();
@@ -68,13 +64,7 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
     for (let i = 1; i <= 130; i++) await t.request('POST', '/categories', { token: s.token, body: { name: `Category ${String(i).padStart(3, '0')}` } });
     const post = await t.request('POST', '/posts', { token: s.token, body: { title: 'Live title', status: 'published', category: 120, author: first.body.user.id } });
     postId = post.body.doc.id;
-    browser = await launchBrowser({ viewport: { width: 1366, height: 900 } });
-    page = browser.page;
-    page.setDefaultTimeout(8_000);
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(admin());
-    await logIn();
-    await page.getByRole('heading', { name: `Welcome, ${ADMIN.name}` }).waitFor();
+    ({ browser, page, pageErrors } = await openAdminLoggedIn(t, ADMIN));
   }, 60_000);
 
   afterAll(async () => {

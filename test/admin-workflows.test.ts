@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { buildAdmin } from '../admin/build.ts';
-import { hasChromium, launchBrowser, type Browser } from './browser.ts';
+import { hasChromium, type Browser } from './browser.ts';
+import { openAdminLoggedIn } from './support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
 
@@ -35,7 +36,7 @@ describe.skipIf(!hasChromium())('admin workflows', () => {
   let page: Page;
   let s: Session;
   let postId: number;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const admin = (p = '') => `${t.url}/admin${p}`;
 
   beforeAll(async () => {
@@ -46,15 +47,7 @@ describe.skipIf(!hasChromium())('admin workflows', () => {
     const post = await t.request('POST', '/posts', { token: s.token, body: { title: 'First words', slug: 'first', body: 'One', status: 'published' } });
     postId = post.body.doc.id;
     // The editor sits in New York; the server keeps UTC.
-    browser = await launchBrowser({ viewport: { width: 1366, height: 900 }, timezoneId: 'America/New_York' });
-    page = browser.page;
-    page.setDefaultTimeout(8_000);
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    await page.goto(admin());
-    await page.getByLabel('Email').fill(ADMIN.email);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: `Welcome, ${ADMIN.name}` }).waitFor();
+    ({ browser, page, pageErrors } = await openAdminLoggedIn(t, ADMIN, { timezoneId: 'America/New_York' }));
   }, 60_000);
 
   afterAll(async () => {

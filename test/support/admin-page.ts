@@ -1,0 +1,26 @@
+/** A Chromium page logged into the admin of a test server (for the admin browser suites). */
+import type { Page } from 'playwright-core';
+import { launchBrowser, type Browser } from '../browser.ts';
+import type { TestServer } from '../harness.ts';
+
+export type AdminPage = { browser: Browser; page: Page; pageErrors: string[] };
+
+/** Fills the login form (the page must show it). */
+export async function logInThroughForm(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+export async function openAdminLoggedIn(t: TestServer, who: { name: string; email: string; password: string }, options: Parameters<typeof launchBrowser>[0] = {}): Promise<AdminPage> {
+  const browser = await launchBrowser({ viewport: { width: 1366, height: 900 }, ...options });
+  const page = browser.page;
+  const pageErrors: string[] = [];
+  page.setDefaultTimeout(8_000);
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(`${t.url}/admin`);
+  await logInThroughForm(page, who);
+  await page.getByRole('heading', { name: `Welcome, ${who.name}` }).waitFor();
+  return { browser, page, pageErrors };
+}
