@@ -19,6 +19,32 @@ const ADMIN = resolve(import.meta.dir)
 export interface AdminBuildResult {
   outdir: string
   files: { path: string; bytes: number }[]
+  /** What the first visit to /admin loads: the entry script, the chunks it imports statically, the stylesheet. */
+  firstLoad: string[]
+}
+
+/** The entry script's output. Chunks loaded with import() are entry points too, so match src/main.tsx. */
+function mainScript(metafile: esbuild.Metafile): string {
+  const file = Object.keys(metafile.outputs).find((f) => f.endsWith('.js') && metafile.outputs[f]!.entryPoint?.endsWith('src/main.tsx'))
+  if (!file) throw new Error('admin build produced no entry script')
+  return file
+}
+
+/** A metafile output (relative to admin/) as a path below `outdir`, with forward slashes. */
+const outputPath = (outdir: string, file: string) => relative(outdir, resolve(ADMIN, file)).split('\\').join('/')
+
+function firstLoadFiles(outdir: string, metafile: esbuild.Metafile): string[] {
+  const rel = (file: string) => outputPath(outdir, file)
+  const entry = mainScript(metafile)
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const i of metafile.outputs[file]?.imports ?? []) if (i.kind === 'import-statement') visit(i.path)
+  }
+  visit(entry)
+  const css = Object.keys(metafile.outputs).filter((f) => f.endsWith('.css') && basename(f).startsWith('main-'))
+  return [...seen, ...css].map(rel)
 }
 
 function options(outdir: string, dev: boolean): esbuild.BuildOptions {
@@ -31,7 +57,8 @@ function options(outdir: string, dev: boolean): esbuild.BuildOptions {
     assetNames: 'assets/[name]-[hash]',
     bundle: true,
     format: 'esm',
-    splitting: false,
+    // Views only some people open (the version viewer) are separate chunks loaded with import().
+    splitting: true,
     platform: 'browser',
     target: ['es2022', 'chrome111', 'firefox113', 'safari16'],
     jsx: 'automatic',
@@ -46,14 +73,9 @@ function options(outdir: string, dev: boolean): esbuild.BuildOptions {
 }
 
 function writeIndex(outdir: string, metafile: esbuild.Metafile): void {
-  let js = ''
-  let css = ''
-  for (const [file, out] of Object.entries(metafile.outputs)) {
-    const rel = relative(outdir, resolve(ADMIN, file)).split('\\').join('/')
-    if (out.entryPoint && file.endsWith('.js')) js = rel
-    else if (file.endsWith('.css') && basename(file).startsWith('main-')) css = rel
-  }
-  if (!js) throw new Error('admin build produced no entry script')
+  const js = outputPath(outdir, mainScript(metafile))
+  const cssFile = Object.keys(metafile.outputs).find((f) => f.endsWith('.css') && basename(f).startsWith('main-'))
+  const css = cssFile ? outputPath(outdir, cssFile) : ''
   let html = readFileSync(join(ADMIN, 'index.html'), 'utf8').replace('%MAIN_JS%', js)
   html = css ? html.replace('%MAIN_CSS%', css) : html.replace(/^.*%MAIN_CSS%.*\n/m, '')
   writeFileSync(join(outdir, 'index.html'), html)
@@ -71,7 +93,7 @@ export async function buildAdmin(opts: { outdir?: string; dev?: boolean } = {}):
     bytes: o.bytes,
   }))
   files.push({ path: 'index.html', bytes: Bun.file(join(outdir, 'index.html')).size })
-  return { outdir, files }
+  return { outdir, files, firstLoad: firstLoadFiles(outdir, result.metafile!) }
 }
 
 if (import.meta.main) {

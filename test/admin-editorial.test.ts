@@ -294,12 +294,14 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
     }, 40_000);
   }
 
-  test('screenshots of the main views at 1366 px', async () => {
+  test('at 1366 px no main view scrolls sideways (screenshots of each)', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     for (const v of views()) {
       await page.goto(admin(v.path));
       await page.getByRole('heading', { name: v.heading, exact: true }).first().waitFor();
       await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect({ view: v.name, overflow }).toEqual({ view: v.name, overflow: 0 });
       await page.screenshot({ path: path.join(SHOTS, `${v.name}-1366.png`) });
     }
   }, 40_000);

@@ -4,6 +4,8 @@
  * draft, "Discard draft"; duplicating a document; a new API key's copy button and scopes from a list.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildAdmin } from '../admin/build.ts';
 import { hasChromium, type Browser } from './browser.ts';
@@ -29,6 +31,7 @@ const config: UserConfig = {
 
 const ADMIN = { name: 'Grace', email: 'grace@example.com', password: 'correct horse 2' };
 const STEP = 20_000;
+const SHOTS = path.join(import.meta.dir, '..', 'test-artifacts', 'admin');
 
 describe.skipIf(!hasChromium())('admin workflows', () => {
   let t: TestServer;
@@ -78,6 +81,44 @@ describe.skipIf(!hasChromium())('admin workflows', () => {
     await page.getByRole('status').filter({ hasText: 'Scheduled job cancelled' }).waitFor();
     await page.getByRole('list', { name: 'Pending jobs' }).waitFor({ state: 'detached' });
     expect((await t.request('GET', `/posts/${postId}/schedule`, { token: s.token })).body.docs).toEqual([]);
+  }, STEP);
+
+  test('capability 4: open an old version read-only, compare it field by field, restore it as draft, then discard the draft', async () => {
+    await t.request('PATCH', `/posts/${postId}`, { token: s.token, body: { body: 'Two', status: 'published' } });
+    await t.request('PATCH', `/posts/${postId}?draft=true`, { token: s.token, body: { body: 'Three' } });
+    await page.goto(admin(`/collections/posts/${postId}`));
+    await page.getByRole('heading', { name: 'First words' }).waitFor();
+    const panel = page.getByRole('region', { name: 'Versions' });
+    const oldest = panel.getByRole('listitem').last();
+    await oldest.getByRole('button').first().click();
+    const viewer = page.getByRole('dialog', { name: /^Version of / });
+    await viewer.waitFor();
+    // Exact time, to the second.
+    expect(await viewer.locator('time').textContent()).toMatch(/\d:\d\d:\d\d/);
+    // Compared with the current version by default: only `body` differs.
+    await viewer.getByText('One field differs.').waitFor();
+    expect(await viewer.locator('tr.changed').count()).toBe(1);
+    expect(await viewer.locator('tr.changed').getAttribute('data-field')).toBe('body');
+    expect(await viewer.locator('tr[data-field="body"]').textContent()).toContain('One');
+    expect(await viewer.locator('tr[data-field="body"]').textContent()).toContain('Three');
+    // Read-only: no inputs in the viewer besides the "compare with" choice.
+    expect(await viewer.locator('input, textarea').count()).toBe(0);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'version-compare-1366.png') });
+
+    await viewer.getByRole('button', { name: 'Restore as draft' }).click();
+    await page.getByRole('dialog', { name: 'Restore as draft?' }).getByRole('button', { name: 'Restore as draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Restored as draft' }).waitFor();
+    expect((await t.request('GET', `/posts/${postId}?draft=true`, { token: s.token })).body.body).toBe('One');
+    expect((await t.request('GET', `/posts/${postId}`, { token: s.token })).body.body).toBe('Two');
+    expect(await page.locator('#field-body').inputValue()).toBe('One');
+
+    await page.getByRole('button', { name: 'Discard draft' }).click();
+    await page.getByRole('dialog', { name: 'Discard the draft?' }).getByRole('button', { name: 'Discard draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Draft discarded' }).waitFor();
+    expect((await t.request('GET', `/posts/${postId}?draft=true`, { token: s.token })).body.body).toBe('Two');
+    expect(await page.locator('#field-body').inputValue()).toBe('Two');
+    expect(await page.getByText('changes pending').count()).toBe(0);
   }, STEP);
 
   test('no uncaught errors in the page', () => {

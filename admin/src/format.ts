@@ -38,6 +38,13 @@ export function formatDate(v: unknown): string {
   return Number.isNaN(d.getTime()) ? v : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 }
 
+/** To the second, with the time zone: where "which save was it" matters (versions). */
+export function exactTime(v: unknown): string {
+  if (typeof v !== 'string' || !v) return ''
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' })
+}
+
 export function formatBytes(n: unknown): string {
   if (typeof n !== 'number' || !Number.isFinite(n)) return ''
   // Decimal units, like the config's `maxFileSize: 10_000_000` (shown as 10 MB).

@@ -236,8 +236,11 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
             {c.drafts && (
               <VersionsPanel
                 owner={{ collection: c.slug, id: props.id! }}
+                fields={fields}
                 reloadKey={saves}
                 dirty={form.dirty}
+                current={form.initial}
+                saveDraft={(data) => docs.update(c.slug, props.id!, data, { locale, draft: true }).then((r) => r.doc)}
                 onRestored={showDoc}
               />
             )}

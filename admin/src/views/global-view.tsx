@@ -132,8 +132,11 @@ export function GlobalView(props: { global: GlobalConfig }) {
           {g.drafts && (
             <VersionsPanel
               owner={{ global: g.slug }}
+              fields={g.fields}
               reloadKey={saves}
               dirty={form.dirty}
+              current={form.initial}
+              saveDraft={(data) => globals.save(g.slug, data, { locale, draft: true }).then((r) => r.doc)}
               onRestored={showDoc}
             />
           )}

@@ -1,20 +1,39 @@
-/** The version history of a document or global with drafts: newest first, restorable. */
+/**
+ * The version history of a document or global with drafts: newest first, each openable read-only and
+ * comparable (version-viewer.tsx, loaded on first use), restorable live or as the pending draft.
+ */
+import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { ApiError, versions, type Doc, type ListResult, type Version, type VersionOwner } from '../api.ts'
-import { formatDate, message } from '../format.ts'
+import { ApiError, versions, type Doc, type Field, type ListResult, type Version, type VersionOwner } from '../api.ts'
+import { useApp } from '../app-context.ts'
+import { changedFields } from '../form/values.ts'
+import { exactTime, formatDate, message } from '../format.ts'
 import { confirmDialog, Icon, toast } from '../ui.tsx'
 
-export function VersionsPanel(props: { owner: VersionOwner; reloadKey: unknown; onRestored: (doc: Doc) => void; dirty: boolean }) {
+type Viewer = typeof import('./version-viewer.tsx').default
+
+export function VersionsPanel(props: {
+  owner: VersionOwner
+  fields: Field[]
+  reloadKey: unknown
+  dirty: boolean
+  /** What the form was loaded with (the pending draft): "Restore as draft" sends what differs from it. */
+  current: Doc
+  saveDraft: (data: Doc) => Promise<Doc>
+  onRestored: (doc: Doc) => void
+}) {
+  const { locale } = useApp()
   const [page, setPage] = useState(1)
   const [data, setData] = useState<ListResult<Version> | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [unavailable, setUnavailable] = useState(false)
+  const [open, setOpen] = useState<{ version: Version; Viewer: Viewer } | null>(null)
   const ownerKey = JSON.stringify(props.owner)
 
   useEffect(() => {
     let live = true
     versions
-      .list(props.owner, page)
+      .list(props.owner, page, locale)
       .then((r) => live && (setData(r), setError(null)))
       .catch((e) => {
         if (!live) return
@@ -24,24 +43,42 @@ export function VersionsPanel(props: { owner: VersionOwner; reloadKey: unknown; 
     return () => {
       live = false
     }
-  }, [ownerKey, page, props.reloadKey])
+  }, [ownerKey, page, props.reloadKey, locale])
 
-  const restore = async (v: Version) => {
-    const ok = await confirmDialog({
-      title: 'Restore this version?',
-      message: `The content saved ${formatDate(v.createdAt)} ${v.status === 'published' ? 'becomes the published document' : 'becomes the pending draft'}.${props.dirty ? ' Your unsaved changes will be lost.' : ''}`,
-      confirm: 'Restore',
-    })
-    if (!ok) return
+  const view = async (v: Version) => {
     try {
-      const r = await versions.restore(props.owner, v.id)
-      toast('Version restored')
-      props.onRestored(r.doc)
+      const { default: Viewer } = await import('./version-viewer.tsx')
+      setOpen({ version: v, Viewer })
     } catch (e) {
       toast(message(e), 'error')
     }
   }
 
+  const restore = async (v: Version, asDraft: boolean) => {
+    // The question replaces the viewer rather than stacking a second modal on it.
+    setOpen(null)
+    const outcome = asDraft ? 'becomes the pending draft; what is live does not change' : v.status === 'published' ? 'becomes the published document' : 'becomes the pending draft'
+    const ok = await confirmDialog({
+      title: asDraft ? 'Restore as draft?' : 'Restore this version?',
+      message: `The content saved ${formatDate(v.createdAt)} ${outcome}.${props.dirty ? ' Your unsaved changes will be lost.' : ''}`,
+      confirm: asDraft ? 'Restore as draft' : 'Restore',
+    })
+    if (!ok) return
+    try {
+      let doc: Doc
+      if (asDraft) {
+        const data = changedFields(props.fields, { ...props.current, ...v.version }, props.current)
+        if (Object.keys(data).length === 0) return toast('The draft already has this content', 'info')
+        doc = await props.saveDraft(data)
+      } else doc = (await versions.restore(props.owner, v.id)).doc
+      toast(asDraft ? 'Restored as draft' : 'Version restored')
+      props.onRestored(doc)
+    } catch (e) {
+      toast(message(e), 'error')
+    }
+  }
+
+  const Viewer: FunctionComponent<Parameters<Viewer>[0]> | null = open?.Viewer ?? null
   return (
     <section class="panel" aria-labelledby="versions-title">
       <h2 id="versions-title" class="panel-title">
@@ -61,14 +98,23 @@ export function VersionsPanel(props: { owner: VersionOwner; reloadKey: unknown; 
             {data.docs.map((v) => (
               <li key={String(v.id)}>
                 <div>
-                  <div class="small">{formatDate(v.updatedAt ?? v.createdAt)}</div>
-                  <span class={`badge ${v.status === 'published' ? 'ok' : 'draft'}`}>{v.status ?? 'draft'}</span>
-                  {v.latest && <span class="badge">current</span>}
+                  <button type="button" class="link small" title={exactTime(v.updatedAt ?? v.createdAt)} onClick={() => void view(v)}>
+                    {formatDate(v.updatedAt ?? v.createdAt)}
+                  </button>
+                  <div>
+                    <span class={`badge ${v.status === 'published' ? 'ok' : 'draft'}`}>{v.status ?? 'draft'}</span>
+                    {v.latest && <span class="badge">current</span>}
+                  </div>
                 </div>
                 {!v.latest && (
-                  <button type="button" class="small" onClick={() => void restore(v)}>
-                    Restore
-                  </button>
+                  <div class="version-actions">
+                    <button type="button" class="small ghost" onClick={() => void restore(v, true)} aria-label={`Restore the version of ${formatDate(v.createdAt)} as draft`}>
+                      As draft
+                    </button>
+                    <button type="button" class="small" onClick={() => void restore(v, false)}>
+                      Restore
+                    </button>
+                  </div>
                 )}
               </li>
             ))}
@@ -85,6 +131,7 @@ export function VersionsPanel(props: { owner: VersionOwner; reloadKey: unknown; 
           )}
         </>
       )}
+      {open && Viewer && <Viewer fields={props.fields} version={open.version} others={data?.docs ?? []} onClose={() => setOpen(null)} onRestore={(v, asDraft) => void restore(v, asDraft)} />}
     </section>
   )
 }

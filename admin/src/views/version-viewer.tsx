@@ -1,0 +1,128 @@
+/**
+ * One version, read-only, compared field by field with another (changed fields highlighted). Loaded on
+ * demand (import() from versions-panel.tsx): only people who open a version pay for it.
+ */
+import { useState } from 'preact/hooks'
+import type { Doc, Field, Version } from '../api.ts'
+import { exactTime, fieldLabel, formatDate } from '../format.ts'
+import { Modal } from '../ui.tsx'
+
+/** A stored value as text for reading: lists and objects as indented JSON. */
+export function valueText(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '—'
+  if (typeof v === 'string') return v
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  return JSON.stringify(v, null, 2)
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+
+export function versionLabel(v: Version): string {
+  return `${formatDate(v.updatedAt ?? v.createdAt)} · ${v.status ?? 'draft'}${v.latest ? ' · current' : ''}`
+}
+
+export default function VersionViewer(props: {
+  fields: Field[]
+  version: Version
+  /** The versions it may be compared with (the panel's page). */
+  others: Version[]
+  onClose: () => void
+  onRestore: (v: Version, asDraft: boolean) => void
+}) {
+  const { version } = props
+  const choices = props.others.filter((o) => o.id !== version.id)
+  const [otherId, setOtherId] = useState<string>(() => String((choices.find((o) => o.latest) ?? choices[0])?.id ?? ''))
+  const other = choices.find((o) => String(o.id) === otherId)
+  const doc: Doc = version.version ?? {}
+  const against: Doc | null = other?.version ?? null
+  const rows = props.fields.map((f) => ({ f, a: doc[f.name], b: against?.[f.name], changed: against !== null && !same(doc[f.name], against[f.name]) }))
+  const changedCount = rows.filter((r) => r.changed).length
+
+  return (
+    <Modal
+      title={`Version of ${formatDate(version.updatedAt ?? version.createdAt)}`}
+      onClose={props.onClose}
+      wide
+      footer={
+        <>
+          <button type="button" class="ghost" onClick={props.onClose}>
+            Close
+          </button>
+          {!version.latest && (
+            <>
+              <button type="button" onClick={() => props.onRestore(version, true)}>
+                Restore as draft
+              </button>
+              <button type="button" class="primary" onClick={() => props.onRestore(version, false)}>
+                Restore
+              </button>
+            </>
+          )}
+        </>
+      }
+    >
+      <dl class="facts version-facts">
+        <div>
+          <dt>Saved</dt>
+          <dd>
+            <time dateTime={String(version.updatedAt ?? version.createdAt ?? '')}>{exactTime(version.updatedAt ?? version.createdAt)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span class={`badge ${version.status === 'published' ? 'ok' : 'draft'}`}>{version.status ?? 'draft'}</span>
+            {version.latest && <span class="badge">current</span>}
+          </dd>
+        </div>
+      </dl>
+      {choices.length > 0 && (
+        <label class="compare-with">
+          <span class="field-label">Compare with</span>
+          <select value={otherId} onChange={(e) => setOtherId(e.currentTarget.value)}>
+            <option value="">Nothing (read only)</option>
+            {choices.map((o) => (
+              <option key={String(o.id)} value={String(o.id)}>
+                {versionLabel(o)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {other && (
+        <p class="muted small" role="status">
+          {changedCount === 0 ? 'No field differs.' : changedCount === 1 ? 'One field differs.' : `${changedCount} fields differ.`}
+        </p>
+      )}
+      <div class="table-wrap">
+        <table class="diff">
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">This version</th>
+              {other && <th scope="col">{versionLabel(other)}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.f.name} class={r.changed ? 'changed' : ''} data-field={r.f.name}>
+                <th scope="row">
+                  {fieldLabel(r.f)}
+                  {r.changed && <span class="badge draft">changed</span>}
+                </th>
+                <td>
+                  <pre>{valueText(r.a)}</pre>
+                </td>
+                {other && (
+                  <td>
+                    <pre>{valueText(r.b)}</pre>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Modal>
+  )
+}
