@@ -203,7 +203,7 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
     await page.getByLabel('Name').fill('Deploy bot');
     await page.locator('#field-user').fill('Ada');
     await page.getByRole('option', { name: /Ada Lovelace/ }).click();
-    await page.locator('#field-scopes').fill('["posts:read"]');
+    await page.getByRole('checkbox', { name: 'posts:read' }).check();
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByText('API key created.').waitFor();
     await page.getByLabel('Name').fill('Deploy bot 2');

@@ -121,6 +121,46 @@ describe.skipIf(!hasChromium())('admin workflows', () => {
     expect(await page.getByText('changes pending').count()).toBe(0);
   }, STEP);
 
+  test('capability 6: duplicate opens a filled create form; the server’s unique check shows inline; saving makes the copy', async () => {
+    await page.goto(admin(`/collections/posts/${postId}`));
+    await page.getByRole('heading', { name: 'First words' }).waitFor();
+    await page.getByRole('button', { name: 'Duplicate' }).click();
+    await page.getByRole('heading', { name: 'New post' }).waitFor();
+    expect(await page.locator('#field-title').inputValue()).toBe('First words (copy)');
+    expect(await page.locator('#field-body').inputValue()).toBe('Two');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.locator('[data-path="slug"] .field-error').waitFor();
+    await page.locator('#field-slug').fill('first-copy');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('heading', { name: 'First words (copy)' }).waitFor();
+    const copy = await t.request('GET', `/posts?draft=true&where[slug][equals]=first-copy`, { token: s.token });
+    expect(copy.body.docs).toMatchObject([{ title: 'First words (copy)', body: 'Two', status: 'draft' }]);
+    expect(copy.body.docs[0].id).not.toBe(postId);
+  }, STEP);
+
+  test('capability 6: a new API key gets scopes from a grid and a copy button for the key', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+    await page.goto(admin('/collections/api-keys/create'));
+    await page.getByLabel('Name').fill('Site build');
+    await page.locator('#field-user').fill('Grace');
+    await page.getByRole('option', { name: /Grace/ }).click();
+    await page.getByRole('checkbox', { name: 'posts:read' }).check();
+    await page.getByRole('checkbox', { name: 'posts:create' }).check();
+    await page.getByRole('checkbox', { name: 'media:*' }).check();
+    expect(await page.getByRole('checkbox', { name: 'media:read' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('API key created.').waitFor();
+    const key = (await page.locator('#new-secret').textContent())!.trim();
+    expect(key).toMatch(/^cms_/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    const keys = await t.request('GET', '/api-keys', { token: s.token });
+    expect(keys.body.docs[0].scopes).toEqual(['posts:read', 'posts:create', 'media:*']);
+    expect((await t.request('GET', '/posts', { token: key })).status).toBe(200);
+    expect((await t.request('DELETE', `/posts/${postId}`, { token: key })).status).toBe(403);
+  }, STEP);
+
   test('no uncaught errors in the page', () => {
     expect(pageErrors).toEqual([]);
   });

@@ -52,6 +52,26 @@ export function Toasts() {
   )
 }
 
+/** Copies `text` to the clipboard (secure contexts: https, localhost, 127.0.0.1) and says so. */
+export function CopyButton(props: { text: string; label: string; copied?: string }) {
+  return (
+    <button
+      type="button"
+      class="icon-button"
+      aria-label={props.label}
+      title={props.label}
+      onClick={() => {
+        const done = () => toast(props.copied ?? 'Copied')
+        const refused = () => toast('Copying is not allowed here; select the text and copy it yourself', 'error')
+        if (navigator.clipboard) navigator.clipboard.writeText(props.text).then(done, refused)
+        else refused()
+      }}
+    >
+      <Icon name="copy" />
+    </button>
+  )
+}
+
 // ---------------------------------------------------------------- dialogs
 
 /** A modal on the native <dialog>: focus trap, Escape and the inert page come from the browser. */

@@ -57,7 +57,8 @@ export function apiKeysCollection(): CollectionConfig {
     fields: [
       { name: 'name', type: 'text', required: true },
       { name: 'user', type: 'relationship', relationTo: USERS_SLUG, required: true },
-      { name: 'scopes', type: 'json', required: true },
+      // The admin shows a collections × actions grid for it (admin/src/form/scopes-field.tsx).
+      { name: 'scopes', type: 'json', required: true, admin: { component: 'scopes' } },
       { name: 'expiresAt', type: 'date' },
       { name: 'prefix', type: 'text', admin: { readOnly: true } },
     ],

@@ -5,6 +5,7 @@ import { fieldLabel } from '../format.ts'
 import { ArrayField, GroupField } from './structure-fields.tsx'
 import { MultiSelect } from './choice-fields.tsx'
 import { RelationshipField } from './relationship-field.tsx'
+import { isScopesField, ScopesField } from './scopes-field.tsx'
 import { JsonField, MarkdownField } from './text-fields.tsx'
 import { UploadField } from './upload-field.tsx'
 import { inputId, useForm, type FieldProps } from './form-context.ts'
@@ -46,6 +47,7 @@ export function FieldInput(props: FieldProps) {
 
 function Control(props: FieldProps) {
   const { field } = props
+  if (isScopesField(field)) return <ScopesField {...props} />
   switch (field.type) {
     case 'textarea':
       return <TextArea {...(props as FieldProps<string | null>)} />

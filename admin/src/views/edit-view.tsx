@@ -11,7 +11,7 @@ import { changedFields, emptyDoc } from '../form/values.ts'
 import { docLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
 import { Uploader } from '../media/uploader.tsx'
 import { Link, navigate } from '../router.tsx'
-import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx'
+import { confirmDialog, CopyButton, ErrorBox, Icon, Spinner, toast } from '../ui.tsx'
 import { MediaPreview } from './media-preview.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
@@ -21,6 +21,8 @@ import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draf
 
 /** A one-time note carried across the redirect from /create to the new document's page. */
 let flash: { path: string; text: string; secret?: string } | null = null
+/** Values a "Duplicate" hands to the create form it opens (nothing is saved until the editor saves). */
+let prefill: { path: string; values: Doc } | null = null
 
 export function EditView(props: { collection: CollectionConfig; id: string | null }) {
   const c = props.collection
@@ -49,7 +51,11 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     form.clearErrors()
     if (creating) {
       setDoc(null)
-      form.reset(isUsers ? newUserDefaults(c, emptyDoc(fields)) : emptyDoc(fields))
+      const blank = isUsers ? newUserDefaults(c, emptyDoc(fields)) : emptyDoc(fields)
+      form.reset(blank)
+      const copy = prefill && prefill.path === `${path}/create` ? prefill.values : null
+      prefill = null
+      if (copy) form.setValues({ ...blank, ...copy })
       return
     }
     setDoc(null)
@@ -120,6 +126,14 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     }
   }
 
+  const duplicate = async () => {
+    const values = changedFields(fields, form.values, emptyDoc(fields))
+    const titleKey = c.admin?.useAsTitle
+    if (titleKey && typeof values[titleKey] === 'string') values[titleKey] = `${values[titleKey]} (copy)`
+    prefill = { path: `${path}/create`, values }
+    await navigate(`${path}/create`)
+  }
+
   const showDoc = (d: Doc) => {
     setDoc(d)
     form.reset(d)
@@ -158,6 +172,11 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         <div class="actions">
           <LocaleSwitcher dirty={form.dirty} fields={fields} />
           {form.dirty && <span class="unsaved" role="status">Unsaved changes</span>}
+          {!creating && !c.builtIn && (
+            <button type="button" class="ghost" onClick={() => void duplicate()} disabled={form.busy}>
+              <Icon name="copy" /> Duplicate
+            </button>
+          )}
           {!creating && mayManage(c, user) && (
             <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={form.busy}>
               <Icon name="trash" /> Delete
@@ -179,7 +198,12 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           {note.secret && (
             <>
               <p>Copy this key now; it is shown only once:</p>
-              <code class="secret">{note.secret}</code>
+              <div class="secret-row">
+                <code class="secret" id="new-secret">
+                  {note.secret}
+                </code>
+                <CopyButton text={note.secret} label="Copy key" />
+              </div>
             </>
           )}
         </div>

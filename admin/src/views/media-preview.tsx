@@ -2,7 +2,7 @@
 import type { Doc } from '../api.ts'
 import { formatBytes } from '../format.ts'
 import { MediaThumb } from '../media/media-grid.tsx'
-import { toast, Icon } from '../ui.tsx'
+import { CopyButton } from '../ui.tsx'
 
 export function MediaPreview(props: { doc: Doc }) {
   const d = props.doc
@@ -49,14 +49,7 @@ export function MediaPreview(props: { doc: Doc }) {
             <dt>URL</dt>
             <dd class="url-row">
               <code class="truncate">{absolute}</code>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label="Copy URL"
-                onClick={() => navigator.clipboard?.writeText(absolute).then(() => toast('URL copied'), () => toast('Copying is not allowed here', 'error'))}
-              >
-                <Icon name="copy" />
-              </button>
+              <CopyButton text={absolute} label="Copy URL" copied="URL copied" />
             </dd>
           </div>
         )}

@@ -1,0 +1,67 @@
+/**
+ * An API key's `scopes` chosen from a grid of collections × actions (`posts:read`, `posts:*`) or
+ * "Everything" (`*`), instead of typed JSON. Used for fields marked `admin.component: 'scopes'`.
+ * Scopes the grid cannot show (hand-written ones) are kept and listed.
+ */
+import type { Field } from '../api.ts'
+import { useApp } from '../app-context.ts'
+import { pluralLabel } from '../format.ts'
+import { useControlProps } from './fields.tsx'
+import type { FieldProps } from './form-context.ts'
+
+const ACTIONS = ['read', 'create', 'update', 'delete', '*'] as const
+
+export const isScopesField = (f: Field) => f.admin?.component === 'scopes'
+
+export function ScopesField(props: FieldProps) {
+  const { config } = useApp()
+  const attrs = useControlProps(props)
+  const scopes = Array.isArray(props.value) ? props.value.filter((s): s is string => typeof s === 'string') : []
+  const has = (s: string) => scopes.includes(s)
+  const everything = has('*')
+  const known = new Set(['*', ...config.collections.flatMap((c) => ACTIONS.map((a) => `${c.slug}:${a}`))])
+  const other = scopes.filter((s) => !known.has(s))
+  const set = (scope: string, on: boolean) => props.onChange(on ? [...scopes.filter((s) => s !== scope), scope] : scopes.filter((s) => s !== scope))
+
+  return (
+    <div class="scopes">
+      <label class="check">
+        <input type="checkbox" id={attrs.id} disabled={attrs.disabled} aria-describedby={attrs['aria-describedby']} checked={everything} onChange={(e) => set('*', e.currentTarget.checked)} />
+        Everything (<code>*</code>): every collection, every action
+      </label>
+      {!everything && (
+        <div class="table-wrap">
+          <table class="scopes-grid">
+            <thead>
+              <tr>
+                <th scope="col">Collection</th>
+                {ACTIONS.map((a) => (
+                  <th scope="col" key={a}>
+                    {a === '*' ? 'All' : a}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {config.collections.map((c) => (
+                <tr key={c.slug}>
+                  <th scope="row">{pluralLabel(c)}</th>
+                  {ACTIONS.map((a) => {
+                    const scope = `${c.slug}:${a}`
+                    const coveredByAll = a !== '*' && has(`${c.slug}:*`)
+                    return (
+                      <td key={a}>
+                        <input type="checkbox" aria-label={scope} disabled={attrs.disabled || coveredByAll} checked={has(scope) || coveredByAll} onChange={(e) => set(scope, e.currentTarget.checked)} />
+                      </td>
+                    )
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {other.length > 0 && <p class="muted small">Also kept: {other.join(', ')}</p>}
+    </div>
+  )
+}
