@@ -133,7 +133,7 @@ export function RecoveredBanner(props: { form: DocumentFormState }) {
   if (!r) return null
   return (
     <div class="alert warn" role="status">
-      <p>You have unsaved changes from {formatDate(r.at)} that were not saved (the session ended, or the page closed).</p>
+      <p>Changes you typed here on {formatDate(r.at)} were never saved (the session ended, or the page closed).</p>
       <div class="alert-actions">
         <button type="button" class="primary" onClick={props.form.restoreRecovered}>
           Restore unsaved changes

@@ -1,4 +1,4 @@
-/** Create or edit one document of a collection: the generated form, drafts/publish, delete, versions. */
+/** Create or edit one document of a collection: the generated form, drafts/publish, schedule, versions, duplicate, delete. */
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { ApiError, docs, drafts, type CollectionConfig, type Doc } from '../api.ts'
 import { isAdmin, mayManage, useApp } from '../app-context.ts'
@@ -17,7 +17,6 @@ import { PasswordSection, passwordProblem, type PasswordState } from './password
 import { VersionsPanel } from './versions-panel.tsx'
 import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
-
 
 /** A one-time note carried across the redirect from /create to the new document's page. */
 let flash: { path: string; text: string; secret?: string } | null = null

@@ -13,7 +13,6 @@ import { VersionsPanel } from './versions-panel.tsx'
 import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 
-
 export function GlobalView(props: { global: GlobalConfig }) {
   const g = props.global
   const { locale, user } = useApp()
