@@ -91,3 +91,13 @@ export const settings = pgTable('_cms_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * The last id handed out per config table: `cms_next_id(table)` (declared in the same migration) bumps it
+ * inside the inserting statement's transaction, so a failed or rolled-back insert takes no id and ids run
+ * 1, 2, 3… per collection as on SQLite (CONTRACT §9). Inserts into one table wait for each other's commit.
+ */
+export const ids = pgTable('_cms_ids', {
+  table: text('table').primaryKey(),
+  last: bigint('last', { mode: 'number' }).notNull(),
+});
