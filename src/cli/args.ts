@@ -20,6 +20,7 @@ export function parseCLI(argv: string[]): CLIArgs {
       password: { type: 'string' },
       name: { type: 'string' },
       out: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -39,11 +40,12 @@ Usage:
   cms migrate                                                  apply pending migration files
   cms migrate:status                                           list applied and pending migrations
   cms migrate:create [NAME]                                    write the SQL for config changes into migrations/
+  cms migrate:engine --to postgres://…                         copy this SQLite project's data into an empty PostgreSQL database
   cms backup [--out DIR]                                       write a backup (database, uploads, manifest) now
   cms restore FILE                                             check a backup, move current data aside, restore it
   cms --help | --version
 
 Every command takes --config FILE and honours CMS_CONFIG.
-Environment: PORT, HOST, CMS_CONFIG, CMS_SECRET, CMS_CRON_SECRET, NODE_ENV.
+Environment: PORT, HOST, CMS_CONFIG, DATABASE_URL, CMS_SECRET, CMS_CRON_SECRET, NODE_ENV.
 Defaults: host 127.0.0.1, port 3000; production unless --dev or NODE_ENV=development.
 `;

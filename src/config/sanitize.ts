@@ -23,7 +23,7 @@ const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliverie
 const RESERVED_FIELD_NAMES = new Set(['id', 'createdAt', 'updatedAt', 'passwordHash', 'keyHash', 'password']);
 const BUILTIN_SLUGS = [USERS_SLUG, MEDIA_SLUG, API_KEYS_SLUG];
 
-type Options = { configPath: string | null; rootDir: string; dev?: boolean };
+type Options = { configPath: string | null; rootDir: string; dev?: boolean; database?: string };
 
 export function sanitizeConfig(input: UserConfig, options: Options): SanitizedConfig {
   const where = options.configPath ?? 'built-in defaults';
@@ -39,7 +39,8 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     api: sanitizeRoute(input.routes?.api ?? '/api/cms', 'routes.api', fail),
     admin: sanitizeRoute(input.routes?.admin ?? '/admin', 'routes.admin', fail),
   };
-  const database = databaseSettings(process.env.DATABASE_URL || input.database || 'data/cms.db', input.databasePool, resolve, fail);
+  // A command's own target (`migrate:engine --to`) beats DATABASE_URL, which beats the config.
+  const database = databaseSettings(options.database || process.env.DATABASE_URL || input.database || 'data/cms.db', input.databasePool, resolve, fail);
 
   const declared = input.collections ?? [];
   if (!Array.isArray(declared)) fail('collections', 'must be a list');

@@ -71,6 +71,12 @@ export interface Store extends Queryable {
    * branch for that case. SQLite: `VACUUM INTO` on a connection of its own, off the main thread.
    */
   snapshotTo(target: string): Promise<{ rows: Record<string, number> } | null>;
+  /**
+   * After rows were copied in with their ids (`cms migrate:engine`): new rows continue after the highest id
+   * of each table. SQLite: nothing to do (AUTOINCREMENT follows explicit ids). PostgreSQL: the `_cms_ids`
+   * counters of config tables and the identity sequences of system tables.
+   */
+  continueIdsAfterCopy(tables: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -100,6 +100,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
         withMigrationLock: lock,
         snapshotTo: async () => null,
+        continueIdsAfterCopy: () => Promise.reject(new Error('Ids are continued outside a transaction.')),
         close: () => Promise.reject(new Error('A transaction cannot close the store.')),
       };
       return work(tx);
@@ -114,6 +115,26 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     withMigrationLock: lock,
     // The database part of a backup is PostgreSQL's own job (pg_dump, base backups): docs/operations.md.
     snapshotTo: async () => null,
+    continueIdsAfterCopy: (tables) => continueIds(sql, tables),
     close: () => sql.close(),
   };
+}
+
+/**
+ * Config tables take ids from `cms_next_id` (the `_cms_ids` counters), system tables from identity
+ * sequences; after a copy with explicit ids both are moved to each table's highest id.
+ */
+async function continueIds(sql: SQL, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    const name = `"${table.replaceAll('"', '""')}"`;
+    const [column] = await sql.unsafe(`SELECT column_default AS "fallback", is_identity AS "identity" FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'id'`, [table]);
+    const identity = column?.identity === 'YES';
+    const counted = String(column?.fallback ?? '').startsWith('cms_next_id(');
+    if (!identity && !counted) continue;
+    const [{ max }] = await sql.unsafe(`SELECT max("id")::bigint AS "max" FROM ${name}`);
+    if (max === null) continue;
+    if (identity) await sql.unsafe(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [name, Number(max)]);
+    else await sql.unsafe(`INSERT INTO "_cms_ids" ("table", "last") VALUES ($1, $2) ON CONFLICT ("table") DO UPDATE SET "last" = excluded."last"`, [table, Number(max)]);
+  }
 }

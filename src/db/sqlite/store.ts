@@ -111,6 +111,7 @@ export function openSqliteStore(file: string): Store {
     applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
     withMigrationLock: (work) => work(),
     snapshotTo: () => Promise.reject(new Error('A snapshot is taken outside a transaction.')),
+    continueIdsAfterCopy: async () => {},
     close: () => Promise.reject(new Error('A transaction cannot close the store.')),
   };
 
@@ -128,6 +129,8 @@ export function openSqliteStore(file: string): Store {
     applySystemMigrations: () => outside(async () => applySystemMigrationsOn(writer)),
     withMigrationLock: (work) => work(),
     snapshotTo: (target) => snapshotSqlite(file, target),
+    // AUTOINCREMENT follows the highest id inserted, explicit ones included.
+    continueIdsAfterCopy: async () => {},
     async close() {
       await turn.next;
       releaseTurn(turn);
