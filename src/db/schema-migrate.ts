@@ -99,11 +99,15 @@ export async function applyMigrationFiles(store: Store, dir: string, now: string
     onProgress?.(migration.name);
     const statements = fs.readFileSync(migration.file, 'utf8').split('--> statement-breakpoint')
       .map((s) => s.split('\n').filter((l) => !l.trim().startsWith('--')).join('\n').trim()).filter(Boolean);
-    await store.transaction(async (tx) => {
+    const appliedNow = await store.transaction(async (tx) => {
+      // Another process may have applied it since the list was read (SQLite has no lock across processes
+      // before this transaction; PostgreSQL's advisory lock makes this a formality).
+      if (await tx.get('SELECT 1 AS "found" FROM "_cms_schema_migrations" WHERE "name" = ?', [migration.name])) return false;
       for (const statement of statements) await tx.exec(statement);
       await tx.run('INSERT INTO "_cms_schema_migrations" ("name", "appliedAt") VALUES (?, ?)', [migration.name, now]);
+      return true;
     });
-    applied.push(migration.name);
+    if (appliedNow) applied.push(migration.name);
   }
   return applied;
 }

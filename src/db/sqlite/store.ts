@@ -37,6 +37,21 @@ function turnFor(file: string): WriteTurn {
   return turn;
 }
 
+/**
+ * Schema changes of one file, one at a time in this process (two instances starting together in one
+ * process would both write and apply the same migration). Across processes, applying a file re-checks
+ * inside its BEGIN IMMEDIATE transaction that no one applied it meanwhile (src/db/schema-migrate.ts).
+ */
+const migrationLocks = new Map<string, Promise<unknown>>();
+function withFileMigrationLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = migrationLocks.get(key) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const settled = next.then(() => {}, () => {});
+  migrationLocks.set(key, settled);
+  void settled.then(() => { if (migrationLocks.get(key) === settled) migrationLocks.delete(key); });
+  return next;
+}
+
 function releaseTurn(turn: WriteTurn): void {
   if (--turn.stores === 0) turns.delete(turn.key);
 }
@@ -127,7 +142,7 @@ export function openSqliteStore(file: string): Store {
     lockTable: async () => {},
     transaction,
     applySystemMigrations: () => outside(async () => applySystemMigrationsOn(writer)),
-    withMigrationLock: (work) => work(),
+    withMigrationLock: (work) => withFileMigrationLock(turn.key, work),
     snapshotTo: (target) => snapshotSqlite(file, target),
     // AUTOINCREMENT follows the highest id inserted, explicit ones included.
     continueIdsAfterCopy: async () => {},
