@@ -67,6 +67,15 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 }
 
 /** Runs a binary with nothing in its environment but HOME (and what `env` adds). */
+/** Polls a URL until it answers 2xx (a server child starting up), for about 5 s. */
+async function answers(url: string): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return true
+    await Bun.sleep(50)
+  }
+  return false
+}
+
 function run(bin: string, args: string[], opts: { cwd: string; env?: Record<string, string> }) {
   const t = performance.now()
   const p = Bun.spawnSync([bin, ...args], {
@@ -390,12 +399,7 @@ describe('bun run build → dist/cms', () => {
     mkdirSync(join(work, 'home'), { recursive: true })
     try {
       const base = `http://127.0.0.1:${port}/api/cms`
-      let up = false
-      for (let i = 0; i < 100 && !up; i++) {
-        up = await fetch(`${base}/users/init`).then((r) => r.ok, () => false)
-        if (!up) await Bun.sleep(50)
-      }
-      expect(up).toBe(true)
+      expect(await answers(`${base}/users/init`)).toBe(true)
       const login = await (await fetch(`${base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'root@example.com', password: 'password123' }) })).json()
       const created = await fetch(`${base}/posts`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` }, body: JSON.stringify({ title: '  trimmed  ' }) })
       expect(created.status).toBe(201)
@@ -439,12 +443,7 @@ describe('bun run build → dist/cms', () => {
     const proc = Bun.spawn([bin, 'serve', '--port', String(port)], { cwd: site, env: { HOME: join(work, 'home'), CMS_SMTP_URL: sink.url, CMS_EMAIL_FROM: 'Site <cms@site.test>' }, stdout: 'pipe', stderr: 'pipe' })
     try {
       const base = `http://127.0.0.1:${port}/api/cms`
-      let up = false
-      for (let i = 0; i < 100 && !up; i++) {
-        up = await fetch(`${base}/users/init`).then((r) => r.ok, () => false)
-        if (!up) await Bun.sleep(50)
-      }
-      expect(up).toBe(true)
+      expect(await answers(`${base}/users/init`)).toBe(true)
       const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
       expect((await post('/users/forgot-password', { email: 'mail@example.com' })).status).toBe(200)
       const mail = await sink.next('mail@example.com', 10_000)
