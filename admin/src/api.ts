@@ -255,6 +255,17 @@ export const docs = {
   update: (slug: string, id: string | number, data: Doc, p: ReadParams = {}) =>
     api<{ doc: Doc; message?: string }>('PATCH', `/${seg(slug)}/${seg(String(id))}${writeQuery(p)}`, data),
   remove: (slug: string, id: string | number) => api<{ doc: Doc }>('DELETE', `/${seg(slug)}/${seg(String(id))}`),
+  /** Bulk routes (CONTRACT §7): every matching document the caller may change, each on its own. */
+  updateMany: (slug: string, where: Record<string, unknown>, data: Doc, p: ReadParams = {}) =>
+    api<BulkResult>('PATCH', `/${seg(slug)}${queryString({ where, depth: 0, draft: p.draft ? 'true' : undefined, locale: p.locale })}`, data),
+  removeMany: (slug: string, where: Record<string, unknown>) => api<BulkResult>('DELETE', `/${seg(slug)}${queryString({ where, depth: 0 })}`),
+}
+
+/** A bulk write's answer: 200 even when some documents failed; those are in `errors`. */
+export interface BulkResult {
+  docs: Doc[]
+  errors: { id: number | string; message: string }[]
+  message?: string
 }
 
 export const globals = {

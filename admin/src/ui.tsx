@@ -188,6 +188,8 @@ const PATHS: Record<string, string> = {
   copy: 'M5.5 5.5h8v8h-8zM10.5 5.5v-3h-8v8h3',
   drag: 'M6 3.5h.01M10 3.5h.01M6 8h.01M10 8h.01M6 12.5h.01M10 12.5h.01',
   menu: 'M2.5 4h11M2.5 8h11M2.5 12h11',
+  filter: 'M2 3h12L9.5 8.5V13l-3 1.5v-6z',
+  columns: 'M2.5 2.5h11v11h-11zM6.2 2.5v11M9.8 2.5v11',
   settings: 'M8 10a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4',
 }
 

@@ -168,7 +168,7 @@ function NumberInput(props: FieldProps<number | null>) {
 }
 
 /** `<input type=datetime-local>` works in local time; the API stores ISO 8601 (UTC). */
-function toLocalInput(iso: string | null): string {
+export function toLocalInput(iso: string | null): string {
   if (!iso) return ''
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return ''

@@ -1,22 +1,22 @@
-/** The documents of a collection: columns from the config, sort by header, search, paging; state in the URL. */
+/**
+ * The documents of a collection: chosen columns, sort by any header, search, filters, page size, paging,
+ * and bulk actions on selected rows. Page, sort, search, filters and page size live in the URL.
+ */
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { docs, schedule, type CollectionConfig, type Doc, type Field, type ListResult } from '../api.ts'
+import { docs, schedule, type CollectionConfig, type Doc, type ListResult } from '../api.ts'
 import { mayManage, useApp } from '../app-context.ts'
-import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
-import { Link, navigate, updateQuery, type Location } from '../router.tsx'
+import { cellText, docTitle, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
+import { Link, navigate, replaceQuery, updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
 import { LocaleSwitcher } from '../form/document-form.tsx'
 import { StatusBadges } from './draft-controls.tsx'
+import { FilterBuilder } from '../list/filter-builder.tsx'
+import { readConditions, whereOf, writeConditions } from '../list/list-filter.ts'
+import { ColumnPicker, useColumns } from '../list/column-picker.tsx'
+import { BulkActions } from '../list/bulk-actions.tsx'
 
-const LIST_TYPES = new Set(['text', 'email', 'number', 'checkbox', 'date', 'select', 'relationship', 'upload'])
-const PAGE_SIZE = 20
-
-/** useAsTitle first, then up to three short scalar fields. */
-export function listColumns(c: CollectionConfig): { titleKey: string; extra: Field[] } {
-  const titleKey = c.admin?.useAsTitle ?? 'id'
-  const extra = c.fields.filter((f) => f.name !== titleKey && LIST_TYPES.has(f.type) && !f.hasMany).slice(0, 3)
-  return { titleKey, extra }
-}
+const PAGE_SIZES = [10, 20, 50, 100]
+const DEFAULT_PAGE_SIZE = 20
 
 /**
  * For the listed drafts (the list itself shows the pending drafts): what is live, one request per page,
@@ -41,6 +41,11 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   const page = Math.max(1, Number(q.get('page')) || 1)
   const sort = q.get('sort') ?? '-updatedAt'
   const search = q.get('q') ?? ''
+  const limit = PAGE_SIZES.includes(Number(q.get('limit'))) ? Number(q.get('limit')) : DEFAULT_PAGE_SIZE
+  const conditions = readConditions(q)
+  const filterKey = JSON.stringify(conditions)
+  const [selected, setSelected] = useState<string[]>([])
+  const [reloads, setReloads] = useState(0)
   const [draftSearch, setDraftSearch] = useState(search)
   const [data, setData] = useState<ListResult | null>(null)
   // Drafts collections list the latest drafts; this holds what is live for the rows shown (id → status).
@@ -48,19 +53,24 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   const [error, setError] = useState<string | null>(null)
   const [loading, setLoading] = useState(true)
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
-  const { titleKey, extra } = listColumns(c)
+  const titleKey = c.admin?.useAsTitle ?? 'id'
+  const [choices, shown, chooseColumns] = useColumns(c, titleKey, user.id)
   const searchable = titleKey !== 'id'
   const base = `/collections/${c.slug}`
 
   const setQuery = (changes: Record<string, string | null>) => updateQuery(q, changes)
 
-  useEffect(() => setDraftSearch(search), [c.slug])
+  useEffect(() => {
+    setDraftSearch(search)
+  }, [c.slug])
+  // A selection is of rows in view; another page, filter or order starts afresh.
+  useEffect(() => setSelected([]), [c.slug, page, limit, filterKey, search, sort])
   useEffect(() => {
     let live = true
     setLoading(true)
-    const where = searchable && search.trim() ? { [titleKey]: { like: search.trim() } } : undefined
+    const where = whereOf(conditions, searchable ? { field: titleKey, text: search } : undefined)
     docs
-      .list(c.slug, { page, limit: PAGE_SIZE, sort, where, locale, depth: 1, draft: c.drafts })
+      .list(c.slug, { page, limit, sort, where, locale, depth: 1, draft: c.drafts })
       .then(async (r) => {
         const more = c.drafts ? await draftFacts(c.slug, r.docs) : { live: new Map(), scheduled: new Set<string>() }
         if (!live) return
@@ -73,7 +83,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
     return () => {
       live = false
     }
-  }, [c.slug, page, sort, search, locale])
+  }, [c.slug, page, sort, search, locale, limit, filterKey, reloads])
 
   const onSearch = (v: string) => {
     setDraftSearch(v)
@@ -81,12 +91,10 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
     timer.current = setTimeout(() => setQuery({ q: v, page: null }), 250)
   }
 
-  const columns: { key: string; label: string; field?: Field }[] = [
-    { key: titleKey, label: titleKey === 'id' ? 'ID' : (c.fields.find((f) => f.name === titleKey)?.label ?? humanize(titleKey)) },
-    ...extra.map((f) => ({ key: f.name, label: fieldLabel(f), field: f })),
-    ...(c.drafts ? [{ key: 'status', label: 'Status' }] : []),
-    { key: 'updatedAt', label: 'Updated' },
-  ]
+  const columns = [{ key: titleKey, label: titleKey === 'id' ? 'ID' : (c.fields.find((f) => f.name === titleKey)?.label ?? humanize(titleKey)) }, ...shown]
+  const pageIds = data ? data.docs.map((d) => String(d.id)) : []
+  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.includes(id))
+  const toggle = (id: string) => setSelected(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id])
 
   const first = data ? (data.page - 1) * data.limit + 1 : 0
   const last = data ? first + data.docs.length - 1 : 0
@@ -112,22 +120,33 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
         </div>
       </div>
 
-      {searchable && (
-        <div class="toolbar">
+      <div class="toolbar">
+        {searchable && (
           <div class="search">
             <Icon name="search" />
             <input type="search" aria-label={`Search ${pluralLabel(c).toLowerCase()} by ${humanize(titleKey).toLowerCase()}`} placeholder={`Search by ${humanize(titleKey).toLowerCase()}`} value={draftSearch} onInput={(e) => onSearch(e.currentTarget.value)} />
           </div>
-        </div>
-      )}
+        )}
+        <FilterBuilder collection={c} applied={conditions} onApply={(next) => replaceQuery(writeConditions(q, next))} />
+        <ColumnPicker choices={choices} shown={shown} onChange={chooseColumns} />
+      </div>
 
       <ErrorBox error={error} />
+      <BulkActions
+        collection={c}
+        selected={selected}
+        titles={new Map((data?.docs ?? []).map((d) => [String(d.id), docTitle(c, d)]))}
+        onDone={(keep) => {
+          setSelected(keep)
+          setReloads((n) => n + 1)
+        }}
+      />
       {!data && loading ? (
         <Spinner />
       ) : data && data.docs.length === 0 ? (
         <div class="empty">
-          {search ? (
-            <p>No {pluralLabel(c).toLowerCase()} match “{search}”.</p>
+          {search || conditions.length ? (
+            <p>No {pluralLabel(c).toLowerCase()} match {search ? `“${search}”` : 'these filters'}.</p>
           ) : (
             <>
               <p>No {pluralLabel(c).toLowerCase()} yet.</p>
@@ -145,6 +164,9 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
             <table>
               <thead>
                 <tr>
+                  <th class="select-cell" scope="col">
+                    <input type="checkbox" aria-label="Select all rows on this page" checked={allSelected} onChange={() => setSelected(allSelected ? [] : pageIds)} />
+                  </th>
                   {columns.map((col) => {
                     const dir = sort === col.key ? 'ascending' : sort === `-${col.key}` ? 'descending' : undefined
                     return (
@@ -160,7 +182,10 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
               </thead>
               <tbody>
                 {data.docs.map((d) => (
-                  <tr key={String(d.id)} onClick={(e) => !(e.target as HTMLElement).closest('a') && void navigate(`${base}/${d.id}`)}>
+                  <tr key={String(d.id)} class={selected.includes(String(d.id)) ? 'selected' : undefined} onClick={(e) => !(e.target as HTMLElement).closest('a, .select-cell') && void navigate(`${base}/${d.id}`)}>
+                    <td class="select-cell">
+                      <input type="checkbox" aria-label={`Select ${docTitle(c, d)}`} checked={selected.includes(String(d.id))} onChange={() => toggle(String(d.id))} />
+                    </td>
                     {columns.map((col, i) =>
                       i === 0 ? (
                         <td class="title-cell" key={col.key}>
@@ -171,12 +196,12 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
                           <StatusBadges draft={d.status} live={facts.live.get(String(d.id))} />
                           {facts.scheduled.has(String(d.id)) && <span class="badge scheduled">Scheduled</span>}
                         </td>
-                      ) : col.key === 'updatedAt' ? (
+                      ) : col.key === 'updatedAt' || col.key === 'createdAt' ? (
                         <td class="muted nowrap" key={col.key}>
-                          {formatDate(d.updatedAt)}
+                          {formatDate(d[col.key])}
                         </td>
                       ) : (
-                        <td key={col.key}>{cellText(col.field, d[col.key])}</td>
+                        <td key={col.key}>{cellText(col.field, col.key === 'id' ? String(d.id) : d[col.key])}</td>
                       ),
                     )}
                   </tr>
@@ -188,6 +213,16 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
             <span class="muted">
               {first}–{last} of {data.totalDocs}
             </span>
+            <label class="page-size">
+              Per page{' '}
+              <select value={limit} onChange={(e) => setQuery({ limit: e.currentTarget.value === String(DEFAULT_PAGE_SIZE) ? null : e.currentTarget.value, page: null })}>
+                {PAGE_SIZES.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </label>
             <span class="spacer" />
             <button type="button" disabled={!data.hasPrevPage || loading} onClick={() => setQuery({ page: String(page - 1) })}>
               Previous

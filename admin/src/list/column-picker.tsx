@@ -1,0 +1,89 @@
+/**
+ * Which columns a list shows, chosen per user and collection and kept in localStorage
+ * (`cms-columns:<user id>:<collection>`), so each editor's choice survives reloads without a server
+ * setting. The title column always shows: it is the row's link.
+ */
+import { useState } from 'preact/hooks'
+import type { CollectionConfig, Field } from '../api.ts'
+import { fieldLabel } from '../format.ts'
+import { Icon } from '../ui.tsx'
+
+export interface Column {
+  key: string
+  label: string
+  field?: Field
+}
+
+const SHOWN_BY_DEFAULT = new Set(['text', 'email', 'number', 'checkbox', 'date', 'select', 'relationship', 'upload'])
+const NEVER = new Set(['array', 'group', 'json'])
+
+/** Every column the table can show besides the title: fields with a cell text, then the system fields. */
+export function columnChoices(c: CollectionConfig, titleKey: string): Column[] {
+  const fields = c.fields.filter((f) => f.name !== titleKey && !NEVER.has(f.type)).map((f) => ({ key: f.name, label: fieldLabel(f), field: f }))
+  return [
+    ...fields,
+    ...(c.drafts ? [{ key: 'status', label: 'Status' }] : []),
+    ...(titleKey !== 'id' ? [{ key: 'id', label: 'ID' }] : []),
+    { key: 'createdAt', label: 'Created' },
+    { key: 'updatedAt', label: 'Updated' },
+  ]
+}
+
+/** Without a saved choice: up to three short scalar fields, the status, the update time. */
+export function defaultColumns(c: CollectionConfig, titleKey: string): string[] {
+  const extra = c.fields.filter((f) => f.name !== titleKey && SHOWN_BY_DEFAULT.has(f.type) && !f.hasMany).slice(0, 3)
+  return [...extra.map((f) => f.name), ...(c.drafts ? ['status'] : []), 'updatedAt']
+}
+
+const storageKey = (userId: unknown, slug: string) => `cms-columns:${userId}:${slug}`
+
+function readSaved(userId: unknown, slug: string): string[] | null {
+  try {
+    const v = JSON.parse(localStorage.getItem(storageKey(userId, slug)) ?? 'null')
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null
+  } catch {
+    return null
+  }
+}
+
+/** The visible columns (in the collection's order) and a setter that remembers the choice. */
+export function useColumns(c: CollectionConfig, titleKey: string, userId: unknown): [Column[], Column[], (keys: string[]) => void] {
+  const choices = columnChoices(c, titleKey)
+  const [keys, setKeys] = useState<{ slug: string; keys: string[] }>(() => ({ slug: c.slug, keys: readSaved(userId, c.slug) ?? defaultColumns(c, titleKey) }))
+  // The same list view serves every collection; a change of collection reads that one's choice.
+  const current = keys.slug === c.slug ? keys.keys : (readSaved(userId, c.slug) ?? defaultColumns(c, titleKey))
+  const shown = choices.filter((col) => current.includes(col.key))
+  const choose = (next: string[]) => {
+    try {
+      localStorage.setItem(storageKey(userId, c.slug), JSON.stringify(next))
+    } catch {
+      // Storage full or blocked: the choice lasts for this page only.
+    }
+    setKeys({ slug: c.slug, keys: next })
+  }
+  return [choices, shown, choose]
+}
+
+export function ColumnPicker(props: { choices: Column[]; shown: Column[]; onChange: (keys: string[]) => void }) {
+  const shownKeys = props.shown.map((c) => c.key)
+  return (
+    <details class="column-picker">
+      <summary class="button">
+        <Icon name="columns" /> Columns
+      </summary>
+      <fieldset class="menu-panel">
+        <legend class="visually-hidden">Columns to show</legend>
+        {props.choices.map((col) => (
+          <label key={col.key} class="check">
+            <input
+              type="checkbox"
+              checked={shownKeys.includes(col.key)}
+              onChange={(e) => props.onChange(e.currentTarget.checked ? [...shownKeys, col.key] : shownKeys.filter((k) => k !== col.key))}
+            />
+            {col.label}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  )
+}

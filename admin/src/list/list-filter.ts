@@ -1,0 +1,122 @@
+/**
+ * The list's filter: conditions ANDed together, written into the address in the API's own bracket form
+ * (`where[and][0][views][gt]=3`), so the URL is the query: copy its `where…` part onto `GET /:collection`
+ * and the API answers with the same documents. Parsing and writing are pure, for tests and reloads.
+ */
+import type { CollectionConfig, Field } from '../api.ts'
+import { fieldLabel } from '../format.ts'
+
+export interface Condition {
+  field: string
+  op: string
+  value: string
+}
+
+/** A field one can filter on: a top-level scalar or one inside a group (dot path), plus the system fields. */
+export interface FilterField {
+  path: string
+  label: string
+  kind: 'text' | 'number' | 'date' | 'checkbox' | 'select' | 'relation' | 'id'
+  options?: { label: string; value: string }[]
+  hasMany?: boolean
+}
+
+const KIND: Partial<Record<Field['type'], FilterField['kind']>> = {
+  text: 'text', textarea: 'text', email: 'text', markdown: 'text',
+  number: 'number', date: 'date', checkbox: 'checkbox', select: 'select',
+  relationship: 'relation', upload: 'relation',
+}
+
+export const OPERATORS: Record<FilterField['kind'], { op: string; label: string }[]> = {
+  text: [
+    { op: 'like', label: 'contains the words' },
+    { op: 'contains', label: 'contains' },
+    { op: 'equals', label: 'is' },
+    { op: 'not_equals', label: 'is not' },
+    { op: 'not_like', label: 'does not contain' },
+    { op: 'exists', label: 'exists' },
+  ],
+  number: [
+    { op: 'equals', label: '=' },
+    { op: 'not_equals', label: '≠' },
+    { op: 'gt', label: '>' },
+    { op: 'gte', label: '≥' },
+    { op: 'lt', label: '<' },
+    { op: 'lte', label: '≤' },
+    { op: 'exists', label: 'exists' },
+  ],
+  date: [
+    { op: 'gte', label: 'on or after' },
+    { op: 'lt', label: 'before' },
+    { op: 'exists', label: 'exists' },
+  ],
+  checkbox: [{ op: 'equals', label: 'is' }],
+  select: [
+    { op: 'equals', label: 'is' },
+    { op: 'not_equals', label: 'is not' },
+    { op: 'exists', label: 'exists' },
+  ],
+  relation: [
+    { op: 'equals', label: 'is id' },
+    { op: 'not_equals', label: 'is not id' },
+    { op: 'exists', label: 'exists' },
+  ],
+  id: [
+    { op: 'equals', label: 'is' },
+    { op: 'in', label: 'is one of' },
+    { op: 'not_in', label: 'is none of' },
+  ],
+}
+
+/** What the filter builder offers for a collection, in field order, then the system fields. */
+export function filterFields(c: CollectionConfig): FilterField[] {
+  const out: FilterField[] = []
+  const walk = (fields: Field[], prefix: string, labelPrefix: string) => {
+    for (const f of fields) {
+      const label = labelPrefix + fieldLabel(f)
+      if (f.type === 'group' && f.fields) walk(f.fields, `${prefix}${f.name}.`, `${label} › `)
+      const kind = KIND[f.type]
+      if (kind) out.push({ path: prefix + f.name, label, kind, options: f.options ?? undefined, hasMany: f.hasMany })
+    }
+  }
+  walk(c.fields, '', '')
+  if (c.drafts) out.push({ path: 'status', label: 'Status', kind: 'select', options: [{ label: 'Draft', value: 'draft' }, { label: 'Published', value: 'published' }] })
+  out.push({ path: 'id', label: 'ID', kind: 'id' })
+  out.push({ path: 'createdAt', label: 'Created', kind: 'date' })
+  out.push({ path: 'updatedAt', label: 'Updated', kind: 'date' })
+  return out
+}
+
+const KEY = /^where\[and\]\[(\d+)\]\[([^\][]+)\]\[([a-z_]+)\]$/
+
+/** The conditions in an address's query, in their order. Other `where` shapes are not the builder's. */
+export function readConditions(query: URLSearchParams): Condition[] {
+  const found: [number, Condition][] = []
+  for (const [key, value] of query) {
+    const m = KEY.exec(key)
+    if (m) found.push([Number(m[1]), { field: m[2]!, op: m[3]!, value }])
+  }
+  return found.sort((a, b) => a[0] - b[0]).map(([, c]) => c)
+}
+
+/** The query with its conditions replaced by `conditions` (numbered afresh) and the page reset. */
+export function writeConditions(query: URLSearchParams, conditions: Condition[]): URLSearchParams {
+  const next = new URLSearchParams()
+  for (const [k, v] of query) if (!k.startsWith('where[') && k !== 'page') next.append(k, v)
+  conditions.forEach((c, i) => next.append(`where[and][${i}][${c.field}][${c.op}]`, c.value))
+  return next
+}
+
+/** The `where` the API takes for the conditions (plus the search box's `like`), or undefined for all. */
+export function whereOf(conditions: Condition[], search?: { field: string; text: string }): Record<string, unknown> | undefined {
+  const and: Record<string, unknown>[] = conditions.map((c) => ({ [c.field]: { [c.op]: c.value } }))
+  if (search && search.text.trim()) and.push({ [search.field]: { like: search.text.trim() } })
+  return and.length ? { and } : undefined
+}
+
+/** The value a newly chosen field or operator starts with, so every condition sent is complete. */
+export function defaultValue(f: FilterField | undefined, op: string): string {
+  if (op === 'exists' || f?.kind === 'checkbox') return 'true'
+  if (f?.kind === 'select') return f.options?.[0]?.value ?? ''
+  return ''
+}
