@@ -2,7 +2,7 @@
  * Actions on the selected rows of a list, through the bulk routes (CONTRACT §7): one
  * `PATCH|DELETE /:collection?where[id][in]=…` request; the server runs the single-document operation for
  * each (access, validation, versions, webhooks) and answers which ones failed. Failures are listed by
- * row and stay selected, so the editor can fix and retry them.
+ * row and stay selected, so the editor can fix and retry them. Loaded on the first selection (list-view.tsx).
  */
 import { useState } from 'preact/hooks'
 import { docs, type BulkResult, type CollectionConfig, type Doc, type Field } from '../api.ts'
@@ -19,7 +19,7 @@ const count = (c: CollectionConfig, n: number) => `${n} ${n === 1 ? singularLabe
 /** Fields one value can be set on for many documents at once (not unique ones' worth checking here: the server does). */
 const editable = (c: CollectionConfig) => c.fields.filter((f) => !isReadOnly(f) && f.type !== 'array' && f.type !== 'group')
 
-export function BulkActions(props: {
+export default function BulkActions(props: {
   collection: CollectionConfig
   selected: string[]
   /** The row titles, to name failures. */

@@ -75,11 +75,7 @@ export function ColumnPicker(props: { choices: Column[]; shown: Column[]; onChan
         <legend class="visually-hidden">Columns to show</legend>
         {props.choices.map((col) => (
           <label key={col.key} class="check">
-            <input
-              type="checkbox"
-              checked={shownKeys.includes(col.key)}
-              onChange={(e) => props.onChange(e.currentTarget.checked ? [...shownKeys, col.key] : shownKeys.filter((k) => k !== col.key))}
-            />
+            <input type="checkbox" checked={shownKeys.includes(col.key)} onChange={(e) => props.onChange(e.currentTarget.checked ? [...shownKeys, col.key] : shownKeys.filter((k) => k !== col.key))} />
             {col.label}
           </label>
         ))}

@@ -1,7 +1,8 @@
 /**
- * Filters for a list, built from the collection's field types: each row is field · operator · value,
- * rows are ANDed, and "Apply" writes them into the address (list-filter.ts) so reload, back and a shared
- * link keep them. Edits stay local until applied, so a half-typed value sends no request.
+ * The filter panel of a list, built from the collection's field types: each row is field · operator ·
+ * value, rows are ANDed, and "Apply" writes them into the address (list-filter.ts) so reload, back and a
+ * shared link keep them. Edits stay local until applied, so a half-typed value sends no request.
+ * Loaded on first use (list-view.tsx).
  */
 import { useEffect, useState } from 'preact/hooks'
 import type { CollectionConfig } from '../api.ts'
@@ -9,9 +10,8 @@ import { toLocalInput } from '../form/fields.tsx'
 import { Icon } from '../ui.tsx'
 import { defaultValue, filterFields, OPERATORS, type Condition, type FilterField } from './list-filter.ts'
 
-export function FilterBuilder(props: { collection: CollectionConfig; applied: Condition[]; onApply: (conditions: Condition[]) => void }) {
+export default function FilterPanel(props: { collection: CollectionConfig; applied: Condition[]; onApply: (conditions: Condition[]) => void }) {
   const fields = filterFields(props.collection)
-  const [open, setOpen] = useState(props.applied.length > 0)
   const [rows, setRows] = useState<Condition[]>(props.applied)
   const appliedKey = JSON.stringify(props.applied)
   useEffect(() => setRows(props.applied), [appliedKey, props.collection.slug])
@@ -26,74 +26,67 @@ export function FilterBuilder(props: { collection: CollectionConfig; applied: Co
   const apply = (next: Condition[]) => props.onApply(next.filter((r) => r.value !== ''))
 
   return (
-    <div class="filter-builder">
-      <button type="button" aria-expanded={open} aria-controls="filter-panel" onClick={() => setOpen(!open)}>
-        <Icon name="filter" /> Filters{props.applied.length > 0 && <span class="count">{props.applied.length}</span>}
-      </button>
-      {open && (
-        <form
-          id="filter-panel"
-          class="filter-panel"
-          aria-label="Filters"
-          onSubmit={(e) => {
-            e.preventDefault()
-            apply(rows)
-          }}
-        >
-          {rows.length === 0 && <p class="muted">No filters: every document is listed.</p>}
-          {rows.map((r, i) => {
-            const f = fieldOf(r.field)
-            const ops = f ? OPERATORS[f.kind] : [{ op: r.op, label: r.op }]
-            return (
-              <div class="filter-row" key={i}>
-                {i > 0 && <span class="muted and">and</span>}
-                <select
-                  aria-label={`Field of filter ${i + 1}`}
-                  value={r.field}
-                  onChange={(e) => {
-                    const nf = fieldOf(e.currentTarget.value)
-                    const op = nf ? OPERATORS[nf.kind][0]!.op : r.op
-                    set(i, { field: e.currentTarget.value, op, value: defaultValue(nf, op) })
-                  }}
-                >
-                  {!f && <option value={r.field}>{r.field}</option>}
-                  {fields.map((x) => (
-                    <option key={x.path} value={x.path}>
-                      {x.label}
-                    </option>
-                  ))}
-                </select>
-                <select aria-label={`Operator of filter ${i + 1}`} value={r.op} onChange={(e) => set(i, { op: e.currentTarget.value, value: defaultValue(f, e.currentTarget.value) })}>
-                  {ops.map((o) => (
-                    <option key={o.op} value={o.op}>
-                      {o.label}
-                    </option>
-                  ))}
-                </select>
-                <ValueInput field={f} condition={r} label={`Value of filter ${i + 1}`} onChange={(value) => set(i, { value })} />
-                <button type="button" class="icon-button" aria-label={`Remove filter ${i + 1}`} onClick={() => apply(rows.filter((_, j) => j !== i))}>
-                  <Icon name="x" />
-                </button>
-              </div>
-            )
-          })}
-          <div class="filter-actions">
-            <button type="button" class="ghost" onClick={add}>
-              <Icon name="plus" /> Add a filter
-            </button>
-            <span class="spacer" />
-            {props.applied.length > 0 && (
-              <button type="button" class="ghost" onClick={() => apply([])}>
-                Clear
-              </button>
-            )}
-            <button type="submit" class="primary">
-              Apply
+    <form
+      id="filter-panel"
+      class="filter-panel"
+      aria-label="Filters"
+      onSubmit={(e) => {
+        e.preventDefault()
+        apply(rows)
+      }}
+    >
+      {rows.length === 0 && <p class="muted">No filters: every document is listed.</p>}
+      {rows.map((r, i) => {
+        const f = fieldOf(r.field)
+        const ops = f ? OPERATORS[f.kind] : [{ op: r.op, label: r.op }]
+        return (
+          <div class="filter-row" key={i}>
+            {i > 0 && <span class="muted and">and</span>}
+            <select
+              aria-label={`Field of filter ${i + 1}`}
+              value={r.field}
+              onChange={(e) => {
+                const nf = fieldOf(e.currentTarget.value)
+                const op = nf ? OPERATORS[nf.kind][0]!.op : r.op
+                set(i, { field: e.currentTarget.value, op, value: defaultValue(nf, op) })
+              }}
+            >
+              {!f && <option value={r.field}>{r.field}</option>}
+              {fields.map((x) => (
+                <option key={x.path} value={x.path}>
+                  {x.label}
+                </option>
+              ))}
+            </select>
+            <select aria-label={`Operator of filter ${i + 1}`} value={r.op} onChange={(e) => set(i, { op: e.currentTarget.value, value: defaultValue(f, e.currentTarget.value) })}>
+              {ops.map((o) => (
+                <option key={o.op} value={o.op}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+            <ValueInput field={f} condition={r} label={`Value of filter ${i + 1}`} onChange={(value) => set(i, { value })} />
+            <button type="button" class="icon-button" aria-label={`Remove filter ${i + 1}`} onClick={() => apply(rows.filter((_, j) => j !== i))}>
+              <Icon name="x" />
             </button>
           </div>
-        </form>
-      )}
-    </div>
+        )
+      })}
+      <div class="filter-actions">
+        <button type="button" class="ghost" onClick={add}>
+          <Icon name="plus" /> Add a filter
+        </button>
+        <span class="spacer" />
+        {props.applied.length > 0 && (
+          <button type="button" class="ghost" onClick={() => apply([])}>
+            Clear
+          </button>
+        )}
+        <button type="submit" class="primary">
+          Apply
+        </button>
+      </div>
+    </form>
   )
 }
 

@@ -22,9 +22,16 @@ export interface FilterField {
 }
 
 const KIND: Partial<Record<Field['type'], FilterField['kind']>> = {
-  text: 'text', textarea: 'text', email: 'text', markdown: 'text',
-  number: 'number', date: 'date', checkbox: 'checkbox', select: 'select',
-  relationship: 'relation', upload: 'relation',
+  text: 'text',
+  textarea: 'text',
+  email: 'text',
+  markdown: 'text',
+  number: 'number',
+  date: 'date',
+  checkbox: 'checkbox',
+  select: 'select',
+  relationship: 'relation',
+  upload: 'relation',
 }
 
 export const OPERATORS: Record<FilterField['kind'], { op: string; label: string }[]> = {
@@ -80,7 +87,16 @@ export function filterFields(c: CollectionConfig): FilterField[] {
     }
   }
   walk(c.fields, '', '')
-  if (c.drafts) out.push({ path: 'status', label: 'Status', kind: 'select', options: [{ label: 'Draft', value: 'draft' }, { label: 'Published', value: 'published' }] })
+  if (c.drafts)
+    out.push({
+      path: 'status',
+      label: 'Status',
+      kind: 'select',
+      options: [
+        { label: 'Draft', value: 'draft' },
+        { label: 'Published', value: 'published' },
+      ],
+    })
   out.push({ path: 'id', label: 'ID', kind: 'id' })
   out.push({ path: 'createdAt', label: 'Created', kind: 'date' })
   out.push({ path: 'updatedAt', label: 'Updated', kind: 'date' })

@@ -10,10 +10,10 @@ import { Link, navigate, replaceQuery, updateQuery, type Location } from '../rou
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
 import { LocaleSwitcher } from '../form/document-form.tsx'
 import { StatusBadges } from './draft-controls.tsx'
-import { FilterBuilder } from '../list/filter-builder.tsx'
 import { readConditions, whereOf, writeConditions } from '../list/list-filter.ts'
 import { ColumnPicker, useColumns } from '../list/column-picker.tsx'
-import { BulkActions } from '../list/bulk-actions.tsx'
+import FilterPanel from '../list/filter-builder.tsx'
+import BulkActions from '../list/bulk-actions.tsx'
 
 const PAGE_SIZES = [10, 20, 50, 100]
 const DEFAULT_PAGE_SIZE = 20
@@ -46,6 +46,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   const filterKey = JSON.stringify(conditions)
   const [selected, setSelected] = useState<string[]>([])
   const [reloads, setReloads] = useState(0)
+  const [filtersOpen, setFiltersOpen] = useState(conditions.length > 0)
   const [draftSearch, setDraftSearch] = useState(search)
   const [data, setData] = useState<ListResult | null>(null)
   // Drafts collections list the latest drafts; this holds what is live for the rows shown (id → status).
@@ -124,11 +125,20 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
         {searchable && (
           <div class="search">
             <Icon name="search" />
-            <input type="search" aria-label={`Search ${pluralLabel(c).toLowerCase()} by ${humanize(titleKey).toLowerCase()}`} placeholder={`Search by ${humanize(titleKey).toLowerCase()}`} value={draftSearch} onInput={(e) => onSearch(e.currentTarget.value)} />
+            <input
+              type="search"
+              aria-label={`Search ${pluralLabel(c).toLowerCase()} by ${humanize(titleKey).toLowerCase()}`}
+              placeholder={`Search by ${humanize(titleKey).toLowerCase()}`}
+              value={draftSearch}
+              onInput={(e) => onSearch(e.currentTarget.value)}
+            />
           </div>
         )}
-        <FilterBuilder collection={c} applied={conditions} onApply={(next) => replaceQuery(writeConditions(q, next))} />
+        <button type="button" aria-expanded={filtersOpen} aria-controls="filter-panel" onClick={() => setFiltersOpen(!filtersOpen)}>
+          <Icon name="filter" /> Filters{conditions.length > 0 && <span class="count">{conditions.length}</span>}
+        </button>
         <ColumnPicker choices={choices} shown={shown} onChange={chooseColumns} />
+        {filtersOpen && <FilterPanel collection={c} applied={conditions} onApply={(next) => replaceQuery(writeConditions(q, next))} />}
       </div>
 
       <ErrorBox error={error} />
@@ -146,7 +156,9 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
       ) : data && data.docs.length === 0 ? (
         <div class="empty">
           {search || conditions.length ? (
-            <p>No {pluralLabel(c).toLowerCase()} match {search ? `“${search}”` : 'these filters'}.</p>
+            <p>
+              No {pluralLabel(c).toLowerCase()} match {search ? `“${search}”` : 'these filters'}.
+            </p>
           ) : (
             <>
               <p>No {pluralLabel(c).toLowerCase()} yet.</p>
@@ -182,7 +194,11 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
               </thead>
               <tbody>
                 {data.docs.map((d) => (
-                  <tr key={String(d.id)} class={selected.includes(String(d.id)) ? 'selected' : undefined} onClick={(e) => !(e.target as HTMLElement).closest('a, .select-cell') && void navigate(`${base}/${d.id}`)}>
+                  <tr
+                    key={String(d.id)}
+                    class={selected.includes(String(d.id)) ? 'selected' : undefined}
+                    onClick={(e) => !(e.target as HTMLElement).closest('a, .select-cell') && void navigate(`${base}/${d.id}`)}
+                  >
                     <td class="select-cell">
                       <input type="checkbox" aria-label={`Select ${docTitle(c, d)}`} checked={selected.includes(String(d.id))} onChange={() => toggle(String(d.id))} />
                     </td>
