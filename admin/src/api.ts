@@ -48,6 +48,8 @@ export interface CollectionConfig {
   builtIn?: 'users' | 'media' | 'api-keys' | null
   labels?: { singular?: string; plural?: string } | null
   admin?: { useAsTitle?: string }
+  /** `livePreview.url` is configured: the edit view offers the live preview pane. */
+  livePreview?: boolean
   fields: Field[]
 }
 
@@ -55,6 +57,7 @@ export interface GlobalConfig {
   slug: string
   drafts?: boolean
   label?: string | null
+  livePreview?: boolean
   fields: Field[]
 }
 
@@ -317,3 +320,7 @@ export const versions = {
   restore: (o: VersionOwner, version: string | number) =>
     api<{ doc: Doc }>('POST', `${ownerPath(o)}/versions/${seg(String(version))}/restore`),
 }
+
+/** SPEC's preview endpoint: the unsaved values merged (nothing saved) and the site's URL with a signed preview token. */
+export const preview = (o: VersionOwner, data: Doc, locale?: string) =>
+  api<{ doc: Doc; url: string }>('POST', `${ownerPath(o)}/preview${queryString({ depth: 0, locale })}`, data)

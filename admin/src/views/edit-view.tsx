@@ -17,6 +17,7 @@ import { PasswordSection, passwordProblem, type PasswordState } from './password
 import { VersionsPanel } from './versions-panel.tsx'
 import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
+import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx'
 
 /** A one-time note carried across the redirect from /create to the new document's page. */
 let flash: { path: string; text: string; secret?: string } | null = null
@@ -66,6 +67,10 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
       live = false
     }
   }, [c.slug, props.id, locale])
+
+  // A new document has no id for the site to merge over yet: preview starts after the first save.
+  const canPreview = Boolean(c.livePreview) && !creating
+  const [previewOpen, setPreviewOpen] = useLivePreviewOpen()
 
   const liveStatus = useLiveStatus(Boolean(c.drafts) && !creating, doc, () => docs.get(c.slug, props.id!, { locale, draft: false }))
 
@@ -171,6 +176,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         <div class="actions">
           <LocaleSwitcher dirty={form.dirty} fields={fields} />
           {form.dirty && <span class="unsaved" role="status">Unsaved changes</span>}
+          {canPreview && <LivePreviewButtons owner={{ collection: c.slug, id: props.id! }} locale={locale} open={previewOpen} onToggle={setPreviewOpen} />}
           {!creating && !c.builtIn && (
             <button type="button" class="ghost" onClick={() => void duplicate()} disabled={form.busy}>
               <Icon name="copy" /> Duplicate
@@ -208,7 +214,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         </div>
       )}
 
-      <div class="edit-grid">
+      <div class={`edit-grid${canPreview && previewOpen ? ' with-preview' : ''}`}>
         <form
           class="edit-main"
           id="doc-form"
@@ -269,6 +275,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
             )}
           </aside>
         )}
+        {canPreview && previewOpen && <LivePreviewSlot owner={{ collection: c.slug, id: props.id! }} values={form.values} locale={locale} saves={saves} />}
       </div>
     </section>
   )

@@ -12,6 +12,7 @@ import { ErrorBox, Spinner, toast } from '../ui.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
 import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
+import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx'
 
 export function GlobalView(props: { global: GlobalConfig }) {
   const g = props.global
@@ -60,6 +61,8 @@ export function GlobalView(props: { global: GlobalConfig }) {
     form.reset(d)
     setSaves((n) => n + 1)
   }
+  const [previewOpen, setPreviewOpen] = useLivePreviewOpen()
+  const showPreview = Boolean(g.livePreview) && previewOpen
   const liveStatus = useLiveStatus(Boolean(g.drafts), doc, () => globals.get(g.slug, { locale }))
   useSaveShortcut(() => void save(g.drafts ? 'draft' : 'save'))
 
@@ -83,6 +86,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
         <div class="actions">
           <LocaleSwitcher dirty={form.dirty} fields={g.fields} />
           {form.dirty && <span class="unsaved" role="status">Unsaved changes</span>}
+          {g.livePreview && <LivePreviewButtons owner={{ global: g.slug }} locale={locale} open={previewOpen} onToggle={setPreviewOpen} />}
           {g.drafts ? (
             <DraftButtons owner={doc.updatedAt ? { global: g.slug } : null} live={liveStatus} draft={draftStatus} busy={form.busy} dirty={form.dirty} save={(m) => void save(m)} onChanged={showDoc} />
           ) : (
@@ -92,7 +96,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
           )}
         </div>
       </header>
-      <div class="edit-grid">
+      <div class={`edit-grid${showPreview ? ' with-preview' : ''}`}>
         <form
           class="edit-main"
           noValidate
@@ -140,6 +144,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
             />
           )}
         </aside>
+        {showPreview && <LivePreviewSlot owner={{ global: g.slug }} values={form.values} locale={locale} saves={saves} />}
       </div>
     </section>
   )

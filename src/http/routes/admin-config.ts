@@ -29,9 +29,11 @@ export function adminConfigRoutes(cms: CMS) {
       builtIn: c.builtIn ?? null,
       labels: c.labels ?? null,
       admin: { useAsTitle: c.admin?.useAsTitle ?? 'id' },
+      // The URL is a function of the document: the admin asks POST …/preview for it (with its token).
+      livePreview: Boolean(c.livePreview?.url),
       fields: c.fields.filter((f) => !f.hidden).map(describeField),
     })),
-    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, label: g.label ?? null, fields: g.fields.filter((f) => !f.hidden).map(describeField) })),
+    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: g.fields.filter((f) => !f.hidden).map(describeField) })),
     localization: cms.config.localization,
     upload: { maxFileSize: cms.config.upload.maxFileSize, mimeTypes: cms.config.upload.mimeTypes },
   };
