@@ -80,6 +80,17 @@ describe('webhook deliveries API', () => {
     expect((await t.request('GET', '/webhook-deliveries?page=0', { token: admin.token })).status).toBe(400);
   });
 
+  test('state filters the list (the admin view\'s filter); an unknown state is a 400 naming it', async () => {
+    const failed = await t.request('GET', '/webhook-deliveries?state=failed', { token: admin.token });
+    expect(failed.body).toMatchObject({ totalDocs: 1, docs: [{ state: 'failed', event: 'create' }] });
+    const pending = await t.request('GET', '/webhook-deliveries?state=pending', { token: admin.token });
+    expect(pending.body).toMatchObject({ totalDocs: 1, docs: [{ state: 'pending', event: 'update' }] });
+    expect((await t.request('GET', '/webhook-deliveries?state=sending', { token: admin.token })).body.totalDocs).toBe(0);
+    const bad = await t.request('GET', '/webhook-deliveries?state=done', { token: admin.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatchObject({ field: 'state' });
+  });
+
   test('the list is read-only: other methods are a 405', async () => {
     expect((await t.request('POST', '/webhook-deliveries', { token: admin.token, body: {} })).status).toBe(405);
     expect((await t.request('GET', '/webhook-deliveries/x/retry', { token: admin.token })).status).toBe(405);

@@ -8,7 +8,7 @@ import type { OperationContext } from '../operations/context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
-import { DELIVERIES_TABLE, type DeliveryRow } from './deliveries-table.ts';
+import { DELIVERIES_TABLE, type DeliveryRow, type DeliveryState } from './deliveries-table.ts';
 import { countDeliveries, deliveriesTableExists, findDelivery, listDeliveryRows, requeueDelivery } from './delivery-store.ts';
 import { hasRoom, startDelivery } from './start-webhooks.ts';
 import { webhookRuntime } from './webhook-runtime.ts';
@@ -42,13 +42,18 @@ export function presentDelivery(row: DeliveryRow): DeliveryView {
   };
 }
 
-export async function listDeliveries(ctx: OperationContext, args: { limit?: number; page?: number } = {}): Promise<PaginatedDocs> {
+const STATES: readonly DeliveryState[] = ['pending', 'sending', 'failed'];
+
+/** `state` narrows the list to one state (the admin's filter); anything else is a 400 naming `state`. */
+export async function listDeliveries(ctx: OperationContext, args: { limit?: number; page?: number; state?: unknown } = {}): Promise<PaginatedDocs> {
   await authorize(ctx, 'read');
   const limit = args.limit ?? DEFAULT_LIMIT;
   const page = args.page ?? 1;
   checkPaging(limit, page);
-  const totalDocs = await countDeliveries(ctx.cms.store);
-  const rows = totalDocs === 0 ? [] : await listDeliveryRows(ctx.cms.store, limit, (page - 1) * limit);
+  const state = args.state === undefined || args.state === '' ? undefined : (STATES as readonly unknown[]).includes(args.state) ? (args.state as DeliveryState) : null;
+  if (state === null) throw badRequest(`state must be one of ${STATES.join(', ')}.`, 'state');
+  const totalDocs = await countDeliveries(ctx.cms.store, state);
+  const rows = totalDocs === 0 ? [] : await listDeliveryRows(ctx.cms.store, limit, (page - 1) * limit, state);
   return { docs: rows.map(presentDelivery), ...pageInfo(totalDocs, limit, page) };
 }
 

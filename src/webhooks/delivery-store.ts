@@ -70,8 +70,10 @@ export function findDelivery(db: Queryable, id: string): Promise<DeliveryRow | n
 }
 
 /** Newest first. */
-export function listDeliveryRows(db: Queryable, limit: number, offset: number): Promise<DeliveryRow[]> {
-  return db.all<DeliveryRow>(`SELECT * FROM ${T} ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`, [limit, offset]);
+export function listDeliveryRows(db: Queryable, limit: number, offset: number, state?: DeliveryRow['state']): Promise<DeliveryRow[]> {
+  return state
+    ? db.all<DeliveryRow>(`SELECT * FROM ${T} WHERE "state" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`, [state, limit, offset])
+    : db.all<DeliveryRow>(`SELECT * FROM ${T} ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?`, [limit, offset]);
 }
 
 export async function countDeliveries(db: Queryable, state?: DeliveryRow['state']): Promise<number> {

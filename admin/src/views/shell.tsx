@@ -12,6 +12,14 @@ import { EditView } from './edit-view.tsx'
 import { GlobalView } from './global-view.tsx'
 import { ListView } from './list-view.tsx'
 import { MediaLibrary } from './media-library.tsx'
+import { LazyView } from './lazy-view.tsx'
+
+/** Admins' operations pages, each a lazy chunk: path below /operations/, nav label, icon, loader. */
+const OPERATIONS = [
+  { path: 'webhooks', label: 'Webhook deliveries', icon: 'upload', load: () => import('./webhook-deliveries-view.tsx') },
+  { path: 'health', label: 'Health', icon: 'check', load: () => import('./health-view.tsx') },
+  { path: 'backups', label: 'Backups', icon: 'file', load: () => import('./backups-view.tsx') },
+]
 
 /** Collections this user can open (API keys are for admins only). */
 export function visibleCollections(config: AdminConfig, user: User): CollectionConfig[] {
@@ -22,7 +30,7 @@ export function collectionIcon(c: CollectionConfig): string {
   return c.builtIn === 'media' ? 'image' : c.builtIn === 'users' ? 'users' : c.builtIn === 'api-keys' ? 'key' : 'doc'
 }
 
-function route(loc: Location, config: AdminConfig): { key: string; page: ComponentChildren; active: string | null } {
+function route(loc: Location, config: AdminConfig, user: User): { key: string; page: ComponentChildren; active: string | null } {
   const parts = loc.path.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts.length === 0) return { key: 'home', page: <Dashboard />, active: null }
   if (parts[0] === 'collections') {
@@ -36,6 +44,8 @@ function route(loc: Location, config: AdminConfig): { key: string; page: Compone
       return { key: `edit:${c.slug}:${parts[2]}`, page: <EditView collection={c} id={id} />, active: `c:${c.slug}` }
     }
   }
+  const op = parts[0] === 'operations' && parts.length === 2 && isAdmin(user) ? OPERATIONS.find((o) => o.path === parts[1]) : undefined
+  if (op) return { key: `op:${op.path}`, page: <LazyView load={op.load as () => Promise<{ default: (p: { location: Location }) => preact.JSX.Element }>} props={{ location: loc }} />, active: `op:${op.path}` }
   if (loc.path === '/account/security') return { key: 'security', page: <AccountSecurity />, active: 'security' }
   if (parts[0] === 'globals' && parts.length === 2) {
     const g = config.globals.find((x) => x.slug === parts[1])
@@ -73,7 +83,7 @@ function useFocusHeading(key: string) {
 export function Shell(props: { onLogout: () => void }) {
   const { config, user } = useApp()
   const loc = useLocation()
-  const r = route(loc, config)
+  const r = route(loc, config, user)
   useFocusHeading(r.key)
   // Phones show the navigation behind a menu button; any navigation closes it again.
   const [menuOpen, setMenuOpen] = useState(false)
@@ -109,6 +119,7 @@ export function Shell(props: { onLogout: () => void }) {
           {config.globals.map((g) => navLink(`/globals/${g.slug}`, `g:${g.slug}`, globalLabel(g), 'settings'))}
           {system.length > 0 && <div class="nav-title">Admin</div>}
           {system.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
+          {isAdmin(user) && OPERATIONS.map((o) => navLink(`/operations/${o.path}`, `op:${o.path}`, o.label, o.icon))}
           <div class="nav-title">Account</div>
           {navLink('/account/security', 'security', 'Sign-in and security', 'key')}
         </nav>

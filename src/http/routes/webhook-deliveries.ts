@@ -12,7 +12,7 @@ export function webhookDeliveryRoutes(cms: CMS) {
     .all('/webhook-deliveries', methods(cms, {
       GET: async ({ ctx, query }) => {
         const { limit, page } = readOptions(query, cms.config);
-        return { body: await listDeliveries(ctx, { limit, page }) };
+        return { body: await listDeliveries(ctx, { limit, page, state: query.state }) };
       },
     }))
     .all('/webhook-deliveries/:id/retry', methods(cms, {

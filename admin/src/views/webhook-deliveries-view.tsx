@@ -1,0 +1,121 @@
+/** Admins: webhook deliveries still waiting or given up (delivered ones are deleted), filtered by state, with retry. */
+import { useEffect, useState } from 'preact/hooks'
+import { ops, type Delivery, type DeliveryState } from '../ops-api.ts'
+import { formatDate, message } from '../format.ts'
+import { replaceQuery, type Location } from '../router.tsx'
+import { ErrorBox, Spinner, toast } from '../ui.tsx'
+import type { ListResult } from '../api.ts'
+
+const STATES: DeliveryState[] = ['pending', 'sending', 'failed']
+
+export default function WebhookDeliveriesView(props: { location: Location }) {
+  const q = props.location.query
+  const setQuery = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(q)
+    for (const [k, v] of Object.entries(changes)) v === null ? next.delete(k) : next.set(k, v)
+    replaceQuery(next)
+  }
+  const state = (STATES as string[]).includes(q.get('state') ?? '') ? (q.get('state') as DeliveryState) : undefined
+  const page = Math.max(1, Number(q.get('page')) || 1)
+  const [list, setList] = useState<ListResult<Delivery> | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [reload, setReload] = useState(0)
+
+  useEffect(() => {
+    let live = true
+    setError(null)
+    ops.deliveries(page, state).then((r) => live && setList(r)).catch((e) => live && setError(message(e)))
+    return () => {
+      live = false
+    }
+  }, [state, page, reload])
+
+  const retry = async (d: Delivery) => {
+    try {
+      await ops.retryDelivery(d.id)
+      toast('Delivery queued for another attempt')
+      setReload((n) => n + 1)
+    } catch (e) {
+      toast(message(e), 'error')
+    }
+  }
+
+  return (
+    <section>
+      <h1 tabIndex={-1}>Webhook deliveries</h1>
+      <p class="muted">Deliveries waiting for an attempt or given up. Delivered ones are removed.</p>
+      <div class="toolbar">
+        <label>
+          State{' '}
+          <select value={state ?? ''} onChange={(e) => setQuery({ state: e.currentTarget.value || null, page: null })}>
+            <option value="">All</option>
+            {STATES.map((s) => (
+              <option value={s} key={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorBox error={error} />
+      {!list && !error && <Spinner />}
+      {list && list.docs.length === 0 && <p class="muted">No deliveries{state ? ` in state “${state}”` : ''}.</p>}
+      {list && list.docs.length > 0 && (
+        <div class="table-wrap">
+          <table class="ops-table">
+            <thead>
+              <tr>
+                <th>Event</th>
+                <th>Target</th>
+                <th>State</th>
+                <th>Attempts</th>
+                <th>Last error</th>
+                <th>Next attempt</th>
+                <th>
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.docs.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    {d.event} {d.collection ? `${d.collection} #${d.docId}` : d.global}
+                    <div class="muted small">{formatDate(d.createdAt)}</div>
+                  </td>
+                  <td class="truncate">{d.url}</td>
+                  <td>
+                    <span class={`badge ${d.state === 'failed' ? 'danger' : ''}`}>{d.state}</span>
+                  </td>
+                  <td>{d.attempts}</td>
+                  <td>{d.lastError ?? '—'}</td>
+                  <td>{d.nextAttemptAt ? formatDate(d.nextAttemptAt) : '—'}</td>
+                  <td>
+                    {d.state !== 'sending' && (
+                      <button type="button" class="ghost" onClick={() => void retry(d)} aria-label={`Retry ${d.event} ${d.collection ?? d.global ?? ''} ${d.docId ?? ''}`.trim()}>
+                        Retry
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list && list.totalPages > 1 && (
+        <nav class="pager" aria-label="Pages">
+          <button type="button" disabled={!list.hasPrevPage} onClick={() => setQuery({ page: String(page - 1) })}>
+            Previous
+          </button>
+          <span>
+            Page {list.page} of {list.totalPages}
+          </span>
+          <button type="button" disabled={!list.hasNextPage} onClick={() => setQuery({ page: String(page + 1) })}>
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  )
+}
