@@ -207,10 +207,12 @@ const seg = encodeURIComponent
 export const auth = {
   init: () => api<{ hasUsers: boolean }>('GET', '/users/init'),
   /** The logged-in user, or null. */
-  me: async (): Promise<User | null> => {
+  me: async (): Promise<User | null> => (await auth.session())?.user ?? null,
+  /** The session as `/users/me` describes it (`twoFactorSetupRequired` during a forced enrolment), or null. */
+  session: async (): Promise<Pick<LoginResult, 'user' | 'twoFactorSetupRequired'> | null> => {
     try {
-      const r = await api<{ user?: User | null }>('GET', '/users/me')
-      return r?.user ?? null
+      const r = await api<{ user?: User | null; twoFactorSetupRequired?: boolean }>('GET', '/users/me')
+      return r?.user ? { user: r.user, twoFactorSetupRequired: r.twoFactorSetupRequired } : null
     } catch (e) {
       if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return null
       throw e

@@ -42,11 +42,13 @@ function App() {
   const boot = async () => {
     setState({ kind: 'loading' })
     try {
+      // The session first: a session means there are users, and during a forced enrolment
+      // (auth.requireTwoFactor) /users/init is refused like everything else; a reload then resumes it.
+      const session = await auth.session()
+      if (session?.twoFactorSetupRequired) return setState({ kind: 'enrol', user: session.user })
+      if (session) return await enter(session.user)
       const { hasUsers } = await auth.init()
-      if (!hasUsers) return setState({ kind: 'first-register' })
-      const user = await auth.me()
-      if (user) await enter(user)
-      else setState({ kind: 'login' })
+      setState({ kind: hasUsers ? 'login' : 'first-register' })
     } catch (e) {
       setState({ kind: 'unreachable', error: e instanceof ApiError ? e.message : message(e) })
     }

@@ -1,11 +1,29 @@
 /** "Sign-in and security": turn two-factor sign-in on or off, and see and end one's sessions. */
+import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError } from '../api.ts'
 import { account, type SessionInfo } from '../account-api.ts'
 import { formatDate, message } from '../format.ts'
 import { ErrorBox, Spinner, toast } from '../ui.tsx'
 
-const problem = (e: unknown) => (e instanceof ApiError ? e.message : message(e))
+export const problem = (e: unknown) => (e instanceof ApiError ? e.message : message(e))
+
+type QrComponent = FunctionComponent<{ text: string; label: string }>
+let qrModule: Promise<QrComponent> | null = null
+
+/** The QR code of the otpauth URL; its encoder is fetched only once a setup shows it (views/qr-code.tsx). */
+function SetupQrCode(props: { url: string }) {
+  const [Qr, setQr] = useState<QrComponent | null>(null)
+  useEffect(() => {
+    qrModule ??= import('./qr-code.tsx').then((m) => m.default)
+    let live = true
+    qrModule.then((c) => live && setQr(() => c), () => (qrModule = null))
+    return () => {
+      live = false
+    }
+  }, [])
+  return <div class="qr-frame">{Qr ? <Qr text={props.url} label="QR code to scan with your authenticator app" /> : <Spinner label="Loading the QR code…" />}</div>
+}
 
 /** `onContinue`: shown beside the recovery codes when enrolment is a step of signing in (auth.requireTwoFactor). */
 export function TwoFactorPanel(props: { onContinue?: () => void }) {
@@ -67,8 +85,9 @@ export function TwoFactorPanel(props: { onContinue?: () => void }) {
           setCode('')
         })}>
           <p>
-            Add this account to your authenticator app: open <a href={setup.otpauthUrl}>this link</a> on your phone, or enter the key by hand.
+            Scan this code with your authenticator app, open <a href={setup.otpauthUrl}>this link</a> on your phone, or enter the key by hand.
           </p>
+          <SetupQrCode url={setup.otpauthUrl} />
           <p>
             Key: <code data-testid="totp-secret">{setup.secret}</code>
           </p>
@@ -83,11 +102,12 @@ export function TwoFactorPanel(props: { onContinue?: () => void }) {
   )
 }
 
-function SessionsPanel() {
+/** One's own sessions, or with `user` (admins) another user's; `act` runs a change and reloads the list. */
+export function useSessions(user?: number | string) {
   const [sessions, setSessions] = useState<SessionInfo[] | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const load = () => account.sessions().then((r) => setSessions(r.docs), (e) => setError(problem(e)))
-  useEffect(() => void load(), [])
+  const load = () => account.sessions(user).then((r) => setSessions(r.docs), (e) => setError(problem(e)))
+  useEffect(() => void load(), [user])
   const act = (work: () => Promise<unknown>) => async () => {
     setError(null)
     try {
@@ -97,26 +117,33 @@ function SessionsPanel() {
       setError(problem(err))
     }
   }
+  return { sessions, error, act }
+}
+
+function SessionsPanel() {
+  const { sessions, error, act } = useSessions()
   if (!sessions) return error ? <ErrorBox error={error} /> : <Spinner />
   return (
     <section class="card">
       <h2>Where you are signed in</h2>
       <ErrorBox error={error} />
-      <table class="table">
-        <thead>
-          <tr><th>Device</th><th>Address</th><th>Last used</th><th /></tr>
-        </thead>
-        <tbody>
-          {sessions.map((s) => (
-            <tr key={s.id}>
-              <td>{s.userAgent ?? 'Unknown'}{s.current && <strong> (this one)</strong>}</td>
-              <td>{s.ip ?? ''}</td>
-              <td>{formatDate(s.lastUsedAt)}</td>
-              <td>{!s.current && <button type="button" onClick={act(() => account.endSession(s.id))}>Sign out</button>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div class="table-scroll">
+        <table class="table">
+          <thead>
+            <tr><th>Device</th><th>Address</th><th>Last used</th><th /></tr>
+          </thead>
+          <tbody>
+            {sessions.map((s) => (
+              <tr key={s.id}>
+                <td>{s.userAgent ?? 'Unknown'}{s.current && <strong> (this one)</strong>}</td>
+                <td>{s.ip ?? ''}</td>
+                <td>{formatDate(s.lastUsedAt)}</td>
+                <td>{!s.current && <button type="button" onClick={act(() => account.endSession(s.id))}>Sign out</button>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {sessions.length > 1 && <button type="button" onClick={act(() => account.endOtherSessions())}>Sign out all others</button>}
     </section>
   )
@@ -124,7 +151,7 @@ function SessionsPanel() {
 
 export function AccountSecurity() {
   return (
-    <section>
+    <section class="security">
       <h1 tabIndex={-1}>Sign-in and security</h1>
       <TwoFactorPanel />
       <SessionsPanel />

@@ -11,16 +11,17 @@ import { changedFields, emptyDoc } from '../form/values.ts'
 import { docLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
 import { Uploader } from '../media/uploader.tsx'
 import { Link, navigate } from '../router.tsx'
-import { confirmDialog, CopyButton, ErrorBox, Icon, Spinner, toast } from '../ui.tsx'
+import { confirmDialog, ErrorBox, Icon, SecretRow, Spinner, toast } from '../ui.tsx'
 import { MediaPreview } from './media-preview.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
+import { UserAccountPanel } from './user-account-panel.tsx'
 import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx'
 
 /** A one-time note carried across the redirect from /create to the new document's page. */
-let flash: { path: string; text: string; secret?: string } | null = null
+let flash: { path: string; text: string; secret?: string; invite?: string } | null = null
 /** Values a "Duplicate" hands to the create form it opens (nothing is saved until the editor saves). */
 let prefill: { path: string; values: Doc } | null = null
 
@@ -77,7 +78,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const save = async (mode: SaveMode) => {
     if (form.busy) return
     if (Object.keys(form.clientErrors).length) return form.showError(new ApiError(400, Object.values(form.clientErrors)[0]!))
-    const problem = isUsers ? passwordProblem(password, creating) : null
+    const problem = isUsers ? passwordProblem(password, creating, isAdmin(user)) : null
     if (problem) return form.showError(new ApiError(400, problem.message, [problem]))
     const data: Doc = changedFields(fields, form.values, form.initial)
     if (isUsers && password.open && password.value) data.password = password.value
@@ -98,7 +99,9 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
       setPassword({ open: false, value: '', confirm: '' })
       if (creating) {
         const secret = typeof saved.key === 'string' ? saved.key : undefined
-        flash = { path: `${path}/${saved.id}`, text: `${singularLabel(c)} created.`, secret }
+        // A user created without a password comes back with an invitation link (docs/accounts.md).
+        const invite = typeof saved.inviteUrl === 'string' ? saved.inviteUrl : undefined
+        flash = { path: `${path}/${saved.id}`, text: `${singularLabel(c)} created.`, secret, invite }
         form.reset(saved)
         toast(verb)
         await navigate(`${path}/${saved.id}`, { replace: true, force: true })
@@ -203,12 +206,13 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           {note.secret && (
             <>
               <p>Copy this key now; it is shown only once:</p>
-              <div class="secret-row">
-                <code class="secret" id="new-secret">
-                  {note.secret}
-                </code>
-                <CopyButton text={note.secret} label="Copy key" />
-              </div>
+              <SecretRow text={note.secret} label="Copy key" id="new-secret" />
+            </>
+          )}
+          {note.invite && (
+            <>
+              <p>Send this invitation link to the new user (valid 7 days; it was also mailed if email is set up):</p>
+              <SecretRow text={note.invite} label="Copy invitation link" testId="invite-link" />
             </>
           )}
         </div>
@@ -230,7 +234,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           <FormContext.Provider value={form.formContext}>
             <div class="fields">
               <FieldList fields={fields} value={form.values} onChange={form.setValues} />
-              {isUsers && <PasswordSection state={password} onChange={setPassword} creating={creating} own={own} />}
+              {isUsers && <PasswordSection state={password} onChange={setPassword} creating={creating} own={own} invite={isAdmin(user)} />}
             </div>
           </FormContext.Provider>
           <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
@@ -261,6 +265,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
                 </div>
               </dl>
             </section>
+            {isUsers && !own && isAdmin(user) && <UserAccountPanel user={doc.id!} label={docLabel(c, doc)} />}
             {c.drafts && <SchedulePanel owner={{ collection: c.slug, id: props.id! }} reloadKey={saves} />}
             {c.drafts && (
               <VersionsPanel

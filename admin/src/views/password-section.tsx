@@ -1,6 +1,7 @@
 /**
  * The password part of a user form. The API never returns passwords (or hashes); it only accepts a new
- * one: required on create, behind "Change password" on edit.
+ * one: on create (admins may leave it empty to invite: the server answers with an invitation link), behind
+ * "Change password" on edit.
  */
 import { useForm } from '../form/form-context.ts'
 
@@ -12,17 +13,17 @@ export interface PasswordState {
 
 export const MIN_PASSWORD = 8
 
-/** Why the password cannot be sent yet, or null. */
-export function passwordProblem(p: PasswordState, creating: boolean): { field: string; message: string } | null {
+/** Why the password cannot be sent yet, or null. `invite`: an empty password on create makes an invitation. */
+export function passwordProblem(p: PasswordState, creating: boolean, invite = false): { field: string; message: string } | null {
   if (!p.open) return null
-  if (!p.value && !creating) return null
+  if (!p.value && (!creating || (invite && !p.confirm))) return null
   if (!p.value) return { field: 'password', message: 'A password is required.' }
   if (p.value.length < MIN_PASSWORD) return { field: 'password', message: `Use at least ${MIN_PASSWORD} characters.` }
   if (p.value !== p.confirm) return { field: 'confirmPassword', message: 'The passwords do not match.' }
   return null
 }
 
-export function PasswordSection(props: { state: PasswordState; onChange: (s: PasswordState) => void; creating: boolean; own: boolean }) {
+export function PasswordSection(props: { state: PasswordState; onChange: (s: PasswordState) => void; creating: boolean; own: boolean; invite?: boolean }) {
   const form = useForm()
   const s = props.state
   const set = (p: Partial<PasswordState>) => props.onChange({ ...s, ...p })
@@ -40,6 +41,7 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
   }
   const errPassword = form.errors.password
   const errConfirm = form.errors.confirmPassword
+  const required = props.creating && !props.invite
   return (
     <fieldset class="group password-group">
       <legend>{props.creating ? 'Password' : 'Change password'}</legend>
@@ -47,7 +49,7 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
         <div class={`field ${errPassword ? 'has-error' : ''}`} data-path="password">
           <label class="field-label" for="field-password">
             {props.creating ? 'Password' : 'New password'}
-            {props.creating && <span class="req" aria-hidden="true">*</span>}
+            {required && <span class="req" aria-hidden="true">*</span>}
           </label>
           <input
             id="field-password"
@@ -56,13 +58,15 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
             class="narrow"
             value={s.value}
             disabled={form.disabled}
-            aria-required={props.creating ? 'true' : undefined}
+            aria-required={required ? 'true' : undefined}
             aria-invalid={errPassword ? 'true' : undefined}
             aria-describedby={errPassword ? 'field-password-error field-password-desc' : 'field-password-desc'}
             onInput={(e) => set({ value: e.currentTarget.value })}
           />
           <p class="field-description" id="field-password-desc">
-            At least {MIN_PASSWORD} characters.{!props.creating && props.own ? ' You stay logged in here; your other sessions end.' : ''}
+            At least {MIN_PASSWORD} characters.
+            {props.creating && props.invite ? ' Or leave both empty to invite: you get a link (valid 7 days, also mailed when email is set up) where the new user chooses one.' : ''}
+            {!props.creating && props.own ? ' You stay logged in here; your other sessions end.' : ''}
             {!props.creating && !props.own ? ' All of this user’s sessions end.' : ''}
           </p>
           {errPassword && (
