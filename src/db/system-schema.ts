@@ -67,6 +67,8 @@ export const versions = sqliteTable('_cms_versions', {
   pending: integer('pending').notNull().default(0),
   createdAt: text('createdAt').notNull(),
   updatedAt: text('updatedAt').notNull(),
+  /** Id of the user who saved this version; null for the system (jobs, Local API without a user). No foreign key: a deleted user leaves history intact. */
+  author: integer('author'),
 }, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);
 
 export const jobs = sqliteTable('_cms_jobs', {

@@ -3,7 +3,7 @@
  * version records of every document the caller may update (`where[parent][equals]=<id>` narrows to one),
  * `GET /:collection/versions/:version` reads one, and restoring one is SPEC's restore of its document.
  * `where` and `sort` reach the record's own fields: `id`, `parent`, `status` (also `_status`,
- * `version.status`, `version._status`), `latest`, `createdAt`, `updatedAt`.
+ * `version.status`, `version._status`), `latest`, `author` (a user id), `createdAt`, `updatedAt`.
  */
 import { notFound } from '../errors.ts';
 import type { Entity, SanitizedField, Where } from '../config/types.ts';
@@ -28,7 +28,7 @@ const column = (name: string, type: SanitizedField['type']): SanitizedField => (
 /** The version table seen as an entity, so `where` and `sort` compile through the one query compiler. */
 const VERSION_RECORDS = {
   kind: 'global', slug: '_cms_versions', table: '_cms_versions', drafts: false, maxVersions: 0,
-  fields: [column('parent', 'number'), column('status', 'text'), column('latest', 'checkbox')],
+  fields: [column('parent', 'number'), column('status', 'text'), column('latest', 'checkbox'), column('author', 'number')],
   fieldsByName: new Map(), hooks: {},
 } as unknown as Entity;
 const STATUS_ALIASES = new Set(['_status', 'version.status', 'version._status']);

@@ -31,6 +31,11 @@ export function createContext(cms: CMS, overrides: Partial<OperationContext> = {
   };
 }
 
+/** Who a write is recorded as (a version's `author`): the user's id, or null for the system. */
+export function stampOf(ctx: OperationContext, now: string): { now: string; author: number | null } {
+  return { now, author: ctx.user?.id ?? null };
+}
+
 export function localeOf(ctx: OperationContext) {
   return ctx.locale ? { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale } : null;
 }

@@ -12,7 +12,7 @@ import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { recordLiveVersion, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
-import type { OperationContext } from './context.ts';
+import { stampOf, type OperationContext } from './context.ts';
 import { inviteNewUser } from '../auth/password-reset.ts';
 
 export type CreateArgs = {
@@ -39,7 +39,7 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
     }
     const id = await insertRow(tx, collection, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, createdAt: now, updatedAt: now });
     const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);
-    if (collection.drafts) await recordLiveVersion(tx, ownerOf(collection, id), saved, now);
+    if (collection.drafts) await recordLiveVersion(tx, ownerOf(collection, id), saved, stampOf(ctx, now));
     const event = { collection: collection.slug, id, doc: saved, previousDoc: null, timestamp: now };
     await scope.emit({ ...event, type: onlyDraft ? 'draft' : 'create' });
     for (const type of statusEvents(null, saved)) await scope.emit({ ...event, type });

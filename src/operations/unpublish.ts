@@ -6,7 +6,7 @@ import { eventSubject, readLiveDoc, writeLiveStatus } from '../versions/live-row
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
-import type { OperationContext } from './context.ts';
+import { stampOf, type OperationContext } from './context.ts';
 
 export type UnpublishArgs = DocumentRef & { depth?: number };
 
@@ -18,7 +18,7 @@ export async function unpublish(ctx: OperationContext, args: UnpublishArgs): Pro
     if (previous?.status !== 'published') return null; // nothing to leave: answered as is, no event
     await writeLiveStatus(scope.tx, owner, 'draft', now);
     const saved = (await readLiveDoc(scope.tx, owner))!;
-    await recordLiveVersion(scope.tx, owner, saved, now, { keepPending: true });
+    await recordLiveVersion(scope.tx, owner, saved, stampOf(ctx, now), { keepPending: true });
     await scope.emit({ type: 'unpublish', ...eventSubject(owner), doc: saved, previousDoc: previous, timestamp: now });
     return { saved, previous };
   });

@@ -29,20 +29,24 @@ export async function withPendingDraft(db: Queryable, entity: Entity, doc: Doc):
   return (await pendingDraft(db, ownerOf(entity, doc.id as number))) ?? doc;
 }
 
+/** When and by whom a version is saved: `author` is the user's id, null for the system (jobs, Local API without a user). */
+export type VersionStamp = { now: string; author: number | null };
+
 /**
  * The version of a live write. Pending drafts the write merged in become history, except for unpublish,
  * which keeps the pending draft pending. Returns whether a pending draft was taken live.
  */
-export async function recordLiveVersion(tx: Queryable, owner: VersionOwner, saved: Doc, now: string, options: { keepPending?: boolean } = {}): Promise<boolean> {
+export async function recordLiveVersion(tx: Queryable, owner: VersionOwner, saved: Doc, stamp: VersionStamp, options: { keepPending?: boolean } = {}): Promise<boolean> {
   const tookDraft = options.keepPending ? false : (await settlePendingDrafts(tx, owner)) > 0;
-  await insertVersion(tx, owner, saved, { status: String(saved.status ?? 'draft'), pending: false, now });
+  await insertVersion(tx, owner, saved, { status: String(saved.status ?? 'draft'), pending: false, ...stamp });
   return tookDraft;
 }
 
 /** A save that stores only a draft: a pending version, the live row untouched; announces `draft`. */
-export async function saveDraftOnly(scope: TransactionScope, owner: VersionOwner, draft: Doc, previous: Doc | null, now: string): Promise<Doc> {
+export async function saveDraftOnly(scope: TransactionScope, owner: VersionOwner, draft: Doc, previous: Doc | null, stamp: VersionStamp): Promise<Doc> {
+  const { now } = stamp;
   const doc = { ...draft, status: 'draft', updatedAt: now };
-  await insertVersion(scope.tx, owner, doc, { status: 'draft', pending: true, now });
+  await insertVersion(scope.tx, owner, doc, { status: 'draft', pending: true, ...stamp });
   await scope.emit({ type: 'draft', ...eventSubject(owner), doc, previousDoc: previous, timestamp: now });
   return doc;
 }

@@ -17,11 +17,11 @@ export type VersionOwner = { entity: Entity; parent: number };
 const OWNED_BY = `"kind" = ? AND "slug" = ? AND "parent" = ?`;
 const owned = (owner: VersionOwner) => [owner.entity.kind, owner.entity.slug, owner.parent];
 
-export async function insertVersion(db: Queryable, owner: VersionOwner, doc: Doc, options: { status: string; pending: boolean; now: string }): Promise<VersionRow> {
+export async function insertVersion(db: Queryable, owner: VersionOwner, doc: Doc, options: { status: string; pending: boolean; now: string; author: number | null }): Promise<VersionRow> {
   const row = (await db.get<VersionRow>(
-    `INSERT INTO "_cms_versions" ("kind", "slug", "parent", "version", "status", "pending", "latest", "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING *`,
-    [...owned(owner), JSON.stringify(doc), options.status, options.pending ? 1 : 0, options.now, options.now],
+    `INSERT INTO "_cms_versions" ("kind", "slug", "parent", "version", "status", "pending", "latest", "createdAt", "updatedAt", "author")
+     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?) RETURNING *`,
+    [...owned(owner), JSON.stringify(doc), options.status, options.pending ? 1 : 0, options.now, options.now, options.author],
   ))!;
   await db.run(`UPDATE "_cms_versions" SET "latest" = 0 WHERE ${OWNED_BY} AND "latest" = 1 AND "id" <> ?`, [...owned(owner), row.id]);
   await pruneVersions(db, owner, owner.entity.maxVersions);

@@ -62,6 +62,7 @@ export const versions = pgTable('_cms_versions', {
   pending: integer('pending').notNull().default(0),
   createdAt: text('createdAt').notNull(),
   updatedAt: text('updatedAt').notNull(),
+  author: integer('author'),
 }, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);
 
 export const jobs = pgTable('_cms_jobs', {

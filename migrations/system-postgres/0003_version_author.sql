@@ -1,0 +1,1 @@
+ALTER TABLE "_cms_versions" ADD COLUMN "author" integer;
