@@ -11,6 +11,7 @@ import { localeOptions } from './query/request-options.ts';
 import { flushWebhooks } from './webhooks/start-webhooks.ts';
 import { retryDueWebhooks } from './webhooks/retry-due.ts';
 import { runJobs } from './jobs/run-jobs.ts';
+import { listScheduledJobs, type ScheduledJobsArgs } from './jobs/scheduled-jobs.ts';
 import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
 
 /** Payload's read shape: `select: { title: true }`, `populate: { users: { name: true } }` (CONTRACT §7). */
@@ -71,6 +72,8 @@ export function localAPI(cms: CMS) {
       operations.scheduleAction(contextFor(cms, args), { ...args, at: args.at instanceof Date ? args.at.toISOString() : args.at }),
     listScheduled: (args: Common & DocumentRef) => operations.listScheduled(contextFor(cms, args), args),
     cancelScheduled: (args: Common & DocumentRef & { job: number | string }) => operations.cancelScheduled(contextFor(cms, args), args),
+    /** Pending scheduled jobs across the site (`GET /jobs/scheduled`), soonest first, in the list shape. */
+    scheduledJobs: (args: Common & ScheduledJobsArgs = {}) => listScheduledJobs(contextFor(cms, args), args),
     preview: (args: Common & ({ collection: string; id?: number | string } | { global: string }) & { data: Record<string, unknown> }) =>
       operations.previewDocument(contextFor(cms, args), args),
     /** Waits for this process's first webhook attempts and quick retries (call before a serverless function returns). */

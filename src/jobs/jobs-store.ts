@@ -91,7 +91,24 @@ export function purgeStatement(_dialect: Dialect, olderThan: number): SQLPart {
   return { sql: `DELETE FROM "_cms_jobs" WHERE "state" IN ('done', 'failed', 'cancelled') AND "at" <= ?`, params: [olderThan] };
 }
 
-/** Scheduled actions still waiting (the admin's `GET /health`). */
-export async function countPendingJobs(db: Queryable): Promise<number> {
-  return (await db.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_jobs" WHERE "state" = 'pending'`))?.n ?? 0;
+/** Which pending jobs across the site: all, one collection or global, or some documents of one collection. */
+export type PendingFilter = { kind?: 'collection' | 'global'; slug?: string; parents?: number[] };
+
+function pendingWhere(dialect: Dialect, filter: PendingFilter): SQLPart {
+  const parts: SQLPart[] = [{ sql: `"state" = 'pending'`, params: [] }];
+  if (filter.kind && filter.slug) parts.push({ sql: `"kind" = ? AND "slug" = ?`, params: [filter.kind, filter.slug] });
+  if (filter.parents) parts.push(dialect.inList('"parent"', filter.parents));
+  return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
+}
+
+/** Scheduled actions still waiting (the admin's `GET /health` and `GET /jobs/scheduled`). */
+export async function countPendingJobs(db: Queryable, filter: PendingFilter = {}): Promise<number> {
+  const where = pendingWhere(db.dialect, filter);
+  return (await db.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_jobs" WHERE ${where.sql}`, where.params))?.n ?? 0;
+}
+
+/** Pending jobs across the site, soonest first (through the (state, at) index). */
+export function listPendingJobs(db: Queryable, filter: PendingFilter, limit: number, offset: number): Promise<JobRow[]> {
+  const where = pendingWhere(db.dialect, filter);
+  return db.all<JobRow>(`SELECT * FROM "_cms_jobs" WHERE ${where.sql} ORDER BY "at" ASC, "id" ASC LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
 }

@@ -3,12 +3,15 @@
  * cron secret (`Authorization: Bearer <secret>`, either verb) or an admin. A cookie session must use POST,
  * which carries the CSRF check: a GET is what a link or an image on another site can make a browser send.
  * 401 without valid credentials (a wrong secret included), 403 for a user who may not.
+ * `GET /jobs/scheduled`: pending scheduled jobs across the site, for admins (src/jobs/scheduled-jobs.ts).
  */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { forbidden, unauthorized } from '../../errors.ts';
 import { isCronSecret } from '../../jobs/cron-secret.ts';
 import { runJobs } from '../../jobs/run-jobs.ts';
+import { listScheduledJobs } from '../../jobs/scheduled-jobs.ts';
+import { readOptions } from '../../query/request-options.ts';
 import { bearerToken, isAdmin } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 
@@ -22,5 +25,12 @@ export function jobRoutes(cms: CMS) {
     }
     return { body: await runJobs(cms) };
   };
-  return new Elysia().all('/jobs/run', methods(cms, { GET: run, POST: run }));
+  return new Elysia()
+    .all('/jobs/run', methods(cms, { GET: run, POST: run }))
+    .all('/jobs/scheduled', methods(cms, {
+      GET: async ({ ctx, query }) => {
+        const { limit, page } = readOptions(query, cms.config);
+        return { body: await listScheduledJobs(ctx, { limit, page, collection: query.collection, global: query.global, parent: query.parent }) };
+      },
+    }));
 }
