@@ -287,6 +287,8 @@ export interface Version {
   createdAt?: string
   updatedAt?: string
   version?: Doc
+  /** Who saved it: populated when the reader may read that user, else the id; null for the system. */
+  author?: { id: number; email?: string | null; name?: string | null } | number | null
 }
 
 /** Base path of a document's version routes: `/posts/3` or `/globals/settings`. */
@@ -308,12 +310,17 @@ export interface ScheduledJob {
   at: string
   state?: string
   createdAt?: string
+  collection?: string
+  global?: string
+  parent?: number | null
 }
 
 export const schedule = {
   list: (o: VersionOwner) => api<{ docs: ScheduledJob[] }>('GET', `${ownerPath(o)}/schedule`),
   add: (o: VersionOwner, action: 'publish' | 'unpublish', at: string) => api<{ doc: ScheduledJob }>('POST', `${ownerPath(o)}/schedule`, { action, at }),
   cancel: (o: VersionOwner, job: string | number) => api<{ doc: ScheduledJob }>('DELETE', `${ownerPath(o)}/schedule/${seg(String(job))}`),
+  /** Admins: pending jobs across the site (`GET /jobs/scheduled`), soonest first; `parent` is a comma-separated id list. */
+  pending: (q: { page?: number; limit?: number; collection?: string; parent?: string }) => api<ListResult<ScheduledJob>>('GET', `/jobs/scheduled${queryString(q)}`),
 }
 
 export const versions = {

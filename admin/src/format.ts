@@ -54,6 +54,13 @@ export function formatBytes(n: unknown): string {
 }
 
 /** A document's title column: its `useAsTitle` value, else `#id`. */
+/** A version's author as people read it: name, else email, else "User #id"; "System" for jobs and scripts. */
+export function authorName(author: { id: number; email?: string | null; name?: string | null } | number | null | undefined): string {
+  if (author === null || author === undefined) return 'System'
+  if (typeof author === 'number') return `User #${author}`
+  return author.name || author.email || `User #${author.id}`
+}
+
 export function docTitle(c: CollectionConfig | undefined, d: Doc | null | undefined): string {
   if (!d) return ''
   const key = c?.admin?.useAsTitle

@@ -17,6 +17,7 @@ import { LazyView } from './lazy-view.tsx'
 /** Admins' operations pages, each a lazy chunk: path below /operations/, nav label, icon, loader. */
 const OPERATIONS = [
   { path: 'webhooks', label: 'Webhook deliveries', icon: 'upload', load: () => import('./webhook-deliveries-view.tsx') },
+  { path: 'scheduled', label: 'Scheduled', icon: 'clock', load: () => import('./scheduled-jobs-view.tsx') },
   { path: 'health', label: 'Health', icon: 'check', load: () => import('./health-view.tsx') },
   { path: 'backups', label: 'Backups', icon: 'file', load: () => import('./backups-view.tsx') },
 ]

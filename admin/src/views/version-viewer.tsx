@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import type { Doc, Field, Version } from '../api.ts'
-import { exactTime, fieldLabel, formatDate } from '../format.ts'
+import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts'
 import { Modal } from '../ui.tsx'
 
 /** A stored value as text for reading: lists and objects as indented JSON. */
@@ -67,6 +67,10 @@ export default function VersionViewer(props: {
           <dd>
             <time dateTime={String(version.updatedAt ?? version.createdAt ?? '')}>{exactTime(version.updatedAt ?? version.createdAt)}</time>
           </dd>
+        </div>
+        <div>
+          <dt>By</dt>
+          <dd class="version-author">{authorName(version.author)}</dd>
         </div>
         <div>
           <dt>Status</dt>

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiError, versions, type Doc, type Field, type ListResult, type Version, type VersionOwner } from '../api.ts'
 import { useApp } from '../app-context.ts'
 import { changedFields } from '../form/values.ts'
-import { exactTime, formatDate, message } from '../format.ts'
+import { authorName, exactTime, formatDate, message } from '../format.ts'
 import { confirmDialog, Icon, toast } from '../ui.tsx'
 
 type Viewer = typeof import('./version-viewer.tsx').default
@@ -101,6 +101,9 @@ export function VersionsPanel(props: {
                   <button type="button" class="link small" title={exactTime(v.updatedAt ?? v.createdAt)} onClick={() => void view(v)}>
                     {formatDate(v.updatedAt ?? v.createdAt)}
                   </button>
+                  <div class="muted small version-by">
+                    by {authorName(v.author)} · <time dateTime={String(v.updatedAt ?? v.createdAt ?? '')}>{exactTime(v.updatedAt ?? v.createdAt)}</time>
+                  </div>
                   <div>
                     <span class={`badge ${v.status === 'published' ? 'ok' : 'draft'}`}>{v.status ?? 'draft'}</span>
                     {v.latest && <span class="badge">current</span>}
