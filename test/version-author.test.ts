@@ -11,7 +11,7 @@ const keyHeaders: Record<string, string> = {};
 
 runScenarios('version authors', draftsConfig, [
   {
-    name: 'a reader allowed to read users gets each author as { id, email, name }; system saves as null', as: 'editor', method: 'GET', url: '/posts/1/versions', status: 200,
+    name: 'a reader allowed to read users gets each author as { id, email, name }; system saves as null', as: 'editor', method: 'GET', url: '/posts/1/versions?author=true', status: 200,
     check: (res) => {
       const id = editor.user.id;
       expect(docsOf(res).map((v) => v.author)).toEqual([
@@ -23,19 +23,23 @@ runScenarios('version authors', draftsConfig, [
     },
   },
   {
-    name: 'Payload\'s collection versions path carries the author and filters by it', as: 'editor', method: 'GET', url: () => `/posts/versions?where[author][equals]=${editor.user.id}`, status: 200,
+    name: 'Payload\'s collection versions path carries the author and filters by it', as: 'editor', method: 'GET', url: () => `/posts/versions?author=true&where[author][equals]=${editor.user.id}`, status: 200,
     check: (res) => {
       expect(res.body.totalDocs).toBe(2);
       expect(docsOf(res).every((v) => v.author?.email === 'author@example.com')).toBe(true);
     },
   },
-  { name: 'one version carries its author', as: 'editor', method: 'GET', url: '/posts/1/versions/1', status: 200, contains: ['"author":{"id":', '"email":"author@example.com"', '"name":"Ada Author"'] },
   {
-    name: 'an API key that may not read users sees the author as the bare id', method: 'GET', url: '/posts/1/versions/1', status: 200, headers: keyHeaders,
+    name: 'without ?author=true a version record keeps exactly CONTRACT §4\'s shape', as: 'editor', method: 'GET', url: '/posts/1/versions/1', status: 200,
+    check: (res) => { expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'id', 'latest', 'parent', 'status', 'updatedAt', 'version']); },
+  },
+  { name: 'one version carries its author', as: 'editor', method: 'GET', url: '/posts/1/versions/1?author=true', status: 200, contains: ['"author":{"id":', '"email":"author@example.com"', '"name":"Ada Author"'] },
+  {
+    name: 'an API key that may not read users sees the author as the bare id', method: 'GET', url: '/posts/1/versions/1?author=true', status: 200, headers: keyHeaders,
     check: (res) => expect(res.body.author).toBe(editor.user.id),
   },
   {
-    name: 'global versions carry the author too', as: 'editor', method: 'GET', url: '/globals/settings/versions', status: 200,
+    name: 'global versions carry the author too', as: 'editor', method: 'GET', url: '/globals/settings/versions?author=true', status: 200,
     check: (res) => expect(docsOf(res)[0].author).toMatchObject({ id: editor.user.id, email: 'author@example.com' }),
   },
 ], async (t) => {

@@ -325,7 +325,7 @@ export const schedule = {
 
 export const versions = {
   list: (o: VersionOwner, page = 1, locale?: string) =>
-    api<ListResult<Version>>('GET', `${ownerPath(o)}/versions${queryString({ limit: 10, page, depth: 0, locale, 'fallback-locale': locale ? 'false' : undefined })}`),
+    api<ListResult<Version>>('GET', `${ownerPath(o)}/versions${queryString({ limit: 10, page, depth: 0, author: 'true', locale, 'fallback-locale': locale ? 'false' : undefined })}`),
   restore: (o: VersionOwner, version: string | number) =>
     api<{ doc: Doc }>('POST', `${ownerPath(o)}/versions/${seg(String(version))}/restore`),
 }

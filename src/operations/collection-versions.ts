@@ -21,8 +21,8 @@ import { presentVersions } from './present-version.ts';
 import { restoreVersion } from './restore-version.ts';
 import { localeOf, type OperationContext } from './context.ts';
 
-export type FindCollectionVersionsArgs = { collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number };
-export type CollectionVersionArgs = { collection: string; version: number | string; depth?: number };
+export type FindCollectionVersionsArgs = { collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; author?: boolean };
+export type CollectionVersionArgs = { collection: string; version: number | string; depth?: number; author?: boolean };
 
 const column = (name: string, type: SanitizedField['type']): SanitizedField => ({ name, type, path: name, localized: false });
 /** The version table seen as an entity, so `where` and `sort` compile through the one query compiler. */
@@ -53,13 +53,13 @@ export async function findCollectionVersions(ctx: OperationContext, args: FindCo
   const orderBy = compileSort(dialect, VERSION_RECORDS, args.sort && STATUS_ALIASES.has(args.sort.replace(/^-/, '')) ? args.sort.replace(/[^-].*/, 'status') : args.sort, null, TRUSTED);
   const totalDocs = await countRows(ctx.cms.store, VERSION_RECORDS, where);
   const rows = totalDocs ? await selectRows(ctx.cms.store, VERSION_RECORDS, where, orderBy, limit, (page - 1) * limit) : [];
-  return { docs: await presentVersions(ctx, collection, rows as never, args.depth ?? 1), ...pageInfo(totalDocs, limit, page) };
+  return { docs: await presentVersions(ctx, collection, rows as never, args.depth ?? 1, args.author), ...pageInfo(totalDocs, limit, page) };
 }
 
 /** One version record; its document must be one the caller may update (else 404/401/403 as SPEC's nested route). */
 export async function findCollectionVersionByID(ctx: OperationContext, args: CollectionVersionArgs) {
   const { collection, row } = await versionOf(ctx, args);
-  return (await presentVersions(ctx, collection, [row], args.depth ?? 1))[0];
+  return (await presentVersions(ctx, collection, [row], args.depth ?? 1, args.author))[0];
 }
 
 /** Restores a version: SPEC's `…/:id/versions/:version/restore` on the document it belongs to. */

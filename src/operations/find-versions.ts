@@ -8,8 +8,9 @@ import { parseId } from './entities.ts';
 import { presentVersions } from './present-version.ts';
 import type { OperationContext } from './context.ts';
 
-export type FindVersionsArgs = DocumentRef & { limit?: number; page?: number; depth?: number };
-export type FindVersionArgs = DocumentRef & { version: number | string; depth?: number };
+/** `author`: add who saved each version to the records (`?author=true`). */
+export type FindVersionsArgs = DocumentRef & { limit?: number; page?: number; depth?: number; author?: boolean };
+export type FindVersionArgs = DocumentRef & { version: number | string; depth?: number; author?: boolean };
 
 export async function findVersions(ctx: OperationContext, args: FindVersionsArgs) {
   const limit = args.limit ?? DEFAULT_LIMIT;
@@ -18,14 +19,14 @@ export async function findVersions(ctx: OperationContext, args: FindVersionsArgs
   const { entity, owner } = await loadForUpdate(ctx, args, { drafts: true });
   const totalDocs = await countVersions(ctx.cms.store, owner);
   const rows = totalDocs ? await listVersions(ctx.cms.store, owner, limit, (page - 1) * limit) : [];
-  return { docs: await presentVersions(ctx, entity, rows, args.depth ?? 1), ...pageInfo(totalDocs, limit, page) };
+  return { docs: await presentVersions(ctx, entity, rows, args.depth ?? 1, args.author), ...pageInfo(totalDocs, limit, page) };
 }
 
 export async function findVersionByID(ctx: OperationContext, args: FindVersionArgs): Promise<Record<string, unknown>> {
   const { entity, owner } = await loadForUpdate(ctx, args, { drafts: true });
   const row = await findVersion(ctx.cms.store, owner, parseVersionId(args.version));
   if (!row) throw notFound('Version not found.');
-  return (await presentVersions(ctx, entity, [row], args.depth ?? 1))[0];
+  return (await presentVersions(ctx, entity, [row], args.depth ?? 1, args.author))[0];
 }
 
 export function parseVersionId(id: unknown): number {

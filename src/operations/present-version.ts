@@ -1,6 +1,7 @@
 /**
- * A version row → CONTRACT §4's record `{ id, parent, version, status, createdAt, updatedAt, latest }`, plus
- * `author` (src/operations/version-authors.ts); `version` is presented like a read.
+ * A version row → CONTRACT §4's record `{ id, parent, version, status, createdAt, updatedAt, latest }`;
+ * `version` is presented like a read. `author` (src/operations/version-authors.ts) is added only when asked
+ * (`?author=true`, the admin's version list), so the contract's record keeps exactly its shape.
  */
 import type { Entity } from '../config/types.ts';
 import type { VersionRow } from '../versions/store.ts';
@@ -8,9 +9,9 @@ import { presentDocs } from './present.ts';
 import type { OperationContext } from './context.ts';
 import { presentAuthors } from './version-authors.ts';
 
-export async function presentVersions(ctx: OperationContext, entity: Entity, rows: VersionRow[], depth: number): Promise<Record<string, unknown>[]> {
+export async function presentVersions(ctx: OperationContext, entity: Entity, rows: VersionRow[], depth: number, withAuthor = false): Promise<Record<string, unknown>[]> {
   const docs = await presentDocs(ctx, entity, rows.map((row) => JSON.parse(row.version) as Record<string, unknown>), depth);
-  const authors = await presentAuthors(ctx, rows.map((row) => row.author ?? null));
+  const authors = withAuthor ? await presentAuthors(ctx, rows.map((row) => row.author ?? null)) : [];
   return rows.map((row, i) => ({
     id: row.id,
     // A global has no document id.
@@ -20,6 +21,6 @@ export async function presentVersions(ctx: OperationContext, entity: Entity, row
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     latest: row.latest === 1,
-    author: authors[i],
+    ...(withAuthor ? { author: authors[i] } : {}),
   }));
 }

@@ -30,6 +30,9 @@ export function versionRoutes(cms: CMS) {
     }, { writes: (p) => ({ collection: p.collection, action: 'create' }) }));
 }
 
+/** `?author=true` adds who saved each version to the records (the admin's version list asks for it). */
+const withAuthor = (query: Record<string, unknown>) => query.author === 'true';
+
 function depthOf(cms: CMS, input: RouteInput): number {
   return readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config).depth;
 }
@@ -40,11 +43,11 @@ function collectionVersionRoutes(cms: CMS) {
     .all('/:collection/versions', methods(cms, {
       GET: async ({ ctx, query, params }) => {
         const o = readOptions(query, cms.config);
-        return { body: await findCollectionVersions(ctx, { collection: params.collection, where: o.where, sort: o.sort, limit: o.limit, page: o.page, depth: o.depth }) };
+        return { body: await findCollectionVersions(ctx, { collection: params.collection, where: o.where, sort: o.sort, limit: o.limit, page: o.page, depth: o.depth, author: withAuthor(query) }) };
       },
     }))
     .all('/:collection/versions/:version', methods(cms, {
-      GET: async (input) => ({ body: await findCollectionVersionByID(input.ctx, { collection: input.params.collection, version: input.params.version, depth: depthOf(cms, input) }) }),
+      GET: async (input) => ({ body: await findCollectionVersionByID(input.ctx, { collection: input.params.collection, version: input.params.version, depth: depthOf(cms, input), author: withAuthor(input.query) }) }),
       POST: async (input) => {
         const doc = await restoreCollectionVersion(input.ctx, { collection: input.params.collection, version: input.params.version, depth: depthOf(cms, input) });
         return { body: { doc, message: 'Version restored.' } };
@@ -63,11 +66,11 @@ function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
     .all(`${prefix}/versions`, methods(cms, {
       GET: async ({ ctx, query, params }) => {
         const o = readOptions(query, cms.config);
-        return { body: await findVersions(ctx, { ...refOf(params), limit: o.limit, page: o.page, depth: o.depth }) };
+        return { body: await findVersions(ctx, { ...refOf(params), limit: o.limit, page: o.page, depth: o.depth, author: withAuthor(query) }) };
       },
     }))
     .all(`${prefix}/versions/:version`, methods(cms, {
-      GET: async (input) => ({ body: await findVersionByID(input.ctx, { ...refOf(input.params), version: input.params.version, depth: depthOf(cms, input) }) }),
+      GET: async (input) => ({ body: await findVersionByID(input.ctx, { ...refOf(input.params), version: input.params.version, depth: depthOf(cms, input), author: withAuthor(input.query) }) }),
       // Payload restores a global's version with POST on the version's own path (CONTRACT §7).
       ...(prefix.startsWith('/globals') ? { POST: restore } : {}),
     }))
