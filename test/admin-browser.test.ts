@@ -184,7 +184,10 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     await page.getByLabel('Site name').fill('My CMS site');
+    // Wait for the save's own answer: a "Saved" toast of an earlier step may still be showing.
+    const saved = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/globals/settings'));
     await page.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBe(200);
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     expect((await t.request('GET', '/globals/settings', { token: session.token })).body.siteName).toBe('My CMS site');
   }, STEP);

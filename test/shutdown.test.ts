@@ -7,15 +7,21 @@ import { tempDir } from './harness.ts';
 
 const CLI = path.join(import.meta.dir, '../src/cli/main.ts');
 
+/** `cms serve` on a free port (the one it prints), ready once it answers. */
 async function serve(dir: string) {
-  const port = 20000 + Math.floor(Math.random() * 30000);
-  const proc = Bun.spawn([process.execPath, CLI, 'serve', '--port', String(port)], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
-  const base = `http://127.0.0.1:${port}/api/cms`;
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(`${base}/users/init`).then((r) => r.ok, () => false)) return { proc, base };
-    await Bun.sleep(25);
+  const proc = Bun.spawn([process.execPath, CLI, 'serve', '--port', '0'], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+  const reader = proc.stdout.getReader();
+  let output = '';
+  const deadline = Date.now() + 20_000;
+  while (!/listening on (http:\/\/\S+?)\/admin/.test(output)) {
+    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited before listening: ${output}`);
+    output += new TextDecoder().decode(value);
   }
-  throw new Error('server did not start');
+  reader.releaseLock();
+  const base = `${/listening on (http:\/\/\S+?)\/admin/.exec(output)![1]}/api/cms`;
+  return { proc, base };
 }
 
 describe('clean shutdown', () => {
