@@ -32,9 +32,9 @@ const total = Number(values.docs);
 const root = path.join(import.meta.dir, '..');
 const binary = path.join(root, 'dist/cms');
 const useBinary = !baseline && fs.existsSync(binary);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-'));
 const postgres: TestDatabase | null = engine === 'postgres' ? await createTestDatabase() : null;
 if (postgres) console.log(`PostgreSQL database ${postgres.name} on ${new URL(postgres.url).host} (dropped at the end)`);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-'));
 const config = `export default {${postgres ? `\n  database: ${JSON.stringify(postgres.url)},` : ''}
   collections: [{
     slug: 'posts',
@@ -51,11 +51,12 @@ const config = `export default {${postgres ? `\n  database: ${JSON.stringify(pos
 `;
 fs.writeFileSync(path.join(dir, 'cms.config.ts'), config);
 const log = (...a: unknown[]) => console.log(...a);
-// The servers die with this process, and a failed or interrupted run still drops its database.
+// The servers die with this process, and a failed or interrupted run still removes its folder and database.
 const children: { kill(): void }[] = [];
 process.on('exit', () => children.forEach((c) => c.kill()));
 const fail = (error: unknown) => {
   if (error) console.error(error);
+  fs.rmSync(dir, { recursive: true, force: true });
   void (postgres?.drop() ?? Promise.resolve()).finally(() => process.exit(1));
 };
 process.on('uncaughtException', fail);
