@@ -7,6 +7,7 @@ import type { SanitizedConfig, StorageAdapter } from './config/types.ts';
 import { openStore } from './db/open-store.ts';
 import type { Store } from './db/store.ts';
 import { applyMigrationFiles, diffConfig, writeMigrationFile, DESTRUCTIVE_HINT } from './db/schema-migrate.ts';
+import { requireExistingDatabase, verifySchema } from './db/verify-schema.ts';
 import { createEventStream, type EventStream } from './events/change-events.ts';
 import { systemClock, isoNow, type Clock } from './clock.ts';
 import { resolveSecret } from './secret.ts';
@@ -38,21 +39,26 @@ export type CMS = {
 export type CreateOptions = LoadOptions & {
   clock?: Clock;
   log?: Logger;
-  /** `auto` (default) applies pending files and additive changes; `none` leaves the schema alone (CLI migrate commands). */
-  migrate?: 'auto' | 'none';
+  /**
+   * `auto` (default) applies pending files and additive changes; `none` leaves the schema alone (CLI migrate
+   * commands); `verify` changes nothing and refuses a database whose schema is behind (`getCMS({ migrate: false })`).
+   */
+  migrate?: 'auto' | 'none' | 'verify';
 };
 
 export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   const config = await loadConfig(options);
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
+  if (options.migrate === 'verify') requireExistingDatabase(config);
   const store = await openStore(config, () => clock.now());
   setNativeDir(config.dataDir);
   let storage: StorageAdapter;
   let secret: string;
   try {
-    await store.applySystemMigrations();
-    if (options.migrate !== 'none') await store.withMigrationLock(() => migrateOnStart(config, store, clock, log));
+    if (options.migrate === 'verify') await verifySchema(config, store);
+    else await store.applySystemMigrations();
+    if (options.migrate === 'auto' || options.migrate === undefined) await store.withMigrationLock(() => migrateOnStart(config, store, clock, log));
     storage = await createStorage(config);
     secret = await resolveSecret(config, store);
   } catch (error) {

@@ -1,5 +1,11 @@
-/** The package entry: the Local API, the server, the helpers and the config types. */
-export { getCMS, localAPI, type LocalAPI } from './local.ts';
+/// <reference path="./types/assets.d.ts" />
+/**
+ * The package entry (`import { getCMS } from 'cms'`): the Local API, the server, the helpers and the config
+ * types. The reference above brings the embedded-file module declarations into a consumer's compile, which
+ * checks these sources as they are (the package ships TypeScript, run by Bun directly).
+ */
+export { getCMS, localAPI, type LocalAPI, type GetCMSOptions } from './local.ts';
+export type { CMSTypesShape, TypedWhere } from './local-types.ts';
 export { createCMS, type CMS } from './cms.ts';
 export { startServer } from './server.ts';
 export { getCMSUser, useCMSUser } from './auth/user-helpers.ts';

@@ -13,6 +13,7 @@ import { retryDueWebhooks } from './webhooks/retry-due.ts';
 import { runJobs } from './jobs/run-jobs.ts';
 import { listScheduledJobs, type ScheduledJobsArgs } from './jobs/scheduled-jobs.ts';
 import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
+import type { CMSTypesShape, TypedLocalAPI, TYPED_METHODS, UntypedCMS } from './local-types.ts';
 
 /** Payload's read shape: `select: { title: true }`, `populate: { users: { name: true } }` (CONTRACT §7). */
 type Shape = { select?: Record<string, unknown>; populate?: Record<string, unknown> };
@@ -46,7 +47,7 @@ function deleteOne(cms: CMS) {
     'id' in args && args.id !== undefined ? operations.deleteDocument(contextFor(cms, args), args) : operations.deleteMany(contextFor(cms, args), args as Parameters<DeleteMany>[0]);
 }
 
-export function localAPI(cms: CMS) {
+function untypedLocalAPI(cms: CMS) {
   return {
     cms,
     config: cms.config,
@@ -86,11 +87,23 @@ export function localAPI(cms: CMS) {
   };
 }
 
-export type LocalAPI = ReturnType<typeof localAPI>;
+/** The Local API, typed by a generated `CMSTypes` map when given one (src/local-types.ts). */
+export type LocalAPI<T extends CMSTypesShape = UntypedCMS> = Omit<ReturnType<typeof untypedLocalAPI>, (typeof TYPED_METHODS)[number]> & TypedLocalAPI<T>;
 
-/** `getCMS({ config })` with a config object or a config file path (CONTRACT §6). */
-export async function getCMS(options: { config: UserConfig | string } & Omit<CreateOptions, 'config' | 'configPath'>): Promise<LocalAPI> {
-  const { config, ...rest } = options;
-  const cms = typeof config === 'string' ? await createCMS({ ...rest, configPath: config }) : await createCMS({ ...rest, config });
-  return localAPI(cms);
+export function localAPI<T extends CMSTypesShape = UntypedCMS>(cms: CMS): LocalAPI<T> {
+  // The implementation is written against plain records; the generated map only narrows what callers may pass and get.
+  return untypedLocalAPI(cms) as unknown as LocalAPI<T>;
+}
+
+export type GetCMSOptions = { config: UserConfig | string } & Omit<CreateOptions, 'config' | 'configPath' | 'migrate'> & {
+  /** false: open the database without changing its schema; a pending change is an error naming `cms migrate` (CONTRACT §12). */
+  migrate?: boolean;
+};
+
+/** `getCMS({ config })` with a config object or a config file path (CONTRACT §6); `getCMS<CMSTypes>(…)` for typed documents. */
+export async function getCMS<T extends CMSTypesShape = UntypedCMS>(options: GetCMSOptions): Promise<LocalAPI<T>> {
+  const { config, migrate, ...rest } = options;
+  const mode = migrate === false ? 'verify' : 'auto';
+  const cms = typeof config === 'string' ? await createCMS({ ...rest, migrate: mode, configPath: config }) : await createCMS({ ...rest, migrate: mode, config });
+  return localAPI<T>(cms);
 }

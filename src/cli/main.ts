@@ -12,6 +12,7 @@ const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   'migrate:status': async (a) => (await import('./migrate.ts')).migrateStatusCommand(a),
   'migrate:create': async (a) => (await import('./migrate.ts')).migrateCreateCommand(a),
   'migrate:engine': async (a) => (await import('./migrate-engine.ts')).migrateEngineCommand(a),
+  'generate:types': async (a) => (await import('./generate-types.ts')).generateTypesCommand(a),
   backup: async (a) => (await import('./backup.ts')).backupCommand(a),
   restore: async (a) => (await import('./backup.ts')).restoreCommand(a),
   help: async () => void process.stdout.write(HELP),

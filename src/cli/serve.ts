@@ -7,12 +7,14 @@ import type { LogFormat } from '../http/observe-request.ts';
 import { startServer } from '../server.ts';
 import type { CLIArgs } from './args.ts';
 import { isDev } from './common.ts';
+import { writeTypesFile } from '../codegen/write-types-file.ts';
 
 export async function serveCommand(args: CLIArgs): Promise<void> {
   const dev = isDev(args);
   const tls = tlsFiles(args);
   const format = logFormat(args);
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, dev });
+  if (dev && cms.config.configPath) refreshTypes(cms);
   const port = Number(args.flags.port ?? process.env.PORT ?? 3000);
   const host = String(args.flags.host ?? process.env.HOST ?? '127.0.0.1');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${args.flags.port ?? process.env.PORT} is not a port number`);
@@ -37,6 +39,19 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   // Windows: Ctrl+C arrives as SIGINT (SIGTERM is never sent there); Ctrl+Break as SIGBREAK.
   if (process.platform === 'win32') process.on('SIGBREAK', () => void stop('SIGBREAK'));
+}
+
+/**
+ * In dev the types follow the config: the server reads its config once at start, so a restart is when a
+ * changed config takes effect, and that is when cms-types.ts is rewritten (only if it differs).
+ */
+function refreshTypes(cms: CMS): void {
+  try {
+    const { file, changed } = writeTypesFile(cms.config);
+    if (changed) console.log(`types written to ${file}`);
+  } catch (error) {
+    cms.log.warn(`could not write the types file: ${error instanceof Error ? error.message : error}`);
+  }
 }
 
 function tlsFiles(args: CLIArgs): { cert: string; key: string } | undefined {

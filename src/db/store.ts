@@ -59,6 +59,8 @@ export interface Store extends Queryable {
   readonly inTransaction: boolean;
   /** The embedded system-table migrations of this engine (`_cms_sessions`, `_cms_versions`, …). */
   applySystemMigrations(): Promise<void>;
+  /** How many of those are not applied yet, without applying them (`getCMS({ migrate: false })`). */
+  pendingSystemMigrations(): Promise<number>;
   /**
    * Runs `work` while holding the schema-migration lock, so that instances starting together apply each
    * migration file once (PostgreSQL: an advisory lock; SQLite: one process per file, nothing to take).

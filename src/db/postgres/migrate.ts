@@ -43,6 +43,14 @@ export async function withMigrationLock<T>(sql: SQL, fn: (conn: ReservedSQL) => 
   }
 }
 
+/** How many embedded system migrations are not applied yet (none of them when their record table is missing). */
+export async function pendingPostgresSystemMigrations(sql: Pick<SQL, 'unsafe'>, list: readonly MigrationSource[] = postgresSystemMigrations): Promise<number> {
+  const [found] = await sql.unsafe(`SELECT to_regclass('"_cms_system_migrations"') IS NOT NULL AS "found"`);
+  if (!found?.found) return list.length;
+  const done = await appliedPostgresMigrations(sql as SQL, '_cms_system_migrations');
+  return list.filter((m) => !done.has(m.name)).length;
+}
+
 /** Applies the embedded system migrations not applied yet. Returns the names applied. */
 export async function applyPostgresSystemMigrations(sql: SQL, now: string, list: readonly MigrationSource[] = postgresSystemMigrations): Promise<string[]> {
   return withMigrationLock(sql, async (conn) => {

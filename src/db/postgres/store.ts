@@ -14,7 +14,7 @@ import type { SQL } from 'bun';
 import type { Params, Queryable, Row, Store } from '../store.ts';
 import { connectPostgres } from './connect.ts';
 import { postgresDialect } from './dialect.ts';
-import { applyPostgresSystemMigrations, withMigrationLock } from './migrate.ts';
+import { applyPostgresSystemMigrations, pendingPostgresSystemMigrations, withMigrationLock } from './migrate.ts';
 import { numberPlaceholders } from './placeholders.ts';
 
 /** `int8` and `numeric` type OIDs (pg_type): the result columns Bun.SQL answers as strings. */
@@ -98,6 +98,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         inTransaction: true,
         transaction: (inner) => inner(tx),
         applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
+        pendingSystemMigrations: () => pendingPostgresSystemMigrations(on),
         withMigrationLock: lock,
         snapshotTo: async () => null,
         continueIdsAfterCopy: () => Promise.reject(new Error('Ids are continued outside a transaction.')),
@@ -112,6 +113,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     inTransaction: false,
     transaction,
     applySystemMigrations: async () => void (await applyPostgresSystemMigrations(sql, now())),
+    pendingSystemMigrations: () => pendingPostgresSystemMigrations(sql),
     withMigrationLock: lock,
     // The database part of a backup is PostgreSQL's own job (pg_dump, base backups): docs/operations.md.
     snapshotTo: async () => null,

@@ -1,0 +1,62 @@
+/**
+ * The Local API's types, shaped by a `CMSTypes` map from `cms generate:types` (docs/typescript.md):
+ * `getCMS<CMSTypes>()` makes an unknown slug, field, select value or locale a compile error and gives
+ * documents their interfaces. Without the map every slug is a string and every document a record.
+ */
+import type { User, Where } from './config/types.ts';
+import type { PaginatedDocs } from './operations/find.ts';
+
+type EntityTypes = { doc: object; allLocales: object; data: object; path: string };
+export type CMSTypesShape = { locale: string; collections: Record<string, EntityTypes>; globals: Record<string, EntityTypes> };
+
+type Record_ = Record<string, unknown>;
+/** The map of a project that has not generated its types: anything goes, as before. */
+export type UntypedCMS = {
+  locale: string;
+  collections: Record<string, { doc: Record_; allLocales: Record_; data: Record_; path: string }>;
+  globals: Record<string, { doc: Record_; allLocales: Record_; data: Record_; path: string }>;
+};
+
+type CollectionSlug<T extends CMSTypesShape> = Extract<keyof T['collections'], string>;
+type GlobalSlug<T extends CMSTypesShape> = Extract<keyof T['globals'], string>;
+/** `locale: 'all'` reads every locale's value of localized fields. */
+type Read<E extends EntityTypes, L> = L extends 'all' ? E['allLocales'] : E['doc'];
+
+export type TypedCommon<T extends CMSTypesShape, L> = {
+  user?: User | null; overrideAccess?: boolean; locale?: L; fallbackLocale?: T['locale'] | false; depth?: number; showHiddenFields?: boolean;
+};
+type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
+
+/** `where` on the entity's paths (`seo.title` included), with `and` / `or` nesting. */
+export type TypedWhere<P extends string> = { [K in P]?: unknown } & { and?: TypedWhere<P>[]; or?: TypedWhere<P>[] };
+type Sort<P extends string> = P | `-${P}`;
+type Shape<E extends EntityTypes> = { select?: { [K in keyof E['doc']]?: unknown }; populate?: Record<string, unknown> };
+
+type Collection<T extends CMSTypesShape, S extends CollectionSlug<T>> = T['collections'][S];
+type Global<T extends CMSTypesShape, G extends GlobalSlug<T>> = T['globals'][G];
+type Paginated<D> = Omit<PaginatedDocs, 'docs'> & { docs: D[] };
+type Bulk<D> = { docs: D[]; errors: { id: number; message: string }[] };
+
+export interface TypedLocalAPI<T extends CMSTypesShape> {
+  find<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(args: TypedCommon<T, L> & Shape<Collection<T, S>> & {
+    collection: S; where?: TypedWhere<Collection<T, S>['path']>; sort?: Sort<Collection<T, S>['path']>; limit?: number; page?: number; draft?: boolean; pagination?: boolean;
+  }): Promise<Paginated<Read<Collection<T, S>, L>>>;
+  findByID<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(args: TypedCommon<T, L> & Shape<Collection<T, S>> & {
+    collection: S; id: number | string; draft?: boolean;
+  }): Promise<Read<Collection<T, S>, L>>;
+  count<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; where?: TypedWhere<Collection<T, S>['path']>; draft?: boolean }): Promise<{ totalDocs: number }>;
+  create<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean }): Promise<Collection<T, S>['doc']>;
+  update<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & {
+    collection: S; id: number | string; data: Partial<Collection<T, S>['data']>; draft?: boolean;
+  }): Promise<Collection<T, S>['doc']>;
+  update<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & {
+    collection: S; where: TypedWhere<Collection<T, S>['path']>; data: Partial<Collection<T, S>['data']>; draft?: boolean;
+  }): Promise<Bulk<Collection<T, S>['doc']>>;
+  delete<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; id: number | string }): Promise<Collection<T, S>['doc']>;
+  delete<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; where: TypedWhere<Collection<T, S>['path']>; draft?: boolean }): Promise<Bulk<Collection<T, S>['doc']>>;
+  findGlobal<G extends GlobalSlug<T>, L extends LocaleArg<T> = undefined>(args: TypedCommon<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean }): Promise<Read<Global<T, G>, L>>;
+  updateGlobal<G extends GlobalSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { slug: G; data: Partial<Global<T, G>['data']>; draft?: boolean }): Promise<Global<T, G>['doc']>;
+}
+
+/** The methods above are the typed ones; the rest of the Local API keeps its own signatures. */
+export const TYPED_METHODS = ['find', 'findByID', 'count', 'create', 'update', 'delete', 'findGlobal', 'updateGlobal'] as const;
