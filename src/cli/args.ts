@@ -21,6 +21,8 @@ export function parseCLI(argv: string[]): CLIArgs {
       name: { type: 'string' },
       out: { type: 'string' },
       to: { type: 'string' },
+      locale: { type: 'string' },
+      drafts: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -44,6 +46,8 @@ Usage:
   cms generate:types [--out FILE]                              write TypeScript types for the config (default cms-types.ts beside it)
   cms backup [--out DIR]                                       write a backup (database, uploads, manifest) now
   cms restore FILE                                             check a backup, move current data aside, restore it
+  cms export [--out DIR] [--locale all|CODE] [--drafts]       write content as JSON files and media (default ./export beside the config)
+  cms import DIR                                               load an export folder into this instance (ids kept)
   cms --help | --version
 
 Every command takes --config FILE and honours CMS_CONFIG.

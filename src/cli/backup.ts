@@ -1,18 +1,19 @@
 /** `cms backup [--out DIR]` and `cms restore FILE` (CONTRACT §10, docs/operations.md "Backups"). */
 import path from 'node:path';
-import { createBackup, type BackupProgress } from '../backups/create-backup.ts';
+import { createBackup } from '../backups/create-backup.ts';
 import { restoreBackup } from '../backups/restore-backup.ts';
 import { createCMS } from '../cms.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config/load.ts';
 import { ConfigError } from '../errors.ts';
 import type { CLIArgs } from './args.ts';
+import { progressLine } from './progress-line.ts';
 
 export async function backupCommand(args: CLIArgs): Promise<void> {
   // A server may be running on the same database: the backup reads beside it and changes no schema.
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, migrate: 'none' });
   try {
-    const line = progressLine();
+    const line = progressLine('backup', (p) => (p.phase === 'uploads' ? `uploads ${p.done}/${p.total}` : p.phase));
     const backup = await createBackup(cms, { outDir: args.flags.out as string | undefined, onProgress: line.show });
     line.done();
     const { counts, note } = backup.manifest;
@@ -32,23 +33,6 @@ export async function restoreCommand(args: CLIArgs): Promise<void> {
   console.log(`restored ${result.restored} entries from the backup of ${result.manifest.createdAt} (cms ${result.manifest.version})`);
   if (result.movedAside.length) console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
   if (!result.manifest.database) console.log(result.manifest.note ?? 'this backup holds no database');
-}
-
-/** One line rewritten in place on a terminal; elsewhere (logs, pipes) one line per phase. */
-function progressLine() {
-  const tty = Boolean(process.stdout.isTTY);
-  let lastPhase = '';
-  const text = (p: BackupProgress) => (p.phase === 'uploads' ? `backup: uploads ${p.done}/${p.total}` : `backup: ${p.phase}`);
-  return {
-    show(p: BackupProgress) {
-      if (tty) process.stdout.write(`\r\x1b[K${text(p)}`);
-      else if (p.phase !== lastPhase) console.log(text(p));
-      lastPhase = p.phase;
-    },
-    done() {
-      if (tty) process.stdout.write('\r\x1b[K');
-    },
-  };
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;

@@ -15,6 +15,8 @@ const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   'generate:types': async (a) => (await import('./generate-types.ts')).generateTypesCommand(a),
   backup: async (a) => (await import('./backup.ts')).backupCommand(a),
   restore: async (a) => (await import('./backup.ts')).restoreCommand(a),
+  export: async (a) => (await import('./export.ts')).exportCommand(a),
+  import: async (a) => (await import('./export.ts')).importCommand(a),
   help: async () => void process.stdout.write(HELP),
   version: async () => console.log(pkg.version),
 };

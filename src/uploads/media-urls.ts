@@ -26,3 +26,17 @@ export function decorateMedia(cms: CMS, doc: Doc): Doc {
   }
   return out;
 }
+
+/** The stored shape of a media document read with `decorateMedia` (import of exported documents): the URLs are derived, never stored. */
+export function stripMediaURLs(doc: Doc): Doc {
+  const out: Doc = { ...doc };
+  delete out.url;
+  if (isObject(doc.sizes)) {
+    out.sizes = Object.fromEntries(Object.entries(doc.sizes).map(([name, size]) => {
+      if (!isObject(size)) return [name, size];
+      const { url: _url, ...stored } = size;
+      return [name, stored];
+    }));
+  }
+  return out;
+}
