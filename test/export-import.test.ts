@@ -141,6 +141,16 @@ describe('export → import into an empty instance → export', () => {
     const category = await api.create({ collection: 'categories', data: { name: 'Second' } });
     expect(category.id as number).toBeGreaterThan(ids.news);
   });
+
+  test('re-exporting into the same folder removes the files of deleted documents and keeps the rest', async () => {
+    await localAPI(target.cms).delete({ collection: 'posts', id: ids.pending });
+    const before = fingerprint(second);
+    await exportContent(target.cms, { outDir: second });
+    const after = fingerprint(second);
+    expect(after[`posts/${ids.pending}.json`]).toBeUndefined();
+    expect(after[`posts/${ids.published}.json`]).toBe(before[`posts/${ids.published}.json`]);
+    expect(after[`media/${image.filename}`]).toBe(before[`media/${image.filename}`]);
+  });
 });
 
 describe('import refuses a folder that does not match the config, before writing anything', () => {

@@ -90,9 +90,9 @@ export async function exportContent(cms: CMS, options: ExportOptions): Promise<E
 /** Files of an earlier export in the folders this export owns that this export did not write (deleted documents). */
 async function removeStale(outDir: string, folders: string[], written: Set<string>): Promise<void> {
   for (const folder of folders) {
-    for (const name of await fs.promises.readdir(path.join(outDir, folder))) {
-      const file = path.join(outDir, folder, name);
-      if (!written.has(file)) await fs.promises.rm(file, { force: true });
+    for (const entry of await fs.promises.readdir(path.join(outDir, folder), { withFileTypes: true })) {
+      const file = path.join(outDir, folder, entry.name);
+      if (entry.isFile() && !written.has(file)) await fs.promises.rm(file, { force: true });
     }
   }
 }
