@@ -13,6 +13,7 @@ import { jobRoutes } from './routes/jobs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { mediaRoutes } from './routes/media.ts';
+import { openAPIRoutes } from './routes/openapi.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { badRequest } from '../errors.ts';
 import { preflight } from './cors.ts';
@@ -33,6 +34,7 @@ export function createApp(cms: CMS) {
     .use(jobRoutes(cms))
     .use(healthRoutes(cms))
     .use(backupRoutes(cms))
+    .use(openAPIRoutes(cms))
     .use(collectionRoutes(cms));
 
   const adminPrefix = cms.config.routes.admin;

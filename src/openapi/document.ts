@@ -1,0 +1,48 @@
+/**
+ * `GET /openapi.json` (CONTRACT §12): an OpenAPI 3.1 document of this instance's API, generated from the
+ * sanitized config. The config does not change while an instance runs, so the text is made once per
+ * instance, on the first request.
+ */
+import pkg from '../../package.json' with { type: 'json' };
+import type { SanitizedConfig } from '../config/types.ts';
+import { securitySchemes, sharedParameters, sharedSchemas } from './components.ts';
+import { collectionPaths, collectionSchemas } from './collection-paths.ts';
+import { globalPaths, globalSchemas } from './global-paths.ts';
+import { accountPaths } from './account-paths.ts';
+import { operationsPaths } from './operations-paths.ts';
+import type { Paths } from './operation.ts';
+
+export function openAPIDocument(config: SanitizedConfig): Record<string, unknown> {
+  const schemas = { ...sharedSchemas(config) };
+  const paths: Paths = {};
+  for (const collection of config.collections) {
+    Object.assign(schemas, collectionSchemas(config, collection));
+    Object.assign(paths, collectionPaths(config, collection));
+  }
+  for (const global of config.globals) {
+    Object.assign(schemas, globalSchemas(config, global));
+    Object.assign(paths, globalPaths(config, global));
+  }
+  Object.assign(paths, accountPaths(), operationsPaths(config));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'CMS API',
+      version: pkg.version,
+      description: 'Generated from this instance\'s config. Errors answer `{ errors: [{ message, field? }] }`. Cookie sessions send `x-csrf-token` on writes; bearer sessions and API keys do not.',
+    },
+    // Relative, so the document holds wherever the instance is served; absolute when serverURL is set.
+    servers: [{ url: `${config.serverURL ?? ''}${config.routes.api}` || '/' }],
+    paths,
+    components: { schemas, parameters: sharedParameters(config), securitySchemes },
+  };
+}
+
+const made = new WeakMap<SanitizedConfig, string>();
+
+/** The document as JSON text, made once per (sanitized) config. */
+export function openAPIText(config: SanitizedConfig): string {
+  let text = made.get(config);
+  if (text === undefined) made.set(config, (text = JSON.stringify(openAPIDocument(config))));
+  return text;
+}

@@ -1,0 +1,56 @@
+/**
+ * JSON Schema (2020-12, as OpenAPI 3.1 uses it) for a collection's or global's fields, in the two shapes
+ * the API speaks: what a reader gets (ids or populated documents by `depth`, a value or a per-locale
+ * record by `locale`, null where unset) and what a writer sends (ids, one locale's value).
+ */
+import type { SanitizedConfig, SanitizedField } from '../config/types.ts';
+import { schemaName } from './names.ts';
+
+export type Schema = Record<string, unknown>;
+
+const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+
+function scalar(field: SanitizedField, mode: 'read' | 'write'): Schema {
+  switch (field.type) {
+    case 'text': case 'textarea': case 'markdown': return { type: 'string' };
+    // Reads return what was stored; only writes are checked as addresses and times.
+    case 'email': return mode === 'write' ? { type: 'string', format: 'email' } : { type: 'string' };
+    case 'date': return mode === 'write' ? { type: 'string', format: 'date-time' } : { type: 'string' };
+    case 'number': return { type: 'number' };
+    case 'checkbox': return { type: 'boolean' };
+    case 'json': return {};
+    case 'select': return { type: 'string', enum: (field.options ?? []).map((o) => o.value) };
+    case 'relationship': case 'upload': {
+      const id = { type: 'integer', minimum: 1 };
+      // `depth` 0 gives ids, above it the related document, or null where the reader may not read it.
+      return mode === 'write' ? id : { anyOf: [id, { $ref: `#/components/schemas/${schemaName(field.relationTo!)}` }, { type: 'null' }] };
+    }
+    case 'array': return { type: 'array', items: objectOf(field.fields ?? [], mode, { id: { type: 'string' } }) };
+    case 'group': return objectOf(field.fields ?? [], mode);
+  }
+}
+
+function valueSchema(field: SanitizedField, mode: 'read' | 'write', locales: string[] | null): Schema {
+  const one = scalar(field, mode);
+  const many = field.hasMany && (field.type === 'select' || field.type === 'relationship' || field.type === 'upload') ? { type: 'array', items: one } : one;
+  const value = mode === 'read' ? nullable(many) : many;
+  if (!field.localized || !locales || mode === 'write') return value;
+  // `locale=all` answers every locale's value keyed by its code.
+  return { anyOf: [value, { type: 'object', propertyNames: { enum: locales }, additionalProperties: value }] };
+}
+
+/** The object of `fields`; on writes `required` lists the required fields that have no default. */
+export function objectOf(fields: SanitizedField[], mode: 'read' | 'write', extra: Record<string, Schema> = {}, locales: string[] | null = null): Schema {
+  const properties: Record<string, Schema> = { ...extra };
+  for (const field of fields) {
+    if (field.hidden) continue;
+    const schema = valueSchema(field, mode, locales);
+    properties[field.name] = field.label ? { ...schema, title: field.label } : schema;
+  }
+  const required = mode === 'write' ? fields.filter((f) => f.required && !f.hidden && f.defaultValue === undefined).map((f) => f.name) : [];
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+export function localesOf(config: SanitizedConfig): string[] | null {
+  return config.localization?.locales ?? null;
+}
