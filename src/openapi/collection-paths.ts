@@ -19,16 +19,21 @@ export function localeParameters(config: SanitizedConfig) {
   return config.localization ? [parameter('locale'), parameter('fallbackLocale')] : [];
 }
 
-/** The document as a reader gets it: `id`, the fields, timestamps, and `status`/`_status` with drafts. */
-export function documentSchema(config: SanitizedConfig, entity: { fields: SanitizedCollection['fields']; drafts: boolean }, extra: Record<string, Schema> = {}): Schema {
+/**
+ * The document as a reader gets it: `id`, the fields, timestamps, and `status`/`_status` with drafts.
+ * `unsaved`: a new document's preview has null for its id and timestamps. `global`: a global has no id,
+ * and null timestamps until its first save.
+ */
+export function documentSchema(config: SanitizedConfig, entity: { fields: SanitizedCollection['fields']; drafts: boolean }, kind: 'stored' | 'unsaved' | 'global', extra: Record<string, Schema> = {}): Schema {
+  const time = { type: kind === 'stored' ? 'string' : ['string', 'null'] };
   const meta: Record<string, Schema> = {
-    id: { type: 'integer' },
+    ...(kind === 'global' ? {} : { id: { type: kind === 'stored' ? 'integer' : ['integer', 'null'] } }),
     ...extra,
     ...statusProperties(entity.drafts),
-    createdAt: { type: 'string' }, updatedAt: { type: 'string' },
+    createdAt: time, updatedAt: time,
   };
   const schema = objectOf(entity.fields, 'read', meta, localesOf(config));
-  return { ...schema, required: ['id', 'createdAt', 'updatedAt'] };
+  return { ...schema, required: kind === 'global' ? ['createdAt', 'updatedAt'] : ['id', 'createdAt', 'updatedAt'] };
 }
 
 /** The component schemas of a collection: its document, and its create and update bodies. */
@@ -43,7 +48,8 @@ export function collectionSchemas(config: SanitizedConfig, collection: Sanitized
   const password: Record<string, Schema> = collection.builtIn === 'users' ? { password: { type: 'string', minLength: 8, writeOnly: true } } : {};
   const writable = collection.fields.filter((f) => !(f.admin as { readOnly?: boolean } | undefined)?.readOnly);
   return {
-    [name]: documentSchema(config, collection, extraRead),
+    [name]: documentSchema(config, collection, 'stored', extraRead),
+    [`${name}Unsaved`]: documentSchema(config, collection, 'unsaved', extraRead),
     [`${name}Create`]: objectOf(writable, 'write', { ...status, ...password }),
     [`${name}Update`]: { ...objectOf(writable, 'write', { ...status, ...password }), required: undefined },
   };
@@ -96,7 +102,7 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
       delete: operation('delete', `${base}/{id}`, { summary: `Delete one ${slug} document`, tags, parameters: [id], ok: { 200: json(docAnswer(doc)) }, errors: [400, 401, 403, 404] }),
     },
     [`${base}/preview`]: {
-      post: operation('post', `${base}/preview`, { summary: `Live preview of a new ${slug} document`, tags, parameters: [parameter('depth'), ...locale], body: { type: 'object' }, ok: { 200: json(previewAnswer(doc)) }, errors: [400, 401, 403] }),
+      post: operation('post', `${base}/preview`, { summary: `Live preview of a new ${slug} document`, tags, parameters: [parameter('depth'), ...locale], body: { type: 'object' }, ok: { 200: json(previewAnswer(ref(`${name}Unsaved`))) }, errors: [400, 401, 403] }),
     },
     [`${base}/{id}/preview`]: {
       post: operation('post', `${base}/{id}/preview`, { summary: `Live preview of unsaved changes to a ${slug} document`, tags, parameters: [id, parameter('depth'), ...locale], body: { type: 'object' }, ok: { 200: json(previewAnswer(doc)) }, errors: [400, 401, 403, 404] }),

@@ -12,9 +12,7 @@ export const globalSchemaName = (global: SanitizedGlobal) => `${schemaName(globa
 
 export function globalSchemas(config: SanitizedConfig, global: SanitizedGlobal): Record<string, Schema> {
   const name = globalSchemaName(global);
-  const doc = documentSchema(config, global);
-  // A global read before its first save has no id and no timestamps.
-  return { [name]: { ...doc, required: [] }, [`${name}Update`]: objectOf(global.fields, 'write', statusProperties(global.drafts)) };
+  return { [name]: documentSchema(config, global, 'global'), [`${name}Update`]: objectOf(global.fields, 'write', statusProperties(global.drafts)) };
 }
 
 export function globalPaths(config: SanitizedConfig, global: SanitizedGlobal): Paths {
