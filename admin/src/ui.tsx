@@ -87,6 +87,25 @@ export function SecretRow(props: { text: string; label: string; id?: string; tes
 // ---------------------------------------------------------------- dialogs
 
 /** A modal on the native <dialog>: focus trap, Escape and the inert page come from the browser. */
+/** Previous / Page n of m / Next under a list answer (CONTRACT §3 list shape); nothing for one page. */
+export function Pager(props: { list: { page: number; totalPages: number; hasPrevPage: boolean; hasNextPage: boolean }; setPage: (page: number) => void }) {
+  const { list } = props
+  if (list.totalPages <= 1) return null
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={!list.hasPrevPage} onClick={() => props.setPage(list.page - 1)}>
+        Previous
+      </button>
+      <span class="muted">
+        Page {list.page} of {list.totalPages}
+      </span>
+      <button type="button" disabled={!list.hasNextPage} onClick={() => props.setPage(list.page + 1)}>
+        Next
+      </button>
+    </nav>
+  )
+}
+
 export function Modal(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean; footer?: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null)
   useEffect(() => {

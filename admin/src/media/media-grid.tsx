@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { docs, type Doc, type ListResult } from '../api.ts'
 import { formatBytes, message } from '../format.ts'
 import { Link } from '../router.tsx'
-import { ErrorBox, Icon, Spinner } from '../ui.tsx'
+import { ErrorBox, Icon, Pager, Spinner } from '../ui.tsx'
 import { thumbnailURL } from '../upload.ts'
 
 export function MediaThumb(props: { doc: Doc | null | undefined; size?: 'small' | 'large' }) {
@@ -84,19 +84,7 @@ export function MediaResults(props: { data: ListResult | null; error: string | n
   return (
     <>
       <MediaGrid docs={data.docs} onPick={props.onPick} selected={props.selected} />
-      {data.totalPages > 1 && (
-        <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={!data.hasPrevPage} onClick={() => props.setPage(props.page - 1)}>
-            Previous
-          </button>
-          <span class="muted">
-            Page {data.page} of {data.totalPages}
-          </span>
-          <button type="button" disabled={!data.hasNextPage} onClick={() => props.setPage(props.page + 1)}>
-            Next
-          </button>
-        </nav>
-      )}
+      <Pager list={data} setPage={props.setPage} />
     </>
   )
 }

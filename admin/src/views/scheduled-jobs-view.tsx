@@ -4,7 +4,7 @@ import { docs, schedule, type Doc, type ListResult, type ScheduledJob } from '..
 import { findCollection, useApp } from '../app-context.ts'
 import { docTitle, exactTime, formatDate, globalLabel, message, singularLabel } from '../format.ts'
 import { Link, replaceQuery, type Location } from '../router.tsx'
-import { confirmDialog, ErrorBox, Spinner, toast } from '../ui.tsx'
+import { confirmDialog, ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
 
 const PAGE_SIZE = 20
 
@@ -121,19 +121,7 @@ export default function ScheduledJobsView(props: { location: Location }) {
           </table>
         </div>
       )}
-      {list && list.totalPages > 1 && (
-        <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={!list.hasPrevPage} onClick={() => replaceQuery(new URLSearchParams({ page: String(page - 1) }))}>
-            Previous
-          </button>
-          <span>
-            Page {list.page} of {list.totalPages}
-          </span>
-          <button type="button" disabled={!list.hasNextPage} onClick={() => replaceQuery(new URLSearchParams({ page: String(page + 1) }))}>
-            Next
-          </button>
-        </nav>
-      )}
+      {list && <Pager list={list} setPage={(n) => replaceQuery(new URLSearchParams({ page: String(n) }))} />}
     </section>
   )
 }

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ops, type Delivery, type DeliveryState } from '../ops-api.ts'
 import { formatDate, message } from '../format.ts'
 import { replaceQuery, type Location } from '../router.tsx'
-import { ErrorBox, Spinner, toast } from '../ui.tsx'
+import { ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
 import type { ListResult } from '../api.ts'
 
 const STATES: DeliveryState[] = ['pending', 'sending', 'failed']
@@ -103,19 +103,7 @@ export default function WebhookDeliveriesView(props: { location: Location }) {
           </table>
         </div>
       )}
-      {list && list.totalPages > 1 && (
-        <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={!list.hasPrevPage} onClick={() => setQuery({ page: String(page - 1) })}>
-            Previous
-          </button>
-          <span>
-            Page {list.page} of {list.totalPages}
-          </span>
-          <button type="button" disabled={!list.hasNextPage} onClick={() => setQuery({ page: String(page + 1) })}>
-            Next
-          </button>
-        </nav>
-      )}
+      {list && <Pager list={list} setPage={(n) => setQuery({ page: String(n) })} />}
     </section>
   )
 }
