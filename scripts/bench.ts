@@ -2,7 +2,7 @@
  * `bun run bench`: the CMS (dist/cms, else from source) against a bare Bun.serve over the same SQLite file,
  * in one run: list (filter + sort + count), read by id, create; plus cold start, idle RSS and binary size.
  * Usage: bun scripts/bench.ts [--duration 10] [--rounds 5] [--connections 20] [--docs 10000] [--baseline DIR]
- *        [--engine sqlite|postgres]
+ *        [--engine sqlite|postgres] [--cases list,read,create]
  * Each server gets `duration` seconds per case in total, split into `rounds` interleaved turns.
  * `--baseline DIR` compares against another checkout of the CMS (run from its source, as this one then is)
  * instead of the bare server: before/after figures of a change, measured in one run on one database.
@@ -18,7 +18,7 @@ import { Database } from 'bun:sqlite';
 import { manualClock } from '../src/clock.ts';
 import { createTestDatabase, type TestDatabase } from '../test/support/postgres.ts';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, baseline: { type: 'string' }, engine: { type: 'string', default: 'sqlite' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, baseline: { type: 'string' }, engine: { type: 'string', default: 'sqlite' }, cases: { type: 'string', default: 'list,read,create' } } });
 const engine = values.engine;
 if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`--engine: expected sqlite or postgres, got ${engine}`);
 const baseline = values.baseline ? path.resolve(values.baseline) : null;
@@ -148,12 +148,16 @@ const createBody = JSON.stringify({ title: 'Bench post', body, status: 'publishe
 const [a, b] = await Promise.all([cmsPort, barePort].map((p) => fetch(`http://127.0.0.1:${p}${listPath}`).then((r) => r.text())));
 log(`list answer: cms ${a.length} bytes, ${otherName} ${b.length} bytes, identical: ${a === b}`);
 
-type Case = { name: string; path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
-const cases: Case[] = [
-  { name: 'list published, newest first, 20 + totalDocs', path: listPath },
-  { name: 'read one by id', path: `/api/cms/posts/${Math.floor(total / 2) + 1}?depth=0` },
-  { name: 'create one', path: '/api/cms/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
+type Case = { key: string; name: string; path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
+const allCases: Case[] = [
+  { key: 'list', name: 'list published, newest first, 20 + totalDocs', path: listPath },
+  { key: 'read', name: 'read one by id', path: `/api/cms/posts/${Math.floor(total / 2) + 1}?depth=0` },
+  { key: 'create', name: 'create one', path: '/api/cms/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
 ];
+// `--cases read,create` runs only those (an empty list only measures start-up, idle memory and size).
+const wanted = values.cases.split(',').map((c) => c.trim()).filter(Boolean);
+for (const w of wanted) if (!allCases.some((c) => c.key === w)) throw new Error(`--cases: unknown case ${w} (known: ${allCases.map((c) => c.key).join(', ')})`);
+const cases = allCases.filter((c) => wanted.includes(c.key));
 
 async function load(port: number, c: Case, seconds: number) {
   const result = await autocannon({ url: `http://127.0.0.1:${port}${c.path}`, method: c.method ?? 'GET', body: c.body, headers: c.headers, connections, duration: seconds });
