@@ -8,6 +8,7 @@ import { openStore } from './db/open-store.ts';
 import type { Store } from './db/store.ts';
 import { applyMigrationFiles, diffConfig, writeMigrationFile, DESTRUCTIVE_HINT } from './db/schema-migrate.ts';
 import { requireExistingDatabase, verifySchema } from './db/verify-schema.ts';
+import { ensureChangeTriggers } from './db/change-triggers.ts';
 import { createEventStream, type EventStream } from './events/change-events.ts';
 import { systemClock, isoNow, type Clock } from './clock.ts';
 import { resolveSecret } from './secret.ts';
@@ -58,7 +59,12 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   try {
     if (options.migrate === 'verify') await verifySchema(config, store);
     else await store.applySystemMigrations();
-    if (options.migrate === 'auto' || options.migrate === undefined) await store.withMigrationLock(() => migrateOnStart(config, store, clock, log));
+    if (options.migrate === 'auto' || options.migrate === undefined) {
+      await store.withMigrationLock(async () => {
+        await migrateOnStart(config, store, clock, log);
+        await ensureChangeTriggers(config, store);
+      });
+    }
     storage = await createStorage(config);
     secret = await resolveSecret(config, store);
   } catch (error) {

@@ -1,7 +1,7 @@
 /** Evaluates access rules: `true` (allowed), a `where` (allowed for matching documents), or a 401/403. */
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Entity, Where } from '../config/types.ts';
-import type { OperationContext } from '../operations/context.ts';
+import { withRequest, type OperationContext } from '../operations/context.ts';
 import { assertKeyMay } from './key-limits.ts';
 
 export type AccessAction = 'read' | 'create' | 'update' | 'delete';
@@ -15,7 +15,7 @@ export async function checkAccess(ctx: OperationContext, entity: Entity, action:
   if (ctx.overrideAccess) return null;
   assertKeyMay(ctx, entity, action, args.data);
   const rule = ruleOf(entity, action);
-  const result = rule ? await rule({ user: ctx.user, id: args.id, data: args.data, doc: args.doc, req: ctx.req }) : Boolean(ctx.user);
+  const result = rule ? await rule(withRequest(ctx, { user: ctx.user, id: args.id, data: args.data, doc: args.doc })) : Boolean(ctx.user);
   if (result === true) return null;
   if (result && typeof result === 'object') return result as Where;
   throw refusal(ctx);
@@ -36,11 +36,11 @@ export async function preauthorize(ctx: OperationContext, entity: Entity, action
     return;
   }
   let needsBody = false;
-  const input = {
-    user: ctx.user, id: args.id, req: ctx.req,
+  const input = withRequest(ctx, {
+    user: ctx.user, id: args.id,
     get data() { needsBody = true; return undefined; },
     get doc() { needsBody = true; return undefined; },
-  };
+  });
   let result: unknown;
   try {
     result = await rule(input);
@@ -54,5 +54,5 @@ export async function fieldAllowed(
   ctx: OperationContext, rule: ((args: any) => boolean | Promise<boolean>) | undefined, args: { id?: number; data?: Record<string, unknown>; doc?: Record<string, unknown> },
 ): Promise<boolean> {
   if (ctx.overrideAccess || !rule) return true;
-  return Boolean(await rule({ user: ctx.user, ...args, req: ctx.req }));
+  return Boolean(await rule(withRequest(ctx, { user: ctx.user, ...args })));
 }

@@ -8,7 +8,7 @@
  * yes — or throws without one — denies: a query must not depend on values some documents hide.
  */
 import type { Entity, FieldAccessRule, SanitizedField } from '../config/types.ts';
-import type { OperationContext } from '../operations/context.ts';
+import { withRequest, type OperationContext } from '../operations/context.ts';
 import { TRUSTED, type QueryRights } from '../query/where.ts';
 
 /** A field that may be denied: hidden, or with a read rule; `within` is the path of its guarded ancestor, if any. */
@@ -39,7 +39,7 @@ function isDenied(denied: Set<string>, path: string): boolean {
 
 async function ruleAllows(ctx: OperationContext, rule: FieldAccessRule): Promise<boolean> {
   try {
-    return Boolean(await rule({ user: ctx.user, req: ctx.req }));
+    return Boolean(await rule(withRequest(ctx, { user: ctx.user })));
   } catch {
     return false;
   }

@@ -12,7 +12,7 @@ import { sanitizeEmail } from './email.ts';
 import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
 import {
   FIELD_TYPES, HOOK_NAMES,
-  type AccessRule, type CollectionConfig, type Field, type GlobalConfig, type Hook, type HookName, type Hooks,
+  type AccessRule, type CollectionConfig, type EntityCacheConfig, type SanitizedEntityCache, type Field, type GlobalConfig, type Hook, type HookName, type Hooks,
   type SanitizedCollection, type SanitizedConfig, type SanitizedField, type SanitizedGlobal, type SelectOption, type UserConfig,
 } from './types.ts';
 
@@ -86,6 +86,9 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
         fail(`${key}.fields.${field.path}.relationTo`, `unknown collection "${field.relationTo}"`);
       }
     });
+    for (const slug of entity.cache.dependsOn) {
+      if (!collectionsBySlug.has(slug) && !globalsBySlug.has(slug)) fail(`${key}.cache.dependsOn`, `unknown collection or global "${slug}"`);
+    }
   }
 
   const webhooks = sanitizeWebhooks(input.webhooks, collectionsBySlug, globalsBySlug, fail);
@@ -124,6 +127,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     localization,
     webhooks,
     jobs: { secret: input.jobs?.secret ?? null },
+    cache: input.cache === false ? null : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
     collections,
     globals,
     collectionsBySlug,
@@ -265,6 +269,7 @@ function sanitizeCollection(
     indexes,
     access: sanitizeAccess(c.access, ['read', 'create', 'update', 'delete'], key, fail),
     hooks: sanitizeHooks(c.hooks, key, fail),
+    cache: sanitizeEntityCache(c.cache, key, fail),
   };
 }
 
@@ -284,7 +289,20 @@ function sanitizeGlobal(g: GlobalConfig, key: string, localization: SanitizedCon
     fieldsByName: new Map(fields.map((f) => [f.name, f])),
     access: sanitizeAccess(g.access, ['read', 'update'], key, fail),
     hooks: sanitizeHooks(g.hooks, key, fail),
+    cache: sanitizeEntityCache(g.cache, key, fail),
   };
+}
+
+/** `dependsOn` names are checked against the whole config once every entity is known (checkCacheDependencies). */
+function sanitizeEntityCache(cache: EntityCacheConfig | undefined, key: string, fail: Fail): SanitizedEntityCache {
+  if (cache === undefined) return { enabled: true, control: 'no-cache', dependsOn: [] };
+  if (cache === false) return { enabled: false, control: 'no-cache', dependsOn: [] };
+  if (typeof cache !== 'object' || cache === null) fail(`${key}.cache`, 'must be false or { control, dependsOn }');
+  const control = cache.control ?? 'no-cache';
+  if (typeof control !== 'string' || /[\r\n]/.test(control)) fail(`${key}.cache.control`, 'must be a Cache-Control header value');
+  const dependsOn = cache.dependsOn ?? [];
+  if (!Array.isArray(dependsOn) || !dependsOn.every((d) => typeof d === 'string')) fail(`${key}.cache.dependsOn`, 'must be a list of collection or global slugs');
+  return { enabled: true, control, dependsOn };
 }
 
 /** Fields that get a real column of their own (and so can be indexed, sorted and filtered fast). */

@@ -78,7 +78,17 @@ export interface CollectionConfig {
   livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
   admin?: { useAsTitle?: string; [key: string]: unknown };
   labels?: { singular?: string; plural?: string };
+  /** The response cache for this collection's reads (docs/caching.md); `false` when its rules or hooks are not pure. */
+  cache?: EntityCacheConfig;
 }
+
+/**
+ * `false`: reads are never served from the cache (they still carry an ETag). `control`: the
+ * `Cache-Control` of anonymous answers (default `no-cache`). `dependsOn`: slugs of other collections or
+ * globals whose changes must refresh these answers, for rules and hooks that read them.
+ */
+export type EntityCacheConfig = false | { control?: string; dependsOn?: string[] };
+export type SanitizedEntityCache = { enabled: boolean; control: string; dependsOn: string[] };
 
 export interface GlobalConfig {
   slug: string;
@@ -90,6 +100,7 @@ export interface GlobalConfig {
   livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
   admin?: Record<string, unknown>;
   label?: string;
+  cache?: EntityCacheConfig;
 }
 
 export interface WebhookConfig {
@@ -167,6 +178,8 @@ export interface UserConfig {
   jobs?: { secret?: string };
   /** Scheduled backups and where every backup goes (docs/operations.md, "Backups"). */
   backups?: { schedule?: 'daily' | 'hourly' | string; keep?: number; dir?: string; storage?: S3StorageOptions | null };
+  /** The response cache of GET reads (docs/caching.md): `false` turns it off; `maxSize` in bytes (default 32 MB). */
+  cache?: false | { maxSize?: number };
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
 }
@@ -180,7 +193,8 @@ export interface SanitizedField extends Field {
   localized: boolean;
 }
 
-export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes'> {
+export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache'> {
+  cache: SanitizedEntityCache;
   fields: SanitizedField[];
   fieldsByName: Map<string, SanitizedField>;
   hooks: Record<HookName, Hook[]>;
@@ -192,7 +206,8 @@ export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | '
   kind: 'collection';
 }
 
-export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks'> {
+export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks' | 'cache'> {
+  cache: SanitizedEntityCache;
   fields: SanitizedField[];
   fieldsByName: Map<string, SanitizedField>;
   hooks: Record<HookName, Hook[]>;
@@ -234,6 +249,8 @@ export interface SanitizedConfig {
   jobs: { secret: string | null };
   /** `schedule` null: backups only on demand. `dir`: the archives, or their staging folder when `storage` is S3. */
   backups: { schedule: CronSchedule | null; keep: number; dir: string; storage: S3StorageOptions | null };
+  /** null: no response cache. */
+  cache: { maxSize: number } | null;
   collections: SanitizedCollection[];
   globals: SanitizedGlobal[];
   collectionsBySlug: Map<string, SanitizedCollection>;

@@ -79,6 +79,13 @@ export interface Store extends Queryable {
    * counters of config tables and the identity sequences of system tables.
    */
   continueIdsAfterCopy(tables: readonly string[]): Promise<void>;
+  /**
+   * The change counters of `_cms_changes` (content table → how many times it changed), current as of the
+   * call: every commit acknowledged before it, by any process or instance, is counted (src/cache/).
+   * SQLite: re-read only when `PRAGMA data_version` or this store's own commits say something committed.
+   * PostgreSQL: one query each call.
+   */
+  changeCounters(): Promise<ReadonlyMap<string, number>>;
   close(): Promise<void>;
 }
 
@@ -103,6 +110,10 @@ export interface Dialect {
   lockTable(table: string): string | null;
   /** One row (any columns) when the table exists. */
   tableExists(table: string): SQLPart;
+  /** Statements making the triggers that count every change of config table `table` in `_cms_changes`. */
+  changeTriggers(table: string): string[];
+  /** A query answering `{ table }` rows: the tables whose change triggers exist. */
+  readonly tablesWithChangeTriggers: string;
   /** A query answering one row `{ bytes }`: the database's size (GET /metrics). */
   readonly databaseSize: string;
   /** The column named by a unique-constraint violation, or null when `error` is something else. */

@@ -5,6 +5,7 @@ import m1 from '../../migrations/system/0001_version_pending.sql' with { type: '
 import m2 from '../../migrations/system/0002_settings.sql' with { type: 'text' }
 import m3 from '../../migrations/system/0003_accounts.sql' with { type: 'text' }
 import m4 from '../../migrations/system/0004_version_author.sql' with { type: 'text' }
+import m5 from '../../migrations/system/0005_change_counters.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795315430307 },
@@ -12,4 +13,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0002_settings", sql: m2, when: 1795438111475 },
   { tag: "0003_accounts", sql: m3, when: 1795438673592 },
   { tag: "0004_version_author", sql: m4, when: 1795441221025 },
+  { tag: "0005_change_counters", sql: m5, when: 1795444710385 },
 ]

@@ -101,3 +101,13 @@ export const settings = sqliteTable('_cms_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * How many times each content table has changed (src/cache/change-counters.ts): a config table's name
+ * (a collection's slug, `_global_<slug>`) → a counter that triggers bump on every insert, update and
+ * delete, the table's own and its rows in `_cms_versions`. The response cache compares these.
+ */
+export const changes = sqliteTable('_cms_changes', {
+  name: text('name').primaryKey(),
+  version: integer('version').notNull().default(0),
+});

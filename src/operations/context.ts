@@ -16,6 +16,11 @@ export type OperationContext = {
   req?: Request;
   /** The API's own origin as the request reached it (serverURL when set): the base of links in mails. */
   origin?: string;
+  /**
+   * Set when a rule or hook looked at `req` (withRequest): the answer may depend on more than the
+   * response cache's key (headers, the time, other collections), so the cache must not keep it.
+   */
+  readsRequest?: boolean;
 };
 
 export function createContext(cms: CMS, overrides: Partial<OperationContext> = {}): OperationContext {
@@ -38,4 +43,18 @@ export function stampOf(ctx: OperationContext, now: string): { now: string; auth
 
 export function localeOf(ctx: OperationContext) {
   return ctx.locale ? { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale } : null;
+}
+
+/**
+ * A rule's or hook's arguments with `req` behind a getter, so that looking at the request (even by
+ * destructuring it) marks the answer as one the response cache must not keep (docs/caching.md).
+ */
+export function withRequest<T extends object>(ctx: OperationContext, args: T, req: unknown = ctx.req): T & { req: any } {
+  return Object.defineProperty(args, 'req', {
+    enumerable: true,
+    get() {
+      ctx.readsRequest = true;
+      return req;
+    },
+  }) as T & { req: any };
 }

@@ -91,6 +91,11 @@ export const postgresDialect: Dialect = {
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   lockTable: (table) => `LOCK TABLE "${table.replaceAll('"', '""')}" IN SHARE ROW EXCLUSIVE MODE`,
   tableExists: (table) => ({ sql: `SELECT 1 AS "found" FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`, params: [table] }),
+  // One statement-level trigger per table, calling the function of system migration 0004.
+  changeTriggers: (table) => [
+    `CREATE TRIGGER "_cms_changes" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table.replaceAll('"', '""')}" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change('${table.replaceAll("'", "''")}')`,
+  ],
+  tablesWithChangeTriggers: `SELECT c.relname AS "table" FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = '_cms_changes' AND c.relnamespace = current_schema()::regnamespace`,
   databaseSize: 'SELECT pg_database_size(current_database()) AS "bytes"',
   uniqueViolation,
   encodeJSON: (value) => (value === undefined || value === null ? null : new JsonParameter(value)),

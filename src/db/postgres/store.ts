@@ -102,6 +102,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         withMigrationLock: lock,
         snapshotTo: async () => null,
         continueIdsAfterCopy: () => Promise.reject(new Error('Ids are continued outside a transaction.')),
+        changeCounters: () => Promise.reject(new Error('Change counters are read outside a transaction.')),
         close: () => Promise.reject(new Error('A transaction cannot close the store.')),
       };
       return work(tx);
@@ -118,6 +119,8 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     // The database part of a backup is PostgreSQL's own job (pg_dump, base backups): docs/operations.md.
     snapshotTo: async () => null,
     continueIdsAfterCopy: (tables) => continueIds(sql, tables),
+    // Another instance may have committed a moment ago: no cheaper proof than asking (a few rows, by key).
+    changeCounters: async () => new Map((await query(sql, 'SELECT "name", "version" FROM "_cms_changes"')).map((r: Row) => [r.name as string, Number(r.version)])),
     close: () => sql.close(),
   };
 }

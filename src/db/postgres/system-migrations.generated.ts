@@ -4,10 +4,12 @@ import m0 from '../../../migrations/system-postgres/0000_system_tables.sql' with
 import m1 from '../../../migrations/system-postgres/0001_accounts.sql' with { type: 'text' }
 import m2 from '../../../migrations/system-postgres/0002_ids.sql' with { type: 'text' }
 import m3 from '../../../migrations/system-postgres/0003_version_author.sql' with { type: 'text' }
+import m4 from '../../../migrations/system-postgres/0004_change_counters.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795437538624 },
   { tag: "0001_accounts", sql: m1, when: 1795438673774 },
   { tag: "0002_ids", sql: m2, when: 1795440363394 },
   { tag: "0003_version_author", sql: m3, when: 1795441221173 },
+  { tag: "0004_change_counters", sql: m4, when: 1795444710740 },
 ]

@@ -102,3 +102,9 @@ export const ids = pgTable('_cms_ids', {
   table: text('table').primaryKey(),
   last: bigint('last', { mode: 'number' }).notNull(),
 });
+
+/** Change counters per content table, bumped by triggers (src/db/system-schema.ts, src/cache/change-counters.ts). */
+export const changes = pgTable('_cms_changes', {
+  name: text('name').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});

@@ -86,6 +86,8 @@ export function openSqliteStore(file: string): Store {
   const write = statementsOn(writer);
   const read = statementsOn(reader);
   const turn = turnFor(file);
+  // Commits through this store: `:memory:` has one connection, whose own commits data_version misses.
+  let commits = 0;
 
   async function transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
     const previous = turn.next;
@@ -98,6 +100,7 @@ export function openSqliteStore(file: string): Store {
       try {
         const result = await work(tx);
         writer.exec('COMMIT');
+        commits++;
         return result;
       } catch (error) {
         if (writer.inTransaction) writer.exec('ROLLBACK');
@@ -110,7 +113,21 @@ export function openSqliteStore(file: string): Store {
   }
 
   /** A write outside a transaction: at once when the connection is free, else after the transaction in flight. */
-  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => (turn.held ? transaction(statement) : statement(tx));
+  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> =>
+    turn.held ? transaction(statement) : statement(tx).finally(() => commits++);
+
+  // data_version changes when another connection (the writer, another process) commits; read first, so a
+  // commit landing while the counters are read makes the next call read them again.
+  let seen = { dataVersion: -1, commits: -1 };
+  let counters: ReadonlyMap<string, number> = new Map();
+  const changeCounters = async () => {
+    const now = { dataVersion: reader.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version, commits };
+    if (now.dataVersion !== seen.dataVersion || now.commits !== seen.commits) {
+      seen = now;
+      counters = new Map(read.all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"').map((r) => [r.name, r.version]));
+    }
+    return counters;
+  };
 
   const tx: Store = {
     engine: 'sqlite',
@@ -128,6 +145,7 @@ export function openSqliteStore(file: string): Store {
     withMigrationLock: (work) => work(),
     snapshotTo: () => Promise.reject(new Error('A snapshot is taken outside a transaction.')),
     continueIdsAfterCopy: async () => {},
+    changeCounters: () => Promise.reject(new Error('Change counters are read outside a transaction.')),
     close: () => Promise.reject(new Error('A transaction cannot close the store.')),
   };
 
@@ -148,6 +166,7 @@ export function openSqliteStore(file: string): Store {
     snapshotTo: (target) => snapshotSqlite(file, target),
     // AUTOINCREMENT follows the highest id inserted, explicit ones included.
     continueIdsAfterCopy: async () => {},
+    changeCounters,
     async close() {
       await turn.next;
       releaseTurn(turn);

@@ -6,6 +6,7 @@ import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
 import { methods, type Route, type RouteInput } from '../handle.ts';
 import { renewOwnSession } from './users.ts';
+import { cachedRead } from '../../cache/cached-read.ts';
 
 const draftFlag = (input: RouteInput) => input.query.draft === 'true';
 const bulkMessage = (verb: string, result: { docs: unknown[]; errors: unknown[] }) =>
@@ -13,19 +14,25 @@ const bulkMessage = (verb: string, result: { docs: unknown[]; errors: unknown[] 
 
 /** The list; also `GET /media`, whose POST is the upload route (src/http/routes/media.ts). */
 export function listRoute(cms: CMS, slug?: string): Route {
-  return ({ ctx, query, params }) => {
-    const o = readOptions(query, cms.config);
-    const { where, sort, limit, page, depth, draft, select, populate, pagination } = o;
-    return find(ctx, { collection: slug ?? params.collection, where, sort, limit, page, depth, draft, select, populate, pagination }).then((body) => ({ body }));
+  return (input) => {
+    const collection = slug ?? input.params.collection;
+    // Options are parsed inside: an answer served from the cache was made from the same, valid, query.
+    return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
+      const { where, sort, limit, page, depth, draft, select, populate, pagination } = readOptions(input.query, cms.config);
+      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, pagination });
+    });
   };
 }
 
 export function collectionRoutes(cms: CMS) {
   return new Elysia()
     .all('/:collection/count', methods(cms, {
-      GET: ({ ctx, query, params }) => {
-        const o = readOptions(query, cms.config);
-        return count(ctx, { collection: params.collection, where: o.where, draft: o.draft }).then((body) => ({ body }));
+      GET: (input) => {
+        const collection = input.params.collection;
+        return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
+          const { where, draft } = readOptions(input.query, cms.config);
+          return count(input.ctx, { collection, where, draft });
+        });
       },
     }))
     .all('/:collection', methods(cms, {
@@ -52,10 +59,12 @@ export function collectionRoutes(cms: CMS) {
       writes: (p, method) => (method === 'POST' ? { collection: p.collection, action: 'create' } : method === 'PATCH' ? { collection: p.collection, action: 'update' } : null),
     }))
     .all('/:collection/:id', methods(cms, {
-      GET: ({ ctx, query, params, unsaved }) => {
-        const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-        const { depth, draft, preview, select, populate } = o;
-        return findByID(ctx, { collection: params.collection, id: params.id, depth, draft, preview, select, populate, data: unsaved }).then((body) => ({ body }));
+      GET: (input) => {
+        const { collection, id } = input.params;
+        return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
+          const { depth, draft, preview, select, populate } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+          return findByID(input.ctx, { collection, id, depth, draft, preview, select, populate, data: input.unsaved });
+        });
       },
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);

@@ -5,13 +5,16 @@ import { findGlobal, updateGlobal } from '../../operations/index.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
 import { methods } from '../handle.ts';
+import { cachedRead } from '../../cache/cached-read.ts';
 
 export function globalRoutes(cms: CMS) {
   return new Elysia().all('/globals/:slug', methods(cms, {
-    GET: ({ ctx, query, params, unsaved }) => {
-      const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-      const { depth, draft, preview, select, populate } = o;
-      return findGlobal(ctx, { slug: params.slug, depth, draft, preview, select, populate, data: unsaved }).then((body) => ({ body }));
+    GET: (input) => {
+      const slug = input.params.slug;
+      return cachedRead(input, cms.config.globalsBySlug.get(slug), () => {
+        const { depth, draft, preview, select, populate } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+        return findGlobal(input.ctx, { slug, depth, draft, preview, select, populate, data: input.unsaved });
+      });
     },
     POST: async (input) => {
       const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);

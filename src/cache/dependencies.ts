@@ -1,0 +1,39 @@
+/**
+ * The tables a read of a collection or global depends on: its own (documents and, through the
+ * `_cms_versions` triggers, its drafts), every collection its relationship and upload fields reach
+ * (populated at any depth, so the whole reachable set), and what `cache.dependsOn` names, with what
+ * those reach in turn. Computed once per entity of a config.
+ */
+import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
+
+const byEntity = new WeakMap<Entity, string[]>();
+
+export function dependenciesOf(config: SanitizedConfig, entity: Entity): string[] {
+  let tables = byEntity.get(entity);
+  if (!tables) byEntity.set(entity, (tables = reachable(config, entity)));
+  return tables;
+}
+
+function reachable(config: SanitizedConfig, start: Entity): string[] {
+  const seen = new Set<Entity>([start]);
+  const queue: Entity[] = [start];
+  const add = (entity: Entity | undefined) => {
+    if (entity && !seen.has(entity)) {
+      seen.add(entity);
+      queue.push(entity);
+    }
+  };
+  while (queue.length) {
+    const entity = queue.pop()!;
+    walk(entity.fields, (field) => add(config.collectionsBySlug.get(field.relationTo!)));
+    for (const slug of entity.cache.dependsOn) add(config.collectionsBySlug.get(slug) ?? config.globalsBySlug.get(slug));
+  }
+  return [...seen].map((entity) => entity.table);
+}
+
+function walk(fields: SanitizedField[], visit: (field: SanitizedField) => void): void {
+  for (const field of fields) {
+    if (field.type === 'relationship' || field.type === 'upload') visit(field);
+    if (field.fields) walk(field.fields, visit);
+  }
+}

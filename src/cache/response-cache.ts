@@ -1,0 +1,63 @@
+/**
+ * The response cache's memory: answers by key, least recently used first out, bounded by bytes
+ * (config `cache.maxSize`). It knows nothing about when an answer is stale; that is the caller's
+ * comparison of change counters (src/cache/cached-read.ts). Counts hits, misses and evictions for
+ * `/metrics`.
+ */
+
+export type CachedAnswer = {
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+  /** The change counters of the answer's tables, read before it was computed. */
+  counters: number[];
+};
+
+/** What an entry costs beyond its body and key: the entry object, its counters, the Map slot. */
+const ENTRY_OVERHEAD = 200;
+
+export type ResponseCache = ReturnType<typeof createResponseCache>;
+
+export function createResponseCache(maxSize: number) {
+  const entries = new Map<string, CachedAnswer>();
+  const sizeOf = (key: string, answer: CachedAnswer) => answer.body.byteLength + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
+  const stats = { hits: 0, misses: 0, evictions: 0, bytes: 0 };
+
+  function remove(key: string, answer: CachedAnswer): void {
+    entries.delete(key);
+    stats.bytes -= sizeOf(key, answer);
+  }
+
+  return {
+    stats,
+    get entries() {
+      return entries.size;
+    },
+    /** The answer kept under `key`, now the most recently used. */
+    get(key: string): CachedAnswer | undefined {
+      const answer = entries.get(key);
+      if (answer) {
+        entries.delete(key);
+        entries.set(key, answer);
+      }
+      return answer;
+    },
+    set(key: string, answer: CachedAnswer): void {
+      const old = entries.get(key);
+      if (old) remove(key, old);
+      const size = sizeOf(key, answer);
+      // One answer may not take more than an eighth of the whole: a huge list would push out everything else.
+      if (size > maxSize / 8) return;
+      entries.set(key, answer);
+      stats.bytes += size;
+      for (const [oldest, value] of entries) {
+        if (stats.bytes <= maxSize) break;
+        remove(oldest, value);
+        stats.evictions++;
+      }
+    },
+    clear(): void {
+      entries.clear();
+      stats.bytes = 0;
+    },
+  };
+}
