@@ -12,6 +12,7 @@ import type { Entity } from '../config/types.ts';
 import type { RouteInput } from '../http/handle.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 import { dependenciesOf } from './dependencies.ts';
+import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
 const caches = new WeakMap<CMS, ResponseCache>();
 
@@ -21,6 +22,12 @@ export function responseCacheOf(cms: CMS): ResponseCache | null {
   let cache = caches.get(cms);
   if (!cache) caches.set(cms, (cache = createResponseCache(cms.config.cache.maxSize)));
   return cache;
+}
+
+/** For `/metrics`. */
+export function cacheFigures(cms: CMS): CacheFigures {
+  const cache = responseCacheOf(cms);
+  return cache && { entries: cache.entries, maxBytes: cms.config.cache!.maxSize, ...cache.stats };
 }
 
 /**

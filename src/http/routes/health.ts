@@ -15,6 +15,7 @@ import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from '../../metrics/prometheus
 import { countDeliveries, deliveriesTableExists } from '../../webhooks/delivery-store.ts';
 import { bearerToken, isAdmin } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
+import { cacheFigures } from '../../cache/cached-read.ts';
 
 function storageKind(cms: CMS): 'local' | 's3' | 'custom' {
   const storage = cms.config.upload.storage as { type?: string } | null | undefined;
@@ -53,7 +54,7 @@ export function healthRoutes(cms: CMS) {
       throw credentials.user || bearer ? forbidden('The cron secret or an admin is required.') : unauthorized();
     }
     const uptimeSeconds = (cms.clock.now() - metricsOf(cms).startedAt) / 1000;
-    const text = renderMetrics(metricsOf(cms), { databaseBytes: await databaseBytes(cms), uptimeSeconds });
+    const text = renderMetrics(metricsOf(cms), { databaseBytes: await databaseBytes(cms), uptimeSeconds, cache: cacheFigures(cms) });
     return new Response(text, { headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
   };
   return new Elysia()
