@@ -1,6 +1,8 @@
 /**
  * `bun run bench`: the CMS (dist/cms, else from source) against a bare Bun.serve over the same SQLite file,
  * in one run: list (filter + sort + count), read by id, create; plus cold start, idle RSS and binary size.
+ * The CMS runs twice on the same database, with its response cache on and off (docs/caching.md), and the
+ * cached reads are also compared with a bare handler returning the CMS's own stored bytes.
  * Usage: bun scripts/bench.ts [--duration 10] [--rounds 5] [--connections 20] [--docs 10000] [--baseline DIR]
  *        [--engine sqlite|postgres] [--cases list,read,create]
  * Each server gets `duration` seconds per case in total, split into `rounds` interleaved turns.
@@ -123,35 +125,56 @@ function rssKB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-const cmsCommand = (port: number) => (useBinary ? [binary, 'serve', '--port', String(port)] : [process.execPath, path.join(root, 'src/cli/main.ts'), 'serve', '--port', String(port)]);
+const cmsCommand = (port: number, configFile?: string) => [
+  ...(useBinary ? [binary] : [process.execPath, path.join(root, 'src/cli/main.ts')]),
+  'serve', '--port', String(port), ...(configFile ? ['--config', configFile] : []),
+];
+const spawned = (cmd: string[], cwd?: string) => {
+  const proc = Bun.spawn(cmd, { cwd, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'inherit' });
+  children.push(proc);
+  return proc;
+};
 const cmsPort = freePort();
-const cmsProc = Bun.spawn(cmsCommand(cmsPort), { cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'inherit' });
-children.push(cmsProc);
-// Up before the other starts: its start-up may apply system migrations the other then finds done.
+const cmsProc = spawned(cmsCommand(cmsPort), dir);
+// Up before the others start: its start-up may apply system migrations the others then find done.
 await waitFor(`http://127.0.0.1:${cmsPort}/api/cms/users/init`);
+// The same CMS on the same file with the response cache off (docs/caching.md): what every uncached read costs.
+const noCachePort = freePort();
+let noCacheProc: ReturnType<typeof spawned> | null = null;
+if (!baseline) {
+  const noCacheConfig = path.join(dir, 'cms.no-cache.config.ts');
+  fs.writeFileSync(noCacheConfig, `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`);
+  noCacheProc = spawned(cmsCommand(noCachePort, noCacheConfig), dir);
+  await waitFor(`http://127.0.0.1:${noCachePort}/api/cms/users/init`);
+}
 const barePort = freePort();
 const bareProc = baseline
-  ? Bun.spawn([process.execPath, path.join(baseline, 'src/cli/main.ts'), 'serve', '--port', String(barePort)], { cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'inherit' })
+  ? spawned([process.execPath, path.join(baseline, 'src/cli/main.ts'), 'serve', '--port', String(barePort)], dir)
   : postgres
-    ? Bun.spawn([process.execPath, path.join(import.meta.dir, 'bench/bare-server-postgres.ts'), postgres.url, String(barePort)], { stdout: 'ignore', stderr: 'inherit' })
-    : Bun.spawn([process.execPath, path.join(import.meta.dir, 'bench/bare-server.ts'), dbFile, String(barePort)], { stdout: 'ignore', stderr: 'inherit' });
-children.push(bareProc);
+    ? spawned([process.execPath, path.join(import.meta.dir, 'bench/bare-server-postgres.ts'), postgres.url, String(barePort)])
+    : spawned([process.execPath, path.join(import.meta.dir, 'bench/bare-server.ts'), dbFile, String(barePort)]);
 await waitFor(`http://127.0.0.1:${barePort}/api/cms/posts/1`);
 const idleRss = rssKB(cmsProc.pid);
 
 const login = await (await fetch(`http://127.0.0.1:${cmsPort}/api/cms/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'password123' }) })).json();
 const token = login.token as string;
 const listPath = '/api/cms/posts?where[status][equals]=published&sort=-createdAt&limit=20&depth=0';
+const readPath = `/api/cms/posts/${Math.floor(total / 2) + 1}?depth=0`;
 const createBody = JSON.stringify({ title: 'Bench post', body, status: 'published', views: 1 });
 
-// Same bytes check: the two servers answer the list identically.
+// The ceiling for cached answers: a bare handler returning the CMS's own bytes for these paths.
+const storedPort = freePort();
+const storedProc = baseline ? null : spawned([process.execPath, path.join(import.meta.dir, 'bench/stored-server.ts'), String(storedPort), `http://127.0.0.1:${cmsPort}`, listPath, readPath]);
+if (storedProc) await waitFor(`http://127.0.0.1:${storedPort}${listPath}`);
+
+// Same bytes check: the servers answer the list identically.
 const [a, b] = await Promise.all([cmsPort, barePort].map((p) => fetch(`http://127.0.0.1:${p}${listPath}`).then((r) => r.text())));
 log(`list answer: cms ${a.length} bytes, ${otherName} ${b.length} bytes, identical: ${a === b}`);
 
 type Case = { key: string; name: string; path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
 const allCases: Case[] = [
   { key: 'list', name: 'list published, newest first, 20 + totalDocs', path: listPath },
-  { key: 'read', name: 'read one by id', path: `/api/cms/posts/${Math.floor(total / 2) + 1}?depth=0` },
+  { key: 'read', name: 'read one by id', path: readPath },
   { key: 'create', name: 'create one', path: '/api/cms/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
 ];
 // `--cases read,create` runs only those (an empty list only measures start-up, idle memory and size).
@@ -165,6 +188,17 @@ async function load(port: number, c: Case, seconds: number) {
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
+/** Who is compared with whom, per case: the CMS (cache on, then off) against the bare handler; cached reads against stored bytes. */
+type Side = { name: string; port: number };
+const cmsSide: Side = { name: baseline ? 'cms' : 'cms (cache on)', port: cmsPort };
+const otherSide: Side = { name: otherName, port: barePort };
+const comparisons = (c: Case): [Side, Side][] => {
+  if (baseline) return [[cmsSide, otherSide]];
+  const pairs: [Side, Side][] = [[cmsSide, otherSide], [{ name: 'cms (cache off)', port: noCachePort }, otherSide]];
+  if (c.method !== 'POST') pairs.push([cmsSide, { name: 'stored bytes', port: storedPort }]);
+  return pairs;
+};
+
 const rows: string[] = [];
 const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -172,34 +206,35 @@ const median = (xs: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 for (const c of cases) {
-  await load(cmsPort, c, 2);
-  await load(barePort, c, 2);
-  const turn = Math.max(1, Math.round(duration / rounds));
-  const cms: { rps: number; p99: number }[] = [];
-  const bare: { rps: number; p99: number }[] = [];
-  for (let r = 0; r < rounds; r++) {
-    // Alternate who goes first, so neither always meets the machine in the same state.
-    if (r % 2 === 0) {
-      cms.push(await load(cmsPort, c, turn));
-      bare.push(await load(barePort, c, turn));
-    } else {
-      bare.push(await load(barePort, c, turn));
-      cms.push(await load(cmsPort, c, turn));
+  for (const [one, other] of comparisons(c)) {
+    await load(one.port, c, 2);
+    await load(other.port, c, 2);
+    const turn = Math.max(1, Math.round(duration / rounds));
+    const mine: { rps: number; p99: number }[] = [];
+    const theirs: { rps: number; p99: number }[] = [];
+    for (let r = 0; r < rounds; r++) {
+      // Alternate who goes first, so neither always meets the machine in the same state.
+      if (r % 2 === 0) {
+        mine.push(await load(one.port, c, turn));
+        theirs.push(await load(other.port, c, turn));
+      } else {
+        theirs.push(await load(other.port, c, turn));
+        mine.push(await load(one.port, c, turn));
+      }
     }
+    const ratios = mine.map((x, i) => x.rps / theirs[i].rps);
+    const row = {
+      mine: median(mine.map((x) => x.rps)), mineP99: median(mine.map((x) => x.p99)),
+      theirs: median(theirs.map((x) => x.rps)), theirsP99: median(theirs.map((x) => x.p99)),
+      ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios),
+    };
+    const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+    rows.push(`| ${c.name} | ${one.name} | ${Math.round(row.mine)} | ${row.mineP99} ms | ${other.name} | ${Math.round(row.theirs)} | ${row.theirsP99} ms | ${pct(row.ratio)} (${pct(row.low)}–${pct(row.high)}) |`);
+    log(`${c.name}: ${one.name} ${Math.round(row.mine)} req/s, ${other.name} ${Math.round(row.theirs)} req/s, ratio ${pct(row.ratio)} (rounds: ${ratios.map(pct).join(' ')})`);
   }
-  const ratios = cms.map((x, i) => x.rps / bare[i].rps);
-  const row = {
-    cms: median(cms.map((x) => x.rps)), cmsP99: median(cms.map((x) => x.p99)),
-    bare: median(bare.map((x) => x.rps)), bareP99: median(bare.map((x) => x.p99)),
-    ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios),
-  };
-  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-  rows.push(`| ${c.name} | ${Math.round(row.cms)} | ${row.cmsP99} ms | ${Math.round(row.bare)} | ${row.bareP99} ms | ${pct(row.ratio)} (${pct(row.low)}–${pct(row.high)}) |`);
-  log(`${c.name}: cms ${Math.round(row.cms)} req/s, ${otherName} ${Math.round(row.bare)} req/s, ratio ${pct(row.ratio)} (rounds: ${ratios.map(pct).join(' ')})`);
 }
-cmsProc.kill();
-bareProc.kill();
-await Promise.all([cmsProc.exited, bareProc.exited]);
+for (const proc of [cmsProc, noCacheProc, bareProc, storedProc]) proc?.kill();
+await Promise.all([cmsProc, noCacheProc, bareProc, storedProc].map((proc) => proc?.exited));
 
 // Cold start to first answered request, median of 10 (binary only).
 let cold = 'n/a (no dist/cms)';
@@ -232,8 +267,8 @@ const size = useBinary ? `${(fs.statSync(binary).size / 1e6).toFixed(1)} MB` : '
 
 log('');
 log(`CMS: ${useBinary ? 'dist/cms' : 'from source'}${baseline ? ` vs baseline ${baseline}` : ''} on ${postgres ? 'PostgreSQL' : 'SQLite'} · ${connections} connections · ${duration} s per server per case in ${rounds} interleaved rounds, after a 2 s warm-up · ${total} posts`);
-log(`| case | cms req/s | cms p99 | ${otherName} req/s | ${otherName} p99 | cms / ${otherName}, median (range) |`);
-log('|---|---|---|---|---|---|');
+log('| case | server | req/s | p99 | against | req/s | p99 | ratio, median (range) |');
+log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) log(r);
 log(`cold start to first answered request (median of 10): ${cold}`);
 log(`idle RSS after start: ${(idleRss / 1024).toFixed(1)} MB`);

@@ -3,7 +3,7 @@ import type { CMS } from './cms.ts';
 import { createApp } from './http/app.ts';
 import { rememberPeerAddress } from './http/client-ip.ts';
 import { rememberTimeoutLifter } from './http/long-requests.ts';
-import { observeRequest, type LogFormat } from './http/observe-request.ts';
+import { flushRequestLog, observeRequest, type LogFormat } from './http/observe-request.ts';
 import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
 
@@ -30,7 +30,10 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
     ...(options.tls ? { tls: { cert: Bun.file(options.tls.cert), key: Bun.file(options.tls.key) } } : {}),
     fetch: async (request, srv) => {
       const started = performance.now();
-      rememberPeerAddress(request, srv.requestIP(request)?.address);
+      // Reads ask for the address only if something needs it; writes (logins among them) take it at once,
+      // while the connection is surely open.
+      const read = request.method === 'GET' || request.method === 'HEAD';
+      rememberPeerAddress(request, read ? () => srv.requestIP(request)?.address : srv.requestIP(request)?.address);
       rememberTimeoutLifter(request, () => srv.timeout(request, 0));
       const response = await app.handle(request);
       observeRequest(cms, request, response.status, performance.now() - started, logFormat);
@@ -51,6 +54,7 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
     port: server.port!,
     async stop() {
       await server.stop(false);
+      flushRequestLog(cms);
       await cms.close();
     },
   };

@@ -9,18 +9,20 @@
  */
 import type { CMS } from '../cms.ts';
 import type { Entity } from '../config/types.ts';
-import type { RouteInput } from '../http/handle.ts';
+import { withCors, type RouteInput } from '../http/handle.ts';
+import { credentialsOf, type Credentials } from '../http/authenticate.ts';
+import { rememberRoute, routeOf } from '../http/observe-request.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 import { dependenciesOf } from './dependencies.ts';
 import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
-const caches = new WeakMap<CMS, ResponseCache>();
+const caches = new WeakMap<CMS, ResponseCache<KeptAnswer>>();
 
 /** The instance's response cache; null when the config turns it off. */
-export function responseCacheOf(cms: CMS): ResponseCache | null {
+function responseCacheOf(cms: CMS): ResponseCache<KeptAnswer> | null {
   if (!cms.config.cache) return null;
   let cache = caches.get(cms);
-  if (!cache) caches.set(cms, (cache = createResponseCache(cms.config.cache.maxSize)));
+  if (!cache) caches.set(cms, (cache = createResponseCache<KeptAnswer>(cms.config.cache.maxSize)));
   return cache;
 }
 
@@ -31,42 +33,70 @@ export function cacheFigures(cms: CMS): CacheFigures {
 }
 
 /**
- * Answers the read `compute` would give, from the cache when it proves nothing changed. `entity` is the
- * collection or global read (undefined when the slug is unknown: `compute` then throws its 404).
+ * Before routing (src/http/app.ts): a GET whose answer is kept and provably current is answered at once,
+ * as stored bytes; anything else (nothing kept, stale, a session that must set up two-factor sign-in
+ * first) goes on to its route. Only answers of cacheable reads are ever kept, so a kept key names one.
+ */
+export async function answerFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
+  const cache = request.method === 'GET' ? responseCacheOf(cms) : null;
+  if (!cache || cache.entries === 0) return undefined;
+  const credentials = await credentialsOf(cms, request);
+  if (credentials.twoFactorSetupRequired) return undefined;
+  const key = keyOf(request, credentials);
+  const kept = cache.get(key);
+  if (!kept) return undefined;
+  if (!sameCounters(kept.counters, await countersOf(cms, kept.tables))) return undefined;
+  cache.stats.hits++;
+  rememberRoute(request, kept.route);
+  return withCors(cms, request, answer(request, kept, credentials.user ? PRIVATE : kept.control));
+}
+
+/**
+ * The route's side (a read nothing was kept for, or whose answer went stale): computes it, keeps it
+ * unless its rules or hooks looked at the request, and answers with its ETag (304 when it matches).
+ * `entity` is the collection or global read (undefined when the slug is unknown: `compute` then throws
+ * its 404).
  */
 export async function cachedRead(input: RouteInput, entity: Entity | undefined, compute: () => Promise<unknown>): Promise<Response> {
-  const { cms, ctx, request } = input;
-  const control = input.credentials.user ? 'private, no-cache' : entity?.cache.control ?? 'no-cache';
-  const cache = entity && entity.cache.enabled && keepable(input) ? responseCacheOf(cms) : null;
-  let key = '';
-  let counters: number[] = [];
-  if (cache) {
-    key = keyOf(input);
-    const current = await cms.store.changeCounters();
-    counters = dependenciesOf(cms.config, entity!).map((table) => current.get(table) ?? 0);
-    const kept = cache.get(key);
-    if (kept && sameCounters(kept.counters, counters)) {
-      cache.stats.hits++;
-      return answer(request, kept, control);
-    }
-    cache.stats.misses++;
-  }
+  const { cms, ctx, request, credentials } = input;
+  const control = entity?.cache.control ?? 'no-cache';
+  const cache = entity && entity.cache.enabled && keepable(request, input) ? responseCacheOf(cms) : null;
+  // Read before computing: a write that commits meanwhile leaves the kept answer already stale.
+  const tables = cache ? dependenciesOf(cms.config, entity!) : [];
+  const counters = cache ? await countersOf(cms, tables) : [];
   ctx.readsRequest = false;
   const body = new TextEncoder().encode(JSON.stringify(await compute()));
-  const fresh: CachedAnswer = { body, etag: etagOf(body), counters };
-  if (cache && !ctx.readsRequest) cache.set(key, fresh);
-  return answer(request, fresh, control);
+  const fresh: KeptAnswer = { body, etag: etagOf(body), counters, tables, control, route: routeOf(request) };
+  if (cache) cache.stats.misses++;
+  if (cache && !ctx.readsRequest) cache.set(keyOf(request, credentials), fresh);
+  return answer(request, fresh, credentials.user ? PRIVATE : control);
+}
+
+type KeptAnswer = CachedAnswer & {
+  /** The tables `counters` belong to. */
+  tables: string[];
+  /** Cache-Control of anonymous answers (the entity's `cache.control`). */
+  control: string;
+  /** The route pattern, for the metrics of requests answered before routing. */
+  route: string;
+};
+
+const PRIVATE = 'private, no-cache';
+
+async function countersOf(cms: CMS, tables: string[]): Promise<number[]> {
+  const current = await cms.store.changeCounters();
+  return tables.map((table) => current.get(table) ?? 0);
 }
 
 /**
  * Reads whose answer the key cannot describe are computed every time: a method-override read (its query
  * and unsaved values are in the body) and a preview-token read (the token expires).
  */
-function keepable(input: RouteInput): boolean {
-  return input.request.method !== 'POST' && input.unsaved === undefined && input.query.preview === undefined;
+function keepable(request: Request, input: RouteInput): boolean {
+  return request.method === 'GET' && input.unsaved === undefined && !request.url.includes('preview=');
 }
 
-function keyOf({ request, credentials }: RouteInput): string {
+function keyOf(request: Request, credentials: Credentials): string {
   const url = request.url;
   const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
   const user = credentials.user;

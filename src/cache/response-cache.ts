@@ -15,14 +15,14 @@ export type CachedAnswer = {
 /** What an entry costs beyond its body and key: the entry object, its counters, the Map slot. */
 const ENTRY_OVERHEAD = 200;
 
-export type ResponseCache = ReturnType<typeof createResponseCache>;
+export type ResponseCache<T extends CachedAnswer = CachedAnswer> = ReturnType<typeof createResponseCache<T>>;
 
-export function createResponseCache(maxSize: number) {
-  const entries = new Map<string, CachedAnswer>();
-  const sizeOf = (key: string, answer: CachedAnswer) => answer.body.byteLength + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
+export function createResponseCache<T extends CachedAnswer>(maxSize: number) {
+  const entries = new Map<string, T>();
+  const sizeOf = (key: string, answer: T) => answer.body.byteLength + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
   const stats = { hits: 0, misses: 0, evictions: 0, bytes: 0 };
 
-  function remove(key: string, answer: CachedAnswer): void {
+  function remove(key: string, answer: T): void {
     entries.delete(key);
     stats.bytes -= sizeOf(key, answer);
   }
@@ -33,7 +33,7 @@ export function createResponseCache(maxSize: number) {
       return entries.size;
     },
     /** The answer kept under `key`, now the most recently used. */
-    get(key: string): CachedAnswer | undefined {
+    get(key: string): T | undefined {
       const answer = entries.get(key);
       if (answer) {
         entries.delete(key);
@@ -41,7 +41,7 @@ export function createResponseCache(maxSize: number) {
       }
       return answer;
     },
-    set(key: string, answer: CachedAnswer): void {
+    set(key: string, answer: T): void {
       const old = entries.get(key);
       if (old) remove(key, old);
       const size = sizeOf(key, answer);

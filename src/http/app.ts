@@ -17,6 +17,7 @@ import { openAPIRoutes } from './routes/openapi.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { badRequest } from '../errors.ts';
 import { preflight } from './cors.ts';
+import { answerFromCache } from '../cache/cached-read.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
 import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
 
@@ -47,6 +48,8 @@ export function createApp(cms: CMS) {
   return new Elysia()
     .onRequest(({ request }) => {
       if (request.method === 'OPTIONS') return preflight(cms.config, request);
+      // Kept answers that are still current skip routing altogether (docs/caching.md).
+      return answerFromCache(cms, request);
     })
     .get(adminPrefix || '/', admin)
     .get(`${adminPrefix}/*`, admin)

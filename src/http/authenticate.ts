@@ -66,6 +66,15 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1].trim() : null;
 }
 
+const known = new WeakMap<Request, Promise<Credentials>>();
+
+/** `authenticate`, once per request: the response cache asks before routing, and the route's wrapper again. */
+export function credentialsOf(cms: CMS, request: Request): Promise<Credentials> {
+  let credentials = known.get(request);
+  if (!credentials) known.set(request, (credentials = authenticate(cms, request)));
+  return credentials;
+}
+
 export async function authenticate(cms: CMS, request: Request): Promise<Credentials> {
   const bearer = bearerToken(request);
   if (bearer) {

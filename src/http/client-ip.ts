@@ -10,10 +10,20 @@ import { normalizeOrigin } from '../config/sanitize.ts';
 import { unmapIPv4 } from '../config/trust-proxy.ts';
 import type { SessionClient } from '../auth/sessions.ts';
 
-const peers = new WeakMap<Request, string>();
+/** The peer's address, or how to ask for it: asked once, when something needs it (most requests never do). */
+const peers = new WeakMap<Request, string | null | (() => string | undefined | null)>();
 
-export function rememberPeerAddress(request: Request, address: string | undefined | null): void {
-  if (address) peers.set(request, unmapIPv4(address));
+export function rememberPeerAddress(request: Request, address: string | undefined | null | (() => string | undefined | null)): void {
+  peers.set(request, typeof address === 'function' ? address : address ? unmapIPv4(address) : null);
+}
+
+function peerOf(request: Request): string | null {
+  const known = peers.get(request);
+  if (typeof known !== 'function') return known ?? null;
+  const address = known();
+  const peer = address ? unmapIPv4(address) : null;
+  peers.set(request, peer);
+  return peer;
 }
 
 const proxyLists = new WeakMap<SanitizedConfig, net.BlockList>();
@@ -52,7 +62,7 @@ function hops(request: Request, peer: string): string[] {
 
 /** The client's address: the peer's, or behind trusted proxies the nearest address no trusted proxy holds. */
 export function clientIP(config: SanitizedConfig, request: Request): string | null {
-  const peer = peers.get(request) ?? null;
+  const peer = peerOf(request);
   if (peer === null || !fromTrustedProxy(config, peer)) return peer;
   const chain = hops(request, peer);
   const trust = config.trustProxy;
@@ -67,7 +77,7 @@ export function clientIP(config: SanitizedConfig, request: Request): string | nu
 export function ownOrigin(config: SanitizedConfig, request: Request): string {
   if (config.serverURL) return normalizeOrigin(config.serverURL);
   const url = new URL(request.url);
-  if (!fromTrustedProxy(config, peers.get(request) ?? null)) return url.origin;
+  if (!fromTrustedProxy(config, peerOf(request))) return url.origin;
   // The first value is the one the outermost proxy saw from the browser.
   const first = (name: string) => request.headers.get(name)?.split(',')[0].trim().toLowerCase() || null;
   const proto = first('x-forwarded-proto');

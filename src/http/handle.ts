@@ -6,7 +6,7 @@ import type { CMS } from '../cms.ts';
 import { createContext, type OperationContext } from '../operations/context.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
 import { preauthorizeWrite, type WriteTarget } from '../operations/preauthorize.ts';
-import { authenticate, checkCsrf, type Credentials } from './authenticate.ts';
+import { checkCsrf, credentialsOf, type Credentials } from './authenticate.ts';
 import { corsHeaders } from './cors.ts';
 import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
@@ -41,7 +41,7 @@ function toResponse(result: RouteResult): Response {
   return result instanceof Response ? result : json(result.body, result.status ?? 200, result.headers);
 }
 
-function withCors(cms: CMS, request: Request, response: Response): Response {
+export function withCors(cms: CMS, request: Request, response: Response): Response {
   const headers = corsHeaders(cms.config, request.headers.get('origin'));
   if (headers) for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
   return response;
@@ -53,7 +53,7 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
     const url = request.url;
     const q = url.indexOf('?');
     let query = q === -1 ? {} : parseQuery(url.slice(q + 1));
-    const credentials = await authenticate(cms, request);
+    const credentials = await credentialsOf(cms, request);
     // A read needs no CSRF token and no write pre-check, whatever its verb.
     const read = options.overrideRead ? await readOverrideBody(request) : null;
     if (read) query = { ...query, ...read.query };
@@ -61,7 +61,9 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
     if (credentials.twoFactorSetupRequired && !options.duringTwoFactorSetup) {
       throw forbidden('Set up two-factor sign-in first (POST /users/totp/setup, then /users/totp/enable).');
     }
-    const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, req: request, origin: ownOrigin(cms.config, request), ...localeOptions(query, cms.config) });
+    const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, req: request, ...localeOptions(query, cms.config) });
+    // Worked out when asked (links in mails): parsing the URL on every read would cost for nothing.
+    Object.defineProperty(ctx, 'origin', { enumerable: true, get: () => ownOrigin(cms.config, request) });
     const target = read ? null : options.writes?.(params, request.method);
     if (target) await preauthorizeWrite(ctx, target);
     response = toResponse(await route({ cms, ctx, request, query, params, credentials, unsaved: read?.unsaved }));
