@@ -18,6 +18,7 @@ import { startWebhooks } from './webhooks/start-webhooks.ts';
 import { setNativeDir } from './uploads/sharp-loader.ts';
 import { createStorage } from './uploads/storage/select.ts';
 import { createBackgroundTasks, type BackgroundTasks } from './background-tasks.ts';
+import { startupMark } from './startup-timing.ts';
 
 export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
 
@@ -48,25 +49,31 @@ export type CreateOptions = LoadOptions & {
 };
 
 export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
+  startupMark('createCMS');
   const config = await loadConfig(options);
+  startupMark('config loaded');
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
   if (options.migrate === 'verify') requireExistingDatabase(config);
   const store = await openStore(config, () => clock.now());
+  startupMark('store open');
   setNativeDir(config.dataDir);
   let storage: StorageAdapter;
   let secret: string;
   try {
     if (options.migrate === 'verify') await verifySchema(config, store);
     else await store.applySystemMigrations();
+    startupMark('system migrations');
     if (options.migrate === 'auto' || options.migrate === undefined) {
       await store.withMigrationLock(async () => {
         await migrateOnStart(config, store, clock, log);
         await ensureChangeTriggers(config, store);
       });
     }
+    startupMark('config migrations');
     storage = await createStorage(config);
     secret = await resolveSecret(config, store);
+    startupMark('storage, secret');
   } catch (error) {
     await store.close();
     throw error;

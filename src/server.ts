@@ -6,6 +6,7 @@ import { rememberTimeoutLifter } from './http/long-requests.ts';
 import { flushRequestLog, observeRequest, type LogFormat } from './http/observe-request.ts';
 import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
+import { startupMark } from './startup-timing.ts';
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };
 
@@ -22,6 +23,7 @@ export type ServerOptions = {
 
 export function startServer(cms: CMS, options: ServerOptions = {}): RunningServer {
   const app = createApp(cms);
+  startupMark('app built');
   const logFormat = options.logFormat ?? 'text';
   if (options.tls) markServedOverHttps(cms);
   const server = Bun.serve({
@@ -37,6 +39,7 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
       rememberTimeoutLifter(request, () => srv.timeout(request, 0));
       const response = await app.handle(request);
       observeRequest(cms, request, response.status, performance.now() - started, logFormat);
+      startupMark(`answered ${request.method} ${new URL(request.url).pathname}`);
       return response;
     },
     error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),

@@ -87,6 +87,14 @@ function run(bin: string, args: string[], opts: { cwd: string; env?: Record<stri
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString(), ms: performance.now() - t }
 }
 
+/** SIGTERM to a `dist/cms serve`, which must then exit 0 (its stderr is shown when it does not). */
+async function expectCleanStop(proc: Bun.Subprocess<'ignore' | 'inherit' | 'pipe', 'pipe', 'pipe'>): Promise<void> {
+  proc.kill('SIGTERM')
+  const code = await proc.exited
+  if (code !== 0) console.error(`dist/cms exited ${code}: ${await new Response(proc.stderr).text()}`)
+  expect(code).toBe(0)
+}
+
 function runJson(bin: string, args: string[], cwd: string, env?: Record<string, string>): any {
   const r = run(bin, args, { cwd, env })
   if (r.code !== 0) throw new Error(`${args.join(' ')} exited ${r.code}: ${r.out}${r.err}`)
@@ -427,10 +435,7 @@ describe('bun run build → dist/cms', () => {
       expect(existsSync(join(site, 'data/cms.db'))).toBe(true)
       expect(existsSync(join(site, 'migrations/sqlite/0000_init.sql'))).toBe(true)
     } finally {
-      proc.kill('SIGTERM')
-      const code = await proc.exited
-      if (code !== 0) console.error(`dist/cms exited ${code}: ${await new Response(proc.stderr).text()}`)
-      expect(code).toBe(0)
+      await expectCleanStop(proc)
     }
   }, 30_000)
 
@@ -458,6 +463,37 @@ describe('bun run build → dist/cms', () => {
       proc.kill('SIGTERM')
       expect(await proc.exited).toBe(0)
       await sink.stop()
+    }
+  }, 30_000)
+
+  test('what loads on first use works inside the single file: backups (write, list, download), the OpenAPI document', async () => {
+    const site = join(work, 'lazy-site')
+    mkdirSync(site, { recursive: true })
+    writeFileSync(join(site, 'cms.config.ts'), `export default { collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }] }] }\n`)
+    expect(run(bin, ['create-admin', '--email', 'lazy@example.com', '--password', 'password123'], { cwd: site }).code).toBe(0)
+    const port = 40000 + Math.floor(Math.random() * 20000)
+    const proc = Bun.spawn([bin, 'serve', '--port', String(port)], { cwd: site, env: { HOME: join(work, 'home') }, stdout: 'pipe', stderr: 'pipe' })
+    try {
+      const base = `http://127.0.0.1:${port}/api/cms`
+      expect(await answers(`${base}/users/init`)).toBe(true)
+      const login = await (await fetch(`${base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'lazy@example.com', password: 'password123' }) })).json()
+      const auth = { authorization: `Bearer ${login.token}` }
+      const made = await fetch(`${base}/backups`, { method: 'POST', headers: auth })
+      expect(made.status).toBe(201)
+      const { doc } = await made.json()
+      const list = await (await fetch(`${base}/backups`, { headers: auth })).json()
+      expect(list.docs.map((d: { name: string }) => d.name)).toContain(doc.name)
+      const download = await fetch(`${base}/backups/${doc.name}`, { headers: auth })
+      expect(download.status).toBe(200)
+      const bytes = new Uint8Array(await download.arrayBuffer())
+      expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]) // gzip
+      const openapi = await fetch(`http://127.0.0.1:${port}/api/cms/openapi.json`)
+      expect(openapi.status).toBe(200)
+      const document = await openapi.json()
+      expect(document.openapi).toMatch(/^3\.1\./)
+      expect(Object.keys(document.paths)).toContain('/posts')
+    } finally {
+      await expectCleanStop(proc)
     }
   }, 30_000)
 

@@ -3,6 +3,9 @@
 import pkg from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../errors.ts';
 import { HELP, parseCLI, type CLIArgs } from './args.ts';
+import { startupMark } from '../startup-timing.ts';
+
+startupMark('main');
 
 const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   serve: async (a) => (await import('./serve.ts')).serveCommand(a),

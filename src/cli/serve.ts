@@ -7,18 +7,20 @@ import type { LogFormat } from '../http/observe-request.ts';
 import { startServer } from '../server.ts';
 import type { CLIArgs } from './args.ts';
 import { isDev } from './common.ts';
-import { writeTypesFile } from '../codegen/write-types-file.ts';
+import { startupMark } from '../startup-timing.ts';
 
 export async function serveCommand(args: CLIArgs): Promise<void> {
+  startupMark('serve loaded');
   const dev = isDev(args);
   const tls = tlsFiles(args);
   const format = logFormat(args);
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, dev });
-  if (dev && cms.config.configPath) refreshTypes(cms);
+  if (dev && cms.config.configPath) await refreshTypes(cms);
   const port = Number(args.flags.port ?? process.env.PORT ?? 3000);
   const host = String(args.flags.host ?? process.env.HOST ?? '127.0.0.1');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${args.flags.port ?? process.env.PORT} is not a port number`);
   const server = startServer(cms, { port, host, tls, logFormat: format });
+  startupMark('listening');
   const where = cms.config.configPath ?? 'built-in defaults (no config file)';
   console.log(`cms listening on ${server.url}${cms.config.routes.admin} · database ${cms.config.databaseLabel} · config ${where}${dev ? ' · dev' : ''}`);
   if ((await countUsers(cms)) === 0) console.log(`no users yet: open ${adminURL(cms, server.url)} to create the first admin (or run cms create-admin)`);
@@ -45,8 +47,10 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
  * In dev the types follow the config: the server reads its config once at start, so a restart is when a
  * changed config takes effect, and that is when cms-types.ts is rewritten (only if it differs).
  */
-function refreshTypes(cms: CMS): void {
+async function refreshTypes(cms: CMS): Promise<void> {
   try {
+    // Dev only, so the type generator stays out of a production server's start.
+    const { writeTypesFile } = await import('../codegen/write-types-file.ts');
     const { file, changed } = writeTypesFile(cms.config);
     if (changed) console.log(`types written to ${file}`);
   } catch (error) {

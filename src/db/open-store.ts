@@ -2,9 +2,12 @@
 import type { SanitizedConfig } from '../config/types.ts';
 import type { Store } from './store.ts';
 import { openSqliteStore } from './sqlite/store.ts';
-import { createPostgresStore } from './postgres/store.ts';
 
 export async function openStore(config: Pick<SanitizedConfig, 'databaseEngine' | 'databasePath' | 'databasePool'>, now?: () => number): Promise<Store> {
-  if (config.databaseEngine === 'postgres') return createPostgresStore(config.databasePath, { poolSize: config.databasePool, now });
+  if (config.databaseEngine === 'postgres') {
+    // Loaded only for PostgreSQL: a SQLite server never pays for the PostgreSQL store at start.
+    const { createPostgresStore } = await import('./postgres/store.ts');
+    return createPostgresStore(config.databasePath, { poolSize: config.databasePool, now });
+  }
   return openSqliteStore(config.databasePath);
 }

@@ -2,18 +2,16 @@
  * Keeps the collection tables in step with the config (CONTRACT §1).
  * Migration files live in `migrations/` beside the config: `NNNN_name.sql`, with the schema snapshot they
  * lead to in `meta/NNNN_snapshot.json`. The newest snapshot is what the database should look like once every
- * file is applied; the config is diffed against it. drizzle-kit (slow to load) is imported only when the
- * config's fingerprint differs from the newest snapshot's.
+ * file is applied; the config is diffed against it. The engine's diff (sqlite/schema-diff.ts,
+ * postgres/schema-diff.ts: drizzle's table builders and drizzle-kit, slow to load) is imported only when
+ * it is needed: on SQLite when the config's fingerprint differs from the newest snapshot's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { integer, real, sqliteTable, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { SanitizedConfig } from '../config/types.ts';
 import { configTables, type TableModel } from './table-model.ts';
-import { changeStatements, findDestructive, type PendingChange, type Snapshot } from './schema-change.ts';
-import { postgresTables } from './postgres/config-tables.ts';
-import { diffPostgres } from './postgres/schema-diff.ts';
+import type { PendingChange, Snapshot } from './schema-change.ts';
 import type { Store } from './store.ts';
 
 export type MigrationFile = { name: string; file: string; snapshotFile: string };
@@ -39,36 +37,18 @@ function latestSnapshot(dir: string): Snapshot | null {
   return null;
 }
 
-function drizzleTables(models: TableModel[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const model of models) {
-    const columns: Record<string, any> = {};
-    for (const c of model.columns) {
-      let col: any = c.type === 'integer' ? integer(c.name) : c.type === 'real' ? real(c.name) : text(c.name);
-      if (c.primaryKey) col = col.primaryKey({ autoIncrement: true });
-      else if (c.notNull) col = col.notNull();
-      columns[c.name] = col;
-    }
-    out[model.name] = sqliteTable(model.name, columns, (t: any) =>
-      model.indexes.map((i) => (i.unique ? uniqueIndex(i.name) : index(i.name)).on(...(i.columns.map((c) => t[c]) as [any]))));
-  }
-  return out;
-}
-
 /** What applying the config would change, relative to the newest migration file of its engine. Null when nothing. */
 export async function diffConfig(config: SanitizedConfig, options: { allowDestructive?: boolean } = {}): Promise<PendingChange | null> {
   const previous = latestSnapshot(config.migrationsDir);
-  if (config.databaseEngine === 'postgres') return diffPostgres(postgresTables(config), previous, options);
+  if (config.databaseEngine === 'postgres') {
+    const [{ postgresTables }, { diffPostgres }] = await Promise.all([import('./postgres/config-tables.ts'), import('./postgres/schema-diff.ts')]);
+    return diffPostgres(postgresTables(config), previous, options);
+  }
   const tables = configTables(config);
   const print = fingerprint(tables);
   if (previous?.fingerprint === print) return null;
-  const kit = await import('drizzle-kit/api');
-  const empty = await kit.generateSQLiteDrizzleJson({});
-  const next = await kit.generateSQLiteDrizzleJson(drizzleTables(tables));
-  const before = (previous?.drizzle ?? empty) as typeof next;
-  const destructive = findDestructive(previous?.drizzle.tables ?? {}, next.tables as Snapshot['drizzle']['tables']);
-  const statements = await changeStatements(destructive, options, () => kit.generateSQLiteMigration(before, next));
-  return { statements, destructive, snapshot: { fingerprint: print, drizzle: next as Snapshot['drizzle'] } };
+  const { diffSqlite } = await import('./sqlite/schema-diff.ts');
+  return diffSqlite(tables, print, previous, options);
 }
 
 /** Writes the SQL and snapshot of a change as the next migration file. */

@@ -1,6 +1,6 @@
 /**
- * The in-process job loop of a long-running server: one run at start (jobs that fell due while the
- * server was down), then one a minute on a real timer; due-ness is read from cms.clock. A tick while a
+ * The in-process job loop of a long-running server: one run shortly after start (jobs that fell due while
+ * the server was down), then one a minute on a real timer; due-ness is read from cms.clock. A tick while a
  * run is still going is skipped, so two runs never overlap. `stop` waits for the run in flight.
  * The first run also sweeps upload leftovers of a crash (CONTRACT §10); later runs do so daily.
  * A scheduled backup that fell due starts beside the runs, not inside one, so a long backup never holds
@@ -12,8 +12,14 @@ import { runScheduledBackupIfDue } from './scheduled-backup.ts';
 import { sweepUploadsIfDue } from './upload-sweep.ts';
 
 export const JOB_LOOP_INTERVAL_MS = 60_000;
+/**
+ * The start-up run waits this long after listening: a server is usually asked something the moment it
+ * listens (a health check, the first page), and the run's SQL and folder walk on the one JS thread would
+ * otherwise hold that first answer up by a few milliseconds. Never longer than the interval.
+ */
+export const FIRST_RUN_DELAY_MS = 250;
 
-export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS): { stop(): Promise<void> } {
+export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS, firstRunDelayMs = Math.min(FIRST_RUN_DELAY_MS, intervalMs)): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let stopped = false;
   let started = false;
@@ -30,7 +36,7 @@ export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS): { sto
     })().finally(() => { running = null; });
   };
   const timer = setInterval(tick, intervalMs);
-  const first = setTimeout(tick, 0);
+  const first = setTimeout(tick, firstRunDelayMs);
   return {
     async stop() {
       stopped = true;

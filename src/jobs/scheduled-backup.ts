@@ -6,14 +6,17 @@
  * runs it. The very first check only records the time: the first backup comes at the next slot.
  */
 import type { CMS } from '../cms.ts';
-import { createBackup, runningBackup, type BackupResult } from '../backups/create-backup.ts';
+import type { BackupResult } from '../backups/create-backup.ts';
 import { fellDueBetween } from './cron-schedule.ts';
 
 const SETTING = 'backups.lastRunAt';
 
 export async function runScheduledBackupIfDue(cms: CMS, signal?: AbortSignal): Promise<BackupResult | null> {
   const schedule = cms.config.backups.schedule;
-  if (!schedule || runningBackup(cms)) return null;
+  if (!schedule) return null;
+  // Loaded only with a schedule: the backup modules (tar, gzip, the S3 target) stay out of other servers.
+  const { createBackup, runningBackup } = await import('../backups/create-backup.ts');
+  if (runningBackup(cms)) return null;
   try {
     const now = cms.clock.now();
     const row = await cms.store.get<{ value: string }>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?', [SETTING]);

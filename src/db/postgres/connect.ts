@@ -4,7 +4,9 @@
  * credentials then stop `cms` at start with one line (ConfigError: exit 1, no stack) instead of failing
  * the first request. TLS comes from the URL (`?sslmode=require|verify-full|disable|prefer`), passed as is.
  */
-import { SQL } from 'bun';
+// A type import only: `import { SQL } from 'bun'` loads Bun's PostgreSQL client (~8 ms, ~4 MB) as soon as
+// this module loads, and the config sanitizer imports this module on SQLite too.
+import type { SQL } from 'bun';
 import { ConfigError } from '../../errors.ts';
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -29,7 +31,7 @@ export async function connectPostgres(url: string, options: { poolSize?: number 
   const max = options.poolSize ?? DEFAULT_POOL_SIZE;
   if (!Number.isInteger(max) || max < 1) throw new ConfigError(`Config error: databasePool: expected a positive integer, got ${JSON.stringify(options.poolSize)}`);
   if (!URL.canParse(url)) throw new ConfigError('Database error: the PostgreSQL URL cannot be parsed (expected postgres://user:password@host:port/database)');
-  const sql = new SQL(url, { max, connectionTimeout: 10 });
+  const sql = new Bun.SQL(url, { max, connectionTimeout: 10 });
   try {
     await sql`SELECT 1`;
   } catch (error) {

@@ -2,11 +2,10 @@
  * Backups over HTTP, admins only (CONTRACT §10): `POST /backups` writes one now and answers 201
  * `{ doc, message }` when it is done; `GET /backups` lists them newest first, with the one being written
  * (`running`: name, phase, done, total) for the admin's progress bar; `GET /backups/:name` downloads one.
+ * The backup modules (tar, gzip, the S3 target) load on the first backup request, not at start.
  */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import { backupTarget, BACKUP_NAME } from '../../backups/backup-target.ts';
-import { createBackup, runningBackup } from '../../backups/create-backup.ts';
 import { forbidden, notFound, unauthorized } from '../../errors.ts';
 import { isAdmin, type Credentials } from '../authenticate.ts';
 import { keepOpen } from '../long-requests.ts';
@@ -20,16 +19,19 @@ export function backupRoutes(cms: CMS) {
   const create: Route = async ({ credentials, request }) => {
     requireAdmin(credentials);
     keepOpen(request); // a large backup answers after minutes, not within the idle timeout
+    const { createBackup } = await import('../../backups/create-backup.ts');
     const { manifest: _, where: __, ...doc } = await createBackup(cms);
     return { status: 201, body: { doc, message: `Backup ${doc.name} written.` } };
   };
   const list: Route = async ({ credentials }) => {
     requireAdmin(credentials);
+    const [{ backupTarget }, { runningBackup }] = await Promise.all([import('../../backups/backup-target.ts'), import('../../backups/create-backup.ts')]);
     const docs = await backupTarget(cms.config).list();
     return { body: { docs, totalDocs: docs.length, running: runningBackup(cms) }, headers: { 'cache-control': 'no-store' } };
   };
   const download: Route = async ({ credentials, params }) => {
     requireAdmin(credentials);
+    const { backupTarget, BACKUP_NAME } = await import('../../backups/backup-target.ts');
     const stored = BACKUP_NAME.test(params.name) ? await backupTarget(cms.config).open(params.name) : null;
     if (!stored) throw notFound('No such backup.');
     const body = stored.body instanceof Blob ? stored.body.stream() : stored.body;
