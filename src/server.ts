@@ -25,6 +25,7 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
   const app = createApp(cms);
   startupMark('app built');
   const logFormat = options.logFormat ?? 'text';
+  let firstAnswer = true;
   if (options.tls) markServedOverHttps(cms);
   const server = Bun.serve({
     port: options.port ?? 3000,
@@ -39,7 +40,10 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
       rememberTimeoutLifter(request, () => srv.timeout(request, 0));
       const response = await app.handle(request);
       observeRequest(cms, request, response.status, performance.now() - started, logFormat);
-      startupMark(`answered ${request.method} ${new URL(request.url).pathname}`);
+      if (firstAnswer) {
+        firstAnswer = false;
+        startupMark('first answer');
+      }
       return response;
     },
     error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),

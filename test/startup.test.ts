@@ -84,3 +84,32 @@ describe('the job loop waits for the first answers', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('CMS_STARTUP_TIMING', () => {
+  const serveOnce = async (env: Record<string, string>) => {
+    const dir = tempDir('cms-startup-');
+    fs.writeFileSync(path.join(dir, 'cms.config.ts'), CONFIG);
+    const port = 40000 + Math.floor(Math.random() * 20000);
+    const child = Bun.spawn([process.execPath, path.join(import.meta.dir, '../src/cli/main.ts'), 'serve', '--port', String(port)], {
+      cwd: dir, env: { ...process.env, NODE_ENV: 'production', ...env }, stdout: 'ignore', stderr: 'pipe',
+    });
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const answer = await fetch(`http://127.0.0.1:${port}/api/cms/users/init`).catch(() => null);
+      if (answer?.status === 200) break;
+      if (Date.now() > deadline) throw new Error('no answer from the server');
+      await Bun.sleep(10);
+    }
+    child.kill('SIGTERM');
+    await child.exited;
+    fs.rmSync(dir, { recursive: true, force: true });
+    return new Response(child.stderr).text();
+  };
+
+  test('set: one line per start-up step on stderr, up to the first answer; unset: none', async () => {
+    const marked = await serveOnce({ CMS_STARTUP_TIMING: '1' });
+    const steps = marked.split('\n').filter((l) => l.startsWith('startup ')).map((l) => l.replace(/^startup\s+[\d.]+ ms\s+[\d.]+ MB\s+/, ''));
+    expect(steps).toEqual(['main', 'serve loaded', 'createCMS', 'config loaded', 'store open', 'system migrations', 'config migrations', 'storage, secret', 'app built', 'listening', 'first answer']);
+    expect(await serveOnce({})).not.toContain('startup ');
+  }, 30_000);
+});
