@@ -40,10 +40,11 @@ export async function existingIds(db: Queryable, table: string, ids: number[]): 
   return new Set(rows.map((r) => r.id));
 }
 
-export function insertRow(db: Queryable, entity: Entity, row: Row): Promise<number> {
+/** The new row as stored (id, defaults), from `RETURNING *`: reading it back would be a second statement per write. */
+export async function insertRow(db: Queryable, entity: Entity, row: Row): Promise<Row> {
   const columns = Object.keys(row);
-  const sql = `INSERT INTO ${quote(entity.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-  return withUniqueErrors(db, () => db.insert(sql, Object.values(row)));
+  const sql = `INSERT INTO ${quote(entity.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) RETURNING *`;
+  return (await withUniqueErrors(db, () => db.get<Row>(sql, Object.values(row))))!;
 }
 
 export async function updateRow(db: Queryable, entity: Entity, id: number, row: Row): Promise<void> {

@@ -1,6 +1,6 @@
 /** Creates a document: authorize → prepare (hooks, validation) → persist and announce in one transaction → afterChange → present. */
 import { docToRow, rowToDoc } from '../fields/row.ts';
-import { insertRow, selectRowById } from '../db/documents.ts';
+import { insertRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { forbidden } from '../errors.ts';
 import { isoNow } from '../clock.ts';
@@ -37,8 +37,8 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
       await tx.lockTable(collection.table);
       if (await tx.get('SELECT 1 AS "found" FROM "users" LIMIT 1')) throw forbidden('An admin already exists. Log in instead.');
     }
-    const id = await insertRow(tx, collection, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, createdAt: now, updatedAt: now });
-    const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);
+    const saved = rowToDoc(collection, await insertRow(tx, collection, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, createdAt: now, updatedAt: now }));
+    const id = saved.id as number;
     if (collection.drafts) await recordLiveVersion(tx, ownerOf(collection, id), saved, stampOf(ctx, now));
     const event = { collection: collection.slug, id, doc: saved, previousDoc: null, timestamp: now };
     await scope.emit({ ...event, type: onlyDraft ? 'draft' : 'create' });

@@ -21,21 +21,9 @@ import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
 import type { Params, Queryable, Row, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
 import { snapshotSqlite } from './snapshot.ts';
+import { flushBatch, inTurn, releaseTurn, turnBusy, turnFor, type WriteConnection } from './write-turn.ts';
 
 type Bindings = SQLQueryBindings[];
-
-/** Whose turn it is to write one database file, in this process. */
-type WriteTurn = { key: string; next: Promise<void>; held: boolean; stores: number };
-const turns = new Map<string, WriteTurn>();
-
-function turnFor(file: string): WriteTurn {
-  // Every `:memory:` database is its own.
-  const key = file === ':memory:' ? `:memory:${Bun.randomUUIDv7()}` : path.resolve(file);
-  let turn = turns.get(key);
-  if (!turn) turns.set(key, (turn = { key, next: Promise.resolve(), held: false, stores: 0 }));
-  turn.stores++;
-  return turn;
-}
 
 /**
  * Schema changes of one file, one at a time in this process (two instances starting together in one
@@ -50,10 +38,6 @@ function withFileMigrationLock<T>(key: string, work: () => Promise<T>): Promise<
   migrationLocks.set(key, settled);
   void settled.then(() => { if (migrationLocks.get(key) === settled) migrationLocks.delete(key); });
   return next;
-}
-
-function releaseTurn(turn: WriteTurn): void {
-  if (--turn.stores === 0) turns.delete(turn.key);
 }
 
 function open(file: string, readonly: boolean): Database {
@@ -86,46 +70,31 @@ export function openSqliteStore(file: string): Store {
   const write = statementsOn(writer);
   const read = statementsOn(reader);
   const turn = turnFor(file);
-  // Commits through this store: `:memory:` has one connection, whose own commits data_version misses.
-  let commits = 0;
+  // Prepared once: `exec` parses its text on every call, which cost as much again as the insert itself.
+  const control = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', 'SAVEPOINT "cms_write"', 'RELEASE "cms_write"', 'ROLLBACK TO "cms_write"'].map((sql) => writer.prepare(sql));
+  const [begin, commit, rollback, savepoint, releaseSavepoint, rollbackToSavepoint] = control;
+  const connection: WriteConnection = {
+    begin: () => void begin.run(),
+    commit: () => void commit.run(),
+    rollback: () => void rollback.run(),
+    savepoint: () => void savepoint.run(),
+    releaseSavepoint: () => void releaseSavepoint.run(),
+    rollbackToSavepoint: () => void rollbackToSavepoint.run(),
+    inTransaction: () => writer.inTransaction,
+  };
 
-  async function transaction<T>(work: (tx: Store) => Promise<T>): Promise<T> {
-    const previous = turn.next;
-    let release!: () => void;
-    turn.next = new Promise((resolve) => (release = resolve));
-    await previous;
-    turn.held = true;
-    try {
-      writer.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work(tx);
-        writer.exec('COMMIT');
-        commits++;
-        return result;
-      } catch (error) {
-        if (writer.inTransaction) writer.exec('ROLLBACK');
-        throw error;
-      }
-    } finally {
-      turn.held = false;
-      release();
-    }
-  }
+  const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> => inTurn(turn, connection, () => work(tx));
 
-  /** A write outside a transaction: at once when the connection is free, else after the transaction in flight. */
-  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> =>
-    turn.held ? transaction(statement) : statement(tx).finally(() => commits++);
+  /** A write outside a transaction: at once when the connection is free, else after the transaction (or batch) in flight. */
+  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => (turnBusy(turn) ? transaction(statement) : statement(tx));
 
   // Counters are read again only when something committed since the last look; `changed` is asked first,
-  // so a commit landing while the counters are read makes the next call read them again.
-  const changed = file === ':memory:' ? () => false : commitWatcher(file, reader);
-  let seenCommits = -1;
+  // so a commit landing while the counters are read makes the next call read them again. (`:memory:` has
+  // one connection and no -shm: read them every time.)
+  const changed = file === ':memory:' ? () => true : commitWatcher(file, reader);
   let counters: ReadonlyMap<string, number> = new Map();
   const changeCounters = async () => {
-    if (changed() || commits !== seenCommits) {
-      seenCommits = commits;
-      counters = new Map(read.all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"').map((r) => [r.name, r.version]));
-    }
+    if (changed()) counters = new Map(read.all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"').map((r) => [r.name, r.version]));
     return counters;
   };
 
@@ -169,7 +138,9 @@ export function openSqliteStore(file: string): Store {
     changeCounters,
     async close() {
       await turn.next;
+      flushBatch(turn, connection);
       releaseTurn(turn);
+      for (const prepared of control) prepared.finalize();
       if (reader !== writer) reader.close();
       writer.close();
     },
