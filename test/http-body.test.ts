@@ -23,3 +23,20 @@ test('a JSON body under the limit is read as before', async () => {
   expect(res.status).toBe(201);
   expect(res.body.doc.text).toHaveLength(2 << 20);
 });
+
+test('a body is decoded the same whether it comes with a length or chunked: UTF-8 kept, a byte-order mark refused', async () => {
+  const send = async (text: string, chunked: boolean) => {
+    const bytes = new TextEncoder().encode(text);
+    const body = chunked ? new ReadableStream({ pull(c) { c.enqueue(bytes.subarray(0, 3)); c.enqueue(bytes.subarray(3)); c.close(); } }) : bytes;
+    const res = await fetch(`${t.api}/notes`, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit);
+    return { status: res.status, body: await res.json() };
+  };
+  for (const chunked of [false, true]) {
+    const plain = await send(JSON.stringify({ text: 'Grüße, 世界 ✓' }), chunked);
+    expect(plain.status).toBe(201);
+    expect(plain.body.doc.text).toBe('Grüße, 世界 ✓');
+    const marked = await send(`\uFEFF${JSON.stringify({ text: 'x' })}`, chunked);
+    expect(marked.status).toBe(400);
+    expect(marked.body.errors[0].message).toBe('The request body is not valid JSON.');
+  }
+});
