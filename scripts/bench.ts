@@ -15,10 +15,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { Database } from 'bun:sqlite';
-import { manualClock } from '../src/clock.ts';
 import { createTestDatabase, type TestDatabase } from '../test/support/postgres.ts';
+import { postBody, postsConfig, seedPosts } from './bench/posts.ts';
+import { coldStart, freePort, rssKB, waitFor } from './bench/processes.ts';
+import { compare, type Target } from './bench/rounds.ts';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, baseline: { type: 'string' }, engine: { type: 'string', default: 'sqlite' }, cases: { type: 'string', default: 'list,read,create' } } });
 const engine = values.engine;
@@ -26,8 +27,7 @@ if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`--engine: exp
 const baseline = values.baseline ? path.resolve(values.baseline) : null;
 const otherName = baseline ? 'baseline' : 'bare';
 const duration = Number(values.duration);
-// The machine's speed drifts between runs (STACK-FACTS: up to 2.5x), so the two servers take turns in
-// short rounds and each round yields a ratio; the table reports medians.
+// The two servers take turns in short rounds (scripts/bench/rounds.ts); the table reports medians.
 const rounds = Math.max(1, Number(values.rounds));
 const connections = Number(values.connections);
 const total = Number(values.docs);
@@ -37,21 +37,7 @@ const useBinary = !baseline && fs.existsSync(binary);
 const postgres: TestDatabase | null = engine === 'postgres' ? await createTestDatabase() : null;
 if (postgres) console.log(`PostgreSQL database ${postgres.name} on ${new URL(postgres.url).host} (dropped at the end)`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-'));
-const config = `export default {${postgres ? `\n  database: ${JSON.stringify(postgres.url)},` : ''}
-  collections: [{
-    slug: 'posts',
-    access: { read: () => true },
-    indexes: [{ fields: ['status', 'createdAt'] }],
-    fields: [
-      { name: 'title', type: 'text', required: true },
-      { name: 'body', type: 'textarea' },
-      { name: 'status', type: 'select', options: ['draft', 'published'] },
-      { name: 'views', type: 'number' },
-    ],
-  }],
-}
-`;
-fs.writeFileSync(path.join(dir, 'cms.config.ts'), config);
+fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig(postgres?.url));
 const log = (...a: unknown[]) => console.log(...a);
 // The servers die with this process, and a failed or interrupted run still removes its folder and database.
 const children: { kill(): void }[] = [];
@@ -69,20 +55,7 @@ process.on('SIGTERM', () => fail(null));
 // checkout makes the project and the newer one opens it as an upgrade would (a newer checkout reads an older
 // migration layout, not the other way round).
 const { getCMS } = (await import(baseline ? path.join(baseline, 'src/local.ts') : '../src/local.ts')) as typeof import('../src/local.ts');
-const body = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6).slice(0, 340);
-{
-  const clock = manualClock(Date.parse('2026-01-01T00:00:00Z'));
-  const cms = await getCMS({ config: path.join(dir, 'cms.config.ts'), clock, log: { info() {}, warn: console.warn, error: console.error } });
-  const started = performance.now();
-  await cms.create({ collection: 'users', data: { email: 'bench@example.com', password: 'password123', role: 'admin' } });
-  for (let i = 0; i < total; i++) {
-    clock.advance(1000);
-    await cms.create({ collection: 'posts', data: { title: `Post ${i}`, body, status: i % 2 ? 'published' : 'draft', views: i } });
-    if (i % 1000 === 999) process.stdout.write(`\rseeding ${i + 1}/${total}`);
-  }
-  log(`\rseeded ${total} posts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  await cms.close();
-}
+await seedPosts(getCMS, dir, total);
 const dbFile = path.join(dir, 'data/cms.db');
 if (postgres) {
   // What autovacuum does a little after a bulk load (statistics, and the visibility map that lets a count
@@ -106,25 +79,6 @@ if (postgres) {
   db.close();
 }
 
-const freePort = () => 20000 + Math.floor(Math.random() * 30000);
-async function waitFor(url: string, ms = 10000): Promise<number> {
-  const start = performance.now();
-  while (performance.now() - start < ms) {
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      return performance.now() - start;
-    } catch {
-      await Bun.sleep(2);
-    }
-  }
-  throw new Error(`no answer from ${url}`);
-}
-function rssKB(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-}
-
 const cmsCommand = (port: number, configFile?: string) => [
   ...(useBinary ? [binary] : [process.execPath, path.join(root, 'src/cli/main.ts')]),
   'serve', '--port', String(port), ...(configFile ? ['--config', configFile] : []),
@@ -138,7 +92,7 @@ const cmsPort = freePort();
 const cmsProc = spawned(cmsCommand(cmsPort), dir);
 // Up before the others start: its start-up may apply system migrations the others then find done.
 await waitFor(`http://127.0.0.1:${cmsPort}/api/cms/users/init`);
-// The same CMS on the same file with the response cache off (docs/caching.md): what every uncached read costs.
+// The same CMS on the same database with the response cache off (docs/caching.md): what every uncached read costs.
 const noCachePort = freePort();
 let noCacheProc: ReturnType<typeof spawned> | null = null;
 if (!baseline) {
@@ -160,7 +114,7 @@ const login = await (await fetch(`http://127.0.0.1:${cmsPort}/api/cms/users/logi
 const token = login.token as string;
 const listPath = '/api/cms/posts?where[status][equals]=published&sort=-createdAt&limit=20&depth=0';
 const readPath = `/api/cms/posts/${Math.floor(total / 2) + 1}?depth=0`;
-const createBody = JSON.stringify({ title: 'Bench post', body, status: 'published', views: 1 });
+const createBody = JSON.stringify({ title: 'Bench post', body: postBody, status: 'published', views: 1 });
 
 // The ceiling for cached answers: a bare handler returning the CMS's own bytes for these paths.
 const storedPort = freePort();
@@ -171,7 +125,7 @@ if (storedProc) await waitFor(`http://127.0.0.1:${storedPort}${listPath}`);
 const [a, b] = await Promise.all([cmsPort, barePort].map((p) => fetch(`http://127.0.0.1:${p}${listPath}`).then((r) => r.text())));
 log(`list answer: cms ${a.length} bytes, ${otherName} ${b.length} bytes, identical: ${a === b}`);
 
-type Case = { key: string; name: string; path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
+type Case = Omit<Target, 'port'> & { key: string; name: string };
 const allCases: Case[] = [
   { key: 'list', name: 'list published, newest first, 20 + totalDocs', path: listPath },
   { key: 'read', name: 'read one by id', path: readPath },
@@ -181,12 +135,6 @@ const allCases: Case[] = [
 const wanted = values.cases.split(',').map((c) => c.trim()).filter(Boolean);
 for (const w of wanted) if (!allCases.some((c) => c.key === w)) throw new Error(`--cases: unknown case ${w} (known: ${allCases.map((c) => c.key).join(', ')})`);
 const cases = allCases.filter((c) => wanted.includes(c.key));
-
-async function load(port: number, c: Case, seconds: number) {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}${c.path}`, method: c.method ?? 'GET', body: c.body, headers: c.headers, connections, duration: seconds });
-  if (result.non2xx) throw new Error(`${c.name}: ${result.non2xx} non-2xx answers on port ${port}`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
-}
 
 /** Who is compared with whom, per case: the CMS (cache on, then off) against the bare handler; cached reads against stored bytes. */
 type Side = { name: string; port: number };
@@ -200,37 +148,12 @@ const comparisons = (c: Case): [Side, Side][] => {
 };
 
 const rows: string[] = [];
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 for (const c of cases) {
   for (const [one, other] of comparisons(c)) {
-    await load(one.port, c, 2);
-    await load(other.port, c, 2);
-    const turn = Math.max(1, Math.round(duration / rounds));
-    const mine: { rps: number; p99: number }[] = [];
-    const theirs: { rps: number; p99: number }[] = [];
-    for (let r = 0; r < rounds; r++) {
-      // Alternate who goes first, so neither always meets the machine in the same state.
-      if (r % 2 === 0) {
-        mine.push(await load(one.port, c, turn));
-        theirs.push(await load(other.port, c, turn));
-      } else {
-        theirs.push(await load(other.port, c, turn));
-        mine.push(await load(one.port, c, turn));
-      }
-    }
-    const ratios = mine.map((x, i) => x.rps / theirs[i].rps);
-    const row = {
-      mine: median(mine.map((x) => x.rps)), mineP99: median(mine.map((x) => x.p99)),
-      theirs: median(theirs.map((x) => x.rps)), theirsP99: median(theirs.map((x) => x.p99)),
-      ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios),
-    };
+    const m = await compare({ ...c, port: one.port }, { ...c, port: other.port }, { duration, rounds, connections });
     const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-    rows.push(`| ${c.name} | ${one.name} | ${Math.round(row.mine)} | ${row.mineP99} ms | ${other.name} | ${Math.round(row.theirs)} | ${row.theirsP99} ms | ${pct(row.ratio)} (${pct(row.low)}–${pct(row.high)}) |`);
-    log(`${c.name}: ${one.name} ${Math.round(row.mine)} req/s, ${other.name} ${Math.round(row.theirs)} req/s, ratio ${pct(row.ratio)} (rounds: ${ratios.map(pct).join(' ')})`);
+    rows.push(`| ${c.name} | ${one.name} | ${Math.round(m.a.rps)} | ${m.a.p99} ms | ${other.name} | ${Math.round(m.b.rps)} | ${m.b.p99} ms | ${pct(m.ratio)} (${pct(m.low)}–${pct(m.high)}) |`);
+    log(`${c.name}: ${one.name} ${Math.round(m.a.rps)} req/s, ${other.name} ${Math.round(m.b.rps)} req/s, ratio ${pct(m.ratio)} (rounds: ${m.ratios.map(pct).join(' ')})`);
   }
 }
 for (const proc of [cmsProc, noCacheProc, bareProc, storedProc]) proc?.kill();
@@ -239,29 +162,8 @@ await Promise.all([cmsProc, noCacheProc, bareProc, storedProc].map((proc) => pro
 // Cold start to first answered request, median of 10 (binary only).
 let cold = 'n/a (no dist/cms)';
 if (useBinary) {
-  const times: number[] = [];
-  let failed = 0;
-  while (times.length < 10) {
-    const port = freePort();
-    const start = performance.now();
-    const p = Bun.spawn([binary, 'serve', '--port', String(port)], { cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'pipe' });
-    children.push(p);
-    try {
-      await waitFor(`http://127.0.0.1:${port}/api/cms/users/init`);
-      times.push(performance.now() - start);
-      p.kill();
-      await p.exited;
-    } catch (error) {
-      // One start in ten once got no answer in 10 s on the shared machine (cause unseen then: stderr was
-      // ignored); say why, and try another port.
-      p.kill();
-      await p.exited;
-      console.error(`cold start on port ${port} failed (exit ${p.exitCode}): ${(await new Response(p.stderr).text()).trim().slice(-500)}`);
-      if (++failed === 3) throw error;
-    }
-  }
-  times.sort((x, y) => x - y);
-  cold = `${((times[4] + times[5]) / 2).toFixed(1)} ms`;
+  const median = await coldStart((port) => ({ command: [binary, 'serve', '--port', String(port)], cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, url: `http://127.0.0.1:${port}/api/cms/users/init` }), 10, (p) => children.push(p));
+  cold = `${median.toFixed(1)} ms`;
 }
 const size = useBinary ? `${(fs.statSync(binary).size / 1e6).toFixed(1)} MB` : 'n/a';
 

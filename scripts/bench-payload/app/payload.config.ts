@@ -1,0 +1,19 @@
+// The Payload side of `bun scripts/bench-payload.ts`: the posts collection of scripts/bench.ts, on SQLite,
+// REST only (no admin UI, no GraphQL route). Copied into the cache folder and built there, beside
+// posts-collection.ts, which prepare.ts writes from scripts/bench/posts.ts so both products run one config.
+import { sqliteAdapter } from '@payloadcms/db-sqlite';
+import { buildConfig } from 'payload';
+import posts from './posts-collection';
+
+export default buildConfig({
+  secret: process.env.PAYLOAD_SECRET || 'bench-secret-not-for-production',
+  db: sqliteAdapter({ client: { url: `file:${process.env.BENCH_PAYLOAD_DB}` } }),
+  telemetry: false,
+  graphQL: { disable: true },
+  typescript: { autoGenerate: false },
+  admin: { user: 'users' },
+  collections: [
+    { slug: 'users', auth: true, fields: [] },
+    posts,
+  ],
+});

@@ -1,0 +1,88 @@
+/**
+ * Starting and watching the servers a benchmark compares: a free loopback port, waiting for the first
+ * answer, resident memory, and cold start (spawn to first answered request) as a median of fresh starts.
+ */
+import fs from 'node:fs';
+import { median } from './rounds.ts';
+
+export const freePort = () => 20000 + Math.floor(Math.random() * 30000);
+
+/** Milliseconds until `url` first answers (any status), polling every 2 ms. */
+export async function waitFor(url: string, ms = 10000): Promise<number> {
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return performance.now() - start;
+    } catch {
+      await Bun.sleep(2);
+    }
+  }
+  throw new Error(`no answer from ${url}`);
+}
+
+export function rssKB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+}
+
+/** RSS of a process and all its descendants: a server that forks workers is measured whole. */
+export function treeRssKB(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent pid is the 2nd field after the parenthesised name, which may itself hold spaces.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  let total = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop()!;
+    try {
+      total += rssKB(p);
+    } catch {
+      continue;
+    }
+    stack.push(...(children.get(p) ?? []));
+  }
+  return total;
+}
+
+type Start = { command: string[]; cwd: string; env: Record<string, string | undefined>; url: string; wait?: number };
+
+/**
+ * Cold start to first answered request: the median of `count` fresh starts, each on its own port.
+ * `track` receives every process so the caller's exit handler can kill one left behind.
+ */
+export async function coldStart(start: (port: number) => Start, count: number, track: (p: { kill(): void }) => void): Promise<number> {
+  const times: number[] = [];
+  let failed = 0;
+  while (times.length < count) {
+    const port = freePort();
+    const s = start(port);
+    const began = performance.now();
+    const p = Bun.spawn(s.command, { cwd: s.cwd, env: s.env, stdout: 'ignore', stderr: 'pipe' });
+    track(p);
+    try {
+      await waitFor(s.url, s.wait);
+      times.push(performance.now() - began);
+      p.kill();
+      await p.exited;
+    } catch (error) {
+      // One start in ten once got no answer in 10 s on the shared machine (cause unseen then: stderr was
+      // ignored); say why, and try another port.
+      p.kill();
+      await p.exited;
+      console.error(`cold start on port ${port} failed (exit ${p.exitCode}): ${(await new Response(p.stderr).text()).trim().slice(-500)}`);
+      if (++failed === 3) throw error;
+    }
+  }
+  return median(times);
+}
