@@ -4,10 +4,11 @@
  * 10,000 posts and the same three requests as scripts/bench.ts (list with filter + sort + count, read by id,
  * create as a logged-in user), loaded in interleaved rounds; plus idle RSS and cold start of both.
  * Usage: bun scripts/bench-payload.ts [--duration 10] [--rounds 5] [--connections 20] [--docs 10000]
- *        [--cases list,read,create] [--cache DIR]
+ *        [--cases list,read,create] [--cache DIR] [--payload-wal]
  * Payload is not a dependency of this project: its app (scripts/bench-payload/app) is installed with npm
  * and built with `next build` in DIR/<payload version> (default ~/.cache/cms-bench-payload), reused by the
- * next run, and served by `next start` under Node.js in production mode.
+ * next run, and served by `next start` under Node.js in production mode. Payload keeps its SQLite defaults
+ * (rollback journal, synchronous=FULL) unless `--payload-wal` gives it the CMS's WAL and synchronous=NORMAL.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +20,7 @@ import { coldStart, freePort, treeRssKB, waitFor } from './bench/processes.ts';
 import { compare, type Target } from './bench/rounds.ts';
 import { getCMS } from '../src/local.ts';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, cases: { type: 'string', default: 'list,read,create' }, cache: { type: 'string' } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, cases: { type: 'string', default: 'list,read,create' }, cache: { type: 'string' }, 'payload-wal': { type: 'boolean', default: false } } });
 const duration = Number(values.duration);
 const rounds = Math.max(1, Number(values.rounds));
 const connections = Number(values.connections);
@@ -51,7 +52,7 @@ process.on('SIGTERM', () => fail(null));
 // Payload reads its database and secret from the environment (app/payload.config.ts). NODE_ENV is left
 // out for the seed: outside production the SQLite adapter pushes the schema on start.
 const { NODE_ENV: _, ...baseEnv } = process.env;
-const payloadEnv = { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', PAYLOAD_SECRET: 'cms-bench-payload-secret', BENCH_PAYLOAD_DB: payloadDb };
+const payloadEnv = { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', PAYLOAD_SECRET: 'cms-bench-payload-secret', BENCH_PAYLOAD_DB: payloadDb, BENCH_PAYLOAD_WAL: values['payload-wal'] ? '1' : '0' };
 
 // Both seeded at once (the load comes later): the CMS through its Local API here, Payload through its own
 // in a Node.js child (`payload run`), with the same posts and timestamps.
@@ -141,7 +142,7 @@ const coldPayload = `${(await coldStart(payloadServer, 10, track)).toFixed(0)} m
 
 const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
 log('');
-log(`CMS ${useBinary ? 'dist/cms' : 'from source'} (Bun ${Bun.version}) vs Payload ${versions.payload} + @payloadcms/db-sqlite ${versions['@payloadcms/db-sqlite']} on next ${versions.next} (\`next start\`, Node.js ${nodeVersion()}) · SQLite · ${connections} connections · ${duration} s per server per case in ${rounds} interleaved rounds, after a 2 s warm-up · ${total} posts`);
+log(`CMS ${useBinary ? 'dist/cms' : 'from source'} (Bun ${Bun.version}) vs Payload ${versions.payload} + @payloadcms/db-sqlite ${versions['@payloadcms/db-sqlite']} on next ${versions.next} (\`next start\`, Node.js ${nodeVersion()}) · SQLite (Payload ${values['payload-wal'] ? 'in WAL, synchronous=NORMAL, as the CMS' : 'with its defaults: rollback journal, synchronous=FULL; the CMS in WAL, synchronous=NORMAL'}) · ${connections} connections · ${duration} s per server per case in ${rounds} interleaved rounds, after a 2 s warm-up · ${total} posts`);
 log('| case | cms req/s | cms p99 | Payload req/s | Payload p99 | cms / Payload, median (range) |');
 log('|---|---|---|---|---|---|');
 for (const r of rows) log(r);

@@ -7,7 +7,8 @@ import posts from './posts-collection';
 
 export default buildConfig({
   secret: process.env.PAYLOAD_SECRET || 'bench-secret-not-for-production',
-  db: sqliteAdapter({ client: { url: `file:${process.env.BENCH_PAYLOAD_DB}` } }),
+  // Payload's default is SQLite's rollback journal; `--payload-wal` gives it the CMS's WAL + synchronous=NORMAL.
+  db: sqliteAdapter({ client: { url: `file:${process.env.BENCH_PAYLOAD_DB}` }, wal: process.env.BENCH_PAYLOAD_WAL === '1' ? { synchronous: 'NORMAL' } : false }),
   telemetry: false,
   graphQL: { disable: true },
   typescript: { autoGenerate: false },
