@@ -25,3 +25,7 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER "_cms_changes" AFTER INSERT OR UPDATE OR DELETE ON "_cms_versions" FOR EACH ROW EXECUTE FUNCTION cms_count_version_change();
+--> statement-breakpoint
+CREATE TRIGGER "_cms_changes" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "_cms_sessions" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change('_cms_sessions');
+--> statement-breakpoint
+CREATE TRIGGER "_cms_changes" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "_cms_totp" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change('_cms_totp');

@@ -11,7 +11,8 @@ import { notFound } from '../errors.ts';
 export type Session = { token: string; csrfToken: string; userId: number; expiresAt: number };
 /** Where a session is made from, as the transport saw it. */
 export type SessionClient = { userAgent?: string | null; ip?: string | null };
-export type LiveSession = { id: string; userId: number; csrfToken: string; expiresAt: number };
+/** `lastUsedAt`: as stored once this lookup is done (it may have just written it). */
+export type LiveSession = { id: string; userId: number; csrfToken: string; expiresAt: number; lastUsedAt: number };
 
 /** `lastUsedAt` is written at most this often per session, so reading with a session is not a write each time. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -38,12 +39,19 @@ export async function findSession(cms: CMS, token: string): Promise<LiveSession 
   const row = await cms.store.get<LiveSession & { lastUsedAt: number | null }>(
     'SELECT "id", "userId", "csrfToken", "expiresAt", "lastUsedAt" FROM "_cms_sessions" WHERE "tokenHash" = ? AND "expiresAt" > ?', [tokenHash, now]);
   if (!row) return null;
-  const stale = now - LAST_USED_RESOLUTION_MS;
-  if (row.lastUsedAt === null || Number(row.lastUsedAt) <= stale) {
+  let lastUsedAt = row.lastUsedAt === null ? null : Number(row.lastUsedAt);
+  if (lastUsedMarkDue(lastUsedAt, now)) {
+    const stale = now - LAST_USED_RESOLUTION_MS;
     // The condition makes concurrent requests of one session write once.
     await cms.store.run('UPDATE "_cms_sessions" SET "lastUsedAt" = ? WHERE "tokenHash" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ?)', [now, tokenHash, stale]);
+    lastUsedAt = now;
   }
-  return { id: row.id, userId: row.userId, csrfToken: row.csrfToken, expiresAt: Number(row.expiresAt) };
+  return { id: row.id, userId: row.userId, csrfToken: row.csrfToken, expiresAt: Number(row.expiresAt), lastUsedAt: lastUsedAt! };
+}
+
+/** Whether a session last marked used at `lastUsedAt` is due a new mark at `now`. */
+export function lastUsedMarkDue(lastUsedAt: number | null, now: number): boolean {
+  return lastUsedAt === null || lastUsedAt <= now - LAST_USED_RESOLUTION_MS;
 }
 
 /** Extends a live session by `auth.tokenExpiration` from now (Payload's refresh); null when the token names none. */

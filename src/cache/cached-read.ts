@@ -14,6 +14,7 @@ import { credentialsOf, type Credentials } from '../http/authenticate.ts';
 import { rememberRoute, routeOf } from '../http/observe-request.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 import { dependenciesOf } from './dependencies.ts';
+import { countersOf, sameCounters } from './change-counters.ts';
 import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
 const caches = new WeakMap<CMS, ResponseCache<KeptAnswer>>();
@@ -45,7 +46,7 @@ export async function answerFromCache(cms: CMS, request: Request): Promise<Respo
   const key = keyOf(request, credentials);
   const kept = cache.get(key);
   if (!kept) return undefined;
-  if (!sameCounters(kept.counters, await countersOf(cms, kept.tables))) return undefined;
+  if (!sameCounters(kept.counters, await countersOf(cms.store, kept.tables))) return undefined;
   cache.stats.hits++;
   rememberRoute(request, kept.route);
   return withCors(cms, request, answer(request, kept, credentials.user ? PRIVATE : kept.control));
@@ -63,7 +64,7 @@ export async function cachedRead(input: RouteInput, entity: Entity | undefined, 
   const cache = entity && entity.cache.enabled && keepable(request, input) ? responseCacheOf(cms) : null;
   // Read before computing: a write that commits meanwhile leaves the kept answer already stale.
   const tables = cache ? dependenciesOf(cms.config, entity!) : [];
-  const counters = cache ? await countersOf(cms, tables) : [];
+  const counters = cache ? await countersOf(cms.store, tables) : [];
   ctx.readsRequest = false;
   const body = new TextEncoder().encode(JSON.stringify(await compute()));
   const fresh: KeptAnswer = { body, etag: etagOf(body), counters, tables, control, route: routeOf(request) };
@@ -83,11 +84,6 @@ type KeptAnswer = CachedAnswer & {
 
 const PRIVATE = 'private, no-cache';
 
-async function countersOf(cms: CMS, tables: string[]): Promise<number[]> {
-  const current = await cms.store.changeCounters();
-  return tables.map((table) => current.get(table) ?? 0);
-}
-
 /**
  * Reads whose answer the key cannot describe are computed every time: a method-override read (its query
  * and unsaved values are in the body) and a preview-token read (the token expires).
@@ -105,8 +101,6 @@ function keyOf(request: Request, credentials: Credentials): string {
   const fingerprint = Bun.hash(JSON.stringify(user)).toString(36);
   return `${user.id}:${fingerprint}:${credentials.scopes?.join(',') ?? ''}\n${path}`;
 }
-
-const sameCounters = (a: number[], b: number[]) => a.length === b.length && a.every((n, i) => n === b[i]);
 
 /** A strong validator: the same bytes have the same tag, whoever asked and whenever. */
 const etagOf = (body: Uint8Array<ArrayBuffer>) => `"${body.byteLength.toString(36)}-${Bun.hash(body).toString(36)}"`;

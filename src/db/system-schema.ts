@@ -103,9 +103,10 @@ export const settings = sqliteTable('_cms_settings', {
 });
 
 /**
- * How many times each content table has changed (src/cache/change-counters.ts): a config table's name
- * (a collection's slug, `_global_<slug>`) → a counter that triggers bump on every insert, update and
- * delete, the table's own and its rows in `_cms_versions`. The response cache compares these.
+ * How many times each table that answers depend on has changed (src/cache/change-counters.ts): a config
+ * table's name (a collection's slug, `_global_<slug>`), `_cms_sessions` or `_cms_totp` → a counter that
+ * triggers bump on every insert, update and delete (a version row counts for its document's table). The
+ * response cache and the kept session lookups compare these.
  */
 export const changes = sqliteTable('_cms_changes', {
   name: text('name').primaryKey(),

@@ -7,7 +7,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { forbidden } from '../errors.ts';
 import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
-import { findSession } from '../auth/sessions.ts';
+import { findSession, hashToken } from '../auth/sessions.ts';
+import { keptSessionLookup } from '../auth/session-cache.ts';
 import { loadUser } from '../auth/load-user.ts';
 import { mustEnrolTwoFactor } from '../auth/two-factor.ts';
 import { API_KEY_PREFIX, resolveApiKey } from '../auth/api-keys.ts';
@@ -96,11 +97,14 @@ export async function authenticate(cms: CMS, request: Request): Promise<Credenti
 }
 
 async function sessionCredentials(cms: CMS, token: string, via: 'bearer' | 'cookie'): Promise<Credentials | null> {
-  const session = await findSession(cms, token);
-  const user = session ? await loadUser(cms, session.userId) : null;
-  if (!user) return null;
-  const credentials: Credentials = { user, via, token, csrfToken: session!.csrfToken, sessionId: session!.id };
-  if (await mustEnrolTwoFactor(cms, user)) credentials.twoFactorSetupRequired = true;
+  const found = await keptSessionLookup(cms, hashToken(token), async () => {
+    const session = await findSession(cms, token);
+    const user = session ? await loadUser(cms, session.userId) : null;
+    return user ? { session: session!, user, twoFactorSetupRequired: await mustEnrolTwoFactor(cms, user) } : null;
+  });
+  if (!found) return null;
+  const credentials: Credentials = { user: found.user, via, token, csrfToken: found.session.csrfToken, sessionId: found.session.id };
+  if (found.twoFactorSetupRequired) credentials.twoFactorSetupRequired = true;
   return credentials;
 }
 
