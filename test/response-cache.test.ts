@@ -21,6 +21,7 @@ export default {
   auth: { roles: ['admin', 'editor', 'viewer'] },
   jobs: { secret: 'cache-test-cron-secret' },
   cache: { maxSize: 256 * 1024 },
+  cors: ['https://site.example'],
   collections: [
     { slug: 'authors', access: { read: () => true, create: canEdit, update: canEdit }, fields: [{ name: 'name', type: 'text' }] },
     {
@@ -310,5 +311,15 @@ describe('configuration', () => {
     expect(value('cms_response_cache_bytes')).toBeLessThanOrEqual(256 * 1024);
     expect(value('cms_response_cache_evictions_total')).toBeGreaterThan(0);
     expect(metrics).toMatch(/cms_response_cache_lookups_total\{result="hit"\} [1-9]/);
+  });
+});
+
+describe('before routing', () => {
+  test('a refused API key is still answered in the contract\'s shape, with CORS headers, when answers are kept', async () => {
+    await get('/posts');
+    const res = await get('/posts', { token: 'cms_not-a-key', headers: { origin: 'https://site.example' } });
+    expect(res.status).toBe(401);
+    expect(res.body.errors[0].message).toBeTruthy();
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://site.example');
   });
 });

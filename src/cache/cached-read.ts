@@ -41,8 +41,9 @@ export function cacheFigures(cms: CMS): CacheFigures {
 export async function answerFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
   const cache = request.method === 'GET' ? responseCacheOf(cms) : null;
   if (!cache || cache.entries === 0) return undefined;
-  const credentials = await credentialsOf(cms, request);
-  if (credentials.twoFactorSetupRequired) return undefined;
+  // A refused credential (an unknown API key) is the route wrapper's to answer, in the contract's shape.
+  const credentials = await credentialsOf(cms, request).catch(() => null);
+  if (!credentials || credentials.twoFactorSetupRequired) return undefined;
   const key = keyOf(request, credentials);
   const kept = cache.get(key);
   if (!kept) return undefined;
