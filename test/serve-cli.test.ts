@@ -93,6 +93,8 @@ describe('first start', () => {
   test('with no users it prints the admin URL for the first-register form; with users it does not', async () => {
     const dir = freshDir();
     const first = await serve(dir);
+    // The hint is printed just after the "listening" line that serve() waits for.
+    for (const deadline = Date.now() + 5000; !first.output().includes('no users yet') && Date.now() < deadline;) await Bun.sleep(10);
     expect(first.output()).toContain(`no users yet: open ${first.origin}/admin to create the first admin`);
     await fetch(`${first.origin}/api/cms/users/first-register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', password: 'password123' }) });
     await first.stop();
