@@ -21,6 +21,7 @@ import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
 import type { Params, Queryable, Row, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
 import { snapshotSqlite } from './snapshot.ts';
+import { commitWatcher } from './commit-watcher.ts';
 import { flushBatch, inTurn, releaseTurn, turnBusy, turnFor, type WriteConnection } from './write-turn.ts';
 
 type Bindings = SQLQueryBindings[];
@@ -93,7 +94,10 @@ export function openSqliteStore(file: string): Store {
   // one connection and no -shm: read them every time.)
   const changed = file === ':memory:' ? () => true : commitWatcher(file, reader);
   let counters: ReadonlyMap<string, number> = new Map();
+  let closed = false;
   const changeCounters = async () => {
+    // After close the `-shm` mapping may outlive the file's last connection: never read it then.
+    if (closed) throw new Error('The store is closed.');
     if (changed()) counters = new Map(read.all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"').map((r) => [r.name, r.version]));
     return counters;
   };
@@ -137,6 +141,7 @@ export function openSqliteStore(file: string): Store {
     continueIdsAfterCopy: async () => {},
     changeCounters,
     async close() {
+      closed = true;
       await turn.next;
       flushBatch(turn, connection);
       releaseTurn(turn);
@@ -146,55 +151,6 @@ export function openSqliteStore(file: string): Store {
     },
   };
   return store;
-}
-
-/** Two copies of the 48-byte wal-index header (https://sqlite.org/walformat.html, "The WAL-Index Header"). */
-const WAL_INDEX_HEADER_BYTES = 96;
-
-/**
- * Whether any connection (this process's writer, another process) committed to the file since the last
- * call. SQLite rewrites the wal-index header at the start of the `-shm` file on every commit, before the
- * commit is visible to anyone (a new frame count, and new salts when the log restarts), so comparing its
- * bytes with the last ones seen is a proof without a lock: a few dozen nanoseconds where
- * `PRAGMA data_version` opens a read transaction (~5 µs, a quarter of a cached read). A torn read while a
- * commit is being published only looks like a change. The mapping is safe while this store's own
- * connections keep the file open (SQLite only truncates the `-shm` of a database nobody has open). Where
- * the file cannot be mapped (another VFS, Windows), `PRAGMA data_version`.
- */
-function commitWatcher(file: string, reader: Database): () => boolean {
-  let header: Uint32Array | null = null;
-  try {
-    // A first read makes sure the reader has the wal-index open and initialised.
-    reader.query('SELECT 1 FROM sqlite_master LIMIT 1').get();
-    const shm = `${file}-shm`;
-    if (fs.statSync(shm).size >= WAL_INDEX_HEADER_BYTES) {
-      const mapped = Bun.mmap(shm, { shared: true, size: WAL_INDEX_HEADER_BYTES });
-      header = new Uint32Array(mapped.buffer, mapped.byteOffset, WAL_INDEX_HEADER_BYTES / 4);
-    }
-  } catch {
-    header = null;
-  }
-  if (header) {
-    const live = header;
-    const seen = new Uint32Array(live.length);
-    let first = true;
-    return () => {
-      let same = !first;
-      for (let i = 0; same && i < live.length; i++) same = live[i] === seen[i];
-      if (same) return false;
-      first = false;
-      seen.set(live);
-      return true;
-    };
-  }
-  const dataVersion = reader.query<{ data_version: number }, []>('PRAGMA data_version');
-  let last = -1;
-  return () => {
-    const now = dataVersion.get()!.data_version;
-    if (now === last) return false;
-    last = now;
-    return true;
-  };
 }
 
 /**
