@@ -9,6 +9,7 @@ import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import { hashToken } from './sessions.ts';
 import { loadUser } from './load-user.ts';
+import { keptApiKeyLookup, type ApiKeyLookup } from './kept-credentials.ts';
 
 export const API_KEY_PREFIX = 'cms_';
 
@@ -17,13 +18,20 @@ export function generateApiKey(): string {
 }
 
 export async function resolveApiKey(cms: CMS, key: string): Promise<{ user: User; scopes: string[] }> {
+  const keyHash = hashToken(key);
+  const { user, scopes } = await keptApiKeyLookup(cms, keyHash, () => lookUpApiKey(cms, keyHash));
+  return { user, scopes };
+}
+
+async function lookUpApiKey(cms: CMS, keyHash: string): Promise<ApiKeyLookup> {
   const keys = cms.config.collectionsBySlug.get('api-keys')!;
-  const row = await cms.store.get('SELECT * FROM "api-keys" WHERE "keyHash" = ?', [hashToken(key)]);
+  const row = await cms.store.get('SELECT * FROM "api-keys" WHERE "keyHash" = ?', [keyHash]);
   if (!row) throw unauthorized('The API key is not valid.');
   const doc = rowToDoc(keys, row);
-  if (typeof doc.expiresAt === 'string' && new Date(doc.expiresAt).getTime() <= cms.clock.now()) throw unauthorized('The API key has expired.');
+  const expiresAt = typeof doc.expiresAt === 'string' ? new Date(doc.expiresAt).getTime() : null;
+  if (expiresAt !== null && expiresAt <= cms.clock.now()) throw unauthorized('The API key has expired.');
   const user = await loadUser(cms, doc.user as number);
   if (!user) throw unauthorized('The API key is not valid.');
   const scopes = Array.isArray(doc.scopes) ? doc.scopes.filter((s): s is string => typeof s === 'string') : [];
-  return { user, scopes };
+  return { user, scopes, expiresAt };
 }

@@ -8,7 +8,7 @@ import { forbidden } from '../errors.ts';
 import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import { findSession, hashToken } from '../auth/sessions.ts';
-import { keptSessionLookup } from '../auth/session-cache.ts';
+import { keptSessionLookup } from '../auth/kept-credentials.ts';
 import { loadUser } from '../auth/load-user.ts';
 import { mustEnrolTwoFactor } from '../auth/two-factor.ts';
 import { API_KEY_PREFIX, resolveApiKey } from '../auth/api-keys.ts';

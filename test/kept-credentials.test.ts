@@ -1,5 +1,5 @@
 /**
- * Kept session lookups (src/auth/session-cache.ts) never outlive what they rest on. Two instances share
+ * Kept session and API-key lookups (src/auth/kept-credentials.ts) never outlive what they rest on. Two instances share
  * one database: B has looked the session up and kept it; whatever A (another instance, as another
  * process would) does to the session or its user reaches B's very next request. Also the clock: an
  * expired session stops, and the once-a-minute `lastUsedAt` mark is still written.
@@ -27,6 +27,19 @@ afterAll(async () => {
   await shared?.drop();
 });
 
+/** Runs `work` with the delete trigger that counts changes of `table` off (SQLite: dropped and made again). */
+async function withoutDeleteTrigger(t: TestServer, table: string, name: string, work: () => Promise<unknown>): Promise<void> {
+  const store = t.cms.store;
+  const [off, on] = store.engine === 'sqlite'
+    ? [`DROP TRIGGER "_cms_changes_${name}_delete"`, `CREATE TRIGGER "_cms_changes_${name}_delete" AFTER DELETE ON "${table}" BEGIN
+  INSERT INTO "_cms_changes" ("name", "version") VALUES ('${table}', 1) ON CONFLICT ("name") DO UPDATE SET "version" = "version" + 1;
+END`]
+    : [`ALTER TABLE "${table}" DISABLE TRIGGER "_cms_changes"`, `ALTER TABLE "${table}" ENABLE TRIGGER "_cms_changes"`];
+  await store.exec(off);
+  await work();
+  await store.exec(on);
+}
+
 const me = (t: TestServer, s: Session) => t.request('GET', '/users/me', { token: s.token }).then((r) => r.body.user);
 
 describe('a kept session lookup', () => {
@@ -34,15 +47,7 @@ describe('a kept session lookup', () => {
     const editor = await a.user('editor');
     expect((await me(b, editor)).id).toBe(editor.user.id);
     // The session row goes without its trigger firing: only a kept lookup can still answer for it.
-    const store = a.cms.store;
-    const [off, on] = store.engine === 'sqlite'
-      ? ['DROP TRIGGER "_cms_changes_sessions_delete"', `CREATE TRIGGER "_cms_changes_sessions_delete" AFTER DELETE ON "_cms_sessions" BEGIN
-  INSERT INTO "_cms_changes" ("name", "version") VALUES ('_cms_sessions', 1) ON CONFLICT ("name") DO UPDATE SET "version" = "version" + 1;
-END`]
-      : ['ALTER TABLE "_cms_sessions" DISABLE TRIGGER "_cms_changes"', 'ALTER TABLE "_cms_sessions" ENABLE TRIGGER "_cms_changes"'];
-    await store.exec(off);
-    await store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [editor.user.id]);
-    await store.exec(on);
+    await withoutDeleteTrigger(a, '_cms_sessions', 'sessions', () => a.cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [editor.user.id]));
     expect((await me(b, editor))?.id).toBe(editor.user.id);
     // Any counted change to the sessions (here another login) and the lookup is made again: gone.
     await a.login(admin.user.email as string, 'password123');
@@ -86,4 +91,45 @@ END`]
     expect(await lastUsed()).toBe(b.clock.now());
   });
 
+});
+
+describe('a kept API key lookup', () => {
+  const makeKey = async (user: Session, expiresAt?: string) => {
+    const res = await a.request('POST', '/api-keys', { token: admin.token, body: { name: 'script', user: user.user.id, scopes: ['*'], expiresAt } });
+    expect(res.status).toBe(201);
+    return { id: res.body.doc.id as number, key: res.body.key as string };
+  };
+  const meByKey = (t: TestServer, key: string) => t.request('GET', '/users/me', { token: key });
+
+  test('is used again, and only while the counters say nothing changed', async () => {
+    const editor = await a.user('editor');
+    const { id, key } = await makeKey(editor);
+    expect((await meByKey(b, key)).body.user.id).toBe(editor.user.id);
+    await withoutDeleteTrigger(a, 'api-keys', 'api-keys', () => a.cms.store.run('DELETE FROM "api-keys" WHERE "id" = ?', [id]));
+    expect((await meByKey(b, key)).body.user.id).toBe(editor.user.id);
+    await makeKey(editor);
+    expect((await meByKey(b, key)).status).toBe(401);
+  });
+
+  test('ends when the key is deleted, or its user deactivated, on the other instance', async () => {
+    const editor = await a.user('editor');
+    const first = await makeKey(editor);
+    const second = await makeKey(editor);
+    expect((await meByKey(b, first.key)).status).toBe(200);
+    expect((await meByKey(b, second.key)).status).toBe(200);
+    expect((await a.request('DELETE', `/api-keys/${first.id}`, { token: admin.token })).status).toBe(200);
+    expect((await meByKey(b, first.key)).status).toBe(401);
+    expect((await meByKey(b, second.key)).status).toBe(200);
+    expect((await a.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { active: false } })).status).toBe(200);
+    expect((await meByKey(b, second.key)).status).toBe(401);
+  });
+
+  test('ends when the key expires by the clock', async () => {
+    const editor = await a.user('editor');
+    const { key } = await makeKey(editor, new Date(b.clock.now() + 3_600_000).toISOString());
+    expect((await meByKey(b, key)).status).toBe(200);
+    b.clock.advance(3_601_000);
+    expect((await meByKey(b, key)).status).toBe(401);
+    b.clock.advance(-3_601_000);
+  });
 });
