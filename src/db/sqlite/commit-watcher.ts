@@ -7,6 +7,8 @@ import type { Database } from 'bun:sqlite';
 
 /** Two copies of the 48-byte wal-index header (https://sqlite.org/walformat.html, "The WAL-Index Header"). */
 const WAL_INDEX_HEADER_BYTES = 96;
+/** mxFrame, the header's fifth 32-bit word (native byte order, like the whole wal-index). */
+const MX_FRAME = 4;
 
 /**
  * Whether any connection (this process's writer, another process) committed to the file since the last
@@ -18,8 +20,11 @@ const WAL_INDEX_HEADER_BYTES = 96;
  * connections keep the file open (SQLite only truncates the `-shm` of a database nobody has open). Where
  * the file cannot be mapped (another VFS, Windows), `PRAGMA data_version`.
  */
-/** `via`: which of the two ways this watcher uses. */
-export type CommitWatcher = (() => boolean) & { via: 'shm' | 'data_version' };
+/**
+ * `via`: which of the two ways this watcher uses. `walFrames`: the frames in the write-ahead log now
+ * (the header's mxFrame), known only when the header is mapped.
+ */
+export type CommitWatcher = (() => boolean) & { via: 'shm' | 'data_version'; walFrames?: () => number };
 
 export function commitWatcher(file: string, reader: Database): CommitWatcher {
   let header: Uint32Array | null = null;
@@ -45,7 +50,7 @@ export function commitWatcher(file: string, reader: Database): CommitWatcher {
       first = false;
       seen.set(live);
       return true;
-    }, { via: 'shm' as const });
+    }, { via: 'shm' as const, walFrames: () => live[MX_FRAME] });
   }
   const dataVersion = reader.query<{ data_version: number }, []>('PRAGMA data_version');
   let last = -1;

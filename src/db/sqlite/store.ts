@@ -22,6 +22,7 @@ import type { Params, Queryable, Row, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
 import { snapshotSqlite } from './snapshot.ts';
 import { commitWatcher } from './commit-watcher.ts';
+import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { flushBatch, inTurn, releaseTurn, turnBusy, turnFor, type WriteConnection } from './write-turn.ts';
 
 type Bindings = SQLQueryBindings[];
@@ -74,9 +75,14 @@ export function openSqliteStore(file: string): Store {
   // Prepared once: `exec` parses its text on every call, which cost as much again as the insert itself.
   const control = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', 'SAVEPOINT "cms_write"', 'RELEASE "cms_write"', 'ROLLBACK TO "cms_write"'].map((sql) => writer.prepare(sql));
   const [begin, commit, rollback, savepoint, releaseSavepoint, rollbackToSavepoint] = control;
+  // Set below once the wal-index header is readable: checkpoints then run in a worker, not in COMMIT.
+  let checkpointer: Checkpointer | null = null;
   const connection: WriteConnection = {
     begin: () => void begin.run(),
-    commit: () => void commit.run(),
+    commit: () => {
+      commit.run();
+      checkpointer?.afterCommit();
+    },
     rollback: () => void rollback.run(),
     savepoint: () => void savepoint.run(),
     releaseSavepoint: () => void releaseSavepoint.run(),
@@ -87,12 +93,25 @@ export function openSqliteStore(file: string): Store {
   const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> => inTurn(turn, connection, () => work(tx));
 
   /** A write outside a transaction: at once when the connection is free, else after the transaction (or batch) in flight. */
-  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => (turnBusy(turn) ? transaction(statement) : statement(tx));
+  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => {
+    if (turnBusy(turn)) return transaction(statement);
+    return statement(tx).then((result) => {
+      checkpointer?.afterCommit();
+      return result;
+    });
+  };
 
   // Counters are read again only when something committed since the last look; `changed` is asked first,
   // so a commit landing while the counters are read makes the next call read them again. (`:memory:` has
   // one connection and no -shm: read them every time.)
-  const changed = file === ':memory:' ? () => true : commitWatcher(file, reader);
+  const watcher = file === ':memory:' ? null : commitWatcher(file, reader);
+  const changed = watcher ?? (() => true);
+  if (watcher?.walFrames) {
+    const checkpointHere = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+    control.push(checkpointHere);
+    checkpointer = startCheckpointer(file, watcher.walFrames, () => void checkpointHere.get(), () => writer.exec('PRAGMA wal_autocheckpoint = 1000'));
+    writer.exec('PRAGMA wal_autocheckpoint = 0');
+  }
   let counters: ReadonlyMap<string, number> = new Map();
   let closed = false;
   const changeCounters = async () => {
@@ -143,6 +162,10 @@ export function openSqliteStore(file: string): Store {
     async close() {
       closed = true;
       await turn.next;
+      // Closed before the last batch commits below, so that commit asks no new worker for a checkpoint.
+      const closing = checkpointer;
+      checkpointer = null;
+      await closing?.close();
       flushBatch(turn, connection);
       releaseTurn(turn);
       for (const prepared of control) prepared.finalize();
