@@ -34,12 +34,12 @@ export function cacheFigures(cms: CMS): CacheFigures {
 }
 
 /**
- * Before routing (src/http/app.ts): a GET whose answer is kept and provably current is answered at once,
+ * Before routing (src/http/app.ts, GET requests only): a GET whose answer is kept and provably current is answered at once,
  * as stored bytes; anything else (nothing kept, stale, a session that must set up two-factor sign-in
  * first) goes on to its route. Only answers of cacheable reads are ever kept, so a kept key names one.
  */
 export async function answerFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
-  const cache = request.method === 'GET' ? responseCacheOf(cms) : null;
+  const cache = responseCacheOf(cms);
   if (!cache || cache.entries === 0) return undefined;
   // A refused credential (an unknown API key) is the route wrapper's to answer, in the contract's shape.
   const credentials = await credentialsOf(cms, request).catch(() => null);

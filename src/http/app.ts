@@ -48,8 +48,9 @@ export function createApp(cms: CMS) {
   return new Elysia()
     .onRequest(({ request }) => {
       if (request.method === 'OPTIONS') return preflight(cms.config, request);
-      // Kept answers that are still current skip routing altogether (docs/caching.md).
-      return answerFromCache(cms, request);
+      // Kept answers that are still current skip routing altogether (docs/caching.md); other verbs go on
+      // without waiting for a promise.
+      if (request.method === 'GET') return answerFromCache(cms, request);
     })
     .get(adminPrefix || '/', admin)
     .get(`${adminPrefix}/*`, admin)

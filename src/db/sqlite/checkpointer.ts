@@ -1,8 +1,8 @@
 /**
  * WAL checkpoints off the request path. SQLite's automatic checkpoint runs inside the COMMIT that takes
- * the log past 1000 pages, on the thread that committed, fsync of the database file included: under
- * load one write in a thousand pages held up every request for it (a 250 ms stall in one profile of the
- * create load). So a store whose wal-index header it can read turns the automatic checkpoint off, and
+ * the log past 1000 pages, on the thread that committed, fsync of the database file included: on this
+ * project's machine such a commit takes ~3 ms where the others take microseconds, and every request
+ * waits for it (docs/benchmarks.md). So a store whose wal-index header it can read turns the automatic checkpoint off, and
  * after each commit that leaves the log past the same size asks a worker thread, with a connection of
  * its own, to checkpoint (PASSIVE: it never waits for readers or writers and never blocks them). The
  * next write after a complete checkpoint starts the log again from its beginning. Writes that never
