@@ -238,6 +238,15 @@ describe('answers never cross callers', () => {
     expect((await get('/team-notes', { headers: { 'x-team': 'blue' } })).status).toBe(200);
   });
 
+  test('an API key with no scopes is not its user\'s session', async () => {
+    const created = await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'none', user: editor.user.id, scopes: ['authors:read'] } });
+    expect(created.status).toBe(201);
+    // REST refuses an empty list; a key whose stored scopes hold none that count still has none.
+    await t.cms.store.run('UPDATE "api-keys" SET "scopes" = ? WHERE "id" = ?', [t.cms.store.dialect.encodeJSON([42]), created.body.doc.id]);
+    expect((await get('/memos', { token: editor.token })).status).toBe(200);
+    expect((await get('/memos', { token: created.body.key })).status).toBe(403);
+  });
+
   test('an API key with fewer scopes is its own caller', async () => {
     const created = await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'narrow', user: editor.user.id, scopes: ['authors:read'] } });
     expect(created.status).toBe(201);

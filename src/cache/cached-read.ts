@@ -98,9 +98,11 @@ function keyOf(request: Request, credentials: Credentials): string {
   const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
   const user = credentials.user;
   if (!user) return path;
-  // Rules see the whole user: any change to it (role, fields) makes a new key.
+  // Rules see the whole user: any change to it (role, fields) makes a new key. A session (`s`) and an API
+  // key (`k` and its scopes, even none) are different callers.
   const fingerprint = Bun.hash(JSON.stringify(user)).toString(36);
-  return `${user.id}:${fingerprint}:${credentials.scopes?.join(',') ?? ''}\n${path}`;
+  const scopes = credentials.scopes ? `k${credentials.scopes.join(',')}` : 's';
+  return `${user.id}:${fingerprint}:${scopes}\n${path}`;
 }
 
 /** A strong validator: the same bytes have the same tag, whoever asked and whenever. */
