@@ -32,8 +32,7 @@ const LAZY = [
 ];
 
 async function serveAndList(dir: string): Promise<{ init: string[]; openapi: string[] }> {
-  const port = 40000 + Math.floor(Math.random() * 20000);
-  const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'fixtures/serve-loaded-modules.ts'), dir, String(port)], {
+  const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'fixtures/serve-loaded-modules.ts'), dir], {
     env: { ...process.env, NODE_ENV: 'production' }, stdout: 'pipe', stderr: 'pipe',
   });
   const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
@@ -89,17 +88,22 @@ describe('CMS_STARTUP_TIMING', () => {
   const serveOnce = async (env: Record<string, string>) => {
     const dir = tempDir('cms-startup-');
     fs.writeFileSync(path.join(dir, 'cms.config.ts'), CONFIG);
-    const port = 40000 + Math.floor(Math.random() * 20000);
-    const child = Bun.spawn([process.execPath, path.join(import.meta.dir, '../src/cli/main.ts'), 'serve', '--port', String(port)], {
-      cwd: dir, env: { ...process.env, NODE_ENV: 'production', ...env }, stdout: 'ignore', stderr: 'pipe',
+    // Port 0: the system picks a free one, and the server says which in its "listening on" line.
+    const child = Bun.spawn([process.execPath, path.join(import.meta.dir, '../src/cli/main.ts'), 'serve', '--port', '0'], {
+      cwd: dir, env: { ...process.env, NODE_ENV: 'production', ...env }, stdout: 'pipe', stderr: 'pipe',
     });
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const answer = await fetch(`http://127.0.0.1:${port}/api/cms/users/init`).catch(() => null);
-      if (answer?.status === 200) break;
-      if (Date.now() > deadline) throw new Error('no answer from the server');
-      await Bun.sleep(10);
+    const reader = child.stdout.getReader();
+    let out = '';
+    let origin: string | undefined;
+    while (!origin) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the server ended before listening: ${out}`);
+      out += new TextDecoder().decode(value);
+      origin = /listening on (http:\/\/[^/\s]+)/.exec(out)?.[1];
     }
+    reader.releaseLock();
+    const answer = await fetch(`${origin}/api/cms/users/init`);
+    expect(answer.status).toBe(200);
     child.kill('SIGTERM');
     await child.exited;
     fs.rmSync(dir, { recursive: true, force: true });
