@@ -1,17 +1,18 @@
 /**
  * GET reads (list, read by id, count, globals) through the response cache, with ETags and 304s
- * (docs/caching.md). An answer is kept under everything that shapes it: the path and query (where,
- * sort, page, locale, depth, draft, select, populate, …) and who asks (anonymous, or the user as loaded
- * for this request — any change to the user is a new key — and an API key's scopes). It is served again
- * only while the change counters of every table it depends on (src/db/change-triggers.ts) are the ones
- * read before it was computed; the counters are current for every commit acknowledged before the
- * request, in this process or any other. An answer whose rules or hooks looked at the request is not kept.
+ * (docs/caching.md). An answer is kept under everything that shapes it: the path and query (where, sort,
+ * page, locale, depth, draft, select, populate, …) and who asks (anonymous, or the user as loaded for
+ * this request — any change to the user is a new key — through a session or an API key with its scopes).
+ * It is served again only while the change counters of every table it depends on
+ * (src/db/change-triggers.ts) are the ones read before it was computed; the counters are current for
+ * every commit acknowledged before the request, in this process or any other. An answer whose rules or
+ * hooks looked at the request is not kept.
  */
 import type { CMS } from '../cms.ts';
 import type { Entity } from '../config/types.ts';
 import { withCors, type RouteInput } from '../http/handle.ts';
 import { credentialsOf, type Credentials } from '../http/authenticate.ts';
-import { rememberRoute, routeOf } from '../http/observe-request.ts';
+import { pathAndQuery, rememberRoute, routeOf } from '../http/observe-request.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 import { dependenciesOf } from './dependencies.ts';
 import { countersOf, sameCounters } from './change-counters.ts';
@@ -34,9 +35,10 @@ export function cacheFigures(cms: CMS): CacheFigures {
 }
 
 /**
- * Before routing (src/http/app.ts, GET requests only): a GET whose answer is kept and provably current is answered at once,
- * as stored bytes; anything else (nothing kept, stale, a session that must set up two-factor sign-in
- * first) goes on to its route. Only answers of cacheable reads are ever kept, so a kept key names one.
+ * Before routing (src/http/app.ts, GET requests only): a GET whose answer is kept and provably current
+ * is answered at once, as stored bytes; anything else (nothing kept, stale, a session that must set up
+ * two-factor sign-in first) goes on to its route. Only answers of cacheable reads are ever kept, so a
+ * kept key names one.
  */
 export async function answerFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
   const cache = responseCacheOf(cms);
@@ -62,7 +64,7 @@ export async function answerFromCache(cms: CMS, request: Request): Promise<Respo
 export async function cachedRead(input: RouteInput, entity: Entity | undefined, compute: () => Promise<unknown>): Promise<Response> {
   const { cms, ctx, request, credentials } = input;
   const control = entity?.cache.control ?? 'no-cache';
-  const cache = entity && entity.cache.enabled && keepable(request, input) ? responseCacheOf(cms) : null;
+  const cache = entity && entity.cache.enabled && keepable(input) ? responseCacheOf(cms) : null;
   // Read before computing: a write that commits meanwhile leaves the kept answer already stale.
   const tables = cache ? dependenciesOf(cms.config, entity!) : [];
   const counters = cache ? await countersOf(cms.store, tables) : [];
@@ -89,13 +91,12 @@ const PRIVATE = 'private, no-cache';
  * Reads whose answer the key cannot describe are computed every time: a method-override read (its query
  * and unsaved values are in the body) and a preview-token read (the token expires).
  */
-function keepable(request: Request, input: RouteInput): boolean {
-  return request.method === 'GET' && input.unsaved === undefined && !request.url.includes('preview=');
+function keepable({ request, unsaved }: RouteInput): boolean {
+  return request.method === 'GET' && unsaved === undefined && !request.url.includes('preview=');
 }
 
 function keyOf(request: Request, credentials: Credentials): string {
-  const url = request.url;
-  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  const path = pathAndQuery(request.url);
   const user = credentials.user;
   if (!user) return path;
   // Rules see the whole user: any change to it (role, fields) makes a new key. A session (`s`) and an API

@@ -4,7 +4,8 @@
  * (populated at any depth, so the whole reachable set), and what `cache.dependsOn` names, with what
  * those reach in turn. Computed once per entity of a config.
  */
-import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
+import type { Entity, SanitizedConfig } from '../config/types.ts';
+import { walkFields } from '../config/sanitize.ts';
 
 const byEntity = new WeakMap<Entity, string[]>();
 
@@ -25,15 +26,10 @@ function reachable(config: SanitizedConfig, start: Entity): string[] {
   };
   while (queue.length) {
     const entity = queue.pop()!;
-    walk(entity.fields, (field) => add(config.collectionsBySlug.get(field.relationTo!)));
+    walkFields(entity.fields, (field) => {
+      if (field.type === 'relationship' || field.type === 'upload') add(config.collectionsBySlug.get(field.relationTo!));
+    });
     for (const slug of entity.cache.dependsOn) add(config.collectionsBySlug.get(slug) ?? config.globalsBySlug.get(slug));
   }
   return [...seen].map((entity) => entity.table);
-}
-
-function walk(fields: SanitizedField[], visit: (field: SanitizedField) => void): void {
-  for (const field of fields) {
-    if (field.type === 'relationship' || field.type === 'upload') visit(field);
-    if (field.fields) walk(field.fields, visit);
-  }
 }

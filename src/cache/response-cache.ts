@@ -55,9 +55,5 @@ export function createResponseCache<T extends CachedAnswer>(maxSize: number) {
         stats.evictions++;
       }
     },
-    clear(): void {
-      entries.clear();
-      stats.bytes = 0;
-    },
   };
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../config/load.ts';
 import { ConfigError } from '../errors.ts';
 import type { CLIArgs } from './args.ts';
 import { progressLine } from './progress-line.ts';
+import { megabytes, total } from './common.ts';
 
 export async function backupCommand(args: CLIArgs): Promise<void> {
   // A server may be running on the same database: the backup reads beside it and changes no schema.
@@ -17,8 +18,7 @@ export async function backupCommand(args: CLIArgs): Promise<void> {
     const backup = await createBackup(cms, { outDir: args.flags.out as string | undefined, onProgress: line.show });
     line.done();
     const { counts, note } = backup.manifest;
-    const documents = Object.values(counts.documents).reduce((a, b) => a + b, 0);
-    console.log(`wrote ${path.join(backup.where, backup.name)} (${megabytes(backup.size)}): ${documents} documents, ${counts.uploads} uploads (${megabytes(counts.uploadBytes)})`);
+    console.log(`wrote ${path.join(backup.where, backup.name)} (${megabytes(backup.size)}): ${total(counts.documents)} documents, ${counts.uploads} uploads (${megabytes(counts.uploadBytes)})`);
     if (note) console.log(note);
   } finally {
     await cms.close();
@@ -35,4 +35,3 @@ export async function restoreCommand(args: CLIArgs): Promise<void> {
   if (!result.manifest.database) console.log(result.manifest.note ?? 'this backup holds no database');
 }
 
-const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;

@@ -6,8 +6,7 @@ import { exportContent } from '../content-files/export-content.ts';
 import { importContent } from '../content-files/import-content.ts';
 import type { CLIArgs } from './args.ts';
 import { progressLine } from './progress-line.ts';
-
-const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+import { megabytes, total } from './common.ts';
 
 export async function exportCommand(args: CLIArgs): Promise<void> {
   // Reads beside a running server, like a backup: the schema is left as it is.
@@ -17,7 +16,7 @@ export async function exportCommand(args: CLIArgs): Promise<void> {
     const line = progressLine('export');
     const result = await exportContent(cms, { outDir, locale: args.flags.locale as string | undefined, drafts: Boolean(args.flags.drafts), onProgress: line.show });
     line.done();
-    console.log(`exported ${total(result.documents)} documents, ${result.globals} globals and ${result.mediaFiles} media files (${(result.mediaBytes / 1_048_576).toFixed(1)} MB) to ${outDir}`);
+    console.log(`exported ${total(result.documents)} documents, ${result.globals} globals and ${result.mediaFiles} media files (${megabytes(result.mediaBytes)}) to ${outDir}`);
   } finally {
     await cms.close();
   }

@@ -293,7 +293,7 @@ function sanitizeGlobal(g: GlobalConfig, key: string, localization: SanitizedCon
   };
 }
 
-/** `dependsOn` names are checked against the whole config once every entity is known (checkCacheDependencies). */
+/** `dependsOn` names are checked against the whole config once every entity is known (with relationTo, above). */
 function sanitizeEntityCache(cache: EntityCacheConfig | undefined, key: string, fail: Fail): SanitizedEntityCache {
   if (cache === undefined) return { enabled: true, control: 'no-cache', dependsOn: [] };
   if (cache === false) return { enabled: false, control: 'no-cache', dependsOn: [] };

@@ -17,10 +17,15 @@ export function rememberRoute(request: Request, route: string): void {
 
 export const routeOf = (request: Request): string => routes.get(request) ?? 'unmatched';
 
+/** The path and query of a request's absolute URL: `/api/cms/posts?limit=5`. */
+export function pathAndQuery(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return start === -1 ? '/' : url.slice(start);
+}
+
 /** The path with each query value removed: `/api/cms/posts?where[title][like]&limit`. */
 export function pathWithoutQueryValues(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const path = start === -1 ? '/' : url.slice(start);
+  const path = pathAndQuery(url);
   const q = path.indexOf('?');
   if (q === -1) return path;
   const keys = path.slice(q + 1).split('&').filter(Boolean).map((pair) => {

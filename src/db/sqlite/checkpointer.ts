@@ -2,13 +2,14 @@
  * WAL checkpoints off the request path. SQLite's automatic checkpoint runs inside the COMMIT that takes
  * the log past 1000 pages, on the thread that committed, fsync of the database file included: on this
  * project's machine such a commit takes ~3 ms where the others take microseconds, and every request
- * waits for it (docs/benchmarks.md). So a store whose wal-index header it can read turns the automatic checkpoint off, and
- * after each commit that leaves the log past the same size asks a worker thread, with a connection of
- * its own, to checkpoint (PASSIVE: it never waits for readers or writers and never blocks them). The
- * next write after a complete checkpoint starts the log again from its beginning. Writes that never
- * pause could keep a checkpoint from ever completing (each one misses the frames appended meanwhile), so
- * past HARD_LIMIT_FRAMES the committing thread checkpoints itself, as SQLite would have: the log stays
- * bounded either way. Should the worker fail, the store turns SQLite's own checkpoint back on.
+ * waits for it (docs/benchmarks.md). So a store whose wal-index header it can read turns the automatic
+ * checkpoint off, and after each commit that leaves the log past the same size asks a worker thread,
+ * with a connection of its own, to checkpoint (PASSIVE: it never waits for readers or writers and never
+ * blocks them). The next write after a complete checkpoint starts the log again from its beginning.
+ * Writes that never pause could keep a checkpoint from ever completing (each one misses the frames
+ * appended meanwhile), so past HARD_LIMIT_FRAMES the committing thread checkpoints itself, as SQLite
+ * would have: the log stays bounded either way. Should the worker fail, the store turns SQLite's own
+ * checkpoint back on.
  */
 
 // Inline source (a blob URL) rather than a worker file: it needs no extra entry point in the single binary
@@ -22,10 +23,10 @@ self.onmessage = ({ data: { file } }) => {
       db = new Database(file);
       db.exec('PRAGMA busy_timeout = 5000');
     }
-    const result = db.query('PRAGMA wal_checkpoint(PASSIVE)').get();
-    postMessage({ checkpointed: result.checkpointed });
-  } catch (error) {
-    postMessage({ error: error instanceof Error ? error.message : String(error) });
+    db.query('PRAGMA wal_checkpoint(PASSIVE)').get();
+    postMessage({});
+  } catch {
+    postMessage({ failed: true });
   }
 };
 `;
@@ -40,8 +41,7 @@ let workerURL: string | null = null;
 export type Checkpointer = {
   /** After a commit: asks for a checkpoint when the log has grown past the threshold and none is under way; never throws. */
   afterCommit(): void;
-  /** Resolves once no checkpoint is under way (tests, close). */
-  idle(): Promise<void>;
+  /** Waits for the checkpoint under way, if any, and ends the worker. */
   close(): Promise<void>;
 };
 
@@ -49,7 +49,7 @@ export type Checkpointer = {
  * `walFrames`: the log's current length; `checkpointHere`: a PASSIVE checkpoint on the writer itself (the
  * bound); `onFailure`: the worker could not checkpoint (turn SQLite's own back on).
  */
-export function startCheckpointer(file: string, walFrames: () => number, checkpointHere: () => void, onFailure: (message: string) => void): Checkpointer {
+export function startCheckpointer(file: string, walFrames: () => number, checkpointHere: () => void, onFailure: () => void): Checkpointer {
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
   let failed = false;
@@ -63,16 +63,16 @@ export function startCheckpointer(file: string, walFrames: () => number, checkpo
     const w = worker;
     const framesAsked = walFrames();
     running = new Promise<void>((resolve) => {
+      const fail = () => {
+        failed = true;
+        onFailure();
+      };
       w.onmessage = ({ data }) => {
-        if (data.error) {
-          failed = true;
-          onFailure(data.error);
-        }
+        if (data.failed) fail();
         resolve();
       };
-      w.onerror = (event) => {
-        failed = true;
-        onFailure(event.message);
+      w.onerror = () => {
+        fail();
         resolve();
       };
       w.postMessage({ file });
@@ -96,7 +96,6 @@ export function startCheckpointer(file: string, walFrames: () => number, checkpo
         // Nothing lost: the frames stay in the log until the next checkpoint.
       }
     },
-    idle: async () => { await running; },
     async close() {
       await running;
       worker?.terminate();

@@ -11,6 +11,12 @@ const WAL_INDEX_HEADER_BYTES = 96;
 const MX_FRAME = 4;
 
 /**
+ * `via`: which of the two ways this watcher uses. `walFrames`: the frames in the write-ahead log now
+ * (the header's mxFrame), known only when the header is mapped.
+ */
+export type CommitWatcher = (() => boolean) & { via: 'shm' | 'data_version'; walFrames?: () => number };
+
+/**
  * Whether any connection (this process's writer, another process) committed to the file since the last
  * call. SQLite rewrites the wal-index header at the start of the `-shm` file on every commit, before the
  * commit is visible to anyone (a new frame count, and new salts when the log restarts), so comparing its
@@ -20,12 +26,6 @@ const MX_FRAME = 4;
  * connections keep the file open (SQLite only truncates the `-shm` of a database nobody has open). Where
  * the file cannot be mapped (another VFS, Windows), `PRAGMA data_version`.
  */
-/**
- * `via`: which of the two ways this watcher uses. `walFrames`: the frames in the write-ahead log now
- * (the header's mxFrame), known only when the header is mapped.
- */
-export type CommitWatcher = (() => boolean) & { via: 'shm' | 'data_version'; walFrames?: () => number };
-
 export function commitWatcher(file: string, reader: Database): CommitWatcher {
   let header: Uint32Array | null = null;
   try {
