@@ -262,7 +262,7 @@ describe('schedule and retention', () => {
   test('hourly by cms.clock: the first check sets the time, each hour after writes one, keep 2 leaves the newest two', async () => {
     const t = await startTestServer({ ...config, backups: { schedule: 'hourly', keep: 2 } }, { clockStart: Date.parse('2026-01-01T00:30:00Z') });
     try {
-      await runScheduledBackupIfDue(t.cms); // the job loop's first run may have done this already
+      await runScheduledBackupIfDue(t.cms); // the first check only sets the time
       expect(await runScheduledBackupIfDue(t.cms)).toBeNull();
       const written: string[] = [];
       for (let hour = 1; hour <= 3; hour++) {

@@ -68,7 +68,11 @@ export async function sharedTestDatabase(dir: string, engine: Engine = DEFAULT_T
   return { database: pg.url, drop: pg.drop };
 }
 
-export type TestServerOptions = { dir?: string; dev?: boolean; clockStart?: number; engine?: Engine };
+/**
+ * `jobLoop`: a test server leaves jobs to `POST /jobs/run` unless asked; the loop's timed runs would read
+ * the manual clock the test moves and could take a due job from under the request that checks it.
+ */
+export type TestServerOptions = { dir?: string; dev?: boolean; clockStart?: number; engine?: Engine; jobLoop?: boolean };
 
 export async function startTestServer(config: UserConfig = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const dir = options.dir ?? tempDir();
@@ -78,7 +82,7 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
   const database = pg?.url ?? path.join(dir, 'data/cms.db');
   const cms = await createCMS({ config: { database, ...config }, rootDir: dir, clock, log: quietLog, dev: options.dev })
     .catch(async (error) => { await pg?.drop(); throw error; });
-  const server = startServer(cms, { port: 0, host: '127.0.0.1' });
+  const server = startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: options.jobLoop ?? false });
   const api = `${server.url}${cms.config.routes.api}`;
   const events: TestServer['events'] = [];
   cms.events.on((e) => void events.push({ type: e.type, collection: e.collection, global: e.global, id: e.id }));

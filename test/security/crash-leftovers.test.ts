@@ -93,7 +93,7 @@ describe('attack: kill -9 during uploads (child process)', () => {
 
 describe('the sweep runs daily by cms.clock, remembered in the database', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer(); });
+  beforeAll(async () => { t = await startTestServer({}, { jobLoop: true }); });
   afterAll(async () => { await t?.stop(); });
 
   test('not again within a day of the last sweep; once a day has passed, old leftovers go', async () => {
