@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { encode } from 'uqr';
 import { buildAdmin } from '../admin/build.ts';
-import { hasChromium, launchBrowser, type Browser } from './browser.ts';
+import { hasChromium, type Browser } from './browser.ts';
+import { openBrowserPage } from './support/admin-page.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 import { linkIn, startSmtpSink, type SmtpSink } from './support/smtp-sink.ts';
 import { fromBase32, referenceTOTP } from './support/totp-reference.ts';
@@ -44,17 +45,14 @@ describe.skipIf(!hasChromium())('account screens in Chromium', () => {
   let sink: SmtpSink;
   let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
     await buildAdmin();
     sink = await startSmtpSink();
     t = await startTestServer({ email: { transport: sink.url, from: 'cms@site.test' } });
     await t.user('admin', 'admin@example.com', 'password123');
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(8_000);
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ browser, page, pageErrors } = await openBrowserPage());
   }, 30_000);
 
   afterAll(async () => {
@@ -257,9 +255,7 @@ describe.skipIf(!hasChromium())('auth.requireTwoFactor in Chromium', () => {
   beforeAll(async () => {
     await buildAdmin();
     t = await startTestServer({ auth: { requireTwoFactor: ['admin'] } });
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(8_000);
+    ({ browser, page } = await openBrowserPage());
   }, 30_000);
 
   afterAll(async () => {

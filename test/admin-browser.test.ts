@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { buildAdmin } from '../admin/build.ts';
-import { hasChromium, launchBrowser, type Browser } from './browser.ts';
+import { hasChromium, type Browser } from './browser.ts';
+import { openBrowserPage } from './support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
 
@@ -81,16 +82,13 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let session: Session;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   const admin = (path = '') => `${t.url}/admin${path}`;
 
   beforeAll(async () => {
     await buildAdmin();
     t = await startTestServer(config);
-    browser = await launchBrowser();
-    page = browser.page;
-    page.setDefaultTimeout(8_000);
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    ({ browser, page, pageErrors } = await openBrowserPage());
   }, 30_000);
 
   afterAll(async () => {

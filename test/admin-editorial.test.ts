@@ -269,16 +269,21 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
     { name: 'media', path: '/collections/media', heading: 'Media' },
   ];
 
+  /** Opens the view, waits until it has loaded, and expects it no wider than the window. */
+  async function expectNoSideScroll(v: ReturnType<typeof views>[number]): Promise<void> {
+    await page.goto(admin(v.path));
+    await page.getByRole('heading', { name: v.heading, exact: true }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect({ view: v.name, overflow }).toEqual({ view: v.name, overflow: 0 });
+  }
+
   for (const width of [375, 360]) {
     test(`defect 3: at ${width} px no main view scrolls sideways, and the edit actions stay on screen`, async () => {
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.setViewportSize({ width, height: 780 });
       for (const v of views()) {
-        await page.goto(admin(v.path));
-        await page.getByRole('heading', { name: v.heading, exact: true }).first().waitFor();
-        await page.waitForLoadState('networkidle');
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect({ view: v.name, overflow }).toEqual({ view: v.name, overflow: 0 });
+        await expectNoSideScroll(v);
         if (width === 375) await page.screenshot({ path: path.join(SHOTS, `${v.name}-375.png`), fullPage: false });
       }
       await page.goto(admin(`/collections/posts/${postId}`));
@@ -297,11 +302,7 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
   test('at 1366 px no main view scrolls sideways (screenshots of each)', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     for (const v of views()) {
-      await page.goto(admin(v.path));
-      await page.getByRole('heading', { name: v.heading, exact: true }).first().waitFor();
-      await page.waitForLoadState('networkidle');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect({ view: v.name, overflow }).toEqual({ view: v.name, overflow: 0 });
+      await expectNoSideScroll(v);
       await page.screenshot({ path: path.join(SHOTS, `${v.name}-1366.png`) });
     }
   }, 40_000);

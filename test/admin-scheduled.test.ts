@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildAdmin } from '../admin/build.ts';
-import { hasChromium, launchBrowser, type Browser } from './browser.ts';
-import { logInThroughForm, openAdminLoggedIn } from './support/admin-page.ts';
+import { hasChromium, type Browser } from './browser.ts';
+import { openAdminLoggedIn } from './support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 import { localAPI } from '../src/local.ts';
 
@@ -111,18 +111,14 @@ describe.skipIf(!hasChromium())('admin: scheduled jobs and version authors', () 
 
   test('editors have no Scheduled view; their list badges still come per row', async () => {
     await t.request('POST', '/users', { token: s.token, body: { email: 'ed@example.com', password: 'correct horse 5', role: 'editor', name: 'Ed' } });
-    const other = await launchBrowser({ viewport: { width: 1366, height: 900 } });
+    const other = await openAdminLoggedIn(t, { name: 'Ed', email: 'ed@example.com', password: 'correct horse 5' });
     try {
       const p = other.page;
-      p.setDefaultTimeout(8_000);
-      await p.goto(`${t.url}/admin`);
-      await logInThroughForm(p, { email: 'ed@example.com', password: 'correct horse 5' });
-      await p.getByRole('heading', { name: 'Welcome, Ed' }).waitFor();
       expect(await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scheduled' }).count()).toBe(0);
       await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
       await p.getByRole('row', { name: /Spring launch/ }).locator('.badge.scheduled').waitFor();
     } finally {
-      await other.close();
+      await other.browser.close();
     }
     expect(pageErrors).toEqual([]);
   }, STEP);

@@ -13,14 +13,20 @@ export async function logInThroughForm(page: Page, who: { email: string; passwor
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
-export async function openAdminLoggedIn(t: TestServer, who: { name: string; email: string; password: string }, options: Parameters<typeof launchBrowser>[0] = {}): Promise<AdminPage> {
-  const browser = await launchBrowser({ viewport: { width: 1366, height: 900 }, ...options });
+/** A Chromium page with the suites' 8 s default timeout, its uncaught errors collected in `pageErrors`. */
+export async function openBrowserPage(options: Parameters<typeof launchBrowser>[0] = {}): Promise<AdminPage> {
+  const browser = await launchBrowser(options);
   const page = browser.page;
   const pageErrors: string[] = [];
   page.setDefaultTimeout(8_000);
   page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(`${t.url}/admin`);
-  await logInThroughForm(page, who);
-  await page.getByRole('heading', { name: `Welcome, ${who.name}` }).waitFor();
   return { browser, page, pageErrors };
+}
+
+export async function openAdminLoggedIn(t: TestServer, who: { name: string; email: string; password: string }, options: Parameters<typeof launchBrowser>[0] = {}): Promise<AdminPage> {
+  const opened = await openBrowserPage({ viewport: { width: 1366, height: 900 }, ...options });
+  await opened.page.goto(`${t.url}/admin`);
+  await logInThroughForm(opened.page, who);
+  await opened.page.getByRole('heading', { name: `Welcome, ${who.name}` }).waitFor();
+  return opened;
 }
