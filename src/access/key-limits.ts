@@ -23,9 +23,10 @@ function scopeWithin(own: string[], requested: string): boolean {
   return action === '*' ? own.includes('*') || own.includes(`${slug}:*`) : scopeAllows(own, slug, action);
 }
 
-const isAdminStarKey = (ctx: OperationContext) => ctx.user?.role === 'admin' && ctx.scopes!.includes('*');
-
-/** An admin session, or an admin's API key with every scope: who may manage other people's accounts. */
+/**
+ * An admin session, or an admin's API key with every scope: who may manage users, keys and other people's
+ * accounts, run jobs, read metrics and health details, and make and fetch backups.
+ */
 export function isFullAdmin(user: { role?: string } | null, scopes: string[] | null | undefined): boolean {
   return user?.role === 'admin' && (!scopes || scopes.includes('*'));
 }
@@ -39,11 +40,11 @@ export function assertKeyMay(ctx: OperationContext, entity: Entity, action: Acce
   if (!scopes) return;
   if (!scopeAllows(scopes, entity.slug, action)) throw forbidden('This API key is not allowed to perform this action.');
   if (action === 'read' || entity.kind !== 'collection') return;
-  if (entity.builtIn === USERS_SLUG && !isAdminStarKey(ctx)) {
+  if (entity.builtIn === USERS_SLUG && !isFullAdmin(ctx.user, scopes)) {
     throw forbidden("Creating or changing users needs an admin session or an admin's `*` API key.");
   }
   if (entity.builtIn !== API_KEYS_SLUG) return;
-  if (action !== 'create' && !isAdminStarKey(ctx)) throw forbidden("Changing or deleting API keys needs an admin session or an admin's `*` API key.");
+  if (action !== 'create' && !isFullAdmin(ctx.user, scopes)) throw forbidden("Changing or deleting API keys needs an admin session or an admin's `*` API key.");
   if (!data) return;
   if ('user' in data && String(data.user) !== String(ctx.user?.id)) throw new APIError(403, 'An API key can only create keys for its own user.', 'user');
   const requested = Array.isArray(data.scopes) ? data.scopes : [];

@@ -33,11 +33,6 @@ export type Credentials = {
   twoFactorSetupRequired?: boolean;
 };
 
-/** An admin session, or an admin's API key with every scope: who may run jobs, read metrics, make and fetch backups. */
-export function isAdmin(credentials: Credentials): boolean {
-  return credentials.user?.role === 'admin' && (!credentials.scopes || credentials.scopes.includes('*'));
-}
-
 /** A cookie's value; one that is not valid percent-encoding (`cms-session=%`) counts as no cookie. */
 export function readCookie(request: Request, name: string): string | null {
   const header = request.headers.get('cookie');

@@ -7,12 +7,13 @@
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { forbidden, notFound, unauthorized } from '../../errors.ts';
-import { isAdmin, type Credentials } from '../authenticate.ts';
+import { isFullAdmin } from '../../access/key-limits.ts';
+import type { Credentials } from '../authenticate.ts';
 import { keepOpen } from '../long-requests.ts';
 import { methods, type Route } from '../handle.ts';
 
 function requireAdmin(credentials: Credentials): void {
-  if (!isAdmin(credentials)) throw credentials.user ? forbidden('Only admins may make or read backups.') : unauthorized();
+  if (!isFullAdmin(credentials.user, credentials.scopes)) throw credentials.user ? forbidden('Only admins may make or read backups.') : unauthorized();
 }
 
 export function backupRoutes(cms: CMS) {

@@ -13,7 +13,8 @@ import { countPendingJobs } from '../../jobs/jobs-store.ts';
 import { metricsOf } from '../../metrics/registry.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from '../../metrics/prometheus-text.ts';
 import { countDeliveries, deliveriesTableExists } from '../../webhooks/delivery-store.ts';
-import { bearerToken, isAdmin } from '../authenticate.ts';
+import { isFullAdmin } from '../../access/key-limits.ts';
+import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 import { cacheFigures } from '../../cache/cached-read.ts';
 
@@ -45,12 +46,12 @@ async function adminDetails(cms: CMS) {
 export function healthRoutes(cms: CMS) {
   const health: Route = async ({ credentials }) => {
     if (!(await databaseAnswers(cms))) return { status: 503, body: { status: 'error', version: pkg.version, database: 'error' }, headers: { 'cache-control': 'no-store' } };
-    const body = { status: 'ok', version: pkg.version, database: 'ok', ...(isAdmin(credentials) ? await adminDetails(cms) : {}) };
+    const body = { status: 'ok', version: pkg.version, database: 'ok', ...(isFullAdmin(credentials.user, credentials.scopes) ? await adminDetails(cms) : {}) };
     return { body, headers: { 'cache-control': 'no-store' } };
   };
   const metrics: Route = async ({ request, credentials }) => {
     const bearer = bearerToken(request);
-    if (!(bearer && isCronSecret(cms, bearer)) && !isAdmin(credentials)) {
+    if (!(bearer && isCronSecret(cms, bearer)) && !isFullAdmin(credentials.user, credentials.scopes)) {
       throw credentials.user || bearer ? forbidden('The cron secret or an admin is required.') : unauthorized();
     }
     const uptimeSeconds = (cms.clock.now() - metricsOf(cms).startedAt) / 1000;

@@ -12,7 +12,8 @@ import { isCronSecret } from '../../jobs/cron-secret.ts';
 import { runJobs } from '../../jobs/run-jobs.ts';
 import { listScheduledJobs } from '../../jobs/scheduled-jobs.ts';
 import { readOptions } from '../../query/request-options.ts';
-import { bearerToken, isAdmin } from '../authenticate.ts';
+import { isFullAdmin } from '../../access/key-limits.ts';
+import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 
 export function jobRoutes(cms: CMS) {
@@ -20,7 +21,7 @@ export function jobRoutes(cms: CMS) {
     const bearer = bearerToken(request);
     if (!(bearer && isCronSecret(cms, bearer))) {
       const user = credentials.user;
-      if (!isAdmin(credentials)) throw user ? forbidden('The cron secret or an admin is required.') : unauthorized('The cron secret or an admin session is required.');
+      if (!isFullAdmin(credentials.user, credentials.scopes)) throw user ? forbidden('The cron secret or an admin is required.') : unauthorized('The cron secret or an admin session is required.');
       if (credentials.via === 'cookie' && request.method !== 'POST') throw forbidden('A cookie session runs jobs with POST and the x-csrf-token header.');
     }
     return { body: await runJobs(cms) };

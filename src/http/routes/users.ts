@@ -4,6 +4,7 @@ import type { CMS } from '../../cms.ts';
 import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../auth/login.ts';
 import { createSession, endSession, refreshSession } from '../../auth/sessions.ts';
 import { unlockEmail } from '../../auth/login-lock.ts';
+import { isFullAdmin } from '../../access/key-limits.ts';
 import { badRequest, forbidden, unauthorized } from '../../errors.ts';
 import { presentDoc } from '../../operations/present.ts';
 import { readJSON } from '../body.ts';
@@ -102,8 +103,7 @@ export function userRoutes(cms: CMS) {
     .all('/users/unlock', methods(cms, {
       POST: async ({ request, credentials }) => {
         if (!credentials.user) throw unauthorized();
-        const admin = credentials.user.role === 'admin' && (!credentials.scopes || credentials.scopes.includes('*'));
-        if (!admin) throw forbidden('Only admins can unlock a login.');
+        if (!isFullAdmin(credentials.user, credentials.scopes)) throw forbidden('Only admins can unlock a login.');
         const body = (await readJSON(request)) as Record<string, unknown>;
         if (typeof body?.email !== 'string' || !body.email.trim()) throw badRequest('An email is required.', 'email');
         await unlockEmail(cms, body.email.trim().toLowerCase());
