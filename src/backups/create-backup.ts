@@ -14,6 +14,7 @@ import path from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CMS } from '../cms.ts';
 import { APIError } from '../errors.ts';
+import { countRows } from '../db/documents.ts';
 import { backupName, backupTarget, type BackupInfo } from './backup-target.ts';
 import { MANIFEST_ENTRY, type Manifest, type ManifestEntry } from './manifest.ts';
 import { writeTarGz } from './tar-write.ts';
@@ -133,7 +134,7 @@ async function documentCounts(cms: CMS, rows: Record<string, number> | null): Pr
     const key = entity.kind === 'global' ? `globals/${entity.slug}` : entity.slug;
     counts[key] = rows
       ? (rows[entity.table] ?? 0)
-      : ((await cms.store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "${entity.table}"`))?.n ?? 0);
+      : await countRows(cms.store, entity, null);
   }
   return counts;
 }

@@ -1,5 +1,6 @@
 /** Interface names for collections and globals: `posts` → `Post`, `api-keys` → `ApiKey`, `site-settings` → `SiteSettings`. */
 import type { Entity } from '../config/types.ts';
+import { pascalCase } from '../openapi/names.ts';
 
 // Names the generated file declares itself, and a collection named like them would shadow.
 const TAKEN = new Set(['Locale', 'LocaleValues', 'CMSTypes']);
@@ -25,8 +26,4 @@ function singularize(slug: string): string {
   if (/(ss|us|is)$/.test(slug)) return slug;
   if (/(ches|shes|xes|sses)$/.test(slug)) return slug.slice(0, -2);
   return slug.replace(/s$/, '');
-}
-
-function pascalCase(text: string): string {
-  return text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }

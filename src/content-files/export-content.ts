@@ -11,14 +11,14 @@ import path from 'node:path';
 import type { CMS } from '../cms.ts';
 import type { Where } from '../config/types.ts';
 import { localAPI } from '../local.ts';
-import { canonicalJSON, contentCollections, documentFile, globalFile, GLOBALS_DIR, MANIFEST_FILE, MEDIA_DIR, mediaFilesOf, type ExportManifest } from './layout.ts';
+import { canonicalJSON, contentCollections, documentFile, globalFile, GLOBALS_DIR, MANIFEST_FILE, MEDIA_DIR, type ExportManifest } from './layout.ts';
+import { MAX_LIMIT } from '../query/page-info.ts';
+import { mediaFileKeys } from '../uploads/media-files.ts';
 
 export type ExportProgress = { phase: string; done: number; total: number };
 export type ExportOptions = { outDir: string; locale?: string; drafts?: boolean; onProgress?: (p: ExportProgress) => void };
 export type ExportResult = { documents: Record<string, number>; globals: number; mediaFiles: number; mediaBytes: number };
 
-// The largest page a find allows (query/page-info.ts).
-const PAGE = 100;
 
 export async function exportContent(cms: CMS, options: ExportOptions): Promise<ExportResult> {
   const api = localAPI(cms);
@@ -39,7 +39,7 @@ export async function exportContent(cms: CMS, options: ExportOptions): Promise<E
   await fs.promises.mkdir(outDir, { recursive: true });
   for (const collection of contentCollections(cms.config)) {
     const where: Where | undefined = collection.drafts && !drafts ? { status: { equals: 'published' } } : undefined;
-    const read = { collection: collection.slug, where, draft: drafts, depth: 0, locale, sort: 'id', limit: PAGE };
+    const read = { collection: collection.slug, where, draft: drafts, depth: 0, locale, sort: 'id', limit: MAX_LIMIT };
     let page = await api.find({ ...read, page: 1 });
     progress({ phase: collection.slug, done: 0, total: page.totalDocs });
     await fs.promises.mkdir(path.join(outDir, collection.slug), { recursive: true });
@@ -47,7 +47,7 @@ export async function exportContent(cms: CMS, options: ExportOptions): Promise<E
     for (;;) {
       for (const doc of page.docs) {
         await write(documentFile(outDir, collection.slug, doc.id as number), canonicalJSON(doc));
-        if (collection.builtIn === 'media') mediaNames.push(...mediaFilesOf(doc));
+        if (collection.builtIn === 'media') mediaNames.push(...mediaFileKeys(doc));
       }
       done += page.docs.length;
       progress({ phase: collection.slug, done, total: page.totalDocs });

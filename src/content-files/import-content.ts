@@ -17,7 +17,8 @@ import { entityTable } from '../db/table-model.ts';
 import type { Queryable } from '../db/store.ts';
 import { quote } from '../query/where.ts';
 import { stripMediaURLs } from '../uploads/media-urls.ts';
-import { contentCollections, DOCUMENT_FILE, GLOBALS_DIR, MANIFEST_FILE, MEDIA_DIR, mediaFilesOf, type ExportManifest } from './layout.ts';
+import { contentCollections, DOCUMENT_FILE, GLOBALS_DIR, MANIFEST_FILE, MEDIA_DIR, type ExportManifest } from './layout.ts';
+import { mediaFileKeys } from '../uploads/media-files.ts';
 
 export type ImportProgress = { phase: string; done: number; total: number };
 export type ImportResult = { documents: Record<string, number>; globals: number; mediaFiles: number };
@@ -35,7 +36,7 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
   const root = path.resolve(dir);
   await readManifest(root);
   const loaded = await loadDocuments(cms, root);
-  const mediaNames = loaded.filter((l) => l.entity.kind === 'collection' && l.entity.builtIn === 'media').flatMap((l) => mediaFilesOf(l.doc));
+  const mediaNames = loaded.filter((l) => l.entity.kind === 'collection' && l.entity.builtIn === 'media').flatMap((l) => mediaFileKeys(l.doc));
   for (const name of mediaNames) {
     if (!(await Bun.file(path.join(root, MEDIA_DIR, name)).exists())) refuse(`${MEDIA_DIR}/${name} is named by a media document but missing from the folder`);
   }

@@ -42,12 +42,3 @@ function sortKeys(value: unknown): unknown {
 }
 
 export const canonicalJSON = (value: unknown) => `${JSON.stringify(sortKeys(value), null, 2)}\n`;
-
-/** The stored files a media document names: its original and every image size. */
-export function mediaFilesOf(doc: Record<string, unknown>): string[] {
-  const names = typeof doc.filename === 'string' && doc.filename ? [doc.filename] : [];
-  if (isObject(doc.sizes)) {
-    for (const size of Object.values(doc.sizes)) if (isObject(size) && typeof size.filename === 'string') names.push(size.filename);
-  }
-  return names;
-}

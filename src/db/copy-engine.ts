@@ -6,8 +6,7 @@
  */
 import type { SanitizedConfig } from '../config/types.ts';
 import type { Row, Store } from './store.ts';
-import { configTables } from './table-model.ts';
-import { isColumnField } from '../config/sanitize.ts';
+import { configTables, jsonColumnsByTable } from './table-model.ts';
 import { quote } from '../query/where.ts';
 
 /** System tables with data worth keeping (the migration bookkeeping is the target's own). */
@@ -34,15 +33,6 @@ async function tablesOf(config: SanitizedConfig, store: Store): Promise<string[]
   return present;
 }
 
-/** JSON-stored columns per config table: their JSON text is bound as JSON for the target. */
-function jsonColumns(config: SanitizedConfig): Map<string, Set<string>> {
-  const map = new Map<string, Set<string>>();
-  for (const entity of [...config.collections, ...config.globals]) {
-    map.set(entity.table, new Set(entity.fields.filter((f) => !isColumnField(f)).map((f) => f.name)));
-  }
-  return map;
-}
-
 /**
  * Refuses a target that holds any content already: the copy keeps ids, and nothing may be overwritten.
  * Settings are the exception: opening the target made its own (a generated secret); they give way to the
@@ -57,7 +47,7 @@ export async function prepareEmptyTarget(config: SanitizedConfig, target: Store)
 }
 
 export async function copyEngine(config: SanitizedConfig, source: Store, target: Store, onProgress: (p: CopyProgress) => void = () => {}): Promise<TableCount[]> {
-  const json = jsonColumns(config);
+  const json = jsonColumnsByTable(config);
   const tables = await tablesOf(config, source);
   for (const table of tables) {
     const total = await count(source, table);

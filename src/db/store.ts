@@ -22,6 +22,14 @@ export type Params = readonly unknown[];
 /** A parameterised fragment: SQL text with `?` placeholders and their values, in order. */
 export type SQLPart = { sql: string; params: unknown[] };
 
+/** The parts joined by AND (parenthesised when more than one); null parts are left out, and none at all is null. */
+export function andParts(parts: (SQLPart | null)[]): SQLPart | null {
+  const present = parts.filter((p): p is SQLPart => p !== null);
+  if (present.length === 0) return null;
+  if (present.length === 1) return present[0];
+  return { sql: present.map((p) => `(${p.sql})`).join(' AND '), params: present.flatMap((p) => p.params) };
+}
+
 /** What a JSON-path read is compared as; PostgreSQL casts the extracted text to it, SQLite needs nothing. */
 export type ValueKind = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'json';
 

@@ -46,6 +46,15 @@ export function entityTable(entity: Entity): TableModel {
   return { name: t, columns, indexes };
 }
 
+/** Per config table, the fields stored as JSON text (groups, arrays, blocks, hasMany, …) rather than a column of their own type. */
+export function jsonColumnsByTable(config: SanitizedConfig): Map<string, Set<string>> {
+  const map = new Map<string, Set<string>>();
+  for (const entity of [...config.collections, ...config.globals]) {
+    map.set(entity.table, new Set(entity.fields.filter((f) => !isColumnField(f)).map((f) => f.name)));
+  }
+  return map;
+}
+
 export function configTables(config: SanitizedConfig): TableModel[] {
   const tables = [...config.collections, ...config.globals].map(entityTable);
   // Webhook deliveries exist only when webhooks are configured (SPEC "Events", rule 8).

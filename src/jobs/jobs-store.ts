@@ -5,7 +5,7 @@
  * `db` is the store, or the `tx` of the write the statement belongs to.
  */
 import type { jobs } from '../db/system-schema.ts';
-import type { Dialect, Queryable, SQLPart } from '../db/store.ts';
+import { andParts, type Dialect, type Queryable, type SQLPart } from '../db/store.ts';
 import type { VersionOwner } from '../versions/store.ts';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -98,7 +98,7 @@ function pendingWhere(dialect: Dialect, filter: PendingFilter): SQLPart {
   const parts: SQLPart[] = [{ sql: `"state" = 'pending'`, params: [] }];
   if (filter.kind && filter.slug) parts.push({ sql: `"kind" = ? AND "slug" = ?`, params: [filter.kind, filter.slug] });
   if (filter.parents) parts.push(dialect.inList('"parent"', filter.parents));
-  return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
+  return andParts(parts)!;
 }
 
 /** Scheduled actions still waiting (the admin's `GET /health` and `GET /jobs/scheduled`). */

@@ -13,7 +13,7 @@ import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { findCollectionVersion } from '../versions/store.ts';
-import { andParts } from './find.ts';
+import { andParts } from '../db/store.ts';
 import { getCollection } from './entities.ts';
 import { loadForUpdate, requireDrafts } from './document-target.ts';
 import { parseVersionId } from './find-versions.ts';

@@ -1,7 +1,8 @@
 /** Lists documents: access filter merged into the SQL, then where, sort, pagination, population. */
 import { rowToDoc } from '../fields/row.ts';
 import { countRows, selectRows } from '../db/documents.ts';
-import { compileSort, compileWhere, TRUSTED, type SQLPart } from '../query/where.ts';
+import { andParts } from '../db/store.ts';
+import { compileSort, compileWhere, TRUSTED } from '../query/where.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import type { Where } from '../config/types.ts';
@@ -34,13 +35,6 @@ export type PaginatedDocs = {
   prevPage: number | null;
 };
 
-export function andParts(parts: (SQLPart | null)[]): SQLPart | null {
-  const present = parts.filter((p): p is SQLPart => p !== null);
-  if (present.length === 0) return null;
-  if (present.length === 1) return present[0];
-  return { sql: present.map((p) => `(${p.sql})`).join(' AND '), params: present.flatMap((p) => p.params) };
-}
-
 /**
  * What a read of the collection matches: the read filter (the config's own, so it may name any field),
  * the caller's where (which may not name fields the caller cannot read, or it would reveal them), and for
@@ -66,7 +60,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const { where, from, rights, locale } = await matchDocuments(ctx, collection, args);
   const { store } = ctx.cms;
   const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights);
-  const shape = await readShapeOf(ctx, collection, args);
+  const shape = await readShapeOf(ctx, collection, args, rights);
   const totalDocs = await countRows(store, collection, where, from);
   const rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, paginate ? (page - 1) * limit : 0, from);
   const stored = rows.map((r) => rowToDoc(collection, r));

@@ -7,21 +7,25 @@ import { badRequest } from '../errors.ts';
 import type { Entity } from '../config/types.ts';
 import { queryRights } from '../access/query-rights.ts';
 import { checkSelection, parsePopulate, parseSelect, type ReadShape } from '../query/select.ts';
+import type { QueryRights } from '../query/where.ts';
 import type { OperationContext } from './context.ts';
 
 /** What every read operation takes, in Payload's form: `{ title: true }`, `{ users: { name: true } }` (query strings give 'true'). */
 export type ShapeArgs = { select?: unknown; populate?: unknown };
 
-/** The read's shape, parsed and checked; undefined when it asks for everything. */
-export async function readShapeOf(ctx: OperationContext, entity: Entity, args: ShapeArgs): Promise<ReadShape | undefined> {
+/**
+ * The read's shape, parsed and checked; undefined when it asks for everything. `rights`: the caller's
+ * rights on `entity` when the read has them already (a find matched with them), so its rules are asked once.
+ */
+export async function readShapeOf(ctx: OperationContext, entity: Entity, args: ShapeArgs, rights?: QueryRights): Promise<ReadShape | undefined> {
   const shape: ReadShape = { select: parseSelect(args.select), populate: parsePopulate(args.populate) };
   if (!shape.select && !shape.populate) return undefined;
-  await checkReadShape(ctx, entity, shape);
+  await checkReadShape(ctx, entity, shape, rights);
   return shape;
 }
 
-async function checkReadShape(ctx: OperationContext, entity: Entity, shape: ReadShape): Promise<void> {
-  if (shape.select) checkSelection(entity, shape.select, await queryRights(ctx, entity));
+async function checkReadShape(ctx: OperationContext, entity: Entity, shape: ReadShape, rights: QueryRights | undefined): Promise<void> {
+  if (shape.select) checkSelection(entity, shape.select, rights ?? await queryRights(ctx, entity));
   for (const [slug, selection] of Object.entries(shape.populate ?? {})) {
     const related = ctx.cms.config.collectionsBySlug.get(slug);
     if (!related) throw badRequest(`Unknown collection "${slug}" in populate.`, 'populate');

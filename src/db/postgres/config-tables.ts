@@ -11,9 +11,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { isColumnField } from '../../config/sanitize.ts';
 import type { SanitizedConfig } from '../../config/types.ts';
-import { configTables, type IndexModel } from '../table-model.ts';
+import { configTables, jsonColumnsByTable, type IndexModel } from '../table-model.ts';
 
 export type PostgresColumnType = 'integer' | 'bigint' | 'double precision' | 'text' | 'jsonb';
 /** `nextId`: the id column, defaulting to `cms_next_id('<table>')` (no gaps after failed inserts, like SQLite). */
@@ -21,10 +20,7 @@ export type PostgresColumn = { name: string; type: PostgresColumnType; notNull?:
 export type PostgresTable = { name: string; columns: PostgresColumn[]; indexes: IndexModel[] };
 
 export function postgresTables(config: SanitizedConfig): PostgresTable[] {
-  const jsonColumns = new Map<string, Set<string>>();
-  for (const entity of [...config.collections, ...config.globals]) {
-    jsonColumns.set(entity.table, new Set(entity.fields.filter((f) => !isColumnField(f)).map((f) => f.name)));
-  }
+  const jsonColumns = jsonColumnsByTable(config);
   return configTables(config).map((table) => {
     const json = jsonColumns.get(table.name);
     const columns = table.columns.map((c): PostgresColumn => {

@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Database, type SQLQueryBindings } from 'bun:sqlite';
+import type { MigrationMeta } from 'drizzle-orm/migrator';
 import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
 import type { Params, Queryable, Row, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
@@ -133,7 +134,7 @@ export function openSqliteStore(file: string): Store {
     lockTable: async () => {},
     transaction: (work) => work(tx),
     applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
-    pendingSystemMigrations: async () => pendingSystemMigrationsOn(writer),
+    pendingSystemMigrations: async () => pendingSystemMigrationsOn(writer).length,
     withMigrationLock: (work) => work(),
     snapshotTo: () => Promise.reject(new Error('A snapshot is taken outside a transaction.')),
     continueIdsAfterCopy: async () => {},
@@ -153,7 +154,7 @@ export function openSqliteStore(file: string): Store {
     lockTable: async () => {},
     transaction,
     applySystemMigrations: () => outside(async () => applySystemMigrationsOn(writer)),
-    pendingSystemMigrations: async () => pendingSystemMigrationsOn(reader),
+    pendingSystemMigrations: async () => pendingSystemMigrationsOn(reader).length,
     withMigrationLock: (work) => withFileMigrationLock(turn.key, work),
     snapshotTo: (target) => snapshotSqlite(file, target),
     // AUTOINCREMENT follows the highest id inserted, explicit ones included.
@@ -183,18 +184,17 @@ export function openSqliteStore(file: string): Store {
  * file open after close (a "zombie" connection) until they are collected, and `cms restore` in the same
  * process would then see the database as still in use.
  */
-function pendingSystemMigrationsOn(db: Database): number {
+function pendingSystemMigrationsOn(db: Database): MigrationMeta[] {
   const all = toDrizzleMigrations(systemMigrations);
   const known = db.query<{ found: number }, []>(`SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = '__cms_system_migrations'`).get();
-  if (!known) return all.length;
+  if (!known) return all;
   const last = db.query<{ created_at: number }, []>('SELECT created_at FROM "__cms_system_migrations" ORDER BY created_at DESC LIMIT 1').get();
-  return all.filter((m) => !last || Number(last.created_at) < m.folderMillis).length;
+  return all.filter((m) => !last || Number(last.created_at) < m.folderMillis);
 }
 
 function applySystemMigrationsOn(db: Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS "__cms_system_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
-  const last = db.query<{ created_at: number }, []>('SELECT created_at FROM "__cms_system_migrations" ORDER BY created_at DESC LIMIT 1').get();
-  const pending = toDrizzleMigrations(systemMigrations).filter((m) => !last || Number(last.created_at) < m.folderMillis);
+  const pending = pendingSystemMigrationsOn(db);
   if (pending.length === 0) return;
   db.transaction(() => {
     for (const migration of pending) {
