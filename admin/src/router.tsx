@@ -48,7 +48,6 @@ export async function navigate(to: string, options: { replace?: boolean; force?:
   return true
 }
 
-/** Rewrites the query of the current address without a new history entry (list state: page, sort, search). */
 /** Sets or removes (null or empty) the given keys of the current query and replaces it in place. */
 export function updateQuery(current: URLSearchParams, changes: Record<string, string | null>): void {
   const next = new URLSearchParams(current)
@@ -59,6 +58,7 @@ export function updateQuery(current: URLSearchParams, changes: Record<string, st
   replaceQuery(next)
 }
 
+/** Rewrites the query of the current address without a new history entry (list state: page, sort, search). */
 export function replaceQuery(query: URLSearchParams): void {
   const s = query.toString()
   history.replaceState(null, '', location.pathname + (s ? `?${s}` : ''))

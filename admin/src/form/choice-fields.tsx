@@ -5,25 +5,31 @@ import type { FieldProps } from './form-context.ts'
 
 type Option = { value: string; label: string }
 
+/** Chosen values as removable chips (shared with relationship-field.tsx); one without a known label shows as `#value`. */
+export function ChipList(props: { ids: string[]; labelOf: (id: string) => string | undefined; onRemove: (id: string) => void; disabled: boolean }) {
+  if (props.ids.length === 0) return null
+  const label = (id: string) => props.labelOf(id) ?? `#${id}`
+  return (
+    <ul class="chips" aria-label="Selected">
+      {props.ids.map((id) => (
+        <li class="chip" key={id}>
+          <span>{label(id)}</span>
+          <button type="button" disabled={props.disabled} aria-label={`Remove ${label(id)}`} onClick={() => props.onRemove(id)}>
+            <Icon name="x" size={12} />
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 /** Chosen values as removable chips, plus a select to add one more. Keyboard-friendly, no popup to build. */
-function Chips(props: FieldProps<unknown> & { options: Option[]; chosen: string[]; onPick: (values: string[]) => void; placeholder?: string }) {
+function Chips(props: FieldProps<unknown> & { options: Option[]; chosen: string[]; onPick: (values: string[]) => void }) {
   const attrs = useControlProps(props)
-  const labelOf = (v: string) => props.options.find((o) => o.value === v)?.label ?? `#${v}`
   const rest = props.options.filter((o) => !props.chosen.includes(o.value))
   return (
     <div class="chips-field">
-      {props.chosen.length > 0 && (
-        <ul class="chips" aria-label="Selected">
-          {props.chosen.map((v) => (
-            <li class="chip" key={v}>
-              <span>{labelOf(v)}</span>
-              <button type="button" disabled={attrs.disabled} aria-label={`Remove ${labelOf(v)}`} onClick={() => props.onPick(props.chosen.filter((x) => x !== v))}>
-                <Icon name="x" size={12} />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ChipList ids={props.chosen} labelOf={(v) => props.options.find((o) => o.value === v)?.label} onRemove={(v) => props.onPick(props.chosen.filter((x) => x !== v))} disabled={attrs.disabled} />
       <select
         {...attrs}
         class="narrow"
@@ -35,7 +41,7 @@ function Chips(props: FieldProps<unknown> & { options: Option[]; chosen: string[
           e.currentTarget.value = ''
         }}
       >
-        <option value="">{rest.length === 0 ? (props.options.length ? 'All chosen' : 'Nothing to choose') : (props.placeholder ?? '+ Add…')}</option>
+        <option value="">{rest.length === 0 ? (props.options.length ? 'All chosen' : 'Nothing to choose') : '+ Add…'}</option>
         {rest.map((o) => (
           <option value={o.value} key={o.value}>
             {o.label}

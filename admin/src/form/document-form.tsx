@@ -48,11 +48,12 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({})
   const focusFirst = useRef(false)
 
-  const dirty = extraDirty || isDirty(fields, values, initial)
+  const changed = isDirty(fields, values, initial)
+  const dirty = extraDirty || changed
   useLeaveGuard(dirty, storageKey)
 
   useEffect(() => {
-    if (storageKey && isDirty(fields, values, initial)) keepUnsaved(storageKey, values)
+    if (storageKey && changed) keepUnsaved(storageKey, values)
   }, [values, initial, storageKey])
 
   useEffect(() => {

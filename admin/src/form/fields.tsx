@@ -176,6 +176,13 @@ export function toLocalInput(iso: string | null): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
 }
 
+/** `2026-03-01T09:30` typed in the local zone → ISO UTC, or null while empty or incomplete. */
+export function fromLocalInput(v: string): string | null {
+  if (!v) return null
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? null : d.toISOString()
+}
+
 function DateInput(props: FieldProps<string | null>) {
   const attrs = useControlProps(props)
   return (
@@ -184,11 +191,7 @@ function DateInput(props: FieldProps<string | null>) {
       type="datetime-local"
       class="narrow"
       value={toLocalInput(props.value)}
-      onInput={(e) => {
-        const t = e.currentTarget.value
-        const d = new Date(t)
-        props.onChange(t === '' || Number.isNaN(d.getTime()) ? null : d.toISOString())
-      }}
+      onInput={(e) => props.onChange(fromLocalInput(e.currentTarget.value))}
     />
   )
 }

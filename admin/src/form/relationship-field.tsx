@@ -8,6 +8,7 @@ import { ApiError, docs, type CollectionConfig, type Doc, type ListResult } from
 import { findCollection, useApp } from '../app-context.ts'
 import { docLabel, message, singularLabel } from '../format.ts'
 import { ErrorBox, Icon, Modal } from '../ui.tsx'
+import { ChipList } from './choice-fields.tsx'
 import { FieldList, useControlProps } from './fields.tsx'
 import { FormContext, type FieldProps, type FormState } from './form-context.ts'
 import { changedFields, emptyDoc, isReadOnly } from './values.ts'
@@ -78,18 +79,7 @@ export function RelationshipField(props: FieldProps) {
 
   return (
     <div class="relation-field">
-      {chosen.length > 0 && (
-        <ul class="chips" aria-label="Selected">
-          {chosen.map((id) => (
-            <li class="chip" key={id}>
-              <span>{labelOf(id) ?? `#${id}`}</span>
-              <button type="button" disabled={attrs.disabled} aria-label={`Remove ${labelOf(id) ?? `#${id}`}`} onClick={() => remove(id)}>
-                <Icon name="x" size={12} />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ChipList ids={chosen} labelOf={labelOf} onRemove={remove} disabled={attrs.disabled} />
       <div class="relation-row">
         <Combobox attrs={attrs} target={target} locale={locale} exclude={chosen} onPick={pick} placeholder={many || chosen.length === 0 ? `Search ${singularLabel(target).toLowerCase()}…` : 'Search to replace…'} />
         {creatable && (

@@ -43,7 +43,8 @@ export function withDefaults(fields: Field[], doc: Doc): Doc {
   return out
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+/** Equal as stored (JSON), with undefined and null alike. */
+export const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
 
 /**
  * The editable top-level fields whose value differs from `initial`: what a PATCH sends, and what a create

@@ -49,17 +49,16 @@ function readSaved(userId: unknown, slug: string): string[] | null {
 /** The visible columns (in the collection's order) and a setter that remembers the choice. */
 export function useColumns(c: CollectionConfig, titleKey: string, userId: unknown): [Column[], Column[], (keys: string[]) => void] {
   const choices = columnChoices(c, titleKey)
-  const [keys, setKeys] = useState<{ slug: string; keys: string[] }>(() => ({ slug: c.slug, keys: readSaved(userId, c.slug) ?? defaultColumns(c, titleKey) }))
-  // The same list view serves every collection; a change of collection reads that one's choice.
-  const current = keys.slug === c.slug ? keys.keys : (readSaved(userId, c.slug) ?? defaultColumns(c, titleKey))
-  const shown = choices.filter((col) => current.includes(col.key))
+  // Read once: the shell remounts the list view for each collection (its key is `list:<slug>`).
+  const [keys, setKeys] = useState<string[]>(() => readSaved(userId, c.slug) ?? defaultColumns(c, titleKey))
+  const shown = choices.filter((col) => keys.includes(col.key))
   const choose = (next: string[]) => {
     try {
       localStorage.setItem(storageKey(userId, c.slug), JSON.stringify(next))
     } catch {
       // Storage full or blocked: the choice lasts for this page only.
     }
-    setKeys({ slug: c.slug, keys: next })
+    setKeys(next)
   }
   return [choices, shown, choose]
 }

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks'
 import type { CollectionConfig } from '../api.ts'
-import { toLocalInput } from '../form/fields.tsx'
+import { fromLocalInput, toLocalInput } from '../form/fields.tsx'
 import { Icon } from '../ui.tsx'
 import { defaultValue, filterFields, OPERATORS, type Condition, type FilterField } from './list-filter.ts'
 
@@ -116,10 +116,7 @@ function ValueInput(props: { field: FilterField | undefined; condition: Conditio
         type="datetime-local"
         aria-label={props.label}
         value={toLocalInput(condition.value)}
-        onInput={(e) => {
-          const d = new Date(e.currentTarget.value)
-          props.onChange(Number.isNaN(d.getTime()) ? '' : d.toISOString())
-        }}
+        onInput={(e) => props.onChange(fromLocalInput(e.currentTarget.value) ?? '')}
       />
     )
   }

@@ -1,12 +1,9 @@
 /** "Sign-in and security": turn two-factor sign-in on or off, and see and end one's sessions. */
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { ApiError } from '../api.ts'
 import { account, type SessionInfo } from '../account-api.ts'
 import { formatDate, message } from '../format.ts'
 import { ErrorBox, Spinner, toast } from '../ui.tsx'
-
-export const problem = (e: unknown) => (e instanceof ApiError ? e.message : message(e))
 
 type QrComponent = FunctionComponent<{ text: string; label: string }>
 let qrModule: Promise<QrComponent> | null = null
@@ -33,14 +30,14 @@ export function TwoFactorPanel(props: { onContinue?: () => void }) {
   const [code, setCode] = useState('')
   const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
-  useEffect(() => void account.twoFactor().then((r) => setEnabled(r.enabled), (e) => setError(problem(e))), [])
+  useEffect(() => void account.twoFactor().then((r) => setEnabled(r.enabled), (e) => setError(message(e))), [])
   const run = (work: () => Promise<void>) => async (e?: Event) => {
     e?.preventDefault()
     setError(null)
     try {
       await work()
     } catch (err) {
-      setError(problem(err))
+      setError(message(err))
     }
   }
   if (enabled === null) return error ? <ErrorBox error={error} /> : <Spinner />
@@ -106,7 +103,7 @@ export function TwoFactorPanel(props: { onContinue?: () => void }) {
 export function useSessions(user?: number | string) {
   const [sessions, setSessions] = useState<SessionInfo[] | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const load = () => account.sessions(user).then((r) => setSessions(r.docs), (e) => setError(problem(e)))
+  const load = () => account.sessions(user).then((r) => setSessions(r.docs), (e) => setError(message(e)))
   useEffect(() => void load(), [user])
   const act = (work: () => Promise<unknown>) => async () => {
     setError(null)
@@ -114,7 +111,7 @@ export function useSessions(user?: number | string) {
       await work()
       await load()
     } catch (err) {
-      setError(problem(err))
+      setError(message(err))
     }
   }
   return { sessions, error, act }

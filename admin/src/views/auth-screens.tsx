@@ -23,7 +23,8 @@ export function AuthCard(props: { title: string; intro?: string; children: Compo
   )
 }
 
-export function useSubmit(run: () => Promise<LoginResult>, onDone: (r: LoginResult) => void) {
+/** A logged-out form's submit: busy while `run` works, its error kept (as ApiError) for the form to show. */
+export function useSubmit<T>(run: () => Promise<T>, onDone: (r: T) => void) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
   const submit = async (e: Event) => {

@@ -1,7 +1,6 @@
 /** Logged-out screens for a forgotten password and for the link in a reset or invitation mail. */
 import { useState } from 'preact/hooks'
-import { ApiError, auth, type LoginResult } from '../api.ts'
-import { message } from '../format.ts'
+import { auth, type LoginResult } from '../api.ts'
 import { Link } from '../router.tsx'
 import { ErrorBox } from '../ui.tsx'
 import { AuthCard, useSubmit } from './auth-screens.tsx'
@@ -10,27 +9,15 @@ import { TwoFactorCodeField, useTwoFactorPrompt } from './two-factor-field.tsx'
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState('')
   const [sent, setSent] = useState<string | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const submit = async (e: Event) => {
-    e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      setSent((await auth.forgotPassword(email)).message)
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : message(err))
-    } finally {
-      setBusy(false)
-    }
-  }
+  // On success the form gives way to the server's answer, so busy needs no reset.
+  const { busy, error, submit } = useSubmit(() => auth.forgotPassword(email), (r) => setSent(r.message))
   return (
     <AuthCard title="Forgot password" intro="Enter your email and we send you a link to choose a new password.">
       {sent ? (
         <p role="status">{sent}</p>
       ) : (
         <form onSubmit={submit} class="form">
-          <ErrorBox error={error} />
+          <ErrorBox error={error?.message} />
           <label>
             Email
             <input type="email" name="email" autoComplete="username" required autoFocus value={email} onInput={(e) => setEmail(e.currentTarget.value)} />

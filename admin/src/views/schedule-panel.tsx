@@ -5,17 +5,11 @@
  */
 import { useEffect, useState } from 'preact/hooks'
 import { schedule, type ScheduledJob, type VersionOwner } from '../api.ts'
+import { fromLocalInput } from '../form/fields.tsx'
 import { message } from '../format.ts'
 import { Icon, toast } from '../ui.tsx'
 
 export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time'
-
-/** `2026-03-01T09:30` typed in the local zone → ISO UTC, or null while incomplete. */
-export function localInputToIso(v: string): string | null {
-  if (!v) return null
-  const d = new Date(v)
-  return Number.isNaN(d.getTime()) ? null : d.toISOString()
-}
 
 /** "Mar 1, 2026, 10:30 AM (Europe/Berlin) · 09:30 UTC" */
 export function zonedTime(iso: string): { local: string; utc: string } {
@@ -34,7 +28,7 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
   const [busy, setBusy] = useState(false)
   const [tick, setTick] = useState(0)
   const ownerKey = JSON.stringify(props.owner)
-  const iso = localInputToIso(when)
+  const iso = fromLocalInput(when)
 
   useEffect(() => {
     let live = true

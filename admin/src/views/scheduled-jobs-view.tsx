@@ -3,7 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { docs, schedule, type Doc, type ListResult, type ScheduledJob } from '../api.ts'
 import { findCollection, useApp } from '../app-context.ts'
 import { docTitle, exactTime, formatDate, globalLabel, message, singularLabel } from '../format.ts'
-import { Link, replaceQuery, type Location } from '../router.tsx'
+import { Link, updateQuery, type Location } from '../router.tsx'
 import { confirmDialog, ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
 
 const PAGE_SIZE = 20
@@ -121,7 +121,7 @@ export default function ScheduledJobsView(props: { location: Location }) {
           </table>
         </div>
       )}
-      {list && <Pager list={list} setPage={(n) => replaceQuery(new URLSearchParams({ page: String(n) }))} />}
+      {list && <Pager list={list} setPage={(n) => updateQuery(q, { page: String(n) })} />}
     </section>
   )
 }

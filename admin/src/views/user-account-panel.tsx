@@ -4,9 +4,9 @@
  */
 import { useEffect, useState } from 'preact/hooks'
 import { account } from '../account-api.ts'
-import { formatDate } from '../format.ts'
+import { formatDate, message } from '../format.ts'
 import { confirmDialog, ErrorBox, SecretRow, toast } from '../ui.tsx'
-import { problem, useSessions } from './account-security.tsx'
+import { useSessions } from './account-security.tsx'
 
 type UserId = number | string
 
@@ -21,7 +21,7 @@ function ResetLink(props: { user: UserId }) {
       // Copying right away saves a click; the link stays shown for when the browser refuses.
       await navigator.clipboard?.writeText(made.url).then(() => toast('Reset link copied'), () => undefined)
     } catch (e) {
-      setError(problem(e))
+      setError(message(e))
     }
   }
   return (
@@ -43,7 +43,7 @@ function ResetLink(props: { user: UserId }) {
 function TwoFactorReset(props: { user: UserId; label: string }) {
   const [enabled, setEnabled] = useState<boolean | null>(null)
   const [error, setError] = useState<string | null>(null)
-  useEffect(() => void account.twoFactor(props.user).then((r) => setEnabled(r.enabled), (e) => setError(problem(e))), [props.user])
+  useEffect(() => void account.twoFactor(props.user).then((r) => setEnabled(r.enabled), (e) => setError(message(e))), [props.user])
   const reset = async () => {
     const ok = await confirmDialog({
       title: 'Reset two-factor sign-in?',
@@ -57,7 +57,7 @@ function TwoFactorReset(props: { user: UserId; label: string }) {
       setEnabled(false)
       toast('Two-factor sign-in reset')
     } catch (e) {
-      setError(problem(e))
+      setError(message(e))
     }
   }
   return (

@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import type { Doc, Field, Version } from '../api.ts'
+import { same } from '../form/values.ts'
 import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts'
 import { Modal } from '../ui.tsx'
 
@@ -14,8 +15,6 @@ export function valueText(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v)
   return JSON.stringify(v, null, 2)
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
 
 export function versionLabel(v: Version): string {
   return `${formatDate(v.updatedAt ?? v.createdAt)} · ${v.status ?? 'draft'}${v.latest ? ' · current' : ''}`

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ops, type Delivery, type DeliveryState } from '../ops-api.ts'
 import { formatDate, message } from '../format.ts'
-import { replaceQuery, type Location } from '../router.tsx'
+import { updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
 import type { ListResult } from '../api.ts'
 
@@ -10,11 +10,7 @@ const STATES: DeliveryState[] = ['pending', 'sending', 'failed']
 
 export default function WebhookDeliveriesView(props: { location: Location }) {
   const q = props.location.query
-  const setQuery = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(q)
-    for (const [k, v] of Object.entries(changes)) v === null ? next.delete(k) : next.set(k, v)
-    replaceQuery(next)
-  }
+  const setQuery = (changes: Record<string, string | null>) => updateQuery(q, changes)
   const state = (STATES as string[]).includes(q.get('state') ?? '') ? (q.get('state') as DeliveryState) : undefined
   const page = Math.max(1, Number(q.get('page')) || 1)
   const [list, setList] = useState<ListResult<Delivery> | null>(null)
