@@ -13,7 +13,7 @@
  */
 import type { CMS } from '../cms.ts';
 import type { User } from '../config/types.ts';
-import { countersOf, sameCounters } from '../cache/change-counters.ts';
+import { countersOf, sameCounters, type Reading } from '../cache/change-counters.ts';
 import { lastUsedMarkDue, type LiveSession } from './sessions.ts';
 
 export type SessionLookup = { session: LiveSession; user: User; twoFactorSetupRequired: boolean };
@@ -41,10 +41,10 @@ function keptOf(cms: CMS, kind: Kind<any>): Map<string, Kept> {
   return kept;
 }
 
-async function keptLookup<T extends { user: User }>(cms: CMS, kind: Kind<T>, hash: string, lookUp: () => Promise<T | null>): Promise<T | null> {
+/** `reading`: the change counters, read before looking up (a change committed meanwhile leaves what is kept already stale). */
+async function keptLookup<T extends { user: User }>(cms: CMS, kind: Kind<T>, hash: string, lookUp: () => Promise<T | null>, reading: Promise<Reading>): Promise<T | null> {
   const kept = keptOf(cms, kind);
-  // Read before looking up: a change committed meanwhile leaves what is kept already stale.
-  const counters = await countersOf(cms.store, kind.tables);
+  const counters = await countersOf(reading, kind.tables);
   const entry = kept.get(hash);
   // Each request gets its own copy of the user: rules and hooks receive it and may change it.
   if (entry && sameCounters(entry.counters, counters) && kind.stillGood(entry.found as T, cms.clock.now())) {
@@ -58,8 +58,9 @@ async function keptLookup<T extends { user: User }>(cms: CMS, kind: Kind<T>, has
   return found;
 }
 
-/** The session of `tokenHash`, kept or from `lookUp` (null: no live session). */
-export const keptSessionLookup = (cms: CMS, tokenHash: string, lookUp: () => Promise<SessionLookup | null>) => keptLookup(cms, SESSIONS, tokenHash, lookUp);
+/** The session of `tokenHash`, kept or from `lookUp` (null: no live session); `reading` as authenticate takes it. */
+export const keptSessionLookup = (cms: CMS, tokenHash: string, lookUp: () => Promise<SessionLookup | null>, reading: Promise<Reading>) =>
+  keptLookup(cms, SESSIONS, tokenHash, lookUp, reading);
 
-/** The API key of `keyHash`, kept or from `lookUp` (which throws for an unknown or expired key). */
-export const keptApiKeyLookup = (cms: CMS, keyHash: string, lookUp: () => Promise<ApiKeyLookup>) => keptLookup(cms, API_KEYS, keyHash, lookUp) as Promise<ApiKeyLookup>;
+/** The API key of `keyHash`, kept or from `lookUp` (which throws for an unknown or expired key); checked against a fresh reading. */
+export const keptApiKeyLookup = (cms: CMS, keyHash: string, lookUp: () => Promise<ApiKeyLookup>) => keptLookup(cms, API_KEYS, keyHash, lookUp, cms.store.changeCounters()) as Promise<ApiKeyLookup>;

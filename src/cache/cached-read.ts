@@ -15,7 +15,7 @@ import { credentialsOf, type Credentials } from '../http/authenticate.ts';
 import { pathAndQuery, rememberRoute, routeOf } from '../http/observe-request.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 import { dependenciesOf } from './dependencies.ts';
-import { countersOf, sameCounters } from './change-counters.ts';
+import { countersOf, requestReading, sameCounters } from './change-counters.ts';
 import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
 const caches = new WeakMap<CMS, ResponseCache<KeptAnswer>>();
@@ -49,7 +49,7 @@ export async function answerFromCache(cms: CMS, request: Request): Promise<Respo
   const key = keyOf(request, credentials);
   const kept = cache.get(key);
   if (!kept) return undefined;
-  if (!sameCounters(kept.counters, await countersOf(cms.store, kept.tables))) return undefined;
+  if (!sameCounters(kept.counters, await countersOf(requestReading(cms.store, request), kept.tables))) return undefined;
   cache.stats.hits++;
   rememberRoute(request, kept.route);
   return withCors(cms, request, answer(request, kept, credentials.user ? PRIVATE : kept.control));
@@ -65,9 +65,10 @@ export async function cachedRead(input: RouteInput, entity: Entity | undefined, 
   const { cms, ctx, request, credentials } = input;
   const control = entity?.cache.control ?? 'no-cache';
   const cache = entity && entity.cache.enabled && keepable(input) ? responseCacheOf(cms) : null;
-  // Read before computing: a write that commits meanwhile leaves the kept answer already stale.
+  // Read before computing (the request's reading): a write that commits meanwhile leaves the kept answer
+  // already stale.
   const tables = cache ? dependenciesOf(cms.config, entity!) : [];
-  const counters = cache ? await countersOf(cms.store, tables) : [];
+  const counters = cache ? await countersOf(requestReading(cms.store, request), tables) : [];
   ctx.readsRequest = false;
   const body = new TextEncoder().encode(JSON.stringify(await compute()));
   const fresh: KeptAnswer = { body, etag: etagOf(body), counters, tables, control, route: routeOf(request) };

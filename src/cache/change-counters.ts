@@ -7,8 +7,26 @@
  */
 import type { Store } from '../db/store.ts';
 
-export async function countersOf(store: Store, tables: readonly string[]): Promise<number[]> {
-  const current = await store.changeCounters();
+export type Reading = ReadonlyMap<string, number>;
+
+const byRequest = new WeakMap<Request, Promise<Reading>>();
+
+/**
+ * One reading per request, taken at its first use: the session lookup, the kept answer's check and the
+ * read computed on a miss all need counters read before their own work, and a reading from the request's
+ * start is that for each (it sees every commit acknowledged before the request arrived). Only for what
+ * runs before the request writes anything it must then see: the credentials (src/http/authenticate.ts
+ * credentialsOf) and the GET reads (src/cache/cached-read.ts). An answer computed later is kept with these
+ * older counters, so a write committed meanwhile only makes it stale sooner.
+ */
+export function requestReading(store: Store, request: Request): Promise<Reading> {
+  let reading = byRequest.get(request);
+  if (!reading) byRequest.set(request, (reading = store.changeCounters()));
+  return reading;
+}
+
+export async function countersOf(reading: Promise<Reading>, tables: readonly string[]): Promise<number[]> {
+  const current = await reading;
   return tables.map((table) => current.get(table) ?? 0);
 }
 

@@ -9,6 +9,7 @@ import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import { findSession, hashToken } from '../auth/sessions.ts';
 import { keptSessionLookup } from '../auth/kept-credentials.ts';
+import { requestReading, type Reading } from '../cache/change-counters.ts';
 import { loadUser } from '../auth/load-user.ts';
 import { mustEnrolTwoFactor } from '../auth/two-factor.ts';
 import { API_KEY_PREFIX, resolveApiKey } from '../auth/api-keys.ts';
@@ -64,14 +65,22 @@ export function bearerToken(request: Request): string | null {
 
 const known = new WeakMap<Request, Promise<Credentials>>();
 
-/** `authenticate`, once per request: the response cache asks before routing, and the route's wrapper again. */
+/**
+ * `authenticate`, once per request: the response cache asks before routing, and the route's wrapper again.
+ * A kept session is checked against the request's reading of the change counters, which the response cache
+ * then uses too (src/cache/change-counters.ts).
+ */
 export function credentialsOf(cms: CMS, request: Request): Promise<Credentials> {
   let credentials = known.get(request);
-  if (!credentials) known.set(request, (credentials = authenticate(cms, request)));
+  if (!credentials) known.set(request, (credentials = authenticate(cms, request, () => requestReading(cms.store, request))));
   return credentials;
 }
 
-export async function authenticate(cms: CMS, request: Request): Promise<Credentials> {
+/**
+ * `reading`: how a kept session is checked; a fresh reading unless the caller knows this runs before the
+ * request writes anything (getCMSUser may be called from a hook, after a write of the same request).
+ */
+export async function authenticate(cms: CMS, request: Request, reading: () => Promise<Reading> = () => cms.store.changeCounters()): Promise<Credentials> {
   const bearer = bearerToken(request);
   if (bearer) {
     if (bearer.startsWith(API_KEY_PREFIX)) {
@@ -80,23 +89,23 @@ export async function authenticate(cms: CMS, request: Request): Promise<Credenti
       const { user, scopes } = await resolveApiKey(cms, bearer);
       return { user, via: 'api-key', scopes };
     }
-    const credentials = await sessionCredentials(cms, bearer, 'bearer');
+    const credentials = await sessionCredentials(cms, bearer, 'bearer', reading);
     if (credentials) return credentials;
   }
   const cookie = readCookie(request, SESSION_COOKIE);
   if (cookie) {
-    const credentials = await sessionCredentials(cms, cookie, 'cookie');
+    const credentials = await sessionCredentials(cms, cookie, 'cookie', reading);
     if (credentials) return credentials;
   }
   return { user: null, via: null };
 }
 
-async function sessionCredentials(cms: CMS, token: string, via: 'bearer' | 'cookie'): Promise<Credentials | null> {
+async function sessionCredentials(cms: CMS, token: string, via: 'bearer' | 'cookie', reading: () => Promise<Reading>): Promise<Credentials | null> {
   const found = await keptSessionLookup(cms, hashToken(token), async () => {
     const session = await findSession(cms, token);
     const user = session ? await loadUser(cms, session.userId) : null;
     return user ? { session: session!, user, twoFactorSetupRequired: await mustEnrolTwoFactor(cms, user) } : null;
-  });
+  }, reading());
   if (!found) return null;
   const credentials: Credentials = { user: found.user, via, token, csrfToken: found.session.csrfToken, sessionId: found.session.id };
   if (found.twoFactorSetupRequired) credentials.twoFactorSetupRequired = true;
