@@ -2,7 +2,8 @@
  * Kept session and API-key lookups (src/auth/kept-credentials.ts) never outlive what they rest on. Two instances share
  * one database: B has looked the session up and kept it; whatever A (another instance, as another
  * process would) does to the session or its user reaches B's very next request. Also the clock: an
- * expired session stops, and the once-a-minute `lastUsedAt` mark is still written.
+ * expired session stops, and the once-a-minute `lastUsedAt` mark is still written (and, not being a
+ * counted change, leaves the other sessions' lookups kept).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { sharedTestDatabase, startTestServer, tempDir, type Session, type TestServer } from './harness.ts';
@@ -91,6 +92,22 @@ describe('a kept session lookup', () => {
     expect(await lastUsed()).toBe(b.clock.now());
   });
 
+  test("is not dropped by another session's lastUsedAt mark, and is by its refresh", async () => {
+    const editor = await a.user('editor');
+    const other = await a.user('editor');
+    expect((await me(b, editor))?.id).toBe(editor.user.id);
+    await withoutDeleteTrigger(a, '_cms_sessions', 'sessions', () => a.cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [editor.user.id]));
+    // The other session's mark falls due on A and is written: not a counted change (system migration 0006).
+    a.clock.advance(61_000);
+    expect((await me(a, other))?.id).toBe(other.user.id);
+    const marked = await a.cms.store.get<{ lastUsedAt: number }>('SELECT "lastUsedAt" FROM "_cms_sessions" WHERE "userId" = ?', [other.user.id]);
+    expect(Number(marked!.lastUsedAt)).toBe(a.clock.now());
+    a.clock.advance(-61_000);
+    expect((await me(b, editor))?.id).toBe(editor.user.id);
+    // Its new expiry is a counted change: the lookup is made again, and the deleted session is gone.
+    expect((await a.request('POST', '/users/refresh-token', { token: other.token })).status).toBe(200);
+    expect(await me(b, editor)).toBe(null);
+  });
 });
 
 describe('a kept API key lookup', () => {

@@ -1,9 +1,9 @@
 /**
  * Reading the change counters of `_cms_changes` (triggers bump them on every write to a content table,
- * a version row, a session or a second factor: src/db/change-triggers.ts and system migration 0005) for
- * a list of tables, and comparing two readings. What is kept in memory on the strength of a reading (a
- * response, a session lookup) is used again only while a new reading equals the one taken before it was
- * made.
+ * a version row, a session — but not its `lastUsedAt` mark — or a second factor: src/db/change-triggers.ts
+ * and system migrations 0005 and 0006) for a list of tables, and comparing two readings. What is kept in
+ * memory on the strength of a reading (a response, a session lookup) is used again only while a new
+ * reading equals the one taken before it was made.
  */
 import type { Store } from '../db/store.ts';
 

@@ -6,6 +6,7 @@ import m2 from '../../migrations/system/0002_settings.sql' with { type: 'text' }
 import m3 from '../../migrations/system/0003_accounts.sql' with { type: 'text' }
 import m4 from '../../migrations/system/0004_version_author.sql' with { type: 'text' }
 import m5 from '../../migrations/system/0005_change_counters.sql' with { type: 'text' }
+import m6 from '../../migrations/system/0006_sessions_counted_columns.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795315430307 },
@@ -14,4 +15,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0003_accounts", sql: m3, when: 1795438673592 },
   { tag: "0004_version_author", sql: m4, when: 1795441221025 },
   { tag: "0005_change_counters", sql: m5, when: 1795444710385 },
+  { tag: "0006_sessions_counted_columns", sql: m6, when: 1795454052865 },
 ]
