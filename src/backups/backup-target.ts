@@ -72,10 +72,11 @@ function s3Target(config: SanitizedConfig): BackupTarget {
     stagingDir: config.backups.dir,
     async list() {
       const infos: BackupInfo[] = [];
-      for await (const { key } of s3.list!()) {
+      for await (const { key, size } of s3.list!()) {
         if (!BACKUP_NAME.test(key)) continue;
-        const stored = await s3.get(key);
-        if (stored) infos.push({ name: key, size: stored.size, createdAt: createdAtOf(key) });
+        // The list page carries each size; a server that leaves it out costs one stat for that key.
+        const known = size ?? (await s3.get(key))?.size;
+        if (known !== undefined) infos.push({ name: key, size: known, createdAt: createdAtOf(key) });
       }
       return infos.sort(newestFirst);
     },

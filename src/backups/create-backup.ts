@@ -42,7 +42,7 @@ export async function createBackup(cms: CMS, options: BackupOptions = {}): Promi
   const snapshot = path.join(target.stagingDir, `.${name}.db.partial`);
   const archive = writeTarGz(staged);
   try {
-    if ((await target.list()).some((b) => b.name === name)) throw new APIError(409, `${name} exists already.`);
+    if (await target.open(name)) throw new APIError(409, `${name} exists already.`);
     const entries: ManifestEntry[] = [];
     const add = async (entryPath: string, size: number, body: AsyncIterable<Uint8Array>) => {
       options.signal?.throwIfAborted();

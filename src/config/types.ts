@@ -127,8 +127,8 @@ export interface StorageAdapter {
   url?(key: string): string | null | undefined;
   /** A folder on the same filesystem as the stored files, so an arriving upload is moved in with a rename (local disk). */
   stagingDir?: string;
-  /** Every stored key with its last change (epoch ms), for the sweep of crash leftovers; adapters without it are not swept. */
-  list?(): AsyncIterable<{ key: string; lastModified: number }>;
+  /** Every stored key with its last change (epoch ms) and, when known, its size, for the sweep of crash leftovers and the backup listing; adapters without it are not swept. */
+  list?(): AsyncIterable<{ key: string; lastModified: number; size?: number }>;
 }
 export type StoredFile = { body: Blob | ReadableStream; size: number; etag?: string; lastModified?: number };
 

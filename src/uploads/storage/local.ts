@@ -53,7 +53,7 @@ export function createLocalStorage(dir: string): StorageAdapter & { dir: string;
       for (const name of await fs.promises.readdir(root)) {
         if (!STORED_NAME.test(name)) continue;
         const stat = await fs.promises.stat(path.join(root, name)).catch(() => null);
-        if (stat?.isFile()) yield { key: name, lastModified: stat.mtimeMs };
+        if (stat?.isFile()) yield { key: name, lastModified: stat.mtimeMs, size: stat.size };
       }
     },
   };

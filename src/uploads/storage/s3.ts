@@ -80,7 +80,7 @@ export function createS3Storage(options: S3StorageOptions, env: Env = process.en
           const lastModified = item.lastModified ? Date.parse(item.lastModified) : NaN;
           // Keys outside our prefix's flat layout (folders below it) are not ours to judge.
           const key = item.key.slice(settings.prefix.length);
-          if (Number.isFinite(lastModified) && key && !key.includes('/')) yield { key, lastModified };
+          if (Number.isFinite(lastModified) && key && !key.includes('/')) yield { key, lastModified, size: item.size };
         }
         continuationToken = page.isTruncated ? page.nextContinuationToken : undefined;
       } while (continuationToken);
