@@ -45,6 +45,11 @@ export function localeOf(ctx: OperationContext) {
   return ctx.locale ? { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale } : null;
 }
 
+/** The one locale a whole-document check or a default is in: the request's, else the default (undefined without localization). */
+export function singleLocaleOf(ctx: OperationContext): string | undefined {
+  return ctx.locale && ctx.locale !== 'all' ? ctx.locale : ctx.cms.config.localization?.defaultLocale;
+}
+
 /**
  * A rule's or hook's arguments with `req` behind a getter, so that looking at the request (even by
  * destructuring it) marks the answer as one the response cache must not keep (docs/caching.md).

@@ -6,7 +6,7 @@ import { isoNow } from '../clock.ts';
 import type { SanitizedGlobal } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { getGlobal } from './entities.ts';
-import { prepareWrite } from './prepare-write.ts';
+import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
@@ -58,11 +58,12 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
   await checkAccess(ctx, global, 'update', { data: args.data as Record<string, unknown>, doc: existing });
   const owner = ownerOf(global);
   const base = global.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
-  const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: base.updatedAt ? base : null, draft: args.draft, liveStatus: existing.status });
+  const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: base.updatedAt ? base : null });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = savesOnlyDraft(global, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (global.drafts) stored.status = onlyDraft ? 'draft' : prepared.status ?? existing.status;
+  assertPublishable(ctx, global, stored, onlyDraft);
 
   const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
     const { tx } = scope;

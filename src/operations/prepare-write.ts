@@ -13,8 +13,7 @@ import { hashPassword, passwordProblem } from '../auth/password.ts';
 import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 import { runHooks } from './hooks.ts';
-import { savesOnlyDraft } from '../versions/drafts.ts';
-import type { OperationContext } from './context.ts';
+import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
 export type PreparedWrite = {
@@ -32,11 +31,7 @@ const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null &
 
 export async function prepareWrite(
   ctx: OperationContext, entity: Entity, input: unknown,
-  options: {
-    operation: 'create' | 'update'; existing: Doc | null; id?: number; internal?: boolean;
-    /** `draft=true` was asked, and the live document's status: together they say whether this write publishes. */
-    draft?: boolean; liveStatus?: unknown;
-  },
+  options: { operation: 'create' | 'update'; existing: Doc | null; id?: number; internal?: boolean },
 ): Promise<PreparedWrite> {
   if (!isObject(input)) throw badRequest('The request body must be a JSON object.');
   const { operation, existing, id } = options;
@@ -96,24 +91,18 @@ export async function prepareWrite(
 
   const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
-  if (options.operation === 'update' && publishes(entity, options, status)) {
-    const missing = missingRequired(entity.fields, stored, resultLocale(ctx));
-    if (missing.length) throw validationError(missing);
-  }
   return { stored, system, status, reveal };
 }
 
-/** Whether the write makes what is live: any save without drafts, else one whose result is published and not only a draft. */
-function publishes(entity: Entity, options: { draft?: boolean; liveStatus?: unknown }, status: string | undefined): boolean {
-  if (!entity.drafts) return true;
-  return !savesOnlyDraft(entity, options.draft, status) && (status ?? options.liveStatus) === 'published';
-}
-
-/** The locale whose values a whole-document check reads: the request's, else the default. */
-function resultLocale(ctx: OperationContext): string | null {
-  const l10n = ctx.cms.config.localization;
-  if (!l10n) return null;
-  return ctx.locale && ctx.locale !== 'all' ? ctx.locale : l10n.defaultLocale;
+/**
+ * An update that makes what is live (any save without drafts, else one whose result is published and not
+ * only a draft) must leave no required field empty in the whole document, read in the request's locale
+ * else the default: a save validates only the fields it sends. `stored` carries the resulting status.
+ */
+export function assertPublishable(ctx: OperationContext, entity: Entity, stored: Doc, onlyDraft: boolean): void {
+  if (onlyDraft || (entity.drafts && stored.status !== 'published')) return;
+  const missing = missingRequired(entity.fields, stored, ctx.cms.config.localization ? singleLocaleOf(ctx)! : null);
+  if (missing.length) throw validationError(missing);
 }
 
 const SCOPE = /^(\*|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;

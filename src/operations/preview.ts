@@ -13,7 +13,7 @@ import { signPreviewToken, verifyPreviewToken, type PreviewSubject } from '../ve
 import { entityOf, loadForUpdate, type DocumentRef } from './document-target.ts';
 import { loadGlobal } from './globals.ts';
 import { presentDoc } from './present.ts';
-import type { OperationContext } from './context.ts';
+import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
 /** `origin`: the API's own origin as the request reached it (src/http/client-ip.ts), for the fallback URL. */
@@ -58,7 +58,7 @@ export async function readWithPreviewToken(ctx: OperationContext, ref: { collect
 
 function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc {
   const doc: Doc = { id: null };
-  const locale = ctx.locale && ctx.locale !== 'all' ? ctx.locale : ctx.cms.config.localization?.defaultLocale;
+  const locale = singleLocaleOf(ctx);
   for (const field of collection.fields) {
     const value = typeof field.defaultValue === 'function'
       ? (field.defaultValue as (a: unknown) => unknown)({ user: ctx.user, locale })

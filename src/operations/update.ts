@@ -9,7 +9,7 @@ import type { SanitizedCollection, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { getCollection, parseId } from './entities.ts';
 import { loadStored } from './find-by-id.ts';
-import { prepareWrite } from './prepare-write.ts';
+import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
@@ -29,11 +29,12 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   // Drafts: a save starts from the pending draft when there is one (docs/drafts-and-versions.md).
   const owner = ownerOf(collection, id);
   const base = collection.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
-  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal, draft: args.draft, liveStatus: existing.status });
+  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
+  assertPublishable(ctx, collection, stored, onlyDraft);
 
   const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
     const { tx } = scope;
