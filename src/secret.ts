@@ -8,6 +8,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { SanitizedConfig } from './config/types.ts';
 import type { Store } from './db/store.ts';
+import { offerSetting, readSetting } from './db/settings.ts';
 
 export const SECRET_SETTING = 'secret';
 
@@ -21,8 +22,8 @@ export async function resolveSecret(config: Pick<SanitizedConfig, 'secret' | 'da
 
 /** Race-safe without a lock: every instance offers its own value, the first insert wins, all read the winner. */
 async function storedSecret(store: Store): Promise<string> {
-  await store.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO NOTHING', [SECRET_SETTING, generate()]);
-  return (await store.get<{ value: string }>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?', [SECRET_SETTING]))!.value;
+  await offerSetting(store, SECRET_SETTING, generate());
+  return (await readSetting(store, SECRET_SETTING))!;
 }
 
 function fileSecret(dataDir: string): string {

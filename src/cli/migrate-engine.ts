@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.ts';
 import { isPostgresUrl } from '../db/postgres/connect.ts';
 import { copyEngine, prepareEmptyTarget } from '../db/copy-engine.ts';
 import { SECRET_SETTING } from '../secret.ts';
+import { writeSetting } from '../db/settings.ts';
 import type { CLIArgs } from './args.ts';
 
 export async function migrateEngineCommand(args: CLIArgs): Promise<void> {
@@ -31,7 +32,7 @@ export async function migrateEngineCommand(args: CLIArgs): Promise<void> {
     });
     if (interactive) process.stdout.write('\n');
     // The secret signs sessions' CSRF tokens and preview links: the one the SQLite project used goes along.
-    await target.store.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"', [SECRET_SETTING, source.secret]);
+    await writeSetting(target.store, SECRET_SETTING, source.secret);
     const wrong = counts.filter((c) => c.source !== c.target);
     for (const c of counts) console.log(`  ${c.source === c.target ? 'ok  ' : 'DIFF'} ${c.table}: ${c.source} → ${c.target}`);
     if (wrong.length) throw new ConfigError(`migrate:engine: ${wrong.length} table(s) differ after the copy: ${wrong.map((c) => c.table).join(', ')}`);

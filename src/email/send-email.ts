@@ -6,6 +6,7 @@
  */
 import type { Transporter } from 'nodemailer';
 import type { CMS } from '../cms.ts';
+import { readSetting, writeSetting } from '../db/settings.ts';
 
 export type Email = { to: string; subject: string; text: string; html: string };
 export type EmailFailure = { at: string; subject: string; error: string };
@@ -44,11 +45,10 @@ export function sendEmailLater(cms: CMS, email: Email): void {
 }
 
 async function recordFailure(cms: CMS, failure: EmailFailure): Promise<void> {
-  await cms.store.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"',
-    [FAILURE_SETTING, JSON.stringify(failure)]);
+  await writeSetting(cms.store, FAILURE_SETTING, JSON.stringify(failure));
 }
 
 export async function lastEmailFailure(cms: CMS): Promise<EmailFailure | null> {
-  const row = await cms.store.get<{ value: string }>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?', [FAILURE_SETTING]);
-  return row ? (JSON.parse(row.value) as EmailFailure) : null;
+  const value = await readSetting(cms.store, FAILURE_SETTING);
+  return value !== null ? (JSON.parse(value) as EmailFailure) : null;
 }

@@ -6,6 +6,7 @@
  * runs it. The very first check only records the time: the first backup comes at the next slot.
  */
 import type { CMS } from '../cms.ts';
+import { offerSetting, readSetting } from '../db/settings.ts';
 import type { BackupResult } from '../backups/create-backup.ts';
 import { fellDueBetween } from './cron-schedule.ts';
 
@@ -19,13 +20,13 @@ export async function runScheduledBackupIfDue(cms: CMS, signal?: AbortSignal): P
   if (runningBackup(cms)) return null;
   try {
     const now = cms.clock.now();
-    const row = await cms.store.get<{ value: string }>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?', [SETTING]);
-    if (!row) {
-      await cms.store.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO NOTHING', [SETTING, String(now)]);
+    const last = await readSetting(cms.store, SETTING);
+    if (last === null) {
+      await offerSetting(cms.store, SETTING, String(now));
       return null;
     }
-    if (!fellDueBetween(schedule, Number(row.value), now)) return null;
-    const claimed = await cms.store.run('UPDATE "_cms_settings" SET "value" = ? WHERE "key" = ? AND "value" = ?', [String(now), SETTING, row.value]);
+    if (!fellDueBetween(schedule, Number(last), now)) return null;
+    const claimed = await cms.store.run('UPDATE "_cms_settings" SET "value" = ? WHERE "key" = ? AND "value" = ?', [String(now), SETTING, last]);
     if (claimed.changes !== 1) return null;
     const backup = await createBackup(cms, { signal });
     cms.log.info(`backup written: ${backup.name} (${backup.size} bytes) to ${backup.where}`);

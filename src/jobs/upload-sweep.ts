@@ -5,18 +5,15 @@
  * forever; several processes share the one record.
  */
 import type { CMS } from '../cms.ts';
+import { readSetting, writeSetting } from '../db/settings.ts';
 import { sweepUploadLeftovers } from '../uploads/sweep-leftovers.ts';
 
 export const UPLOAD_SWEEP_INTERVAL_MS = 24 * 60 * 60 * 1000;
 const SETTING = 'uploads.lastSweepAt';
 
 async function lastSweep(cms: CMS): Promise<number | null> {
-  const row = await cms.store.get<{ value: string }>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?', [SETTING]);
-  return row ? Number(row.value) : null;
-}
-
-async function recordSweep(cms: CMS, now: number): Promise<void> {
-  await cms.store.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"', [SETTING, String(now)]);
+  const value = await readSetting(cms.store, SETTING);
+  return value !== null ? Number(value) : null;
 }
 
 /** Sweeps when forced (start-up) or when a day has passed since the last sweep; never throws. */
@@ -25,7 +22,7 @@ export async function sweepUploadsIfDue(cms: CMS, options: { force?: boolean } =
     const now = cms.clock.now();
     const last = await lastSweep(cms);
     if (!options.force && last !== null && now - last < UPLOAD_SWEEP_INTERVAL_MS) return;
-    await recordSweep(cms, now);
+    await writeSetting(cms.store, SETTING, String(now));
     await sweepUploadLeftovers(cms);
   } catch (error) {
     cms.log.warn('uploads: the sweep of leftovers failed:', error instanceof Error ? error.message : error);
