@@ -2,7 +2,7 @@
 import type { CMS } from './cms.ts';
 import { createApp } from './http/app.ts';
 import { rememberPeerAddress } from './http/client-ip.ts';
-import { rememberTimeoutLifter } from './http/long-requests.ts';
+import { rememberServer } from './http/long-requests.ts';
 import { flushRequestLog, observeRequest, type LogFormat } from './http/observe-request.ts';
 import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
@@ -37,7 +37,6 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
       // while the connection is surely open.
       const read = request.method === 'GET' || request.method === 'HEAD';
       rememberPeerAddress(request, read ? () => srv.requestIP(request)?.address : srv.requestIP(request)?.address);
-      rememberTimeoutLifter(request, () => srv.timeout(request, 0));
       const response = await app.handle(request);
       observeRequest(cms, request, response.status, performance.now() - started, logFormat);
       if (firstAnswer) {
@@ -51,6 +50,7 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
     // shape, src/uploads/multipart.ts), JSON bodies by readJSON (src/http/body.ts).
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
   });
+  rememberServer(cms, server);
   // Closers run last-in first; the job loop's goes first in the list so it stops last: the webhook
   // runtime aborts its in-flight sends before the loop waits for its own run to finish.
   if (options.jobLoop !== false) cms.closers.unshift(startJobLoop(cms).stop);

@@ -19,7 +19,7 @@ function requireAdmin(credentials: Credentials): void {
 export function backupRoutes(cms: CMS) {
   const create: Route = async ({ credentials, request }) => {
     requireAdmin(credentials);
-    keepOpen(request); // a large backup answers after minutes, not within the idle timeout
+    keepOpen(cms, request); // a large backup answers after minutes, not within the idle timeout
     const { createBackup } = await import('../../backups/create-backup.ts');
     const { manifest: _, where: __, ...doc } = await createBackup(cms);
     return { status: 201, body: { doc, message: `Backup ${doc.name} written.` } };
