@@ -9,7 +9,7 @@ import { createContext } from '../operations/context.ts';
 import { verifyPassword } from './password.ts';
 import { createSession, type Session, type SessionClient } from './sessions.ts';
 import { findUserRowByEmail } from './load-user.ts';
-import { requireSecondFactor } from './two-factor.ts';
+import { enabledSecondFactor, requireSecondFactor } from './two-factor.ts';
 import { clearFailures, loginLockKeys, reserveAttempt } from './login-lock.ts';
 
 const WRONG = 'The email or password provided is incorrect.';
@@ -37,7 +37,7 @@ export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
   // A failure needs no write: the reservation already counts it.
   if (!valid || !user || user.active === false) throw new APIError(401, WRONG);
   // A wrong or missing code keeps the reservation, so it counts as a failed login.
-  await requireSecondFactor(cms, user.id, input.code);
+  await requireSecondFactor(cms, user.id, await enabledSecondFactor(cms.store, user.id), input.code);
   await clearFailures(cms, reservation);
   const session = await createSession(cms, user.id, input.client);
   const ctx = createContext(cms, { user, overrideAccess: true });

@@ -19,7 +19,7 @@ import { createSession, type SessionClient } from './sessions.ts';
 import { clearFailures, forgotPasswordLockKeys, loginLockKeys, reserveAttempt } from './login-lock.ts';
 import { findResetToken, issueResetToken, LINK_LIFETIME_MS, resetLink, spendResetToken } from './reset-tokens.ts';
 import { findUserRowByEmail, loadUser } from './load-user.ts';
-import { requireSecondFactor, twoFactorEnabled } from './two-factor.ts';
+import { enabledSecondFactor, requireSecondFactor } from './two-factor.ts';
 import type { LoginResult } from './login.ts';
 
 export const FORGOT_ANSWER = 'If this email belongs to an account, a link to reset its password is on its way.';
@@ -53,9 +53,10 @@ export async function resetPassword(cms: CMS, input: { token?: unknown; password
   if (!found || !user) throw badRequest(INVALID_LINK, 'token');
   const problem = passwordProblem(input.password);
   if (problem) throw badRequest(problem, 'password');
-  if (await twoFactorEnabled(cms.store, user.id)) {
+  const totp = await enabledSecondFactor(cms.store, user.id);
+  if (totp) {
     const reservation = await reserveAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null));
-    await requireSecondFactor(cms, user.id, input.code);
+    await requireSecondFactor(cms, user.id, totp, input.code);
     await clearFailures(cms, reservation);
   }
   const token = input.token;

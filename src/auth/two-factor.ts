@@ -16,7 +16,7 @@ import { verifyPassword } from './password.ts';
 import { clearFailures, loginLockKeys, reserveAttempt } from './login-lock.ts';
 
 const RECOVERY_CODES = 10;
-type TotpRow = { secret: string; enabledAt: number | null; lastStep: number | null };
+export type TotpRow = { secret: string; enabledAt: number | null; lastStep: number | null };
 
 const hashCode = (code: string) => createHash('sha256').update(code).digest('hex');
 /** Recovery codes are typed by people: case, spaces and the dash do not matter. */
@@ -32,6 +32,12 @@ const readRow = (db: Queryable, userId: number) =>
 
 export async function twoFactorEnabled(db: Queryable, userId: number): Promise<boolean> {
   return Boolean(await db.get('SELECT 1 AS "on" FROM "_cms_totp" WHERE "userId" = ? AND "enabledAt" IS NOT NULL', [userId]));
+}
+
+/** The user's second factor while two-factor sign-in is on, else null: a sign-in reads it once and passes it along. */
+export async function enabledSecondFactor(db: Queryable, userId: number): Promise<TotpRow | null> {
+  const row = await readRow(db, userId);
+  return row?.enabledAt != null ? row : null;
 }
 
 /** A new pending secret (replacing an earlier pending one); refused while two-factor sign-in is on. */
@@ -62,12 +68,12 @@ export async function enableTwoFactor(cms: CMS, user: User, code: unknown): Prom
 
 /**
  * Spends `code` for `userId`: a TOTP code of a step after the last accepted one, or an unused recovery
- * code. False when it is neither.
+ * code. False when it is neither. `known`: the row the caller has already read (requireSecondFactor).
  */
-export async function spendSecondFactor(cms: CMS, userId: number, code: string): Promise<boolean> {
+export async function spendSecondFactor(cms: CMS, userId: number, code: string, known?: TotpRow): Promise<boolean> {
   const trimmed = code.trim();
   if (/^\d{6}$/.test(trimmed)) {
-    const row = await readRow(cms.store, userId);
+    const row = known ?? (await readRow(cms.store, userId));
     const secret = row?.enabledAt != null ? openSecret(cms.secret, row.secret) : null;
     const step = secret ? matchingStep(secret, trimmed, cms.clock.now()) : null;
     if (step === null) return false;
@@ -81,13 +87,14 @@ export async function spendSecondFactor(cms: CMS, userId: number, code: string):
 }
 
 /**
- * The second factor of a sign-in (login, reset): a missing or wrong code is a 401 naming `code`. The
- * caller has reserved a login-lock attempt, so a wrong code counts as a failed login.
+ * The second factor of a sign-in (login, reset), given the user's `enabledSecondFactor` (null: off, nothing
+ * to ask): a missing or wrong code is a 401 naming `code`. The caller has reserved a login-lock attempt, so
+ * a wrong code counts as a failed login.
  */
-export async function requireSecondFactor(cms: CMS, userId: number, code: unknown): Promise<void> {
-  if (!(await twoFactorEnabled(cms.store, userId))) return;
+export async function requireSecondFactor(cms: CMS, userId: number, totp: TotpRow | null, code: unknown): Promise<void> {
+  if (!totp) return;
   if (typeof code !== 'string' || !code.trim()) throw new APIError(401, 'Enter the code from your authenticator app (or a recovery code).', 'code');
-  if (!(await spendSecondFactor(cms, userId, code))) throw new APIError(401, 'The two-factor code is not valid.', 'code');
+  if (!(await spendSecondFactor(cms, userId, code, totp))) throw new APIError(401, 'The two-factor code is not valid.', 'code');
 }
 
 /**
