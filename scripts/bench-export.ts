@@ -12,11 +12,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import sharp from 'sharp';
 import { createCMS, type CMS } from '../src/cms.ts';
 import { exportContent } from '../src/content-files/export-content.ts';
 import { importContent } from '../src/content-files/import-content.ts';
 import { localAPI } from '../src/local.ts';
+import { fingerprint, png } from '../test/support/media-fixtures.ts';
 
 const { values } = parseArgs({ options: { docs: { type: 'string', default: '10000' }, images: { type: 'string', default: '1000' } } });
 const DOCS = Number(values.docs);
@@ -47,7 +47,7 @@ const api = localAPI(source);
 const imageIds: number[] = [];
 await time(`fill: ${IMAGES} image uploads`, async () => {
   for (let i = 0; i < IMAGES; i++) {
-    const data = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: i % 256, g: (i * 7) % 256, b: 90 } } }).png().toBuffer();
+    const data = await png(64, 48, `rgb(${i % 256}, ${(i * 7) % 256}, 90)`);
     imageIds.push((await api.upload({ file: { data, name: `image-${i}.png` } })).id as number);
   }
 });
@@ -70,21 +70,9 @@ const target = await open('target');
 await time('import into an empty instance', () => importContent(target, first));
 await time('export of the imported instance', () => exportContent(target, { outDir: second }));
 
-const listing = (dir: string) => {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of fs.readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      if (fs.statSync(p).isDirectory()) walk(p);
-      else out.push(`${path.relative(dir, p)} ${Bun.hash(fs.readFileSync(p))}`);
-    }
-  };
-  walk(dir);
-  return out;
-};
-const a = listing(first);
-const b = listing(second);
-console.log(`${a.length} files; second export byte-identical: ${a.join('\n') === b.join('\n')}; ${(DOCS / (exportMs / 1000)).toFixed(0)} documents/s`);
+const a = fingerprint(first);
+const b = fingerprint(second);
+console.log(`${Object.keys(a).length} files; second export byte-identical: ${Bun.deepEquals(a, b)}; ${(DOCS / (exportMs / 1000)).toFixed(0)} documents/s`);
 await source.close();
 await target.close();
 fs.rmSync(root, { recursive: true, force: true });

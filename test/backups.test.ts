@@ -18,7 +18,7 @@ import type { UserConfig } from '../src/config/types.ts';
 import { fellDueBetween, parseCronSchedule } from '../src/jobs/cron-schedule.ts';
 import { runScheduledBackupIfDue } from '../src/jobs/scheduled-backup.ts';
 import { runScenarios, startTestServer, tempDir, type TestServer } from './harness.ts';
-import { form, pdf, png } from './support/media-fixtures.ts';
+import { fingerprint, form, pdf, png } from './support/media-fixtures.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
 
 const config: UserConfig = {
@@ -35,20 +35,6 @@ async function download(t: TestServer, token: string, name: string, dir: string)
   const file = path.join(dir, name);
   await Bun.write(file, res);
   return file;
-}
-
-/** A listing of a folder (names, sizes, contents' hash) to prove a refused restore changed nothing. */
-function fingerprint(dir: string): string {
-  const lines: string[] = [];
-  const walk = (d: string) => {
-    for (const name of fs.readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      if (fs.statSync(p).isDirectory()) walk(p);
-      else lines.push(`${path.relative(dir, p)} ${Bun.hash(fs.readFileSync(p))}`);
-    }
-  };
-  walk(dir);
-  return lines.join('\n');
 }
 
 describe('a backup under continuous writes restores into a fresh folder', () => {
@@ -150,7 +136,7 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
     const whole = fs.readFileSync(archive);
     fs.writeFileSync(cut, whole.subarray(0, whole.length - 2000));
     await expect(restoreBackup(await configIn(fresh), cut, { now: Date.now() })).rejects.toThrow(/not a readable backup.*nothing was changed/);
-    expect(fingerprint(fresh)).toBe(untouched);
+    expect(fingerprint(fresh)).toEqual(untouched);
   });
 
   test('a restore is refused while a server holds the database, and moves data aside (never deletes) otherwise', async () => {
@@ -162,7 +148,7 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
       await running.server.stop();
     }
     // The server's own writes change its database file; the refused restore added or moved nothing.
-    const beside = (print: string) => print.split('\n').filter((l) => !/^data\/cms\.db(-wal|-shm)? /.test(l));
+    const beside = (print: Record<string, unknown>) => Object.entries(print).filter(([file]) => !/^data\/cms\.db(-wal|-shm)?$/.test(file));
     expect(beside(fingerprint(fresh))).toEqual(beside(untouched));
     const result = await restoreBackup(await configIn(fresh), archive, { now: Date.parse('2026-02-03T04:05:06Z') });
     expect(result.movedAside).toEqual([

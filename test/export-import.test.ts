@@ -14,7 +14,7 @@ import { importContent } from '../src/content-files/import-content.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { localAPI } from '../src/local.ts';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
-import { png } from './support/media-fixtures.ts';
+import { fingerprint, png } from './support/media-fixtures.ts';
 
 const config: UserConfig = {
   serverURL: 'https://cms.example.com',
@@ -34,20 +34,6 @@ const config: UserConfig = {
   ],
   globals: [{ slug: 'settings', fields: [{ name: 'siteName', type: 'text', localized: true }] }],
 };
-
-/** Every file of a folder with a hash of its bytes, to compare folders exactly. */
-function fingerprint(dir: string): Record<string, number | bigint> {
-  const out: Record<string, number | bigint> = {};
-  const walk = (d: string) => {
-    for (const name of fs.readdirSync(d).sort()) {
-      const p = path.join(d, name);
-      if (fs.statSync(p).isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = Bun.hash(fs.readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 const readJSON = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 

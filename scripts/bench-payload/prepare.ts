@@ -7,16 +7,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { filesIn } from '../../test/support/media-fixtures.ts';
 import { postsCollection } from '../bench/posts.ts';
 
 const source = path.join(import.meta.dir, 'app');
-
-function files(dir: string, base = dir): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    return e.isDirectory() ? files(full, base) : [path.relative(base, full)];
-  }).sort();
-}
 
 const digest = (dir: string, names: string[]) => {
   const hash = createHash('sha256');
@@ -46,7 +40,7 @@ export const pinned = (): Record<string, string> => JSON.parse(fs.readFileSync(p
 export async function preparePayload(cacheRoot: string): Promise<string> {
   const dir = path.join(cacheRoot, pinned().payload);
   fs.mkdirSync(dir, { recursive: true });
-  const names = files(source);
+  const names = filesIn(source);
   for (const name of names) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.copyFileSync(path.join(source, name), path.join(dir, name));

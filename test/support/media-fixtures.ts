@@ -1,4 +1,4 @@
-/** Test files made at test time (sharp, hand-built bytes) and ways to send them: FormData, raw multipart, streams. */
+/** Test files made at test time (sharp, hand-built bytes), ways to send them (FormData, raw multipart, streams), and folder listings. */
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -88,10 +88,16 @@ export function streamedUpload(size: number, chunkSize = 256 * 1024): { body: Re
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Every file under the upload folder (staged ones included), relative to it. */
+/** Every file under a folder (an upload folder's staged ones included), relative to it, sorted; none if it is missing. */
 export function filesIn(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return (fs.readdirSync(dir, { recursive: true }) as string[])
     .filter((f) => fs.statSync(path.join(dir, f)).isFile())
     .sort();
+}
+
+/** Every file of a folder with a hash of its bytes, to compare folders exactly. The folder must exist. */
+export function fingerprint(dir: string): Record<string, number | bigint> {
+  if (!fs.statSync(dir).isDirectory()) throw new Error(`not a folder: ${dir}`);
+  return Object.fromEntries(filesIn(dir).map((f) => [f, Bun.hash(fs.readFileSync(path.join(dir, f)))]));
 }
