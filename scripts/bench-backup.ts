@@ -7,13 +7,14 @@
  *   bun scripts/bench-backup.ts                              # the issue's size: 100 MB database, 1 GB uploads
  *   bun scripts/bench-backup.ts --db-mb 20 --uploads-mb 200  # a small run
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { registerFirstAdmin } from '../src/auth/login.ts';
 import { createCMS } from '../src/cms.ts';
+import { startChildServer } from '../test/support/child-server.ts';
 
 const { values } = parseArgs({ options: { 'db-mb': { type: 'string', default: '100' }, 'uploads-mb': { type: 'string', default: '1000' }, writers: { type: 'string', default: '4' } } });
 const dbMB = Number(values['db-mb']);
@@ -26,9 +27,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-backup-'));
 const configPath = path.join(dir, 'cms.config.json');
 fs.writeFileSync(configPath, JSON.stringify(config));
 
-// Fill: documents of ~10 KB straight into the table, and incompressible upload files (like images) in the folder.
+// Fill: the admin the server's child logs in as (test/support/child-server.ts), documents of ~10 KB straight
+// into the table, and incompressible upload files (like images) in the folder.
 {
   const cms = await createCMS({ configPath, log: { info() {}, warn() {}, error() {} } });
+  await registerFirstAdmin(cms, { email: 'admin@example.com', password: 'password123' });
   const body = 'lorem ipsum dolor sit amet '.repeat(380);
   const now = new Date().toISOString();
   for (let done = 0; done < dbMB * 100; done += 1000) {
@@ -45,19 +48,9 @@ fs.writeFileSync(configPath, JSON.stringify(config));
 }
 const dbBytes = fs.statSync(path.join(dir, 'data/cms.db')).size;
 
-const server = spawn(process.execPath, [path.join(import.meta.dir, '../src/cli/main.ts'), 'serve', '--config', configPath, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
-const origin = await new Promise<string>((resolve) => {
-  let out = '';
-  server.stdout!.on('data', (d) => {
-    out += d;
-    const match = /listening on (http:\/\/[^/\s]+)/.exec(out);
-    if (match) resolve(match[1]);
-  });
-});
-const api = `${origin}/api/cms`;
-const registered = await fetch(`${api}/users/first-register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', password: 'password123' }) });
-const token = ((await registered.json()) as { token: string }).token;
-const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+const server = await startChildServer(config, { dir });
+const api = server.api;
+const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' };
 
 /** WRITERS loops of POST /posts until `until` resolves; the latency of each acknowledged write. */
 async function write(until: Promise<unknown>): Promise<number[]> {
@@ -95,6 +88,4 @@ console.log(`writes without backup: ${(baseline.n / (BASELINE_MS / 1000)).toFixe
 console.log(`writes during backup:  ${during.n} served (${(during.n / seconds).toFixed(0)}/s), median ${during.median.toFixed(1)} ms, p99 ${during.p99.toFixed(1)} ms`);
 console.log(`write latency ratio during/without: median ${(during.median / baseline.median).toFixed(2)}x, p99 ${(during.p99 / baseline.p99).toFixed(2)}x`);
 
-server.kill('SIGTERM');
-await new Promise((r) => server.once('exit', r));
-fs.rmSync(dir, { recursive: true, force: true });
+await server.stop(); // and removes the folder
