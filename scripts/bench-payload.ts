@@ -15,9 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { nodeVersion, pinned, preparePayload } from './bench-payload/prepare.ts';
-import { postBody, postsConfig, seedPosts } from './bench/posts.ts';
-import { coldStart, freePort, treeRssKB, waitFor } from './bench/processes.ts';
-import { compare, type Target } from './bench/rounds.ts';
+import { benchRequests, login, postBody, postsConfig, seedPosts } from './bench/posts.ts';
+import { cmsBinary, cmsStart, coldStart, freePort, guard, launch, treeRssKB } from './bench/processes.ts';
+import { compare, pickCases, type Target } from './bench/rounds.ts';
 import { getCMS } from '../src/local.ts';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, cases: { type: 'string', default: 'list,read,create' }, cache: { type: 'string' }, 'payload-wal': { type: 'boolean', default: false } } });
@@ -26,9 +26,7 @@ const rounds = Math.max(1, Number(values.rounds));
 const connections = Number(values.connections);
 const total = Number(values.docs);
 const cacheRoot = path.resolve(values.cache ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cms-bench-payload'));
-const root = path.join(import.meta.dir, '..');
-const binary = path.join(root, 'dist/cms');
-const useBinary = fs.existsSync(binary);
+const useBinary = fs.existsSync(cmsBinary);
 const log = (...a: unknown[]) => console.log(...a);
 
 const versions = pinned();
@@ -38,16 +36,7 @@ const appDir = await preparePayload(cacheRoot);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-payload-'));
 const payloadDb = path.join(dir, 'payload.db');
 // The servers die with this process, and a failed or interrupted run still removes its folder.
-const children: { kill(): void }[] = [];
-process.on('exit', () => children.forEach((c) => c.kill()));
-const fail = (error: unknown) => {
-  if (error) console.error(error);
-  fs.rmSync(dir, { recursive: true, force: true });
-  process.exit(1);
-};
-process.on('uncaughtException', fail);
-process.on('SIGINT', () => fail(null));
-process.on('SIGTERM', () => fail(null));
+const track = guard(dir);
 
 // Payload reads its database and secret from the environment (app/payload.config.ts). NODE_ENV is left
 // out for the seed: outside production the SQLite adapter pushes the schema on start.
@@ -58,54 +47,39 @@ const payloadEnv = { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', PAYLOAD_SECRET: '
 // in a Node.js child (`payload run`), with the same posts and timestamps.
 fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig());
 const payloadSeed = Bun.spawn(['node', 'node_modules/payload/bin.js', 'run', 'seed.ts'], { cwd: appDir, env: { ...payloadEnv, BENCH_DOCS: String(total), BENCH_BODY: postBody }, stdout: 'pipe', stderr: 'pipe' });
-children.push(payloadSeed);
+track(payloadSeed);
 await seedPosts(getCMS, dir, total);
 const [seedOut, seedErr] = await Promise.all([new Response(payloadSeed.stdout).text(), new Response(payloadSeed.stderr).text()]);
 if ((await payloadSeed.exited) !== 0) throw new Error(`Payload seed failed (exit ${payloadSeed.exitCode}):\n${(seedOut + seedErr).trim().slice(-3000)}`);
 log(seedOut.trim().split('\n').at(-1));
 
-const cmsServer = (port: number) => ({ command: useBinary ? [binary, 'serve', '--port', String(port)] : [process.execPath, path.join(root, 'src/cli/main.ts'), 'serve', '--port', String(port)], cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, url: `http://127.0.0.1:${port}/api/cms/users/init` });
+const cmsServer = (port: number) => cmsStart(port, { cwd: dir, binary: useBinary });
 // `next start` serves the build in production mode; Payload itself starts on the first request, which the
 // readiness URL makes (GET /api/users/init reads the users table).
 const payloadServer = (port: number) => ({ command: ['node', 'node_modules/next/dist/bin/next', 'start', '--port', String(port), '--hostname', '127.0.0.1'], cwd: appDir, env: { ...payloadEnv, NODE_ENV: 'production' }, url: `http://127.0.0.1:${port}/api/users/init`, wait: 60000 });
 
 const cmsPort = freePort();
-const cms = cmsServer(cmsPort);
-const cmsProc = Bun.spawn(cms.command, { cwd: cms.cwd, env: cms.env, stdout: 'ignore', stderr: 'inherit' });
-children.push(cmsProc);
-await waitFor(cms.url);
+const cmsProc = await launch(cmsServer(cmsPort), track);
 const payloadPort = freePort();
-const payload = payloadServer(payloadPort);
-const payloadProc = Bun.spawn(payload.command, { cwd: payload.cwd, env: payload.env, stdout: 'ignore', stderr: 'inherit' });
-children.push(payloadProc);
-await waitFor(payload.url, payload.wait);
+const payloadProc = await launch(payloadServer(payloadPort), track);
 // Both after their first answer and before any load; Payload's whole process tree, should Next fork.
 const idle = { cms: treeRssKB(cmsProc.pid), payload: treeRssKB(payloadProc.pid) };
 
-async function login(url: string): Promise<string> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'password123' }) });
-  if (!res.ok) throw new Error(`login at ${url}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
-const cmsToken = await login(`http://127.0.0.1:${cmsPort}/api/cms/users/login`);
-const payloadToken = await login(`http://127.0.0.1:${payloadPort}/api/users/login`);
+const cmsToken = await login(`http://127.0.0.1:${cmsPort}/api/cms`);
+const payloadToken = await login(`http://127.0.0.1:${payloadPort}/api`);
 
-const query = '?where[status][equals]=published&sort=-createdAt&limit=20&depth=0';
-const readId = Math.floor(total / 2) + 1;
-const createBody = JSON.stringify({ title: 'Bench post', body: postBody, status: 'published', views: 1 });
+const { list, read, createBody } = benchRequests(total);
 type Case = { key: string; name: string; cms: Target; payload: Target };
 const allCases: Case[] = [
-  { key: 'list', name: 'list published, newest first, 20 + totalDocs', cms: { port: cmsPort, path: `/api/cms/posts${query}` }, payload: { port: payloadPort, path: `/api/posts${query}` } },
-  { key: 'read', name: 'read one by id', cms: { port: cmsPort, path: `/api/cms/posts/${readId}?depth=0` }, payload: { port: payloadPort, path: `/api/posts/${readId}?depth=0` } },
+  { key: 'list', name: 'list published, newest first, 20 + totalDocs', cms: { port: cmsPort, path: `/api/cms${list}` }, payload: { port: payloadPort, path: `/api${list}` } },
+  { key: 'read', name: 'read one by id', cms: { port: cmsPort, path: `/api/cms${read}` }, payload: { port: payloadPort, path: `/api${read}` } },
   {
     key: 'create', name: 'create one',
     cms: { port: cmsPort, path: '/api/cms/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${cmsToken}` } },
     payload: { port: payloadPort, path: '/api/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `JWT ${payloadToken}` } },
   },
 ];
-const wanted = values.cases.split(',').map((c) => c.trim()).filter(Boolean);
-for (const w of wanted) if (!allCases.some((c) => c.key === w)) throw new Error(`--cases: unknown case ${w} (known: ${allCases.map((c) => c.key).join(', ')})`);
-const cases = allCases.filter((c) => wanted.includes(c.key));
+const cases = pickCases(allCases, values.cases);
 
 // Equivalent answers before any load: the same documents in the same order and the same totalDocs (the
 // bytes differ: key order, Payload's paging fields), and the same document read by id.
@@ -136,7 +110,6 @@ payloadProc.kill();
 await Promise.all([cmsProc.exited, payloadProc.exited]);
 
 // Cold start to first answered request, median of 10 fresh starts each on the seeded databases.
-const track = (p: { kill(): void }) => children.push(p);
 const coldCms = useBinary ? `${(await coldStart(cmsServer, 10, track)).toFixed(1)} ms` : 'n/a (no dist/cms)';
 const coldPayload = `${(await coldStart(payloadServer, 10, track)).toFixed(0)} ms`;
 

@@ -17,9 +17,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Database } from 'bun:sqlite';
 import { createTestDatabase, type TestDatabase } from '../test/support/postgres.ts';
-import { postBody, postsConfig, seedPosts } from './bench/posts.ts';
-import { coldStart, freePort, rssKB, waitFor } from './bench/processes.ts';
-import { compare, type Target } from './bench/rounds.ts';
+import { benchRequests, login, postsConfig, seedPosts } from './bench/posts.ts';
+import { cmsBinary, cmsStart, coldStart, freePort, guard, launch, production, rssKB } from './bench/processes.ts';
+import { compare, pickCases, type Target } from './bench/rounds.ts';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, baseline: { type: 'string' }, engine: { type: 'string', default: 'sqlite' }, cases: { type: 'string', default: 'list,read,create' } } });
 const engine = values.engine;
@@ -31,25 +31,14 @@ const duration = Number(values.duration);
 const rounds = Math.max(1, Number(values.rounds));
 const connections = Number(values.connections);
 const total = Number(values.docs);
-const root = path.join(import.meta.dir, '..');
-const binary = path.join(root, 'dist/cms');
-const useBinary = !baseline && fs.existsSync(binary);
+const useBinary = !baseline && fs.existsSync(cmsBinary);
 const postgres: TestDatabase | null = engine === 'postgres' ? await createTestDatabase() : null;
 if (postgres) console.log(`PostgreSQL database ${postgres.name} on ${new URL(postgres.url).host} (dropped at the end)`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-'));
 fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig(postgres?.url));
 const log = (...a: unknown[]) => console.log(...a);
 // The servers die with this process, and a failed or interrupted run still removes its folder and database.
-const children: { kill(): void }[] = [];
-process.on('exit', () => children.forEach((c) => c.kill()));
-const fail = (error: unknown) => {
-  if (error) console.error(error);
-  fs.rmSync(dir, { recursive: true, force: true });
-  void (postgres?.drop() ?? Promise.resolve()).finally(() => process.exit(1));
-};
-process.on('uncaughtException', fail);
-process.on('SIGINT', () => fail(null));
-process.on('SIGTERM', () => fail(null));
+const track = guard(dir, async () => postgres?.drop());
 
 // Seed through the Local API (the same operations as REST). With --baseline, the baseline's: the older
 // checkout makes the project and the newer one opens it as an upgrade would (a newer checkout reads an older
@@ -79,47 +68,34 @@ if (postgres) {
   db.close();
 }
 
-const cmsCommand = (port: number, configFile?: string) => [
-  ...(useBinary ? [binary] : [process.execPath, path.join(root, 'src/cli/main.ts')]),
-  'serve', '--port', String(port), ...(configFile ? ['--config', configFile] : []),
-];
-const spawned = (cmd: string[], cwd?: string) => {
-  const proc = Bun.spawn(cmd, { cwd, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'ignore', stderr: 'inherit' });
-  children.push(proc);
-  return proc;
-};
 const cmsPort = freePort();
-const cmsProc = spawned(cmsCommand(cmsPort), dir);
 // Up before the others start: its start-up may apply system migrations the others then find done.
-await waitFor(`http://127.0.0.1:${cmsPort}/api/cms/users/init`);
+const cmsProc = await launch(cmsStart(cmsPort, { cwd: dir, binary: useBinary }), track);
 // The same CMS on the same database with the response cache off (docs/caching.md): what every uncached read costs.
 const noCachePort = freePort();
-let noCacheProc: ReturnType<typeof spawned> | null = null;
+let noCacheProc: Awaited<ReturnType<typeof launch>> | null = null;
 if (!baseline) {
   const noCacheConfig = path.join(dir, 'cms.no-cache.config.ts');
   fs.writeFileSync(noCacheConfig, `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`);
-  noCacheProc = spawned(cmsCommand(noCachePort, noCacheConfig), dir);
-  await waitFor(`http://127.0.0.1:${noCachePort}/api/cms/users/init`);
+  noCacheProc = await launch(cmsStart(noCachePort, { cwd: dir, binary: useBinary, config: noCacheConfig }), track);
 }
 const barePort = freePort();
-const bareProc = baseline
-  ? spawned([process.execPath, path.join(baseline, 'src/cli/main.ts'), 'serve', '--port', String(barePort)], dir)
+const bareServer = baseline
+  ? { command: [process.execPath, path.join(baseline, 'src/cli/main.ts'), 'serve', '--port', String(barePort)], cwd: dir }
   : postgres
-    ? spawned([process.execPath, path.join(import.meta.dir, 'bench/bare-server-postgres.ts'), postgres.url, String(barePort)])
-    : spawned([process.execPath, path.join(import.meta.dir, 'bench/bare-server.ts'), dbFile, String(barePort)]);
-await waitFor(`http://127.0.0.1:${barePort}/api/cms/posts/1`);
+    ? { command: [process.execPath, path.join(import.meta.dir, 'bench/bare-server-postgres.ts'), postgres.url, String(barePort)] }
+    : { command: [process.execPath, path.join(import.meta.dir, 'bench/bare-server.ts'), dbFile, String(barePort)] };
+const bareProc = await launch({ ...bareServer, env: production(), url: `http://127.0.0.1:${barePort}/api/cms/posts/1` }, track);
 const idleRss = rssKB(cmsProc.pid);
 
-const login = await (await fetch(`http://127.0.0.1:${cmsPort}/api/cms/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'password123' }) })).json();
-const token = login.token as string;
-const listPath = '/api/cms/posts?where[status][equals]=published&sort=-createdAt&limit=20&depth=0';
-const readPath = `/api/cms/posts/${Math.floor(total / 2) + 1}?depth=0`;
-const createBody = JSON.stringify({ title: 'Bench post', body: postBody, status: 'published', views: 1 });
+const token = await login(`http://127.0.0.1:${cmsPort}/api/cms`);
+const requests = benchRequests(total);
+const listPath = `/api/cms${requests.list}`;
+const readPath = `/api/cms${requests.read}`;
 
 // The ceiling for cached answers: a bare handler returning the CMS's own bytes for these paths.
 const storedPort = freePort();
-const storedProc = baseline ? null : spawned([process.execPath, path.join(import.meta.dir, 'bench/stored-server.ts'), String(storedPort), `http://127.0.0.1:${cmsPort}`, listPath, readPath]);
-if (storedProc) await waitFor(`http://127.0.0.1:${storedPort}${listPath}`);
+const storedProc = baseline ? null : await launch({ command: [process.execPath, path.join(import.meta.dir, 'bench/stored-server.ts'), String(storedPort), `http://127.0.0.1:${cmsPort}`, listPath, readPath], env: production(), url: `http://127.0.0.1:${storedPort}${listPath}` }, track);
 
 // Same bytes check: the servers answer the list identically.
 const [a, b] = await Promise.all([cmsPort, barePort].map((p) => fetch(`http://127.0.0.1:${p}${listPath}`).then((r) => r.text())));
@@ -129,12 +105,10 @@ type Case = Omit<Target, 'port'> & { key: string; name: string };
 const allCases: Case[] = [
   { key: 'list', name: 'list published, newest first, 20 + totalDocs', path: listPath },
   { key: 'read', name: 'read one by id', path: readPath },
-  { key: 'create', name: 'create one', path: '/api/cms/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
+  { key: 'create', name: 'create one', path: '/api/cms/posts', method: 'POST', body: requests.createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
 ];
 // `--cases read,create` runs only those (an empty list only measures start-up, idle memory and size).
-const wanted = values.cases.split(',').map((c) => c.trim()).filter(Boolean);
-for (const w of wanted) if (!allCases.some((c) => c.key === w)) throw new Error(`--cases: unknown case ${w} (known: ${allCases.map((c) => c.key).join(', ')})`);
-const cases = allCases.filter((c) => wanted.includes(c.key));
+const cases = pickCases(allCases, values.cases);
 
 /** Who is compared with whom, per case: the CMS (cache on, then off) against the bare handler; cached reads against stored bytes. */
 type Side = { name: string; port: number };
@@ -162,10 +136,10 @@ await Promise.all([cmsProc, noCacheProc, bareProc, storedProc].map((proc) => pro
 // Cold start to first answered request, median of 10 (binary only).
 let cold = 'n/a (no dist/cms)';
 if (useBinary) {
-  const median = await coldStart((port) => ({ command: [binary, 'serve', '--port', String(port)], cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, url: `http://127.0.0.1:${port}/api/cms/users/init` }), 10, (p) => children.push(p));
+  const median = await coldStart((port) => cmsStart(port, { cwd: dir, binary: true }), 10, track);
   cold = `${median.toFixed(1)} ms`;
 }
-const size = useBinary ? `${(fs.statSync(binary).size / 1e6).toFixed(1)} MB` : 'n/a';
+const size = useBinary ? `${(fs.statSync(cmsBinary).size / 1e6).toFixed(1)} MB` : 'n/a';
 
 log('');
 log(`CMS: ${useBinary ? 'dist/cms' : 'from source'}${baseline ? ` vs baseline ${baseline}` : ''} on ${postgres ? 'PostgreSQL' : 'SQLite'} · ${connections} connections · ${duration} s per server per case in ${rounds} interleaved rounds, after a 2 s warm-up · ${total} posts`);

@@ -1,6 +1,6 @@
 /**
- * The benchmarked collection and its seed, shared by the benches that compare the CMS with something
- * else over the same 10,000 posts.
+ * The benchmarked collection, its seed and the requests made of it, shared by the benches that compare
+ * the CMS with something else over the same 10,000 posts.
  */
 import path from 'node:path';
 import { manualClock } from '../../src/clock.ts';
@@ -27,15 +27,18 @@ export const postsConfig = (database?: string) => `export default {${database ? 
 }
 `;
 
+/** The admin the seed makes and the create requests are sent as. */
+export const benchUser = { email: 'bench@example.com', password: 'password123' };
+
 /**
- * One admin (bench@example.com / password123), then `total` posts through the Local API, one create each,
+ * One admin (benchUser), then `total` posts through the Local API, one create each,
  * 1 s apart from 2026-01-01: half draft, half published. `getCMS` is the checkout's whose project it is.
  */
 export async function seedPosts(getCMS: typeof GetCMS, dir: string, total: number): Promise<void> {
   const clock = manualClock(Date.parse('2026-01-01T00:00:00Z'));
   const cms = await getCMS({ config: path.join(dir, 'cms.config.ts'), clock, log: { info() {}, warn: console.warn, error: console.error } });
   const started = performance.now();
-  await cms.create({ collection: 'users', data: { email: 'bench@example.com', password: 'password123', role: 'admin' } });
+  await cms.create({ collection: 'users', data: { ...benchUser, role: 'admin' } });
   for (let i = 0; i < total; i++) {
     clock.advance(1000);
     await cms.create({ collection: 'posts', data: { title: `Post ${i}`, body: postBody, status: i % 2 ? 'published' : 'draft', views: i } });
@@ -43,4 +46,22 @@ export async function seedPosts(getCMS: typeof GetCMS, dir: string, total: numbe
   }
   console.log(`\rseeded ${total} posts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await cms.close();
+}
+
+/**
+ * The benchmarked requests under an API root (`/api/cms` on the CMS, `/api` on Payload): the published
+ * posts, newest first, 20 and the total; one post from the middle of the `total` seeded; the created post.
+ */
+export const benchRequests = (total: number) => ({
+  list: '/posts?where[status][equals]=published&sort=-createdAt&limit=20&depth=0',
+  read: `/posts/${Math.floor(total / 2) + 1}?depth=0`,
+  createBody: JSON.stringify({ title: 'Bench post', body: postBody, status: 'published', views: 1 }),
+});
+
+/** A session token for benchUser from `<api>/users/login`. */
+export async function login(api: string): Promise<string> {
+  const url = `${api}/users/login`;
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(benchUser) });
+  if (!res.ok) throw new Error(`login at ${url}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
 }

@@ -1,8 +1,10 @@
 /**
- * Starting and watching the servers a benchmark compares: a free loopback port, waiting for the first
- * answer, resident memory, and cold start (spawn to first answered request) as a median of fresh starts.
+ * Starting and watching the servers a benchmark compares: a free loopback port, the CMS's start command,
+ * starting a server and waiting for its first answer, killing them all when the run ends or fails,
+ * resident memory, and cold start (spawn to first answered request) as a median of fresh starts.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { median } from './rounds.ts';
 
 export const freePort = () => 20000 + Math.floor(Math.random() * 30000);
@@ -55,21 +57,72 @@ export function treeRssKB(pid: number): number {
   return total;
 }
 
-type Start = { command: string[]; cwd: string; env: Record<string, string | undefined>; url: string; wait?: number };
+/** How to start one server, and the URL that answers once it is up (within `wait` ms, default 10 s). */
+export type Start = { command: string[]; cwd?: string; env: Record<string, string | undefined>; url: string; wait?: number };
+/** Registers a process for the exit handler of `guard`. */
+export type Track = (p: { kill(): void }) => void;
+
+/** The environment a benchmarked server runs in. */
+export const production = () => ({ ...process.env, NODE_ENV: 'production' });
+
+const root = path.join(import.meta.dir, '../..');
+/** This checkout's built binary (`bun run build`). */
+export const cmsBinary = path.join(root, 'dist/cms');
+
+/** `cms serve` of this checkout in `cwd` (dist/cms with `binary`, else from source), optionally with another config file. */
+export function cmsStart(port: number, o: { cwd: string; binary: boolean; config?: string }): Start {
+  return {
+    command: [
+      ...(o.binary ? [cmsBinary] : [process.execPath, path.join(root, 'src/cli/main.ts')]),
+      'serve', '--port', String(port), ...(o.config ? ['--config', o.config] : []),
+    ],
+    cwd: o.cwd, env: production(), url: `http://127.0.0.1:${port}/api/cms/users/init`,
+  };
+}
+
+/**
+ * The servers die with this process, and a failed or interrupted run still removes `dir` (and runs `onFail`,
+ * e.g. dropping a database) before exiting 1. Returns the `track` every started process goes through.
+ */
+export function guard(dir: string, onFail?: () => Promise<unknown>): Track {
+  const children: { kill(): void }[] = [];
+  process.on('exit', () => children.forEach((c) => c.kill()));
+  const fail = (error: unknown) => {
+    if (error) console.error(error);
+    fs.rmSync(dir, { recursive: true, force: true });
+    void Promise.resolve(onFail?.()).finally(() => process.exit(1));
+  };
+  process.on('uncaughtException', fail);
+  process.on('SIGINT', () => fail(null));
+  process.on('SIGTERM', () => fail(null));
+  return (p) => children.push(p);
+}
+
+function spawn<E extends 'inherit' | 'pipe'>(s: Start, track: Track, stderr: E) {
+  const p = Bun.spawn(s.command, { cwd: s.cwd, env: s.env, stdout: 'ignore', stderr });
+  track(p);
+  return p;
+}
+
+/** Starts a server (its errors shown) and returns it once `s.url` answers. */
+export async function launch(s: Start, track: Track) {
+  const p = spawn(s, track, 'inherit');
+  await waitFor(s.url, s.wait);
+  return p;
+}
 
 /**
  * Cold start to first answered request: the median of `count` fresh starts, each on its own port.
  * `track` receives every process so the caller's exit handler can kill one left behind.
  */
-export async function coldStart(start: (port: number) => Start, count: number, track: (p: { kill(): void }) => void): Promise<number> {
+export async function coldStart(start: (port: number) => Start, count: number, track: Track): Promise<number> {
   const times: number[] = [];
   let failed = 0;
   while (times.length < count) {
     const port = freePort();
     const s = start(port);
     const began = performance.now();
-    const p = Bun.spawn(s.command, { cwd: s.cwd, env: s.env, stdout: 'ignore', stderr: 'pipe' });
-    track(p);
+    const p = spawn(s, track, 'pipe');
     try {
       await waitFor(s.url, s.wait);
       times.push(performance.now() - began);

@@ -15,6 +15,16 @@ export async function load(t: Target, seconds: number, connections: number): Pro
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
+/**
+ * The cases `--cases` names (comma-separated), in their own order; an unknown name is an error, and an
+ * empty list picks none.
+ */
+export function pickCases<C extends { key: string }>(all: C[], list: string): C[] {
+  const wanted = list.split(',').map((c) => c.trim()).filter(Boolean);
+  for (const w of wanted) if (!all.some((c) => c.key === w)) throw new Error(`--cases: unknown case ${w} (known: ${all.map((c) => c.key).join(', ')})`);
+  return all.filter((c) => wanted.includes(c.key));
+}
+
 export const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
