@@ -7,6 +7,7 @@ import type { Entity, SanitizedField } from '../config/types.ts';
 import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
 import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
+import { storedDefaultOf } from '../fields/defaults.ts';
 import { existingIds } from '../db/documents.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { hashPassword, passwordProblem } from '../auth/password.ts';
@@ -130,10 +131,9 @@ async function dropDeniedFields(ctx: OperationContext, fields: SanitizedField[],
 function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Doc): void {
   for (const field of fields) {
     if (field.name in data || field.defaultValue === undefined) continue;
-    const value = typeof field.defaultValue === 'function'
-      ? (field.defaultValue as (a: unknown) => unknown)({ user: ctx.user, locale: ctx.locale ?? undefined })
-      : structuredClone(field.defaultValue);
-    data[field.name] = field.localized && ctx.locale === 'all' ? { [ctx.cms.config.localization!.defaultLocale]: value } : value;
+    // With locale=all the body is in the stored shape, where a default belongs to the default locale.
+    const storeLocale = ctx.locale === 'all' ? ctx.cms.config.localization!.defaultLocale : null;
+    data[field.name] = storedDefaultOf(field, { user: ctx.user, locale: ctx.locale ?? undefined }, storeLocale);
   }
 }
 

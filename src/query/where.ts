@@ -5,7 +5,7 @@
  */
 import { badRequest } from '../errors.ts';
 import type { Dialect, SQLPart, ValueKind } from '../db/store.ts';
-import { isColumnField } from '../config/sanitize.ts';
+import { isColumnField } from '../config/field-tree.ts';
 import type { Entity, SanitizedField, Where } from '../config/types.ts';
 import type { LocaleOptions } from '../fields/localize.ts';
 
