@@ -65,7 +65,7 @@ export function sanitizeCollection(
   if (!Array.isArray(c.fields)) fail(`${key}.fields`, 'must be a list');
   const reserved = new Set(RESERVED_FIELD_NAMES);
   if (drafts) reserved.add('status');
-  const fields = sanitizeFields(c.fields, `${key}.fields`, '', false, reserved, localization, fail);
+  const { fields, editorFields } = sanitizeFields(c.fields, `${key}.fields`, reserved, localization, fail);
   const fieldsByName = new Map(fields.map((f) => [f.name, f]));
   const indexes = (c.indexes ?? []).map((index, i) => {
     if (!index || !Array.isArray(index.fields) || index.fields.length === 0) fail(`${key}.indexes[${i}].fields`, 'must be a non-empty list of field names');
@@ -88,6 +88,7 @@ export function sanitizeCollection(
     drafts,
     maxVersions: c.maxVersions ?? 100,
     fields,
+    editorFields,
     fieldsByName,
     indexes,
     access: sanitizeAccess(c.access, ['read', 'create', 'update', 'delete'], key, fail),
@@ -101,7 +102,7 @@ export function sanitizeGlobal(g: GlobalConfig, key: string, localization: Sanit
   if (!Array.isArray(g.fields)) fail(`${key}.fields`, 'must be a list');
   const reserved = new Set(RESERVED_FIELD_NAMES);
   if (drafts) reserved.add('status');
-  const fields = sanitizeFields(g.fields, `${key}.fields`, '', false, reserved, localization, fail);
+  const { fields, editorFields } = sanitizeFields(g.fields, `${key}.fields`, reserved, localization, fail);
   return {
     ...g,
     kind: 'global',
@@ -109,6 +110,7 @@ export function sanitizeGlobal(g: GlobalConfig, key: string, localization: Sanit
     drafts,
     maxVersions: g.maxVersions ?? 100,
     fields,
+    editorFields,
     fieldsByName: new Map(fields.map((f) => [f.name, f])),
     access: sanitizeAccess(g.access, ['read', 'update'], key, fail),
     hooks: sanitizeHooks(g.hooks, key, fail),
