@@ -96,7 +96,7 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
   if (field.unique && (localized || !topLevel || field.hasMany)) fail(`${at}.unique`, 'unique works only on top-level, single-value, non-localized fields');
   if (field.validate !== undefined && typeof field.validate !== 'function') fail(`${at}.validate`, 'must be a function');
   const path = topLevel ? name : `${level.path}.${name}`;
-  const out: SanitizedField = { ...field, path, localized, fields: undefined, options: undefined, blocks: undefined, tabs: undefined };
+  const out: SanitizedField = { ...field, name, path, localized, fields: undefined, options: undefined, blocks: undefined, tabs: undefined };
   if (field.type === 'select' || field.type === 'radio') {
     if (!Array.isArray(field.options) || field.options.length === 0) fail(`${at}.options`, `a ${field.type} field needs options`);
     if (field.type === 'radio' && field.hasMany) fail(`${at}.hasMany`, 'a radio field holds one value; use a select with hasMany');

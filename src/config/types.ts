@@ -50,7 +50,8 @@ export type SelectOption = { label: string; value: string };
 export type ValidateContext = { data: Record<string, unknown>; siblingData: Record<string, unknown>; operation: 'create' | 'update'; user: User | null; id?: number };
 
 export interface Field {
-  name: string;
+  /** Every field but the layout ones (tabs, row, collapsible) has a name. */
+  name?: string;
   type: FieldType;
   label?: string;
   required?: boolean;
@@ -228,6 +229,8 @@ export interface SanitizedTab extends Omit<Tab, 'fields'> {
 }
 
 export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields' | 'options'> {
+  /** Empty for a layout field. */
+  name: string;
   /** Dotted path from the document root, e.g. `seo.title` (empty for a layout field). */
   path: string;
   /** The stored fields inside a group or array row (layout fields flattened away). */
