@@ -41,7 +41,8 @@ export function newLevel(path: string, localized: boolean, reserved: Set<string>
 
 /** The fields of one level as written (layout fields included); stored fields are added to `level.stored`. */
 export function sanitizeLevel(fields: unknown, key: string, level: FieldLevel, env: FieldEnv): SanitizedField[] {
-  if (!Array.isArray(fields) || fields.length === 0) env.fail(key, 'needs a non-empty list of fields');
+  // A collection may have no fields of its own; a container needs some.
+  if (!Array.isArray(fields) || (fields.length === 0 && level.depth > 1)) env.fail(key, 'needs a non-empty list of fields');
   if (level.depth > MAX_FIELD_NESTING) env.fail(key, `fields nest more than ${MAX_FIELD_NESTING} levels deep`);
   return (fields as Field[]).map((field, i) => {
     const at = `${key}[${i}]`;
