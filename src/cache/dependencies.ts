@@ -5,7 +5,7 @@
  * those reach in turn. Computed once per entity of a config.
  */
 import type { Entity, SanitizedConfig } from '../config/types.ts';
-import { walkFields } from '../config/sanitize.ts';
+import { walkFields } from '../config/field-tree.ts';
 
 const byEntity = new WeakMap<Entity, string[]>();
 

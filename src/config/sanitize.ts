@@ -2,25 +2,22 @@
  * Turns a project's config into the complete, checked config the rest of the code reads:
  * every default filled, every reference checked, once, at start.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.ts';
 import { sanitizeTrustProxy } from './trust-proxy.ts';
-import { DEFAULT_POOL_SIZE, describeUrl, isPostgresUrl } from '../db/postgres/connect.ts';
+import { databaseSettings, migrationsDirFor } from './database-settings.ts';
+import { walkFields } from './field-tree.ts';
+import { normalizeOrigin } from './origin.ts';
+import { FIELD_NAME, type Fail } from './sanitize-fields.ts';
+import { mergeBuiltIn, sanitizeCollection, sanitizeGlobal } from './sanitize-entities.ts';
 import { sanitizeBackups } from './backups.ts';
 import { sanitizeEmail } from './email.ts';
 import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
-import {
-  FIELD_TYPES, HOOK_NAMES,
-  type AccessRule, type CollectionConfig, type EntityCacheConfig, type SanitizedEntityCache, type Field, type GlobalConfig, type Hook, type HookName, type Hooks,
-  type SanitizedCollection, type SanitizedConfig, type SanitizedField, type SanitizedGlobal, type SelectOption, type UserConfig,
-} from './types.ts';
+import type { CollectionConfig, SanitizedCollection, SanitizedConfig, SanitizedGlobal, UserConfig } from './types.ts';
 
 const SLUG = /^[a-z][a-z0-9_-]{0,62}$/;
-const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const LOCALE = /^[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8})*$/;
 const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview']);
-const RESERVED_FIELD_NAMES = new Set(['id', 'createdAt', 'updatedAt', 'passwordHash', 'keyHash', 'password']);
 const BUILTIN_SLUGS = [USERS_SLUG, MEDIA_SLUG, API_KEYS_SLUG];
 
 type Options = { configPath: string | null; rootDir: string; dev?: boolean; database?: string };
@@ -39,8 +36,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     api: sanitizeRoute(input.routes?.api ?? '/api/cms', 'routes.api', fail),
     admin: sanitizeRoute(input.routes?.admin ?? '/admin', 'routes.admin', fail),
   };
-  // A command's own target (`migrate:engine --to`) beats DATABASE_URL, which beats the config.
-  const database = databaseSettings(options.database || process.env.DATABASE_URL || input.database || 'data/cms.db', input.databasePool, resolve, fail);
+  const database = databaseSettings({ commandTarget: options.database, configured: input.database, pool: input.databasePool }, resolve, fail);
 
   const declared = input.collections ?? [];
   if (!Array.isArray(declared)) fail('collections', 'must be a list');
@@ -136,8 +132,6 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
   };
 }
 
-type Fail = (key: string, message: string) => never;
-
 function sanitizeRoute(route: string, key: string, fail: Fail): string {
   if (typeof route !== 'string' || !route.startsWith('/')) fail(key, 'must start with /');
   return route === '/' ? '' : route.replace(/\/+$/, '');
@@ -146,14 +140,6 @@ function sanitizeRoute(route: string, key: string, fail: Fail): string {
 function positiveNumber(value: unknown, key: string, fail: Fail): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) fail(key, 'must be a positive number');
   return value as number;
-}
-
-export function normalizeOrigin(origin: string): string {
-  try {
-    return new URL(origin).origin;
-  } catch {
-    return origin.replace(/\/+$/, '');
-  }
 }
 
 function sanitizeAuth(auth: NonNullable<UserConfig['auth']>, fail: Fail): SanitizedConfig['auth'] {
@@ -189,175 +175,6 @@ function sanitizeLocalization(input: UserConfig['localization'], fail: Fail): Sa
   return { locales, defaultLocale, fallback: input.fallback !== false };
 }
 
-function mergeBuiltIn(builtIn: CollectionConfig, project: CollectionConfig, key: string, fail: Fail): CollectionConfig {
-  const builtInNames = new Set(builtIn.fields.map((f) => f.name));
-  (project.fields ?? []).forEach((f, i) => {
-    if (builtInNames.has(f?.name)) fail(`${key}.fields[${i}].name`, `"${f.name}" is a built-in field of ${builtIn.slug}`);
-  });
-  const hooks: Hooks = { ...builtIn.hooks };
-  for (const name of HOOK_NAMES) {
-    const extra = project.hooks?.[name];
-    if (extra) hooks[name] = [...(builtIn.hooks?.[name] ?? []), ...extra];
-  }
-  return {
-    ...builtIn,
-    ...project,
-    fields: [...builtIn.fields, ...(project.fields ?? [])],
-    access: { ...builtIn.access, ...project.access },
-    hooks,
-    admin: { ...builtIn.admin, ...project.admin },
-  };
-}
-
-const requireUser: AccessRule = ({ user }) => Boolean(user);
-
-function sanitizeHooks(hooks: Hooks | undefined, key: string, fail: Fail): Record<HookName, Hook[]> {
-  const out = {} as Record<HookName, Hook[]>;
-  for (const name of Object.keys(hooks ?? {})) {
-    if (!HOOK_NAMES.includes(name as HookName)) fail(`${key}.hooks.${name}`, `unknown hook (expected one of ${HOOK_NAMES.join(', ')})`);
-  }
-  for (const name of HOOK_NAMES) {
-    const list = hooks?.[name] ?? [];
-    if (!Array.isArray(list) || !list.every((h) => typeof h === 'function')) fail(`${key}.hooks.${name}`, 'must be a list of functions');
-    out[name] = list;
-  }
-  return out;
-}
-
-function sanitizeAccess(access: Record<string, unknown> | undefined, names: string[], key: string, fail: Fail) {
-  const out: Record<string, AccessRule> = {};
-  for (const [name, rule] of Object.entries(access ?? {})) {
-    if (rule !== undefined && typeof rule !== 'function' && typeof rule !== 'boolean') fail(`${key}.access.${name}`, 'must be a function');
-    if (rule !== undefined) out[name] = typeof rule === 'boolean' ? () => rule : (rule as AccessRule);
-  }
-  for (const name of names) out[name] ??= requireUser;
-  return out;
-}
-
-function sanitizeCollection(
-  c: CollectionConfig, key: string, builtIn: string | undefined,
-  localization: SanitizedConfig['localization'], fail: Fail,
-): SanitizedCollection {
-  const drafts = Boolean(c.drafts);
-  if (!Array.isArray(c.fields)) fail(`${key}.fields`, 'must be a list');
-  const reserved = new Set(RESERVED_FIELD_NAMES);
-  if (drafts) reserved.add('status');
-  const fields = sanitizeFields(c.fields, `${key}.fields`, '', false, reserved, localization, fail);
-  const fieldsByName = new Map(fields.map((f) => [f.name, f]));
-  const indexes = (c.indexes ?? []).map((index, i) => {
-    if (!index || !Array.isArray(index.fields) || index.fields.length === 0) fail(`${key}.indexes[${i}].fields`, 'must be a non-empty list of field names');
-    for (const name of index.fields) {
-      const bare = name.replace(/^-/, '');
-      const field = fieldsByName.get(bare);
-      const systemColumn = ['id', 'createdAt', 'updatedAt'].includes(bare) || (drafts && bare === 'status');
-      if (!systemColumn && (!field || !isColumnField(field))) fail(`${key}.indexes[${i}].fields`, `"${bare}" is not a top-level field stored in its own column`);
-    }
-    return { fields: index.fields.map((n) => n.replace(/^-/, '')), unique: Boolean(index.unique) };
-  });
-  const useAsTitle = c.admin?.useAsTitle;
-  if (useAsTitle && useAsTitle !== 'id' && !fieldsByName.has(useAsTitle)) fail(`${key}.admin.useAsTitle`, `unknown field "${useAsTitle}"`);
-  return {
-    ...c,
-    slug: c.slug,
-    kind: 'collection',
-    table: c.slug,
-    builtIn: builtIn as SanitizedCollection['builtIn'],
-    drafts,
-    maxVersions: c.maxVersions ?? 100,
-    fields,
-    fieldsByName,
-    indexes,
-    access: sanitizeAccess(c.access, ['read', 'create', 'update', 'delete'], key, fail),
-    hooks: sanitizeHooks(c.hooks, key, fail),
-    cache: sanitizeEntityCache(c.cache, key, fail),
-  };
-}
-
-function sanitizeGlobal(g: GlobalConfig, key: string, localization: SanitizedConfig['localization'], fail: Fail): SanitizedGlobal {
-  const drafts = Boolean(g.drafts);
-  if (!Array.isArray(g.fields)) fail(`${key}.fields`, 'must be a list');
-  const reserved = new Set(RESERVED_FIELD_NAMES);
-  if (drafts) reserved.add('status');
-  const fields = sanitizeFields(g.fields, `${key}.fields`, '', false, reserved, localization, fail);
-  return {
-    ...g,
-    kind: 'global',
-    table: `_global_${g.slug}`,
-    drafts,
-    maxVersions: g.maxVersions ?? 100,
-    fields,
-    fieldsByName: new Map(fields.map((f) => [f.name, f])),
-    access: sanitizeAccess(g.access, ['read', 'update'], key, fail),
-    hooks: sanitizeHooks(g.hooks, key, fail),
-    cache: sanitizeEntityCache(g.cache, key, fail),
-  };
-}
-
-/** `dependsOn` names are checked against the whole config once every entity is known (with relationTo, above). */
-function sanitizeEntityCache(cache: EntityCacheConfig | undefined, key: string, fail: Fail): SanitizedEntityCache {
-  if (cache === undefined) return { enabled: true, control: 'no-cache', dependsOn: [] };
-  if (cache === false) return { enabled: false, control: 'no-cache', dependsOn: [] };
-  if (typeof cache !== 'object' || cache === null) fail(`${key}.cache`, 'must be false or { control, dependsOn }');
-  const control = cache.control ?? 'no-cache';
-  if (typeof control !== 'string' || /[\r\n]/.test(control)) fail(`${key}.cache.control`, 'must be a Cache-Control header value');
-  const dependsOn = cache.dependsOn ?? [];
-  if (!Array.isArray(dependsOn) || !dependsOn.every((d) => typeof d === 'string')) fail(`${key}.cache.dependsOn`, 'must be a list of collection or global slugs');
-  return { enabled: true, control, dependsOn };
-}
-
-/** Fields that get a real column of their own (and so can be indexed, sorted and filtered fast). */
-export function isColumnField(field: SanitizedField): boolean {
-  if (field.localized || field.hasMany) return false;
-  return !['json', 'array', 'group'].includes(field.type);
-}
-
-function sanitizeFields(
-  fields: Field[], key: string, parentPath: string, parentLocalized: boolean, reserved: Set<string>,
-  localization: SanitizedConfig['localization'], fail: Fail,
-): SanitizedField[] {
-  const names = new Set<string>();
-  return fields.map((field, i) => {
-    const at = `${key}[${i}]`;
-    if (!field || typeof field !== 'object') fail(at, 'must be an object');
-    if (typeof field.name !== 'string' || !FIELD_NAME.test(field.name)) fail(`${at}.name`, `"${field.name}" is not a valid field name`);
-    if (!parentPath && reserved.has(field.name)) fail(`${at}.name`, `"${field.name}" is a reserved name`);
-    if (names.has(field.name)) fail(`${at}.name`, `duplicate field name "${field.name}"`);
-    names.add(field.name);
-    if (!FIELD_TYPES.includes(field.type)) fail(`${at}.type`, `unknown field type "${field.type}" (expected one of ${FIELD_TYPES.join(', ')})`);
-    if (field.localized && !localization) fail(`${at}.localized`, 'needs the localization setting');
-    // `localized` marks the field whose own value is keyed by locale; fields inside it are plain.
-    const localized = !parentLocalized && Boolean(field.localized && localization);
-    if (field.unique && (localized || parentPath || field.hasMany)) fail(`${at}.unique`, 'unique works only on top-level, single-value, non-localized fields');
-    if (field.validate !== undefined && typeof field.validate !== 'function') fail(`${at}.validate`, 'must be a function');
-    const fieldPath = parentPath ? `${parentPath}.${field.name}` : field.name;
-    const out: SanitizedField = { ...field, path: fieldPath, localized, fields: undefined, options: undefined };
-    if (field.type === 'select') {
-      if (!Array.isArray(field.options) || field.options.length === 0) fail(`${at}.options`, 'a select field needs options');
-      out.options = field.options.map((o): SelectOption => (typeof o === 'string' ? { label: o, value: o } : { label: String(o.label ?? o.value), value: String(o.value) }));
-    }
-    if (field.type === 'relationship' || field.type === 'upload') {
-      const relationTo = field.relationTo ?? (field.type === 'upload' ? MEDIA_SLUG : undefined);
-      if (typeof relationTo !== 'string') fail(`${at}.relationTo`, 'a relationship field needs relationTo (a collection slug)');
-      out.relationTo = relationTo;
-    }
-    if (field.type === 'upload' && field.hasMany) fail(`${at}.hasMany`, 'upload fields link one media document; use a relationship to media with hasMany');
-    if (field.type === 'array' || field.type === 'group') {
-      if (!Array.isArray(field.fields) || field.fields.length === 0) fail(`${at}.fields`, `a ${field.type} field needs fields`);
-      // Rows of an array are stored inside their parent; their own fields are never top-level.
-      out.fields = sanitizeFields(field.fields, `${at}.fields`, fieldPath, parentLocalized || localized, new Set(['id']), localization, fail);
-    }
-    if (field.index && (parentPath || !isColumnField(out))) fail(`${at}.index`, 'index works only on top-level, single-value, non-localized fields');
-    return out;
-  });
-}
-
-export function walkFields(fields: SanitizedField[], visit: (field: SanitizedField) => void): void {
-  for (const field of fields) {
-    visit(field);
-    if (field.fields) walkFields(field.fields, visit);
-  }
-}
-
 function sanitizeWebhooks(
   input: UserConfig['webhooks'], collections: Map<string, SanitizedCollection>, globals: Map<string, SanitizedGlobal>, fail: Fail,
 ) {
@@ -378,25 +195,4 @@ function sanitizeWebhooks(
     for (const g of w.globals ?? []) if (!globals.has(g)) fail(`${at}.globals`, `unknown global "${g}"`);
     return { ...w };
   });
-}
-
-/** CONTRACT §9: a `postgres://` or `postgresql://` URL selects PostgreSQL; anything else is a SQLite path. */
-function databaseSettings(database: string, pool: unknown, resolve: (p: string) => string, fail: (key: string, message: string) => never) {
-  if (!isPostgresUrl(database)) {
-    const file = resolve(database);
-    return { databaseEngine: 'sqlite' as const, databasePath: file, databaseLabel: file, databasePool: 1 };
-  }
-  const databasePool = pool === undefined ? DEFAULT_POOL_SIZE : Number(pool);
-  if (!Number.isInteger(databasePool) || databasePool < 1) fail('databasePool', 'must be a positive whole number');
-  return { databaseEngine: 'postgres' as const, databasePath: database, databaseLabel: describeUrl(database), databasePool };
-}
-
-/**
- * SQL of each engine in its own folder beside the config. A SQLite install made before there were two engines
- * keeps its flat `migrations/` (files already there), so its history is read and continued where it is.
- */
-function migrationsDirFor(engine: 'sqlite' | 'postgres', base: string): string {
-  if (engine === 'postgres') return path.join(base, 'postgres');
-  const flat = fs.existsSync(base) && fs.readdirSync(base).some((f) => /^\d{4}_[\w-]+\.sql$/.test(f));
-  return flat ? base : path.join(base, 'sqlite');
 }

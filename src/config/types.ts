@@ -13,19 +13,45 @@ export type User = { id: number; email: string; role: string; active?: boolean; 
 
 export type FieldType =
   | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
-  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group';
+  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group'
+  | 'blocks' | 'radio' | 'code' | 'point' | LayoutFieldType;
+
+/** Presentational fields: no name, no value of their own (docs/content-model.md). */
+export type LayoutFieldType = 'tabs' | 'row' | 'collapsible';
+export const LAYOUT_FIELD_TYPES: readonly LayoutFieldType[] = ['tabs', 'row', 'collapsible'];
 
 export const FIELD_TYPES: readonly FieldType[] = [
   'text', 'textarea', 'email', 'number', 'checkbox', 'date', 'select',
   'relationship', 'upload', 'json', 'markdown', 'array', 'group',
+  'blocks', 'radio', 'code', 'point', ...LAYOUT_FIELD_TYPES,
 ];
+
+/** One kind of row a `blocks` field holds. */
+export interface Block {
+  slug: string;
+  fields: Field[];
+  labels?: { singular?: string; plural?: string };
+  interfaceName?: string;
+  imageURL?: string;
+  admin?: Record<string, unknown>;
+}
+
+/** A tab of a `tabs` field: with `name` its fields are stored as a group under it, without at the tabs field's level. */
+export interface Tab {
+  label?: string;
+  name?: string;
+  description?: string;
+  fields: Field[];
+  admin?: Record<string, unknown>;
+}
 
 export type SelectOption = { label: string; value: string };
 
 export type ValidateContext = { data: Record<string, unknown>; siblingData: Record<string, unknown>; operation: 'create' | 'update'; user: User | null; id?: number };
 
 export interface Field {
-  name: string;
+  /** Every field but the layout ones (tabs, row, collapsible) has a name. */
+  name?: string;
   type: FieldType;
   label?: string;
   required?: boolean;
@@ -40,6 +66,13 @@ export interface Field {
   hasMany?: boolean;
   relationTo?: string;
   fields?: Field[];
+  /** `blocks` fields: the kinds of row they hold. */
+  blocks?: Block[];
+  /** `tabs` fields. */
+  tabs?: Tab[];
+  /** `array` and `blocks` fields: bounds on the number of rows. */
+  minRows?: number;
+  maxRows?: number;
   min?: number;
   max?: number;
   minLength?: number;
@@ -184,10 +217,30 @@ export interface UserConfig {
   globals?: GlobalConfig[];
 }
 
-export interface SanitizedField extends Field {
-  /** Dotted path from the document root, e.g. `seo.title`. */
+export interface SanitizedBlock extends Omit<Block, 'fields'> {
+  /** The stored fields of a row of this block (layout fields flattened away). */
+  fields: SanitizedField[];
+  /** The same fields arranged as written, layout fields included, for editors. */
+  editorFields: SanitizedField[];
+}
+
+export interface SanitizedTab extends Omit<Tab, 'fields'> {
+  editorFields: SanitizedField[];
+}
+
+export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields' | 'options'> {
+  /** Empty for a layout field. */
+  name: string;
+  /** Dotted path from the document root, e.g. `seo.title` (empty for a layout field). */
   path: string;
+  /** The stored fields inside a group or array row (layout fields flattened away). */
   fields?: SanitizedField[];
+  /** The fields as written, layout fields included, for editors (groups, arrays, rows, collapsibles). */
+  editorFields?: SanitizedField[];
+  blocks?: SanitizedBlock[];
+  /** Blocks by slug (`blocks` fields). */
+  blocksBySlug?: Map<string, SanitizedBlock>;
+  tabs?: SanitizedTab[];
   options?: SelectOption[];
   /** Its own value is keyed by locale (fields inside a localized group or array are plain). */
   localized: boolean;
@@ -195,7 +248,10 @@ export interface SanitizedField extends Field {
 
 export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache'> {
   cache: SanitizedEntityCache;
+  /** The stored fields (layout fields flattened away; a named tab is a group). */
   fields: SanitizedField[];
+  /** The fields as written, layout fields included, for editors. */
+  editorFields: SanitizedField[];
   fieldsByName: Map<string, SanitizedField>;
   hooks: Record<HookName, Hook[]>;
   indexes: IndexConfig[];
@@ -209,6 +265,7 @@ export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | '
 export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks' | 'cache'> {
   cache: SanitizedEntityCache;
   fields: SanitizedField[];
+  editorFields: SanitizedField[];
   fieldsByName: Map<string, SanitizedField>;
   hooks: Record<HookName, Hook[]>;
   drafts: boolean;

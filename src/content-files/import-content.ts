@@ -13,6 +13,8 @@ import type { CMS } from '../cms.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
 import { docToRow } from '../fields/row.ts';
+import { blockOfRow } from '../fields/types/blocks.ts';
+import { BLOCK_ROW_KEYS } from '../config/sanitize-blocks.ts';
 import { entityTable } from '../db/table-model.ts';
 import type { Queryable } from '../db/store.ts';
 import { quote } from '../query/where.ts';
@@ -128,12 +130,15 @@ function checkFields(fields: SanitizedField[], value: Doc, extra: Set<string>, m
       if (extra.has(key)) continue;
       refuse(message(prefix + key));
     }
-    if (!field!.fields) continue;
+    if (!field!.fields && !field!.blocks) continue;
     const values = field!.localized && isObject(inner) ? Object.values(inner) : [inner];
     for (const v of values) {
-      const nested = field!.type === 'array' && Array.isArray(v) ? v : [v];
+      const nested = field!.type !== 'group' && Array.isArray(v) ? v : [v];
       for (const row of nested) {
-        if (isObject(row)) checkFields(field!.fields, row, field!.type === 'array' ? new Set(['id']) : new Set(), message, `${prefix}${key}.`);
+        if (!isObject(row)) continue;
+        const rowFields = field!.type === 'blocks' ? blockOfRow(field!, row)?.fields : field!.fields;
+        if (!rowFields) refuse(message(`${prefix}${key}.blockType`));
+        checkFields(rowFields!, row, field!.type === 'array' ? new Set(['id']) : field!.type === 'blocks' ? BLOCK_ROW_KEYS : new Set(), message, `${prefix}${key}.`);
       }
     }
   }

@@ -99,6 +99,12 @@ export interface Store extends Queryable {
 
 /** Every SQL difference between the engines. Identifiers and JSON path segments come from the sanitized config. */
 export interface Dialect {
+  /**
+   * Meters from the JSON point `[lng, lat]` at `point` to (`lng`, `lat`) on a sphere of the Earth's mean
+   * radius (haversine); NULL when the value is no point. `lng` and `lat` are finite numbers the caller
+   * checked; they are written into the SQL as number literals so that ORDER BY can use it without parameters.
+   */
+  distanceMeters(point: string, lng: number, lat: number): string;
   readonly engine: Engine;
   /** The JSON value at `path` inside JSON `expr`, still JSON (to read further into it or to COALESCE). */
   jsonGet(expr: string, path: readonly string[]): string;

@@ -4,7 +4,7 @@
  * The schema migrator turns this into drizzle tables for drizzle-kit to diff.
  */
 import { SYSTEM_COLUMNS } from '../config/builtin-collections.ts';
-import { isColumnField } from '../config/sanitize.ts';
+import { isColumnField } from '../config/field-tree.ts';
 import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
 import { deliveriesTable } from '../webhooks/deliveries-table.ts';
 

@@ -3,10 +3,13 @@
  * wherever the field sits. Reads pick one locale (with fallback) or return them all; writes merge one locale in.
  */
 import type { SanitizedField } from '../config/types.ts';
+import { blockOfRow } from './types/blocks.ts';
 
 export type LocaleOptions = { locale: string; fallbackLocale: string | null };
 
 type Doc = Record<string, unknown>;
+/** What a row holds besides its fields. */
+const ROW_KEYS = ['id', 'blockType', 'blockName'] as const;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The stored value of a field for one locale: the locale's own value, else the fallback's. */
@@ -32,10 +35,23 @@ export function localizeForRead(fields: SanitizedField[], doc: Doc, options: Loc
 }
 
 function localizeChildren(field: SanitizedField, value: unknown, options: LocaleOptions): unknown {
-  if (!field.fields || field.localized) return value;
+  if (field.localized) return value;
+  if (field.type === 'blocks' && Array.isArray(value)) {
+    return value.map((row) => {
+      const fields = rowFields(field, row);
+      return fields && isObject(row) ? localizeForRead(fields, row, options) : row;
+    });
+  }
+  if (!field.fields) return value;
   if (field.type === 'group' && isObject(value)) return localizeForRead(field.fields, value, options);
   if (field.type === 'array' && Array.isArray(value)) return value.map((row) => (isObject(row) ? localizeForRead(field.fields!, row, options) : row));
   return value;
+}
+
+/** Fields a row of this array or blocks field holds (a block row: its block's). */
+function rowFields(field: SanitizedField, row: unknown): SanitizedField[] | null {
+  if (field.type === 'blocks') return blockOfRow(field, row)?.fields ?? null;
+  return field.fields ?? null;
 }
 
 /**
@@ -52,12 +68,17 @@ export function mergeLocalizedWrite(fields: SanitizedField[], incoming: Doc, exi
       out[field.name] = { ...(isObject(previous) ? previous : {}), [locale]: value };
     } else if (field.type === 'group' && field.fields && !field.localized && isObject(value)) {
       out[field.name] = mergeLocalizedWrite(field.fields, value, isObject(previous) ? previous : null, locale);
-    } else if (field.type === 'array' && field.fields && !field.localized && Array.isArray(value) && hasLocalizedChild(field)) {
+    } else if ((field.type === 'array' || field.type === 'blocks') && !field.localized && Array.isArray(value) && hasLocalizedChild(field)) {
+      // Rows are matched by id, so another locale's values stay with their row when rows move.
       const oldRows = Array.isArray(previous) ? previous : [];
       out[field.name] = value.map((row, i) => {
-        if (!isObject(row)) return row;
-        const match = oldRows.find((r) => isObject(r) && row.id !== undefined && r.id === row.id) ?? oldRows[i];
-        return mergeLocalizedWrite(field.fields!, row, isObject(match) ? match : null, locale);
+        const fields = rowFields(field, row);
+        if (!isObject(row) || !fields) return row;
+        const byId = oldRows.find((r) => isObject(r) && row.id !== undefined && r.id === row.id);
+        const match = byId ?? (field.type === 'array' ? oldRows[i] : undefined);
+        const merged = mergeLocalizedWrite(fields, row, isObject(match) && match.blockType === row.blockType ? match : null, locale);
+        for (const key of ROW_KEYS) if (key in row) merged[key] = row[key];
+        return merged;
       });
     } else {
       out[field.name] = value;
@@ -67,5 +88,6 @@ export function mergeLocalizedWrite(fields: SanitizedField[], incoming: Doc, exi
 }
 
 function hasLocalizedChild(field: SanitizedField): boolean {
-  return Boolean(field.fields?.some((f) => f.localized || hasLocalizedChild(f)));
+  const children = [...(field.fields ?? []), ...(field.blocks ?? []).flatMap((b) => b.fields)];
+  return children.some((f) => f.localized || hasLocalizedChild(f));
 }

@@ -2,7 +2,7 @@
  * Maps between a stored document (every locale, plain values) and a table row (columns, JSON). Rows read
  * back alike on both engines (JSON columns as JSON text); values to write go through the engine's dialect.
  */
-import { isColumnField } from '../config/sanitize.ts';
+import { isColumnField } from '../config/field-tree.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import type { Dialect } from '../db/store.ts';
 

@@ -3,6 +3,9 @@
  * `locale: 'all'`, on each locale's value of a localized field). Collects every error before failing.
  */
 import type { SanitizedField, User } from '../config/types.ts';
+import { blockOfRow, validateBlockRows } from './types/blocks.ts';
+import { parsePoint } from './types/point.ts';
+import { rowBoundsError, rowId } from './types/rows.ts';
 
 export type FieldError = { message: string; field: string };
 export type ValidateOptions = {
@@ -58,11 +61,12 @@ async function validateValue(
   const fail = (message: string) => ({ value: raw, errors: [{ field: key, message }] });
   if (isEmpty(raw) && !(field.type === 'checkbox' && raw === false)) {
     if (field.required) return fail('This field is required.');
-    return { value: field.hasMany || field.type === 'array' ? (raw === null ? null : raw ?? null) : null, errors };
+    if (field.minRows && (field.type === 'array' || field.type === 'blocks')) return fail(`This field needs at least ${field.minRows} rows.`);
+    return { value: field.hasMany || field.type === 'array' || field.type === 'blocks' ? (raw === null ? null : raw ?? null) : null, errors };
   }
   let value: unknown = raw;
   switch (field.type) {
-    case 'text': case 'textarea': case 'markdown': {
+    case 'text': case 'textarea': case 'markdown': case 'code': {
       if (field.hasMany) return fail('This field does not take a list.');
       if (typeof raw !== 'string') return fail('This field must be text.');
       if (field.minLength !== undefined && raw.length < field.minLength) return fail(`This value must be at least ${field.minLength} characters long.`);
@@ -92,7 +96,13 @@ async function validateValue(
       value = new Date(time).toISOString();
       break;
     }
-    case 'select': {
+    case 'point': {
+      const parsed = parsePoint(raw);
+      if ('error' in parsed) return fail(parsed.error);
+      value = parsed.point;
+      break;
+    }
+    case 'select': case 'radio': {
       const allowed = new Set(field.options!.map((o) => o.value));
       const list = field.hasMany ? raw : [raw];
       if (!Array.isArray(list)) return fail('This field takes a list of options.');
@@ -126,16 +136,26 @@ async function validateValue(
       value = { ...result.values };
       break;
     }
+    case 'blocks': {
+      if (!Array.isArray(raw)) return fail('This field takes a list of blocks.');
+      const bounds = rowBoundsError(field, raw, key);
+      if (bounds) return fail(bounds);
+      const result = await validateBlockRows(field, raw, key, (fields, row, at) => validateFields(fields, row, options, at, true));
+      errors.push(...result.errors);
+      value = result.value;
+      break;
+    }
     case 'array': {
       if (!Array.isArray(raw)) return fail('This field takes a list.');
+      const bounds = rowBoundsError(field, raw, key);
+      if (bounds) return fail(bounds);
       const rows: Record<string, unknown>[] = [];
       for (let i = 0; i < raw.length; i++) {
         const row = raw[i];
         if (!isObject(row)) { errors.push({ field: `${key}.${i}`, message: 'Each row must be an object.' }); continue; }
         const result = await validateFields(field.fields!, row, options, `${key}.${i}`, true);
         errors.push(...result.errors);
-        const id = typeof row.id === 'string' && row.id ? row.id : crypto.randomUUID().replaceAll('-', '').slice(0, 24);
-        rows.push({ id, ...result.values });
+        rows.push({ id: rowId(row), ...result.values });
       }
       value = rows;
       break;
@@ -171,6 +191,12 @@ export function missingRequired(fields: SanitizedField[], doc: Record<string, un
     if (field.type === 'group' && isObject(value)) errors.push(...missingRequired(field.fields!, value, locale, key));
     if (field.type === 'array' && Array.isArray(value)) {
       value.forEach((row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`)));
+    }
+    if (field.type === 'blocks' && Array.isArray(value)) {
+      value.forEach((row, i) => {
+        const block = blockOfRow(field, row);
+        if (block) errors.push(...missingRequired(block.fields, row as Record<string, unknown>, locale, `${key}.${i}`));
+      });
     }
   }
   return errors;

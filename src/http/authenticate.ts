@@ -13,7 +13,7 @@ import { requestReading, type Reading } from '../cache/change-counters.ts';
 import { loadUser } from '../auth/load-user.ts';
 import { mustEnrolTwoFactor } from '../auth/two-factor.ts';
 import { API_KEY_PREFIX, resolveApiKey } from '../auth/api-keys.ts';
-import { normalizeOrigin } from '../config/sanitize.ts';
+import { normalizeOrigin } from '../config/origin.ts';
 import { isCronSecret } from '../jobs/cron-secret.ts';
 import { ownOrigin } from './client-ip.ts';
 

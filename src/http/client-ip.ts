@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import type { SanitizedConfig } from '../config/types.ts';
-import { normalizeOrigin } from '../config/sanitize.ts';
+import { normalizeOrigin } from '../config/origin.ts';
 import { unmapIPv4 } from '../config/trust-proxy.ts';
 import type { SessionClient } from '../auth/sessions.ts';
 

@@ -19,7 +19,17 @@ function scalar(field: SanitizedField, mode: 'read' | 'write'): Schema {
     case 'number': return { type: 'number' };
     case 'checkbox': return { type: 'boolean' };
     case 'json': return {};
-    case 'select': return { type: 'string', enum: (field.options ?? []).map((o) => o.value) };
+    case 'select': case 'radio': return { type: 'string', enum: (field.options ?? []).map((o) => o.value) };
+    case 'code': return { type: 'string' };
+    case 'point': return { type: 'array', prefixItems: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'number', minimum: -90, maximum: 90 }], minItems: 2, maxItems: 2 };
+    case 'blocks': return {
+      type: 'array',
+      items: { oneOf: (field.blocks ?? []).map((block) => objectOf(block.fields, mode, blockRowKeys(block.slug, mode))) },
+      ...(field.minRows !== undefined ? { minItems: field.minRows } : {}),
+      ...(field.maxRows !== undefined ? { maxItems: field.maxRows } : {}),
+    };
+    // Layout fields never appear in stored field lists.
+    case 'tabs': case 'row': case 'collapsible': return {};
     case 'relationship': case 'upload': {
       const id = { type: 'integer', minimum: 1 };
       // `depth` 0 gives ids, above it the related document, or null where the reader may not read it.
@@ -28,6 +38,11 @@ function scalar(field: SanitizedField, mode: 'read' | 'write'): Schema {
     case 'array': return { type: 'array', items: objectOf(field.fields ?? [], mode, { id: { type: 'string' } }) };
     case 'group': return objectOf(field.fields ?? [], mode);
   }
+}
+
+/** `blockType` names the row's block; writes may leave `id` out (one is generated). */
+function blockRowKeys(slug: string, mode: 'read' | 'write'): Record<string, Schema> {
+  return { id: { type: 'string' }, blockType: { const: slug }, blockName: mode === 'read' ? nullable({ type: 'string' }) : { type: 'string' } };
 }
 
 function valueSchema(field: SanitizedField, mode: 'read' | 'write', locales: string[] | null): Schema {

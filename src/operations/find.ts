@@ -59,7 +59,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   if (paginate) checkPaging(limit, page);
   const { where, from, rights, locale } = await matchDocuments(ctx, collection, args);
   const { store } = ctx.cms;
-  const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights);
+  const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights, args.where);
   const shape = await readShapeOf(ctx, collection, args, rights);
   const totalDocs = await countRows(store, collection, where, from);
   const rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, paginate ? (page - 1) * limit : 0, from);

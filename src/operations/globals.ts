@@ -1,5 +1,6 @@
 /** Globals: one document each, stored as row 1 of their table; read returns defaults until first saved. */
 import { docToRow, rowToDoc } from '../fields/row.ts';
+import { storedDefaultOf } from '../fields/defaults.ts';
 import { insertRow, selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
@@ -32,8 +33,7 @@ export async function loadGlobal(ctx: OperationContext, global: SanitizedGlobal)
   }
   const doc: Record<string, unknown> = {};
   for (const field of global.fields) {
-    const value = typeof field.defaultValue === 'function' ? (field.defaultValue as (a: unknown) => unknown)({ user: ctx.user }) : field.defaultValue;
-    doc[field.name] = value === undefined ? null : field.localized && ctx.cms.config.localization ? { [ctx.cms.config.localization.defaultLocale]: value } : value;
+    doc[field.name] = storedDefaultOf(field, { user: ctx.user }, ctx.cms.config.localization?.defaultLocale ?? null) ?? null;
   }
   if (global.drafts) doc.status = 'draft';
   doc.createdAt = null;

@@ -7,6 +7,8 @@ import type { Entity, SanitizedField } from '../config/types.ts';
 import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
 import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
+import { storedDefaultOf } from '../fields/defaults.ts';
+import { isRelationField, visitValues } from '../fields/walk-values.ts';
 import { existingIds } from '../db/documents.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { hashPassword, passwordProblem } from '../auth/password.ts';
@@ -130,34 +132,20 @@ async function dropDeniedFields(ctx: OperationContext, fields: SanitizedField[],
 function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Doc): void {
   for (const field of fields) {
     if (field.name in data || field.defaultValue === undefined) continue;
-    const value = typeof field.defaultValue === 'function'
-      ? (field.defaultValue as (a: unknown) => unknown)({ user: ctx.user, locale: ctx.locale ?? undefined })
-      : structuredClone(field.defaultValue);
-    data[field.name] = field.localized && ctx.locale === 'all' ? { [ctx.cms.config.localization!.defaultLocale]: value } : value;
+    // With locale=all the body is in the stored shape, where a default belongs to the default locale.
+    const storeLocale = ctx.locale === 'all' ? ctx.cms.config.localization!.defaultLocale : null;
+    data[field.name] = storedDefaultOf(field, { user: ctx.user, locale: ctx.locale ?? undefined }, storeLocale);
   }
 }
 
 /** Every id in a relationship or upload field must name an existing document. */
 async function missingRelations(ctx: OperationContext, fields: SanitizedField[], values: Doc): Promise<FieldError[]> {
   const wanted = new Map<string, { ids: number[]; paths: Map<number, string> }>();
-  const visit = (list: SanitizedField[], doc: Doc, prefix: string) => {
-    for (const field of list) {
-      const value = doc[field.name];
-      const key = prefix ? `${prefix}.${field.name}` : field.name;
-      if (value === null || value === undefined) continue;
-      if (field.type === 'relationship' || field.type === 'upload') {
-        const entry = wanted.get(field.relationTo!) ?? { ids: [] as number[], paths: new Map<number, string>() };
-        wanted.set(field.relationTo!, entry);
-        const ids = (field.localized && isObject(value) ? Object.values(value) : [value]).flat().filter((v: unknown): v is number => typeof v === 'number');
-        for (const v of ids) { entry.ids.push(v); entry.paths.set(v, key); }
-      } else if (field.type === 'group' && isObject(value)) {
-        visit(field.fields!, field.localized ? (Object.values(value)[0] as Doc) ?? {} : value, key);
-      } else if (field.type === 'array' && Array.isArray(value)) {
-        value.forEach((row, i) => isObject(row) && visit(field.fields!, row, `${key}.${i}`));
-      }
-    }
-  };
-  visit(fields, values, '');
+  visitValues(fields, values, isRelationField, ({ field, value, path }) => {
+    const entry = wanted.get(field.relationTo!) ?? { ids: [] as number[], paths: new Map<number, string>() };
+    wanted.set(field.relationTo!, entry);
+    for (const id of [value].flat()) if (typeof id === 'number') { entry.ids.push(id); entry.paths.set(id, path); }
+  }, { keyedByLocale: ctx.locale === 'all' });
   const errors: FieldError[] = [];
   for (const [slug, { ids, paths }] of wanted) {
     const found = await existingIds(ctx.cms.store, ctx.cms.config.collectionsBySlug.get(slug)!.table, ids);

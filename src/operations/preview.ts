@@ -6,6 +6,7 @@
 import { badRequest, notFound } from '../errors.ts';
 import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
+import { storedDefaultOf } from '../fields/defaults.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { withPendingDraft, pendingDraft } from '../versions/drafts.ts';
 import { ownerOf, readLiveDoc } from '../versions/live-row.ts';
@@ -60,10 +61,7 @@ function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc
   const doc: Doc = { id: null };
   const locale = singleLocaleOf(ctx);
   for (const field of collection.fields) {
-    const value = typeof field.defaultValue === 'function'
-      ? (field.defaultValue as (a: unknown) => unknown)({ user: ctx.user, locale })
-      : structuredClone(field.defaultValue);
-    doc[field.name] = value === undefined ? null : field.localized && locale ? { [locale]: value } : value;
+    doc[field.name] = storedDefaultOf(field, { user: ctx.user, locale }, locale ?? null) ?? null;
   }
   if (collection.drafts) doc.status = 'draft';
   doc.createdAt = null;

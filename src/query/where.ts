@@ -5,17 +5,18 @@
  */
 import { badRequest } from '../errors.ts';
 import type { Dialect, SQLPart, ValueKind } from '../db/store.ts';
-import { isColumnField } from '../config/sanitize.ts';
+import { isColumnField } from '../config/field-tree.ts';
 import type { Entity, SanitizedField, Where } from '../config/types.ts';
 import type { LocaleOptions } from '../fields/localize.ts';
 
 export type { SQLPart };
-type Target = { expr: string; field: SanitizedField | null; kind: 'id' | 'date' | 'text' | 'number' | 'boolean'; many: boolean; arrayOf?: string };
+/** `rows`: the row lists (arrays, blocks) the path goes through, outermost first, as FROM items aliased r1, r2, …. */
+type Target = { expr: string; field: SanitizedField | null; kind: 'id' | 'date' | 'text' | 'number' | 'boolean' | 'point'; many: boolean; rows: string[] };
 
 const OPERATOR_ALIASES: Record<string, string> = {
   greater_than: 'gt', greater_than_equal: 'gte', less_than: 'lt', less_than_equal: 'lte',
 };
-const OPERATORS = new Set(['equals', 'not_equals', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'like', 'not_like', 'contains', 'exists']);
+const OPERATORS = new Set(['equals', 'not_equals', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'like', 'not_like', 'contains', 'exists', 'near']);
 const MAX_DEPTH = 8;
 const MAX_CONDITIONS = 100;
 // SQLite refuses expressions deeper than 1000 terms and LIKE patterns over 50,000 bytes: bound what one
@@ -92,6 +93,7 @@ function kindOf(field: SanitizedField): Target['kind'] {
     case 'checkbox': return 'boolean';
     case 'relationship': case 'upload': return 'id';
     case 'date': return 'date';
+    case 'point': return 'point';
     default: return 'text';
   }
 }
@@ -101,49 +103,66 @@ function kindOf(field: SanitizedField): Target['kind'] {
  * one below a denied group or array, answers exactly as an unknown field does.
  */
 function resolveTarget(dialect: Dialect, entity: Entity, path: string, locale: LocaleOptions | null, denied: ReadonlySet<string> | null): Target {
-  if (path === 'id') return { expr: '"id"', field: null, kind: 'id', many: false };
-  if (path === 'createdAt' || path === 'updatedAt') return { expr: quote(path), field: null, kind: 'date', many: false };
-  if ((path === 'status' || path === '_status') && entity.drafts) return { expr: '"status"', field: null, kind: 'text', many: false };
+  if (path === 'id') return { expr: '"id"', field: null, kind: 'id', many: false, rows: [] };
+  if (path === 'createdAt' || path === 'updatedAt') return { expr: quote(path), field: null, kind: 'date', many: false, rows: [] };
+  if ((path === 'status' || path === '_status') && entity.drafts) return { expr: '"status"', field: null, kind: 'text', many: false, rows: [] };
   const segments = path.split('.');
   let fields = entity.fields;
   let field: SanitizedField | undefined;
   let base = '';
   let jsonPath: string[] = [];
-  let arrayOf: string | undefined;
+  const rows: string[] = [];
   let fieldPath = '';
+  const unknown = () => badRequest(`The field "${path}" does not exist.`, path);
   for (let i = 0; i < segments.length; i++) {
     field = fields.find((f) => f.name === segments[i]);
     if (denied) fieldPath = i === 0 ? segments[0] : `${fieldPath}.${segments[i]}`;
-    if (!field || denied?.has(fieldPath)) throw badRequest(`The field "${path}" does not exist.`, path);
+    if (!field || denied?.has(fieldPath)) throw unknown();
     if (i === 0) base = quote(field.name);
     else jsonPath.push(field.name);
-    if (field.localized && !arrayOf) {
+    if (field.localized) {
       base = localizedExpr(dialect, base, jsonPath, locale);
       jsonPath = [];
     }
     if (i < segments.length - 1) {
-      if (field.type === 'array' && !arrayOf) {
-        // Conditions on a field inside array rows match when any row matches.
-        arrayOf = dialect.jsonGet(base, jsonPath);
-        base = 'value';
+      if (field.type === 'array' || field.type === 'blocks') {
+        // Conditions on a field inside rows match when any row matches (rows inside rows: any of those).
+        const alias = `r${rows.length + 1}`;
+        rows.push(`${dialect.jsonItems(dialect.jsonGet(base, jsonPath))} AS ${alias}`);
+        base = `${alias}.value`;
         jsonPath = [];
       } else if (field.type !== 'group') {
-        throw badRequest(`The field "${path}" does not exist.`, path);
+        throw unknown();
       }
-      fields = field.fields!;
+      fields = field.type === 'blocks' ? queryableRowFields(field) : field.fields!;
     }
   }
   const f = field!;
-  if (f.type === 'group' || f.type === 'array') throw badRequest(`The field "${path}" holds other fields; query one of them.`, path);
+  if (f.type === 'group' || f.type === 'array' || f.type === 'blocks') throw badRequest(`The field "${path}" holds other fields; query one of them.`, path);
   const column = segments.length === 1 && isColumnField(f);
   const kind = kindOf(f);
-  // A hasMany list stays JSON (its items are read one by one); anything else is read as its kind's value.
-  const expr = column ? base : f.hasMany ? dialect.jsonGet(base, jsonPath) : dialect.jsonValue(base, jsonPath, valueKind(kind, f));
-  return { expr, field: f, kind, many: Boolean(f.hasMany), arrayOf };
+  // A hasMany list and a point stay JSON (read item by item); anything else is read as its kind's value.
+  const expr = column ? base : f.hasMany || kind === 'point' ? dialect.jsonGet(base, jsonPath) : dialect.jsonValue(base, jsonPath, valueKind(kind, f));
+  return { expr, field: f, kind, many: Boolean(f.hasMany), rows };
+}
+
+const rowKeyFields = new WeakMap<SanitizedField, SanitizedField[]>();
+
+/** What a path may name inside a blocks field's rows: `id`, `blockType`, `blockName` and any block's fields (the first block's, where names repeat). */
+function queryableRowFields(field: SanitizedField): SanitizedField[] {
+  let list = rowKeyFields.get(field);
+  if (!list) {
+    const keys = ['id', 'blockType', 'blockName'].map((name): SanitizedField => ({ name, type: 'text', path: `${field.path}.${name}`, localized: false }));
+    const byName = new Map<string, SanitizedField>(keys.map((k) => [k.name, k]));
+    for (const block of field.blocks ?? []) for (const inner of block.fields) if (!byName.has(inner.name)) byName.set(inner.name, inner);
+    list = [...byName.values()];
+    rowKeyFields.set(field, list);
+  }
+  return list;
 }
 
 function valueKind(kind: Target['kind'], field: SanitizedField): ValueKind {
-  if (field.type === 'json') return 'json';
+  if (field.type === 'json' || kind === 'point') return 'json';
   return kind === 'id' ? 'integer' : kind;
 }
 
@@ -190,15 +209,61 @@ const isNullValue = (v: unknown) => v === null || v === 'null';
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function condition(dialect: Dialect, target: Target, operator: string, operand: unknown, key: string): SQLPart {
+  if (target.kind === 'point' || operator === 'near') return pointCondition(dialect, target, operator, operand, key);
   const part = scalarCondition(dialect, target, operator, operand, key);
-  if (!target.arrayOf) return part;
-  // Rows of an array field: true when any row matches (for negations: when no row matches the positive form).
+  if (target.rows.length === 0) return part;
+  // Rows of an array or blocks field: true when any row matches (for negations: when no row matches the positive form).
+  const from = target.rows.join(', ');
   const negated = operator === 'not_equals' || operator === 'not_in' || operator === 'not_like';
   if (negated) {
     const positive = scalarCondition(dialect, target, operator.replace('not_', ''), operand, key);
-    return { sql: `NOT EXISTS (SELECT 1 FROM ${dialect.jsonItems(target.arrayOf)} WHERE ${positive.sql})`, params: positive.params };
+    return { sql: `NOT EXISTS (SELECT 1 FROM ${from} WHERE ${positive.sql})`, params: positive.params };
   }
-  return { sql: `EXISTS (SELECT 1 FROM ${dialect.jsonItems(target.arrayOf)} WHERE ${part.sql})`, params: part.params };
+  return { sql: `EXISTS (SELECT 1 FROM ${from} WHERE ${part.sql})`, params: part.params };
+}
+
+/** Points take `near` (within a distance, nearest first by default) and `exists`. */
+function pointCondition(dialect: Dialect, target: Target, operator: string, operand: unknown, key: string): SQLPart {
+  if (target.kind !== 'point') throw badRequest(`"near" works only on point fields; "${key}" is not one.`, key);
+  if (target.rows.length) throw badRequest(`"${key}" is inside rows; points are queried at the top or inside groups.`, key);
+  if (operator === 'exists') return scalarCondition(dialect, { ...target, kind: 'number' }, operator, operand, key);
+  if (operator !== 'near') throw badRequest(`A point takes "near" or "exists", not "${operator}".`, key);
+  const near = parseNear(operand, key);
+  const distance = dialect.distanceMeters(target.expr, near.lng, near.lat);
+  const within = near.maxDistance === null ? `${distance} IS NOT NULL` : `${distance} <= ?`;
+  const params: unknown[] = near.maxDistance === null ? [] : [near.maxDistance];
+  if (near.minDistance !== null) params.push(near.minDistance);
+  return { sql: near.minDistance === null ? within : `(${within} AND ${distance} >= ?)`, params };
+}
+
+type Near = { lng: number; lat: number; maxDistance: number | null; minDistance: number | null };
+
+/** `<lng>,<lat>[,<maxDistance m>[,<minDistance m>]]` (a string or a list). */
+function parseNear(operand: unknown, key: string): Near {
+  const parts = (Array.isArray(operand) ? operand : String(operand ?? '').split(',')).map((p) => String(p).trim());
+  const numbers = parts.map((p) => (p === '' || p === 'null' ? null : Number(p)));
+  const [lng, lat, max = null, min = null] = numbers;
+  const bad = parts.length < 2 || parts.length > 4 || numbers.some((n) => n !== null && !Number.isFinite(n));
+  if (bad || lng === null || lat === null || Math.abs(lng) > 180 || Math.abs(lat) > 90 || (max !== null && max < 0) || (min !== null && min < 0)) {
+    throw badRequest(`"near" on "${key}" takes <longitude>,<latitude>,<maxDistance in m>[,<minDistance in m>].`, key);
+  }
+  return { lng, lat, maxDistance: max, minDistance: min };
+}
+
+/** The first `near` condition of a where (at its top or in its `and` lists), which orders results nearest first. */
+function findNear(where: unknown, depth = 0): { path: string; near: unknown } | null {
+  if (!isObject(where) || depth > MAX_DEPTH) return null;
+  for (const [key, value] of Object.entries(where)) {
+    if (key === 'and') {
+      for (const item of Array.isArray(value) ? value : isObject(value) ? Object.values(value) : []) {
+        const found = findNear(item, depth + 1);
+        if (found) return found;
+      }
+    } else if (key !== 'or' && isObject(value) && 'near' in value) {
+      return { path: key, near: value.near };
+    }
+  }
+  return null;
 }
 
 function scalarCondition(dialect: Dialect, target: Target, operator: string, operand: unknown, key: string): SQLPart {
@@ -286,7 +351,14 @@ function manyCondition(dialect: Dialect, target: Target, operator: string, opera
 }
 
 /** `-createdAt,title` → ORDER BY. A tiebreak on id keeps pages stable. */
-export function compileSort(dialect: Dialect, entity: Entity, sort: string | string[] | undefined, locale: LocaleOptions | null, rights: QueryRights): string {
+export function compileSort(dialect: Dialect, entity: Entity, sort: string | string[] | undefined, locale: LocaleOptions | null, rights: QueryRights, where?: Where | null): string {
+  const near = sort === undefined ? findNear(where) : null;
+  if (near) {
+    // Nearest first when no sort is asked for (as Payload does); the where has already checked the path.
+    const target = resolveTarget(dialect, entity, near.path, locale, deniedOf(rights));
+    const { lng, lat } = parseNear(near.near, near.path);
+    return `${dialect.distanceMeters(target.expr, lng, lat)} ASC, "id" ASC`;
+  }
   const items = (Array.isArray(sort) ? sort : String(sort ?? '-createdAt').split(',')).map((s) => String(s).trim()).filter(Boolean);
   if (items.length === 0) items.push('-createdAt');
   if (items.length > MAX_SORT_FIELDS) throw badRequest(`"sort" takes at most ${MAX_SORT_FIELDS} fields.`, 'sort');
@@ -296,7 +368,7 @@ export function compileSort(dialect: Dialect, entity: Entity, sort: string | str
     const descending = item.startsWith('-');
     const name = item.replace(/^[-+]/, '');
     const target = resolveTarget(dialect, entity, name, locale, deniedOf(rights));
-    if (target.many || target.arrayOf) throw badRequest(`Cannot sort by "${name}".`, name);
+    if (target.many || target.rows.length || target.kind === 'point') throw badRequest(`Cannot sort by "${name}".`, name);
     parts.push(`${target.expr} ${descending ? 'DESC' : 'ASC'}`);
     if (parts.length === 1) idDirection = descending ? 'DESC' : 'ASC';
     if (name === 'id') return parts.join(', ');

@@ -6,7 +6,7 @@
  */
 import type { SanitizedCollection } from '../config/types.ts';
 import { entityTable } from '../db/table-model.ts';
-import { isColumnField } from '../config/sanitize.ts';
+import { isColumnField } from '../config/field-tree.ts';
 import { quote } from '../query/where.ts';
 import type { Dialect, SQLPart, ValueKind } from '../db/store.ts';
 

@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import type { SanitizedConfig, SanitizedField } from '../config/types.ts';
 import type { ChangeEvent } from '../events/change-events.ts';
+import { blockOfRow } from '../fields/types/blocks.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,7 +34,7 @@ export function withoutHiddenFields(fields: SanitizedField[], doc: Doc): Doc {
       delete out[field.name];
       continue;
     }
-    if (!field.fields || !hasHidden(field.fields)) continue;
+    if (!hasHidden([...(field.fields ?? []), ...(field.blocks ?? []).flatMap((b) => b.fields)])) continue;
     const strip = (value: unknown) => stripChildren(field, value);
     const value = out[field.name];
     out[field.name] = field.localized && isObject(value) ? mapValues(value, strip) : strip(value);
@@ -44,11 +45,17 @@ export function withoutHiddenFields(fields: SanitizedField[], doc: Doc): Doc {
 function stripChildren(field: SanitizedField, value: unknown): unknown {
   if (field.type === 'group' && isObject(value)) return withoutHiddenFields(field.fields!, value);
   if (field.type === 'array' && Array.isArray(value)) return value.map((row) => (isObject(row) ? withoutHiddenFields(field.fields!, row) : row));
+  if (field.type === 'blocks' && Array.isArray(value)) {
+    return value.map((row) => {
+      const block = blockOfRow(field, row);
+      return block && isObject(row) ? withoutHiddenFields(block.fields, row) : row;
+    });
+  }
   return value;
 }
 
 function hasHidden(fields: SanitizedField[]): boolean {
-  return fields.some((f) => f.hidden || (f.fields !== undefined && hasHidden(f.fields)));
+  return fields.some((f) => f.hidden || (f.fields !== undefined && hasHidden(f.fields)) || Boolean(f.blocks?.some((b) => hasHidden(b.fields))));
 }
 
 function mapValues(value: Doc, fn: (v: unknown) => unknown): Doc {

@@ -43,6 +43,20 @@ function jsonValue(expr: string, path: readonly string[], kind: ValueKind): stri
   return typed(path.length ? `${asJson(expr)} #> ${pathLiteral(path)}` : asJson(expr), kind);
 }
 
+/** A checked finite number as SQL text, parenthesised so a minus sign never meets another. */
+function numberLiteral(value: number): string {
+  if (!Number.isFinite(value)) throw new Error('not a finite number');
+  return `(${String(value)}::float8)`;
+}
+
+/** Haversine in plain SQL math; `least` keeps rounding from leaving asin's domain; NULL for anything but numbers. */
+function distanceMeters(point: string, lng: number, lat: number): string {
+  const pLng = typed(`${asJson(point)} -> 0`, 'number');
+  const pLat = typed(`${asJson(point)} -> 1`, 'number');
+  const [x, y] = [numberLiteral(lng), numberLiteral(lat)];
+  return `(2 * 6371008.8 * asin(least(1, sqrt(power(sin(radians(${pLat} - ${y}) / 2), 2) + cos(radians(${y})) * cos(radians(${pLat})) * power(sin(radians(${pLng} - ${x}) / 2), 2)))))`;
+}
+
 /** Errno of the SQLSTATE `unique_violation`; Bun.SQL puts SQLSTATEs in `errno`, not `code`. */
 const UNIQUE_VIOLATION = '23505';
 
@@ -81,6 +95,7 @@ export const postgresDialect: Dialect = {
   engine: 'postgres',
   jsonGet,
   jsonValue,
+  distanceMeters,
   jsonArrayLength: (expr) => `(CASE WHEN ${expr} IS NULL THEN NULL WHEN jsonb_typeof(${asJson(expr)}) = 'array' THEN jsonb_array_length(${asJson(expr)}) ELSE 0 END)`,
   // jsonb_array_elements names its column `value`, like json_each; anything but an array has no items.
   jsonItems: (expr) => `jsonb_array_elements(CASE WHEN jsonb_typeof(${asJson(expr)}) = 'array' THEN ${asJson(expr)} END)`,

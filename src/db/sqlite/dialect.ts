@@ -4,6 +4,20 @@ import type { Dialect } from '../store.ts';
 /** `$."a"."b"`: segments come from the config; quotes are escaped for the path and for the SQL string. */
 const jsonPath = (path: readonly string[]) => `'$${path.map((p) => `."${p.replaceAll('"', '\\"')}"`).join('').replaceAll("'", "''")}'`;
 
+/** A checked finite number as SQL text, parenthesised so a minus sign never meets another. */
+function numberLiteral(value: number): string {
+  if (!Number.isFinite(value)) throw new Error('not a finite number');
+  return `(${String(value)})`;
+}
+
+/** Haversine with SQLite's math functions (built into bun:sqlite); `min` keeps rounding from leaving asin's domain. */
+function distanceMeters(point: string, lng: number, lat: number): string {
+  const pLng = `json_extract(${point}, '$[0]')`;
+  const pLat = `json_extract(${point}, '$[1]')`;
+  const [x, y] = [numberLiteral(lng), numberLiteral(lat)];
+  return `(2 * 6371008.8 * asin(min(1, sqrt(power(sin(radians(${pLat} - ${y}) / 2), 2) + cos(radians(${y})) * cos(radians(${pLat})) * power(sin(radians(${pLng} - ${x}) / 2), 2)))))`;
+}
+
 const sqlString = (value: string) => `'${value.replaceAll("'", "''")}'`;
 const CHANGE_OPERATIONS = ['insert', 'update', 'delete'] as const;
 
@@ -14,6 +28,7 @@ export const sqliteDialect: Dialect = {
   jsonValue: (expr, path) => (path.length ? `json_extract(${expr}, ${jsonPath(path)})` : expr),
   jsonArrayLength: (expr) => `json_array_length(${expr})`,
   jsonItems: (expr) => `json_each(${expr})`,
+  distanceMeters,
   // SQLite's LIKE ignores case (ASCII), which is what `like` promises.
   likeInsensitive: (expr) => `${expr} LIKE ? ESCAPE '\\'`,
   inList: (expr, values) => ({ sql: `${expr} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] }),

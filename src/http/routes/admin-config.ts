@@ -15,10 +15,30 @@ function describeField(field: SanitizedField): Record<string, unknown> {
     hasMany: Boolean(field.hasMany),
     relationTo: field.relationTo ?? null,
     options: field.options ?? null,
-    admin: field.admin ?? null,
+    admin: serializable(field.admin),
     defaultValue: typeof field.defaultValue === 'function' ? null : field.defaultValue ?? null,
-    fields: field.fields?.filter((f) => !f.hidden).map(describeField) ?? null,
+    // As written, layout fields included: the editor arranges them; values are stored by `fields`' names.
+    fields: describeFields(field.editorFields ?? field.fields),
+    ...(field.minRows !== undefined ? { minRows: field.minRows } : {}),
+    ...(field.maxRows !== undefined ? { maxRows: field.maxRows } : {}),
+    ...(field.tabs ? { tabs: field.tabs.map((tab) => ({ label: tab.label ?? null, name: tab.name ?? null, description: tab.description ?? null, admin: tab.admin ?? null, fields: describeFields(tab.editorFields) })) } : {}),
+    ...(field.blocks ? {
+      blocks: field.blocks.map((block) => ({
+        slug: block.slug, labels: block.labels ?? null, interfaceName: block.interfaceName ?? null, imageURL: block.imageURL ?? null,
+        admin: serializable(block.admin), fields: describeFields(block.editorFields),
+      })),
+    } : {}),
   };
+}
+
+function describeFields(fields: SanitizedField[] | undefined): Record<string, unknown>[] | null {
+  return fields?.filter((f) => !f.hidden).map(describeField) ?? null;
+}
+
+/** Plain data only: functions (conditions, components) stay on the server. */
+function serializable(value: Record<string, unknown> | undefined): Record<string, unknown> | null {
+  if (!value) return null;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v !== 'function'));
 }
 
 export function adminConfigRoutes(cms: CMS) {
@@ -31,9 +51,9 @@ export function adminConfigRoutes(cms: CMS) {
       admin: { useAsTitle: c.admin?.useAsTitle ?? 'id' },
       // The URL is a function of the document: the admin asks POST …/preview for it (with its token).
       livePreview: Boolean(c.livePreview?.url),
-      fields: c.fields.filter((f) => !f.hidden).map(describeField),
+      fields: describeFields(c.editorFields),
     })),
-    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: g.fields.filter((f) => !f.hidden).map(describeField) })),
+    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: describeFields(g.editorFields) })),
     localization: cms.config.localization,
     upload: { maxFileSize: cms.config.upload.maxFileSize, mimeTypes: cms.config.upload.mimeTypes },
   };

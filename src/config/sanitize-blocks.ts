@@ -1,0 +1,41 @@
+/** The blocks of a `blocks` field, and the row bounds of `array` and `blocks` fields, checked at start. */
+import { newLevel, sanitizeLevel, type Fail, type FieldEnv } from './sanitize-fields.ts';
+import type { Field, SanitizedBlock } from './types.ts';
+
+const BLOCK_SLUG = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
+/** Names a row of a block keeps for itself. */
+export const BLOCK_ROW_KEYS = new Set(['id', 'blockType', 'blockName']);
+/** Rows one array or blocks field may hold (docs/content-model.md); `maxRows` may only lower it. */
+export const MAX_ROWS = 1000;
+
+export function sanitizeBlocks(
+  blocks: unknown, key: string, path: string, insideLocalized: boolean, depth: number, env: FieldEnv,
+): { blocks: SanitizedBlock[]; blocksBySlug: Map<string, SanitizedBlock> } {
+  if (!Array.isArray(blocks) || blocks.length === 0) env.fail(key, 'a blocks field needs a non-empty list of blocks');
+  const blocksBySlug = new Map<string, SanitizedBlock>();
+  const list = (blocks as Field['blocks'])!.map((block, i) => {
+    const at = `${key}[${i}]`;
+    if (!block || typeof block !== 'object') env.fail(at, 'must be an object');
+    if (typeof block.slug !== 'string' || !BLOCK_SLUG.test(block.slug)) env.fail(`${at}.slug`, `a block needs a slug (letters, digits, - and _), got ${JSON.stringify(block.slug ?? null)}`);
+    if (blocksBySlug.has(block.slug)) env.fail(`${at}.slug`, `duplicate block slug "${block.slug}"`);
+    if (block.interfaceName !== undefined && (typeof block.interfaceName !== 'string' || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(block.interfaceName))) {
+      env.fail(`${at}.interfaceName`, 'must be a TypeScript identifier');
+    }
+    const level = newLevel(path, insideLocalized, BLOCK_ROW_KEYS, depth);
+    const editorFields = sanitizeLevel(block.fields, `${at}.fields`, level, env);
+    const out: SanitizedBlock = { ...block, fields: level.stored, editorFields };
+    blocksBySlug.set(block.slug, out);
+    return out;
+  });
+  return { blocks: list, blocksBySlug };
+}
+
+export function sanitizeRowBounds(field: Field, at: string, fail: Fail): void {
+  const check = (name: 'minRows' | 'maxRows') => {
+    const value = field[name];
+    if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > MAX_ROWS)) fail(`${at}.${name}`, `must be a whole number from 0 to ${MAX_ROWS}`);
+  };
+  check('minRows');
+  check('maxRows');
+  if (field.minRows !== undefined && field.maxRows !== undefined && field.minRows > field.maxRows) fail(`${at}.minRows`, 'is more than maxRows');
+}

@@ -1,0 +1,131 @@
+/**
+ * One collection or global as the rest of the code reads it: fields checked, access rules and hooks
+ * complete (a missing rule requires a logged-in user), compound indexes checked, cache settings filled.
+ */
+import { isColumnField } from './field-tree.ts';
+import { sanitizeFields, type Fail } from './sanitize-fields.ts';
+import {
+  HOOK_NAMES,
+  type AccessRule, type CollectionConfig, type EntityCacheConfig, type GlobalConfig, type Hook, type HookName, type Hooks,
+  type SanitizedCollection, type SanitizedConfig, type SanitizedEntityCache, type SanitizedGlobal,
+} from './types.ts';
+
+const RESERVED_FIELD_NAMES = new Set(['id', 'createdAt', 'updatedAt', 'passwordHash', 'keyHash', 'password']);
+
+export function mergeBuiltIn(builtIn: CollectionConfig, project: CollectionConfig, key: string, fail: Fail): CollectionConfig {
+  const builtInNames = new Set(builtIn.fields.map((f) => f.name));
+  (project.fields ?? []).forEach((f, i) => {
+    if (builtInNames.has(f?.name)) fail(`${key}.fields[${i}].name`, `"${f.name}" is a built-in field of ${builtIn.slug}`);
+  });
+  const hooks: Hooks = { ...builtIn.hooks };
+  for (const name of HOOK_NAMES) {
+    const extra = project.hooks?.[name];
+    if (extra) hooks[name] = [...(builtIn.hooks?.[name] ?? []), ...extra];
+  }
+  return {
+    ...builtIn,
+    ...project,
+    fields: [...builtIn.fields, ...(project.fields ?? [])],
+    access: { ...builtIn.access, ...project.access },
+    hooks,
+    admin: { ...builtIn.admin, ...project.admin },
+  };
+}
+
+const requireUser: AccessRule = ({ user }) => Boolean(user);
+
+function sanitizeHooks(hooks: Hooks | undefined, key: string, fail: Fail): Record<HookName, Hook[]> {
+  const out = {} as Record<HookName, Hook[]>;
+  for (const name of Object.keys(hooks ?? {})) {
+    if (!HOOK_NAMES.includes(name as HookName)) fail(`${key}.hooks.${name}`, `unknown hook (expected one of ${HOOK_NAMES.join(', ')})`);
+  }
+  for (const name of HOOK_NAMES) {
+    const list = hooks?.[name] ?? [];
+    if (!Array.isArray(list) || !list.every((h) => typeof h === 'function')) fail(`${key}.hooks.${name}`, 'must be a list of functions');
+    out[name] = list;
+  }
+  return out;
+}
+
+function sanitizeAccess(access: Record<string, unknown> | undefined, names: string[], key: string, fail: Fail) {
+  const out: Record<string, AccessRule> = {};
+  for (const [name, rule] of Object.entries(access ?? {})) {
+    if (rule !== undefined && typeof rule !== 'function' && typeof rule !== 'boolean') fail(`${key}.access.${name}`, 'must be a function');
+    if (rule !== undefined) out[name] = typeof rule === 'boolean' ? () => rule : (rule as AccessRule);
+  }
+  for (const name of names) out[name] ??= requireUser;
+  return out;
+}
+
+export function sanitizeCollection(
+  c: CollectionConfig, key: string, builtIn: string | undefined,
+  localization: SanitizedConfig['localization'], fail: Fail,
+): SanitizedCollection {
+  const drafts = Boolean(c.drafts);
+  if (!Array.isArray(c.fields)) fail(`${key}.fields`, 'must be a list');
+  const reserved = new Set(RESERVED_FIELD_NAMES);
+  if (drafts) reserved.add('status');
+  const { fields, editorFields } = sanitizeFields(c.fields, `${key}.fields`, reserved, localization, fail);
+  const fieldsByName = new Map(fields.map((f) => [f.name, f]));
+  const indexes = (c.indexes ?? []).map((index, i) => {
+    if (!index || !Array.isArray(index.fields) || index.fields.length === 0) fail(`${key}.indexes[${i}].fields`, 'must be a non-empty list of field names');
+    for (const name of index.fields) {
+      const bare = name.replace(/^-/, '');
+      const field = fieldsByName.get(bare);
+      const systemColumn = ['id', 'createdAt', 'updatedAt'].includes(bare) || (drafts && bare === 'status');
+      if (!systemColumn && (!field || !isColumnField(field))) fail(`${key}.indexes[${i}].fields`, `"${bare}" is not a top-level field stored in its own column`);
+    }
+    return { fields: index.fields.map((n) => n.replace(/^-/, '')), unique: Boolean(index.unique) };
+  });
+  const useAsTitle = c.admin?.useAsTitle;
+  if (useAsTitle && useAsTitle !== 'id' && !fieldsByName.has(useAsTitle)) fail(`${key}.admin.useAsTitle`, `unknown field "${useAsTitle}"`);
+  return {
+    ...c,
+    slug: c.slug,
+    kind: 'collection',
+    table: c.slug,
+    builtIn: builtIn as SanitizedCollection['builtIn'],
+    drafts,
+    maxVersions: c.maxVersions ?? 100,
+    fields,
+    editorFields,
+    fieldsByName,
+    indexes,
+    access: sanitizeAccess(c.access, ['read', 'create', 'update', 'delete'], key, fail),
+    hooks: sanitizeHooks(c.hooks, key, fail),
+    cache: sanitizeEntityCache(c.cache, key, fail),
+  };
+}
+
+export function sanitizeGlobal(g: GlobalConfig, key: string, localization: SanitizedConfig['localization'], fail: Fail): SanitizedGlobal {
+  const drafts = Boolean(g.drafts);
+  if (!Array.isArray(g.fields)) fail(`${key}.fields`, 'must be a list');
+  const reserved = new Set(RESERVED_FIELD_NAMES);
+  if (drafts) reserved.add('status');
+  const { fields, editorFields } = sanitizeFields(g.fields, `${key}.fields`, reserved, localization, fail);
+  return {
+    ...g,
+    kind: 'global',
+    table: `_global_${g.slug}`,
+    drafts,
+    maxVersions: g.maxVersions ?? 100,
+    fields,
+    editorFields,
+    fieldsByName: new Map(fields.map((f) => [f.name, f])),
+    access: sanitizeAccess(g.access, ['read', 'update'], key, fail),
+    hooks: sanitizeHooks(g.hooks, key, fail),
+    cache: sanitizeEntityCache(g.cache, key, fail),
+  };
+}
+
+/** `dependsOn` names are checked against the whole config once every entity is known (with relationTo, above). */
+function sanitizeEntityCache(cache: EntityCacheConfig | undefined, key: string, fail: Fail): SanitizedEntityCache {
+  if (cache === undefined) return { enabled: true, control: 'no-cache', dependsOn: [] };
+  if (cache === false) return { enabled: false, control: 'no-cache', dependsOn: [] };
+  if (typeof cache !== 'object' || cache === null) fail(`${key}.cache`, 'must be false or { control, dependsOn }');
+  const control = cache.control ?? 'no-cache';
+  if (typeof control !== 'string' || /[\r\n]/.test(control)) fail(`${key}.cache.control`, 'must be a Cache-Control header value');
+  const dependsOn = cache.dependsOn ?? [];
+  if (!Array.isArray(dependsOn) || !dependsOn.every((d) => typeof d === 'string')) fail(`${key}.cache.dependsOn`, 'must be a list of collection or global slugs');
+  return { enabled: true, control, dependsOn };
+}

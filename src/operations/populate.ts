@@ -1,0 +1,92 @@
+/**
+ * Population of relationship and upload values to `depth`, batched per request: level by level, every id
+ * the documents of that level point at is collected across the whole result (at any nesting: groups,
+ * arrays, blocks, named tabs), and each related collection is read with one query per level, never one
+ * per document or per row. `populateRelationships` is the entry point; what a value location is comes
+ * from the walker in src/fields/walk-values.ts, so new kinds of relationship plug in there and in `idsAt`.
+ */
+import type { Entity, SanitizedCollection } from '../config/types.ts';
+import { isRelationField, visitValues, type ValueLocation } from '../fields/walk-values.ts';
+import { rowToDoc } from '../fields/row.ts';
+import { selectRowsByIds } from '../db/documents.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
+import { checkAccess } from '../access/check-access.ts';
+import { localeOf, type OperationContext } from './context.ts';
+import type { ReadShape } from '../query/select.ts';
+
+type Doc = Record<string, unknown>;
+
+/** The two halves of presenting a document: everything before population, and what runs after it (afterRead). */
+export type PresentSteps = {
+  prepare(ctx: OperationContext, entity: Entity, stored: Doc[], shape?: ReadShape): Promise<Doc[]>;
+  finish(ctx: OperationContext, entity: Entity, doc: Doc): Promise<Doc>;
+};
+
+/** One id to replace by its document: `holder[key]` holds it (a field's object, a hasMany list, a locale record). */
+type Slot = { holder: Record<string | number, unknown>; key: string | number; id: number };
+type Group = { entity: Entity; docs: Doc[] };
+
+/** The ids at one location, each with the slot to fill. */
+function idsAt(location: ValueLocation, into: (slug: string, slot: Slot) => void): void {
+  const { field, holder, key, value } = location;
+  const slug = field.relationTo!;
+  if (Array.isArray(value)) value.forEach((id, i) => typeof id === 'number' && into(slug, { holder: value as unknown as Record<number, unknown>, key: i, id }));
+  else if (typeof value === 'number') into(slug, { holder, key, id: value });
+}
+
+/** Replaces ids by documents in `docs` (already prepared) down to `depth` levels, in place. */
+export async function populateRelationships(
+  ctx: OperationContext, entity: Entity, docs: Doc[], depth: number, narrow: ReadShape['populate'] | undefined, steps: PresentSteps,
+): Promise<void> {
+  const keyedByLocale = !ctx.locale || ctx.locale === 'all';
+  let level: Group[] = [{ entity, docs }];
+  // Per level below the top: the related documents read and the slots they filled, finished deepest first.
+  const filled: { groups: Group[]; assigned: { slot: Slot; doc: Doc }[] }[] = [];
+  for (let remaining = depth; remaining > 0 && level.length; remaining--) {
+    const slots = new Map<string, Slot[]>();
+    const into = (slug: string, slot: Slot) => {
+      const list = slots.get(slug) ?? [];
+      slots.set(slug, list);
+      list.push(slot);
+    };
+    for (const group of level) for (const doc of group.docs) visitValues(group.entity.fields, doc, isRelationField, (loc) => idsAt(loc, into), { keyedByLocale });
+    const next: Group[] = [];
+    const assigned: { slot: Slot; doc: Doc }[] = [];
+    for (const [slug, list] of slots) {
+      const related = ctx.cms.config.collectionsBySlug.get(slug) as SanitizedCollection;
+      const byId = await readRelated(ctx, related, [...new Set(list.map((s) => s.id))]);
+      if (!byId) {
+        for (const slot of list) slot.holder[slot.key] = null;
+        continue;
+      }
+      const prepared = await steps.prepare(ctx, related, byId.rows, narrow ? { select: narrow[slug], populate: narrow } : undefined);
+      const presented = new Map(prepared.map((d) => [d.id as number, d]));
+      for (const slot of list) {
+        const doc = presented.get(slot.id) ?? null;
+        slot.holder[slot.key] = doc;
+        if (doc) assigned.push({ slot, doc });
+      }
+      next.push({ entity: related, docs: prepared });
+    }
+    filled.push({ groups: next, assigned });
+    level = next;
+  }
+  // afterRead sees its document populated, so the deepest level finishes first.
+  for (const { groups, assigned } of filled.reverse()) {
+    const finished = new Map<Doc, Doc>();
+    for (const group of groups) for (const doc of group.docs) finished.set(doc, await steps.finish(ctx, group.entity, doc));
+    for (const { slot, doc } of assigned) slot.holder[slot.key] = finished.get(doc) ?? doc;
+  }
+}
+
+/** The stored documents of `ids` the reader may read (one query), or null when the collection is not readable at all. */
+async function readRelated(ctx: OperationContext, related: SanitizedCollection, ids: number[]): Promise<{ rows: Doc[] } | null> {
+  let accessWhere = null;
+  try {
+    accessWhere = await checkAccess(ctx, related, 'read');
+  } catch {
+    return null;
+  }
+  const rows = await selectRowsByIds(ctx.cms.store, related, ids, compileWhere(ctx.cms.store.dialect, related, accessWhere, localeOf(ctx), TRUSTED));
+  return { rows: rows.map((r) => rowToDoc(related, r)) };
+}
