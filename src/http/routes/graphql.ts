@@ -1,0 +1,86 @@
+/**
+ * `GET|POST <api>/graphql` (docs/graphql.md): parse the request, then run it through src/graphql. Queries
+ * go through the response cache like REST reads; a mutation needs POST, and a cookie session's CSRF token.
+ * Absent when the config turns GraphQL off.
+ */
+import { Elysia } from 'elysia';
+import { Kind, type OperationDefinitionNode } from 'graphql';
+import type { CMS } from '../../cms.ts';
+import { APIError, badRequest } from '../../errors.ts';
+import { readJSON } from '../body.ts';
+import { methods, type RouteInput } from '../handle.ts';
+import { checkCsrf, checkLoginOrigin } from '../authenticate.ts';
+import { clientIP, ownOrigin, sessionClient } from '../client-ip.ts';
+import { clearedCookies, sessionCookies } from './users.ts';
+import { pathAndQuery } from '../observe-request.ts';
+import { answerKeptRead, keptRead } from '../../cache/cached-read.ts';
+import { createGraphQLRequest, type GraphQLRequest } from '../../graphql/request-context.ts';
+import { cacheTables, formatError, formatResult, operationOf, planQuery, readParams, runOperation, type GraphQLParams } from '../../graphql/execute.ts';
+import { signInMutations } from '../../graphql/auth-fields.ts';
+
+export function graphQLRoutes(cms: CMS) {
+  const limits = cms.config.graphQL;
+  if (!limits) return new Elysia();
+  const signIn = signInMutations(cms.config);
+  const serve = async (input: RouteInput) => {
+    const raw = input.request.method === 'POST' ? await readJSON(input.request) : input.query;
+    if (!Array.isArray(raw)) return runOne(cms, input, readParams(raw), signIn, false);
+    // Batched operations (Apollo's batch link): bounded, run one after another, never kept.
+    if (input.request.method !== 'POST') throw badRequest('Batched operations need POST.');
+    if (raw.length === 0 || raw.length > limits.maxBatch) throw badRequest(`A batch holds 1 to ${limits.maxBatch} operations.`);
+    const answers: unknown[] = [];
+    const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    for (const item of raw) {
+      const answer = await runOne(cms, input, readParams(item), signIn, true);
+      answers.push(await answer.json());
+      for (const cookie of answer.headers.getSetCookie()) headers.append('set-cookie', cookie);
+    }
+    return new Response(JSON.stringify(answers), { headers });
+  };
+  return new Elysia().all('/graphql', methods(cms, { GET: serve, POST: serve }, { csrf: false }));
+}
+
+async function runOne(cms: CMS, input: RouteInput, params: GraphQLParams, signIn: Set<string>, batched: boolean): Promise<Response> {
+  const { request, credentials } = input;
+  const post = request.method === 'POST';
+  // A query asked for again is answered from the cache before it is even parsed.
+  const what = post ? `POST graphql\n${params.operationName ?? ''}\n${params.query}\n${JSON.stringify(params.variables)}` : pathAndQuery(request.url);
+  if (post && !batched) {
+    const kept = await answerKeptRead(cms, request, credentials, what);
+    if (kept) return kept;
+  }
+  const plan = planQuery(cms, params.query);
+  if (plan.errors.length) return answer({ errors: plan.errors.map((e) => formatError(cms, e)), data: null }, 400);
+  const operation = operationOf(plan, params);
+  const req = createGraphQLRequest(cms, input.ctx, credentials, {
+    client: sessionClient(cms.config, request),
+    get ip() { return clientIP(cms.config, request); },
+    get origin() { return ownOrigin(cms.config, request); },
+    checkLoginOrigin: () => checkLoginOrigin(cms, request),
+    sessionCookies: (token, csrfToken) => sessionCookies(cms, token, csrfToken),
+    clearedCookies: () => clearedCookies(cms),
+  });
+  if (operation.operation === 'query' && !batched) {
+    return keptRead(cms, request, credentials, what, async () => {
+      const result = await runOperation(req, plan, params);
+      return { body: formatResult(cms, result), tables: cacheTables(req, result) };
+    });
+  }
+  if (operation.operation !== 'query') refuseUnsafeWrite(cms, input, operation, signIn);
+  const result = await runOperation(req, plan, params);
+  return answer(formatResult(cms, result), 200, req);
+}
+
+/** A mutation never runs from a GET (a link or an image could send one), and a cookie session's needs the CSRF token. */
+function refuseUnsafeWrite(cms: CMS, input: RouteInput, operation: OperationDefinitionNode, signIn: Set<string>): void {
+  if (input.request.method !== 'POST') throw new APIError(405, 'Mutations need POST.', undefined, { headers: { allow: 'POST' } });
+  const fields = operation.selectionSet.selections;
+  const onlySignIn = fields.every((s) => s.kind === Kind.FIELD && signIn.has(s.name.value));
+  if (!onlySignIn) checkCsrf(cms, input.request, input.credentials);
+}
+
+function answer(body: unknown, status: number, req?: GraphQLRequest): Response {
+  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  for (const cookie of req?.headers.getSetCookie() ?? []) headers.append('set-cookie', cookie);
+  return new Response(JSON.stringify(body), { status, headers });
+}
