@@ -28,7 +28,7 @@ export type CollectionNames = { singular: string; plural: string };
 
 export function collectionNames(collection: SanitizedCollection): CollectionNames {
   const singular = formatName(toWords(collection.labels?.singular ?? singularOf(collection.slug)));
-  let plural = formatName(toWords(collection.labels?.plural ?? collection.slug));
+  let plural = formatName(toWords(collection.labels?.plural ?? pluralOf(collection.slug)));
   // `media` is both: Payload then calls the list `allMedia`.
   if (plural === singular) plural = `all${singular}`;
   return { singular, plural };
@@ -53,7 +53,18 @@ export function entityNames(config: SanitizedConfig) {
   return { collections, globals };
 }
 
+// Words whose plural is themselves (Payload's pluralize knows them): their lists are `all<Name>`.
+const UNCOUNTABLE = /(media|data|metadata|news|information|content|equipment|feedback|series|species|software|settings)$/i;
+
+function pluralOf(slug: string): string {
+  if (UNCOUNTABLE.test(slug) || /s$/.test(slug)) return slug;
+  if (/[^aeiou]y$/.test(slug)) return `${slug.slice(0, -1)}ies`;
+  if (/(ch|sh|x|z)$/.test(slug)) return `${slug}es`;
+  return `${slug}s`;
+}
+
 function singularOf(slug: string): string {
+  if (UNCOUNTABLE.test(slug)) return slug;
   if (/ies$/.test(slug)) return slug.slice(0, -3) + 'y';
   if (/(ss|us|is)$/.test(slug)) return slug;
   if (/(ches|shes|xes|sses)$/.test(slug)) return slug.slice(0, -2);
