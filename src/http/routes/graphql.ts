@@ -50,7 +50,8 @@ async function runOne(cms: CMS, input: RouteInput, params: GraphQLParams, signIn
     if (kept) return kept;
   }
   const plan = planQuery(cms, params.query);
-  if (plan.errors.length) return answer({ errors: plan.errors.map((e) => formatError(cms, e)), data: null }, 400);
+  // A query that cannot run: 400 for clients of the GraphQL-over-HTTP media type, 200 for plain JSON ones (that spec's rule).
+  if (plan.errors.length) return answer({ errors: plan.errors.map((e) => formatError(cms, e)), data: null }, wantsGraphQLResponse(request) ? 400 : 200, undefined, request);
   const operation = operationOf(plan, params);
   const req = createGraphQLRequest(cms, input.ctx, credentials, {
     client: sessionClient(cms.config, request),
@@ -68,7 +69,7 @@ async function runOne(cms: CMS, input: RouteInput, params: GraphQLParams, signIn
   }
   if (operation.operation !== 'query') refuseUnsafeWrite(cms, input, operation, signIn);
   const result = await runOperation(req, plan, params);
-  return answer(formatResult(cms, result), 200, req);
+  return answer(formatResult(cms, result), 200, req, request);
 }
 
 /** A mutation never runs from a GET (a link or an image could send one), and a cookie session's needs the CSRF token. */
@@ -79,8 +80,12 @@ function refuseUnsafeWrite(cms: CMS, input: RouteInput, operation: OperationDefi
   if (!onlySignIn) checkCsrf(cms, input.request, input.credentials);
 }
 
-function answer(body: unknown, status: number, req?: GraphQLRequest): Response {
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+const wantsGraphQLResponse = (request: Request) => request.headers.get('accept')?.includes(GRAPHQL_RESPONSE) ?? false;
+
+function answer(body: unknown, status: number, req: GraphQLRequest | undefined, request: Request): Response {
+  const type = wantsGraphQLResponse(request) ? GRAPHQL_RESPONSE : 'application/json';
+  const headers = new Headers({ 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' });
   for (const cookie of req?.headers.getSetCookie() ?? []) headers.append('set-cookie', cookie);
   return new Response(JSON.stringify(body), { status, headers });
 }
