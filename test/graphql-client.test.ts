@@ -6,7 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import { buildClientSchema, getIntrospectionQuery, isEnumType, isInputObjectType, isObjectType, type IntrospectionQuery } from 'graphql';
-import { startTestServer, type TestServer } from './harness.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildSchema, printSchema } from 'graphql';
+import { startTestServer, tempDir, type TestServer } from './harness.ts';
 
 describe('GraphQL through graphql-request', () => {
   let t: TestServer;
@@ -69,4 +72,24 @@ describe('GraphQL through graphql-request', () => {
     expect(invalid).toBeInstanceOf(ClientError);
     expect(invalid.response.status).toBe(400);
   });
+});
+
+test('cms generate:graphql-schema writes the SDL the server introspects to', async () => {
+  const dir = tempDir();
+  try {
+    fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }] }`);
+    const run = Bun.spawnSync(['bun', path.join(import.meta.dir, '../src/cli/main.ts'), 'generate:graphql-schema', '--config', path.join(dir, 'cms.config.ts'), '--out', path.join(dir, 'out/schema.graphql')]);
+    expect(run.exitCode).toBe(0);
+    const written = buildSchema(fs.readFileSync(path.join(dir, 'out/schema.graphql'), 'utf8'));
+    expect(Object.keys(written.getQueryType()!.getFields())).toEqual(expect.arrayContaining(['Post', 'Posts', 'countPosts', 'meUser']));
+    const t = await startTestServer({ collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }] });
+    try {
+      const live = buildClientSchema(await new GraphQLClient(`${t.api}/graphql`).request<IntrospectionQuery>(getIntrospectionQuery()));
+      expect(printSchema(live)).toBe(printSchema(written));
+    } finally {
+      await t.stop();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
