@@ -7,7 +7,8 @@ import { Elysia } from 'elysia';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import type { CMS } from '../../cms.ts';
 import { APIError, badRequest } from '../../errors.ts';
-import { readJSON } from '../body.ts';
+import { parseJSONBody, readText, releaseBody } from '../body.ts';
+import { credentialsOf } from '../authenticate.ts';
 import { methods, type RouteInput } from '../handle.ts';
 import { checkCsrf, checkLoginOrigin } from '../authenticate.ts';
 import { clientIP, ownOrigin, sessionClient } from '../client-ip.ts';
@@ -23,7 +24,7 @@ export function graphQLRoutes(cms: CMS) {
   if (!limits) return new Elysia();
   const signIn = signInMutations(cms.config);
   const serve = async (input: RouteInput) => {
-    const raw = input.request.method === 'POST' ? await readJSON(input.request) : input.query;
+    const raw = input.request.method === 'POST' ? parseJSONBody(await bodyText(input.request)) : input.query;
     if (!Array.isArray(raw)) return runOne(cms, input, readParams(raw), signIn, false);
     // Batched operations (Apollo's batch link): bounded, run one after another, never kept.
     if (input.request.method !== 'POST') throw badRequest('Batched operations need POST.');
@@ -44,8 +45,8 @@ async function runOne(cms: CMS, input: RouteInput, params: GraphQLParams, signIn
   const { request, credentials } = input;
   const post = request.method === 'POST';
   // A query asked for again is answered from the cache before it is even parsed.
-  const what = post ? `POST graphql\n${params.operationName ?? ''}\n${params.query}\n${JSON.stringify(params.variables)}` : pathAndQuery(request.url);
-  if (post && !batched) {
+  const what = post ? postKey(params) : pathAndQuery(request.url);
+  if (post && !batched && !answeredEarly.has(request)) {
     const kept = await answerKeptRead(cms, request, credentials, what);
     if (kept) return kept;
   }
@@ -82,6 +83,49 @@ function refuseUnsafeWrite(cms: CMS, input: RouteInput, operation: OperationDefi
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 const wantsGraphQLResponse = (request: Request) => request.headers.get('accept')?.includes(GRAPHQL_RESPONSE) ?? false;
+
+const postKey = (params: GraphQLParams) => `POST graphql\n${params.operationName ?? ''}\n${params.query}\n${JSON.stringify(params.variables)}`;
+
+/** Bodies read before routing (below), so the route does not read them again; or why they could not be. */
+const readEarly = new WeakMap<Request, string | { refused: unknown }>();
+/** Requests whose cache lookup was made before routing (and missed). */
+const answeredEarly = new WeakSet<Request>();
+async function bodyText(request: Request): Promise<string> {
+  const early = readEarly.get(request);
+  if (early === undefined) return readText(request);
+  if (typeof early !== 'string') throw early.refused;
+  return early;
+}
+
+/**
+ * Before routing (src/http/app.ts), as GET reads are: a POSTed query whose answer is kept and current is
+ * answered from the cache without routing, parsing or planning. Anything else goes on to the route with
+ * its body already read.
+ */
+export async function answerGraphQLFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
+  // A method-override read takes its own path through the route (src/http/method-override.ts).
+  if (!cms.config.graphQL || request.headers.has('x-http-method-override') || request.headers.has('x-payload-http-method-override')) return undefined;
+  let text: string;
+  try {
+    text = await readText(request);
+  } catch (refused) {
+    readEarly.set(request, { refused });
+    return undefined;
+  }
+  readEarly.set(request, text);
+  let params: GraphQLParams;
+  try {
+    params = readParams(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+  const credentials = await credentialsOf(cms, request).catch(() => null);
+  if (!credentials) return undefined;
+  answeredEarly.add(request);
+  const kept = await answerKeptRead(cms, request, credentials, postKey(params));
+  if (kept) releaseBody(request);
+  return kept;
+}
 
 function answer(body: unknown, status: number, req: GraphQLRequest | undefined, request: Request): Response {
   const type = wantsGraphQLResponse(request) ? GRAPHQL_RESPONSE : 'application/json';
