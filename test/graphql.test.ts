@@ -295,3 +295,30 @@ describe('GraphQL reads, writes and the response cache', () => {
     expect(onUsers).toHaveLength(1);
   });
 });
+
+runScenarios('GraphQL over the content model: blocks as unions, radio, code, point, layout fields flattened', {
+  collections: [{
+    slug: 'pages', access: { read: () => true, create: () => true },
+    fields: [
+      { name: 'kind', type: 'radio', options: ['landing', 'article'] },
+      { name: 'snippet', type: 'code' },
+      { name: 'where', type: 'point' },
+      { type: 'row', fields: [{ name: 'left', type: 'text' }, { name: 'right', type: 'text' }] },
+      { name: 'layout', type: 'blocks', blocks: [
+        { slug: 'hero', fields: [{ name: 'heading', type: 'text' }] },
+        { slug: 'call-to-action', interfaceName: 'CTA', fields: [{ name: 'link', type: 'text' }, { name: 'author', type: 'relationship', relationTo: 'users' }] },
+      ] },
+    ],
+  } as never],
+}, [
+  {
+    name: 'blocks read through inline fragments, radio as an enum, point as JSON, row fields at their level',
+    method: 'POST', url: '/graphql', status: 200,
+    setup: async (t) => {
+      const res = await t.request('POST', '/pages', { body: { kind: 'landing', snippet: 'x = 1', where: [13.4, 52.5], left: 'L', right: 'R', layout: [{ blockType: 'hero', heading: 'Hi' }, { blockType: 'call-to-action', link: '/go' }] } });
+      if (res.status !== 201) throw new Error(res.text);
+    },
+    body: gql('{ Pages { docs { kind snippet where left right layout { __typename ... on Hero { heading blockType } ... on CTA { link } } } } }'),
+    contains: ['"kind":"landing"', '"snippet":"x = 1"', '"where":[13.4,52.5]', '"left":"L","right":"R"', '{"__typename":"Hero","heading":"Hi","blockType":"hero"}', '{"__typename":"CTA","link":"/go"}'],
+  },
+]);

@@ -4,17 +4,17 @@
  * add one entry here; object-types.ts, mutation-inputs.ts and where-inputs.ts read only this table.
  */
 import {
-  GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLString,
+  GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLString, GraphQLUnionType,
   type GraphQLFieldResolver, type GraphQLInputType, type GraphQLOutputType,
 } from 'graphql';
-import type { FieldType, SanitizedField } from '../config/types.ts';
+import type { FieldType, SanitizedBlock, SanitizedField } from '../config/types.ts';
 import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON } from './scalars.ts';
 import { combineParentName, formatName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { resolveRelationship } from './resolve-relationship.ts';
 import type { GraphQLRequest } from './request-context.ts';
 // These two build nested types from this table in turn; they are only called while a schema is built.
-import { nestedOutput } from './object-types.ts';
+import { nestedOutput, outputFields } from './object-types.ts';
 import { nestedInput } from './mutation-inputs.ts';
 
 /** Payload's operator groups (its spellings; `not_like` is ours as well). */
@@ -82,6 +82,40 @@ function nested(list: boolean): FieldMapping {
   };
 }
 
+/** A blocks field: a union of one object type per block (named like Payload: the block's `interfaceName`, else its slug in words). */
+const blocks: FieldMapping = {
+  output: (field, parent, build) => {
+    const name = combineParentName(parent, toWords(field.name));
+    return new GraphQLList(build.named(name, () => new GraphQLUnionType({
+      name,
+      types: () => (field.blocks ?? []).map((block) => blockType(block, build)),
+      resolveType: (row: Record<string, unknown>) => {
+        const block = field.blocksBySlug?.get(String(row.blockType));
+        return block ? blockTypeName(block) : undefined;
+      },
+    })));
+  },
+  input: () => new GraphQLList(GraphQLJSON),
+  operators: () => null,
+};
+
+const blockTypeName = (block: SanitizedBlock) => formatName(block.interfaceName ?? toWords(block.slug));
+
+function blockType(block: SanitizedBlock, build: SchemaBuild): GraphQLObjectType {
+  const name = blockTypeName(block);
+  return build.named(name, () => new GraphQLObjectType({
+    name,
+    fields: () => ({ id: { type: GraphQLString }, blockName: { type: GraphQLString }, blockType: { type: GraphQLString }, ...outputFields(block.fields, name, build) }),
+  }));
+}
+
+/** Layout fields (tabs, row, collapsible) never reach here: their fields are stored, and mapped, at their own level. */
+const layout: FieldMapping = {
+  output: () => { throw new Error('layout fields are flattened before GraphQL sees them'); },
+  input: () => { throw new Error('layout fields are flattened before GraphQL sees them'); },
+  operators: () => null,
+};
+
 export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
   text: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
   textarea: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
@@ -96,10 +130,17 @@ export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
   upload: relationship,
   array: nested(true),
   group: nested(false),
+  radio: { ...select, output: (field, parent, build) => optionsEnum(field, combineParentName(parent, field.name), build), input: (field, parent, build) => optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build) },
+  code: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
+  point: scalar(GraphQLJSON, [...EQUALITY, 'near']),
+  blocks,
+  tabs: layout,
+  row: layout,
+  collapsible: layout,
 };
 
 /** A field that appears in the schema: hidden fields are left out entirely. */
-export const inSchema = (field: SanitizedField) => !field.hidden && field.type in FIELD_MAPPINGS;
+export const inSchema = (field: SanitizedField) => !field.hidden && Boolean(field.name) && FIELD_MAPPINGS[field.type] !== layout;
 
 /** The id's operators (`Int`). */
 export const ID_OPERATORS: Operators = { names: [...EQUALITY, ...COMPARISON, ...LISTS], type: GraphQLInt };
