@@ -46,13 +46,41 @@ export async function answerFromCache(cms: CMS, request: Request): Promise<Respo
   // A refused credential (an unknown API key) is the route wrapper's to answer, in the contract's shape.
   const credentials = await credentialsOf(cms, request).catch(() => null);
   if (!credentials || credentials.twoFactorSetupRequired) return undefined;
-  const key = keyOf(request, credentials);
+  return answerKept(cms, cache, request, credentials, keyOf(request, credentials));
+}
+
+/**
+ * For reads whose key is more than their URL (a GraphQL query sent with POST: `what` names the query,
+ * its variables and operation): the kept answer, if there is one and it is still current.
+ */
+export async function answerKeptRead(cms: CMS, request: Request, credentials: Credentials, what: string): Promise<Response | undefined> {
+  const cache = responseCacheOf(cms);
+  if (!cache || cache.entries === 0 || credentials.twoFactorSetupRequired) return undefined;
+  return answerKept(cms, cache, request, credentials, callerKey(credentials, what));
+}
+
+async function answerKept(cms: CMS, cache: ResponseCache<KeptAnswer>, request: Request, credentials: Credentials, key: string): Promise<Response | undefined> {
   const kept = cache.get(key);
   if (!kept) return undefined;
   if (!sameCounters(kept.counters, await countersOf(requestReading(cms.store, request), kept.tables))) return undefined;
   cache.stats.hits++;
   rememberRoute(request, kept.route);
   return withCors(cms, request, answer(request, kept, credentials.user ? PRIVATE : kept.control));
+}
+
+/**
+ * The other side of `answerKeptRead`: `compute` runs after the request's reading of the change counters
+ * is taken, and answers the body and the tables it depends on, or null tables when it must not be kept
+ * (a mutation, an error, an answer about the session, a rule that looked at the request).
+ */
+export async function keptRead(cms: CMS, request: Request, credentials: Credentials, what: string, compute: () => Promise<{ body: unknown; tables: string[] | null }>): Promise<Response> {
+  const cache = responseCacheOf(cms);
+  const reading = cache ? requestReading(cms.store, request) : null;
+  if (reading) await reading;
+  const { body, tables } = await compute();
+  if (cache) cache.stats.misses++;
+  const keep = cache && tables ? { cache, key: callerKey(credentials, what), counters: await countersOf(reading!, tables), tables } : null;
+  return keepAndAnswer(request, credentials, body, 'no-cache', keep);
 }
 
 /**
@@ -70,10 +98,18 @@ export async function cachedRead(input: RouteInput, entity: Entity | undefined, 
   const tables = cache ? dependenciesOf(cms.config, entity!) : [];
   const counters = cache ? await countersOf(requestReading(cms.store, request), tables) : [];
   ctx.readsRequest = false;
-  const body = new TextEncoder().encode(JSON.stringify(await compute()));
-  const fresh: KeptAnswer = { body, etag: etagOf(body), counters, tables, control, route: routeOf(request) };
+  const body = await compute();
+  const keep = cache && !ctx.readsRequest ? { cache, key: keyOf(request, credentials), counters, tables } : null;
   if (cache) cache.stats.misses++;
-  if (cache && !ctx.readsRequest) cache.set(keyOf(request, credentials), fresh);
+  return keepAndAnswer(request, credentials, body, control, keep);
+}
+
+type Keep = { cache: ResponseCache<KeptAnswer>; key: string; counters: number[]; tables: string[] };
+
+function keepAndAnswer(request: Request, credentials: Credentials, body: unknown, control: string, keep: Keep | null): Response {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  const fresh: KeptAnswer = { body: bytes, etag: etagOf(bytes), counters: keep?.counters ?? [], tables: keep?.tables ?? [], control, route: routeOf(request) };
+  if (keep) keep.cache.set(keep.key, fresh);
   return answer(request, fresh, credentials.user ? PRIVATE : control);
 }
 
@@ -97,14 +133,18 @@ function keepable({ request, unsaved }: RouteInput): boolean {
 }
 
 function keyOf(request: Request, credentials: Credentials): string {
-  const path = pathAndQuery(request.url);
+  return callerKey(credentials, pathAndQuery(request.url));
+}
+
+/** `what` is asked, by whom: anonymous, or the user as loaded for this request through a session or an API key. */
+function callerKey(credentials: Credentials, what: string): string {
   const user = credentials.user;
-  if (!user) return path;
+  if (!user) return what;
   // Rules see the whole user: any change to it (role, fields) makes a new key. A session (`s`) and an API
   // key (`k` and its scopes, even none) are different callers.
   const fingerprint = Bun.hash(JSON.stringify(user)).toString(36);
   const scopes = credentials.scopes ? `k${credentials.scopes.join(',')}` : 's';
-  return `${user.id}:${fingerprint}:${scopes}\n${path}`;
+  return `${user.id}:${fingerprint}:${scopes}\n${what}`;
 }
 
 /** A strong validator: the same bytes have the same tag, whoever asked and whenever. */

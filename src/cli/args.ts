@@ -44,6 +44,7 @@ Usage:
   cms migrate:create [NAME]                                    write the SQL for config changes into migrations/
   cms migrate:engine --to postgres://…                         copy this SQLite project's data into an empty PostgreSQL database
   cms generate:types [--out FILE]                              write TypeScript types for the config (default cms-types.ts beside it)
+  cms generate:graphql-schema [--out FILE]                     write the GraphQL schema as SDL (default schema.graphql beside it)
   cms backup [--out DIR]                                       write a backup (database, uploads, manifest) now
   cms restore FILE                                             check a backup, move current data aside, restore it
   cms export [--out DIR] [--locale all|CODE] [--drafts]       write content as JSON files and media (default ./export beside the config)

@@ -16,6 +16,7 @@ const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   'migrate:create': async (a) => (await import('./migrate.ts')).migrateCreateCommand(a),
   'migrate:engine': async (a) => (await import('./migrate-engine.ts')).migrateEngineCommand(a),
   'generate:types': async (a) => (await import('./generate-types.ts')).generateTypesCommand(a),
+  'generate:graphql-schema': async (a) => (await import('./generate-graphql-schema.ts')).generateGraphQLSchemaCommand(a),
   backup: async (a) => (await import('./backup.ts')).backupCommand(a),
   restore: async (a) => (await import('./backup.ts')).restoreCommand(a),
   export: async (a) => (await import('./export.ts')).exportCommand(a),

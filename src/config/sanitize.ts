@@ -124,11 +124,22 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     webhooks,
     jobs: { secret: input.jobs?.secret ?? null },
     cache: input.cache === false ? null : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
+    graphQL: sanitizeGraphQL(input.graphQL, fail),
     collections,
     globals,
     collectionsBySlug,
     globalsBySlug,
     dev: Boolean(options.dev),
+  };
+}
+
+function sanitizeGraphQL(input: UserConfig['graphQL'], fail: Fail): SanitizedConfig['graphQL'] {
+  if (input?.disable) return null;
+  return {
+    maxComplexity: positiveNumber(input?.maxComplexity ?? 1000, 'graphQL.maxComplexity', fail),
+    maxDepth: positiveNumber(input?.maxDepth ?? 10, 'graphQL.maxDepth', fail),
+    maxAliases: positiveNumber(input?.maxAliases ?? 30, 'graphQL.maxAliases', fail),
+    maxBatch: positiveNumber(input?.maxBatch ?? 10, 'graphQL.maxBatch', fail),
   };
 }
 

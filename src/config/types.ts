@@ -213,6 +213,8 @@ export interface UserConfig {
   backups?: { schedule?: 'daily' | 'hourly' | string; keep?: number; dir?: string; storage?: S3StorageOptions | null };
   /** The response cache of GET reads (docs/caching.md): `false` turns it off; `maxSize` in bytes (default 32 MB). */
   cache?: false | { maxSize?: number };
+  /** The GraphQL endpoint (docs/graphql.md): `disable` removes it; `maxComplexity` and `maxDepth` refuse costly queries before they run. */
+  graphQL?: { disable?: boolean; maxComplexity?: number; maxDepth?: number; maxAliases?: number; maxBatch?: number };
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
 }
@@ -308,6 +310,8 @@ export interface SanitizedConfig {
   backups: { schedule: CronSchedule | null; keep: number; dir: string; storage: S3StorageOptions | null };
   /** null: no response cache. */
   cache: { maxSize: number } | null;
+  /** null: no GraphQL endpoint. */
+  graphQL: { maxComplexity: number; maxDepth: number; maxAliases: number; maxBatch: number } | null;
   collections: SanitizedCollection[];
   globals: SanitizedGlobal[];
   collectionsBySlug: Map<string, SanitizedCollection>;

@@ -14,10 +14,12 @@ import { healthRoutes } from './routes/health.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { openAPIRoutes } from './routes/openapi.ts';
+import { answerGraphQLFromCache, graphQLRoutes } from './routes/graphql.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { badRequest } from '../errors.ts';
 import { preflight } from './cors.ts';
 import { answerFromCache } from '../cache/cached-read.ts';
+import { pathAndQuery } from './observe-request.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
 import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
 
@@ -36,9 +38,11 @@ export function createApp(cms: CMS) {
     .use(healthRoutes(cms))
     .use(backupRoutes(cms))
     .use(openAPIRoutes(cms))
+    .use(graphQLRoutes(cms))
     .use(collectionRoutes(cms));
 
   const adminPrefix = cms.config.routes.admin;
+  const graphQLPath = `${cms.config.routes.api}/graphql`;
   setAdminRuntimeConfig({ apiPrefix: cms.config.routes.api, adminPrefix });
   const admin = ({ request }: { request: Request }) => {
     const pathname = new URL(request.url).pathname.slice(adminPrefix.length) || '/';
@@ -51,6 +55,7 @@ export function createApp(cms: CMS) {
       // Kept answers that are still current skip routing altogether (docs/caching.md); other verbs go on
       // without waiting for a promise.
       if (request.method === 'GET') return answerFromCache(cms, request);
+      if (request.method === 'POST' && pathAndQuery(request.url) === graphQLPath) return answerGraphQLFromCache(cms, request);
     })
     .get(adminPrefix || '/', admin)
     .get(`${adminPrefix}/*`, admin)

@@ -43,7 +43,11 @@ export function releaseBody(request: Request): void {
 export const jsonBodyBytesHeld = () => budgetUsed;
 
 export async function readJSON(request: Request, limit = MAX_JSON_BODY): Promise<unknown> {
-  const text = await readText(request, limit);
+  return parseJSONBody(await readText(request, limit));
+}
+
+/** A body already read as text, parsed as `readJSON` parses it. */
+export function parseJSONBody(text: string): unknown {
   if (text.trim() === '') return {};
   let value: unknown;
   try {

@@ -14,3 +14,5 @@ export { findVersions, findVersionByID } from './find-versions.ts';
 export { restoreVersion } from './restore-version.ts';
 export { scheduleAction, listScheduled, cancelScheduled } from './schedule.ts';
 export { previewDocument } from './preview.ts';
+export { duplicate } from './duplicate.ts';
+export { findRelated } from './find-related.ts';

@@ -80,7 +80,7 @@ export async function populateRelationships(
 }
 
 /** The stored documents of `ids` the reader may read (one query), or null when the collection is not readable at all. */
-async function readRelated(ctx: OperationContext, related: SanitizedCollection, ids: number[]): Promise<{ rows: Doc[] } | null> {
+export async function readRelated(ctx: OperationContext, related: SanitizedCollection, ids: number[]): Promise<{ rows: Doc[] } | null> {
   let accessWhere = null;
   try {
     accessWhere = await checkAccess(ctx, related, 'read');

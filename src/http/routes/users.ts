@@ -25,7 +25,7 @@ export function sessionCookies(cms: CMS, token: string, csrfToken: string): stri
   return [cookie(cms, SESSION_COOKIE, token, maxAge, true), cookie(cms, CSRF_COOKIE, csrfToken, maxAge, false)];
 }
 
-function clearedCookies(cms: CMS): string[] {
+export function clearedCookies(cms: CMS): string[] {
   return [cookie(cms, SESSION_COOKIE, '', 0, true), cookie(cms, CSRF_COOKIE, '', 0, false)];
 }
 

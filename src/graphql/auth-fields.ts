@@ -1,0 +1,136 @@
+/**
+ * The users collection's session queries and mutations with Payload's names: `meUser`,
+ * `initializedUser`, `loginUser`, `logoutUser`, `refreshTokenUser`, `forgotPasswordUser`,
+ * `resetPasswordUser`, `unlockUser`. Each calls the auth functions REST's routes call; a login or reset
+ * also sets the session cookies, as REST does.
+ */
+import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig } from 'graphql';
+import { countUsers, login, type LoginResult } from '../auth/login.ts';
+import { endSession, findSession, refreshSession } from '../auth/sessions.ts';
+import { forgotPassword, resetPassword } from '../auth/password-reset.ts';
+import { unlockEmail } from '../auth/login-lock.ts';
+import { isFullAdmin } from '../access/key-limits.ts';
+import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import { presentDoc } from '../operations/present.ts';
+import { API_KEY_PREFIX } from '../auth/api-keys.ts';
+import type { SchemaBuild } from './build-state.ts';
+import type { GraphQLRequest } from './request-context.ts';
+import { collectionNames, formatName } from './names.ts';
+import type { SanitizedConfig } from '../config/types.ts';
+
+type Fields = Record<string, GraphQLFieldConfig<unknown, GraphQLRequest, any>>;
+const string = { type: GraphQLString };
+
+/** The user as the caller reads their own record (never hidden fields). */
+function ownUser(req: GraphQLRequest, user: Record<string, unknown>) {
+  return presentDoc({ ...req.ctx, overrideAccess: true }, req.cms.config.collectionsBySlug.get('users')!, user, 0);
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+function signedIn(req: GraphQLRequest, result: LoginResult) {
+  req.personal = true;
+  for (const cookie of req.transport.sessionCookies(result.session.token, result.session.csrfToken)) req.headers.append('set-cookie', cookie);
+  return { user: result.user, token: result.session.token, exp: seconds(result.session.expiresAt) };
+}
+
+function objectType(name: string, fields: Record<string, { type: any }>, build: SchemaBuild) {
+  return build.named(name, () => new GraphQLObjectType({ name, fields }));
+}
+
+export function authQueries(build: SchemaBuild): Fields {
+  const users = build.config.collectionsBySlug.get('users')!;
+  const name = build.names.collections.get('users')!.singular;
+  const user = { type: build.docTypes.get(users.slug)! };
+  return {
+    [`me${name}`]: {
+      type: objectType(formatName(`${users.slug}Me`), { user, exp: { type: GraphQLInt }, token: string, collection: string, strategy: string }, build),
+      resolve: async (_, _args, req) => {
+        req.personal = true;
+        const { user: caller, token, via } = req.credentials;
+        if (!caller) return { user: null, exp: null, token: null, collection: users.slug, strategy: null };
+        const session = via === 'api-key' || !token ? null : await findSession(req.cms, token);
+        return { user: await ownUser(req, caller), exp: session ? seconds(session.expiresAt) : null, token: session ? token : null, collection: users.slug, strategy: via === 'api-key' ? 'api-key' : 'local-jwt' };
+      },
+    },
+    [`initialized${name}`]: {
+      type: GraphQLBoolean,
+      resolve: async (_, _args, req) => {
+        req.personal = true;
+        return (await countUsers(req.cms)) > 0;
+      },
+    },
+  };
+}
+
+export function authMutations(build: SchemaBuild): Fields {
+  const users = build.config.collectionsBySlug.get('users')!;
+  const name = build.names.collections.get('users')!.singular;
+  const user = { type: build.docTypes.get(users.slug)! };
+  return {
+    [`login${name}`]: {
+      type: objectType(formatName(`${users.slug}LoginResult`), { user, exp: { type: GraphQLInt }, token: string }, build),
+      args: { email: { type: new GraphQLNonNull(GraphQLString) }, password: string, code: string },
+      resolve: async (_, args, req) => {
+        req.transport.checkLoginOrigin();
+        return signedIn(req, await login(req.cms, { email: args.email, password: args.password, code: args.code, client: req.transport.client }));
+      },
+    },
+    [`logout${name}`]: {
+      type: GraphQLString,
+      resolve: async (_, _args, req) => {
+        req.personal = true;
+        const { token } = req.credentials;
+        if (token && !token.startsWith(API_KEY_PREFIX)) await endSession(req.cms, token);
+        for (const cookie of req.transport.clearedCookies()) req.headers.append('set-cookie', cookie);
+        return 'Logged out.';
+      },
+    },
+    [`refreshToken${name}`]: {
+      type: objectType(formatName(`${users.slug}Refreshed${name}`), { user, exp: { type: GraphQLInt }, refreshedToken: string, strategy: string }, build),
+      resolve: async (_, _args, req) => {
+        req.personal = true;
+        const { user: caller, token, via, csrfToken } = req.credentials;
+        const refreshed = caller && token && via !== 'api-key' ? await refreshSession(req.cms, token) : null;
+        if (!refreshed) throw unauthorized('A valid session is required to refresh it.');
+        if (via === 'cookie') for (const cookie of req.transport.sessionCookies(token!, csrfToken!)) req.headers.append('set-cookie', cookie);
+        return { user: await ownUser(req, caller!), refreshedToken: token, exp: seconds(refreshed.expiresAt), strategy: 'local-jwt' };
+      },
+    },
+    [`forgotPassword${name}`]: {
+      type: new GraphQLNonNull(GraphQLBoolean),
+      args: { email: { type: new GraphQLNonNull(GraphQLString) } },
+      resolve: async (_, args, req) => {
+        await forgotPassword(req.cms, { email: args.email, ip: req.transport.ip, origin: req.transport.origin });
+        return true;
+      },
+    },
+    [`resetPassword${name}`]: {
+      type: objectType(formatName(`${users.slug}ResetPassword`), { user, token: string }, build),
+      args: { token: string, password: string, code: string },
+      resolve: async (_, args, req) => {
+        req.transport.checkLoginOrigin();
+        const result = await resetPassword(req.cms, { token: args.token, password: args.password, code: args.code, client: req.transport.client });
+        return signedIn(req, result);
+      },
+    },
+    [`unlock${name}`]: {
+      type: new GraphQLNonNull(GraphQLBoolean),
+      args: { email: { type: new GraphQLNonNull(GraphQLString) } },
+      resolve: async (_, args, req) => {
+        const { user: caller, scopes } = req.credentials;
+        if (!caller) throw unauthorized();
+        if (!isFullAdmin(caller, scopes)) throw forbidden('Only admins can unlock a login.');
+        if (!args.email.trim()) throw badRequest('An email is required.', 'email');
+        await unlockEmail(req.cms, args.email.trim().toLowerCase());
+        return true;
+      },
+    },
+  };
+}
+
+/** Mutations that sign in rather than act as the caller: like REST's login and reset, they need no CSRF token. */
+export function signInMutations(config: SanitizedConfig): Set<string> {
+  const name = collectionNames(config.collectionsBySlug.get('users')!).singular;
+  return new Set([`login${name}`, `forgotPassword${name}`, `resetPassword${name}`]);
+}

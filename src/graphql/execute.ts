@@ -1,0 +1,121 @@
+/**
+ * One GraphQL operation from request to answer: the parameters checked, the document parsed, validated
+ * and measured against the limits (kept per query text, so a repeated query is parsed once), executed
+ * with graphql-js, and its errors in the API's shape: `{ message, path, extensions: { statusCode, field? } }`.
+ */
+import {
+  GraphQLError, execute, getOperationAST, parse, specifiedRules, validate,
+  type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode,
+} from 'graphql';
+import type { CMS } from '../cms.ts';
+import { APIError, badRequest } from '../errors.ts';
+import { schemaOf } from './schema.ts';
+import { checkLimits } from './limits.ts';
+import { readsRequest, type GraphQLRequest } from './request-context.ts';
+import { dependenciesOf } from '../cache/dependencies.ts';
+
+export type GraphQLParams = { query: string; variables: Record<string, unknown> | null; operationName: string | null };
+
+/** `{ query, variables, operationName }` from a JSON body or a GET's query string (variables as JSON text). */
+export function readParams(raw: unknown): GraphQLParams {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('Send { query, variables, operationName }.');
+  const { query, variables, operationName } = raw as Record<string, unknown>;
+  if (typeof query !== 'string' || !query.trim()) throw badRequest('A query is required.', 'query');
+  let vars = variables;
+  if (typeof vars === 'string') {
+    try {
+      vars = vars ? JSON.parse(vars) : null;
+    } catch {
+      throw badRequest('variables must be JSON.', 'variables');
+    }
+  }
+  if (vars !== undefined && vars !== null && (typeof vars !== 'object' || Array.isArray(vars))) throw badRequest('variables must be an object.', 'variables');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw badRequest('operationName must be a string.', 'operationName');
+  return { query, variables: (vars as Record<string, unknown>) ?? null, operationName: (operationName as string) ?? null };
+}
+
+export type Plan = { document: DocumentNode; errors: readonly GraphQLError[] };
+
+const PLANS_KEPT = 500;
+const plans = new WeakMap<GraphQLSchema, Map<string, Plan>>();
+
+/** The query parsed, validated and measured: errors here mean nothing runs. */
+export function planQuery(cms: CMS, query: string): Plan {
+  const schema = schemaOf(cms.config);
+  let kept = plans.get(schema);
+  if (!kept) plans.set(schema, (kept = new Map()));
+  let plan = kept.get(query);
+  if (plan) return plan;
+  plan = makePlan(cms, schema, query);
+  if (kept.size >= PLANS_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(query, plan);
+  return plan;
+}
+
+function makePlan(cms: CMS, schema: GraphQLSchema, query: string): Plan {
+  let document: DocumentNode;
+  try {
+    document = parse(query, { maxTokens: 20_000 });
+  } catch (error) {
+    return { document: { kind: 'Document', definitions: [] } as unknown as DocumentNode, errors: [error as GraphQLError] };
+  }
+  const invalid = validate(schema, document, specifiedRules, { maxErrors: 20 });
+  if (invalid.length) return { document, errors: invalid };
+  return { document, errors: checkLimits(schema, document, cms.config.graphQL!) };
+}
+
+/** The operation to run, or a 400 when the document does not say which. */
+export function operationOf(plan: Plan, params: GraphQLParams): OperationDefinitionNode {
+  const operation = getOperationAST(plan.document, params.operationName);
+  if (!operation) throw badRequest(params.operationName ? `Unknown operation "${params.operationName}".` : 'Name the operation to run (operationName).', 'operationName');
+  return operation;
+}
+
+export function runOperation(req: GraphQLRequest, plan: Plan, params: GraphQLParams): Promise<ExecutionResult> {
+  return Promise.resolve(execute({
+    schema: schemaOf(req.cms.config),
+    document: plan.document,
+    variableValues: params.variables,
+    operationName: params.operationName,
+    contextValue: req,
+  }));
+}
+
+export type ErrorItem = { message: string; path?: readonly (string | number)[]; locations?: unknown; extensions: { statusCode: number; field?: string; errors?: unknown } };
+
+export function formatError(cms: CMS, error: GraphQLError): ErrorItem {
+  const where = { ...(error.path ? { path: error.path } : {}), ...(error.locations ? { locations: error.locations } : {}) };
+  const original = error.originalError;
+  if (original instanceof APIError) {
+    const extensions: ErrorItem['extensions'] = { statusCode: original.status };
+    if (original.field) extensions.field = original.field;
+    if (original.errors && original.errors.length > 1) extensions.errors = original.toBody().errors;
+    return { message: original.message, ...where, extensions };
+  }
+  if (original && !(original instanceof GraphQLError)) {
+    cms.log.error(original);
+    const message = cms.config.dev ? `${original.name}: ${original.message}` : 'Something went wrong.';
+    return { message, ...where, extensions: { statusCode: 500 } };
+  }
+  const statusCode = typeof error.extensions?.statusCode === 'number' ? error.extensions.statusCode : 400;
+  return { message: error.message, ...where, extensions: { statusCode } };
+}
+
+export function formatResult(cms: CMS, result: ExecutionResult): { errors?: ErrorItem[]; data?: unknown } {
+  const errors = result.errors?.map((e) => formatError(cms, e));
+  return { ...(errors?.length ? { errors } : {}), data: result.data ?? null };
+}
+
+/**
+ * The tables an answer depends on, for the response cache; null when it must not be kept: it has errors,
+ * it is about the session, a rule or hook looked at the request, or an entity read keeps no answers.
+ */
+export function cacheTables(req: GraphQLRequest, result: ExecutionResult): string[] | null {
+  if (result.errors?.length || req.personal || readsRequest(req)) return null;
+  const tables = new Set<string>();
+  for (const entity of req.read) {
+    if (!entity.cache.enabled) return null;
+    for (const table of dependenciesOf(req.cms.config, entity)) tables.add(table);
+  }
+  return [...tables].sort();
+}

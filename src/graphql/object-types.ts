@@ -1,0 +1,103 @@
+/**
+ * Output types: one object type per collection (`Post`) and global (`Settings`), their nested groups
+ * and array rows (`Post_Seo`), the paginated list (`Posts`), and version records (`PostVersion`).
+ * Field types come from the table in field-types.ts.
+ */
+import {
+  GraphQLBoolean, GraphQLEnumType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString,
+  type GraphQLFieldConfigMap, type GraphQLOutputType,
+} from 'graphql';
+import type { Entity, SanitizedField } from '../config/types.ts';
+import { FIELD_MAPPINGS, inSchema } from './field-types.ts';
+import { GraphQLDateTime } from './scalars.ts';
+import type { SchemaBuild } from './build-state.ts';
+import type { GraphQLRequest } from './request-context.ts';
+import { resolveRelationship } from './resolve-relationship.ts';
+
+type Fields = GraphQLFieldConfigMap<Record<string, unknown>, GraphQLRequest>;
+
+/** The fields of a document, group or row, each mapped through the field-type table. */
+export function outputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): Fields {
+  const out: Fields = {};
+  for (const field of fields.filter(inSchema)) {
+    const mapping = FIELD_MAPPINGS[field.type];
+    out[field.name] = {
+      type: mapping.output(field, parent, build),
+      ...(mapping.resolve ? { resolve: mapping.resolve(field) } : {}),
+      ...(mapping.complexity ? { extensions: { complexity: mapping.complexity } } : {}),
+    };
+  }
+  return out;
+}
+
+/** A group's object, or an array's row (rows carry their `id`). */
+export function nestedOutput(field: SanitizedField, name: string, build: SchemaBuild, rows: boolean): GraphQLOutputType {
+  return build.named(name, () => new GraphQLObjectType({
+    name,
+    fields: () => ({ ...(rows ? { id: { type: GraphQLString } } : {}), ...outputFields(field.fields ?? [], name, build) }),
+  }));
+}
+
+const statusEnum = (name: string, build: SchemaBuild) =>
+  build.named(`${name}__status`, () => new GraphQLEnumType({ name: `${name}__status`, values: { draft: { value: 'draft' }, published: { value: 'published' } } }));
+
+/** What every stored document has beside its fields: timestamps, the status of drafts, a media file's URL. */
+function systemFields(entity: Entity, name: string, build: SchemaBuild): Fields {
+  const out: Fields = { updatedAt: { type: GraphQLDateTime }, createdAt: { type: GraphQLDateTime } };
+  if (entity.drafts) out.status = out._status = { type: statusEnum(name, build) };
+  if (entity.kind === 'collection' && entity.builtIn === 'media') out.url = { type: GraphQLString };
+  return out;
+}
+
+export function documentType(entity: Entity, name: string, build: SchemaBuild, withId = true): GraphQLObjectType {
+  return build.named(name, () => new GraphQLObjectType({
+    name,
+    fields: () => ({
+      ...(withId ? { id: { type: new GraphQLNonNull(GraphQLInt) } } : {}),
+      ...outputFields(entity.fields, name, build),
+      ...systemFields(entity, name, build),
+    }),
+  }));
+}
+
+/** Payload's page of documents: `{ docs, totalDocs, limit, page, totalPages, pagingCounter, … }`. */
+export function paginatedType(name: string, doc: GraphQLOutputType, build: SchemaBuild): GraphQLObjectType {
+  return build.named(name, () => new GraphQLObjectType({
+    name,
+    fields: {
+      docs: { type: new GraphQLList(doc) },
+      hasNextPage: { type: GraphQLBoolean },
+      hasPrevPage: { type: GraphQLBoolean },
+      limit: { type: GraphQLInt },
+      nextPage: { type: GraphQLInt },
+      offset: { type: GraphQLInt },
+      page: { type: GraphQLInt },
+      pagingCounter: { type: GraphQLInt },
+      prevPage: { type: GraphQLInt },
+      totalDocs: { type: GraphQLInt },
+      totalPages: { type: GraphQLInt },
+    },
+  }));
+}
+
+/** A version record `{ id, parent, version, status, latest, createdAt, updatedAt }`; `version` is the document as saved then. */
+export function versionType(entity: Entity, name: string, build: SchemaBuild): GraphQLObjectType {
+  const saved = documentType(entity, `${name}Version_Version`, build, false);
+  return build.named(`${name}Version`, () => new GraphQLObjectType({
+    name: `${name}Version`,
+    fields: () => ({
+      id: { type: new GraphQLNonNull(GraphQLInt) },
+      ...(entity.kind === 'collection'
+        ? { parent: { type: build.docTypes.get(entity.slug)!, resolve: resolveRelationship(parentField(entity.slug)), extensions: { complexity: 10 } } }
+        : {}),
+      version: { type: saved },
+      status: { type: statusEnum(name, build) },
+      latest: { type: GraphQLBoolean },
+      createdAt: { type: GraphQLDateTime },
+      updatedAt: { type: GraphQLDateTime },
+    }),
+  }));
+}
+
+
+const parentField = (slug: string): SanitizedField => ({ name: 'parent', type: 'relationship', relationTo: slug, path: 'parent', localized: false });

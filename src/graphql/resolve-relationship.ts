@@ -1,0 +1,19 @@
+/**
+ * A relationship or upload field's value: ids as stored become documents through the request's loader,
+ * so depth follows the selection (a client that selects `author { name }` gets one level, and only the
+ * levels it selects are read).
+ */
+import type { GraphQLFieldResolver } from 'graphql';
+import type { SanitizedField } from '../config/types.ts';
+import { contextAt, type GraphQLRequest } from './request-context.ts';
+
+type Doc = Record<string, unknown>;
+
+export function resolveRelationship(field: SanitizedField): GraphQLFieldResolver<Doc, GraphQLRequest> {
+  return (parent, _args, req, info) => {
+    const value = parent[field.name];
+    const ctx = contextAt(req, info);
+    const one = (v: unknown) => (typeof v === 'number' ? req.loader.load(ctx, field.relationTo!, v) : v ?? null);
+    return Array.isArray(value) ? Promise.all(value.map(one)) : one(value);
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Filters: `Post_where` holds one input per field (`Post_title_operator`) with the operators of the
+ * field's type (Payload's spellings), fields of groups by `group__field`, and `AND`/`OR` lists of the
+ * same. `toWhere` turns an argument back into the `where` REST takes, so both filter through one compiler.
+ */
+import { GraphQLBoolean, GraphQLInputObjectType, GraphQLList, type GraphQLInputFieldConfigMap } from 'graphql';
+import type { SanitizedField, Where } from '../config/types.ts';
+import { FIELD_MAPPINGS, ID_OPERATORS, inSchema, type Operators } from './field-types.ts';
+import { combineParentName, formatName } from './names.ts';
+import { GraphQLDateTime } from './scalars.ts';
+import type { SchemaBuild } from './build-state.ts';
+import { plain } from './request-context.ts';
+
+const PATH_SEPARATOR = '__';
+
+function operatorInput(name: string, operators: Operators, required: boolean, build: SchemaBuild): GraphQLInputObjectType {
+  return build.named(name, () => {
+    const fields: GraphQLInputFieldConfigMap = {};
+    for (const op of operators.names) fields[op] = { type: op === 'in' || op === 'not_in' ? new GraphQLList(operators.type) : operators.type };
+    if (!required) fields.exists = { type: GraphQLBoolean };
+    return new GraphQLInputObjectType({ name, fields });
+  });
+}
+
+function fieldInputs(fields: SanitizedField[], prefix: string, parent: string, build: SchemaBuild, out: GraphQLInputFieldConfigMap): void {
+  for (const field of fields.filter(inSchema)) {
+    const key = formatName(`${prefix}${field.name}`);
+    if (field.type === 'group' || field.type === 'array') {
+      fieldInputs(field.fields ?? [], `${prefix}${field.name}${PATH_SEPARATOR}`, parent, build, out);
+      continue;
+    }
+    const operators = FIELD_MAPPINGS[field.type].operators(field, parent, build);
+    if (operators) out[key] = { type: operatorInput(`${combineParentName(parent, key)}_operator`, operators, Boolean(field.required && !prefix), build) };
+  }
+}
+
+export type WhereExtras = { id?: boolean; timestamps?: boolean; status?: boolean };
+
+/** `Post_where` (and `Post_where_and`, `Post_where_or`) for these fields. */
+export function whereInput(fields: SanitizedField[], name: string, build: SchemaBuild, extras: WhereExtras = {}): GraphQLInputObjectType {
+  return build.named(`${name}_where`, () => {
+    const own: GraphQLInputFieldConfigMap = {};
+    fieldInputs(fields, '', name, build, own);
+    if (extras.id !== false) own.id = { type: operatorInput(`${name}_id_operator`, ID_OPERATORS, false, build) };
+    if (extras.timestamps !== false) {
+      for (const key of ['createdAt', 'updatedAt']) {
+        own[key] = { type: operatorInput(`${name}_${key}_operator`, { names: ['equals', 'not_equals', 'greater_than_equal', 'greater_than', 'less_than_equal', 'less_than', 'like'], type: GraphQLDateTime }, false, build) };
+      }
+    }
+    if (extras.status) {
+      const status = { type: operatorInput(`${name}__status_operator`, FIELD_MAPPINGS.text.operators({ name: 'status', type: 'text', path: 'status', localized: false }, name, build)!, false, build) };
+      own.status = own._status = status;
+    }
+    const combined = (suffix: string): GraphQLInputObjectType => new GraphQLInputObjectType({ name: `${name}_where_${suffix}`, fields: () => ({ ...own, ...recursive }) });
+    const recursive: GraphQLInputFieldConfigMap = { AND: { type: new GraphQLList(combined('and')) }, OR: { type: new GraphQLList(combined('or')) } };
+    return new GraphQLInputObjectType({ name: `${name}_where`, fields: { ...own, ...recursive } });
+  });
+}
+
+/** A `Post_where` argument as the `where` of the query compiler: `AND`/`OR` → `and`/`or`, `seo__title` → `seo.title`. */
+export function toWhere(input: unknown): Where | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const out: Where = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || value === null) continue;
+    if (key === 'AND' || key === 'OR') out[key.toLowerCase()] = (value as unknown[]).map((w) => toWhere(w) ?? {});
+    else out[key.split(PATH_SEPARATOR).join('.')] = plain(value);
+  }
+  return out;
+}
