@@ -3,6 +3,7 @@
  * every default filled, every reference checked, once, at start.
  */
 import path from 'node:path';
+import { sanitizeRealtime } from './realtime-options.ts';
 import { ConfigError } from '../errors.ts';
 import { sanitizeTrustProxy } from './trust-proxy.ts';
 import { databaseSettings, migrationsDirFor } from './database-settings.ts';
@@ -124,6 +125,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     webhooks,
     jobs: { secret: input.jobs?.secret ?? null },
     cache: input.cache === false ? null : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
+    realtime: sanitizeRealtime(input.realtime, fail),
     collections,
     globals,
     collectionsBySlug,

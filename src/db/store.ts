@@ -91,9 +91,17 @@ export interface Store extends Queryable {
    * The change counters of `_cms_changes` (content table → how many times it changed), current as of the
    * call: every commit acknowledged before it, by any process or instance, is counted (src/cache/).
    * SQLite: re-read only when `PRAGMA data_version` or this store's own commits say something committed.
-   * PostgreSQL: one query each call.
+   * PostgreSQL: re-read only after a notification on the `cms_changes` channel or this store's own write,
+   * while the listening connection is healthy; one query each call while it is not.
    */
   changeCounters(): Promise<ReadonlyMap<string, number>>;
+  /**
+   * Calls `listener` soon after a change counter moved, whoever committed: `name` is the counter (a
+   * table), or null when anything may have changed (the engine lost track for a while). SQLite: this
+   * store's own commits at once, other processes' within a short poll of the commit watcher. PostgreSQL:
+   * the `cms_changes` notifications. Answers a function that stops it.
+   */
+  watchChanges(listener: (name: string | null) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -118,6 +126,12 @@ export interface Dialect {
   likeInsensitive(expr: string): string;
   /** `expr` is one of `values` (a list of any length, bound as one parameter). */
   inList(expr: string, values: readonly (number | string)[]): SQLPart;
+  /**
+   * Run inside a transaction before appending to a log whose readers follow it by id (the realtime change
+   * log): afterwards no other transaction appends until this one ends, so ids are in commit order and a
+   * reader never skips a row that commits late. SQLite: null (BEGIN IMMEDIATE already serializes writers).
+   */
+  readonly orderedAppend: string | null;
   /** Appended to the subquery that picks a due row to claim: PostgreSQL's `FOR UPDATE SKIP LOCKED`. */
   readonly skipLocked: string;
   /** SQL text of `LOCK TABLE` for Queryable.lockTable, or null when the engine needs none. */

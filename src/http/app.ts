@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { openAPIRoutes } from './routes/openapi.ts';
+import { realtimeRoutes } from './routes/realtime.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { badRequest } from '../errors.ts';
 import { preflight } from './cors.ts';
@@ -36,6 +37,7 @@ export function createApp(cms: CMS) {
     .use(healthRoutes(cms))
     .use(backupRoutes(cms))
     .use(openAPIRoutes(cms))
+    .use(realtimeRoutes(cms))
     .use(collectionRoutes(cms));
 
   const adminPrefix = cms.config.routes.admin;

@@ -103,6 +103,8 @@ export const postgresDialect: Dialect = {
   likeInsensitive: (expr) => `(${expr})::text ILIKE ? ESCAPE '\\'`,
   // One array parameter whose element type PostgreSQL takes from `expr`; any length, one prepared statement.
   inList: (expr, values) => ({ sql: `${expr} = ANY(?)`, params: [values] }),
+  // A transaction-level advisory lock (its own key), released at commit or rollback.
+  orderedAppend: 'SELECT pg_advisory_xact_lock(7265636)',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   lockTable: (table) => `LOCK TABLE "${table.replaceAll('"', '""')}" IN SHARE ROW EXCLUSIVE MODE`,
   tableExists: (table) => ({ sql: `SELECT 1 AS "found" FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`, params: [table] }),

@@ -34,6 +34,7 @@ export const sqliteDialect: Dialect = {
   inList: (expr, values) => ({ sql: `${expr} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] }),
   // Claims are single UPDATE statements under the database's one write lock: nothing to skip.
   skipLocked: '',
+  orderedAppend: null,
   lockTable: () => null,
   tableExists: (table) => ({ sql: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
   // SQLite triggers run per row; one per operation, named so that the insert one stands for all three
