@@ -91,10 +91,13 @@ export interface Store extends Queryable {
    * The change counters of `_cms_changes` (content table → how many times it changed), current as of the
    * call: every commit acknowledged before it, by any process or instance, is counted (src/cache/).
    * SQLite: re-read only when `PRAGMA data_version` or this store's own commits say something committed.
-   * PostgreSQL: re-read only after a notification on the `cms_changes` channel or this store's own write,
-   * while the listening connection is healthy; one query each call while it is not.
+   * PostgreSQL: with `exact`, one query each call. Without it, while the listening connection is healthy,
+   * re-read only after a notification on the `cms_changes` channel or this store's own write: every commit
+   * of this instance, and another instance's within the notification's delay (about a millisecond); one
+   * query each call while that connection is down. Credentials ask for `exact` (a revoked session or key
+   * stops at once everywhere); kept answers of the response cache do not.
    */
-  changeCounters(): Promise<ReadonlyMap<string, number>>;
+  changeCounters(options?: { exact?: boolean }): Promise<ReadonlyMap<string, number>>;
   /**
    * Calls `listener` soon after a change counter moved, whoever committed: `name` is the counter (a
    * table), or null when anything may have changed (the engine lost track for a while). SQLite: this

@@ -25,9 +25,9 @@ export function keptCounters(url: string, read: () => Promise<Counters>) {
     return listener;
   };
   return {
-    async changeCounters(): Promise<Counters> {
+    async changeCounters(options: { exact?: boolean } = {}): Promise<Counters> {
       const live = listening();
-      if (!live?.healthy()) return read();
+      if (options.exact || !live?.healthy()) return read();
       if (kept && !stale) return kept;
       // Marked fresh before asking: a notification arriving during the read makes the next call ask again.
       stale = false;
