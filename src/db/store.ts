@@ -16,6 +16,8 @@
  *   locks, catalog lookups, unique violations, JSON and boolean values) goes through `store.dialect`.
  */
 
+import type { SearchSQL } from './search-sql.ts';
+
 export type Engine = 'sqlite' | 'postgres';
 export type Row = Record<string, unknown>;
 export type Params = readonly unknown[];
@@ -135,6 +137,8 @@ export interface Dialect {
    * reader never skips a row that commits late. SQLite: null (BEGIN IMMEDIATE already serializes writers).
    */
   readonly orderedAppend: string | null;
+  /** The full-text index's statements (src/search/). */
+  readonly search: SearchSQL;
   /** Appended to the subquery that picks a due row to claim: PostgreSQL's `FOR UPDATE SKIP LOCKED`. */
   readonly skipLocked: string;
   /** SQL text of `LOCK TABLE` for Queryable.lockTable, or null when the engine needs none. */
