@@ -18,7 +18,7 @@ import type { CollectionConfig, SanitizedCollection, SanitizedConfig, SanitizedG
 
 const SLUG = /^[a-z][a-z0-9_-]{0,62}$/;
 const LOCALE = /^[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8})*$/;
-const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview']);
+const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview', 'realtime', 'search']);
 const BUILTIN_SLUGS = [USERS_SLUG, MEDIA_SLUG, API_KEYS_SLUG];
 
 type Options = { configPath: string | null; rootDir: string; dev?: boolean; database?: string };
