@@ -19,6 +19,8 @@ import { setNativeDir } from './uploads/sharp-loader.ts';
 import { createStorage } from './uploads/storage/select.ts';
 import { createBackgroundTasks, type BackgroundTasks } from './background-tasks.ts';
 import { startupMark } from './startup-timing.ts';
+import { recordChanges } from './realtime/change-log.ts';
+import { ensureSearchIndexes, indexChanges } from './search/search-index.ts';
 
 export type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
 
@@ -95,6 +97,9 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
       setDefaultCMS(null);
     },
   };
+  recordChanges(cms);
+  indexChanges(cms);
+  if (options.migrate === 'auto' || options.migrate === undefined) await ensureSearchIndexes(cms);
   if (config.webhooks.length > 0) await startWebhooks(cms);
   setDefaultCMS(cms);
   return cms;

@@ -7,6 +7,7 @@ import { flushRequestLog, observeRequest, type LogFormat } from './http/observe-
 import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
 import { startupMark } from './startup-timing.ts';
+import { closeRealtime } from './realtime/hub.ts';
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };
 
@@ -60,6 +61,8 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
     url,
     port: server.port!,
     async stop() {
+      // Open event streams would hold `stop` forever: they end first, telling clients to reconnect.
+      await closeRealtime(cms);
       await server.stop(false);
       flushRequestLog(cms);
       await cms.close();

@@ -63,4 +63,4 @@ export const keptSessionLookup = (cms: CMS, tokenHash: string, lookUp: () => Pro
   keptLookup(cms, SESSIONS, tokenHash, lookUp, reading);
 
 /** The API key of `keyHash`, kept or from `lookUp` (which throws for an unknown or expired key); checked against a fresh reading. */
-export const keptApiKeyLookup = (cms: CMS, keyHash: string, lookUp: () => Promise<ApiKeyLookup>) => keptLookup(cms, API_KEYS, keyHash, lookUp, cms.store.changeCounters()) as Promise<ApiKeyLookup>;
+export const keptApiKeyLookup = (cms: CMS, keyHash: string, lookUp: () => Promise<ApiKeyLookup>) => keptLookup(cms, API_KEYS, keyHash, lookUp, cms.store.changeCounters({ exact: true })) as Promise<ApiKeyLookup>;

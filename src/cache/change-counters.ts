@@ -17,11 +17,13 @@ const byRequest = new WeakMap<Request, Promise<Reading>>();
  * start is that for each (it sees every commit acknowledged before the request arrived). Only for what
  * runs before the request writes anything it must then see: the credentials (src/http/authenticate.ts
  * credentialsOf) and the GET reads (src/cache/cached-read.ts). An answer computed later is kept with these
- * older counters, so a write committed meanwhile only makes it stale sooner.
+ * older counters, so a write committed meanwhile only makes it stale sooner. A request with credentials
+ * takes an exact reading (it checks its session with it); an anonymous one the store's notified counters,
+ * which on PostgreSQL cost no query while the instance listens for changes (src/db/store.ts).
  */
-export function requestReading(store: Store, request: Request): Promise<Reading> {
+export function requestReading(store: Store, request: Request, options: { exact?: boolean } = {}): Promise<Reading> {
   let reading = byRequest.get(request);
-  if (!reading) byRequest.set(request, (reading = store.changeCounters()));
+  if (!reading) byRequest.set(request, (reading = store.changeCounters(options)));
   return reading;
 }
 

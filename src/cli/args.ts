@@ -23,6 +23,7 @@ export function parseCLI(argv: string[]): CLIArgs {
       to: { type: 'string' },
       locale: { type: 'string' },
       drafts: { type: 'boolean' },
+      collection: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -49,6 +50,7 @@ Usage:
   cms restore FILE                                             check a backup, move current data aside, restore it
   cms export [--out DIR] [--locale all|CODE] [--drafts]       write content as JSON files and media (default ./export beside the config)
   cms import DIR                                               load an export folder into this instance (ids kept)
+  cms reindex [--collection SLUG]                              rebuild the full-text search indexes from the documents
   cms --help | --version
 
 Every command takes --config FILE and honours CMS_CONFIG.

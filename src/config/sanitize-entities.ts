@@ -3,6 +3,7 @@
  * complete (a missing rule requires a logged-in user), compound indexes checked, cache settings filled.
  */
 import { isColumnField } from './field-tree.ts';
+import { sanitizeSearch } from './search-options.ts';
 import { sanitizeFields, type Fail } from './sanitize-fields.ts';
 import {
   HOOK_NAMES,
@@ -94,6 +95,7 @@ export function sanitizeCollection(
     access: sanitizeAccess(c.access, ['read', 'create', 'update', 'delete'], key, fail),
     hooks: sanitizeHooks(c.hooks, key, fail),
     cache: sanitizeEntityCache(c.cache, key, fail),
+    search: sanitizeSearch(c.search, fields, key, fail),
   };
 }
 

@@ -1,4 +1,6 @@
 /** The shapes of a project's config (as written) and of the sanitized config the rest of the code reads. */
+import type { RealtimeConfig, RealtimeSettings } from './realtime-options.ts';
+import type { SanitizedSearch, SearchConfig } from './search-options.ts';
 import type { Clock } from '../clock.ts';
 import type { CronSchedule } from '../jobs/cron-schedule.ts';
 
@@ -103,6 +105,8 @@ export type IndexConfig = { fields: string[]; unique?: boolean };
 export interface CollectionConfig {
   slug: string;
   fields: Field[];
+  /** The full-text index (docs/search.md). */
+  search?: SearchConfig;
   drafts?: boolean;
   maxVersions?: number;
   access?: { read?: AccessRule; create?: AccessRule; update?: AccessRule; delete?: AccessRule; [extra: string]: AccessRule | undefined };
@@ -215,6 +219,8 @@ export interface UserConfig {
   cache?: false | { maxSize?: number };
   /** The GraphQL endpoint (docs/graphql.md): `disable` removes it; `maxComplexity` and `maxDepth` refuse costly queries before they run. */
   graphQL?: { disable?: boolean; maxComplexity?: number; maxDepth?: number; maxAliases?: number; maxBatch?: number };
+  /** Limits of the realtime event streams (docs/realtime.md). */
+  realtime?: RealtimeConfig;
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
 }
@@ -248,8 +254,10 @@ export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields'
   localized: boolean;
 }
 
-export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache'> {
+export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search'> {
   cache: SanitizedEntityCache;
+  /** null: not searchable. */
+  search: SanitizedSearch | null;
   /** The stored fields (layout fields flattened away; a named tab is a group). */
   fields: SanitizedField[];
   /** The fields as written, layout fields included, for editors. */
@@ -312,6 +320,7 @@ export interface SanitizedConfig {
   cache: { maxSize: number } | null;
   /** null: no GraphQL endpoint. */
   graphQL: { maxComplexity: number; maxDepth: number; maxAliases: number; maxBatch: number } | null;
+  realtime: RealtimeSettings;
   collections: SanitizedCollection[];
   globals: SanitizedGlobal[];
   collectionsBySlug: Map<string, SanitizedCollection>;

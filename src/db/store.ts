@@ -16,6 +16,8 @@
  *   locks, catalog lookups, unique violations, JSON and boolean values) goes through `store.dialect`.
  */
 
+import type { SearchSQL } from './search-sql.ts';
+
 export type Engine = 'sqlite' | 'postgres';
 export type Row = Record<string, unknown>;
 export type Params = readonly unknown[];
@@ -91,9 +93,20 @@ export interface Store extends Queryable {
    * The change counters of `_cms_changes` (content table → how many times it changed), current as of the
    * call: every commit acknowledged before it, by any process or instance, is counted (src/cache/).
    * SQLite: re-read only when `PRAGMA data_version` or this store's own commits say something committed.
-   * PostgreSQL: one query each call.
+   * PostgreSQL: with `exact`, one query each call. Without it, while the listening connection is healthy,
+   * re-read only after a notification on the `cms_changes` channel or this store's own write: every commit
+   * of this instance, and another instance's within the notification's delay (about a millisecond); one
+   * query each call while that connection is down. Credentials ask for `exact` (a revoked session or key
+   * stops at once everywhere); kept answers of the response cache do not.
    */
-  changeCounters(): Promise<ReadonlyMap<string, number>>;
+  changeCounters(options?: { exact?: boolean }): Promise<ReadonlyMap<string, number>>;
+  /**
+   * Calls `listener` soon after a change counter moved, whoever committed: `name` is the counter (a
+   * table), or null when anything may have changed (the engine lost track for a while). SQLite: this
+   * store's own commits at once, other processes' within a short poll of the commit watcher. PostgreSQL:
+   * the `cms_changes` notifications. Answers a function that stops it.
+   */
+  watchChanges(listener: (name: string | null) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -118,6 +131,14 @@ export interface Dialect {
   likeInsensitive(expr: string): string;
   /** `expr` is one of `values` (a list of any length, bound as one parameter). */
   inList(expr: string, values: readonly (number | string)[]): SQLPart;
+  /**
+   * Run inside a transaction before appending to a log whose readers follow it by id (the realtime change
+   * log): afterwards no other transaction appends until this one ends, so ids are in commit order and a
+   * reader never skips a row that commits late. SQLite: null (BEGIN IMMEDIATE already serializes writers).
+   */
+  readonly orderedAppend: string | null;
+  /** The full-text index's statements (src/search/). */
+  readonly search: SearchSQL;
   /** Appended to the subquery that picks a due row to claim: PostgreSQL's `FOR UPDATE SKIP LOCKED`. */
   readonly skipLocked: string;
   /** SQL text of `LOCK TABLE` for Queryable.lockTable, or null when the engine needs none. */

@@ -112,3 +112,24 @@ export const changes = sqliteTable('_cms_changes', {
   name: text('name').primaryKey(),
   version: integer('version').notNull().default(0),
 });
+
+/**
+ * The change log that realtime subscribers follow (src/realtime/, docs/realtime.md): one row per announced
+ * change, written in the change's own transaction, so every writer (this process, the job loop, a CLI or
+ * Local API process, another instance) reaches every subscriber. Ids are in commit order; the job loop
+ * removes rows older than the replay window. `draft` is 1 for a save that changed only the pending draft.
+ */
+export const changeLog = sqliteTable('_cms_events', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** Epoch ms. */
+  at: integer('at').notNull(),
+  type: text('type').notNull(),
+  /** `collection` or `global`. */
+  kind: text('kind').notNull(),
+  slug: text('slug').notNull(),
+  /** Document id; 0 for a global. */
+  docId: integer('docId').notNull(),
+  draft: integer('draft').notNull().default(0),
+  /** The deleted document's stored values (delete only): who could read it is decided from them. */
+  deleted: text('deleted'),
+}, (t) => [index('_cms_events_at_idx').on(t.at)]);

@@ -15,6 +15,8 @@ import { backupRoutes } from './routes/backups.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { openAPIRoutes } from './routes/openapi.ts';
 import { answerGraphQLFromCache, graphQLRoutes } from './routes/graphql.ts';
+import { realtimeRoutes } from './routes/realtime.ts';
+import { searchRoutes } from './routes/search.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { badRequest } from '../errors.ts';
 import { preflight } from './cors.ts';
@@ -39,6 +41,8 @@ export function createApp(cms: CMS) {
     .use(backupRoutes(cms))
     .use(openAPIRoutes(cms))
     .use(graphQLRoutes(cms))
+    .use(realtimeRoutes(cms))
+    .use(searchRoutes(cms))
     .use(collectionRoutes(cms));
 
   const adminPrefix = cms.config.routes.admin;

@@ -67,12 +67,13 @@ const known = new WeakMap<Request, Promise<Credentials>>();
 
 /**
  * `authenticate`, once per request: the response cache asks before routing, and the route's wrapper again.
- * A kept session is checked against the request's reading of the change counters, which the response cache
- * then uses too (src/cache/change-counters.ts).
+ * A kept session is checked against an exact reading of the change counters (a session ended on another
+ * instance a moment ago is ended here too), which the response cache then uses as the request's reading
+ * (src/cache/change-counters.ts).
  */
 export function credentialsOf(cms: CMS, request: Request): Promise<Credentials> {
   let credentials = known.get(request);
-  if (!credentials) known.set(request, (credentials = authenticate(cms, request, () => requestReading(cms.store, request))));
+  if (!credentials) known.set(request, (credentials = authenticate(cms, request, () => requestReading(cms.store, request, { exact: true }))));
   return credentials;
 }
 
@@ -80,7 +81,7 @@ export function credentialsOf(cms: CMS, request: Request): Promise<Credentials> 
  * `reading`: how a kept session is checked; a fresh reading unless the caller knows this runs before the
  * request writes anything (getCMSUser may be called from a hook, after a write of the same request).
  */
-export async function authenticate(cms: CMS, request: Request, reading: () => Promise<Reading> = () => cms.store.changeCounters()): Promise<Credentials> {
+export async function authenticate(cms: CMS, request: Request, reading: () => Promise<Reading> = () => cms.store.changeCounters({ exact: true })): Promise<Credentials> {
   const bearer = bearerToken(request);
   if (bearer) {
     if (bearer.startsWith(API_KEY_PREFIX)) {

@@ -3,6 +3,7 @@ import type { CMS } from '../cms.ts';
 import { countJobRun } from '../metrics/registry.ts';
 import { retryDueWebhooks } from '../webhooks/retry-due.ts';
 import { runDueJobs } from './run-due-jobs.ts';
+import { pruneChangeLog } from '../realtime/change-log.ts';
 
 export type JobRunCounts = {
   jobs: { ran: number; failed: number };
@@ -13,6 +14,7 @@ export async function runJobs(cms: CMS): Promise<JobRunCounts> {
   try {
     const jobs = await runDueJobs(cms);
     const webhooks = await retryDueWebhooks(cms);
+    await pruneChangeLog(cms);
     countJobRun(cms, { jobs });
     return { jobs, webhooks };
   } catch (error) {

@@ -14,11 +14,20 @@ import { localeOf, type OperationContext } from './context.ts';
 import { draftSource } from '../versions/draft-source.ts';
 import type { SanitizedCollection } from '../config/types.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
+import { rankedMatches, type Ranked } from '../search/ranked-matches.ts';
+import type { Row } from '../db/store.ts';
+
+const byRank = (rows: Row[], ranked: Ranked) => {
+  const position = new Map(ranked.map((r, i) => [r.docId, i]));
+  return rows.sort((a, b) => position.get(a.id as number)! - position.get(b.id as number)!);
+};
 
 export type FindArgs = ShapeArgs & {
   collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; draft?: boolean;
   /** false: every matching document in one answer (CONTRACT §7 "Whole lists"). */
   pagination?: boolean;
+  /** Full-text search terms (docs/search.md): only matching documents, best first unless `sort` is given. */
+  search?: string;
 };
 export type CountArgs = { collection: string; where?: Where; draft?: boolean };
 
@@ -57,12 +66,25 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const limit = args.limit ?? DEFAULT_LIMIT;
   const page = paginate ? args.page ?? 1 : 1;
   if (paginate) checkPaging(limit, page);
-  const { where, from, rights, locale } = await matchDocuments(ctx, collection, args);
+  const matched = await matchDocuments(ctx, collection, args);
+  const { from, rights, locale } = matched;
   const { store } = ctx.cms;
+  const ranked = args.search === undefined ? null : await rankedMatches(ctx, collection, args.search, rights, Boolean(from));
+  const where = ranked ? andParts([matched.where, store.dialect.inList('"id"', ranked.map((r) => r.docId))]) : matched.where;
   const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights, args.where);
   const shape = await readShapeOf(ctx, collection, args, rights);
-  const totalDocs = await countRows(store, collection, where, from);
-  const rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, paginate ? (page - 1) * limit : 0, from);
+  const offset = paginate ? (page - 1) * limit : 0;
+  let totalDocs: number;
+  let rows: Row[];
+  if (ranked && args.sort === undefined) {
+    // Best first: every match the filter lets through, in rank order, then the page.
+    rows = byRank(await selectRows(store, collection, where, orderBy, null, 0, from), ranked);
+    totalDocs = rows.length;
+    rows = paginate ? rows.slice(offset, offset + limit) : rows;
+  } else {
+    totalDocs = await countRows(store, collection, where, from);
+    rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
+  }
   const stored = rows.map((r) => rowToDoc(collection, r));
   const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape);
   // A whole list is one page holding every document.

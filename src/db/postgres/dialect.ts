@@ -8,6 +8,7 @@
  * - Booleans are integers 1/0 on both engines (columns, `where` values, versions), so callers and stored
  *   documents need no engine branch; a JSON `true`/`false` reads as 1/0 like SQLite's `json_extract`.
  */
+import { postgresSearchSQL } from './search-sql.ts';
 import type { Dialect, ValueKind } from '../store.ts';
 
 /** `'{"a","b"}'`: a text[] literal of path segments (from the config), quoted for the array and for SQL. */
@@ -103,6 +104,9 @@ export const postgresDialect: Dialect = {
   likeInsensitive: (expr) => `(${expr})::text ILIKE ? ESCAPE '\\'`,
   // One array parameter whose element type PostgreSQL takes from `expr`; any length, one prepared statement.
   inList: (expr, values) => ({ sql: `${expr} = ANY(?)`, params: [values] }),
+  // A transaction-level advisory lock (its own key), released at commit or rollback.
+  search: postgresSearchSQL,
+  orderedAppend: 'SELECT pg_advisory_xact_lock(7265636)',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   lockTable: (table) => `LOCK TABLE "${table.replaceAll('"', '""')}" IN SHARE ROW EXCLUSIVE MODE`,
   tableExists: (table) => ({ sql: `SELECT 1 AS "found" FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`, params: [table] }),

@@ -16,6 +16,7 @@ import { connectPostgres } from './connect.ts';
 import { postgresDialect } from './dialect.ts';
 import { applyPostgresSystemMigrations, pendingPostgresSystemMigrations, withMigrationLock } from './migrate.ts';
 import { numberPlaceholders } from './placeholders.ts';
+import { keptCounters } from './kept-counters.ts';
 
 /** `int8` and `numeric` type OIDs (pg_type): the result columns Bun.SQL answers as strings. */
 const NUMBER_AS_TEXT = new Set([20, 1700]);
@@ -58,6 +59,8 @@ function normalizeRow(result: Result): Result {
   return result;
 }
 
+const isRead = (sql: string) => /^\s*select\b/i.test(sql);
+
 async function query(on: Runner, sql: string, params: Params = []): Promise<Result> {
   return normalizeRow((await on.unsafe(numberPlaceholders(sql), params as unknown[])) as Result);
 }
@@ -91,8 +94,15 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
   const lock = <T>(work: () => Promise<T>) => withMigrationLock(sql, () => work());
 
+  const counters = keptCounters(url, async () => new Map((await query(sql, 'SELECT "name", "version" FROM "_cms_changes"')).map((r: Row) => [r.name as string, Number(r.version)])));
+  const afterWrite = <T>(result: T) => {
+    counters.wrote();
+    return result;
+  };
+  const pool = queryable(sql, false);
+
   const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
-    sql.begin((on) => {
+    (sql.begin((on) => {
       const tx: Store = {
         ...queryable(on, true),
         inTransaction: true,
@@ -103,13 +113,20 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
         snapshotTo: async () => null,
         continueIdsAfterCopy: () => Promise.reject(new Error('Ids are continued outside a transaction.')),
         changeCounters: () => Promise.reject(new Error('Change counters are read outside a transaction.')),
+        watchChanges: () => () => {},
         close: () => Promise.reject(new Error('A transaction cannot close the store.')),
       };
       return work(tx);
-    }) as Promise<T>;
+    }) as Promise<T>).then(afterWrite);
 
   return {
-    ...queryable(sql, false),
+    ...pool,
+    // Writes outside a transaction (a SELECT writes nothing; anything else may).
+    all: <T>(text: string, params?: Params) => pool.all<T>(text, params).then((rows) => (isRead(text) ? rows : afterWrite(rows))),
+    get: <T>(text: string, params?: Params) => pool.get<T>(text, params).then((row) => (isRead(text) ? row : afterWrite(row))),
+    run: (text, params) => pool.run(text, params).then(afterWrite),
+    insert: (text, params) => pool.insert(text, params).then(afterWrite),
+    exec: (text) => pool.exec(text).then(afterWrite),
     sql,
     inTransaction: false,
     transaction,
@@ -119,9 +136,12 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     // The database part of a backup is PostgreSQL's own job (pg_dump, base backups): docs/operations.md.
     snapshotTo: async () => null,
     continueIdsAfterCopy: (tables) => continueIds(sql, tables),
-    // Another instance may have committed a moment ago: no cheaper proof than asking (a few rows, by key).
-    changeCounters: async () => new Map((await query(sql, 'SELECT "name", "version" FROM "_cms_changes"')).map((r: Row) => [r.name as string, Number(r.version)])),
-    close: () => sql.close(),
+    changeCounters: counters.changeCounters,
+    watchChanges: counters.watchChanges,
+    close: async () => {
+      await counters.close();
+      await sql.close();
+    },
   };
 }
 

@@ -108,3 +108,15 @@ export const changes = pgTable('_cms_changes', {
   name: text('name').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
+
+/** The realtime change log (../system-schema.ts `changeLog`). */
+export const changeLog = pgTable('_cms_events', {
+  id: id(),
+  at: epochMs('at').notNull(),
+  type: text('type').notNull(),
+  kind: text('kind').notNull(),
+  slug: text('slug').notNull(),
+  docId: integer('docId').notNull(),
+  draft: integer('draft').notNull().default(0),
+  deleted: text('deleted'),
+}, (t) => [index('_cms_events_at_idx').on(t.at)]);

@@ -1,4 +1,5 @@
 /** SQLite's side of every SQL difference (see Dialect in ../store.ts). JSON lives in text columns. */
+import { sqliteSearchSQL } from './search-sql.ts';
 import type { Dialect } from '../store.ts';
 
 /** `$."a"."b"`: segments come from the config; quotes are escaped for the path and for the SQL string. */
@@ -34,6 +35,8 @@ export const sqliteDialect: Dialect = {
   inList: (expr, values) => ({ sql: `${expr} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] }),
   // Claims are single UPDATE statements under the database's one write lock: nothing to skip.
   skipLocked: '',
+  search: sqliteSearchSQL,
+  orderedAppend: null,
   lockTable: () => null,
   tableExists: (table) => ({ sql: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
   // SQLite triggers run per row; one per operation, named so that the insert one stands for all three

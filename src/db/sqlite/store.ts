@@ -23,6 +23,7 @@ import type { Params, Queryable, Row, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
 import { snapshotSqlite } from './snapshot.ts';
 import { commitWatcher } from './commit-watcher.ts';
+import { watchCounters } from './watch-counters.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { flushBatch, inTurn, releaseTurn, turnBusy, turnFor, type WriteConnection } from './write-turn.ts';
 
@@ -83,6 +84,7 @@ export function openSqliteStore(file: string): Store {
     commit: () => {
       commit.run();
       checkpointer?.afterCommit();
+      changes.look();
     },
     rollback: () => void rollback.run(),
     savepoint: () => void savepoint.run(),
@@ -98,6 +100,7 @@ export function openSqliteStore(file: string): Store {
     if (turnBusy(turn)) return transaction(statement);
     return statement(tx).then((result) => {
       checkpointer?.afterCommit();
+      changes.look();
       return result;
     });
   };
@@ -122,6 +125,8 @@ export function openSqliteStore(file: string): Store {
     return counters;
   };
 
+  const changes = watchCounters(changeCounters);
+
   const tx: Store = {
     engine: 'sqlite',
     dialect: sqliteDialect,
@@ -139,6 +144,7 @@ export function openSqliteStore(file: string): Store {
     snapshotTo: () => Promise.reject(new Error('A snapshot is taken outside a transaction.')),
     continueIdsAfterCopy: async () => {},
     changeCounters: () => Promise.reject(new Error('Change counters are read outside a transaction.')),
+    watchChanges: () => () => {},
     close: () => Promise.reject(new Error('A transaction cannot close the store.')),
   };
 
@@ -160,7 +166,9 @@ export function openSqliteStore(file: string): Store {
     // AUTOINCREMENT follows the highest id inserted, explicit ones included.
     continueIdsAfterCopy: async () => {},
     changeCounters,
+    watchChanges: changes.watch,
     async close() {
+      changes.stop();
       closed = true;
       await turn.next;
       // Closed before the last batch commits below, so that commit asks no new worker for a checkpoint.

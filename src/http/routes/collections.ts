@@ -19,7 +19,8 @@ export function listRoute(cms: CMS, slug?: string): Route {
     // Options are parsed inside: an answer served from the cache was made from the same, valid, query.
     return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
       const { where, sort, limit, page, depth, draft, select, populate, pagination } = readOptions(input.query, cms.config);
-      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, pagination });
+      const search = input.query.search === undefined ? undefined : String(input.query.search);
+      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, pagination, search });
     });
   };
 }

@@ -1,0 +1,26 @@
+/** What a dialect answers for the full-text index of one collection (search-sql.ts in each engine folder; docs/search.md). */
+import type { SQLPart } from './store.ts';
+
+/** One search term: a word, or the words of a quoted phrase; `prefix`: the word may continue. */
+export type Term = { words: string[]; prefix: boolean };
+
+/** Lower case without diacritics: how the index and the terms compare where the engine does not fold. */
+export const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+
+export type SearchRow = { docId: number; locale: string; draft: number; texts: string[] };
+
+export interface SearchSQL {
+  /** DDL making the index table of `fields` text columns (dropped and made again when its shape changes). */
+  create(table: string, fields: number): string[];
+  drop(table: string): string;
+  /** The statements writing one row (locale index `localeIndex` of the config's locales). */
+  insert(table: string, row: SearchRow, localeIndex: number): SQLPart;
+  /** Removes a document's rows: all of them, or only its draft rows. */
+  remove(table: string, docId: number, onlyDraft: boolean): SQLPart;
+  /**
+   * `{ docId, score }` of documents matching every term in `locale`, best first, searching only the text
+   * columns `columns` (those the caller may read). `draft`: the pending draft's text where a document has
+   * one, else the live text.
+   */
+  match(table: string, fields: number, columns: number[], terms: Term[], locale: string, draft: boolean, limit: number): SQLPart;
+}

@@ -1,0 +1,38 @@
+/**
+ * SQLite's full-text index: an FTS5 table per searchable collection (`unicode61 remove_diacritics 2`:
+ * case and diacritics folded), ranked by bm25. The rowid holds the document id, locale and draft flag
+ * (`docId * 256 + locale * 2 + draft`), so a document's rows are removed by a rowid range.
+ */
+import type { SearchSQL, Term } from '../search-sql.ts';
+
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const columns = (fields: number) => Array.from({ length: fields }, (_, i) => `"f${i}"`);
+
+/** An FTS5 query: each term a quoted string (its characters are letters and digits only), the prefix one starred. */
+function ftsQuery(terms: Term[], allowed: number[], fields: number): string {
+  const body = terms.map((t) => `"${t.words.join(' ')}"${t.prefix ? '*' : ''}`).join(' AND ');
+  return allowed.length === fields ? body : `{${allowed.map((i) => `f${i}`).join(' ')}} : (${body})`;
+}
+
+export const sqliteSearchSQL: SearchSQL = {
+  create: (table, fields) => [`CREATE VIRTUAL TABLE IF NOT EXISTS ${q(table)} USING fts5("locale" UNINDEXED, "draft" UNINDEXED, ${columns(fields).join(', ')}, tokenize = 'unicode61 remove_diacritics 2')`],
+  drop: (table) => `DROP TABLE IF EXISTS ${q(table)}`,
+  insert: (table, row, localeIndex) => ({
+    sql: `INSERT INTO ${q(table)} ("rowid", "locale", "draft", ${columns(row.texts.length).join(', ')}) VALUES (?, ?, ?, ${row.texts.map(() => '?').join(', ')})`,
+    params: [row.docId * 256 + localeIndex * 2 + row.draft, row.locale, row.draft, ...row.texts],
+  }),
+  remove: (table, docId, onlyDraft) => ({
+    sql: `DELETE FROM ${q(table)} WHERE "rowid" >= ? AND "rowid" < ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
+    params: [docId * 256, (docId + 1) * 256],
+  }),
+  match(table, fields, allowed, terms, locale, draft, limit) {
+    const t = q(table);
+    const draftFilter = draft
+      ? `("draft" = 1 OR NOT EXISTS (SELECT 1 FROM ${t} AS "d" WHERE "d"."rowid" = ${t}."rowid" + 1 AND "d"."draft" = 1))`
+      : `"draft" = 0`;
+    return {
+      sql: `SELECT "rowid" / 256 AS "docId", -bm25(${t}) AS "score" FROM ${t} WHERE ${t} MATCH ? AND "locale" = ? AND ${draftFilter} ORDER BY bm25(${t}) LIMIT ?`,
+      params: [ftsQuery(terms, allowed, fields), locale, limit],
+    };
+  },
+};

@@ -1,0 +1,31 @@
+/** `GET /realtime?topics=…`: the Server-Sent Events stream of changes (docs/realtime.md). */
+import { Elysia } from 'elysia';
+import type { CMS } from '../../cms.ts';
+import { readOptions } from '../../query/request-options.ts';
+import { methods } from '../handle.ts';
+import { keepOpen } from '../long-requests.ts';
+import { badRequest } from '../../errors.ts';
+import { parseTopics } from '../../realtime/topics.ts';
+import { hubOf } from '../../realtime/hub.ts';
+import { viewerKey } from '../../realtime/subscriber-view.ts';
+
+function lastEventIdOf(request: Request, query: Record<string, unknown>): number | null {
+  const raw = request.headers.get('last-event-id') ?? (typeof query.lastEventId === 'string' ? query.lastEventId : null);
+  if (raw === null || raw === '') return null;
+  if (!/^\d{1,15}$/.test(raw.trim())) throw badRequest('Last-Event-ID must be the id of an event.', 'Last-Event-ID');
+  return Number(raw);
+}
+
+export function realtimeRoutes(cms: CMS) {
+  return new Elysia().all('/realtime', methods(cms, {
+    GET: async ({ ctx, query, request, credentials }) => {
+      const topics = parseTopics(query.topics, cms.config);
+      const { depth, draft, preview } = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
+      const options = { depth, draft: Boolean(draft), ...(preview ? { preview } : {}) };
+      const lastEventId = lastEventIdOf(request, query);
+      const response = await hubOf(cms).subscribe({ ctx, options, key: viewerKey(ctx, options, credentials.scopes) }, topics, lastEventId);
+      keepOpen(cms, request);
+      return response;
+    },
+  }, { csrf: false }));
+}

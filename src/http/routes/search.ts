@@ -1,0 +1,15 @@
+/** `GET /search?q=…&collections=a,b&limit`: search across collections (docs/search.md). */
+import { Elysia } from 'elysia';
+import type { CMS } from '../../cms.ts';
+import { readOptions } from '../../query/request-options.ts';
+import { methods } from '../handle.ts';
+import { searchEverywhere } from '../../search/search-everywhere.ts';
+
+export function searchRoutes(cms: CMS) {
+  return new Elysia().all('/search', methods(cms, {
+    GET: async ({ ctx, query }) => {
+      const { limit, draft } = readOptions({ ...query, page: undefined }, cms.config);
+      return { body: await searchEverywhere(ctx, { q: query.q, collections: query.collections, limit, draft }) };
+    },
+  }));
+}

@@ -1,0 +1,127 @@
+/**
+ * The full-text index of each collection with a `search` option (docs/search.md): one row per document,
+ * locale and state (live, or pending draft) holding the text of each search field. It is kept in the
+ * write's own transaction (a listener of the change stream, like the change log), so a search never finds
+ * what a rolled-back write wrote. The tables are derived data: made at start when missing or when the
+ * config's search fields or locales changed (then filled from the documents), and rebuilt by `cms reindex`.
+ */
+import type { CMS } from '../cms.ts';
+import type { SanitizedCollection } from '../config/types.ts';
+import type { Queryable } from '../db/store.ts';
+import { readSetting, writeSetting } from '../db/settings.ts';
+import { rowToDoc } from '../fields/row.ts';
+import { pendingDraft } from '../versions/drafts.ts';
+import { ownerOf } from '../versions/live-row.ts';
+import type { SearchRow } from '../db/search-sql.ts';
+
+type Doc = Record<string, unknown>;
+
+export const searchTable = (collection: SanitizedCollection) => `_search_${collection.slug}`;
+export const searchable = (cms: CMS) => cms.config.collections.filter((c) => c.search);
+/** The locales rows are kept for: the config's, or one unnamed locale without localization. */
+export const indexLocales = (cms: CMS) => cms.config.localization?.locales ?? [''];
+
+/** Every string inside a value: rich text's `text` nodes, list items, nested rows. */
+function strings(value: unknown, out: string[]): void {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) strings(item, out);
+  else if (value && typeof value === 'object') {
+    const node = value as Doc;
+    if (typeof node.text === 'string') out.push(node.text);
+    for (const [key, child] of Object.entries(node)) if (key !== 'text' && typeof child === 'object') strings(child, out);
+  }
+}
+
+/** The value at a dot path, through groups, arrays and blocks (every row), in `locale` where kept per locale. */
+function valuesAt(value: unknown, parts: string[], locale: string, locales: string[], fallback: string): unknown[] {
+  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, parts, locale, locales, fallback));
+  if (!value || typeof value !== 'object') return parts.length ? [] : [value];
+  const object = value as Doc;
+  const keys = Object.keys(object);
+  if (locale && keys.length && keys.every((k) => locales.includes(k))) return valuesAt(object[locale] ?? object[fallback], parts, locale, locales, fallback);
+  if (!parts.length) return [value];
+  return valuesAt(object[parts[0]], parts.slice(1), locale, locales, fallback);
+}
+
+export function textsOf(cms: CMS, collection: SanitizedCollection, doc: Doc, locale: string): string[] {
+  const locales = cms.config.localization?.locales ?? [];
+  const fallback = cms.config.localization?.defaultLocale ?? '';
+  return collection.search!.fields.map((field) => {
+    const out: string[] = [];
+    strings(valuesAt(doc, field.path.split('.'), locale, locales, fallback), out);
+    return out.join('\n');
+  });
+}
+
+async function writeRows(cms: CMS, db: Queryable, collection: SanitizedCollection, doc: Doc, draft: number): Promise<void> {
+  const table = searchTable(collection);
+  for (const [index, locale] of indexLocales(cms).entries()) {
+    const row: SearchRow = { docId: doc.id as number, locale, draft, texts: textsOf(cms, collection, doc, locale) };
+    const { sql, params } = db.dialect.search.insert(table, row, index);
+    await db.run(sql, params);
+  }
+}
+
+/** A document's rows, after any write of it: its live text, and its pending draft's where one is. */
+export async function indexDocument(cms: CMS, db: Queryable, collection: SanitizedCollection, id: number, live: Doc | null): Promise<void> {
+  const table = searchTable(collection);
+  const remove = db.dialect.search.remove(table, id, false);
+  await db.run(remove.sql, remove.params);
+  if (!live) return;
+  await writeRows(cms, db, collection, live, 0);
+  const draft = collection.drafts ? await pendingDraft(db, ownerOf(collection, id)) : null;
+  if (draft) await writeRows(cms, db, collection, { ...draft, id }, 1);
+}
+
+export function indexChanges(cms: CMS): void {
+  cms.events.on(async (event, scope) => {
+    const collection = event.collection ? cms.config.collectionsBySlug.get(event.collection) : undefined;
+    if (!collection?.search || event.id === undefined) return;
+    // A draft-only save of an existing document: only its draft rows change.
+    if (event.type === 'draft' && event.previousDoc) {
+      const remove = scope.tx.dialect.search.remove(searchTable(collection), event.id, true);
+      await scope.tx.run(remove.sql, remove.params);
+      return writeRows(cms, scope.tx, collection, { ...event.doc, id: event.id }, 1);
+    }
+    await indexDocument(cms, scope.tx, collection, event.id, event.type === 'delete' ? null : event.doc);
+  });
+}
+
+const signatureOf = (cms: CMS, collection: SanitizedCollection) => JSON.stringify({ fields: collection.search!.fields, locales: indexLocales(cms), v: 1 });
+
+/** Rebuilds one collection's index from its documents; `progress(done, total)` after each batch. */
+export async function reindexCollection(cms: CMS, collection: SanitizedCollection, progress: (done: number, total: number) => void = () => {}): Promise<number> {
+  const { store } = cms;
+  const table = searchTable(collection);
+  await store.transaction(async (tx) => {
+    await tx.exec(tx.dialect.search.drop(table));
+    for (const statement of tx.dialect.search.create(table, collection.search!.fields.length)) await tx.exec(statement);
+  });
+  const total = (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "${collection.table}"`))!.n;
+  let done = 0;
+  let after = 0;
+  for (;;) {
+    const rows = await store.all<Doc>(`SELECT * FROM "${collection.table}" WHERE "id" > ? ORDER BY "id" LIMIT 500`, [after]);
+    if (!rows.length) break;
+    await store.transaction(async (tx) => {
+      for (const row of rows) {
+        const doc = rowToDoc(collection, row);
+        await indexDocument(cms, tx, collection, doc.id as number, doc);
+      }
+    });
+    after = rows[rows.length - 1].id as number;
+    done += rows.length;
+    progress(done, total);
+  }
+  await writeSetting(store, `search:${collection.slug}`, signatureOf(cms, collection));
+  return done;
+}
+
+/** At start: each index whose table is missing or whose fields or locales changed is made and filled. */
+export async function ensureSearchIndexes(cms: CMS): Promise<void> {
+  for (const collection of searchable(cms)) {
+    const exists = await cms.store.get(cms.store.dialect.tableExists(searchTable(collection)).sql, cms.store.dialect.tableExists(searchTable(collection)).params);
+    if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection)) continue;
+    await reindexCollection(cms, collection);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * PostgreSQL: the change counters come from LISTEN/NOTIFY while the listening connection is healthy, so a
+ * kept answer is served without a query; a dropped listening connection makes every reading ask again
+ * until it is back, so a write made during the gap is never missed (docs/caching.md).
+ */
+import { describe, expect, test } from 'bun:test';
+import { DEFAULT_TEST_ENGINE, startTestServer } from './harness.ts';
+
+const onPostgres = DEFAULT_TEST_ENGINE === 'postgres' ? describe : describe.skip;
+
+const waitUntil = async (check: () => Promise<boolean> | boolean, ms = 5000) => {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await Bun.sleep(20);
+  }
+};
+
+onPostgres('change counters over LISTEN/NOTIFY', () => {
+  test('kept without a query while listening; fresh after the listening connection dropped and a write came in the gap', async () => {
+    const t = await startTestServer({ collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }] });
+    const other = new Bun.SQL(t.database, { max: 1 });
+    try {
+      await t.cms.store.run('INSERT INTO "posts" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['first', 'x', 'x']);
+      const store = t.cms.store;
+      // Listening: two readings with nothing committed between them are the same kept object (no query).
+      await waitUntil(async () => (await store.changeCounters()) === (await store.changeCounters()));
+      expect((await t.request('GET', '/posts')).body.docs[0].title).toBe('first');
+      expect((await t.request('GET', '/posts')).body.docs[0].title).toBe('first');
+
+      // A write by hand-written SQL on another connection reaches the counters through a notification.
+      await other.unsafe(`UPDATE "posts" SET "title" = 'second'`);
+      await waitUntil(async () => (await t.request('GET', '/posts')).body.docs[0].title === 'second');
+
+      // Drop the listening connection, then write while it is down.
+      const [{ n }] = await other.unsafe(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`);
+      expect(n).toBe(1);
+      await Bun.sleep(50);
+      await other.unsafe(`UPDATE "posts" SET "title" = 'written in the gap'`);
+      expect((await t.request('GET', '/posts')).body.docs[0].title).toBe('written in the gap');
+
+      // Back and listening: kept again, and still fresh.
+      await waitUntil(async () => (await store.changeCounters()) === (await store.changeCounters()));
+      await other.unsafe(`UPDATE "posts" SET "title" = 'after the reconnect'`);
+      await waitUntil(async () => (await t.request('GET', '/posts')).body.docs[0].title === 'after the reconnect');
+    } finally {
+      await other.close();
+      await t.stop();
+    }
+  });
+});
