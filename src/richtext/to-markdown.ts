@@ -75,7 +75,7 @@ function textToMarkdown(node: LexicalNode): string {
 
 /** Characters that would start Markdown syntax where the text meant them literally. */
 function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_~[\]<>])/g, '\\$1').replace(/^([#>+-]|\d+\.)(?=\s)/gm, '\\$1');
+  return text.replace(/([\\`*_~[\]<>])/g, '\\$1').replace(/^([#>+-])(?=\s)/gm, '\\$1').replace(/^(\d+)\.(?=\s)/gm, '$1\\.');
 }
 
 function destination(url: string): string {
