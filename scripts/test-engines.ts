@@ -7,7 +7,7 @@
  */
 export {};
 
-const ONCE = ['test/build*.test.ts', 'test/admin-*.test.ts', 'test/create-admin-tty.test.ts', 'test/postgres-*.test.ts', 'test/media-no-sharp.test.ts', 'test/migrate-engine.test.ts', 'test/commit-watcher.test.ts', 'test/wal-checkpoints.test.ts'];
+const ONCE = ['test/build*.test.ts', 'test/richtext-convert.test.ts', 'test/cli-website-template.test.ts', 'test/admin-*.test.ts', 'test/create-admin-tty.test.ts', 'test/postgres-*.test.ts', 'test/media-no-sharp.test.ts', 'test/migrate-engine.test.ts', 'test/commit-watcher.test.ts', 'test/wal-checkpoints.test.ts'];
 const args = process.argv.slice(2);
 
 type Outcome = { engine: string; passed: number; failed: number; code: number };

@@ -15,8 +15,11 @@ import { listScheduledJobs, type ScheduledJobsArgs } from './jobs/scheduled-jobs
 import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
 import type { CMSTypesShape, TypedLocalAPI, TYPED_METHODS, UntypedCMS } from './local-types.ts';
 
-/** Payload's read shape: `select: { title: true }`, `populate: { users: { name: true } }` (CONTRACT §7). */
-type Shape = { select?: Record<string, unknown>; populate?: Record<string, unknown> };
+/**
+ * Payload's read shape: `select: { title: true }`, `populate: { users: { name: true } }`; `richText`
+ * answers rich text values as strings (docs/rich-text.md).
+ */
+type Shape = { select?: Record<string, unknown>; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text' };
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
 function contextFor(cms: CMS, args: Common): OperationContext {

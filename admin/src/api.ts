@@ -25,7 +25,7 @@ export const runtime: RuntimeConfig = {
 
 export type FieldType =
   | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
-  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group'
+  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group' | 'richText'
 
 export interface Field {
   name: string
@@ -38,6 +38,8 @@ export interface Field {
   options?: { label: string; value: string }[] | null
   admin?: { readOnly?: boolean; description?: string; placeholder?: string; [k: string]: unknown } | null
   fields?: Field[] | null
+  /** Rich text fields: the editor's tools (all when null). */
+  features?: string[] | null
   /** Only when the config states a plain value (functions cannot be sent). */
   defaultValue?: unknown
 }

@@ -1,6 +1,6 @@
 /**
  * The tables a read of a collection or global depends on: its own (documents and, through the
- * `_cms_versions` triggers, its drafts), every collection its relationship and upload fields reach
+ * `_cms_versions` triggers, its drafts), every collection its relationship, upload and rich text fields reach
  * (populated at any depth, so the whole reachable set), and what `cache.dependsOn` names, with what
  * those reach in turn. Computed once per entity of a config.
  */
@@ -28,6 +28,8 @@ function reachable(config: SanitizedConfig, start: Entity): string[] {
     const entity = queue.pop()!;
     walkFields(entity.fields, (field) => {
       if (field.type === 'relationship' || field.type === 'upload') add(config.collectionsBySlug.get(field.relationTo!));
+      // Rich text names its targets node by node, so it may reach any collection.
+      if (field.type === 'richText') for (const collection of config.collections) add(collection);
     });
     for (const slug of entity.cache.dependsOn) add(config.collectionsBySlug.get(slug) ?? config.globalsBySlug.get(slug));
   }

@@ -24,6 +24,7 @@ export function parseCLI(argv: string[]): CLIArgs {
       locale: { type: 'string' },
       drafts: { type: 'boolean' },
       collection: { type: 'string' },
+      template: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -38,7 +39,8 @@ Usage:
   cms [serve] [--config FILE] [--port N] [--host H] [--dev]   run the server (default command)
         [--tls-cert FILE --tls-key FILE]                     serve HTTPS (PEM files)
         [--log-format text|json]                             one log line per request
-  cms init [DIR]                                               write a starter cms.config.ts and .gitignore
+  cms init [DIR] [--template website]                          write a starter cms.config.ts and .gitignore
+                                                               (website: a whole site, seeded at the first start)
   cms create-admin [--email E --password P --name N]           create an admin user (prompts on a terminal)
   cms migrate                                                  apply pending migration files
   cms migrate:status                                           list applied and pending migrations

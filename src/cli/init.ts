@@ -1,12 +1,14 @@
 /**
- * `cms init [DIR]` (CONTRACT §11): a commented starter cms.config.ts and a .gitignore for what the
- * server writes, then the next two commands. Never overwrites a config; adds only missing lines to
- * an existing .gitignore.
+ * `cms init [DIR] [--template website]`: a commented starter cms.config.ts (or a whole marketing site with
+ * a seed file, docs/rich-text.md and the README) and a .gitignore for what the server writes, then the
+ * next two commands. Never overwrites a config; adds only missing lines to an existing .gitignore.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import type { CLIArgs } from './args.ts';
+
+const TEMPLATES = ['blank', 'website'];
 
 const STARTER_CONFIG = `// cms.config.ts: the whole shape is in the project's docs/config.md.
 // A plain object: no imports needed. Relative paths resolve against this file's folder.
@@ -42,11 +44,13 @@ const IGNORED = ['data/', 'uploads/', 'backups/'];
 
 export async function initCommand(args: CLIArgs): Promise<void> {
   const dir = resolve(args.rest[0] ?? '.');
-  const configFile = join(dir, 'cms.config.ts');
   const existing = ['cms.config.ts', 'cms.config.js', 'cms.config.json'].find((f) => existsSync(join(dir, f)));
   if (existing) throw new ConfigError(`${join(dir, existing)} already exists; cms init leaves it alone`);
+  const template = (args.flags.template as string | undefined) ?? 'blank';
+  if (!TEMPLATES.includes(template)) throw new ConfigError(`--template ${template}: expected one of ${TEMPLATES.join(', ')}`);
+  const files = template === 'website' ? (await import('./templates/website.ts')).WEBSITE_TEMPLATE : { 'cms.config.ts': STARTER_CONFIG };
   mkdirSync(dir, { recursive: true });
-  writeFileSync(configFile, STARTER_CONFIG);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const gitignore = join(dir, '.gitignore');
   const had = existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : '';
   const present = new Set(had.split(/\r?\n/).map((l) => l.trim()));
@@ -54,7 +58,8 @@ export async function initCommand(args: CLIArgs): Promise<void> {
   if (missing.length) writeFileSync(gitignore, `${had}${had && !had.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
 
   const where = relative(process.cwd(), dir);
-  console.log(`wrote ${configFile}${missing.length ? ` and ${gitignore}` : ''}`);
+  console.log(`wrote ${Object.keys(files).map((name) => join(dir, name)).join(', ')}${missing.length ? ` and ${gitignore}` : ''}`);
+  if (files['cms.seed.ts']) console.log('the first start fills the empty database with sample content from cms.seed.ts');
   console.log('next:');
   console.log(where ? `  cd ${where.includes(' ') ? JSON.stringify(where) : where}` : '  cms create-admin     # or create the first admin in the browser');
   console.log('  cms                  # serves http://127.0.0.1:3000; open /admin');

@@ -8,6 +8,7 @@ import { startServer } from '../server.ts';
 import type { CLIArgs } from './args.ts';
 import { isDev } from './common.ts';
 import { startupMark } from '../startup-timing.ts';
+import { seedIfEmpty } from './seed.ts';
 
 export async function serveCommand(args: CLIArgs): Promise<void> {
   startupMark('serve loaded');
@@ -16,6 +17,8 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
   const format = logFormat(args);
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, dev });
   if (dev && cms.config.configPath) await refreshTypes(cms);
+  const seeded = await seedIfEmpty(cms);
+  if (seeded) console.log(`the database was empty: added the sample content of ${seeded}`);
   const port = Number(args.flags.port ?? process.env.PORT ?? 3000);
   const host = String(args.flags.host ?? process.env.HOST ?? '127.0.0.1');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${args.flags.port ?? process.env.PORT} is not a port number`);

@@ -99,6 +99,8 @@ function objectType(fields: SanitizedField[], variant: Variant, nameOf: NameOf, 
   return `{\n${lines.map((l) => pad + l).join('\n')}\n${'  '.repeat(depth)}}`;
 }
 
+const RICH_TEXT_TYPE = '{ root: { type: string; children: { type: string; version: number; [k: string]: unknown }[]; direction: ("ltr" | "rtl") | null; format: "left" | "start" | "center" | "right" | "end" | "justify" | ""; indent: number; version: number }; [k: string]: unknown }';
+
 function valueType(field: SanitizedField, variant: Variant, nameOf: NameOf, depth: number): string {
   switch (field.type) {
     case 'text': case 'textarea': case 'email': case 'markdown': case 'date':
@@ -113,6 +115,9 @@ function valueType(field: SanitizedField, variant: Variant, nameOf: NameOf, dept
       return field.type === 'code' ? 'string' : (field.options ?? []).map((o) => literal(o.value)).join(' | ') || 'string';
     case 'point':
       return '[number, number]';
+    case 'richText':
+      // Payload's own generated type for Lexical values; writes may also send Markdown.
+      return variant === 'data' ? `${RICH_TEXT_TYPE} | string` : RICH_TEXT_TYPE;
     case 'blocks':
       return `(${(field.blocks ?? []).map((block) => blockType(block, variant, nameOf, depth)).join(' | ')})[]`;
     case 'tabs': case 'row': case 'collapsible':

@@ -4,7 +4,7 @@ import type { SanitizedField } from './types.ts';
 /** Fields that get a real column of their own (and so can be indexed, sorted and filtered fast). */
 export function isColumnField(field: SanitizedField): boolean {
   if (field.localized || field.hasMany) return false;
-  return !['json', 'array', 'group', 'blocks', 'point'].includes(field.type);
+  return !['json', 'array', 'group', 'blocks', 'point', 'richText'].includes(field.type);
 }
 
 /** Fields that hold other fields in their value: a group's object, rows of an array or of blocks. */
@@ -14,7 +14,7 @@ export function holdsFields(field: SanitizedField): boolean {
 
 /**
  * Visits every stored field of the tree, depth first, parents before their children (inside groups, array
- * rows and every block). Stored field lists hold no layout fields; given an editor list (`editorFields`),
+ * rows, every block, and the blocks a rich text field may embed). Stored field lists hold no layout fields; given an editor list (`editorFields`),
  * layout fields are visited and their children too.
  */
 export function walkFields(fields: SanitizedField[], visit: (field: SanitizedField) => void): void {
@@ -24,5 +24,6 @@ export function walkFields(fields: SanitizedField[], visit: (field: SanitizedFie
     else if (field.editorFields) walkFields(field.editorFields, visit);
     for (const tab of field.tabs ?? []) walkFields(tab.editorFields, visit);
     for (const block of field.blocks ?? []) walkFields(block.fields, visit);
+    for (const block of field.richTextBlocks ?? []) walkFields(block.fields, visit);
   }
 }

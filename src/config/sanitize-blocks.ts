@@ -1,6 +1,6 @@
 /** The blocks of a `blocks` field, and the row bounds of `array` and `blocks` fields, checked at start. */
 import { newLevel, sanitizeLevel, type Fail, type FieldEnv } from './sanitize-fields.ts';
-import type { Field, SanitizedBlock } from './types.ts';
+import type { Field, SanitizedBlock, SanitizedField } from './types.ts';
 
 const BLOCK_SLUG = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 /** Names a row of a block keeps for itself. */
@@ -28,6 +28,19 @@ export function sanitizeBlocks(
     return out;
   });
   return { blocks: list, blocksBySlug };
+}
+
+/**
+ * A rich text field's `blocks` (embedded in its text, checked like a blocks field's rows) and `features`.
+ * Fields inside embedded blocks are plain: the text is one value, localized as a whole or not at all.
+ */
+export function sanitizeRichTextOptions(field: Field, at: string, path: string, depth: number, env: FieldEnv): Partial<SanitizedField> {
+  if (field.features !== undefined && !(Array.isArray(field.features) && field.features.every((f) => typeof f === 'string'))) {
+    env.fail(`${at}.features`, 'must be a list of feature names');
+  }
+  if (field.blocks === undefined) return { blocks: undefined };
+  const { blocks, blocksBySlug } = sanitizeBlocks(field.blocks, `${at}.blocks`, path, true, depth, env);
+  return { blocks: undefined, richTextBlocks: blocks, richTextBlocksBySlug: blocksBySlug };
 }
 
 export function sanitizeRowBounds(field: Field, at: string, fail: Fail): void {

@@ -6,7 +6,7 @@
  */
 import { MEDIA_SLUG } from './builtin-collections.ts';
 import { isColumnField } from './field-tree.ts';
-import { sanitizeBlocks, sanitizeRowBounds } from './sanitize-blocks.ts';
+import { sanitizeBlocks, sanitizeRichTextOptions, sanitizeRowBounds } from './sanitize-blocks.ts';
 import { FIELD_TYPES, LAYOUT_FIELD_TYPES, type Field, type SanitizedConfig, type SanitizedField, type SanitizedTab, type SelectOption } from './types.ts';
 
 export type Fail = (key: string, message: string) => never;
@@ -109,7 +109,7 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
     out.relationTo = relationTo;
   }
   if (field.type === 'upload' && field.hasMany) fail(`${at}.hasMany`, 'upload fields link one media document; use a relationship to media with hasMany');
-  if (field.hasMany && ['blocks', 'point', 'code', 'array', 'group'].includes(field.type)) fail(`${at}.hasMany`, `a ${field.type} field does not take hasMany`);
+  if (field.hasMany && ['blocks', 'point', 'code', 'array', 'group', 'richText'].includes(field.type)) fail(`${at}.hasMany`, `a ${field.type} field does not take hasMany`);
   if (field.type === 'array' || field.type === 'group') {
     // Rows of an array are stored inside their parent; their own fields are never top-level.
     const inner = newLevel(path, level.localized || localized, new Set(), level.depth + 1);
@@ -118,6 +118,7 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
   }
   if (field.type === 'array' || field.type === 'blocks') sanitizeRowBounds(field, at, fail);
   if (field.type === 'blocks') Object.assign(out, sanitizeBlocks(field.blocks, `${at}.blocks`, path, level.localized || localized, level.depth + 1, env));
+  if (field.type === 'richText') Object.assign(out, sanitizeRichTextOptions(field, at, path, level.depth + 1, env));
   if (field.index && (!topLevel || !isColumnField(out))) fail(`${at}.index`, 'index works only on top-level, single-value, non-localized fields');
   return out;
 }

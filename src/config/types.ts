@@ -16,7 +16,7 @@ export type User = { id: number; email: string; role: string; active?: boolean; 
 export type FieldType =
   | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
   | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group'
-  | 'blocks' | 'radio' | 'code' | 'point' | LayoutFieldType;
+  | 'blocks' | 'radio' | 'code' | 'point' | 'richText' | LayoutFieldType;
 
 /** Presentational fields: no name, no value of their own (docs/content-model.md). */
 export type LayoutFieldType = 'tabs' | 'row' | 'collapsible';
@@ -25,7 +25,7 @@ export const LAYOUT_FIELD_TYPES: readonly LayoutFieldType[] = ['tabs', 'row', 'c
 export const FIELD_TYPES: readonly FieldType[] = [
   'text', 'textarea', 'email', 'number', 'checkbox', 'date', 'select',
   'relationship', 'upload', 'json', 'markdown', 'array', 'group',
-  'blocks', 'radio', 'code', 'point', ...LAYOUT_FIELD_TYPES,
+  'blocks', 'radio', 'code', 'point', 'richText', ...LAYOUT_FIELD_TYPES,
 ];
 
 /** One kind of row a `blocks` field holds. */
@@ -68,8 +68,10 @@ export interface Field {
   hasMany?: boolean;
   relationTo?: string;
   fields?: Field[];
-  /** `blocks` fields: the kinds of row they hold. */
+  /** `blocks` fields: the kinds of row they hold; `richText` fields: the blocks its text may embed. */
   blocks?: Block[];
+  /** `richText` fields: the editor's tools (docs/rich-text.md); all when absent. */
+  features?: string[];
   /** `tabs` fields. */
   tabs?: Tab[];
   /** `array` and `blocks` fields: bounds on the number of rows. */
@@ -248,6 +250,9 @@ export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields'
   blocks?: SanitizedBlock[];
   /** Blocks by slug (`blocks` fields). */
   blocksBySlug?: Map<string, SanitizedBlock>;
+  /** `richText` fields: the blocks its text may embed (kept apart from `blocks`, which means a blocks field's rows). */
+  richTextBlocks?: SanitizedBlock[];
+  richTextBlocksBySlug?: Map<string, SanitizedBlock>;
   tabs?: SanitizedTab[];
   options?: SelectOption[];
   /** Its own value is keyed by locale (fields inside a localized group or array are plain). */

@@ -6,6 +6,8 @@ import type { SanitizedField, User } from '../config/types.ts';
 import { blockOfRow, validateBlockRows } from './types/blocks.ts';
 import { parsePoint } from './types/point.ts';
 import { rowBoundsError, rowId } from './types/rows.ts';
+import { validateRichText } from '../richtext/validate-richtext.ts';
+import { hasContent } from '../richtext/nodes.ts';
 
 export type FieldError = { message: string; field: string };
 export type ValidateOptions = {
@@ -141,6 +143,13 @@ async function validateValue(
       const bounds = rowBoundsError(field, raw, key);
       if (bounds) return fail(bounds);
       const result = await validateBlockRows(field, raw, key, (fields, row, at) => validateFields(fields, row, options, at, true));
+      errors.push(...result.errors);
+      value = result.value;
+      break;
+    }
+    case 'richText': {
+      const result = await validateRichText(field, raw, key, (fields, row, at) => validateFields(fields, row, options, at, true));
+      if (result.errors.length === 0 && field.required && !hasContent(result.value)) return fail('This field is required.');
       errors.push(...result.errors);
       value = result.value;
       break;

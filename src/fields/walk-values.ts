@@ -6,6 +6,7 @@
  */
 import type { SanitizedField } from '../config/types.ts';
 import { blockOfRow } from './types/blocks.ts';
+import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,3 +63,41 @@ function visitOne(
 
 /** Relationship and upload fields: the values population replaces with documents. */
 export const isRelationField = (field: SanitizedField) => field.type === 'relationship' || field.type === 'upload';
+
+/** One id that names a document: `holder[key]` holds it, in the collection `slug`. */
+export type RelationSlot = { slug: string; holder: Record<string | number, unknown>; key: string | number; id: number; path: string };
+
+/**
+ * Every document id a document points at: relationship and upload fields (one or many), and inside rich
+ * text the upload and relationship nodes, internal links' `doc`, and the relationship fields of embedded
+ * blocks. Population and the write-time existence check both read them from here.
+ */
+export function visitRelations(fields: SanitizedField[], doc: Doc, visit: (slot: RelationSlot) => void, options: WalkOptions, prefix = ''): void {
+  visitValues(fields, doc, (f) => isRelationField(f) || f.type === 'richText', ({ field, holder, key, value, path }) => {
+    if (field.type === 'richText') {
+      if (isRichTextValue(value)) richTextRelations(field, value, path, visit);
+      return;
+    }
+    const slug = field.relationTo!;
+    if (Array.isArray(value)) value.forEach((id, i) => typeof id === 'number' && visit({ slug, holder: value as unknown as Record<number, unknown>, key: i, id, path }));
+    else if (typeof value === 'number') visit({ slug, holder, key, id: value, path });
+  }, options, prefix);
+}
+
+function richTextRelations(field: SanitizedField, value: RichTextValue, path: string, visit: (slot: RelationSlot) => void): void {
+  visitNodes(value, (node, at) => {
+    const nodePath = `${path}.${at}`;
+    if ((node.type === 'upload' || node.type === 'relationship') && typeof node.value === 'number' && typeof node.relationTo === 'string') {
+      visit({ slug: node.relationTo, holder: node, key: 'value', id: node.value, path: nodePath });
+    }
+    const fields = node.fields;
+    if ((node.type === 'link' || node.type === 'autolink') && isObject(fields) && fields.linkType === 'internal' && isObject(fields.doc)) {
+      const target = fields.doc;
+      if (typeof target.value === 'number' && typeof target.relationTo === 'string') visit({ slug: target.relationTo, holder: target, key: 'value', id: target.value, path: `${nodePath}.fields.doc` });
+    }
+    if ((node.type === 'block' || node.type === 'inlineBlock') && isObject(fields) && typeof fields.blockType === 'string') {
+      const block = field.richTextBlocksBySlug?.get(fields.blockType);
+      if (block) visitRelations(block.fields, fields, visit, { keyedByLocale: false }, `${nodePath}.fields`);
+    }
+  });
+}

@@ -133,6 +133,8 @@ export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
   radio: { ...select, output: (field, parent, build) => optionsEnum(field, combineParentName(parent, field.name), build), input: (field, parent, build) => optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build) },
   code: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
   point: scalar(GraphQLJSON, [...EQUALITY, 'near']),
+  // Lexical JSON (docs/rich-text.md); not queryable, like Payload's rich text.
+  richText: { ...scalar(GraphQLJSON, []), operators: () => null },
   blocks,
   tabs: layout,
   row: layout,

@@ -10,6 +10,21 @@ export type Schema = Record<string, unknown>;
 
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 
+const RICH_TEXT: Schema = {
+  type: 'object',
+  required: ['root'],
+  properties: {
+    root: {
+      type: 'object',
+      required: ['type', 'children'],
+      properties: {
+        type: { const: 'root' }, children: { type: 'array', items: { type: 'object', required: ['type'], properties: { type: { type: 'string' }, version: { type: 'integer' } } } },
+        direction: { anyOf: [{ enum: ['ltr', 'rtl'] }, { type: 'null' }] }, format: { type: 'string' }, indent: { type: 'integer' }, version: { type: 'integer' },
+      },
+    },
+  },
+};
+
 function scalar(field: SanitizedField, mode: 'read' | 'write'): Schema {
   switch (field.type) {
     case 'text': case 'textarea': case 'markdown': return { type: 'string' };
@@ -21,6 +36,8 @@ function scalar(field: SanitizedField, mode: 'read' | 'write'): Schema {
     case 'json': return {};
     case 'select': case 'radio': return { type: 'string', enum: (field.options ?? []).map((o) => o.value) };
     case 'code': return { type: 'string' };
+    // Lexical JSON (docs/rich-text.md); a string when read with `richText=html|markdown|text`, and writes may send Markdown.
+    case 'richText': return { anyOf: [RICH_TEXT, { type: 'string' }] };
     case 'point': return { type: 'array', prefixItems: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'number', minimum: -90, maximum: 90 }], minItems: 2, maxItems: 2 };
     case 'blocks': return {
       type: 'array',

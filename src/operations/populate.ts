@@ -2,11 +2,11 @@
  * Population of relationship and upload values to `depth`, batched per request: level by level, every id
  * the documents of that level point at is collected across the whole result (at any nesting: groups,
  * arrays, blocks, named tabs), and each related collection is read with one query per level, never one
- * per document or per row. `populateRelationships` is the entry point; what a value location is comes
- * from the walker in src/fields/walk-values.ts, so new kinds of relationship plug in there and in `idsAt`.
+ * per document or per row. `populateRelationships` is the entry point; where ids sit (fields, and rich
+ * text's upload, relationship, link and block nodes) comes from `visitRelations` in src/fields/walk-values.ts.
  */
 import type { Entity, SanitizedCollection } from '../config/types.ts';
-import { isRelationField, visitValues, type ValueLocation } from '../fields/walk-values.ts';
+import { visitRelations, type RelationSlot } from '../fields/walk-values.ts';
 import { rowToDoc } from '../fields/row.ts';
 import { selectRowsByIds } from '../db/documents.ts';
 import { compileWhere, TRUSTED } from '../query/where.ts';
@@ -22,17 +22,8 @@ export type PresentSteps = {
   finish(ctx: OperationContext, entity: Entity, doc: Doc): Promise<Doc>;
 };
 
-/** One id to replace by its document: `holder[key]` holds it (a field's object, a hasMany list, a locale record). */
-type Slot = { holder: Record<string | number, unknown>; key: string | number; id: number };
+type Slot = RelationSlot;
 type Group = { entity: Entity; docs: Doc[] };
-
-/** The ids at one location, each with the slot to fill. */
-function idsAt(location: ValueLocation, into: (slug: string, slot: Slot) => void): void {
-  const { field, holder, key, value } = location;
-  const slug = field.relationTo!;
-  if (Array.isArray(value)) value.forEach((id, i) => typeof id === 'number' && into(slug, { holder: value as unknown as Record<number, unknown>, key: i, id }));
-  else if (typeof value === 'number') into(slug, { holder, key, id: value });
-}
 
 /** Replaces ids by documents in `docs` (already prepared) down to `depth` levels, in place. */
 export async function populateRelationships(
@@ -44,29 +35,29 @@ export async function populateRelationships(
   const filled: { groups: Group[]; assigned: { slot: Slot; doc: Doc }[] }[] = [];
   for (let remaining = depth; remaining > 0 && level.length; remaining--) {
     const slots = new Map<string, Slot[]>();
-    const into = (slug: string, slot: Slot) => {
-      const list = slots.get(slug) ?? [];
-      slots.set(slug, list);
+    const into = (slot: Slot) => {
+      const list = slots.get(slot.slug) ?? [];
+      slots.set(slot.slug, list);
       list.push(slot);
     };
-    for (const group of level) for (const doc of group.docs) visitValues(group.entity.fields, doc, isRelationField, (loc) => idsAt(loc, into), { keyedByLocale });
+    for (const group of level) for (const doc of group.docs) visitRelations(group.entity.fields, doc, into, { keyedByLocale });
     const next: Group[] = [];
     const assigned: { slot: Slot; doc: Doc }[] = [];
     for (const [slug, list] of slots) {
-      const related = ctx.cms.config.collectionsBySlug.get(slug) as SanitizedCollection;
-      const byId = await readRelated(ctx, related, [...new Set(list.map((s) => s.id))]);
+      const related = ctx.cms.config.collectionsBySlug.get(slug);
+      const byId = related ? await readRelated(ctx, related, [...new Set(list.map((s) => s.id))]) : null;
       if (!byId) {
         for (const slot of list) slot.holder[slot.key] = null;
         continue;
       }
-      const prepared = await steps.prepare(ctx, related, byId.rows, narrow ? { select: narrow[slug], populate: narrow } : undefined);
+      const prepared = await steps.prepare(ctx, related!, byId.rows, narrow ? { select: narrow[slug], populate: narrow } : undefined);
       const presented = new Map(prepared.map((d) => [d.id as number, d]));
       for (const slot of list) {
         const doc = presented.get(slot.id) ?? null;
         slot.holder[slot.key] = doc;
         if (doc) assigned.push({ slot, doc });
       }
-      next.push({ entity: related, docs: prepared });
+      next.push({ entity: related!, docs: prepared });
     }
     filled.push({ groups: next, assigned });
     level = next;

@@ -8,7 +8,7 @@ import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
 import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { storedDefaultOf } from '../fields/defaults.ts';
-import { isRelationField, visitValues } from '../fields/walk-values.ts';
+import { visitRelations } from '../fields/walk-values.ts';
 import { existingIds } from '../db/documents.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { hashPassword, passwordProblem } from '../auth/password.ts';
@@ -138,15 +138,17 @@ function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Do
   }
 }
 
-/** Every id in a relationship or upload field must name an existing document. */
+/** Every id in a relationship or upload field, or in rich text, must name an existing document. */
 async function missingRelations(ctx: OperationContext, fields: SanitizedField[], values: Doc): Promise<FieldError[]> {
   const wanted = new Map<string, { ids: number[]; paths: Map<number, string> }>();
-  visitValues(fields, values, isRelationField, ({ field, value, path }) => {
-    const entry = wanted.get(field.relationTo!) ?? { ids: [] as number[], paths: new Map<number, string>() };
-    wanted.set(field.relationTo!, entry);
-    for (const id of [value].flat()) if (typeof id === 'number') { entry.ids.push(id); entry.paths.set(id, path); }
-  }, { keyedByLocale: ctx.locale === 'all' });
   const errors: FieldError[] = [];
+  visitRelations(fields, values, ({ slug, id, path }) => {
+    if (!ctx.cms.config.collectionsBySlug.has(slug)) { errors.push({ field: path, message: `Unknown collection "${slug}".` }); return; }
+    const entry = wanted.get(slug) ?? { ids: [] as number[], paths: new Map<number, string>() };
+    wanted.set(slug, entry);
+    entry.ids.push(id);
+    if (!entry.paths.has(id)) entry.paths.set(id, path);
+  }, { keyedByLocale: ctx.locale === 'all' });
   for (const [slug, { ids, paths }] of wanted) {
     const found = await existingIds(ctx.cms.store, ctx.cms.config.collectionsBySlug.get(slug)!.table, ids);
     for (const id of new Set(ids)) if (!found.has(id)) errors.push({ field: paths.get(id)!, message: `No ${slug} document with id ${id}.` });

@@ -12,6 +12,7 @@ import type { OperationContext } from './context.ts';
 import { populateRelationships, type PresentSteps } from './populate.ts';
 import { decorateMedia } from '../uploads/media-urls.ts';
 import { applySelection, type ReadShape } from '../query/select.ts';
+import { convertRichTextValues } from '../richtext/convert-values.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,6 +22,10 @@ export async function presentDocs(ctx: OperationContext, entity: Entity, stored:
   const out = await prepareDocs(ctx, entity, stored, shape);
   if (depth > 0) await populateRelationships(ctx, entity, out, depth, shape?.populate, STEPS);
   for (let i = 0; i < out.length; i++) out[i] = await finishDoc(ctx, entity, out[i]);
+  if (shape?.richText) {
+    const options = { config: ctx.cms.config, keyedByLocale: !ctx.locale || ctx.locale === 'all' };
+    for (const doc of out) convertRichTextValues(doc, entity.fields, shape.richText, options);
+  }
   return out;
 }
 

@@ -8,18 +8,19 @@ import type { Entity } from '../config/types.ts';
 import { queryRights } from '../access/query-rights.ts';
 import { checkSelection, parsePopulate, parseSelect, type ReadShape } from '../query/select.ts';
 import type { QueryRights } from '../query/where.ts';
+import { richTextFormatOf } from '../richtext/convert-values.ts';
 import type { OperationContext } from './context.ts';
 
 /** What every read operation takes, in Payload's form: `{ title: true }`, `{ users: { name: true } }` (query strings give 'true'). */
-export type ShapeArgs = { select?: unknown; populate?: unknown };
+export type ShapeArgs = { select?: unknown; populate?: unknown; richText?: unknown };
 
 /**
  * The read's shape, parsed and checked; undefined when it asks for everything. `rights`: the caller's
  * rights on `entity` when the read has them already (a find matched with them), so its rules are asked once.
  */
 export async function readShapeOf(ctx: OperationContext, entity: Entity, args: ShapeArgs, rights?: QueryRights): Promise<ReadShape | undefined> {
-  const shape: ReadShape = { select: parseSelect(args.select), populate: parsePopulate(args.populate) };
-  if (!shape.select && !shape.populate) return undefined;
+  const shape: ReadShape = { select: parseSelect(args.select), populate: parsePopulate(args.populate), richText: richTextFormatOf(args.richText) };
+  if (!shape.select && !shape.populate) return shape.richText ? { richText: shape.richText } : undefined;
   await checkReadShape(ctx, entity, shape, rights);
   return shape;
 }

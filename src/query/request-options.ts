@@ -17,6 +17,8 @@ export type ReadOptions = {
   /** As sent (`select[title]=true`); the operation parses and checks it (src/operations/read-shape.ts). */
   select?: unknown;
   populate?: unknown;
+  /** `richText=html|markdown|text`: rich text values as strings in that format (checked by the read). */
+  richText?: unknown;
   /** `pagination=false`: every matching document in one answer (CONTRACT §7). */
   pagination: boolean;
   raw: Record<string, unknown>;
@@ -71,6 +73,7 @@ export function readOptions(query: Record<string, unknown>, config: SanitizedCon
     preview: typeof query.preview === 'string' ? query.preview : undefined,
     select: query.select,
     populate: query.populate,
+    richText: query.richText,
     pagination,
     raw: query,
   };

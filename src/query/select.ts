@@ -12,7 +12,10 @@ import type { QueryRights } from './where.ts';
 export type SelectTree = { [name: string]: true | false | SelectTree };
 /** `include`: only the tree's fields (plus `id`); otherwise every field but the tree's. */
 export type Selection = { include: boolean; tree: SelectTree };
-export type ReadShape = { select?: Selection; populate?: Record<string, Selection> };
+/** `richText`: rich text values answered as strings in that format (src/richtext/convert-values.ts). */
+export type ReadShape = { select?: Selection; populate?: Record<string, Selection>; richText?: RichTextFormat };
+
+import type { RichTextFormat } from '../richtext/convert-values.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -3,3 +3,8 @@ declare module '*.sql' {
   const sql: string;
   export default sql;
 }
+
+declare module '*.txt' {
+  const text: string;
+  export default text;
+}

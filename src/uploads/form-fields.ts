@@ -32,7 +32,7 @@ export function formFieldsToData(collection: SanitizedCollection, parts: Record<
 }
 
 function readPart(field: SanitizedField, text: string): unknown {
-  const structured = field.hasMany || field.localized || ['json', 'array', 'group', 'blocks', 'point'].includes(field.type);
+  const structured = field.hasMany || field.localized || ['json', 'array', 'group', 'blocks', 'point', 'richText'].includes(field.type);
   if (structured) return parseOr(text, text);
   if (text === '' && field.type !== 'text' && field.type !== 'textarea' && field.type !== 'markdown') return null;
   switch (field.type) {

@@ -8,6 +8,7 @@ import { RelationshipField } from './relationship-field.tsx'
 import { isScopesField, ScopesField } from './scopes-field.tsx'
 import { JsonField, MarkdownField } from './text-fields.tsx'
 import { UploadField } from './upload-field.tsx'
+import { RichTextField } from './rich-text-field.tsx'
 import { inputId, useForm, type FieldProps } from './form-context.ts'
 import { isReadOnly } from './values.ts'
 
@@ -55,6 +56,8 @@ function Control(props: FieldProps) {
       return <MarkdownField {...(props as FieldProps<string | null>)} />
     case 'json':
       return <JsonField {...props} />
+    case 'richText':
+      return <RichTextField {...props} />
     case 'number':
       return <NumberInput {...(props as FieldProps<number | null>)} />
     case 'date':

@@ -14,32 +14,40 @@ export function blockOfRow(field: SanitizedField, row: unknown): SanitizedBlock 
   return isObject(row) && typeof row.blockType === 'string' ? field.blocksBySlug?.get(row.blockType) : undefined;
 }
 
+type ValidateRow = (fields: SanitizedField[], row: Doc, key: string) => Promise<{ values: Doc; errors: FieldError[] }>;
+
 /** Checks every row with `validateRow` (the block's fields); answers the rows as stored. */
 export async function validateBlockRows(
-  field: SanitizedField, rows: unknown[], key: string,
-  validateRow: (fields: SanitizedField[], row: Doc, key: string) => Promise<{ values: Doc; errors: FieldError[] }>,
+  field: SanitizedField, rows: unknown[], key: string, validateRow: ValidateRow,
 ): Promise<{ value: Doc[]; errors: FieldError[] }> {
   const errors: FieldError[] = [];
   const value: Doc[] = [];
   for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    const at = `${key}.${i}`;
-    if (!isObject(row)) { errors.push({ field: at, message: 'Each row must be an object.' }); continue; }
-    const block = blockOfRow(field, row);
-    if (!block) {
-      const known = field.blocks!.map((b) => b.slug).join(', ');
-      const message = typeof row.blockType === 'string' ? `Unknown block type "${row.blockType}" (expected one of ${known}).` : `Each row needs a blockType (one of ${known}).`;
-      errors.push({ field: `${at}.blockType`, message });
-      continue;
-    }
-    if (row.blockName !== undefined && row.blockName !== null && typeof row.blockName !== 'string') {
-      errors.push({ field: `${at}.blockName`, message: 'The block name must be text.' });
-    }
-    const result = await validateRow(block.fields, row, at);
+    const result = await validateBlockRow(field.blocks!, field.blocksBySlug!, rows[i], `${key}.${i}`, validateRow);
     errors.push(...result.errors);
-    const stored: Doc = { id: rowId(row), blockType: block.slug };
-    if (typeof row.blockName === 'string') stored.blockName = row.blockName;
-    value.push({ ...stored, ...result.values });
+    if (result.row) value.push(result.row);
   }
   return { value, errors };
+}
+
+/** One row of blocks (a blocks field's, or a block embedded in rich text) as stored, with what is wrong with it. */
+export async function validateBlockRow(
+  blocks: SanitizedBlock[], bySlug: Map<string, SanitizedBlock>, row: unknown, at: string, validateRow: ValidateRow,
+): Promise<{ row: Doc | null; errors: FieldError[] }> {
+  if (!isObject(row)) return { row: null, errors: [{ field: at, message: 'Each row must be an object.' }] };
+  const block = typeof row.blockType === 'string' ? bySlug.get(row.blockType) : undefined;
+  if (!block) {
+    const known = blocks.map((b) => b.slug).join(', ');
+    const message = typeof row.blockType === 'string' ? `Unknown block type "${row.blockType}" (expected one of ${known}).` : `Each row needs a blockType (one of ${known}).`;
+    return { row: null, errors: [{ field: `${at}.blockType`, message }] };
+  }
+  const errors: FieldError[] = [];
+  if (row.blockName !== undefined && row.blockName !== null && typeof row.blockName !== 'string') {
+    errors.push({ field: `${at}.blockName`, message: 'The block name must be text.' });
+  }
+  const result = await validateRow(block.fields, row, at);
+  errors.push(...result.errors);
+  const stored: Doc = { id: rowId(row), blockType: block.slug };
+  if (typeof row.blockName === 'string') stored.blockName = row.blockName;
+  return { row: { ...stored, ...result.values }, errors };
 }

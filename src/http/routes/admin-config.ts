@@ -19,6 +19,7 @@ function describeField(field: SanitizedField): Record<string, unknown> {
     defaultValue: typeof field.defaultValue === 'function' ? null : field.defaultValue ?? null,
     // As written, layout fields included: the editor arranges them; values are stored by `fields`' names.
     fields: describeFields(field.editorFields ?? field.fields),
+    ...(field.type === 'richText' ? { features: field.features ?? null } : {}),
     ...(field.minRows !== undefined ? { minRows: field.minRows } : {}),
     ...(field.maxRows !== undefined ? { maxRows: field.maxRows } : {}),
     ...(field.tabs ? { tabs: field.tabs.map((tab) => ({ label: tab.label ?? null, name: tab.name ?? null, description: tab.description ?? null, admin: tab.admin ?? null, fields: describeFields(tab.editorFields) })) } : {}),

@@ -12,8 +12,8 @@ export function globalRoutes(cms: CMS) {
     GET: (input) => {
       const slug = input.params.slug;
       return cachedRead(input, cms.config.globalsBySlug.get(slug), () => {
-        const { depth, draft, preview, select, populate } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-        return findGlobal(input.ctx, { slug, depth, draft, preview, select, populate, data: input.unsaved });
+        const { depth, draft, preview, select, populate, richText } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+        return findGlobal(input.ctx, { slug, depth, draft, preview, select, populate, richText, data: input.unsaved });
       });
     },
     POST: async (input) => {

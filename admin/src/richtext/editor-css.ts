@@ -1,0 +1,19 @@
+/** The editor's styles, added to the page by its chunk so the admin's first load carries none of them. */
+export const EDITOR_CSS = `
+.rt-editor{border:1px solid var(--border,#ccc);border-radius:6px;background:var(--bg,#fff)}
+.rt-toolbar{display:flex;flex-wrap:wrap;gap:2px;padding:4px;border-bottom:1px solid var(--border,#ccc);position:sticky;top:0;background:inherit;z-index:1}
+.rt-button{min-width:32px;min-height:32px;padding:2px 6px;border:1px solid transparent;border-radius:4px;background:none;font:inherit;cursor:pointer}
+.rt-button[aria-pressed=true]{background:var(--accent-soft,#dbeafe);border-color:var(--accent,#2563eb)}
+.rt-button:disabled{opacity:.4;cursor:default}
+.rt-content{min-height:8rem;padding:.5rem .75rem;outline:none;overflow-wrap:anywhere}
+.rt-content:focus-visible{box-shadow:inset 0 0 0 2px var(--accent,#2563eb)}
+.rt-bold{font-weight:bold}.rt-italic{font-style:italic}.rt-underline{text-decoration:underline}.rt-strike{text-decoration:line-through}
+.rt-code{font-family:monospace;background:rgba(0,0,0,.06);padding:0 .2em}
+.rt-content li.rt-checked,.rt-content li.rt-unchecked{list-style:none;position:relative;padding-left:1.5em}
+.rt-content li.rt-checked::before{content:'☑';position:absolute;left:0}.rt-content li.rt-unchecked::before{content:'☐';position:absolute;left:0}
+.rt-content blockquote{border-left:3px solid var(--border,#ccc);margin:0;padding-left:.75rem}
+.rt-embed{display:block;margin:.5rem 0;padding:.4rem;border:1px dashed var(--border,#ccc);border-radius:4px;font-size:.85em;user-select:none}
+.rt-embed img{display:block;max-width:100%;max-height:12rem;margin-bottom:.25rem}
+.rt-embed-inline{display:inline-block;margin:0 .2em;padding:0 .3em}
+@media (max-width:480px){.rt-button{min-width:40px;min-height:40px}}
+`

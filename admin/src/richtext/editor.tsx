@@ -1,0 +1,163 @@
+/**
+ * The rich text editor: Lexical's framework-free packages (one pinned version) wired to Preact. Loaded as
+ * a chunk of its own (rich-text-field.tsx imports it on demand), so the admin's first load does not carry
+ * Lexical. The value in and out is the Lexical JSON the API stores (docs/rich-text.md); Payload's link
+ * `fields` are mapped onto Lexical's link node at the boundary (lexical-json.ts).
+ */
+import { useEffect, useRef, useState } from 'preact/hooks'
+import {
+  $getSelection, $isRangeSelection, $createParagraphNode, $getRoot, $insertNodes, CAN_REDO_COMMAND, CAN_UNDO_COMMAND, COMMAND_PRIORITY_LOW,
+  createEditor, FORMAT_TEXT_COMMAND, REDO_COMMAND, SELECTION_CHANGE_COMMAND, UNDO_COMMAND, type LexicalEditor, type TextFormatType,
+} from 'lexical'
+import { $createHeadingNode, $createQuoteNode, $isHeadingNode, HeadingNode, QuoteNode, registerRichText, type HeadingTagType } from '@lexical/rich-text'
+import { $isListNode, INSERT_CHECK_LIST_COMMAND, INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, registerCheckList, registerList, REMOVE_LIST_COMMAND } from '@lexical/list'
+import { $isLinkNode, $toggleLink, AutoLinkNode, LinkNode } from '@lexical/link'
+import { createEmptyHistoryState, registerHistory } from '@lexical/history'
+import { $convertFromMarkdownString, CHECK_LIST, ELEMENT_TRANSFORMERS, registerMarkdownShortcuts, TEXT_FORMAT_TRANSFORMERS, TEXT_MATCH_TRANSFORMERS } from '@lexical/markdown'
+import { $setBlocksType } from '@lexical/selection'
+import { $getNearestNodeOfType, mergeRegister } from '@lexical/utils'
+import { $createEmbedNode, EMBED_NODES } from './embed-nodes.ts'
+import { fromLexical, toLexical } from './lexical-json.ts'
+import { EDITOR_CSS } from './editor-css.ts'
+
+type Value = Record<string, unknown> | string | null
+export type EditorProps = { id: string; value: Value; onChange: (value: Value) => void; readOnly?: boolean; features?: string[]; label: string }
+
+const TRANSFORMERS = [CHECK_LIST, ...ELEMENT_TRANSFORMERS, ...TEXT_FORMAT_TRANSFORMERS, ...TEXT_MATCH_TRANSFORMERS]
+const FORMATS: [TextFormatType, string, string][] = [['bold', 'B', 'Bold'], ['italic', 'I', 'Italic'], ['underline', 'U', 'Underline'], ['strikethrough', 'S', 'Strikethrough'], ['code', '</>', 'Code']]
+
+type Active = { formats: Set<string>; block: string; link: boolean; canUndo: boolean; canRedo: boolean }
+
+export default function RichTextEditor(props: EditorProps) {
+  const host = useRef<HTMLDivElement>(null)
+  const editorRef = useRef<LexicalEditor | null>(null)
+  const [active, setActive] = useState<Active>({ formats: new Set(), block: 'paragraph', link: false, canUndo: false, canRedo: false })
+  const on = (feature: string) => !props.features || props.features.includes(feature)
+
+  useEffect(() => {
+    injectStyles()
+    const editor = createEditor({
+      namespace: 'cms-richtext',
+      nodes: [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, AutoLinkNode, ...EMBED_NODES],
+      editable: !props.readOnly,
+      onError: (error) => console.error(error),
+      theme: { text: { bold: 'rt-bold', italic: 'rt-italic', underline: 'rt-underline', strikethrough: 'rt-strike', code: 'rt-code' }, list: { listitemChecked: 'rt-checked', listitemUnchecked: 'rt-unchecked' } },
+    })
+    editorRef.current = editor
+    editor.setRootElement(host.current)
+    load(editor, props.value)
+    let last = JSON.stringify(props.value)
+    const unregister = mergeRegister(
+      registerRichText(editor),
+      registerList(editor),
+      registerCheckList(editor),
+      registerHistory(editor, createEmptyHistoryState(), 300),
+      registerMarkdownShortcuts(editor, TRANSFORMERS),
+      editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
+        editorState.read(() => setActive((a) => ({ ...a, ...readActive() })))
+        if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return
+        const json = fromLexical(editorState.toJSON() as unknown as Record<string, unknown>)
+        const text = JSON.stringify(json)
+        if (text !== last) {
+          last = text
+          props.onChange(json)
+        }
+      }),
+      editor.registerCommand(CAN_UNDO_COMMAND, (canUndo) => (setActive((a) => ({ ...a, canUndo })), false), COMMAND_PRIORITY_LOW),
+      editor.registerCommand(CAN_REDO_COMMAND, (canRedo) => (setActive((a) => ({ ...a, canRedo })), false), COMMAND_PRIORITY_LOW),
+      editor.registerCommand(SELECTION_CHANGE_COMMAND, () => (editor.getEditorState().read(() => setActive((a) => ({ ...a, ...readActive() }))), false), COMMAND_PRIORITY_LOW),
+    )
+    return () => {
+      unregister()
+      editor.setRootElement(null)
+    }
+  }, [])
+
+  const run = (fn: (editor: LexicalEditor) => void) => () => {
+    const editor = editorRef.current
+    if (editor) fn(editor)
+  }
+  const blockType = (tag: 'paragraph' | 'quote' | HeadingTagType) => run((editor) => editor.update(() => {
+    const selection = $getSelection()
+    if (!$isRangeSelection(selection)) return
+    const target = active.block === tag ? 'paragraph' : tag
+    $setBlocksType(selection, () => (target === 'paragraph' ? $createParagraphNode() : target === 'quote' ? $createQuoteNode() : $createHeadingNode(target)))
+  }))
+  const list = (kind: 'bullet' | 'number' | 'check') => run((editor) => {
+    if (active.block === kind) editor.dispatchCommand(REMOVE_LIST_COMMAND, undefined)
+    else editor.dispatchCommand(kind === 'bullet' ? INSERT_UNORDERED_LIST_COMMAND : kind === 'number' ? INSERT_ORDERED_LIST_COMMAND : INSERT_CHECK_LIST_COMMAND, undefined)
+  })
+  const link = run((editor) => {
+    if (active.link) return editor.update(() => $toggleLink(null))
+    const target = window.prompt('Link to a URL (https://…, mailto:…, /path) or a document (collection/id, e.g. posts/3)')
+    if (!target) return
+    const newTab = window.confirm('Open the link in a new tab?')
+    const url = /^[a-z][\w-]*\/\d+$/i.test(target.trim()) ? `cms-doc:${target.trim()}` : target.trim()
+    editor.update(() => $toggleLink({ url, target: newTab ? '_blank' : null, rel: newTab ? 'noopener noreferrer' : null }))
+  })
+  const embed = (type: 'upload' | 'relationship') => run((editor) => {
+    const answer = window.prompt(type === 'upload' ? 'Media id to show (e.g. 3)' : 'Document to show (collection/id, e.g. posts/3)')
+    if (!answer) return
+    const match = type === 'upload' ? /^(\d+)$/.exec(answer.trim()) : /^([a-z][\w-]*)\/(\d+)$/i.exec(answer.trim())
+    if (!match) return window.alert(type === 'upload' ? 'A media id is a number.' : 'Write collection/id, e.g. posts/3.')
+    const data = type === 'upload' ? { type, relationTo: 'media', value: Number(match[1]), fields: null, format: '', version: 3 } : { type, relationTo: match[1], value: Number(match[2]), format: '', version: 2 }
+    editor.update(() => $insertNodes([$createEmbedNode(data)]))
+  })
+
+  const button = (label: string, text: string, pressed: boolean | null, onClick: () => void, disabled = false) => (
+    <button type="button" class="rt-button" aria-label={label} title={label} aria-pressed={pressed === null ? undefined : pressed} disabled={disabled || props.readOnly} onMouseDown={(e) => e.preventDefault()} onClick={onClick}>{text}</button>
+  )
+  return (
+    <div class="rt-editor">
+      <div class="rt-toolbar" role="toolbar" aria-label={`${props.label}: formatting`}>
+        {on('heading') && (['h1', 'h2', 'h3'] as const).map((tag) => button(`Heading ${tag.slice(1)}`, tag.toUpperCase(), active.block === tag, blockType(tag)))}
+        {FORMATS.filter(([format]) => on(format)).map(([format, text, label]) => button(label, text, active.formats.has(format), run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format))))}
+        {on('list') && button('Bulleted list', '•', active.block === 'bullet', list('bullet'))}
+        {on('list') && button('Numbered list', '1.', active.block === 'number', list('number'))}
+        {on('checklist') && button('Checklist', '☑', active.block === 'check', list('check'))}
+        {on('quote') && button('Quote', '❝', active.block === 'quote', blockType('quote'))}
+        {on('link') && button(active.link ? 'Remove link' : 'Link', '🔗', active.link, link)}
+        {on('upload') && button('Insert image', '🖼', null, embed('upload'))}
+        {on('relationship') && button('Insert document', '⧉', null, embed('relationship'))}
+        {button('Undo', '↶', null, run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)), !active.canUndo)}
+        {button('Redo', '↷', null, run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)), !active.canRedo)}
+      </div>
+      <div ref={host} id={props.id} class="rt-content" contentEditable={!props.readOnly} role="textbox" aria-multiline="true" aria-label={props.label} />
+    </div>
+  )
+}
+
+function load(editor: LexicalEditor, value: Value): void {
+  if (typeof value === 'string' && value.trim()) {
+    editor.update(() => $convertFromMarkdownString(value, TRANSFORMERS), { discrete: true })
+  } else if (value && typeof value === 'object' && 'root' in value) {
+    editor.setEditorState(editor.parseEditorState(JSON.stringify(toLexical(value))))
+  } else {
+    editor.update(() => {
+      const root = $getRoot()
+      if (root.getChildrenSize() === 0) root.append($createParagraphNode())
+    }, { discrete: true })
+  }
+}
+
+/** Which formats, block type and link the selection is in, for the toolbar's pressed states. */
+function readActive(): Partial<Active> {
+  const selection = $getSelection()
+  if (!$isRangeSelection(selection)) return {}
+  const formats = new Set(FORMATS.map(([f]) => f).filter((f) => selection.hasFormat(f)))
+  const anchor = selection.anchor.getNode()
+  const top = anchor.getKey() === 'root' ? anchor : anchor.getTopLevelElementOrThrow()
+  const listNode = $getNearestNodeOfType(anchor, ListNode)
+  const block = listNode && $isListNode(listNode) ? listNode.getListType() : $isHeadingNode(top) ? top.getTag() : top.getType()
+  const parent = anchor.getParent()
+  return { formats, block, link: $isLinkNode(parent) || $isLinkNode(anchor) }
+}
+
+let styled = false
+function injectStyles(): void {
+  if (styled) return
+  styled = true
+  const style = document.createElement('style')
+  style.textContent = EDITOR_CSS
+  document.head.append(style)
+}

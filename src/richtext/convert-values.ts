@@ -1,0 +1,49 @@
+/**
+ * `richText=html|markdown|text` on a read: every rich text value of a presented document (at any nesting,
+ * and in the documents population put in its place) replaced by a string in that format. Pure: transports
+ * (REST, the Local API, GraphQL resolvers) call it on what the read operation answered.
+ */
+import type { SanitizedConfig, SanitizedField } from '../config/types.ts';
+import { badRequest } from '../errors.ts';
+import { visitValues } from '../fields/walk-values.ts';
+import { isObject, isRichTextValue, type RichTextValue } from './nodes.ts';
+import { richTextToHTML } from './to-html.ts';
+import { richTextToMarkdown } from './to-markdown.ts';
+import { richTextToText } from './to-text.ts';
+
+export type RichTextFormat = 'html' | 'markdown' | 'text';
+export const RICH_TEXT_FORMATS: readonly RichTextFormat[] = ['html', 'markdown', 'text'];
+
+const CONVERT: Record<RichTextFormat, (value: RichTextValue) => string> = { html: richTextToHTML, markdown: richTextToMarkdown, text: richTextToText };
+
+/** The format a read asked for (`richText=` in a query, an option of the Local API), checked; undefined for JSON. */
+export function richTextFormatOf(value: unknown): RichTextFormat | undefined {
+  if (value === undefined || value === '' || value === 'json') return undefined;
+  if (typeof value === 'string' && (RICH_TEXT_FORMATS as readonly string[]).includes(value)) return value as RichTextFormat;
+  throw badRequest('"richText" must be html, markdown or text.', 'richText');
+}
+
+type Options = { config?: SanitizedConfig; keyedByLocale?: boolean };
+
+/**
+ * Converts in place and answers `doc`. `config` lets it reach into populated relationships (their own
+ * rich text is converted too); `keyedByLocale` for `locale=all` reads, where localized values are per-locale records.
+ */
+export function convertRichTextValues<T extends Record<string, unknown>>(doc: T, fields: SanitizedField[], format: RichTextFormat, options: Options = {}): T {
+  convertIn(doc, fields, format, options, new Set());
+  return doc;
+}
+
+function convertIn(doc: Record<string, unknown>, fields: SanitizedField[], format: RichTextFormat, options: Options, seen: Set<object>): void {
+  if (seen.has(doc)) return;
+  seen.add(doc);
+  const wanted = (f: SanitizedField) => f.type === 'richText' || ((f.type === 'relationship' || f.type === 'upload') && Boolean(options.config));
+  visitValues(fields, doc, wanted, ({ field, holder, key, value }) => {
+    if (field.type === 'richText') {
+      if (isRichTextValue(value)) holder[key] = CONVERT[format](value);
+      return;
+    }
+    const related = options.config!.collectionsBySlug.get(field.relationTo!);
+    for (const item of [value].flat()) if (related && isObject(item)) convertIn(item, related.fields, format, options, seen);
+  }, { keyedByLocale: Boolean(options.keyedByLocale) });
+}
