@@ -15,9 +15,9 @@ import { $isLinkNode, $toggleLink, AutoLinkNode, LinkNode } from '@lexical/link'
 import { createEmptyHistoryState, registerHistory } from '@lexical/history'
 import { $convertFromMarkdownString, CHECK_LIST, ELEMENT_TRANSFORMERS, registerMarkdownShortcuts, TEXT_FORMAT_TRANSFORMERS, TEXT_MATCH_TRANSFORMERS } from '@lexical/markdown'
 import { $setBlocksType } from '@lexical/selection'
-import { $getNearestNodeOfType, mergeRegister } from '@lexical/utils'
+import { $getNearestNodeOfType, $unwrapNode, mergeRegister } from '@lexical/utils'
 import { $createEmbedNode, EMBED_NODES } from './embed-nodes.ts'
-import { fromLexical, toLexical } from './lexical-json.ts'
+import { fromLexical, isAllowedLinkURL, toLexical } from './lexical-json.ts'
 import { EDITOR_CSS } from './editor-css.ts'
 
 type Value = Record<string, unknown> | string | null
@@ -53,6 +53,8 @@ export default function RichTextEditor(props: EditorProps) {
       registerCheckList(editor),
       registerHistory(editor, createEmptyHistoryState(), 300),
       registerMarkdownShortcuts(editor, TRANSFORMERS),
+      editor.registerNodeTransform(LinkNode, dropUnsafeLink),
+      editor.registerNodeTransform(AutoLinkNode, dropUnsafeLink),
       editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
         editorState.read(() => setActive((a) => ({ ...a, ...readActive() })))
         if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return
@@ -138,6 +140,11 @@ function load(editor: LexicalEditor, value: Value): void {
       if (root.getChildrenSize() === 0) root.append($createParagraphNode())
     }, { discrete: true })
   }
+}
+
+/** A link whose URL the API would never render (pasted `javascript:`) becomes its plain text. */
+function dropUnsafeLink(node: LinkNode): void {
+  if (!isAllowedLinkURL(node.getURL())) $unwrapNode(node)
 }
 
 /** Which formats, block type and link the selection is in, for the toolbar's pressed states. */
