@@ -163,6 +163,72 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     expect(nodes[1]).toMatchObject({ type: 'block', fields: { id: 'c1', blockType: 'callout', note: 'Mind the gap' } });
   });
 
+  test('the link dialog links selected text to a URL in a new tab, and typed text to a document', async () => {
+    const id = await openPost(root(paragraph(text('Read the docs'))));
+    await page.keyboard.press('Shift+Control+ArrowLeft');
+    await toolbar().getByRole('button', { name: 'Link', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add link' });
+    await dialog.getByLabel('URL').fill('javascript:alert(1)');
+    await dialog.getByRole('button', { name: 'Apply link' }).click();
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByLabel('URL').fill('https://example.com/docs');
+    await dialog.getByLabel('Open in a new tab').check();
+    await dialog.getByLabel('URL').press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await editor().locator('a', { hasText: 'docs' }).waitFor();
+    expect(await toolbar().getByRole('button', { name: 'Link', exact: true }).getAttribute('aria-pressed')).toBe('true');
+
+    // A document link with nothing selected: the document's title becomes the link's text.
+    await page.keyboard.press('End');
+    await page.keyboard.type(' and ');
+    await toolbar().getByRole('button', { name: 'Link', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Add link' }).getByLabel('A document').check();
+    await page.getByLabel('Collection').selectOption('pages');
+    await page.getByRole('combobox', { name: 'Document' }).fill('About');
+    await page.getByRole('option', { name: /About us/ }).click();
+    await page.getByRole('button', { name: 'Apply link' }).click();
+    await editor().locator('a', { hasText: 'About us' }).waitFor();
+
+    const [p] = await saveAndRead(id);
+    const links = p!.children!.filter((c) => c.type === 'link');
+    expect(links.map((l) => [textOf(l), l.fields])).toEqual([
+      ['docs', { linkType: 'custom', url: 'https://example.com/docs', newTab: true }],
+      ['About us', { linkType: 'internal', newTab: false, doc: { relationTo: 'pages', value: pageId } }],
+    ]);
+    expect(textOf(p!)).toBe('Read the docs and About us');
+  });
+
+  test('an image is chosen from the media picker with thumbnails and stored as an upload node', async () => {
+    const id = await openPost(root(paragraph(text('Look:'))));
+    await toolbar().getByRole('button', { name: 'Insert image' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose a file' });
+    const card = dialog.getByRole('button', { name: /sunset\.png/ });
+    await card.locator('img').waitFor();
+    await card.click();
+    await dialog.waitFor({ state: 'detached' });
+    await editor().locator('.rt-embed img').waitFor();
+    expect(await editor().locator('.rt-embed img').getAttribute('alt')).toBe('A sunset');
+    await page.keyboard.type('After');
+    const nodes = await saveAndRead(id);
+    expect(nodes.map((n) => n.type)).toContain('upload');
+    expect(nodes.find((n) => n.type === 'upload')).toMatchObject({ relationTo: 'media', value: mediaId });
+    const html = await t.request('GET', `/posts/${id}?depth=1&richText=html`, { token: s.token });
+    expect(html.body.content).toContain('alt="A sunset"');
+  });
+
+  test('a document embed is found by searching its collection', async () => {
+    const id = await openPost(root(paragraph(text('See'))));
+    await toolbar().getByRole('button', { name: 'Insert document' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Insert a document' });
+    await dialog.getByLabel('Collection').selectOption('pages');
+    await dialog.getByRole('combobox', { name: 'Document' }).fill('About');
+    await page.getByRole('option', { name: /About us/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await editor().locator('.rt-embed', { hasText: 'pages' }).waitFor();
+    const nodes = await saveAndRead(id);
+    expect(nodes.find((n) => n.type === 'relationship')).toMatchObject({ relationTo: 'pages', value: pageId });
+  });
+
   test('no uncaught errors in the page', () => {
     expect(pageErrors).toEqual([]);
   });
