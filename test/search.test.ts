@@ -8,6 +8,7 @@ import { expect, test } from 'bun:test';
 import { runScenarios, startTestServer, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { reindexCollection } from '../src/search/search-index.ts';
+import { link, paragraph, quote, root, text } from './fixtures/richtext/nodes.ts';
 
 const config = (): UserConfig => ({
   localization: { locales: ['en', 'de'], defaultLocale: 'en' },
@@ -16,7 +17,7 @@ const config = (): UserConfig => ({
       slug: 'articles',
       drafts: true,
       admin: { useAsTitle: 'title' },
-      search: { fields: ['title', 'body', 'seo.summary', 'sections.text', 'secret'] },
+      search: { fields: ['title', 'body', 'seo.summary', 'sections.text', 'secret', 'story'] },
       access: { read: ({ user }) => (user ? true : { status: { equals: 'published' } }), create: ({ user }) => Boolean(user), update: ({ user }) => Boolean(user) },
       fields: [
         { name: 'title', type: 'text', localized: true },
@@ -25,6 +26,7 @@ const config = (): UserConfig => ({
         { name: 'sections', type: 'array', fields: [{ name: 'text', type: 'text' }] },
         { name: 'secret', type: 'text', access: { read: ({ user }) => user?.role === 'admin' } },
         { name: 'views', type: 'number' },
+        { name: 'story', type: 'richText' },
       ],
     },
     { slug: 'notes', search: { fields: ['text'] }, access: { read: ({ user }) => user?.role === 'admin' }, fields: [{ name: 'text', type: 'text' }] },
@@ -44,6 +46,8 @@ async function seed(t: TestServer) {
   await create('coffee', { title: 'Coffee coffee coffee', body: 'All about coffee beans', status: 'published', views: 2 });
   await create('nested', { title: 'Gardening', seo: { summary: 'Tomatoes in a greenhouse' }, sections: [{ text: 'Water the orchids daily' }], status: 'published', views: 3 });
   await create('hidden', { title: 'Quarterly report', secret: 'zeppelin plans', status: 'published', views: 4 });
+  // Rich text: a word split into formatting runs, a quote right after a paragraph, a link's URL.
+  await create('rich', { title: 'Flying', story: root(paragraph(text('The hel'), text('icopter', 1), text(' was '), text('striped', 2)), quote(text('Zebras everywhere')), paragraph(link('https://unrelated-domain.example/', [text('see more')]))), status: 'published', views: 5 });
   await create('draftOnly', { title: 'Unreleased walrus story' }, '?draft=true');
   await t.request('PATCH', `/articles/${ids.nested}?locale=de`, { token: admin.token, body: { title: 'Gartenarbeit' } });
   await t.request('PATCH', `/articles/${ids.coffee}?draft=true`, { token: admin.token, body: { title: 'Tea instead' } });
@@ -53,6 +57,12 @@ async function seed(t: TestServer) {
 const titles = (body: any) => body.docs.map((d: any) => d.title);
 
 runScenarios('search', config, [
+  { name: 'rich text is indexed as its plain text: runs of one word joined, blocks apart, no URLs', method: 'GET', url: '/articles?search=helicopter%20zebra', status: 200,
+    check: (res) => expect(titles(res.body)).toEqual(['Flying']) },
+  { name: 'rich text: a word is not glued to the next block\'s first word', method: 'GET', url: '/articles?search=stripedzebras', status: 200,
+    check: (res) => expect(titles(res.body)).toEqual([]) },
+  { name: 'rich text: link URLs and node properties are not indexed', method: 'GET', url: '/articles?search=unrelated', status: 200,
+    check: (res) => expect(titles(res.body)).toEqual([]) },
   { name: 'every word must match, the last as a prefix; list shape', method: 'GET', url: '/articles?search=vienna%20coff', status: 200,
     check: (res) => { expect(titles(res.body)).toEqual(['Café culture']); expect(res.body).toMatchObject({ totalDocs: 1, page: 1, limit: 10 }); } },
   { name: 'best first: the document saying it most ranks first', method: 'GET', url: '/articles?search=coffee', status: 200,

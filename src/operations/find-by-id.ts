@@ -18,7 +18,7 @@ export type FindByIDArgs = ShapeArgs & { collection: string; id: number | string
 export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
   const id = parseId(args.id);
-  if (args.preview !== undefined) return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1);
+  if (args.preview !== undefined) return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1, args.richText);
   const accessWhere = await checkAccess(ctx, collection, 'read', { id });
   const shape = await readShapeOf(ctx, collection, args);
   let stored = await loadStored(ctx, collection, id, accessWhere);

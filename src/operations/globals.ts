@@ -43,7 +43,7 @@ export async function loadGlobal(ctx: OperationContext, global: SanitizedGlobal)
 
 export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): Promise<Record<string, unknown>> {
   const global = getGlobal(ctx.cms, args.slug);
-  if (args.preview !== undefined) return readWithPreviewToken(ctx, { global: global.slug }, args.preview, args.depth ?? 1);
+  if (args.preview !== undefined) return readWithPreviewToken(ctx, { global: global.slug }, args.preview, args.depth ?? 1, args.richText);
   await checkAccess(ctx, global, 'read');
   const shape = await readShapeOf(ctx, global, args);
   let stored = await loadGlobal(ctx, global);

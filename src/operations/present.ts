@@ -13,6 +13,7 @@ import { populateRelationships, type PresentSteps } from './populate.ts';
 import { decorateMedia } from '../uploads/media-urls.ts';
 import { applySelection, type ReadShape } from '../query/select.ts';
 import { convertRichTextValues } from '../richtext/convert-values.ts';
+import { copyWithBlocks } from '../richtext/block-nodes.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -86,8 +87,24 @@ async function stripFields(ctx: OperationContext, fields: SanitizedField[], doc:
           return block && isObject(row) ? stripFields(ctx, block.fields, row, root) : row;
         }));
       }
+    } else if (field.richTextBlocks && blocksNeedStrip(ctx, field)) {
+      if (out === doc) out = { ...doc };
+      out[field.name] = await stripRichTextBlocks(ctx, field, doc[field.name], root);
     }
   }
+  return out;
+}
+
+/** A rich text value (or, read in every locale, each locale's value) with its blocks' fields stripped. */
+async function stripRichTextBlocks(ctx: OperationContext, field: SanitizedField, value: unknown, root: Doc): Promise<unknown> {
+  const copy = copyWithBlocks(field, value);
+  if (copy) {
+    for (const { node, block } of copy.blocks) node.fields = await stripFields(ctx, block.fields, node.fields, root);
+    return copy.value;
+  }
+  if (!field.localized || !isObject(value)) return value;
+  const out: Doc = {};
+  for (const [locale, localeValue] of Object.entries(value)) out[locale] = await stripRichTextBlocks(ctx, field, localeValue, root);
   return out;
 }
 
@@ -96,5 +113,5 @@ function needsStrip(ctx: OperationContext, fields: SanitizedField[]): boolean {
 }
 
 function blocksNeedStrip(ctx: OperationContext, field: SanitizedField): boolean {
-  return Boolean(field.blocks?.some((block) => needsStrip(ctx, block.fields)));
+  return Boolean([...(field.blocks ?? []), ...(field.richTextBlocks ?? [])].some((block) => needsStrip(ctx, block.fields)));
 }

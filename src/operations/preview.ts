@@ -3,6 +3,7 @@
  * else defaults for a new one), presented like a read without validation, nothing saved; answered with
  * a URL carrying a preview token. A read with that token returns the current draft without login.
  */
+import { richTextFormatOf } from '../richtext/convert-values.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
@@ -48,13 +49,15 @@ export function mergeUnsaved(ctx: OperationContext, entity: Entity, base: Doc, d
 }
 
 /** `GET …?preview=<token>`: the current draft (pending draft, else live) without login; a bad token is a 403. */
-export async function readWithPreviewToken(ctx: OperationContext, ref: { collection: string; id: number } | { global: string }, token: string, depth: number): Promise<Doc> {
+/** `richText`: the read's `richText=` format (src/richtext/convert-values.ts), as on any read. */
+export async function readWithPreviewToken(ctx: OperationContext, ref: { collection: string; id: number } | { global: string }, token: string, depth: number, richText?: unknown): Promise<Doc> {
+  const format = richTextFormatOf(richText);
   const entity = entityOf(ctx, ref);
   const id = 'id' in ref ? ref.id : null;
   verifyPreviewToken(ctx.cms, token, { kind: entity.kind, slug: entity.slug, id } satisfies PreviewSubject);
   const live = entity.kind === 'global' ? await loadGlobal(ctx, entity) : await readLiveDoc(ctx.cms.store, ownerOf(entity, id!));
   if (!live) throw notFound('Document not found.');
-  return presentDoc(ctx, entity, await withPendingDraft(ctx.cms.store, entity, live), depth);
+  return presentDoc(ctx, entity, await withPendingDraft(ctx.cms.store, entity, live), depth, format ? { richText: format } : undefined);
 }
 
 function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc {

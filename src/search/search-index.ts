@@ -13,6 +13,8 @@ import { rowToDoc } from '../fields/row.ts';
 import { pendingDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import type { SearchRow } from '../db/search-sql.ts';
+import { isRichTextValue, type RichTextValue } from '../richtext/nodes.ts';
+import { richTextToText } from '../richtext/to-text.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -21,9 +23,19 @@ export const searchable = (cms: CMS) => cms.config.collections.filter((c) => c.s
 /** The locales rows are kept for: the config's, or one unnamed locale without localization. */
 export const indexLocales = (cms: CMS) => cms.config.localization?.locales ?? [''];
 
-/** Every string inside a value: rich text's `text` nodes, list items, nested rows. */
+/**
+ * Rich text as the plain text converter reads it (docs/rich-text.md), one top-level node at a time so that
+ * a quote or an embed never glues its words to the paragraph before it. Text split into runs by formatting
+ * (`Hel` + bold `lo`) stays one word.
+ */
+function richTextStrings(value: RichTextValue): string[] {
+  return (value.root.children ?? []).map((node) => richTextToText({ root: { ...value.root, children: [node] } })).filter(Boolean);
+}
+
+/** Every string inside a value: rich text's plain text, list items, nested rows. */
 function strings(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
+  else if (isRichTextValue(value)) out.push(...richTextStrings(value));
   else if (Array.isArray(value)) for (const item of value) strings(item, out);
   else if (value && typeof value === 'object') {
     const node = value as Doc;

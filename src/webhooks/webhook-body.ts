@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { SanitizedConfig, SanitizedField } from '../config/types.ts';
 import type { ChangeEvent } from '../events/change-events.ts';
 import { blockOfRow } from '../fields/types/blocks.ts';
+import { copyWithBlocks } from '../richtext/block-nodes.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -34,7 +35,7 @@ export function withoutHiddenFields(fields: SanitizedField[], doc: Doc): Doc {
       delete out[field.name];
       continue;
     }
-    if (!hasHidden([...(field.fields ?? []), ...(field.blocks ?? []).flatMap((b) => b.fields)])) continue;
+    if (!hasHidden([...(field.fields ?? []), ...blockFields(field)])) continue;
     const strip = (value: unknown) => stripChildren(field, value);
     const value = out[field.name];
     out[field.name] = field.localized && isObject(value) ? mapValues(value, strip) : strip(value);
@@ -51,11 +52,19 @@ function stripChildren(field: SanitizedField, value: unknown): unknown {
       return block && isObject(row) ? withoutHiddenFields(block.fields, row) : row;
     });
   }
+  const richText = field.type === 'richText' ? copyWithBlocks(field, value) : null;
+  if (richText) {
+    for (const { node, block } of richText.blocks) node.fields = withoutHiddenFields(block.fields, node.fields);
+    return richText.value;
+  }
   return value;
 }
 
+/** The fields of a blocks field's blocks, or of the blocks a rich text field embeds. */
+const blockFields = (field: SanitizedField) => [...(field.blocks ?? []), ...(field.richTextBlocks ?? [])].flatMap((b) => b.fields);
+
 function hasHidden(fields: SanitizedField[]): boolean {
-  return fields.some((f) => f.hidden || (f.fields !== undefined && hasHidden(f.fields)) || Boolean(f.blocks?.some((b) => hasHidden(b.fields))));
+  return fields.some((f) => f.hidden || (f.fields !== undefined && hasHidden(f.fields)) || hasHidden(blockFields(f)));
 }
 
 function mapValues(value: Doc, fn: (v: unknown) => unknown): Doc {

@@ -103,7 +103,7 @@ export function RelationshipField(props: FieldProps) {
 }
 
 /** A text box with a listbox of matching documents (ARIA combobox pattern: arrows, Enter, Escape). */
-function Combobox(props: { attrs: ReturnType<typeof useControlProps>; target: CollectionConfig; locale: string | undefined; exclude: string[]; onPick: (d: Doc) => void; placeholder: string }) {
+export function Combobox(props: { attrs: Pick<ReturnType<typeof useControlProps>, 'id'> & Partial<ReturnType<typeof useControlProps>>; target: CollectionConfig; locale: string | undefined; exclude: string[]; onPick: (d: Doc) => void; placeholder: string }) {
   const { attrs, target } = props
   const [q, setQ] = useState('')
   const [open, setOpen] = useState(false)

@@ -75,7 +75,8 @@ export function UploadField(props: FieldProps<number | string | null>) {
   )
 }
 
-function MediaPicker(props: { selected: string | null; onPick: (d: Doc) => void; onClose: () => void }) {
+/** The media library in a dialog: upload a file or pick one (thumbnails, search, pages). */
+export function MediaPicker(props: { selected: string | null; onPick: (d: Doc) => void; onClose: () => void }) {
   const [page, setPage] = useState(1)
   const [search, setSearch] = useState('')
   const { data, error } = useMediaPage(page, search, 0, 12)

@@ -15,5 +15,7 @@ export const EDITOR_CSS = `
 .rt-embed{display:block;margin:.5rem 0;padding:.4rem;border:1px dashed var(--border,#ccc);border-radius:4px;font-size:.85em;user-select:none}
 .rt-embed img{display:block;max-width:100%;max-height:12rem;margin-bottom:.25rem}
 .rt-embed-inline{display:inline-block;margin:0 .2em;padding:0 .3em}
+.rt-dialog,.rt-doc-chooser{display:grid;gap:.4rem}
+.rt-dialog fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 @media (max-width:480px){.rt-button{min-width:40px;min-height:40px}}
 `

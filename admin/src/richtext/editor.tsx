@@ -6,19 +6,21 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import {
-  $getSelection, $isRangeSelection, $createParagraphNode, $getRoot, $insertNodes, CAN_REDO_COMMAND, CAN_UNDO_COMMAND, COMMAND_PRIORITY_LOW,
+  $getSelection, $isRangeSelection, $createParagraphNode, $createTextNode, $setSelection, type BaseSelection, $getRoot, $insertNodes, CAN_REDO_COMMAND, CAN_UNDO_COMMAND, COMMAND_PRIORITY_LOW,
   createEditor, FORMAT_TEXT_COMMAND, REDO_COMMAND, SELECTION_CHANGE_COMMAND, UNDO_COMMAND, type LexicalEditor, type TextFormatType,
 } from 'lexical'
 import { $createHeadingNode, $createQuoteNode, $isHeadingNode, HeadingNode, QuoteNode, registerRichText, type HeadingTagType } from '@lexical/rich-text'
 import { $isListNode, INSERT_CHECK_LIST_COMMAND, INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, registerCheckList, registerList, REMOVE_LIST_COMMAND } from '@lexical/list'
-import { $isLinkNode, $toggleLink, AutoLinkNode, LinkNode } from '@lexical/link'
+import { $createLinkNode, $isLinkNode, $toggleLink, AutoLinkNode, LinkNode } from '@lexical/link'
 import { createEmptyHistoryState, registerHistory } from '@lexical/history'
 import { $convertFromMarkdownString, CHECK_LIST, ELEMENT_TRANSFORMERS, registerMarkdownShortcuts, TEXT_FORMAT_TRANSFORMERS, TEXT_MATCH_TRANSFORMERS } from '@lexical/markdown'
 import { $setBlocksType } from '@lexical/selection'
-import { $getNearestNodeOfType, mergeRegister } from '@lexical/utils'
+import { $getNearestNodeOfType, $unwrapNode, mergeRegister } from '@lexical/utils'
 import { $createEmbedNode, EMBED_NODES } from './embed-nodes.ts'
-import { fromLexical, toLexical } from './lexical-json.ts'
+import { fromLexical, isAllowedLinkURL, toLexical } from './lexical-json.ts'
 import { EDITOR_CSS } from './editor-css.ts'
+import { DocumentDialog, LinkDialog, type LinkChoice } from './embed-dialogs.tsx'
+import { MediaPicker } from '../form/upload-field.tsx'
 
 type Value = Record<string, unknown> | string | null
 export type EditorProps = { id: string; value: Value; onChange: (value: Value) => void; readOnly?: boolean; features?: string[]; label: string }
@@ -26,12 +28,14 @@ export type EditorProps = { id: string; value: Value; onChange: (value: Value) =
 const TRANSFORMERS = [CHECK_LIST, ...ELEMENT_TRANSFORMERS, ...TEXT_FORMAT_TRANSFORMERS, ...TEXT_MATCH_TRANSFORMERS]
 const FORMATS: [TextFormatType, string, string][] = [['bold', 'B', 'Bold'], ['italic', 'I', 'Italic'], ['underline', 'U', 'Underline'], ['strikethrough', 'S', 'Strikethrough'], ['code', '</>', 'Code']]
 
+type Dialog = { kind: 'link' | 'upload' | 'relationship'; link: LinkChoice | null }
 type Active = { formats: Set<string>; block: string; link: boolean; canUndo: boolean; canRedo: boolean }
 
 export default function RichTextEditor(props: EditorProps) {
   const host = useRef<HTMLDivElement>(null)
   const editorRef = useRef<LexicalEditor | null>(null)
   const [active, setActive] = useState<Active>({ formats: new Set(), block: 'paragraph', link: false, canUndo: false, canRedo: false })
+  const [dialog, setDialog] = useState<Dialog | null>(null)
   const on = (feature: string) => !props.features || props.features.includes(feature)
 
   useEffect(() => {
@@ -53,6 +57,8 @@ export default function RichTextEditor(props: EditorProps) {
       registerCheckList(editor),
       registerHistory(editor, createEmptyHistoryState(), 300),
       registerMarkdownShortcuts(editor, TRANSFORMERS),
+      editor.registerNodeTransform(LinkNode, dropUnsafeLink),
+      editor.registerNodeTransform(AutoLinkNode, dropUnsafeLink),
       editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
         editorState.read(() => setActive((a) => ({ ...a, ...readActive() })))
         if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return
@@ -87,22 +93,35 @@ export default function RichTextEditor(props: EditorProps) {
     if (active.block === kind) editor.dispatchCommand(REMOVE_LIST_COMMAND, undefined)
     else editor.dispatchCommand(kind === 'bullet' ? INSERT_UNORDERED_LIST_COMMAND : kind === 'number' ? INSERT_ORDERED_LIST_COMMAND : INSERT_CHECK_LIST_COMMAND, undefined)
   })
-  const link = run((editor) => {
-    if (active.link) return editor.update(() => $toggleLink(null))
-    const target = window.prompt('Link to a URL (https://…, mailto:…, /path) or a document (collection/id, e.g. posts/3)')
-    if (!target) return
-    const newTab = window.confirm('Open the link in a new tab?')
-    const url = /^[a-z][\w-]*\/\d+$/i.test(target.trim()) ? `cms-doc:${target.trim()}` : target.trim()
-    editor.update(() => $toggleLink({ url, target: newTab ? '_blank' : null, rel: newTab ? 'noopener noreferrer' : null }))
+  /** The selection before a dialog took the focus, put back when the dialog answers. */
+  const saved = useRef<BaseSelection | null>(null)
+  const openDialog = (kind: Dialog['kind']) => run((editor) => {
+    saved.current = editor.getEditorState().read(() => $getSelection()?.clone() ?? null)
+    const current = kind === 'link' ? editor.getEditorState().read(readLink) : null
+    setDialog({ kind, link: current })
   })
-  const embed = (type: 'upload' | 'relationship') => run((editor) => {
-    const answer = window.prompt(type === 'upload' ? 'Media id to show (e.g. 3)' : 'Document to show (collection/id, e.g. posts/3)')
-    if (!answer) return
-    const match = type === 'upload' ? /^(\d+)$/.exec(answer.trim()) : /^([a-z][\w-]*)\/(\d+)$/i.exec(answer.trim())
-    if (!match) return window.alert(type === 'upload' ? 'A media id is a number.' : 'Write collection/id, e.g. posts/3.')
-    const data = type === 'upload' ? { type, relationTo: 'media', value: Number(match[1]), fields: null, format: '', version: 3 } : { type, relationTo: match[1], value: Number(match[2]), format: '', version: 2 }
-    editor.update(() => $insertNodes([$createEmbedNode(data)]))
+  const closeDialog = () => {
+    setDialog(null)
+    editorRef.current?.focus()
+  }
+  /** Runs `fn` in an update with the selection the dialog interrupted. */
+  const atSaved = (fn: () => void) => {
+    editorRef.current?.update(() => {
+      if (saved.current) $setSelection(saved.current.clone())
+      fn()
+    })
+    closeDialog()
+  }
+  const applyLink = (choice: LinkChoice) => atSaved(() => {
+    const attributes = { target: choice.newTab ? '_blank' : null, rel: choice.newTab ? 'noopener noreferrer' : null }
+    const selection = $getSelection()
+    if ($isRangeSelection(selection) && selection.isCollapsed() && !dialog?.link) {
+      $insertNodes([$createLinkNode(choice.url, attributes).append($createTextNode(choice.label))])
+    } else {
+      $toggleLink({ url: choice.url, ...attributes })
+    }
   })
+  const insertEmbed = (data: Record<string, unknown> & { type: string }) => atSaved(() => $insertNodes([$createEmbedNode(data)]))
 
   const button = (label: string, text: string, pressed: boolean | null, onClick: () => void, disabled = false) => (
     <button type="button" class="rt-button" aria-label={label} title={label} aria-pressed={pressed === null ? undefined : pressed} disabled={disabled || props.readOnly} onMouseDown={(e) => e.preventDefault()} onClick={onClick}>{text}</button>
@@ -116,13 +135,16 @@ export default function RichTextEditor(props: EditorProps) {
         {on('list') && button('Numbered list', '1.', active.block === 'number', list('number'))}
         {on('checklist') && button('Checklist', '☑', active.block === 'check', list('check'))}
         {on('quote') && button('Quote', '❝', active.block === 'quote', blockType('quote'))}
-        {on('link') && button(active.link ? 'Remove link' : 'Link', '🔗', active.link, link)}
-        {on('upload') && button('Insert image', '🖼', null, embed('upload'))}
-        {on('relationship') && button('Insert document', '⧉', null, embed('relationship'))}
+        {on('link') && button('Link', '🔗', active.link, openDialog('link'))}
+        {on('upload') && button('Insert image', '🖼', null, openDialog('upload'))}
+        {on('relationship') && button('Insert document', '⧉', null, openDialog('relationship'))}
         {button('Undo', '↶', null, run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)), !active.canUndo)}
         {button('Redo', '↷', null, run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)), !active.canRedo)}
       </div>
       <div ref={host} id={props.id} class="rt-content" contentEditable={!props.readOnly} role="textbox" aria-multiline="true" aria-label={props.label} />
+      {dialog?.kind === 'link' && <LinkDialog initial={dialog.link} onApply={applyLink} onRemove={dialog.link ? () => atSaved(() => $toggleLink(null)) : undefined} onClose={closeDialog} />}
+      {dialog?.kind === 'upload' && <MediaPicker selected={null} onClose={closeDialog} onPick={(doc) => insertEmbed({ type: 'upload', relationTo: 'media', value: doc.id, fields: null, format: '', version: 3 })} />}
+      {dialog?.kind === 'relationship' && <DocumentDialog onClose={closeDialog} onPick={(slug, doc) => insertEmbed({ type: 'relationship', relationTo: slug, value: doc.id, format: '', version: 2 })} />}
     </div>
   )
 }
@@ -138,6 +160,19 @@ function load(editor: LexicalEditor, value: Value): void {
       if (root.getChildrenSize() === 0) root.append($createParagraphNode())
     }, { discrete: true })
   }
+}
+
+/** The link around the selection, as the link dialog edits it. */
+function readLink(): LinkChoice | null {
+  const selection = $getSelection()
+  if (!$isRangeSelection(selection)) return null
+  const node = $getNearestNodeOfType(selection.anchor.getNode(), LinkNode)
+  return node ? { url: node.getURL(), newTab: node.getTarget() === '_blank', label: node.getTextContent() } : null
+}
+
+/** A link whose URL the API would never render (pasted `javascript:`) becomes its plain text. */
+function dropUnsafeLink(node: LinkNode): void {
+  if (!isAllowedLinkURL(node.getURL())) $unwrapNode(node)
 }
 
 /** Which formats, block type and link the selection is in, for the toolbar's pressed states. */

@@ -4,6 +4,8 @@
  * shown read-only here (the admin has no blocks editor to reuse yet).
  */
 import { DecoratorNode, type LexicalNode, type NodeKey } from 'lexical'
+import { docs, type Doc } from '../api.ts'
+import { thumbnailURL } from '../upload.ts'
 
 type Data = Record<string, unknown> & { type: string }
 
@@ -14,6 +16,18 @@ function describe(data: Data): string {
   return `Block: ${String(fields.blockName || fields.blockType)} (read-only here)`
 }
 const idOf = (value: unknown) => (typeof value === 'object' && value ? (value as { id?: unknown }).id : value)
+
+/** Puts the media document's thumbnail in front of the label (fetched when the value is only an id). */
+async function showThumbnail(element: HTMLElement, data: Data): Promise<void> {
+  const value = data.value
+  const doc = typeof value === 'object' && value ? (value as Doc) : await docs.get(String(data.relationTo ?? 'media'), value as number).catch(() => null)
+  const url = thumbnailURL(doc)
+  if (!url) return
+  const img = document.createElement('img')
+  img.src = url
+  img.alt = typeof (data.fields as { alt?: unknown } | null)?.alt === 'string' ? String((data.fields as { alt: string }).alt) : typeof doc?.alt === 'string' ? doc.alt : ''
+  element.prepend(img)
+}
 
 function embedClass(type: string, inline: boolean) {
   class Embed extends DecoratorNode<null> {
@@ -30,14 +44,8 @@ function embedClass(type: string, inline: boolean) {
       const element = document.createElement(inline ? 'span' : 'div')
       element.className = inline ? 'rt-embed rt-embed-inline' : 'rt-embed'
       element.contentEditable = 'false'
-      const value = this.__data.value as { url?: string; alt?: string } | null
-      if (type === 'upload' && value && typeof value === 'object' && typeof value.url === 'string') {
-        const img = document.createElement('img')
-        img.src = value.url
-        img.alt = value.alt ?? ''
-        element.append(img)
-      }
       element.append(document.createTextNode(describe(this.__data)))
+      if (type === 'upload') void showThumbnail(element, this.__data)
       return element
     }
     override updateDOM() { return false }

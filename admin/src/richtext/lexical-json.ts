@@ -8,6 +8,20 @@ type Node = Record<string, unknown> & { type?: string; children?: Node[] }
 
 const INTERNAL = /^cms-doc:([a-z][\w-]*)\/(\d+)$/i
 
+/**
+ * Whether the editor keeps a link to this URL: the forms the HTML conversion lets through (http, https,
+ * mailto, tel, relative, fragments) and internal links. Pasted `javascript:` and `data:` links lose their
+ * link and keep their text, so they are never stored (docs/rich-text.md).
+ */
+export function isAllowedLinkURL(url: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  const cleaned = url.trim().replace(/[\x00-\x1f\x7f]/g, '')
+  if (INTERNAL.test(cleaned)) return true
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned)
+  if (scheme) return ['http', 'https', 'mailto', 'tel'].includes(scheme[1]!.toLowerCase())
+  return !/^[^/?#]*:/.test(cleaned)
+}
+
 function mapTree(node: Node, map: (node: Node) => Node): Node {
   const out = map(node)
   return Array.isArray(out.children) ? { ...out, children: out.children.map((child) => mapTree(child, map)) } : out
