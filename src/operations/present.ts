@@ -71,41 +71,40 @@ async function stripFields(ctx: OperationContext, fields: SanitizedField[], doc:
       delete out[field.name];
       continue;
     }
-    if (field.fields && needsStrip(ctx, field.fields)) {
-      const value = doc[field.name];
-      if (out === doc) out = { ...doc };
-      if (field.type === 'group' && isObject(value)) out[field.name] = await stripFields(ctx, field.fields, value, root);
-      if (field.type === 'array' && Array.isArray(value)) {
-        out[field.name] = await Promise.all(value.map((row) => (isObject(row) ? stripFields(ctx, field.fields!, row, root) : row)));
-      }
-    } else if (field.blocks && blocksNeedStrip(ctx, field)) {
-      const value = doc[field.name];
-      if (out === doc) out = { ...doc };
-      if (Array.isArray(value)) {
-        out[field.name] = await Promise.all(value.map((row) => {
-          const block = blockOfRow(field, row);
-          return block && isObject(row) ? stripFields(ctx, block.fields, row, root) : row;
-        }));
-      }
-    } else if (field.richTextBlocks && blocksNeedStrip(ctx, field)) {
-      if (out === doc) out = { ...doc };
-      out[field.name] = await stripRichTextBlocks(ctx, field, doc[field.name], root);
-    }
+    if (!containerNeedsStrip(ctx, field)) continue;
+    if (out === doc) out = { ...doc };
+    // Read in every locale, a localized container is keyed by locale: strip each locale's value.
+    const keyed = field.localized && (!ctx.locale || ctx.locale === 'all') && isObject(doc[field.name]);
+    out[field.name] = keyed
+      ? Object.fromEntries(await Promise.all(Object.entries(doc[field.name] as Doc).map(async ([locale, value]) => [locale, await stripContainer(ctx, field, value, root)])))
+      : await stripContainer(ctx, field, doc[field.name], root);
   }
   return out;
 }
 
-/** A rich text value (or, read in every locale, each locale's value) with its blocks' fields stripped. */
-async function stripRichTextBlocks(ctx: OperationContext, field: SanitizedField, value: unknown, root: Doc): Promise<unknown> {
-  const copy = copyWithBlocks(field, value);
-  if (copy) {
+function containerNeedsStrip(ctx: OperationContext, field: SanitizedField): boolean {
+  return Boolean((field.fields && needsStrip(ctx, field.fields)) || blocksNeedStrip(ctx, field));
+}
+
+/** One value of a group, array, blocks or rich text field (one locale's) with the fields inside stripped. */
+async function stripContainer(ctx: OperationContext, field: SanitizedField, value: unknown, root: Doc): Promise<unknown> {
+  if (field.type === 'group' && isObject(value)) return stripFields(ctx, field.fields!, value, root);
+  if (field.type === 'array' && Array.isArray(value)) {
+    return Promise.all(value.map((row) => (isObject(row) ? stripFields(ctx, field.fields!, row, root) : row)));
+  }
+  if (field.blocks && Array.isArray(value)) {
+    return Promise.all(value.map((row) => {
+      const block = blockOfRow(field, row);
+      return block && isObject(row) ? stripFields(ctx, block.fields, row, root) : row;
+    }));
+  }
+  if (field.richTextBlocks) {
+    const copy = copyWithBlocks(field, value);
+    if (!copy) return value;
     for (const { node, block } of copy.blocks) node.fields = await stripFields(ctx, block.fields, node.fields, root);
     return copy.value;
   }
-  if (!field.localized || !isObject(value)) return value;
-  const out: Doc = {};
-  for (const [locale, localeValue] of Object.entries(value)) out[locale] = await stripRichTextBlocks(ctx, field, localeValue, root);
-  return out;
+  return value;
 }
 
 function needsStrip(ctx: OperationContext, fields: SanitizedField[]): boolean {
