@@ -61,7 +61,7 @@ export async function resetPassword(cms: CMS, input: { token?: unknown; password
   }
   const token = input.token;
   if (!(await cms.store.transaction((tx) => spendResetToken(tx, token, user.id, now)))) throw badRequest(INVALID_LINK, 'token');
-  const ctx = createContext(cms, { user, overrideAccess: true });
+  const ctx = createContext(cms, { user, overrideAccess: true, via: 'rest', ip: input.client.ip ?? null });
   const doc = await update(ctx, { collection: 'users', id: user.id, data: { password: input.password }, depth: 0 });
   return { user: doc, session: await createSession(cms, user.id, input.client) };
 }
