@@ -128,6 +128,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     graphQL: sanitizeGraphQL(input.graphQL, fail),
     realtime: sanitizeRealtime(input.realtime, fail),
     audit: input.audit === false ? null : { keepDays: positiveNumber(input.audit?.keepDays ?? 365, 'audit.keepDays', fail) },
+    mcp: input.mcp === false ? null : { requestsPerMinute: positiveNumber(input.mcp?.requestsPerMinute ?? 120, 'mcp.requestsPerMinute', fail) },
     collections,
     globals,
     collectionsBySlug,

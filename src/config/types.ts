@@ -225,6 +225,8 @@ export interface UserConfig {
   realtime?: RealtimeConfig;
   /** The audit log of every write (docs/audit-log.md): `false` turns it off; entries older than `keepDays` (default 365) are removed. */
   audit?: false | { keepDays?: number };
+  /** The MCP endpoint for AI assistants (docs/mcp.md): `false` removes it; `requestsPerMinute` bounds each key (default 120). */
+  mcp?: false | { requestsPerMinute?: number };
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
 }
@@ -330,6 +332,8 @@ export interface SanitizedConfig {
   realtime: RealtimeSettings;
   /** null: no audit log is written. */
   audit: { keepDays: number } | null;
+  /** null: no MCP endpoint. */
+  mcp: { requestsPerMinute: number } | null;
   collections: SanitizedCollection[];
   globals: SanitizedGlobal[];
   collectionsBySlug: Map<string, SanitizedCollection>;

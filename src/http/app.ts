@@ -9,6 +9,7 @@ import { twoFactorRoutes } from './routes/two-factor.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -37,6 +38,7 @@ export function createApp(cms: CMS) {
     .use(globalRoutes(cms))
     .use(webhookDeliveryRoutes(cms))
     .use(auditLogRoutes(cms))
+    .use(mcpRoutes(cms))
     .use(versionRoutes(cms))
     .use(jobRoutes(cms))
     .use(healthRoutes(cms))
