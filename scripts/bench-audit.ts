@@ -1,7 +1,7 @@
 /**
  * Figures for docs/audit-log.md and docs/mcp.md: writes with the audit log on against the same writes with it
  * off (create, and update of one document), and MCP `find` against the REST list for the same caller, in
- * one run. Two servers in this process, each on its own database, loaded in alternating short rounds
+ * one run. Two `cms serve` processes, each on its own database, loaded in alternating short rounds
  * (scripts/bench/rounds.ts), so drift of the machine's speed hits both alike; ratios are medians.
  *
  *   bun scripts/bench-audit.ts                                   # SQLite, 20 s per case
@@ -12,17 +12,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createCMS, type CMS } from '../src/cms.ts';
-import { startServer, type RunningServer } from '../src/server.ts';
+import { createCMS } from '../src/cms.ts';
 import { localAPI } from '../src/local.ts';
 import { createTestDatabase } from '../test/support/postgres.ts';
 import { compare, pickCases, type Comparison, type Target } from './bench/rounds.ts';
 import { postBody } from './bench/posts.ts';
+import { cmsStart, freePort, guard, launch } from './bench/processes.ts';
 
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '20' },
-    rounds: { type: 'string', default: '6' },
+    rounds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' },
     cases: { type: 'string', default: 'create,update,mcp-find' },
     postgres: { type: 'string' },
@@ -33,33 +33,38 @@ if (values.postgres) process.env.CMS_TEST_POSTGRES_URL = values.postgres;
 const quiet = { info() {}, warn() {}, error: console.error };
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-audit-'));
 const drops: (() => Promise<void>)[] = [];
+const track = guard(root, () => Promise.all(drops.map((d) => d())));
 
-type Instance = { cms: CMS; server: RunningServer; port: number; key: string };
+type Instance = { port: number; key: string; stop(): void };
 
+/** A project folder with its config, seeded in-process (an admin, a key, 50 posts), then served by `cms serve` in its own process. */
 async function instance(name: string, audit: boolean): Promise<Instance> {
   const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
   let database = path.join(dir, 'data/cms.db');
   if (values.postgres) {
     const pg = await createTestDatabase();
     database = pg.url;
     drops.push(pg.drop);
   }
-  const cms = await createCMS({
-    config: {
-      database,
-      audit: audit ? {} : false,
-      cache: false,
-      collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text', required: true }, { name: 'body', type: 'textarea' }, { name: 'views', type: 'number' }] }],
-    },
-    rootDir: dir,
-    log: quiet,
-  });
+  const config = {
+    database,
+    audit: audit ? {} : false,
+    // The bench measures throughput, not the per-key bound.
+    mcp: { requestsPerMinute: 1e9 },
+    cache: false,
+    collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text', required: true }, { name: 'body', type: 'textarea' }, { name: 'views', type: 'number' }] }],
+  };
+  fs.writeFileSync(path.join(dir, 'cms.config.json'), JSON.stringify(config));
+  const cms = await createCMS({ configPath: path.join(dir, 'cms.config.json'), log: quiet });
   const api = localAPI(cms);
   const admin = await api.create({ collection: 'users', data: { email: 'bench@example.com', password: 'password123', role: 'admin' } });
   const key = (await api.create({ collection: 'api-keys', data: { name: 'bench', user: admin.id, scopes: ['*', 'mcp:publish'] } })).key as string;
   for (let i = 0; i < 50; i++) await api.create({ collection: 'posts', data: { title: `Post ${i}`, body: postBody, views: i } });
-  const server = startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: false });
-  return { cms, server, port: server.port, key };
+  await cms.close();
+  const port = freePort();
+  const child = await launch(cmsStart(port, { cwd: dir, binary: false }), track);
+  return { port, key, stop: () => child.kill() };
 }
 
 const json = (key: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` });
@@ -87,9 +92,9 @@ try {
     console.log(`${c.label}: ${result.a.rps.toFixed(0)} vs ${result.b.rps.toFixed(0)} req/s, ratio ${pct(result.ratio)} (rounds ${pct(result.low)}–${pct(result.high)}), p99 ${result.a.p99} vs ${result.b.p99} ms`);
   }
 } finally {
-  for (const i of [on, off]) {
-    await i.server.stop();
-  }
+  on.stop();
+  off.stop();
+  await Bun.sleep(200);
   for (const drop of drops) await drop();
   fs.rmSync(root, { recursive: true, force: true });
 }
