@@ -6,6 +6,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { APIError } from '../errors.ts';
 import type { OperationContext } from '../operations/context.ts';
@@ -17,8 +18,12 @@ import pkg from '../../package.json' with { type: 'json' };
 /** Base64 grows a file by a third; the JSON-RPC envelope and other arguments need a little more. */
 const bodyLimit = (maxFileSize: number) => Math.ceil(maxFileSize / 3) * 4 + 256 * 1024;
 
+const INSTRUCTIONS = 'Call describe first. Writes to drafts collections save drafts; publishing needs the mcp:publish permission.';
+// A server builds a JSON Schema validator (Ajv) unless given one: most of a call's cost when made per request.
+const validator = new AjvJsonSchemaValidator();
+
 export async function serveMCP(ctx: OperationContext, request: Request): Promise<Response> {
-  const server = new Server({ name: 'cms', version: pkg.version }, { capabilities: { tools: {} }, instructions: 'Call describe first. Writes to drafts collections save drafts; publishing needs the mcp:publish permission.' });
+  const server = new Server({ name: 'cms', version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions(ctx.cms.config) }));
   server.setRequestHandler(CallToolRequestSchema, (call) => callTool(ctx, call.params.name, call.params.arguments ?? {}));
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: bodyLimit(ctx.cms.config.upload.maxFileSize) });
