@@ -147,6 +147,15 @@ describe('audit log: the other paths, reading it, and retention', () => {
     expect(await fresh(t)).toMatchObject([{ action: 'create', collection: 'notes', user: admin.user.id, apiKey: key.id, via: 'rest' }]);
   });
 
+  test('a GraphQL mutation and a GraphQL login write via graphql', async () => {
+    const res = await t.request('POST', '/graphql', { token: admin.token, body: { query: 'mutation { createNote(data: { body: "by graphql" }) { id } }' } });
+    expect(res.body.data.createNote.id).toBeGreaterThan(0);
+    expect(await fresh(t)).toMatchObject([{ action: 'create', collection: 'notes', document: res.body.data.createNote.id, via: 'graphql', user: admin.user.id }]);
+    const email = admin.user.email as string;
+    await t.request('POST', '/graphql', { body: { query: `mutation { loginUser(email: "${email}", password: "wrong-password") { token } }` } });
+    expect(await fresh(t)).toMatchObject([{ action: 'login_failed', via: 'graphql' }]);
+  });
+
   test('the Local API writes via local, the job loop via job', async () => {
     const cms = { ...createContext(t.cms, { overrideAccess: true }) };
     const doc = await operations.create(cms, { collection: 'posts', data: { title: 'Local', slug: 'local' } });
@@ -189,7 +198,7 @@ describe('audit log: the other paths, reading it, and retention', () => {
     const by = async (query: string) => (await q(query)).body.docs as Entry[];
     expect((await by('where[action][equals]=publish')).every((e) => e.action === 'publish')).toBe(true);
     expect((await by('where[via][equals]=job')).length).toBe(1);
-    expect((await by(`where[user][equals]=${admin.user.id}&where[collection][equals]=notes`)).length).toBe(1);
+    expect((await by(`where[user][equals]=${admin.user.id}&where[collection][equals]=notes`)).length).toBe(2);
     expect((await by('where[collection][equals]=posts&where[document][equals]=1&limit=100')).every((e) => e.document === 1)).toBe(true);
     expect((await by('where[ip][exists]=false&limit=100')).every((e) => e.ip === null)).toBe(true);
     expect((await by('where[apiKey][exists]=true')).length).toBe(1);

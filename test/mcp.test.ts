@@ -15,12 +15,14 @@ const config: UserConfig = {
     slug: 'posts',
     drafts: true,
     admin: { useAsTitle: 'title' },
+    search: { fields: ['title'] },
     access: { read: () => true },
     fields: [
       { name: 'title', type: 'text', required: true, localized: true },
       { name: 'category', type: 'select', options: ['news', 'guide'] },
       { name: 'views', type: 'number' },
       { name: 'cover', type: 'upload', relationTo: 'media' },
+      { name: 'content', type: 'richText' },
       { name: 'internalNote', type: 'text', hidden: true },
     ],
   }, { slug: 'notes', fields: [{ name: 'body', type: 'text' }] }],
@@ -181,8 +183,23 @@ describe('MCP over Streamable HTTP', () => {
     expect(mcp.structuredContent).toEqual(rest.body);
     expect(mcp.structuredContent).toMatchObject({ totalDocs: 4, hasNextPage: true, nextPage: 2 });
     expect((await call(writer, 'count', { collection: 'posts', where: { category: { equals: 'guide' } } })).structuredContent).toEqual({ totalDocs: 3 });
-    const found = await call(writer, 'search', { collection: 'posts', query: 'guide drafts' });
+    // Through the full-text index; the same as GET /posts?search=…
+    const found = await call(writer, 'search', { collection: 'posts', query: 'guide dra' });
     expect(found.structuredContent.docs.map((d: any) => d.title)).toEqual(['Guide to drafts']);
+    expect(found.structuredContent).toEqual((await t.request('GET', '/posts?search=guide%20dra&depth=0', { token: keys.writer.key })).body);
+    // A collection without an index: every word in its title field.
+    await call(publisher, 'create', { collection: 'notes', data: { body: 'Call the printer on Monday' } });
+    expect((await call(publisher, 'search', { collection: 'notes', query: 'printer monday' })).structuredContent.totalDocs).toBe(1);
+  });
+
+  test('rich text may be written as Markdown', async () => {
+    const res = await call(writer, 'create', { collection: 'posts', data: { title: 'Formatted', content: '# Heading\n\nSome **bold** text.' } });
+    expect(res.isError).toBeFalsy();
+    const root = res.structuredContent.doc.content.root;
+    expect(root.children[0]).toMatchObject({ type: 'heading', tag: 'h1' });
+    expect(JSON.stringify(root.children[1])).toContain('"format":1');
+    const schema = ((await writer.listTools()).tools.find((x) => x.name === 'create')!.inputSchema as any).properties.data.anyOf.find((s: any) => s.title === 'posts');
+    expect(schema.properties.content.description).toContain('Markdown');
   });
 
   test('delete with mcp:publish', async () => {

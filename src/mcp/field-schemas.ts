@@ -18,6 +18,11 @@ function valueSchema(field: SanitizedField): JSONSchema {
     case 'checkbox': return described({ type: 'boolean' }, 'true or false.');
     case 'date': return described({ type: 'string', format: 'date-time' }, 'An ISO 8601 date-time, e.g. 2026-03-01T09:00:00Z.');
     case 'email': return described({ type: 'string', format: 'email' }, 'An email address.');
+    case 'radio': return described({ type: 'string', enum: optionValues(field) }, 'One of the allowed values.');
+    case 'code': return described({ type: 'string' }, 'Source code as text.');
+    case 'point': return described({ type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 }, '[longitude, latitude].');
+    case 'richText': return described({ type: ['string', 'object'] }, 'Markdown text (stored as rich text), or rich text JSON ({ root: … }).');
+    case 'blocks': return described({ type: 'array', items: { anyOf: (field.blocks ?? []).map(blockSchema) } }, 'A list of blocks; each row names its block in blockType.');
     case 'select': {
       const one = { type: 'string', enum: optionValues(field) };
       return field.hasMany ? described({ type: 'array', items: one }, 'A list of the allowed values.') : described(one, 'One of the allowed values.');
@@ -32,11 +37,13 @@ function valueSchema(field: SanitizedField): JSONSchema {
     case 'textarea': return described({ type: 'string' }, 'Plain text, may span lines.');
     case 'array': return described({ type: 'array', items: objectSchema(field.fields ?? [], true) }, 'A list of rows.');
     case 'group': return described(objectSchema(field.fields ?? [], false), 'A group of fields.');
-    default:
-      // Rich text (when the field type exists) is written as Markdown and stored as rich text by the field layer.
-      if ((field.type as string) === 'richText') return described({ type: ['string', 'object'] }, 'Markdown text (converted to rich text), or rich text JSON.');
-      return described({ type: 'string' }, 'Text.');
+    default: return described({ type: 'string' }, 'Text.');
   }
+}
+
+function blockSchema(block: NonNullable<SanitizedField['blocks']>[number]): JSONSchema {
+  const rows = objectSchema(block.fields, true);
+  return { ...rows, title: block.slug, properties: { blockType: { const: block.slug }, blockName: { type: 'string' }, ...(rows.properties as JSONSchema) }, required: ['blockType', ...((rows.required as string[]) ?? [])] };
 }
 
 /** A localized field takes one locale's value (the `locale` argument), or with locale "all" an object keyed by locale. */

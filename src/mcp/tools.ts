@@ -61,12 +61,14 @@ export const TOOLS: Tool[] = [
     run: (ctx, args) => operations.count(ctx, { collection: collectionOf(ctx, args).slug, where: optionalWhere(args), draft: args.draft === true }),
   },
   {
-    // Full-text search is on its way (GET /search); until it lands this matches every word in the title field.
+    // The collection's full-text index (docs/search.md) when it has one, best match first; else every word in its title field.
     name: 'search',
     run: (ctx, args) => {
-      const collection = collectionOf(ctx, args).slug;
-      const where = { [titleField(ctx, collection)]: { like: text(args, 'query') } };
-      return operations.find(withLocale(ctx, args), { collection, where, limit: optionalInteger(args, 'limit') ?? 10, page: optionalInteger(args, 'page') ?? 1, depth: 0, draft: args.draft === true });
+      const collection = collectionOf(ctx, args);
+      const query = text(args, 'query');
+      const paging = { limit: optionalInteger(args, 'limit') ?? 10, page: optionalInteger(args, 'page') ?? 1, depth: 0, draft: args.draft === true };
+      if (collection.search) return operations.find(withLocale(ctx, args), { collection: collection.slug, search: query, ...paging });
+      return operations.find(withLocale(ctx, args), { collection: collection.slug, where: { [titleField(ctx, collection.slug)]: { like: query } }, ...paging });
     },
   },
   {
