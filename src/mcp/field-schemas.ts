@@ -57,7 +57,7 @@ function fieldSchema(field: SanitizedField, locales: string[] | null): JSONSchem
 }
 
 function writable(field: SanitizedField): boolean {
-  return !field.hidden && !field.admin?.readOnly && field.type !== ('join' as string);
+  return !field.hidden && !field.admin?.readOnly;
 }
 
 function objectSchema(fields: SanitizedField[], requireFields: boolean, locales: string[] | null = null): JSONSchema {
