@@ -15,6 +15,7 @@ import { resolveSecret } from './secret.ts';
 import { ConfigError } from './errors.ts';
 import { setDefaultCMS } from './auth/user-helpers.ts';
 import { startWebhooks } from './webhooks/start-webhooks.ts';
+import { recordAuditEntries } from './audit/record-changes.ts';
 import { setNativeDir } from './uploads/sharp-loader.ts';
 import { createStorage } from './uploads/storage/select.ts';
 import { createBackgroundTasks, type BackgroundTasks } from './background-tasks.ts';
@@ -100,6 +101,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   recordChanges(cms);
   indexChanges(cms);
   if (options.migrate === 'auto' || options.migrate === undefined) await ensureSearchIndexes(cms);
+  if (config.audit) cms.events.on(recordAuditEntries(cms));
   if (config.webhooks.length > 0) await startWebhooks(cms);
   setDefaultCMS(cms);
   return cms;

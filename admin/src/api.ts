@@ -68,6 +68,8 @@ export interface AdminConfig {
   globals: GlobalConfig[]
   localization: { locales: string[]; defaultLocale: string } | null
   upload: { maxFileSize: number; mimeTypes: string[] }
+  /** Optional areas this server has (older servers send none). */
+  features?: { audit: boolean; mcp: boolean }
 }
 
 export type Doc = Record<string, unknown> & { id?: number | string }

@@ -39,7 +39,35 @@ export interface BackupList {
   running: { name: string; phase: string; done: number; total: number } | null
 }
 
+export interface AuditEntry {
+  id: number
+  at: string
+  action: string
+  collection?: string | null
+  global?: string | null
+  document: number | null
+  user: number | null
+  apiKey: number | null
+  via: string
+  ip: string | null
+  changes: Record<string, { from: unknown; to: unknown }>
+}
+
+/** The audit log's filters, as the view's query string holds them. */
+export type AuditFilter = { user?: string; collection?: string; document?: string; action?: string }
+
+const auditWhere = (f: AuditFilter) => {
+  const where: Record<string, unknown> = {}
+  if (f.user) where.user = { equals: f.user }
+  if (f.collection?.startsWith('globals/')) where.global = { equals: f.collection.slice(8) }
+  else if (f.collection) where.collection = { equals: f.collection }
+  if (f.document) where.document = { equals: f.document }
+  if (f.action) where.action = { equals: f.action }
+  return where
+}
+
 export const ops = {
+  auditLog: (page: number, filter: AuditFilter) => api<ListResult<AuditEntry>>('GET', `/audit-log${queryString({ limit: 25, page, where: auditWhere(filter) })}`),
   deliveries: (page: number, state?: DeliveryState) => api<ListResult<Delivery>>('GET', `/webhook-deliveries${queryString({ limit: 20, page, state })}`),
   retryDelivery: (id: string) => api<{ doc: Delivery }>('POST', `/webhook-deliveries/${encodeURIComponent(id)}/retry`),
   health: () => api<Health>('GET', '/health'),

@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 
 /** One benchmarked request against one server. */
-export type Target = { port: number; path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
+export type Target = { port: number; path: string; method?: 'GET' | 'POST' | 'PATCH'; body?: string; headers?: Record<string, string> };
 export type Figures = { rps: number; p99: number };
 export type Comparison = { a: Figures; b: Figures; ratio: number; low: number; high: number; ratios: number[] };
 

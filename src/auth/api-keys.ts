@@ -17,10 +17,10 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(32).toString('base64url');
 }
 
-export async function resolveApiKey(cms: CMS, key: string): Promise<{ user: User; scopes: string[] }> {
+export async function resolveApiKey(cms: CMS, key: string): Promise<{ user: User; scopes: string[]; keyId: number }> {
   const keyHash = hashToken(key);
-  const { user, scopes } = await keptApiKeyLookup(cms, keyHash, () => lookUpApiKey(cms, keyHash));
-  return { user, scopes };
+  const { user, scopes, keyId } = await keptApiKeyLookup(cms, keyHash, () => lookUpApiKey(cms, keyHash));
+  return { user, scopes, keyId };
 }
 
 async function lookUpApiKey(cms: CMS, keyHash: string): Promise<ApiKeyLookup> {
@@ -33,5 +33,5 @@ async function lookUpApiKey(cms: CMS, keyHash: string): Promise<ApiKeyLookup> {
   const user = await loadUser(cms, doc.user as number);
   if (!user) throw unauthorized('The API key is not valid.');
   const scopes = Array.isArray(doc.scopes) ? doc.scopes.filter((s): s is string => typeof s === 'string') : [];
-  return { user, scopes, expiresAt };
+  return { user, scopes, expiresAt, keyId: doc.id as number };
 }

@@ -17,7 +17,7 @@ import { countersOf, sameCounters, type Reading } from '../cache/change-counters
 import { lastUsedMarkDue, type LiveSession } from './sessions.ts';
 
 export type SessionLookup = { session: LiveSession; user: User; twoFactorSetupRequired: boolean };
-export type ApiKeyLookup = { user: User; scopes: string[]; expiresAt: number | null };
+export type ApiKeyLookup = { user: User; scopes: string[]; expiresAt: number | null; keyId: number };
 
 type Kind<T extends { user: User }> = { tables: readonly string[]; stillGood(found: T, now: number): boolean };
 const SESSIONS: Kind<SessionLookup> = {

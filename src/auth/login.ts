@@ -11,6 +11,8 @@ import { createSession, type Session, type SessionClient } from './sessions.ts';
 import { findUserRowByEmail } from './load-user.ts';
 import { enabledSecondFactor, requireSecondFactor } from './two-factor.ts';
 import { clearFailures, loginLockKeys, reserveAttempt } from './login-lock.ts';
+import { writeAuditEntry } from '../audit/write-entry.ts';
+import type { Via, WriteOrigin } from '../events/change-events.ts';
 
 const WRONG = 'The email or password provided is incorrect.';
 
@@ -20,7 +22,8 @@ export async function countUsers(cms: CMS): Promise<number> {
   return (await cms.store.get<{ n: number }>('SELECT CAST(count(*) AS INTEGER) AS "n" FROM "users"'))!.n;
 }
 
-export type LoginInput = { email?: unknown; password?: unknown; code?: unknown; client?: SessionClient };
+/** `via`: the transport asking (REST unless told), for the audit log. */
+export type LoginInput = { email?: unknown; password?: unknown; code?: unknown; client?: SessionClient; via?: Via };
 
 export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
   if (typeof input.email !== 'string' || typeof input.password !== 'string' || !input.email || !input.password) {
@@ -34,12 +37,20 @@ export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
   // Always run scrypt, so an unknown email takes as long as a wrong password.
   const valid = await verifyPassword(input.password, (row?.passwordHash as string | undefined) ?? null);
   const user = row ? (rowToDoc(users, row) as User) : null;
-  // A failure needs no write: the reservation already counts it.
-  if (!valid || !user || user.active === false) throw new APIError(401, WRONG);
+  const origin: WriteOrigin = { user: null, apiKey: null, via: input.via ?? 'rest', ip: input.client?.ip ?? null };
+  const failed = (error: APIError) => writeAuditEntry(cms.store, cms, { action: 'login_failed', collection: 'users', document: row ? (row.id as number) : null, origin }).then(() => {
+    throw error;
+  });
+  // The lock needs no other write: the reservation already counts the failure.
+  if (!valid || !user || user.active === false) return failed(new APIError(401, WRONG));
   // A wrong or missing code keeps the reservation, so it counts as a failed login.
-  await requireSecondFactor(cms, user.id, await enabledSecondFactor(cms.store, user.id), input.code);
+  await requireSecondFactor(cms, user.id, await enabledSecondFactor(cms.store, user.id), input.code).catch((error) => (error instanceof APIError ? failed(error) : Promise.reject(error)));
   await clearFailures(cms, reservation);
-  const session = await createSession(cms, user.id, input.client);
+  const session = await cms.store.transaction(async (tx) => {
+    const made = await createSession(cms, user.id, input.client, tx);
+    await writeAuditEntry(tx, cms, { action: 'login', collection: 'users', document: user.id, origin: { ...origin, user: user.id } });
+    return made;
+  });
   const ctx = createContext(cms, { user, overrideAccess: true });
   return { user: await presentDoc(ctx, users, user, 0), session };
 }
@@ -49,7 +60,7 @@ export async function registerFirstAdmin(cms: CMS, data: { email?: unknown; pass
   if ((await countUsers(cms)) > 0) throw forbidden('An admin already exists. Log in instead.');
   // Nobody could invite the first admin: it needs its password now.
   if (data.password === undefined) throw new APIError(400, 'This field is required.', 'password');
-  const ctx = createContext(cms, { overrideAccess: true });
+  const ctx = createContext(cms, { overrideAccess: true, via: 'rest', ip: client.ip ?? null });
   const payload: Record<string, unknown> = { email: data.email, password: data.password, role: 'admin', active: true };
   if (data.name !== undefined) payload.name = data.name;
   const doc = await create(ctx, { collection: 'users', data: payload, depth: 0, firstUser: true });

@@ -6,6 +6,7 @@
  * and the mail happen afterwards in the background, so no part of the answer's timing depends on the user.
  */
 import type { CMS } from '../cms.ts';
+import type { Via } from '../events/change-events.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import { rowToDoc } from '../fields/row.ts';
 import type { User } from '../config/types.ts';
@@ -45,7 +46,7 @@ export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: str
  * Sets a new password with a link's token: spends the token, ends every session (the password changed),
  * and signs in. A user with two-factor sign-in on also sends `code`, as at login.
  */
-export async function resetPassword(cms: CMS, input: { token?: unknown; password?: unknown; code?: unknown; client: SessionClient }): Promise<LoginResult> {
+export async function resetPassword(cms: CMS, input: { token?: unknown; password?: unknown; code?: unknown; client: SessionClient; via?: Via }): Promise<LoginResult> {
   if (typeof input.token !== 'string' || !input.token) throw badRequest(INVALID_LINK, 'token');
   const now = cms.clock.now();
   const found = await findResetToken(cms.store, input.token, now);
@@ -61,7 +62,7 @@ export async function resetPassword(cms: CMS, input: { token?: unknown; password
   }
   const token = input.token;
   if (!(await cms.store.transaction((tx) => spendResetToken(tx, token, user.id, now)))) throw badRequest(INVALID_LINK, 'token');
-  const ctx = createContext(cms, { user, overrideAccess: true });
+  const ctx = createContext(cms, { user, overrideAccess: true, via: input.via ?? 'rest', ip: input.client.ip ?? null });
   const doc = await update(ctx, { collection: 'users', id: user.id, data: { password: input.password }, depth: 0 });
   return { user: doc, session: await createSession(cms, user.id, input.client) };
 }

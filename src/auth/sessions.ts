@@ -20,13 +20,14 @@ const MAX_USER_AGENT = 512;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function createSession(cms: CMS, userId: number, client: SessionClient = {}): Promise<Session> {
+/** `db`: the transaction to write in, when the session is part of a larger write (a login and its audit entry). */
+export async function createSession(cms: CMS, userId: number, client: SessionClient = {}, db: Queryable = cms.store): Promise<Session> {
   const token = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(32).toString('base64url');
   const now = cms.clock.now();
   const expiresAt = now + cms.config.auth.tokenExpiration * 1000;
-  await cms.store.run('DELETE FROM "_cms_sessions" WHERE "expiresAt" <= ?', [now]);
-  await cms.store.run(`INSERT INTO "_cms_sessions" ("tokenHash", "id", "userId", "csrfToken", "expiresAt", "createdAt", "lastUsedAt", "userAgent", "ip")
+  await db.run('DELETE FROM "_cms_sessions" WHERE "expiresAt" <= ?', [now]);
+  await db.run(`INSERT INTO "_cms_sessions" ("tokenHash", "id", "userId", "csrfToken", "expiresAt", "createdAt", "lastUsedAt", "userAgent", "ip")
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   [hashToken(token), randomBytes(16).toString('hex'), userId, csrfToken, expiresAt, now, now, client.userAgent?.slice(0, MAX_USER_AGENT) ?? null, client.ip ?? null]);
   return { token, csrfToken, userId, expiresAt };

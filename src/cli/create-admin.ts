@@ -51,7 +51,7 @@ export async function createAdminCommand(args: CLIArgs): Promise<void> {
 
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null });
   try {
-    const ctx = createContext(cms, { overrideAccess: true });
+    const ctx = createContext(cms, { overrideAccess: true, via: 'cli' });
     const data: Record<string, unknown> = { email, password, role: 'admin', active: true };
     if (name) data.name = name;
     const user = await create(ctx, { collection: 'users', data, depth: 0 });

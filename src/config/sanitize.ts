@@ -18,7 +18,7 @@ import type { CollectionConfig, SanitizedCollection, SanitizedConfig, SanitizedG
 
 const SLUG = /^[a-z][a-z0-9_-]{0,62}$/;
 const LOCALE = /^[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8})*$/;
-const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview', 'realtime', 'search', 'graphql']);
+const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview', 'realtime', 'search', 'graphql', 'audit-log', 'mcp']);
 const BUILTIN_SLUGS = [USERS_SLUG, MEDIA_SLUG, API_KEYS_SLUG];
 
 type Options = { configPath: string | null; rootDir: string; dev?: boolean; database?: string };
@@ -127,6 +127,8 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     cache: input.cache === false ? null : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
     graphQL: sanitizeGraphQL(input.graphQL, fail),
     realtime: sanitizeRealtime(input.realtime, fail),
+    audit: input.audit === false ? null : { keepDays: positiveNumber(input.audit?.keepDays ?? 365, 'audit.keepDays', fail) },
+    mcp: input.mcp === false ? null : { requestsPerMinute: positiveNumber(input.mcp?.requestsPerMinute ?? 120, 'mcp.requestsPerMinute', fail) },
     collections,
     globals,
     collectionsBySlug,

@@ -223,6 +223,10 @@ export interface UserConfig {
   graphQL?: { disable?: boolean; maxComplexity?: number; maxDepth?: number; maxAliases?: number; maxBatch?: number };
   /** Limits of the realtime event streams (docs/realtime.md). */
   realtime?: RealtimeConfig;
+  /** The audit log of every write (docs/audit-log.md): `false` turns it off; entries older than `keepDays` (default 365) are removed. */
+  audit?: false | { keepDays?: number };
+  /** The MCP endpoint for AI assistants (docs/mcp.md): `false` removes it; `requestsPerMinute` bounds each key (default 120). */
+  mcp?: false | { requestsPerMinute?: number };
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
 }
@@ -326,6 +330,10 @@ export interface SanitizedConfig {
   /** null: no GraphQL endpoint. */
   graphQL: { maxComplexity: number; maxDepth: number; maxAliases: number; maxBatch: number } | null;
   realtime: RealtimeSettings;
+  /** null: no audit log is written. */
+  audit: { keepDays: number } | null;
+  /** null: no MCP endpoint. */
+  mcp: { requestsPerMinute: number } | null;
   collections: SanitizedCollection[];
   globals: SanitizedGlobal[];
   collectionsBySlug: Map<string, SanitizedCollection>;

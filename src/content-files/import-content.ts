@@ -5,7 +5,8 @@
  * storage (a failure later leaves only unnamed files, which the upload sweep removes), and the documents
  * are written in one transaction: inserted, or replacing the document of the same id, so importing into
  * an empty instance, or again into one that holds the same content, gives the same documents.
- * This is a bulk load like `cms migrate:engine`, not a series of saves: no hooks, versions or webhooks.
+ * This is a bulk load like `cms migrate:engine`, not a series of saves: no hooks, versions or webhooks; each
+ * document gets one audit-log entry (`import`, via `cli`) in the same transaction.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,8 @@ import { quote } from '../query/where.ts';
 import { stripMediaURLs } from '../uploads/media-urls.ts';
 import { contentCollections, DOCUMENT_FILE, GLOBALS_DIR, MANIFEST_FILE, MEDIA_DIR, type ExportManifest } from './layout.ts';
 import { mediaFileKeys } from '../uploads/media-files.ts';
+import { SYSTEM_ORIGIN, writeAuditEntry } from '../audit/write-entry.ts';
+import { changesBetween } from '../audit/changes.ts';
 
 export type ImportProgress = { phase: string; done: number; total: number };
 export type ImportResult = { documents: Record<string, number>; globals: number; mediaFiles: number };
@@ -56,6 +59,8 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
         const field = tx.dialect.uniqueViolation(error);
         refuse(field ? `${item.file}: "${field}" must be unique, and another document already has this value` : `${item.file}: ${(error as Error).message}`);
       });
+      const subject = item.entity.kind === 'global' ? { global: item.entity.slug } : { collection: item.entity.slug, document: item.id };
+      await writeAuditEntry(tx, cms, { action: 'import', ...subject, origin: { ...SYSTEM_ORIGIN, via: 'cli' }, changes: changesBetween(item.entity, null, item.doc) });
       if (item.entity.kind === 'global') result.globals++;
       else result.documents[item.entity.slug] = (result.documents[item.entity.slug] ?? 0) + 1;
       onProgress({ phase: 'documents', done: i + 1, total: loaded.length });

@@ -11,7 +11,7 @@ import { quote } from '../query/where.ts';
 
 /** System tables with data worth keeping (the migration bookkeeping is the target's own). */
 export const SYSTEM_DATA_TABLES = [
-  '_cms_sessions', '_cms_login_attempts', '_cms_versions', '_cms_jobs', '_cms_settings', '_cms_reset_tokens', '_cms_totp', '_cms_recovery_codes',
+  '_cms_sessions', '_cms_login_attempts', '_cms_versions', '_cms_jobs', '_cms_settings', '_cms_reset_tokens', '_cms_totp', '_cms_recovery_codes', '_cms_audit_log',
 ];
 
 export type CopyProgress = { table: string; done: number; total: number };

@@ -8,6 +8,7 @@ import m4 from '../../migrations/system/0004_version_author.sql' with { type: 't
 import m5 from '../../migrations/system/0005_change_counters.sql' with { type: 'text' }
 import m6 from '../../migrations/system/0006_sessions_counted_columns.sql' with { type: 'text' }
 import m7 from '../../migrations/system/0007_change_log.sql' with { type: 'text' }
+import m8 from '../../migrations/system/0008_audit_log.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795315430307 },
@@ -18,4 +19,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0005_change_counters", sql: m5, when: 1795444710385 },
   { tag: "0006_sessions_counted_columns", sql: m6, when: 1795454052865 },
   { tag: "0007_change_log", sql: m7, when: 1795686141180 },
+  { tag: "0008_audit_log", sql: m8, when: 1795687701396 },
 ]

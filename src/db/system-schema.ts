@@ -133,3 +133,21 @@ export const changeLog = sqliteTable('_cms_events', {
   /** The deleted document's stored values (delete only): who could read it is decided from them. */
   deleted: text('deleted'),
 }, (t) => [index('_cms_events_at_idx').on(t.at)]);
+
+/**
+ * The audit log (src/audit, docs/audit-log.md): one row per write, written in the write's own transaction.
+ * `at` is an ISO time (sorted and filtered as text, like `createdAt` of documents); `changes` is JSON text.
+ */
+export const auditLog = sqliteTable('_cms_audit_log', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  at: text('at').notNull(),
+  action: text('action').notNull(),
+  collection: text('collection'),
+  global: text('global'),
+  document: integer('document'),
+  user: integer('user'),
+  apiKey: integer('apiKey'),
+  via: text('via').notNull(),
+  ip: text('ip'),
+  changes: text('changes').notNull(),
+}, (t) => [index('_cms_audit_log_at_idx').on(t.at), index('_cms_audit_log_document_idx').on(t.collection, t.document)]);

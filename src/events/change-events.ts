@@ -18,9 +18,26 @@ export type ChangeEvent = {
   timestamp: string;
 };
 
+/** Which way a write came in: the transport that built its operation context. */
+export type Via = 'rest' | 'graphql' | 'mcp' | 'local' | 'job' | 'cli';
+
+/** Who made a change and how (the audit log records it): plain data taken from the operation context. */
+export type WriteOrigin = {
+  user: number | null;
+  apiKey: number | null;
+  via: Via;
+  ip: string | null;
+  /** What the write is recorded as when it is not the change's own kind (a restore runs as an update). */
+  action?: string;
+};
+
 export type TransactionScope = {
   /** The change's transaction: every statement of the change and of its listeners goes through it. */
   tx: Store;
+  /** Who asked for the change, when the operation said (null for system housekeeping). */
+  origin: WriteOrigin | null;
+  /** Work that must still run inside the transaction, once the change itself is written (in order). */
+  beforeCommit(fn: () => Promise<void>): void;
   emit(event: ChangeEvent): Promise<void>;
   afterCommit(fn: () => void): void;
 };

@@ -73,7 +73,7 @@ export function authMutations(build: SchemaBuild): Fields {
       args: { email: { type: new GraphQLNonNull(GraphQLString) }, password: string, code: string },
       resolve: async (_, args, req) => {
         req.transport.checkLoginOrigin();
-        return signedIn(req, await login(req.cms, { email: args.email, password: args.password, code: args.code, client: req.transport.client }));
+        return signedIn(req, await login(req.cms, { email: args.email, password: args.password, code: args.code, client: req.transport.client, via: 'graphql' }));
       },
     },
     [`logout${name}`]: {
@@ -110,7 +110,7 @@ export function authMutations(build: SchemaBuild): Fields {
       args: { token: string, password: string, code: string },
       resolve: async (_, args, req) => {
         req.transport.checkLoginOrigin();
-        const result = await resetPassword(req.cms, { token: args.token, password: args.password, code: args.code, client: req.transport.client });
+        const result = await resetPassword(req.cms, { token: args.token, password: args.password, code: args.code, client: req.transport.client, via: 'graphql' });
         return signedIn(req, result);
       },
     },

@@ -8,6 +8,8 @@ import { passwordResetRoutes } from './routes/password-reset.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
+import { auditLogRoutes } from './routes/audit-log.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -35,6 +37,8 @@ export function createApp(cms: CMS) {
     .use(mediaRoutes(cms))
     .use(globalRoutes(cms))
     .use(webhookDeliveryRoutes(cms))
+    .use(auditLogRoutes(cms))
+    .use(mcpRoutes(cms))
     .use(versionRoutes(cms))
     .use(jobRoutes(cms))
     .use(healthRoutes(cms))

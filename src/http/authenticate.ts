@@ -28,6 +28,8 @@ export type Credentials = {
   token?: string;
   csrfToken?: string;
   scopes?: string[] | null;
+  /** The API key's id, when one was sent (the audit log names it). */
+  apiKey?: number;
   /** The session's public id (sessions list: `current`). */
   sessionId?: string;
   /** The user's role requires two-factor sign-in and it is not set up: only enrolment routes answer. */
@@ -87,8 +89,8 @@ export async function authenticate(cms: CMS, request: Request, reading: () => Pr
     if (bearer.startsWith(API_KEY_PREFIX)) {
       // A cron secret that happens to look like a key names no user; /jobs/run checks it itself.
       if (isCronSecret(cms, bearer)) return { user: null, via: null };
-      const { user, scopes } = await resolveApiKey(cms, bearer);
-      return { user, via: 'api-key', scopes };
+      const { user, scopes, keyId } = await resolveApiKey(cms, bearer);
+      return { user, via: 'api-key', scopes, apiKey: keyId };
     }
     const credentials = await sessionCredentials(cms, bearer, 'bearer', reading);
     if (credentials) return credentials;

@@ -12,7 +12,7 @@ import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
 import { rememberRoute } from './observe-request.ts';
 import { methodOverride, readOverrideBody, refuseOverride } from './method-override.ts';
-import { ownOrigin } from './client-ip.ts';
+import { clientIP, ownOrigin } from './client-ip.ts';
 import { forbidden } from '../errors.ts';
 
 export type RouteInput = {
@@ -36,6 +36,15 @@ export type Options = {
   /** Answers sessions that must set up two-factor sign-in first (auth.requireTwoFactor). */
   duringTwoFactorSetup?: boolean;
 };
+
+/** The operation context of an HTTP request: its caller, and where it came from (the audit log's `via` and `ip`). */
+export function requestContext(cms: CMS, request: Request, credentials: Credentials, overrides: Partial<OperationContext> = {}): OperationContext {
+  const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, apiKey: credentials.apiKey ?? null, req: request, via: 'rest', ...overrides });
+  // Worked out when asked (links in mails, written entries): parsing the URL or the forwarding chain on every read would cost for nothing.
+  Object.defineProperty(ctx, 'origin', { enumerable: true, get: () => ownOrigin(cms.config, request) });
+  Object.defineProperty(ctx, 'ip', { enumerable: true, get: () => clientIP(cms.config, request) });
+  return ctx;
+}
 
 function toResponse(result: RouteResult): Response {
   return result instanceof Response ? result : json(result.body, result.status ?? 200, result.headers);
@@ -61,9 +70,7 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
     if (credentials.twoFactorSetupRequired && !options.duringTwoFactorSetup) {
       throw forbidden('Set up two-factor sign-in first (POST /users/totp/setup, then /users/totp/enable).');
     }
-    const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, req: request, ...localeOptions(query, cms.config) });
-    // Worked out when asked (links in mails): parsing the URL on every read would cost for nothing.
-    Object.defineProperty(ctx, 'origin', { enumerable: true, get: () => ownOrigin(cms.config, request) });
+    const ctx = requestContext(cms, request, credentials, { ...localeOptions(query, cms.config) });
     const target = read ? null : options.writes?.(params, request.method);
     if (target) await preauthorizeWrite(ctx, target);
     response = toResponse(await route({ cms, ctx, request, query, params, credentials, unsaved: read?.unsaved }));

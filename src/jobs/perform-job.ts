@@ -8,7 +8,7 @@ import type { JobRow } from './jobs-store.ts';
 
 export async function performJob(cms: CMS, job: JobRow): Promise<void> {
   // The runner acts for the system: access was checked when the job was scheduled.
-  const ctx = createContext(cms, { overrideAccess: true });
+  const ctx = createContext(cms, { overrideAccess: true, via: 'job' });
   const global = job.kind === 'global';
   if (job.action === 'publish') {
     // Publishing publishes the latest draft: a save that sets status published starts from the pending draft.

@@ -1,9 +1,10 @@
-/** One run of the job runner (CONTRACT §6): due scheduled jobs, then due webhook retries. Used by the loop, `/jobs/run` and the Local API. */
+/** One run of the job runner (docs/webhooks.md): due scheduled jobs, then due webhook retries, then audit-log retention. Used by the loop, `/jobs/run` and the Local API. */
 import type { CMS } from '../cms.ts';
 import { countJobRun } from '../metrics/registry.ts';
 import { retryDueWebhooks } from '../webhooks/retry-due.ts';
 import { runDueJobs } from './run-due-jobs.ts';
 import { pruneChangeLog } from '../realtime/change-log.ts';
+import { removeOldAuditEntries } from '../audit/remove-old-entries.ts';
 
 export type JobRunCounts = {
   jobs: { ran: number; failed: number };
@@ -15,6 +16,7 @@ export async function runJobs(cms: CMS): Promise<JobRunCounts> {
     const jobs = await runDueJobs(cms);
     const webhooks = await retryDueWebhooks(cms);
     await pruneChangeLog(cms);
+    await removeOldAuditEntries(cms);
     countJobRun(cms, { jobs });
     return { jobs, webhooks };
   } catch (error) {

@@ -1,6 +1,7 @@
 /** What every operation receives: the instance and who is asking, in which locale. Plain data. */
 import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
+import type { Via, WriteOrigin } from '../events/change-events.ts';
 
 export type OperationContext = {
   cms: CMS;
@@ -21,6 +22,14 @@ export type OperationContext = {
    * response cache's key (headers, the time, other collections), so the cache must not keep it.
    */
   readsRequest?: boolean;
+  /** Which transport built this context (the audit log's `via`): set by each transport, `local` by default. */
+  via: Via;
+  /** The caller's address as the transport saw it (REST, MCP), else null. */
+  ip?: string | null;
+  /** The id of the API key the caller sent, if any. */
+  apiKey?: number | null;
+  /** What a write is recorded as in the audit log when it is not the change's own kind (restore). */
+  auditAction?: string;
 };
 
 export function createContext(cms: CMS, overrides: Partial<OperationContext> = {}): OperationContext {
@@ -32,8 +41,16 @@ export function createContext(cms: CMS, overrides: Partial<OperationContext> = {
     locale: l10n ? l10n.defaultLocale : null,
     fallbackLocale: l10n && l10n.fallback ? l10n.defaultLocale : null,
     scopes: null,
+    via: 'local',
     ...overrides,
   };
+}
+
+/** Who is writing, as plain data for the change's transaction (src/audit). */
+export function originOf(ctx: OperationContext): WriteOrigin {
+  const origin: WriteOrigin = { user: ctx.user?.id ?? null, apiKey: ctx.apiKey ?? null, via: ctx.via, ip: ctx.ip ?? null };
+  if (ctx.auditAction) origin.action = ctx.auditAction;
+  return origin;
 }
 
 /** Who a write is recorded as (a version's `author`): the user's id, or null for the system. */

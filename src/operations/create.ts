@@ -12,7 +12,7 @@ import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { recordLiveVersion, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
-import { stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from './context.ts';
 import { inviteNewUser } from '../auth/password-reset.ts';
 
 export type CreateArgs = {
@@ -44,7 +44,7 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
     await scope.emit({ ...event, type: onlyDraft ? 'draft' : 'create' });
     for (const type of statusEvents(null, saved)) await scope.emit({ ...event, type });
     return saved;
-  });
+  }, originOf(ctx));
 
   const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc, previousDoc: null, operation: 'create', id: doc.id as number });
   const presented = await presentDoc(ctx, collection, changed, args.depth ?? 1);

@@ -7,7 +7,7 @@ import { getCollection, parseId } from './entities.ts';
 import { runSideEffectHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { assertMatches, loadReadable } from './update.ts';
-import type { OperationContext } from './context.ts';
+import { originOf, type OperationContext } from './context.ts';
 import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
 import { forgetAccount } from '../auth/forget-account.ts';
 import { forgetDocumentHistory } from '../versions/forget.ts';
@@ -31,7 +31,7 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
     } else await write();
     await forgetDocumentHistory(ctx.cms, scope.tx, collection, id);
     await scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
-  });
+  }, originOf(ctx));
   if (collection.builtIn === 'media') await deleteMediaFiles(ctx.cms, existing);
   await runSideEffectHooks(ctx, collection, 'afterDelete', { id, doc: existing, operation: 'delete' });
   return presentDoc(ctx, collection, existing, 0);

@@ -11,7 +11,7 @@ import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
-import { stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from './context.ts';
 import { withPendingDraft, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
@@ -80,7 +80,7 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
     await scope.emit({ ...event, type: onlyDraft ? 'draft' : 'update' });
     for (const type of statusEvents(previous, saved, publishedDraft)) await scope.emit({ ...event, type });
     return { saved, previous };
-  });
+  }, originOf(ctx));
 
   const changed = await runHooks(ctx, global, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update' });
   return presentDoc(ctx, global, changed, args.depth ?? 1);

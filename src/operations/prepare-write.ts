@@ -107,7 +107,8 @@ export function assertPublishable(ctx: OperationContext, entity: Entity, stored:
   if (missing.length) throw validationError(missing);
 }
 
-const SCOPE = /^(\*|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;
+// `mcp:publish` lets an assistant over MCP publish, unpublish, schedule and delete (docs/mcp.md).
+const SCOPE = /^(\*|mcp:publish|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;
 function assertScopes(scopes: unknown): void {
   if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string' && SCOPE.test(s))) {
     throw badRequest('scopes must be a non-empty list like ["posts:read", "media:*"] or ["*"].', 'scopes');

@@ -25,7 +25,7 @@ export async function restoreVersion(ctx: OperationContext, args: RestoreVersion
   if (ctx.cms.config.localization) for (const field of entity.fields) if (field.localized && fields[field.name] == null) fields[field.name] = {};
   const publish = row.status === 'published';
   const data = { ...fields, status: publish ? 'published' : 'draft' };
-  const allLocales: OperationContext = { ...ctx, locale: ctx.cms.config.localization ? 'all' : null, fallbackLocale: null };
+  const allLocales: OperationContext = { ...ctx, locale: ctx.cms.config.localization ? 'all' : null, fallbackLocale: null, auditAction: 'restore' };
   if (entity.kind === 'global') await updateGlobal(allLocales, { slug: entity.slug, data, draft: !publish, depth: 0 });
   else await update(allLocales, { collection: entity.slug, id: owner.parent, data, draft: !publish, depth: 0 });
   const stored = (publish ? null : await pendingDraft(ctx.cms.store, owner)) ?? (await readLiveDoc(ctx.cms.store, owner))!;

@@ -1,14 +1,16 @@
 /**
- * Scheduling (CONTRACT §4): a document or global may have several pending `publish` / `unpublish` jobs,
+ * Scheduling (docs/drafts-and-versions.md): a document or global may have several pending `publish` / `unpublish` jobs,
  * each at a future time. The job runner (src/jobs) performs them through the same operations as REST.
  */
 import { badRequest, notFound } from '../errors.ts';
 import { isoNow } from '../clock.ts';
-import { JOB_ACTIONS, cancelJob, findPendingJob, insertJob, pendingJobsOf, type JobAction } from '../jobs/jobs-store.ts';
+import { JOB_ACTIONS, cancelJob, findPendingJob, insertJob, pendingJobsOf, type JobAction, type JobRow } from '../jobs/jobs-store.ts';
+import { eventSubject } from '../versions/live-row.ts';
+import { subjectOf, writeAuditEntry } from '../audit/write-entry.ts';
 import { presentJob } from '../jobs/present-job.ts';
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { parseId } from './entities.ts';
-import type { OperationContext } from './context.ts';
+import { originOf, type OperationContext } from './context.ts';
 
 export type ScheduleArgs = DocumentRef & { action: unknown; at: unknown };
 export type CancelScheduleArgs = DocumentRef & { job: number | string };
@@ -18,7 +20,13 @@ export async function scheduleAction(ctx: OperationContext, args: ScheduleArgs):
   if (!JOB_ACTIONS.includes(args.action as JobAction)) throw badRequest(`"action" must be one of: ${JOB_ACTIONS.join(', ')}.`, 'action');
   const at = parseTime(args.at);
   if (at <= ctx.cms.clock.now()) throw badRequest('"at" must be in the future.', 'at');
-  return presentJob(await insertJob(ctx.cms.store, owner, args.action as JobAction, at, isoNow(ctx.cms.clock)));
+  const { cms } = ctx;
+  const job = await cms.store.transaction(async (tx) => {
+    const row = await insertJob(tx, owner, args.action as JobAction, at, isoNow(cms.clock));
+    await writeAuditEntry(tx, cms, { action: 'schedule', ...subjectOf(eventSubject(owner)), origin: originOf(ctx), changes: { schedule: { from: null, to: scheduled(row) } } });
+    return row;
+  });
+  return presentJob(job);
 }
 
 export async function listScheduled(ctx: OperationContext, args: DocumentRef): Promise<{ docs: Record<string, unknown>[] }> {
@@ -35,10 +43,18 @@ export async function cancelScheduled(ctx: OperationContext, args: CancelSchedul
   } catch {
     throw notFound('Scheduled job not found.');
   }
-  const job = await findPendingJob(ctx.cms.store, owner, jobId);
-  if (!job || !(await cancelJob(ctx.cms.store, job.id, isoNow(ctx.cms.clock)))) throw notFound('Scheduled job not found.');
+  const { cms } = ctx;
+  const job = await findPendingJob(cms.store, owner, jobId);
+  const cancelled = job && await cms.store.transaction(async (tx) => {
+    if (!(await cancelJob(tx, job.id, isoNow(cms.clock)))) return false;
+    await writeAuditEntry(tx, cms, { action: 'unschedule', ...subjectOf(eventSubject(owner)), origin: originOf(ctx), changes: { schedule: { from: scheduled(job), to: null } } });
+    return true;
+  });
+  if (!job || !cancelled) throw notFound('Scheduled job not found.');
   return presentJob({ ...job, state: 'cancelled' });
 }
+
+const scheduled = (job: JobRow) => ({ job: job.id, action: job.action, at: new Date(Number(job.at)).toISOString() });
 
 /** An ISO 8601 date-time (a date alone means midnight UTC). */
 function parseTime(value: unknown): number {

@@ -6,7 +6,7 @@ import { eventSubject, readLiveDoc, writeLiveStatus } from '../versions/live-row
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
-import { stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from './context.ts';
 
 export type UnpublishArgs = DocumentRef & { depth?: number };
 
@@ -21,7 +21,7 @@ export async function unpublish(ctx: OperationContext, args: UnpublishArgs): Pro
     await recordLiveVersion(scope.tx, owner, saved, stampOf(ctx, now), { keepPending: true });
     await scope.emit({ type: 'unpublish', ...eventSubject(owner), doc: saved, previousDoc: previous, timestamp: now });
     return { saved, previous };
-  });
+  }, originOf(ctx));
   if (!change) return presentDoc(ctx, entity, live, args.depth ?? 1);
   const id = entity.kind === 'collection' ? owner.parent : undefined;
   const doc = await runHooks(ctx, entity, 'afterChange', 'doc', { doc: change.saved, previousDoc: change.previous, operation: 'update', id });

@@ -13,7 +13,7 @@ import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
-import { localeOf, stampOf, type OperationContext } from './context.ts';
+import { localeOf, originOf, stampOf, type OperationContext } from './context.ts';
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
 import { pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
@@ -53,7 +53,7 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     await scope.emit({ ...event, type: 'update' });
     for (const type of statusEvents(previous, saved, publishedDraft)) await scope.emit({ ...event, type });
     return { saved, previous };
-  });
+  }, originOf(ctx));
 
   const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update', id });
   return presentDoc(ctx, collection, changed, args.depth ?? 1);

@@ -10,6 +10,8 @@ import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
 
 const ACTIONS = ['read', 'create', 'update', 'delete', '*'] as const
+/** Lets an AI assistant (MCP) publish, unpublish, schedule and delete; without it, it saves drafts only. */
+export const PUBLISH_SCOPE = 'mcp:publish'
 
 export const isScopesField = (f: Field) => f.admin?.component === 'scopes'
 
@@ -19,7 +21,7 @@ export function ScopesField(props: FieldProps) {
   const scopes = Array.isArray(props.value) ? props.value.filter((s): s is string => typeof s === 'string') : []
   const has = (s: string) => scopes.includes(s)
   const everything = has('*')
-  const known = new Set(['*', ...config.collections.flatMap((c) => ACTIONS.map((a) => `${c.slug}:${a}`))])
+  const known = new Set(['*', PUBLISH_SCOPE, ...config.collections.flatMap((c) => ACTIONS.map((a) => `${c.slug}:${a}`))])
   const other = scopes.filter((s) => !known.has(s))
   const set = (scope: string, on: boolean) => props.onChange(on ? [...scopes.filter((s) => s !== scope), scope] : scopes.filter((s) => s !== scope))
 
@@ -61,6 +63,10 @@ export function ScopesField(props: FieldProps) {
           </table>
         </div>
       )}
+      <label class="check">
+        <input type="checkbox" disabled={attrs.disabled} checked={has(PUBLISH_SCOPE)} onChange={(e) => set(PUBLISH_SCOPE, e.currentTarget.checked)} />
+        Assistants may publish (<code>{PUBLISH_SCOPE}</code>): over MCP, also publish, unpublish, schedule and delete, within the rights above
+      </label>
       {other.length > 0 && <p class="muted small">Also kept: {other.join(', ')}</p>}
     </div>
   )

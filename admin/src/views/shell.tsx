@@ -20,7 +20,12 @@ const OPERATIONS = [
   { path: 'scheduled', label: 'Scheduled', icon: 'clock', load: () => import('./scheduled-jobs-view.tsx') },
   { path: 'health', label: 'Health', icon: 'check', load: () => import('./health-view.tsx') },
   { path: 'backups', label: 'Backups', icon: 'file', load: () => import('./backups-view.tsx') },
-]
+  { path: 'audit', label: 'Audit log', icon: 'clock', feature: 'audit', load: () => import('./audit-log-view.tsx') },
+  { path: 'assistant', label: 'Connect an assistant', icon: 'key', feature: 'mcp', load: () => import('./connect-assistant.tsx') },
+] as { path: string; label: string; icon: string; feature?: 'audit' | 'mcp'; load: () => Promise<unknown> }[]
+
+/** The operations pages this server has (the audit log and the assistant panel only where turned on). */
+const operationsOf = (config: AdminConfig) => OPERATIONS.filter((o) => !o.feature || config.features?.[o.feature])
 
 /** Collections this user can open (API keys are for admins only). */
 export function visibleCollections(config: AdminConfig, user: User): CollectionConfig[] {
@@ -45,7 +50,7 @@ function route(loc: Location, config: AdminConfig, user: User): { key: string; p
       return { key: `edit:${c.slug}:${parts[2]}`, page: <EditView collection={c} id={id} />, active: `c:${c.slug}` }
     }
   }
-  const op = parts[0] === 'operations' && parts.length === 2 && isAdmin(user) ? OPERATIONS.find((o) => o.path === parts[1]) : undefined
+  const op = parts[0] === 'operations' && parts.length === 2 && isAdmin(user) ? operationsOf(config).find((o) => o.path === parts[1]) : undefined
   if (op) return { key: `op:${op.path}`, page: <LazyView load={op.load as () => Promise<{ default: (p: { location: Location }) => preact.JSX.Element }>} props={{ location: loc }} />, active: `op:${op.path}` }
   if (loc.path === '/account/security') return { key: 'security', page: <AccountSecurity />, active: 'security' }
   if (parts[0] === 'globals' && parts.length === 2) {
@@ -120,7 +125,7 @@ export function Shell(props: { onLogout: () => void }) {
           {config.globals.map((g) => navLink(`/globals/${g.slug}`, `g:${g.slug}`, globalLabel(g), 'settings'))}
           {system.length > 0 && <div class="nav-title">Admin</div>}
           {system.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
-          {isAdmin(user) && OPERATIONS.map((o) => navLink(`/operations/${o.path}`, `op:${o.path}`, o.label, o.icon))}
+          {isAdmin(user) && operationsOf(config).map((o) => navLink(`/operations/${o.path}`, `op:${o.path}`, o.label, o.icon))}
           <div class="nav-title">Account</div>
           {navLink('/account/security', 'security', 'Sign-in and security', 'key')}
         </nav>

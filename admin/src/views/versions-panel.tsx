@@ -5,12 +5,17 @@
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, versions, type Doc, type Field, type ListResult, type Version, type VersionOwner } from '../api.ts'
-import { useApp } from '../app-context.ts'
+import { isAdmin, useApp } from '../app-context.ts'
+import { Link } from '../router.tsx'
 import { changedFields } from '../form/values.ts'
 import { authorName, exactTime, formatDate, message } from '../format.ts'
 import { confirmDialog, Icon, toast } from '../ui.tsx'
 
 type Viewer = typeof import('./version-viewer.tsx').default
+
+/** The audit log filtered to this document or global. */
+const auditLink = (owner: VersionOwner) =>
+  'global' in owner ? `/operations/audit?collection=globals/${encodeURIComponent(owner.global)}` : `/operations/audit?collection=${encodeURIComponent(owner.collection)}&document=${owner.id}`
 
 export function VersionsPanel(props: {
   owner: VersionOwner
@@ -22,7 +27,7 @@ export function VersionsPanel(props: {
   saveDraft: (data: Doc) => Promise<Doc>
   onRestored: (doc: Doc) => void
 }) {
-  const { locale } = useApp()
+  const { locale, config, user } = useApp()
   const [page, setPage] = useState(1)
   const [data, setData] = useState<ListResult<Version> | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -133,6 +138,11 @@ export function VersionsPanel(props: {
             </div>
           )}
         </>
+      )}
+      {config.features?.audit && isAdmin(user) && (
+        <p class="small">
+          <Link to={auditLink(props.owner)}>Who changed it: audit log</Link>
+        </p>
       )}
       {open && Viewer && <Viewer fields={props.fields} version={open.version} others={data?.docs ?? []} onClose={() => setOpen(null)} onRestore={(v, asDraft) => void restore(v, asDraft)} />}
     </section>

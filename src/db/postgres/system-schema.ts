@@ -120,3 +120,18 @@ export const changeLog = pgTable('_cms_events', {
   draft: integer('draft').notNull().default(0),
   deleted: text('deleted'),
 }, (t) => [index('_cms_events_at_idx').on(t.at)]);
+
+/** The audit log (../system-schema.ts `auditLog`). */
+export const auditLog = pgTable('_cms_audit_log', {
+  id: id(),
+  at: text('at').notNull(),
+  action: text('action').notNull(),
+  collection: text('collection'),
+  global: text('global'),
+  document: integer('document'),
+  user: integer('user'),
+  apiKey: integer('apiKey'),
+  via: text('via').notNull(),
+  ip: text('ip'),
+  changes: text('changes').notNull(),
+}, (t) => [index('_cms_audit_log_at_idx').on(t.at), index('_cms_audit_log_document_idx').on(t.collection, t.document)]);

@@ -57,6 +57,8 @@ export function adminConfigRoutes(cms: CMS) {
     globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: describeFields(g.editorFields) })),
     localization: cms.config.localization,
     upload: { maxFileSize: cms.config.upload.maxFileSize, mimeTypes: cms.config.upload.mimeTypes },
+    // Which optional areas exist, so the admin offers only those (the audit-log view, the assistant panel).
+    features: { audit: Boolean(cms.config.audit), mcp: Boolean(cms.config.mcp) },
   };
   return new Elysia().all('/_admin/config', methods(cms, {
     GET: ({ credentials }) => {

@@ -54,6 +54,7 @@ async function runOne(cms: CMS, input: RouteInput, params: GraphQLParams, signIn
   // A query that cannot run: 400 for clients of the GraphQL-over-HTTP media type, 200 for plain JSON ones (that spec's rule).
   if (plan.errors.length) return answer({ errors: plan.errors.map((e) => formatError(cms, e)), data: null }, wantsGraphQLResponse(request) ? 400 : 200, undefined, request);
   const operation = operationOf(plan, params);
+  input.ctx.via = 'graphql'; // the audit log's `via` for every write of this request
   const req = createGraphQLRequest(cms, input.ctx, credentials, {
     client: sessionClient(cms.config, request),
     get ip() { return clientIP(cms.config, request); },

@@ -1,0 +1,27 @@
+/**
+ * `POST /mcp`: the Model Context Protocol for AI assistants (docs/mcp.md). Bearer credentials only (an API
+ * key or a session token; a cookie alone is not enough, so a web page cannot drive it), a bound on requests
+ * per caller, then the MCP server in src/mcp runs as that caller.
+ */
+import { Elysia } from 'elysia';
+import type { CMS } from '../../cms.ts';
+import { APIError, unauthorized } from '../../errors.ts';
+import { serveMCP } from '../../mcp/serve-mcp.ts';
+import { takeRequest } from '../../mcp/request-bound.ts';
+import { methods, requestContext } from '../handle.ts';
+
+export function mcpRoutes(cms: CMS) {
+  const bound = cms.config.mcp;
+  if (!bound) return new Elysia();
+  return new Elysia().all('/mcp', methods(cms, {
+    POST: async ({ request, credentials }) => {
+      if (!credentials.user || (credentials.via !== 'api-key' && credentials.via !== 'bearer')) {
+        throw unauthorized('Send an API key (or a session token) as Authorization: Bearer <key>.');
+      }
+      const caller = credentials.apiKey !== undefined ? `key:${credentials.apiKey}` : `user:${credentials.user.id}`;
+      const wait = takeRequest(cms, caller, bound.requestsPerMinute);
+      if (wait) throw new APIError(429, 'Too many requests for this key; try again later.', undefined, { headers: { 'retry-after': String(wait) } });
+      return serveMCP(requestContext(cms, request, credentials, { via: 'mcp' }), request);
+    },
+  }, { csrf: false }));
+}

@@ -1,0 +1,59 @@
+/**
+ * One MCP request over Streamable HTTP (stateless: a fresh server and transport per request, JSON answers
+ * rather than a stream), with the official SDK's web-standard transport, which takes a Request and gives
+ * a Response, as Bun serves them. The caller is already known (src/http/routes/mcp.ts); every tool runs as
+ * that caller. A tool's failure is an `isError` result naming the field, never a transport failure.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { APIError } from '../errors.ts';
+import type { OperationContext } from '../operations/context.ts';
+import { toolDefinitions } from './tool-schemas.ts';
+import { TOOLS_BY_NAME } from './tools.ts';
+import { mayPublish, PUBLISH_SCOPE } from './publish-right.ts';
+import pkg from '../../package.json' with { type: 'json' };
+
+/** Base64 grows a file by a third; the JSON-RPC envelope and other arguments need a little more. */
+const bodyLimit = (maxFileSize: number) => Math.ceil(maxFileSize / 3) * 4 + 256 * 1024;
+
+const INSTRUCTIONS = 'Call describe first. Writes to drafts collections save drafts; publishing needs the mcp:publish permission.';
+// A server builds a JSON Schema validator (Ajv) unless given one: most of a call's cost when made per request.
+const validator = new AjvJsonSchemaValidator();
+
+export async function serveMCP(ctx: OperationContext, request: Request): Promise<Response> {
+  const server = new Server({ name: 'cms', version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions(ctx.cms.config) }));
+  server.setRequestHandler(CallToolRequestSchema, (call) => callTool(ctx, call.params.name, call.params.arguments ?? {}));
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: bodyLimit(ctx.cms.config.upload.maxFileSize) });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } finally {
+    await server.close();
+  }
+}
+
+async function callTool(ctx: OperationContext, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const tool = TOOLS_BY_NAME.get(name);
+  try {
+    if (!tool) throw new APIError(400, `There is no tool "${name}".`, 'name');
+    if (tool.publishes && !mayPublish(ctx)) {
+      throw new APIError(403, `"${name}" needs the ${PUBLISH_SCOPE} scope on the API key (or an admin session). Ask an editor to do it, or to grant that scope.`);
+    }
+    const result = await tool.run(ctx, args);
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+  } catch (error) {
+    if (!(error instanceof APIError)) {
+      ctx.cms.log.error(`mcp tool ${name} failed:`, error);
+      return failure(500, [{ message: 'Something went wrong.' }]);
+    }
+    return failure(error.status, error.toBody().errors);
+  }
+}
+
+function failure(status: number, errors: { message: string; field?: string }[]): CallToolResult {
+  const text = errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('\n');
+  return { isError: true, content: [{ type: 'text', text }], structuredContent: { status, errors } };
+}
