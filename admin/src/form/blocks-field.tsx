@@ -3,7 +3,7 @@
  * description); rows can be inserted anywhere, moved (buttons, Alt+↑/↓ on a row's heading, or dragged by
  * the handle), duplicated, folded one by one or all at once, and removed. A folded row counts its errors.
  */
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { Block, Doc } from '../api.ts'
 import { fieldLabel, humanize, newRowId } from '../format.ts'
 import { Icon, Modal } from '../ui.tsx'
@@ -54,7 +54,8 @@ export function BlocksField(props: FieldProps<Doc[]>) {
   const disabled = form.disabled || Boolean(field.admin?.readOnly)
   const full = field.maxRows !== undefined && rows.length >= field.maxRows
 
-  useEffect(() => {
+  // Before the next keystroke arrives: focus moves with the row that was added or moved.
+  useLayoutEffect(() => {
     const want = focusAfter.current
     if (!want) return
     focusAfter.current = null
