@@ -32,7 +32,11 @@ function releaseOnExit(o: DocumentOwner, token: string): void {
   void fetch(lockUrl(o), { method: 'DELETE', headers, credentials: 'same-origin', keepalive: true }).catch(() => {})
 }
 
-export function useDocumentLock(owner: DocumentOwner | null): DocumentLock {
+/**
+ * `me` is the logged-in user's id: a lock they hold themselves (another tab, or a page left behind when
+ * their session ended) is taken over without asking, as Payload does.
+ */
+export function useDocumentLock(owner: DocumentOwner | null, me: string | number): DocumentLock {
   const [state, setState] = useState<LockState>({ status: 'none' })
   const token = useRef<string | null>(null)
   const key = owner ? JSON.stringify(owner) : ''
@@ -51,6 +55,12 @@ export function useDocumentLock(owner: DocumentOwner | null): DocumentLock {
       if (e instanceof ApiError && e.status === 409) {
         const holder = await holderNow(o)
         if (!alive()) return
+        if (!token.current && holder && String(holder.id) === String(me)) {
+          const r = await locks.take(o, null, true).catch(() => null)
+          if (!alive() || !r) return
+          token.current = r.lock.token ?? null
+          return setState({ status: 'mine' })
+        }
         setState(token.current ? { status: 'lost', holder } : { status: 'other', holder })
       }
       // Anything else (offline, no lock routes): carry on unlocked; the next heartbeat tries again.

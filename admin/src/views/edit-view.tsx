@@ -45,7 +45,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const [saves, setSaves] = useState(0)
   const [reloads, setReloads] = useState(0)
   const owner = useMemo(() => (creating ? undefined : { collection: c.slug, id: props.id! }), [c.slug, props.id])
-  const lock = useDocumentLock(owner ?? null)
+  const lock = useDocumentLock(owner ?? null, user.id)
   const someoneElse = lock.state.status === 'other'
   const visible = useConditions({ collection: c.slug }, fields, form.values)
   const fieldContext = useFieldContext(form, { visible, owner, readOnly: someoneElse })
