@@ -158,6 +158,8 @@ describe.skipIf(!hasChromium())('admin: content model editors', () => {
 
   test('a row can be dragged by its handle', async () => {
     await page.getByRole('heading', { name: 'Home' }).waitFor();
+    // The saved document has loaded into the form (a late load would put the old order back).
+    await page.waitForLoadState('networkidle');
     const rows = page.locator('.field-blocks [data-row]');
     await rows.nth(2).locator('.drag-handle').dragTo(rows.nth(0));
     expect(await rowTitles()).toEqual(['Sign up', 'Welcome', 'Middle']);

@@ -316,7 +316,7 @@ function newUserDefaults(c: CollectionConfig, blank: Doc): Doc {
 }
 
 /** Fields with `admin.position: 'sidebar'`, beside the document's details. */
-function SidebarFields(props: { fields: Field[]; form: ReturnType<typeof useDocumentForm>; context: FormState }) {
+export function SidebarFields(props: { fields: Field[]; form: ReturnType<typeof useDocumentForm>; context: FormState }) {
   if (!props.fields.some((f) => f.admin?.position === 'sidebar')) return null
   return (
     <section class="panel sidebar-fields" aria-label="More fields">
