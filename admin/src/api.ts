@@ -25,21 +25,61 @@ export const runtime: RuntimeConfig = {
 
 export type FieldType =
   | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
-  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group' | 'richText'
+  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group'
+  | 'blocks' | 'tabs' | 'row' | 'collapsible' | 'radio' | 'code' | 'point' | 'join' | 'richText'
+
+/** One kind of row a `blocks` field offers. */
+export interface Block {
+  slug: string
+  labels?: { singular?: string; plural?: string } | null
+  imageURL?: string | null
+  admin?: { description?: string; [k: string]: unknown } | null
+  fields: Field[]
+}
+
+export interface Tab {
+  label?: string | null
+  /** A named tab keeps its fields as a group under this name; an unnamed one at the level of the tabs field. */
+  name?: string | null
+  description?: string | null
+  fields: Field[]
+}
+
+export interface FieldAdmin {
+  readOnly?: boolean
+  description?: string
+  placeholder?: string
+  position?: 'sidebar'
+  /** The config has a condition function: ask the server which paths are shown (form/conditions.ts). */
+  condition?: boolean
+  language?: string
+  initCollapsed?: boolean
+  [k: string]: unknown
+}
 
 export interface Field {
+  /** Layout fields (`tabs`, `row`, `collapsible`) have none: their fields sit at their own level. */
   name: string
   type: FieldType
   label?: string | null
   required?: boolean
   localized?: boolean
   hasMany?: boolean
-  relationTo?: string | null
+  /** A list makes a polymorphic relationship: its value is `{ relationTo, value }`. */
+  relationTo?: string | string[] | null
   options?: { label: string; value: string }[] | null
-  admin?: { readOnly?: boolean; description?: string; placeholder?: string; [k: string]: unknown } | null
+  admin?: FieldAdmin | null
   fields?: Field[] | null
   /** Rich text fields: the editor's tools (all when null). */
   features?: string[] | null
+  blocks?: Block[]
+  tabs?: Tab[]
+  minRows?: number
+  maxRows?: number
+  /** `join`: the collection whose field `on` points here. */
+  collection?: string
+  on?: string
+  defaultLimit?: number
   /** Only when the config states a plain value (functions cannot be sent). */
   defaultValue?: unknown
 }
@@ -52,6 +92,8 @@ export interface CollectionConfig {
   admin?: { useAsTitle?: string }
   /** `livePreview.url` is configured: the edit view offers the live preview pane. */
   livePreview?: boolean
+  /** Drafts are saved while typing, after a pause of `interval` ms. */
+  autosave?: { interval: number } | null
   fields: Field[]
 }
 
@@ -60,6 +102,7 @@ export interface GlobalConfig {
   drafts?: boolean
   label?: string | null
   livePreview?: boolean
+  autosave?: { interval: number } | null
   fields: Field[]
 }
 
@@ -166,8 +209,8 @@ async function confirmSession(): Promise<void> {
   }
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' }
+export async function api<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (method !== 'GET' && method !== 'HEAD') {
     const token = currentCsrf()
@@ -238,12 +281,21 @@ export interface ReadParams {
   draft?: boolean
 }
 
+export interface WriteParams extends ReadParams {
+  /** A draft saved while typing: never publishes, consecutive ones collapse into one version. */
+  autosave?: boolean
+  /** The document lock this editor holds (lock.ts): a save after someone took it over is refused with 409. */
+  lockToken?: string | null
+}
+
+const lockHeader = (p: WriteParams): Record<string, string> => (p.lockToken ? { 'x-cms-lock-token': p.lockToken } : {})
+
 function readQuery(p: ReadParams, extra: Record<string, unknown> = {}) {
   return queryString({ ...extra, depth: 0, draft: p.draft ? 'true' : undefined, locale: p.locale, 'fallback-locale': p.locale ? 'false' : undefined })
 }
 
-function writeQuery(p: ReadParams) {
-  return queryString({ depth: 0, draft: p.draft ? 'true' : undefined, locale: p.locale })
+function writeQuery(p: WriteParams) {
+  return queryString({ depth: 0, draft: p.draft ? 'true' : undefined, autosave: p.autosave ? 'true' : undefined, locale: p.locale })
 }
 
 export interface ListParams extends ReadParams {
@@ -259,10 +311,10 @@ export const docs = {
   list: (slug: string, p: ListParams = {}) =>
     api<ListResult>('GET', `/${seg(slug)}${queryString({ limit: p.limit ?? 20, page: p.page ?? 1, sort: p.sort, where: p.where, depth: p.depth ?? 0, locale: p.locale, draft: p.draft ? 'true' : undefined })}`),
   get: (slug: string, id: string | number, p: ReadParams = {}) => api<Doc>('GET', `/${seg(slug)}/${seg(String(id))}${readQuery(p)}`),
-  create: (slug: string, data: Doc, p: ReadParams = {}) =>
+  create: (slug: string, data: Doc, p: WriteParams = {}) =>
     api<{ doc: Doc; message?: string }>('POST', `/${seg(slug)}${writeQuery(p)}`, data),
-  update: (slug: string, id: string | number, data: Doc, p: ReadParams = {}) =>
-    api<{ doc: Doc; message?: string }>('PATCH', `/${seg(slug)}/${seg(String(id))}${writeQuery(p)}`, data),
+  update: (slug: string, id: string | number, data: Doc, p: WriteParams = {}) =>
+    api<{ doc: Doc; message?: string }>('PATCH', `/${seg(slug)}/${seg(String(id))}${writeQuery(p)}`, data, lockHeader(p)),
   remove: (slug: string, id: string | number) => api<{ doc: Doc }>('DELETE', `/${seg(slug)}/${seg(String(id))}`),
   /** Bulk routes (CONTRACT §7): every matching document the caller may change, each on its own. */
   updateMany: (slug: string, where: Record<string, unknown>, data: Doc, p: ReadParams = {}) =>
@@ -279,9 +331,34 @@ export interface BulkResult {
 
 export const globals = {
   get: (slug: string, p: ReadParams = {}) => api<Doc>('GET', `/globals/${seg(slug)}${readQuery(p)}`),
-  save: (slug: string, data: Doc, p: ReadParams = {}) =>
-    api<{ doc: Doc; message?: string }>('POST', `/globals/${seg(slug)}${writeQuery(p)}`, data),
+  save: (slug: string, data: Doc, p: WriteParams = {}) =>
+    api<{ doc: Doc; message?: string }>('POST', `/globals/${seg(slug)}${writeQuery(p)}`, data, lockHeader(p)),
 }
+
+/** Who holds a document's lock (docs/content-model.md, "Document locks"). */
+export interface LockInfo {
+  user: { id: number; email: string; name: string | null } | null
+  lockedAt: string
+  expiresAt: string
+  mine: boolean
+  token?: string
+}
+
+/** `{ collection, id }` or `{ global }`: the document a lock or a condition check is about. */
+export type DocumentOwner = { collection: string; id: string | number } | { global: string }
+
+const lockPath = (o: DocumentOwner) => ('global' in o ? `/globals/${seg(o.global)}/lock` : `/${seg(o.collection)}/${seg(String(o.id))}/lock`)
+
+export const locks = {
+  read: (o: DocumentOwner, token?: string | null) => api<{ lock: LockInfo | null }>('GET', lockPath(o), undefined, lockHeader({ lockToken: token })),
+  /** Takes a free lock, renews ours (with our token), or with `takeover` takes it from its holder. */
+  take: (o: DocumentOwner, token?: string | null, takeover = false) => api<{ lock: LockInfo }>('POST', lockPath(o), takeover ? { takeover: true } : {}, lockHeader({ lockToken: token })),
+  release: (o: DocumentOwner, token: string) => api<{ lock: null }>('DELETE', lockPath(o), undefined, lockHeader({ lockToken: token })),
+}
+
+/** Which fields with an `admin.condition` are shown for `data`, by path. */
+export const fieldConditions = (o: { collection: string } | { global: string }, data: Doc) =>
+  api<{ visible: Record<string, boolean> }>('POST', 'global' in o ? `/_admin/conditions/globals/${seg(o.global)}` : `/_admin/conditions/${seg(o.collection)}`, { data })
 
 export interface Version {
   id: number | string

@@ -56,3 +56,28 @@ export function MultiSelect(props: FieldProps<string[]>) {
   const chosen = Array.isArray(props.value) ? props.value.map(String) : []
   return <Chips {...(props as FieldProps<unknown>)} options={props.field.options ?? []} chosen={chosen} onPick={(v) => props.onChange(v)} />
 }
+
+/** `radio`: one value from `options`, all of them visible; arrow keys move between them (native radios). */
+export function RadioField(props: FieldProps<string | null>) {
+  const attrs = useControlProps(props)
+  const labelId = `${attrs.id}-label`
+  return (
+    <div class="radios" role="radiogroup" aria-labelledby={labelId} aria-describedby={attrs['aria-describedby']} aria-invalid={attrs['aria-invalid']}>
+      {(props.field.options ?? []).map((o, i) => (
+        <label class="check" key={o.value}>
+          <input
+            type="radio"
+            // The first radio carries the field's id so the label and error links find the group.
+            id={i === 0 ? attrs.id : `${attrs.id}-${i}`}
+            name={attrs.name}
+            value={o.value}
+            disabled={attrs.disabled}
+            checked={props.value === o.value}
+            onChange={() => props.onChange(o.value)}
+          />
+          <span>{o.label}</span>
+        </label>
+      ))}
+    </div>
+  )
+}

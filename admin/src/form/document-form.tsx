@@ -10,7 +10,7 @@ import { setLeaveGuard } from '../router.tsx'
 import { confirmDialog, Icon } from '../ui.tsx'
 import { inputId, type FormState } from './form-context.ts'
 import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts'
-import { changedFields, isDirty, withDefaults } from './values.ts'
+import { changedFields, dataFields, isDirty, withDefaults } from './values.ts'
 
 export interface DocumentFormState {
   values: Doc
@@ -34,6 +34,8 @@ export interface DocumentFormState {
   restoreRecovered: () => void
   /** Drops the kept values: after a save, or when the editor discards them. */
   forgetUnsaved: () => void
+  /** An autosave stored `sent` (changed fields): they become the baseline, what was typed since stays. */
+  markSaved: (sent: Doc) => void
 }
 
 /** `storageKey` (see unsaved-store.ts) keeps typed values across a lost session. */
@@ -125,6 +127,7 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
       if (storageKey) forgetUnsaved(storageKey)
       setRecovered(null)
     },
+    markSaved: (sent) => setInitial((prev) => ({ ...prev, ...sent })),
   }
 }
 
@@ -196,9 +199,9 @@ function pathLabel(fields: Field[], path: string): string {
       parts.push(`row ${Number(seg) + 1}`)
       continue
     }
-    const f: Field | undefined = list?.find((x) => x.name === seg)
+    const f: Field | undefined = list ? dataFields(list).find((x) => x.name === seg) : undefined
     parts.push(f ? fieldLabel(f) : humanize(seg))
-    list = f?.fields
+    list = f?.blocks ? f.blocks.flatMap((b) => b.fields) : f?.fields
   }
   return parts.join(' › ')
 }
@@ -240,7 +243,7 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[] }
 
 /** Whether any field (at any depth) is localized, i.e. whether a locale switcher means anything here. */
 export function hasLocalizedFields(fields: Field[]): boolean {
-  return fields.some((f) => f.localized || hasLocalizedFields(f.fields ?? []))
+  return fields.some((f) => f.localized || hasLocalizedFields(f.fields ?? []) || (f.tabs ?? []).some((t) => hasLocalizedFields(t.fields)) || (f.blocks ?? []).some((b) => hasLocalizedFields(b.fields)))
 }
 
 export function LocaleSwitcher(props: { dirty: boolean; fields: Field[] }) {
@@ -267,5 +270,17 @@ export function LocaleSwitcher(props: { dirty: boolean; fields: Field[] }) {
         ))}
       </select>
     </label>
+  )
+}
+
+/**
+ * The form's context with what the view knows besides errors: which conditional fields are shown, the
+ * document (for join fields), and whether someone else's lock makes it read-only.
+ */
+export function useFieldContext(form: DocumentFormState, extras: { visible: Record<string, boolean>; owner?: { collection: string; id: string | number }; readOnly: boolean }): FormState {
+  const base = form.formContext
+  return useMemo(
+    () => ({ ...base, visible: extras.visible, owner: extras.owner, disabled: base.disabled || extras.readOnly }),
+    [base, extras.visible, extras.owner?.collection, extras.owner?.id, extras.readOnly],
   )
 }

@@ -3,28 +3,36 @@ import type { ComponentChildren } from 'preact'
 import type { Doc, Field } from '../api.ts'
 import { fieldLabel } from '../format.ts'
 import { ArrayField, GroupField } from './structure-fields.tsx'
-import { MultiSelect } from './choice-fields.tsx'
+import { BlocksField } from './blocks-field.tsx'
+import { MultiSelect, RadioField } from './choice-fields.tsx'
+import { JoinField } from './join-field.tsx'
+import { LayoutField } from './layout-fields.tsx'
+import { PointField } from './point-field.tsx'
+import { PolymorphicField } from './polymorphic-field.tsx'
 import { RelationshipField } from './relationship-field.tsx'
 import { isScopesField, ScopesField } from './scopes-field.tsx'
-import { JsonField, MarkdownField } from './text-fields.tsx'
+import { CodeField, JsonField, MarkdownField } from './text-fields.tsx'
 import { UploadField } from './upload-field.tsx'
 import { RichTextField } from './rich-text-field.tsx'
 import { inputId, useForm, type FieldProps } from './form-context.ts'
-import { isReadOnly } from './values.ts'
+import { isLayoutField, isReadOnly } from './values.ts'
 
-/** The fields of a document, a group or an array row. */
-export function FieldList(props: { fields: Field[]; value: Doc; onChange: (v: Doc) => void; path?: string }) {
+/**
+ * The fields of a document, a group or a row. Layout fields (tabs, rows, collapsibles) edit the same
+ * value as the list they sit in; a field whose condition is false for the values typed is left out.
+ * `position` picks the top-level fields of the main column or of the sidebar (`admin.position`).
+ */
+export function FieldList(props: { fields: Field[]; value: Doc; onChange: (v: Doc) => void; path?: string; position?: 'main' | 'sidebar' }) {
+  const form = useForm()
+  const shown = props.position ? props.fields.filter((f) => (f.admin?.position === 'sidebar') === (props.position === 'sidebar')) : props.fields
   return (
     <>
-      {props.fields.map((f) => (
-        <FieldInput
-          key={f.name}
-          field={f}
-          path={props.path ? `${props.path}.${f.name}` : f.name}
-          value={props.value?.[f.name]}
-          onChange={(v) => props.onChange({ ...props.value, [f.name]: v })}
-        />
-      ))}
+      {shown.map((f, i) => {
+        if (isLayoutField(f)) return <LayoutField key={`${f.type}-${i}`} field={f} path={props.path ?? ''} value={props.value ?? {}} onChange={props.onChange} />
+        const path = props.path ? `${props.path}.${f.name}` : f.name
+        if (f.admin?.condition && form.visible?.[path] === false) return null
+        return <FieldInput key={f.name} field={f} path={path} value={props.value?.[f.name]} onChange={(v) => props.onChange({ ...props.value, [f.name]: v })} />
+      })}
     </>
   )
 }
@@ -37,6 +45,14 @@ export function FieldInput(props: FieldProps) {
       return <ArrayField {...(props as FieldProps<Doc[]>)} />
     case 'checkbox':
       return <CheckboxField {...(props as FieldProps<boolean>)} />
+    case 'blocks':
+      return <BlocksField {...(props as FieldProps<Doc[]>)} />
+    case 'radio':
+      return <RadioField {...(props as FieldProps<string | null>)} />
+    case 'point':
+      return <PointField {...(props as FieldProps<[number, number] | null>)} />
+    case 'join':
+      return <JoinField field={props.field} path={props.path} />
     default:
       return (
         <FieldFrame field={props.field} path={props.path}>
@@ -65,7 +81,9 @@ function Control(props: FieldProps) {
     case 'select':
       return field.hasMany ? <MultiSelect {...(props as FieldProps<string[]>)} /> : <SelectInput {...(props as FieldProps<string | null>)} />
     case 'relationship':
-      return <RelationshipField {...props} />
+      return Array.isArray(field.relationTo) ? <PolymorphicField {...props} /> : <RelationshipField {...props} />
+    case 'code':
+      return <CodeField {...(props as FieldProps<string | null>)} />
     case 'upload':
       return <UploadField {...(props as FieldProps<number | string | null>)} />
     default:
@@ -134,9 +152,11 @@ export function useControlProps(props: { field: Field; path: string }) {
   }
 }
 
+export const placeholderOf = (f: Field) => (typeof f.admin?.placeholder === 'string' ? f.admin.placeholder : undefined)
+
 function TextInput(props: FieldProps<string | null> & { type: 'text' | 'email' }) {
   const attrs = useControlProps(props)
-  const placeholder = typeof props.field.admin?.placeholder === 'string' ? props.field.admin.placeholder : undefined
+  const placeholder = placeholderOf(props.field)
   const common = {
     ...attrs,
     value: props.value ?? '',
@@ -149,7 +169,7 @@ function TextInput(props: FieldProps<string | null> & { type: 'text' | 'email' }
 
 function TextArea(props: FieldProps<string | null>) {
   const attrs = useControlProps(props)
-  return <textarea {...attrs} rows={4} value={props.value ?? ''} onInput={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)} />
+  return <textarea {...attrs} rows={4} placeholder={placeholderOf(props.field)} value={props.value ?? ''} onInput={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)} />
 }
 
 function NumberInput(props: FieldProps<number | null>) {
@@ -160,6 +180,7 @@ function NumberInput(props: FieldProps<number | null>) {
       type="number"
       step="any"
       class="narrow"
+      placeholder={placeholderOf(props.field)}
       value={props.value ?? ''}
       onInput={(e) => {
         const t = e.currentTarget.value

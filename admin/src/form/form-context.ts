@@ -13,6 +13,10 @@ export interface FormState {
   locale?: string
   /** Field names the current user may not change (e.g. `role` for non-admins). */
   lockedFields?: Set<string>
+  /** Fields with an `admin.condition`, by path: false hides the field (form/conditions.ts). */
+  visible?: Record<string, boolean>
+  /** The document being edited, once it exists: join fields list what points at it. */
+  owner?: { collection: string; id: string | number }
 }
 
 export const FormContext = createContext<FormState>({ errors: {}, setClientError: () => {}, disabled: false })
@@ -28,3 +32,12 @@ export interface FieldProps<V = unknown> {
 }
 
 export const inputId = (path: string) => `field-${path.replace(/[^a-zA-Z0-9_-]/g, '-')}`
+
+/** How many errors sit at or below any of `paths` (a collapsed row or a tab shows the count). */
+export function errorsUnder(errors: Record<string, string>, paths: string[]): number {
+  let n = 0
+  for (const key of Object.keys(errors)) if (paths.some((p) => key === p || key.startsWith(`${p}.`))) n++
+  return n
+}
+
+export const errorCountText = (n: number) => (n === 1 ? '1 error' : `${n} errors`)

@@ -14,8 +14,8 @@ import { FormContext, type FieldProps, type FormState } from './form-context.ts'
 import { changedFields, emptyDoc, isReadOnly } from './values.ts'
 
 const PAGE = 10
-const labels = new Map<string, string>()
-const labelKey = (slug: string, locale: string | undefined, id: string) => `${slug}|${locale ?? ''}|${id}`
+export const labels = new Map<string, string>()
+export const labelKey = (slug: string, locale: string | undefined, id: string) => `${slug}|${locale ?? ''}|${id}`
 
 /** Forget the names known for a collection's documents (after they changed). */
 export function forgetChoices(slug: string): void {
@@ -59,7 +59,7 @@ function useLabels(target: CollectionConfig | undefined, ids: string[], locale: 
 
 export function RelationshipField(props: FieldProps) {
   const { config, locale } = useApp()
-  const target = findCollection(config, props.field.relationTo ?? undefined)
+  const target = findCollection(config, typeof props.field.relationTo === 'string' ? props.field.relationTo : undefined)
   const attrs = useControlProps(props)
   const many = Boolean(props.field.hasMany)
   const chosen = (many ? (Array.isArray(props.value) ? props.value : []) : [props.value]).map(idOf).filter((x): x is string => x !== null)

@@ -24,7 +24,7 @@ export function UploadField(props: FieldProps<number | string | null>) {
     if (doc && String(doc.id) === String(id)) return
     let live = true
     docs
-      .get(props.field.relationTo ?? 'media', id)
+      .get(typeof props.field.relationTo === 'string' ? props.field.relationTo : 'media', id)
       .then((d) => live && setDoc(d))
       .catch((e) => live && (setDoc(null), setMissing(message(e))))
     return () => {

@@ -4,6 +4,27 @@ import { newRowId } from '../format.ts'
 
 export const isReadOnly = (f: Field) => Boolean(f.admin?.readOnly)
 
+/** Arrange fields without holding a value of their own: their fields sit at the level they are in. */
+export const isLayoutField = (f: Field) => f.type === 'row' || f.type === 'collapsible' || f.type === 'tabs'
+
+/**
+ * The fields that hold values, as stored: rows, collapsibles and unnamed tabs give up their fields to the
+ * level they sit in, a named tab becomes a group under its name, joins (read-only, computed) are left out.
+ */
+export function dataFields(fields: Field[]): Field[] {
+  const out: Field[] = []
+  for (const f of fields) {
+    if (f.type === 'row' || f.type === 'collapsible') out.push(...dataFields(f.fields ?? []))
+    else if (f.type === 'tabs') {
+      for (const tab of f.tabs ?? []) {
+        if (tab.name) out.push({ name: tab.name, type: 'group', label: tab.label, fields: tab.fields })
+        else out.push(...dataFields(tab.fields))
+      }
+    } else if (f.type !== 'join') out.push(f)
+  }
+  return out
+}
+
 /** The value a new document (or array row) starts with for a field. */
 export function emptyValue(f: Field): unknown {
   if (f.defaultValue !== undefined && f.defaultValue !== null) return structuredClone(f.defaultValue)
@@ -11,6 +32,7 @@ export function emptyValue(f: Field): unknown {
     case 'checkbox':
       return false
     case 'array':
+    case 'blocks':
       return []
     case 'group':
       return emptyDoc(f.fields ?? [])
@@ -24,7 +46,7 @@ export function emptyValue(f: Field): unknown {
 
 export function emptyDoc(fields: Field[]): Doc {
   const d: Doc = {}
-  for (const f of fields) d[f.name] = emptyValue(f)
+  for (const f of dataFields(fields)) d[f.name] = emptyValue(f)
   return d
 }
 
@@ -35,9 +57,9 @@ export function newRow(fields: Field[]): Doc {
 /** Fills missing keys (and missing group members) so every input has a defined value to show. */
 export function withDefaults(fields: Field[], doc: Doc): Doc {
   const out: Doc = { ...doc }
-  for (const f of fields) {
+  for (const f of dataFields(fields)) {
     const v = out[f.name]
-    if (v === undefined || (v === null && (f.type === 'group' || f.type === 'array' || f.hasMany))) out[f.name] = emptyValue(f)
+    if (v === undefined || (v === null && (f.type === 'group' || f.type === 'array' || f.type === 'blocks' || f.hasMany))) out[f.name] = emptyValue(f)
     else if (f.type === 'group' && typeof v === 'object' && v) out[f.name] = withDefaults(f.fields ?? [], v as Doc)
   }
   return out
@@ -52,7 +74,7 @@ export const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JS
  */
 export function changedFields(fields: Field[], values: Doc, initial: Doc): Doc {
   const out: Doc = {}
-  for (const f of fields) if (!isReadOnly(f) && !same(values[f.name], initial[f.name])) out[f.name] = values[f.name]
+  for (const f of dataFields(fields)) if (!isReadOnly(f) && !same(values[f.name], initial[f.name])) out[f.name] = values[f.name]
   return out
 }
 

@@ -9,7 +9,7 @@ import { docs, type BulkResult, type CollectionConfig, type Doc, type Field } fr
 import { useApp } from '../app-context.ts'
 import { fieldLabel, message, pluralLabel, singularLabel } from '../format.ts'
 import { FieldInput } from '../form/fields.tsx'
-import { emptyValue, isReadOnly } from '../form/values.ts'
+import { dataFields, emptyValue, isReadOnly } from '../form/values.ts'
 import { confirmDialog, Modal, toast } from '../ui.tsx'
 
 type Outcome = { verb: string; failed: { id: string; title: string; message: string }[] }
@@ -17,7 +17,7 @@ type Outcome = { verb: string; failed: { id: string; title: string; message: str
 const count = (c: CollectionConfig, n: number) => `${n} ${n === 1 ? singularLabel(c).toLowerCase() : pluralLabel(c).toLowerCase()}`
 
 /** Fields one value can be set on for many documents at once (not unique ones' worth checking here: the server does). */
-const editable = (c: CollectionConfig) => c.fields.filter((f) => !isReadOnly(f) && f.type !== 'array' && f.type !== 'group')
+const editable = (c: CollectionConfig) => dataFields(c.fields).filter((f) => !isReadOnly(f) && f.type !== 'array' && f.type !== 'group' && f.type !== 'blocks')
 
 export default function BulkActions(props: {
   collection: CollectionConfig

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks'
 import type { CollectionConfig, Field } from '../api.ts'
 import { fieldLabel } from '../format.ts'
 import { Icon } from '../ui.tsx'
+import { dataFields } from '../form/values.ts'
 
 export interface Column {
   key: string
@@ -19,7 +20,7 @@ const NEVER = new Set(['array', 'group', 'json'])
 
 /** Every column the table can show besides the title: fields with a cell text, then the system fields. */
 export function columnChoices(c: CollectionConfig, titleKey: string): Column[] {
-  const fields = c.fields.filter((f) => f.name !== titleKey && !NEVER.has(f.type)).map((f) => ({ key: f.name, label: fieldLabel(f), field: f }))
+  const fields = dataFields(c.fields).filter((f) => f.name !== titleKey && !NEVER.has(f.type)).map((f) => ({ key: f.name, label: fieldLabel(f), field: f }))
   return [
     ...fields,
     ...(c.drafts ? [{ key: 'status', label: 'Status' }] : []),
@@ -31,7 +32,7 @@ export function columnChoices(c: CollectionConfig, titleKey: string): Column[] {
 
 /** Without a saved choice: up to three short scalar fields, the status, the update time. */
 export function defaultColumns(c: CollectionConfig, titleKey: string): string[] {
-  const extra = c.fields.filter((f) => f.name !== titleKey && SHOWN_BY_DEFAULT.has(f.type) && !f.hasMany).slice(0, 3)
+  const extra = dataFields(c.fields).filter((f) => f.name !== titleKey && SHOWN_BY_DEFAULT.has(f.type) && !f.hasMany).slice(0, 3)
   return [...extra.map((f) => f.name), ...(c.drafts ? ['status'] : []), 'updatedAt']
 }
 

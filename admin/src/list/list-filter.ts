@@ -5,6 +5,7 @@
  */
 import type { CollectionConfig, Field } from '../api.ts'
 import { fieldLabel } from '../format.ts'
+import { dataFields } from '../form/values.ts'
 
 export interface Condition {
   field: string
@@ -81,12 +82,12 @@ export function filterFields(c: CollectionConfig): FilterField[] {
   const walk = (fields: Field[], prefix: string, labelPrefix: string) => {
     for (const f of fields) {
       const label = labelPrefix + fieldLabel(f)
-      if (f.type === 'group' && f.fields) walk(f.fields, `${prefix}${f.name}.`, `${label} › `)
+      if (f.type === 'group' && f.fields) walk(dataFields(f.fields), `${prefix}${f.name}.`, `${label} › `)
       const kind = KIND[f.type]
       if (kind) out.push({ path: prefix + f.name, label, kind, options: f.options ?? undefined, hasMany: f.hasMany })
     }
   }
-  walk(c.fields, '', '')
+  walk(dataFields(c.fields), '', '')
   if (c.drafts)
     out.push({
       path: 'status',

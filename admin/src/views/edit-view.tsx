@@ -1,12 +1,17 @@
 /** Create or edit one document of a collection: the generated form, drafts/publish, schedule, versions, duplicate, delete. */
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { ApiError, docs, drafts, type CollectionConfig, type Doc } from '../api.ts'
+import { ApiError, docs, drafts, type CollectionConfig, type Doc, type Field } from '../api.ts'
 import { isAdmin, mayManage, useApp } from '../app-context.ts'
 import { forgetChoices } from '../form/relationship-field.tsx'
-import { ErrorSummary, LocaleSwitcher, RecoveredBanner, useDocumentForm, useSaveShortcut } from '../form/document-form.tsx'
+import { ErrorSummary, LocaleSwitcher, RecoveredBanner, useDocumentForm, useFieldContext, useSaveShortcut } from '../form/document-form.tsx'
+import { AutosaveStatus, useAutosave } from '../form/autosave.tsx'
+import { useConditions } from '../form/conditions.ts'
+import { useDocumentLock } from '../form/document-lock.ts'
+import { LockBanner } from './lock-banner.tsx'
 import { unsavedKey } from '../form/unsaved-store.ts'
+import { handOver, takeHandOver } from '../form/prefill.ts'
 import { FieldList } from '../form/fields.tsx'
-import { FormContext } from '../form/form-context.ts'
+import { FormContext, type FormState } from '../form/form-context.ts'
 import { changedFields, emptyDoc } from '../form/values.ts'
 import { docLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
 import { Uploader } from '../media/uploader.tsx'
@@ -22,8 +27,6 @@ import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-
 
 /** A one-time note carried across the redirect from /create to the new document's page. */
 let flash: { path: string; text: string; secret?: string; invite?: string } | null = null
-/** Values a "Duplicate" hands to the create form it opens (nothing is saved until the editor saves). */
-let prefill: { path: string; values: Doc } | null = null
 
 export function EditView(props: { collection: CollectionConfig; id: string | null }) {
   const c = props.collection
@@ -40,6 +43,19 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const [doc, setDoc] = useState<Doc | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [saves, setSaves] = useState(0)
+  const [reloads, setReloads] = useState(0)
+  const owner = useMemo(() => (creating ? undefined : { collection: c.slug, id: props.id! }), [c.slug, props.id])
+  const lock = useDocumentLock(owner ?? null, user.id)
+  const someoneElse = lock.state.status === 'other'
+  const visible = useConditions({ collection: c.slug }, fields, form.values)
+  const fieldContext = useFieldContext(form, { visible, owner, readOnly: someoneElse })
+  const autosave = useAutosave({
+    enabled: Boolean(c.drafts && c.autosave) && !creating && doc !== null && lock.state.status !== 'other' && lock.state.status !== 'lost',
+    interval: c.autosave?.interval ?? 800,
+    fields,
+    form,
+    save: (data) => docs.update(c.slug, props.id!, data, { locale, draft: true, autosave: true, lockToken: lock.token }).then((r) => r.doc),
+  })
   const [note, setNote] = useState(() => {
     const n = flash && flash.path === `${path}/${props.id}` ? flash : null
     flash = null
@@ -54,8 +70,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
       setDoc(null)
       const blank = isUsers ? newUserDefaults(c, emptyDoc(fields)) : emptyDoc(fields)
       form.reset(blank)
-      const copy = prefill && prefill.path === `${path}/create` ? prefill.values : null
-      prefill = null
+      const copy = takeHandOver(`${path}/create`)
       if (copy) form.setValues({ ...blank, ...copy })
       return
     }
@@ -67,7 +82,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     return () => {
       live = false
     }
-  }, [c.slug, props.id, locale])
+  }, [c.slug, props.id, locale, reloads])
 
   // A new document has no id for the site to merge over yet: preview starts after the first save.
   const canPreview = Boolean(c.livePreview) && !creating
@@ -77,6 +92,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
 
   const save = async (mode: SaveMode) => {
     if (form.busy) return
+    if (someoneElse) return toast('Someone else is editing this document; take over to save.', 'error')
     if (Object.keys(form.clientErrors).length) return form.showError(new ApiError(400, Object.values(form.clientErrors)[0]!))
     const problem = isUsers ? passwordProblem(password, creating, isAdmin(user)) : null
     if (problem) return form.showError(new ApiError(400, problem.message, [problem]))
@@ -88,7 +104,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     form.setBusy(true)
     form.clearErrors()
     try {
-      const params = { locale, draft: mode === 'draft' }
+      const params = { locale, draft: mode === 'draft', lockToken: lock.token }
       const r = creating ? await docs.create(c.slug, data, params) : await docs.update(c.slug, props.id!, data, params)
       forgetChoices(c.slug)
       form.forgetUnsaved()
@@ -137,7 +153,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     const values = changedFields(fields, form.values, emptyDoc(fields))
     const titleKey = c.admin?.useAsTitle
     if (titleKey && typeof values[titleKey] === 'string') values[titleKey] = `${values[titleKey]} (copy)`
-    prefill = { path: `${path}/create`, values }
+    handOver(`${path}/create`, values)
     await navigate(`${path}/create`)
   }
 
@@ -178,7 +194,8 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         </div>
         <div class="actions">
           <LocaleSwitcher dirty={form.dirty} fields={fields} />
-          {form.dirty && <span class="unsaved" role="status">Unsaved changes</span>}
+          {c.autosave && !creating && <AutosaveStatus state={autosave} />}
+          {form.dirty && !c.autosave && <span class="unsaved" role="status">Unsaved changes</span>}
           {canPreview && <LivePreviewButtons owner={{ collection: c.slug, id: props.id! }} locale={locale} open={previewOpen} onToggle={setPreviewOpen} />}
           {!creating && !c.builtIn && (
             <button type="button" class="ghost" onClick={() => void duplicate()} disabled={form.busy}>
@@ -228,12 +245,13 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
             void save(defaultMode)
           }}
         >
+          <LockBanner lock={lock} onTakenOver={() => setReloads((n) => n + 1)} />
           <RecoveredBanner form={form} />
           <ErrorSummary form={form} fields={fields} />
           {isMedia && doc && <MediaPreview doc={doc} />}
-          <FormContext.Provider value={form.formContext}>
+          <FormContext.Provider value={fieldContext}>
             <div class="fields">
-              <FieldList fields={fields} value={form.values} onChange={form.setValues} />
+              <FieldList fields={fields} value={form.values} onChange={form.setValues} position={creating ? undefined : "main"} />
               {isUsers && <PasswordSection state={password} onChange={setPassword} creating={creating} own={own} invite={isAdmin(user)} />}
             </div>
           </FormContext.Provider>
@@ -241,6 +259,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         </form>
         {!creating && doc && (
           <aside class="edit-aside">
+            <SidebarFields fields={fields} form={form} context={fieldContext} />
             <section class="panel" aria-label="Document details">
               <dl class="facts">
                 <div>
@@ -294,6 +313,18 @@ function newUserDefaults(c: CollectionConfig, blank: Doc): Doc {
   const roles = c.fields.find((f) => f.name === 'role')?.options?.map((o) => o.value) ?? []
   const role = roles.includes('editor') ? 'editor' : roles[roles.length - 1]
   return { ...blank, role: blank.role ?? role ?? null, active: true }
+}
+
+/** Fields with `admin.position: 'sidebar'`, beside the document's details. */
+export function SidebarFields(props: { fields: Field[]; form: ReturnType<typeof useDocumentForm>; context: FormState }) {
+  if (!props.fields.some((f) => f.admin?.position === 'sidebar')) return null
+  return (
+    <section class="panel sidebar-fields" aria-label="More fields">
+      <FormContext.Provider value={props.context}>
+        <FieldList fields={props.fields} value={props.form.values} onChange={props.form.setValues} position="sidebar" />
+      </FormContext.Provider>
+    </section>
+  )
 }
 
 function Breadcrumb(props: { c: CollectionConfig }) {

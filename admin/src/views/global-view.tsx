@@ -1,8 +1,13 @@
 /** Edit a global (a single document): same form as collections, saved with `POST /globals/:slug`. */
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useMemo, useState } from 'preact/hooks'
 import { ApiError, globals, type Doc, type GlobalConfig } from '../api.ts'
 import { useApp } from '../app-context.ts'
-import { ErrorSummary, LocaleSwitcher, RecoveredBanner, useDocumentForm, useSaveShortcut } from '../form/document-form.tsx'
+import { ErrorSummary, LocaleSwitcher, RecoveredBanner, useDocumentForm, useFieldContext, useSaveShortcut } from '../form/document-form.tsx'
+import { AutosaveStatus, useAutosave } from '../form/autosave.tsx'
+import { useConditions } from '../form/conditions.ts'
+import { useDocumentLock } from '../form/document-lock.ts'
+import { LockBanner } from './lock-banner.tsx'
+import { SidebarFields } from './edit-view.tsx'
 import { unsavedKey } from '../form/unsaved-store.ts'
 import { FieldList } from '../form/fields.tsx'
 import { FormContext } from '../form/form-context.ts'
@@ -21,6 +26,19 @@ export function GlobalView(props: { global: GlobalConfig }) {
   const [doc, setDoc] = useState<Doc | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [saves, setSaves] = useState(0)
+  const [reloads, setReloads] = useState(0)
+  const owner = useMemo(() => ({ global: g.slug }), [g.slug])
+  const lock = useDocumentLock(owner, user.id)
+  const someoneElse = lock.state.status === 'other'
+  const visible = useConditions(owner, g.fields, form.values)
+  const fieldContext = useFieldContext(form, { visible, readOnly: someoneElse })
+  const autosave = useAutosave({
+    enabled: Boolean(g.drafts && g.autosave) && doc !== null && lock.state.status === 'mine',
+    interval: g.autosave?.interval ?? 800,
+    fields: g.fields,
+    form,
+    save: (data) => globals.save(g.slug, data, { locale, draft: true, autosave: true, lockToken: lock.token }).then((r) => r.doc),
+  })
 
   useEffect(() => {
     let live = true
@@ -34,10 +52,11 @@ export function GlobalView(props: { global: GlobalConfig }) {
     return () => {
       live = false
     }
-  }, [g.slug, locale])
+  }, [g.slug, locale, reloads])
 
   const save = async (mode: SaveMode) => {
     if (form.busy) return
+    if (someoneElse) return toast('Someone else is editing this global; take over to save.', 'error')
     if (Object.keys(form.clientErrors).length) return form.showError(new ApiError(400, Object.values(form.clientErrors)[0]!))
     const data: Doc = changedFields(g.fields, form.values, form.initial)
     if (mode === 'publish') data.status = 'published'
@@ -46,7 +65,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
     form.setBusy(true)
     form.clearErrors()
     try {
-      const r = await globals.save(g.slug, data, { locale, draft: mode === 'draft' })
+      const r = await globals.save(g.slug, data, { locale, draft: mode === 'draft', lockToken: lock.token })
       form.forgetUnsaved()
       showDoc(r.doc)
       toast(mode === 'publish' ? 'Published' : mode === 'draft' ? 'Draft saved' : 'Saved')
@@ -85,7 +104,8 @@ export function GlobalView(props: { global: GlobalConfig }) {
         </div>
         <div class="actions">
           <LocaleSwitcher dirty={form.dirty} fields={g.fields} />
-          {form.dirty && <span class="unsaved" role="status">Unsaved changes</span>}
+          {g.autosave && <AutosaveStatus state={autosave} />}
+          {form.dirty && !g.autosave && <span class="unsaved" role="status">Unsaved changes</span>}
           {g.livePreview && <LivePreviewButtons owner={{ global: g.slug }} locale={locale} open={previewOpen} onToggle={setPreviewOpen} />}
           {g.drafts ? (
             <DraftButtons owner={doc.updatedAt ? { global: g.slug } : null} live={liveStatus} draft={draftStatus} busy={form.busy} dirty={form.dirty} save={(m) => void save(m)} onChanged={showDoc} />
@@ -105,16 +125,18 @@ export function GlobalView(props: { global: GlobalConfig }) {
             void save(g.drafts ? 'draft' : 'save')
           }}
         >
+          <LockBanner lock={lock} onTakenOver={() => setReloads((n) => n + 1)} />
           <RecoveredBanner form={form} />
           <ErrorSummary form={form} fields={g.fields} />
-          <FormContext.Provider value={form.formContext}>
+          <FormContext.Provider value={fieldContext}>
             <div class="fields">
-              <FieldList fields={g.fields} value={form.values} onChange={form.setValues} />
+              <FieldList fields={g.fields} value={form.values} onChange={form.setValues} position="main" />
             </div>
           </FormContext.Provider>
           <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
         </form>
         <aside class="edit-aside">
+          <SidebarFields fields={g.fields} form={form} context={fieldContext} />
           <section class="panel" aria-label="Details">
             <dl class="facts">
               {g.drafts && (

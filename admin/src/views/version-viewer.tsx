@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import type { Doc, Field, Version } from '../api.ts'
-import { same } from '../form/values.ts'
+import { dataFields, same } from '../form/values.ts'
 import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts'
 import { Modal } from '../ui.tsx'
 
@@ -34,7 +34,7 @@ export default function VersionViewer(props: {
   const other = choices.find((o) => String(o.id) === otherId)
   const doc: Doc = version.version ?? {}
   const against: Doc | null = other?.version ?? null
-  const rows = props.fields.map((f) => ({ f, a: doc[f.name], b: against?.[f.name], changed: against !== null && !same(doc[f.name], against[f.name]) }))
+  const rows = dataFields(props.fields).map((f) => ({ f, a: doc[f.name], b: against?.[f.name], changed: against !== null && !same(doc[f.name], against[f.name]) }))
   const changedCount = rows.filter((r) => r.changed).length
 
   return (

@@ -1,0 +1,79 @@
+/**
+ * Autosave: while the form differs from what was last stored, the changed fields are saved as the draft
+ * a pause after the last keystroke (the collection's `autosave.interval`). It never publishes. A save
+ * that cannot reach the server is tried again when the browser is back online or on the next change;
+ * meanwhile the typed values sit in the unsaved-edits store as with any dirty form.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { ApiError, type Doc, type Field } from '../api.ts'
+import type { DocumentFormState } from './document-form.tsx'
+import { changedFields } from './values.ts'
+
+export type AutosaveState = { lastSaved: string | null; status: 'idle' | 'saving' | 'offline' | 'failed' }
+
+export function useAutosave(options: { enabled: boolean; interval: number; fields: Field[]; form: DocumentFormState; save: (data: Doc) => Promise<Doc> }): AutosaveState {
+  const { enabled, form } = options
+  const [state, setState] = useState<AutosaveState>({ lastSaved: null, status: 'idle' })
+  const [retry, setRetry] = useState(0)
+
+  useEffect(() => {
+    if (state.status !== 'offline') return
+    const online = () => setRetry((n) => n + 1)
+    addEventListener('online', online)
+    // Some lost connections never fire 'online' (the server went away, not the network).
+    const timer = setInterval(online, Math.max(5_000, options.interval * 4))
+    return () => {
+      removeEventListener('online', online)
+      clearInterval(timer)
+    }
+  }, [state.status])
+
+  useEffect(() => {
+    if (!enabled || form.busy || !form.dirty) return
+    let live = true
+    const timer = setTimeout(() => {
+      const data = changedFields(options.fields, form.values, form.initial)
+      if (Object.keys(data).length === 0) return
+      setState((s) => ({ ...s, status: 'saving' }))
+      options
+        .save(data)
+        .then((saved) => {
+          form.markSaved(data)
+          if (live) form.clearErrors()
+          setState({ lastSaved: typeof saved.updatedAt === 'string' ? saved.updatedAt : new Date().toISOString(), status: 'idle' })
+        })
+        .catch((e) => {
+          if (e instanceof ApiError && e.status === 0) return setState((s) => ({ ...s, status: 'offline' }))
+          setState((s) => ({ ...s, status: 'failed' }))
+          form.showError(e)
+        })
+    }, options.interval)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [enabled, JSON.stringify(form.values), form.busy, retry])
+
+  return state
+}
+
+/** "Saving…", "Saved at 14:02:11", or why not; announced politely to screen readers. */
+export function AutosaveStatus(props: { state: AutosaveState }) {
+  const { lastSaved, status } = props.state
+  const text =
+    status === 'saving'
+      ? 'Autosaving…'
+      : status === 'offline'
+        ? 'Offline: changes are kept in this browser and saved when the server is back'
+        : status === 'failed'
+          ? 'Autosave failed'
+          : lastSaved
+            ? `Draft autosaved at ${new Date(lastSaved).toLocaleTimeString()}`
+            : null
+  return (
+    <span class={`autosave-status muted small${status === 'offline' || status === 'failed' ? ' warn-text' : ''}`} role="status" aria-live="polite" data-testid="autosave-status">
+      {text ?? ''}
+      {lastSaved && <time dateTime={lastSaved} hidden />}
+    </span>
+  )
+}

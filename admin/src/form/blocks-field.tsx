@@ -1,0 +1,239 @@
+/**
+ * `blocks`: a list of rows, each one of the field's blocks. A picker shows each block (label, image or
+ * description); rows can be inserted anywhere, moved (buttons, Alt+↑/↓ on a row's heading, or dragged by
+ * the handle), duplicated, folded one by one or all at once, and removed. A folded row counts its errors.
+ */
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
+import type { Block, Doc } from '../api.ts'
+import { fieldLabel, humanize, newRowId } from '../format.ts'
+import { Icon, Modal } from '../ui.tsx'
+import { FieldList } from './fields.tsx'
+import { errorCountText, errorsUnder, inputId, useForm, type FieldProps } from './form-context.ts'
+import { dataFields, newRow } from './values.ts'
+
+export const blockLabel = (b: Block) => b.labels?.singular ?? humanize(b.slug)
+
+/** A row's heading: its `blockName`, else its first text value, else the block's name and number. */
+export function blockRowTitle(row: Doc, block: Block | undefined, index: number): string {
+  if (typeof row.blockName === 'string' && row.blockName.trim()) return row.blockName
+  for (const f of dataFields(block?.fields ?? [])) {
+    const v = row[f.name]
+    if ((f.type === 'text' || f.type === 'email' || f.type === 'textarea') && typeof v === 'string' && v.trim()) return v
+  }
+  return `${block ? blockLabel(block) : 'Block'} ${index + 1}`
+}
+
+/** A copy with new ids for the row and every nested row, so ids stay unique in the document. */
+function copyRow(row: Doc): Doc {
+  const renew = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(renew)
+    if (v && typeof v === 'object') {
+      const out: Doc = {}
+      for (const [k, x] of Object.entries(v)) out[k] = renew(x)
+      if ('id' in out && typeof out.id === 'string') out.id = newRowId()
+      return out
+    }
+    return v
+  }
+  return renew(structuredClone(row)) as Doc
+}
+
+export function BlocksField(props: FieldProps<Doc[]>) {
+  const form = useForm()
+  const { field, path } = props
+  const rows = Array.isArray(props.value) ? props.value : []
+  const blocks = field.blocks ?? []
+  const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set())
+  const [picking, setPicking] = useState<number | null>(null)
+  const [dragging, setDragging] = useState<number | null>(null)
+  const [dropAt, setDropAt] = useState<number | null>(null)
+  const focusAfter = useRef<{ key: string; target: string } | null>(null)
+  const listRef = useRef<HTMLOListElement>(null)
+  const error = form.errors[path]
+  const labelId = `${inputId(path)}-label`
+  const disabled = form.disabled || Boolean(field.admin?.readOnly)
+  const full = field.maxRows !== undefined && rows.length >= field.maxRows
+
+  // Before the next keystroke arrives: focus moves with the row that was added or moved.
+  useLayoutEffect(() => {
+    const want = focusAfter.current
+    if (!want) return
+    focusAfter.current = null
+    listRef.current?.querySelector<HTMLElement>(`[data-row="${want.key}"] ${want.target}`)?.focus()
+  })
+
+  const keyOf = (row: Doc, i: number) => String(row.id ?? `i${i}`)
+  const blockOf = (row: Doc) => blocks.find((b) => b.slug === row.blockType)
+  const set = (next: Doc[]) => props.onChange(next)
+  const move = (from: number, to: number, focus?: string) => {
+    if (to < 0 || to >= rows.length || from === to) return
+    const next = [...rows]
+    const [row] = next.splice(from, 1)
+    next.splice(to, 0, row!)
+    if (focus) focusAfter.current = { key: keyOf(row!, from), target: focus }
+    set(next)
+  }
+  const insert = (at: number, block: Block) => {
+    const row = { ...newRow(block.fields), blockType: block.slug }
+    focusAfter.current = { key: String(row.id), target: '.row-body :is(input, textarea, select)' }
+    set([...rows.slice(0, at), row, ...rows.slice(at)])
+    setPicking(null)
+  }
+  const duplicate = (i: number) => {
+    const row = copyRow(rows[i]!)
+    focusAfter.current = { key: String(row.id), target: '.row-toggle' }
+    set([...rows.slice(0, i + 1), row, ...rows.slice(i + 1)])
+  }
+  const remove = (i: number) => {
+    const next = rows.filter((_, j) => j !== i)
+    const neighbour = next[Math.min(i, next.length - 1)]
+    if (neighbour) focusAfter.current = { key: keyOf(neighbour, Math.min(i, next.length - 1)), target: '.row-toggle' }
+    set(next)
+  }
+  const toggle = (key: string) => {
+    const next = new Set(collapsed)
+    if (next.has(key)) next.delete(key)
+    else next.add(key)
+    setCollapsed(next)
+  }
+  const allCollapsed = rows.length > 0 && rows.every((r, i) => collapsed.has(keyOf(r, i)))
+
+  return (
+    <div class={`field field-blocks ${error ? 'has-error' : ''}`} data-path={path} role="group" aria-labelledby={labelId}>
+      <div class="array-head">
+        <span class="field-label" id={labelId}>
+          {fieldLabel(field)}
+          {field.required && (
+            <span class="req" aria-hidden="true">
+              *
+            </span>
+          )}
+          {field.localized && form.locale && <span class="locale-tag" aria-hidden="true">{form.locale}</span>}
+        </span>
+        <span class="muted small">
+          {rows.length} {rows.length === 1 ? 'block' : 'blocks'}
+        </span>
+        {rows.length > 1 && (
+          <button type="button" class="ghost small" onClick={() => setCollapsed(allCollapsed ? new Set() : new Set(rows.map(keyOf)))}>
+            {allCollapsed ? 'Expand all' : 'Collapse all'}
+          </button>
+        )}
+      </div>
+      {typeof field.admin?.description === 'string' && <p class="field-description">{field.admin.description}</p>}
+      {error && <p class="field-error">{error}</p>}
+      <ol class="rows" ref={listRef}>
+        {rows.map((row, i) => {
+          const key = keyOf(row, i)
+          const block = blockOf(row)
+          const open = !collapsed.has(key)
+          const title = blockRowTitle(row, block, i)
+          const rowPath = `${path}.${i}`
+          const rowError = form.errors[rowPath] ?? form.errors[`${rowPath}.blockType`]
+          const errors = errorsUnder(form.errors, [rowPath])
+          return (
+            <li
+              class={`row block-row${dropAt === i && dragging !== null && dragging !== i ? ' drop-target' : ''}${errors ? ' has-error' : ''}`}
+              key={key}
+              data-row={key}
+              draggable={dragging === i}
+              onDragStart={(e) => {
+                e.dataTransfer?.setData('text/plain', String(i))
+                if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move'
+              }}
+              onDragOver={(e) => {
+                if (dragging === null) return
+                e.preventDefault()
+                setDropAt(i)
+              }}
+              onDrop={(e) => {
+                e.preventDefault()
+                if (dragging !== null) move(dragging, i)
+                setDragging(null)
+                setDropAt(null)
+              }}
+              onDragEnd={() => {
+                setDragging(null)
+                setDropAt(null)
+              }}
+            >
+              <div class="row-head">
+                <span class="drag-handle" aria-hidden="true" title="Drag to reorder" onPointerDown={() => !disabled && setDragging(i)} onPointerUp={() => setDragging(null)}>
+                  <Icon name="drag" />
+                </span>
+                <button
+                  type="button"
+                  class="row-toggle"
+                  aria-expanded={open}
+                  aria-keyshortcuts="Alt+ArrowUp Alt+ArrowDown"
+                  onClick={() => toggle(key)}
+                  onKeyDown={(e) => {
+                    if (!e.altKey || disabled || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return
+                    e.preventDefault()
+                    move(i, e.key === 'ArrowUp' ? i - 1 : i + 1, '.row-toggle')
+                  }}
+                >
+                  <Icon name="chevron" />
+                  <span class="row-title">{title}</span>
+                  <span class="block-type muted small">{block ? blockLabel(block) : String(row.blockType ?? '?')}</span>
+                  {errors > 0 && <span class="error-count">{errorCountText(errors)}</span>}
+                </button>
+                <div class="row-actions">
+                  <button type="button" class="icon-button" disabled={disabled || i === 0} aria-label={`Move ${title} up`} title="Move up" onClick={() => move(i, i - 1, `button[aria-label="Move ${CSS.escape(title)} up"]`)}>
+                    <Icon name="up" />
+                  </button>
+                  <button type="button" class="icon-button" disabled={disabled || i === rows.length - 1} aria-label={`Move ${title} down`} title="Move down" onClick={() => move(i, i + 1, `button[aria-label="Move ${CSS.escape(title)} down"]`)}>
+                    <Icon name="down" />
+                  </button>
+                  <button type="button" class="icon-button" disabled={disabled || full} aria-label={`Add a block after ${title}`} title="Add below" onClick={() => setPicking(i + 1)}>
+                    <Icon name="plus" />
+                  </button>
+                  <button type="button" class="icon-button" disabled={disabled || full} aria-label={`Duplicate ${title}`} title="Duplicate" onClick={() => duplicate(i)}>
+                    <Icon name="copy" />
+                  </button>
+                  <button type="button" class="icon-button danger-text" disabled={disabled} aria-label={`Remove ${title}`} title="Remove" onClick={() => remove(i)}>
+                    <Icon name="trash" />
+                  </button>
+                </div>
+              </div>
+              {rowError && <p class="field-error">{rowError}</p>}
+              <div class="row-body" hidden={!open}>
+                {block ? (
+                  <FieldList fields={block.fields} value={row} path={rowPath} onChange={(v) => set(rows.map((r, j) => (j === i ? v : r)))} />
+                ) : (
+                  <p class="muted">This row's block type “{String(row.blockType)}” is not in the config; it is kept as it is.</p>
+                )}
+              </div>
+            </li>
+          )
+        })}
+      </ol>
+      <button type="button" class="add-row" disabled={disabled || full || blocks.length === 0} onClick={() => setPicking(rows.length)}>
+        <Icon name="plus" /> Add {rows.length ? 'another' : 'a'} block
+      </button>
+      {picking !== null && <BlockPicker blocks={blocks} onPick={(b) => insert(picking, b)} onClose={() => setPicking(null)} />}
+    </div>
+  )
+}
+
+/** The blocks to choose from, as buttons with their label and, when configured, image and description. */
+function BlockPicker(props: { blocks: Block[]; onPick: (b: Block) => void; onClose: () => void }) {
+  const [q, setQ] = useState('')
+  const needle = q.trim().toLowerCase()
+  const shown = props.blocks.filter((b) => !needle || blockLabel(b).toLowerCase().includes(needle) || b.slug.includes(needle))
+  return (
+    <Modal title="Add a block" onClose={props.onClose} wide>
+      {props.blocks.length > 6 && <input type="search" class="block-search" aria-label="Filter blocks" placeholder="Filter blocks…" value={q} onInput={(e) => setQ(e.currentTarget.value)} />}
+      <ul class="block-choices">
+        {shown.map((b) => (
+          <li key={b.slug}>
+            <button type="button" class="block-choice" onClick={() => props.onPick(b)}>
+              {b.imageURL && <img src={b.imageURL} alt="" loading="lazy" />}
+              <strong>{blockLabel(b)}</strong>
+              {typeof b.admin?.description === 'string' && <span class="muted small">{b.admin.description}</span>}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Modal>
+  )
+}
