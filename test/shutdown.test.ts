@@ -28,11 +28,15 @@ describe('clean shutdown', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     test(`${signal}: a write in flight finishes and is kept; exit code 0`, async () => {
       const dir = tempDir();
-      // A slow hook keeps the request in flight while the signal arrives.
-      fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [{ slug: 'notes', access: { create: () => true }, hooks: { beforeChange: [async ({ data }) => { await Bun.sleep(300); return data }] }, fields: [{ name: 'text', type: 'text' }] }] }\n`);
+      // A slow hook keeps the request in flight while the signal arrives; it marks when it has begun, so the
+      // signal never comes before the server has the request (on a busy machine 100 ms was not enough).
+      const marker = path.join(dir, 'in-flight');
+      fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [{ slug: 'notes', access: { create: () => true }, hooks: { beforeChange: [async ({ data }) => { await Bun.write(${JSON.stringify(marker)}, ''); await Bun.sleep(300); return data }] }, fields: [{ name: 'text', type: 'text' }] }] }\n`);
       const { proc, base } = await serve(dir);
       const pending = fetch(`${base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'in flight' }) });
-      await Bun.sleep(100);
+      for (const deadline = Date.now() + 10_000; !fs.existsSync(marker); await Bun.sleep(10)) {
+        if (Date.now() > deadline) throw new Error('the write never reached its hook');
+      }
       proc.kill(signal);
       const res = await pending;
       expect(res.status).toBe(201);
