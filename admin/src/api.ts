@@ -52,6 +52,8 @@ export interface CollectionConfig {
   admin?: { useAsTitle?: string }
   /** `livePreview.url` is configured: the edit view offers the live preview pane. */
   livePreview?: boolean
+  /** The collection has a full-text index: `?search=` works on it. */
+  search?: boolean
   fields: Field[]
 }
 
@@ -251,11 +253,13 @@ export interface ListParams extends ReadParams {
   where?: Record<string, unknown>
   /** 0 (ids) unless asked: the list view populates one level to show names. */
   depth?: number
+  /** Full-text terms (collections with `search`), best match first unless `sort` is given. */
+  search?: string
 }
 
 export const docs = {
   list: (slug: string, p: ListParams = {}) =>
-    api<ListResult>('GET', `/${seg(slug)}${queryString({ limit: p.limit ?? 20, page: p.page ?? 1, sort: p.sort, where: p.where, depth: p.depth ?? 0, locale: p.locale, draft: p.draft ? 'true' : undefined })}`),
+    api<ListResult>('GET', `/${seg(slug)}${queryString({ limit: p.limit ?? 20, page: p.page ?? 1, sort: p.sort, where: p.where, search: p.search || undefined, depth: p.depth ?? 0, locale: p.locale, draft: p.draft ? 'true' : undefined })}`),
   get: (slug: string, id: string | number, p: ReadParams = {}) => api<Doc>('GET', `/${seg(slug)}/${seg(String(id))}${readQuery(p)}`),
   create: (slug: string, data: Doc, p: ReadParams = {}) =>
     api<{ doc: Doc; message?: string }>('POST', `/${seg(slug)}${writeQuery(p)}`, data),
