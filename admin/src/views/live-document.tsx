@@ -2,7 +2,7 @@
  * An open document follows its realtime topic (docs/admin.md, "Live updates"): without unsaved edits the
  * form shows a change made elsewhere at once; with unsaved edits it keeps what the editor typed and says
  * who changed the document, with a choice to load that change instead. The editor's own saves come back
- * through the stream too; they carry the `updatedAt` the form already has and are ignored.
+ * through the stream too; they carry exactly the document the form already has and are ignored.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { versions, type Doc, type Version, type VersionOwner } from '../api.ts'
@@ -40,7 +40,12 @@ async function authorOf(doc: Doc, owner: VersionOwner, versioned: boolean, me: {
   return nameOf(latest?.author, me)
 }
 
-const sameSave = (a: Doc | null, b: Doc | null) => Boolean(a && b && a.updatedAt === b.updatedAt)
+/** The same saved state (key order aside): an echo of a save this form already shows. */
+function sameSave(a: Doc | null, b: Doc | null): boolean {
+  if (!a || !b) return false
+  const canon = (d: Doc) => JSON.stringify(Object.keys(d).sort().map((k) => [k, d[k]]))
+  return canon(a) === canon(b)
+}
 
 export function useLiveDocument(o: Options): { change: LiveChange | null; load: () => void; keep: () => void } {
   const { user } = useApp()
