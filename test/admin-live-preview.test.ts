@@ -132,6 +132,15 @@ describe.skipIf(!hasChromium())('admin live preview', () => {
     await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
   }, STEP);
 
+  test('a save made elsewhere reaches the site through the realtime stream, with no click in the admin', async () => {
+    await page.goto(admin(`/collections/posts/${postId}`));
+    await frame().getByRole('heading', { name: 'Seen in the window' }).waitFor();
+    await t.request('PATCH', `/posts/${postId}?draft=true`, { token: s.token, body: { title: 'Saved by a script' } });
+    // The open form takes the change (no unsaved edits), the frame shows it, and the site hears of the save.
+    await frame().getByRole('heading', { name: 'Saved by a script' }).waitFor();
+    await frame().locator('body[data-saves="1"]').waitFor();
+  }, STEP);
+
   test('a global with livePreview.url gets the pane; a collection without it does not', async () => {
     await page.goto(admin('/globals/banner'));
     await page.getByRole('heading', { name: 'Banner' }).waitFor();

@@ -94,6 +94,8 @@ export interface CollectionConfig {
   livePreview?: boolean
   /** Drafts are saved while typing, after a pause of `interval` ms. */
   autosave?: { interval: number } | null
+  /** The collection has a full-text index: `?search=` works on it. */
+  search?: boolean
   fields: Field[]
 }
 
@@ -305,11 +307,13 @@ export interface ListParams extends ReadParams {
   where?: Record<string, unknown>
   /** 0 (ids) unless asked: the list view populates one level to show names. */
   depth?: number
+  /** Full-text terms (collections with `search`), best match first unless `sort` is given. */
+  search?: string
 }
 
 export const docs = {
   list: (slug: string, p: ListParams = {}) =>
-    api<ListResult>('GET', `/${seg(slug)}${queryString({ limit: p.limit ?? 20, page: p.page ?? 1, sort: p.sort, where: p.where, depth: p.depth ?? 0, locale: p.locale, draft: p.draft ? 'true' : undefined })}`),
+    api<ListResult>('GET', `/${seg(slug)}${queryString({ limit: p.limit ?? 20, page: p.page ?? 1, sort: p.sort, where: p.where, search: p.search || undefined, depth: p.depth ?? 0, locale: p.locale, draft: p.draft ? 'true' : undefined })}`),
   get: (slug: string, id: string | number, p: ReadParams = {}) => api<Doc>('GET', `/${seg(slug)}/${seg(String(id))}${readQuery(p)}`),
   create: (slug: string, data: Doc, p: WriteParams = {}) =>
     api<{ doc: Doc; message?: string }>('POST', `/${seg(slug)}${writeQuery(p)}`, data),

@@ -55,6 +55,7 @@ function createHub(cms: CMS): Hub {
     cursor ??= await lastChangeId(cms.store);
     stopWatching ??= cms.store.watchChanges((name) => {
       if (name === null || name === '_cms_events') wake();
+      if (name === null || name === '_cms_sessions') void dropEndedSessions();
     });
   };
 
@@ -79,6 +80,13 @@ function createHub(cms: CMS): Hub {
         if (batch.length === 0) break;
       }
     } while (again && !closed);
+  }
+
+  /** Closes the streams whose session ended (logout, a session removed, the user deactivated), on any instance. */
+  async function dropEndedSessions() {
+    await Promise.all([...subscribers].map(async (subscriber) => {
+      if (subscriber.sessionAlive && !(await subscriber.sessionAlive().catch(() => true))) subscriber.stream.close(false);
+    }));
   }
 
   /** The entries after the client's last one, still in the window and no later than what others got. */

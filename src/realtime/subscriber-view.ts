@@ -17,7 +17,13 @@ export type ReadOptions = { draft: boolean; depth: number; preview?: string };
 export const HIDDEN = Symbol('hidden');
 export type View = Record<string, unknown> | null | typeof HIDDEN;
 
-export type Viewer = { ctx: OperationContext; options: ReadOptions; key: string };
+export type Viewer = {
+  ctx: OperationContext;
+  options: ReadOptions;
+  key: string;
+  /** Whether the session the stream was opened with still exists; absent for API keys and anonymous streams. */
+  sessionAlive?: () => Promise<boolean>;
+};
 
 export function viewerKey(ctx: OperationContext, options: ReadOptions, scopes: readonly string[] | null | undefined): string {
   const user = ctx.user ? `${ctx.user.id}:${Bun.hash(JSON.stringify(ctx.user)).toString(36)}` : 'anonymous';

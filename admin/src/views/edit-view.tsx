@@ -24,6 +24,7 @@ import { UserAccountPanel } from './user-account-panel.tsx'
 import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx'
+import { LiveChangeNotice, useLiveDocument } from './live-document.tsx'
 
 /** A one-time note carried across the redirect from /create to the new document's page. */
 let flash: { path: string; text: string; secret?: string; invite?: string } | null = null
@@ -163,6 +164,16 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     setSaves((n) => n + 1)
   }
 
+  const live = useLiveDocument({
+    owner: creating ? null : { collection: c.slug, id: props.id! },
+    versioned: Boolean(c.drafts),
+    locale,
+    doc,
+    dirty: form.dirty,
+    busy: form.busy,
+    show: (d) => (form.forgetUnsaved(), showDoc(d)),
+  })
+
   const defaultMode: SaveMode = c.drafts ? 'draft' : 'save'
   useSaveShortcut(() => void save(defaultMode))
 
@@ -247,6 +258,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         >
           <LockBanner lock={lock} onTakenOver={() => setReloads((n) => n + 1)} />
           <RecoveredBanner form={form} />
+          <LiveChangeNotice {...live} />
           <ErrorSummary form={form} fields={fields} />
           {isMedia && doc && <MediaPreview doc={doc} />}
           <FormContext.Provider value={fieldContext}>
@@ -299,7 +311,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
             )}
           </aside>
         )}
-        {canPreview && previewOpen && <LivePreviewSlot owner={{ collection: c.slug, id: props.id! }} values={form.values} locale={locale} saves={saves} />}
+        {canPreview && previewOpen && <LivePreviewSlot owner={{ collection: c.slug, id: props.id! }} values={form.values} locale={locale} />}
       </div>
     </section>
   )

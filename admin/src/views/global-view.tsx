@@ -166,7 +166,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
             />
           )}
         </aside>
-        {showPreview && <LivePreviewSlot owner={{ global: g.slug }} values={form.values} locale={locale} saves={saves} />}
+        {showPreview && <LivePreviewSlot owner={{ global: g.slug }} values={form.values} locale={locale} />}
       </div>
     </section>
   )

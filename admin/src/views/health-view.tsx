@@ -3,6 +3,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { ops, type Health } from '../ops-api.ts'
 import { formatDate, message } from '../format.ts'
 import { ErrorBox, Spinner } from '../ui.tsx'
+import { useApp } from '../app-context.ts'
+import { contentTopics, useRefreshOnChange } from '../realtime.ts'
 
 function duration(seconds: number): string {
   const d = Math.floor(seconds / 86400)
@@ -14,9 +16,12 @@ function duration(seconds: number): string {
 export default function HealthView() {
   const [health, setHealth] = useState<Health | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [reload, setReload] = useState(0)
+  // Pending jobs and deliveries move with content changes.
+  useRefreshOnChange(contentTopics(useApp().config), () => setReload((n) => n + 1), 400)
   useEffect(() => {
     ops.health().then(setHealth).catch((e) => setError(message(e)))
-  }, [])
+  }, [reload])
   const row = (label: string, value: string) => (
     <div>
       <dt>{label}</dt>

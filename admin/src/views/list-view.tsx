@@ -14,6 +14,7 @@ import { readConditions, whereOf, writeConditions } from '../list/list-filter.ts
 import { ColumnPicker, useColumns } from '../list/column-picker.tsx'
 import FilterPanel from '../list/filter-builder.tsx'
 import BulkActions from '../list/bulk-actions.tsx'
+import { useRefreshOnChange } from '../realtime.ts'
 
 const PAGE_SIZES = [10, 20, 50, 100]
 const DEFAULT_PAGE_SIZE = 20
@@ -39,8 +40,10 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   const canCreate = mayManage(c, user)
   const q = props.location.query
   const page = Math.max(1, Number(q.get('page')) || 1)
-  const sort = q.get('sort') ?? '-updatedAt'
   const search = q.get('q') ?? ''
+  // Full-text matches come best first unless a column's order is chosen.
+  const fullText = Boolean(c.search)
+  const sort = q.get('sort') ?? (fullText && search ? '' : '-updatedAt')
   const limit = PAGE_SIZES.includes(Number(q.get('limit'))) ? Number(q.get('limit')) : DEFAULT_PAGE_SIZE
   const conditions = readConditions(q)
   const filterKey = JSON.stringify(conditions)
@@ -56,7 +59,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const titleKey = c.admin?.useAsTitle ?? 'id'
   const [choices, shown, chooseColumns] = useColumns(c, titleKey, user.id)
-  const searchable = titleKey !== 'id'
+  const searchable = titleKey !== 'id' || fullText
   const base = `/collections/${c.slug}`
 
   const setQuery = (changes: Record<string, string | null>) => updateQuery(q, changes)
@@ -69,9 +72,9 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
   useEffect(() => {
     let live = true
     setLoading(true)
-    const where = whereOf(conditions, searchable ? { field: titleKey, text: search } : undefined)
+    const where = whereOf(conditions, searchable && !fullText ? { field: titleKey, text: search } : undefined)
     docs
-      .list(c.slug, { page, limit, sort, where, locale, depth: 1, draft: c.drafts })
+      .list(c.slug, { page, limit, sort: sort || undefined, where, search: fullText ? search : undefined, locale, depth: 1, draft: c.drafts })
       .then(async (r) => {
         const more = c.drafts ? await draftFacts(c.slug, r.docs, isAdmin(user)) : { live: new Map(), scheduled: new Set<string>() }
         if (!live) return
@@ -85,6 +88,9 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
       live = false
     }
   }, [c.slug, page, sort, search, locale, limit, filterKey, reloads])
+
+  // A write anywhere (another editor, the job loop, an API client) shows here without a reload.
+  useRefreshOnChange([c.slug], () => setReloads((n) => n + 1), 150, locale)
 
   const onSearch = (v: string) => {
     setDraftSearch(v)
@@ -127,8 +133,8 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
             <Icon name="search" />
             <input
               type="search"
-              aria-label={`Search ${pluralLabel(c).toLowerCase()} by ${humanize(titleKey).toLowerCase()}`}
-              placeholder={`Search by ${humanize(titleKey).toLowerCase()}`}
+              aria-label={fullText ? `Search ${pluralLabel(c).toLowerCase()}` : `Search ${pluralLabel(c).toLowerCase()} by ${humanize(titleKey).toLowerCase()}`}
+              placeholder={fullText ? 'Search' : `Search by ${humanize(titleKey).toLowerCase()}`}
               value={draftSearch}
               onInput={(e) => onSearch(e.currentTarget.value)}
             />

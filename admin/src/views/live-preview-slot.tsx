@@ -13,8 +13,6 @@ export interface LivePreviewProps {
   /** The form's current values, saved or not: what the site should show. */
   values: Doc
   locale?: string
-  /** Counts saves; each one is announced to the site as a `payload-document-event`. */
-  saves: number
 }
 
 type Pane = (props: LivePreviewProps) => preact.JSX.Element

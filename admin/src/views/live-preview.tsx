@@ -7,12 +7,14 @@
  * we answer, and post again on every change, `{ type: 'payload-live-preview', data, collectionSlug |
  * globalSlug, locale }` to the site's origin; the site merges `data` through the method-override read
  * (docs/payload-compatibility.md). After each save we post `{ type: 'payload-document-event' }` so
- * server-rendered sites refresh. The URL comes from SPEC's preview endpoint, signed with a token.
+ * server-rendered sites refresh: every save, the editor's own or anyone else's, reaches the pane
+ * through the realtime stream (admin/src/realtime.ts), so nothing polls. The URL comes from SPEC's preview endpoint, signed with a token.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { preview } from '../api.ts'
 import { message } from '../format.ts'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
+import { useRealtime } from '../realtime.ts'
 import type { LivePreviewProps } from './live-preview-slot.tsx'
 
 const WIDTHS = { phone: 375, tablet: 768, desktop: null } as const
@@ -39,6 +41,15 @@ export function LivePreviewPane(props: LivePreviewProps) {
   const popup = useRef<Window | null>(null)
   const latest = useRef(props)
   latest.current = props
+  // Counts saves of this document seen on the realtime stream (a publish is two events: one is enough).
+  const [saves, setSaves] = useState(0)
+  const burst = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const topic = 'global' in owner ? `globals/${owner.global}` : `${owner.collection}/${owner.id}`
+  useRealtime([topic], () => {
+    clearTimeout(burst.current)
+    burst.current = setTimeout(() => setSaves((n) => n + 1), 100)
+  }, locale)
+  useEffect(() => () => clearTimeout(burst.current), [])
 
   // The page's URL may follow the document (a new slug), so it is asked again after each save.
   useEffect(() => {
@@ -49,7 +60,7 @@ export function LivePreviewPane(props: LivePreviewProps) {
     return () => {
       live = false
     }
-  }, [ownerKey, locale, props.saves])
+  }, [ownerKey, locale, saves])
 
   const origin = url ? new URL(url, location.href).origin : null
 
@@ -86,13 +97,12 @@ export function LivePreviewPane(props: LivePreviewProps) {
     return () => clearTimeout(timer)
   }, [props.values, locale, origin])
 
-  const firstSaves = useRef(props.saves)
   useEffect(() => {
-    if (!origin || props.saves === firstSaves.current) return
+    if (!origin || saves === 0) return
     const p = latest.current
     const event = 'global' in p.owner ? { globalSlug: p.owner.global } : { collectionSlug: p.owner.collection, id: p.owner.id }
     for (const w of targets()) w.postMessage({ type: 'payload-document-event', ...event }, origin)
-  }, [props.saves])
+  }, [saves])
 
   // A popped-out window that is closed brings the frame back.
   useEffect(() => {

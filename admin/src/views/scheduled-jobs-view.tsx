@@ -5,6 +5,7 @@ import { findCollection, useApp } from '../app-context.ts'
 import { docTitle, exactTime, formatDate, globalLabel, message, singularLabel } from '../format.ts'
 import { Link, updateQuery, type Location } from '../router.tsx'
 import { confirmDialog, ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
+import { contentTopics, useRefreshOnChange } from '../realtime.ts'
 
 const PAGE_SIZE = 20
 
@@ -31,6 +32,8 @@ export default function ScheduledJobsView(props: { location: Location }) {
   const [titles, setTitles] = useState<Map<string, string>>(new Map())
   const [error, setError] = useState<string | null>(null)
   const [reload, setReload] = useState(0)
+  // A publish by the job loop (or anyone) takes its job off the list.
+  useRefreshOnChange(contentTopics(config), () => setReload((n) => n + 1), 400)
 
   useEffect(() => {
     let live = true

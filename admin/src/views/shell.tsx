@@ -13,6 +13,7 @@ import { GlobalView } from './global-view.tsx'
 import { ListView } from './list-view.tsx'
 import { MediaLibrary } from './media-library.tsx'
 import { LazyView } from './lazy-view.tsx'
+import { PaletteLauncher } from '../palette/palette-launcher.tsx'
 
 /** Admins' operations pages, each a lazy chunk: path below /operations/, nav label, icon, loader. */
 const OPERATIONS = [
@@ -119,6 +120,7 @@ export function Shell(props: { onLogout: () => void }) {
           <Icon name={menuOpen ? 'x' : 'menu'} /> Menu
         </button>
         <nav aria-label="Main" id="main-nav">
+          <PaletteLauncher />
           <div class="nav-title">Collections</div>
           {content.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
           {config.globals.length > 0 && <div class="nav-title">Globals</div>}

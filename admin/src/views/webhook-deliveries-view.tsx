@@ -5,6 +5,8 @@ import { formatDate, message } from '../format.ts'
 import { updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
 import type { ListResult } from '../api.ts'
+import { useApp } from '../app-context.ts'
+import { contentTopics, useRefreshOnChange } from '../realtime.ts'
 
 const STATES: DeliveryState[] = ['pending', 'sending', 'failed']
 
@@ -16,6 +18,8 @@ export default function WebhookDeliveriesView(props: { location: Location }) {
   const [list, setList] = useState<ListResult<Delivery> | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [reload, setReload] = useState(0)
+  // Content changes queue deliveries: show them as they come.
+  useRefreshOnChange(contentTopics(useApp().config), () => setReload((n) => n + 1), 400)
 
   useEffect(() => {
     let live = true

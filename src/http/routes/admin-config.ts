@@ -52,6 +52,8 @@ export function adminConfigRoutes(cms: CMS) {
       admin: { useAsTitle: c.admin?.useAsTitle ?? 'id' },
       // The URL is a function of the document: the admin asks POST …/preview for it (with its token).
       livePreview: Boolean(c.livePreview?.url),
+      // The list's search box asks the full-text index when there is one (docs/search.md).
+      search: c.search !== null,
       fields: describeFields(c.editorFields),
     })),
     globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: describeFields(g.editorFields) })),

@@ -8,6 +8,7 @@ import { badRequest } from '../../errors.ts';
 import { parseTopics } from '../../realtime/topics.ts';
 import { hubOf } from '../../realtime/hub.ts';
 import { viewerKey } from '../../realtime/subscriber-view.ts';
+import { findSession } from '../../auth/sessions.ts';
 
 function lastEventIdOf(request: Request, query: Record<string, unknown>): number | null {
   const raw = request.headers.get('last-event-id') ?? (typeof query.lastEventId === 'string' ? query.lastEventId : null);
@@ -23,7 +24,10 @@ export function realtimeRoutes(cms: CMS) {
       const { depth, draft, preview } = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
       const options = { depth, draft: Boolean(draft), ...(preview ? { preview } : {}) };
       const lastEventId = lastEventIdOf(request, query);
-      const response = await hubOf(cms).subscribe({ ctx, options, key: viewerKey(ctx, options, credentials.scopes) }, topics, lastEventId);
+      const { token } = credentials;
+      // A stream lives on after its request: it ends when its session does (docs/realtime.md).
+      const sessionAlive = token && credentials.via !== 'api-key' ? async () => (await findSession(cms, token)) !== null : undefined;
+      const response = await hubOf(cms).subscribe({ ctx, options, key: viewerKey(ctx, options, credentials.scopes), sessionAlive }, topics, lastEventId);
       keepOpen(cms, request);
       return response;
     },
