@@ -210,7 +210,11 @@ export interface UserConfig {
     requireTwoFactor?: string[];
   };
   /** Outgoing mail (password resets, invitations); or env CMS_SMTP_URL and CMS_EMAIL_FROM. */
-  email?: { transport?: string; from?: string };
+  email?: {
+    transport?: string; from?: string;
+    /** Hosts (`cms.example.com` or `cms.example.com:8443`) a mailed link may point at when `serverURL` is not set (docs/accounts.md). */
+    allowedHosts?: string[];
+  };
   upload?: { maxFileSize?: number; mimeTypes?: string[]; imageSizes?: ImageSize[]; dir?: string; storage?: StorageAdapter | S3StorageOptions | null };
   localization?: { locales: (string | { code: string; label?: string })[]; defaultLocale?: string; fallback?: boolean };
   webhooks?: WebhookConfig[];
@@ -314,7 +318,7 @@ export interface SanitizedConfig {
   trustProxy: TrustProxy;
   auth: { roles: string[]; tokenExpiration: number; maxLoginAttempts: number; lockWindow: number; trustedOrigins: string[]; requireTwoFactor: string[] };
   /** null: no mail is sent, and the admin offers links to copy. */
-  email: { transport: string; from: string } | null;
+  email: { transport: string; from: string; allowedHosts: string[] } | null;
   upload: { maxFileSize: number; mimeTypes: string[]; imageSizes: ImageSize[]; dir: string; storage: StorageAdapter | S3StorageOptions | null };
   localization: { locales: string[]; defaultLocale: string; fallback: boolean } | null;
   webhooks: WebhookConfig[];
