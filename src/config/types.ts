@@ -80,7 +80,10 @@ export interface Field {
   min?: number;
   max?: number;
   minLength?: number;
+  /** Characters; text-like fields have a default (src/fields/size-limits.ts). */
   maxLength?: number;
+  /** Bytes of the value's JSON, for json and rich text (default in src/fields/size-limits.ts). */
+  maxSize?: number;
   admin?: Record<string, unknown>;
 }
 
@@ -111,6 +114,8 @@ export interface CollectionConfig {
   search?: SearchConfig;
   drafts?: boolean;
   maxVersions?: number;
+  /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
+  maxDocumentSize?: number;
   access?: { read?: AccessRule; create?: AccessRule; update?: AccessRule; delete?: AccessRule; [extra: string]: AccessRule | undefined };
   hooks?: Hooks;
   indexes?: IndexConfig[];
@@ -134,6 +139,8 @@ export interface GlobalConfig {
   fields: Field[];
   drafts?: boolean;
   maxVersions?: number;
+  /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
+  maxDocumentSize?: number;
   access?: { read?: AccessRule; update?: AccessRule };
   hooks?: Hooks;
   livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
