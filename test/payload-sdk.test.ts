@@ -47,6 +47,8 @@ describe('@payloadcms/sdk against the API', () => {
     auth = { headers: { Authorization: `JWT ${login.token}` } };
     const me = await sdk.me({ collection: 'users' }, auth);
     expect(me.user?.email).toBe(ADMIN.email);
+    // Payload's clients also read the token, its end and the collection.
+    expect(me).toMatchObject({ token: login.token, exp: login.exp, collection: 'users', csrfToken: expect.any(String) });
     t.clock.advance(60_000);
     const refreshed = await sdk.refreshToken({ collection: 'users' }, auth);
     expect(refreshed.refreshedToken).toBe(login.token!);
@@ -168,6 +170,8 @@ describe('@payloadcms/sdk against the API', () => {
     const key = await sdk.create({ collection: 'api-keys', data: { name: 'sdk', user: 1, scopes: ['*'] } }, auth);
     const me = await sdk.me({ collection: 'users' }, { headers: { Authorization: `users API-Key ${(key as any).key}` } });
     expect(me.user?.email).toBe(ADMIN.email);
+    // A key is never echoed back, and has no session end.
+    expect(me).toMatchObject({ token: null, exp: null, collection: 'users' });
   });
 });
 
