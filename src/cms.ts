@@ -103,6 +103,9 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   if (options.migrate === 'auto' || options.migrate === undefined) await ensureSearchIndexes(cms);
   if (config.audit) cms.events.on(recordAuditEntries(cms));
   if (config.webhooks.length > 0) await startWebhooks(cms);
+  if (config.email && !config.serverURL && config.email.allowedHosts.length === 0) {
+    log.warn('email: links in mails (password resets, invitations) are sent only for requests to a loopback address until serverURL or email.allowedHosts is set (docs/accounts.md)');
+  }
   setDefaultCMS(cms);
   return cms;
 }

@@ -63,6 +63,16 @@ describe('CSRF and origin', () => {
     const no = await t.request('OPTIONS', '/notes', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     expect(no.headers.get('access-control-allow-origin')).toBeNull();
   });
+  test('CORS: every answer varies by Origin, for allowed, other and missing origins alike', async () => {
+    const varies = (res: { headers: Headers }) => (res.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase()).includes('origin');
+    for (const origin of ['https://site.example', 'https://trusted.example', 'https://evil.example', null]) {
+      const headers: Record<string, string> = origin ? { origin } : {};
+      expect({ origin, vary: varies(await t.request('GET', '/notes', { headers })) }).toEqual({ origin, vary: true });
+      expect({ origin, vary: varies(await t.request('GET', '/notes/999', { headers })) }).toEqual({ origin, vary: true });
+      const pre = await t.request('OPTIONS', '/notes', { headers: { ...headers, 'access-control-request-method': 'POST' } });
+      expect({ origin, vary: varies(pre) }).toEqual({ origin, vary: true });
+    }
+  });
   test('CORS headers also on errors', async () => {
     const res = await t.request('GET', '/notes/999', { headers: { origin: 'https://site.example' } });
     expect(res.status).toBe(401);

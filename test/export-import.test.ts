@@ -207,6 +207,88 @@ describe('import refuses a folder that does not match the config, before writing
   });
 });
 
+describe('import reads regular files inside the folder only, and refuses before writing anything', () => {
+  let source: TestServer;
+  let target: TestServer;
+  const work = tempDir('cms-import-links-');
+  const folder = path.join(work, 'export');
+  const secret = path.join(work, 'cms.config.ts');
+  let image: Record<string, any>;
+
+  beforeAll(async () => {
+    source = await startTestServer(config);
+    const api = localAPI(source.cms);
+    await api.create({ collection: 'categories', data: { name: 'News' } });
+    image = await api.upload({ file: { data: new Uint8Array(await png(20, 10)), name: 'cover.png' }, data: { alt: 'Cover' } });
+    await exportContent(source.cms, { outDir: folder });
+    fs.writeFileSync(secret, "export default { secret: 'do-not-serve' };\n");
+    target = await startTestServer(config);
+  });
+  afterAll(async () => {
+    await source?.stop();
+    await target?.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  const nothingWritten = async () => {
+    const api = localAPI(target.cms);
+    expect((await api.count({ collection: 'categories' })).totalDocs).toBe(0);
+    expect((await api.count({ collection: 'media' })).totalDocs).toBe(0);
+    expect((await fetch(`${target.api}/media/file/${image.filename}`)).status).toBe(404);
+  };
+  /** Swaps `relative` for a symbolic link to `to` while `run` runs. */
+  const linked = async (relative: string, to: string, run: () => Promise<void>) => {
+    const file = path.join(folder, relative);
+    const kept = `${file}.kept`;
+    fs.renameSync(file, kept);
+    fs.symlinkSync(to, file);
+    try {
+      await run();
+    } finally {
+      fs.rmSync(file);
+      fs.renameSync(kept, file);
+    }
+  };
+
+  test('a media file that is a symbolic link (to the config) is refused', async () => {
+    await linked(`media/${image.filename}`, secret, async () => {
+      await expect(importContent(target.cms, folder)).rejects.toThrow(`media/${image.filename}, named by a media document, is a symbolic link`);
+    });
+    await nothingWritten();
+  });
+
+  test('a document file that is a symbolic link is refused', async () => {
+    await linked('categories/1.json', path.join(folder, 'categories', '1.json.kept'), async () => {
+      await expect(importContent(target.cms, folder)).rejects.toThrow('categories/1.json is a symbolic link');
+    });
+    await nothingWritten();
+  });
+
+  test('a folder that is a symbolic link is refused', async () => {
+    await linked('categories', path.join(folder, 'categories.kept'), async () => {
+      await expect(importContent(target.cms, folder)).rejects.toThrow('categories is not part of an export');
+    });
+    await nothingWritten();
+  });
+
+  test('a media document naming a file outside the folder is refused', async () => {
+    const file = path.join(folder, 'media', `${image.id}.json`);
+    const original = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), filename: '../../cms.config.ts' }));
+    try {
+      await expect(importContent(target.cms, folder)).rejects.toThrow('names a path outside the folder');
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+    await nothingWritten();
+  });
+
+  test('the untouched folder imports', async () => {
+    await importContent(target.cms, folder);
+    expect((await fetch(`${target.api}/media/file/${image.filename}`)).status).toBe(200);
+  });
+});
+
 describe('the cms export and cms import commands', () => {
   const MAIN = path.join(import.meta.dir, '../src/cli/main.ts');
   const work = tempDir('cms-export-cli-');

@@ -66,6 +66,16 @@ describe('receiveMultipart', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  test('a part header over 16 KB is a 400 whether it arrives in one chunk or many', async () => {
+    const boundary = 'b0undary';
+    const header = `Content-Disposition: form-data; name="alt"\r\nX-Padding: ${'p'.repeat(17_000)}`;
+    const body = Buffer.from(`--${boundary}\r\n${header}\r\n\r\nvalue\r\n--${boundary}--\r\n`);
+    for (const size of [1 << 20, 1000]) {
+      const error = await receiveMultipart(withType(chunked(body, () => size), `multipart/form-data; boundary=${boundary}`), limits).catch((e) => e);
+      expect({ size, status: error.status, message: error.message }).toEqual({ size, status: 400, message: expect.stringContaining('part header is too long') });
+    }
+  });
+
   test('a body cut short is a 400 with no staged file left', async () => {
     const cut = sample.body.subarray(0, sample.body.length - 40);
     const error = await receiveMultipart(withType(chunked(cut, () => 50), sample.contentType), limits).catch((e) => e);

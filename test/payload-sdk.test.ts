@@ -28,6 +28,7 @@ beforeAll(async () => {
       ],
     }],
     globals: [{ slug: 'settings', drafts: true, fields: [{ name: 'siteName', type: 'text' }] }],
+    upload: { imageSizes: [{ name: 'thumb', width: 8 }] },
   });
   await t.user('admin', ADMIN.email, ADMIN.password);
   sdk = new PayloadSDK({ baseURL: t.api });
@@ -46,6 +47,8 @@ describe('@payloadcms/sdk against the API', () => {
     auth = { headers: { Authorization: `JWT ${login.token}` } };
     const me = await sdk.me({ collection: 'users' }, auth);
     expect(me.user?.email).toBe(ADMIN.email);
+    // Payload's clients also read the token, its end and the collection.
+    expect(me).toMatchObject({ token: login.token, exp: login.exp, collection: 'users', csrfToken: expect.any(String) });
     t.clock.advance(60_000);
     const refreshed = await sdk.refreshToken({ collection: 'users' }, auth);
     expect(refreshed.refreshedToken).toBe(login.token!);
@@ -144,10 +147,31 @@ describe('@payloadcms/sdk against the API', () => {
     expect((await sdk.find({ collection: 'media', where: { alt: { equals: 'A pixel' } } }, auth)).totalDocs).toBe(1);
   });
 
+  test('update with a file replaces it, remakes the sizes and removes the old files after the save', async () => {
+    const first = await sdk.create({ collection: 'media', data: { alt: 'Before' }, file: new File([await png(20, 10)], 'before.png', { type: 'image/png' }) }, auth);
+    const oldFiles = [first.filename, (first.sizes as any).thumb.filename];
+    const fileStatus = async (name: string) => (await fetch(`${t.api}/media/file/${name}`)).status;
+    const updated = await sdk.update({ collection: 'media', id: first.id, data: { alt: 'After' }, file: new File([await png(40, 30)], 'after.png', { type: 'image/png' }) }, auth);
+    expect(updated).toMatchObject({ id: first.id, alt: 'After', width: 40, height: 30, originalName: 'after.png', mimeType: 'image/png' });
+    expect((updated.sizes as any).thumb).toMatchObject({ width: 8, height: 6 });
+    expect(updated.filename).not.toBe(first.filename);
+    for (const name of oldFiles) expect(await fileStatus(name)).toBe(404);
+    for (const name of [updated.filename, (updated.sizes as any).thumb.filename]) expect(await fileStatus(name as string)).toBe(200);
+    expect((await sdk.findByID({ collection: 'media', id: first.id }, auth)).width).toBe(40);
+
+    // A refused replacement (an empty file) changes nothing and keeps the current files.
+    const refused = await fetch(`${t.api}/media/${first.id}`, { method: 'PATCH', headers: auth.headers, body: (() => { const f = new FormData(); f.append('file', new File([], 'empty.png', { type: 'image/png' })); return f; })() });
+    expect(refused.status).toBe(400);
+    expect(await fileStatus(updated.filename as string)).toBe(200);
+    expect((await sdk.findByID({ collection: 'media', id: first.id }, auth)).filename).toBe(updated.filename);
+  });
+
   test('the API-Key header form authenticates like Bearer', async () => {
     const key = await sdk.create({ collection: 'api-keys', data: { name: 'sdk', user: 1, scopes: ['*'] } }, auth);
     const me = await sdk.me({ collection: 'users' }, { headers: { Authorization: `users API-Key ${(key as any).key}` } });
     expect(me.user?.email).toBe(ADMIN.email);
+    // A key is never echoed back, and has no session end.
+    expect(me).toMatchObject({ token: null, exp: null, collection: 'users' });
   });
 });
 

@@ -231,6 +231,28 @@ describe('answers never cross callers', () => {
     }
   });
 
+  test('a preview-token read is never kept, however its name is percent-encoded', async () => {
+    const id = await createPost({ title: 'Public', status: 'published' });
+    await t.request('PATCH', `/posts/${id}?draft=true`, { token: editor.token, body: { title: 'Previewed draft' } });
+    const made = await t.request('POST', `/posts/${id}/preview`, { token: editor.token, body: {} });
+    const token = new URL(made.body.url).searchParams.get('preview')!;
+    const names = ['preview', 'pr%65view', '%70review', '%70%72%65%76%69%65%77', 'PR%65VIEW'.toLowerCase()];
+    for (const name of names) {
+      const url = `/posts/${id}?${name}=${token}`;
+      expect((await get(url)).body.title).toBe('Previewed draft');
+      const before = calls('posts');
+      expect((await get(url)).body.title).toBe('Previewed draft');
+      expect(calls('posts')).toBe(before + 1);
+    }
+    // Once the token has expired, no encoding of its name reads the draft from anywhere.
+    t.clock.advance(2 * 3600_000);
+    for (const name of names) {
+      const res = await get(`/posts/${id}?${name}=${token}`);
+      expect(res.status).toBe(403);
+      expect(res.text).not.toContain('Previewed draft');
+    }
+  });
+
   test('a rule that reads the request is asked every time', async () => {
     await t.request('POST', '/team-notes', { token: editor.token, body: { text: 'blue only' } });
     expect((await get('/team-notes', { headers: { 'x-team': 'blue' } })).status).toBe(200);

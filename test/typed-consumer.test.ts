@@ -29,10 +29,13 @@ describe('cms generate:types', () => {
     expect(cli(['generate:types', '--config', path.join(dir, 'cms.config.ts')], dir).out).toContain('is up to date');
 
     const errors = compile(dir);
-    expect([...errors.keys()].sort()).toEqual(['bad-block.ts', 'bad-field.ts', 'bad-select.ts', 'bad-slug.ts']);
+    expect([...errors.keys()].sort()).toEqual(['bad-block.ts', 'bad-client.ts', 'bad-field.ts', 'bad-select.ts', 'bad-slug.ts']);
     expect(errors.get('bad-block.ts')!.join('\n')).toContain(`'"ctaa"' is not assignable`);
+    expect(errors.get('bad-client.ts')!.join('\n')).toContain(`Type '"postz"' is not assignable`);
+    expect(errors.get('bad-client.ts')!.join('\n')).toContain(`Type '"newz"' is not assignable to type '"blog" | "news"`);
     expect(errors.get('bad-slug.ts')!.join('\n')).toContain(`Type '"postz"' is not assignable`);
     expect(errors.get('bad-field.ts')!.join('\n')).toContain(`'titel' does not exist in type 'PostData'`);
+    expect(errors.get('bad-field.ts')!.join('\n')).toContain(`Property 'banner' does not exist`);
     expect(errors.get('bad-select.ts')!.join('\n')).toContain(`Type '"newz"' is not assignable to type '"blog" | "news"`);
   });
 
@@ -65,6 +68,7 @@ describe('cms generate:types', () => {
     expect(text).toContain('kind: "news" | "blog";');
     expect(text).toContain('category?: number | Category | null;');
     expect(text).toContain('cover?: number | Media | null;');
+    expect(text).toContain('sizes?: { thumb?: MediaSize; hero_wide?: MediaSize; } | null;');
     expect(text).toContain('title: LocaleValues<string>;');
     expect(text).toContain('_status: "draft" | "published";');
     expect(text).toMatch(/links\?: \{\n\s+id: string;\n\s+url: string;\n\s+\}\[\] \| null;/);

@@ -1,6 +1,7 @@
 /**
  * The probe's classes of bad input, as generators of requests: deep, huge and odd JSON bodies; broken
- * multipart; odd paths; odd query strings; bad cookies and auth headers; wrong methods. Every size is
+ * multipart; odd paths; odd query strings; bad cookies and auth headers; wrong methods; values at and past
+ * the size limits and percent-encoded parameter names. Every size is
  * bounded (a few MB at most), so a run measures the server, not the fuzzer's memory.
  *
  * Requests are well-formed HTTP with bad content. Broken framing — control bytes or spaces in the request
@@ -196,7 +197,42 @@ function wrongMethods(r: Random): FuzzRequest {
 }
 
 // Logout is left out on purpose: with the admin's token it would end the session the other classes use.
+/** Parameter names spelled with percent-encodings (`pr%65view`, `%77here[...]`): the server must read them as the parser does. */
+const ENCODED_NAMES = [
+  'pr%65view=x.y', '%70review=%', '%70%72%65%76%69%65%77=a.b', 'preview%5B%5D=x', '%77here%5Btitle%5D%5Bequals%5D=x', 'wh%65re[secret][equals]=s',
+  'where%5Bseo.token%5D%5Bexists%5D=true', '%6cimit=1000', 'l%69mit=0', 'd%65pth=99999', 'dr%61ft=true', 'loc%61le=zz', '%73ort=-secret', '%73elect[secret]=true',
+  '%5F%5Fproto%5F%5F[x]=1', 'constructor%5Bprototype%5D%5Bx%5D=1', 'where%00=1', '%00=1', '%FF%FE=1', '%G1=1', '%=1', 'where%5B=1', '%5Bwhere%5D=1',
+  'fallback%2Dlocale=zz', 'pagination=%66alse', 'where[title][%65quals]=x', 'where[title][%24gt]=x', 'where[%74itle][like]=a',
+];
+
+/** Values at and past the size limits: in bodies (text, textarea, markdown, json, arrays, hasMany) and in query strings. */
+function longValue(r: Random): string {
+  return 'x'.repeat(r.pick([65_535, 65_536, 65_537, 200_000, 1_048_577, 2_500_000]));
+}
+
+function longValuesAndEncodedNames(r: Random): FuzzRequest {
+  switch (r.int(3)) {
+    case 0: {
+      const query = Array.from({ length: 1 + r.int(3) }, () => r.pick(ENCODED_NAMES)).join('&');
+      return { method: 'GET', path: `${API}${r.pick(QUERY_TARGETS)}?${query}`, raw: true, auth: r.chance(0.5) };
+    }
+    case 1: {
+      // Under Bun's 16 KB request head, so the value reaches the app.
+      const value = 'y'.repeat(r.pick([1_000, 5_000, 12_000]));
+      const name = r.pick(['where[title][equals]', 'where[title][like]', 'where[body][contains]', 'sort', 'locale', 'preview', 'where[meta.a][equals]', 'select[title]']);
+      return { method: 'GET', path: `${API}${r.pick(QUERY_TARGETS)}?${name}=${value}`, auth: r.chance(0.5) };
+    }
+    default: {
+      const field = r.pick(['title', 'body', 'meta', 'seo', 'items', 'tags', 'siteName', 'email', 'name']);
+      const value = field === 'meta' ? { text: longValue(r) } : field === 'seo' ? { title: longValue(r) } : field === 'items' ? [{ label: longValue(r) }] : field === 'tags' ? [longValue(r)] : longValue(r);
+      const [method, path] = r.pick(JSON_TARGETS);
+      return { method, path: API + path, body: JSON.stringify({ [field]: value }), headers: { 'content-type': 'application/json' }, auth: true };
+    }
+  }
+}
+
 export const INPUT_CLASSES: { name: string; make(r: Random, token: string): FuzzRequest }[] = [
+  { name: 'long values and encoded names', make: longValuesAndEncodedNames },
   { name: 'json bodies', make: jsonBodies },
   { name: 'broken multipart', make: brokenMultipart },
   { name: 'odd paths', make: oddPaths },

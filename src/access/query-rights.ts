@@ -7,9 +7,11 @@
  * documents there will be), so the query compiler can stay synchronous. A rule that needs a document to say
  * yes — or throws without one — denies: a query must not depend on values some documents hide.
  */
-import type { Entity, FieldAccessRule, SanitizedField } from '../config/types.ts';
+import type { Entity, FieldAccessRule, SanitizedField, Where } from '../config/types.ts';
+import type { LocaleOptions } from '../fields/localize.ts';
 import { withRequest, type OperationContext } from '../operations/context.ts';
-import { TRUSTED, type QueryRights } from '../query/where.ts';
+import { compileWhere, relationshipOf, TRUSTED, type QueryRights, type RelatedQueries } from '../query/where.ts';
+import { checkAccess } from './check-access.ts';
 
 /** A field that may be denied: hidden, or with a read rule; `within` is the path of its guarded ancestor, if any. */
 type GuardedField = { path: string; hidden: boolean; rule?: FieldAccessRule; within: string | null };
@@ -62,4 +64,35 @@ function collectGuarded(fields: SanitizedField[], prefix: string, within: string
     if (guarded) out.push({ path, hidden: Boolean(field.hidden), rule: field.access?.read, within });
     if (field.fields) collectGuarded(field.fields, `${path}.`, guarded ? path : within, out);
   }
+}
+
+/**
+ * The relationships a caller's `where` reads through (`author.name`), each with the related collection,
+ * the caller's read filter there and what the caller may query there: a condition through a relationship
+ * matches only documents the caller could read and fields the caller could query. A related collection the
+ * caller may not read at all is left out, so its paths are unknown fields to them, as any denied field is.
+ */
+export async function relatedQueries(ctx: OperationContext, entity: Entity, where: Where | undefined, locale: LocaleOptions | null): Promise<RelatedQueries | null> {
+  const fields = new Map<string, SanitizedField>();
+  const visit = (node: unknown, depth: number): void => {
+    if (typeof node !== 'object' || node === null || depth > 8) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'and' || key === 'or') for (const item of Object.values(value ?? {})) visit(item, depth + 1);
+      else {
+        const field = relationshipOf(entity, key);
+        if (field) fields.set(field.name, field);
+      }
+    }
+  };
+  visit(where, 0);
+  if (fields.size === 0) return null;
+  const related = new Map<string, { entity: Entity; readFilter: ReturnType<typeof compileWhere>; rights: QueryRights }>();
+  for (const field of fields.values()) {
+    const target = ctx.cms.config.collectionsBySlug.get(field.relationTo!);
+    if (!target) continue;
+    const readWhere = await checkAccess(ctx, target, 'read').catch(() => undefined);
+    if (readWhere === undefined) continue;
+    related.set(field.name, { entity: target, readFilter: compileWhere(ctx.cms.store.dialect, target, readWhere, locale, TRUSTED), rights: await queryRights(ctx, target) });
+  }
+  return related;
 }

@@ -18,7 +18,7 @@ import { invitationEmail, resetPasswordEmail } from '../email/account-emails.ts'
 import { passwordProblem } from './password.ts';
 import { createSession, type SessionClient } from './sessions.ts';
 import { clearFailures, forgotPasswordLockKeys, loginLockKeys, reserveAttempt } from './login-lock.ts';
-import { findResetToken, issueResetToken, LINK_LIFETIME_MS, resetLink, spendResetToken } from './reset-tokens.ts';
+import { findResetToken, issueResetToken, LINK_LIFETIME_MS, mailLinkOrigin, resetLink, spendResetToken } from './reset-tokens.ts';
 import { findUserRowByEmail, loadUser } from './load-user.ts';
 import { enabledSecondFactor, requireSecondFactor } from './two-factor.ts';
 import type { LoginResult } from './login.ts';
@@ -33,12 +33,17 @@ export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: str
   await reserveAttempt(cms, forgotPasswordLockKeys(cms, email, input.ip));
   // Without mail nobody could read the link; admins make one instead (POST /users/:id/reset-link).
   if (!emailConfigured(cms)) return;
+  const linkOrigin = mailLinkOrigin(cms, input.origin);
+  if (!linkOrigin) {
+    cms.log.warn(`forgot-password: no mail sent, the request's host is not one a link may point at: set serverURL or email.allowedHosts (docs/accounts.md)`);
+    return;
+  }
   cms.background.run('forgot-password', async () => {
     const users = cms.config.collectionsBySlug.get('users')!;
     const row = await findUserRowByEmail(cms, email);
     if (!row || (rowToDoc(users, row) as User).active === false) return;
     const { token } = await issueResetToken(cms.store, row.id as number, 'reset', cms.clock.now());
-    sendEmailLater(cms, resetPasswordEmail(email, resetLink(cms, input.origin, token)));
+    sendEmailLater(cms, resetPasswordEmail(email, resetLink(cms, linkOrigin, token)));
   });
 }
 
@@ -72,7 +77,10 @@ export async function inviteNewUser(ctx: OperationContext, user: { id: number; e
   const { cms } = ctx;
   const { token } = await issueResetToken(cms.store, user.id, 'invite', cms.clock.now());
   const inviteUrl = resetLink(cms, ctx.origin, token);
-  sendEmailLater(cms, invitationEmail(user.email, inviteUrl, INVITE_DAYS));
+  // The answer goes to the admin who asked; the mail only with an origin no request header chose.
+  const linkOrigin = mailLinkOrigin(cms, ctx.origin);
+  if (linkOrigin) sendEmailLater(cms, invitationEmail(user.email, resetLink(cms, linkOrigin, token), INVITE_DAYS));
+  else if (emailConfigured(cms)) cms.log.warn(`invitation for user ${user.id}: not mailed, set serverURL or email.allowedHosts (docs/accounts.md); the admin can copy the link`);
   return { inviteUrl };
 }
 

@@ -38,3 +38,24 @@ export function resetLink(cms: CMS, origin: string | null | undefined, token: st
   const base = cms.config.serverURL ?? origin ?? '';
   return `${base}${cms.config.routes.admin}/reset-password?token=${encodeURIComponent(token)}`;
 }
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * The origin a mailed link may carry, or null when none may be mailed. The request's origin comes from
+ * headers anyone can set, so it is used only when its host is on `email.allowedHosts` or is a loopback
+ * address (a link there leads nobody else anywhere); `serverURL` always wins (docs/accounts.md).
+ */
+export function mailLinkOrigin(cms: CMS, origin: string | null | undefined): string | null {
+  if (cms.config.serverURL) return cms.config.serverURL;
+  if (!origin) return null;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return null;
+  }
+  const allowed = cms.config.email?.allowedHosts ?? [];
+  if (LOOPBACK.test(url.hostname) || allowed.includes(url.host) || allowed.includes(url.hostname)) return url.origin;
+  return null;
+}

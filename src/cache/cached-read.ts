@@ -15,6 +15,7 @@ import { credentialsOf, type Credentials } from '../http/authenticate.ts';
 import { pathAndQuery, rememberRoute, routeOf } from '../http/observe-request.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 import { dependenciesOf } from './dependencies.ts';
+import { parseQuery } from '../query/request-options.ts';
 import { countersOf, requestReading, sameCounters } from './change-counters.ts';
 import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
@@ -126,14 +127,22 @@ const PRIVATE = 'private, no-cache';
 
 /**
  * Reads whose answer the key cannot describe are computed every time: a method-override read (its query
- * and unsaved values are in the body) and a preview-token read (the token expires).
+ * and unsaved values are in the body) and a preview-token read (the token expires). Decided on the query
+ * as parsed, the one the route reads, so no percent-encoding of a name (`pr%65view`) slips past.
  */
-function keepable({ request, unsaved }: RouteInput): boolean {
-  return request.method === 'GET' && unsaved === undefined && !request.url.includes('preview=');
+function keepable({ request, unsaved, query }: RouteInput): boolean {
+  return request.method === 'GET' && unsaved === undefined && !Object.hasOwn(query, 'preview');
+}
+
+/** The path and the query as parsed: two spellings of the same read share one key, and only what the route reads counts. */
+function readKey(url: string): string {
+  const path = pathAndQuery(url);
+  const q = path.indexOf('?');
+  return q === -1 ? path : `${path.slice(0, q)}?${JSON.stringify(parseQuery(path.slice(q + 1)))}`;
 }
 
 function keyOf(request: Request, credentials: Credentials): string {
-  return callerKey(credentials, pathAndQuery(request.url));
+  return callerKey(credentials, readKey(request.url));
 }
 
 /** `what` is asked, by whom: anonymous, or the user as loaded for this request through a session or an API key. */

@@ -26,13 +26,17 @@ export function generateTypes(config: SanitizedConfig, source: string): string {
     'export type LocaleValues<T> = { [L in Locale]?: T };',
     '',
   ];
+  if (config.collections.some((c) => c.builtIn === 'media')) {
+    out.push('/** One image size of a media document, made at upload (`upload.imageSizes`). */');
+    out.push('export interface MediaSize {\n  filename: string;\n  width: number;\n  height: number;\n  filesize: number;\n  mimeType: string;\n  url?: string | null;\n}', '');
+  }
   for (const entity of entities) {
     const name = names.get(key(entity))!;
     out.push(`/** ${entity.kind === 'collection' ? 'Collection' : 'Global'} \`${entity.slug}\` as read. */`);
-    out.push(`export interface ${name} ${objectType(entity.fields, 'doc', nameOf, 0, systemFields(entity, 'doc'))}`);
+    out.push(`export interface ${name} ${objectType(readFields(entity), 'doc', nameOf, 0, systemFields(entity, 'doc', config))}`);
     out.push(`/** \`${entity.slug}\` read with \`locale: 'all'\`. */`);
     out.push(hasLocalized(entity.fields)
-      ? `export interface ${name}AllLocales ${objectType(entity.fields, 'allLocales', nameOf, 0, systemFields(entity, 'allLocales'))}`
+      ? `export interface ${name}AllLocales ${objectType(readFields(entity), 'allLocales', nameOf, 0, systemFields(entity, 'allLocales', config))}`
       : `export type ${name}AllLocales = ${name};`);
     out.push(entity.kind === 'global'
       ? `/** What \`updateGlobal\` takes for \`${entity.slug}\` (any part of it). */`
@@ -61,12 +65,21 @@ const key = (entity: Entity) => `${entity.kind}:${entity.slug}`;
 const literal = (value: string) => JSON.stringify(value);
 const property = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : literal(name));
 
-function systemFields(entity: Entity, variant: Variant): string[] {
+const isMedia = (entity: Entity) => entity.kind === 'collection' && entity.builtIn === 'media';
+
+function systemFields(entity: Entity, variant: Variant, config: SanitizedConfig): string[] {
   const status = entity.drafts ? ['status: "draft" | "published";', '_status: "draft" | "published";'] : [];
   const id = entity.kind === 'collection' ? ['id: number;'] : [];
-  // Media documents carry the file's URL, added as they are read (src/uploads/media-urls.ts).
-  const url = entity.kind === 'collection' && entity.builtIn === 'media' ? ['url?: string | null;'] : [];
-  return [...id, ...status, ...url, 'createdAt: string;', 'updatedAt: string;'];
+  // Media documents carry the file's URL, added as they are read (src/uploads/media-urls.ts), and the
+  // configured image sizes (each only for images large enough to have it).
+  const sizes = config.upload.imageSizes.map((size) => `${property(size.name)}?: MediaSize;`).join(' ');
+  const media = isMedia(entity) ? ['url?: string | null;', `sizes?: { ${sizes} } | null;`] : [];
+  return [...id, ...status, ...media, 'createdAt: string;', 'updatedAt: string;'];
+}
+
+/** The fields typed from the config; media's `sizes` is typed from `upload.imageSizes` instead (systemFields). */
+function readFields(entity: Entity): SanitizedField[] {
+  return isMedia(entity) ? entity.fields.filter((f) => f.name !== 'sizes') : entity.fields;
 }
 
 function dataExtras(entity: Entity): string[] {

@@ -17,5 +17,9 @@ export function sanitizeEmail(input: UserConfig['email'], env: Env, fail: (key: 
   // The URL may hold a password: the message names the setting, never the value.
   if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')) fail('email.transport', "must be a URL like 'smtp://user:pass@host:587' or 'smtps://…'");
   if (from !== undefined && (typeof from !== 'string' || !from.includes('@'))) fail('email.from', "must be an address like 'Site <no-reply@example.com>'");
-  return { transport, from: from ?? `no-reply@${url!.hostname || 'localhost'}` };
+  const hosts = input?.allowedHosts ?? [];
+  if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== 'string' || !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i.test(h))) {
+    fail('email.allowedHosts', "must be a list of hosts like ['cms.example.com', 'cms.example.com:8443']");
+  }
+  return { transport, from: from ?? `no-reply@${url!.hostname || 'localhost'}`, allowedHosts: hosts.map((h) => h.toLowerCase()) };
 }

@@ -80,7 +80,10 @@ export interface Field {
   min?: number;
   max?: number;
   minLength?: number;
+  /** Characters; text-like fields have a default (src/fields/size-limits.ts). */
   maxLength?: number;
+  /** Bytes of the value's JSON, for json and rich text (default in src/fields/size-limits.ts). */
+  maxSize?: number;
   admin?: Record<string, unknown>;
 }
 
@@ -111,6 +114,8 @@ export interface CollectionConfig {
   search?: SearchConfig;
   drafts?: boolean;
   maxVersions?: number;
+  /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
+  maxDocumentSize?: number;
   access?: { read?: AccessRule; create?: AccessRule; update?: AccessRule; delete?: AccessRule; [extra: string]: AccessRule | undefined };
   hooks?: Hooks;
   indexes?: IndexConfig[];
@@ -134,6 +139,8 @@ export interface GlobalConfig {
   fields: Field[];
   drafts?: boolean;
   maxVersions?: number;
+  /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
+  maxDocumentSize?: number;
   access?: { read?: AccessRule; update?: AccessRule };
   hooks?: Hooks;
   livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
@@ -210,7 +217,11 @@ export interface UserConfig {
     requireTwoFactor?: string[];
   };
   /** Outgoing mail (password resets, invitations); or env CMS_SMTP_URL and CMS_EMAIL_FROM. */
-  email?: { transport?: string; from?: string };
+  email?: {
+    transport?: string; from?: string;
+    /** Hosts (`cms.example.com` or `cms.example.com:8443`) a mailed link may point at when `serverURL` is not set (docs/accounts.md). */
+    allowedHosts?: string[];
+  };
   upload?: { maxFileSize?: number; mimeTypes?: string[]; imageSizes?: ImageSize[]; dir?: string; storage?: StorageAdapter | S3StorageOptions | null };
   localization?: { locales: (string | { code: string; label?: string })[]; defaultLocale?: string; fallback?: boolean };
   webhooks?: WebhookConfig[];
@@ -318,7 +329,7 @@ export interface SanitizedConfig {
   trustProxy: TrustProxy;
   auth: { roles: string[]; tokenExpiration: number; maxLoginAttempts: number; lockWindow: number; trustedOrigins: string[]; requireTwoFactor: string[] };
   /** null: no mail is sent, and the admin offers links to copy. */
-  email: { transport: string; from: string } | null;
+  email: { transport: string; from: string; allowedHosts: string[] } | null;
   upload: { maxFileSize: number; mimeTypes: string[]; imageSizes: ImageSize[]; dir: string; storage: StorageAdapter | S3StorageOptions | null };
   localization: { locales: string[]; defaultLocale: string; fallback: boolean } | null;
   webhooks: WebhookConfig[];

@@ -24,6 +24,7 @@ import { contentCollections, DOCUMENT_FILE, GLOBALS_DIR, MANIFEST_FILE, MEDIA_DI
 import { mediaFileKeys } from '../uploads/media-files.ts';
 import { SYSTEM_ORIGIN, writeAuditEntry } from '../audit/write-entry.ts';
 import { changesBetween } from '../audit/changes.ts';
+import { outsideFileProblem } from './folder-files.ts';
 
 export type ImportProgress = { phase: string; done: number; total: number };
 export type ImportResult = { documents: Record<string, number>; globals: number; mediaFiles: number };
@@ -43,7 +44,8 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
   const loaded = await loadDocuments(cms, root);
   const mediaNames = loaded.filter((l) => l.entity.kind === 'collection' && l.entity.builtIn === 'media').flatMap((l) => mediaFileKeys(l.doc));
   for (const name of mediaNames) {
-    if (!(await Bun.file(path.join(root, MEDIA_DIR, name)).exists())) refuse(`${MEDIA_DIR}/${name} is named by a media document but missing from the folder`);
+    const problem = await outsideFileProblem(root, `${MEDIA_DIR}/${name}`);
+    if (problem) refuse(`${MEDIA_DIR}/${name}, named by a media document, ${problem}`);
   }
 
   for (const [i, name] of mediaNames.entries()) {
@@ -72,6 +74,8 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
 }
 
 async function readManifest(root: string): Promise<ExportManifest> {
+  const problem = await outsideFileProblem(root, MANIFEST_FILE);
+  if (problem && problem !== 'is missing from the folder') refuse(`${MANIFEST_FILE} ${problem}`);
   const text = await Bun.file(path.join(root, MANIFEST_FILE)).text().catch(() => null);
   if (text === null) refuse(`${root} has no ${MANIFEST_FILE}: it is not a folder written by cms export`);
   const manifest = JSON.parse(text!) as ExportManifest;
@@ -101,6 +105,8 @@ async function loadDocuments(cms: CMS, root: string): Promise<Loaded[]> {
       const base = name.replace(/\.json$/, '');
       const entity = owner ? owner.get(base) : collection!;
       if (!entity) refuse(`${file}: the config has no global "${base}"`);
+      const problem = await outsideFileProblem(root, file);
+      if (problem) refuse(`${file} ${problem}`);
       const doc = JSON.parse(await Bun.file(path.join(root, file)).text().catch(() => 'null'));
       if (!isObject(doc)) refuse(`${file} is not a JSON document`);
       const id = owner ? GLOBAL_ROW : Number(base);

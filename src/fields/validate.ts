@@ -8,6 +8,7 @@ import { parsePoint } from './types/point.ts';
 import { rowBoundsError, rowId } from './types/rows.ts';
 import { validateRichText } from '../richtext/validate-richtext.ts';
 import { hasContent } from '../richtext/nodes.ts';
+import { sizeLimitProblem } from './size-limits.ts';
 
 export type FieldError = { message: string; field: string };
 export type ValidateOptions = {
@@ -66,6 +67,8 @@ async function validateValue(
     if (field.minRows && (field.type === 'array' || field.type === 'blocks')) return fail(`This field needs at least ${field.minRows} rows.`);
     return { value: field.hasMany || field.type === 'array' || field.type === 'blocks' ? (raw === null ? null : raw ?? null) : null, errors };
   }
+  const tooLarge = sizeLimitProblem(field, raw);
+  if (tooLarge) return fail(tooLarge);
   let value: unknown = raw;
   switch (field.type) {
     case 'text': case 'textarea': case 'markdown': case 'code': {

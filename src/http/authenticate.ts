@@ -32,6 +32,8 @@ export type Credentials = {
   apiKey?: number;
   /** The session's public id (sessions list: `current`). */
   sessionId?: string;
+  /** When the session ends (ms); sessions only. */
+  expiresAt?: number;
   /** The user's role requires two-factor sign-in and it is not set up: only enrolment routes answer. */
   twoFactorSetupRequired?: boolean;
 };
@@ -110,7 +112,7 @@ async function sessionCredentials(cms: CMS, token: string, via: 'bearer' | 'cook
     return user ? { session: session!, user, twoFactorSetupRequired: await mustEnrolTwoFactor(cms, user) } : null;
   }, reading());
   if (!found) return null;
-  const credentials: Credentials = { user: found.user, via, token, csrfToken: found.session.csrfToken, sessionId: found.session.id };
+  const credentials: Credentials = { user: found.user, via, token, csrfToken: found.session.csrfToken, sessionId: found.session.id, expiresAt: found.session.expiresAt };
   if (found.twoFactorSetupRequired) credentials.twoFactorSetupRequired = true;
   return credentials;
 }

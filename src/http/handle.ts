@@ -7,7 +7,7 @@ import { createContext, type OperationContext } from '../operations/context.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
 import { preauthorizeWrite, type WriteTarget } from '../operations/preauthorize.ts';
 import { checkCsrf, credentialsOf, type Credentials } from './authenticate.ts';
-import { corsHeaders } from './cors.ts';
+import { applyCors } from './cors.ts';
 import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
 import { rememberRoute } from './observe-request.ts';
@@ -51,8 +51,7 @@ function toResponse(result: RouteResult): Response {
 }
 
 export function withCors(cms: CMS, request: Request, response: Response): Response {
-  const headers = corsHeaders(cms.config, request.headers.get('origin'));
-  if (headers) for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  applyCors(cms.config, request.headers.get('origin'), response.headers);
   return response;
 }
 

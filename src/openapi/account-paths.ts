@@ -18,7 +18,7 @@ export function accountPaths(): Paths {
       post: operation('post', '/users/logout', { summary: 'End the session', tags, security: [{}, ...writeSecurity], ok: { 200: json(message) }, errors: [403] }),
     },
     '/users/me': {
-      get: operation('get', '/users/me', { summary: 'The current session', tags, ok: { 200: json(object(['user', 'csrfToken'], { user: { anyOf: [ref('Users'), { type: 'null' }] }, csrfToken: { type: ['string', 'null'] }, twoFactorSetupRequired: { type: 'boolean' } })) } }),
+      get: operation('get', '/users/me', { summary: 'The current session', tags, ok: { 200: json(object(['user', 'csrfToken'], { user: { anyOf: [ref('Users'), { type: 'null' }] }, token: { type: ['string', 'null'] }, exp: { type: ['integer', 'null'] }, collection: { const: 'users' }, csrfToken: { type: ['string', 'null'] }, twoFactorSetupRequired: { type: 'boolean' } })) } }),
     },
     '/users/init': {
       get: operation('get', '/users/init', { summary: 'Whether any user exists', tags, security: publicSecurity, ok: { 200: json(object(['hasUsers', 'initialized'], { hasUsers: { type: 'boolean' }, initialized: { type: 'boolean' } })) } }),

@@ -40,16 +40,20 @@ export function documentSchema(config: SanitizedConfig, entity: { fields: Saniti
 export function collectionSchemas(config: SanitizedConfig, collection: SanitizedCollection): Record<string, Schema> {
   const name = schemaName(collection.slug);
   const media = collection.builtIn === 'media';
+  // Media's sizes are the configured image sizes (each only for images large enough), not the stored JSON.
+  const size = { type: 'object', required: ['filename', 'width', 'height'], properties: { filename: { type: 'string' }, width: { type: 'integer' }, height: { type: 'integer' }, filesize: { type: 'integer' }, mimeType: { type: 'string' }, url: { type: ['string', 'null'] } } };
+  const sizes = Object.fromEntries(config.upload.imageSizes.map((s) => [s.name, size]));
   const extraRead: Record<string, Schema> = media ? {
     url: { type: ['string', 'null'] },
-    sizes: { type: ['object', 'null'], additionalProperties: { type: 'object', properties: { width: { type: 'integer' }, height: { type: 'integer' }, url: { type: 'string' } } } },
+    sizes: { anyOf: [{ type: 'object', properties: sizes, additionalProperties: false }, { type: 'null' }] },
   } : {};
+  const read = media ? { ...collection, fields: collection.fields.filter((f) => f.name !== 'sizes') } : collection;
   const status = statusProperties(collection.drafts);
   const password: Record<string, Schema> = collection.builtIn === 'users' ? { password: { type: 'string', minLength: 8, writeOnly: true } } : {};
   const writable = collection.fields.filter((f) => !(f.admin as { readOnly?: boolean } | undefined)?.readOnly);
   return {
-    [name]: documentSchema(config, collection, 'stored', extraRead),
-    [`${name}Unsaved`]: documentSchema(config, collection, 'unsaved', extraRead),
+    [name]: documentSchema(config, read, 'stored', extraRead),
+    [`${name}Unsaved`]: documentSchema(config, read, 'unsaved', extraRead),
     [`${name}Create`]: objectOf(writable, 'write', { ...status, ...password }),
     [`${name}Update`]: { ...objectOf(writable, 'write', { ...status, ...password }), required: undefined },
   };
@@ -75,13 +79,19 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
 
   const paths: Paths = {
     [base]: {
-      get: operation('get', base, { summary: `List ${slug}`, tags, parameters: listParameters, ok: { 200: json(listOf(doc)) }, errors: [400, 401, 403] }),
+      get: {
+        ...operation('get', base, {
+          summary: `List ${slug}`, tags, parameters: listParameters, ok: { 200: json(listOf(doc)) }, errors: [400, 401, 403],
+          description: 'Also answered to `POST` with `X-HTTP-Method-Override: GET` (or `X-Payload-HTTP-Method-Override`), the query read from the body (form or JSON) over the URL query, for queries too long for a URL.',
+        }),
+        'x-method-override': { method: 'POST', header: 'X-HTTP-Method-Override: GET' },
+      },
+      // Create only: the method-override list read answers as the GET above, so a client's create has one answer type.
       post: operation('post', base, {
         summary: upload ? `Upload a file to ${slug}` : `Create a document in ${slug}`,
-        description: 'With `X-HTTP-Method-Override: GET` this is the list, its query read from the body (form or JSON) over the URL query.',
-        tags, parameters: [...writeParameters, overrideHeader(false)],
+        tags, parameters: writeParameters,
         body: upload ? uploadBody : ref(`${name}Create`), bodyType: upload ? 'multipart/form-data' : 'application/json',
-        ok: { 201: json(created, 'Created'), 200: json(listOf(doc), 'The list (method override)') },
+        ok: { 201: json(created, 'Created') },
         errors: upload ? [400, 401, 403, 413, 415] : [400, 401, 403],
       }),
       patch: operation('patch', base, { summary: `Update every ${slug} document matching where`, tags, parameters: [parameter('where'), ...writeParameters], body: ref(`${name}Update`), ok: { 200: json(bulk) }, errors: [400, 401, 403] }),

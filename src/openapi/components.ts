@@ -35,9 +35,46 @@ export function statusProperties(drafts: boolean): Record<string, Schema> {
 
 export const message: Schema = { type: 'object', required: ['message'], properties: { message: string } };
 
+/** A value a condition compares with: query strings send text, JSON `where` numbers and booleans too. */
+const scalar: Schema = { type: ['string', 'number', 'boolean', 'null'] };
+const scalars: Schema = { anyOf: [{ type: 'array', items: scalar }, string] };
+
+/** The query shapes `where`, `select` and `populate` take (docs/openapi.md), so generated clients type them. */
+function querySchemas(): Record<string, Schema> {
+  const ops = (names: string[], schema: Schema) => Object.fromEntries(names.map((n) => [n, schema]));
+  return {
+    WhereCondition: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        ...ops(['equals', 'not_equals', 'gt', 'gte', 'lt', 'lte', 'greater_than', 'greater_than_equal', 'less_than', 'less_than_equal'], scalar),
+        ...ops(['in', 'not_in'], scalars),
+        ...ops(['like', 'not_like', 'contains'], string),
+        exists: { anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }] },
+      },
+    },
+    Where: {
+      type: 'object',
+      description: 'Field paths (`title`, `seo.title`, `links.url`, `category.name`) to conditions; `and`/`or` take lists of further `where` objects.',
+      properties: { and: { type: 'array', items: ref('Where') }, or: { type: 'array', items: ref('Where') } },
+      additionalProperties: { anyOf: [ref('WhereCondition'), { type: 'array', items: ref('Where') }] },
+    },
+    Select: {
+      type: 'object',
+      description: '`true` keeps a field, `false` leaves it out; groups and arrays take a nested select.',
+      additionalProperties: { anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }, ref('Select')] },
+    },
+    Populate: {
+      type: 'object',
+      description: 'Per related collection slug, the select applied to its populated documents.',
+      additionalProperties: ref('Select'),
+    },
+  };
+}
+
 export function sharedSchemas(config: SanitizedConfig): Record<string, Schema> {
   const target = config.collections.length || config.globals.length;
   return {
+    ...querySchemas(),
     Error: {
       type: 'object', required: ['errors'],
       properties: {
@@ -105,14 +142,14 @@ const queryParameter = (name: string, schema: Schema, description: string) => ({
 export function sharedParameters(config: SanitizedConfig): Record<string, unknown> {
   const locales = config.localization?.locales;
   return {
-    where: { ...queryParameter('where', { type: 'object' }, 'Filter: `where[<field>][<operator>]=<value>` (qs bracket form), or a JSON object; `and`/`or` nest.'), style: 'deepObject', explode: true },
+    where: { ...queryParameter('where', ref('Where'), 'Filter: `where[<field>][<operator>]=<value>` (qs bracket form), or a JSON object; `and`/`or` nest.'), style: 'deepObject', explode: true },
     sort: queryParameter('sort', string, 'A field name; a leading `-` sorts descending.'),
     limit: queryParameter('limit', { type: 'integer', minimum: 1, maximum: 100, default: 10 }, 'Page size, 1 to 100.'),
     page: queryParameter('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number.'),
     depth: queryParameter('depth', { type: 'integer', minimum: 0, maximum: 3, default: 1 }, 'How deep relationships are populated; 0 gives ids.'),
     draft: queryParameter('draft', { enum: ['true', 'false'] }, 'Read the pending draft, or save as a draft (logged-in users).'),
-    select: { ...queryParameter('select', { type: 'object' }, '`select[<field>]=true` returns only those fields, `=false` omits them.'), style: 'deepObject', explode: true },
-    populate: { ...queryParameter('populate', { type: 'object' }, '`populate[<collection>][<field>]=true` narrows populated documents.'), style: 'deepObject', explode: true },
+    select: { ...queryParameter('select', ref('Select'), '`select[<field>]=true` returns only those fields, `=false` omits them.'), style: 'deepObject', explode: true },
+    populate: { ...queryParameter('populate', ref('Populate'), '`populate[<collection>][<field>]=true` narrows populated documents.'), style: 'deepObject', explode: true },
     pagination: queryParameter('pagination', { enum: ['true', 'false'] }, '`false` returns every matching document in one answer.'),
     preview: queryParameter('preview', string, 'A preview token: the current draft without login.'),
     ...(locales ? {

@@ -1,7 +1,7 @@
 /**
  * `GET /openapi.json` (CONTRACT §12): an OpenAPI 3.1 document of this instance's API, generated from the
- * sanitized config. The config does not change while an instance runs, so the text is made once per
- * instance, on the first request.
+ * sanitized config as the caller sees it (caller-view.ts). The config does not change while an instance
+ * runs, so each caller's text is made once per instance and set of refused fields (in practice per role).
  */
 import pkg from '../../package.json' with { type: 'json' };
 import type { SanitizedConfig } from '../config/types.ts';
@@ -11,6 +11,7 @@ import { globalPaths, globalSchemas } from './global-paths.ts';
 import { accountPaths } from './account-paths.ts';
 import { operationsPaths } from './operations-paths.ts';
 import type { Paths } from './operation.ts';
+import { callerConfig } from './caller-view.ts';
 
 export function openAPIDocument(config: SanitizedConfig): Record<string, unknown> {
   const schemas = { ...sharedSchemas(config) };
@@ -38,11 +39,14 @@ export function openAPIDocument(config: SanitizedConfig): Record<string, unknown
   };
 }
 
-const made = new WeakMap<SanitizedConfig, string>();
+const made = new WeakMap<SanitizedConfig, Map<string, string>>();
 
-/** The document as JSON text, made once per (sanitized) config. */
-export function openAPIText(config: SanitizedConfig): string {
-  let text = made.get(config);
-  if (text === undefined) made.set(config, (text = JSON.stringify(openAPIDocument(config))));
+/** The document as JSON text for a caller refused the `refused` fields, made once per config and refusal set. */
+export function openAPIText(config: SanitizedConfig, refused: string[] = []): string {
+  let texts = made.get(config);
+  if (!texts) made.set(config, (texts = new Map()));
+  const key = refused.join('\n');
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = JSON.stringify(openAPIDocument(callerConfig(config, refused)))));
   return text;
 }

@@ -7,7 +7,7 @@ import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import type { Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
-import { queryRights } from '../access/query-rights.ts';
+import { queryRights, relatedQueries } from '../access/query-rights.ts';
 import { getCollection } from './entities.ts';
 import { presentDocs } from './present.ts';
 import { localeOf, type OperationContext } from './context.ts';
@@ -55,7 +55,8 @@ export async function matchDocuments(ctx: OperationContext, collection: Sanitize
   const locale = localeOf(ctx);
   const { dialect } = ctx.cms.store;
   const rights = await queryRights(ctx, collection);
-  const where = andParts([compileWhere(dialect, collection, accessWhere, locale, TRUSTED), compileWhere(dialect, collection, args.where, locale, rights)]);
+  const related = await relatedQueries(ctx, collection, args.where, locale);
+  const where = andParts([compileWhere(dialect, collection, accessWhere, locale, TRUSTED), compileWhere(dialect, collection, args.where, locale, rights, related)]);
   const from = args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(dialect, collection) : null;
   return { where, from, rights, locale };
 }

@@ -6,6 +6,7 @@ import { APIError, badRequest } from '../errors.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
 import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
+import { documentSizeProblem } from '../fields/size-limits.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { storedDefaultOf } from '../fields/defaults.ts';
 import { visitRelations } from '../fields/walk-values.ts';
@@ -89,6 +90,8 @@ export async function prepareWrite(
   const allLocales = ctx.locale === 'all' ? ctx.cms.config.localization?.locales ?? null : null;
   const { values, errors } = await validateFields(entity.fields, data, { operation, user: ctx.user, id, data: { ...existing, ...data }, allLocales });
   errors.push(...(await missingRelations(ctx, entity.fields, values)));
+  const tooLarge = errors.length ? null : documentSizeProblem({ ...existing, ...values }, entity.maxDocumentSize);
+  if (tooLarge) errors.push(tooLarge);
   if (errors.length) throw validationError(errors);
 
   const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });

@@ -3,7 +3,7 @@
  * the sanitized config; every value a client sends becomes a bound parameter. What differs between engines
  * (JSON paths, JSON array items, case-insensitive matching) comes from the store's dialect.
  */
-import { badRequest } from '../errors.ts';
+import { APIError, badRequest } from '../errors.ts';
 import type { Dialect, SQLPart, ValueKind } from '../db/store.ts';
 import { isColumnField } from '../config/field-tree.ts';
 import type { Entity, SanitizedField, Where } from '../config/types.ts';
@@ -38,13 +38,59 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export type QueryRights = { trusted: true } | { denied: ReadonlySet<string> };
 export const TRUSTED: QueryRights = { trusted: true };
 
-type CompileState = { count: number; values: number; denied: ReadonlySet<string> | null; dialect: Dialect };
+/**
+ * The collections a caller's `where` reaches through relationship fields (`author.name`), by the
+ * relationship field's name: the related collection, the caller's read filter on it, and what the caller
+ * may query there (src/access/query-rights.ts `relatedQueries`). A relationship not in the map cannot be
+ * queried through.
+ */
+export type RelatedQueries = ReadonlyMap<string, { entity: Entity; readFilter: SQLPart | null; rights: QueryRights }>;
+
+type CompileState = { count: number; values: number; denied: ReadonlySet<string> | null; dialect: Dialect; related: RelatedQueries | null };
 
 const deniedOf = (rights: QueryRights) => ('denied' in rights && rights.denied.size > 0 ? rights.denied : null);
 
-export function compileWhere(dialect: Dialect, entity: Entity, where: Where | undefined | null, locale: LocaleOptions | null, rights: QueryRights): SQLPart | null {
+export function compileWhere(dialect: Dialect, entity: Entity, where: Where | undefined | null, locale: LocaleOptions | null, rights: QueryRights, related: RelatedQueries | null = null): SQLPart | null {
   if (!where || (isObject(where) && Object.keys(where).length === 0)) return null;
-  return compileNode(entity, where, locale, 0, { count: 0, values: 0, denied: deniedOf(rights), dialect });
+  return compileNode(entity, where, locale, 0, { count: 0, values: 0, denied: deniedOf(rights), dialect, related });
+}
+
+/** The top-level relationship field `key` starts with (`author` of `author.name`), when the key reads through one. */
+export function relationshipOf(entity: Entity, key: string): SanitizedField | null {
+  const dot = key.indexOf('.');
+  if (dot === -1) return null;
+  const field = entity.fields.find((f) => f.name === key.slice(0, dot));
+  return field && (field.type === 'relationship' || field.type === 'upload') && field.relationTo ? field : null;
+}
+
+/**
+ * `author.name` → the relationship holds the id of a related document that the caller may read and whose
+ * `name` matches: `"author" IN (SELECT "id" FROM "authors" WHERE …)`; with `hasMany`, any of its ids.
+ * The condition inside is compiled for the related collection, under the caller's rights there.
+ */
+function relatedCondition(entity: Entity, key: string, operators: Record<string, unknown>, locale: LocaleOptions | null, depth: number, state: CompileState): SQLPart | null {
+  const field = relationshipOf(entity, key);
+  const related = field && state.related?.get(field.name);
+  if (!field || !related) return null;
+  const head = resolveTarget(state.dialect, entity, field.name, locale, state.denied);
+  const rest = key.slice(field.name.length + 1);
+  const innerState = { ...state, denied: deniedOf(related.rights), related: null };
+  let inner: SQLPart | null;
+  try {
+    inner = compileNode(related.entity, { [rest]: operators }, locale, depth + 1, innerState);
+  } catch (error) {
+    // Errors name the path as the caller wrote it.
+    if (!(error instanceof APIError) || error.field !== rest) throw error;
+    throw badRequest(error.message.replaceAll(`"${rest}"`, `"${key}"`), key);
+  }
+  state.count = innerState.count;
+  state.values = innerState.values;
+  const filters = [inner, related.readFilter].filter((p): p is SQLPart => p !== null);
+  const where = filters.length ? ` WHERE ${join(filters, ' AND ').sql}` : '';
+  const ids = { sql: `SELECT "id" FROM ${quote(related.entity.table)}${where}`, params: filters.flatMap((p) => p.params) };
+  if (!head.many) return { sql: `${head.expr} IN (${ids.sql})`, params: ids.params };
+  const item = state.dialect.jsonValue('value', [], 'integer');
+  return { sql: `EXISTS (SELECT 1 FROM ${state.dialect.jsonItems(head.expr)} WHERE ${item} IN (${ids.sql}))`, params: ids.params };
 }
 
 function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null, depth: number, state: CompileState): SQLPart | null {
@@ -60,6 +106,11 @@ function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null
       continue;
     }
     if (!isObject(value)) throw badRequest(`The condition on "${key}" needs an operator, such as ${key}[equals]=…`, key);
+    const through = relatedCondition(entity, key, value, locale, depth, state);
+    if (through) {
+      parts.push(through);
+      continue;
+    }
     const target = resolveTarget(state.dialect, entity, key, locale, state.denied);
     for (const [rawOperator, operand] of Object.entries(value)) {
       if (++state.count > MAX_CONDITIONS) throw badRequest(`The where query has more than ${MAX_CONDITIONS} conditions.`);

@@ -129,10 +129,9 @@ class FormReader {
       case 'headers': {
         const noHeaders = this.buffer.length >= 2 && this.buffer[0] === 0x0d && this.buffer[1] === 0x0a;
         const end = noHeaders ? 0 : this.buffer.indexOf(HEADERS_END);
-        if (end === -1) {
-          if (this.buffer.length > MAX_HEADER_BYTES) throw malformed('a part header is too long');
-          return false;
-        }
+        // The limit holds for the header itself, whether it came in one chunk or across many.
+        if ((end === -1 ? this.buffer.length : end) > MAX_HEADER_BYTES) throw malformed('a part header is too long');
+        if (end === -1) return false;
         const headers = this.buffer.subarray(0, end).toString('utf8');
         this.buffer = this.buffer.subarray(noHeaders ? 2 : end + 4);
         await this.startPart(headers);

@@ -71,6 +71,28 @@ describe('a field the caller may not read cannot be used to query', () => {
     expect({ query, status: res.status, errors: res.body?.errors }).toEqual({ query, status: 400, errors: [{ message: `The field "${field}" does not exist.`, field, path: field }] });
   };
 
+  test('/openapi.json names only the fields the caller may read, and each caller gets its own', async () => {
+    const propsOf = (doc: any, name: string) => Object.keys(doc.components.schemas[name].properties);
+    const metaOf = (doc: any) => Object.keys(doc.components.schemas.Vaults.properties.meta.anyOf[0].properties);
+    const anonymous = await t.request('GET', '/openapi.json');
+    const asEditor = await t.request('GET', '/openapi.json', { token: editor.token });
+    const asAdmin = await t.request('GET', '/openapi.json', { token: admin.token });
+    for (const doc of [anonymous.body, asEditor.body]) {
+      expect(propsOf(doc, 'Vaults')).not.toContain('code');
+      expect(propsOf(doc, 'Vaults')).not.toContain('pin');
+      expect(propsOf(doc, 'Vaults')).not.toContain('sealed');
+      expect(propsOf(doc, 'Vaults')).not.toContain('byDoc');
+      expect(metaOf(doc)).toEqual(['label']);
+      expect(propsOf(doc, 'Memos')).not.toContain('code');
+    }
+    expect(JSON.stringify(anonymous.body.components.schemas.Vaults)).not.toContain('"token"');
+    expect(propsOf(asAdmin.body, 'Vaults')).toEqual(expect.arrayContaining(['code', 'pin', 'sealed']));
+    expect(metaOf(asAdmin.body)).toEqual(['label', 'token']);
+    expect(asAdmin.headers.get('cache-control')).toBe('private, no-cache');
+    // The same document again for the same caller (kept per set of refused fields).
+    expect((await t.request('GET', '/openapi.json')).text).toBe(anonymous.text);
+  });
+
   test('the bisection oracle fails at its first request (anonymous and a non-admin user)', async () => {
     for (const token of [undefined, editor.token]) {
       const first = await t.request('GET', `/vaults?${bisectionQueries('code')[0]}`, { token });

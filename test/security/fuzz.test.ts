@@ -1,6 +1,7 @@
 /**
- * A short run of the fuzzer (scripts/fuzz.ts): a few hundred requests of every class of bad input against
- * `cms serve` in its own process; any 5xx, hang or crash fails. The long run is by hand:
+ * A short run of the fuzzer (scripts/fuzz.ts): a few hundred requests of every class of bad input (values
+ * at and past the size limits and percent-encoded parameter names among them) against `cms serve` in its
+ * own process; any 5xx, hang or crash fails. The long run is by hand:
  * `bun scripts/fuzz.ts --requests 5000 --seed <n>`.
  */
 import { expect, test } from 'bun:test';

@@ -76,7 +76,11 @@ export function userRoutes(cms: CMS) {
         const users = cms.config.collectionsBySlug.get('users')!;
         const user = await presentDoc({ ...ctx, overrideAccess: true }, users, credentials.user, 0);
         const setup = credentials.twoFactorSetupRequired ? { twoFactorSetupRequired: true } : {};
-        return { body: { user, csrfToken: credentials.csrfToken ?? null, ...setup }, headers: { 'cache-control': 'no-store' } };
+        // Payload's shape: the session's token and end (an API key is never echoed: both null), the collection.
+        const session = credentials.via === 'api-key' ? null : credentials;
+        const exp = session?.expiresAt !== undefined ? Math.floor(session.expiresAt / 1000) : null;
+        const body = { user, token: session?.token ?? null, exp, collection: 'users', csrfToken: credentials.csrfToken ?? null, ...setup };
+        return { body, headers: { 'cache-control': 'no-store' } };
       },
     }, { duringTwoFactorSetup: true }))
     // `initialized` is Payload's name for the same answer (CONTRACT §7).
