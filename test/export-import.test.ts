@@ -330,4 +330,20 @@ describe('the cms export and cms import commands', () => {
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('notes/1.json has field "text"');
   });
+
+  test('export in a project that was never served names the command to run, and writes nothing', () => {
+    const fresh = project('never-served');
+    const first = cms(fresh, 'export');
+    expect(first.code).toBe(1);
+    expect(first.err).toContain('cms migrate');
+    expect(first.err).not.toContain('no such table');
+    expect(fs.existsSync(path.join(fresh, 'export'))).toBe(false);
+    // Once migrated as the message says, the same command exports the (empty) project.
+    expect(cms(fresh, 'migrate:create', 'initial').code).toBe(0);
+    expect(cms(fresh, 'migrate').code).toBe(0);
+    const second = cms(fresh, 'export');
+    expect(second.err).toBe('');
+    expect(second.code).toBe(0);
+    expect(second.out).toContain('exported 0 documents');
+  });
 });

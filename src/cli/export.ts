@@ -9,8 +9,9 @@ import { progressLine } from './progress-line.ts';
 import { megabytes, total } from './common.ts';
 
 export async function exportCommand(args: CLIArgs): Promise<void> {
-  // Reads beside a running server, like a backup: the schema is left as it is.
-  const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, migrate: 'none' });
+  // Reads beside a running server, like a backup: the schema is left as it is, and a database that is
+  // behind its config (never served, or a config changed since) is an error naming the command to run.
+  const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, migrate: 'verify' });
   try {
     const outDir = path.resolve((args.flags.out as string | undefined) ?? path.join(cms.config.rootDir, 'export'));
     const line = progressLine('export');
