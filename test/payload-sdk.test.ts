@@ -28,6 +28,7 @@ beforeAll(async () => {
       ],
     }],
     globals: [{ slug: 'settings', drafts: true, fields: [{ name: 'siteName', type: 'text' }] }],
+    upload: { imageSizes: [{ name: 'thumb', width: 8 }] },
   });
   await t.user('admin', ADMIN.email, ADMIN.password);
   sdk = new PayloadSDK({ baseURL: t.api });
@@ -142,6 +143,25 @@ describe('@payloadcms/sdk against the API', () => {
     const doc = await sdk.create({ collection: 'media', data: { alt: 'A pixel' }, file }, auth);
     expect(doc).toMatchObject({ alt: 'A pixel', mimeType: 'image/png', width: 20, height: 10 });
     expect((await sdk.find({ collection: 'media', where: { alt: { equals: 'A pixel' } } }, auth)).totalDocs).toBe(1);
+  });
+
+  test('update with a file replaces it, remakes the sizes and removes the old files after the save', async () => {
+    const first = await sdk.create({ collection: 'media', data: { alt: 'Before' }, file: new File([await png(20, 10)], 'before.png', { type: 'image/png' }) }, auth);
+    const oldFiles = [first.filename, (first.sizes as any).thumb.filename];
+    const fileStatus = async (name: string) => (await fetch(`${t.api}/media/file/${name}`)).status;
+    const updated = await sdk.update({ collection: 'media', id: first.id, data: { alt: 'After' }, file: new File([await png(40, 30)], 'after.png', { type: 'image/png' }) }, auth);
+    expect(updated).toMatchObject({ id: first.id, alt: 'After', width: 40, height: 30, originalName: 'after.png', mimeType: 'image/png' });
+    expect((updated.sizes as any).thumb).toMatchObject({ width: 8, height: 6 });
+    expect(updated.filename).not.toBe(first.filename);
+    for (const name of oldFiles) expect(await fileStatus(name)).toBe(404);
+    for (const name of [updated.filename, (updated.sizes as any).thumb.filename]) expect(await fileStatus(name as string)).toBe(200);
+    expect((await sdk.findByID({ collection: 'media', id: first.id }, auth)).width).toBe(40);
+
+    // A refused replacement (an empty file) changes nothing and keeps the current files.
+    const refused = await fetch(`${t.api}/media/${first.id}`, { method: 'PATCH', headers: auth.headers, body: (() => { const f = new FormData(); f.append('file', new File([], 'empty.png', { type: 'image/png' })); return f; })() });
+    expect(refused.status).toBe(400);
+    expect(await fileStatus(updated.filename as string)).toBe(200);
+    expect((await sdk.findByID({ collection: 'media', id: first.id }, auth)).filename).toBe(updated.filename);
   });
 
   test('the API-Key header form authenticates like Bearer', async () => {

@@ -5,7 +5,7 @@ export { findByID } from './find-by-id.ts';
 export { create } from './create.ts';
 export { update } from './update.ts';
 export { deleteDocument } from './delete.ts';
-export { upload } from './upload.ts';
+export { replaceUpload, upload } from './upload.ts';
 export { findGlobal, updateGlobal } from './globals.ts';
 export { createContext, type OperationContext } from './context.ts';
 export { unpublish } from './unpublish.ts';

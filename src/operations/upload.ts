@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MEDIA_SLUG, MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
+import type { SanitizedCollection } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { loadSharp } from '../uploads/sharp-loader.ts';
@@ -15,10 +16,13 @@ import { sniffUploadType, type DetectedType } from '../uploads/upload-type.ts';
 import { makeImageSizes, readDimensions, type Dimensions, type MadeSize } from '../uploads/image-sizes.ts';
 import { sizeFileName, storedFileName } from '../uploads/file-names.ts';
 import { removeQuietly, stagingDirOf, type StagedFile, type UploadLimits } from '../uploads/staging.ts';
-import { removeStoredFiles } from '../uploads/media-files.ts';
+import { mediaFileKeys, removeStoredFiles } from '../uploads/media-files.ts';
+import { toId } from '../fields/validate.ts';
 import { formFieldsToData } from '../uploads/form-fields.ts';
 import { getCollection } from './entities.ts';
 import { create } from './create.ts';
+import { loadReadable, update } from './update.ts';
+import { loadStored } from './find-by-id.ts';
 import type { OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
@@ -32,6 +36,30 @@ export async function upload(ctx: OperationContext, args: UploadArgs): Promise<D
   const media = getCollection(ctx.cms, MEDIA_SLUG);
   await checkAccess(ctx, media, 'create');
   const received = await args.receive(await uploadLimits(ctx.cms));
+  return storeAndWrite(ctx, media, received, (data) => create(ctx, { collection: MEDIA_SLUG, data, depth: args.depth, internal: true }));
+}
+
+/**
+ * Replaces the file of a media document (multipart `PATCH /media/:id`, Payload's `update({ file })`):
+ * the new file and its sizes are stored, the document updated through the same update operation (its
+ * access, hooks and events), and only once that has committed are the old files removed. A failure
+ * leaves the document and its old files as they were.
+ */
+export async function replaceUpload(ctx: OperationContext, args: UploadArgs & { id: number | string }): Promise<Doc> {
+  const media = getCollection(ctx.cms, MEDIA_SLUG);
+  const id = toId(args.id);
+  if (id === null) throw notFound('Document not found.');
+  const existing = await loadReadable(ctx, media, id);
+  await checkAccess(ctx, media, 'update', { id, doc: existing });
+  const received = await args.receive(await uploadLimits(ctx.cms));
+  const doc = await storeAndWrite(ctx, media, received, (data) => update(ctx, { collection: MEDIA_SLUG, id, data, depth: args.depth, internal: true }));
+  const kept = new Set(mediaFileKeys(await loadStored(ctx, media, id, null)));
+  await removeStoredFiles(ctx.cms, mediaFileKeys(existing).filter((key) => !kept.has(key)), `media document ${id} got a new file`);
+  return doc;
+}
+
+/** Checks and stores the received file and its image sizes, then `write`s the document; whatever fails, no new file stays in storage. */
+async function storeAndWrite(ctx: OperationContext, media: SanitizedCollection, received: ReceivedUpload, write: (data: Doc) => Promise<Doc>): Promise<Doc> {
   const staged = [received.file.path];
   const stored: string[] = [];
   try {
@@ -50,7 +78,7 @@ export async function upload(ctx: OperationContext, args: UploadArgs): Promise<D
       await ctx.cms.storage.put(file.key, Bun.file(file.path), { contentType: type.mimeType, size: file.size });
       stored.push(file.key);
     }
-    return await create(ctx, { collection: MEDIA_SLUG, data: { ...data, ...record.fields }, depth: args.depth, internal: true });
+    return await write({ ...data, ...record.fields });
   } catch (error) {
     await removeStoredFiles(ctx.cms, stored, 'an upload failed');
     throw error;

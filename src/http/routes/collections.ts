@@ -1,7 +1,8 @@
 /** REST for collection documents: list, create, read, update, delete. */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import { count, create, deleteDocument, deleteMany, find, findByID, update, updateMany } from '../../operations/index.ts';
+import { count, create, deleteDocument, deleteMany, find, findByID, replaceUpload, update, updateMany } from '../../operations/index.ts';
+import { receiveMultipart } from '../../uploads/multipart.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
 import { methods, type Route, type RouteInput } from '../handle.ts';
@@ -9,6 +10,7 @@ import { renewOwnSession } from './users.ts';
 import { cachedRead } from '../../cache/cached-read.ts';
 
 const draftFlag = (input: RouteInput) => input.query.draft === 'true';
+const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
 const bulkMessage = (verb: string, result: { docs: unknown[]; errors: unknown[] }) =>
   `${verb} ${result.docs.length} of ${result.docs.length + result.errors.length} documents.`;
 
@@ -69,6 +71,11 @@ export function collectionRoutes(cms: CMS) {
       },
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+        // An upload collection takes a new file as multipart/form-data (Payload's `update({ file })`).
+        if (cms.config.collectionsBySlug.get(input.params.collection)?.builtIn === 'media' && isMultipart(input.request)) {
+          const doc = await replaceUpload(input.ctx, { id: input.params.id, receive: (limits) => receiveMultipart(input.request, limits), depth: o.depth });
+          return { body: { doc, message: 'Updated successfully.' } };
+        }
         const data = await readJSON(input.request);
         const doc = await update(input.ctx, { collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input) });
         const renewed = await renewOwnSession(cms, input, doc, data);
