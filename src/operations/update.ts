@@ -17,6 +17,7 @@ import { localeOf, originOf, stampOf, type OperationContext } from './context.ts
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
 import { pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
+import { reframeIfChanged } from './reframe-image.ts';
 import { isTrashed, moveToTrash, restoreFromTrash, withoutTrashed } from './trash.ts';
 
 /** `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md). */
@@ -45,6 +46,9 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
   assertPublishable(ctx, collection, stored, onlyDraft);
+  // A new focal point or crop makes the image sizes again (reframe-image.ts); the old files go after the commit.
+  const reframed = collection.builtIn === 'media' && !args.internal ? await reframeIfChanged(ctx.cms, existing, stored) : null;
+  if (reframed) stored.sizes = reframed.sizes;
 
   const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
     const { tx } = scope;
@@ -63,7 +67,11 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     await scope.emit({ ...event, type: 'update' });
     for (const type of statusEvents(previous, saved, publishedDraft)) await scope.emit({ ...event, type });
     return { saved, previous };
-  }, originOf(ctx));
+  }, originOf(ctx)).catch(async (error) => {
+    await reframed?.discard();
+    throw error;
+  });
+  await reframed?.commit();
 
   const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update', id });
   return presentDoc(ctx, collection, changed, args.depth ?? 1);

@@ -19,11 +19,13 @@ export async function findStoredFile(cms: CMS, name: string): Promise<{ key: str
   const original = await byFilename(name);
   if (original) return { key: name, mimeType: original.mimeType ?? 'application/octet-stream' };
   const size = splitSizeFileName(name);
-  const parent = size ? await byFilename(size.filename) : null;
-  if (!size || !parent?.sizes) return null;
-  const entry = (cms.store.dialect.decodeJSON(parent.sizes) as Record<string, SizeEntry>)[size.sizeName];
-  if (entry?.filename !== name) return null;
-  return { key: name, mimeType: typeof entry.mimeType === 'string' ? entry.mimeType : parent.mimeType ?? 'application/octet-stream' };
+  for (const filename of size?.filenames ?? []) {
+    const parent = await byFilename(filename);
+    if (!parent?.sizes) continue;
+    const entry = (cms.store.dialect.decodeJSON(parent.sizes) as Record<string, SizeEntry>)[size!.sizeName];
+    if (entry?.filename === name) return { key: name, mimeType: typeof entry.mimeType === 'string' ? entry.mimeType : parent.mimeType ?? 'application/octet-stream' };
+  }
+  return null;
 }
 
 /** Every stored file of a media document: the original and its sizes. */
