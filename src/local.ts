@@ -34,10 +34,10 @@ function contextFor(cms: CMS, args: Common): OperationContext {
   });
 }
 
-type UpdateOne = (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean }) => Promise<Record<string, unknown>>;
-type UpdateMany = (args: Common & { collection: string; where: Where; data: Record<string, unknown>; draft?: boolean }) => Promise<operations.BulkResult>;
-type DeleteOne = (args: Common & { collection: string; id: number | string }) => Promise<Record<string, unknown>>;
-type DeleteMany = (args: Common & { collection: string; where: Where; draft?: boolean }) => Promise<operations.BulkResult>;
+type UpdateOne = (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean; trash?: boolean }) => Promise<Record<string, unknown>>;
+type UpdateMany = (args: Common & { collection: string; where: Where; data: Record<string, unknown>; draft?: boolean; trash?: boolean }) => Promise<operations.BulkResult>;
+type DeleteOne = (args: Common & { collection: string; id: number | string; trash?: boolean }) => Promise<Record<string, unknown>>;
+type DeleteMany = (args: Common & { collection: string; where: Where; draft?: boolean; trash?: boolean }) => Promise<operations.BulkResult>;
 
 /** As in Payload's Local API: `update` and `delete` take an `id`, or a `where` for every matching document. */
 function updateOne(cms: CMS) {
@@ -54,10 +54,10 @@ function untypedLocalAPI(cms: CMS) {
   return {
     cms,
     config: cms.config,
-    find: (args: Common & Shape & { collection: string; where?: Where; sort?: string; limit?: number; page?: number; draft?: boolean; pagination?: boolean }) =>
+    find: (args: Common & Shape & { collection: string; where?: Where; sort?: string; limit?: number; page?: number; draft?: boolean; pagination?: boolean; trash?: boolean }) =>
       operations.find(contextFor(cms, args), args),
-    findByID: (args: Common & Shape & { collection: string; id: number | string; draft?: boolean }) => operations.findByID(contextFor(cms, args), args),
-    count: (args: Common & { collection: string; where?: Where; draft?: boolean }) => operations.count(contextFor(cms, args), args),
+    findByID: (args: Common & Shape & { collection: string; id: number | string; draft?: boolean; trash?: boolean }) => operations.findByID(contextFor(cms, args), args),
+    count: (args: Common & { collection: string; where?: Where; draft?: boolean; trash?: boolean }) => operations.count(contextFor(cms, args), args),
     create: (args: Common & { collection: string; data: Record<string, unknown>; draft?: boolean }) => operations.create(contextFor(cms, args), args),
     update: updateOne(cms) as UpdateOne & UpdateMany,
     delete: deleteOne(cms) as DeleteOne & DeleteMany,

@@ -85,6 +85,8 @@ export interface Field {
 }
 
 export interface CollectionConfig {
+  /** Deleting moves documents to a trash (docs/trash.md). */
+  trash?: boolean
   slug: string
   drafts?: boolean
   builtIn?: 'users' | 'media' | 'api-keys' | null

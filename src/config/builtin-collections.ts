@@ -45,6 +45,10 @@ export function mediaCollection(): CollectionConfig {
       { name: 'height', type: 'number', ...readOnly },
       { name: 'sizes', type: 'json', ...readOnly },
       { name: 'alt', type: 'text' },
+      // Where the image sizes look (docs/media.md): percent of the original, as in Payload; the media editor sets them.
+      { name: 'focalX', type: 'number', min: 0, max: 100, admin: { component: 'focal' } },
+      { name: 'focalY', type: 'number', min: 0, max: 100, admin: { component: 'focal' } },
+      { name: 'crop', type: 'json', admin: { component: 'focal' } },
     ],
   };
 }

@@ -58,6 +58,15 @@ function sanitizeAccess(access: Record<string, unknown> | undefined, names: stri
   return out;
 }
 
+function sanitizeTrash(trash: CollectionConfig['trash'], key: string, fail: Fail): SanitizedCollection['trash'] {
+  if (trash === undefined || trash === false) return null;
+  if (trash === true) return { keepDays: null };
+  if (!trash || typeof trash !== 'object') return fail(`${key}.trash`, 'must be true, false or { keepDays }');
+  const days = trash.keepDays;
+  if (days !== undefined && (typeof days !== 'number' || !(days > 0))) fail(`${key}.trash.keepDays`, 'must be a positive number of days');
+  return { keepDays: days ?? null };
+}
+
 export function sanitizeCollection(
   c: CollectionConfig, key: string, builtIn: string | undefined,
   localization: SanitizedConfig['localization'], fail: Fail,
@@ -66,6 +75,8 @@ export function sanitizeCollection(
   if (!Array.isArray(c.fields)) fail(`${key}.fields`, 'must be a list');
   const reserved = new Set(RESERVED_FIELD_NAMES);
   if (drafts) reserved.add('status');
+  const trash = sanitizeTrash(c.trash, key, fail);
+  if (trash) reserved.add('deletedAt');
   const { fields, editorFields } = sanitizeFields(c.fields, `${key}.fields`, reserved, localization, fail);
   const fieldsByName = new Map(fields.map((f) => [f.name, f]));
   const indexes = (c.indexes ?? []).map((index, i) => {
@@ -87,6 +98,7 @@ export function sanitizeCollection(
     table: c.slug,
     builtIn: builtIn as SanitizedCollection['builtIn'],
     drafts,
+    trash,
     maxVersions: c.maxVersions ?? 100,
     fields,
     editorFields,

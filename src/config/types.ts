@@ -113,6 +113,8 @@ export interface CollectionConfig {
   /** The full-text index (docs/search.md). */
   search?: SearchConfig;
   drafts?: boolean;
+  /** Deleting moves a document to the trash (a `deletedAt` stamp) instead of removing it (docs/trash.md); `keepDays` empties it. */
+  trash?: boolean | { keepDays?: number };
   maxVersions?: number;
   /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
   maxDocumentSize?: number;
@@ -274,7 +276,7 @@ export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields'
   localized: boolean;
 }
 
-export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search'> {
+export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash'> {
   cache: SanitizedEntityCache;
   /** null: not searchable. */
   search: SanitizedSearch | null;
@@ -286,6 +288,8 @@ export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | '
   hooks: Record<HookName, Hook[]>;
   indexes: IndexConfig[];
   drafts: boolean;
+  /** null: a delete is final. `keepDays` null: the trash is emptied by hand only. */
+  trash: { keepDays: number | null } | null;
   maxVersions: number;
   table: string;
   builtIn?: 'users' | 'media' | 'api-keys';

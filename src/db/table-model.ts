@@ -26,6 +26,7 @@ export function entityTable(entity: Entity): TableModel {
   for (const field of entity.fields) columns.push({ name: field.name, type: columnType(field) });
   if (entity.kind === 'collection') for (const c of SYSTEM_COLUMNS[entity.slug] ?? []) columns.push({ name: c.name, type: c.type });
   if (entity.drafts) columns.push({ name: 'status', type: 'text' });
+  if (entity.kind === 'collection' && entity.trash) columns.push({ name: 'deletedAt', type: 'text' });
   columns.push({ name: 'createdAt', type: 'text', notNull: true }, { name: 'updatedAt', type: 'text', notNull: true });
 
   const indexes: IndexModel[] = [];
@@ -37,6 +38,7 @@ export function entityTable(entity: Entity): TableModel {
     add(['createdAt'], false);
     // Listing published documents newest first is the most common query of a drafts collection.
     if (entity.drafts) add(['status', 'createdAt'], false);
+    if (entity.trash) add(['deletedAt'], false);
     for (const field of entity.fields) {
       if (field.unique) add([field.name], true);
       else if (field.index || ((field.type === 'relationship' || field.type === 'upload') && isColumnField(field))) add([field.name], false);

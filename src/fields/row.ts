@@ -31,6 +31,7 @@ function entityCodecs(entity: Entity): Codec[] {
   if (!list) {
     list = entity.fields.map(codecFor);
     if (entity.drafts) list.push({ name: 'status', ...plain });
+    if (entity.kind === 'collection' && entity.trash) list.push({ name: 'deletedAt', ...plain });
     codecs.set(entity, list);
   }
   return list;

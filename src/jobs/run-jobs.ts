@@ -1,10 +1,12 @@
-/** One run of the job runner (docs/webhooks.md): due scheduled jobs, then due webhook retries, then audit-log retention. Used by the loop, `/jobs/run` and the Local API. */
+/** One run of the job runner (docs/webhooks.md): due scheduled jobs, then due webhook retries, then audit-log retention, then expired trash. Used by the loop, `/jobs/run` and the Local API. */
 import type { CMS } from '../cms.ts';
 import { countJobRun } from '../metrics/registry.ts';
 import { retryDueWebhooks } from '../webhooks/retry-due.ts';
 import { runDueJobs } from './run-due-jobs.ts';
 import { pruneChangeLog } from '../realtime/change-log.ts';
 import { removeOldAuditEntries } from '../audit/remove-old-entries.ts';
+import { emptyExpiredTrash } from '../operations/trash.ts';
+import { deleteDocument } from '../operations/delete.ts';
 
 export type JobRunCounts = {
   jobs: { ran: number; failed: number };
@@ -17,6 +19,7 @@ export async function runJobs(cms: CMS): Promise<JobRunCounts> {
     const webhooks = await retryDueWebhooks(cms);
     await pruneChangeLog(cms);
     await removeOldAuditEntries(cms);
+    await emptyExpiredTrash(cms, (ctx, collection, id) => deleteDocument(ctx, { collection, id, trash: true }));
     countJobRun(cms, { jobs });
     return { jobs, webhooks };
   } catch (error) {

@@ -18,27 +18,27 @@ import type { OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
 export type BulkResult = { docs: Doc[]; errors: { id: number; message: string }[] };
-export type UpdateManyArgs = { collection: string; where: Where; data: unknown; depth?: number; draft?: boolean };
-export type DeleteManyArgs = { collection: string; where: Where; depth?: number; draft?: boolean };
+export type UpdateManyArgs = { collection: string; where: Where; data: unknown; depth?: number; draft?: boolean; trash?: boolean };
+export type DeleteManyArgs = { collection: string; where: Where; depth?: number; draft?: boolean; trash?: boolean };
 
 export async function updateMany(ctx: OperationContext, args: UpdateManyArgs): Promise<BulkResult> {
   const collection = getCollection(ctx.cms, args.collection);
   const ids = await matchingIds(ctx, collection, args, 'update');
   // Each document gets its own copy: hooks may change the data they are given.
-  return eachDocument(ctx, ids, (id) => update(ctx, { collection: collection.slug, id, data: structuredClone(args.data), depth: args.depth, draft: args.draft }));
+  return eachDocument(ctx, ids, (id) => update(ctx, { collection: collection.slug, id, data: structuredClone(args.data), depth: args.depth, draft: args.draft, trash: args.trash }));
 }
 
 export async function deleteMany(ctx: OperationContext, args: DeleteManyArgs): Promise<BulkResult> {
   const collection = getCollection(ctx.cms, args.collection);
   const ids = await matchingIds(ctx, collection, args, 'delete');
-  return eachDocument(ctx, ids, (id) => deleteDocument(ctx, { collection: collection.slug, id, depth: args.depth }));
+  return eachDocument(ctx, ids, (id) => deleteDocument(ctx, { collection: collection.slug, id, depth: args.depth, trash: args.trash }));
 }
 
 /**
  * Ids the read (filter, caller's where, drafts) matches and the action's own filter allows. A rule that
  * refuses the action outright is the whole request's 401/403, as for one document.
  */
-async function matchingIds(ctx: OperationContext, collection: SanitizedCollection, args: { where: Where; draft?: boolean }, action: 'update' | 'delete'): Promise<number[]> {
+async function matchingIds(ctx: OperationContext, collection: SanitizedCollection, args: { where: Where; draft?: boolean; trash?: boolean }, action: 'update' | 'delete'): Promise<number[]> {
   const where = args.where as unknown;
   if (!where || typeof where !== 'object' || Object.keys(where).length === 0) {
     throw badRequest(`A "where" is required: say which documents to ${action}.`, 'where');

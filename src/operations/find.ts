@@ -16,6 +16,7 @@ import type { SanitizedCollection } from '../config/types.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 import { rankedMatches, type Ranked } from '../search/ranked-matches.ts';
 import type { Row } from '../db/store.ts';
+import { withoutTrashed } from './trash.ts';
 
 const byRank = (rows: Row[], ranked: Ranked) => {
   const position = new Map(ranked.map((r, i) => [r.docId, i]));
@@ -28,8 +29,10 @@ export type FindArgs = ShapeArgs & {
   pagination?: boolean;
   /** Full-text search terms (docs/search.md): only matching documents, best first unless `sort` is given. */
   search?: string;
+  /** Trashed documents too (docs/trash.md); `where[deletedAt][exists]=true` narrows to them. */
+  trash?: boolean;
 };
-export type CountArgs = { collection: string; where?: Where; draft?: boolean };
+export type CountArgs = { collection: string; where?: Where; draft?: boolean; trash?: boolean };
 
 export type PaginatedDocs = {
   docs: Record<string, unknown>[];
@@ -50,8 +53,8 @@ export type PaginatedDocs = {
  * logged-in `draft=true` reads the pending drafts' content as the source. Find, count and the bulk writes
  * all match through here.
  */
-export async function matchDocuments(ctx: OperationContext, collection: SanitizedCollection, args: { where?: Where; draft?: boolean }) {
-  const accessWhere = await checkAccess(ctx, collection, 'read');
+export async function matchDocuments(ctx: OperationContext, collection: SanitizedCollection, args: { where?: Where; draft?: boolean; trash?: boolean }) {
+  const accessWhere = withoutTrashed(collection, await checkAccess(ctx, collection, 'read'), args.trash);
   const locale = localeOf(ctx);
   const { dialect } = ctx.cms.store;
   const rights = await queryRights(ctx, collection);

@@ -9,6 +9,7 @@ import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { visitRelations, type RelationSlot } from '../fields/walk-values.ts';
 import { rowToDoc } from '../fields/row.ts';
 import { selectRowsByIds } from '../db/documents.ts';
+import { withoutTrashed } from './trash.ts';
 import { compileWhere, TRUSTED } from '../query/where.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { localeOf, type OperationContext } from './context.ts';
@@ -74,7 +75,7 @@ export async function populateRelationships(
 export async function readRelated(ctx: OperationContext, related: SanitizedCollection, ids: number[]): Promise<{ rows: Doc[] } | null> {
   let accessWhere = null;
   try {
-    accessWhere = await checkAccess(ctx, related, 'read');
+    accessWhere = withoutTrashed(related, await checkAccess(ctx, related, 'read'));
   } catch {
     return null;
   }

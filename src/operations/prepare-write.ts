@@ -45,6 +45,8 @@ export async function prepareWrite(
   delete data.id;
   delete data.createdAt;
   delete data.updatedAt;
+  // Only deleting and restoring move a document in or out of the trash (trash.ts).
+  delete data.deletedAt;
   // Payload's clients send `_status`; it is an alias of `status` (CONTRACT §7), and `status` wins when both come.
   if ('_status' in data && entity.drafts) {
     if (!('status' in data)) data.status = data._status;

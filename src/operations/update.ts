@@ -17,13 +17,24 @@ import { localeOf, originOf, stampOf, type OperationContext } from './context.ts
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
 import { pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
+import { reframeIfChanged } from './reframe-image.ts';
+import { isTrashed, moveToTrash, restoreFromTrash, withoutTrashed } from './trash.ts';
 
-export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; internal?: boolean };
+/** `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md). */
+export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; internal?: boolean; trash?: boolean };
 
 export async function update(ctx: OperationContext, args: UpdateArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
   const id = parseId(args.id);
-  const existing = await loadReadable(ctx, collection, id);
+  let existing = await loadReadable(ctx, collection, id, args.trash);
+  const data = args.data as Record<string, unknown> | null;
+  if (collection.trash && data && typeof data === 'object' && 'deletedAt' in data) {
+    const { deletedAt, ...rest } = data;
+    existing = await moveInOrOutOfTrash(ctx, collection, id, existing, deletedAt);
+    // Only the move was asked for: the answer is the document as it now is.
+    if (Object.keys(rest).length === 0) return presentDoc(ctx, collection, existing, args.depth ?? 1);
+    args = { ...args, data: rest };
+  }
   const updateWhere = await checkAccess(ctx, collection, 'update', { id, data: args.data as Record<string, unknown>, doc: existing });
   await assertMatches(ctx, collection, id, updateWhere);
   // Drafts: a save starts from the pending draft when there is one (docs/drafts-and-versions.md).
@@ -35,6 +46,9 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
   assertPublishable(ctx, collection, stored, onlyDraft);
+  // A new focal point or crop makes the image sizes again (reframe-image.ts); the old files go after the commit.
+  const reframed = collection.builtIn === 'media' && !args.internal ? await reframeIfChanged(ctx.cms, existing, stored) : null;
+  if (reframed) stored.sizes = reframed.sizes;
 
   const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
     const { tx } = scope;
@@ -53,16 +67,32 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     await scope.emit({ ...event, type: 'update' });
     for (const type of statusEvents(previous, saved, publishedDraft)) await scope.emit({ ...event, type });
     return { saved, previous };
-  }, originOf(ctx));
+  }, originOf(ctx)).catch(async (error) => {
+    await reframed?.discard();
+    throw error;
+  });
+  await reframed?.commit();
 
   const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update', id });
   return presentDoc(ctx, collection, changed, args.depth ?? 1);
 }
 
-/** The stored document if the reader may see it: a read rule that says no is a 401/403, a filter that hides it a 404. */
-export async function loadReadable(ctx: OperationContext, collection: SanitizedCollection, id: number): Promise<Record<string, unknown>> {
+/** The stored document if the reader may see it: a read rule that says no is a 401/403, a filter (or the trash, unless `trash`) that hides it a 404. */
+export async function loadReadable(ctx: OperationContext, collection: SanitizedCollection, id: number, trash?: boolean): Promise<Record<string, unknown>> {
   const readWhere = await checkAccess(ctx, collection, 'read', { id });
-  return loadStored(ctx, collection, id, readWhere);
+  return loadStored(ctx, collection, id, withoutTrashed(collection, readWhere, trash));
+}
+
+/** `deletedAt: null` restores (update access); a date trashes (delete access), as Payload's clients do it. */
+async function moveInOrOutOfTrash(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Record<string, unknown>, deletedAt: unknown) {
+  const wanted = deletedAt !== null && deletedAt !== undefined && deletedAt !== '';
+  if (wanted === isTrashed(existing)) return existing;
+  if (!wanted) {
+    await assertMatches(ctx, collection, id, await checkAccess(ctx, collection, 'update', { id, doc: existing }));
+    return restoreFromTrash(ctx, collection, id, existing);
+  }
+  await assertMatches(ctx, collection, id, await checkAccess(ctx, collection, 'delete', { id, doc: existing }));
+  return moveToTrash(ctx, collection, id, existing);
 }
 
 /** An access rule that answered with a filter allows only documents that match it. */

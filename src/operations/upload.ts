@@ -13,7 +13,7 @@ import type { CMS } from '../cms.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { loadSharp } from '../uploads/sharp-loader.ts';
 import { sniffUploadType, type DetectedType } from '../uploads/upload-type.ts';
-import { makeImageSizes, readDimensions, type Dimensions, type MadeSize } from '../uploads/image-sizes.ts';
+import { frameOf, makeImageSizes, readDimensions, type Dimensions, type Frame, type MadeSize } from '../uploads/image-sizes.ts';
 import { sizeFileName, storedFileName } from '../uploads/file-names.ts';
 import { removeQuietly, stagingDirOf, type StagedFile, type UploadLimits } from '../uploads/staging.ts';
 import { mediaFileKeys, removeStoredFiles } from '../uploads/media-files.ts';
@@ -67,7 +67,9 @@ async function storeAndWrite(ctx: OperationContext, media: SanitizedCollection, 
     refuseUploadFields(data);
     if (received.file.size === 0) throw badRequest('The file is empty.', 'file');
     const type = await sniffUploadType(received.file.path, ctx.cms.config.upload.mimeTypes);
-    const image = await processImage(ctx.cms, received.file, type);
+    // A new file is a new picture: its frame is what this request sends, else none.
+    const frame = frameOf({ focalX: data.focalX ?? null, focalY: data.focalY ?? null, crop: data.crop ?? null });
+    const image = await processImage(ctx.cms, received.file, type, frame);
     staged.push(...image.sizes.map((s) => s.path));
     const record = uploadRecord(received.file, type, image.dimensions, image.sizes);
     const files = [
@@ -78,7 +80,7 @@ async function storeAndWrite(ctx: OperationContext, media: SanitizedCollection, 
       await ctx.cms.storage.put(file.key, Bun.file(file.path), { contentType: type.mimeType, size: file.size });
       stored.push(file.key);
     }
-    return await write({ ...data, ...record.fields });
+    return await write({ ...data, ...frame, ...record.fields });
   } catch (error) {
     await removeStoredFiles(ctx.cms, stored, 'an upload failed');
     throw error;
@@ -100,12 +102,12 @@ function refuseUploadFields(data: Doc): void {
   }
 }
 
-async function processImage(cms: CMS, file: StagedFile, type: DetectedType): Promise<{ dimensions: Dimensions | null; sizes: MadeSize[] }> {
+async function processImage(cms: CMS, file: StagedFile, type: DetectedType, frame: Frame): Promise<{ dimensions: Dimensions | null; sizes: MadeSize[] }> {
   const sharp = type.mimeType.startsWith('image/') ? await loadSharp() : null;
   if (!sharp) return { dimensions: null, sizes: [] };
   const dimensions = await readDimensions(sharp, file.path, type.mimeType);
   const stagingDir = path.dirname(file.path);
-  const sizes = dimensions ? await makeImageSizes(sharp, file.path, type.mimeType, cms.config.upload.imageSizes, stagingDir) : [];
+  const sizes = dimensions ? await makeImageSizes(sharp, file.path, type.mimeType, cms.config.upload.imageSizes, stagingDir, dimensions, frame) : [];
   return { dimensions, sizes };
 }
 

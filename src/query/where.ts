@@ -156,6 +156,7 @@ function kindOf(field: SanitizedField): Target['kind'] {
 function resolveTarget(dialect: Dialect, entity: Entity, path: string, locale: LocaleOptions | null, denied: ReadonlySet<string> | null): Target {
   if (path === 'id') return { expr: '"id"', field: null, kind: 'id', many: false, rows: [] };
   if (path === 'createdAt' || path === 'updatedAt') return { expr: quote(path), field: null, kind: 'date', many: false, rows: [] };
+  if (path === 'deletedAt' && entity.kind === 'collection' && entity.trash) return { expr: '"deletedAt"', field: null, kind: 'date', many: false, rows: [] };
   if ((path === 'status' || path === '_status') && entity.drafts) return { expr: '"status"', field: null, kind: 'text', many: false, rows: [] };
   const segments = path.split('.');
   let fields = entity.fields;

@@ -37,16 +37,26 @@ export function storedFileName(originalName: string, extension: string): string 
   return `${safeBaseName(originalName)}-${randomSuffix()}.${extension}`;
 }
 
-/** The file of an image size sits beside its original: `photo-k3x9q2m1ab-thumb.jpg`. */
-export function sizeFileName(filename: string, sizeName: string): string {
+/**
+ * The file of an image size sits beside its original: `photo-k3x9q2m1ab-thumb.jpg`; sizes made again
+ * (a new focal point or crop) carry a version, `photo-k3x9q2m1ab-v7k2p9-thumb.jpg`, since stored files
+ * are served as immutable.
+ */
+export function sizeFileName(filename: string, sizeName: string, version?: string): string {
   const dot = filename.lastIndexOf('.');
-  return `${filename.slice(0, dot)}-${sizeName}${filename.slice(dot)}`;
+  return `${filename.slice(0, dot)}-${version ? `${version}-` : ''}${sizeName}${filename.slice(dot)}`;
 }
 
-/** For a name that may be a size's file: the original's name and the size's name (check both against the database). */
-export function splitSizeFileName(name: string): { filename: string; sizeName: string } | null {
+/** A fresh version for sizes made again: `v` and five random characters. */
+export const randomSizeVersion = () => `v${randomSuffix().slice(0, 5)}`;
+
+/** For a name that may be a size's file: the possible original names and the size's name (check against the database). */
+export function splitSizeFileName(name: string): { filenames: string[]; sizeName: string } | null {
   const match = /^(.+)-([A-Za-z_][A-Za-z0-9_]*)(\.[a-z0-9]+)$/.exec(name);
-  return match ? { filename: `${match[1]}${match[3]}`, sizeName: match[2] } : null;
+  if (!match) return null;
+  const versioned = /^(.+)-v[a-z0-9]{5}$/.exec(match[1]);
+  const filenames = [`${match[1]}${match[3]}`, ...(versioned ? [`${versioned[1]}${match[3]}`] : [])];
+  return { filenames, sizeName: match[2] };
 }
 
 /** The name as uploaded, kept for people: control characters removed, length bounded. */

@@ -18,6 +18,38 @@ const OUTPUT_FORMATS: Record<string, 'jpeg' | 'png' | 'webp' | 'avif' | 'gif' | 
 };
 
 export type Dimensions = { width: number; height: number };
+/**
+ * Where the sizes look (docs/media.md): the focal point in percent of the original (Payload's `focalX`,
+ * `focalY`, 50/50 when unset) and an optional crop `{ x, y, width, height }` in percent of the original.
+ */
+export type Frame = { focalX?: number | null; focalY?: number | null; crop?: { x: number; y: number; width: number; height: number } | null };
+type Region = { left: number; top: number; width: number; height: number };
+
+const clamp = (n: number, lo: number, hi: number) => Math.min(Math.max(n, lo), hi);
+
+/**
+ * The part of the original a size shows: the crop (whole image without one), then, for a size with both
+ * width and height, the largest piece of the size's aspect ratio inside it, centred on the focal point as
+ * far as the crop's edges allow. Computed here rather than left to sharp's `position`, which knows no
+ * focal point.
+ */
+export function sizeRegion(original: Dimensions, frame: Frame, size: ImageSize): Region {
+  const { width: W, height: H } = original;
+  const c = frame.crop;
+  let left = c ? clamp(Math.round((c.x / 100) * W), 0, W - 1) : 0;
+  let top = c ? clamp(Math.round((c.y / 100) * H), 0, H - 1) : 0;
+  const cw = c ? clamp(Math.round((c.width / 100) * W), 1, W - left) : W;
+  const ch = c ? clamp(Math.round((c.height / 100) * H), 1, H - top) : H;
+  if (!size.height) return { left, top, width: cw, height: ch };
+  const aspect = size.width / size.height;
+  const width = cw / ch > aspect ? Math.max(1, Math.round(ch * aspect)) : cw;
+  const height = cw / ch > aspect ? ch : Math.max(1, Math.round(cw / aspect));
+  const fx = ((frame.focalX ?? 50) / 100) * W - left;
+  const fy = ((frame.focalY ?? 50) / 100) * H - top;
+  left += clamp(Math.round(fx - width / 2), 0, cw - width);
+  top += clamp(Math.round(fy - height / 2), 0, ch - height);
+  return { left, top, width, height };
+}
 export type MadeSize = { name: string; path: string; width: number; height: number; filesize: number };
 
 const inputOptions = { limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true, autoOrient: true, failOn: 'error' as const };
@@ -44,15 +76,17 @@ export async function readDimensions(sharp: Sharp, file: string, mimeType: strin
 
 /**
  * Writes each configured size to a staged file: `width` wide keeping the aspect ratio when `height` is
- * absent, else cropped to `width`×`height`; never enlarged. Nothing is left behind when one fails.
+ * absent, else cropped to `width`×`height` around the focal point; inside the crop when there is one;
+ * never enlarged. Nothing is left behind when one fails.
  */
-export async function makeImageSizes(sharp: Sharp, file: string, mimeType: string, sizes: ImageSize[], stagingDir: string): Promise<MadeSize[]> {
+export async function makeImageSizes(sharp: Sharp, file: string, mimeType: string, sizes: ImageSize[], stagingDir: string, original?: Dimensions, frame: Frame = {}): Promise<MadeSize[]> {
   const format = OUTPUT_FORMATS[mimeType];
   if (!format || sizes.length === 0) return [];
   const made = await Promise.allSettled(sizes.map(async (size): Promise<MadeSize> => {
     const target = stagingPath(stagingDir, `-${size.name}`);
     try {
-      const info = await sharp(file, inputOptions)
+      const framed = original && (frame.crop || size.height);
+      const info = await (framed ? sharp(file, inputOptions).extract(sizeRegion(original, frame, size)) : sharp(file, inputOptions))
         .resize({ width: size.width, height: size.height, fit: size.height ? 'cover' : 'inside', withoutEnlargement: true })
         .toFormat(format)
         .toFile(target);
@@ -72,4 +106,16 @@ export async function makeImageSizes(sharp: Sharp, file: string, mimeType: strin
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
+
+/** `crop` is `{ x, y, width, height }` in percent of the original, inside it, or null. */
+export function frameOf(doc: Record<string, unknown>): Frame {
+  const crop = doc.crop;
+  if (crop === null || crop === undefined) return { focalX: doc.focalX as number, focalY: doc.focalY as number, crop: null };
+  const c = crop as Record<string, unknown>;
+  const parts = ['x', 'y', 'width', 'height'].map((k) => c[k]);
+  const valid = typeof crop === 'object' && parts.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 100)
+    && (c.width as number) > 0 && (c.height as number) > 0 && (c.x as number) + (c.width as number) <= 100.0001 && (c.y as number) + (c.height as number) <= 100.0001;
+  if (!valid) throw badRequest('crop must be { x, y, width, height } in percent of the image, inside it.', 'crop');
+  return { focalX: doc.focalX as number, focalY: doc.focalY as number, crop: { x: c.x as number, y: c.y as number, width: c.width as number, height: c.height as number } };
 }

@@ -10,20 +10,22 @@ import { STORED_NAME, splitSizeFileName } from './file-names.ts';
 type Doc = Record<string, unknown>;
 type SizeEntry = { filename?: unknown; mimeType?: unknown };
 
-/** The storage key and type of a stored file name, or null when no media document has that exact name. */
+/** The storage key and type of a stored file name, or null when no media document (outside the trash) has that exact name. */
 export async function findStoredFile(cms: CMS, name: string): Promise<{ key: string; mimeType: string } | null> {
   if (!STORED_NAME.test(name)) return null;
   const media = cms.config.collectionsBySlug.get(MEDIA_SLUG)!;
   const byFilename = (filename: string) => cms.store.get<{ mimeType: string | null; sizes: unknown }>(
-    `SELECT "mimeType", "sizes" FROM ${quote(media.table)} WHERE "filename" = ?`, [filename]);
+    `SELECT "mimeType", "sizes" FROM ${quote(media.table)} WHERE "filename" = ?${media.trash ? ' AND "deletedAt" IS NULL' : ''}`, [filename]);
   const original = await byFilename(name);
   if (original) return { key: name, mimeType: original.mimeType ?? 'application/octet-stream' };
   const size = splitSizeFileName(name);
-  const parent = size ? await byFilename(size.filename) : null;
-  if (!size || !parent?.sizes) return null;
-  const entry = (cms.store.dialect.decodeJSON(parent.sizes) as Record<string, SizeEntry>)[size.sizeName];
-  if (entry?.filename !== name) return null;
-  return { key: name, mimeType: typeof entry.mimeType === 'string' ? entry.mimeType : parent.mimeType ?? 'application/octet-stream' };
+  for (const filename of size?.filenames ?? []) {
+    const parent = await byFilename(filename);
+    if (!parent?.sizes) continue;
+    const entry = (cms.store.dialect.decodeJSON(parent.sizes) as Record<string, SizeEntry>)[size!.sizeName];
+    if (entry?.filename === name) return { key: name, mimeType: typeof entry.mimeType === 'string' ? entry.mimeType : parent.mimeType ?? 'application/octet-stream' };
+  }
+  return null;
 }
 
 /** Every stored file of a media document: the original and its sizes. */

@@ -18,6 +18,7 @@ import { Uploader } from '../media/uploader.tsx'
 import { Link, navigate } from '../router.tsx'
 import { confirmDialog, ErrorBox, Icon, SecretRow, Spinner, toast } from '../ui.tsx'
 import { MediaPreview } from './media-preview.tsx'
+import { trashChoice } from './trash-choice.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
 import { UserAccountPanel } from './user-account-panel.tsx'
@@ -137,10 +138,11 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
 
   const remove = async () => {
     const title = docLabel(c, doc ?? form.values)
-    const ok = await confirmDialog({ title: `Delete ${singularLabel(c).toLowerCase()}?`, message: `“${title}” will be deleted. This cannot be undone.`, confirm: 'Delete', danger: true })
+    const trash = trashChoice(c, title)
+    const ok = await confirmDialog(trash?.dialog ?? { title: `Delete ${singularLabel(c).toLowerCase()}?`, message: `“${title}” will be deleted. This cannot be undone.`, confirm: 'Delete', danger: true })
     if (!ok) return
     try {
-      await docs.remove(c.slug, props.id!)
+      await (trash ? trash.remove(props.id!) : docs.remove(c.slug, props.id!))
       forgetChoices(c.slug)
       form.forgetUnsaved()
       toast(`Deleted “${title}”`)
@@ -260,7 +262,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           <RecoveredBanner form={form} />
           <LiveChangeNotice {...live} />
           <ErrorSummary form={form} fields={fields} />
-          {isMedia && doc && <MediaPreview doc={doc} />}
+          {isMedia && doc && <MediaPreview doc={doc} onChange={(d) => (setDoc(d), form.reset(d))} />}
           <FormContext.Provider value={fieldContext}>
             <div class="fields">
               <FieldList fields={fields} value={form.values} onChange={form.setValues} position={creating ? undefined : "main"} />

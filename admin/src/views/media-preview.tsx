@@ -1,10 +1,11 @@
-/** The file of a media document: a large preview and the facts the upload recorded (read-only). */
+/** The file of a media document: the whole image (with its focal point and crop editor), and the facts the upload recorded (read-only). */
 import type { Doc } from '../api.ts'
 import { formatBytes } from '../format.ts'
 import { MediaThumb } from '../media/media-grid.tsx'
 import { CopyButton } from '../ui.tsx'
+import { FrameEditor } from '../media/frame-editor.tsx'
 
-export function MediaPreview(props: { doc: Doc }) {
+export function MediaPreview(props: { doc: Doc; onChange?(doc: Doc): void }) {
   const d = props.doc
   const url = typeof d.url === 'string' ? d.url : null
   const absolute = url ? new URL(url, location.origin).href : null
@@ -18,9 +19,13 @@ export function MediaPreview(props: { doc: Doc }) {
   const sizes = d.sizes && typeof d.sizes === 'object' ? Object.entries(d.sizes as Record<string, { width?: number; height?: number; url?: string }>) : []
   return (
     <div class="media-preview">
-      <a href={absolute ?? undefined} target="_blank" rel="noopener noreferrer" class="media-preview-image" aria-label="Open the file in a new tab">
-        <MediaThumb doc={d} size="large" />
-      </a>
+      {props.onChange ? (
+        <FrameEditor doc={d} onChange={props.onChange} />
+      ) : (
+        <a href={absolute ?? undefined} target="_blank" rel="noopener noreferrer" class="media-preview-image" aria-label="Open the file in a new tab">
+          <MediaThumb doc={d} size="large" />
+        </a>
+      )}
       <dl class="facts">
         {facts
           .filter(([, v]) => v)

@@ -47,6 +47,7 @@ export function adminConfigRoutes(cms: CMS) {
     collections: cms.config.collections.map((c) => ({
       slug: c.slug,
       drafts: c.drafts,
+      trash: Boolean(c.trash),
       builtIn: c.builtIn ?? null,
       labels: c.labels ?? null,
       admin: { useAsTitle: c.admin?.useAsTitle ?? 'id' },

@@ -10,6 +10,8 @@ import { renewOwnSession } from './users.ts';
 import { cachedRead } from '../../cache/cached-read.ts';
 
 const draftFlag = (input: RouteInput) => input.query.draft === 'true';
+/** Payload's `trash=true`: trashed documents count too (docs/trash.md). */
+const trashFlag = (input: RouteInput) => input.query.trash === 'true';
 const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
 const bulkMessage = (verb: string, result: { docs: unknown[]; errors: unknown[] }) =>
   `${verb} ${result.docs.length} of ${result.docs.length + result.errors.length} documents.`;
@@ -22,7 +24,7 @@ export function listRoute(cms: CMS, slug?: string): Route {
     return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
       const { where, sort, limit, page, depth, draft, select, populate, pagination, richText } = readOptions(input.query, cms.config);
       const search = input.query.search === undefined ? undefined : String(input.query.search);
-      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, pagination, search, richText });
+      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, pagination, search, richText, trash: trashFlag(input) });
     });
   };
 }
@@ -34,7 +36,7 @@ export function collectionRoutes(cms: CMS) {
         const collection = input.params.collection;
         return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
           const { where, draft } = readOptions(input.query, cms.config);
-          return count(input.ctx, { collection, where, draft });
+          return count(input.ctx, { collection, where, draft, trash: trashFlag(input) });
         });
       },
     }))
@@ -50,12 +52,12 @@ export function collectionRoutes(cms: CMS) {
       // Bulk writes by `where` (CONTRACT §7): the single-document operation on each matching document.
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-        const result = await updateMany(input.ctx, { collection: input.params.collection, where: o.where!, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input) });
+        const result = await updateMany(input.ctx, { collection: input.params.collection, where: o.where!, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });
         return { body: { ...result, message: bulkMessage('Updated', result) } };
       },
       DELETE: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-        const result = await deleteMany(input.ctx, { collection: input.params.collection, where: o.where!, depth: o.depth, draft: draftFlag(input) });
+        const result = await deleteMany(input.ctx, { collection: input.params.collection, where: o.where!, depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });
         return { body: { ...result, message: bulkMessage('Deleted', result) } };
       },
     }, {
@@ -66,7 +68,7 @@ export function collectionRoutes(cms: CMS) {
         const { collection, id } = input.params;
         return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
           const { depth, draft, preview, select, populate, richText } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-          return findByID(input.ctx, { collection, id, depth, draft, preview, select, populate, richText, data: input.unsaved });
+          return findByID(input.ctx, { collection, id, depth, draft, preview, select, populate, richText, data: input.unsaved, trash: trashFlag(input) });
         });
       },
       PATCH: async (input) => {
@@ -77,12 +79,13 @@ export function collectionRoutes(cms: CMS) {
           return { body: { doc, message: 'Updated successfully.' } };
         }
         const data = await readJSON(input.request);
-        const doc = await update(input.ctx, { collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input) });
+        const doc = await update(input.ctx, { collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });
         const renewed = await renewOwnSession(cms, input, doc, data);
         return renewed ?? { body: { doc, message: 'Updated successfully.' } };
       },
-      DELETE: async ({ ctx, params }) => {
-        const doc = await deleteDocument(ctx, { collection: params.collection, id: params.id });
+      DELETE: async (input) => {
+        const { ctx, params } = input;
+        const doc = await deleteDocument(ctx, { collection: params.collection, id: params.id, trash: trashFlag(input) });
         return { body: { doc, message: 'Deleted successfully.' } };
       },
     }, { writes: (p, method) => (method === 'PATCH' ? { collection: p.collection, id: p.id, action: 'update' } : null) }));

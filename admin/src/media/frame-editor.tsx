@@ -1,0 +1,103 @@
+/**
+ * The media page's image: shown whole (not the thumbnail enlarged), a click sets the focal point, a crop
+ * is given in percent, and "Replace file" sends the new file as a multipart PATCH (docs/media.md). Each
+ * change saves at once; the server makes the image sizes again.
+ */
+import { useState } from 'preact/hooks'
+import { api, currentCsrf, errorFromBody, runtime, type Doc } from '../api.ts'
+import { toast } from '../ui.tsx'
+
+type Crop = { x: number; y: number; width: number; height: number }
+const round = (n: number) => Math.round(n * 10) / 10
+
+async function replaceFile(id: string | number, file: File): Promise<Doc> {
+  const body = new FormData()
+  body.append('file', file, file.name)
+  const headers: Record<string, string> = { accept: 'application/json' }
+  const token = currentCsrf()
+  if (token) headers['x-csrf-token'] = token
+  const res = await fetch(`${runtime.apiPrefix}/media/${encodeURIComponent(String(id))}`, { method: 'PATCH', body, headers, credentials: 'same-origin' })
+  const data = await res.json().catch(() => null)
+  if (!res.ok) throw errorFromBody(res.status, data)
+  return data.doc as Doc
+}
+
+export function FrameEditor(props: { doc: Doc; onChange(doc: Doc): void }) {
+  const d = props.doc
+  const [busy, setBusy] = useState(false)
+  const crop = (d.crop as Crop | null) ?? null
+  const [draft, setDraft] = useState<Crop>(crop ?? { x: 0, y: 0, width: 100, height: 100 })
+  const url = typeof d.url === 'string' ? d.url : null
+  const save = async (data: Doc, message: string) => {
+    setBusy(true)
+    try {
+      const res = await api<{ doc: Doc }>('PATCH', `/media/${encodeURIComponent(String(d.id))}`, data)
+      props.onChange(res.doc)
+      toast(message)
+    } catch (e) {
+      toast(e instanceof Error ? e.message : String(e), 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  const pick = (e: MouseEvent) => {
+    const box = (e.currentTarget as HTMLElement).getBoundingClientRect()
+    const focalX = round(((e.clientX - box.left) / box.width) * 100)
+    const focalY = round(((e.clientY - box.top) / box.height) * 100)
+    void save({ focalX, focalY }, 'Focal point saved')
+  }
+  const replace = async (e: Event) => {
+    const input = e.currentTarget as HTMLInputElement
+    const file = input.files?.[0]
+    input.value = ''
+    if (!file) return
+    setBusy(true)
+    try {
+      props.onChange(await replaceFile(d.id!, file))
+      toast('File replaced')
+    } catch (err) {
+      toast(err instanceof Error ? err.message : String(err), 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+  if (!url) return null
+  const isImage = typeof d.width === 'number'
+  const fx = typeof d.focalX === 'number' ? d.focalX : 50
+  const fy = typeof d.focalY === 'number' ? d.focalY : 50
+  const field = (key: keyof Crop, label: string) => (
+    <label class="frame-crop-field">
+      {label}
+      <input type="number" min={0} max={100} step={0.1} value={draft[key]} aria-label={`Crop ${label}`}
+        onInput={(e) => setDraft({ ...draft, [key]: Number((e.currentTarget as HTMLInputElement).value) })} />
+    </label>
+  )
+  return (
+    <div class="frame-editor" aria-busy={busy}>
+      {isImage && (
+        <div class="frame-image" onClick={pick} title="Click to set the focal point" data-testid="frame-image">
+          <img src={url} alt={String(d.alt ?? '')} />
+          {crop && <div class="frame-crop" style={{ left: `${crop.x}%`, top: `${crop.y}%`, width: `${crop.width}%`, height: `${crop.height}%` }} />}
+          <span class="frame-focal" style={{ left: `${fx}%`, top: `${fy}%` }} aria-label={`Focal point ${fx}%, ${fy}%`} />
+        </div>
+      )}
+      <div class="frame-actions">
+        {isImage && (
+          <form class="frame-crop-form" onSubmit={(e) => { e.preventDefault(); void save({ crop: draft }, 'Crop saved') }}>
+            <span>Crop (% of the image)</span>
+            {field('x', 'Left')}
+            {field('y', 'Top')}
+            {field('width', 'Width')}
+            {field('height', 'Height')}
+            <button type="submit" class="btn" disabled={busy}>Apply crop</button>
+            {crop && <button type="button" class="btn" disabled={busy} onClick={() => void save({ crop: null }, 'Crop removed')}>Remove crop</button>}
+          </form>
+        )}
+        <label class="btn frame-replace">
+          Replace file
+          <input type="file" hidden onChange={replace} disabled={busy} />
+        </label>
+      </div>
+    </div>
+  )
+}

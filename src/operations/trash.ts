@@ -1,0 +1,76 @@
+/**
+ * The trash of a collection with `trash` on (docs/trash.md): a delete stamps `deletedAt` and the document
+ * leaves every read; `trash: true` on a read lets trashed documents through, a restore clears the stamp,
+ * and a delete with `trash: true` (or the job loop, after `keepDays`) removes the document for good.
+ *
+ * Outside readers see the trash as a delete and a restore as a create: the change events say so, so
+ * webhooks, realtime lists, the search index and cached answers drop and regain the document.
+ */
+import type { CMS } from '../cms.ts';
+import type { SanitizedCollection, Where } from '../config/types.ts';
+import { rowToDoc } from '../fields/row.ts';
+import { selectRowById, selectRows, updateRow } from '../db/documents.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
+import { isoNow } from '../clock.ts';
+import { notFound } from '../errors.ts';
+import { createContext, originOf, type OperationContext } from './context.ts';
+
+type Doc = Record<string, unknown>;
+const LIVE: Where = { deletedAt: { exists: false } };
+
+/** The filter a read applies: the given one, plus "not in the trash" unless the caller asked for the trash too. */
+export function withoutTrashed(collection: SanitizedCollection, where: Where | null, trash?: boolean): Where | null {
+  if (!collection.trash || trash) return where;
+  return where ? { and: [where, LIVE] } : LIVE;
+}
+
+export const isTrashed = (doc: Doc) => typeof doc.deletedAt === 'string' && doc.deletedAt !== '';
+
+/** Stamps `deletedAt`; announced as a delete. Returns the stored document as it now is. */
+export async function moveToTrash(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Doc): Promise<Doc> {
+  const now = isoNow(ctx.cms.clock);
+  return stampDeleted(ctx, collection, id, existing, now, 'delete');
+}
+
+/** Clears `deletedAt`; announced as a create (the document is back for every reader). */
+export async function restoreFromTrash(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Doc): Promise<Doc> {
+  return stampDeleted(ctx, collection, id, existing, null, 'create');
+}
+
+async function stampDeleted(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Doc, deletedAt: string | null, type: 'delete' | 'create'): Promise<Doc> {
+  const now = isoNow(ctx.cms.clock);
+  return inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
+    if (!(await selectRowById(scope.tx, collection, id))) throw notFound('Document not found.');
+    await updateRow(scope.tx, collection, id, { deletedAt, updatedAt: now });
+    const saved = rowToDoc(collection, (await selectRowById(scope.tx, collection, id))!);
+    await scope.emit({ type, collection: collection.slug, id, doc: saved, previousDoc: existing, timestamp: now });
+    return saved;
+  }, originOf(ctx));
+}
+
+/**
+ * Removes, for good, trashed documents older than their collection's `keepDays` (the job runner calls
+ * this on each run). Each goes through the ordinary final delete, so its versions and files go too.
+ */
+export async function emptyExpiredTrash(cms: CMS, removeForGood: (ctx: OperationContext, collection: string, id: number) => Promise<unknown>): Promise<number> {
+  let removed = 0;
+  const now = cms.clock.now();
+  for (const collection of cms.config.collections) {
+    const days = collection.trash?.keepDays;
+    if (!days) continue;
+    const before = new Date(now - days * 86_400_000).toISOString();
+    const where = compileWhere(cms.store.dialect, collection, { deletedAt: { less_than: before } }, null, TRUSTED);
+    const rows = await selectRows(cms.store, collection, where, '"id" ASC', null, 0);
+    const ctx = createContext(cms, { overrideAccess: true });
+    for (const row of rows) {
+      try {
+        await removeForGood(ctx, collection.slug, row.id as number);
+        removed++;
+      } catch (error) {
+        cms.log.error(`trash: could not empty ${collection.slug} ${row.id}:`, error);
+      }
+    }
+  }
+  return removed;
+}
