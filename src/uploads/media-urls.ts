@@ -14,8 +14,12 @@ export function mediaFileURL(cms: CMS, filename: string): string {
   return `${cms.config.serverURL ?? ''}${cms.config.routes.api}/media/file/${encodeURIComponent(filename)}`;
 }
 
+/** The frame of an image (focal point and crop): shown once set, so media documents keep their plain shape until then. */
+const FRAME_FIELDS = ['focalX', 'focalY', 'crop'];
+
 export function decorateMedia(cms: CMS, doc: Doc): Doc {
   const out: Doc = { ...doc };
+  for (const name of FRAME_FIELDS) if (out[name] === null) delete out[name];
   if ('filename' in doc) out.url = typeof doc.filename === 'string' && doc.filename ? mediaFileURL(cms, doc.filename) : null;
   if (isObject(doc.sizes)) {
     const sizes: Doc = {};
