@@ -13,6 +13,7 @@ import { openAdminLoggedIn } from './support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 import { answer, startReceiver, type Receiver } from './webhook-receiver.ts';
 import type { UserConfig } from '../src/config/types.ts';
+import { png } from './support/media-fixtures.ts';
 
 const ADMIN = { name: 'Eve', email: 'eve@example.com', password: 'correct horse 9' };
 const STEP = 20_000;
@@ -31,6 +32,7 @@ describe.skipIf(!hasChromium())('admin defects', () => {
     await buildAdmin();
     receiver = startReceiver(answer(410));
     const config: UserConfig = {
+      localization: { locales: ['en', 'de'], defaultLocale: 'en' },
       collections: [
         { slug: 'authors', admin: { useAsTitle: 'name' }, fields: [{ name: 'name', type: 'text', required: true }] },
         {
@@ -45,8 +47,9 @@ describe.skipIf(!hasChromium())('admin defects', () => {
           slug: 'posts',
           drafts: true,
           admin: { useAsTitle: 'title' },
+          livePreview: { url: ({ doc }) => `http://127.0.0.1:9/posts/${doc.id}` },
           fields: [
-            { name: 'title', type: 'text', required: true },
+            { name: 'title', type: 'text', required: true, localized: true },
             { name: 'body', type: 'textarea' },
             { name: 'summary', type: 'textarea' },
             { name: 'author', type: 'relationship', relationTo: 'authors' },
@@ -75,7 +78,7 @@ describe.skipIf(!hasChromium())('admin defects', () => {
     for (const slug of ['notes', 'posts']) {
       await page.goto(admin(`/collections/${slug}/create`));
       await page.locator('#field-title').fill(`Typed ${slug}`);
-      const search = page.getByRole('combobox');
+      const search = page.getByRole('combobox', { name: 'Author' });
       await search.fill('Alice');
       await page.getByRole('option', { name: /Alice Adams/ }).waitFor();
       await search.press('Enter'); // nothing highlighted: nothing happens
@@ -101,5 +104,84 @@ describe.skipIf(!hasChromium())('admin defects', () => {
     await page.goto(admin('/operations/webhooks'));
     await page.locator('table.ops-table').waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);
+  }, STEP);
+  test('the action bar stays in reach on a phone, and "Publish changes" keeps one line at 1366 px', async () => {
+    const made = await t.request('POST', '/posts', { token: s.token, body: { title: 'Long post', status: 'published', body: 'x\n'.repeat(60), summary: 'y\n'.repeat(60) } });
+    await t.request('PATCH', `/posts/${made.body.doc.id}?draft=true`, { token: s.token, body: { title: 'Long post v2' } });
+    await page.goto(admin(`/collections/posts/${made.body.doc.id}`));
+    const publish = page.getByRole('button', { name: 'Publish changes' });
+    await publish.waitFor();
+    const saveDraft = page.getByRole('button', { name: 'Save draft' });
+    const [p, d] = [await publish.boundingBox(), await saveDraft.boundingBox()];
+    expect(Math.abs(p!.y - d!.y)).toBeLessThan(2); // one row
+    expect(p!.height).toBeLessThan(44); // one line of text
+    expect(p!.x + p!.width).toBeLessThanOrEqual(1366);
+
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.locator('#field-notes').scrollIntoViewIfNeeded();
+    await page.locator('#field-notes').fill('typed at the bottom');
+    for (const name of ['Publish changes', 'Save draft']) {
+      const box = (await page.getByRole('button', { name }).boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(700);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+    }
+    // The bar does not hide the last field.
+    const field = (await page.locator('#field-notes').boundingBox())!;
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+    const bar = (await page.getByRole('button', { name: 'Save draft' }).boundingBox())!;
+    const last = (await page.locator('#field-notes').boundingBox())!;
+    expect(last.y + last.height).toBeLessThanOrEqual(bar.y);
+    expect(field.height).toBeGreaterThan(0);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
+    await page.setViewportSize({ width: 1366, height: 900 });
+  }, STEP);
+  test('a bulk upload leaves the queue once done; the queue never pushes the library far down', async () => {
+    await page.goto(admin('/collections/media'));
+    const files = await Promise.all(Array.from({ length: 8 }, async (_, i) => ({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: await png(40 + i, 30) })));
+    await page.locator('input[type=file]').setInputFiles(files);
+    const queue = page.getByRole('list', { name: 'Uploads' });
+    await queue.waitFor();
+    expect((await queue.boundingBox())!.height).toBeLessThanOrEqual(900 * 0.45 + 1);
+    await queue.waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await t.request('GET', '/media', { token: s.token })).body.totalDocs).toBe(8);
+  }, STEP);
+
+  test('the Columns menu closes on Escape and on a click outside', async () => {
+    await page.goto(admin('/collections/posts'));
+    const menu = page.locator('details.column-picker');
+    const open = () => menu.evaluate((d) => (d as HTMLDetailsElement).open);
+    await page.getByText('Columns', { exact: true }).click();
+    expect(await open()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await open()).toBe(false);
+    await page.getByText('Columns', { exact: true }).click();
+    expect(await open()).toBe(true);
+    await page.getByRole('heading', { name: 'Posts' }).click();
+    expect(await open()).toBe(false);
+  }, STEP);
+
+  test('three toasts leave the Schedule button visible and clickable', async () => {
+    const made = await t.request('POST', '/posts', { token: s.token, body: { title: 'Toasty', status: 'published' } });
+    for (const width of [1366, 375]) {
+      await page.setViewportSize({ width, height: width > 400 ? 768 : 700 }); // 1366 × 768: a common laptop
+      await page.goto(admin(`/collections/posts/${made.body.doc.id}`));
+      await page.locator('#field-title').fill(`Toasty ${width}`);
+      const schedule = page.getByRole('button', { name: 'Schedule', exact: true });
+      for (let i = 0; i < 3; i++) {
+        await page.locator('#field-summary').fill(`round ${i}`);
+        await page.getByRole('button', { name: 'Save draft' }).click();
+        await page.locator('.toast').nth(i).waitFor();
+      }
+      await schedule.scrollIntoViewIfNeeded();
+      const target = (await schedule.boundingBox())!;
+      for (const box of await page.locator('.toast').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+        const apart = box.right <= target.x || box.left >= target.x + target.width || box.bottom <= target.y || box.top >= target.y + target.height;
+        expect(apart).toBe(true);
+      }
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
   }, STEP);
 });
