@@ -14,6 +14,7 @@ import { startTestServer, type Session, type TestServer } from './harness.ts';
 import { answer, startReceiver, type Receiver } from './webhook-receiver.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { png } from './support/media-fixtures.ts';
+import { fromBase32, referenceTOTP } from './support/totp-reference.ts';
 
 const ADMIN = { name: 'Eve', email: 'eve@example.com', password: 'correct horse 9' };
 const STEP = 20_000;
@@ -183,5 +184,48 @@ describe.skipIf(!hasChromium())('admin defects', () => {
       }
     }
     await page.setViewportSize({ width: 1366, height: 900 });
+  }, STEP);
+  test('sessions read "Chrome on Linux", not a raw user-agent string', async () => {
+    await t.request('POST', '/users/login', { body: { email: ADMIN.email, password: ADMIN.password }, headers: { 'user-agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:128.0) Gecko/20100101 Firefox/128.0' } });
+    await page.goto(admin('/account/security'));
+    const table = page.locator('table', { hasText: 'Last used' });
+    await table.getByText('Firefox on macOS').waitFor();
+    await table.getByText(/Chrome on Linux/).first().waitFor();
+    expect(await table.textContent()).not.toContain('Mozilla/5.0');
+  }, STEP);
+
+  test('after "session ended" the email is filled in; only the password is left to type', async () => {
+    await page.goto(admin('/collections/notes/create'));
+    await page.locator('#field-title').fill('Typed before the session ended');
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Your session has ended').waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(ADMIN.email);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'New note' }).waitFor();
+  }, STEP);
+
+  test('the two-factor step reads as a next step, not as an error', async () => {
+    const who = await t.user('editor', 'totp@example.com', 'password123');
+    const { secret } = (await t.request('POST', '/users/totp/setup', { token: who.token })).body;
+    const code = (steps = 0) => referenceTOTP(fromBase32(secret), Math.floor((t.clock.now() + steps * 30_000) / 1000));
+    expect((await t.request('POST', '/users/totp/enable', { token: who.token, body: { code: await code() } })).status).toBe(200);
+    await page.context().clearCookies();
+    await page.goto(admin('/'));
+    await page.getByLabel('Email').fill('totp@example.com');
+    await page.getByLabel('Password').fill('password123');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByLabel('Two-factor code').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+    await page.getByText('Enter the code from your authenticator app').waitFor();
+    await page.getByLabel('Two-factor code').fill('000000');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
+    await page.getByLabel('Two-factor code').fill(await code(1));
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: /Welcome/ }).waitFor();
   }, STEP);
 });

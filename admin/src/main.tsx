@@ -16,7 +16,7 @@ type State =
   | { kind: 'loading' }
   | { kind: 'unreachable'; error: string }
   | { kind: 'first-register' }
-  | { kind: 'login'; notice?: string }
+  | { kind: 'login'; notice?: string; email?: string }
   | { kind: 'enrol'; user: User }
   | { kind: 'ready'; user: User; config: AdminConfig }
 
@@ -58,7 +58,7 @@ function App() {
     void boot()
     const expired = () => {
       setLeaveGuard(null)
-      setState((s) => (s.kind === 'ready' ? { kind: 'login', notice: 'Your session has ended. Please log in again.' } : s))
+      setState((s) => (s.kind === 'ready' ? { kind: 'login', notice: 'Your session has ended. Please log in again.', email: s.user.email } : s))
     }
     addEventListener('cms:unauthorized', expired)
     return () => removeEventListener('cms:unauthorized', expired)
@@ -127,7 +127,7 @@ function App() {
               {state.notice}
             </div>
           )}
-          <LoginForm onDone={loggedIn} />
+          <LoginForm onDone={loggedIn} email={state.email} />
         </>
       )
     case 'ready': {
