@@ -228,4 +228,46 @@ describe.skipIf(!hasChromium())('admin defects', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { name: /Welcome/ }).waitFor();
   }, STEP);
+  test('a ? panel lists the shortcuts, opened by its button or by pressing ?', async () => {
+    await page.goto(admin('/collections/posts'));
+    await page.getByRole('heading', { name: 'Posts' }).waitFor();
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('Save (a draft where drafts exist)');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('searchbox').fill('?'); // typing a question mark in a field is just typing
+    expect(await dialog.count()).toBe(0);
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+  }, STEP);
+
+  test('a visible light/dark/system switch, kept across reloads', async () => {
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const bg = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg'));
+    await page.goto(admin('/'));
+    const select = page.getByLabel('Theme');
+    expect(await select.inputValue()).toBe('system');
+    expect(await theme()).toBe('light');
+    const light = await bg();
+    await select.selectOption('dark');
+    expect(await theme()).toBe('dark');
+    expect(await bg()).not.toBe(light);
+    await page.reload();
+    expect(await theme()).toBe('dark');
+    expect(await page.getByLabel('Theme').inputValue()).toBe('dark');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByLabel('Theme').selectOption('system');
+    expect(await theme()).toBe('dark');
+    await page.emulateMedia({ colorScheme: 'light' }); // "system" follows the change
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await page.getByLabel('Theme').selectOption('light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.reload();
+    expect(await theme()).toBe('light');
+    await page.getByLabel('Theme').selectOption('system');
+    await page.emulateMedia({ colorScheme: 'light' });
+  }, STEP);
 });

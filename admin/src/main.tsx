@@ -10,6 +10,7 @@ import { AuthCard, FirstRegisterForm, LoginForm } from './views/auth-screens.tsx
 import { Shell } from './views/shell.tsx'
 import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-screens.tsx'
 import { TwoFactorPanel } from './views/account-security.tsx'
+import { startTheme } from './theme.ts'
 import './styles.css'
 
 type State =
@@ -152,4 +153,5 @@ function App() {
   }
 }
 
+startTheme()
 render(<App />, document.getElementById('app')!)
