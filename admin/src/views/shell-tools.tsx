@@ -12,6 +12,7 @@ const mod = isMac ? '⌘' : 'Ctrl'
 /** What the admin answers to, grouped as people look for it. */
 export const SHORTCUTS: { group: string; keys: string[]; does: string }[] = [
   { group: 'Anywhere', keys: ['?'], does: 'Show this list of shortcuts' },
+  { group: 'Anywhere', keys: [mod, 'K'], does: 'Search everything (sites with a search collection)' },
   { group: 'Anywhere', keys: ['Esc'], does: 'Close a dialog or menu' },
   { group: 'Editing', keys: [mod, 'S'], does: 'Save (a draft where drafts exist)' },
   { group: 'Editing', keys: ['Enter'], does: 'Submit the form from a text field' },
