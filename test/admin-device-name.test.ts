@@ -13,7 +13,7 @@ test.each([
   ['curl/8.5.0', 'curl'],
   ['', 'Unknown device'],
   [null, 'Unknown device'],
-  ['SomeBot/2.1', 'SomeBot'],
+  ['Phone Browser 1.0', 'Phone Browser 1.0'],
 ])('%p reads as %p', (ua, name) => {
   expect(deviceName(ua)).toBe(name);
 });

@@ -34,5 +34,6 @@ export function deviceName(userAgent: string | null | undefined): string {
   const browser = BROWSERS.find(([re]) => re.test(ua))?.[1]
   const system = SYSTEMS.find(([re]) => re.test(ua))?.[1]
   if (browser && system) return `${browser} on ${system}`
-  return browser ?? system ?? ua.split(/[\s/]/)[0]!
+  // Unknown clients keep their own words.
+  return browser ?? system ?? ua
 }

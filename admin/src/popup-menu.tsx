@@ -36,7 +36,7 @@ export function MoreActions(props: { label: string; children: ComponentChildren 
   const ref = useDismissableDetails()
   return (
     <details class="popup-menu more-actions" ref={ref}>
-      <summary class="button ghost" aria-label={props.label} title={props.label}>
+      <summary class="button ghost" role="button" aria-label={props.label} title={props.label}>
         <Icon name="dots" />
       </summary>
       <div class="menu-panel" onClick={() => ref.current && (ref.current.open = false)}>
