@@ -169,6 +169,7 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
 
   test('delete asks for confirmation, then removes the document', async () => {
     const id = page.url().split('/').pop();
+    await page.getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete post?' });
     await dialog.waitFor();

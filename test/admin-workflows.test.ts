@@ -124,6 +124,7 @@ describe.skipIf(!hasChromium())('admin workflows', () => {
   test('capability 6: duplicate opens a filled create form; the server’s unique check shows inline; saving makes the copy', async () => {
     await page.goto(admin(`/collections/posts/${postId}`));
     await page.getByRole('heading', { name: 'First words' }).waitFor();
+    await page.getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('button', { name: 'Duplicate' }).click();
     await page.getByRole('heading', { name: 'New post' }).waitFor();
     expect(await page.locator('#field-title').inputValue()).toBe('First words (copy)');

@@ -10,13 +10,14 @@ import { AuthCard, FirstRegisterForm, LoginForm } from './views/auth-screens.tsx
 import { Shell } from './views/shell.tsx'
 import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-screens.tsx'
 import { TwoFactorPanel } from './views/account-security.tsx'
+import { startTheme } from './theme.ts'
 import './styles.css'
 
 type State =
   | { kind: 'loading' }
   | { kind: 'unreachable'; error: string }
   | { kind: 'first-register' }
-  | { kind: 'login'; notice?: string }
+  | { kind: 'login'; notice?: string; email?: string }
   | { kind: 'enrol'; user: User }
   | { kind: 'ready'; user: User; config: AdminConfig }
 
@@ -58,7 +59,7 @@ function App() {
     void boot()
     const expired = () => {
       setLeaveGuard(null)
-      setState((s) => (s.kind === 'ready' ? { kind: 'login', notice: 'Your session has ended. Please log in again.' } : s))
+      setState((s) => (s.kind === 'ready' ? { kind: 'login', notice: 'Your session has ended. Please log in again.', email: s.user.email } : s))
     }
     addEventListener('cms:unauthorized', expired)
     return () => removeEventListener('cms:unauthorized', expired)
@@ -127,7 +128,7 @@ function App() {
               {state.notice}
             </div>
           )}
-          <LoginForm onDone={loggedIn} />
+          <LoginForm onDone={loggedIn} email={state.email} />
         </>
       )
     case 'ready': {
@@ -152,4 +153,5 @@ function App() {
   }
 }
 
+startTheme()
 render(<App />, document.getElementById('app')!)

@@ -219,6 +219,7 @@ const PATHS: Record<string, string> = {
   copy: 'M5.5 5.5h8v8h-8zM10.5 5.5v-3h-8v8h3',
   drag: 'M6 3.5h.01M10 3.5h.01M6 8h.01M10 8h.01M6 12.5h.01M10 12.5h.01',
   menu: 'M2.5 4h11M2.5 8h11M2.5 12h11',
+  dots: 'M3.5 8h.01M8 8h.01M12.5 8h.01',
   filter: 'M2 3h12L9.5 8.5V13l-3 1.5v-6z',
   columns: 'M2.5 2.5h11v11h-11zM6.2 2.5v11M9.8 2.5v11',
   eye: 'M1.5 8S4 3.5 8 3.5 14.5 8 14.5 8 12 12.5 8 12.5 1.5 8 1.5 8zM8 10a2 2 0 1 0 0-4 2 2 0 0 0 0 4z',

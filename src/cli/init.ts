@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import type { CLIArgs } from './args.ts';
+import { commandFrom } from './invoked-as.ts';
 
 const TEMPLATES = ['blank', 'website'];
 
@@ -39,8 +40,9 @@ export default {
 };
 `;
 
-/** What the server writes beside its config: database and secret, uploaded files, backups. */
-const IGNORED = ['data/', 'uploads/', 'backups/'];
+/** What the server writes beside its config: database and secret, uploaded files, backups, and the
+ * folders a restore sets aside (`uploads.before-restore-<time>/`). */
+const IGNORED = ['data/', 'uploads/', 'backups/', '*.before-restore-*'];
 
 export async function initCommand(args: CLIArgs): Promise<void> {
   const dir = resolve(args.rest[0] ?? '.');
@@ -61,6 +63,8 @@ export async function initCommand(args: CLIArgs): Promise<void> {
   console.log(`wrote ${Object.keys(files).map((name) => join(dir, name)).join(', ')}${missing.length ? ` and ${gitignore}` : ''}`);
   if (files['cms.seed.ts']) console.log('the first start fills the empty database with sample content from cms.seed.ts');
   console.log('next:');
-  console.log(where ? `  cd ${where.includes(' ') ? JSON.stringify(where) : where}` : '  cms create-admin     # or create the first admin in the browser');
-  console.log('  cms                  # serves http://127.0.0.1:3000; open /admin');
+  // The command as this binary was started, seen from the new folder: `cms` is on PATH only after an install.
+  const cms = commandFrom(dir);
+  console.log(where ? `  cd ${where.includes(' ') ? JSON.stringify(where) : where}` : `  ${cms} create-admin     # or create the first admin in the browser`);
+  console.log(`  ${cms}                  # serves http://127.0.0.1:3000; open /admin`);
 }

@@ -176,9 +176,12 @@ export function Combobox(props: { attrs: Pick<ReturnType<typeof useControlProps>
           } else if (e.key === 'ArrowUp') {
             e.preventDefault()
             setActive((i) => Math.max(0, i - 1))
-          } else if (e.key === 'Enter' && open && shown[active]) {
+          } else if (e.key === 'Enter') {
+            // Enter belongs to the search, never to the form around it: it picks the highlighted
+            // document, or only opens the list.
             e.preventDefault()
-            choose(shown[active]!)
+            if (open && shown[active]) choose(shown[active]!)
+            else setOpen(true)
           } else if (e.key === 'Escape' && open) {
             e.preventDefault()
             e.stopPropagation()

@@ -8,6 +8,7 @@ import type { CollectionConfig, Field } from '../api.ts'
 import { fieldLabel } from '../format.ts'
 import { Icon } from '../ui.tsx'
 import { dataFields } from '../form/values.ts'
+import { useDismissableDetails } from '../popup-menu.tsx'
 
 export interface Column {
   key: string
@@ -66,8 +67,9 @@ export function useColumns(c: CollectionConfig, titleKey: string, userId: unknow
 
 export function ColumnPicker(props: { choices: Column[]; shown: Column[]; onChange: (keys: string[]) => void }) {
   const shownKeys = props.shown.map((c) => c.key)
+  const ref = useDismissableDetails()
   return (
-    <details class="column-picker">
+    <details class="column-picker" ref={ref}>
       <summary class="button">
         <Icon name="columns" /> Columns
       </summary>

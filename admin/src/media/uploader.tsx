@@ -1,5 +1,5 @@
 /** Drop zone + file picker + a queue of uploads, each with a real progress bar and, when done, alt text. */
-import { useRef, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { docs, type Doc } from '../api.ts'
 import { useApp } from '../app-context.ts'
 import { formatBytes, message } from '../format.ts'
@@ -19,6 +19,9 @@ type Item = {
 }
 
 let seq = 0
+/** Finished uploads nobody is describing leave the queue this long after the last one of a batch ends. */
+const CLEAR_AFTER_MS = 4000
+const untouched = (i: Item) => i.state === 'done' && !i.alt.trim()
 
 export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boolean; compact?: boolean }) {
   const { config } = useApp()
@@ -29,6 +32,20 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
   const depth = useRef(0)
 
   const patch = (key: number, p: Partial<Item>) => setItems((list) => list.map((i) => (i.key === key ? { ...i, ...p } : i)))
+  const queueRef = useRef<HTMLUListElement>(null)
+  const busy = items.some((i) => i.state === 'uploading')
+  const finished = items.filter((i) => i.state !== 'uploading').length
+
+  // The queue is a progress report, not a place: once a batch is done it empties itself, keeping
+  // errors and items whose alt text someone is typing (or the one holding the focus).
+  useEffect(() => {
+    if (busy || !items.some(untouched)) return
+    const timer = setTimeout(() => {
+      const focused = queueRef.current?.querySelector(':focus-within')
+      setItems((list) => list.filter((i) => !untouched(i) || focused?.getAttribute('data-key') === String(i.key)))
+    }, CLEAR_AFTER_MS)
+    return () => clearTimeout(timer)
+  }, [busy, items])
 
   const start = (files: File[]) => {
     const chosen = props.multiple === false ? files.slice(0, 1) : files
@@ -111,9 +128,16 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
         />
       </div>
       {items.length > 0 && (
-        <ul class="upload-queue" aria-label="Uploads">
+        <ul class="upload-queue" aria-label="Uploads" ref={queueRef}>
+          {finished > 1 && (
+            <li class="upload-queue-head">
+              <button type="button" class="link small" onClick={() => setItems((l) => l.filter((i) => i.state === 'uploading'))}>
+                Clear {finished} finished
+              </button>
+            </li>
+          )}
           {items.map((item) => (
-            <li class={`upload-item ${item.state}`} key={item.key}>
+            <li class={`upload-item ${item.state}`} key={item.key} data-key={item.key}>
               <div class="upload-thumb">
                 <Icon name="file" size={20} />
                 {item.doc && thumbnailURL(item.doc) && <img src={thumbnailURL(item.doc)!} alt="" onError={(e) => (e.currentTarget.style.display = "none")} />}

@@ -1,4 +1,5 @@
 /** "Sign-in and security": turn two-factor sign-in on or off, and see and end one's sessions. */
+import { deviceName } from '../device-name.ts'
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { account, type SessionInfo } from '../account-api.ts'
@@ -132,7 +133,7 @@ function SessionsPanel() {
           <tbody>
             {sessions.map((s) => (
               <tr key={s.id}>
-                <td>{s.userAgent ?? 'Unknown'}{s.current && <strong> (this one)</strong>}</td>
+                <td title={s.userAgent ?? undefined}>{deviceName(s.userAgent)}{s.current && <strong> (this one)</strong>}</td>
                 <td>{s.ip ?? ''}</td>
                 <td>{formatDate(s.lastUsedAt)}</td>
                 <td>{!s.current && <button type="button" onClick={act(() => account.endSession(s.id))}>Sign out</button>}</td>

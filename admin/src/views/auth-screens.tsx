@@ -41,26 +41,35 @@ export function useSubmit<T>(run: () => Promise<T>, onDone: (r: T) => void) {
   return { busy, error, submit }
 }
 
-export function LoginForm(props: { onDone: (r: LoginResult) => void }) {
-  const [email, setEmail] = useState('')
+/** `email`: who was signed in when the session ended, so only the password is left to type. */
+export function LoginForm(props: { onDone: (r: LoginResult) => void; email?: string }) {
+  const [email, setEmail] = useState(props.email ?? '')
   const [password, setPassword] = useState('')
   const [code, setCode] = useState('')
-  const { busy, error, submit } = useSubmit(() => auth.login(email, password, code), props.onDone)
+  const [sentCode, setSentCode] = useState(false)
+  const { busy, error, submit } = useSubmit(() => (setSentCode(code.trim() !== ''), auth.login(email, password, code)), props.onDone)
   // The server asks for the second factor by naming `code`; from then on the form shows its field.
   const needsCode = useTwoFactorPrompt(error)
+  // Being asked for the code is the next step, not a failure: only a code that was sent and refused is an error.
+  const codeStep = needsCode && !sentCode && error?.errors.some((e) => e.field === 'code')
   // The server's 429 message already says to wait; adding our own said it twice.
-  const text = error?.message
+  const text = codeStep ? null : error?.message
   return (
-    <AuthCard title="Log in">
+    <AuthCard title={needsCode ? 'Two-factor sign-in' : 'Log in'}>
       <form onSubmit={submit} class="form">
+        {codeStep && (
+          <p class="alert info" role="status">
+            Password accepted. Enter the code from your authenticator app to finish.
+          </p>
+        )}
         <ErrorBox error={text} />
-        <label>
+        <label hidden={needsCode}>
           Email
-          <input type="email" name="email" autoComplete="username" required autoFocus value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input type="email" name="email" autoComplete="username" required autoFocus={!props.email} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         </label>
-        <label>
+        <label hidden={needsCode}>
           Password
-          <input type="password" name="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          <input type="password" name="password" autoComplete="current-password" required autoFocus={Boolean(props.email)} value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         </label>
         {needsCode && <TwoFactorCodeField value={code} onInput={setCode} />}
         <button type="submit" class="primary" disabled={busy}>

@@ -80,12 +80,14 @@ export function DraftButtons(props: {
           Unpublish
         </button>
       )}
-      <button type="button" onClick={() => props.save('draft')} disabled={props.busy}>
-        Save draft
-      </button>
-      <button type="button" class="primary" onClick={() => props.save('publish')} disabled={props.busy}>
-        {published ? 'Publish changes' : 'Publish'}
-      </button>
+      <span class="save-actions">
+        <button type="button" onClick={() => props.save('draft')} disabled={props.busy}>
+          Save draft
+        </button>
+        <button type="button" class="primary" onClick={() => props.save('publish')} disabled={props.busy}>
+          {published ? 'Publish changes' : 'Publish'}
+        </button>
+      </span>
     </>
   )
 }

@@ -19,6 +19,7 @@ import { Link, navigate } from '../router.tsx'
 import { confirmDialog, ErrorBox, Icon, SecretRow, Spinner, toast } from '../ui.tsx'
 import { MediaPreview } from './media-preview.tsx'
 import { trashChoice } from './trash-choice.tsx'
+import { MoreActions } from '../popup-menu.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
 import { UserAccountPanel } from './user-account-panel.tsx'
@@ -210,22 +211,28 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           {c.autosave && !creating && <AutosaveStatus state={autosave} />}
           {form.dirty && !c.autosave && <span class="unsaved" role="status">Unsaved changes</span>}
           {canPreview && <LivePreviewButtons owner={{ collection: c.slug, id: props.id! }} locale={locale} open={previewOpen} onToggle={setPreviewOpen} />}
-          {!creating && !c.builtIn && (
-            <button type="button" class="ghost" onClick={() => void duplicate()} disabled={form.busy}>
-              <Icon name="copy" /> Duplicate
-            </button>
-          )}
-          {!creating && mayManage(c, user) && (
-            <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={form.busy}>
-              <Icon name="trash" /> Delete
-            </button>
+          {!creating && (!c.builtIn || mayManage(c, user)) && (
+            <MoreActions label="More actions">
+              {!c.builtIn && (
+                <button type="button" class="ghost" onClick={() => void duplicate()} disabled={form.busy}>
+                  <Icon name="copy" /> Duplicate
+                </button>
+              )}
+              {mayManage(c, user) && (
+                <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={form.busy}>
+                  <Icon name="trash" /> Delete
+                </button>
+              )}
+            </MoreActions>
           )}
           {c.drafts ? (
             <DraftButtons owner={creating ? null : { collection: c.slug, id: props.id! }} live={liveStatus} draft={draftStatus} busy={form.busy} dirty={form.dirty} save={(m) => void save(m)} onChanged={showDoc} />
           ) : (
-            <button type="button" class="primary" onClick={() => void save('save')} disabled={form.busy || (!creating && !form.dirty)}>
-              {form.busy ? 'Saving…' : creating ? 'Create' : 'Save'}
-            </button>
+            <span class="save-actions">
+              <button type="button" class="primary" onClick={() => void save('save')} disabled={form.busy || (!creating && !form.dirty)}>
+                {form.busy ? 'Saving…' : creating ? 'Create' : 'Save'}
+              </button>
+            </span>
           )}
         </div>
       </header>

@@ -6,6 +6,7 @@ import { findCollection, isAdmin, useApp } from '../app-context.ts'
 import { globalLabel, pluralLabel } from '../format.ts'
 import { Link, useLocation, type Location } from '../router.tsx'
 import { AccountSecurity } from './account-security.tsx'
+import { ShellTools } from './shell-tools.tsx'
 import { Icon } from '../ui.tsx'
 import { Dashboard } from './dashboard.tsx'
 import { EditView } from './edit-view.tsx'
@@ -145,6 +146,7 @@ export function Shell(props: { onLogout: () => void }) {
             <Icon name="logout" />
           </button>
         </div>
+        <ShellTools />
       </aside>
       <main class="content" id="main" key={r.key}>
         {r.page}

@@ -2,6 +2,7 @@
  * What an admin does for another user's sign-in (docs/accounts.md): copy a reset link (there may be no SMTP
  * to mail one), reset a lost second factor, see and end the user's sessions.
  */
+import { deviceName } from '../device-name.ts'
 import { useEffect, useState } from 'preact/hooks'
 import { account } from '../account-api.ts'
 import { formatDate, message } from '../format.ts'
@@ -85,7 +86,7 @@ function UserSessions(props: { user: UserId }) {
           <ul class="user-sessions">
             {sessions.map((s) => (
               <li key={s.id}>
-                <span class="truncate" title={s.userAgent ?? undefined}>{s.userAgent ?? 'Unknown device'}</span>
+                <span class="truncate" title={s.userAgent ?? undefined}>{deviceName(s.userAgent)}</span>
                 <span class="muted small">
                   {s.ip ?? ''} · last used {formatDate(s.lastUsedAt)}
                 </span>

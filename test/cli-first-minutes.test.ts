@@ -1,0 +1,41 @@
+/** A newcomer's first minutes with the CLI: the commands `cms init` prints work as pasted, and its .gitignore covers what the server leaves. */
+import { afterAll, expect, test } from 'bun:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { commandFrom } from '../src/cli/invoked-as.ts';
+
+const MAIN = path.join(import.meta.dir, '..', 'src', 'cli', 'main.ts');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-first-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+test('init prints the command as this CLI was started, seen from the new folder, and it runs there', () => {
+  const made = Bun.spawnSync([process.execPath, MAIN, 'init', 'my-site'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
+  expect(made.exitCode).toBe(0);
+  const out = made.stdout.toString();
+  expect(out).toContain('cd my-site');
+  const line = out.split('\n').find((l) => l.includes('serves http'))!;
+  const command = line.trim().split(/\s+#/)[0]!.trim();
+  expect(command).not.toBe('cms');
+  const [, script] = command.split(' ');
+  expect(fs.existsSync(path.resolve(dir, 'my-site', script!))).toBe(true);
+  const version = Bun.spawnSync([process.execPath, script!, '--version'], { cwd: path.join(dir, 'my-site'), stdout: 'pipe', stderr: 'pipe' });
+  expect(version.exitCode).toBe(0);
+});
+
+test('a binary run by path is named by its path from the new folder; on PATH it is plain cms', () => {
+  const how = { execPath: '/home/ada/cms/dist/cms', script: undefined, path: '/usr/bin:/bin', cwd: '/home/ada/cms' };
+  expect(commandFrom('/home/ada/cms/my-site', how)).toBe('../dist/cms');
+  expect(commandFrom('/home/ada/cms', how)).toBe('./dist/cms');
+  expect(commandFrom('/home/ada/cms/my-site', { ...how, path: '/usr/bin:/home/ada/cms/dist' })).toBe('cms');
+  expect(commandFrom('/tmp/site', { ...how, script: 'src/cli/main.ts' })).toBe('bun ../../home/ada/cms/src/cli/main.ts');
+});
+
+test("init's .gitignore covers the folders a restore sets aside", () => {
+  const ignore = fs.readFileSync(path.join(dir, 'my-site', '.gitignore'), 'utf8').split('\n');
+  expect(ignore).toContain('*.before-restore-*');
+  if (!Bun.which('git')) return;
+  const site = path.join(dir, 'my-site');
+  Bun.spawnSync(['git', 'init', '-q'], { cwd: site });
+  expect(Bun.spawnSync(['git', 'check-ignore', '-q', 'uploads.before-restore-2026-01-01T00-00-00Z/a.png'], { cwd: site }).exitCode).toBe(0);
+});
