@@ -11,6 +11,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
+// Bun's fetch keeps at most 256 requests in flight (BUN_CONFIG_MAX_HTTP_REQUESTS, read at start): an SSE
+// stream never ends, so the 257th subscriber and every write after it would wait forever. Run again with room.
+const NEEDED = '65000';
+if (process.env.BUN_CONFIG_MAX_HTTP_REQUESTS !== NEEDED) {
+  const again = Bun.spawn([process.execPath, ...process.argv.slice(1)], { env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: NEEDED }, stdio: ['inherit', 'inherit', 'inherit'] });
+  process.exit(await again.exited);
+}
+
 const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '1000' }, users: { type: 'string', default: '50' }, writes: { type: 'string', default: '40' } } });
 const N = Number(values.subscribers);
 const USERS = Number(values.users);

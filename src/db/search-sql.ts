@@ -18,9 +18,13 @@ export interface SearchSQL {
   /** Removes a document's rows: all of them, or only its draft rows. */
   remove(table: string, docId: number, onlyDraft: boolean): SQLPart;
   /**
-   * `{ docId, score }` of documents matching every term in `locale`, best first, searching only the text
-   * columns `columns` (those the caller may read). `draft`: the pending draft's text where a document has
-   * one, else the live text.
+   * A query of `"docId", "score"` (bigger is better) for every document matching every term in locale
+   * `locale` (index `localeIndex` of the config's locales), searching only the text columns `columns` (those
+   * the caller may read); no order, no limit, so callers filter, count and page it. `draft`: the pending
+   * draft's text where a document has one, else the live text.
    */
-  match(table: string, fields: number, columns: number[], terms: Term[], locale: string, draft: boolean, limit: number): SQLPart;
+  match(table: string, fields: number, columns: number[], terms: Term[], locale: SearchLocale, draft: boolean): SQLPart;
 }
+
+/** A locale as the index keeps it: its name, and its position in the config's locales ('' and 0 without localization). */
+export type SearchLocale = { name: string; index: number };

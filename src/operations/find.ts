@@ -14,7 +14,7 @@ import { localeOf, type OperationContext } from './context.ts';
 import { draftSource } from '../versions/draft-source.ts';
 import type { SanitizedCollection } from '../config/types.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
-import { rankedMatches, type Ranked } from '../search/ranked-matches.ts';
+import { matchFilter, rankedPage, type Ranked } from '../search/ranked-matches.ts';
 import type { Row } from '../db/store.ts';
 import { withoutTrashed } from './trash.ts';
 
@@ -73,18 +73,18 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const matched = await matchDocuments(ctx, collection, args);
   const { from, rights, locale } = matched;
   const { store } = ctx.cms;
-  const ranked = args.search === undefined ? null : await rankedMatches(ctx, collection, args.search, rights, Boolean(from));
-  const where = ranked ? andParts([matched.where, store.dialect.inList('"id"', ranked.map((r) => r.docId))]) : matched.where;
+  const searched = args.search === undefined ? null : args.search;
+  const where = searched !== null && args.sort !== undefined ? andParts([matched.where, matchFilter(ctx, collection, searched, matched)]) : matched.where;
   const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights, args.where);
   const shape = await readShapeOf(ctx, collection, args, rights);
   const offset = paginate ? (page - 1) * limit : 0;
   let totalDocs: number;
   let rows: Row[];
-  if (ranked && args.sort === undefined) {
-    // Best first: every match the filter lets through, in rank order, then the page.
-    rows = byRank(await selectRows(store, collection, where, orderBy, null, 0, from), ranked);
-    totalDocs = rows.length;
-    rows = paginate ? rows.slice(offset, offset + limit) : rows;
+  if (searched !== null && args.sort === undefined) {
+    // Best first: the page of matches is ranked (and counted) before any document row is read.
+    const { ranked, total } = await rankedPage(ctx, collection, searched, matched, paginate ? limit : null, offset);
+    totalDocs = total;
+    rows = ranked.length ? byRank(await selectRows(store, collection, andParts([where, store.dialect.inList('"id"', ranked.map((r) => r.docId))]), orderBy, null, 0, from), ranked) : [];
   } else {
     totalDocs = await countRows(store, collection, where, from);
     rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);

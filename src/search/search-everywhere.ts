@@ -12,7 +12,7 @@ import { checkPaging } from '../query/page-info.ts';
 import { matchDocuments } from '../operations/find.ts';
 import { presentDocs } from '../operations/present.ts';
 import type { OperationContext } from '../operations/context.ts';
-import { rankedMatches, searchLocale } from './ranked-matches.ts';
+import { rankedPage, searchLocale } from './ranked-matches.ts';
 import { parseTerms, type Term } from './terms.ts';
 import { textsOf } from './search-index.ts';
 import { snippetOf } from './snippet.ts';
@@ -33,28 +33,30 @@ function collectionsOf(ctx: OperationContext, names: unknown): SanitizedCollecti
   });
 }
 
-async function hitsIn(ctx: OperationContext, collection: SanitizedCollection, terms: Term[], draft: boolean): Promise<SearchHit[]> {
+/** The best `limit` hits of one collection (only those get a snippet), and how many match in all. */
+async function hitsIn(ctx: OperationContext, collection: SanitizedCollection, terms: Term[], draft: boolean, limit: number): Promise<{ hits: SearchHit[]; total: number }> {
   let matched;
   try {
     matched = await matchDocuments(ctx, collection, { draft });
   } catch (error) {
     // A collection this caller may not read adds nothing to a search across collections.
-    if (error instanceof APIError && (error.status === 401 || error.status === 403)) return [];
+    if (error instanceof APIError && (error.status === 401 || error.status === 403)) return { hits: [], total: 0 };
     throw error;
   }
-  const ranked = await rankedMatches(ctx, collection, terms, matched.rights, Boolean(matched.from));
-  if (!ranked.length) return [];
+  const { ranked, total } = await rankedPage(ctx, collection, terms, matched, limit, 0);
+  if (!ranked.length) return { hits: [], total };
   const { store } = ctx.cms;
   const rows = await selectRows(store, collection, andParts([matched.where, store.dialect.inList('"id"', ranked.map((r) => r.docId))]), '"id"', null, 0, matched.from);
   const docs = await presentDocs(ctx, collection, rows.map((r) => rowToDoc(collection, r)), 0);
   const score = new Map(ranked.map((r) => [r.docId, r.score]));
   const titleField = collection.admin?.useAsTitle;
   const locale = searchLocale(ctx);
-  return docs.map((doc) => {
+  const hits = docs.map((doc) => {
     const texts = textsOf(ctx.cms, collection, doc, locale);
     const title = titleField && typeof doc[titleField] === 'string' ? (doc[titleField] as string) : texts.find((t) => t.trim())?.split('\n')[0] ?? String(doc.id);
     return { collection: collection.slug, id: doc.id as number, title, snippet: snippetOf(texts, terms), rank: score.get(doc.id as number) ?? 0 };
   });
+  return { hits, total };
 }
 
 export async function searchEverywhere(ctx: OperationContext, args: SearchArgs): Promise<{ docs: SearchHit[]; totalDocs: number }> {
@@ -62,7 +64,12 @@ export async function searchEverywhere(ctx: OperationContext, args: SearchArgs):
   const limit = args.limit ?? 10;
   checkPaging(limit, 1);
   const hits: SearchHit[] = [];
-  for (const collection of collectionsOf(ctx, args.collections)) hits.push(...(await hitsIn(ctx, collection, terms, Boolean(args.draft))));
+  let totalDocs = 0;
+  for (const collection of collectionsOf(ctx, args.collections)) {
+    const found = await hitsIn(ctx, collection, terms, Boolean(args.draft), limit);
+    hits.push(...found.hits);
+    totalDocs += found.total;
+  }
   hits.sort((a, b) => b.rank - a.rank || a.collection.localeCompare(b.collection) || a.id - b.id);
-  return { docs: hits.slice(0, limit), totalDocs: hits.length };
+  return { docs: hits.slice(0, limit), totalDocs };
 }

@@ -74,16 +74,25 @@ async function writeRows(cms: CMS, db: Queryable, collection: SanitizedCollectio
   }
 }
 
-/** A document's rows, after any write of it: its live text, and its pending draft's where one is. */
-export async function indexDocument(cms: CMS, db: Queryable, collection: SanitizedCollection, id: number, live: Doc | null): Promise<void> {
+/**
+ * A document's rows, after any write of it: its live text, and its pending draft's where one is. `fresh`:
+ * the document is new, so it has no rows to remove.
+ */
+export async function indexDocument(cms: CMS, db: Queryable, collection: SanitizedCollection, id: number, live: Doc | null, fresh = false): Promise<void> {
   const table = searchTable(collection);
-  const remove = db.dialect.search.remove(table, id, false);
-  await db.run(remove.sql, remove.params);
+  if (!fresh) {
+    const remove = db.dialect.search.remove(table, id, false);
+    await db.run(remove.sql, remove.params);
+  }
   if (!live) return;
   await writeRows(cms, db, collection, live, 0);
   const draft = collection.drafts ? await pendingDraft(db, ownerOf(collection, id)) : null;
   if (draft) await writeRows(cms, db, collection, { ...draft, id }, 1);
 }
+
+/** Whether a save left every search field as it was, in every locale (its rows need no rewrite). */
+const sameText = (cms: CMS, collection: SanitizedCollection, doc: Doc, previous: Doc) =>
+  indexLocales(cms).every((locale) => textsOf(cms, collection, doc, locale).join('\0') === textsOf(cms, collection, previous, locale).join('\0'));
 
 export function indexChanges(cms: CMS): void {
   cms.events.on(async (event, scope) => {
@@ -95,7 +104,9 @@ export function indexChanges(cms: CMS): void {
       await scope.tx.run(remove.sql, remove.params);
       return writeRows(cms, scope.tx, collection, { ...event.doc, id: event.id }, 1);
     }
-    await indexDocument(cms, scope.tx, collection, event.id, event.type === 'delete' ? null : event.doc);
+    // Without drafts an update touches only the live rows: none to rewrite when no searched text changed.
+    if (event.type === 'update' && !collection.drafts && event.previousDoc && sameText(cms, collection, event.doc, event.previousDoc)) return;
+    await indexDocument(cms, scope.tx, collection, event.id, event.type === 'delete' ? null : event.doc, event.type === 'create');
   });
 }
 

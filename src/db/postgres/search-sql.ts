@@ -29,15 +29,16 @@ export const postgresSearchSQL: SearchSQL = {
     };
   },
   remove: (table, docId, onlyDraft) => ({ sql: `DELETE FROM ${q(table)} WHERE "docId" = ?${onlyDraft ? ' AND "draft" = 1' : ''}`, params: [docId] }),
-  match(table, fields, allowed, terms, locale, draft, limit) {
+  match(table, fields, allowed, terms, locale, draft) {
     const t = q(table);
     const vector = allowed.length === fields ? `${t}."tsv"` : vectorOf(allowed.map((i) => `${t}."f${i}"`));
     const draftFilter = draft
       ? `("draft" = 1 OR NOT EXISTS (SELECT 1 FROM ${t} AS "d" WHERE "d"."docId" = ${t}."docId" AND "d"."locale" = ${t}."locale" AND "d"."draft" = 1))`
       : `"draft" = 0`;
+    // The GIN index finds the candidates (`@@`); ts_rank reads only theirs, and only where the caller orders by it.
     return {
-      sql: `SELECT "docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" FROM ${t} WHERE ${vector} @@ to_tsquery('simple', ?) AND "locale" = ? AND ${draftFilter} ORDER BY "score" DESC, "docId" LIMIT ?`,
-      params: [tsQuery(terms), tsQuery(terms), locale, limit],
+      sql: `SELECT "docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" FROM ${t} WHERE ${vector} @@ to_tsquery('simple', ?) AND "locale" = ? AND ${draftFilter}`,
+      params: [tsQuery(terms), tsQuery(terms), locale.name],
     };
   },
 };
