@@ -163,6 +163,21 @@ runScenarios('rich text fields', config, [
       expect(res.body.data.one.md).toStartWith('## Hello \\<world\\>');
     },
   },
+  {
+    name: 'GraphQL: the JSON has its documents read like REST at depth 1, under read access; depth: 0 keeps ids',
+    method: 'POST', url: '/graphql', status: 200,
+    body: { query: '{ Post(id: 1) { content ids: content(depth: 0) } }' },
+    check: async (res, t) => {
+      const nodes = res.body.data.Post.content.root.children;
+      expect(nodes[4].value).toMatchObject({ id: 1, alt: 'A "blue" square' });
+      expect(nodes[5].value).toBeNull();
+      expect(nodes[6].children[0].fields.doc.value).toMatchObject({ id: 1, slug: 'first' });
+      expect(res.body.data.Post.ids.root.children[4].value).toBe(1);
+      const admin = await t.user('admin');
+      const asAdmin = await t.request('POST', '/graphql', { token: admin.token, body: { query: '{ Post(id: 1) { content } }' } });
+      expect(asAdmin.body.data.Post.content.root.children[5].value).toMatchObject({ id: 1, title: 'News' });
+    },
+  },
   { name: 'GraphQL: an unknown richText format is refused', method: 'POST', url: '/graphql', status: 200, body: { query: '{ Post(id: 1) { content(richText: pdf) } }' }, contains: ['"errors"', 'RichTextFormat'] },
   {
     name: 'the cache keeps JSON and HTML answers apart',

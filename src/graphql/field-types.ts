@@ -12,7 +12,7 @@ import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON } from './scalars.ts'
 import { combineParentName, formatName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { resolveRelationship } from './resolve-relationship.ts';
-import { resolveRichText, richTextArgs } from './rich-text.ts';
+import { resolveRichText, richTextFieldArgs } from './rich-text.ts';
 import type { GraphQLRequest } from './request-context.ts';
 // These two build nested types from this table in turn; they are only called while a schema is built.
 import { nestedOutput, outputFields } from './object-types.ts';
@@ -137,7 +137,7 @@ export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
   code: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
   point: scalar(GraphQLJSON, [...EQUALITY, 'near']),
   // Lexical JSON (docs/rich-text.md), or a string with `richText: html|markdown|text`; not queryable, like Payload's rich text.
-  richText: { ...scalar(GraphQLJSON, []), operators: () => null, args: richTextArgs, resolve: resolveRichText },
+  richText: { ...scalar(GraphQLJSON, []), operators: () => null, args: richTextFieldArgs, resolve: resolveRichText },
   blocks,
   tabs: layout,
   row: layout,

@@ -2,10 +2,11 @@
  * Rich text as a string: the `richText` argument (`html`, `markdown` or `text`, docs/rich-text.md) on a
  * rich text field (`content(richText: html)`) or on a read query (`Post(id: 1, richText: html)`, for every
  * rich text value under it). Without it a rich text value is its Lexical JSON. Uploads, relationships and
- * internal links in the text are read through the request's loader first (under the reader's access), so
- * the HTML gets its `<img>` and link targets as REST's conversion at depth 1 does.
+ * internal links in the text are read through the request's loader (under the reader's access, `null`
+ * where not readable) at the field's `depth` argument (default 1, as REST's default; 0 keeps ids, as
+ * Payload's own rich text field takes `depth`), so JSON and HTML carry the documents REST's would.
  */
-import { GraphQLEnumType, Kind, type GraphQLFieldConfigArgumentMap, type GraphQLFieldResolver, type GraphQLResolveInfo, type ValueNode } from 'graphql';
+import { GraphQLEnumType, GraphQLInt, Kind, type GraphQLFieldConfigArgumentMap, type GraphQLFieldResolver, type GraphQLResolveInfo, type ValueNode } from 'graphql';
 import type { SanitizedField } from '../config/types.ts';
 import { convertRichText, RICH_TEXT_FORMATS, type RichTextFormat } from '../richtext/convert-values.ts';
 import { isObject, isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
@@ -25,6 +26,9 @@ const RichTextFormatType = new FormatEnum({
 });
 
 export const richTextArgs: GraphQLFieldConfigArgumentMap = { richText: { type: RichTextFormatType } };
+
+/** The rich text field's own arguments: the format, and how deep the text's documents are read (0 or more). */
+export const richTextFieldArgs: GraphQLFieldConfigArgumentMap = { ...richTextArgs, depth: { type: GraphQLInt } };
 
 /** The format the root field of this selection asked for (`Post(richText: html)`), if any. */
 function formatAt(req: GraphQLRequest, info: GraphQLResolveInfo): RichTextFormat | undefined {
@@ -53,11 +57,14 @@ async function populated(value: RichTextValue, req: GraphQLRequest, info: GraphQ
   return copy;
 }
 
-export function resolveRichText(field: SanitizedField): GraphQLFieldResolver<Doc, GraphQLRequest, { richText?: RichTextFormat | null }> {
+type Args = { richText?: RichTextFormat | null; depth?: number | null };
+
+export function resolveRichText(field: SanitizedField): GraphQLFieldResolver<Doc, GraphQLRequest, Args> {
   return async (parent, args, req, info) => {
     const value = parent[field.name];
+    if (!isRichTextValue(value)) return value;
     const format = args.richText ?? formatAt(req, info);
-    if (!format || !isRichTextValue(value)) return value;
-    return convertRichText(format === 'text' ? value : await populated(value, req, info), format);
+    const read = (args.depth ?? 1) > 0 && format !== 'text' ? await populated(value, req, info) : value;
+    return format ? convertRichText(read, format) : read;
   };
 }
