@@ -45,7 +45,7 @@ describe('GraphQL through graphql-request', () => {
     expect(isObjectType(list) && Object.keys(list.getFields())).toEqual(expect.arrayContaining(['docs', 'totalDocs', 'limit', 'page', 'totalPages', 'hasNextPage', 'hasPrevPage', 'nextPage', 'prevPage', 'pagingCounter']));
     expect(isEnumType(schema.getType('Post_category')) && (schema.getType('Post_category') as any).getValues().map((v: any) => v.name)).toEqual(['news', 'tech']);
     expect(String(query.Post.type)).toBe('Post');
-    expect(query.Post.args.map((a) => a.name)).toEqual(['id', 'draft']);
+    expect(query.Post.args.map((a) => a.name)).toEqual(['id', 'draft', 'richText']);
     const id = (schema.getType('Post') as any).getFields().id;
     expect(String(id.type)).toBe('Int!');
     expect(String((schema.getType('Post') as any).getFields().createdAt.type)).toBe('DateTime');

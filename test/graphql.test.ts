@@ -105,6 +105,18 @@ const scenarios: Scenario[] = [
     contains: ['"title":"From GraphQL"', '"_status":"draft"'],
   },
   {
+    name: "_status is Payload's enum in writes and filters (the quoted form is taken too)",
+    method: 'POST', url: '/graphql', as: 'editor', status: 200, events: { create: 2, publish: 2 },
+    body: gql('mutation { a: createPost(data: { title: "Enum", slug: "enum", _status: published }) { _status } b: createPost(data: { title: "Quoted", slug: "quoted", status: "published" }) { status } }'),
+    contains: ['"a":{"_status":"published"}', '"b":{"status":"published"}'],
+    check: async (_res, t) => {
+      const found = await t.request('POST', '/graphql', { body: gql('{ Posts(where: { _status: { equals: published }, slug: { in: ["enum", "quoted"] } }) { totalDocs } }') });
+      expect(found.text).toContain('"totalDocs":2');
+      const types = await t.request('POST', '/graphql', { body: gql('{ __type(name: "mutationPost") { inputFields { name type { name kind } } } }') });
+      expect(types.text).toContain('"name":"_status","type":{"name":"mutationPost__status_MutationInput","kind":"ENUM"}');
+    },
+  },
+  {
     name: 'create by cookie without the CSRF token is refused before anything runs',
     method: 'POST', url: '/graphql', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, status: 403, events: {},
     body: gql('mutation { createPost(data: { title: "csrf" }) { id } }'), contains: ['CSRF'],

@@ -139,6 +139,47 @@ runScenarios('rich text fields', config, [
   { name: 'richText on a list converts every document', method: 'GET', url: '/posts?where[title][equals]=First&richText=text', status: 200, contains: ['"content":"Hello <world>'] },
   { name: 'an unknown richText format is a 400', method: 'GET', url: '/posts?richText=pdf', status: 400, contains: ['"field":"richText"'] },
   {
+    name: 'GraphQL: richText on the field answers HTML, with the upload and the internal link read',
+    method: 'POST', url: '/graphql', status: 200,
+    body: { query: '{ Post(id: 1) { title json: content html: content(richText: html) } }' },
+    check: (res) => {
+      const post = res.body.data.Post;
+      expect(post.json.root.children[0].tag).toBe('h2');
+      expect(post.html).toStartWith('<div class="payload-richtext"><h2>Hello &lt;world&gt;</h2>');
+      expect(post.html).toContain('<a href="#">bad</a>');
+      expect(post.html).toMatch(/<img\s+alt="A &quot;blue&quot; square"\s+height="32"\s+src="[^"]+\/media\/file\/[^"]+"\s+width="64"/);
+      expect(post.html).toContain('<a href="/posts/first">self</a>');
+    },
+  },
+  {
+    name: 'GraphQL: richText on a query converts every rich text value under it, quoted or not',
+    method: 'POST', url: '/graphql', status: 200,
+    setup: async (t) => { expect((await t.request('POST', '/globals/footer', { body: { note: '**Made** with care' } })).status).toBe(200); },
+    body: { query: '{ Posts(richText: text, where: { title: { equals: "First" } }) { docs { content } } Footer(richText: "markdown") { note } one: Post(id: 1, richText: text) { md: content(richText: markdown) } }' },
+    check: (res) => {
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.Posts.docs[0].content).toStartWith('Hello <world>\n\nBold and a link and bad');
+      expect(res.body.data.Footer.note).toBe('**Made** with care');
+      expect(res.body.data.one.md).toStartWith('## Hello \\<world\\>');
+    },
+  },
+  {
+    name: 'GraphQL: the JSON has its documents read like REST at depth 1, under read access; depth: 0 keeps ids',
+    method: 'POST', url: '/graphql', status: 200,
+    body: { query: '{ Post(id: 1) { content ids: content(depth: 0) } }' },
+    check: async (res, t) => {
+      const nodes = res.body.data.Post.content.root.children;
+      expect(nodes[4].value).toMatchObject({ id: 1, alt: 'A "blue" square' });
+      expect(nodes[5].value).toBeNull();
+      expect(nodes[6].children[0].fields.doc.value).toMatchObject({ id: 1, slug: 'first' });
+      expect(res.body.data.Post.ids.root.children[4].value).toBe(1);
+      const admin = await t.user('admin');
+      const asAdmin = await t.request('POST', '/graphql', { token: admin.token, body: { query: '{ Post(id: 1) { content } }' } });
+      expect(asAdmin.body.data.Post.content.root.children[5].value).toMatchObject({ id: 1, title: 'News' });
+    },
+  },
+  { name: 'GraphQL: an unknown richText format is refused', method: 'POST', url: '/graphql', status: 200, body: { query: '{ Post(id: 1) { content(richText: pdf) } }' }, contains: ['"errors"', 'RichTextFormat'] },
+  {
     name: 'the cache keeps JSON and HTML answers apart',
     method: 'GET', url: '/posts/1?depth=0', status: 200,
     setup: async (t) => {

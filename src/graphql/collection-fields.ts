@@ -12,6 +12,7 @@ import { documentType, paginatedType, versionType } from './object-types.ts';
 import { mutationInput } from './mutation-inputs.ts';
 import { toWhere, whereInput } from './where-inputs.ts';
 import { localeArgs } from './locale-args.ts';
+import { richTextArgs } from './rich-text.ts';
 import { plain, rootContext, type GraphQLRequest } from './request-context.ts';
 import type { SchemaBuild } from './build-state.ts';
 
@@ -30,13 +31,13 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
   const fields: Fields = {
     [singular]: {
       type,
-      args: { id, draft: { type: GraphQLBoolean }, ...localeArgs(build) },
+      args: { id, draft: { type: GraphQLBoolean }, ...localeArgs(build), ...richTextArgs },
       resolve: (_, args, req, info) => findByID(rootContext(req, info, args, collection), { collection: slug, id: args.id, draft: args.draft ?? false, depth: 0 }),
     },
     [plural]: {
       type: paginatedType(plural, type, build),
       args: {
-        draft: { type: GraphQLBoolean }, where: { type: where }, ...localeArgs(build),
+        draft: { type: GraphQLBoolean }, where: { type: where }, ...localeArgs(build), ...richTextArgs,
         limit: { type: GraphQLInt }, page: { type: GraphQLInt }, pagination: { type: GraphQLBoolean }, sort: { type: GraphQLString },
       },
       resolve: (_, args, req, info) => find(rootContext(req, info, args, collection), {
@@ -58,12 +59,12 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
   );
   fields[`version${singular}`] = {
     type: record,
-    args: { id, ...localeArgs(build) },
+    args: { id, ...localeArgs(build), ...richTextArgs },
     resolve: (_, args, req, info) => findCollectionVersionByID(rootContext(req, info, args, collection), { collection: slug, version: args.id, depth: 0 }),
   };
   fields[`versions${plural}`] = {
     type: paginatedType(`versions${plural}`, record, build),
-    args: { where: { type: versionWhere }, ...localeArgs(build), limit: { type: GraphQLInt }, page: { type: GraphQLInt }, sort: { type: GraphQLString } },
+    args: { where: { type: versionWhere }, ...localeArgs(build), ...richTextArgs, limit: { type: GraphQLInt }, page: { type: GraphQLInt }, sort: { type: GraphQLString } },
     resolve: (_, args, req, info) => findCollectionVersions(rootContext(req, info, args, collection), {
       collection: slug, where: toWhere(args.where), limit: args.limit ?? undefined, page: args.page ?? undefined, sort: args.sort ?? undefined, depth: 0,
     }),

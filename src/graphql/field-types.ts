@@ -5,13 +5,14 @@
  */
 import {
   GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLString, GraphQLUnionType,
-  type GraphQLFieldResolver, type GraphQLInputType, type GraphQLOutputType,
+  type GraphQLFieldConfigArgumentMap, type GraphQLFieldResolver, type GraphQLInputType, type GraphQLOutputType,
 } from 'graphql';
 import type { FieldType, SanitizedBlock, SanitizedField } from '../config/types.ts';
 import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON } from './scalars.ts';
 import { combineParentName, formatName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { resolveRelationship } from './resolve-relationship.ts';
+import { resolveRichText, richTextFieldArgs } from './rich-text.ts';
 import type { GraphQLRequest } from './request-context.ts';
 // These two build nested types from this table in turn; they are only called while a schema is built.
 import { nestedOutput, outputFields } from './object-types.ts';
@@ -30,7 +31,9 @@ export type FieldMapping = {
   input(field: SanitizedField, parent: string, build: SchemaBuild): GraphQLInputType;
   /** null: not filterable as one value (groups are reached by their sub-fields' paths). */
   operators(field: SanitizedField, parent: string, build: SchemaBuild): Operators | null;
-  resolve?(field: SanitizedField): GraphQLFieldResolver<Record<string, unknown>, GraphQLRequest>;
+  resolve?(field: SanitizedField): GraphQLFieldResolver<Record<string, unknown>, GraphQLRequest, any>;
+  /** Arguments of the output field (rich text's `richText`). */
+  args?: GraphQLFieldConfigArgumentMap;
   /** What selecting it costs toward `graphQL.maxComplexity` (1 when absent). */
   complexity?: number;
 };
@@ -133,8 +136,8 @@ export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
   radio: { ...select, output: (field, parent, build) => optionsEnum(field, combineParentName(parent, field.name), build), input: (field, parent, build) => optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build) },
   code: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
   point: scalar(GraphQLJSON, [...EQUALITY, 'near']),
-  // Lexical JSON (docs/rich-text.md); not queryable, like Payload's rich text.
-  richText: { ...scalar(GraphQLJSON, []), operators: () => null },
+  // Lexical JSON (docs/rich-text.md), or a string with `richText: html|markdown|text`; not queryable, like Payload's rich text.
+  richText: { ...scalar(GraphQLJSON, []), operators: () => null, args: richTextFieldArgs, resolve: resolveRichText },
   blocks,
   tabs: layout,
   row: layout,

@@ -10,6 +10,7 @@ import { restoreVersion } from '../operations/restore-version.ts';
 import { documentType, paginatedType, versionType } from './object-types.ts';
 import { mutationInput } from './mutation-inputs.ts';
 import { localeArgs } from './locale-args.ts';
+import { richTextArgs } from './rich-text.ts';
 import { plain, rootContext, type GraphQLRequest } from './request-context.ts';
 import type { SchemaBuild } from './build-state.ts';
 
@@ -22,7 +23,7 @@ export function globalQueries(global: SanitizedGlobal, build: SchemaBuild): Fiel
   const fields: Fields = {
     [name]: {
       type: documentType(global, name, build, false),
-      args: { draft: { type: GraphQLBoolean }, ...localeArgs(build) },
+      args: { draft: { type: GraphQLBoolean }, ...localeArgs(build), ...richTextArgs },
       resolve: (_, args, req, info) => findGlobal(rootContext(req, info, args, global), { slug, draft: args.draft ?? false, depth: 0 }),
     },
   };
@@ -30,12 +31,12 @@ export function globalQueries(global: SanitizedGlobal, build: SchemaBuild): Fiel
   const record = versionType(global, name, build);
   fields[`version${name}`] = {
     type: record,
-    args: { id, ...localeArgs(build) },
+    args: { id, ...localeArgs(build), ...richTextArgs },
     resolve: (_, args, req, info) => findVersionByID(rootContext(req, info, args, global), { global: slug, version: args.id, depth: 0 }),
   };
   fields[`versions${name}`] = {
     type: paginatedType(`versions${name}`, record, build),
-    args: { ...localeArgs(build), limit: { type: GraphQLInt }, page: { type: GraphQLInt } },
+    args: { ...localeArgs(build), ...richTextArgs, limit: { type: GraphQLInt }, page: { type: GraphQLInt } },
     resolve: (_, args, req, info) => findVersions(rootContext(req, info, args, global), { global: slug, limit: args.limit ?? undefined, page: args.page ?? undefined, depth: 0 }),
   };
   return fields;

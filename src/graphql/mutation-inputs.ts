@@ -8,6 +8,7 @@ import type { Entity, SanitizedField } from '../config/types.ts';
 import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
 import { FIELD_MAPPINGS, inSchema } from './field-types.ts';
 import type { SchemaBuild } from './build-state.ts';
+import { statusInput } from './status-input.ts';
 
 function inputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): GraphQLInputFieldConfigMap {
   const out: GraphQLInputFieldConfigMap = {};
@@ -27,7 +28,7 @@ export function mutationInput(entity: Entity, name: string, build: SchemaBuild):
   const writable = entity.fields.filter((f) => !(entity.kind === 'collection' && entity.builtIn === 'media' && MEDIA_SYSTEM_FIELDS.has(f.name)));
   const fields: GraphQLInputFieldConfigMap = inputFields(writable, name, build);
   if (entity.kind === 'collection' && entity.builtIn === 'users') fields.password = { type: GraphQLString };
-  if (entity.drafts) fields._status = fields.status = { type: GraphQLString };
+  if (entity.drafts) fields._status = fields.status = { type: statusInput(`${name}__status_MutationInput`, build) };
   if (Object.keys(fields).length === 0) return null;
   return build.named(name, () => new GraphQLInputObjectType({ name, fields }));
 }

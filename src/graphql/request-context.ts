@@ -10,6 +10,7 @@ import type { OperationContext } from '../operations/context.ts';
 import type { User } from '../config/types.ts';
 import type { SessionClient } from '../auth/sessions.ts';
 import { createRelatedLoader, type RelatedLoader } from './loader.ts';
+import type { RichTextFormat } from '../richtext/convert-values.ts';
 
 /** Who asks, as the HTTP layer authenticated them. */
 export type Caller = { user: User | null; via: 'cookie' | 'bearer' | 'api-key' | null; token?: string; csrfToken?: string; scopes?: string[] | null };
@@ -33,6 +34,8 @@ export type GraphQLRequest = {
   loader: RelatedLoader;
   /** The context of each root field (its `locale`, `fallbackLocale`) by response key: nested relationships read in it. */
   roots: Map<string, OperationContext>;
+  /** The `richText` format a root field asked for, by response key (src/graphql/rich-text.ts). */
+  richText: Map<string, RichTextFormat>;
   /** Entities read at the root, whose dependencies decide when a kept answer is stale. */
   read: Set<Entity>;
   /** An answer about the session itself (me, login, …): never kept. */
@@ -42,10 +45,10 @@ export type GraphQLRequest = {
 };
 
 export function createGraphQLRequest(cms: CMS, ctx: OperationContext, credentials: Caller, transport: SessionTransport): GraphQLRequest {
-  return { cms, ctx, credentials, transport, loader: createRelatedLoader(), roots: new Map(), read: new Set(), personal: false, headers: new Headers() };
+  return { cms, ctx, credentials, transport, loader: createRelatedLoader(), roots: new Map(), richText: new Map(), read: new Set(), personal: false, headers: new Headers() };
 }
 
-type LocaleArgs = { locale?: string | null; fallbackLocale?: string | null };
+type LocaleArgs = { locale?: string | null; fallbackLocale?: string | null; richText?: RichTextFormat | null };
 
 /** A root field's context: the request's, in the locale the field asks for. */
 export function rootContext(req: GraphQLRequest, info: GraphQLResolveInfo, args: LocaleArgs, entity?: Entity): OperationContext {
@@ -53,6 +56,7 @@ export function rootContext(req: GraphQLRequest, info: GraphQLResolveInfo, args:
   if (args.locale) ctx.locale = args.locale;
   if (args.fallbackLocale !== undefined && args.fallbackLocale !== null) ctx.fallbackLocale = args.fallbackLocale === 'none' ? null : args.fallbackLocale;
   req.roots.set(info.path.key as string, ctx);
+  if (args.richText) req.richText.set(info.path.key as string, args.richText);
   if (entity) req.read.add(entity);
   return ctx;
 }

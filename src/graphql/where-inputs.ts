@@ -9,6 +9,7 @@ import { FIELD_MAPPINGS, ID_OPERATORS, inSchema, type Operators } from './field-
 import { combineParentName, formatName } from './names.ts';
 import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
+import { statusInput } from './status-input.ts';
 import { plain } from './request-context.ts';
 
 const PATH_SEPARATOR = '__';
@@ -48,7 +49,7 @@ export function whereInput(fields: SanitizedField[], name: string, build: Schema
       }
     }
     if (extras.status) {
-      const status = { type: operatorInput(`${name}__status_operator`, FIELD_MAPPINGS.text.operators({ name: 'status', type: 'text', path: 'status', localized: false }, name, build)!, false, build) };
+      const status = { type: operatorInput(`${name}__status_operator`, { names: ['equals', 'not_equals', 'in', 'not_in'], type: statusInput(`${name}__status_Input`, build) }, false, build) };
       own.status = own._status = status;
     }
     const combined = (suffix: string): GraphQLInputObjectType => new GraphQLInputObjectType({ name: `${name}_where_${suffix}`, fields: () => ({ ...own, ...recursive }) });

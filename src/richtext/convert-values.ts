@@ -16,6 +16,9 @@ export const RICH_TEXT_FORMATS: readonly RichTextFormat[] = ['html', 'markdown',
 
 const CONVERT: Record<RichTextFormat, (value: RichTextValue) => string> = { html: richTextToHTML, markdown: richTextToMarkdown, text: richTextToText };
 
+/** One rich text value as a string in that format. */
+export const convertRichText = (value: RichTextValue, format: RichTextFormat): string => CONVERT[format](value);
+
 /** The format a read asked for (`richText=` in a query, an option of the Local API), checked; undefined for JSON. */
 export function richTextFormatOf(value: unknown): RichTextFormat | undefined {
   if (value === undefined || value === '' || value === 'json') return undefined;
