@@ -56,7 +56,7 @@ describe('memory during large uploads (child process)', () => {
     expect(fs.statSync(path.join(roomy.dir, 'uploads', body.doc.filename)).size).toBe(300 * MB);
     expect(filesIn(path.join(roomy.dir, 'uploads', '.incoming'))).toEqual([]);
     // A body that grew the server with it would add hundreds of MB; the margin covers the garbage of the
-    // last chunks and, on PostgreSQL, the driver's buffers (26 MB was seen once against a 24 MB bound).
-    expect(peak - baseline).toBeLessThan(40);
+    // last chunks not yet collected (up to 46 MB on a busy machine), well below the body.
+    expect(peak - baseline).toBeLessThan(64);
   });
 });
