@@ -51,7 +51,8 @@ export async function listAuditEntries(ctx: OperationContext, args: ListEntriesA
   const page = args.page ?? 1;
   checkPaging(limit, page);
   const filter = compileWhere(store.dialect, auditEntity, args.where, null, TRUSTED);
-  const order = compileSort(store.dialect, auditEntity, args.sort ?? '-at', null, TRUSTED);
+  // Newest first by id: ids follow time, and the primary key needs no index of its own.
+  const order = compileSort(store.dialect, auditEntity, args.sort ?? '-id', null, TRUSTED);
   const whereSQL = filter ? ` WHERE ${filter.sql}` : '';
   const params = filter?.params ?? [];
   const total = (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${ENTRIES}${whereSQL}`, params))!.n;

@@ -47,6 +47,7 @@ function writeChangeEntry(cms: CMS, scope: TransactionScope, { action, first, la
     global: first.global ?? null,
     document: first.id ?? null,
     origin: scope.origin ?? SYSTEM_ORIGIN,
+    at: last.timestamp,
     changes: entity ? changesBetween(entity, before, after) : {},
   });
 }

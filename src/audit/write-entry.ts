@@ -23,6 +23,8 @@ export type AuditEntry = {
   document?: number | null;
   origin: WriteOrigin;
   changes?: AuditChanges;
+  /** The write's own time when it has one (ISO); else now, from the clock. */
+  at?: string;
 };
 
 /** Nobody in particular: housekeeping, or a caller that did not say who it is. */
@@ -34,7 +36,7 @@ export async function writeAuditEntry(db: Queryable, cms: CMS, entry: AuditEntry
   await db.run(
     `INSERT INTO "${AUDIT_TABLE}" ("at", "action", "collection", "global", "document", "user", "apiKey", "via", "ip", "changes")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [new Date(cms.clock.now()).toISOString(), origin.action ?? entry.action, entry.collection ?? null, entry.global ?? null, entry.document ?? null,
+    [entry.at ?? new Date(cms.clock.now()).toISOString(), origin.action ?? entry.action, entry.collection ?? null, entry.global ?? null, entry.document ?? null,
       origin.user, origin.apiKey, origin.via, origin.ip?.slice(0, 64) ?? null, JSON.stringify(entry.changes ?? {})],
   );
 }

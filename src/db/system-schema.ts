@@ -137,6 +137,8 @@ export const changeLog = sqliteTable('_cms_events', {
 /**
  * The audit log (src/audit, docs/audit-log.md): one row per write, written in the write's own transaction.
  * `at` is an ISO time (sorted and filtered as text, like `createdAt` of documents); `changes` is JSON text.
+ * Ids follow time, so newest-first and retention go by the primary key; the one index serves a document's
+ * own entries (each row is one more b-tree page per index to write, on every write).
  */
 export const auditLog = sqliteTable('_cms_audit_log', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -150,4 +152,4 @@ export const auditLog = sqliteTable('_cms_audit_log', {
   via: text('via').notNull(),
   ip: text('ip'),
   changes: text('changes').notNull(),
-}, (t) => [index('_cms_audit_log_at_idx').on(t.at), index('_cms_audit_log_document_idx').on(t.collection, t.document)]);
+}, (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)]);

@@ -134,4 +134,4 @@ export const auditLog = pgTable('_cms_audit_log', {
   via: text('via').notNull(),
   ip: text('ip'),
   changes: text('changes').notNull(),
-}, (t) => [index('_cms_audit_log_at_idx').on(t.at), index('_cms_audit_log_document_idx').on(t.collection, t.document)]);
+}, (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)]);

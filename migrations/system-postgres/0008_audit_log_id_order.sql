@@ -1,0 +1,1 @@
+DROP INDEX "_cms_audit_log_at_idx";
