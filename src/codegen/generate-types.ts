@@ -102,6 +102,8 @@ function objectType(fields: SanitizedField[], variant: Variant, nameOf: NameOf, 
   const lines = [...extra];
   for (const field of fields) {
     if (field.hidden) continue;
+    // Join values are only read; virtual values come from read hooks, so a write may leave them out.
+    if (field.type === 'join' && variant === 'data') continue;
     // On reads a required field is always there; on writes one with a default may be left out.
     const required = field.required && (variant !== 'data' || field.defaultValue === undefined);
     let type = valueType(field, variant, nameOf, depth);
@@ -141,9 +143,15 @@ function valueType(field: SanitizedField, variant: Variant, nameOf: NameOf, dept
     }
     case 'relationship': case 'upload': {
       // Reads give the id at depth 0 and the document when populated; writes take the id.
-      const one = variant === 'data' ? 'number' : `number | ${nameOf(field.type === 'upload' ? 'media' : field.relationTo!)}`;
+      const ref = (slug: string) => (variant === 'data' ? 'number' : `number | ${nameOf(slug)}`);
+      // Polymorphic: a union discriminated by the collection it points at.
+      const one = Array.isArray(field.relationTo)
+        ? field.relationTo.map((slug) => `{ relationTo: ${literal(slug)}; value: ${ref(slug)} }`).join(' | ')
+        : ref(field.relationTo!);
       return field.hasMany ? `(${one})[]` : one;
     }
+    case 'join':
+      return `{ docs?: (number | ${nameOf(field.collection!)})[]; hasNextPage?: boolean; totalDocs?: number }`;
     case 'group':
       return objectType(field.fields ?? [], variant, nameOf, depth + 1);
     case 'array':

@@ -7,12 +7,12 @@ import { sanitizeRealtime } from './realtime-options.ts';
 import { ConfigError } from '../errors.ts';
 import { sanitizeTrustProxy } from './trust-proxy.ts';
 import { databaseSettings, migrationsDirFor } from './database-settings.ts';
-import { walkFields } from './field-tree.ts';
 import { normalizeOrigin } from './origin.ts';
 import { FIELD_NAME, type Fail } from './sanitize-fields.ts';
 import { mergeBuiltIn, sanitizeCollection, sanitizeGlobal } from './sanitize-entities.ts';
 import { sanitizeBackups } from './backups.ts';
 import { sanitizeEmail } from './email.ts';
+import { checkFieldReferences } from './field-references.ts';
 import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
 import type { CollectionConfig, SanitizedCollection, SanitizedConfig, SanitizedGlobal, UserConfig } from './types.ts';
 
@@ -78,11 +78,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
   // References are checked once every collection is known.
   for (const entity of [...collections, ...globals]) {
     const key = entity.kind === 'collection' ? `collections(${entity.slug})` : `globals(${entity.slug})`;
-    walkFields(entity.fields, (field) => {
-      if ((field.type === 'relationship' || field.type === 'upload') && !collectionsBySlug.has(field.relationTo!)) {
-        fail(`${key}.fields.${field.path}.relationTo`, `unknown collection "${field.relationTo}"`);
-      }
-    });
+    checkFieldReferences(entity, key, collectionsBySlug, fail);
     for (const slug of entity.cache.dependsOn) {
       if (!collectionsBySlug.has(slug) && !globalsBySlug.has(slug)) fail(`${key}.cache.dependsOn`, `unknown collection or global "${slug}"`);
     }

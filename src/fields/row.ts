@@ -3,6 +3,7 @@
  * back alike on both engines (JSON columns as JSON text); values to write go through the engine's dialect.
  */
 import { isColumnField } from '../config/field-tree.ts';
+import { isStoredField } from '../config/relation-targets.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import type { Dialect } from '../db/store.ts';
 
@@ -29,7 +30,7 @@ const codecs = new WeakMap<Entity, Codec[]>();
 function entityCodecs(entity: Entity): Codec[] {
   let list = codecs.get(entity);
   if (!list) {
-    list = entity.fields.map(codecFor);
+    list = entity.fields.filter(isStoredField).map(codecFor);
     if (entity.drafts) list.push({ name: 'status', ...plain });
     if (entity.kind === 'collection' && entity.trash) list.push({ name: 'deletedAt', ...plain });
     codecs.set(entity, list);

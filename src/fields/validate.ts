@@ -9,6 +9,8 @@ import { rowBoundsError, rowId } from './types/rows.ts';
 import { validateRichText } from '../richtext/validate-richtext.ts';
 import { hasContent } from '../richtext/nodes.ts';
 import { sizeLimitProblem } from './size-limits.ts';
+import { parseRelationValue, toId } from './relationship-values.ts';
+import { isStoredField } from '../config/relation-targets.ts';
 
 export type FieldError = { message: string; field: string };
 export type ValidateOptions = {
@@ -32,6 +34,8 @@ export async function validateFields(
   const errors: FieldError[] = [];
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
+    // Join and virtual values are never written: what a client sends for them is dropped.
+    if (!isStoredField(field)) continue;
     const present = field.name in input;
     if (!present) {
       if (requireAll && field.required) errors.push({ field: key, message: 'This field is required.' });
@@ -115,15 +119,9 @@ async function validateValue(
       break;
     }
     case 'relationship': case 'upload': {
-      const list = field.hasMany ? raw : [raw];
-      if (!Array.isArray(list)) return fail('This field takes a list of ids.');
-      const ids: number[] = [];
-      for (const item of list) {
-        const id = toId(isObject(item) ? item.id : item);
-        if (id === null) return fail('This field takes document ids.');
-        ids.push(id);
-      }
-      value = field.hasMany ? ids : ids[0];
+      const parsed = parseRelationValue(field, raw);
+      if ('error' in parsed) return { value: raw, errors: [{ field: parsed.at ? `${key}.${parsed.at}` : key, message: parsed.error }] };
+      value = parsed.value;
       break;
     }
     case 'json': {
@@ -180,10 +178,7 @@ async function validateValue(
   return { value, errors };
 }
 
-export function toId(value: unknown): number | null {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
-}
+export { toId };
 
 /**
  * Required fields that are empty in a whole stored document (all locales; a localized value is read in
@@ -194,6 +189,7 @@ export function missingRequired(fields: SanitizedField[], doc: Record<string, un
   const errors: FieldError[] = [];
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
+    if (!isStoredField(field)) continue;
     let value = doc[field.name];
     if (field.localized && locale && isObject(value)) value = value[locale];
     if (isEmpty(value) && !(field.type === 'checkbox' && value === false)) {

@@ -9,8 +9,7 @@ import { missingRequired, validateFields, type FieldError } from '../fields/vali
 import { documentSizeProblem } from '../fields/size-limits.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { storedDefaultOf } from '../fields/defaults.ts';
-import { visitRelations } from '../fields/walk-values.ts';
-import { existingIds } from '../db/documents.ts';
+import { relationProblems } from './relation-checks.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { hashPassword, passwordProblem } from '../auth/password.ts';
 import { generateApiKey } from '../auth/api-keys.ts';
@@ -91,7 +90,7 @@ export async function prepareWrite(
 
   const allLocales = ctx.locale === 'all' ? ctx.cms.config.localization?.locales ?? null : null;
   const { values, errors } = await validateFields(entity.fields, data, { operation, user: ctx.user, id, data: { ...existing, ...data }, allLocales });
-  errors.push(...(await missingRelations(ctx, entity.fields, values)));
+  errors.push(...(await relationProblems(ctx, entity.fields, values, { ...existing, ...values })));
   const tooLarge = errors.length ? null : documentSizeProblem({ ...existing, ...values }, entity.maxDocumentSize);
   if (tooLarge) errors.push(tooLarge);
   if (errors.length) throw validationError(errors);
@@ -142,22 +141,4 @@ function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Do
     const storeLocale = ctx.locale === 'all' ? ctx.cms.config.localization!.defaultLocale : null;
     data[field.name] = storedDefaultOf(field, { user: ctx.user, locale: ctx.locale ?? undefined }, storeLocale);
   }
-}
-
-/** Every id in a relationship or upload field, or in rich text, must name an existing document. */
-async function missingRelations(ctx: OperationContext, fields: SanitizedField[], values: Doc): Promise<FieldError[]> {
-  const wanted = new Map<string, { ids: number[]; paths: Map<number, string> }>();
-  const errors: FieldError[] = [];
-  visitRelations(fields, values, ({ slug, id, path }) => {
-    if (!ctx.cms.config.collectionsBySlug.has(slug)) { errors.push({ field: path, message: `Unknown collection "${slug}".` }); return; }
-    const entry = wanted.get(slug) ?? { ids: [] as number[], paths: new Map<number, string>() };
-    wanted.set(slug, entry);
-    entry.ids.push(id);
-    if (!entry.paths.has(id)) entry.paths.set(id, path);
-  }, { keyedByLocale: ctx.locale === 'all' });
-  for (const [slug, { ids, paths }] of wanted) {
-    const found = await existingIds(ctx.cms.store, ctx.cms.config.collectionsBySlug.get(slug)!.table, ids);
-    for (const id of new Set(ids)) if (!found.has(id)) errors.push({ field: paths.get(id)!, message: `No ${slug} document with id ${id}.` });
-  }
-  return errors;
 }
