@@ -19,7 +19,11 @@ import type { CMSTypesShape, TypedLocalAPI, TYPED_METHODS, UntypedCMS } from './
  * Payload's read shape: `select: { title: true }`, `populate: { users: { name: true } }`; `richText`
  * answers rich text values as strings (docs/rich-text.md).
  */
-type Shape = { select?: Record<string, unknown>; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text' };
+type Shape = {
+  select?: Record<string, unknown>; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text';
+  /** `false` skips join fields; `{ <field>: { limit, page, sort, where } }` pages one. */
+  joins?: false | Record<string, { limit?: number; page?: number; sort?: string; where?: Where }>;
+};
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
 function contextFor(cms: CMS, args: Common): OperationContext {

@@ -22,6 +22,7 @@ const byRank = (rows: Row[], ranked: Ranked) => {
   const position = new Map(ranked.map((r, i) => [r.docId, i]));
   return rows.sort((a, b) => position.get(a.id as number)! - position.get(b.id as number)!);
 };
+import { parseJoins } from '../query/join-options.ts';
 
 export type FindArgs = ShapeArgs & {
   collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; draft?: boolean;
@@ -90,7 +91,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
     rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
   }
   const stored = rows.map((r) => rowToDoc(collection, r));
-  const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape);
+  const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape, parseJoins(args.joins));
   // A whole list is one page holding every document.
   return { docs, ...(paginate ? pageInfo(totalDocs, limit, page) : { ...pageInfo(totalDocs, Math.max(totalDocs, 1), 1), limit: totalDocs }) };
 }

@@ -14,14 +14,22 @@ import { decorateMedia } from '../uploads/media-urls.ts';
 import { applySelection, type ReadShape } from '../query/select.ts';
 import { convertRichTextValues } from '../richtext/convert-values.ts';
 import { copyWithBlocks } from '../richtext/block-nodes.ts';
+import type { JoinRequest } from '../query/join-options.ts';
+import { joinFieldsOf, readJoins } from './joins.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `shape`: the read's `select` and `populate`, already checked (src/operations/read-shape.ts). */
-export async function presentDocs(ctx: OperationContext, entity: Entity, stored: Doc[], depth: number, shape?: ReadShape): Promise<Doc[]> {
+/**
+ * `shape`: the read's `select` and `populate`, already checked (src/operations/read-shape.ts). `joins`: which
+ * join fields to read and how (src/query/join-options.ts); documents populated inside others get none.
+ */
+export async function presentDocs(ctx: OperationContext, entity: Entity, stored: Doc[], depth: number, shape?: ReadShape, joins: JoinRequest = {}): Promise<Doc[]> {
   const out = await prepareDocs(ctx, entity, stored, shape);
   if (depth > 0) await populateRelationships(ctx, entity, out, depth, shape?.populate, STEPS);
+  await readJoins(ctx, entity, out, depth, joins, (c, e, docs, d) => presentDocs(c, e, docs, d, undefined, false));
+  if (shape?.select) dropUnselectedJoins(entity, out, shape.select);
   for (let i = 0; i < out.length; i++) out[i] = await finishDoc(ctx, entity, out[i]);
   if (shape?.richText) {
     const options = { config: ctx.cms.config, keyedByLocale: !ctx.locale || ctx.locale === 'all' };
@@ -56,8 +64,15 @@ async function finishDoc(ctx: OperationContext, entity: Entity, doc: Doc): Promi
 
 const STEPS: PresentSteps = { prepare: prepareDocs, finish: finishDoc };
 
-export async function presentDoc(ctx: OperationContext, entity: Entity, stored: Doc, depth: number, shape?: ReadShape): Promise<Doc> {
-  return (await presentDocs(ctx, entity, [stored], depth, shape))[0];
+export async function presentDoc(ctx: OperationContext, entity: Entity, stored: Doc, depth: number, shape?: ReadShape, joins?: JoinRequest): Promise<Doc> {
+  return (await presentDocs(ctx, entity, [stored], depth, shape, joins))[0];
+}
+
+function dropUnselectedJoins(entity: Entity, docs: Doc[], select: NonNullable<ReadShape['select']>): void {
+  for (const field of joinFieldsOf(entity)) {
+    if (field.name in applySelection({ [field.name]: null }, select)) continue;
+    for (const doc of docs) delete doc[field.name];
+  }
 }
 
 /** Hidden fields and fields whose read access says no are left out (at every level). */

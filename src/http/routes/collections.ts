@@ -22,9 +22,9 @@ export function listRoute(cms: CMS, slug?: string): Route {
     const collection = slug ?? input.params.collection;
     // Options are parsed inside: an answer served from the cache was made from the same, valid, query.
     return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
-      const { where, sort, limit, page, depth, draft, select, populate, pagination, richText } = readOptions(input.query, cms.config);
+      const { where, sort, limit, page, depth, draft, select, populate, joins, pagination, richText } = readOptions(input.query, cms.config);
       const search = input.query.search === undefined ? undefined : String(input.query.search);
-      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, pagination, search, richText, trash: trashFlag(input) });
+      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, joins, pagination, search, richText, trash: trashFlag(input) });
     });
   };
 }
@@ -67,8 +67,8 @@ export function collectionRoutes(cms: CMS) {
       GET: (input) => {
         const { collection, id } = input.params;
         return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
-          const { depth, draft, preview, select, populate, richText } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-          return findByID(input.ctx, { collection, id, depth, draft, preview, select, populate, richText, data: input.unsaved, trash: trashFlag(input) });
+          const { depth, draft, preview, select, populate, joins, richText } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+          return findByID(input.ctx, { collection, id, depth, draft, preview, select, populate, joins, richText, data: input.unsaved, trash: trashFlag(input) });
         });
       },
       PATCH: async (input) => {
