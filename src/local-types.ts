@@ -30,7 +30,11 @@ type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
 /** `where` on the entity's paths (`seo.title` included), with `and` / `or` nesting. */
 export type TypedWhere<P extends string> = { [K in P]?: unknown } & { and?: TypedWhere<P>[]; or?: TypedWhere<P>[] };
 type Sort<P extends string> = P | `-${P}`;
-type Shape<E extends EntityTypes> = { select?: { [K in keyof E['doc']]?: unknown }; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text' };
+type Shape<E extends EntityTypes> = {
+  select?: { [K in keyof E['doc']]?: unknown }; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text';
+  /** `false` skips join fields; per join field `{ limit, page, sort, where }`. */
+  joins?: false | Record<string, { limit?: number; page?: number; sort?: string; where?: Record<string, unknown> }>;
+};
 
 type Collection<T extends CMSTypesShape, S extends CollectionSlug<T>> = T['collections'][S];
 type Global<T extends CMSTypesShape, G extends GlobalSlug<T>> = T['globals'][G];
