@@ -60,7 +60,7 @@ export type FieldHookArgs = {
   operation: 'create' | 'update' | 'read';
   user: User | null;
   req: unknown;
-  field: Field;
+  field: SanitizedField;
   path: string;
 };
 export type FieldHook = (args: FieldHookArgs) => unknown;

@@ -11,6 +11,7 @@ import { hasContent } from '../richtext/nodes.ts';
 import { sizeLimitProblem } from './size-limits.ts';
 import { parseRelationValue, toId } from './relationship-values.ts';
 import { isStoredField } from '../config/relation-targets.ts';
+import { conditionHolds } from './conditions.ts';
 
 export type FieldError = { message: string; field: string };
 export type ValidateOptions = {
@@ -36,6 +37,14 @@ export async function validateFields(
     const key = prefix ? `${prefix}.${field.name}` : field.name;
     // Join and virtual values are never written: what a client sends for them is dropped.
     if (!isStoredField(field)) continue;
+    if (!conditionHolds(field, options.data, prefix ? input : options.data)) {
+      // Hidden by its condition: not validated; a valid value sent anyway is kept, an invalid one dropped.
+      if (field.name in input && !field.localized) {
+        const result = await validateValue({ ...field, required: false }, input[field.name], options, key, input);
+        if (result.errors.length === 0) values[field.name] = result.value;
+      }
+      continue;
+    }
     const present = field.name in input;
     if (!present) {
       if (requireAll && field.required) errors.push({ field: key, message: 'This field is required.' });
@@ -185,20 +194,20 @@ export { toId };
  * `locale`). Publishing checks this, because a save validates only the fields it sends: a never-saved
  * global or a draft could otherwise go live with a required field still empty.
  */
-export function missingRequired(fields: SanitizedField[], doc: Record<string, unknown>, locale: string | null, prefix = ''): FieldError[] {
+export function missingRequired(fields: SanitizedField[], doc: Record<string, unknown>, locale: string | null, prefix = '', root = doc): FieldError[] {
   const errors: FieldError[] = [];
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
-    if (!isStoredField(field)) continue;
+    if (!isStoredField(field) || !conditionHolds(field, root, doc)) continue;
     let value = doc[field.name];
     if (field.localized && locale && isObject(value)) value = value[locale];
     if (isEmpty(value) && !(field.type === 'checkbox' && value === false)) {
       if (field.required) errors.push({ field: key, message: 'This field is required.' });
       continue;
     }
-    if (field.type === 'group' && isObject(value)) errors.push(...missingRequired(field.fields!, value, locale, key));
+    if (field.type === 'group' && isObject(value)) errors.push(...missingRequired(field.fields!, value, locale, key, root));
     if (field.type === 'array' && Array.isArray(value)) {
-      value.forEach((row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`)));
+      value.forEach((row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`, root)));
     }
     if (field.type === 'blocks' && Array.isArray(value)) {
       value.forEach((row, i) => {

@@ -25,11 +25,13 @@ import { preflight } from './cors.ts';
 import { answerFromCache } from '../cache/cached-read.ts';
 import { pathAndQuery } from './observe-request.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
+import { adminConditionRoutes } from './routes/admin-conditions.ts';
 import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
 
 export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
     .use(adminConfigRoutes(cms))
+    .use(adminConditionRoutes(cms))
     .use(userRoutes(cms))
     .use(passwordResetRoutes(cms))
     .use(twoFactorRoutes(cms))

@@ -9,6 +9,7 @@ import { checkAccess } from '../access/check-access.ts';
 import { getGlobal } from './entities.ts';
 import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
+import { runFieldHooks } from './field-hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { originOf, stampOf, type OperationContext } from './context.ts';
@@ -82,6 +83,7 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
     return { saved, previous };
   }, originOf(ctx));
 
-  const changed = await runHooks(ctx, global, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update' });
+  const fieldsChanged = await runFieldHooks(ctx, global.fields, 'afterChange', doc.saved, { originalDoc: doc.previous, operation: 'update' });
+  const changed = await runHooks(ctx, global, 'afterChange', 'doc', { doc: fieldsChanged, previousDoc: doc.previous, operation: 'update' });
   return presentDoc(ctx, global, changed, args.depth ?? 1);
 }

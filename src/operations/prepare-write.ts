@@ -15,6 +15,7 @@ import { hashPassword, passwordProblem } from '../auth/password.ts';
 import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 import { runHooks } from './hooks.ts';
+import { runFieldHooks } from './field-hooks.ts';
 import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
@@ -85,6 +86,7 @@ export async function prepareWrite(
   }
   data = await dropDeniedFields(ctx, entity.fields, data, operation, existing, id);
 
+  data = await runFieldHooks(ctx, entity.fields, 'beforeValidate', data, { originalDoc: existing, operation });
   data = await runHooks(ctx, entity, 'beforeValidate', 'data', { data, originalDoc: existing, operation, id });
   if (operation === 'create') applyDefaults(ctx, entity.fields, data);
 
@@ -95,7 +97,8 @@ export async function prepareWrite(
   if (tooLarge) errors.push(tooLarge);
   if (errors.length) throw validationError(errors);
 
-  const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });
+  const hooked = await runFieldHooks(ctx, entity.fields, 'beforeChange', values, { originalDoc: existing, operation });
+  const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: hooked, originalDoc: existing, operation, id });
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
   return { stored, system, status, reveal };
 }

@@ -16,6 +16,7 @@ import { convertRichTextValues } from '../richtext/convert-values.ts';
 import { copyWithBlocks } from '../richtext/block-nodes.ts';
 import type { JoinRequest } from '../query/join-options.ts';
 import { joinFieldsOf, readJoins } from './joins.ts';
+import { hasFieldHooks, runFieldHooks } from './field-hooks.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -57,9 +58,10 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
   return out;
 }
 
-/** After population: afterRead. */
+/** After population: field afterRead hooks, then the collection's. */
 async function finishDoc(ctx: OperationContext, entity: Entity, doc: Doc): Promise<Doc> {
-  return entity.hooks.afterRead.length ? runHooks(ctx, entity, 'afterRead', 'doc', { doc, operation: 'read' }) : doc;
+  const hooked = hasFieldHooks(entity.fields) ? await runFieldHooks(ctx, entity.fields, 'afterRead', doc, { originalDoc: null, operation: 'read' }) : doc;
+  return entity.hooks.afterRead.length ? runHooks(ctx, entity, 'afterRead', 'doc', { doc: hooked, operation: 'read' }) : hooked;
 }
 
 const STEPS: PresentSteps = { prepare: prepareDocs, finish: finishDoc };

@@ -11,6 +11,7 @@ import { getCollection, parseId } from './entities.ts';
 import { loadStored } from './find-by-id.ts';
 import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
+import { runFieldHooks } from './field-hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { localeOf, originOf, stampOf, type OperationContext } from './context.ts';
@@ -73,7 +74,8 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   });
   await reframed?.commit();
 
-  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update', id });
+  const fieldsChanged = await runFieldHooks(ctx, collection.fields, 'afterChange', doc.saved, { originalDoc: doc.previous, operation: 'update' });
+  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: fieldsChanged, previousDoc: doc.previous, operation: 'update', id });
   return presentDoc(ctx, collection, changed, args.depth ?? 1);
 }
 
