@@ -74,7 +74,8 @@ function systemFields(entity: Entity, variant: Variant, config: SanitizedConfig)
   // configured image sizes (each only for images large enough to have it).
   const sizes = config.upload.imageSizes.map((size) => `${property(size.name)}?: MediaSize;`).join(' ');
   const media = isMedia(entity) ? ['url?: string | null;', `sizes?: { ${sizes} } | null;`] : [];
-  return [...id, ...status, ...media, 'createdAt: string;', 'updatedAt: string;'];
+  const timestamps = entity.kind === 'collection' && !entity.timestamps ? [] : ['createdAt: string;', 'updatedAt: string;'];
+  return [...id, ...status, ...media, ...timestamps];
 }
 
 /** The fields typed from the config; media's `sizes` is typed from `upload.imageSizes` instead (systemFields). */

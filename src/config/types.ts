@@ -3,6 +3,7 @@ import type { RealtimeConfig, RealtimeSettings } from './realtime-options.ts';
 import type { SanitizedSearch, SearchConfig } from './search-options.ts';
 import type { Clock } from '../clock.ts';
 import type { CronSchedule } from '../jobs/cron-schedule.ts';
+import type { DraftsOption, VersionsOption } from './version-options.ts';
 
 export type Where = { [key: string]: unknown; and?: Where[]; or?: Where[] };
 
@@ -155,12 +156,19 @@ export interface CollectionConfig {
   fields: Field[];
   /** The full-text index (docs/search.md). */
   search?: SearchConfig;
-  drafts?: boolean;
+  /** `true`, or `{ autosave: true | { interval } }` (docs/content-model.md). */
+  drafts?: DraftsOption;
+  /** Payload's spelling of drafts and the version limit. */
+  versions?: VersionsOption;
   /** Deleting moves a document to the trash (a `deletedAt` stamp) instead of removing it (docs/trash.md); `keepDays` empties it. */
   trash?: boolean | { keepDays?: number };
   maxVersions?: number;
   /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
   maxDocumentSize?: number;
+  /** false: documents are read without createdAt and updatedAt. */
+  timestamps?: boolean;
+  /** The list order when a read gives no sort (`-publishedAt`). */
+  defaultSort?: string;
   access?: { read?: AccessRule; create?: AccessRule; update?: AccessRule; delete?: AccessRule; [extra: string]: AccessRule | undefined };
   hooks?: Hooks;
   indexes?: IndexConfig[];
@@ -182,7 +190,8 @@ export type SanitizedEntityCache = { enabled: boolean; control: string; dependsO
 export interface GlobalConfig {
   slug: string;
   fields: Field[];
-  drafts?: boolean;
+  drafts?: DraftsOption;
+  versions?: VersionsOption;
   maxVersions?: number;
   /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
   maxDocumentSize?: number;
@@ -321,7 +330,10 @@ export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields'
   hooks?: Partial<Record<FieldHookName, FieldHook[]>>;
 }
 
-export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash'> {
+export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash' | 'drafts' | 'versions'> {
+  /** Drafts saved from the admin while typing, collapsed into one version (null: off). */
+  autosave: { interval: number } | null;
+  timestamps: boolean;
   cache: SanitizedEntityCache;
   /** null: not searchable. */
   search: SanitizedSearch | null;
@@ -341,7 +353,8 @@ export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | '
   kind: 'collection';
 }
 
-export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks' | 'cache'> {
+export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks' | 'cache' | 'drafts' | 'versions'> {
+  autosave: { interval: number } | null;
   cache: SanitizedEntityCache;
   fields: SanitizedField[];
   editorFields: SanitizedField[];

@@ -9,6 +9,7 @@ import m5 from '../../migrations/system/0005_change_counters.sql' with { type: '
 import m6 from '../../migrations/system/0006_sessions_counted_columns.sql' with { type: 'text' }
 import m7 from '../../migrations/system/0007_change_log.sql' with { type: 'text' }
 import m8 from '../../migrations/system/0008_audit_log.sql' with { type: 'text' }
+import m9 from '../../migrations/system/0009_autosave_and_locks.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795315430307 },
@@ -20,4 +21,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0006_sessions_counted_columns", sql: m6, when: 1795454052865 },
   { tag: "0007_change_log", sql: m7, when: 1795686141180 },
   { tag: "0008_audit_log", sql: m8, when: 1795687701396 },
+  { tag: "0009_autosave_and_locks", sql: m9, when: 1795688957827 },
 ]

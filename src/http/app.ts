@@ -11,6 +11,7 @@ import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { versionRoutes } from './routes/versions.ts';
+import { lockRoutes } from './routes/locks.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { backupRoutes } from './routes/backups.ts';
@@ -42,6 +43,7 @@ export function createApp(cms: CMS) {
     .use(auditLogRoutes(cms))
     .use(mcpRoutes(cms))
     .use(versionRoutes(cms))
+    .use(lockRoutes(cms))
     .use(jobRoutes(cms))
     .use(healthRoutes(cms))
     .use(backupRoutes(cms))

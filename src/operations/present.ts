@@ -51,6 +51,8 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
     if (entity.kind === 'collection' && entity.builtIn === 'media') current = decorateMedia(ctx.cms, current);
     // Payload's clients read the status as `_status` (CONTRACT §7): every document carries both.
     if (entity.drafts && 'status' in current) current = { ...current, _status: current.status };
+    // timestamps: false — still kept for ordering, never shown.
+    if (entity.kind === 'collection' && !entity.timestamps) current = withoutTimestamps(current);
     // Selected before population, so relationships left out are not fetched.
     if (shape?.select) current = applySelection(current, shape.select);
     out.push(current);
@@ -68,6 +70,11 @@ const STEPS: PresentSteps = { prepare: prepareDocs, finish: finishDoc };
 
 export async function presentDoc(ctx: OperationContext, entity: Entity, stored: Doc, depth: number, shape?: ReadShape, joins?: JoinRequest): Promise<Doc> {
   return (await presentDocs(ctx, entity, [stored], depth, shape, joins))[0];
+}
+
+function withoutTimestamps(doc: Doc): Doc {
+  const { createdAt: _created, updatedAt: _updated, ...rest } = doc;
+  return rest;
 }
 
 function dropUnselectedJoins(entity: Entity, docs: Doc[], select: NonNullable<ReadShape['select']>): void {

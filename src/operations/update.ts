@@ -12,17 +12,21 @@ import { loadStored } from './find-by-id.ts';
 import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
 import { runFieldHooks } from './field-hooks.ts';
+import { assertSaveHoldsLock } from './locks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { localeOf, originOf, stampOf, type OperationContext } from './context.ts';
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
-import { pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
+import { autosaveTarget, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import { reframeIfChanged } from './reframe-image.ts';
 import { isTrashed, moveToTrash, restoreFromTrash, withoutTrashed } from './trash.ts';
 
-/** `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md). */
-export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; internal?: boolean; trash?: boolean };
+/**
+ * `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md).
+ * `autosave`: a draft saved while the editor types; never publishes, collapses into the previous autosave (docs/content-model.md).
+ */
+export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; autosave?: boolean; internal?: boolean; lockToken?: string; trash?: boolean };
 
 export async function update(ctx: OperationContext, args: UpdateArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
@@ -43,7 +47,7 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   const base = collection.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
   const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal });
   const now = isoNow(ctx.cms.clock);
-  const onlyDraft = savesOnlyDraft(collection, args.draft, prepared.status);
+  const onlyDraft = args.autosave ? autosaveTarget(collection) : savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
   assertPublishable(ctx, collection, stored, onlyDraft);
@@ -55,9 +59,10 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     const { tx } = scope;
     const before = await selectRowById(tx, collection, id);
     if (!before) throw notFound('Document not found.');
+    await assertSaveHoldsLock(ctx, tx, { collection: collection.slug, id }, args.lockToken);
     const previous = rowToDoc(collection, before);
     if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
-    if (onlyDraft) return { saved: await saveDraftOnly(scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, stampOf(ctx, now)), previous: base };
+    if (onlyDraft) return { saved: await saveDraftOnly(scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, stampOf(ctx, now), args.autosave), previous: base };
     const write = () => updateRow(tx, collection, id, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, updatedAt: now });
     if (collection.builtIn === 'users') await guardLastActiveAdmin(tx, write);
     else await write();

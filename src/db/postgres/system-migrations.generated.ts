@@ -8,6 +8,7 @@ import m4 from '../../../migrations/system-postgres/0004_change_counters.sql' wi
 import m5 from '../../../migrations/system-postgres/0005_sessions_counted_columns.sql' with { type: 'text' }
 import m6 from '../../../migrations/system-postgres/0006_change_log.sql' with { type: 'text' }
 import m7 from '../../../migrations/system-postgres/0007_audit_log.sql' with { type: 'text' }
+import m8 from '../../../migrations/system-postgres/0008_autosave_and_locks.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795437538624 },
@@ -18,4 +19,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0005_sessions_counted_columns", sql: m5, when: 1795454053261 },
   { tag: "0006_change_log", sql: m6, when: 1795686141542 },
   { tag: "0007_audit_log", sql: m7, when: 1795687703926 },
+  { tag: "0008_autosave_and_locks", sql: m8, when: 1795688959437 },
 ]

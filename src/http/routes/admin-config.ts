@@ -74,6 +74,8 @@ export function adminConfigRoutes(cms: CMS) {
       slug: c.slug,
       drafts: c.drafts,
       trash: Boolean(c.trash),
+      autosave: c.autosave,
+      timestamps: c.timestamps,
       builtIn: c.builtIn ?? null,
       labels: c.labels ?? null,
       admin: describeCollectionAdmin(c),
@@ -83,7 +85,7 @@ export function adminConfigRoutes(cms: CMS) {
       search: c.search !== null,
       fields: describeFields(c.editorFields),
     })),
-    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: describeFields(g.editorFields) })),
+    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, autosave: g.autosave, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: describeFields(g.editorFields) })),
     localization: cms.config.localization,
     upload: { maxFileSize: cms.config.upload.maxFileSize, mimeTypes: cms.config.upload.mimeTypes },
     // Which optional areas exist, so the admin offers only those (the audit-log view, the assistant panel).

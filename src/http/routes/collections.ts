@@ -1,5 +1,6 @@
 /** REST for collection documents: list, create, read, update, delete. */
 import { Elysia } from 'elysia';
+import { lockTokenOf } from './locks.ts';
 import type { CMS } from '../../cms.ts';
 import { count, create, deleteDocument, deleteMany, find, findByID, replaceUpload, update, updateMany } from '../../operations/index.ts';
 import { receiveMultipart } from '../../uploads/multipart.ts';
@@ -79,7 +80,10 @@ export function collectionRoutes(cms: CMS) {
           return { body: { doc, message: 'Updated successfully.' } };
         }
         const data = await readJSON(input.request);
-        const doc = await update(input.ctx, { collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });
+        const doc = await update(input.ctx, {
+          collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input),
+          autosave: input.query.autosave === 'true', lockToken: lockTokenOf(input.request), trash: trashFlag(input),
+        });
         const renewed = await renewOwnSession(cms, input, doc, data);
         return renewed ?? { body: { doc, message: 'Updated successfully.' } };
       },
