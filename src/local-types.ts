@@ -51,7 +51,7 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
   count<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; where?: TypedWhere<Collection<T, S>['path']>; draft?: boolean }): Promise<{ totalDocs: number }>;
   create<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean }): Promise<Collection<T, S>['doc']>;
   update<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & {
-    collection: S; id: number | string; data: Partial<Collection<T, S>['data']>; draft?: boolean;
+    collection: S; id: number | string; data: Partial<Collection<T, S>['data']>; draft?: boolean; autosave?: boolean;
   }): Promise<Collection<T, S>['doc']>;
   update<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & {
     collection: S; where: TypedWhere<Collection<T, S>['path']>; data: Partial<Collection<T, S>['data']>; draft?: boolean;
@@ -59,7 +59,7 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
   delete<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; id: number | string }): Promise<Collection<T, S>['doc']>;
   delete<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; where: TypedWhere<Collection<T, S>['path']>; draft?: boolean }): Promise<Bulk<Collection<T, S>['doc']>>;
   findGlobal<G extends GlobalSlug<T>, L extends LocaleArg<T> = undefined>(args: TypedCommon<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean }): Promise<Read<Global<T, G>, L>>;
-  updateGlobal<G extends GlobalSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { slug: G; data: Partial<Global<T, G>['data']>; draft?: boolean }): Promise<Global<T, G>['doc']>;
+  updateGlobal<G extends GlobalSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { slug: G; data: Partial<Global<T, G>['data']>; draft?: boolean; autosave?: boolean }): Promise<Global<T, G>['doc']>;
 }
 
 /** The methods above are the typed ones; the rest of the Local API keeps its own signatures. */

@@ -38,7 +38,7 @@ function contextFor(cms: CMS, args: Common): OperationContext {
   });
 }
 
-type UpdateOne = (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean; trash?: boolean }) => Promise<Record<string, unknown>>;
+type UpdateOne = (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean; autosave?: boolean; trash?: boolean }) => Promise<Record<string, unknown>>;
 type UpdateMany = (args: Common & { collection: string; where: Where; data: Record<string, unknown>; draft?: boolean; trash?: boolean }) => Promise<operations.BulkResult>;
 type DeleteOne = (args: Common & { collection: string; id: number | string; trash?: boolean }) => Promise<Record<string, unknown>>;
 type DeleteMany = (args: Common & { collection: string; where: Where; draft?: boolean; trash?: boolean }) => Promise<operations.BulkResult>;
@@ -69,7 +69,7 @@ function untypedLocalAPI(cms: CMS) {
     upload: (args: Common & { file: LocalUploadFile; data?: Record<string, unknown> }) =>
       operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth }),
     findGlobal: (args: Common & Shape & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
-    updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
+    updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean; autosave?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
     // Drafts, versions, scheduling and preview: `ref` is `{ collection, id }` or `{ global }`.
     unpublish: (args: Common & DocumentRef) => operations.unpublish(contextFor(cms, args), args),
     discardDraft: (args: Common & DocumentRef) => operations.discardDraft(contextFor(cms, args), args),
