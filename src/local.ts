@@ -65,9 +65,9 @@ function untypedLocalAPI(cms: CMS) {
     create: (args: Common & { collection: string; data: Record<string, unknown>; draft?: boolean }) => operations.create(contextFor(cms, args), args),
     update: updateOne(cms) as UpdateOne & UpdateMany,
     delete: deleteOne(cms) as DeleteOne & DeleteMany,
-    /** Uploads into media, like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */
-    upload: (args: Common & { file: LocalUploadFile; data?: Record<string, unknown> }) =>
-      operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth }),
+    /** Uploads into media (or `collection`, any upload collection), like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */
+    upload: (args: Common & { file: LocalUploadFile; data?: Record<string, unknown>; collection?: string }) =>
+      operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth, collection: args.collection }),
     findGlobal: (args: Common & Shape & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean; autosave?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
     // Drafts, versions, scheduling and preview: `ref` is `{ collection, id }` or `{ global }`.

@@ -5,7 +5,7 @@
  * with. The output imports nothing, so it compiles wherever it is copied.
  */
 import type { Entity, SanitizedBlock, SanitizedConfig, SanitizedField } from '../config/types.ts';
-import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 import { typeNames } from './type-names.ts';
 
 type Variant = 'doc' | 'allLocales' | 'data';
@@ -65,22 +65,21 @@ const key = (entity: Entity) => `${entity.kind}:${entity.slug}`;
 const literal = (value: string) => JSON.stringify(value);
 const property = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : literal(name));
 
-const isMedia = (entity: Entity) => entity.kind === 'collection' && entity.builtIn === 'media';
 
 function systemFields(entity: Entity, variant: Variant, config: SanitizedConfig): string[] {
   const status = entity.drafts ? ['status: "draft" | "published";', '_status: "draft" | "published";'] : [];
   const id = entity.kind === 'collection' ? ['id: number;'] : [];
   // Media documents carry the file's URL, added as they are read (src/uploads/media-urls.ts), and the
   // configured image sizes (each only for images large enough to have it).
-  const sizes = config.upload.imageSizes.map((size) => `${property(size.name)}?: MediaSize;`).join(' ');
-  const media = isMedia(entity) ? ['url?: string | null;', `sizes?: { ${sizes} } | null;`] : [];
+  const sizes = (isUploadCollection(entity) ? entity.upload.imageSizes : []).map((size) => `${property(size.name)}?: MediaSize;`).join(' ');
+  const media = isUploadCollection(entity) ? ['url?: string | null;', `sizes?: { ${sizes} } | null;`] : [];
   const timestamps = entity.kind === 'collection' && !entity.timestamps ? [] : ['createdAt: string;', 'updatedAt: string;'];
   return [...id, ...status, ...media, ...timestamps];
 }
 
-/** The fields typed from the config; media's `sizes` is typed from `upload.imageSizes` instead (systemFields). */
+/** The fields typed from the config; an upload collection's `sizes` is typed from its image sizes instead (systemFields). */
 function readFields(entity: Entity): SanitizedField[] {
-  return isMedia(entity) ? entity.fields.filter((f) => f.name !== 'sizes') : entity.fields;
+  return isUploadCollection(entity) ? entity.fields.filter((f) => f.name !== 'sizes') : entity.fields;
 }
 
 function dataExtras(entity: Entity): string[] {
@@ -91,7 +90,7 @@ function dataExtras(entity: Entity): string[] {
 
 /** Media's file fields are set by the upload alone, so a write cannot name them. */
 function writableFields(entity: Entity): SanitizedField[] {
-  return entity.kind === 'collection' && entity.builtIn === 'media' ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name)) : entity.fields;
+  return isUploadCollection(entity) ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name)) : entity.fields;
 }
 
 function hasLocalized(fields: SanitizedField[]): boolean {

@@ -4,6 +4,7 @@
  * References between collections (relationTo, a join's `on`) are checked by ./field-references.ts once
  * every collection is known.
  */
+import { MEDIA_SLUG } from './builtin-collections.ts';
 import { FIELD_HOOK_NAMES, type Field, type FieldHook, type SanitizedField } from './types.ts';
 
 type Fail = (key: string, message: string) => never;
@@ -11,7 +12,7 @@ const isPlainObject = (v: unknown) => typeof v === 'object' && v !== null && !Ar
 
 export function sanitizeFieldOptions(field: Field, out: SanitizedField, at: string, nested: boolean, fail: Fail): void {
   if (field.type === 'relationship' || field.type === 'upload') {
-    const relationTo = field.relationTo ?? (field.type === 'upload' ? 'media' : undefined);
+    const relationTo = field.relationTo ?? (field.type === 'upload' ? MEDIA_SLUG : undefined);
     const many = Array.isArray(relationTo);
     if (many ? relationTo.length === 0 || !relationTo.every((s) => typeof s === 'string') : typeof relationTo !== 'string') {
       fail(`${at}.relationTo`, 'a relationship field needs relationTo (a collection slug, or a list of them)');

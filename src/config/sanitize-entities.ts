@@ -2,6 +2,7 @@
  * One collection or global as the rest of the code reads it: fields checked, access rules and hooks
  * complete (a missing rule requires a logged-in user), compound indexes checked, cache settings filled.
  */
+import { sanitizeUploadOption, type UploadDefaults } from './upload-collections.ts';
 import { sanitizeDefaultSort, sanitizeVersioning } from './version-options.ts';
 import { isColumnField } from './field-tree.ts';
 import { sanitizeSearch } from './search-options.ts';
@@ -70,7 +71,7 @@ function sanitizeTrash(trash: CollectionConfig['trash'], key: string, fail: Fail
 
 export function sanitizeCollection(
   c: CollectionConfig, key: string, builtIn: string | undefined,
-  localization: SanitizedConfig['localization'], fail: Fail,
+  localization: SanitizedConfig['localization'], uploadDefaults: UploadDefaults, fail: Fail,
 ): SanitizedCollection {
   const versioning = sanitizeVersioning(c, key, fail);
   const { drafts } = versioning;
@@ -111,6 +112,7 @@ export function sanitizeCollection(
     hooks: sanitizeHooks(c.hooks, key, fail),
     cache: sanitizeEntityCache(c.cache, key, fail),
     search: sanitizeSearch(c.search, fields, key, fail),
+    upload: sanitizeUploadOption(c.upload, key, uploadDefaults, fail),
   };
 }
 

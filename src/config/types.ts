@@ -4,6 +4,7 @@ import type { SanitizedSearch, SearchConfig } from './search-options.ts';
 import type { Clock } from '../clock.ts';
 import type { CronSchedule } from '../jobs/cron-schedule.ts';
 import type { DraftsOption, VersionsOption } from './version-options.ts';
+import type { SanitizedUpload } from './upload-collections.ts';
 
 export type Where = { [key: string]: unknown; and?: Where[]; or?: Where[] };
 
@@ -154,6 +155,8 @@ export type IndexConfig = { fields: string[]; unique?: boolean };
 export interface CollectionConfig {
   slug: string;
   fields: Field[];
+  /** An upload collection: the file fields and routes of media (docs/content-model.md). */
+  upload?: boolean | { mimeTypes?: string[]; imageSizes?: ImageSize[]; maxFileSize?: number };
   /** The full-text index (docs/search.md). */
   search?: SearchConfig;
   /** `true`, or `{ autosave: true | { interval } }` (docs/content-model.md). */
@@ -330,7 +333,9 @@ export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields'
   hooks?: Partial<Record<FieldHookName, FieldHook[]>>;
 }
 
-export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash' | 'drafts' | 'versions'> {
+export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash' | 'drafts' | 'versions' | 'upload'> {
+  /** null: not an upload collection. */
+  upload: SanitizedUpload | null;
   /** Drafts saved from the admin while typing, collapsed into one version (null: off). */
   autosave: { interval: number } | null;
   timestamps: boolean;

@@ -4,7 +4,7 @@
  */
 import { APIError, badRequest } from '../errors.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
-import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
 import { documentSizeProblem } from '../fields/size-limits.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
@@ -78,8 +78,8 @@ export async function prepareWrite(
       reveal = { key };
     }
   }
-  if (entity.kind === 'collection' && entity.builtIn === 'media' && !options.internal) {
-    if (operation === 'create') throw badRequest('A media document is created by uploading a file (POST /media as multipart/form-data, or upload()).', 'file');
+  if (isUploadCollection(entity) && !options.internal) {
+    if (operation === 'create') throw badRequest(`A ${entity.slug} document is created by uploading a file (POST /${entity.slug} as multipart/form-data, or upload()).`, 'file');
     for (const key of Object.keys(data)) {
       if (MEDIA_SYSTEM_FIELDS.has(key)) throw badRequest(`"${key}" is set by the upload and cannot be changed.`, key);
     }

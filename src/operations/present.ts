@@ -3,6 +3,7 @@
  * access-denied fields removed, relationships populated to `depth` (src/operations/populate.ts: one
  * query per related collection per level, never one per document).
  */
+import { isUploadCollection } from '../config/upload-collections.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { localizeForRead } from '../fields/localize.ts';
 import { blockOfRow } from '../fields/types/blocks.ts';
@@ -48,7 +49,7 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
     let current = entity.hooks.beforeRead.length ? await runHooks(ctx, entity, 'beforeRead', 'doc', { doc, operation: 'read' }) : doc;
     current = ctx.locale ? localizeForRead(entity.fields, current, { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale }) : current;
     if (strip) current = await stripFields(ctx, entity.fields, current, current);
-    if (entity.kind === 'collection' && entity.builtIn === 'media') current = decorateMedia(ctx.cms, current);
+    if (isUploadCollection(entity)) current = decorateMedia(ctx.cms, current, entity.slug);
     // Payload's clients read the status as `_status` (CONTRACT §7): every document carries both.
     if (entity.drafts && 'status' in current) current = { ...current, _status: current.status };
     // timestamps: false — still kept for ordering, never shown.
