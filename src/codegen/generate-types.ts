@@ -26,8 +26,8 @@ export function generateTypes(config: SanitizedConfig, source: string): string {
     'export type LocaleValues<T> = { [L in Locale]?: T };',
     '',
   ];
-  if (config.collections.some((c) => c.builtIn === 'media')) {
-    out.push('/** One image size of a media document, made at upload (`upload.imageSizes`). */');
+  if (config.collections.some(isUploadCollection)) {
+    out.push('/** One image size of a document of an upload collection, made at upload (`upload.imageSizes`). */');
     out.push('export interface MediaSize {\n  filename: string;\n  width: number;\n  height: number;\n  filesize: number;\n  mimeType: string;\n  url?: string | null;\n}', '');
   }
   for (const entity of entities) {

@@ -1,4 +1,5 @@
 /** Updates only the fields given: read filter (404) → update access (401/403) → prepare → persist and announce → afterChange → present. */
+import { isUploadCollection } from '../config/upload-collections.ts';
 import { docToRow, rowToDoc } from '../fields/row.ts';
 import { assertUniqueAmongOthers, selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
@@ -52,7 +53,7 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
   assertPublishable(ctx, collection, stored, onlyDraft);
   // A new focal point or crop makes the image sizes again (reframe-image.ts); the old files go after the commit.
-  const reframed = collection.builtIn === 'media' && !args.internal ? await reframeIfChanged(ctx.cms, existing, stored) : null;
+  const reframed = isUploadCollection(collection) && !args.internal ? await reframeIfChanged(ctx.cms, existing, stored, collection.upload.imageSizes) : null;
   if (reframed) stored.sizes = reframed.sizes;
 
   const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {

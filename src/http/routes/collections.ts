@@ -1,4 +1,5 @@
 /** REST for collection documents: list, create, read, update, delete. */
+import { isUploadCollection } from '../../config/upload-collections.ts';
 import { Elysia } from 'elysia';
 import { lockTokenOf } from './locks.ts';
 import type { CMS } from '../../cms.ts';
@@ -75,8 +76,9 @@ export function collectionRoutes(cms: CMS) {
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
         // An upload collection takes a new file as multipart/form-data (Payload's `update({ file })`).
-        if (cms.config.collectionsBySlug.get(input.params.collection)?.builtIn === 'media' && isMultipart(input.request)) {
-          const doc = await replaceUpload(input.ctx, { id: input.params.id, receive: (limits) => receiveMultipart(input.request, limits), depth: o.depth });
+        const target = cms.config.collectionsBySlug.get(input.params.collection);
+        if (target && isUploadCollection(target) && isMultipart(input.request)) {
+          const doc = await replaceUpload(input.ctx, { collection: target.slug, id: input.params.id, receive: (limits) => receiveMultipart(input.request, limits), depth: o.depth });
           return { body: { doc, message: 'Updated successfully.' } };
         }
         const data = await readJSON(input.request);
