@@ -46,7 +46,7 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
   const mediaNames = loaded.filter((l) => isUploadCollection(l.entity)).flatMap((l) => mediaFileKeys(l.doc));
   for (const name of mediaNames) {
     const problem = await outsideFileProblem(root, `${MEDIA_DIR}/${name}`);
-    if (problem) refuse(`${MEDIA_DIR}/${name}, named by an upload document, ${problem}`);
+    if (problem) refuse(`${MEDIA_DIR}/${name}, named by a media document, ${problem}`);
   }
 
   for (const [i, name] of mediaNames.entries()) {
