@@ -30,7 +30,11 @@ type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
 /** `where` on the entity's paths (`seo.title` included), with `and` / `or` nesting. */
 export type TypedWhere<P extends string> = { [K in P]?: unknown } & { and?: TypedWhere<P>[]; or?: TypedWhere<P>[] };
 type Sort<P extends string> = P | `-${P}`;
-type Shape<E extends EntityTypes> = { select?: { [K in keyof E['doc']]?: unknown }; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text' };
+type Shape<E extends EntityTypes> = {
+  select?: { [K in keyof E['doc']]?: unknown }; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text';
+  /** `false` skips join fields; per join field `{ limit, page, sort, where }`. */
+  joins?: false | Record<string, { limit?: number; page?: number; sort?: string; where?: Record<string, unknown> }>;
+};
 
 type Collection<T extends CMSTypesShape, S extends CollectionSlug<T>> = T['collections'][S];
 type Global<T extends CMSTypesShape, G extends GlobalSlug<T>> = T['globals'][G];
@@ -47,7 +51,7 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
   count<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; where?: TypedWhere<Collection<T, S>['path']>; draft?: boolean }): Promise<{ totalDocs: number }>;
   create<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean }): Promise<Collection<T, S>['doc']>;
   update<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & {
-    collection: S; id: number | string; data: Partial<Collection<T, S>['data']>; draft?: boolean;
+    collection: S; id: number | string; data: Partial<Collection<T, S>['data']>; draft?: boolean; autosave?: boolean;
   }): Promise<Collection<T, S>['doc']>;
   update<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & {
     collection: S; where: TypedWhere<Collection<T, S>['path']>; data: Partial<Collection<T, S>['data']>; draft?: boolean;
@@ -55,7 +59,7 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
   delete<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; id: number | string }): Promise<Collection<T, S>['doc']>;
   delete<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; where: TypedWhere<Collection<T, S>['path']>; draft?: boolean }): Promise<Bulk<Collection<T, S>['doc']>>;
   findGlobal<G extends GlobalSlug<T>, L extends LocaleArg<T> = undefined>(args: TypedCommon<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean }): Promise<Read<Global<T, G>, L>>;
-  updateGlobal<G extends GlobalSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { slug: G; data: Partial<Global<T, G>['data']>; draft?: boolean }): Promise<Global<T, G>['doc']>;
+  updateGlobal<G extends GlobalSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { slug: G; data: Partial<Global<T, G>['data']>; draft?: boolean; autosave?: boolean }): Promise<Global<T, G>['doc']>;
 }
 
 /** The methods above are the typed ones; the rest of the Local API keeps its own signatures. */

@@ -19,7 +19,11 @@ import type { CMSTypesShape, TypedLocalAPI, TYPED_METHODS, UntypedCMS } from './
  * Payload's read shape: `select: { title: true }`, `populate: { users: { name: true } }`; `richText`
  * answers rich text values as strings (docs/rich-text.md).
  */
-type Shape = { select?: Record<string, unknown>; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text' };
+type Shape = {
+  select?: Record<string, unknown>; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text';
+  /** `false` skips join fields; `{ <field>: { limit, page, sort, where } }` pages one. */
+  joins?: false | Record<string, { limit?: number; page?: number; sort?: string; where?: Where }>;
+};
 type Common = { user?: User | null; overrideAccess?: boolean; locale?: string; fallbackLocale?: string | false; depth?: number; showHiddenFields?: boolean };
 
 function contextFor(cms: CMS, args: Common): OperationContext {
@@ -34,7 +38,7 @@ function contextFor(cms: CMS, args: Common): OperationContext {
   });
 }
 
-type UpdateOne = (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean; trash?: boolean }) => Promise<Record<string, unknown>>;
+type UpdateOne = (args: Common & { collection: string; id: number | string; data: Record<string, unknown>; draft?: boolean; autosave?: boolean; trash?: boolean }) => Promise<Record<string, unknown>>;
 type UpdateMany = (args: Common & { collection: string; where: Where; data: Record<string, unknown>; draft?: boolean; trash?: boolean }) => Promise<operations.BulkResult>;
 type DeleteOne = (args: Common & { collection: string; id: number | string; trash?: boolean }) => Promise<Record<string, unknown>>;
 type DeleteMany = (args: Common & { collection: string; where: Where; draft?: boolean; trash?: boolean }) => Promise<operations.BulkResult>;
@@ -61,11 +65,11 @@ function untypedLocalAPI(cms: CMS) {
     create: (args: Common & { collection: string; data: Record<string, unknown>; draft?: boolean }) => operations.create(contextFor(cms, args), args),
     update: updateOne(cms) as UpdateOne & UpdateMany,
     delete: deleteOne(cms) as DeleteOne & DeleteMany,
-    /** Uploads into media, like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */
-    upload: (args: Common & { file: LocalUploadFile; data?: Record<string, unknown> }) =>
-      operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth }),
+    /** Uploads into media (or `collection`, any upload collection), like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */
+    upload: (args: Common & { file: LocalUploadFile; data?: Record<string, unknown>; collection?: string }) =>
+      operations.upload(contextFor(cms, args), { receive: async (limits) => ({ file: await stageLocalFile(args.file, limits), data: args.data }), depth: args.depth, collection: args.collection }),
     findGlobal: (args: Common & Shape & { slug: string; draft?: boolean }) => operations.findGlobal(contextFor(cms, args), args),
-    updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
+    updateGlobal: (args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean; autosave?: boolean }) => operations.updateGlobal(contextFor(cms, args), args),
     // Drafts, versions, scheduling and preview: `ref` is `{ collection, id }` or `{ global }`.
     unpublish: (args: Common & DocumentRef) => operations.unpublish(contextFor(cms, args), args),
     discardDraft: (args: Common & DocumentRef) => operations.discardDraft(contextFor(cms, args), args),

@@ -60,6 +60,7 @@ describe('CSRF and origin', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://site.example');
     expect(ok.headers.get('access-control-allow-methods')).toContain('POST');
     expect(ok.headers.get('access-control-allow-headers')).toContain('x-csrf-token');
+    expect(ok.headers.get('access-control-allow-headers')).toContain('x-cms-lock-token');
     const no = await t.request('OPTIONS', '/notes', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     expect(no.headers.get('access-control-allow-origin')).toBeNull();
   });

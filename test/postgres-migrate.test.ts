@@ -59,7 +59,7 @@ describe('PostgreSQL migrations', () => {
 
   test('the system tables exist with identity ids from 1 and epoch-ms times read back as numbers', async () => {
     const tables = await a.unsafe(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name LIKE '\\_cms\\_%' ORDER BY 1`);
-    expect(tables.map((t: { table_name: string }) => t.table_name)).toEqual(['_cms_audit_log', '_cms_changes', '_cms_events', '_cms_ids', '_cms_jobs', '_cms_login_attempts', '_cms_recovery_codes', '_cms_reset_tokens', '_cms_schema_migrations', '_cms_sessions', '_cms_settings', '_cms_system_migrations', '_cms_totp', '_cms_versions']);
+    expect(tables.map((t: { table_name: string }) => t.table_name)).toEqual(['_cms_audit_log', '_cms_changes', '_cms_events', '_cms_ids', '_cms_jobs', '_cms_locks', '_cms_login_attempts', '_cms_recovery_codes', '_cms_reset_tokens', '_cms_schema_migrations', '_cms_sessions', '_cms_settings', '_cms_system_migrations', '_cms_totp', '_cms_versions']);
     const orm = drizzle({ client: a });
     const due = 1_795_437_483_117; // past 2^31: needs bigint, must still come back as a JS number
     await orm.insert(jobs).values([

@@ -88,7 +88,7 @@ export async function relatedQueries(ctx: OperationContext, entity: Entity, wher
   if (fields.size === 0) return null;
   const related = new Map<string, { entity: Entity; readFilter: ReturnType<typeof compileWhere>; rights: QueryRights }>();
   for (const field of fields.values()) {
-    const target = ctx.cms.config.collectionsBySlug.get(field.relationTo!);
+    const target = ctx.cms.config.collectionsBySlug.get(field.relationTo as string);
     if (!target) continue;
     const readWhere = await checkAccess(ctx, target, 'read').catch(() => undefined);
     if (readWhere === undefined) continue;

@@ -4,6 +4,7 @@
  * (populated at any depth, so the whole reachable set), and what `cache.dependsOn` names, with what
  * those reach in turn. Computed once per entity of a config.
  */
+import { relationTargets } from '../config/relation-targets.ts';
 import type { Entity, SanitizedConfig } from '../config/types.ts';
 import { walkFields } from '../config/field-tree.ts';
 
@@ -27,7 +28,8 @@ function reachable(config: SanitizedConfig, start: Entity): string[] {
   while (queue.length) {
     const entity = queue.pop()!;
     walkFields(entity.fields, (field) => {
-      if (field.type === 'relationship' || field.type === 'upload') add(config.collectionsBySlug.get(field.relationTo!));
+      for (const slug of relationTargets(field)) add(config.collectionsBySlug.get(slug));
+      if (field.type === 'join') add(config.collectionsBySlug.get(field.collection!));
       // Rich text names its targets node by node, so it may reach any collection.
       if (field.type === 'richText') for (const collection of config.collections) add(collection);
     });

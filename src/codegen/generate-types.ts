@@ -5,7 +5,7 @@
  * with. The output imports nothing, so it compiles wherever it is copied.
  */
 import type { Entity, SanitizedBlock, SanitizedConfig, SanitizedField } from '../config/types.ts';
-import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 import { typeNames } from './type-names.ts';
 
 type Variant = 'doc' | 'allLocales' | 'data';
@@ -26,8 +26,8 @@ export function generateTypes(config: SanitizedConfig, source: string): string {
     'export type LocaleValues<T> = { [L in Locale]?: T };',
     '',
   ];
-  if (config.collections.some((c) => c.builtIn === 'media')) {
-    out.push('/** One image size of a media document, made at upload (`upload.imageSizes`). */');
+  if (config.collections.some(isUploadCollection)) {
+    out.push('/** One image size of a document of an upload collection, made at upload (`upload.imageSizes`). */');
     out.push('export interface MediaSize {\n  filename: string;\n  width: number;\n  height: number;\n  filesize: number;\n  mimeType: string;\n  url?: string | null;\n}', '');
   }
   for (const entity of entities) {
@@ -65,21 +65,21 @@ const key = (entity: Entity) => `${entity.kind}:${entity.slug}`;
 const literal = (value: string) => JSON.stringify(value);
 const property = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : literal(name));
 
-const isMedia = (entity: Entity) => entity.kind === 'collection' && entity.builtIn === 'media';
 
 function systemFields(entity: Entity, variant: Variant, config: SanitizedConfig): string[] {
   const status = entity.drafts ? ['status: "draft" | "published";', '_status: "draft" | "published";'] : [];
   const id = entity.kind === 'collection' ? ['id: number;'] : [];
   // Media documents carry the file's URL, added as they are read (src/uploads/media-urls.ts), and the
   // configured image sizes (each only for images large enough to have it).
-  const sizes = config.upload.imageSizes.map((size) => `${property(size.name)}?: MediaSize;`).join(' ');
-  const media = isMedia(entity) ? ['url?: string | null;', `sizes?: { ${sizes} } | null;`] : [];
-  return [...id, ...status, ...media, 'createdAt: string;', 'updatedAt: string;'];
+  const sizes = (isUploadCollection(entity) ? entity.upload.imageSizes : []).map((size) => `${property(size.name)}?: MediaSize;`).join(' ');
+  const media = isUploadCollection(entity) ? ['url?: string | null;', `sizes?: { ${sizes} } | null;`] : [];
+  const timestamps = entity.kind === 'collection' && !entity.timestamps ? [] : ['createdAt: string;', 'updatedAt: string;'];
+  return [...id, ...status, ...media, ...timestamps];
 }
 
-/** The fields typed from the config; media's `sizes` is typed from `upload.imageSizes` instead (systemFields). */
+/** The fields typed from the config; an upload collection's `sizes` is typed from its image sizes instead (systemFields). */
 function readFields(entity: Entity): SanitizedField[] {
-  return isMedia(entity) ? entity.fields.filter((f) => f.name !== 'sizes') : entity.fields;
+  return isUploadCollection(entity) ? entity.fields.filter((f) => f.name !== 'sizes') : entity.fields;
 }
 
 function dataExtras(entity: Entity): string[] {
@@ -90,7 +90,7 @@ function dataExtras(entity: Entity): string[] {
 
 /** Media's file fields are set by the upload alone, so a write cannot name them. */
 function writableFields(entity: Entity): SanitizedField[] {
-  return entity.kind === 'collection' && entity.builtIn === 'media' ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name)) : entity.fields;
+  return isUploadCollection(entity) ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name)) : entity.fields;
 }
 
 function hasLocalized(fields: SanitizedField[]): boolean {
@@ -102,6 +102,8 @@ function objectType(fields: SanitizedField[], variant: Variant, nameOf: NameOf, 
   const lines = [...extra];
   for (const field of fields) {
     if (field.hidden) continue;
+    // Join values are only read; virtual values come from read hooks, so a write may leave them out.
+    if (field.type === 'join' && variant === 'data') continue;
     // On reads a required field is always there; on writes one with a default may be left out.
     const required = field.required && (variant !== 'data' || field.defaultValue === undefined);
     let type = valueType(field, variant, nameOf, depth);
@@ -141,9 +143,15 @@ function valueType(field: SanitizedField, variant: Variant, nameOf: NameOf, dept
     }
     case 'relationship': case 'upload': {
       // Reads give the id at depth 0 and the document when populated; writes take the id.
-      const one = variant === 'data' ? 'number' : `number | ${nameOf(field.type === 'upload' ? 'media' : field.relationTo!)}`;
+      const ref = (slug: string) => (variant === 'data' ? 'number' : `number | ${nameOf(slug)}`);
+      // Polymorphic: a union discriminated by the collection it points at.
+      const one = Array.isArray(field.relationTo)
+        ? field.relationTo.map((slug) => `{ relationTo: ${literal(slug)}; value: ${ref(slug)} }`).join(' | ')
+        : ref(field.relationTo!);
       return field.hasMany ? `(${one})[]` : one;
     }
+    case 'join':
+      return `{ docs?: (number | ${nameOf(field.collection!)})[]; hasNextPage?: boolean; totalDocs?: number }`;
     case 'group':
       return objectType(field.fields ?? [], variant, nameOf, depth + 1);
     case 'array':

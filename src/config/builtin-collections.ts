@@ -1,5 +1,6 @@
 /** The built-in collections (users, media, api-keys) as plain configs, merged with a project's own declarations. */
-import type { AccessArgs, CollectionConfig, Field } from './types.ts';
+import type { AccessArgs, CollectionConfig } from './types.ts';
+import { frameFields, uploadFileFields } from './upload-collections.ts';
 
 const loggedIn = ({ user }: AccessArgs) => Boolean(user);
 const isAdmin = ({ user }: AccessArgs) => user?.role === 'admin';
@@ -31,24 +32,15 @@ export function usersCollection(roles: string[]): CollectionConfig {
 }
 
 export function mediaCollection(): CollectionConfig {
-  const readOnly: Partial<Field> = { admin: { readOnly: true } };
   return {
     slug: MEDIA_SLUG,
+    upload: true,
     admin: { useAsTitle: 'filename' },
     access: { read: anyone, create: loggedIn, update: loggedIn, delete: loggedIn },
     fields: [
-      { name: 'filename', type: 'text', unique: true, ...readOnly },
-      { name: 'originalName', type: 'text', ...readOnly },
-      { name: 'mimeType', type: 'text', ...readOnly },
-      { name: 'filesize', type: 'number', ...readOnly },
-      { name: 'width', type: 'number', ...readOnly },
-      { name: 'height', type: 'number', ...readOnly },
-      { name: 'sizes', type: 'json', ...readOnly },
+      ...uploadFileFields(),
       { name: 'alt', type: 'text' },
-      // Where the image sizes look (docs/media.md): percent of the original, as in Payload; the media editor sets them.
-      { name: 'focalX', type: 'number', min: 0, max: 100, admin: { component: 'focal' } },
-      { name: 'focalY', type: 'number', min: 0, max: 100, admin: { component: 'focal' } },
-      { name: 'crop', type: 'json', admin: { component: 'focal' } },
+      ...frameFields(),
     ],
   };
 }
@@ -75,5 +67,4 @@ export const SYSTEM_COLUMNS: Record<string, { name: string; type: 'text' | 'inte
   [API_KEYS_SLUG]: [{ name: 'keyHash', type: 'text' }],
 };
 
-/** Built-in fields of media that only the upload itself may set. */
-export const MEDIA_SYSTEM_FIELDS = new Set(['filename', 'originalName', 'mimeType', 'filesize', 'width', 'height', 'sizes']);
+export { MEDIA_SYSTEM_FIELDS } from './upload-collections.ts';

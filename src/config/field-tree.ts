@@ -1,9 +1,10 @@
 /** Questions about a sanitized field tree that every layer asks (storage, queries, caching). */
 import type { SanitizedField } from './types.ts';
+import { isPolymorphic } from './relation-targets.ts';
 
 /** Fields that get a real column of their own (and so can be indexed, sorted and filtered fast). */
 export function isColumnField(field: SanitizedField): boolean {
-  if (field.localized || field.hasMany) return false;
+  if (field.localized || field.hasMany || isPolymorphic(field)) return false;
   return !['json', 'array', 'group', 'blocks', 'point', 'richText'].includes(field.type);
 }
 

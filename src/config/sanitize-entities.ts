@@ -2,6 +2,8 @@
  * One collection or global as the rest of the code reads it: fields checked, access rules and hooks
  * complete (a missing rule requires a logged-in user), compound indexes checked, cache settings filled.
  */
+import { sanitizeUploadOption, type UploadDefaults } from './upload-collections.ts';
+import { sanitizeDefaultSort, sanitizeVersioning } from './version-options.ts';
 import { isColumnField } from './field-tree.ts';
 import { sanitizeSearch } from './search-options.ts';
 import { sanitizeFields, type Fail } from './sanitize-fields.ts';
@@ -69,9 +71,10 @@ function sanitizeTrash(trash: CollectionConfig['trash'], key: string, fail: Fail
 
 export function sanitizeCollection(
   c: CollectionConfig, key: string, builtIn: string | undefined,
-  localization: SanitizedConfig['localization'], fail: Fail,
+  localization: SanitizedConfig['localization'], uploadDefaults: UploadDefaults, fail: Fail,
 ): SanitizedCollection {
-  const drafts = Boolean(c.drafts);
+  const versioning = sanitizeVersioning(c, key, fail);
+  const { drafts } = versioning;
   if (!Array.isArray(c.fields)) fail(`${key}.fields`, 'must be a list');
   const reserved = new Set(RESERVED_FIELD_NAMES);
   if (drafts) reserved.add('status');
@@ -97,9 +100,10 @@ export function sanitizeCollection(
     kind: 'collection',
     table: c.slug,
     builtIn: builtIn as SanitizedCollection['builtIn'],
-    drafts,
+    ...versioning,
     trash,
-    maxVersions: c.maxVersions ?? 100,
+    timestamps: c.timestamps !== false,
+    defaultSort: sanitizeDefaultSort(c.defaultSort, key, fail),
     fields,
     editorFields,
     fieldsByName,
@@ -108,11 +112,13 @@ export function sanitizeCollection(
     hooks: sanitizeHooks(c.hooks, key, fail),
     cache: sanitizeEntityCache(c.cache, key, fail),
     search: sanitizeSearch(c.search, fields, key, fail),
+    upload: sanitizeUploadOption(c.upload, key, uploadDefaults, fail),
   };
 }
 
 export function sanitizeGlobal(g: GlobalConfig, key: string, localization: SanitizedConfig['localization'], fail: Fail): SanitizedGlobal {
-  const drafts = Boolean(g.drafts);
+  const versioning = sanitizeVersioning(g, key, fail);
+  const { drafts } = versioning;
   if (!Array.isArray(g.fields)) fail(`${key}.fields`, 'must be a list');
   const reserved = new Set(RESERVED_FIELD_NAMES);
   if (drafts) reserved.add('status');
@@ -121,8 +127,7 @@ export function sanitizeGlobal(g: GlobalConfig, key: string, localization: Sanit
     ...g,
     kind: 'global',
     table: `_global_${g.slug}`,
-    drafts,
-    maxVersions: g.maxVersions ?? 100,
+    ...versioning,
     fields,
     editorFields,
     fieldsByName: new Map(fields.map((f) => [f.name, f])),

@@ -4,7 +4,7 @@
  * Layout fields (tabs, row, collapsible) are flattened away from the stored fields: their fields sit at
  * their own level, and a named tab becomes a group. The arrangement as written is kept as `editorFields`.
  */
-import { MEDIA_SLUG } from './builtin-collections.ts';
+import { sanitizeFieldOptions } from './field-options.ts';
 import { isColumnField } from './field-tree.ts';
 import { sanitizeBlocks, sanitizeRichTextOptions, sanitizeRowBounds } from './sanitize-blocks.ts';
 import { FIELD_TYPES, LAYOUT_FIELD_TYPES, type Field, type SanitizedConfig, type SanitizedField, type SanitizedTab, type SelectOption } from './types.ts';
@@ -66,7 +66,7 @@ function claimName(name: unknown, at: string, level: FieldLevel, env: FieldEnv):
 }
 
 function sanitizeLayout(field: Field, at: string, level: FieldLevel, env: FieldEnv): SanitizedField {
-  const out: SanitizedField = { ...field, name: '', path: '', localized: false, fields: undefined, options: undefined, tabs: undefined, blocks: undefined };
+  const out: SanitizedField = { ...field, name: '', path: '', localized: false, fields: undefined, options: undefined, tabs: undefined, blocks: undefined, hooks: undefined };
   if (field.type !== 'tabs') {
     out.editorFields = sanitizeLevel(field.fields, `${at}.fields`, level, env);
     return out;
@@ -97,17 +97,13 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
   if (field.unique && (localized || !topLevel || field.hasMany)) fail(`${at}.unique`, 'unique works only on top-level, single-value, non-localized fields');
   if (field.validate !== undefined && typeof field.validate !== 'function') fail(`${at}.validate`, 'must be a function');
   const path = topLevel ? name : `${level.path}.${name}`;
-  const out: SanitizedField = { ...field, name, path, localized, fields: undefined, options: undefined, blocks: undefined, tabs: undefined };
+  const out: SanitizedField = { ...field, name, path, localized, fields: undefined, options: undefined, blocks: undefined, tabs: undefined, hooks: undefined };
   if (field.type === 'select' || field.type === 'radio') {
     if (!Array.isArray(field.options) || field.options.length === 0) fail(`${at}.options`, `a ${field.type} field needs options`);
     if (field.type === 'radio' && field.hasMany) fail(`${at}.hasMany`, 'a radio field holds one value; use a select with hasMany');
     out.options = field.options!.map((o): SelectOption => (typeof o === 'string' ? { label: o, value: o } : { label: String(o.label ?? o.value), value: String(o.value) }));
   }
-  if (field.type === 'relationship' || field.type === 'upload') {
-    const relationTo = field.relationTo ?? (field.type === 'upload' ? MEDIA_SLUG : undefined);
-    if (typeof relationTo !== 'string') fail(`${at}.relationTo`, 'a relationship field needs relationTo (a collection slug)');
-    out.relationTo = relationTo;
-  }
+  sanitizeFieldOptions(field, out, at, !topLevel, fail);
   if (field.type === 'upload' && field.hasMany) fail(`${at}.hasMany`, 'upload fields link one media document; use a relationship to media with hasMany');
   if (field.hasMany && ['blocks', 'point', 'code', 'array', 'group', 'richText'].includes(field.type)) fail(`${at}.hasMany`, `a ${field.type} field does not take hasMany`);
   if (field.type === 'array' || field.type === 'group') {

@@ -2,17 +2,18 @@
  * Turns a project's config into the complete, checked config the rest of the code reads:
  * every default filled, every reference checked, once, at start.
  */
+import { withUploadFields, type UploadDefaults } from './upload-collections.ts';
 import path from 'node:path';
 import { sanitizeRealtime } from './realtime-options.ts';
 import { ConfigError } from '../errors.ts';
 import { sanitizeTrustProxy } from './trust-proxy.ts';
 import { databaseSettings, migrationsDirFor } from './database-settings.ts';
-import { walkFields } from './field-tree.ts';
 import { normalizeOrigin } from './origin.ts';
 import { FIELD_NAME, type Fail } from './sanitize-fields.ts';
 import { mergeBuiltIn, sanitizeCollection, sanitizeGlobal } from './sanitize-entities.ts';
 import { sanitizeBackups } from './backups.ts';
 import { sanitizeEmail } from './email.ts';
+import { checkFieldReferences } from './field-references.ts';
 import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
 import type { CollectionConfig, SanitizedCollection, SanitizedConfig, SanitizedGlobal, UserConfig } from './types.ts';
 
@@ -50,6 +51,18 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     seen.add(c.slug);
   });
 
+  const upload = input.upload ?? {};
+  const uploadDefaults: UploadDefaults = {
+    maxFileSize: positiveNumber(upload.maxFileSize ?? 10_000_000, 'upload.maxFileSize', fail),
+    mimeTypes: upload.mimeTypes ?? ['image/*', 'application/pdf'],
+    imageSizes: (upload.imageSizes ?? []).map((s, i) => {
+      if (!s || typeof s.name !== 'string' || !FIELD_NAME.test(s.name)) fail(`upload.imageSizes[${i}].name`, 'must be a simple name');
+      positiveNumber(s.width, `upload.imageSizes[${i}].width`, fail);
+      if (s.height !== undefined) positiveNumber(s.height, `upload.imageSizes[${i}].height`, fail);
+      return { name: s.name, width: s.width, height: s.height };
+    }),
+  };
+
   const builtIns: CollectionConfig[] = [usersCollection(auth.roles), mediaCollection(), apiKeysCollection()];
   const merged: { config: CollectionConfig; key: string; builtIn?: string }[] = builtIns.map((builtIn) => {
     const index = declared.findIndex((c) => c.slug === builtIn.slug);
@@ -57,10 +70,10 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     return { config: mergeBuiltIn(builtIn, declared[index], `collections[${index}]`, fail), key: `collections[${index}]`, builtIn: builtIn.slug };
   });
   declared.forEach((c, i) => {
-    if (!BUILTIN_SLUGS.includes(c.slug)) merged.push({ config: c, key: `collections[${i}]` });
+    if (!BUILTIN_SLUGS.includes(c.slug)) merged.push({ config: withUploadFields(c, `collections[${i}]`, fail), key: `collections[${i}]` });
   });
 
-  const collections = merged.map(({ config, key, builtIn }) => sanitizeCollection(config, key, builtIn, localization, fail));
+  const collections = merged.map(({ config, key, builtIn }) => sanitizeCollection(config, key, builtIn, localization, uploadDefaults, fail));
   const collectionsBySlug = new Map(collections.map((c) => [c.slug, c]));
 
   const globalsInput = input.globals ?? [];
@@ -78,18 +91,13 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
   // References are checked once every collection is known.
   for (const entity of [...collections, ...globals]) {
     const key = entity.kind === 'collection' ? `collections(${entity.slug})` : `globals(${entity.slug})`;
-    walkFields(entity.fields, (field) => {
-      if ((field.type === 'relationship' || field.type === 'upload') && !collectionsBySlug.has(field.relationTo!)) {
-        fail(`${key}.fields.${field.path}.relationTo`, `unknown collection "${field.relationTo}"`);
-      }
-    });
+    checkFieldReferences(entity, key, collectionsBySlug, fail);
     for (const slug of entity.cache.dependsOn) {
       if (!collectionsBySlug.has(slug) && !globalsBySlug.has(slug)) fail(`${key}.cache.dependsOn`, `unknown collection or global "${slug}"`);
     }
   }
 
   const webhooks = sanitizeWebhooks(input.webhooks, collectionsBySlug, globalsBySlug, fail);
-  const upload = input.upload ?? {};
   const uploadDir = resolve(upload.dir ?? 'uploads/');
   const cors = input.cors ?? [];
   if (cors !== '*' && !(Array.isArray(cors) && cors.every((o) => typeof o === 'string'))) fail('cors', "must be a list of origins or '*'");
@@ -108,18 +116,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     trustProxy: sanitizeTrustProxy(input.trustProxy, fail),
     auth,
     email: sanitizeEmail(input.email, process.env, fail),
-    upload: {
-      maxFileSize: positiveNumber(upload.maxFileSize ?? 10_000_000, 'upload.maxFileSize', fail),
-      mimeTypes: upload.mimeTypes ?? ['image/*', 'application/pdf'],
-      imageSizes: (upload.imageSizes ?? []).map((s, i) => {
-        if (!s || typeof s.name !== 'string' || !FIELD_NAME.test(s.name)) fail(`upload.imageSizes[${i}].name`, 'must be a simple name');
-        positiveNumber(s.width, `upload.imageSizes[${i}].width`, fail);
-        if (s.height !== undefined) positiveNumber(s.height, `upload.imageSizes[${i}].height`, fail);
-        return { name: s.name, width: s.width, height: s.height };
-      }),
-      dir: uploadDir,
-      storage: upload.storage ?? null,
-    },
+    upload: { ...uploadDefaults, dir: uploadDir, storage: upload.storage ?? null },
     backups: sanitizeBackups(input.backups, { dir: uploadDir, storage: upload.storage ?? null }, resolve, fail),
     localization,
     webhooks,

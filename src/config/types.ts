@@ -3,6 +3,8 @@ import type { RealtimeConfig, RealtimeSettings } from './realtime-options.ts';
 import type { SanitizedSearch, SearchConfig } from './search-options.ts';
 import type { Clock } from '../clock.ts';
 import type { CronSchedule } from '../jobs/cron-schedule.ts';
+import type { DraftsOption, VersionsOption } from './version-options.ts';
+import type { SanitizedUpload } from './upload-collections.ts';
 
 export type Where = { [key: string]: unknown; and?: Where[]; or?: Where[] };
 
@@ -16,7 +18,7 @@ export type User = { id: number; email: string; role: string; active?: boolean; 
 export type FieldType =
   | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
   | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group'
-  | 'blocks' | 'radio' | 'code' | 'point' | 'richText' | LayoutFieldType;
+  | 'blocks' | 'radio' | 'code' | 'point' | 'richText' | 'join' | LayoutFieldType;
 
 /** Presentational fields: no name, no value of their own (docs/content-model.md). */
 export type LayoutFieldType = 'tabs' | 'row' | 'collapsible';
@@ -25,7 +27,7 @@ export const LAYOUT_FIELD_TYPES: readonly LayoutFieldType[] = ['tabs', 'row', 'c
 export const FIELD_TYPES: readonly FieldType[] = [
   'text', 'textarea', 'email', 'number', 'checkbox', 'date', 'select',
   'relationship', 'upload', 'json', 'markdown', 'array', 'group',
-  'blocks', 'radio', 'code', 'point', 'richText', ...LAYOUT_FIELD_TYPES,
+  'blocks', 'radio', 'code', 'point', 'richText', 'join', ...LAYOUT_FIELD_TYPES,
 ];
 
 /** One kind of row a `blocks` field holds. */
@@ -47,6 +49,38 @@ export interface Tab {
   admin?: Record<string, unknown>;
 }
 
+/** What `filterOptions` receives: who writes, the document as it will be, the field's siblings, and the collection a value points at. */
+export type FilterOptionsArgs = { user: User | null; data: Record<string, unknown>; siblingData: Record<string, unknown>; relationTo: string };
+export type FilterOptions = Where | ((args: FilterOptionsArgs) => Where | boolean | Promise<Where | boolean>);
+
+/** A field hook: gets the field's value and its surroundings, answers the value to keep. */
+export type FieldHookArgs = {
+  value: unknown;
+  data: Record<string, unknown>;
+  siblingData: Record<string, unknown>;
+  originalDoc: Record<string, unknown> | null;
+  operation: 'create' | 'update' | 'read';
+  user: User | null;
+  req: unknown;
+  field: SanitizedField;
+  path: string;
+};
+export type FieldHook = (args: FieldHookArgs) => unknown;
+export type FieldHookName = 'beforeValidate' | 'beforeChange' | 'afterChange' | 'afterRead';
+export const FIELD_HOOK_NAMES: readonly FieldHookName[] = ['beforeValidate', 'beforeChange', 'afterChange', 'afterRead'];
+
+/** Editor hints; `condition` decides whether the field is shown (and validated) for the data being edited. */
+export type FieldAdmin = {
+  condition?: (data: Record<string, unknown>, siblingData: Record<string, unknown>) => boolean;
+  description?: string;
+  placeholder?: string;
+  readOnly?: boolean;
+  hidden?: boolean;
+  position?: 'sidebar';
+  width?: string;
+  [key: string]: unknown;
+};
+
 export type SelectOption = { label: string; value: string };
 
 export type ValidateContext = { data: Record<string, unknown>; siblingData: Record<string, unknown>; operation: 'create' | 'update'; user: User | null; id?: number };
@@ -66,7 +100,9 @@ export interface Field {
   access?: { read?: FieldAccessRule; create?: FieldAccessRule; update?: FieldAccessRule };
   options?: (string | SelectOption)[];
   hasMany?: boolean;
-  relationTo?: string;
+  /** One collection, or several (a polymorphic value `{ relationTo, value }`). */
+  relationTo?: string | string[];
+  filterOptions?: FilterOptions;
   fields?: Field[];
   /** `blocks` fields: the kinds of row they hold; `richText` fields: the blocks its text may embed. */
   blocks?: Block[];
@@ -84,7 +120,16 @@ export interface Field {
   maxLength?: number;
   /** Bytes of the value's JSON, for json and rich text (default in src/fields/size-limits.ts). */
   maxSize?: number;
-  admin?: Record<string, unknown>;
+  admin?: FieldAdmin;
+  hooks?: Partial<Record<FieldHookName, FieldHook | FieldHook[]>>;
+  /** Not stored; its value comes from an afterRead hook. */
+  virtual?: boolean;
+  /** join: the collection whose documents point here, through its relationship field `on` (a dot path). */
+  collection?: string;
+  on?: string;
+  where?: Where;
+  defaultLimit?: number;
+  defaultSort?: string;
 }
 
 export type HookArgs = {
@@ -110,14 +155,23 @@ export type IndexConfig = { fields: string[]; unique?: boolean };
 export interface CollectionConfig {
   slug: string;
   fields: Field[];
+  /** An upload collection: the file fields and routes of media (docs/content-model.md). */
+  upload?: boolean | { mimeTypes?: string[]; imageSizes?: ImageSize[]; maxFileSize?: number };
   /** The full-text index (docs/search.md). */
   search?: SearchConfig;
-  drafts?: boolean;
+  /** `true`, or `{ autosave: true | { interval } }` (docs/content-model.md). */
+  drafts?: DraftsOption;
+  /** Payload's spelling of drafts and the version limit. */
+  versions?: VersionsOption;
   /** Deleting moves a document to the trash (a `deletedAt` stamp) instead of removing it (docs/trash.md); `keepDays` empties it. */
   trash?: boolean | { keepDays?: number };
   maxVersions?: number;
   /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
   maxDocumentSize?: number;
+  /** false: documents are read without createdAt and updatedAt. */
+  timestamps?: boolean;
+  /** The list order when a read gives no sort (`-publishedAt`). */
+  defaultSort?: string;
   access?: { read?: AccessRule; create?: AccessRule; update?: AccessRule; delete?: AccessRule; [extra: string]: AccessRule | undefined };
   hooks?: Hooks;
   indexes?: IndexConfig[];
@@ -139,7 +193,8 @@ export type SanitizedEntityCache = { enabled: boolean; control: string; dependsO
 export interface GlobalConfig {
   slug: string;
   fields: Field[];
-  drafts?: boolean;
+  drafts?: DraftsOption;
+  versions?: VersionsOption;
   maxVersions?: number;
   /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
   maxDocumentSize?: number;
@@ -274,9 +329,16 @@ export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields'
   options?: SelectOption[];
   /** Its own value is keyed by locale (fields inside a localized group or array are plain). */
   localized: boolean;
+  /** Every field hook as a list (empty lists left out). */
+  hooks?: Partial<Record<FieldHookName, FieldHook[]>>;
 }
 
-export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash'> {
+export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash' | 'drafts' | 'versions' | 'upload'> {
+  /** null: not an upload collection. */
+  upload: SanitizedUpload | null;
+  /** Drafts saved from the admin while typing, collapsed into one version (null: off). */
+  autosave: { interval: number } | null;
+  timestamps: boolean;
   cache: SanitizedEntityCache;
   /** null: not searchable. */
   search: SanitizedSearch | null;
@@ -296,7 +358,8 @@ export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | '
   kind: 'collection';
 }
 
-export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks' | 'cache'> {
+export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks' | 'cache' | 'drafts' | 'versions'> {
+  autosave: { interval: number } | null;
   cache: SanitizedEntityCache;
   fields: SanitizedField[];
   editorFields: SanitizedField[];

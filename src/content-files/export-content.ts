@@ -6,6 +6,7 @@
  * content; with it, every document, with its pending draft's content where there is one.
  * Re-exporting into the same folder removes files of documents that are gone, so the folder can live in git.
  */
+import { isUploadCollection } from '../config/upload-collections.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CMS } from '../cms.ts';
@@ -47,7 +48,7 @@ export async function exportContent(cms: CMS, options: ExportOptions): Promise<E
     for (;;) {
       for (const doc of page.docs) {
         await write(documentFile(outDir, collection.slug, doc.id as number), canonicalJSON(doc));
-        if (collection.builtIn === 'media') mediaNames.push(...mediaFileKeys(doc));
+        if (isUploadCollection(collection)) mediaNames.push(...mediaFileKeys(doc));
       }
       done += page.docs.length;
       progress({ phase: collection.slug, done, total: page.totalDocs });

@@ -9,6 +9,7 @@
  * document gets one audit-log entry (`import`, via `cli`) in the same transaction.
  */
 import fs from 'node:fs';
+import { isUploadCollection } from '../config/upload-collections.ts';
 import path from 'node:path';
 import type { CMS } from '../cms.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
@@ -42,7 +43,7 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
   const root = path.resolve(dir);
   await readManifest(root);
   const loaded = await loadDocuments(cms, root);
-  const mediaNames = loaded.filter((l) => l.entity.kind === 'collection' && l.entity.builtIn === 'media').flatMap((l) => mediaFileKeys(l.doc));
+  const mediaNames = loaded.filter((l) => isUploadCollection(l.entity)).flatMap((l) => mediaFileKeys(l.doc));
   for (const name of mediaNames) {
     const problem = await outsideFileProblem(root, `${MEDIA_DIR}/${name}`);
     if (problem) refuse(`${MEDIA_DIR}/${name}, named by a media document, ${problem}`);
@@ -123,7 +124,7 @@ function readKeysOf(entity: Entity): Set<string> {
   const keys = new Set(['createdAt', 'updatedAt']);
   if (entity.kind === 'collection') keys.add('id');
   if (entity.drafts) keys.add('status').add('_status');
-  if (entity.kind === 'collection' && entity.builtIn === 'media') keys.add('url');
+  if (isUploadCollection(entity)) keys.add('url');
   return keys;
 }
 
@@ -160,7 +161,7 @@ async function upsertDocument(tx: Queryable, { entity, id, doc }: Loaded): Promi
   let stored: Doc = { ...doc };
   delete stored._status;
   delete stored.id;
-  if (entity.kind === 'collection' && entity.builtIn === 'media') stored = stripMediaURLs(stored);
+  if (isUploadCollection(entity)) stored = stripMediaURLs(stored);
   const row: Doc = { id, ...docToRow(entity, stored, tx.dialect) };
   const columns = entityTable(entity).columns.map((c) => c.name);
   const values = columns.map((c) => row[c] ?? null);

@@ -10,6 +10,7 @@ import m6 from '../../migrations/system/0006_sessions_counted_columns.sql' with 
 import m7 from '../../migrations/system/0007_change_log.sql' with { type: 'text' }
 import m8 from '../../migrations/system/0008_audit_log.sql' with { type: 'text' }
 import m9 from '../../migrations/system/0009_audit_log_id_order.sql' with { type: 'text' }
+import m10 from '../../migrations/system/0010_autosave_and_locks.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795315430307 },
@@ -22,4 +23,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0007_change_log", sql: m7, when: 1795686141180 },
   { tag: "0008_audit_log", sql: m8, when: 1795687701396 },
   { tag: "0009_audit_log_id_order", sql: m9, when: 1795689394207 },
+  { tag: "0010_autosave_and_locks", sql: m10, when: 1795690547449 },
 ]

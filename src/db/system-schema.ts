@@ -69,7 +69,22 @@ export const versions = sqliteTable('_cms_versions', {
   updatedAt: text('updatedAt').notNull(),
   /** Id of the user who saved this version; null for the system (jobs, Local API without a user). No foreign key: a deleted user leaves history intact. */
   author: integer('author'),
+  /** 1 for a draft saved by autosave: the next autosave updates it instead of adding a version. */
+  autosave: integer('autosave').notNull().default(0),
 }, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);
+
+/**
+ * Who is editing a document or global in the admin (docs/content-model.md, "Document locks"). One row per
+ * target (`collection:<slug>:<id>` or `global:<slug>`); it lapses when `heartbeatAt` (epoch ms) is older
+ * than the lock's lifetime. `token` is the holder's editing session, sent back with its saves.
+ */
+export const locks = sqliteTable('_cms_locks', {
+  target: text('target').primaryKey(),
+  token: text('token').notNull(),
+  user: integer('user'),
+  lockedAt: integer('lockedAt').notNull(),
+  heartbeatAt: integer('heartbeatAt').notNull(),
+});
 
 export const jobs = sqliteTable('_cms_jobs', {
   id: integer('id').primaryKey({ autoIncrement: true }),

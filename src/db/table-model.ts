@@ -5,6 +5,7 @@
  */
 import { SYSTEM_COLUMNS } from '../config/builtin-collections.ts';
 import { isColumnField } from '../config/field-tree.ts';
+import { isStoredField } from '../config/relation-targets.ts';
 import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
 import { deliveriesTable } from '../webhooks/deliveries-table.ts';
 
@@ -23,7 +24,7 @@ export function columnType(field: SanitizedField): ColumnType {
 export function entityTable(entity: Entity): TableModel {
   const t = entity.table;
   const columns: ColumnModel[] = [{ name: 'id', type: 'integer', primaryKey: true }];
-  for (const field of entity.fields) columns.push({ name: field.name, type: columnType(field) });
+  for (const field of entity.fields.filter(isStoredField)) columns.push({ name: field.name, type: columnType(field) });
   if (entity.kind === 'collection') for (const c of SYSTEM_COLUMNS[entity.slug] ?? []) columns.push({ name: c.name, type: c.type });
   if (entity.drafts) columns.push({ name: 'status', type: 'text' });
   if (entity.kind === 'collection' && entity.trash) columns.push({ name: 'deletedAt', type: 'text' });
@@ -52,7 +53,7 @@ export function entityTable(entity: Entity): TableModel {
 export function jsonColumnsByTable(config: SanitizedConfig): Map<string, Set<string>> {
   const map = new Map<string, Set<string>>();
   for (const entity of [...config.collections, ...config.globals]) {
-    map.set(entity.table, new Set(entity.fields.filter((f) => !isColumnField(f)).map((f) => f.name)));
+    map.set(entity.table, new Set(entity.fields.filter((f) => isStoredField(f) && !isColumnField(f)).map((f) => f.name)));
   }
   return map;
 }

@@ -3,8 +3,10 @@
  * back alike on both engines (JSON columns as JSON text); values to write go through the engine's dialect.
  */
 import { isColumnField } from '../config/field-tree.ts';
+import { isPolymorphic, isStoredField } from '../config/relation-targets.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import type { Dialect } from '../db/store.ts';
+import { visitValues } from './walk-values.ts';
 
 type Row = Record<string, unknown>;
 type Codec = { name: string; encode(v: unknown, dialect: Dialect): unknown; decode(v: unknown): unknown };
@@ -29,7 +31,7 @@ const codecs = new WeakMap<Entity, Codec[]>();
 function entityCodecs(entity: Entity): Codec[] {
   let list = codecs.get(entity);
   if (!list) {
-    list = entity.fields.map(codecFor);
+    list = entity.fields.filter(isStoredField).map(codecFor);
     if (entity.drafts) list.push({ name: 'status', ...plain });
     if (entity.kind === 'collection' && entity.trash) list.push({ name: 'deletedAt', ...plain });
     codecs.set(entity, list);
@@ -43,7 +45,34 @@ export function rowToDoc(entity: Entity, row: Row): Row {
   for (const codec of entityCodecs(entity)) doc[codec.name] = codec.decode(row[codec.name]);
   doc.createdAt = row.createdAt;
   doc.updatedAt = row.updatedAt;
+  if (hasPolymorphic(entity.fields)) orderPolymorphicKeys(entity.fields, doc);
   return doc;
+}
+
+const polymorphicTrees = new WeakMap<SanitizedField[], boolean>();
+function hasPolymorphic(fields: SanitizedField[]): boolean {
+  let answer = polymorphicTrees.get(fields);
+  if (answer === undefined) {
+    answer = fields.some((f) => isPolymorphic(f) || (f.fields && hasPolymorphic(f.fields)) || (f.blocks?.some((b) => hasPolymorphic(b.fields)) ?? false));
+    polymorphicTrees.set(fields, answer);
+  }
+  return answer;
+}
+
+/**
+ * A polymorphic value reads `{ relationTo, value }` on every engine: a JSON store may hand its keys back in
+ * its own order (PostgreSQL's jsonb sorts them by length), so they are put back in the written order here,
+ * where every stored document is read.
+ */
+function orderPolymorphicKeys(fields: SanitizedField[], doc: Row): void {
+  const ordered = (item: unknown) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const { relationTo, value, ...rest } = item as Row;
+    return { relationTo, value, ...rest };
+  };
+  visitValues(fields, doc, isPolymorphic, ({ holder, key, value }) => {
+    holder[key] = Array.isArray(value) ? value.map(ordered) : ordered(value);
+  }, { keyedByLocale: true });
 }
 
 /** The columns of a stored document (only the keys it has). */

@@ -9,6 +9,9 @@ import { rowBoundsError, rowId } from './types/rows.ts';
 import { validateRichText } from '../richtext/validate-richtext.ts';
 import { hasContent } from '../richtext/nodes.ts';
 import { sizeLimitProblem } from './size-limits.ts';
+import { parseRelationValue, toId } from './relationship-values.ts';
+import { isStoredField } from '../config/relation-targets.ts';
+import { conditionHolds } from './conditions.ts';
 
 export type FieldError = { message: string; field: string };
 export type ValidateOptions = {
@@ -32,6 +35,16 @@ export async function validateFields(
   const errors: FieldError[] = [];
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
+    // Join and virtual values are never written: what a client sends for them is dropped.
+    if (!isStoredField(field)) continue;
+    if (!conditionHolds(field, options.data, prefix ? input : options.data)) {
+      // Hidden by its condition: not validated; a valid value sent anyway is kept, an invalid one dropped.
+      if (field.name in input && !field.localized) {
+        const result = await validateValue({ ...field, required: false }, input[field.name], options, key, input);
+        if (result.errors.length === 0) values[field.name] = result.value;
+      }
+      continue;
+    }
     const present = field.name in input;
     if (!present) {
       if (requireAll && field.required) errors.push({ field: key, message: 'This field is required.' });
@@ -115,15 +128,9 @@ async function validateValue(
       break;
     }
     case 'relationship': case 'upload': {
-      const list = field.hasMany ? raw : [raw];
-      if (!Array.isArray(list)) return fail('This field takes a list of ids.');
-      const ids: number[] = [];
-      for (const item of list) {
-        const id = toId(isObject(item) ? item.id : item);
-        if (id === null) return fail('This field takes document ids.');
-        ids.push(id);
-      }
-      value = field.hasMany ? ids : ids[0];
+      const parsed = parseRelationValue(field, raw);
+      if ('error' in parsed) return { value: raw, errors: [{ field: parsed.at ? `${key}.${parsed.at}` : key, message: parsed.error }] };
+      value = parsed.value;
       break;
     }
     case 'json': {
@@ -180,29 +187,27 @@ async function validateValue(
   return { value, errors };
 }
 
-export function toId(value: unknown): number | null {
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
-}
+export { toId };
 
 /**
  * Required fields that are empty in a whole stored document (all locales; a localized value is read in
  * `locale`). Publishing checks this, because a save validates only the fields it sends: a never-saved
  * global or a draft could otherwise go live with a required field still empty.
  */
-export function missingRequired(fields: SanitizedField[], doc: Record<string, unknown>, locale: string | null, prefix = ''): FieldError[] {
+export function missingRequired(fields: SanitizedField[], doc: Record<string, unknown>, locale: string | null, prefix = '', root = doc): FieldError[] {
   const errors: FieldError[] = [];
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
+    if (!isStoredField(field) || !conditionHolds(field, root, doc)) continue;
     let value = doc[field.name];
     if (field.localized && locale && isObject(value)) value = value[locale];
     if (isEmpty(value) && !(field.type === 'checkbox' && value === false)) {
       if (field.required) errors.push({ field: key, message: 'This field is required.' });
       continue;
     }
-    if (field.type === 'group' && isObject(value)) errors.push(...missingRequired(field.fields!, value, locale, key));
+    if (field.type === 'group' && isObject(value)) errors.push(...missingRequired(field.fields!, value, locale, key, root));
     if (field.type === 'array' && Array.isArray(value)) {
-      value.forEach((row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`)));
+      value.forEach((row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`, root)));
     }
     if (field.type === 'blocks' && Array.isArray(value)) {
       value.forEach((row, i) => {

@@ -5,7 +5,9 @@
  * stored field lists, so they need no case here.
  */
 import type { SanitizedField } from '../config/types.ts';
+import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { blockOfRow } from './types/blocks.ts';
+import { relationSlots } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -35,7 +37,7 @@ export function visitValues(
     const value = doc[field.name];
     if (value === null || value === undefined) continue;
     const path = prefix ? `${prefix}.${field.name}` : field.name;
-    if (field.localized && options.keyedByLocale && isObject(value)) {
+    if (field.localized && options.keyedByLocale && isObject(value) && !isOwnObject(field, value)) {
       for (const [locale, own] of Object.entries(value)) {
         if (own !== null && own !== undefined) visitOne(field, value, locale, own, `${path}.${locale}`, wanted, visit, options);
       }
@@ -61,11 +63,20 @@ function visitOne(
   }
 }
 
-/** Relationship and upload fields: the values population replaces with documents. */
-export const isRelationField = (field: SanitizedField) => field.type === 'relationship' || field.type === 'upload';
+/** A polymorphic value `{ relationTo, value }` is the field's own object, not a record keyed by locale. */
+const isOwnObject = (field: SanitizedField, value: Doc) => isPolymorphic(field) && 'relationTo' in value;
 
-/** One id that names a document: `holder[key]` holds it, in the collection `slug`. */
-export type RelationSlot = { slug: string; holder: Record<string | number, unknown>; key: string | number; id: number; path: string };
+/** Relationship and upload fields: the values population replaces with documents. */
+export { isRelationField };
+
+/**
+ * One id that names a document: `holder[key]` holds it, in the collection `slug`. `field` is the field
+ * whose value holds it (for rich text, the rich text field) and `siblingData` the object that field sits in.
+ */
+export type RelationSlot = {
+  slug: string; holder: Record<string | number, unknown>; key: string | number; id: number; path: string;
+  field: SanitizedField; siblingData: Doc;
+};
 
 /**
  * Every document id a document points at: relationship and upload fields (one or many), and inside rich
@@ -75,25 +86,27 @@ export type RelationSlot = { slug: string; holder: Record<string | number, unkno
 export function visitRelations(fields: SanitizedField[], doc: Doc, visit: (slot: RelationSlot) => void, options: WalkOptions, prefix = ''): void {
   visitValues(fields, doc, (f) => isRelationField(f) || f.type === 'richText', ({ field, holder, key, value, path }) => {
     if (field.type === 'richText') {
-      if (isRichTextValue(value)) richTextRelations(field, value, path, visit);
+      if (isRichTextValue(value)) richTextRelations(field, value, path, holder, visit);
       return;
     }
-    const slug = field.relationTo!;
-    if (Array.isArray(value)) value.forEach((id, i) => typeof id === 'number' && visit({ slug, holder: value as unknown as Record<number, unknown>, key: i, id, path }));
-    else if (typeof value === 'number') visit({ slug, holder, key, id: value, path });
+    // One slot per id, or per `{ relationTo, value }` item of a polymorphic value.
+    relationSlots(field, holder, key).forEach((slot, i) => visit({
+      slug: slot.relationTo, holder: slot.holder as Record<string | number, unknown>, key: slot.key, id: slot.id,
+      path: Array.isArray(value) ? `${path}.${i}` : path, field, siblingData: holder,
+    }));
   }, options, prefix);
 }
 
-function richTextRelations(field: SanitizedField, value: RichTextValue, path: string, visit: (slot: RelationSlot) => void): void {
+function richTextRelations(field: SanitizedField, value: RichTextValue, path: string, siblingData: Doc, visit: (slot: RelationSlot) => void): void {
   visitNodes(value, (node, at) => {
     const nodePath = `${path}.${at}`;
     if ((node.type === 'upload' || node.type === 'relationship') && typeof node.value === 'number' && typeof node.relationTo === 'string') {
-      visit({ slug: node.relationTo, holder: node, key: 'value', id: node.value, path: nodePath });
+      visit({ slug: node.relationTo, holder: node, key: 'value', id: node.value, path: nodePath, field, siblingData });
     }
     const fields = node.fields;
     if ((node.type === 'link' || node.type === 'autolink') && isObject(fields) && fields.linkType === 'internal' && isObject(fields.doc)) {
       const target = fields.doc;
-      if (typeof target.value === 'number' && typeof target.relationTo === 'string') visit({ slug: target.relationTo, holder: target, key: 'value', id: target.value, path: `${nodePath}.fields.doc` });
+      if (typeof target.value === 'number' && typeof target.relationTo === 'string') visit({ slug: target.relationTo, holder: target, key: 'value', id: target.value, path: `${nodePath}.fields.doc`, field, siblingData });
     }
     if ((node.type === 'block' || node.type === 'inlineBlock') && isObject(fields) && typeof fields.blockType === 'string') {
       const block = field.richTextBlocksBySlug?.get(fields.blockType);

@@ -3,6 +3,7 @@
  * its where operators, and for relationships how a value is resolved and what it costs. New field types
  * add one entry here; object-types.ts, mutation-inputs.ts and where-inputs.ts read only this table.
  */
+import { isPolymorphic } from '../config/relation-targets.ts';
 import {
   GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLString, GraphQLUnionType,
   type GraphQLFieldConfigArgumentMap, type GraphQLFieldResolver, type GraphQLInputType, type GraphQLOutputType,
@@ -68,9 +69,10 @@ const select: FieldMapping = {
   operators: (field, parent, build) => ({ names: [...EQUALITY, ...LISTS, 'contains'], type: optionsEnum(field, `${combineParentName(parent, field.name)}_Input`, build) }),
 };
 
+/** A polymorphic value (`{ relationTo, value }`) is passed through as JSON until it has a union of its own. */
 const relationship: FieldMapping = {
-  output: (field, _parent, build) => listIf(field.hasMany, build.docTypes.get(field.relationTo!)!),
-  input: (field) => listIf(field.hasMany, GraphQLInt),
+  output: (field, _parent, build) => listIf(field.hasMany, isPolymorphic(field) ? GraphQLJSON : build.docTypes.get(field.relationTo as string)!),
+  input: (field) => listIf(field.hasMany, isPolymorphic(field) ? GraphQLJSON : GraphQLInt),
   operators: () => ({ names: [...EQUALITY, ...LISTS, 'contains'], type: GraphQLJSON }),
   resolve: resolveRelationship,
   complexity: 10,
@@ -112,6 +114,13 @@ function blockType(block: SanitizedBlock, build: SchemaBuild): GraphQLObjectType
   }));
 }
 
+/** A join field's read shape `{ docs, hasNextPage, totalDocs }`, as JSON; written values are ignored. */
+const join: FieldMapping = {
+  output: () => GraphQLJSON,
+  input: () => GraphQLJSON,
+  operators: () => null,
+};
+
 /** Layout fields (tabs, row, collapsible) never reach here: their fields are stored, and mapped, at their own level. */
 const layout: FieldMapping = {
   output: () => { throw new Error('layout fields are flattened before GraphQL sees them'); },
@@ -131,6 +140,7 @@ export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
   select,
   relationship,
   upload: relationship,
+  join,
   array: nested(true),
   group: nested(false),
   radio: { ...select, output: (field, parent, build) => optionsEnum(field, combineParentName(parent, field.name), build), input: (field, parent, build) => optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build) },

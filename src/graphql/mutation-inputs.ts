@@ -5,7 +5,7 @@
  */
 import { GraphQLInputObjectType, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
 import type { Entity, SanitizedField } from '../config/types.ts';
-import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 import { FIELD_MAPPINGS, inSchema } from './field-types.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { statusInput } from './status-input.ts';
@@ -25,7 +25,7 @@ export function nestedInput(field: SanitizedField, name: string, build: SchemaBu
 
 /** Null when nothing can be written (a collection whose fields are all hidden or set by the system). */
 export function mutationInput(entity: Entity, name: string, build: SchemaBuild): GraphQLInputObjectType | null {
-  const writable = entity.fields.filter((f) => !(entity.kind === 'collection' && entity.builtIn === 'media' && MEDIA_SYSTEM_FIELDS.has(f.name)));
+  const writable = entity.fields.filter((f) => !(isUploadCollection(entity) && MEDIA_SYSTEM_FIELDS.has(f.name)));
   const fields: GraphQLInputFieldConfigMap = inputFields(writable, name, build);
   if (entity.kind === 'collection' && entity.builtIn === 'users') fields.password = { type: GraphQLString };
   if (entity.drafts) fields._status = fields.status = { type: statusInput(`${name}__status_MutationInput`, build) };

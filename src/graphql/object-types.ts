@@ -3,6 +3,7 @@
  * and array rows (`Post_Seo`), the paginated list (`Posts`), and version records (`PostVersion`).
  * Field types come from the table in field-types.ts.
  */
+import { isUploadCollection } from '../config/upload-collections.ts';
 import {
   GraphQLBoolean, GraphQLEnumType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString,
   type GraphQLFieldConfigMap, type GraphQLOutputType,
@@ -46,7 +47,7 @@ const statusEnum = (name: string, build: SchemaBuild) =>
 function systemFields(entity: Entity, name: string, build: SchemaBuild): Fields {
   const out: Fields = { updatedAt: { type: GraphQLDateTime }, createdAt: { type: GraphQLDateTime } };
   if (entity.drafts) out.status = out._status = { type: statusEnum(name, build) };
-  if (entity.kind === 'collection' && entity.builtIn === 'media') out.url = { type: GraphQLString };
+  if (isUploadCollection(entity)) out.url = { type: GraphQLString };
   return out;
 }
 

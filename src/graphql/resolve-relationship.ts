@@ -5,6 +5,7 @@
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import type { SanitizedField } from '../config/types.ts';
+import { isPolymorphic } from '../config/relation-targets.ts';
 import { contextAt, type GraphQLRequest } from './request-context.ts';
 
 type Doc = Record<string, unknown>;
@@ -13,7 +14,8 @@ export function resolveRelationship(field: SanitizedField): GraphQLFieldResolver
   return (parent, _args, req, info) => {
     const value = parent[field.name];
     const ctx = contextAt(req, info);
-    const one = (v: unknown) => (typeof v === 'number' ? req.loader.load(ctx, field.relationTo!, v) : v ?? null);
+    if (isPolymorphic(field)) return value ?? null;
+    const one = (v: unknown) => (typeof v === 'number' ? req.loader.load(ctx, field.relationTo as string, v) : v ?? null);
     return Array.isArray(value) ? Promise.all(value.map(one)) : one(value);
   };
 }

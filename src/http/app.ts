@@ -11,6 +11,7 @@ import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { versionRoutes } from './routes/versions.ts';
+import { lockRoutes } from './routes/locks.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { healthRoutes } from './routes/health.ts';
 import { backupRoutes } from './routes/backups.ts';
@@ -25,11 +26,13 @@ import { preflight } from './cors.ts';
 import { answerFromCache } from '../cache/cached-read.ts';
 import { pathAndQuery } from './observe-request.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
+import { adminConditionRoutes } from './routes/admin-conditions.ts';
 import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
 
 export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
     .use(adminConfigRoutes(cms))
+    .use(adminConditionRoutes(cms))
     .use(userRoutes(cms))
     .use(passwordResetRoutes(cms))
     .use(twoFactorRoutes(cms))
@@ -40,6 +43,7 @@ export function createApp(cms: CMS) {
     .use(auditLogRoutes(cms))
     .use(mcpRoutes(cms))
     .use(versionRoutes(cms))
+    .use(lockRoutes(cms))
     .use(jobRoutes(cms))
     .use(healthRoutes(cms))
     .use(backupRoutes(cms))

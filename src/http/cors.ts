@@ -7,7 +7,8 @@ import type { SanitizedConfig } from '../config/types.ts';
 import { OVERRIDE_HEADERS } from './method-override.ts';
 
 // Payload's clients send a method-override header on long reads (CONTRACT §7), so preflights allow it.
-const ALLOW_HEADERS = ['content-type', 'authorization', 'x-csrf-token', ...OVERRIDE_HEADERS].join(', ');
+// x-cms-lock-token: the editor's document lock (docs/content-model.md).
+const ALLOW_HEADERS = ['content-type', 'authorization', 'x-csrf-token', 'x-cms-lock-token', ...OVERRIDE_HEADERS].join(', ');
 const ALLOW_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
 
 export function corsHeaders(config: SanitizedConfig, origin: string | null): Record<string, string> | null {

@@ -4,7 +4,7 @@
  * for an assistant deciding what to send.
  */
 import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
-import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 
 export type JSONSchema = Record<string, unknown>;
 
@@ -74,7 +74,7 @@ function objectSchema(fields: SanitizedField[], requireFields: boolean, locales:
 /** The `data` of a create (`required` listed) or an update (every field optional) of one collection or global. */
 export function dataSchema(config: SanitizedConfig, entity: Entity, operation: 'create' | 'update'): JSONSchema {
   const locales = config.localization?.locales ?? null;
-  const fields = entity.kind === 'collection' && entity.builtIn === 'media' ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name)) : entity.fields;
+  const fields = isUploadCollection(entity) ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name)) : entity.fields;
   const extra = entity.kind === 'collection' && entity.builtIn === 'users' ? { password: { type: 'string', description: 'At least 8 characters; leave out to send an invitation.' } } : {};
   const schema = objectSchema(fields, operation === 'create', locales);
   return { title: entity.slug, ...schema, properties: { ...(schema.properties as JSONSchema), ...extra } };

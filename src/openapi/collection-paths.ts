@@ -4,6 +4,7 @@
  * method-override read. Upload collections (`media`) take multipart bodies and serve their files.
  */
 import type { SanitizedCollection, SanitizedConfig } from '../config/types.ts';
+import { isUploadCollection } from '../config/upload-collections.ts';
 import { docAnswer, listOf, ref, statusProperties, versionRecord } from './components.ts';
 import { localesOf, objectOf, type Schema } from './field-schemas.ts';
 import { schemaName } from './names.ts';
@@ -39,10 +40,10 @@ export function documentSchema(config: SanitizedConfig, entity: { fields: Saniti
 /** The component schemas of a collection: its document, and its create and update bodies. */
 export function collectionSchemas(config: SanitizedConfig, collection: SanitizedCollection): Record<string, Schema> {
   const name = schemaName(collection.slug);
-  const media = collection.builtIn === 'media';
+  const media = isUploadCollection(collection);
   // Media's sizes are the configured image sizes (each only for images large enough), not the stored JSON.
   const size = { type: 'object', required: ['filename', 'width', 'height'], properties: { filename: { type: 'string' }, width: { type: 'integer' }, height: { type: 'integer' }, filesize: { type: 'integer' }, mimeType: { type: 'string' }, url: { type: ['string', 'null'] } } };
-  const sizes = Object.fromEntries(config.upload.imageSizes.map((s) => [s.name, size]));
+  const sizes = Object.fromEntries((collection.upload?.imageSizes ?? []).map((s) => [s.name, size]));
   const extraRead: Record<string, Schema> = media ? {
     url: { type: ['string', 'null'] },
     sizes: { anyOf: [{ type: 'object', properties: sizes, additionalProperties: false }, { type: 'null' }] },
@@ -71,7 +72,7 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
   const writeParameters = [parameter('depth'), parameter('draft'), ...locale];
   const doc = ref(name);
   const bulk = { type: 'object', required: ['docs', 'errors', 'message'], properties: { docs: { type: 'array', items: doc }, errors: { type: 'array', items: { type: 'object', required: ['id', 'message'], properties: { id: {}, message: { type: 'string' } } } }, message: { type: 'string' } } };
-  const upload = collection.builtIn === 'media';
+  const upload = isUploadCollection(collection);
   const created = collection.builtIn === 'api-keys'
     ? docAnswer(doc, { key: { type: 'string', description: 'The key, shown only now.' } })
     : collection.builtIn === 'users' ? docAnswer(doc, { inviteUrl: { type: 'string' } }) : docAnswer(doc);

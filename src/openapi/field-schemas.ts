@@ -50,7 +50,18 @@ function scalar(field: SanitizedField, mode: 'read' | 'write'): Schema {
     case 'relationship': case 'upload': {
       const id = { type: 'integer', minimum: 1 };
       // `depth` 0 gives ids, above it the related document, or null where the reader may not read it.
-      return mode === 'write' ? id : { anyOf: [id, { $ref: `#/components/schemas/${schemaName(field.relationTo!)}` }, { type: 'null' }] };
+      const ref = (slug: string) => (mode === 'write' ? id : { anyOf: [id, { $ref: `#/components/schemas/${schemaName(slug)}` }, { type: 'null' }] });
+      if (!Array.isArray(field.relationTo)) return ref(field.relationTo!);
+      return {
+        oneOf: field.relationTo.map((slug) => ({
+          type: 'object', required: ['relationTo', 'value'],
+          properties: { relationTo: { const: slug }, value: ref(slug) },
+        })),
+      };
+    }
+    case 'join': {
+      const item = { anyOf: [{ type: 'integer', minimum: 1 }, { $ref: `#/components/schemas/${schemaName(field.collection!)}` }] };
+      return { type: 'object', readOnly: true, properties: { docs: { type: 'array', items: item }, hasNextPage: { type: 'boolean' }, totalDocs: { type: 'integer' } } };
     }
     case 'array': return { type: 'array', items: objectOf(field.fields ?? [], mode, { id: { type: 'string' } }) };
     case 'group': return objectOf(field.fields ?? [], mode);
@@ -75,7 +86,7 @@ function valueSchema(field: SanitizedField, mode: 'read' | 'write', locales: str
 export function objectOf(fields: SanitizedField[], mode: 'read' | 'write', extra: Record<string, Schema> = {}, locales: string[] | null = null): Schema {
   const properties: Record<string, Schema> = { ...extra };
   for (const field of fields) {
-    if (field.hidden) continue;
+    if (field.hidden || (field.type === 'join' && mode === 'write')) continue;
     const schema = valueSchema(field, mode, locales);
     properties[field.name] = field.label ? { ...schema, title: field.label } : schema;
   }

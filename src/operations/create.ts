@@ -8,6 +8,7 @@ import { checkAccess } from '../access/check-access.ts';
 import { getCollection } from './entities.ts';
 import { prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
+import { runFieldHooks } from './field-hooks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { recordLiveVersion, savesOnlyDraft } from '../versions/drafts.ts';
@@ -46,7 +47,8 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
     return saved;
   }, originOf(ctx));
 
-  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc, previousDoc: null, operation: 'create', id: doc.id as number });
+  const fieldsChanged = await runFieldHooks(ctx, collection.fields, 'afterChange', doc, { originalDoc: null, operation: 'create' });
+  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: fieldsChanged, previousDoc: null, operation: 'create', id: doc.id as number });
   const presented = await presentDoc(ctx, collection, changed, args.depth ?? 1);
   const invited = collection.builtIn === 'users' && !prepared.system.passwordHash
     ? await inviteNewUser(ctx, { id: doc.id as number, email: doc.email as string }) : undefined;

@@ -3,6 +3,7 @@
  * transaction → a media document's files → afterDelete. In a collection with a trash the delete moves the
  * document there instead; `trash: true` deletes for good, trashed or not (trash.ts).
  */
+import { isUploadCollection } from '../config/upload-collections.ts';
 import { deleteRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
@@ -45,7 +46,7 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
     await forgetDocumentHistory(ctx.cms, scope.tx, collection, id);
     if (!announced) await scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
   }, originOf(ctx));
-  if (collection.builtIn === 'media') await deleteMediaFiles(ctx.cms, existing);
+  if (isUploadCollection(collection)) await deleteMediaFiles(ctx.cms, existing);
   if (!announced) await runSideEffectHooks(ctx, collection, 'afterDelete', { id, doc: existing, operation: 'delete' });
   return presentDoc(ctx, collection, existing, 0);
 }

@@ -5,6 +5,7 @@
  * saved; on a drafts collection the copy starts as a draft. Upload collections are refused: a copy would
  * share the stored file.
  */
+import { isUploadCollection } from '../config/upload-collections.ts';
 import { badRequest } from '../errors.ts';
 import type { SanitizedField } from '../config/types.ts';
 import { getCollection } from './entities.ts';
@@ -18,7 +19,7 @@ const SYSTEM = new Set(['id', 'createdAt', 'updatedAt', 'status', '_status']);
 
 export async function duplicate(ctx: OperationContext, args: DuplicateArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
-  if (collection.builtIn === 'media' || collection.builtIn === 'users' || collection.builtIn === 'api-keys') {
+  if (isUploadCollection(collection) || collection.builtIn === 'users' || collection.builtIn === 'api-keys') {
     throw badRequest(`Documents of "${collection.slug}" cannot be duplicated.`);
   }
   const original = await findByID(ctx, { collection: collection.slug, id: args.id, depth: 0, draft: true });

@@ -12,6 +12,7 @@ import { withPendingDraft } from '../versions/drafts.ts';
 import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 import { withoutTrashed } from './trash.ts';
+import { parseJoins } from '../query/join-options.ts';
 
 /** `data`: unsaved values merged over the document as read (Payload's method-override read); nothing is saved. */
 export type FindByIDArgs = ShapeArgs & { collection: string; id: number | string; depth?: number; draft?: boolean; preview?: string; data?: unknown; trash?: boolean };
@@ -25,7 +26,7 @@ export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promi
   let stored = await loadStored(ctx, collection, id, accessWhere);
   if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = await withPendingDraft(ctx.cms.store, collection, stored);
   if (args.data !== undefined) stored = mergeUnsaved(ctx, collection, stored, args.data);
-  return presentDoc(ctx, collection, stored, args.depth ?? 1, shape);
+  return presentDoc(ctx, collection, stored, args.depth ?? 1, shape, parseJoins(args.joins));
 }
 
 /** The stored document (every locale) if it exists and the filter lets it through; else 404. */

@@ -22,6 +22,7 @@ const byRank = (rows: Row[], ranked: Ranked) => {
   const position = new Map(ranked.map((r, i) => [r.docId, i]));
   return rows.sort((a, b) => position.get(a.id as number)! - position.get(b.id as number)!);
 };
+import { parseJoins } from '../query/join-options.ts';
 
 export type FindArgs = ShapeArgs & {
   collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; draft?: boolean;
@@ -75,7 +76,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const { store } = ctx.cms;
   const searched = args.search === undefined ? null : args.search;
   const where = searched !== null && args.sort !== undefined ? andParts([matched.where, matchFilter(ctx, collection, searched, matched)]) : matched.where;
-  const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights, args.where);
+  const orderBy = compileSort(store.dialect, collection, args.sort ?? collection.defaultSort, locale, rights, args.where);
   const shape = await readShapeOf(ctx, collection, args, rights);
   const offset = paginate ? (page - 1) * limit : 0;
   let totalDocs: number;
@@ -90,7 +91,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
     rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
   }
   const stored = rows.map((r) => rowToDoc(collection, r));
-  const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape);
+  const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape, parseJoins(args.joins));
   // A whole list is one page holding every document.
   return { docs, ...(paginate ? pageInfo(totalDocs, limit, page) : { ...pageInfo(totalDocs, Math.max(totalDocs, 1), 1), limit: totalDocs }) };
 }

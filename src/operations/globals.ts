@@ -9,10 +9,12 @@ import { checkAccess } from '../access/check-access.ts';
 import { getGlobal } from './entities.ts';
 import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
+import { runFieldHooks } from './field-hooks.ts';
+import { assertSaveHoldsLock } from './locks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { originOf, stampOf, type OperationContext } from './context.ts';
-import { withPendingDraft, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
+import { autosaveTarget, withPendingDraft, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
@@ -21,7 +23,7 @@ const GLOBAL_ROW = 1;
 
 /** `data`: unsaved values merged over the global as read (Payload's method-override read); nothing is saved. */
 export type FindGlobalArgs = ShapeArgs & { slug: string; depth?: number; draft?: boolean; preview?: string; data?: unknown };
-export type UpdateGlobalArgs = { slug: string; data: unknown; depth?: number; draft?: boolean };
+export type UpdateGlobalArgs = { slug: string; data: unknown; depth?: number; draft?: boolean; autosave?: boolean; lockToken?: string };
 
 /** The stored global, or its defaults (never saved yet). */
 export async function loadGlobal(ctx: OperationContext, global: SanitizedGlobal): Promise<Record<string, unknown>> {
@@ -60,17 +62,18 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
   const base = global.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
   const prepared = await prepareWrite(ctx, global, args.data, { operation: 'update', existing: base.updatedAt ? base : null });
   const now = isoNow(ctx.cms.clock);
-  const onlyDraft = savesOnlyDraft(global, args.draft, prepared.status);
+  const onlyDraft = args.autosave ? autosaveTarget(global) : savesOnlyDraft(global, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (global.drafts) stored.status = onlyDraft ? 'draft' : prepared.status ?? existing.status;
   assertPublishable(ctx, global, stored, onlyDraft);
 
   const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
     const { tx } = scope;
+    await assertSaveHoldsLock(ctx, tx, { global: global.slug }, args.lockToken);
     const before = await selectRowById(tx, global, GLOBAL_ROW);
     const previous = before ? rowToDoc(global, before) : null;
     if (previous) delete previous.id;
-    if (onlyDraft && previous) return { saved: await saveDraftOnly(scope, owner, { ...stored, createdAt: previous.createdAt }, base, stampOf(ctx, now)), previous: base };
+    if (onlyDraft && previous) return { saved: await saveDraftOnly(scope, owner, { ...stored, createdAt: previous.createdAt }, base, stampOf(ctx, now), args.autosave), previous: base };
     if (before) await updateRow(tx, global, GLOBAL_ROW, { ...docToRow(global, stored, tx.dialect), updatedAt: now });
     else await insertRow(tx, global, { id: GLOBAL_ROW, ...docToRow(global, stored, tx.dialect), createdAt: now, updatedAt: now });
     const saved = rowToDoc(global, (await selectRowById(tx, global, GLOBAL_ROW))!);
@@ -82,6 +85,7 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
     return { saved, previous };
   }, originOf(ctx));
 
-  const changed = await runHooks(ctx, global, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update' });
+  const fieldsChanged = await runFieldHooks(ctx, global.fields, 'afterChange', doc.saved, { originalDoc: doc.previous, operation: 'update' });
+  const changed = await runHooks(ctx, global, 'afterChange', 'doc', { doc: fieldsChanged, previousDoc: doc.previous, operation: 'update' });
   return presentDoc(ctx, global, changed, args.depth ?? 1);
 }

@@ -4,18 +4,18 @@
  */
 import { APIError, badRequest } from '../errors.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
-import { MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
 import { documentSizeProblem } from '../fields/size-limits.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { storedDefaultOf } from '../fields/defaults.ts';
-import { visitRelations } from '../fields/walk-values.ts';
-import { existingIds } from '../db/documents.ts';
+import { relationProblems } from './relation-checks.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { hashPassword, passwordProblem } from '../auth/password.ts';
 import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 import { runHooks } from './hooks.ts';
+import { runFieldHooks } from './field-hooks.ts';
 import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
@@ -78,25 +78,27 @@ export async function prepareWrite(
       reveal = { key };
     }
   }
-  if (entity.kind === 'collection' && entity.builtIn === 'media' && !options.internal) {
-    if (operation === 'create') throw badRequest('A media document is created by uploading a file (POST /media as multipart/form-data, or upload()).', 'file');
+  if (isUploadCollection(entity) && !options.internal) {
+    if (operation === 'create') throw badRequest(`A ${entity.slug} document is created by uploading a file (POST /${entity.slug} as multipart/form-data, or upload()).`, 'file');
     for (const key of Object.keys(data)) {
       if (MEDIA_SYSTEM_FIELDS.has(key)) throw badRequest(`"${key}" is set by the upload and cannot be changed.`, key);
     }
   }
   data = await dropDeniedFields(ctx, entity.fields, data, operation, existing, id);
 
+  data = await runFieldHooks(ctx, entity.fields, 'beforeValidate', data, { originalDoc: existing, operation });
   data = await runHooks(ctx, entity, 'beforeValidate', 'data', { data, originalDoc: existing, operation, id });
   if (operation === 'create') applyDefaults(ctx, entity.fields, data);
 
   const allLocales = ctx.locale === 'all' ? ctx.cms.config.localization?.locales ?? null : null;
   const { values, errors } = await validateFields(entity.fields, data, { operation, user: ctx.user, id, data: { ...existing, ...data }, allLocales });
-  errors.push(...(await missingRelations(ctx, entity.fields, values)));
+  errors.push(...(await relationProblems(ctx, entity.fields, values, { ...existing, ...values })));
   const tooLarge = errors.length ? null : documentSizeProblem({ ...existing, ...values }, entity.maxDocumentSize);
   if (tooLarge) errors.push(tooLarge);
   if (errors.length) throw validationError(errors);
 
-  const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });
+  const hooked = await runFieldHooks(ctx, entity.fields, 'beforeChange', values, { originalDoc: existing, operation });
+  const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: hooked, originalDoc: existing, operation, id });
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
   return { stored, system, status, reveal };
 }
@@ -142,22 +144,4 @@ function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Do
     const storeLocale = ctx.locale === 'all' ? ctx.cms.config.localization!.defaultLocale : null;
     data[field.name] = storedDefaultOf(field, { user: ctx.user, locale: ctx.locale ?? undefined }, storeLocale);
   }
-}
-
-/** Every id in a relationship or upload field, or in rich text, must name an existing document. */
-async function missingRelations(ctx: OperationContext, fields: SanitizedField[], values: Doc): Promise<FieldError[]> {
-  const wanted = new Map<string, { ids: number[]; paths: Map<number, string> }>();
-  const errors: FieldError[] = [];
-  visitRelations(fields, values, ({ slug, id, path }) => {
-    if (!ctx.cms.config.collectionsBySlug.has(slug)) { errors.push({ field: path, message: `Unknown collection "${slug}".` }); return; }
-    const entry = wanted.get(slug) ?? { ids: [] as number[], paths: new Map<number, string>() };
-    wanted.set(slug, entry);
-    entry.ids.push(id);
-    if (!entry.paths.has(id)) entry.paths.set(id, path);
-  }, { keyedByLocale: ctx.locale === 'all' });
-  for (const [slug, { ids, paths }] of wanted) {
-    const found = await existingIds(ctx.cms.store, ctx.cms.config.collectionsBySlug.get(slug)!.table, ids);
-    for (const id of new Set(ids)) if (!found.has(id)) errors.push({ field: paths.get(id)!, message: `No ${slug} document with id ${id}.` });
-  }
-  return errors;
 }

@@ -10,7 +10,7 @@ import type { OperationContext } from './context.ts';
 import { presentAuthors } from './version-authors.ts';
 
 export async function presentVersions(ctx: OperationContext, entity: Entity, rows: VersionRow[], depth: number, withAuthor = false): Promise<Record<string, unknown>[]> {
-  const docs = await presentDocs(ctx, entity, rows.map((row) => JSON.parse(row.version) as Record<string, unknown>), depth);
+  const docs = await presentDocs(ctx, entity, rows.map((row) => JSON.parse(row.version) as Record<string, unknown>), depth, undefined, false);
   const authors = withAuthor ? await presentAuthors(ctx, rows.map((row) => row.author ?? null)) : [];
   return rows.map((row, i) => ({
     id: row.id,
@@ -21,6 +21,8 @@ export async function presentVersions(ctx: OperationContext, entity: Entity, row
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     latest: row.latest === 1,
+    // Only autosaved versions say so, so every other record keeps the documented shape.
+    ...(row.autosave === 1 ? { autosave: true } : {}),
     ...(withAuthor ? { author: authors[i] } : {}),
   }));
 }

@@ -3,6 +3,7 @@
  * access-denied fields removed, relationships populated to `depth` (src/operations/populate.ts: one
  * query per related collection per level, never one per document).
  */
+import { isUploadCollection } from '../config/upload-collections.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { localizeForRead } from '../fields/localize.ts';
 import { blockOfRow } from '../fields/types/blocks.ts';
@@ -14,14 +15,23 @@ import { decorateMedia } from '../uploads/media-urls.ts';
 import { applySelection, type ReadShape } from '../query/select.ts';
 import { convertRichTextValues } from '../richtext/convert-values.ts';
 import { copyWithBlocks } from '../richtext/block-nodes.ts';
+import type { JoinRequest } from '../query/join-options.ts';
+import { joinFieldsOf, readJoins } from './joins.ts';
+import { hasFieldHooks, runFieldHooks } from './field-hooks.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `shape`: the read's `select` and `populate`, already checked (src/operations/read-shape.ts). */
-export async function presentDocs(ctx: OperationContext, entity: Entity, stored: Doc[], depth: number, shape?: ReadShape): Promise<Doc[]> {
+/**
+ * `shape`: the read's `select` and `populate`, already checked (src/operations/read-shape.ts). `joins`: which
+ * join fields to read and how (src/query/join-options.ts); documents populated inside others get none.
+ */
+export async function presentDocs(ctx: OperationContext, entity: Entity, stored: Doc[], depth: number, shape?: ReadShape, joins: JoinRequest = {}): Promise<Doc[]> {
   const out = await prepareDocs(ctx, entity, stored, shape);
   if (depth > 0) await populateRelationships(ctx, entity, out, depth, shape?.populate, STEPS);
+  await readJoins(ctx, entity, out, depth, joins, (c, e, docs, d) => presentDocs(c, e, docs, d, undefined, false));
+  if (shape?.select) dropUnselectedJoins(entity, out, shape.select);
   for (let i = 0; i < out.length; i++) out[i] = await finishDoc(ctx, entity, out[i]);
   if (shape?.richText) {
     const options = { config: ctx.cms.config, keyedByLocale: !ctx.locale || ctx.locale === 'all' };
@@ -39,9 +49,11 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
     let current = entity.hooks.beforeRead.length ? await runHooks(ctx, entity, 'beforeRead', 'doc', { doc, operation: 'read' }) : doc;
     current = ctx.locale ? localizeForRead(entity.fields, current, { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale }) : current;
     if (strip) current = await stripFields(ctx, entity.fields, current, current);
-    if (entity.kind === 'collection' && entity.builtIn === 'media') current = decorateMedia(ctx.cms, current);
+    if (isUploadCollection(entity)) current = decorateMedia(ctx.cms, current, entity.slug);
     // Payload's clients read the status as `_status` (CONTRACT §7): every document carries both.
     if (entity.drafts && 'status' in current) current = { ...current, _status: current.status };
+    // timestamps: false — still kept for ordering, never shown.
+    if (entity.kind === 'collection' && !entity.timestamps) current = withoutTimestamps(current);
     // Selected before population, so relationships left out are not fetched.
     if (shape?.select) current = applySelection(current, shape.select);
     out.push(current);
@@ -49,15 +61,28 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
   return out;
 }
 
-/** After population: afterRead. */
+/** After population: field afterRead hooks, then the collection's. */
 async function finishDoc(ctx: OperationContext, entity: Entity, doc: Doc): Promise<Doc> {
-  return entity.hooks.afterRead.length ? runHooks(ctx, entity, 'afterRead', 'doc', { doc, operation: 'read' }) : doc;
+  const hooked = hasFieldHooks(entity.fields) ? await runFieldHooks(ctx, entity.fields, 'afterRead', doc, { originalDoc: null, operation: 'read' }) : doc;
+  return entity.hooks.afterRead.length ? runHooks(ctx, entity, 'afterRead', 'doc', { doc: hooked, operation: 'read' }) : hooked;
 }
 
 const STEPS: PresentSteps = { prepare: prepareDocs, finish: finishDoc };
 
-export async function presentDoc(ctx: OperationContext, entity: Entity, stored: Doc, depth: number, shape?: ReadShape): Promise<Doc> {
-  return (await presentDocs(ctx, entity, [stored], depth, shape))[0];
+export async function presentDoc(ctx: OperationContext, entity: Entity, stored: Doc, depth: number, shape?: ReadShape, joins?: JoinRequest): Promise<Doc> {
+  return (await presentDocs(ctx, entity, [stored], depth, shape, joins))[0];
+}
+
+function withoutTimestamps(doc: Doc): Doc {
+  const { createdAt: _created, updatedAt: _updated, ...rest } = doc;
+  return rest;
+}
+
+function dropUnselectedJoins(entity: Entity, docs: Doc[], select: NonNullable<ReadShape['select']>): void {
+  for (const field of joinFieldsOf(entity)) {
+    if (field.name in applySelection({ [field.name]: null }, select)) continue;
+    for (const doc of docs) delete doc[field.name];
+  }
 }
 
 /** Hidden fields and fields whose read access says no are left out (at every level). */

@@ -12,7 +12,10 @@ import { richTextFormatOf } from '../richtext/convert-values.ts';
 import type { OperationContext } from './context.ts';
 
 /** What every read operation takes, in Payload's form: `{ title: true }`, `{ users: { name: true } }` (query strings give 'true'). */
-export type ShapeArgs = { select?: unknown; populate?: unknown; richText?: unknown };
+export type ShapeArgs = { select?: unknown; populate?: unknown; richText?: unknown;
+  /** `false`, or per join field `{ limit, page, sort, where }` (src/query/join-options.ts). */
+  joins?: unknown;
+};
 
 /**
  * The read's shape, parsed and checked; undefined when it asks for everything. `rights`: the caller's

@@ -3,6 +3,7 @@
  * stored original, under new file names (stored files are served as immutable), before the update
  * commits. `commit` removes the old size files once it has; `discard` removes the new ones if it failed.
  */
+import type { ImageSize } from '../config/types.ts';
 import fs from 'node:fs';
 import type { CMS } from '../cms.ts';
 import { loadSharp } from '../uploads/sharp-loader.ts';
@@ -18,10 +19,9 @@ export type Reframed = { sizes: Doc; commit(): Promise<void>; discard(): Promise
 const FRAME_FIELDS = ['focalX', 'focalY', 'crop'] as const;
 
 /** Null when nothing that frames the image changed, or it has no sizes to make. */
-export async function reframeIfChanged(cms: CMS, existing: Doc, next: Doc): Promise<Reframed | null> {
+export async function reframeIfChanged(cms: CMS, existing: Doc, next: Doc, imageSizes: ImageSize[]): Promise<Reframed | null> {
   if (FRAME_FIELDS.every((f) => JSON.stringify(existing[f] ?? null) === JSON.stringify(next[f] ?? null))) return null;
   const frame = frameOf(next);
-  const { imageSizes } = cms.config.upload;
   const filename = existing.filename as string;
   if (!imageSizes.length || typeof filename !== 'string' || !existing.width || !existing.height) return null;
   const sharp = await loadSharp();

@@ -1,4 +1,5 @@
 /** Updates only the fields given: read filter (404) → update access (401/403) → prepare → persist and announce → afterChange → present. */
+import { isUploadCollection } from '../config/upload-collections.ts';
 import { docToRow, rowToDoc } from '../fields/row.ts';
 import { assertUniqueAmongOthers, selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
@@ -11,17 +12,22 @@ import { getCollection, parseId } from './entities.ts';
 import { loadStored } from './find-by-id.ts';
 import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
+import { runFieldHooks } from './field-hooks.ts';
+import { assertSaveHoldsLock } from './locks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { localeOf, originOf, stampOf, type OperationContext } from './context.ts';
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
-import { pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
+import { autosaveTarget, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import { reframeIfChanged } from './reframe-image.ts';
 import { isTrashed, moveToTrash, restoreFromTrash, withoutTrashed } from './trash.ts';
 
-/** `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md). */
-export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; internal?: boolean; trash?: boolean };
+/**
+ * `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md).
+ * `autosave`: a draft saved while the editor types; never publishes, collapses into the previous autosave (docs/content-model.md).
+ */
+export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; autosave?: boolean; internal?: boolean; lockToken?: string; trash?: boolean };
 
 export async function update(ctx: OperationContext, args: UpdateArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
@@ -42,21 +48,22 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   const base = collection.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
   const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal });
   const now = isoNow(ctx.cms.clock);
-  const onlyDraft = savesOnlyDraft(collection, args.draft, prepared.status);
+  const onlyDraft = args.autosave ? autosaveTarget(collection) : savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
   assertPublishable(ctx, collection, stored, onlyDraft);
   // A new focal point or crop makes the image sizes again (reframe-image.ts); the old files go after the commit.
-  const reframed = collection.builtIn === 'media' && !args.internal ? await reframeIfChanged(ctx.cms, existing, stored) : null;
+  const reframed = isUploadCollection(collection) && !args.internal ? await reframeIfChanged(ctx.cms, existing, stored, collection.upload.imageSizes) : null;
   if (reframed) stored.sizes = reframed.sizes;
 
   const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
     const { tx } = scope;
     const before = await selectRowById(tx, collection, id);
     if (!before) throw notFound('Document not found.');
+    await assertSaveHoldsLock(ctx, tx, { collection: collection.slug, id }, args.lockToken);
     const previous = rowToDoc(collection, before);
     if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
-    if (onlyDraft) return { saved: await saveDraftOnly(scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, stampOf(ctx, now)), previous: base };
+    if (onlyDraft) return { saved: await saveDraftOnly(scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, stampOf(ctx, now), args.autosave), previous: base };
     const write = () => updateRow(tx, collection, id, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, updatedAt: now });
     if (collection.builtIn === 'users') await guardLastActiveAdmin(tx, write);
     else await write();
@@ -73,7 +80,8 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   });
   await reframed?.commit();
 
-  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: doc.saved, previousDoc: doc.previous, operation: 'update', id });
+  const fieldsChanged = await runFieldHooks(ctx, collection.fields, 'afterChange', doc.saved, { originalDoc: doc.previous, operation: 'update' });
+  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: fieldsChanged, previousDoc: doc.previous, operation: 'update', id });
   return presentDoc(ctx, collection, changed, args.depth ?? 1);
 }
 

@@ -1,12 +1,13 @@
 /**
- * Uploads a file into `media`, top to bottom: authorize (before a byte is read) → receive (staged on
+ * Uploads a file into `media` or another upload collection, top to bottom: authorize (before a byte is read) → receive (staged on
  * disk, size-limited) → check the type from the bytes → dimensions and image sizes → store the files →
  * create the document (the same create operation as JSON, `internal` so it may set the upload's fields)
  * → remove the staged files. Whatever fails, nothing stays behind in storage.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MEDIA_SLUG, MEDIA_SYSTEM_FIELDS } from '../config/builtin-collections.ts';
+import { MEDIA_SLUG } from '../config/builtin-collections.ts';
+import { isUploadCollection, MEDIA_SYSTEM_FIELDS, type SanitizedUpload } from '../config/upload-collections.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { SanitizedCollection } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
@@ -30,31 +31,38 @@ type Doc = Record<string, unknown>;
 export type ReceivedUpload = { file: StagedFile; data?: Doc; form?: Record<string, string> };
 /** Reads the file (and any field values) into the staging folder under the limits it is given. */
 export type ReceiveUpload = (limits: UploadLimits) => Promise<ReceivedUpload>;
-export type UploadArgs = { receive: ReceiveUpload; depth?: number };
+/** `collection`: any upload collection (default `media`). */
+export type UploadArgs = { receive: ReceiveUpload; depth?: number; collection?: string };
 
 export async function upload(ctx: OperationContext, args: UploadArgs): Promise<Doc> {
-  const media = getCollection(ctx.cms, MEDIA_SLUG);
+  const media = uploadCollection(ctx, args.collection);
   await checkAccess(ctx, media, 'create');
-  const received = await args.receive(await uploadLimits(ctx.cms));
-  return storeAndWrite(ctx, media, received, (data) => create(ctx, { collection: MEDIA_SLUG, data, depth: args.depth, internal: true }));
+  const received = await args.receive(await uploadLimits(ctx.cms, media.upload!));
+  return storeAndWrite(ctx, media, received, (data) => create(ctx, { collection: media.slug, data, depth: args.depth, internal: true }));
+}
+
+function uploadCollection(ctx: OperationContext, slug = MEDIA_SLUG): SanitizedCollection {
+  const collection = getCollection(ctx.cms, slug);
+  if (!isUploadCollection(collection)) throw badRequest(`${slug} is not an upload collection.`);
+  return collection;
 }
 
 /**
- * Replaces the file of a media document (multipart `PATCH /media/:id`, Payload's `update({ file })`):
+ * Replaces the file of a document of an upload collection (multipart `PATCH /media/:id`, Payload's `update({ file })`):
  * the new file and its sizes are stored, the document updated through the same update operation (its
  * access, hooks and events), and only once that has committed are the old files removed. A failure
  * leaves the document and its old files as they were.
  */
 export async function replaceUpload(ctx: OperationContext, args: UploadArgs & { id: number | string }): Promise<Doc> {
-  const media = getCollection(ctx.cms, MEDIA_SLUG);
+  const media = uploadCollection(ctx, args.collection);
   const id = toId(args.id);
   if (id === null) throw notFound('Document not found.');
   const existing = await loadReadable(ctx, media, id);
   await checkAccess(ctx, media, 'update', { id, doc: existing });
-  const received = await args.receive(await uploadLimits(ctx.cms));
-  const doc = await storeAndWrite(ctx, media, received, (data) => update(ctx, { collection: MEDIA_SLUG, id, data, depth: args.depth, internal: true }));
+  const received = await args.receive(await uploadLimits(ctx.cms, media.upload!));
+  const doc = await storeAndWrite(ctx, media, received, (data) => update(ctx, { collection: media.slug, id, data, depth: args.depth, internal: true }));
   const kept = new Set(mediaFileKeys(await loadStored(ctx, media, id, null)));
-  await removeStoredFiles(ctx.cms, mediaFileKeys(existing).filter((key) => !kept.has(key)), `media document ${id} got a new file`);
+  await removeStoredFiles(ctx.cms, mediaFileKeys(existing).filter((key) => !kept.has(key)), `${media.slug} document ${id} got a new file`);
   return doc;
 }
 
@@ -66,10 +74,10 @@ async function storeAndWrite(ctx: OperationContext, media: SanitizedCollection, 
     const data = received.form ? formFieldsToData(media, received.form) : { ...received.data };
     refuseUploadFields(data);
     if (received.file.size === 0) throw badRequest('The file is empty.', 'file');
-    const type = await sniffUploadType(received.file.path, ctx.cms.config.upload.mimeTypes);
+    const type = await sniffUploadType(received.file.path, media.upload!.mimeTypes);
     // A new file is a new picture: its frame is what this request sends, else none.
     const frame = frameOf({ focalX: data.focalX ?? null, focalY: data.focalY ?? null, crop: data.crop ?? null });
-    const image = await processImage(ctx.cms, received.file, type, frame);
+    const image = await processImage(media.upload!, received.file, type, frame);
     staged.push(...image.sizes.map((s) => s.path));
     const record = uploadRecord(received.file, type, image.dimensions, image.sizes);
     const files = [
@@ -89,10 +97,10 @@ async function storeAndWrite(ctx: OperationContext, media: SanitizedCollection, 
   }
 }
 
-async function uploadLimits(cms: CMS): Promise<UploadLimits> {
+async function uploadLimits(cms: CMS, options: SanitizedUpload): Promise<UploadLimits> {
   const stagingDir = stagingDirOf(cms.storage, cms.config.dataDir);
   await fs.promises.mkdir(stagingDir, { recursive: true });
-  return { maxFileSize: cms.config.upload.maxFileSize, stagingDir };
+  return { maxFileSize: options.maxFileSize, stagingDir };
 }
 
 /** The upload sets these itself; a form part naming one is refused like a PATCH would be. */
@@ -102,12 +110,12 @@ function refuseUploadFields(data: Doc): void {
   }
 }
 
-async function processImage(cms: CMS, file: StagedFile, type: DetectedType, frame: Frame): Promise<{ dimensions: Dimensions | null; sizes: MadeSize[] }> {
+async function processImage(options: SanitizedUpload, file: StagedFile, type: DetectedType, frame: Frame): Promise<{ dimensions: Dimensions | null; sizes: MadeSize[] }> {
   const sharp = type.mimeType.startsWith('image/') ? await loadSharp() : null;
   if (!sharp) return { dimensions: null, sizes: [] };
   const dimensions = await readDimensions(sharp, file.path, type.mimeType);
   const stagingDir = path.dirname(file.path);
-  const sizes = dimensions ? await makeImageSizes(sharp, file.path, type.mimeType, cms.config.upload.imageSizes, stagingDir, dimensions, frame) : [];
+  const sizes = dimensions ? await makeImageSizes(sharp, file.path, type.mimeType, options.imageSizes, stagingDir, dimensions, frame) : [];
   return { dimensions, sizes };
 }
 

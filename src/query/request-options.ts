@@ -19,6 +19,8 @@ export type ReadOptions = {
   populate?: unknown;
   /** `richText=html|markdown|text`: rich text values as strings in that format (checked by the read). */
   richText?: unknown;
+  /** As sent; parsed by the read (src/query/join-options.ts). */
+  joins?: unknown;
   /** `pagination=false`: every matching document in one answer (CONTRACT §7). */
   pagination: boolean;
   raw: Record<string, unknown>;
@@ -74,6 +76,7 @@ export function readOptions(query: Record<string, unknown>, config: SanitizedCon
     select: query.select,
     populate: query.populate,
     richText: query.richText,
+    joins: query.joins,
     pagination,
     raw: query,
   };

@@ -6,12 +6,17 @@
 import { APIError, badRequest } from '../errors.ts';
 import type { Dialect, SQLPart, ValueKind } from '../db/store.ts';
 import { isColumnField } from '../config/field-tree.ts';
+import { isPolymorphic, isRelationField, isStoredField } from '../config/relation-targets.ts';
 import type { Entity, SanitizedField, Where } from '../config/types.ts';
 import type { LocaleOptions } from '../fields/localize.ts';
 
 export type { SQLPart };
-/** `rows`: the row lists (arrays, blocks) the path goes through, outermost first, as FROM items aliased r1, r2, …. */
-type Target = { expr: string; field: SanitizedField | null; kind: 'id' | 'date' | 'text' | 'number' | 'boolean' | 'point'; many: boolean; rows: string[] };
+/**
+ * `rows`: the row lists (arrays, blocks, a hasMany polymorphic list) the path goes through, outermost first,
+ * as FROM items aliased r1, r2, …. `onlyExists`: a polymorphic value as a whole, of which only `exists` can
+ * be asked (else `.relationTo` or `.value`).
+ */
+type Target = { expr: string; field: SanitizedField | null; kind: 'id' | 'date' | 'text' | 'number' | 'boolean' | 'point'; many: boolean; rows: string[]; onlyExists?: boolean };
 
 const OPERATOR_ALIASES: Record<string, string> = {
   greater_than: 'gt', greater_than_equal: 'gte', less_than: 'lt', less_than_equal: 'lte',
@@ -55,12 +60,15 @@ export function compileWhere(dialect: Dialect, entity: Entity, where: Where | un
   return compileNode(entity, where, locale, 0, { count: 0, values: 0, denied: deniedOf(rights), dialect, related });
 }
 
-/** The top-level relationship field `key` starts with (`author` of `author.name`), when the key reads through one. */
+/**
+ * The top-level relationship field `key` starts with (`author` of `author.name`), when the key reads through
+ * one. A polymorphic field is never read through: its paths are `.relationTo` and `.value`.
+ */
 export function relationshipOf(entity: Entity, key: string): SanitizedField | null {
   const dot = key.indexOf('.');
   if (dot === -1) return null;
   const field = entity.fields.find((f) => f.name === key.slice(0, dot));
-  return field && (field.type === 'relationship' || field.type === 'upload') && field.relationTo ? field : null;
+  return field && isRelationField(field) && typeof field.relationTo === 'string' ? field : null;
 }
 
 /**
@@ -116,6 +124,7 @@ function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null
       if (++state.count > MAX_CONDITIONS) throw badRequest(`The where query has more than ${MAX_CONDITIONS} conditions.`);
       const operator = OPERATOR_ALIASES[rawOperator] ?? rawOperator;
       if (!OPERATORS.has(operator)) throw badRequest(`Unknown operator "${rawOperator}" on "${key}".`, key);
+      if (target.onlyExists && operator !== 'exists') throw badRequest(`Query "${key}.relationTo" or "${key}.value" (or "exists" on "${key}").`, key);
       const part = condition(state.dialect, target, operator, operand, key);
       state.values += part.params.length;
       if (state.values > MAX_VALUES) throw badRequest(`The where query has more than ${MAX_VALUES} values.`);
@@ -170,12 +179,14 @@ function resolveTarget(dialect: Dialect, entity: Entity, path: string, locale: L
     field = fields.find((f) => f.name === segments[i]);
     if (denied) fieldPath = i === 0 ? segments[0] : `${fieldPath}.${segments[i]}`;
     if (!field || denied?.has(fieldPath)) throw unknown();
+    if (!isStoredField(field)) throw badRequest(`The field "${path}" is not stored, so it cannot be queried.`, path);
     if (i === 0) base = quote(field.name);
     else jsonPath.push(field.name);
     if (field.localized) {
       base = localizedExpr(dialect, base, jsonPath, locale);
       jsonPath = [];
     }
+    if (i < segments.length - 1 && isPolymorphic(field)) return polymorphicTarget(dialect, field, base, jsonPath, rows, segments.slice(i + 1), path);
     if (i < segments.length - 1) {
       if (field.type === 'array' || field.type === 'blocks') {
         // Conditions on a field inside rows match when any row matches (rows inside rows: any of those).
@@ -191,6 +202,7 @@ function resolveTarget(dialect: Dialect, entity: Entity, path: string, locale: L
   }
   const f = field!;
   if (f.type === 'group' || f.type === 'array' || f.type === 'blocks') throw badRequest(`The field "${path}" holds other fields; query one of them.`, path);
+  if (isPolymorphic(f)) return { expr: dialect.jsonGet(base, jsonPath), field: f, kind: 'text', many: false, rows, onlyExists: true };
   const column = segments.length === 1 && isColumnField(f);
   const kind = kindOf(f);
   // A hasMany list and a point stay JSON (read item by item); anything else is read as its kind's value.
@@ -211,6 +223,21 @@ function queryableRowFields(field: SanitizedField): SanitizedField[] {
     rowKeyFields.set(field, list);
   }
   return list;
+}
+
+/**
+ * `link.relationTo` / `link.value` of a polymorphic relationship: keys of its JSON object. With hasMany a
+ * condition matches when any item matches (the items are iterated like array rows).
+ */
+function polymorphicTarget(dialect: Dialect, field: SanitizedField, base: string, jsonPath: string[], rows: string[], rest: string[], path: string): Target {
+  const [part, ...more] = rest;
+  if (more.length > 0 || (part !== 'relationTo' && part !== 'value')) throw badRequest(`The field "${path}" does not exist (query ${field.name}.relationTo or ${field.name}.value).`, path);
+  const kind = part === 'value' ? 'id' : 'text';
+  const valueKindOf = part === 'value' ? 'integer' : 'text';
+  if (!field.hasMany) return { expr: dialect.jsonValue(base, [...jsonPath, part], valueKindOf), field, kind, many: false, rows };
+  const alias = `r${rows.length + 1}`;
+  const items = [...rows, `${dialect.jsonItems(dialect.jsonGet(base, jsonPath))} AS ${alias}`];
+  return { expr: dialect.jsonValue(`${alias}.value`, [part], valueKindOf), field, kind, many: false, rows: items };
 }
 
 function valueKind(kind: Target['kind'], field: SanitizedField): ValueKind {
@@ -420,7 +447,7 @@ export function compileSort(dialect: Dialect, entity: Entity, sort: string | str
     const descending = item.startsWith('-');
     const name = item.replace(/^[-+]/, '');
     const target = resolveTarget(dialect, entity, name, locale, deniedOf(rights));
-    if (target.many || target.rows.length || target.kind === 'point') throw badRequest(`Cannot sort by "${name}".`, name);
+    if (target.many || target.rows.length || target.kind === 'point' || target.onlyExists) throw badRequest(`Cannot sort by "${name}".`, name);
     parts.push(`${target.expr} ${descending ? 'DESC' : 'ASC'}`);
     if (parts.length === 1) idDirection = descending ? 'DESC' : 'ASC';
     if (name === 'id') return parts.join(', ');

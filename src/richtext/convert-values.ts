@@ -46,7 +46,13 @@ function convertIn(doc: Record<string, unknown>, fields: SanitizedField[], forma
       if (isRichTextValue(value)) holder[key] = CONVERT[format](value);
       return;
     }
-    const related = options.config!.collectionsBySlug.get(field.relationTo!);
-    for (const item of [value].flat()) if (related && isObject(item)) convertIn(item, related.fields, format, options, seen);
+    // Populated documents, also as the `value` of a polymorphic item (its own collection named beside it).
+    for (const item of [value].flat()) {
+      if (!isObject(item)) continue;
+      const polymorphic = Array.isArray(field.relationTo);
+      const related = options.config!.collectionsBySlug.get(polymorphic ? String(item.relationTo) : field.relationTo as string);
+      const populated = polymorphic ? item.value : item;
+      if (related && isObject(populated)) convertIn(populated, related.fields, format, options, seen);
+    }
   }, { keyedByLocale: Boolean(options.keyedByLocale) });
 }

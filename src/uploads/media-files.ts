@@ -1,19 +1,18 @@
 /**
- * Which stored files belong to media documents: the file route serves only names found here, and
- * deleting a media document removes every file it lists.
+ * Which stored files belong to documents of an upload collection (media or another): the file route
+ * serves only names found here, and deleting such a document removes every file it lists.
  */
 import type { CMS } from '../cms.ts';
-import { MEDIA_SLUG } from '../config/builtin-collections.ts';
+import type { SanitizedCollection } from '../config/types.ts';
 import { quote } from '../query/where.ts';
 import { STORED_NAME, splitSizeFileName } from './file-names.ts';
 
 type Doc = Record<string, unknown>;
 type SizeEntry = { filename?: unknown; mimeType?: unknown };
 
-/** The storage key and type of a stored file name, or null when no media document (outside the trash) has that exact name. */
-export async function findStoredFile(cms: CMS, name: string): Promise<{ key: string; mimeType: string } | null> {
+/** The storage key and type of a stored file name, or null when no document of `media` (an upload collection; outside the trash) has that exact name. */
+export async function findStoredFile(cms: CMS, media: SanitizedCollection, name: string): Promise<{ key: string; mimeType: string } | null> {
   if (!STORED_NAME.test(name)) return null;
-  const media = cms.config.collectionsBySlug.get(MEDIA_SLUG)!;
   const byFilename = (filename: string) => cms.store.get<{ mimeType: string | null; sizes: unknown }>(
     `SELECT "mimeType", "sizes" FROM ${quote(media.table)} WHERE "filename" = ?${media.trash ? ' AND "deletedAt" IS NULL' : ''}`, [filename]);
   const original = await byFilename(name);

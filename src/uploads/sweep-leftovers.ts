@@ -1,13 +1,13 @@
 /**
  * Crash leftovers (CONTRACT §10 "After a crash"): a process killed mid-upload leaves staged `.part`
  * files, or stored files whose media document was never written. The sweep removes staged files and
- * stored files that no media document names (its original or any image size), once they are older than
+ * stored files that no document of an upload collection names (its original or any image size), once they are older than
  * an hour: a younger one may be an upload that another process is finishing right now.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CMS } from '../cms.ts';
-import { MEDIA_SLUG } from '../config/builtin-collections.ts';
+import { isUploadCollection } from '../config/upload-collections.ts';
 import { quote } from '../query/where.ts';
 import { mediaFileKeys, removeStoredFiles } from './media-files.ts';
 import { removeQuietly, stagingDirOf } from './staging.ts';
@@ -50,13 +50,14 @@ async function sweepStored(cms: CMS, cutoff: number): Promise<number> {
   return orphans.length;
 }
 
-/** Every file name that a media document holds: originals and image sizes. */
+/** Every file name that a document of any upload collection holds: originals and image sizes. */
 async function namedFiles(cms: CMS): Promise<Set<string>> {
-  const media = cms.config.collectionsBySlug.get(MEDIA_SLUG)!;
-  const rows = await cms.store.all<{ filename: string | null; sizes: unknown }>(`SELECT "filename", "sizes" FROM ${quote(media.table)}`);
   const names = new Set<string>();
-  for (const row of rows) {
-    for (const key of mediaFileKeys({ filename: row.filename, sizes: row.sizes ? cms.store.dialect.decodeJSON(row.sizes) : null })) names.add(key);
+  for (const collection of cms.config.collections.filter(isUploadCollection)) {
+    const rows = await cms.store.all<{ filename: string | null; sizes: unknown }>(`SELECT "filename", "sizes" FROM ${quote(collection.table)}`);
+    for (const row of rows) {
+      for (const key of mediaFileKeys({ filename: row.filename, sizes: row.sizes ? cms.store.dialect.decodeJSON(row.sizes) : null })) names.add(key);
+    }
   }
   return names;
 }

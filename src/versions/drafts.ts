@@ -4,10 +4,11 @@
  * pending version and leaves the live row alone; the newest pending version is "the pending draft".
  * Every save keeps a version; these helpers run inside the caller's write transaction.
  */
+import { badRequest } from '../errors.ts';
 import type { Entity } from '../config/types.ts';
 import type { Queryable } from '../db/store.ts';
 import type { TransactionScope } from '../events/change-events.ts';
-import { insertVersion, newestPendingDraft, settlePendingDrafts, type VersionOwner } from './store.ts';
+import { insertVersion, newestPendingDraft, settlePendingDrafts, type VersionOwner, saveAutosaveVersion } from './store.ts';
 import { eventSubject, ownerOf } from './live-row.ts';
 
 type Doc = Record<string, unknown>;
@@ -15,6 +16,12 @@ type Doc = Record<string, unknown>;
 /** A save stores only a draft when asked with `draft=true`, unless it publishes (status wins, as in Payload). */
 export function savesOnlyDraft(entity: Entity, draft: boolean | undefined, status: string | undefined): boolean {
   return entity.drafts && Boolean(draft) && status !== 'published';
+}
+
+/** An autosave always saves only a draft; without drafts there is nothing it could save. */
+export function autosaveTarget(entity: Entity): true {
+  if (!entity.drafts) throw badRequest('autosave needs drafts on this collection or global.', 'autosave');
+  return true;
 }
 
 /** The pending draft of one document (every locale), or null. */
@@ -43,10 +50,12 @@ export async function recordLiveVersion(tx: Queryable, owner: VersionOwner, save
 }
 
 /** A save that stores only a draft: a pending version, the live row untouched; announces `draft`. */
-export async function saveDraftOnly(scope: TransactionScope, owner: VersionOwner, draft: Doc, previous: Doc | null, stamp: VersionStamp): Promise<Doc> {
+/** `autosave`: collapse into the newest version when that is an autosave too (versions/store.ts). */
+export async function saveDraftOnly(scope: TransactionScope, owner: VersionOwner, draft: Doc, previous: Doc | null, stamp: VersionStamp, autosave = false): Promise<Doc> {
   const { now } = stamp;
   const doc = { ...draft, status: 'draft', updatedAt: now };
-  await insertVersion(scope.tx, owner, doc, { status: 'draft', pending: true, ...stamp });
+  if (autosave) await saveAutosaveVersion(scope.tx, owner, doc, stamp);
+  else await insertVersion(scope.tx, owner, doc, { status: 'draft', pending: true, ...stamp });
   await scope.emit({ type: 'draft', ...eventSubject(owner), doc, previousDoc: previous, timestamp: now });
   return doc;
 }

@@ -17,15 +17,28 @@ export type VersionOwner = { entity: Entity; parent: number };
 const OWNED_BY = `"kind" = ? AND "slug" = ? AND "parent" = ?`;
 const owned = (owner: VersionOwner) => [owner.entity.kind, owner.entity.slug, owner.parent];
 
-export async function insertVersion(db: Queryable, owner: VersionOwner, doc: Doc, options: { status: string; pending: boolean; now: string; author: number | null }): Promise<VersionRow> {
+export async function insertVersion(db: Queryable, owner: VersionOwner, doc: Doc, options: { status: string; pending: boolean; now: string; author: number | null; autosave?: boolean }): Promise<VersionRow> {
   const row = (await db.get<VersionRow>(
-    `INSERT INTO "_cms_versions" ("kind", "slug", "parent", "version", "status", "pending", "latest", "createdAt", "updatedAt", "author")
-     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?) RETURNING *`,
-    [...owned(owner), JSON.stringify(doc), options.status, options.pending ? 1 : 0, options.now, options.now, options.author],
+    `INSERT INTO "_cms_versions" ("kind", "slug", "parent", "version", "status", "pending", "latest", "createdAt", "updatedAt", "author", "autosave")
+     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) RETURNING *`,
+    [...owned(owner), JSON.stringify(doc), options.status, options.pending ? 1 : 0, options.now, options.now, options.author, options.autosave ? 1 : 0],
   ))!;
   await db.run(`UPDATE "_cms_versions" SET "latest" = 0 WHERE ${OWNED_BY} AND "latest" = 1 AND "id" <> ?`, [...owned(owner), row.id]);
   await pruneVersions(db, owner, owner.entity.maxVersions);
   return row;
+}
+
+/**
+ * An autosaved draft: when the newest version is itself a pending autosave, it is updated in place, so a
+ * run of autosaves leaves one version; otherwise (after a manual save or a publish) a new one starts.
+ */
+export async function saveAutosaveVersion(db: Queryable, owner: VersionOwner, doc: Doc, options: { now: string; author: number | null }): Promise<void> {
+  const latest = await db.get<VersionRow>(`SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} AND "latest" = 1 ORDER BY "id" DESC LIMIT 1`, owned(owner));
+  if (latest && latest.autosave === 1 && latest.pending === 1) {
+    await db.run(`UPDATE "_cms_versions" SET "version" = ?, "updatedAt" = ?, "author" = ? WHERE "id" = ?`, [JSON.stringify(doc), options.now, options.author, latest.id]);
+    return;
+  }
+  await insertVersion(db, owner, doc, { status: 'draft', pending: true, autosave: true, ...options });
 }
 
 /** The newest pending draft of one document, if any. */

@@ -9,6 +9,7 @@ import m5 from '../../../migrations/system-postgres/0005_sessions_counted_column
 import m6 from '../../../migrations/system-postgres/0006_change_log.sql' with { type: 'text' }
 import m7 from '../../../migrations/system-postgres/0007_audit_log.sql' with { type: 'text' }
 import m8 from '../../../migrations/system-postgres/0008_audit_log_id_order.sql' with { type: 'text' }
+import m9 from '../../../migrations/system-postgres/0009_autosave_and_locks.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795437538624 },
@@ -20,4 +21,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0006_change_log", sql: m6, when: 1795686141542 },
   { tag: "0007_audit_log", sql: m7, when: 1795687703926 },
   { tag: "0008_audit_log_id_order", sql: m8, when: 1795689395335 },
+  { tag: "0009_autosave_and_locks", sql: m9, when: 1795690550426 },
 ]

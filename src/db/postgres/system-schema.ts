@@ -63,7 +63,16 @@ export const versions = pgTable('_cms_versions', {
   createdAt: text('createdAt').notNull(),
   updatedAt: text('updatedAt').notNull(),
   author: integer('author'),
+  autosave: integer('autosave').notNull().default(0),
 }, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);
+
+export const locks = pgTable('_cms_locks', {
+  target: text('target').primaryKey(),
+  token: text('token').notNull(),
+  user: integer('user'),
+  lockedAt: epochMs('lockedAt').notNull(),
+  heartbeatAt: epochMs('heartbeatAt').notNull(),
+});
 
 export const jobs = pgTable('_cms_jobs', {
   id: id(),

@@ -1,7 +1,7 @@
 /** `GET /_admin/config`: the collections and globals as plain data for the admin (no functions), logged-in users only. */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import type { SanitizedField } from '../../config/types.ts';
+import type { FieldAdmin, SanitizedCollection, SanitizedField } from '../../config/types.ts';
 import { unauthorized } from '../../errors.ts';
 import { methods } from '../handle.ts';
 
@@ -15,7 +15,11 @@ function describeField(field: SanitizedField): Record<string, unknown> {
     hasMany: Boolean(field.hasMany),
     relationTo: field.relationTo ?? null,
     options: field.options ?? null,
-    admin: serializable(field.admin),
+    admin: describeAdmin(field.admin),
+    virtual: Boolean(field.virtual),
+    // A filter may be a function: the admin only learns that its choices are checked on save.
+    filterOptions: field.filterOptions !== undefined,
+    ...(field.type === 'join' ? { collection: field.collection, on: field.on, defaultLimit: field.defaultLimit, defaultSort: field.defaultSort ?? null } : {}),
     defaultValue: typeof field.defaultValue === 'function' ? null : field.defaultValue ?? null,
     // As written, layout fields included: the editor arranges them; values are stored by `fields`' names.
     fields: describeFields(field.editorFields ?? field.fields),
@@ -42,22 +46,46 @@ function serializable(value: Record<string, unknown> | undefined): Record<string
   return Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v !== 'function'));
 }
 
+/** Plain values only; `condition` becomes `true` (ask POST /_admin/conditions/… which fields are shown). */
+function describeAdmin(admin: FieldAdmin | undefined): Record<string, unknown> | null {
+  if (!admin) return null;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(admin)) {
+    if (key === 'condition') out.condition = typeof value === 'function';
+    else if (typeof value !== 'function') out[key] = value;
+  }
+  return out;
+}
+
+function describeCollectionAdmin(c: SanitizedCollection): Record<string, unknown> {
+  const admin = c.admin ?? {};
+  return {
+    useAsTitle: admin.useAsTitle ?? 'id',
+    group: typeof admin.group === 'string' ? admin.group : null,
+    defaultColumns: Array.isArray(admin.defaultColumns) ? admin.defaultColumns : null,
+    hidden: admin.hidden === true,
+    description: typeof admin.description === 'string' ? admin.description : null,
+  };
+}
+
 export function adminConfigRoutes(cms: CMS) {
   const body = {
     collections: cms.config.collections.map((c) => ({
       slug: c.slug,
       drafts: c.drafts,
       trash: Boolean(c.trash),
+      autosave: c.autosave,
+      timestamps: c.timestamps,
       builtIn: c.builtIn ?? null,
       labels: c.labels ?? null,
-      admin: { useAsTitle: c.admin?.useAsTitle ?? 'id' },
+      admin: describeCollectionAdmin(c),
       // The URL is a function of the document: the admin asks POST …/preview for it (with its token).
       livePreview: Boolean(c.livePreview?.url),
       // The list's search box asks the full-text index when there is one (docs/search.md).
       search: c.search !== null,
       fields: describeFields(c.editorFields),
     })),
-    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: describeFields(g.editorFields) })),
+    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, autosave: g.autosave, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: describeFields(g.editorFields) })),
     localization: cms.config.localization,
     upload: { maxFileSize: cms.config.upload.maxFileSize, mimeTypes: cms.config.upload.mimeTypes },
     // Which optional areas exist, so the admin offers only those (the audit-log view, the assistant panel).

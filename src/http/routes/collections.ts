@@ -1,5 +1,7 @@
 /** REST for collection documents: list, create, read, update, delete. */
+import { isUploadCollection } from '../../config/upload-collections.ts';
 import { Elysia } from 'elysia';
+import { lockTokenOf } from './locks.ts';
 import type { CMS } from '../../cms.ts';
 import { count, create, deleteDocument, deleteMany, find, findByID, replaceUpload, update, updateMany } from '../../operations/index.ts';
 import { receiveMultipart } from '../../uploads/multipart.ts';
@@ -22,9 +24,9 @@ export function listRoute(cms: CMS, slug?: string): Route {
     const collection = slug ?? input.params.collection;
     // Options are parsed inside: an answer served from the cache was made from the same, valid, query.
     return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
-      const { where, sort, limit, page, depth, draft, select, populate, pagination, richText } = readOptions(input.query, cms.config);
+      const { where, sort, limit, page, depth, draft, select, populate, joins, pagination, richText } = readOptions(input.query, cms.config);
       const search = input.query.search === undefined ? undefined : String(input.query.search);
-      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, pagination, search, richText, trash: trashFlag(input) });
+      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, joins, pagination, search, richText, trash: trashFlag(input) });
     });
   };
 }
@@ -67,19 +69,23 @@ export function collectionRoutes(cms: CMS) {
       GET: (input) => {
         const { collection, id } = input.params;
         return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
-          const { depth, draft, preview, select, populate, richText } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-          return findByID(input.ctx, { collection, id, depth, draft, preview, select, populate, richText, data: input.unsaved, trash: trashFlag(input) });
+          const { depth, draft, preview, select, populate, joins, richText } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+          return findByID(input.ctx, { collection, id, depth, draft, preview, select, populate, joins, richText, data: input.unsaved, trash: trashFlag(input) });
         });
       },
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
         // An upload collection takes a new file as multipart/form-data (Payload's `update({ file })`).
-        if (cms.config.collectionsBySlug.get(input.params.collection)?.builtIn === 'media' && isMultipart(input.request)) {
-          const doc = await replaceUpload(input.ctx, { id: input.params.id, receive: (limits) => receiveMultipart(input.request, limits), depth: o.depth });
+        const target = cms.config.collectionsBySlug.get(input.params.collection);
+        if (target && isUploadCollection(target) && isMultipart(input.request)) {
+          const doc = await replaceUpload(input.ctx, { collection: target.slug, id: input.params.id, receive: (limits) => receiveMultipart(input.request, limits), depth: o.depth });
           return { body: { doc, message: 'Updated successfully.' } };
         }
         const data = await readJSON(input.request);
-        const doc = await update(input.ctx, { collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });
+        const doc = await update(input.ctx, {
+          collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input),
+          autosave: input.query.autosave === 'true', lockToken: lockTokenOf(input.request), trash: trashFlag(input),
+        });
         const renewed = await renewOwnSession(cms, input, doc, data);
         return renewed ?? { body: { doc, message: 'Updated successfully.' } };
       },

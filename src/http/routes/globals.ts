@@ -1,5 +1,6 @@
 /** REST for globals: read (defaults until first saved) and update. */
 import { Elysia } from 'elysia';
+import { lockTokenOf } from './locks.ts';
 import type { CMS } from '../../cms.ts';
 import { findGlobal, updateGlobal } from '../../operations/index.ts';
 import { readOptions } from '../../query/request-options.ts';
@@ -18,7 +19,7 @@ export function globalRoutes(cms: CMS) {
     },
     POST: async (input) => {
       const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-      const doc = await updateGlobal(input.ctx, { slug: input.params.slug, data: await readJSON(input.request), depth: o.depth, draft: input.query.draft === 'true' });
+      const doc = await updateGlobal(input.ctx, { slug: input.params.slug, data: await readJSON(input.request), depth: o.depth, draft: input.query.draft === 'true', autosave: input.query.autosave === 'true', lockToken: lockTokenOf(input.request) });
       // `result` is where Payload's clients (the SDK's updateGlobal) read the saved global (CONTRACT §7).
       return { body: { doc, result: doc, message: 'Global saved.' } };
     },

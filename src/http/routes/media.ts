@@ -1,6 +1,11 @@
-/** REST for uploads: `POST /media` (multipart/form-data) and `GET /media/file/:name` (public). Other media routes are the collection routes. */
+/**
+ * REST for upload collections (media and any collection with `upload`): `POST /:collection`
+ * (multipart/form-data) and `GET /:collection/file/:name` (public). Other routes are the collection routes.
+ */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
+import type { SanitizedCollection } from '../../config/types.ts';
+import { isUploadCollection } from '../../config/upload-collections.ts';
 import { upload } from '../../operations/index.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { notFound } from '../../errors.ts';
@@ -9,30 +14,35 @@ import { findStoredFile } from '../../uploads/media-files.ts';
 import { fileResponse } from '../../uploads/file-response.ts';
 import { methods } from '../handle.ts';
 import { listRoute } from './collections.ts';
-import { MEDIA_SLUG } from '../../config/builtin-collections.ts';
 
 export function mediaRoutes(cms: CMS) {
-  return new Elysia()
-    // Only POST is claimed here; GET /media and the other methods fall through to the collection routes.
-    // The list is here too for a POST that is a read (method override, src/http/method-override.ts).
-    .post('/media', methods(cms, {
-      GET: listRoute(cms, MEDIA_SLUG),
-      POST: async ({ ctx, request, query }) => {
-        const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-        const doc = await upload(ctx, { receive: (limits) => receiveMultipart(request, limits), depth: o.depth });
-        return { status: 201, body: { doc, message: 'Successfully uploaded.' } };
-      },
-    }, { writes: () => ({ collection: MEDIA_SLUG, action: 'create' }) }))
-    .all('/media/file/:name', methods(cms, {
-      GET: async ({ request, params }) => {
-        const found = await findStoredFile(cms, params.name);
-        if (!found) throw notFound('File not found.');
-        const stored = await cms.storage.get(found.key);
-        if (!stored) {
-          cms.log.warn(`media: "${found.key}" is in the database but missing from storage`);
-          throw notFound('File not found.');
-        }
-        return fileResponse(request, found.key, found.mimeType, stored);
-      },
-    }, { csrf: false }));
+  const app = new Elysia();
+  for (const collection of cms.config.collections.filter(isUploadCollection)) uploadRoutes(cms, app, collection);
+  return app;
+}
+
+function uploadRoutes(cms: CMS, app: Elysia, collection: SanitizedCollection): void {
+  const { slug } = collection;
+  // Only POST is claimed here; GET /<slug> and the other methods fall through to the collection routes.
+  // The list is here too for a POST that is a read (method override, src/http/method-override.ts).
+  app.post(`/${slug}`, methods(cms, {
+    GET: listRoute(cms, slug),
+    POST: async ({ ctx, request, query }) => {
+      const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
+      const doc = await upload(ctx, { collection: slug, receive: (limits) => receiveMultipart(request, limits), depth: o.depth });
+      return { status: 201, body: { doc, message: 'Successfully uploaded.' } };
+    },
+  }, { writes: () => ({ collection: slug, action: 'create' }) }));
+  app.all(`/${slug}/file/:name`, methods(cms, {
+    GET: async ({ request, params }) => {
+      const found = await findStoredFile(cms, collection, params.name);
+      if (!found) throw notFound('File not found.');
+      const stored = await cms.storage.get(found.key);
+      if (!stored) {
+        cms.log.warn(`${slug}: "${found.key}" is in the database but missing from storage`);
+        throw notFound('File not found.');
+      }
+      return fileResponse(request, found.key, found.mimeType, stored);
+    },
+  }, { csrf: false }));
 }
