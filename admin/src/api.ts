@@ -87,6 +87,8 @@ export interface Field {
 export interface CollectionConfig {
   /** Deleting moves documents to a trash (docs/trash.md). */
   trash?: boolean
+  /** Documents sit in folders (`folder`, a relationship to `payload-folders`; docs/media.md). */
+  folders?: boolean
   slug: string
   drafts?: boolean
   builtIn?: 'users' | 'media' | 'api-keys' | null

@@ -16,6 +16,7 @@ import { hashPassword, passwordProblem } from '../auth/password.ts';
 import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 import { runHooks } from './hooks.ts';
+import { assertFolderPlacement } from './folders.ts';
 import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
@@ -97,6 +98,7 @@ export async function prepareWrite(
   if (errors.length) throw validationError(errors);
 
   const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: values, originalDoc: existing, operation, id });
+  if (entity.kind === 'collection' && entity.builtIn === 'folders' && id !== undefined) await assertFolderPlacement(ctx, entity, id, changed.folder);
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
   return { stored, system, status, reveal };
 }

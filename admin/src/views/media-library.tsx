@@ -7,6 +7,7 @@ import { MediaResults, useMediaPage } from '../media/media-grid.tsx'
 import { Uploader } from '../media/uploader.tsx'
 import { updateQuery, type Location } from '../router.tsx'
 import { Icon } from '../ui.tsx'
+import { TrashLink } from './trash-link.tsx'
 
 export function MediaLibrary(props: { collection: CollectionConfig; location: Location }) {
   const q = props.location.query
@@ -29,6 +30,9 @@ export function MediaLibrary(props: { collection: CollectionConfig; location: Lo
               {data.totalDocs} {data.totalDocs === 1 ? 'file' : 'files'}
             </span>
           )}
+        </div>
+        <div class="actions">
+          <TrashLink collection={props.collection} />
         </div>
       </div>
       <Uploader

@@ -48,6 +48,8 @@ export function adminConfigRoutes(cms: CMS) {
       slug: c.slug,
       drafts: c.drafts,
       trash: Boolean(c.trash),
+      // Documents sit in folders (docs/media.md, "Folders"): the media library browses them.
+      folders: Boolean(c.folders),
       builtIn: c.builtIn ?? null,
       labels: c.labels ?? null,
       admin: { useAsTitle: c.admin?.useAsTitle ?? 'id' },
