@@ -91,7 +91,7 @@ export interface CollectionConfig {
   folders?: boolean
   slug: string
   drafts?: boolean
-  builtIn?: 'users' | 'media' | 'api-keys' | null
+  builtIn?: 'users' | 'media' | 'api-keys' | 'folders' | null
   labels?: { singular?: string; plural?: string } | null
   admin?: { useAsTitle?: string }
   /** `livePreview.url` is configured: the edit view offers the live preview pane. */
