@@ -38,6 +38,7 @@ runScenarios('media folders', config, [
   { name: 'a folder holding documents is not deleted', as: 'editor', method: 'DELETE', url: () => `/payload-folders/${ids.summer}`, status: 409, contains: ['not empty'] },
   { name: 'a folder holding sub-folders is not deleted', as: 'editor', method: 'DELETE', url: () => `/payload-folders/${ids.photos}`, status: 409 },
   { name: 'emptied, it is', as: 'editor', method: 'PATCH', url: () => `/media/${ids.sea}`, body: { folder: null }, status: 200, contains: ['"folder":null'] },
+  { name: 'the file is back at the top level', as: 'editor', method: 'GET', url: '/media?where[folder][exists]=false', status: 200, contains: ['"totalDocs":1', 'sea-'] },
   { name: 'and then deletes', as: 'editor', method: 'DELETE', url: () => `/payload-folders/${ids.summer}`, status: 200 },
   { name: 'anonymous visitors do not see folders', method: 'GET', url: '/payload-folders', status: 401 },
   { name: 'the admin config says media has folders', as: 'editor', method: 'GET', url: '/_admin/config', status: 200, check: (res) => expect(res.body.collections.find((c: any) => c.slug === 'media').folders).toBe(true) },

@@ -20,15 +20,25 @@ const parentOf = (d: Doc) => {
   return f === null || f === undefined ? null : Number(typeof f === 'object' ? (f as Doc).id : f)
 }
 
-/** Every folder (a library has tens, not thousands), reloaded when `version` changes. */
+/** Every folder, a page of 100 (the API's most) at a time: a library has tens, not thousands. */
+async function allFolders(): Promise<Folder[]> {
+  const out: Folder[] = []
+  for (let page = 1; page <= 20; page++) {
+    const r = await docs.list(FOLDERS, { limit: 100, page, sort: 'name', depth: 0 })
+    out.push(...r.docs.map((d) => ({ id: Number(d.id), name: String(d.name ?? ''), parent: parentOf(d) })))
+    if (!r.hasNextPage) break
+  }
+  return out
+}
+
+/** Every folder, reloaded when `version` changes. */
 function useFolders(version: number): { folders: Folder[]; error: string | null } {
   const [folders, setFolders] = useState<Folder[]>([])
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     let live = true
-    docs
-      .list(FOLDERS, { limit: 1000, sort: 'name', depth: 0 })
-      .then((r) => live && (setFolders(r.docs.map((d) => ({ id: Number(d.id), name: String(d.name ?? ''), parent: parentOf(d) }))), setError(null)))
+    allFolders()
+      .then((list) => live && (setFolders(list), setError(null)))
       .catch((e) => live && setError(message(e)))
     return () => {
       live = false

@@ -55,7 +55,7 @@ export default function TrashView(props: { collection: CollectionConfig; locatio
   const empty = async () => {
     const n = data?.totalDocs ?? 0
     const ok = await confirmDialog({ title: 'Empty the trash?', message: `${n} ${n === 1 ? 'document' : 'documents'} will be deleted for good. This cannot be undone.`, confirm: 'Empty trash', danger: true })
-    if (ok) await run(() => api('DELETE', `${path}${queryString({ trash: 'true', where: TRASHED, depth: 0 })}`), 'The trash is empty.')
+    if (ok) await run(() => api('DELETE', `${path}${queryString({ trash: 'true', where: TRASHED, depth: 0 })}`), 'Trash emptied.')
   }
 
   return (
