@@ -72,7 +72,8 @@ describe.skipIf(!hasChromium())('admin: trash, framing and folders', () => {
         const ids = [await post(gone), await post(rest1), await post(rest2)];
         await page.goto(admin(`/collections/posts/${keepId}`));
         await page.getByRole('heading', { name: keep }).waitFor();
-        await page.getByRole('button', { name: 'Delete' }).first().click();
+        await page.getByRole('button', { name: 'More actions' }).click();
+        await page.getByRole('button', { name: 'Delete', exact: true }).click();
         await page.getByRole('dialog').getByText('will be moved to the trash').waitFor();
         await confirm('Delete');
         await page.waitForURL(/\/collections\/posts(\?|$)/);
