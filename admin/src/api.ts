@@ -87,9 +87,11 @@ export interface Field {
 export interface CollectionConfig {
   /** Deleting moves documents to a trash (docs/trash.md). */
   trash?: boolean
+  /** Documents sit in folders (`folder`, a relationship to `payload-folders`; docs/media.md). */
+  folders?: boolean
   slug: string
   drafts?: boolean
-  builtIn?: 'users' | 'media' | 'api-keys' | null
+  builtIn?: 'users' | 'media' | 'api-keys' | 'folders' | null
   labels?: { singular?: string; plural?: string } | null
   admin?: { useAsTitle?: string }
   /** `livePreview.url` is configured: the edit view offers the live preview pane. */

@@ -87,7 +87,7 @@ export function useLocation(): Location {
   return loc
 }
 
-export function Link(props: { to: string; class?: string; children: ComponentChildren; 'aria-current'?: 'page' | undefined; 'aria-label'?: string; title?: string }) {
+export function Link(props: { to: string; class?: string; children: ComponentChildren; 'aria-current'?: 'page' | undefined; 'aria-label'?: string; title?: string; draggable?: boolean; onDragStart?: (e: DragEvent) => void }) {
   const { to, children, ...rest } = props
   return (
     <a

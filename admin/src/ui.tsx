@@ -205,6 +205,7 @@ const PATHS: Record<string, string> = {
   upload: 'M8 10.5V2.5M4.8 5.5L8 2.3l3.2 3.2M2.5 10v3.5h11V10',
   image: 'M2.5 3h11v10h-11zM2.5 11l3.5-3.5 3 3 2-2 2.5 2.5M10.5 6.2h.01',
   file: 'M4 1.5h5l3.5 3.5v9.5H4zM9 1.5V5h3.5',
+  folder: 'M1.5 3.5h4.5l1.5 1.5h7v8h-13z',
   chevron: 'M6 4l4 4-4 4',
   sort: 'M5 6l3-3 3 3M5 10l3 3 3-3',
   asc: 'M5 9.5l3-3 3 3',

@@ -1,5 +1,5 @@
-/** The built-in collections (users, media, api-keys) as plain configs, merged with a project's own declarations. */
-import type { AccessArgs, CollectionConfig } from './types.ts';
+/** The built-in collections (users, media, api-keys, and folders when a collection asks for them) as plain configs, merged with a project's own declarations. */
+import type { AccessArgs, CollectionConfig, Field } from './types.ts';
 import { frameFields, uploadFileFields } from './upload-collections.ts';
 
 const loggedIn = ({ user }: AccessArgs) => Boolean(user);
@@ -9,6 +9,10 @@ const anyone = () => true;
 export const USERS_SLUG = 'users';
 export const MEDIA_SLUG = 'media';
 export const API_KEYS_SLUG = 'api-keys';
+/** Payload's name for it, so its clients find folders where they look. */
+export const FOLDERS_SLUG = 'payload-folders';
+/** The relationship a collection with `folders: true` gets (Payload's default field name). */
+export const FOLDER_FIELD = 'folder';
 
 export function usersCollection(roles: string[]): CollectionConfig {
   const defaultRole = roles.includes('editor') ? 'editor' : roles[roles.length - 1];
@@ -59,6 +63,24 @@ export function apiKeysCollection(): CollectionConfig {
       { name: 'prefix', type: 'text', admin: { readOnly: true } },
     ],
   };
+}
+
+/** Nested folders (docs/media.md, "Folders"): a name and the folder it sits in (none: the top level). */
+export function foldersCollection(): CollectionConfig {
+  return {
+    slug: FOLDERS_SLUG,
+    labels: { singular: 'Folder', plural: 'Folders' },
+    admin: { useAsTitle: 'name' },
+    access: { read: loggedIn, create: loggedIn, update: loggedIn, delete: loggedIn },
+    fields: [
+      { name: 'name', type: 'text', required: true, maxLength: 200 },
+      folderField(),
+    ],
+  };
+}
+
+export function folderField(): Field {
+  return { name: FOLDER_FIELD, type: 'relationship', relationTo: FOLDERS_SLUG, index: true };
 }
 
 /** Fields the system writes itself: never accepted from input, never returned. */

@@ -14,13 +14,13 @@ import { mergeBuiltIn, sanitizeCollection, sanitizeGlobal } from './sanitize-ent
 import { sanitizeBackups } from './backups.ts';
 import { sanitizeEmail } from './email.ts';
 import { checkFieldReferences } from './field-references.ts';
-import { apiKeysCollection, mediaCollection, usersCollection, API_KEYS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
+import { apiKeysCollection, foldersCollection, mediaCollection, usersCollection, API_KEYS_SLUG, FOLDERS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
+import { withFolders } from './folders.ts';
 import type { CollectionConfig, SanitizedCollection, SanitizedConfig, SanitizedGlobal, UserConfig } from './types.ts';
 
 const SLUG = /^[a-z][a-z0-9_-]{0,62}$/;
 const LOCALE = /^[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8})*$/;
 const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview', 'realtime', 'search', 'graphql', 'audit-log', 'mcp']);
-const BUILTIN_SLUGS = [USERS_SLUG, MEDIA_SLUG, API_KEYS_SLUG];
 
 type Options = { configPath: string | null; rootDir: string; dev?: boolean; database?: string };
 
@@ -63,17 +63,21 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     }),
   };
 
-  const builtIns: CollectionConfig[] = [usersCollection(auth.roles), mediaCollection(), apiKeysCollection()];
+  // The folders collection exists once some collection keeps its documents in folders.
+  const foldersOn = declared.some((c) => c.folders === true);
+  const builtIns: CollectionConfig[] = [usersCollection(auth.roles), mediaCollection(), apiKeysCollection(), ...(foldersOn ? [foldersCollection()] : [])];
+  const builtInSlugs = builtIns.map((b) => b.slug);
+  const builtInName = (slug: string) => (slug === FOLDERS_SLUG ? 'folders' : slug);
   const merged: { config: CollectionConfig; key: string; builtIn?: string }[] = builtIns.map((builtIn) => {
     const index = declared.findIndex((c) => c.slug === builtIn.slug);
-    if (index === -1) return { config: builtIn, key: builtIn.slug, builtIn: builtIn.slug };
-    return { config: mergeBuiltIn(builtIn, declared[index], `collections[${index}]`, fail), key: `collections[${index}]`, builtIn: builtIn.slug };
+    if (index === -1) return { config: builtIn, key: builtIn.slug, builtIn: builtInName(builtIn.slug) };
+    return { config: mergeBuiltIn(builtIn, declared[index], `collections[${index}]`, fail), key: `collections[${index}]`, builtIn: builtInName(builtIn.slug) };
   });
   declared.forEach((c, i) => {
-    if (!BUILTIN_SLUGS.includes(c.slug)) merged.push({ config: withUploadFields(c, `collections[${i}]`, fail), key: `collections[${i}]` });
+    if (!builtInSlugs.includes(c.slug)) merged.push({ config: withUploadFields(c, `collections[${i}]`, fail), key: `collections[${i}]` });
   });
 
-  const collections = merged.map(({ config, key, builtIn }) => sanitizeCollection(config, key, builtIn, localization, uploadDefaults, fail));
+  const collections = merged.map(({ config, key, builtIn }) => sanitizeCollection(withFolders(config, key, fail), key, builtIn, localization, uploadDefaults, fail));
   const collectionsBySlug = new Map(collections.map((c) => [c.slug, c]));
 
   const globalsInput = input.globals ?? [];

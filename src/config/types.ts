@@ -165,6 +165,8 @@ export interface CollectionConfig {
   versions?: VersionsOption;
   /** Deleting moves a document to the trash (a `deletedAt` stamp) instead of removing it (docs/trash.md); `keepDays` empties it. */
   trash?: boolean | { keepDays?: number };
+  /** Documents sit in nested folders: a `folder` relationship to the built-in `payload-folders` (docs/media.md, "Folders"). */
+  folders?: boolean;
   maxVersions?: number;
   /** Bytes of a whole document's JSON; 4 MB by default (src/fields/size-limits.ts). */
   maxDocumentSize?: number;
@@ -354,7 +356,7 @@ export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | '
   trash: { keepDays: number | null } | null;
   maxVersions: number;
   table: string;
-  builtIn?: 'users' | 'media' | 'api-keys';
+  builtIn?: 'users' | 'media' | 'api-keys' | 'folders';
   kind: 'collection';
 }
 

@@ -18,6 +18,7 @@ import { forgetAccount } from '../auth/forget-account.ts';
 import { forgetDocumentHistory } from '../versions/forget.ts';
 import { deleteMediaFiles } from '../uploads/media-files.ts';
 import { isTrashed, moveToTrash } from './trash.ts';
+import { assertFolderEmpty } from './folders.ts';
 
 export type DeleteArgs = { collection: string; id: number | string; depth?: number; trash?: boolean };
 
@@ -27,6 +28,7 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
   const existing = await loadReadable(ctx, collection, id, args.trash);
   const deleteWhere = await checkAccess(ctx, collection, 'delete', { id, doc: existing });
   await assertMatches(ctx, collection, id, deleteWhere);
+  if (collection.builtIn === 'folders') await assertFolderEmpty(ctx, id);
   const intoTrash = Boolean(collection.trash) && !args.trash;
   // A document already in the trash was announced as deleted when it went there, and its hooks ran then.
   const announced = isTrashed(existing);

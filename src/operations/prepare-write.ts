@@ -16,6 +16,7 @@ import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 import { runHooks } from './hooks.ts';
 import { runFieldHooks } from './field-hooks.ts';
+import { assertFolderPlacement } from './folders.ts';
 import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
@@ -99,6 +100,7 @@ export async function prepareWrite(
 
   const hooked = await runFieldHooks(ctx, entity.fields, 'beforeChange', values, { originalDoc: existing, operation });
   const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: hooked, originalDoc: existing, operation, id });
+  if (entity.kind === 'collection' && entity.builtIn === 'folders' && id !== undefined) await assertFolderPlacement(ctx, entity, id, changed.folder);
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
   return { stored, system, status, reveal };
 }

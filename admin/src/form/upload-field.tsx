@@ -8,6 +8,10 @@ import { Link } from '../router.tsx'
 import { Icon, Modal } from '../ui.tsx'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
+import { useApp } from '../app-context.ts'
+import { LazyView } from '../views/lazy-view.tsx'
+
+const loadFolderSelect = () => import('../media/folders.tsx').then((m) => ({ default: m.FolderSelect }))
 
 const idOf = (v: unknown) => (v === null || v === undefined || v === '' ? null : typeof v === 'object' ? ((v as Doc).id ?? null) : (v as number | string))
 
@@ -79,10 +83,13 @@ export function UploadField(props: FieldProps<number | string | null>) {
 export function MediaPicker(props: { selected: string | null; onPick: (d: Doc) => void; onClose: () => void }) {
   const [page, setPage] = useState(1)
   const [search, setSearch] = useState('')
-  const { data, error } = useMediaPage(page, search, 0, 12)
+  const [folder, setFolder] = useState('')
+  const { config } = useApp()
+  const folders = config.collections.some((c) => c.builtIn === 'media' && c.folders)
+  const { data, error } = useMediaPage(page, search, 0, 12, folder)
   return (
     <Modal title="Choose a file" onClose={props.onClose} wide>
-      <Uploader compact multiple={false} onUploaded={props.onPick} />
+      <Uploader compact multiple={false} onUploaded={props.onPick} fields={/^\d+$/.test(folder) ? { folder } : undefined} />
       <div class="picker-search">
         <Icon name="search" />
         <input
@@ -96,6 +103,11 @@ export function MediaPicker(props: { selected: string | null; onPick: (d: Doc) =
           }}
         />
       </div>
+      {folders && (
+        <div class="picker-folder">
+          <LazyView load={loadFolderSelect} props={{ value: folder, onChange: (v: string) => (setFolder(v), setPage(1)) }} />
+        </div>
+      )}
       <MediaResults data={data} error={error} page={page} setPage={setPage} onPick={props.onPick} selected={props.selected} emptyText={search ? 'No file matches.' : 'No files yet. Upload one above.'} />
     </Modal>
   )

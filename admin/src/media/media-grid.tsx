@@ -38,7 +38,8 @@ function CardBody(props: { doc: Doc }) {
   )
 }
 
-export function MediaGrid(props: { docs: Doc[]; onPick?: (doc: Doc) => void; selected?: string | null }) {
+/** `draggable`: cards can be dropped on a folder (media/folders.tsx). */
+export function MediaGrid(props: { docs: Doc[]; onPick?: (doc: Doc) => void; selected?: string | null; draggable?: boolean }) {
   return (
     <ul class="media-grid">
       {props.docs.map((d) => (
@@ -48,7 +49,7 @@ export function MediaGrid(props: { docs: Doc[]; onPick?: (doc: Doc) => void; sel
               <CardBody doc={d} />
             </button>
           ) : (
-            <Link to={`/collections/media/${d.id}`} class="media-card">
+            <Link to={`/collections/media/${d.id}`} class="media-card" draggable={props.draggable} onDragStart={(e) => e.dataTransfer?.setData('application/x-cms-item', `media:${d.id}`)}>
               <CardBody doc={d} />
             </Link>
           )}
@@ -58,13 +59,18 @@ export function MediaGrid(props: { docs: Doc[]; onPick?: (doc: Doc) => void; sel
   )
 }
 
-/** Loads a page of media, optionally filtered by file name. `version` bumps force a reload. */
-export function useMediaPage(page: number, search: string, version: number, limit = 24) {
+/** Which folder to list: '' every file, 'none' files in no folder, else a folder's id. */
+const folderWhere = (folder: string) => (folder === '' ? null : folder === 'none' ? { folder: { exists: false } } : { folder: { equals: Number(folder) } })
+
+/** Loads a page of media, optionally filtered by file name and folder. `version` bumps force a reload. */
+export function useMediaPage(page: number, search: string, version: number, limit = 24, folder = '') {
   const [data, setData] = useState<ListResult | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
     let live = true
-    const where = search.trim() ? { or: [{ originalName: { like: search.trim() } }, { filename: { like: search.trim() } }] } : undefined
+    const byName = search.trim() ? { or: [{ originalName: { like: search.trim() } }, { filename: { like: search.trim() } }] } : null
+    const parts = [byName, folderWhere(folder)].filter((x) => x !== null)
+    const where = parts.length > 1 ? { and: parts } : parts[0] ?? undefined
     docs
       .list('media', { page, limit, sort: '-createdAt', where })
       .then((r) => live && (setData(r), setError(null)))
@@ -72,18 +78,18 @@ export function useMediaPage(page: number, search: string, version: number, limi
     return () => {
       live = false
     }
-  }, [page, search, version])
+  }, [page, search, version, folder])
   return { data, error }
 }
 
-export function MediaResults(props: { data: ListResult | null; error: string | null; page: number; setPage: (p: number) => void; onPick?: (d: Doc) => void; selected?: string | null; emptyText: string }) {
+export function MediaResults(props: { data: ListResult | null; error: string | null; page: number; setPage: (p: number) => void; onPick?: (d: Doc) => void; selected?: string | null; emptyText: string; draggable?: boolean }) {
   const { data, error } = props
   if (error) return <ErrorBox error={error} />
   if (!data) return <Spinner />
   if (data.docs.length === 0) return <div class="empty">{props.emptyText}</div>
   return (
     <>
-      <MediaGrid docs={data.docs} onPick={props.onPick} selected={props.selected} />
+      <MediaGrid docs={data.docs} onPick={props.onPick} selected={props.selected} draggable={props.draggable} />
       <Pager list={data} setPage={props.setPage} />
     </>
   )

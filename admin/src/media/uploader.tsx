@@ -23,7 +23,8 @@ let seq = 0
 const CLEAR_AFTER_MS = 4000
 const untouched = (i: Item) => i.state === 'done' && !i.alt.trim()
 
-export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boolean; compact?: boolean }) {
+/** `fields`: sent with every file (the open folder). */
+export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boolean; compact?: boolean; fields?: Record<string, string> }) {
   const { config } = useApp()
   const limits = config.upload
   const [items, setItems] = useState<Item[]>([])
@@ -56,7 +57,7 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
         setItems((l) => [...l, { key, file, progress: 0, state: 'error', error: refused, alt: '' }])
         continue
       }
-      const handle = uploadMedia(file, {}, (f) => patch(key, { progress: f }))
+      const handle = uploadMedia(file, props.fields ?? {}, (f) => patch(key, { progress: f }))
       setItems((l) => [...l, { key, file, progress: 0, state: 'uploading', abort: handle.abort, alt: '' }])
       handle.done
         .then((doc) => {

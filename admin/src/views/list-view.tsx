@@ -15,6 +15,7 @@ import { ColumnPicker, useColumns } from '../list/column-picker.tsx'
 import FilterPanel from '../list/filter-builder.tsx'
 import BulkActions from '../list/bulk-actions.tsx'
 import { useRefreshOnChange } from '../realtime.ts'
+import { TrashLink } from './trash-link.tsx'
 
 const PAGE_SIZES = [10, 20, 50, 100]
 const DEFAULT_PAGE_SIZE = 20
@@ -119,6 +120,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
         </div>
         <div class="actions">
           <LocaleSwitcher dirty={false} fields={c.fields} />
+          <TrashLink collection={c} />
           {canCreate && (
             <Link to={`${base}/create`} class="button primary">
               <Icon name="plus" /> Create new

@@ -47,6 +47,9 @@ function route(loc: Location, config: AdminConfig, user: User): { key: string; p
       const page = c.builtIn === 'media' ? <MediaLibrary collection={c} location={loc} /> : <ListView collection={c} location={loc} />
       return { key: `list:${c.slug}`, page, active: `c:${c.slug}` }
     }
+    if (c?.trash && parts.length === 3 && parts[2] === 'trash') {
+      return { key: `trash:${c.slug}`, page: <LazyView load={() => import('./trash-view.tsx')} props={{ collection: c, location: loc }} />, active: `c:${c.slug}` }
+    }
     if (c && parts.length === 3) {
       const id = parts[2] === 'create' ? null : parts[2]!
       return { key: `edit:${c.slug}:${parts[2]}`, page: <EditView collection={c} id={id} />, active: `c:${c.slug}` }

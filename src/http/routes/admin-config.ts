@@ -76,6 +76,8 @@ export function adminConfigRoutes(cms: CMS) {
       trash: Boolean(c.trash),
       autosave: c.autosave,
       timestamps: c.timestamps,
+      // Documents sit in folders (docs/media.md, "Folders"): the media library browses them.
+      folders: Boolean(c.folders),
       builtIn: c.builtIn ?? null,
       labels: c.labels ?? null,
       admin: describeCollectionAdmin(c),

@@ -1,0 +1,138 @@
+/**
+ * A collection's trash (docs/trash.md), a lazy chunk: the trashed documents, newest first, each restored
+ * (PATCH `{ deletedAt: null }` with `trash=true`) or deleted for good (DELETE with `trash=true`), and
+ * "Empty trash", one bulk DELETE of everything trashed. Every removal asks first.
+ */
+import { useEffect, useState } from 'preact/hooks'
+import { api, queryString, type CollectionConfig, type ListResult } from '../api.ts'
+import { docTitle, formatDate, message, pluralLabel } from '../format.ts'
+import { forgetChoices } from '../form/relationship-field.tsx'
+import { Link, type Location } from '../router.tsx'
+import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx'
+import { useRefreshOnChange } from '../realtime.ts'
+
+const TRASHED = { deletedAt: { exists: true } }
+
+export default function TrashView(props: { collection: CollectionConfig; location: Location }) {
+  const c = props.collection
+  const path = `/${encodeURIComponent(c.slug)}`
+  const one = (id: unknown) => `${path}/${encodeURIComponent(String(id))}?trash=true`
+  const [page, setPage] = useState(1)
+  const [data, setData] = useState<ListResult | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [reloads, setReloads] = useState(0)
+  const reload = () => setReloads((n) => n + 1)
+
+  useEffect(() => {
+    let live = true
+    api<ListResult>('GET', `${path}${queryString({ trash: 'true', where: TRASHED, sort: '-deletedAt', limit: 20, page, depth: 0 })}`)
+      .then((r) => live && (setData(r), setError(null)), (e) => live && setError(message(e)))
+    return () => {
+      live = false
+    }
+  }, [c.slug, page, reloads])
+  useRefreshOnChange([c.slug], reload, 150)
+
+  const run = async (work: () => Promise<unknown>, done: string) => {
+    setBusy(true)
+    try {
+      await work()
+      if (c.builtIn === 'media') forgetChoices(c.slug)
+      toast(done)
+      reload()
+    } catch (e) {
+      setError(message(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const restore = (id: unknown, title: string) => run(() => api('PATCH', one(id), { deletedAt: null }), `“${title}” restored.`)
+  const removeForGood = async (id: unknown, title: string) => {
+    const ok = await confirmDialog({ title: 'Delete for good?', message: `“${title}” will be deleted for good. This cannot be undone.`, confirm: 'Delete for good', danger: true })
+    if (ok) await run(() => api('DELETE', one(id)), `“${title}” deleted for good.`)
+  }
+  const empty = async () => {
+    const n = data?.totalDocs ?? 0
+    const ok = await confirmDialog({ title: 'Empty the trash?', message: `${n} ${n === 1 ? 'document' : 'documents'} will be deleted for good. This cannot be undone.`, confirm: 'Empty trash', danger: true })
+    if (ok) await run(() => api('DELETE', `${path}${queryString({ trash: 'true', where: TRASHED, depth: 0 })}`), 'Trash emptied.')
+  }
+
+  return (
+    <section class="trash-view">
+      <div class="page-head">
+        <div>
+          <h1 tabIndex={-1}>Trash: {pluralLabel(c)}</h1>
+          {data && (
+            <span class="muted">
+              {data.totalDocs} {data.totalDocs === 1 ? 'document' : 'documents'} in the trash
+            </span>
+          )}
+        </div>
+        <div class="actions">
+          <Link to={`/collections/${c.slug}`} class="button">
+            Back to {pluralLabel(c).toLowerCase()}
+          </Link>
+          <button type="button" class="danger" disabled={busy || !data?.totalDocs} onClick={empty}>
+            <Icon name="trash" /> Empty trash
+          </button>
+        </div>
+      </div>
+      <ErrorBox error={error} />
+      {!data ? (
+        <Spinner />
+      ) : data.docs.length === 0 ? (
+        <div class="empty">
+          <p>The trash is empty.</p>
+        </div>
+      ) : (
+        <>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{c.admin?.useAsTitle && c.admin.useAsTitle !== 'id' ? 'Title' : 'ID'}</th>
+                  <th scope="col">Deleted</th>
+                  <th scope="col" class="actions-cell" aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {data.docs.map((d) => {
+                  const title = docTitle(c, d)
+                  return (
+                    <tr key={String(d.id)}>
+                      <td class="title-cell">{title}</td>
+                      <td class="muted nowrap">{formatDate(d.deletedAt)}</td>
+                      <td class="actions-cell nowrap">
+                        <button type="button" disabled={busy} aria-label={`Restore ${title}`} onClick={() => restore(d.id, title)}>
+                          Restore
+                        </button>{' '}
+                        <button type="button" class="danger" disabled={busy} aria-label={`Delete ${title} for good`} onClick={() => removeForGood(d.id, title)}>
+                          Delete for good
+                        </button>
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+          </div>
+          {data.totalPages > 1 && (
+            <nav class="pager" aria-label="Pages">
+              <span class="spacer" />
+              <button type="button" disabled={!data.hasPrevPage} onClick={() => setPage(page - 1)}>
+                Previous
+              </button>
+              <span class="muted">
+                Page {data.page} of {data.totalPages}
+              </span>
+              <button type="button" disabled={!data.hasNextPage} onClick={() => setPage(page + 1)}>
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
