@@ -23,7 +23,14 @@ const config: UserConfig = {
       admin: { useAsTitle: 'title' },
       fields: [
         { name: 'title', type: 'text', required: true },
-        { name: 'content', type: 'richText', blocks: [{ slug: 'callout', fields: [{ name: 'note', type: 'text' }] }] },
+        {
+          name: 'content',
+          type: 'richText',
+          blocks: [
+            { slug: 'callout', fields: [{ name: 'note', type: 'text' }] },
+            { slug: 'cta', labels: { singular: 'Call to action', plural: 'Calls to action' }, fields: [{ name: 'title', type: 'text', required: true }, { name: 'url', type: 'text' }] },
+          ],
+        },
       ],
     },
   ],
@@ -154,13 +161,76 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
 
   test('a block inside the text is shown and kept when the text around it changes', async () => {
     const id = await openPost(root(paragraph(text('Before')), block({ id: 'c1', blockType: 'callout', note: 'Mind the gap' })));
-    await editor().locator('.rt-embed').filter({ hasText: 'callout' }).waitFor();
+    await editor().getByRole('group', { name: 'Block: Mind the gap' }).waitFor();
     await editor().getByText('Before').click();
     await page.keyboard.press('End');
     await page.keyboard.type(' edited');
     const nodes = await saveAndRead(id);
     expect(textOf(nodes[0]!)).toBe('Before edited');
     expect(nodes[1]).toMatchObject({ type: 'block', fields: { id: 'c1', blockType: 'callout', note: 'Mind the gap' } });
+  });
+
+  test('a block inserted from the toolbar is filled by keyboard and stored between the paragraphs', async () => {
+    const id = await openPost(root(paragraph(text('Intro')), paragraph(text('Outro'))));
+    await editor().getByText('Intro').click();
+    await page.keyboard.press('End');
+    await toolbar().getByRole('button', { name: 'Insert block', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Add a block' }).getByRole('button', { name: 'Call to action' }).click();
+    const box = editor().getByRole('group', { name: /^Block: / });
+    await box.getByRole('textbox', { name: 'Title' }).waitFor();
+    await expect(box.getByRole('textbox', { name: 'Title' }).evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.type('Join us');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('/join');
+    await box.getByRole('textbox', { name: 'Url' }).evaluate((el) => (el as HTMLInputElement).value === '/join' || Promise.reject(new Error('not typed')));
+    const nodes = await saveAndRead(id);
+    expect(nodes.map((n) => n.type)).toEqual(['paragraph', 'block', 'paragraph']);
+    expect(textOf(nodes[0]!)).toBe('Intro');
+    expect(textOf(nodes[2]!)).toBe('Outro');
+    expect(nodes[1]).toMatchObject({ type: 'block', format: '', version: 2, fields: { blockType: 'cta', blockName: '', title: 'Join us', url: '/join' } });
+    expect(typeof (nodes[1]!.fields as { id: unknown }).id).toBe('string');
+  });
+
+  test('an inline block sits inside the paragraph and is edited in a dialog', async () => {
+    const id = await openPost(root(paragraph(text('See '))));
+    await toolbar().getByRole('button', { name: 'Insert inline block' }).click();
+    await page.getByRole('dialog', { name: 'Add a block' }).getByRole('button', { name: 'Callout' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Inline block: Callout' });
+    await dialog.getByRole('textbox', { name: 'Note' }).focus();
+    await page.keyboard.type('the footnote');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    await editor().getByRole('button', { name: 'Edit inline block the footnote' }).waitFor();
+    const [p] = await saveAndRead(id);
+    expect(p!.type).toBe('paragraph');
+    expect(p!.children!.map((c) => c.type)).toEqual(['text', 'inlineBlock']);
+    expect(p!.children![1]).toMatchObject({ type: 'inlineBlock', fields: { blockType: 'callout', note: 'the footnote' } });
+  });
+
+  test("the server's error on a block's field is shown on that block, and nothing is stored", async () => {
+    const id = await openPost(root(paragraph(text('Start'))));
+    await toolbar().getByRole('button', { name: 'Insert block', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Add a block' }).getByRole('button', { name: 'Call to action' }).click();
+    const box = editor().getByRole('group', { name: /^Block: / });
+    await box.getByRole('textbox', { name: 'Title' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('/nowhere');
+    const answer = page.waitForResponse((r) => r.url().includes(`/posts/${id}`) && r.request().method() === 'PATCH');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const refused = await answer;
+    expect(refused.status()).toBe(400);
+    const field = ((await refused.json()) as { errors: { field?: string }[] }).errors[0]!.field;
+    expect(field).toBe('content.root.children.1.fields.title');
+    await box.locator('.field-error').first().waitFor();
+    expect(await box.getAttribute('class')).toContain('has-error');
+    expect(await box.locator('.error-count').textContent()).toBe('1 error');
+    expect(await box.locator(`[data-path="${field}"].has-error`).count()).toBe(1);
+    const stored = await t.request('GET', `/posts/${id}?depth=0`, { token: s.token });
+    expect(stored.body.content.root.children.map((n: Node) => n.type)).toEqual(['paragraph']);
+    await box.getByRole('textbox', { name: 'Title' }).focus();
+    await page.keyboard.type('Fixed');
+    const nodes = await saveAndRead(id);
+    expect(nodes[1]).toMatchObject({ type: 'block', fields: { blockType: 'cta', title: 'Fixed', url: '/nowhere' } });
   });
 
   test('the link dialog links selected text to a URL in a new tab, and typed text to a document', async () => {

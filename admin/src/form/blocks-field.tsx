@@ -216,7 +216,7 @@ export function BlocksField(props: FieldProps<Doc[]>) {
 }
 
 /** The blocks to choose from, as buttons with their label and, when configured, image and description. */
-function BlockPicker(props: { blocks: Block[]; onPick: (b: Block) => void; onClose: () => void }) {
+export function BlockPicker(props: { blocks: Block[]; onPick: (b: Block) => void; onClose: () => void }) {
   const [q, setQ] = useState('')
   const needle = q.trim().toLowerCase()
   const shown = props.blocks.filter((b) => !needle || blockLabel(b).toLowerCase().includes(needle) || b.slug.includes(needle))

@@ -24,11 +24,13 @@ export function RichTextField(props: FieldProps) {
   return (
     <Editor
       id={inputId(props.path)}
+      path={props.path}
       label={fieldLabel(props.field)}
       value={props.value as EditorProps['value']}
       onChange={props.onChange}
       readOnly={isReadOnly(props.field)}
       features={props.field.features ?? undefined}
+      blocks={props.field.blocks ?? undefined}
     />
   )
 }

@@ -15,6 +15,11 @@ export const EDITOR_CSS = `
 .rt-embed{display:block;margin:.5rem 0;padding:.4rem;border:1px dashed var(--border,#ccc);border-radius:4px;font-size:.85em;user-select:none}
 .rt-embed img{display:block;max-width:100%;max-height:12rem;margin-bottom:.25rem}
 .rt-embed-inline{display:inline-block;margin:0 .2em;padding:0 .3em}
+.rt-block-embed{display:block;margin:.5rem 0}.rt-block-embed-inline{display:inline;margin:0 .15em}
+.rt-block{border:1px solid var(--border,#ccc);border-radius:4px;padding:.4rem .6rem;background:var(--bg-soft,rgba(0,0,0,.02))}
+.rt-block.has-error,.rt-inline-block.has-error .rt-chip{border-color:var(--danger,#dc2626)}
+.rt-block-head{display:flex;align-items:center;gap:.5rem;margin-bottom:.25rem}.rt-block-head .icon-button{margin-left:auto}
+.rt-chip{display:inline-flex;gap:.35em;align-items:baseline;padding:0 .4em;border:1px solid var(--border,#ccc);border-radius:999px;background:none;font:inherit;font-size:.9em;cursor:pointer}
 .rt-dialog,.rt-doc-chooser{display:grid;gap:.4rem}
 .rt-dialog fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 @media (max-width:480px){.rt-button{min-width:40px;min-height:40px}}

@@ -21,14 +21,28 @@ import { fromLexical, isAllowedLinkURL, toLexical } from './lexical-json.ts'
 import { EDITOR_CSS } from './editor-css.ts'
 import { DocumentDialog, LinkDialog, type LinkChoice } from './embed-dialogs.tsx'
 import { MediaPicker } from '../form/upload-field.tsx'
+import { BlockPicker } from '../form/blocks-field.tsx'
+import type { Block } from '../api.ts'
+import { $collectBlockEmbeds, BlockEmbeds, newBlockData, type BlockEmbed } from './block-embeds.tsx'
 
 type Value = Record<string, unknown> | string | null
-export type EditorProps = { id: string; value: Value; onChange: (value: Value) => void; readOnly?: boolean; features?: string[]; label: string }
+export type EditorProps = {
+  id: string
+  /** The field's dotted path in the form: errors of blocks in the text are keyed below it. */
+  path: string
+  value: Value
+  onChange: (value: Value) => void
+  readOnly?: boolean
+  features?: string[]
+  /** The field's blocks, insertable as block or inline block nodes. */
+  blocks?: Block[]
+  label: string
+}
 
 const TRANSFORMERS = [CHECK_LIST, ...ELEMENT_TRANSFORMERS, ...TEXT_FORMAT_TRANSFORMERS, ...TEXT_MATCH_TRANSFORMERS]
 const FORMATS: [TextFormatType, string, string][] = [['bold', 'B', 'Bold'], ['italic', 'I', 'Italic'], ['underline', 'U', 'Underline'], ['strikethrough', 'S', 'Strikethrough'], ['code', '</>', 'Code']]
 
-type Dialog = { kind: 'link' | 'upload' | 'relationship'; link: LinkChoice | null }
+type Dialog = { kind: 'link' | 'upload' | 'relationship' | 'block' | 'inlineBlock'; link: LinkChoice | null }
 type Active = { formats: Set<string>; block: string; link: boolean; canUndo: boolean; canRedo: boolean }
 
 export default function RichTextEditor(props: EditorProps) {
@@ -36,6 +50,9 @@ export default function RichTextEditor(props: EditorProps) {
   const editorRef = useRef<LexicalEditor | null>(null)
   const [active, setActive] = useState<Active>({ formats: new Set(), block: 'paragraph', link: false, canUndo: false, canRedo: false })
   const [dialog, setDialog] = useState<Dialog | null>(null)
+  const [embeds, setEmbeds] = useState<BlockEmbed[]>([])
+  const [focusKey, setFocusKey] = useState<string | null>(null)
+  const blocks = props.blocks ?? []
   const on = (feature: string) => !props.features || props.features.includes(feature)
 
   useEffect(() => {
@@ -51,6 +68,17 @@ export default function RichTextEditor(props: EditorProps) {
     editor.setRootElement(host.current)
     load(editor, props.value)
     let last = JSON.stringify(props.value)
+    let lastEmbeds = ''
+    /** Keeps the list of block nodes (and their paths, which move as the text changes) for the portals. */
+    const readEmbeds = () => {
+      const next = editor.getEditorState().read(() => $collectBlockEmbeds(props.path))
+      const text = JSON.stringify(next)
+      if (text !== lastEmbeds) {
+        lastEmbeds = text
+        setEmbeds(next)
+      }
+    }
+    readEmbeds()
     const unregister = mergeRegister(
       registerRichText(editor),
       registerList(editor),
@@ -61,6 +89,7 @@ export default function RichTextEditor(props: EditorProps) {
       editor.registerNodeTransform(AutoLinkNode, dropUnsafeLink),
       editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
         editorState.read(() => setActive((a) => ({ ...a, ...readActive() })))
+        readEmbeds()
         if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return
         const json = fromLexical(editorState.toJSON() as unknown as Record<string, unknown>)
         const text = JSON.stringify(json)
@@ -122,6 +151,11 @@ export default function RichTextEditor(props: EditorProps) {
     }
   })
   const insertEmbed = (data: Record<string, unknown> & { type: string }) => atSaved(() => $insertNodes([$createEmbedNode(data)]))
+  const insertBlock = (block: Block, inline: boolean) => atSaved(() => {
+    const node = $createEmbedNode(newBlockData(block, inline))
+    $insertNodes([node])
+    setFocusKey(node.getKey())
+  })
 
   const button = (label: string, text: string, pressed: boolean | null, onClick: () => void, disabled = false) => (
     <button type="button" class="rt-button" aria-label={label} title={label} aria-pressed={pressed === null ? undefined : pressed} disabled={disabled || props.readOnly} onMouseDown={(e) => e.preventDefault()} onClick={onClick}>{text}</button>
@@ -138,6 +172,8 @@ export default function RichTextEditor(props: EditorProps) {
         {on('link') && button('Link', '🔗', active.link, openDialog('link'))}
         {on('upload') && button('Insert image', '🖼', null, openDialog('upload'))}
         {on('relationship') && button('Insert document', '⧉', null, openDialog('relationship'))}
+        {on('blocks') && blocks.length > 0 && button('Insert block', '▦', null, openDialog('block'))}
+        {on('blocks') && blocks.length > 0 && button('Insert inline block', '▭', null, openDialog('inlineBlock'))}
         {button('Undo', '↶', null, run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)), !active.canUndo)}
         {button('Redo', '↷', null, run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)), !active.canRedo)}
       </div>
@@ -145,6 +181,8 @@ export default function RichTextEditor(props: EditorProps) {
       {dialog?.kind === 'link' && <LinkDialog initial={dialog.link} onApply={applyLink} onRemove={dialog.link ? () => atSaved(() => $toggleLink(null)) : undefined} onClose={closeDialog} />}
       {dialog?.kind === 'upload' && <MediaPicker selected={null} onClose={closeDialog} onPick={(doc) => insertEmbed({ type: 'upload', relationTo: 'media', value: doc.id, fields: null, format: '', version: 3 })} />}
       {dialog?.kind === 'relationship' && <DocumentDialog onClose={closeDialog} onPick={(slug, doc) => insertEmbed({ type: 'relationship', relationTo: slug, value: doc.id, format: '', version: 2 })} />}
+      {(dialog?.kind === 'block' || dialog?.kind === 'inlineBlock') && <BlockPicker blocks={blocks} onClose={closeDialog} onPick={(b) => insertBlock(b, dialog.kind === 'inlineBlock')} />}
+      {editorRef.current && <BlockEmbeds editor={editorRef.current} embeds={embeds} blocks={blocks} focusKey={focusKey} onFocused={() => setFocusKey(null)} />}
     </div>
   )
 }

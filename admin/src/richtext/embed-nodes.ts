@@ -1,20 +1,21 @@
 /**
- * Nodes the editor shows but does not edit inside: uploads, relationships and the field's blocks (block
- * and inline block). Each keeps its JSON as the API stores it and draws a small labelled box; blocks are
- * shown read-only here (the admin has no blocks editor to reuse yet).
+ * Nodes that are not text: uploads, relationships and the field's blocks (block and inline block). Each
+ * keeps its JSON as the API stores it. Uploads and relationships draw a small labelled box; blocks get an
+ * empty element that the editor fills with the block's fields form (block-embeds.tsx).
  */
 import { DecoratorNode, type LexicalNode, type NodeKey } from 'lexical'
 import { docs, type Doc } from '../api.ts'
 import { thumbnailURL } from '../upload.ts'
 
-type Data = Record<string, unknown> & { type: string }
+export type EmbedData = Record<string, unknown> & { type: string }
+type Data = EmbedData
 
 function describe(data: Data): string {
   if (data.type === 'upload') return `Image: media ${String(idOf(data.value))}`
   if (data.type === 'relationship') return `Document: ${String(data.relationTo)} ${String(idOf(data.value))}`
-  const fields = (data.fields ?? {}) as Record<string, unknown>
-  return `Block: ${String(fields.blockName || fields.blockType)} (read-only here)`
+  return ''
 }
+const isBlock = (type: string) => type === 'block' || type === 'inlineBlock'
 const idOf = (value: unknown) => (typeof value === 'object' && value ? (value as { id?: unknown }).id : value)
 
 /** Puts the media document's thumbnail in front of the label (fetched when the value is only an id). */
@@ -42,9 +43,9 @@ function embedClass(type: string, inline: boolean) {
     override exportJSON() { return { ...this.__data, type, version: this.__data.version ?? 1 } as never }
     override createDOM() {
       const element = document.createElement(inline ? 'span' : 'div')
-      element.className = inline ? 'rt-embed rt-embed-inline' : 'rt-embed'
+      element.className = isBlock(type) ? (inline ? 'rt-block-embed rt-block-embed-inline' : 'rt-block-embed') : inline ? 'rt-embed rt-embed-inline' : 'rt-embed'
       element.contentEditable = 'false'
-      element.append(document.createTextNode(describe(this.__data)))
+      if (!isBlock(type)) element.append(document.createTextNode(describe(this.__data)))
       if (type === 'upload') void showThumbnail(element, this.__data)
       return element
     }

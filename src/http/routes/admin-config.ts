@@ -27,8 +27,9 @@ function describeField(field: SanitizedField): Record<string, unknown> {
     ...(field.minRows !== undefined ? { minRows: field.minRows } : {}),
     ...(field.maxRows !== undefined ? { maxRows: field.maxRows } : {}),
     ...(field.tabs ? { tabs: field.tabs.map((tab) => ({ label: tab.label ?? null, name: tab.name ?? null, description: tab.description ?? null, admin: tab.admin ?? null, fields: describeFields(tab.editorFields) })) } : {}),
-    ...(field.blocks ? {
-      blocks: field.blocks.map((block) => ({
+    // A rich text field's blocks are offered by its editor, edited with the same forms as a blocks field.
+    ...(field.blocks ?? field.richTextBlocks ? {
+      blocks: (field.blocks ?? field.richTextBlocks)!.map((block) => ({
         slug: block.slug, labels: block.labels ?? null, interfaceName: block.interfaceName ?? null, imageURL: block.imageURL ?? null,
         admin: serializable(block.admin), fields: describeFields(block.editorFields),
       })),
