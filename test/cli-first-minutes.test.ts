@@ -39,3 +39,37 @@ test("init's .gitignore covers the folders a restore sets aside", () => {
   Bun.spawnSync(['git', 'init', '-q'], { cwd: site });
   expect(Bun.spawnSync(['git', 'check-ignore', '-q', 'uploads.before-restore-2026-01-01T00-00-00Z/a.png'], { cwd: site }).exitCode).toBe(0);
 });
+
+/** Starts the server from `cwd` on a free port, returns what it printed once it listens, then stops it. */
+async function serveOnce(cwd: string): Promise<string> {
+  const server = Bun.spawn([process.execPath, MAIN, '--port', '0'], { cwd, stdout: 'pipe', stderr: 'pipe' });
+  let out = '';
+  const reader = server.stdout.getReader();
+  const deadline = Date.now() + 20_000;
+  try {
+    while (!out.includes('cms listening') && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += new TextDecoder().decode(value);
+    }
+  } finally {
+    server.kill();
+    await server.exited;
+  }
+  return out + (await new Response(server.stderr).text());
+}
+
+test('with no config, serve keeps the built-in schema quiet and writes no migrations beside where it runs', async () => {
+  const bare = fs.mkdtempSync(path.join(dir, 'bare-'));
+  const out = await serveOnce(bare);
+  expect(out).toContain('cms listening');
+  expect(out).not.toContain('schema updated');
+  expect(fs.existsSync(path.join(bare, 'migrations'))).toBe(false);
+  expect(fs.readdirSync(path.join(bare, 'data', 'migrations', 'sqlite')).some((f) => f.endsWith('.sql'))).toBe(true);
+
+  // A config added later continues that history instead of creating the built-in tables again.
+  fs.writeFileSync(path.join(bare, 'cms.config.ts'), "export default { collections: [{ slug: 'notes', fields: [{ name: 'title', type: 'text' }] }] }\n");
+  const later = await serveOnce(bare);
+  expect(later).toContain('cms listening');
+  expect(fs.readdirSync(path.join(bare, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql')).sort()).toEqual(['0000_init.sql', '0001_config_change.sql']);
+}, 40_000);
