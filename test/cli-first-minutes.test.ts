@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { commandFrom } from '../src/cli/invoked-as.ts';
+import { progressLine } from '../src/cli/progress-line.ts';
+import { manualClock } from '../src/clock.ts';
 
 const MAIN = path.join(import.meta.dir, '..', 'src', 'cli', 'main.ts');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-first-'));
@@ -73,3 +75,21 @@ test('with no config, serve keeps the built-in schema quiet and writes no migrat
   expect(later).toContain('cms listening');
   expect(fs.readdirSync(path.join(bare, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql')).sort()).toEqual(['0000_init.sql', '0001_config_change.sql']);
 }, 40_000);
+
+test('off a terminal, progress is whole lines: each phase, each tenth done, and every two seconds of a slow stretch', () => {
+  const lines: string[] = [];
+  const clock = manualClock(0);
+  const line = progressLine('export', undefined, { tty: false, write: (text) => lines.push(text), clock });
+  line.show({ phase: 'posts', done: 0, total: 1000 });
+  for (let done = 1; done <= 1000; done++) line.show({ phase: 'posts', done, total: 1000 });
+  expect(lines).toEqual(['export: posts 0/1000\n', ...Array.from({ length: 10 }, (_, i) => `export: posts ${(i + 1) * 100}/1000\n`)]);
+
+  lines.length = 0;
+  line.show({ phase: 'media', done: 0, total: 100_000 });
+  line.show({ phase: 'media', done: 1, total: 100_000 });
+  clock.advance(2000);
+  line.show({ phase: 'media', done: 2, total: 100_000 });
+  line.show({ phase: 'media', done: 3, total: 100_000 });
+  expect(lines).toEqual(['export: media 0/100000\n', 'export: media 2/100000\n']);
+  expect(lines.every((l) => !l.includes('\r'))).toBe(true);
+});
