@@ -93,3 +93,12 @@ test('off a terminal, progress is whole lines: each phase, each tenth done, and 
   expect(lines).toEqual(['export: media 0/100000\n', 'export: media 2/100000\n']);
   expect(lines.every((l) => !l.includes('\r'))).toBe(true);
 });
+
+test("--help and the README's command list say the same, migrate:create's folder included", () => {
+  const help = Bun.spawnSync([process.execPath, MAIN, '--help'], { stdout: 'pipe' }).stdout.toString();
+  const usage = help.slice(help.indexOf('Usage:\n') + 7, help.indexOf('\n\nEvery command')).split('\n').map((l) => l.slice(2));
+  const readme = fs.readFileSync(path.join(import.meta.dir, '..', 'README.md'), 'utf8');
+  const block = readme.slice(readme.indexOf('## Command line')).split('```')[1]!.trim().split('\n');
+  expect(block).toEqual(usage);
+  expect(usage.find((l) => l.startsWith('cms migrate:create'))).toContain('migrations/sqlite/ or migrations/postgres/ beside the config');
+});
