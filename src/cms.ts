@@ -7,6 +7,7 @@ import type { SanitizedConfig, StorageAdapter } from './config/types.ts';
 import { openStore } from './db/open-store.ts';
 import type { Store } from './db/store.ts';
 import { applyMigrationFiles, diffConfig, writeMigrationFile, DESTRUCTIVE_HINT } from './db/schema-migrate.ts';
+import { adoptBuiltInHistory } from './db/built-in-history.ts';
 import { requireExistingDatabase, verifySchema } from './db/verify-schema.ts';
 import { ensureChangeTriggers } from './db/change-triggers.ts';
 import { createEventStream, type EventStream } from './events/change-events.ts';
@@ -112,6 +113,8 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
 
 /** CONTRACT §1: pending files are applied; additive config changes are written to a file and applied; destructive ones stop start-up. */
 async function migrateOnStart(config: SanitizedConfig, store: Store, clock: Clock, log: Logger): Promise<void> {
+  const adopted = adoptBuiltInHistory(config);
+  if (adopted) log.info(`continued the built-in defaults' migration history from ${adopted} in ${config.migrationsDir}`);
   const applied = await applyMigrationFiles(store, config.migrationsDir, isoNow(clock));
   if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
   const change = await diffConfig(config);
@@ -122,7 +125,9 @@ async function migrateOnStart(config: SanitizedConfig, store: Store, clock: Cloc
   const file = writeMigrationFile(config.migrationsDir, applied.length || (await hasAnyMigration(store)) ? 'config_change' : 'init', change,
     ['Written by cms serve: an additive change from the config.']);
   await applyMigrationFiles(store, config.migrationsDir, isoNow(clock));
-  log.info(`schema updated from the config: ${file.file}`);
+  // Without a config file (the built-in defaults, or a config object) there is no project file to point at:
+  // the defaults' schema is the binary's own, with nothing for a newcomer to review or commit.
+  if (config.configPath) log.info(`schema updated from the config: ${file.file}`);
 }
 
 async function hasAnyMigration(store: Store): Promise<boolean> {

@@ -182,7 +182,8 @@ describe('cms backup and cms restore on the command line', () => {
       await t.server.stop();
       const restore = cli('restore', file);
       expect({ status: restore.status, stderr: restore.stderr }).toEqual({ status: 0, stderr: '' });
-      expect(restore.stdout).toContain('verifying checksums');
+      expect(restore.stdout).toContain('restore: verifying checksums');
+      expect(restore.stdout).toMatch(/restore: restoring (\d+)\/\1\n/);
       expect(restore.stdout).toContain('moved aside, not deleted');
     } finally {
       for (const d of [dir, out]) fs.rmSync(d, { recursive: true, force: true });

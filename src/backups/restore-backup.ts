@@ -21,11 +21,12 @@ import { verifyArchive, type Manifest } from './manifest.ts';
 import { readTarGz } from './tar-read.ts';
 
 export type RestoreResult = { manifest: Manifest; movedAside: string[]; restored: number };
-export type RestoreOptions = { now: number; onProgress?: (step: string) => void };
+export type RestoreProgress = { phase: string; done?: number; total?: number };
+export type RestoreOptions = { now: number; onProgress?: (progress: RestoreProgress) => void };
 
 export async function restoreBackup(config: SanitizedConfig, file: string, options: RestoreOptions): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new ConfigError(`${file} does not exist`);
-  options.onProgress?.('verifying checksums');
+  options.onProgress?.({ phase: 'verifying checksums' });
   const manifest = await verifyArchive(file).catch((error) => {
     throw new ConfigError(`${(error as Error).message}; nothing was changed`);
   });
@@ -42,7 +43,7 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
     movedAside.push(target + suffix);
   };
   const hasEntry = (prefix: string) => manifest.entries.some((e) => e.path.startsWith(prefix));
-  options.onProgress?.('moving current data aside');
+  options.onProgress?.({ phase: 'moving current data aside' });
   if (manifest.database) for (const f of ['', '-wal', '-shm']) await moveAside(config.databasePath + f);
   if (hasEntry('data/secret')) await moveAside(path.join(config.dataDir, 'secret'));
   if (!config.upload.storage) await moveAside(config.upload.dir);
@@ -64,7 +65,7 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
       await fs.promises.rm(temp, { force: true });
     }
     restored++;
-    options.onProgress?.(`restored ${restored} of ${expected.size}`);
+    options.onProgress?.({ phase: 'restoring', done: restored, total: expected.size });
   }
   return { manifest, movedAside, restored };
 

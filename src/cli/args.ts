@@ -37,20 +37,20 @@ export const HELP = `cms: a headless CMS in one file
 
 Usage:
   cms [serve] [--config FILE] [--port N] [--host H] [--dev]   run the server (default command)
-        [--tls-cert FILE --tls-key FILE]                     serve HTTPS (PEM files)
+        [--tls-cert FILE --tls-key FILE]                     serve HTTPS (PEM files); cookies become Secure
         [--log-format text|json]                             one log line per request
   cms init [DIR] [--template website]                          write a starter cms.config.ts and .gitignore
                                                                (website: a whole site, seeded at the first start)
   cms create-admin [--email E --password P --name N]           create an admin user (prompts on a terminal)
   cms migrate                                                  apply pending migration files
   cms migrate:status                                           list applied and pending migrations
-  cms migrate:create [NAME]                                    write the SQL for config changes into migrations/
+  cms migrate:create [NAME]                                    write the SQL for config changes into migrations/sqlite/ or migrations/postgres/ beside the config
   cms migrate:engine --to postgres://…                         copy this SQLite project's data into an empty PostgreSQL database
   cms generate:types [--out FILE]                              write TypeScript types for the config (default cms-types.ts beside it)
   cms generate:graphql-schema [--out FILE]                     write the GraphQL schema as SDL (default schema.graphql beside it)
   cms backup [--out DIR]                                       write a backup (database, uploads, manifest) now
   cms restore FILE                                             check a backup, move current data aside, restore it
-  cms export [--out DIR] [--locale all|CODE] [--drafts]       write content as JSON files and media (default ./export beside the config)
+  cms export [--out DIR] [--locale all|CODE] [--drafts]       write content as JSON files plus media (default export/ beside the config)
   cms import DIR                                               load an export folder into this instance (ids kept)
   cms reindex [--collection SLUG]                              rebuild the full-text search indexes from the documents
   cms --help | --version

@@ -29,7 +29,9 @@ export async function restoreCommand(args: CLIArgs): Promise<void> {
   const file = args.rest[0];
   if (!file) throw new ConfigError('usage: cms restore FILE [--config FILE]');
   const config = await loadConfig({ configPath: (args.flags.config as string) ?? null });
-  const result = await restoreBackup(config, path.resolve(file), { now: systemClock.now(), onProgress: (step) => console.log(step) });
+  const line = progressLine('restore');
+  const result = await restoreBackup(config, path.resolve(file), { now: systemClock.now(), onProgress: line.show });
+  line.done();
   console.log(`restored ${result.restored} entries from the backup of ${result.manifest.createdAt} (cms ${result.manifest.version})`);
   if (result.movedAside.length) console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
   if (!result.manifest.database) console.log(result.manifest.note ?? 'this backup holds no database');

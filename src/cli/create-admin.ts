@@ -44,6 +44,8 @@ export async function createAdminCommand(args: CLIArgs): Promise<void> {
   if (!password) {
     if (!interactive) throw new ConfigError('create-admin: --password is required (no terminal to ask on)');
     password = await prompt('Password (at least 8 characters): ', true);
+    // Typed blind, so typed twice: a typo would otherwise lock the only admin out.
+    if ((await prompt('Password again: ', true)) !== password) throw new ConfigError('create-admin: the two passwords differ; nothing was created');
   }
   if (name === undefined && interactive && !args.flags.email) name = (await prompt('Name (optional): ')) || undefined;
   const problem = passwordProblem(password);

@@ -55,5 +55,5 @@ export async function loadConfig(options: LoadOptions = {}): Promise<SanitizedCo
   const file = findConfigFile(options.configPath);
   const input = file ? await importConfigFile(file) : {};
   const rootDir = file ? path.dirname(file) : options.rootDir ?? (isCompiled ? executableDir() : process.cwd());
-  return sanitizeConfig(input, { configPath: file, rootDir, dev: options.dev, database: options.database });
+  return sanitizeConfig(input, { configPath: file, rootDir, dev: options.dev, database: options.database, builtInDefaults: !file });
 }

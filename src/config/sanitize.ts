@@ -22,7 +22,11 @@ const SLUG = /^[a-z][a-z0-9_-]{0,62}$/;
 const LOCALE = /^[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8})*$/;
 const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview', 'realtime', 'search', 'graphql', 'audit-log', 'mcp']);
 
-type Options = { configPath: string | null; rootDir: string; dev?: boolean; database?: string };
+/**
+ * `builtInDefaults`: no config file was found. The default schema (users, media) is then the binary's own, not
+ * a project's: its migration files go to the data folder rather than beside the binary (docs/config.md).
+ */
+type Options = { configPath: string | null; rootDir: string; dev?: boolean; database?: string; builtInDefaults?: boolean };
 
 export function sanitizeConfig(input: UserConfig, options: Options): SanitizedConfig {
   const where = options.configPath ?? 'built-in defaults';
@@ -106,15 +110,16 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
   const cors = input.cors ?? [];
   if (cors !== '*' && !(Array.isArray(cors) && cors.every((o) => typeof o === 'string'))) fail('cors', "must be a list of origins or '*'");
 
+  // PostgreSQL keeps nothing in it but what one box needs for itself (sharp's native files, staged uploads).
+  const dataDir = database.databaseEngine === 'sqlite' ? path.dirname(database.databasePath) : resolve('data');
   return {
     configPath: options.configPath,
     rootDir: options.rootDir,
     serverURL: input.serverURL ? String(input.serverURL).replace(/\/+$/, '') : null,
     secret: input.secret ?? null,
     ...database,
-    // PostgreSQL keeps nothing in it but what one box needs for itself (sharp's native files, staged uploads).
-    dataDir: database.databaseEngine === 'sqlite' ? path.dirname(database.databasePath) : resolve('data'),
-    migrationsDir: migrationsDirFor(database.databaseEngine, resolve('migrations')),
+    dataDir,
+    migrationsDir: migrationsDirFor(database.databaseEngine, options.builtInDefaults ? path.join(dataDir, 'migrations') : resolve('migrations')),
     routes,
     cors: cors === '*' ? '*' : cors.map(normalizeOrigin),
     trustProxy: sanitizeTrustProxy(input.trustProxy, fail),

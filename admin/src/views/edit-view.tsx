@@ -12,12 +12,13 @@ import { unsavedKey } from '../form/unsaved-store.ts'
 import { handOver, takeHandOver } from '../form/prefill.ts'
 import { FieldList } from '../form/fields.tsx'
 import { FormContext, type FormState } from '../form/form-context.ts'
-import { changedFields, emptyDoc } from '../form/values.ts'
+import { changedFields, dataFields, emptyDoc } from '../form/values.ts'
 import { docLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
 import { Uploader } from '../media/uploader.tsx'
 import { Link, navigate } from '../router.tsx'
 import { confirmDialog, ErrorBox, Icon, SecretRow, Spinner, toast } from '../ui.tsx'
 import { MediaPreview } from './media-preview.tsx'
+import { LazyView } from './lazy-view.tsx'
 import { trashChoice } from './trash-choice.tsx'
 import { MoreActions } from '../popup-menu.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
@@ -33,7 +34,8 @@ let flash: { path: string; text: string; secret?: string; invite?: string } | nu
 
 export function EditView(props: { collection: CollectionConfig; id: string | null }) {
   const c = props.collection
-  const { user, locale, setUser } = useApp()
+  const { user, locale, setUser, setLocale, config } = useApp()
+  const [copying, setCopying] = useState(false)
   const creating = props.id === null
   const isUsers = c.builtIn === 'users'
   const isMedia = c.builtIn === 'media'
@@ -195,6 +197,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const title = creating ? `New ${singularLabel(c).toLowerCase()}` : docLabel(c, form.values) || docLabel(c, doc)
   const draftStatus = typeof doc?.status === 'string' ? doc.status : null
   const own = isUsers && String(props.id) === String(user.id)
+  const copyTargets = !creating && locale && doc && config.localization && config.localization.locales.length > 1 && dataFields(fields).some((f) => f.localized) ? config.localization.locales : null
 
   return (
     <section class="edit">
@@ -218,6 +221,11 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
                   <Icon name="copy" /> Duplicate
                 </button>
               )}
+              {copyTargets && (
+                <button type="button" class="ghost" onClick={() => setCopying(true)} disabled={form.busy}>
+                  <Icon name="copy" /> Copy to locale
+                </button>
+              )}
               {mayManage(c, user) && (
                 <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={form.busy}>
                   <Icon name="trash" /> Delete
@@ -237,6 +245,9 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         </div>
       </header>
 
+      {copying && copyTargets && (
+        <LazyView load={() => import('./copy-to-locale.tsx')} props={{ c, id: String(props.id), doc: doc!, from: locale!, locales: copyTargets, onClose: () => setCopying(false), onCopied: (to: string) => (setCopying(false), setLocale(to)) }} />
+      )}
       {note && (
         <div class="alert ok" role="status">
           <p>{note.text}</p>

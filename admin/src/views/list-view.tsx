@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { docs, schedule, type CollectionConfig, type Doc, type ListResult } from '../api.ts'
 import { isAdmin, mayManage, useApp } from '../app-context.ts'
+import { UploadCell } from '../list/upload-cell.tsx'
 import { cellText, docTitle, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
 import { Link, navigate, replaceQuery, updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
@@ -223,6 +224,10 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
                       ) : col.key === 'updatedAt' || col.key === 'createdAt' ? (
                         <td class="muted nowrap" key={col.key}>
                           {formatDate(d[col.key])}
+                        </td>
+                      ) : col.field?.type === 'upload' ? (
+                        <td class="upload-cell" key={col.key}>
+                          <UploadCell field={col.field} value={d[col.key]} />
                         </td>
                       ) : (
                         <td key={col.key}>{cellText(col.field, col.key === 'id' ? String(d.id) : d[col.key])}</td>
