@@ -1,5 +1,5 @@
 /**
- * `bun run test`: the whole suite on each engine (issue 16's matrix: the same tests, not a copy). First on
+ * `bun run test`: the whole suite on each engine (a matrix: the same tests, not a copy). First on
  * SQLite, then again with CMS_TEST_ENGINE=postgres, which makes every test server (test/harness.ts,
  * test/support/child-server.ts) run on a fresh database of the loopback cluster (test/setup/postgres.ts).
  * Files that do not depend on the engine (the build, the browser, the PostgreSQL-only files) run once.

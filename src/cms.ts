@@ -110,7 +110,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   return cms;
 }
 
-/** CONTRACT §1: pending files are applied; additive config changes are written to a file and applied; destructive ones stop start-up. */
+/** Migrations at start (docs/config.md): pending files are applied; additive config changes are written to a file and applied; destructive ones stop start-up. */
 async function migrateOnStart(config: SanitizedConfig, store: Store, clock: Clock, log: Logger): Promise<void> {
   const applied = await applyMigrationFiles(store, config.migrationsDir, isoNow(clock));
   if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);

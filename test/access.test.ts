@@ -1,4 +1,4 @@
-/** Access rules (CONTRACT §2, §3): defaults, booleans, where-filters merged into SQL, field access, 401 vs 403 vs 404. */
+/** Access rules (docs/config.md, docs/documents.md): defaults, booleans, where-filters merged into SQL, field access, 401 vs 403 vs 404. */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { runScenarios, startTestServer, type Session, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';

@@ -1,5 +1,5 @@
 /**
- * Forgot and reset password, invitations and admin-made reset links (CONTRACT §8), with the mails received
+ * Forgot and reset password, invitations and admin-made reset links (docs/accounts.md), with the mails received
  * by a real SMTP server on loopback and every link followed over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

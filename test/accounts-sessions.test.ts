@@ -1,4 +1,4 @@
-/** Sessions you can see and end (CONTRACT §8): user agent, address, last use at most once a minute, `current`, admins via `?user=`. */
+/** Sessions you can see and end (docs/accounts.md): user agent, address, last use at most once a minute, `current`, admins via `?user=`. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runScenarios, startTestServer, type TestServer } from './harness.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (CONTRACT §8): the generator against RFC 6238's vectors, and setup, enable, login
+ * Two-factor sign-in (docs/accounts.md): the generator against RFC 6238's vectors, and setup, enable, login
  * with a code, single use, the ±1 step window, recovery codes, the login lock, disable, an admin's reset
  * and `auth.requireTwoFactor`, with every code computed here by an independent implementation.
  */

@@ -1,5 +1,5 @@
 /**
- * Backups and restore (CONTRACT §10): a backup taken while documents and uploads keep arriving restores
+ * Backups and restore (docs/operations.md): a backup taken while documents and uploads keep arriving restores
  * into a fresh folder with every write acknowledged before it started, byte for byte, and a database that
  * passes `PRAGMA integrity_check`; a damaged archive and a running server are refused before anything is
  * touched; S3 uploads and an S3 target; the schedule and retention by cms.clock; the HTTP routes' rights.

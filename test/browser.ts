@@ -1,5 +1,5 @@
 /**
- * Launches the system Chromium for browser tests (STACK-FACTS.md, "Browser tests"): headless, no sandbox,
+ * Launches the system Chromium for browser tests (CONTRIBUTING.md, "Browser tests"): headless, no sandbox,
  * a fresh profile in a temp folder through launchPersistentContext, removed on close.
  */
 import fs from 'node:fs';

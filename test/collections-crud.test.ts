@@ -47,7 +47,7 @@ runScenarios('collection CRUD', postsConfig, [
   { name: 'duplicate unique value is a 400 naming the field', method: 'POST', url: '/posts', body: { title: 'dup', slug: 'first' }, status: 400, contains: ['"field":"slug"'], events: {} },
   { name: 'malformed JSON is a 400', method: 'POST', url: '/posts', body: '{"title": ', headers: { 'content-type': 'application/json' }, status: 400, contains: ['not valid JSON'] },
   { name: 'a JSON array body is a 400', method: 'POST', url: '/posts', body: [1, 2], status: 400 },
-  // Id 3 (two created before): the refused duplicate took no id, on either engine (CONTRACT §9).
+  // Id 3 (two created before): the refused duplicate took no id, on either engine (docs/postgres.md).
   { name: 'full create keeps every type', method: 'POST', url: '/posts', body: { title: 'Full', featured: true, publishedOn: '2026-02-03', kind: 'news', tags: ['a', 'c'], meta: { deep: [1, { x: 2 }] }, items: [{ label: 'one' }] }, status: 201, contains: ['"doc":{"id":3,', '"featured":true', '"publishedOn":"2026-02-03T00:00:00.000Z"', '"tags":["a","c"]', '"meta":{"deep":[1,{"x":2}]}', '"label":"one"'] },
   { name: 'update changes only the fields given', method: 'PATCH', url: '/posts/1', body: { views: 7 }, status: 200, contains: ['"views":7', '"title":"First"', '"slug":"first"'], events: { update: 1 } },
   { name: 'update that publishes sends update + publish', method: 'PATCH', url: '/posts/1', body: { status: 'published' }, status: 200, events: { update: 1, publish: 1 } },
@@ -61,6 +61,6 @@ runScenarios('collection CRUD', postsConfig, [
   { name: 'unknown collection is a 404', method: 'GET', url: '/nothing', status: 404, contains: ['"errors"'] },
   { name: 'unknown route is a 404', method: 'GET', url: '/posts/1/what/ever', status: 404, contains: ['"errors"'] },
   { name: 'wrong method is a 405', method: 'PUT', url: '/posts/1', status: 405, contains: ['"errors"'] },
-  // DELETE and PATCH on the list are the bulk writes by where (CONTRACT §7, test/payload-compat.test.ts).
+  // DELETE and PATCH on the list are the bulk writes by where (docs/payload-compatibility.md, test/payload-compat.test.ts).
   { name: 'wrong method on the list is a 405', method: 'PUT', url: '/posts', status: 405 },
 ]);

@@ -1,4 +1,4 @@
-/** Drafts over REST (SPEC "States and transitions", CONTRACT §4): save as draft, publish, unpublish, discard, for documents and globals, with exact events. */
+/** Drafts over REST (docs/drafts-and-versions.md): save as draft, publish, unpublish, discard, for documents and globals, with exact events. */
 import { describe, expect, test, afterAll, beforeAll } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -52,7 +52,7 @@ export type TestResponse = { status: number; headers: Headers; body: any; text: 
 
 let userCounter = 0;
 
-/** The engines the scenario tables run on (a matrix: every table on each; issue 16). */
+/** The engines the scenario tables run on (a matrix: every table on each). */
 export const TEST_ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
 /** The engine of servers started without one: CMS_TEST_ENGINE, else SQLite. */
 export const DEFAULT_TEST_ENGINE: Engine = process.env.CMS_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';

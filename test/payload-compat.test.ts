@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 "Payload clients unchanged", row by row, as scenario tables against a real server. The SDK
+ * Payload's clients unchanged (docs/payload-compatibility.md), row by row, as scenario tables against a real server. The SDK
  * itself is driven in test/payload-sdk.test.ts.
  */
 import { expect } from 'bun:test';
@@ -135,7 +135,7 @@ const versionRows: Scenario[] = [
   { name: 'a version of a document outside the editor\'s update filter is refused', method: 'GET', url: (t) => `/posts/versions/${3}`, as: 'editor', status: 403 },
   { name: 'an unknown version is a 404', method: 'GET', url: '/posts/versions/999', as: 'admin', status: 404 },
   {
-    name: 'POST /posts/versions/:version restores it like SPEC\'s restore route',
+    name: 'POST /posts/versions/:version restores it like the document\'s restore route',
     method: 'POST', url: '/posts/versions/1', as: 'admin', status: 200, events: { update: 1 },
     check: (r) => expect(r.body).toMatchObject({ message: 'Version restored.', doc: { id: 1, title: 'One', _status: 'published' } }),
   },
@@ -286,7 +286,7 @@ const authRows: Scenario[] = [
       expect(r.headers.get('set-cookie')).toContain('cms-session=');
     },
   },
-  { name: 'refresh-token by cookie without the CSRF token is a 403 (SPEC stands)', method: 'POST', url: '/users/refresh-token', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, status: 403 },
+  { name: 'refresh-token by cookie without the CSRF token is a 403 (our CSRF rule stands)', method: 'POST', url: '/users/refresh-token', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, status: 403 },
   { name: 'unlock: anonymous is a 401', method: 'POST', url: '/users/unlock', body: { email: 'x@example.com' }, status: 401 },
   { name: 'unlock: an editor is a 403', method: 'POST', url: '/users/unlock', as: 'editor', body: { email: 'x@example.com' }, status: 403 },
   { name: 'unlock: an email is required', method: 'POST', url: '/users/unlock', as: 'admin', body: {}, status: 400, contains: ['"field":"email"', '"path":"email"'] },
@@ -302,16 +302,16 @@ const authRows: Scenario[] = [
   { name: 'validation errors carry path = field', method: 'POST', url: '/posts', as: 'admin', body: { title: '' }, status: 400, contains: ['"field":"title"', '"path":"title"'] },
 ];
 
-runScenarios('CONTRACT §7: count', config, countRows, seed);
-runScenarios('CONTRACT §7: bulk writes', config, bulkRows, seed);
-runScenarios('CONTRACT §7: versions at Payload\'s paths', config, versionRows, async (t) => {
+runScenarios('Payload clients: count', config, countRows, seed);
+runScenarios('Payload clients: bulk writes', config, bulkRows, seed);
+runScenarios('Payload clients: versions at Payload\'s paths', config, versionRows, async (t) => {
   await seed(t);
   // An editor's post gets a second version, so the list has more than one per document.
   await t.request('PATCH', '/posts/2', { token: await admin(t), body: { views: 20, _status: 'published' } });
 });
-runScenarios('CONTRACT §7: answers, _status, select, populate, pagination', config, shapeRows, seed);
-runScenarios('CONTRACT §7: method override', config, overrideRows, async (t) => {
+runScenarios('Payload clients: answers, _status, select, populate, pagination', config, shapeRows, seed);
+runScenarios('Payload clients: method override', config, overrideRows, async (t) => {
   await seed(t);
   await t.request('POST', '/globals/settings', { token: await admin(t), body: { siteName: 'Site' } });
 });
-runScenarios('CONTRACT §7: auth forms, refresh, unlock, init, error paths', config, authRows, seed);
+runScenarios('Payload clients: auth forms, refresh, unlock, init, error paths', config, authRows, seed);

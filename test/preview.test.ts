@@ -1,4 +1,4 @@
-/** Live preview (CONTRACT §4): unsaved values over the latest draft, nothing saved, `{ doc, url }`; preview tokens read the current draft without login. */
+/** Live preview (docs/drafts-and-versions.md): unsaved values over the latest draft, nothing saved, `{ doc, url }`; preview tokens read the current draft without login. */
 import { expect } from 'bun:test';
 import { runScenarios, type TestServer } from './harness.ts';
 import { draftsConfig } from './fixtures/drafts-config.ts';

@@ -1,5 +1,5 @@
 /**
- * Scheduling (CONTRACT §4) and scheduled jobs run by the job runner: time moves with the injectable clock,
+ * Scheduling (docs/drafts-and-versions.md) and scheduled jobs run by the job runner: time moves with the injectable clock,
  * never by sleeping. A due job runs through the same operations as REST, with the same events.
  */
 import { expect } from 'bun:test';

@@ -1,4 +1,4 @@
-/** Scheduled jobs across the site (issue 10, capability 5): `GET /jobs/scheduled`, admins only, soonest first, list shape. */
+/** Scheduled jobs across the site (docs/drafts-and-versions.md): `GET /jobs/scheduled`, admins only, soonest first, list shape. */
 import { expect } from 'bun:test';
 import { runScenarios, type TestServer } from './harness.ts';
 import { draftsConfig, JOBS_SECRET } from './fixtures/drafts-config.ts';

@@ -1,4 +1,4 @@
-/** Versions (CONTRACT §4): every save of a drafts collection or global keeps one; listed, read, restored, pruned; update access required. */
+/** Versions (docs/drafts-and-versions.md): every save of a drafts collection or global keeps one; listed, read, restored, pruned; update access required. */
 import { expect } from 'bun:test';
 import { runScenarios, type TestServer } from './harness.ts';
 import { draftsConfig } from './fixtures/drafts-config.ts';

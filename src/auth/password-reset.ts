@@ -1,5 +1,5 @@
 /**
- * Forgot password, reset password, invitations and admin-made reset links (CONTRACT §8).
+ * Forgot password, reset password, invitations and admin-made reset links (docs/accounts.md).
  *
  * Forgot-password answers the same, in the same time, whether or not the email has an account: after the
  * throttle (which every request passes through alike) the answer goes at once, and the lookup, the token

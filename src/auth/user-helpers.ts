@@ -1,5 +1,5 @@
 /**
- * Server-side helpers (SPEC Authentication §11): the logged-in user of a request, or null.
+ * Server-side helpers (docs/accounts.md): the logged-in user of a request, or null.
  * `getCMSUser(request | headers)` for anything with a Fetch `Request`; `useCMSUser(event)` for h3/Nuxt events.
  */
 import type { User } from '../config/types.ts';

@@ -159,7 +159,7 @@ function callerKey(credentials: Credentials, what: string): string {
 /** A strong validator: the same bytes have the same tag, whoever asked and whenever. */
 const etagOf = (body: Uint8Array<ArrayBuffer>) => `"${body.byteLength.toString(36)}-${Bun.hash(body).toString(36)}"`;
 
-/** RFC 9110 §13.1.2: `*`, or any listed tag equal under weak comparison. */
+/** RFC 9110, section 13.1.2: `*`, or any listed tag equal under weak comparison. */
 function matches(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;

@@ -1,5 +1,5 @@
 /**
- * TypeScript for a config (CONTRACT §12, docs/typescript.md): per collection and global the document as
+ * TypeScript for a config (docs/typescript.md): per collection and global the document as
  * read (`Post`), as read with `locale: 'all'` (`PostAllLocales`), the input of a write (`PostData`) and the
  * paths `where` and `sort` accept; plus the `CMSTypes` map that `getCMS<CMSTypes>()` types the Local API
  * with. The output imports nothing, so it compiles wherever it is copied.

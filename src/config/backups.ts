@@ -1,5 +1,5 @@
 /**
- * The `backups` setting (CONTRACT §10), checked once at start. The backups never live among the uploads:
+ * The `backups` setting (docs/operations.md), checked once at start. The backups never live among the uploads:
  * a backup would then contain the backups before it, and the sweep of crash leftovers, which removes
  * stored files no media document names, would remove them.
  */

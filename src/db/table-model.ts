@@ -59,7 +59,7 @@ export function jsonColumnsByTable(config: SanitizedConfig): Map<string, Set<str
 
 export function configTables(config: SanitizedConfig): TableModel[] {
   const tables = [...config.collections, ...config.globals].map(entityTable);
-  // Webhook deliveries exist only when webhooks are configured (SPEC "Events", rule 8).
+  // Webhook deliveries exist only when webhooks are configured (docs/webhooks.md).
   if (config.webhooks.length > 0) tables.push(deliveriesTable);
   return tables;
 }

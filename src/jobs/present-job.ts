@@ -1,4 +1,4 @@
-/** A job row → CONTRACT §4's job `{ id, action, at, collection | global, parent, state, createdAt }` (plus `error` once failed). */
+/** A job row → the job shape of docs/drafts-and-versions.md `{ id, action, at, collection | global, parent, state, createdAt }` (plus `error` once failed). */
 import type { JobRow } from './jobs-store.ts';
 
 export function presentJob(row: JobRow): Record<string, unknown> {

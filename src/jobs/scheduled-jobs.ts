@@ -1,5 +1,5 @@
 /**
- * Scheduled jobs across the site (issue 10, capability 5): every pending publish / unpublish of every
+ * Scheduled jobs across the site (docs/drafts-and-versions.md): every pending publish / unpublish of every
  * collection and global, soonest first, in the list shape. Admins only (an admin session or an admin's
  * `*` API key): the per-document `…/schedule` stays the route for editors. REST and the Local API call it.
  * Filters: `collection` or `global` (one slug), and with `collection` a `parent` list of document ids,

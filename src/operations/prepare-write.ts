@@ -47,7 +47,7 @@ export async function prepareWrite(
   delete data.updatedAt;
   // Only deleting and restoring move a document in or out of the trash (trash.ts).
   delete data.deletedAt;
-  // Payload's clients send `_status`; it is an alias of `status` (CONTRACT §7), and `status` wins when both come.
+  // Payload's clients send `_status`; it is an alias of `status` (docs/payload-compatibility.md), and `status` wins when both come.
   if ('_status' in data && entity.drafts) {
     if (!('status' in data)) data.status = data._status;
     delete data._status;

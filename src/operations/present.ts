@@ -40,7 +40,7 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
     current = ctx.locale ? localizeForRead(entity.fields, current, { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale }) : current;
     if (strip) current = await stripFields(ctx, entity.fields, current, current);
     if (entity.kind === 'collection' && entity.builtIn === 'media') current = decorateMedia(ctx.cms, current);
-    // Payload's clients read the status as `_status` (CONTRACT §7): every document carries both.
+    // Payload's clients read the status as `_status` (docs/payload-compatibility.md): every document carries both.
     if (entity.drafts && 'status' in current) current = { ...current, _status: current.status };
     // Selected before population, so relationships left out are not fetched.
     if (shape?.select) current = applySelection(current, shape.select);

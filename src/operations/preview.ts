@@ -1,5 +1,5 @@
 /**
- * Live preview (CONTRACT §4): unsaved values merged over the pending draft (else the live document,
+ * Live preview (docs/drafts-and-versions.md): unsaved values merged over the pending draft (else the live document,
  * else defaults for a new one), presented like a read without validation, nothing saved; answered with
  * a URL carrying a preview token. A read with that token returns the current draft without login.
  */

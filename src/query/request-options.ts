@@ -19,7 +19,7 @@ export type ReadOptions = {
   populate?: unknown;
   /** `richText=html|markdown|text`: rich text values as strings in that format (checked by the read). */
   richText?: unknown;
-  /** `pagination=false`: every matching document in one answer (CONTRACT §7). */
+  /** `pagination=false`: every matching document in one answer (docs/payload-compatibility.md). */
   pagination: boolean;
   raw: Record<string, unknown>;
 };

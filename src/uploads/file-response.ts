@@ -1,5 +1,5 @@
 /**
- * The answer to `GET /media/file/:name` (SPEC "Endpoints"): the stored bytes streamed, never read whole,
+ * The answer to `GET /media/file/:name` (docs/media.md): the stored bytes streamed, never read whole,
  * with long-lived caching, an ETag (304 on If-None-Match), byte ranges (206, 416), and headers that stop
  * a browser from running an uploaded file as a page of this site (sandboxing CSP, nosniff, attachment
  * for anything that is not plainly an image, video, audio or PDF).

@@ -1,5 +1,5 @@
 /**
- * The admin's view of deliveries (CONTRACT §6): list them, and put one back to pending, due now.
+ * The admin's view of deliveries (docs/webhooks.md): list them, and put one back to pending, due now.
  * REST and the Local API call these; only admins pass (API keys also need a `webhook-deliveries` scope).
  */
 import { scopeAllows } from '../access/key-limits.ts';

@@ -52,7 +52,7 @@ async function sendWithQuickRetries(runtime: WebhookRuntime, id: string): Promis
   }
 }
 
-/** Waits until this process's first attempts and quick retries are done (SPEC "Delivery rules" 9). */
+/** Waits until this process's first attempts and quick retries are done (docs/webhooks.md). */
 export async function flushWebhooks(cms: CMS): Promise<void> {
   const runtime = webhookRuntime(cms);
   while (runtime.chains.size) await Promise.allSettled([...runtime.chains]);

@@ -1,5 +1,5 @@
 /**
- * Attack (issue 9, item 6): make the server answer 500 with malformed input. A cookie that is not valid
+ * Attack (docs/security.md): make the server answer 500 with malformed input. A cookie that is not valid
  * percent-encoding is no cookie; searches with thousands of words, huge lists or a long sort are a 400
  * naming what is too large, never an engine error.
  */

@@ -327,7 +327,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
 }
 
 /**
- * The users collection's defaults as SPEC states them (the config endpoint sends no defaults):
+ * The users collection's defaults as docs/accounts.md states them (the config endpoint sends no defaults):
  * role `editor` when that role exists, else the last one; active.
  */
 function newUserDefaults(c: CollectionConfig, blank: Doc): Doc {

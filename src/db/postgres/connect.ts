@@ -11,7 +11,7 @@ import { ConfigError } from '../../errors.ts';
 
 export const DEFAULT_POOL_SIZE = 10;
 
-/** `postgres://…` or `postgresql://…` selects PostgreSQL (CONTRACT §9); anything else is a SQLite path. */
+/** `postgres://…` or `postgresql://…` selects PostgreSQL (docs/postgres.md); anything else is a SQLite path. */
 export function isPostgresUrl(database: string): boolean {
   return /^postgres(ql)?:\/\//i.test(database);
 }

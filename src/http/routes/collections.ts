@@ -49,7 +49,7 @@ export function collectionRoutes(cms: CMS) {
         const shown = input.params.collection === 'api-keys' ? { key: doc.key } : doc.inviteUrl ? { inviteUrl: doc.inviteUrl } : {};
         return { status: 201, body: { doc, ...shown, message: 'Successfully created.' } };
       },
-      // Bulk writes by `where` (CONTRACT §7): the single-document operation on each matching document.
+      // Bulk writes by `where` (docs/payload-compatibility.md): the single-document operation on each matching document.
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
         const result = await updateMany(input.ctx, { collection: input.params.collection, where: o.where!, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });

@@ -19,7 +19,7 @@ export function globalRoutes(cms: CMS) {
     POST: async (input) => {
       const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
       const doc = await updateGlobal(input.ctx, { slug: input.params.slug, data: await readJSON(input.request), depth: o.depth, draft: input.query.draft === 'true' });
-      // `result` is where Payload's clients (the SDK's updateGlobal) read the saved global (CONTRACT §7).
+      // `result` is where Payload's clients (the SDK's updateGlobal) read the saved global (docs/payload-compatibility.md).
       return { body: { doc, result: doc, message: 'Global saved.' } };
     },
   }, { writes: (p, method) => (method === 'POST' ? { global: p.slug, action: 'update' } : null) }));

@@ -1,5 +1,5 @@
 /**
- * `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), CONTRACT §10.
+ * `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), docs/operations.md.
  * Health answers 503 when the database does not; it is cheap enough for a load balancer to poll.
  */
 import { Elysia } from 'elysia';

@@ -1,4 +1,4 @@
-/** Forgot and reset password, and admin-made reset links (CONTRACT §8). */
+/** Forgot and reset password, and admin-made reset links (docs/accounts.md). */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { createResetLink, forgotPassword, FORGOT_ANSWER, resetPassword } from '../../auth/password-reset.ts';
