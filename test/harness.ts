@@ -1,5 +1,5 @@
 /**
- * The scenario harness (STYLE.md): a real server on a random loopback port over a real SQLite file in a
+ * The scenario harness (CONTRIBUTING.md, "Writing a scenario row"): a real server on a random loopback port over a real SQLite file in a
  * temp folder, and tables of scenarios — method, url, body, headers, who asks, expected status, body
  * fragments that must and must not appear, and the exact internal events that must fire.
  */
