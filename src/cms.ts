@@ -13,7 +13,7 @@ import { createEventStream, type EventStream } from './events/change-events.ts';
 import { systemClock, isoNow, type Clock } from './clock.ts';
 import { resolveSecret } from './secret.ts';
 import { ConfigError } from './errors.ts';
-import { setDefaultCMS } from './auth/user-helpers.ts';
+import { setDefaultCMS } from './default-cms.ts';
 import { startWebhooks } from './webhooks/start-webhooks.ts';
 import { recordAuditEntries } from './audit/record-changes.ts';
 import { setNativeDir } from './uploads/sharp-loader.ts';

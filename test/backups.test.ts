@@ -15,7 +15,7 @@ import { verifyArchive } from '../src/backups/manifest.ts';
 import { restoreBackup } from '../src/backups/restore-backup.ts';
 import { loadConfig } from '../src/config/load.ts';
 import type { UserConfig } from '../src/config/types.ts';
-import { fellDueBetween, parseCronSchedule } from '../src/jobs/cron-schedule.ts';
+import { fellDueBetween, parseCronSchedule } from '../src/config/cron-schedule.ts';
 import { runScheduledBackupIfDue } from '../src/jobs/scheduled-backup.ts';
 import { runScenarios, startTestServer, tempDir, type TestServer } from './harness.ts';
 import { fingerprint, form, pdf, png } from './support/media-fixtures.ts';

@@ -11,6 +11,7 @@ import { Shell } from './views/shell.tsx'
 import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-screens.tsx'
 import { TwoFactorPanel } from './views/account-security.tsx'
 import { startTheme } from './theme.ts'
+import './form/editors.tsx'
 import './styles.css'
 
 type State =

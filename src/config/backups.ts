@@ -4,7 +4,7 @@
  * stored files no media document names, would remove them.
  */
 import path from 'node:path';
-import { parseCronSchedule } from '../jobs/cron-schedule.ts';
+import { parseCronSchedule } from './cron-schedule.ts';
 import type { S3StorageOptions, SanitizedConfig, StorageAdapter, UserConfig } from './types.ts';
 
 type Fail = (key: string, message: string) => never;

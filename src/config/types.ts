@@ -2,7 +2,7 @@
 import type { RealtimeConfig, RealtimeSettings } from './realtime-options.ts';
 import type { SanitizedSearch, SearchConfig } from './search-options.ts';
 import type { Clock } from '../clock.ts';
-import type { CronSchedule } from '../jobs/cron-schedule.ts';
+import type { CronSchedule } from './cron-schedule.ts';
 
 export type Where = { [key: string]: unknown; and?: Where[]; or?: Where[] };
 

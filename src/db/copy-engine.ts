@@ -5,9 +5,8 @@
  * the copied ids so that new documents continue where the old ones stopped.
  */
 import type { SanitizedConfig } from '../config/types.ts';
-import type { Row, Store } from './store.ts';
+import { quote, type Row, type Store } from './store.ts';
 import { configTables, jsonColumnsByTable } from './table-model.ts';
-import { quote } from '../query/where.ts';
 
 /** System tables with data worth keeping (the migration bookkeeping is the target's own). */
 export const SYSTEM_DATA_TABLES = [

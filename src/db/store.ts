@@ -25,6 +25,9 @@ export type Params = readonly unknown[];
 export type SQLPart = { sql: string; params: unknown[] };
 
 /** The parts joined by AND (parenthesised when more than one); null parts are left out, and none at all is null. */
+/** A double-quoted SQL identifier (table or column name), the form both engines read. */
+export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
 export function andParts(parts: (SQLPart | null)[]): SQLPart | null {
   const present = parts.filter((p): p is SQLPart => p !== null);
   if (present.length === 0) return null;

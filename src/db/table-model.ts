@@ -6,7 +6,7 @@
 import { SYSTEM_COLUMNS } from '../config/builtin-collections.ts';
 import { isColumnField } from '../config/field-tree.ts';
 import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
-import { deliveriesTable } from '../webhooks/deliveries-table.ts';
+import { deliveriesTable } from './deliveries-table.ts';
 
 export type ColumnType = 'text' | 'integer' | 'real';
 export type ColumnModel = { name: string; type: ColumnType; notNull?: boolean; primaryKey?: boolean };

@@ -8,7 +8,7 @@
 import type { CMS } from '../cms.ts';
 import { offerSetting, readSetting } from '../db/settings.ts';
 import type { BackupResult } from '../backups/create-backup.ts';
-import { fellDueBetween } from './cron-schedule.ts';
+import { fellDueBetween } from '../config/cron-schedule.ts';
 
 const SETTING = 'backups.lastRunAt';
 

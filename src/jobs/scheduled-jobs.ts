@@ -11,8 +11,8 @@ import type { OperationContext } from '../operations/context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
-import { countPendingJobs, listPendingJobs, type PendingFilter } from './jobs-store.ts';
-import { presentJob } from './present-job.ts';
+import { countPendingJobs, listPendingJobs, type PendingFilter } from '../versions/jobs-store.ts';
+import { presentJob } from '../operations/present-job.ts';
 
 export type ScheduledJobsArgs = { limit?: number; page?: number; collection?: unknown; global?: unknown; parent?: unknown };
 

@@ -13,7 +13,7 @@ import { withPendingDraft, pendingDraft } from '../versions/drafts.ts';
 import { ownerOf, readLiveDoc } from '../versions/live-row.ts';
 import { signPreviewToken, verifyPreviewToken, type PreviewSubject } from '../versions/preview-token.ts';
 import { entityOf, loadForUpdate, type DocumentRef } from './document-target.ts';
-import { loadGlobal } from './globals.ts';
+import { loadGlobal } from './load-stored.ts';
 import { presentDoc } from './present.ts';
 import { singleLocaleOf, type OperationContext } from './context.ts';
 

@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { AdminConfig, CollectionConfig, User } from '../api.ts'
-import { findCollection, isAdmin, useApp } from '../app-context.ts'
+import { collectionIcon, findCollection, isAdmin, useApp, visibleCollections } from '../app-context.ts'
 import { globalLabel, pluralLabel } from '../format.ts'
 import { Link, useLocation, type Location } from '../router.tsx'
 import { AccountSecurity } from './account-security.tsx'
@@ -30,14 +30,6 @@ const OPERATIONS = [
 const operationsOf = (config: AdminConfig) => OPERATIONS.filter((o) => !o.feature || config.features?.[o.feature])
 
 /** Collections this user can open (API keys are for admins only). */
-export function visibleCollections(config: AdminConfig, user: User): CollectionConfig[] {
-  return config.collections.filter((c) => c.builtIn !== 'api-keys' || isAdmin(user))
-}
-
-export function collectionIcon(c: CollectionConfig): string {
-  return c.builtIn === 'media' ? 'image' : c.builtIn === 'users' ? 'users' : c.builtIn === 'api-keys' ? 'key' : 'doc'
-}
-
 function route(loc: Location, config: AdminConfig, user: User): { key: string; page: ComponentChildren; active: string | null } {
   const parts = loc.path.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts.length === 0) return { key: 'home', page: <Dashboard />, active: null }

@@ -7,7 +7,7 @@ import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
 import { methods, type Route, type RouteInput } from '../handle.ts';
 import { renewOwnSession } from './users.ts';
-import { cachedRead } from '../../cache/cached-read.ts';
+import { cachedRead } from '../cached-read.ts';
 
 const draftFlag = (input: RouteInput) => input.query.draft === 'true';
 /** Payload's `trash=true`: trashed documents count too (docs/trash.md). */

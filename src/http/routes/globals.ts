@@ -5,7 +5,7 @@ import { findGlobal, updateGlobal } from '../../operations/index.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
 import { methods } from '../handle.ts';
-import { cachedRead } from '../../cache/cached-read.ts';
+import { cachedRead } from '../cached-read.ts';
 
 export function globalRoutes(cms: CMS) {
   return new Elysia().all('/globals/:slug', methods(cms, {

@@ -1,7 +1,7 @@
 /** Sessions over HTTP: login, logout, me, init, first-register (docs/accounts.md). */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../auth/login.ts';
+import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../operations/login.ts';
 import { createSession, endSession, refreshSession } from '../../auth/sessions.ts';
 import { unlockEmail } from '../../auth/login-lock.ts';
 import { isFullAdmin } from '../../access/key-limits.ts';

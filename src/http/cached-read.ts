@@ -10,13 +10,13 @@
  */
 import type { CMS } from '../cms.ts';
 import type { Entity } from '../config/types.ts';
-import { withCors, type RouteInput } from '../http/handle.ts';
-import { credentialsOf, type Credentials } from '../http/authenticate.ts';
-import { pathAndQuery, rememberRoute, routeOf } from '../http/observe-request.ts';
-import { createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.ts';
-import { dependenciesOf } from './dependencies.ts';
+import { withCors, type RouteInput } from './handle.ts';
+import { credentialsOf, type Credentials } from './authenticate.ts';
+import { pathAndQuery, rememberRoute, routeOf } from './observe-request.ts';
+import { createResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache.ts';
+import { dependenciesOf } from '../cache/dependencies.ts';
 import { parseQuery } from '../query/request-options.ts';
-import { countersOf, requestReading, sameCounters } from './change-counters.ts';
+import { countersOf, requestReading, sameCounters } from '../cache/change-counters.ts';
 import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
 const caches = new WeakMap<CMS, ResponseCache<KeptAnswer>>();
