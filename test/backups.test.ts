@@ -25,7 +25,6 @@ const config: UserConfig = {
   collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'textarea' }], access: { read: () => true } }],
 };
 
-const HOUR = 3_600_000;
 const configIn = (dir: string, extra: UserConfig = {}) => loadConfig({ config: { database: path.join(dir, 'data/cms.db'), ...config, ...extra }, rootDir: dir });
 
 async function download(t: TestServer, token: string, name: string, dir: string): Promise<string> {

@@ -132,7 +132,7 @@ const versionRows: Scenario[] = [
     method: 'GET', url: '/posts/versions/1', as: 'admin', status: 200,
     check: (r) => expect(r.body).toMatchObject({ id: 1, parent: 1, version: { title: 'One' } }),
   },
-  { name: 'a version of a document outside the editor\'s update filter is refused', method: 'GET', url: (t) => `/posts/versions/${3}`, as: 'editor', status: 403 },
+  { name: 'a version of a document outside the editor\'s update filter is refused', method: 'GET', url: (_t) => `/posts/versions/${3}`, as: 'editor', status: 403 },
   { name: 'an unknown version is a 404', method: 'GET', url: '/posts/versions/999', as: 'admin', status: 404 },
   {
     name: 'POST /posts/versions/:version restores it like the document\'s restore route',
@@ -220,7 +220,7 @@ const overrideRows: Scenario[] = [
   {
     name: 'override never writes: a document-shaped body on the list is a read',
     method: 'POST', url: '/posts', as: 'admin', headers: OVERRIDE, body: { title: 'Not created' }, status: 200, events: {},
-    check: async (r, t) => expect((await t.request('GET', '/posts/count?where[title][equals]=Not created', { token: await admin(t) })).body.totalDocs).toBe(0),
+    check: async (_r, t) => expect((await t.request('GET', '/posts/count?where[title][equals]=Not created', { token: await admin(t) })).body.totalDocs).toBe(0),
   },
   {
     name: 'override on a document merges data unsaved, populated to depth, under read access',

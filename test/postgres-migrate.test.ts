@@ -4,7 +4,7 @@
  * processes would be: each file must be applied once, and both must end with the same secret.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { SQL } from 'bun';
+import type { SQL } from 'bun';
 import fs from 'node:fs';
 import path from 'node:path';
 import { asc } from 'drizzle-orm';

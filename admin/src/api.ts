@@ -78,7 +78,7 @@ export const docs = {
   update: (slug: string, id: string | number, data: Doc, p: WriteParams = {}) =>
     api<{ doc: Doc; message?: string }>('PATCH', `/${seg(slug)}/${seg(String(id))}${writeQuery(p)}`, data, lockHeader(p)),
   remove: (slug: string, id: string | number) => api<{ doc: Doc }>('DELETE', `/${seg(slug)}/${seg(String(id))}`),
-  /** Bulk routes (CONTRACT §7): every matching document the caller may change, each on its own. */
+  /** Bulk routes (docs/payload-compatibility.md): every matching document the caller may change, each on its own. */
   updateMany: (slug: string, where: Record<string, unknown>, data: Doc, p: ReadParams = {}) =>
     api<BulkResult>('PATCH', `/${seg(slug)}${queryString({ where, depth: 0, draft: p.draft ? 'true' : undefined, locale: p.locale })}`, data),
   removeMany: (slug: string, where: Record<string, unknown>) => api<BulkResult>('DELETE', `/${seg(slug)}${queryString({ where, depth: 0 })}`),
@@ -134,6 +134,6 @@ export const versions = {
     api<{ doc: Doc }>('POST', `${ownerPath(o)}/versions/${seg(String(version))}/restore`),
 }
 
-/** SPEC's preview endpoint: the unsaved values merged (nothing saved) and the site's URL with a signed preview token. */
+/** The preview endpoint (docs/drafts-and-versions.md): the unsaved values merged (nothing saved) and the site's URL with a signed preview token. */
 export const preview = (o: VersionOwner, data: Doc, locale?: string) =>
   api<{ doc: Doc; url: string }>('POST', `${ownerPath(o)}/preview${queryString({ depth: 0, locale })}`, data)

@@ -67,7 +67,7 @@ const property = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : lit
 
 const isMedia = (entity: Entity) => entity.kind === 'collection' && entity.builtIn === 'media';
 
-function systemFields(entity: Entity, variant: Variant, config: SanitizedConfig): string[] {
+function systemFields(entity: Entity, _variant: Variant, config: SanitizedConfig): string[] {
   const status = entity.drafts ? ['status: "draft" | "published";', '_status: "draft" | "published";'] : [];
   const id = entity.kind === 'collection' ? ['id: number;'] : [];
   // Media documents carry the file's URL, added as they are read (src/uploads/media-urls.ts), and the

@@ -77,9 +77,9 @@ export function respond(request: Request, path: string, l: Loaded, isIndex: bool
     headers['referrer-policy'] = 'same-origin'
   }
   const gz = COMPRESSIBLE.test(type) && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '') ? gzipped(l) : null
-  if (COMPRESSIBLE.test(type)) headers['vary'] = 'Accept-Encoding'
+  if (COMPRESSIBLE.test(type)) headers.vary = 'Accept-Encoding'
   const etag = gz ? gz.etag : l.etag
-  headers['etag'] = etag
+  headers.etag = etag
   const unchanged = notModified(request, [l.etag, l.etag.replace(/"$/, '-gz"')], headers)
   if (unchanged) return unchanged
   const body = gz ? gz.body : l.body

@@ -14,7 +14,7 @@ export interface Editor {
   when?: (field: Field) => boolean
   /** false: the editor draws its own label and error (group, array, checkbox). */
   framed?: boolean
-  // biome-ignore lint/suspicious/noExplicitAny: each editor narrows the value type for its own field type.
+  /** Each editor narrows the value type for its own field type. */
   component: ComponentType<FieldProps<any>>
 }
 

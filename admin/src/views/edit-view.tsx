@@ -1,6 +1,6 @@
 /** Create or edit one document of a collection: the generated form, drafts/publish, schedule, versions, duplicate, delete. */
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { ApiError, docs, drafts, type CollectionConfig, type Doc, type Field } from '../api.ts'
+import { ApiError, docs, type CollectionConfig, type Doc, type Field } from '../api.ts'
 import { isAdmin, mayManage, useApp } from '../app-context.ts'
 import { forgetChoices } from '../form/relationship-field.tsx'
 import { ErrorSummary, LocaleSwitcher, RecoveredBanner, useDocumentForm, useFieldContext, useSaveShortcut } from '../form/document-form.tsx'

@@ -1,7 +1,7 @@
 /** The logged-in frame: sidebar (collections, globals, account) and the routed page. */
 import type { ComponentChildren } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { AdminConfig, CollectionConfig, User } from '../api.ts'
+import type { AdminConfig, User } from '../api.ts'
 import { collectionIcon, findCollection, isAdmin, useApp, visibleCollections } from '../app-context.ts'
 import { globalLabel, pluralLabel } from '../format.ts'
 import { Link, useLocation, type Location } from '../router.tsx'
