@@ -15,8 +15,9 @@ import { originOf, stampOf, type OperationContext } from './context.ts';
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
 import { pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
+import type { SanitizedCollection } from '../config/types.ts';
 import { reframeIfChanged } from './reframe-image.ts';
-import { isTrashed, moveToTrash, restoreFromTrash, withoutTrashed } from './trash.ts';
+import { isTrashed, moveToTrash, restoreFromTrash } from './trash.ts';
 
 /** `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md). */
 export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; internal?: boolean; trash?: boolean };
