@@ -1,20 +1,32 @@
-/** Every field editor of the admin, registered in the one table FieldInput reads (form/field-editors.ts). */
+/**
+ * Every field editor of the admin, registered in the one table FieldInput reads (form/field-editors.ts).
+ * The larger editors, and those few forms show (more-editors.tsx), come with the chunk of the pages that
+ * show forms: main.tsx passes its loader, so this file does not name the views.
+ */
+import type { Field } from '../api.ts'
 import { registerEditors } from './field-editors.ts'
 import { CheckboxField, DateInput, NumberInput, SelectInput, TextArea, TextInput } from './fields.tsx'
 import { ArrayField, GroupField } from './structure-fields.tsx'
-import { BlocksField } from './blocks-field.tsx'
 import { MultiSelect, RadioField } from './choice-fields.tsx'
-import { JoinField } from './join-field.tsx'
 import { LayoutField } from './layout-fields.tsx'
-import { PointField } from './point-field.tsx'
-import { PolymorphicField } from './polymorphic-field.tsx'
-import { RelationshipField } from './relationship-field.tsx'
-import { isScopesField, ScopesField } from './scopes-field.tsx'
-import { CodeField, JsonField, MarkdownField } from './text-fields.tsx'
-import { UploadField } from './upload-field.tsx'
+import { JsonField, MarkdownField } from './text-fields.tsx'
 import { RichTextField } from './rich-text-field.tsx'
+import { lazyComponent } from '../lazy.tsx'
 
-registerEditors(
+/** An API key's scopes field (`admin.component: 'scopes'`). */
+const isScopesField = (f: Field) => f.admin?.component === 'scopes'
+
+/** Fills the table; `more` fetches the chunk that holds more-editors.tsx. */
+export function registerFieldEditors(more: () => Promise<typeof import('./more-editors.tsx')>): void {
+  const BlocksField = lazyComponent(() => more().then((m) => m.BlocksField))
+  const JoinField = lazyComponent(() => more().then((m) => m.JoinField))
+  const PointField = lazyComponent(() => more().then((m) => m.PointField))
+  const PolymorphicField = lazyComponent(() => more().then((m) => m.PolymorphicField))
+  const RelationshipField = lazyComponent(() => more().then((m) => m.RelationshipField))
+  const ScopesField = lazyComponent(() => more().then((m) => m.ScopesField))
+  const CodeField = lazyComponent(() => more().then((m) => m.CodeField))
+  const UploadField = lazyComponent(() => more().then((m) => m.UploadField))
+  registerEditors(
   [
     // These draw their own label and error.
     { type: 'group', framed: false, component: GroupField },
@@ -42,3 +54,4 @@ registerEditors(
   ],
   LayoutField,
 )
+}
