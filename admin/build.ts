@@ -3,7 +3,7 @@
  *   admin/dist/index.html                 from admin/index.html
  *   admin/dist/assets/main-<hash>.js|.css hashed, immutable
  *
- * index.html keeps two placeholders that src/http/admin-assets.ts fills at
+ * index.html keeps two placeholders that src/http/admin-index.ts fills at
  * serve time: `__CMS_ADMIN_BASE__` (the admin mount, e.g. `/admin`) and
  * `<!--cms:runtime-config-->` (a `<script>window.__CMS__={…}</script>`).
  *

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { registerFirstAdmin } from '../src/auth/login.ts';
+import { registerFirstAdmin } from '../src/operations/login.ts';
 import { createCMS } from '../src/cms.ts';
 import { startChildServer } from '../test/support/child-server.ts';
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createCMS, type CMS } from '../src/cms.ts';
 import { manualClock } from '../src/clock.ts';
 import { runJobs } from '../src/jobs/run-jobs.ts';
-import { claimStatement, purgeStatement, releaseStatement } from '../src/jobs/jobs-store.ts';
+import { claimStatement, purgeStatement, releaseStatement } from '../src/versions/jobs-store.ts';
 
 const RUNS = 2000;
 const quiet = { info() {}, warn() {}, error() {} };

@@ -1,6 +1,6 @@
 /**
  * `bun scripts/fuzz.ts`: throws the outside probe's classes of bad input (scripts/fuzz/inputs.ts) at a
- * server and fails on any 5xx, hang or crash. Bad input must always be a 4xx (issue 9).
+ * server and fails on any 5xx, hang or crash. Bad input must always be a 4xx (docs/security.md).
  *
  * Usage: bun scripts/fuzz.ts [--requests 300] [--seed 1] [--timeout 10000] [--budget 120] [--concurrency 4] [--url http://127.0.0.1:3000]
  * Without --url it starts `cms serve` in a child process on a temp folder (so a crash is seen) and stops

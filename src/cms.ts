@@ -14,7 +14,7 @@ import { createEventStream, type EventStream } from './events/change-events.ts';
 import { systemClock, isoNow, type Clock } from './clock.ts';
 import { resolveSecret } from './secret.ts';
 import { ConfigError } from './errors.ts';
-import { setDefaultCMS } from './auth/user-helpers.ts';
+import { setDefaultCMS } from './default-cms.ts';
 import { startWebhooks } from './webhooks/start-webhooks.ts';
 import { recordAuditEntries } from './audit/record-changes.ts';
 import { setNativeDir } from './uploads/sharp-loader.ts';
@@ -111,7 +111,7 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   return cms;
 }
 
-/** CONTRACT §1: pending files are applied; additive config changes are written to a file and applied; destructive ones stop start-up. */
+/** Migrations at start (docs/config.md): pending files are applied; additive config changes are written to a file and applied; destructive ones stop start-up. */
 async function migrateOnStart(config: SanitizedConfig, store: Store, clock: Clock, log: Logger): Promise<void> {
   const adopted = adoptBuiltInHistory(config);
   if (adopted) log.info(`continued the built-in defaults' migration history from ${adopted} in ${config.migrationsDir}`);

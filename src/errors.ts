@@ -14,7 +14,7 @@ export class APIError extends Error {
     this.errors = options.errors;
   }
 
-  /** Each item naming a field also carries it as `path`, where Payload's form helpers look (CONTRACT §7). */
+  /** Each item naming a field also carries it as `path`, where Payload's form helpers look (docs/payload-compatibility.md). */
   toBody(): { errors: { message: string; field?: string; path?: string }[] } {
     const items = this.errors?.length ? this.errors : [this.field ? { message: this.message, field: this.field } : { message: this.message }];
     return { errors: items.map((item) => (item.field ? { ...item, path: item.field } : item)) };

@@ -8,7 +8,7 @@ export { getCMS, localAPI, type LocalAPI, type GetCMSOptions } from './local.ts'
 export type { CMSTypesShape, TypedWhere } from './local-types.ts';
 export { createCMS, type CMS } from './cms.ts';
 export { startServer } from './server.ts';
-export { getCMSUser, useCMSUser } from './auth/user-helpers.ts';
+export { getCMSUser, useCMSUser } from './http/user-helpers.ts';
 export { APIError } from './errors.ts';
 export { manualClock, systemClock, type Clock } from './clock.ts';
 export type { UserConfig as Config, CollectionConfig, GlobalConfig, Field, AccessRule, Hook, StorageAdapter, Where, User } from './config/types.ts';

@@ -3,7 +3,7 @@
  * `getCMS<CMSTypes>()` makes an unknown slug, field, select value or locale a compile error and gives
  * documents their interfaces. Without the map every slug is a string and every document a record.
  */
-import type { User, Where } from './config/types.ts';
+import type { User } from './config/types.ts';
 import type { PaginatedDocs } from './operations/find.ts';
 
 type EntityTypes = { doc: object; allLocales: object; data: object; path: string };

@@ -88,7 +88,7 @@ function untypedLocalAPI(cms: CMS) {
     flushWebhooks: () => flushWebhooks(cms),
     /** Sends stored webhook deliveries that are due; `{ sent, failed, pending }`. */
     retryWebhooks: () => retryDueWebhooks(cms),
-    /** Runs due scheduled jobs and webhook retries now (CONTRACT §6). */
+    /** Runs due scheduled jobs and webhook retries now (docs/webhooks.md). */
     runJobs: () => runJobs(cms),
     close: () => cms.close(),
   };
@@ -103,11 +103,11 @@ export function localAPI<T extends CMSTypesShape = UntypedCMS>(cms: CMS): LocalA
 }
 
 export type GetCMSOptions = { config: UserConfig | string } & Omit<CreateOptions, 'config' | 'configPath' | 'migrate'> & {
-  /** false: open the database without changing its schema; a pending change is an error naming `cms migrate` (CONTRACT §12). */
+  /** false: open the database without changing its schema; a pending change is an error naming `cms migrate` (docs/typescript.md). */
   migrate?: boolean;
 };
 
-/** `getCMS({ config })` with a config object or a config file path (CONTRACT §6); `getCMS<CMSTypes>(…)` for typed documents. */
+/** `getCMS({ config })` with a config object or a config file path (docs/typescript.md); `getCMS<CMSTypes>(…)` for typed documents. */
 export async function getCMS<T extends CMSTypesShape = UntypedCMS>(options: GetCMSOptions): Promise<LocalAPI<T>> {
   const { config, migrate, ...rest } = options;
   const mode = migrate === false ? 'verify' : 'auto';

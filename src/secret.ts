@@ -1,5 +1,5 @@
 /**
- * The instance secret (CONTRACT §1, §9): `secret`, else CMS_SECRET, else one generated on first start. On
+ * The instance secret (docs/config.md, docs/postgres.md): `secret`, else CMS_SECRET, else one generated on first start. On
  * SQLite it is kept in data/secret (0600) beside the database; on PostgreSQL no instance's disk is shared,
  * so it is kept in `_cms_settings`, where every instance reads the same one.
  */

@@ -1,4 +1,4 @@
-/** Access rules (CONTRACT §2, §3): defaults, booleans, where-filters merged into SQL, field access, 401 vs 403 vs 404. */
+/** Access rules (docs/config.md, docs/documents.md): defaults, booleans, where-filters merged into SQL, field access, 401 vs 403 vs 404. */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { runScenarios, startTestServer, type Session, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
@@ -29,7 +29,7 @@ runScenarios('default access for project collections', config, [
   { name: 'anonymous create is a 401', method: 'POST', url: '/private', body: { text: 'x' }, status: 401, events: {} },
   { name: 'logged-in create works', method: 'POST', url: '/private', body: { text: 'x' }, as: 'editor', status: 201 },
   { name: 'logged-in read works', method: 'GET', url: '/private/1', as: 'editor', status: 200 },
-  { name: 'anonymous read one is a 401', method: 'GET', url: '/private/1', status: 401 },
+  { name: 'anonymous read one is a 401', method: 'GET', url: '/private/1', status: 401, contains: ['"errors"'], events: { '*': 0 } },
 ]);
 
 describe('rules that return filters', () => {
@@ -170,9 +170,9 @@ describe('users: roles, self-service and the last active admin', () => {
 });
 
 runScenarios('writes without credentials are a 401, not a 404', config, [
-  { name: 'PATCH without a session', method: 'PATCH', url: '/private/1', body: { text: 'y' }, status: 401 },
-  { name: 'DELETE without a session', method: 'DELETE', url: '/private/1', status: 401 },
-  { name: 'PATCH with a forged bearer', method: 'PATCH', url: '/private/1', body: { text: 'y' }, headers: { authorization: 'Bearer forged' }, status: 401 },
+  { name: 'PATCH without a session', method: 'PATCH', url: '/private/1', body: { text: 'y' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'DELETE without a session', method: 'DELETE', url: '/private/1', status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'PATCH with a forged bearer', method: 'PATCH', url: '/private/1', body: { text: 'y' }, headers: { authorization: 'Bearer forged' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
 ], async (t) => {
   const s = await t.user('editor');
   await t.request('POST', '/private', { token: s.token, body: { text: 'x' } });

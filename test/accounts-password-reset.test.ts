@@ -1,5 +1,5 @@
 /**
- * Forgot and reset password, invitations and admin-made reset links (CONTRACT §8), with the mails received
+ * Forgot and reset password, invitations and admin-made reset links (docs/accounts.md), with the mails received
  * by a real SMTP server on loopback and every link followed over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
@@ -16,18 +16,18 @@ afterAll(() => sink.stop());
 runScenarios('password routes', () => ({ email: { transport: sink.url, from: FROM } }), [
   { name: 'forgot-password needs an email', method: 'POST', url: '/users/forgot-password', body: {}, status: 400, contains: ['"field":"email"'] },
   { name: 'forgot-password answers alike for an unknown email', method: 'POST', url: '/users/forgot-password', body: { email: 'nobody@example.com' }, status: 200, contains: ['"message"'] },
-  { name: 'forgot-password is POST only', method: 'GET', url: '/users/forgot-password', status: 405 },
+  { name: 'forgot-password is POST only', method: 'GET', url: '/users/forgot-password', status: 405, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'reset-password needs a token', method: 'POST', url: '/users/reset-password', body: { password: 'new-password-1' }, status: 400, contains: ['"field":"token"'] },
   { name: 'an unknown token is a 400 naming token', method: 'POST', url: '/users/reset-password', body: { token: 'x'.repeat(43), password: 'new-password-1' }, status: 400, contains: ['"field":"token"'] },
-  { name: 'reset-password from a foreign page is refused', method: 'POST', url: '/users/reset-password', headers: { origin: 'https://evil.example' }, body: { token: 'x', password: 'new-password-1' }, status: 403 },
-  { name: 'reset-link needs a user', method: 'POST', url: '/users/1/reset-link', status: 401 },
-  { name: 'reset-link is for admins', method: 'POST', url: '/users/1/reset-link', as: 'editor', status: 403 },
-  { name: 'reset-link for an unknown user is a 404', method: 'POST', url: '/users/999/reset-link', as: 'admin', status: 404 },
+  { name: 'reset-password from a foreign page is refused', method: 'POST', url: '/users/reset-password', headers: { origin: 'https://evil.example' }, body: { token: 'x', password: 'new-password-1' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'reset-link needs a user', method: 'POST', url: '/users/1/reset-link', status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'reset-link is for admins', method: 'POST', url: '/users/1/reset-link', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'reset-link for an unknown user is a 404', method: 'POST', url: '/users/999/reset-link', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'reset-link answers { url, expiresAt }', method: 'POST', url: '/users/1/reset-link', as: 'admin', status: 200, contains: ['"url":"http://127.0.0.1:', '/admin/reset-password?token=', '"expiresAt":"2026-01-01T01:00:00.000Z"'] },
   { name: 'an admin invites a user by creating them without a password', method: 'POST', url: '/users', as: 'admin', body: { email: 'new@example.com', role: 'editor' }, status: 201, contains: ['"inviteUrl":"http://127.0.0.1:'], notContains: ['passwordHash'] },
-  { name: 'editors cannot invite', method: 'POST', url: '/users', as: 'editor', body: { email: 'other@example.com' }, status: 403 },
+  { name: 'editors cannot invite', method: 'POST', url: '/users', as: 'editor', body: { email: 'other@example.com' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'a user made with a password gets no invitation', method: 'POST', url: '/users', as: 'admin', body: { email: 'pw@example.com', password: 'password123' }, status: 201, notContains: ['inviteUrl'] },
-  { name: 'first-register still needs a password', method: 'POST', url: '/users/first-register', body: { email: 'x@example.com' }, status: 403 },
+  { name: 'first-register still needs a password', method: 'POST', url: '/users/first-register', body: { email: 'x@example.com' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
 ]);
 
 describe('forgot and reset password by mail', () => {

@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (CONTRACT §8): the generator against RFC 6238's vectors, and setup, enable, login
+ * Two-factor sign-in (docs/accounts.md): the generator against RFC 6238's vectors, and setup, enable, login
  * with a code, single use, the ±1 step window, recovery codes, the login lock, disable, an admin's reset
  * and `auth.requireTwoFactor`, with every code computed here by an independent implementation.
  */
@@ -45,18 +45,18 @@ async function enrol(t: TestServer, token: string): Promise<{ secret: string; re
 }
 
 runScenarios('two-factor routes', {}, [
-  { name: 'setup needs a user', method: 'POST', url: '/users/totp/setup', status: 401 },
+  { name: 'setup needs a user', method: 'POST', url: '/users/totp/setup', status: 401, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'the status says whether it is on', method: 'GET', url: '/users/totp', as: 'editor', status: 200, contains: ['{"enabled":false}'] },
-  { name: "an editor cannot read another user's status", method: 'GET', url: '/users/totp?user=999', as: 'editor', status: 403 },
+  { name: "an editor cannot read another user's status", method: 'GET', url: '/users/totp?user=999', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'setup answers a secret and an otpauth URL', method: 'POST', url: '/users/totp/setup', as: 'editor', status: 200, contains: ['"secret":"', '"otpauthUrl":"otpauth://totp/CMS:editor-', 'issuer=CMS', 'period=30', 'digits=6'] },
-  { name: 'setup is GET-less', method: 'GET', url: '/users/totp/setup', as: 'editor', status: 405 },
-  { name: 'enable without setup is a 400', method: 'POST', url: '/users/totp/enable', as: 'admin', body: { code: '123456' }, status: 400 },
+  { name: 'setup is GET-less', method: 'GET', url: '/users/totp/setup', as: 'editor', status: 405, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'enable without setup is a 400', method: 'POST', url: '/users/totp/enable', as: 'admin', body: { code: '123456' }, status: 400, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'enable with a wrong code is a 400 naming code', method: 'POST', url: '/users/totp/enable', as: 'editor', body: { code: '000000' }, status: 400, contains: ['"field":"code"'] },
   { name: 'disable needs a code or the password', method: 'POST', url: '/users/totp/disable', as: 'editor', body: {}, status: 400, contains: ['"field":"code"'] },
-  { name: 'a cookie session needs the CSRF token', method: 'POST', url: '/users/totp/setup', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, status: 403 },
-  { name: "an editor cannot clear another user's two-factor", method: 'POST', url: '/users/totp/disable?user=999', as: 'editor', status: 403 },
+  { name: 'a cookie session needs the CSRF token', method: 'POST', url: '/users/totp/setup', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: "an editor cannot clear another user's two-factor", method: 'POST', url: '/users/totp/disable?user=999', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
   { name: "an admin clears another user's two-factor", method: 'POST', url: '/users/totp/disable?user=1', as: 'admin', status: 200 },
-  { name: 'an admin clearing an unknown user gets a 404', method: 'POST', url: '/users/totp/disable?user=999', as: 'admin', status: 404 },
+  { name: 'an admin clearing an unknown user gets a 404', method: 'POST', url: '/users/totp/disable?user=999', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
 ]);
 
 describe('signing in with two factors', () => {

@@ -1,5 +1,5 @@
 /**
- * The admin through a day of editorial work (issue 10, defects 1–6), in Chromium against a real server:
+ * The admin through a day of editorial work, in Chromium against a real server:
  * lists show pending drafts, typed values survive a lost session, phones (375 px) never scroll sideways,
  * publishing reports required fields, relationship pickers search the server and create inline, and the
  * smaller fixes. Saves screenshots of the main views at 1366 and 375 px under test-artifacts/admin/.

@@ -1,5 +1,5 @@
 /**
- * Lists that scale (issue 10, capability 3) in Chromium: a filter built from the field types gives the
+ * Lists that scale in Chromium: a filter built from the field types gives the
  * same documents as the API with the same `where` (kept in the URL); page size; a column choice that
  * survives a reload; bulk publish through `PATCH /:collection?where[id][in]=…` sending one publish
  * webhook per row; a bulk field edit that lists the row the server refused; bulk delete.

@@ -1,5 +1,5 @@
 /**
- * Live preview in Chromium (issue 10, capability 1): a site on another loopback port, written with the
+ * Live preview in Chromium: a site on another loopback port, written with the
  * real `@payloadcms/live-preview` package (test/fixtures/live-preview-site.ts, bundled here with
  * Bun.build), sits in the edit view's iframe and shows the typed title without a save; a save reaches
  * it as a `payload-document-event`; phone width, pop-out and the "Preview" tab (signed URL) work; a

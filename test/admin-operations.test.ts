@@ -1,5 +1,5 @@
 /**
- * Admins' operations views in Chromium (issue 10, capability 5), each a lazy chunk: webhook deliveries
+ * Admins' operations views in Chromium, each a lazy chunk: webhook deliveries
  * (state, attempts, last error; filter by state; retry a failed one), health (the admin details of
  * GET /health), backups (back up now, list, download).
  */

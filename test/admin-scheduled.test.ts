@@ -1,5 +1,5 @@
 /**
- * In Chromium (issue 10): the admins' "Scheduled" view (capability 5, a lazy chunk under Admin) lists the
+ * In Chromium: the admins' "Scheduled" view (a lazy chunk under Admin) lists the
  * pending jobs of every collection and global with the document's title linked, and cancels one; the
  * list's "Scheduled" badges come from one request for admins; versions show who saved them and when,
  * to the second (capability 4).

@@ -1,5 +1,5 @@
 /**
- * The admin's editorial workflows in Chromium (issue 10, capabilities 2, 4 and 6): scheduling in the
+ * The admin's editorial workflows in Chromium: scheduling in the
  * editor's time zone with pending jobs and a "Scheduled" badge; versions read, compared and restored as
  * draft, "Discard draft"; duplicating a document; a new API key's copy button and scopes from a list.
  */

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
-import path from 'node:path';
 import { runScenarios, startTestServer, tempDir, type Scenario, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { createContext } from '../src/operations/context.ts';
@@ -114,7 +113,7 @@ runScenarios('audit log: one entry per REST write, none for refused or failed on
   }),
   {
     name: 'an API key: the key, its hash and its prefix are never recorded', as: 'admin', method: 'POST', url: '/api-keys', status: 201,
-    body: (t: TestServer) => ({ name: 'bot', user: 1, scopes: ['notes:*'] }),
+    body: (_t: TestServer) => ({ name: 'bot', user: 1, scopes: ['notes:*'] }),
     setup: async (t) => { ids.admin = (await t.cms.store.get<{ id: number }>('SELECT "id" FROM "users" WHERE "role" = ? ORDER BY "id" LIMIT 1', ['admin']))!.id; },
     check: async (res, t) => {
       secrets.push(res.body.doc.key, res.body.doc.key.slice(4, 12));

@@ -1,4 +1,4 @@
-/** API keys (CONTRACT §5): admin-managed, shown once, stored hashed, scoped, expiring, no CSRF. */
+/** API keys (docs/accounts.md): admin-managed, shown once, stored hashed, scoped, expiring, no CSRF. */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 

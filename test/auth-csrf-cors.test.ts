@@ -1,4 +1,4 @@
-/** CSRF and origin checks for cookie sessions; CORS for configured and trusted origins (SPEC Authentication §1, §10). */
+/** CSRF and origin checks for cookie sessions; CORS for configured and trusted origins (docs/accounts.md). */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 

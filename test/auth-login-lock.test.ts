@@ -1,5 +1,5 @@
 /**
- * Login lock: per (email, IP) pair and per email across IPs (CONTRACT §8), kept in the database, lifted by
+ * Login lock: per (email, IP) pair and per email across IPs (docs/accounts.md), kept in the database, lifted by
  * time (test clock), 429 with Retry-After. The attacks on it are in test/security/login-lock-race.test.ts.
  */
 import { describe, expect, test } from 'bun:test';

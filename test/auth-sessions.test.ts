@@ -1,4 +1,4 @@
-/** Login, logout, me, init, first-register, cookies and bearer tokens (SPEC Authentication, CONTRACT §5). */
+/** Login, logout, me, init, first-register, cookies and bearer tokens (docs/accounts.md). */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { startTestServer, type TestServer } from './harness.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Backups and restore (CONTRACT §10): a backup taken while documents and uploads keep arriving restores
+ * Backups and restore (docs/operations.md): a backup taken while documents and uploads keep arriving restores
  * into a fresh folder with every write acknowledged before it started, byte for byte, and a database that
  * passes `PRAGMA integrity_check`; a damaged archive and a running server are refused before anything is
  * touched; S3 uploads and an S3 target; the schedule and retention by cms.clock; the HTTP routes' rights.
@@ -15,7 +15,7 @@ import { verifyArchive } from '../src/backups/manifest.ts';
 import { restoreBackup } from '../src/backups/restore-backup.ts';
 import { loadConfig } from '../src/config/load.ts';
 import type { UserConfig } from '../src/config/types.ts';
-import { fellDueBetween, parseCronSchedule } from '../src/jobs/cron-schedule.ts';
+import { fellDueBetween, parseCronSchedule } from '../src/config/cron-schedule.ts';
 import { runScheduledBackupIfDue } from '../src/jobs/scheduled-backup.ts';
 import { runScenarios, startTestServer, tempDir, type TestServer } from './harness.ts';
 import { fingerprint, form, pdf, png } from './support/media-fixtures.ts';
@@ -25,7 +25,6 @@ const config: UserConfig = {
   collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'textarea' }], access: { read: () => true } }],
 };
 
-const HOUR = 3_600_000;
 const configIn = (dir: string, extra: UserConfig = {}) => loadConfig({ config: { database: path.join(dir, 'data/cms.db'), ...config, ...extra }, rootDir: dir });
 
 async function download(t: TestServer, token: string, name: string, dir: string): Promise<string> {
@@ -294,9 +293,9 @@ describe('schedule and retention', () => {
 });
 
 runScenarios('backups over HTTP: admins only', config, [
-  { name: 'POST /backups without credentials is a 401', method: 'POST', url: '/backups', status: 401 },
-  { name: 'an editor may not make one', method: 'POST', url: '/backups', as: 'editor', status: 403 },
-  { name: 'an editor may not list them', method: 'GET', url: '/backups', as: 'editor', status: 403 },
+  { name: 'POST /backups without credentials is a 401', method: 'POST', url: '/backups', status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'an editor may not make one', method: 'POST', url: '/backups', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'an editor may not list them', method: 'GET', url: '/backups', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: 'an admin makes one: 201 { doc: { name, size, createdAt }, message }', method: 'POST', url: '/backups', as: 'admin', status: 201,
     contains: ['"name":"cms-backup-20260101T000000.000Z.tar.gz"', '"createdAt":"2026-01-01T00:00:00.000Z"', '"message"'],
@@ -308,7 +307,7 @@ runScenarios('backups over HTTP: admins only', config, [
     name: 'an admin cookie session makes one with the CSRF token', method: 'POST', url: '/backups', as: 'cookie:admin', status: 201,
     setup: (t) => t.clock.advance(1000),
   },
-  { name: 'without the CSRF token a cookie session is refused', method: 'POST', url: '/backups', as: 'cookie:admin', headers: { 'x-csrf-token': 'wrong' }, status: 403 },
+  { name: 'without the CSRF token a cookie session is refused', method: 'POST', url: '/backups', as: 'cookie:admin', headers: { 'x-csrf-token': 'wrong' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: 'the list is newest first, with no backup running', method: 'GET', url: '/backups', as: 'admin', status: 200,
     check: (res) => {
@@ -316,10 +315,10 @@ runScenarios('backups over HTTP: admins only', config, [
       expect(res.body.running).toBeNull();
     },
   },
-  { name: 'a name that is not a backup is a 404', method: 'GET', url: '/backups/..%2Fdata%2Fsecret', as: 'admin', status: 404 },
-  { name: 'a backup that does not exist is a 404', method: 'GET', url: '/backups/cms-backup-20990101T000000.000Z.tar.gz', as: 'admin', status: 404 },
-  { name: 'an editor may not download one', method: 'GET', url: '/backups/cms-backup-20260101T000000.000Z.tar.gz', as: 'editor', status: 403 },
-  { name: 'DELETE /backups is a 405', method: 'DELETE', url: '/backups', as: 'admin', status: 405 },
+  { name: 'a name that is not a backup is a 404', method: 'GET', url: '/backups/..%2Fdata%2Fsecret', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'a backup that does not exist is a 404', method: 'GET', url: '/backups/cms-backup-20990101T000000.000Z.tar.gz', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'an editor may not download one', method: 'GET', url: '/backups/cms-backup-20260101T000000.000Z.tar.gz', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'DELETE /backups is a 405', method: 'DELETE', url: '/backups', as: 'admin', status: 405, contains: ['"errors"'], events: { '*': 0 } },
 ]);
 
 test('createBackup --out writes to that folder and leaves retention alone', async () => {

@@ -1,5 +1,5 @@
 /**
- * Launches the system Chromium for browser tests (STACK-FACTS.md, "Browser tests"): headless, no sandbox,
+ * Launches the system Chromium for browser tests (CONTRIBUTING.md, "Browser tests"): headless, no sandbox,
  * a fresh profile in a temp folder through launchPersistentContext, removed on close.
  */
 import fs from 'node:fs';
@@ -20,8 +20,16 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
+/**
+ * Whether the browser tests can run. Locally a missing Chromium skips them; in CI (`CI` set, as `.ci/run`
+ * and hosted runners do) it throws, so the run fails loudly as it does without PostgreSQL.
+ */
 export function hasChromium(): boolean {
-  return fs.existsSync(CHROMIUM);
+  if (fs.existsSync(CHROMIUM)) return true;
+  if (process.env.CI && process.env.CI !== 'false') {
+    throw new Error(`Chromium is not at ${CHROMIUM}: the browser tests cannot run in CI. Install it (apt-get install chromium) or set CHROMIUM_PATH.`);
+  }
+  return false;
 }
 
 export type Browser = { context: BrowserContext; page: Page; close(): Promise<void> };

@@ -48,7 +48,7 @@ const FORMAT: Record<string, RegExp> = {
 
 describe('bun run build --all', () => {
   test('writes the five files and SHA256SUMS with their real hashes', () => {
-    expect(buildOutput).toMatch(/^checksums  dist\/SHA256SUMS$/m)
+    expect(buildOutput).toMatch(/^checksums {2}dist\/SHA256SUMS$/m)
     const lines = readFileSync(join(DIST, 'SHA256SUMS'), 'utf8').trim().split('\n')
     expect(lines.map((l) => l.split('  ')[1])).toEqual([
       'cms-linux-x64',

@@ -1,4 +1,4 @@
-/** A project's own `users` and `media` collections merge their fields, access rules and hooks into the built-in ones (SPEC "users", "media"). */
+/** A project's own `users` and `media` collections merge their fields, access rules and hooks into the built-in ones (docs/accounts.md, docs/media.md). */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 

@@ -1,4 +1,4 @@
-/** Config checks (one clear line, exit 1) and the migration path (CONTRACT §1) through the real command line. */
+/** Config checks (one clear line, exit 1) and the migration path (docs/config.md) through the real command line. */
 import { describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';

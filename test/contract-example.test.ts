@@ -1,5 +1,5 @@
 /**
- * CONTRACT §2's example config, end to end over HTTP: drafts, localization, a hidden field, an access rule
+ * The example config of docs/config.md, end to end over HTTP: drafts, localization, a hidden field, an access rule
  * returning a filter, hooks, live preview, a filtered and signed webhook, the cron secret.
  */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
@@ -8,7 +8,7 @@ import { startTestServer, type Session, type TestServer } from './harness.ts';
 import { startReceiver, type Receiver } from './webhook-receiver.ts';
 import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
 
-describe('the example config of CONTRACT §2', () => {
+describe('the example config', () => {
   let t: TestServer;
   let hook: Receiver;
   let editor: Session;
@@ -95,7 +95,7 @@ describe('the example config of CONTRACT §2', () => {
     expect(saved.body.doc.siteName).toBe('Example');
   });
 
-  test('the cron secret runs jobs; a wrong one or none is a 401 (no valid credentials, CONTRACT §3)', async () => {
+  test('the cron secret runs jobs; a wrong one or none is a 401 (no valid credentials)', async () => {
     const ok = await t.request('POST', '/jobs/run', { token: 'cron-secret' });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ jobs: { ran: expect.any(Number), failed: expect.any(Number) }, webhooks: { sent: expect.any(Number), failed: expect.any(Number), pending: expect.any(Number) } });

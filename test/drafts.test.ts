@@ -1,4 +1,4 @@
-/** Drafts over REST (SPEC "States and transitions", CONTRACT §4): save as draft, publish, unpublish, discard, for documents and globals, with exact events. */
+/** Drafts over REST (docs/drafts-and-versions.md): save as draft, publish, unpublish, discard, for documents and globals, with exact events. */
 import { describe, expect, test, afterAll, beforeAll } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,17 +27,17 @@ runScenarios('drafts: collection documents', draftsConfig, [
   { name: 'unpublish without update access is a 403', as: 'viewer', method: 'POST', url: '/posts/1/unpublish', status: 403, events: {} },
   { name: 'discard without update access is a 403', as: 'viewer', method: 'POST', url: '/posts/1/discard-draft', status: 403, events: {} },
   { name: 'unpublish keeps the content as a draft and sends only unpublish', as: 'editor', method: 'POST', url: '/posts/1/unpublish', status: 200, contains: ['"doc":', '"message"', '"status":"draft"', '"title":"Draft"'], events: { unpublish: 1 } },
-  { name: 'an unpublished document is hidden from anonymous readers', method: 'GET', url: '/posts/1', status: 404 },
+  { name: 'an unpublished document is hidden from anonymous readers', method: 'GET', url: '/posts/1', status: 404, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'unpublishing a document that is not published changes nothing', as: 'editor', method: 'POST', url: '/posts/1/unpublish', status: 200, contains: ['"status":"draft"'], events: {} },
   { name: 'unpublish of a missing document is a 404', as: 'editor', method: 'POST', url: '/posts/999/unpublish', status: 404, events: {} },
   { name: 'unpublish on a collection without drafts is a 400', as: 'editor', method: 'POST', url: '/pages/1/unpublish', status: 400, contains: ['does not have drafts'], events: {} },
   { name: 'discard on a collection without drafts is a 400', as: 'editor', method: 'POST', url: '/pages/1/discard-draft', status: 400, events: {} },
-  { name: 'unpublish on an unknown collection is a 404', as: 'editor', method: 'POST', url: '/nothing/1/unpublish', status: 404 },
-  { name: 'unpublish answers 405 to GET', as: 'editor', method: 'GET', url: '/posts/1/unpublish', status: 405 },
+  { name: 'unpublish on an unknown collection is a 404', as: 'editor', method: 'POST', url: '/nothing/1/unpublish', status: 404, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'unpublish answers 405 to GET', as: 'editor', method: 'GET', url: '/posts/1/unpublish', status: 405, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'a new document saved as draft exists with status draft and sends only draft', as: 'editor', method: 'POST', url: '/posts?draft=true', body: { title: 'New' }, status: 201, contains: ['"id":2', '"status":"draft"'], events: { draft: 1 } },
-  { name: 'the new draft is not visible anonymously', method: 'GET', url: '/posts/2', status: 404 },
+  { name: 'the new draft is not visible anonymously', method: 'GET', url: '/posts/2', status: 404, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'the new draft is readable when logged in', as: 'editor', method: 'GET', url: '/posts/2', status: 200, contains: ['"title":"New"', '"status":"draft"'] },
-  { name: 'a new draft has no pending draft to discard', as: 'editor', method: 'POST', url: '/posts/2/discard-draft', status: 404 },
+  { name: 'a new draft has no pending draft to discard', as: 'editor', method: 'POST', url: '/posts/2/discard-draft', status: 404, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'draft=true with status published publishes', as: 'editor', method: 'PATCH', url: '/posts/2?draft=true', body: { status: 'published' }, status: 200, contains: ['"status":"published"'], events: { update: 1, publish: 1 } },
   { name: 'saving status published on a published document without a draft is only an update', as: 'editor', method: 'PATCH', url: '/posts/2', body: { status: 'published', views: 1 }, status: 200, events: { update: 1 } },
   { name: 'a draft of a published document', as: 'editor', method: 'PATCH', url: '/posts/2?draft=true', body: { title: 'New v2' }, status: 200, events: { draft: 1 } },
@@ -66,7 +66,7 @@ runScenarios('drafts: globals', draftsConfig, [
   { name: 'unpublishing the global sends only unpublish', as: 'editor', method: 'POST', url: '/globals/settings/unpublish', status: 200, contains: ['"status":"draft"', '"siteName":"Third"'], events: { unpublish: 1 } },
   { name: 'unpublish on a global without drafts is a 400', as: 'editor', method: 'POST', url: '/globals/footer/unpublish', status: 400, events: {} },
   { name: 'discard on a global without drafts is a 400', as: 'editor', method: 'POST', url: '/globals/footer/discard-draft', status: 400, events: {} },
-  { name: 'an unknown global is a 404', as: 'editor', method: 'POST', url: '/globals/nothing/unpublish', status: 404 },
+  { name: 'an unknown global is a 404', as: 'editor', method: 'POST', url: '/globals/nothing/unpublish', status: 404, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'a global without drafts ignores draft=true', as: 'editor', method: 'POST', url: '/globals/footer?draft=true', body: { text: 'x' }, status: 200, events: { update: 1 } },
 ]);
 

@@ -1,5 +1,5 @@
 /**
- * `cms export` / `cms import` (issue 14 items 3 and 5, CONTRACT §12): a project with localized fields,
+ * `cms export` / `cms import` (docs/export.md): a project with localized fields,
  * drafts, relationships, an upload field and image sizes is exported, imported into an empty instance
  * and exported again: the two folders are byte-identical. Drafts stay out unless `--drafts`; media files
  * travel with their documents; ids are kept and new ids continue after them; a folder with a field the

@@ -1,5 +1,5 @@
 /**
- * The scenario harness (STYLE.md): a real server on a random loopback port over a real SQLite file in a
+ * The scenario harness (CONTRIBUTING.md, "Writing a scenario row"): a real server on a random loopback port over a real SQLite file in a
  * temp folder, and tables of scenarios — method, url, body, headers, who asks, expected status, body
  * fragments that must and must not appear, and the exact internal events that must fire.
  */
@@ -52,7 +52,7 @@ export type TestResponse = { status: number; headers: Headers; body: any; text: 
 
 let userCounter = 0;
 
-/** The engines the scenario tables run on (a matrix: every table on each; issue 16). */
+/** The engines the scenario tables run on (a matrix: every table on each). */
 export const TEST_ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
 /** The engine of servers started without one: CMS_TEST_ENGINE, else SQLite. */
 export const DEFAULT_TEST_ENGINE: Engine = process.env.CMS_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -149,8 +149,14 @@ export type Scenario = {
   /** Substrings (or a predicate) the response text must contain. */
   contains?: string[];
   notContains?: string[];
-  /** Exact counts of internal events fired by this request, e.g. { create: 1, publish: 1 }. */
-  events?: Partial<Record<ChangeEventType, number>>;
+  /** The response body must be empty (a 204, a 304, a HEAD). */
+  emptyBody?: true;
+  /**
+   * Exact counts of internal events fired by this request, e.g. { create: 1, publish: 1 } (no other kind
+   * may fire). `'*'` counts every kind not named: `{ '*': 0 }` says no event fired at all, and
+   * `{ update: 1, '*': 0 }` spells out that nothing but the update did.
+   */
+  events?: Partial<Record<ChangeEventType | '*', number>>;
   check?: (res: TestResponse, t: TestServer) => void | Promise<void>;
 };
 
@@ -185,13 +191,21 @@ export function runScenarios(title: string, config: UserConfig | (() => UserConf
         if (res.status !== s.status) throw new Error(`${s.method} ${url}: expected ${s.status}, got ${res.status}: ${res.text.slice(0, 500)}`);
         for (const fragment of s.contains ?? []) expect(res.text).toContain(fragment);
         for (const fragment of s.notContains ?? []) expect(res.text).not.toContain(fragment);
-        if (s.events) {
-          const fired: Record<string, number> = {};
-          for (const e of t.events.slice(before)) fired[e.type] = (fired[e.type] ?? 0) + 1;
-          expect(fired).toEqual(s.events as Record<string, number>);
-        }
+        if (s.emptyBody) expect(res.text).toBe('');
+        if (s.events) expect(firedEvents(t.events.slice(before), s.events)).toEqual(s.events as Record<string, number>);
         await s.check?.(res, t);
       });
     }
   });
+}
+
+/** Counts of the events fired, by kind (0 for a kind expected but not fired); with `'*'`, the kinds not named are summed under it. */
+function firedEvents(fired: TestServer['events'], expected: NonNullable<Scenario['events']>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const e of fired) {
+    const key = '*' in expected && !(e.type in expected) ? '*' : e.type;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  for (const key of Object.keys(expected)) counts[key] ??= 0;
+  return counts;
 }

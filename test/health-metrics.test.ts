@@ -1,5 +1,5 @@
 /**
- * `GET /health` and `GET /metrics` (CONTRACT §10) on a real server; the metrics text is read by
+ * `GET /health` and `GET /metrics` (docs/operations.md) on a real server; the metrics text is read by
  * parse-prometheus-text-format (npm), a parser written for Prometheus's format, not by our code.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

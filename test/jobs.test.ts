@@ -26,16 +26,16 @@ const shapeIsCounts = (res: { body: unknown }) => expect(res.body).toEqual(empty
 
 runScenarios('/jobs/run', draftsConfig, [
   { name: 'without credentials GET is a 401', method: 'GET', url: '/jobs/run', status: 401, contains: ['"errors"'] },
-  { name: 'without credentials POST is a 401', method: 'POST', url: '/jobs/run', status: 401 },
-  { name: 'a wrong secret is a 401 (no valid credentials)', method: 'GET', url: '/jobs/run', headers: { authorization: 'Bearer not-the-secret' }, status: 401 },
+  { name: 'without credentials POST is a 401', method: 'POST', url: '/jobs/run', status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'a wrong secret is a 401 (no valid credentials)', method: 'GET', url: '/jobs/run', headers: { authorization: 'Bearer not-the-secret' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'the cron secret runs jobs (GET) and answers the counts', method: 'GET', url: '/jobs/run', headers: { authorization: `Bearer ${JOBS_SECRET}` }, status: 200, check: shapeIsCounts },
   { name: 'the cron secret runs jobs (POST)', method: 'POST', url: '/jobs/run', headers: { authorization: `Bearer ${JOBS_SECRET}` }, status: 200, check: shapeIsCounts },
-  { name: 'an editor is a 403', as: 'editor', method: 'POST', url: '/jobs/run', status: 403 },
-  { name: 'a viewer is a 403', as: 'viewer', method: 'GET', url: '/jobs/run', status: 403 },
+  { name: 'an editor is a 403', as: 'editor', method: 'POST', url: '/jobs/run', status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'a viewer is a 403', as: 'viewer', method: 'GET', url: '/jobs/run', status: 403, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'an admin session (bearer) runs jobs', as: 'admin', method: 'GET', url: '/jobs/run', status: 200, check: shapeIsCounts },
   { name: 'an admin cookie session runs jobs (POST with CSRF token)', as: 'cookie:admin', method: 'POST', url: '/jobs/run', status: 200, check: shapeIsCounts },
-  { name: 'an admin cookie POST without the CSRF token is a 403', as: 'cookie:admin', method: 'POST', url: '/jobs/run', headers: { 'x-csrf-token': 'wrong' }, status: 403 },
-  { name: 'another method is a 405', method: 'PUT', url: '/jobs/run', status: 405 },
+  { name: 'an admin cookie POST without the CSRF token is a 403', as: 'cookie:admin', method: 'POST', url: '/jobs/run', headers: { 'x-csrf-token': 'wrong' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'another method is a 405', method: 'PUT', url: '/jobs/run', status: 405, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: 'CMS_CRON_SECRET works too', method: 'GET', url: '/jobs/run', headers: { authorization: 'Bearer from-the-environment' }, status: 200, check: shapeIsCounts,
     setup: () => { process.env.CMS_CRON_SECRET = 'from-the-environment'; },
@@ -226,5 +226,5 @@ describe('Local API', () => {
 
 runScenarios('a cron secret that looks like an API key', { jobs: { secret: 'cms_looks_like_a_key' } }, [
   { name: 'still runs jobs', method: 'POST', url: '/jobs/run', headers: { authorization: 'Bearer cms_looks_like_a_key' }, status: 200 },
-  { name: 'names no user elsewhere', method: 'GET', url: '/api-keys', headers: { authorization: 'Bearer cms_looks_like_a_key' }, status: 401 },
+  { name: 'names no user elsewhere', method: 'GET', url: '/api-keys', headers: { authorization: 'Bearer cms_looks_like_a_key' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
 ]);

@@ -1,4 +1,4 @@
-/** The Local API (CONTRACT §6): the same operations in-process; access skipped unless asked for. */
+/** The Local API (docs/typescript.md): the same operations in-process; access skipped unless asked for. */
 import { describe, expect, test } from 'bun:test';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -32,7 +32,7 @@ describe('Local API', () => {
     await cms.close();
   });
 
-  test('Payload\'s Local API forms (CONTRACT §7): count, select, populate, pagination: false, update and delete by where', async () => {
+  test('Payload\'s Local API forms: count, select, populate, pagination: false, update and delete by where', async () => {
     const dir = tempDir();
     const cms = await getCMS({
       config: {

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §12 "Local API as a package": another Bun project imports `getCMS` from 'cms' (package.json
+ * The Local API as a package (docs/typescript.md): another Bun project imports `getCMS` from 'cms' (package.json
  * `exports`), and `getCMS({ migrate: false })` uses a database as it is: a pending change is an error
  * naming `cms migrate`, and neither the schema nor the migration files change.
  */

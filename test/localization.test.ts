@@ -1,4 +1,4 @@
-/** Localization (SPEC Query rules, CONTRACT §2): locale codes and `all` on reads and writes, fallback, filters. */
+/** Localization (docs/config.md, docs/documents.md): locale codes and `all` on reads and writes, fallback, filters. */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { startTestServer, type TestServer } from './harness.ts';
 

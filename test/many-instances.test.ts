@@ -1,5 +1,5 @@
 /**
- * CONTRACT §9 "Many instances": two servers on one database behave as one. On PostgreSQL (the matrix's
+ * Many instances (docs/postgres.md): two servers on one database behave as one. On PostgreSQL (the matrix's
  * second pass) this is two instances of a scaled-out deployment without a configured secret; on SQLite it
  * is two servers on one file. A session, its CSRF token and a preview token made on one work on the other;
  * the login lock counts across both; first-register and jobs are covered in auth-sessions and jobs tests.

@@ -47,7 +47,7 @@ describe('MCP over Streamable HTTP', () => {
   let editor: Session;
   let writer: Client; // an editor's key without mcp:publish
   let publisher: Client; // an editor's key with mcp:publish
-  let keys: Record<string, { id: number; key: string }> = {};
+  const keys: Record<string, { id: number; key: string }> = {};
   const key = async (name: string, user: Session, scopes: string[]) => {
     const res = await t.request('POST', '/api-keys', { token: admin.token, body: { name, user: user.user.id, scopes } });
     expect(res.status).toBe(201);

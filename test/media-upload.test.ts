@@ -107,7 +107,7 @@ runScenarios('POST /media', config, [
     name: 'quotes sent as %22 (HTML form encoding) are decoded in originalName', method: 'POST', url: '/media', as: 'editor', ...quotedName, status: 201,
     check: (res, t) => { expect(res.body.doc.originalName).toBe('say "hi".png'); expect(res.body.doc.filename).toMatch(/^say-hi-[a-z0-9]{10}\.png$/); remember(t); },
   },
-  { name: 'multipart without a boundary is a 400', method: 'POST', url: '/media', as: 'editor', ...noBoundary, status: 400 },
+  { name: 'multipart without a boundary is a 400', method: 'POST', url: '/media', as: 'editor', ...noBoundary, status: 400, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'a truncated multipart body is a 400 and leaves nothing', method: 'POST', url: '/media', as: 'editor', ...truncated, status: 400, check: (_r, t) => nothingStored(t) },
   { name: 'a JSON body is a 400 naming "file"', method: 'POST', url: '/media', as: 'editor', body: { alt: 'x', filename: 'x.png' }, status: 400, contains: ['"field":"file"'] },
   {
@@ -150,7 +150,7 @@ runScenarios('POST /media', config, [
   { name: 'PATCH of filename is a 400 naming it', method: 'PATCH', url: '/media/1', as: 'editor', body: { filename: 'other.png' }, status: 400, contains: ['"field":"filename"'], events: {} },
   { name: 'PATCH of sizes is a 400 naming it', method: 'PATCH', url: '/media/1', as: 'editor', body: { sizes: {} }, status: 400, contains: ['"field":"sizes"'] },
   { name: 'PATCH of mimeType is a 400 naming it', method: 'PATCH', url: '/media/1', as: 'editor', body: { mimeType: 'text/html' }, status: 400, contains: ['"field":"mimeType"'] },
-  { name: 'PATCH without login is a 401', method: 'PATCH', url: '/media/1', body: { alt: 'x' }, status: 401 },
+  { name: 'PATCH without login is a 401', method: 'PATCH', url: '/media/1', body: { alt: 'x' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'an upload field links a media document', method: 'POST', url: '/posts', body: { title: 'With cover', cover: 1 }, status: 201, contains: ['"cover":{"id":1', '"url":"/api/cms/media/file/'] },
   { name: 'upload fields populate with depth', method: 'GET', url: '/posts/1?depth=1', status: 200, contains: ['"cover":{"id":1', '"mimeType":"image/png"', '"sizes":{'] },
   { name: 'depth=0 gives the media id', method: 'GET', url: '/posts/1?depth=0', status: 200, contains: ['"cover":1'] },
@@ -167,7 +167,7 @@ runScenarios('POST /media', config, [
       expect((t as any).deleted).toHaveLength(4);
     },
   },
-  { name: 'a deleted document is a 404', method: 'GET', url: '/media/1', status: 404 },
+  { name: 'a deleted document is a 404', method: 'GET', url: '/media/1', status: 404, contains: ['"errors"'], events: { '*': 0 } },
 ]);
 
 describe('POST /media, more', () => {

@@ -1,5 +1,5 @@
 /**
- * `cms migrate:engine --to postgres://…` (issue 16 §6): a SQLite project made through the operations —
+ * `cms migrate:engine --to postgres://…` (docs/postgres.md): a SQLite project made through the operations —
  * localized, structured and hasMany fields, drafts and versions, a scheduled job, users, a session and an
  * API key — is copied by the real command into an empty PostgreSQL database; a server on that database
  * then answers as the SQLite one did, the old session and key still work, and new documents continue the ids.

@@ -1,7 +1,6 @@
 /** The streaming multipart parser on its own: any chunking gives the same parts; limits hold; nothing is left behind. */
 import { afterAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
-import path from 'node:path';
 import { receiveMultipart, dispositionParams } from '../src/uploads/multipart.ts';
 import { rawMultipart } from './support/media-fixtures.ts';
 import { tempDir } from './harness.ts';

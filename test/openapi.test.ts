@@ -1,5 +1,5 @@
 /**
- * `GET /openapi.json` (issue 14, CONTRACT §12): the document is valid OpenAPI 3.1 by a real validator
+ * `GET /openapi.json` (docs/openapi.md): the document is valid OpenAPI 3.1 by a real validator
  * (@readme/openapi-parser), and every operation it documents is answered by the server, for one example
  * request each, with a status it lists and a body that matches that status's schema (ajv, JSON Schema
  * 2020-12, the dialect of OpenAPI 3.1). A documented operation without an example fails the test, so the

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 "Payload clients unchanged", row by row, as scenario tables against a real server. The SDK
+ * Payload's clients unchanged (docs/payload-compatibility.md), row by row, as scenario tables against a real server. The SDK
  * itself is driven in test/payload-sdk.test.ts.
  */
 import { expect } from 'bun:test';
@@ -58,13 +58,13 @@ const countRows: Scenario[] = [
   { name: 'count answers { totalDocs } under the read filter (anonymous: published only)', method: 'GET', url: '/posts/count', status: 200, check: (r) => expect(r.body).toEqual({ totalDocs: 2 }) },
   { name: 'count with where', method: 'GET', url: '/posts/count?where[views][greater_than]=1', as: 'editor', status: 200, check: (r) => expect(r.body).toEqual({ totalDocs: 2 }) },
   { name: 'count: a field the caller may not read is unknown', method: 'GET', url: '/posts/count?where[internal][equals]=x', as: 'editor', status: 400, contains: ['"field":"internal"', '"path":"internal"'] },
-  { name: 'count: unknown collection is a 404', method: 'GET', url: '/nothing/count', status: 404 },
+  { name: 'count: unknown collection is a 404', method: 'GET', url: '/nothing/count', status: 404, contains: ['"errors"'], events: { '*': 0 } },
 ];
 
 const bulkRows: Scenario[] = [
   { name: 'bulk PATCH without where is a 400 naming where', method: 'PATCH', url: '/posts', as: 'admin', body: { views: 9 }, status: 400, contains: ['"field":"where"'] },
   { name: 'bulk DELETE without where is a 400', method: 'DELETE', url: '/posts', as: 'admin', status: 400, contains: ['"field":"where"'] },
-  { name: 'bulk PATCH by anonymous is a 401 before the body is read', method: 'PATCH', url: '/posts?where[views][gt]=0', body: { views: 9 }, status: 401 },
+  { name: 'bulk PATCH by anonymous is a 401 before the body is read', method: 'PATCH', url: '/posts?where[views][gt]=0', body: { views: 9 }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: 'bulk PATCH changes only the matching documents the editor may update, each with its own events',
     method: 'PATCH', url: '/posts?where[views][less_than]=3', as: 'editor', body: { views: 5 }, status: 200,
@@ -124,18 +124,18 @@ const versionRows: Scenario[] = [
       for (const v of r.body.docs) expect([v.parent, v.status]).toEqual([2, 'published']);
     },
   },
-  { name: 'versions list: anonymous is a 401', method: 'GET', url: '/posts/versions', status: 401 },
-  { name: 'versions list on a collection without drafts is a 400', method: 'GET', url: '/notes/versions', as: 'admin', status: 400 },
-  { name: 'versions list: unknown where field is a 400', method: 'GET', url: '/posts/versions?where[version.title][equals]=x', as: 'admin', status: 400 },
+  { name: 'versions list: anonymous is a 401', method: 'GET', url: '/posts/versions', status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'versions list on a collection without drafts is a 400', method: 'GET', url: '/notes/versions', as: 'admin', status: 400, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'versions list: unknown where field is a 400', method: 'GET', url: '/posts/versions?where[version.title][equals]=x', as: 'admin', status: 400, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: 'GET /posts/versions/:version reads one record',
     method: 'GET', url: '/posts/versions/1', as: 'admin', status: 200,
     check: (r) => expect(r.body).toMatchObject({ id: 1, parent: 1, version: { title: 'One' } }),
   },
-  { name: 'a version of a document outside the editor\'s update filter is refused', method: 'GET', url: (t) => `/posts/versions/${3}`, as: 'editor', status: 403 },
-  { name: 'an unknown version is a 404', method: 'GET', url: '/posts/versions/999', as: 'admin', status: 404 },
+  { name: 'a version of a document outside the editor\'s update filter is refused', method: 'GET', url: (_t) => `/posts/versions/${3}`, as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'an unknown version is a 404', method: 'GET', url: '/posts/versions/999', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
   {
-    name: 'POST /posts/versions/:version restores it like SPEC\'s restore route',
+    name: 'POST /posts/versions/:version restores it like the document\'s restore route',
     method: 'POST', url: '/posts/versions/1', as: 'admin', status: 200, events: { update: 1 },
     check: (r) => expect(r.body).toMatchObject({ message: 'Version restored.', doc: { id: 1, title: 'One', _status: 'published' } }),
   },
@@ -220,7 +220,7 @@ const overrideRows: Scenario[] = [
   {
     name: 'override never writes: a document-shaped body on the list is a read',
     method: 'POST', url: '/posts', as: 'admin', headers: OVERRIDE, body: { title: 'Not created' }, status: 200, events: {},
-    check: async (r, t) => expect((await t.request('GET', '/posts/count?where[title][equals]=Not created', { token: await admin(t) })).body.totalDocs).toBe(0),
+    check: async (_r, t) => expect((await t.request('GET', '/posts/count?where[title][equals]=Not created', { token: await admin(t) })).body.totalDocs).toBe(0),
   },
   {
     name: 'override on a document merges data unsaved, populated to depth, under read access',
@@ -231,7 +231,7 @@ const overrideRows: Scenario[] = [
       expect((await t.request('GET', '/posts/2')).body.title).toBe('Two');
     },
   },
-  { name: 'override on a document the read filter hides is a 404', method: 'POST', url: '/posts/3', headers: OVERRIDE, body: { data: { title: 'x' } }, status: 404 },
+  { name: 'override on a document the read filter hides is a 404', method: 'POST', url: '/posts/3', headers: OVERRIDE, body: { data: { title: 'x' } }, status: 404, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: 'override on a global merges data without saving',
     method: 'POST', url: '/globals/settings', headers: OVERRIDE, body: { data: { siteName: 'Preview' } }, status: 200, events: {},
@@ -242,7 +242,7 @@ const overrideRows: Scenario[] = [
   },
   { name: 'override read by a cookie session needs no CSRF token (it is a read)', method: 'POST', url: '/posts/1', as: 'cookie:editor', headers: { ...OVERRIDE, 'x-csrf-token': '' }, body: {}, status: 200, events: {} },
   { name: 'override to anything but GET is a 400 and runs nothing', method: 'POST', url: '/posts', as: 'admin', headers: { 'X-HTTP-Method-Override': 'DELETE' }, body: { title: 'x' }, status: 400, events: {} },
-  { name: 'override on a path without GET is a 405', method: 'POST', url: '/users/logout', headers: OVERRIDE, status: 405 },
+  { name: 'override on a path without GET is a 405', method: 'POST', url: '/users/logout', headers: OVERRIDE, status: 405, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'override on POST /media lists media', method: 'POST', url: '/media', headers: OVERRIDE, body: {}, status: 200, contains: ['"docs":[]'] },
   {
     name: 'CORS preflight allows both override headers',
@@ -277,7 +277,7 @@ const authRows: Scenario[] = [
     },
   },
   { name: 'init answers hasUsers and initialized', method: 'GET', url: '/users/init', status: 200, check: (r) => expect(r.body).toEqual({ hasUsers: true, initialized: true }) },
-  { name: 'refresh-token without a session is a 401', method: 'POST', url: '/users/refresh-token', status: 401 },
+  { name: 'refresh-token without a session is a 401', method: 'POST', url: '/users/refresh-token', status: 401, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: 'refresh-token by cookie renews the cookie',
     method: 'POST', url: '/users/refresh-token', as: 'cookie:editor', status: 200,
@@ -286,9 +286,9 @@ const authRows: Scenario[] = [
       expect(r.headers.get('set-cookie')).toContain('cms-session=');
     },
   },
-  { name: 'refresh-token by cookie without the CSRF token is a 403 (SPEC stands)', method: 'POST', url: '/users/refresh-token', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, status: 403 },
-  { name: 'unlock: anonymous is a 401', method: 'POST', url: '/users/unlock', body: { email: 'x@example.com' }, status: 401 },
-  { name: 'unlock: an editor is a 403', method: 'POST', url: '/users/unlock', as: 'editor', body: { email: 'x@example.com' }, status: 403 },
+  { name: 'refresh-token by cookie without the CSRF token is a 403 (our CSRF rule stands)', method: 'POST', url: '/users/refresh-token', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'unlock: anonymous is a 401', method: 'POST', url: '/users/unlock', body: { email: 'x@example.com' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'unlock: an editor is a 403', method: 'POST', url: '/users/unlock', as: 'editor', body: { email: 'x@example.com' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'unlock: an email is required', method: 'POST', url: '/users/unlock', as: 'admin', body: {}, status: 400, contains: ['"field":"email"', '"path":"email"'] },
   {
     name: 'unlock lifts the login lock of that email',
@@ -302,16 +302,16 @@ const authRows: Scenario[] = [
   { name: 'validation errors carry path = field', method: 'POST', url: '/posts', as: 'admin', body: { title: '' }, status: 400, contains: ['"field":"title"', '"path":"title"'] },
 ];
 
-runScenarios('CONTRACT §7: count', config, countRows, seed);
-runScenarios('CONTRACT §7: bulk writes', config, bulkRows, seed);
-runScenarios('CONTRACT §7: versions at Payload\'s paths', config, versionRows, async (t) => {
+runScenarios('Payload clients: count', config, countRows, seed);
+runScenarios('Payload clients: bulk writes', config, bulkRows, seed);
+runScenarios('Payload clients: versions at Payload\'s paths', config, versionRows, async (t) => {
   await seed(t);
   // An editor's post gets a second version, so the list has more than one per document.
   await t.request('PATCH', '/posts/2', { token: await admin(t), body: { views: 20, _status: 'published' } });
 });
-runScenarios('CONTRACT §7: answers, _status, select, populate, pagination', config, shapeRows, seed);
-runScenarios('CONTRACT §7: method override', config, overrideRows, async (t) => {
+runScenarios('Payload clients: answers, _status, select, populate, pagination', config, shapeRows, seed);
+runScenarios('Payload clients: method override', config, overrideRows, async (t) => {
   await seed(t);
   await t.request('POST', '/globals/settings', { token: await admin(t), body: { siteName: 'Site' } });
 });
-runScenarios('CONTRACT §7: auth forms, refresh, unlock, init, error paths', config, authRows, seed);
+runScenarios('Payload clients: auth forms, refresh, unlock, init, error paths', config, authRows, seed);

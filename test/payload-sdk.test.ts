@@ -1,5 +1,5 @@
 /**
- * The official `@payloadcms/sdk` client, unchanged, against a real server on a random port (CONTRACT §7):
+ * The official `@payloadcms/sdk` client, unchanged, against a real server on a random port (docs/payload-compatibility.md):
  * every method it has that this API serves, with the results asserted, not only the status.
  * `@payloadcms/live-preview`'s `mergeData` is driven the same way (its default request: POST with the
  * method-override header).

@@ -1,5 +1,5 @@
 /**
- * Opening PostgreSQL (issue 16 §5) against the real test cluster: the three start-up failures people meet
+ * Opening PostgreSQL (docs/postgres.md) against the real test cluster: the three start-up failures people meet
  * become one-line ConfigErrors (what `cms` prints before exiting 1) that never show the password.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

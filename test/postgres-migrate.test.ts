@@ -1,10 +1,10 @@
 /**
- * PostgreSQL's system schema, migration applier and shared secret (issue 16 §3, §4) on a fresh database of
+ * PostgreSQL's system schema, migration applier and shared secret (docs/postgres.md) on a fresh database of
  * the real test cluster. "Two instances" are two separate pools started together, as two `cms serve`
  * processes would be: each file must be applied once, and both must end with the same secret.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { SQL } from 'bun';
+import type { SQL } from 'bun';
 import fs from 'node:fs';
 import path from 'node:path';
 import { asc } from 'drizzle-orm';

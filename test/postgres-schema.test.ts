@@ -1,5 +1,5 @@
 /**
- * A config's tables on PostgreSQL (issue 16 §2, §3): the diff through drizzle-kit's PostgreSQL API, written
+ * A config's tables on PostgreSQL (docs/postgres.md): the diff through drizzle-kit's PostgreSQL API, written
  * as a migration file under migrations/postgres/, applied under the lock on a fresh database, then
  * re-diffed as no change; the columns hold what the store and dialect bind and read.
  */
@@ -113,7 +113,7 @@ describe('config tables on PostgreSQL', () => {
     const fail = (values: Record<string, unknown>) => insert({ ...row, ...values }).then(() => null, (error) => d.uniqueViolation(error));
     expect(await fail({ section: 'other' })).toBe('slug');
     expect(await fail({ slug: 'second' })).toBe('section');
-    // The failed inserts took no id: the next one is 2, as on SQLite (CONTRACT §9).
+    // The failed inserts took no id: the next one is 2, as on SQLite (docs/postgres.md).
     expect(await insert({ ...row, slug: 'second', section: 'other' })).toBe(2);
     await expect(store.transaction(async (tx) => {
       await tx.insert('INSERT INTO "blog-posts" ("slug", "section", "createdAt", "updatedAt") VALUES (?, ?, ?, ?)', ['third', 'third', NOW, NOW]);

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store and dialect (issue 16 §1, §2) on a fresh database of the real test cluster: every
+ * The PostgreSQL store and dialect (docs/postgres.md) on a fresh database of the real test cluster: every
  * Store and Dialect method, with the answers SQLite's gives for the same SQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-/** Live preview (CONTRACT §4): unsaved values over the latest draft, nothing saved, `{ doc, url }`; preview tokens read the current draft without login. */
+/** Live preview (docs/drafts-and-versions.md): unsaved values over the latest draft, nothing saved, `{ doc, url }`; preview tokens read the current draft without login. */
 import { expect } from 'bun:test';
 import { runScenarios, type TestServer } from './harness.ts';
 import { draftsConfig } from './fixtures/drafts-config.ts';
@@ -27,10 +27,10 @@ runScenarios('live preview', draftsConfig, [
   { name: 'the pending draft is unchanged', as: 'editor', method: 'GET', url: '/posts/1?draft=true', status: 200, contains: ['"title":"Live"', '"body":"draft body"'], notContains: ['Unsaved'] },
   { name: 'a preview token reads the current draft without login', method: 'GET', url: () => `/posts/1?preview=${tokens.post1}`, status: 200, contains: ['"body":"draft body"', '"status":"draft"'], notContains: ['Unsaved', '"secret"'] },
   { name: 'a tampered token is a 403', method: 'GET', url: () => `/posts/1?preview=${tamperSignature(tokens.post1)}`, status: 403, contains: ['"errors"'] },
-  { name: 'a tampered payload is a 403', method: 'GET', url: () => `/posts/1?preview=${Buffer.from('{"k":"collection","s":"posts","id":1,"exp":99999999999999}').toString('base64url')}.${tokens.post1.split('.')[1]}`, status: 403 },
-  { name: 'a malformed token is a 403', method: 'GET', url: '/posts/1?preview=nonsense', status: 403 },
-  { name: "another document's token is a 403", method: 'GET', url: () => `/posts/2?preview=${tokens.post1}`, status: 403 },
-  { name: 'a bad token is a 403 for a logged-in user too', as: 'editor', method: 'GET', url: '/posts/1?preview=nonsense', status: 403 },
+  { name: 'a tampered payload is a 403', method: 'GET', url: () => `/posts/1?preview=${Buffer.from('{"k":"collection","s":"posts","id":1,"exp":99999999999999}').toString('base64url')}.${tokens.post1.split('.')[1]}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'a malformed token is a 403', method: 'GET', url: '/posts/1?preview=nonsense', status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: "another document's token is a 403", method: 'GET', url: () => `/posts/2?preview=${tokens.post1}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'a bad token is a 403 for a logged-in user too', as: 'editor', method: 'GET', url: '/posts/1?preview=nonsense', status: 403, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: 'preview of a new document starts from the defaults and saves nothing', as: 'editor', method: 'POST', url: '/posts/preview', body: { title: 'Brand new' }, status: 200, events: {},
     setup: async (t) => { tokens.count = String(await postCount(t)); },
@@ -41,14 +41,14 @@ runScenarios('live preview', draftsConfig, [
       tokens.fresh = tokenOf(res.body.url);
     },
   },
-  { name: "a new document's token reads no existing document", method: 'GET', url: () => `/posts/1?preview=${tokens.fresh}`, status: 403 },
-  { name: 'preview of a new document without login is a 401', method: 'POST', url: '/posts/preview', body: { title: 'x' }, status: 401 },
-  { name: 'preview of a new document without create access is a 403', as: 'viewer', method: 'POST', url: '/posts/preview', body: { title: 'x' }, status: 403 },
-  { name: 'preview without login is a 401', method: 'POST', url: '/posts/1/preview', body: { title: 'x' }, status: 401 },
-  { name: 'preview without update access is a 403', as: 'viewer', method: 'POST', url: '/posts/1/preview', body: { title: 'x' }, status: 403 },
-  { name: 'preview of a missing document is a 404', as: 'editor', method: 'POST', url: '/posts/999/preview', body: { title: 'x' }, status: 404 },
-  { name: 'a body that is not an object is a 400', as: 'editor', method: 'POST', url: '/posts/1/preview', body: [1], status: 400 },
-  { name: 'preview answers 405 to GET', as: 'editor', method: 'GET', url: '/posts/1/preview', status: 405 },
+  { name: "a new document's token reads no existing document", method: 'GET', url: () => `/posts/1?preview=${tokens.fresh}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'preview of a new document without login is a 401', method: 'POST', url: '/posts/preview', body: { title: 'x' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'preview of a new document without create access is a 403', as: 'viewer', method: 'POST', url: '/posts/preview', body: { title: 'x' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'preview without login is a 401', method: 'POST', url: '/posts/1/preview', body: { title: 'x' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'preview without update access is a 403', as: 'viewer', method: 'POST', url: '/posts/1/preview', body: { title: 'x' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'preview of a missing document is a 404', as: 'editor', method: 'POST', url: '/posts/999/preview', body: { title: 'x' }, status: 404, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'a body that is not an object is a 400', as: 'editor', method: 'POST', url: '/posts/1/preview', body: [1], status: 400, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'preview answers 405 to GET', as: 'editor', method: 'GET', url: '/posts/1/preview', status: 405, contains: ['"errors"'], events: { '*': 0 } },
   {
     name: "livePreview.url gives the URL, with the token added to its query", as: 'editor', method: 'POST', url: '/pages/1/preview', body: { title: 'New title' }, status: 200,
     check: (res) => {
@@ -69,9 +69,9 @@ runScenarios('live preview', draftsConfig, [
   { name: 'the global is unchanged', method: 'GET', url: '/globals/settings', status: 200, contains: ['"siteName":"Site"'] },
   { name: 'a global draft', as: 'editor', method: 'POST', url: '/globals/settings?draft=true', body: { siteName: 'Drafted' }, status: 200, events: { draft: 1 } },
   { name: "the global's token reads its current draft without login", method: 'GET', url: () => `/globals/settings?preview=${tokens.global}`, status: 200, contains: ['"siteName":"Drafted"'] },
-  { name: "a global's token does not read a document", method: 'GET', url: () => `/posts/1?preview=${tokens.global}`, status: 403 },
-  { name: "a document's token does not read a global", method: 'GET', url: () => `/globals/settings?preview=${tokens.post1}`, status: 403 },
-  { name: 'global preview without update access is a 403', as: 'viewer', method: 'POST', url: '/globals/settings/preview', body: {}, status: 403 },
+  { name: "a global's token does not read a document", method: 'GET', url: () => `/posts/1?preview=${tokens.global}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: "a document's token does not read a global", method: 'GET', url: () => `/globals/settings?preview=${tokens.post1}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'global preview without update access is a 403', as: 'viewer', method: 'POST', url: '/globals/settings/preview', body: {}, status: 403, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'a token still works 59 minutes later', method: 'GET', url: () => `/posts/1?preview=${tokens.post1}`, status: 200, setup: (t) => t.clock.advance(59 * 60_000) },
   { name: 'an expired token (after one hour) is a 403', method: 'GET', url: () => `/posts/1?preview=${tokens.post1}`, status: 403, setup: (t) => t.clock.advance(2 * 60_000) },
 ], async (t) => {

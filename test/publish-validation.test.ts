@@ -1,5 +1,5 @@
 /**
- * Publishing validates the whole resulting document, not only the fields sent (issue 10, defect 4):
+ * Publishing validates the whole resulting document, not only the fields sent:
  * a never-saved global, a draft saved without a required field's group row, a localized field empty in
  * the locale being published. Draft saves stay partial.
  */

@@ -1,4 +1,4 @@
-/** where / sort / limit / page / depth (SPEC Query rules, CONTRACT §3): every operator, both syntaxes, bad input. */
+/** where / sort / limit / page / depth (docs/documents.md): every operator, both syntaxes, bad input. */
 import { describe, expect, test, beforeAll, afterAll } from 'bun:test';
 import { startTestServer, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';

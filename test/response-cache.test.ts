@@ -1,5 +1,5 @@
 /**
- * The response cache (issue 15, docs/caching.md) is never wrong: every way a change can reach the
+ * The response cache (docs/caching.md) is never wrong: every way a change can reach the
  * database makes the next read fresh (REST, bulk routes, a scheduled publish, a version restore, the
  * Local API in another process, SQL by hand in another process), answers never cross callers whose
  * rights differ, drafts never reach anonymous readers, and a 304 means nothing changed. A hook counting

@@ -1,4 +1,4 @@
-/** Scheduled jobs across the site (issue 10, capability 5): `GET /jobs/scheduled`, admins only, soonest first, list shape. */
+/** Scheduled jobs across the site (docs/drafts-and-versions.md): `GET /jobs/scheduled`, admins only, soonest first, list shape. */
 import { expect } from 'bun:test';
 import { runScenarios, type TestServer } from './harness.ts';
 import { draftsConfig, JOBS_SECRET } from './fixtures/drafts-config.ts';
@@ -39,12 +39,12 @@ runScenarios('scheduled jobs across the site', draftsConfig, [
   { name: 'an unknown global is a 400 naming it', as: 'admin', method: 'GET', url: '/jobs/scheduled?global=nope', status: 400, contains: ['"field":"global"'] },
   { name: 'parent without a collection is a 400', as: 'admin', method: 'GET', url: '/jobs/scheduled?parent=1', status: 400, contains: ['"field":"parent"'] },
   { name: 'a parent that is not an id is a 400', as: 'admin', method: 'GET', url: '/jobs/scheduled?collection=posts&parent=1,x', status: 400, contains: ['"field":"parent"'] },
-  { name: 'without login it is a 401', method: 'GET', url: '/jobs/scheduled', status: 401 },
-  { name: 'an editor gets a 403 (the per-document …/schedule stays theirs)', as: 'editor', method: 'GET', url: '/jobs/scheduled', status: 403 },
-  { name: 'an editor\'s API key gets a 403', method: 'GET', url: '/jobs/scheduled', headers: editorKey, status: 403 },
+  { name: 'without login it is a 401', method: 'GET', url: '/jobs/scheduled', status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'an editor gets a 403 (the per-document …/schedule stays theirs)', as: 'editor', method: 'GET', url: '/jobs/scheduled', status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'an editor\'s API key gets a 403', method: 'GET', url: '/jobs/scheduled', headers: editorKey, status: 403, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'an admin\'s `*` API key may list them', method: 'GET', url: '/jobs/scheduled', headers: adminKey, status: 200, check: (res) => expect(res.body.totalDocs).toBe(4) },
-  { name: 'the cron secret is not a login here', method: 'GET', url: '/jobs/scheduled', headers: { authorization: `Bearer ${JOBS_SECRET}` }, status: 401 },
-  { name: 'a write verb is a 405', as: 'admin', method: 'POST', url: '/jobs/scheduled', status: 405 },
+  { name: 'the cron secret is not a login here', method: 'GET', url: '/jobs/scheduled', headers: { authorization: `Bearer ${JOBS_SECRET}` }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'a write verb is a 405', as: 'admin', method: 'POST', url: '/jobs/scheduled', status: 405, contains: ['"errors"'], events: { '*': 0 } },
   { name: '/jobs/run is still the runner', method: 'POST', url: '/jobs/run', headers: { authorization: `Bearer ${JOBS_SECRET}` }, status: 200, contains: ['"jobs":{"ran":0'] },
   {
     name: 'cancelled and finished jobs leave the list', as: 'admin', method: 'GET', url: '/jobs/scheduled', status: 200,

@@ -1,5 +1,5 @@
 /**
- * The command line around serving (CONTRACT §10, §11), each in its own `cms` process from source:
+ * The command line around serving (docs/operations.md, docs/build.md), each in its own `cms` process from source:
  * `cms init`, the first-register hint on a first start, `--tls-cert/--tls-key` with a self-signed
  * certificate made here by openssl (Secure cookies), and the request log in text and JSON.
  */

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §12 "Types": a consumer project compiled with tsc against the types `cms generate:types` wrote.
+ * Types (docs/typescript.md): a consumer project compiled with tsc against the types `cms generate:types` wrote.
  * Correct uses compile; a misspelt slug, a wrong field name and a wrong select value are compile errors.
  */
 import { describe, expect, test } from 'bun:test';

@@ -1,4 +1,4 @@
-/** Version authorship (issue 10, capability 4): who saved each version, as `author` on version records. */
+/** Version authorship (docs/drafts-and-versions.md): who saved each version, as `author` on version records. */
 import { expect } from 'bun:test';
 import { runScenarios, type Session } from './harness.ts';
 import { draftsConfig } from './fixtures/drafts-config.ts';
@@ -30,7 +30,7 @@ runScenarios('version authors', draftsConfig, [
     },
   },
   {
-    name: 'without ?author=true a version record keeps exactly CONTRACT §4\'s shape', as: 'editor', method: 'GET', url: '/posts/1/versions/1', status: 200,
+    name: 'without ?author=true a version record keeps exactly the documented shape', as: 'editor', method: 'GET', url: '/posts/1/versions/1', status: 200,
     check: (res) => { expect(Object.keys(res.body).sort()).toEqual(['createdAt', 'id', 'latest', 'parent', 'status', 'updatedAt', 'version']); },
   },
   { name: 'one version carries its author', as: 'editor', method: 'GET', url: '/posts/1/versions/1?author=true', status: 200, contains: ['"author":{"id":', '"email":"author@example.com"', '"name":"Ada Author"'] },

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createCMS } from '../src/cms.ts';
 import { manualClock } from '../src/clock.ts';
 import { retryDueWebhooks } from '../src/webhooks/retry-due.ts';
-import type { DeliveryRow } from '../src/webhooks/deliveries-table.ts';
+import type { DeliveryRow } from '../src/db/deliveries-table.ts';
 import { quietLog, sharedTestDatabase, tempDir } from './harness.ts';
 import { answer, hang, startReceiver } from './webhook-receiver.ts';
 import { crashConfig } from './fixtures/webhook-crash-config.ts';

@@ -1,4 +1,4 @@
-/** GET /webhook-deliveries and POST /webhook-deliveries/:id/retry (CONTRACT §6), and the Local API's flushWebhooks/retryWebhooks. */
+/** GET /webhook-deliveries and POST /webhook-deliveries/:id/retry (docs/webhooks.md), and the Local API's flushWebhooks/retryWebhooks. */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runScenarios, startTestServer, type TestServer, type Session } from './harness.ts';
 import { answer, startReceiver, type Receiver } from './webhook-receiver.ts';

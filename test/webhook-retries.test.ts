@@ -10,7 +10,7 @@ import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
 import { retryDueWebhooks } from '../src/webhooks/retry-due.ts';
 import { webhookTiming, RETRY_DELAYS, MAX_ATTEMPTS } from '../src/webhooks/retry-schedule.ts';
 import { MAX_CONCURRENT_SENDS } from '../src/webhooks/webhook-runtime.ts';
-import type { DeliveryRow } from '../src/webhooks/deliveries-table.ts';
+import type { DeliveryRow } from '../src/db/deliveries-table.ts';
 
 const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
 const MINUTE = 60_000;

@@ -31,3 +31,12 @@ export const isAdmin = (u: User) => u.role === 'admin'
  * collections the server decides and the form shows its 403.
  */
 export const mayManage = (c: CollectionConfig, u: User) => c.builtIn !== 'users' || isAdmin(u)
+
+/** The collections the nav and the dashboard list: API keys only for admins. */
+export function visibleCollections(config: AdminConfig, user: User): CollectionConfig[] {
+  return config.collections.filter((c) => c.builtIn !== 'api-keys' || isAdmin(user))
+}
+
+export function collectionIcon(c: CollectionConfig): string {
+  return c.builtIn === 'media' ? 'image' : c.builtIn === 'users' ? 'users' : c.builtIn === 'api-keys' ? 'key' : 'doc'
+}

@@ -9,9 +9,16 @@ import { ConfirmHost, ErrorBox, Spinner, Toasts } from './ui.tsx'
 import { AuthCard, FirstRegisterForm, LoginForm } from './views/auth-screens.tsx'
 import { Shell } from './views/shell.tsx'
 import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-screens.tsx'
-import { TwoFactorPanel } from './views/account-security.tsx'
+import { lazyComponent } from './lazy.tsx'
 import { startTheme } from './theme.ts'
+import { registerFieldEditors } from './form/editors.tsx'
 import './styles.css'
+
+// The pages besides the dashboard and the lists, and the larger field editors, are one chunk (views/pages.tsx).
+const pages = () => import('./views/pages.tsx')
+registerFieldEditors(pages)
+// Only users whose role must enrol see it, once.
+const TwoFactorPanel = lazyComponent(() => pages().then((m) => m.TwoFactorPanel))
 
 type State =
   | { kind: 'loading' }

@@ -87,7 +87,7 @@ export function SecretRow(props: { text: string; label: string; id?: string; tes
 // ---------------------------------------------------------------- dialogs
 
 /** A modal on the native <dialog>: focus trap, Escape and the inert page come from the browser. */
-/** Previous / Page n of m / Next under a list answer (CONTRACT §3 list shape); nothing for one page. */
+/** Previous / Page n of m / Next under a list answer (the list shape of docs/documents.md); nothing for one page. */
 export function Pager(props: { list: { page: number; totalPages: number; hasPrevPage: boolean; hasNextPage: boolean }; setPage: (page: number) => void }) {
   const { list } = props
   if (list.totalPages <= 1) return null

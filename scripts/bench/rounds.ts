@@ -1,5 +1,5 @@
 /**
- * Loading two servers in turns. The machine's speed drifts between runs (STACK-FACTS: up to 2.5x), so
+ * Loading two servers in turns. The machine's speed drifts between runs (up to 2.5x on the shared VM, docs/benchmarks.md), so
  * the two take turns in short rounds, each round yields a ratio, and a comparison reports medians.
  */
 import autocannon from 'autocannon';

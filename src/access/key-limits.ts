@@ -1,5 +1,5 @@
 /**
- * What an API key may do beyond its scopes (CONTRACT §8 "Scoped keys"). A key acts as its user narrowed
+ * What an API key may do beyond its scopes (docs/accounts.md). A key acts as its user narrowed
  * to its scopes, but that alone let a key scoped `api-keys:create` mint a `*` key, which then made an
  * admin. So: a key creates only keys whose scopes are a subset of its own, for its own user; creating or
  * changing users (roles, `active`) and changing or deleting keys needs an admin session or an admin's

@@ -1,5 +1,5 @@
 /**
- * The field paths a caller may not use in `where` or `sort` (CONTRACT §8 "Fields the caller may not read"):
+ * The field paths a caller may not use in `where` or `sort` (docs/accounts.md):
  * hidden fields, and fields whose `access.read` denies the caller. Were they queryable, a filter would be an
  * oracle: `where[secret][gte]=m` answers "is the secret after m?" without ever returning the secret.
  *

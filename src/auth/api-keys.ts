@@ -1,5 +1,5 @@
 /**
- * API keys (CONTRACT §5): `cms_<random>`, shown once on create, stored only as sha256, scoped,
+ * API keys (docs/accounts.md): `cms_<random>`, shown once on create, stored only as sha256, scoped,
  * optionally expiring; a key acts as its user narrowed to its scopes.
  */
 import { randomBytes } from 'node:crypto';

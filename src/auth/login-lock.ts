@@ -1,5 +1,5 @@
 /**
- * Login lock (SPEC States, Limits; CONTRACT §8). Failures count per (email, IP) pair, locking after
+ * Login lock (docs/accounts.md, docs/config.md "Login lock"). Failures count per (email, IP) pair, locking after
  * `maxLoginAttempts`, and per email across all IPs, locking after 4× that: one client cannot lock a
  * person out from another address, and a crowd of addresses still hits the email's ceiling.
  *

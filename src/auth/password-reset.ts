@@ -1,30 +1,25 @@
 /**
- * Forgot password, reset password, invitations and admin-made reset links (CONTRACT §8).
+ * Forgot password, invitations and admin-made reset links (docs/accounts.md); setting the new password
+ * is operations/reset-password.ts.
  *
  * Forgot-password answers the same, in the same time, whether or not the email has an account: after the
  * throttle (which every request passes through alike) the answer goes at once, and the lookup, the token
  * and the mail happen afterwards in the background, so no part of the answer's timing depends on the user.
  */
 import type { CMS } from '../cms.ts';
-import type { Via } from '../events/change-events.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import { rowToDoc } from '../fields/row.ts';
 import type { User } from '../config/types.ts';
-import { createContext, type OperationContext } from '../operations/context.ts';
-import { update } from '../operations/update.ts';
+import type { OperationContext } from '../operations/context.ts';
 import { isFullAdmin } from '../access/key-limits.ts';
 import { sendEmailLater, emailConfigured } from '../email/send-email.ts';
 import { invitationEmail, resetPasswordEmail } from '../email/account-emails.ts';
-import { passwordProblem } from './password.ts';
-import { createSession, type SessionClient } from './sessions.ts';
-import { clearFailures, forgotPasswordLockKeys, loginLockKeys, reserveAttempt } from './login-lock.ts';
-import { findResetToken, issueResetToken, LINK_LIFETIME_MS, mailLinkOrigin, resetLink, spendResetToken } from './reset-tokens.ts';
-import { findUserRowByEmail, loadUser } from './load-user.ts';
-import { enabledSecondFactor, requireSecondFactor } from './two-factor.ts';
-import type { LoginResult } from './login.ts';
+import { forgotPasswordLockKeys, reserveAttempt } from './login-lock.ts';
+import { issueResetToken, LINK_LIFETIME_MS, mailLinkOrigin, resetLink } from './reset-tokens.ts';
+import { findUserRowByEmail } from './load-user.ts';
 
 export const FORGOT_ANSWER = 'If this email belongs to an account, a link to reset its password is on its way.';
-const INVALID_LINK = 'This link is not valid or has expired. Ask for a new one.';
+export const INVALID_LINK = 'This link is not valid or has expired. Ask for a new one.';
 const INVITE_DAYS = LINK_LIFETIME_MS.invite / 86_400_000;
 
 export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: string | null; origin?: string | null }): Promise<void> {
@@ -45,31 +40,6 @@ export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: str
     const { token } = await issueResetToken(cms.store, row.id as number, 'reset', cms.clock.now());
     sendEmailLater(cms, resetPasswordEmail(email, resetLink(cms, linkOrigin, token)));
   });
-}
-
-/**
- * Sets a new password with a link's token: spends the token, ends every session (the password changed),
- * and signs in. A user with two-factor sign-in on also sends `code`, as at login.
- */
-export async function resetPassword(cms: CMS, input: { token?: unknown; password?: unknown; code?: unknown; client: SessionClient; via?: Via }): Promise<LoginResult> {
-  if (typeof input.token !== 'string' || !input.token) throw badRequest(INVALID_LINK, 'token');
-  const now = cms.clock.now();
-  const found = await findResetToken(cms.store, input.token, now);
-  const user = found ? await loadUser(cms, found.userId) : null;
-  if (!found || !user) throw badRequest(INVALID_LINK, 'token');
-  const problem = passwordProblem(input.password);
-  if (problem) throw badRequest(problem, 'password');
-  const totp = await enabledSecondFactor(cms.store, user.id);
-  if (totp) {
-    const reservation = await reserveAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null));
-    await requireSecondFactor(cms, user.id, totp, input.code);
-    await clearFailures(cms, reservation);
-  }
-  const token = input.token;
-  if (!(await cms.store.transaction((tx) => spendResetToken(tx, token, user.id, now)))) throw badRequest(INVALID_LINK, 'token');
-  const ctx = createContext(cms, { user, overrideAccess: true, via: input.via ?? 'rest', ip: input.client.ip ?? null });
-  const doc = await update(ctx, { collection: 'users', id: user.id, data: { password: input.password }, depth: 0 });
-  return { user: doc, session: await createSession(cms, user.id, input.client) };
 }
 
 /** A user made without a password gets an invitation link (7 days), mailed when email is configured. */

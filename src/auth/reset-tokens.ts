@@ -1,5 +1,5 @@
 /**
- * Password-reset and invitation links (CONTRACT §8): a random 256-bit token in the link, only its sha256
+ * Password-reset and invitation links (docs/accounts.md): a random 256-bit token in the link, only its sha256
  * stored, valid 1 hour (reset) or 7 days (invitation), single use. Spending one ends every other link of
  * the user too, since the password they were for has changed.
  */

@@ -1,7 +1,7 @@
 /**
  * Sessions: a random 256-bit token given to the client (cookie `cms-session` or bearer); only its sha256
  * is stored. Each session has its own CSRF token, a public random `id` for the sessions list, and the
- * user agent and address it was made from (CONTRACT §8).
+ * user agent and address it was made from (docs/accounts.md).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { CMS } from '../cms.ts';

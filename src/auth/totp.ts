@@ -46,7 +46,7 @@ export function base32Decode(text: string): Buffer {
   return Buffer.from(out);
 }
 
-/** RFC 4226 §5.3: the HOTP value of `counter`, `digits` long. `algorithm` is there for RFC 6238's test vectors. */
+/** RFC 4226, section 5.3: the HOTP value of `counter`, `digits` long. `algorithm` is there for RFC 6238's test vectors. */
 export function hotp(key: Buffer, counter: number, digits = DIGITS, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1'): string {
   const message = Buffer.alloc(8);
   message.writeBigUInt64BE(BigInt(counter));

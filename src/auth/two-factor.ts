@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (CONTRACT §8): setup stores a pending secret, enable turns it on with a first code
+ * Two-factor sign-in (docs/accounts.md): setup stores a pending secret, enable turns it on with a first code
  * and hands out 10 recovery codes once (stored as sha256), and every accepted code is spent: a TOTP step
  * is never taken twice (`lastStep`, advanced by one conditional UPDATE, so two instances cannot both
  * accept it) and a recovery code row is deleted as it is used.

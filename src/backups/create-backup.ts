@@ -1,5 +1,5 @@
 /**
- * One backup (CONTRACT §10): a single `cms-backup-<UTC time>.tar.gz` holding
+ * One backup (docs/operations.md): a single `cms-backup-<UTC time>.tar.gz` holding
  *   database/cms.db    a consistent copy of the SQLite database (store.snapshotTo; absent on PostgreSQL)
  *   data/secret        the generated instance secret, when there is one (preview and CSRF tokens stay valid)
  *   migrations/…       the migration files beside the config (the restored schema's history)

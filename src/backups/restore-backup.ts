@@ -1,5 +1,5 @@
 /**
- * `cms restore FILE` (CONTRACT §10), in this order, so that a bad archive or a running server changes
+ * `cms restore FILE` (docs/operations.md), in this order, so that a bad archive or a running server changes
  * nothing:
  *   1. verify: read the whole archive, every sha256 against the manifest (manifest.ts);
  *   2. refuse while any process holds the database file (src/db/sqlite/claim-file.ts);

@@ -1,7 +1,7 @@
 /**
  * The prebuilt admin (admin/dist), as embedded in the compiled binary.
  *
- * From source this module says `null` and src/http/admin-assets.ts reads
+ * From source this module says `null` and src/http/admin-files.ts reads
  * admin/dist from disk. `bun run build` (see src/build/plugins.ts,
  * `adminManifestPlugin`) replaces this module's contents with one
  * `import x from '…' with { type: 'file' }` per file of admin/dist, mapping

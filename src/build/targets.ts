@@ -1,5 +1,5 @@
 /**
- * The platforms `bun run build --all` writes a binary for (CONTRACT §11), and
+ * The platforms `bun run build --all` writes a binary for (docs/build.md), and
  * how each is named by Bun's cross-compiler, by sharp's npm packages and in dist/.
  */
 export interface BuildTarget {

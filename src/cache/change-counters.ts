@@ -16,7 +16,7 @@ const byRequest = new WeakMap<Request, Promise<Reading>>();
  * read computed on a miss all need counters read before their own work, and a reading from the request's
  * start is that for each (it sees every commit acknowledged before the request arrived). Only for what
  * runs before the request writes anything it must then see: the credentials (src/http/authenticate.ts
- * credentialsOf) and the GET reads (src/cache/cached-read.ts). An answer computed later is kept with these
+ * credentialsOf) and the GET reads (src/http/cached-read.ts). An answer computed later is kept with these
  * older counters, so a write committed meanwhile only makes it stale sooner. A request with credentials
  * takes an exact reading (it checks its session with it); an anonymous one the store's notified counters,
  * which on PostgreSQL cost no query while the instance listens for changes (src/db/store.ts).

@@ -1,7 +1,7 @@
 /**
  * The response cache's memory: answers by key, least recently used first out, bounded by bytes
  * (config `cache.maxSize`). It knows nothing about when an answer is stale; that is the caller's
- * comparison of change counters (src/cache/cached-read.ts). Counts hits, misses and evictions for
+ * comparison of change counters (src/http/cached-read.ts). Counts hits, misses and evictions for
  * `/metrics`.
  */
 

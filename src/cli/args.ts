@@ -1,4 +1,4 @@
-/** Parses `cms <command> [flags]`. Flags beat env, env beats config (CONTRACT §1). */
+/** Parses `cms <command> [flags]`. Flags beat env, env beats config (docs/config.md). */
 import { parseArgs } from 'node:util';
 
 export type CLIArgs = { command: string; flags: Record<string, string | boolean | undefined>; rest: string[] };

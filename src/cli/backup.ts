@@ -1,4 +1,4 @@
-/** `cms backup [--out DIR]` and `cms restore FILE` (CONTRACT §10, docs/operations.md "Backups"). */
+/** `cms backup [--out DIR]` and `cms restore FILE` (docs/operations.md "Backups"). */
 import path from 'node:path';
 import { createBackup } from '../backups/create-backup.ts';
 import { restoreBackup } from '../backups/restore-backup.ts';

@@ -1,4 +1,4 @@
-/** `cms export [--out DIR] [--locale all|<code>] [--drafts]` and `cms import DIR` (CONTRACT §12, docs/export.md). */
+/** `cms export [--out DIR] [--locale all|<code>] [--drafts]` and `cms import DIR` (docs/export.md). */
 import path from 'node:path';
 import { createCMS } from '../cms.ts';
 import { ConfigError } from '../errors.ts';

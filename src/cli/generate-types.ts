@@ -1,4 +1,4 @@
-/** `cms generate:types [--out FILE]`: TypeScript for the config's collections and globals (CONTRACT §12). Reads no database. */
+/** `cms generate:types [--out FILE]`: TypeScript for the config's collections and globals (docs/typescript.md). Reads no database. */
 import { loadConfig } from '../config/load.ts';
 import { writeTypesFile } from '../codegen/write-types-file.ts';
 import type { CLIArgs } from './args.ts';

@@ -1,5 +1,5 @@
 /**
- * `cms migrate:engine --to postgres://…` (issue 16 §6): copies this SQLite project's data into an empty
+ * `cms migrate:engine --to postgres://…` (docs/postgres.md): copies this SQLite project's data into an empty
  * PostgreSQL database with a progress line, then checks the count of every table. The target's schema is
  * made by opening it the way `cms serve` would (system migrations, then the config's tables, its migration
  * file written to migrations/postgres/); the generated secret comes along, so sessions, API keys and preview

@@ -1,5 +1,5 @@
 /**
- * TypeScript for a config (CONTRACT §12, docs/typescript.md): per collection and global the document as
+ * TypeScript for a config (docs/typescript.md): per collection and global the document as
  * read (`Post`), as read with `locale: 'all'` (`PostAllLocales`), the input of a write (`PostData`) and the
  * paths `where` and `sort` accept; plus the `CMSTypes` map that `getCMS<CMSTypes>()` types the Local API
  * with. The output imports nothing, so it compiles wherever it is copied.
@@ -66,7 +66,7 @@ const literal = (value: string) => JSON.stringify(value);
 const property = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : literal(name));
 
 
-function systemFields(entity: Entity, variant: Variant, config: SanitizedConfig): string[] {
+function systemFields(entity: Entity, _variant: Variant, config: SanitizedConfig): string[] {
   const status = entity.drafts ? ['status: "draft" | "published";', '_status: "draft" | "published";'] : [];
   const id = entity.kind === 'collection' ? ['id: number;'] : [];
   // Media documents carry the file's URL, added as they are read (src/uploads/media-urls.ts), and the

@@ -1,10 +1,10 @@
 /**
- * The `backups` setting (CONTRACT §10), checked once at start. The backups never live among the uploads:
+ * The `backups` setting (docs/operations.md), checked once at start. The backups never live among the uploads:
  * a backup would then contain the backups before it, and the sweep of crash leftovers, which removes
  * stored files no media document names, would remove them.
  */
 import path from 'node:path';
-import { parseCronSchedule } from '../jobs/cron-schedule.ts';
+import { parseCronSchedule } from './cron-schedule.ts';
 import type { S3StorageOptions, SanitizedConfig, StorageAdapter, UserConfig } from './types.ts';
 
 type Fail = (key: string, message: string) => never;

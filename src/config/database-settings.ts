@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_POOL_SIZE, describeUrl, isPostgresUrl } from '../db/postgres/connect.ts';
+import { DEFAULT_POOL_SIZE, describeUrl, isPostgresUrl } from './database-url.ts';
 
 type Fail = (key: string, message: string) => never;
 

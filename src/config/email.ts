@@ -1,4 +1,4 @@
-/** The `email` setting (CONTRACT §8): an SMTP URL and a sender, from the config or CMS_SMTP_URL / CMS_EMAIL_FROM (env wins). */
+/** The `email` setting (docs/accounts.md): an SMTP URL and a sender, from the config or CMS_SMTP_URL / CMS_EMAIL_FROM (env wins). */
 import type { SanitizedConfig, UserConfig } from './types.ts';
 
 type Env = Record<string, string | undefined>;

@@ -1,4 +1,4 @@
-/** Finds the config file (CONTRACT §1), imports it and sanitizes it. */
+/** Finds the config file (docs/config.md), imports it and sanitizes it. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.ts';

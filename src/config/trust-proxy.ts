@@ -1,5 +1,5 @@
 /**
- * The `trustProxy` setting (CONTRACT §10), checked once at start: `false` (default), `true` (every
+ * The `trustProxy` setting (docs/operations.md), checked once at start: `false` (default), `true` (every
  * peer is a proxy), a hop count (that many proxies stand in front), or a list of proxy addresses and
  * CIDR ranges (a peer in the list is a proxy). src/http/client-ip.ts reads it per request.
  */

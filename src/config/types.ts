@@ -2,7 +2,7 @@
 import type { RealtimeConfig, RealtimeSettings } from './realtime-options.ts';
 import type { SanitizedSearch, SearchConfig } from './search-options.ts';
 import type { Clock } from '../clock.ts';
-import type { CronSchedule } from '../jobs/cron-schedule.ts';
+import type { CronSchedule } from './cron-schedule.ts';
 import type { DraftsOption, VersionsOption } from './version-options.ts';
 import type { SanitizedUpload } from './upload-collections.ts';
 
@@ -218,7 +218,7 @@ export interface WebhookConfig {
 }
 
 /**
- * Where uploaded files live (SPEC "Storage adapters"). Keys are stored file names (`photo-k3x9q2m1ab.jpg`).
+ * Where uploaded files live (docs/media.md). Keys are stored file names (`photo-k3x9q2m1ab.jpg`).
  * `put` receives a finished, checked file; an adapter must not leave a partial object when it fails.
  * `get` answers null when the key is not there; a Blob body (read lazily, like `Bun.file` or an S3 file)
  * lets the file route answer byte ranges by slicing it, a stream body is served whole.
@@ -237,7 +237,7 @@ export interface StorageAdapter {
 }
 export type StoredFile = { body: Blob | ReadableStream; size: number; etag?: string; lastModified?: number };
 
-/** The built-in S3 adapter, selected in config by a plain object (SPEC "Storage adapters"). */
+/** The built-in S3 adapter, selected in config by a plain object (docs/media.md). */
 export type S3StorageOptions = {
   type: 's3';
   bucket: string;

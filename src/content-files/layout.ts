@@ -1,5 +1,5 @@
 /**
- * The folder `cms export` writes and `cms import` reads (CONTRACT §12, docs/export.md):
+ * The folder `cms export` writes and `cms import` reads (docs/export.md):
  *   cms-export.json          what the export holds (locale shape, drafts)
  *   <collection>/<id>.json   one document each, relationships as ids
  *   globals/<slug>.json      each global that has been saved

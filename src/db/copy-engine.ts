@@ -1,13 +1,12 @@
 /**
- * Moves a project from one engine to another (issue 16 §6, `cms migrate:engine`): every row of every config
+ * Moves a project from one engine to another (`cms migrate:engine`, docs/postgres.md): every row of every config
  * table and system table, ids kept, in batches with a progress callback, then a count check per table.
  * The target must be empty (its schema already made by opening it). Sequences and id counters are set past
  * the copied ids so that new documents continue where the old ones stopped.
  */
 import type { SanitizedConfig } from '../config/types.ts';
-import type { Row, Store } from './store.ts';
+import { quote, type Row, type Store } from './store.ts';
 import { configTables, jsonColumnsByTable } from './table-model.ts';
-import { quote } from '../query/where.ts';
 
 /** System tables with data worth keeping (the migration bookkeeping is the target's own). */
 export const SYSTEM_DATA_TABLES = [

@@ -4,8 +4,7 @@
  * `tx` of the transaction the statement belongs to.
  */
 import type { Entity } from '../config/types.ts';
-import type { Queryable, SQLPart } from './store.ts';
-import { quote } from '../query/where.ts';
+import { quote, type Queryable, type SQLPart } from './store.ts';
 import { badRequest } from '../errors.ts';
 
 type Row = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The database questions of `GET /health` and `GET /metrics` (CONTRACT §10), kept here so the storage
+ * The database questions of `GET /health` and `GET /metrics` (docs/operations.md), kept here so the storage
  * layer can answer them its own way: does the database answer, and how big is it.
  */
 import type { CMS } from '../cms.ts';

@@ -1,4 +1,4 @@
-/** Opens the engine the sanitized config chose (CONTRACT §9): SQLite beside the config, or PostgreSQL. */
+/** Opens the engine the sanitized config chose (docs/postgres.md): SQLite beside the config, or PostgreSQL. */
 import type { SanitizedConfig } from '../config/types.ts';
 import type { Store } from './store.ts';
 import { openSqliteStore } from './sqlite/store.ts';

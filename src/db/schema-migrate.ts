@@ -1,5 +1,5 @@
 /**
- * Keeps the collection tables in step with the config (CONTRACT §1).
+ * Keeps the collection tables in step with the config (docs/config.md).
  * Migration files live in `migrations/` beside the config: `NNNN_name.sql`, with the schema snapshot they
  * lead to in `meta/NNNN_snapshot.json`. The newest snapshot is what the database should look like once every
  * file is applied; the config is diffed against it. The engine's diff (sqlite/schema-diff.ts,

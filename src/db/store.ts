@@ -1,5 +1,5 @@
 /**
- * The storage seam (issue 16): every caller (operations, auth, versions, jobs, webhooks, migrations, CLI,
+ * The storage seam (docs/architecture.md): every caller (operations, auth, versions, jobs, webhooks, migrations, CLI,
  * Local API) talks to the database through a `Store`, never to an engine's client. Each engine has one
  * implementation (src/db/sqlite/store.ts, src/db/postgres/store.ts) and one `Dialect` holding every SQL
  * difference, so callers never branch on the engine.
@@ -25,6 +25,9 @@ export type Params = readonly unknown[];
 export type SQLPart = { sql: string; params: unknown[] };
 
 /** The parts joined by AND (parenthesised when more than one); null parts are left out, and none at all is null. */
+/** A double-quoted SQL identifier (table or column name), the form both engines read. */
+export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
 export function andParts(parts: (SQLPart | null)[]): SQLPart | null {
   const present = parts.filter((p): p is SQLPart => p !== null);
   if (present.length === 0) return null;
@@ -78,7 +81,7 @@ export interface Store extends Queryable {
   withMigrationLock<T>(work: () => Promise<T>): Promise<T>;
   /**
    * A consistent copy of the whole database written to the new SQLite file `target`, while every other
-   * reader and writer goes on (backups, CONTRACT §10); answers the row count of each table in the copy.
+   * reader and writer goes on (backups, docs/operations.md); answers the row count of each table in the copy.
    * null when the engine keeps its own backups (PostgreSQL: pg_dump / base backups), so callers have one
    * branch for that case. SQLite: `VACUUM INTO` on a connection of its own, off the main thread.
    */

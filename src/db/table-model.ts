@@ -7,7 +7,7 @@ import { SYSTEM_COLUMNS } from '../config/builtin-collections.ts';
 import { isColumnField } from '../config/field-tree.ts';
 import { isStoredField } from '../config/relation-targets.ts';
 import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
-import { deliveriesTable } from '../webhooks/deliveries-table.ts';
+import { deliveriesTable } from './deliveries-table.ts';
 
 export type ColumnType = 'text' | 'integer' | 'real';
 export type ColumnModel = { name: string; type: ColumnType; notNull?: boolean; primaryKey?: boolean };
@@ -60,7 +60,7 @@ export function jsonColumnsByTable(config: SanitizedConfig): Map<string, Set<str
 
 export function configTables(config: SanitizedConfig): TableModel[] {
   const tables = [...config.collections, ...config.globals].map(entityTable);
-  // Webhook deliveries exist only when webhooks are configured (SPEC "Events", rule 8).
+  // Webhook deliveries exist only when webhooks are configured (docs/webhooks.md).
   if (config.webhooks.length > 0) tables.push(deliveriesTable);
   return tables;
 }

@@ -1,5 +1,5 @@
 /**
- * `getCMS({ migrate: false })` and `cms export`: the database is used as it is. A script that builds a site
+ * `getCMS({ migrate: false })` (docs/typescript.md) and `cms export`: the database is used as it is. A script that builds a site
  * must not migrate the database a running server owns, so anything the schema lacks is an error that says
  * which command brings it up to date, and nothing is written.
  */

@@ -1,5 +1,5 @@
 /**
- * Outgoing mail through SMTP (CONTRACT §8). A mail is handed to the background tasks, so it leaves after
+ * Outgoing mail through SMTP (docs/accounts.md). A mail is handed to the background tasks, so it leaves after
  * the change that caused it has committed and the answer has gone; the requester never waits for the
  * SMTP server and never learns whether it answered. A failure is logged and kept as the last failure in
  * `_cms_settings` (shared by every instance), which admins read in `GET /health`.

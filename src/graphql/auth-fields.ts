@@ -5,9 +5,10 @@
  * also sets the session cookies, as REST does.
  */
 import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig } from 'graphql';
-import { countUsers, login, type LoginResult } from '../auth/login.ts';
+import { countUsers, login, type LoginResult } from '../operations/login.ts';
 import { endSession, findSession, refreshSession } from '../auth/sessions.ts';
-import { forgotPassword, resetPassword } from '../auth/password-reset.ts';
+import { forgotPassword } from '../auth/password-reset.ts';
+import { resetPassword } from '../operations/reset-password.ts';
 import { unlockEmail } from '../auth/login-lock.ts';
 import { isFullAdmin } from '../access/key-limits.ts';
 import { badRequest, forbidden, unauthorized } from '../errors.ts';

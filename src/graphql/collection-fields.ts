@@ -4,7 +4,7 @@
  * `restoreVersionPost`). Each resolver is one call of the operation REST makes, at depth 0: related
  * documents are resolved by the selection (resolve-relationship.ts).
  */
-import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, GraphQLInputObjectType } from 'graphql';
+import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLInputObjectType } from 'graphql';
 import type { SanitizedCollection } from '../config/types.ts';
 import { count, create, deleteDocument, duplicate, find, findByID, update } from '../operations/index.ts';
 import { findCollectionVersionByID, findCollectionVersions, restoreCollectionVersion } from '../operations/collection-versions.ts';

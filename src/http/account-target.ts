@@ -1,6 +1,6 @@
 /**
  * Whose account a sessions or two-factor route acts on: the caller's own, through a session (an API key
- * is no one's signed-in browser), or with `?user=<id>` another user's, for admins only (CONTRACT §8).
+ * is no one's signed-in browser), or with `?user=<id>` another user's, for admins only (docs/accounts.md).
  */
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 import type { User } from '../config/types.ts';

@@ -23,7 +23,7 @@ import { searchRoutes } from './routes/search.ts';
 import { errorResponse, notFoundResponse } from './errors.ts';
 import { badRequest } from '../errors.ts';
 import { preflight } from './cors.ts';
-import { answerFromCache } from '../cache/cached-read.ts';
+import { answerFromCache } from './cached-read.ts';
 import { pathAndQuery } from './observe-request.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
 import { adminConditionRoutes } from './routes/admin-conditions.ts';

@@ -1,7 +1,7 @@
 /**
  * Who is asking: a session (cookie `cms-session` or `Authorization: Bearer <token>`), an API key
  * (`Bearer cms_…`), or nobody. Cookie-authenticated writes must carry the CSRF token and come from
- * the API's own origin or a trusted one (SPEC Authentication §1).
+ * the API's own origin or a trusted one (docs/accounts.md).
  */
 import { timingSafeEqual } from 'node:crypto';
 import { forbidden } from '../errors.ts';
@@ -59,7 +59,7 @@ function decodeCookieValue(raw: string): string | null {
 
 /**
  * The token of `Authorization: Bearer <token>`; Payload's spellings `JWT <token>` and `users API-Key <key>`
- * mean the same (CONTRACT §7), so its clients authenticate unchanged.
+ * mean the same (docs/payload-compatibility.md), so its clients authenticate unchanged.
  */
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get('authorization');

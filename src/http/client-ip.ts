@@ -1,5 +1,5 @@
 /**
- * Who is on the other end (CONTRACT §10). The server records each request's peer address as it
+ * Who is on the other end (docs/operations.md). The server records each request's peer address as it
  * arrives; with `trustProxy`, requests that a trusted proxy passed on take the client's address from
  * X-Forwarded-For and the API's own origin from X-Forwarded-Proto/X-Forwarded-Host. Headers from any
  * other peer are ignored, since anybody can send them.

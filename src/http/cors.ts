@@ -1,12 +1,12 @@
 /**
- * CORS (SPEC Authentication §10): origins in `cors` get CORS headers; origins in `auth.trustedOrigins`
+ * CORS (docs/accounts.md): origins in `cors` get CORS headers; origins in `auth.trustedOrigins`
  * also get credentials. Any other origin gets no CORS headers at all.
  */
 import type { SanitizedConfig } from '../config/types.ts';
 
 import { OVERRIDE_HEADERS } from './method-override.ts';
 
-// Payload's clients send a method-override header on long reads (CONTRACT §7), so preflights allow it.
+// Payload's clients send a method-override header on long reads (docs/payload-compatibility.md), so preflights allow it.
 // x-cms-lock-token: the editor's document lock (docs/content-model.md).
 const ALLOW_HEADERS = ['content-type', 'authorization', 'x-csrf-token', 'x-cms-lock-token', ...OVERRIDE_HEADERS].join(', ');
 const ALLOW_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';

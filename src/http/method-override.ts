@@ -1,5 +1,5 @@
 /**
- * Payload's method-override read (CONTRACT §7): a `POST` carrying `X-Payload-HTTP-Method-Override: GET`
+ * Payload's method-override read (docs/payload-compatibility.md): a `POST` carrying `X-Payload-HTTP-Method-Override: GET`
  * (or `X-HTTP-Method-Override: GET`) is the path's GET, with its query in the body, for queries too long
  * for a URL and for live preview's merge. It is dispatched to the GET route and never to a write route, so
  * nothing on this path can save; being a read, it needs no CSRF token. Any other override value is a 400:

@@ -1,5 +1,5 @@
 /**
- * After every answer: count it for `/metrics` and write one log line (CONTRACT §10). The route label is
+ * After every answer: count it for `/metrics` and write one log line (docs/operations.md). The route label is
  * the pattern the router matched (`/api/cms/:collection/:id`), never the concrete path, so the number of
  * series stays bounded; the log line keeps the path but drops query values (preview tokens, search words).
  */

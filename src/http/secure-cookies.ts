@@ -1,5 +1,5 @@
 /**
- * Whether session cookies carry `Secure` (CONTRACT §5 and §10): when `serverURL` is https, or when this
+ * Whether session cookies carry `Secure` (docs/accounts.md, docs/operations.md): when `serverURL` is https, or when this
  * instance itself serves HTTPS (`cms serve --tls-cert … --tls-key …`) with no proxy in front to say so.
  */
 import type { CMS } from '../cms.ts';

@@ -1,4 +1,4 @@
-/** The cron secret for `/jobs/run` (CONTRACT §5): `CMS_CRON_SECRET`, else config `jobs.secret` (env beats config); compared in constant time. */
+/** The cron secret for `/jobs/run` (docs/accounts.md): `CMS_CRON_SECRET`, else config `jobs.secret` (env beats config); compared in constant time. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CMS } from '../cms.ts';
 

@@ -2,7 +2,7 @@
  * The in-process job loop of a long-running server: one run shortly after start (jobs that fell due while
  * the server was down), then one a minute on a real timer; due-ness is read from cms.clock. A tick while a
  * run is still going is skipped, so two runs never overlap. `stop` waits for the run in flight.
- * The first run also sweeps upload leftovers of a crash (CONTRACT §10); later runs do so daily.
+ * The first run also sweeps upload leftovers of a crash (docs/operations.md); later runs do so daily.
  * A scheduled backup that fell due starts beside the runs, not inside one, so a long backup never holds
  * up scheduled publishing; `stop` aborts it (its partial file is removed) and waits for it.
  */

@@ -4,7 +4,7 @@ import { createContext } from '../operations/context.ts';
 import { update } from '../operations/update.ts';
 import { updateGlobal } from '../operations/globals.ts';
 import { unpublish } from '../operations/unpublish.ts';
-import type { JobRow } from './jobs-store.ts';
+import type { JobRow } from '../versions/jobs-store.ts';
 
 export async function performJob(cms: CMS, job: JobRow): Promise<void> {
   // The runner acts for the system: access was checked when the job was scheduled.

@@ -4,7 +4,7 @@
  */
 import type { CMS } from '../cms.ts';
 import { isoNow } from '../clock.ts';
-import { FINISHED_JOB_RETENTION_MS, claimDueJob, finishJob, purgeFinishedJobs, releaseExpiredLeases } from './jobs-store.ts';
+import { FINISHED_JOB_RETENTION_MS, claimDueJob, finishJob, purgeFinishedJobs, releaseExpiredLeases } from '../versions/jobs-store.ts';
 import { performJob } from './perform-job.ts';
 
 /** `ran`: jobs done; `failed`: jobs that failed (kept with their error). */

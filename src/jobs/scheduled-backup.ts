@@ -1,5 +1,5 @@
 /**
- * Scheduled backups (`backups.schedule`, CONTRACT §10), started by the job loop. Each slot of the schedule
+ * Scheduled backups (`backups.schedule`, docs/operations.md), started by the job loop. Each slot of the schedule
  * (UTC, read from cms.clock) that fell due since the last run starts one backup, then retention keeps the
  * newest `backups.keep`. The last run's time lives in `_cms_settings`, so restarts neither repeat a slot
  * nor skip one; several processes on one database claim the slot with a compare-and-set, so one of them
@@ -8,7 +8,7 @@
 import type { CMS } from '../cms.ts';
 import { offerSetting, readSetting } from '../db/settings.ts';
 import type { BackupResult } from '../backups/create-backup.ts';
-import { fellDueBetween } from './cron-schedule.ts';
+import { fellDueBetween } from '../config/cron-schedule.ts';
 
 const SETTING = 'backups.lastRunAt';
 

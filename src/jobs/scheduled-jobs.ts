@@ -1,5 +1,5 @@
 /**
- * Scheduled jobs across the site (issue 10, capability 5): every pending publish / unpublish of every
+ * Scheduled jobs across the site (docs/drafts-and-versions.md): every pending publish / unpublish of every
  * collection and global, soonest first, in the list shape. Admins only (an admin session or an admin's
  * `*` API key): the per-document `…/schedule` stays the route for editors. REST and the Local API call it.
  * Filters: `collection` or `global` (one slug), and with `collection` a `parent` list of document ids,
@@ -11,8 +11,8 @@ import type { OperationContext } from '../operations/context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
-import { countPendingJobs, listPendingJobs, type PendingFilter } from './jobs-store.ts';
-import { presentJob } from './present-job.ts';
+import { countPendingJobs, listPendingJobs, type PendingFilter } from '../versions/jobs-store.ts';
+import { presentJob } from '../operations/present-job.ts';
 
 export type ScheduledJobsArgs = { limit?: number; page?: number; collection?: unknown; global?: unknown; parent?: unknown };
 

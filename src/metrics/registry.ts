@@ -1,5 +1,5 @@
 /**
- * What an instance counts for `GET /metrics` and the admin's `GET /health` (CONTRACT §10), kept in
+ * What an instance counts for `GET /metrics` and the admin's `GET /health` (docs/operations.md), kept in
  * memory per instance: requests by route and status, one latency histogram, job runs and
  * webhook attempts by outcome, and the job loop's last run. Counters start at zero with the process,
  * as Prometheus expects. Recording is a few Map lookups: it runs on every request.

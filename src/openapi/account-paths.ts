@@ -1,4 +1,4 @@
-/** Sign-in and account routes of `users`: SPEC "Users and sessions", CONTRACT §5, §7 (refresh, unlock, init) and §8 (reset, sessions, two-factor). */
+/** Sign-in and account routes of `users`: docs/accounts.md, and docs/payload-compatibility.md for refresh, unlock and init. */
 import { message, ref, publicSecurity, writeSecurity } from './components.ts';
 import { json, operation, pathParameter, type Paths } from './operation.ts';
 

@@ -1,6 +1,6 @@
 /**
- * The paths of one collection: SPEC's list, create, read, update, delete, preview, versions, drafts and
- * schedule routes, and CONTRACT §7's count, bulk writes by `where`, Payload's version paths and the
+ * The paths of one collection: the list, create, read, update, delete, preview, versions, drafts and
+ * schedule routes, and Payload's count (docs/payload-compatibility.md), bulk writes by `where`, Payload's version paths and the
  * method-override read. Upload collections (`media`) take multipart bodies and serve their files.
  */
 import type { SanitizedCollection, SanitizedConfig } from '../config/types.ts';
@@ -13,7 +13,7 @@ import { draftPaths } from './draft-paths.ts';
 
 const overrideHeader = (required: boolean) => ({
   name: 'X-HTTP-Method-Override', in: 'header', required, schema: { enum: ['GET'] },
-  description: 'Also `X-Payload-HTTP-Method-Override`. `GET` makes this POST a read that saves nothing (CONTRACT §7).',
+  description: 'Also `X-Payload-HTTP-Method-Override`. `GET` makes this POST a read that saves nothing (docs/payload-compatibility.md).',
 });
 
 export function localeParameters(config: SanitizedConfig) {

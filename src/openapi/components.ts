@@ -1,6 +1,6 @@
 /**
  * What every part of the document refers to: the error shape, the list shape, version records, scheduled
- * jobs, session answers, query parameters and the security schemes (CONTRACT §3–§5, §7).
+ * jobs, session answers, query parameters and the security schemes (docs/documents.md, docs/accounts.md, docs/payload-compatibility.md).
  */
 import type { SanitizedConfig } from '../config/types.ts';
 import type { Schema } from './field-schemas.ts';
@@ -11,7 +11,7 @@ const integer = { type: 'integer' };
 const nullableString = { type: ['string', 'null'] };
 const nullableInteger = { type: ['integer', 'null'] };
 
-/** The list shape of CONTRACT §3 around `items`. */
+/** The list shape (docs/documents.md) around `items`. */
 export function listOf(items: Schema): Schema {
   return {
     type: 'object',
@@ -27,7 +27,7 @@ export function listOf(items: Schema): Schema {
 export const docAnswer = (doc: Schema, extra: Record<string, Schema> = {}): Schema =>
   ({ type: 'object', required: ['doc', 'message'], properties: { doc, message: string, ...extra } });
 
-/** `status` and its Payload alias `_status` on collections and globals with drafts (CONTRACT §3, §7). */
+/** `status` and its Payload alias `_status` on collections and globals with drafts (docs/documents.md, docs/payload-compatibility.md). */
 export function statusProperties(drafts: boolean): Record<string, Schema> {
   const status = { enum: ['draft', 'published'] };
   return drafts ? { status, _status: status } : {};
@@ -129,7 +129,7 @@ export function sharedSchemas(config: SanitizedConfig): Record<string, Schema> {
   };
 }
 
-/** A version record (CONTRACT §4): `version` holds the document as it was saved. */
+/** A version record (docs/drafts-and-versions.md): `version` holds the document as it was saved. */
 export function versionRecord(document: Schema): Schema {
   return {
     type: 'object', required: ['id', 'parent', 'version', 'createdAt', 'updatedAt', 'latest'],
@@ -159,7 +159,7 @@ export function sharedParameters(config: SanitizedConfig): Record<string, unknow
   };
 }
 
-/** Cookie sessions need the CSRF header on writes; bearer sessions and API keys do not (CONTRACT §5). */
+/** Cookie sessions need the CSRF header on writes; bearer sessions and API keys do not (docs/accounts.md). */
 export const securitySchemes = {
   bearerSession: { type: 'http', scheme: 'bearer', description: 'A session token (the `cms-session` value), as `Bearer` or `JWT`.' },
   apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'cms_…', description: 'An API key, acting as its user within its scopes; also `users API-Key <key>`.' },

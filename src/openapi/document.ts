@@ -1,5 +1,5 @@
 /**
- * `GET /openapi.json` (CONTRACT §12): an OpenAPI 3.1 document of this instance's API, generated from the
+ * `GET /openapi.json` (docs/openapi.md): an OpenAPI 3.1 document of this instance's API, generated from the
  * sanitized config as the caller sees it (caller-view.ts). The config does not change while an instance
  * runs, so each caller's text is made once per instance and set of refused fields (in practice per role).
  */

@@ -1,4 +1,4 @@
-/** The drafts routes shared by a collection's documents (`/:collection/:id/…`) and globals (`/globals/:slug/…`): SPEC "Versions, drafts, scheduling, preview". */
+/** The drafts routes shared by a collection's documents (`/:collection/:id/…`) and globals (`/globals/:slug/…`): docs/drafts-and-versions.md. */
 import { docAnswer, listOf, ref } from './components.ts';
 import type { Schema } from './field-schemas.ts';
 import { json, operation, parameter, pathParameter, type Paths } from './operation.ts';

@@ -27,7 +27,7 @@ export function globalPaths(config: SanitizedConfig, global: SanitizedGlobal): P
       get: operation('get', base, { summary: `Read the ${global.slug} global`, tags, parameters: [parameter('depth'), parameter('draft'), parameter('select'), parameter('populate'), parameter('preview'), ...locale], ok: { 200: json(doc) }, errors: [400, 401, 403] }),
       post: operation('post', base, {
         summary: `Save the ${global.slug} global`,
-        description: 'With `X-HTTP-Method-Override: GET` and a JSON body `{ data?, depth?, locale?, draft? }` this reads the global with `data` merged over it and saves nothing (CONTRACT §7); the answer is then the document.',
+        description: 'With `X-HTTP-Method-Override: GET` and a JSON body `{ data?, depth?, locale?, draft? }` this reads the global with `data` merged over it and saves nothing (docs/payload-compatibility.md); the answer is then the document.',
         tags, parameters: [parameter('depth'), parameter('draft'), ...locale], body: ref(`${name}Update`),
         ok: { 200: json({ anyOf: [saved, doc] }) }, errors: [400, 401, 403],
       }),
@@ -39,7 +39,7 @@ export function globalPaths(config: SanitizedConfig, global: SanitizedGlobal): P
   if (global.drafts) {
     const record = versionRecord(doc);
     const drafts = draftPaths(base, { tags, target: [], doc, record, locale });
-    // Payload restores a global's version with POST on the version's own path (CONTRACT §7).
+    // Payload restores a global's version with POST on the version's own path (docs/payload-compatibility.md).
     drafts[`${base}/versions/{version}`]!.post = { ...drafts[`${base}/versions/{version}/restore`]!.post, operationId: `postGlobals${schemaName(global.slug)}VersionsVersion`, summary: 'Restore a version (Payload\'s path)' };
     Object.assign(paths, drafts);
   }

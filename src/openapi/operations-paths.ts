@@ -1,4 +1,4 @@
-/** Routes for running the box (CONTRACT §6, §10): jobs, webhook deliveries, health, metrics, backups, and this document. */
+/** Routes for running the box (docs/webhooks.md, docs/operations.md): jobs, webhook deliveries, health, metrics, backups, and this document. */
 import type { SanitizedConfig } from '../config/types.ts';
 import { listOf, publicSecurity, readSecurity, ref, writeSecurity } from './components.ts';
 import { json, operation, parameter, pathParameter, type Paths } from './operation.ts';

@@ -1,5 +1,5 @@
 /**
- * Bulk writes by `where` (CONTRACT §7, Payload's `PATCH /:collection` and `DELETE /:collection`): the
+ * Bulk writes by `where` (docs/payload-compatibility.md, Payload's `PATCH /:collection` and `DELETE /:collection`): the
  * matching documents the caller may change, each through the single-document operation (access, hooks,
  * validation, versions, events and webhooks exactly as there), each in its own transaction. One
  * document's refusal or failure is reported beside the others' results and stops nothing.

@@ -1,7 +1,7 @@
 /**
- * Versions across a collection, at Payload's paths (CONTRACT §7): `GET /:collection/versions` lists the
+ * Versions across a collection, at Payload's paths (docs/payload-compatibility.md): `GET /:collection/versions` lists the
  * version records of every document the caller may update (`where[parent][equals]=<id>` narrows to one),
- * `GET /:collection/versions/:version` reads one, and restoring one is SPEC's restore of its document.
+ * `GET /:collection/versions/:version` reads one, and restoring one is the document's own restore.
  * `where` and `sort` reach the record's own fields: `id`, `parent`, `status` (also `_status`,
  * `version.status`, `version._status`), `latest`, `author` (a user id), `createdAt`, `updatedAt`.
  */
@@ -56,13 +56,13 @@ export async function findCollectionVersions(ctx: OperationContext, args: FindCo
   return { docs: await presentVersions(ctx, collection, rows as never, args.depth ?? 1, args.author), ...pageInfo(totalDocs, limit, page) };
 }
 
-/** One version record; its document must be one the caller may update (else 404/401/403 as SPEC's nested route). */
+/** One version record; its document must be one the caller may update (else 404/401/403 as the nested route). */
 export async function findCollectionVersionByID(ctx: OperationContext, args: CollectionVersionArgs) {
   const { collection, row } = await versionOf(ctx, args);
   return (await presentVersions(ctx, collection, [row], args.depth ?? 1, args.author))[0];
 }
 
-/** Restores a version: SPEC's `…/:id/versions/:version/restore` on the document it belongs to. */
+/** Restores a version: `…/:id/versions/:version/restore` on the document it belongs to. */
 export async function restoreCollectionVersion(ctx: OperationContext, args: CollectionVersionArgs) {
   const { collection, row } = await versionOf(ctx, args);
   return restoreVersion(ctx, { collection: collection.slug, id: row.parent, version: row.id, depth: args.depth });

@@ -11,7 +11,7 @@ import { checkAccess } from '../access/check-access.ts';
 import { getCollection, parseId } from './entities.ts';
 import { runSideEffectHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
-import { assertMatches, loadReadable } from './update.ts';
+import { assertMatches, loadReadable } from './load-stored.ts';
 import { originOf, type OperationContext } from './context.ts';
 import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
 import { forgetAccount } from '../auth/forget-account.ts';

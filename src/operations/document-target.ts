@@ -9,8 +9,7 @@ import { checkAccess } from '../access/check-access.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import type { VersionOwner } from '../versions/store.ts';
 import { getCollection, getGlobal, parseId } from './entities.ts';
-import { assertMatches, loadReadable } from './update.ts';
-import { loadGlobal } from './globals.ts';
+import { assertMatches, loadGlobal, loadReadable } from './load-stored.ts';
 import type { OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;

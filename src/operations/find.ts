@@ -26,7 +26,7 @@ import { parseJoins } from '../query/join-options.ts';
 
 export type FindArgs = ShapeArgs & {
   collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; draft?: boolean;
-  /** false: every matching document in one answer (CONTRACT §7 "Whole lists"). */
+  /** false: every matching document in one answer (docs/payload-compatibility.md). */
   pagination?: boolean;
   /** Full-text search terms (docs/search.md): only matching documents, best first unless `sort` is given. */
   search?: string;
@@ -96,7 +96,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   return { docs, ...(paginate ? pageInfo(totalDocs, limit, page) : { ...pageInfo(totalDocs, Math.max(totalDocs, 1), 1), limit: totalDocs }) };
 }
 
-/** `{ totalDocs }` of what the same find would list, under the same read filter (CONTRACT §7 "Count"). */
+/** `{ totalDocs }` of what the same find would list, under the same read filter (docs/payload-compatibility.md). */
 export async function count(ctx: OperationContext, args: CountArgs): Promise<{ totalDocs: number }> {
   const collection = getCollection(ctx.cms, args.collection);
   const { where, from } = await matchDocuments(ctx, collection, args);

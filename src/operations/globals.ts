@@ -1,10 +1,8 @@
 /** Globals: one document each, stored as row 1 of their table; read returns defaults until first saved. */
 import { docToRow, rowToDoc } from '../fields/row.ts';
-import { storedDefaultOf } from '../fields/defaults.ts';
 import { insertRow, selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
-import type { SanitizedGlobal } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { getGlobal } from './entities.ts';
 import { assertPublishable, prepareWrite } from './prepare-write.ts';
@@ -17,31 +15,13 @@ import { originOf, stampOf, type OperationContext } from './context.ts';
 import { autosaveTarget, withPendingDraft, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
+import { GLOBAL_ROW, loadGlobal } from './load-stored.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 
-const GLOBAL_ROW = 1;
 
 /** `data`: unsaved values merged over the global as read (Payload's method-override read); nothing is saved. */
 export type FindGlobalArgs = ShapeArgs & { slug: string; depth?: number; draft?: boolean; preview?: string; data?: unknown };
 export type UpdateGlobalArgs = { slug: string; data: unknown; depth?: number; draft?: boolean; autosave?: boolean; lockToken?: string };
-
-/** The stored global, or its defaults (never saved yet). */
-export async function loadGlobal(ctx: OperationContext, global: SanitizedGlobal): Promise<Record<string, unknown>> {
-  const row = await selectRowById(ctx.cms.store, global, GLOBAL_ROW);
-  if (row) {
-    const doc = rowToDoc(global, row);
-    delete doc.id;
-    return doc;
-  }
-  const doc: Record<string, unknown> = {};
-  for (const field of global.fields) {
-    doc[field.name] = storedDefaultOf(field, { user: ctx.user }, ctx.cms.config.localization?.defaultLocale ?? null) ?? null;
-  }
-  if (global.drafts) doc.status = 'draft';
-  doc.createdAt = null;
-  doc.updatedAt = null;
-  return doc;
-}
 
 export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): Promise<Record<string, unknown>> {
   const global = getGlobal(ctx.cms, args.slug);

@@ -1,22 +1,21 @@
 /**
- * The steps every create and update shares, top to bottom: field access, beforeValidate, defaults,
- * validation, relationship targets, beforeChange, then the merge into the stored (all-locale) document.
+ * The steps every create and update shares, top to bottom: the built-in collection's write rule
+ * (builtin-write-rules.ts), field access, beforeValidate, defaults, validation, relationship targets,
+ * beforeChange, then the merge into the stored (all-locale) document.
  */
 import { APIError, badRequest } from '../errors.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
-import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
+import { isUploadCollection } from '../config/upload-collections.ts';
 import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
 import { documentSizeProblem } from '../fields/size-limits.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { storedDefaultOf } from '../fields/defaults.ts';
 import { relationProblems } from './relation-checks.ts';
 import { fieldAllowed } from '../access/check-access.ts';
-import { hashPassword, passwordProblem } from '../auth/password.ts';
-import { generateApiKey } from '../auth/api-keys.ts';
-import { hashToken } from '../auth/sessions.ts';
 import { runHooks } from './hooks.ts';
 import { runFieldHooks } from './field-hooks.ts';
 import { assertFolderPlacement } from './folders.ts';
+import { BUILT_IN_WRITE_RULES, uploadWriteRule } from './builtin-write-rules.ts';
 import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
@@ -40,7 +39,6 @@ export async function prepareWrite(
   if (!isObject(input)) throw badRequest('The request body must be a JSON object.');
   const { operation, existing, id } = options;
   let data: Doc = { ...input };
-  const system: Doc = {};
   let status: string | undefined;
 
   delete data.id;
@@ -48,7 +46,7 @@ export async function prepareWrite(
   delete data.updatedAt;
   // Only deleting and restoring move a document in or out of the trash (trash.ts).
   delete data.deletedAt;
-  // Payload's clients send `_status`; it is an alias of `status` (CONTRACT §7), and `status` wins when both come.
+  // Payload's clients send `_status`; it is an alias of `status` (docs/payload-compatibility.md), and `status` wins when both come.
   if ('_status' in data && entity.drafts) {
     if (!('status' in data)) data.status = data._status;
     delete data._status;
@@ -58,33 +56,9 @@ export async function prepareWrite(
     status = data.status;
     delete data.status;
   }
-  if (entity.kind === 'collection' && entity.builtIn === 'users') {
-    if ('password' in data) {
-      const problem = passwordProblem(data.password);
-      if (problem) throw badRequest(problem, 'password');
-      system.passwordHash = await hashPassword(data.password as string);
-    }
-    // A user created without a password is invited: create.ts hands out the link that sets one.
-    delete data.password;
-    if (typeof data.email === 'string') data.email = data.email.trim().toLowerCase();
-  }
-  let reveal: Doc | undefined;
-  if (entity.kind === 'collection' && entity.builtIn === 'api-keys') {
-    if ('scopes' in data) assertScopes(data.scopes);
-    delete data.prefix;
-    if (operation === 'create') {
-      const key = generateApiKey();
-      system.keyHash = hashToken(key);
-      data.prefix = key.slice(0, 10);
-      reveal = { key };
-    }
-  }
-  if (isUploadCollection(entity) && !options.internal) {
-    if (operation === 'create') throw badRequest(`A ${entity.slug} document is created by uploading a file (POST /${entity.slug} as multipart/form-data, or upload()).`, 'file');
-    for (const key of Object.keys(data)) {
-      if (MEDIA_SYSTEM_FIELDS.has(key)) throw badRequest(`"${key}" is set by the upload and cannot be changed.`, key);
-    }
-  }
+  const rule = entity.kind === 'collection' && entity.builtIn ? BUILT_IN_WRITE_RULES[entity.builtIn] : undefined;
+  const { system = {}, reveal } = rule ? await rule(data, { operation, internal: options.internal }) : {};
+  if (isUploadCollection(entity)) uploadWriteRule(entity.slug, data, { operation, internal: options.internal });
   data = await dropDeniedFields(ctx, entity.fields, data, operation, existing, id);
 
   data = await runFieldHooks(ctx, entity.fields, 'beforeValidate', data, { originalDoc: existing, operation });
@@ -114,14 +88,6 @@ export function assertPublishable(ctx: OperationContext, entity: Entity, stored:
   if (onlyDraft || (entity.drafts && stored.status !== 'published')) return;
   const missing = missingRequired(entity.fields, stored, ctx.cms.config.localization ? singleLocaleOf(ctx)! : null);
   if (missing.length) throw validationError(missing);
-}
-
-// `mcp:publish` lets an assistant over MCP publish, unpublish, schedule and delete (docs/mcp.md).
-const SCOPE = /^(\*|mcp:publish|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;
-function assertScopes(scopes: unknown): void {
-  if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string' && SCOPE.test(s))) {
-    throw badRequest('scopes must be a non-empty list like ["posts:read", "media:*"] or ["*"].', 'scopes');
-  }
 }
 
 export function validationError(errors: FieldError[]): APIError {

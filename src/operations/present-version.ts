@@ -1,5 +1,5 @@
 /**
- * A version row → CONTRACT §4's record `{ id, parent, version, status, createdAt, updatedAt, latest }`;
+ * A version row → the version record of docs/drafts-and-versions.md `{ id, parent, version, status, createdAt, updatedAt, latest }`;
  * `version` is presented like a read. `author` (src/operations/version-authors.ts) is added only when asked
  * (`?author=true`, the admin's version list), so the contract's record keeps exactly its shape.
  */

@@ -50,7 +50,7 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
     current = ctx.locale ? localizeForRead(entity.fields, current, { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale }) : current;
     if (strip) current = await stripFields(ctx, entity.fields, current, current);
     if (isUploadCollection(entity)) current = decorateMedia(ctx.cms, current, entity.slug);
-    // Payload's clients read the status as `_status` (CONTRACT §7): every document carries both.
+    // Payload's clients read the status as `_status` (docs/payload-compatibility.md): every document carries both.
     if (entity.drafts && 'status' in current) current = { ...current, _status: current.status };
     // timestamps: false — still kept for ordering, never shown.
     if (entity.kind === 'collection' && !entity.timestamps) current = withoutTimestamps(current);

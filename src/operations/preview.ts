@@ -1,5 +1,5 @@
 /**
- * Live preview (CONTRACT §4): unsaved values merged over the pending draft (else the live document,
+ * Live preview (docs/drafts-and-versions.md): unsaved values merged over the pending draft (else the live document,
  * else defaults for a new one), presented like a read without validation, nothing saved; answered with
  * a URL carrying a preview token. A read with that token returns the current draft without login.
  */
@@ -13,7 +13,7 @@ import { withPendingDraft, pendingDraft } from '../versions/drafts.ts';
 import { ownerOf, readLiveDoc } from '../versions/live-row.ts';
 import { signPreviewToken, verifyPreviewToken, type PreviewSubject } from '../versions/preview-token.ts';
 import { entityOf, loadForUpdate, type DocumentRef } from './document-target.ts';
-import { loadGlobal } from './globals.ts';
+import { loadGlobal } from './load-stored.ts';
 import { presentDoc } from './present.ts';
 import { singleLocaleOf, type OperationContext } from './context.ts';
 

@@ -4,10 +4,10 @@
  */
 import { badRequest, notFound } from '../errors.ts';
 import { isoNow } from '../clock.ts';
-import { JOB_ACTIONS, cancelJob, findPendingJob, insertJob, pendingJobsOf, type JobAction, type JobRow } from '../jobs/jobs-store.ts';
+import { JOB_ACTIONS, cancelJob, findPendingJob, insertJob, pendingJobsOf, type JobAction, type JobRow } from '../versions/jobs-store.ts';
 import { eventSubject } from '../versions/live-row.ts';
 import { subjectOf, writeAuditEntry } from '../audit/write-entry.ts';
-import { presentJob } from '../jobs/present-job.ts';
+import { presentJob } from './present-job.ts';
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { parseId } from './entities.ts';
 import { originOf, type OperationContext } from './context.ts';

@@ -1,5 +1,5 @@
 /**
- * Which events a change sends besides create/update (SPEC "Event kinds"): publish when status became
+ * Which events a change sends besides create/update (docs/webhooks.md): publish when status became
  * published, unpublish when it left. Publishing a pending draft over an already published document is
  * a publish too: the draft's status became published.
  */

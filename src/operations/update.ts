@@ -3,25 +3,24 @@ import { isUploadCollection } from '../config/upload-collections.ts';
 import { docToRow, rowToDoc } from '../fields/row.ts';
 import { assertUniqueAmongOthers, selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { compileWhere, TRUSTED } from '../query/where.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { isoNow } from '../clock.ts';
-import type { SanitizedCollection, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { getCollection, parseId } from './entities.ts';
-import { loadStored } from './find-by-id.ts';
+import { assertMatches, loadReadable } from './load-stored.ts';
 import { assertPublishable, prepareWrite } from './prepare-write.ts';
 import { runHooks } from './hooks.ts';
 import { runFieldHooks } from './field-hooks.ts';
 import { assertSaveHoldsLock } from './locks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
-import { localeOf, originOf, stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from './context.ts';
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
 import { autosaveTarget, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
+import type { SanitizedCollection } from '../config/types.ts';
 import { reframeIfChanged } from './reframe-image.ts';
-import { isTrashed, moveToTrash, restoreFromTrash, withoutTrashed } from './trash.ts';
+import { isTrashed, moveToTrash, restoreFromTrash } from './trash.ts';
 
 /**
  * `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md).
@@ -85,12 +84,6 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   return presentDoc(ctx, collection, changed, args.depth ?? 1);
 }
 
-/** The stored document if the reader may see it: a read rule that says no is a 401/403, a filter (or the trash, unless `trash`) that hides it a 404. */
-export async function loadReadable(ctx: OperationContext, collection: SanitizedCollection, id: number, trash?: boolean): Promise<Record<string, unknown>> {
-  const readWhere = await checkAccess(ctx, collection, 'read', { id });
-  return loadStored(ctx, collection, id, withoutTrashed(collection, readWhere, trash));
-}
-
 /** `deletedAt: null` restores (update access); a date trashes (delete access), as Payload's clients do it. */
 async function moveInOrOutOfTrash(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Record<string, unknown>, deletedAt: unknown) {
   const wanted = deletedAt !== null && deletedAt !== undefined && deletedAt !== '';
@@ -101,12 +94,4 @@ async function moveInOrOutOfTrash(ctx: OperationContext, collection: SanitizedCo
   }
   await assertMatches(ctx, collection, id, await checkAccess(ctx, collection, 'delete', { id, doc: existing }));
   return moveToTrash(ctx, collection, id, existing);
-}
-
-/** An access rule that answered with a filter allows only documents that match it. */
-export async function assertMatches(ctx: OperationContext, collection: SanitizedCollection, id: number, where: Where | null): Promise<void> {
-  if (!where) return;
-  const { store } = ctx.cms;
-  const filter = compileWhere(store.dialect, collection, where, localeOf(ctx), TRUSTED);
-  if (!(await selectRowById(store, collection, id, filter))) throw forbidden();
 }

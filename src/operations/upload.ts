@@ -22,8 +22,8 @@ import { toId } from '../fields/validate.ts';
 import { formFieldsToData } from '../uploads/form-fields.ts';
 import { getCollection } from './entities.ts';
 import { create } from './create.ts';
-import { loadReadable, update } from './update.ts';
-import { loadStored } from './find-by-id.ts';
+import { update } from './update.ts';
+import { loadReadable, loadStored } from './load-stored.ts';
 import type { OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;

@@ -1,4 +1,4 @@
-/** The list shape's paging fields (CONTRACT §3), and the 400s for a `limit` or `page` out of range. */
+/** The list shape's paging fields (docs/documents.md), and the 400s for a `limit` or `page` out of range. */
 import { badRequest } from '../errors.ts';
 
 export const DEFAULT_LIMIT = 10;

@@ -21,7 +21,7 @@ export type ReadOptions = {
   richText?: unknown;
   /** As sent; parsed by the read (src/query/join-options.ts). */
   joins?: unknown;
-  /** `pagination=false`: every matching document in one answer (CONTRACT §7). */
+  /** `pagination=false`: every matching document in one answer (docs/payload-compatibility.md). */
   pagination: boolean;
   raw: Record<string, unknown>;
 };

@@ -1,5 +1,5 @@
 /**
- * `select` and `populate` (CONTRACT §7, Payload's spelling): `select[title]=true` returns only the named
+ * `select` and `populate` (Payload's spelling, docs/payload-compatibility.md): `select[title]=true` returns only the named
  * fields (and `id`), `select[body]=false` returns all but them; dot paths and nested brackets reach into
  * groups and arrays. `populate[<collection>][<field>]=true` does the same for the documents of that
  * collection wherever they are populated. Paths are checked like `where` paths: a field the caller may not

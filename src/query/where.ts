@@ -4,13 +4,14 @@
  * (JSON paths, JSON array items, case-insensitive matching) comes from the store's dialect.
  */
 import { APIError, badRequest } from '../errors.ts';
-import type { Dialect, SQLPart, ValueKind } from '../db/store.ts';
+import { quote, type Dialect, type SQLPart, type ValueKind } from '../db/store.ts';
 import { isColumnField } from '../config/field-tree.ts';
 import { isPolymorphic, isRelationField, isStoredField } from '../config/relation-targets.ts';
 import type { Entity, SanitizedField, Where } from '../config/types.ts';
 import type { LocaleOptions } from '../fields/localize.ts';
 
 export type { SQLPart };
+export { quote };
 /**
  * `rows`: the row lists (arrays, blocks, a hasMany polymorphic list) the path goes through, outermost first,
  * as FROM items aliased r1, r2, …. `onlyExists`: a polymorphic value as a whole, of which only `exists` can
@@ -32,7 +33,6 @@ const MAX_LIST = 500;
 const MAX_VALUES = 1000;
 const MAX_SORT_FIELDS = 10;
 
-export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**

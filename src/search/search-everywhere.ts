@@ -35,7 +35,7 @@ function collectionsOf(ctx: OperationContext, names: unknown): SanitizedCollecti
 
 /** The best `limit` hits of one collection (only those get a snippet), and how many match in all. */
 async function hitsIn(ctx: OperationContext, collection: SanitizedCollection, terms: Term[], draft: boolean, limit: number): Promise<{ hits: SearchHit[]; total: number }> {
-  let matched;
+  let matched: Awaited<ReturnType<typeof matchDocuments>>;
   try {
     matched = await matchDocuments(ctx, collection, { draft });
   } catch (error) {

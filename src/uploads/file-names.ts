@@ -1,5 +1,5 @@
 /**
- * Stored file names (SPEC "media": `<name>-<random>.<detected extension>`). Only names built here are
+ * Stored file names (`<name>-<random>.<detected extension>`, docs/media.md). Only names built here are
  * ever stored, so the file route can refuse anything that does not match `STORED_NAME` before it
  * touches the database or the disk.
  */

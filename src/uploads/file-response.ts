@@ -1,10 +1,11 @@
 /**
- * The answer to `GET /media/file/:name` (SPEC "Endpoints"): the stored bytes streamed, never read whole,
+ * The answer to `GET /media/file/:name` (docs/media.md): the stored bytes streamed, never read whole,
  * with long-lived caching, an ETag (304 on If-None-Match), byte ranges (206, 416), and headers that stop
  * a browser from running an uploaded file as a page of this site (sandboxing CSP, nosniff, attachment
  * for anything that is not plainly an image, video, audio or PDF).
  */
 import type { StoredFile } from '../config/types.ts';
+import { notModified } from '../http/conditional-get.ts';
 
 const INLINE = /^(image\/(?!svg)|video\/|audio\/|application\/pdf$)/;
 
@@ -25,7 +26,8 @@ export function fileHeaders(filename: string, mimeType: string, stored: StoredFi
 
 export function fileResponse(request: Request, filename: string, mimeType: string, stored: StoredFile): Response {
   const headers = fileHeaders(filename, mimeType, stored);
-  if (etagMatches(request.headers.get('if-none-match'), headers.etag)) return new Response(null, { status: 304, headers: withoutBodyHeaders(headers) });
+  const unchanged = notModified(request, [headers.etag], withoutBodyHeaders(headers));
+  if (unchanged) return unchanged;
 
   const head = request.method === 'HEAD';
   const range = stored.body instanceof Blob && rangeApplies(request, headers.etag) ? parseRange(request.headers.get('range')!, stored.size) : null;
@@ -53,13 +55,6 @@ function sendable(blob: Blob): Blob | ReadableStream {
 function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
   const { 'content-type': _type, 'content-disposition': _disposition, ...rest } = headers;
   return rest;
-}
-
-/** If-None-Match uses the weak comparison: `W/"x"` matches `"x"`; `*` matches anything. */
-export function etagMatches(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  const strip = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || strip(tag) === strip(etag));
 }
 
 /** A Range header counts unless If-Range names another version of the file. */

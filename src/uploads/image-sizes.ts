@@ -1,5 +1,5 @@
 /**
- * Image dimensions and resized copies (SPEC "media": `width`, `height`, `sizes`), made with sharp when it
+ * Image dimensions and resized copies (`width`, `height`, `sizes`: docs/media.md), made with sharp when it
  * loads (src/uploads/sharp-loader.ts). An image over the pixel limit is refused before anything decodes
  * it, so a small file that unpacks to gigabytes of pixels (a decompression bomb) costs nothing.
  */

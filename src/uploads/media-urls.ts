@@ -1,5 +1,5 @@
 /**
- * `url` and `sizes.<name>.url` on media documents as they are read (SPEC "media"): the storage
+ * `url` and `sizes.<name>.url` on media documents as they are read (docs/media.md): the storage
  * adapter's public URL when it has one (S3 `publicUrl`, a CDN), else the file route of this API,
  * absolute when `serverURL` is set.
  */

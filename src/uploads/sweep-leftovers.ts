@@ -1,5 +1,5 @@
 /**
- * Crash leftovers (CONTRACT §10 "After a crash"): a process killed mid-upload leaves staged `.part`
+ * Crash leftovers (docs/operations.md): a process killed mid-upload leaves staged `.part`
  * files, or stored files whose media document was never written. The sweep removes staged files and
  * stored files that no document of an upload collection names (its original or any image size), once they are older than
  * an hour: a younger one may be an upload that another process is finishing right now.

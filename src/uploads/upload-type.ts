@@ -1,6 +1,6 @@
 /**
  * The type of an upload comes from its bytes (file-type), never from its name or the client's
- * Content-Type (SPEC "Errors": upload type check), and must match `upload.mimeTypes`.
+ * Content-Type (docs/media.md), and must match `upload.mimeTypes`.
  */
 import { APIError } from '../errors.ts';
 

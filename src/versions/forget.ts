@@ -3,7 +3,7 @@ import type { SanitizedCollection } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import type { Queryable } from '../db/store.ts';
 import { deleteAllVersions } from './store.ts';
-import { cancelJobsOf } from '../jobs/jobs-store.ts';
+import { cancelJobsOf } from './jobs-store.ts';
 import { isoNow } from '../clock.ts';
 
 export async function forgetDocumentHistory(cms: CMS, tx: Queryable, collection: SanitizedCollection, id: number): Promise<void> {

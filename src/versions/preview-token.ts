@@ -1,5 +1,5 @@
 /**
- * Preview tokens (CONTRACT §4): name a collection document (or a global) and expire an hour after issue
+ * Preview tokens (docs/drafts-and-versions.md): name a collection document (or a global) and expire an hour after issue
  * by cms.clock; signed with HMAC-SHA256 keyed with the instance secret. `<payload>.<mac>`, base64url.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -2,7 +2,7 @@
 import type { CMS } from '../cms.ts';
 import { countWebhookAttempt } from '../metrics/registry.ts';
 import type { WebhookConfig } from '../config/types.ts';
-import type { DeliveryRow } from './deliveries-table.ts';
+import type { DeliveryRow } from '../db/deliveries-table.ts';
 import { failDelivery, releaseDelivery, removeDelivery, rescheduleDelivery } from './delivery-store.ts';
 import { nextRetry } from './retry-schedule.ts';
 import { sendWebhookRequest } from './send-request.ts';

@@ -1,5 +1,5 @@
 /**
- * The admin's view of deliveries (CONTRACT §6): list them, and put one back to pending, due now.
+ * The admin's view of deliveries (docs/webhooks.md): list them, and put one back to pending, due now.
  * REST and the Local API call these; only admins pass (API keys also need a `webhook-deliveries` scope).
  */
 import { scopeAllows } from '../access/key-limits.ts';
@@ -8,7 +8,7 @@ import type { OperationContext } from '../operations/context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
-import { DELIVERIES_TABLE, type DeliveryRow, type DeliveryState } from './deliveries-table.ts';
+import { DELIVERIES_TABLE, type DeliveryRow, type DeliveryState } from '../db/deliveries-table.ts';
 import { countDeliveries, deliveriesTableExists, findDelivery, listDeliveryRows, requeueDelivery } from './delivery-store.ts';
 import { hasRoom, startDelivery } from './start-webhooks.ts';
 import { webhookRuntime } from './webhook-runtime.ts';

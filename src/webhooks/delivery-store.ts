@@ -5,7 +5,7 @@
  * `db` is the store, or the `tx` of the change a new delivery belongs to.
  */
 import type { Queryable } from '../db/store.ts';
-import { DELIVERIES_TABLE, type DeliveryRow } from './deliveries-table.ts';
+import { DELIVERIES_TABLE, type DeliveryRow } from '../db/deliveries-table.ts';
 import { SENDING_LEASE_MS } from './retry-schedule.ts';
 
 const T = `"${DELIVERIES_TABLE}"`;

@@ -1,4 +1,4 @@
-/** Which configured webhook targets want an event (SPEC "Webhook targets"): an absent filter means all, `[]` means none. */
+/** Which configured webhook targets want an event (docs/webhooks.md): an absent filter means all, `[]` means none. */
 import type { WebhookConfig } from '../config/types.ts';
 import type { ChangeEvent } from '../events/change-events.ts';
 

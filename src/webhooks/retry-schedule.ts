@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (SPEC "Limits": 1 s, 5 s, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h)
+ * When a failed delivery is tried again (docs/webhooks.md: 1 s, 5 s, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h)
  * and which failures are worth retrying. Pure; the unit tests read it directly.
  */
 const SECOND = 1000;
@@ -11,7 +11,7 @@ export const RETRY_DELAYS = [1 * SECOND, 5 * SECOND, 1 * MINUTE, 5 * MINUTE, 30 
 export const QUICK_RETRIES = 2;
 /** The first attempt plus one per retry delay. */
 export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;
-/** A `sending` row whose process stopped is taken over after this long (SPEC "Interrupted delivery pickup"). */
+/** A `sending` row whose process stopped is taken over after this long (docs/webhooks.md). */
 export const SENDING_LEASE_MS = 5 * MINUTE;
 
 /**

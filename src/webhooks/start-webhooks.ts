@@ -6,7 +6,7 @@
 import type { CMS } from '../cms.ts';
 import { attemptDelivery } from './attempt-delivery.ts';
 import { claimDelivery, deliveriesTableExists } from './delivery-store.ts';
-import { DELIVERIES_TABLE } from './deliveries-table.ts';
+import { DELIVERIES_TABLE } from '../db/deliveries-table.ts';
 import { recordDeliveries } from './record-deliveries.ts';
 import { webhookTiming } from './retry-schedule.ts';
 import { MAX_QUEUED_SENDS, stopWebhookRuntime, track, wait, webhookRuntime, type WebhookRuntime } from './webhook-runtime.ts';
@@ -52,7 +52,7 @@ async function sendWithQuickRetries(runtime: WebhookRuntime, id: string): Promis
   }
 }
 
-/** Waits until this process's first attempts and quick retries are done (SPEC "Delivery rules" 9). */
+/** Waits until this process's first attempts and quick retries are done (docs/webhooks.md). */
 export async function flushWebhooks(cms: CMS): Promise<void> {
   const runtime = webhookRuntime(cms);
   while (runtime.chains.size) await Promise.allSettled([...runtime.chains]);

@@ -1,5 +1,5 @@
 /**
- * The request body and its signature (SPEC "Request", CONTRACT §6). Built once, inside the change's
+ * The request body and its signature (docs/webhooks.md). Built once, inside the change's
  * transaction, and stored: every attempt sends these exact bytes.
  */
 import { createHmac } from 'node:crypto';

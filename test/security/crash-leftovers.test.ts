@@ -1,7 +1,7 @@
 /**
  * Attack (or accident): `kill -9` a server in the middle of uploads. What it leaves (staged `.part`
  * files, stored files that no media document names) is removed at the next start once older than an
- * hour (CONTRACT §10 "After a crash"); every media document keeps its files, image sizes included, and
+ * hour (docs/operations.md); every media document keeps its files, image sizes included, and
  * a young leftover (perhaps another process's upload in flight) is left alone. Later sweeps run daily.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';

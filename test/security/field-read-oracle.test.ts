@@ -1,7 +1,7 @@
 /**
- * Attack (issue 9, item 1): recover a field the caller may not read by using it in a filter or a sort. An
+ * Attack (docs/security.md): recover a field the caller may not read by using it in a filter or a sort. An
  * anonymous reader bisects an admin-only value with `gte` and reads the answer from `totalDocs`; the attack
- * must fail at its first request, with the same 400 as an unknown field (CONTRACT §8).
+ * must fail at its first request, with the same 400 as an unknown field (docs/accounts.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { quietLog, startTestServer, type Session, type TestServer } from '../harness.ts';

@@ -1,5 +1,5 @@
 /**
- * Attack: climb from a narrow API key to an admin (CONTRACT §8 "Scoped keys"). Before the fix a key
+ * Attack: climb from a narrow API key to an admin (docs/accounts.md). Before the fix a key
  * scoped `api-keys:create` minted a `*` key, which then created an admin. A key creates only keys whose
  * scopes are within its own, for its own user; users, roles, `active` and other keys need an admin
  * session or an admin's `*` key.

@@ -1,6 +1,6 @@
 /**
  * Attack: guess one person's password with a burst of parallel logins, and lock other people out from a
- * shared address (issue 9 item 2, CONTRACT §8). The lock reserves each attempt before scrypt runs, so
+ * shared address (docs/accounts.md). The lock reserves each attempt before scrypt runs, so
  * at most `maxLoginAttempts` checks happen per (email, IP) pair and window however many requests arrive
  * at once; failures also count per email across addresses, at 4× the limit.
  */

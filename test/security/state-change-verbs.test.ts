@@ -1,5 +1,5 @@
 /**
- * Attack: make a logged-in browser change state from another site (issue 9 item 7, CONTRACT §3, §8).
+ * Attack: make a logged-in browser change state from another site (docs/accounts.md).
  * An <img src=".../jobs/run"> sends a cookie GET; a hidden form posts to login (login CSRF) or logout.
  * GET /jobs/run never runs anything for a cookie session, login and logout check Origin, and a wrong
  * cron secret is "no valid credentials" (401).

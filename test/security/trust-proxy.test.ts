@@ -1,6 +1,5 @@
 /**
- * Attack: forge X-Forwarded-* headers to dodge the login lock or pass the origin check (issue 9 item 3,
- * CONTRACT §10). The headers count only when the peer is a trusted proxy per `trustProxy`; the login
+ * Attack: forge X-Forwarded-* headers to dodge the login lock or pass the origin check (docs/operations.md). The headers count only when the peer is a trusted proxy per `trustProxy`; the login
  * lock (keyed by client IP) shows which address the server believed. Test requests come from 127.0.0.1.
  */
 import { describe, expect, test } from 'bun:test';

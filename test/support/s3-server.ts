@@ -1,6 +1,6 @@
 /**
  * A real S3-compatible server for tests: s3rver (npm, dev dependency) run under node on 127.0.0.1,
- * on a free port, storing into a temp folder. It does not check signatures (see STACK-FACTS.md).
+ * on a free port, storing into a temp folder. It does not check signatures (Bun's S3 client is what is under test, not signing).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

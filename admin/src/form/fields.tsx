@@ -2,18 +2,7 @@
 import type { ComponentChildren } from 'preact'
 import type { Doc, Field } from '../api.ts'
 import { fieldLabel } from '../format.ts'
-import { ArrayField, GroupField } from './structure-fields.tsx'
-import { BlocksField } from './blocks-field.tsx'
-import { MultiSelect, RadioField } from './choice-fields.tsx'
-import { JoinField } from './join-field.tsx'
-import { LayoutField } from './layout-fields.tsx'
-import { PointField } from './point-field.tsx'
-import { PolymorphicField } from './polymorphic-field.tsx'
-import { RelationshipField } from './relationship-field.tsx'
-import { isScopesField, ScopesField } from './scopes-field.tsx'
-import { CodeField, JsonField, MarkdownField } from './text-fields.tsx'
-import { UploadField } from './upload-field.tsx'
-import { RichTextField } from './rich-text-field.tsx'
+import { editorFor, layoutEditor } from './field-editors.ts'
 import { inputId, useForm, type FieldProps } from './form-context.ts'
 import { isLayoutField, isReadOnly } from './values.ts'
 
@@ -24,11 +13,12 @@ import { isLayoutField, isReadOnly } from './values.ts'
  */
 export function FieldList(props: { fields: Field[]; value: Doc; onChange: (v: Doc) => void; path?: string; position?: 'main' | 'sidebar' }) {
   const form = useForm()
+  const Layout = layoutEditor()
   const shown = props.position ? props.fields.filter((f) => (f.admin?.position === 'sidebar') === (props.position === 'sidebar')) : props.fields
   return (
     <>
       {shown.map((f, i) => {
-        if (isLayoutField(f)) return <LayoutField key={`${f.type}-${i}`} field={f} path={props.path ?? ''} value={props.value ?? {}} onChange={props.onChange} />
+        if (isLayoutField(f)) return <Layout key={`${f.type}-${i}`} field={f} path={props.path ?? ''} value={props.value ?? {}} onChange={props.onChange} />
         const path = props.path ? `${props.path}.${f.name}` : f.name
         if (f.admin?.condition && form.visible?.[path] === false) return null
         return <FieldInput key={f.name} field={f} path={path} value={props.value?.[f.name]} onChange={(v) => props.onChange({ ...props.value, [f.name]: v })} />
@@ -37,58 +27,16 @@ export function FieldList(props: { fields: Field[]; value: Doc; onChange: (v: Do
   )
 }
 
+/** The editor registered for the field's type (form/editors.tsx), inside its frame unless it draws its own. */
 export function FieldInput(props: FieldProps) {
-  switch (props.field.type) {
-    case 'group':
-      return <GroupField {...(props as FieldProps<Doc>)} />
-    case 'array':
-      return <ArrayField {...(props as FieldProps<Doc[]>)} />
-    case 'checkbox':
-      return <CheckboxField {...(props as FieldProps<boolean>)} />
-    case 'blocks':
-      return <BlocksField {...(props as FieldProps<Doc[]>)} />
-    case 'radio':
-      return <RadioField {...(props as FieldProps<string | null>)} />
-    case 'point':
-      return <PointField {...(props as FieldProps<[number, number] | null>)} />
-    case 'join':
-      return <JoinField field={props.field} path={props.path} />
-    default:
-      return (
-        <FieldFrame field={props.field} path={props.path}>
-          <Control {...props} />
-        </FieldFrame>
-      )
-  }
-}
-
-function Control(props: FieldProps) {
-  const { field } = props
-  if (isScopesField(field)) return <ScopesField {...props} />
-  switch (field.type) {
-    case 'textarea':
-      return <TextArea {...(props as FieldProps<string | null>)} />
-    case 'markdown':
-      return <MarkdownField {...(props as FieldProps<string | null>)} />
-    case 'json':
-      return <JsonField {...props} />
-    case 'richText':
-      return <RichTextField {...props} />
-    case 'number':
-      return <NumberInput {...(props as FieldProps<number | null>)} />
-    case 'date':
-      return <DateInput {...(props as FieldProps<string | null>)} />
-    case 'select':
-      return field.hasMany ? <MultiSelect {...(props as FieldProps<string[]>)} /> : <SelectInput {...(props as FieldProps<string | null>)} />
-    case 'relationship':
-      return Array.isArray(field.relationTo) ? <PolymorphicField {...props} /> : <RelationshipField {...props} />
-    case 'code':
-      return <CodeField {...(props as FieldProps<string | null>)} />
-    case 'upload':
-      return <UploadField {...(props as FieldProps<number | string | null>)} />
-    default:
-      return <TextInput {...(props as FieldProps<string | null>)} type={field.type === 'email' ? 'email' : 'text'} />
-  }
+  const editor = editorFor(props.field)
+  const Editor = editor.component
+  if (editor.framed === false) return <Editor {...props} />
+  return (
+    <FieldFrame field={props.field} path={props.path}>
+      <Editor {...props} />
+    </FieldFrame>
+  )
 }
 
 /** Label, badges, description and the inline error, wired to the control by id and aria attributes. */
@@ -154,7 +102,7 @@ export function useControlProps(props: { field: Field; path: string }) {
 
 export const placeholderOf = (f: Field) => (typeof f.admin?.placeholder === 'string' ? f.admin.placeholder : undefined)
 
-function TextInput(props: FieldProps<string | null> & { type: 'text' | 'email' }) {
+export function TextInput(props: FieldProps<string | null>) {
   const attrs = useControlProps(props)
   const placeholder = placeholderOf(props.field)
   const common = {
@@ -164,15 +112,15 @@ function TextInput(props: FieldProps<string | null> & { type: 'text' | 'email' }
     autoComplete: 'off',
     onInput: (e: { currentTarget: HTMLInputElement }) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value),
   }
-  return props.type === 'email' ? <input type="email" {...common} /> : <input type="text" {...common} />
+  return props.field.type === 'email' ? <input type="email" {...common} /> : <input type="text" {...common} />
 }
 
-function TextArea(props: FieldProps<string | null>) {
+export function TextArea(props: FieldProps<string | null>) {
   const attrs = useControlProps(props)
   return <textarea {...attrs} rows={4} placeholder={placeholderOf(props.field)} value={props.value ?? ''} onInput={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)} />
 }
 
-function NumberInput(props: FieldProps<number | null>) {
+export function NumberInput(props: FieldProps<number | null>) {
   const attrs = useControlProps(props)
   return (
     <input
@@ -207,7 +155,7 @@ export function fromLocalInput(v: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString()
 }
 
-function DateInput(props: FieldProps<string | null>) {
+export function DateInput(props: FieldProps<string | null>) {
   const attrs = useControlProps(props)
   return (
     <input
@@ -220,7 +168,7 @@ function DateInput(props: FieldProps<string | null>) {
   )
 }
 
-function SelectInput(props: FieldProps<string | null>) {
+export function SelectInput(props: FieldProps<string | null>) {
   const attrs = useControlProps(props)
   return (
     <select {...attrs} class="narrow" value={props.value ?? ''} onChange={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}>
@@ -234,7 +182,7 @@ function SelectInput(props: FieldProps<string | null>) {
   )
 }
 
-function CheckboxField(props: FieldProps<boolean>) {
+export function CheckboxField(props: FieldProps<boolean>) {
   const attrs = useControlProps(props)
   const form = useForm()
   const error = form.errors[props.path]

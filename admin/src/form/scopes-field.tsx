@@ -3,7 +3,6 @@
  * "Everything" (`*`), instead of typed JSON. Used for fields marked `admin.component: 'scopes'`.
  * Scopes the grid cannot show (hand-written ones) are kept and listed.
  */
-import type { Field } from '../api.ts'
 import { useApp } from '../app-context.ts'
 import { pluralLabel } from '../format.ts'
 import { useControlProps } from './fields.tsx'
@@ -13,7 +12,6 @@ const ACTIONS = ['read', 'create', 'update', 'delete', '*'] as const
 /** Lets an AI assistant (MCP) publish, unpublish, schedule and delete; without it, it saves drafts only. */
 export const PUBLISH_SCOPE = 'mcp:publish'
 
-export const isScopesField = (f: Field) => f.admin?.component === 'scopes'
 
 export function ScopesField(props: FieldProps) {
   const { config } = useApp()

@@ -9,7 +9,7 @@ import { Icon, Modal } from '../ui.tsx'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
 import { useApp } from '../app-context.ts'
-import { LazyView } from '../views/lazy-view.tsx'
+import { LazyView } from '../lazy.tsx'
 
 const loadFolderSelect = () => import('../media/folders.tsx').then((m) => ({ default: m.FolderSelect }))
 

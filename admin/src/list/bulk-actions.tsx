@@ -1,5 +1,5 @@
 /**
- * Actions on the selected rows of a list, through the bulk routes (CONTRACT §7): one
+ * Actions on the selected rows of a list, through the bulk routes (docs/payload-compatibility.md): one
  * `PATCH|DELETE /:collection?where[id][in]=…` request; the server runs the single-document operation for
  * each (access, validation, versions, webhooks) and answers which ones failed. Failures are listed by
  * row and stay selected, so the editor can fix and retry them. Loaded on the first selection (list-view.tsx).

@@ -1,11 +1,10 @@
 /** Start page: every collection (with its document count) and global, one click away. */
 import { useEffect, useState } from 'preact/hooks'
 import { docs } from '../api.ts'
-import { mayManage, useApp } from '../app-context.ts'
+import { collectionIcon, mayManage, useApp, visibleCollections } from '../app-context.ts'
 import { globalLabel, pluralLabel, singularLabel } from '../format.ts'
 import { Link } from '../router.tsx'
 import { Icon } from '../ui.tsx'
-import { collectionIcon, visibleCollections } from './shell.tsx'
 
 export function Dashboard() {
   const { config, user } = useApp()

@@ -1,9 +1,10 @@
 /** Create or edit one document of a collection: the generated form, drafts/publish, schedule, versions, duplicate, delete. */
 import { useEffect, useMemo, useState } from 'preact/hooks'
-import { ApiError, docs, drafts, type CollectionConfig, type Doc, type Field } from '../api.ts'
+import { ApiError, docs, type CollectionConfig, type Doc, type Field } from '../api.ts'
 import { isAdmin, mayManage, useApp } from '../app-context.ts'
 import { forgetChoices } from '../form/relationship-field.tsx'
-import { ErrorSummary, LocaleSwitcher, RecoveredBanner, useDocumentForm, useFieldContext, useSaveShortcut } from '../form/document-form.tsx'
+import { ErrorSummary, RecoveredBanner, useDocumentForm, useFieldContext, useSaveShortcut } from '../form/document-form.tsx'
+import { LocaleSwitcher } from '../form/locale-switcher.tsx'
 import { AutosaveStatus, useAutosave } from '../form/autosave.tsx'
 import { useConditions } from '../form/conditions.ts'
 import { useDocumentLock } from '../form/document-lock.ts'
@@ -18,7 +19,7 @@ import { Uploader } from '../media/uploader.tsx'
 import { Link, navigate } from '../router.tsx'
 import { confirmDialog, ErrorBox, Icon, SecretRow, Spinner, toast } from '../ui.tsx'
 import { MediaPreview } from './media-preview.tsx'
-import { LazyView } from './lazy-view.tsx'
+import { LazyView } from '../lazy.tsx'
 import { trashChoice } from './trash-choice.tsx'
 import { MoreActions } from '../popup-menu.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
@@ -338,7 +339,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
 }
 
 /**
- * The users collection's defaults as SPEC states them (the config endpoint sends no defaults):
+ * The users collection's defaults as docs/accounts.md states them (the config endpoint sends no defaults):
  * role `editor` when that role exists, else the last one; active.
  */
 function newUserDefaults(c: CollectionConfig, blank: Doc): Doc {

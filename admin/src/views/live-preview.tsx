@@ -8,7 +8,7 @@
  * globalSlug, locale }` to the site's origin; the site merges `data` through the method-override read
  * (docs/payload-compatibility.md). After each save we post `{ type: 'payload-document-event' }` so
  * server-rendered sites refresh: every save, the editor's own or anyone else's, reaches the pane
- * through the realtime stream (admin/src/realtime.ts), so nothing polls. The URL comes from SPEC's preview endpoint, signed with a token.
+ * through the realtime stream (admin/src/realtime.ts), so nothing polls. The URL comes from the preview endpoint (docs/drafts-and-versions.md), signed with a token.
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { preview } from '../api.ts'

@@ -11,7 +11,7 @@ import { MediaResults, useMediaPage } from '../media/media-grid.tsx'
 import { Uploader } from '../media/uploader.tsx'
 import { updateQuery, type Location } from '../router.tsx'
 import { Icon } from '../ui.tsx'
-import { LazyView } from './lazy-view.tsx'
+import { LazyView } from '../lazy.tsx'
 import { TrashLink } from './trash-link.tsx'
 
 const loadFolderBar = () => import('../media/folders.tsx')

@@ -1,7 +1,6 @@
 /**
  * Publish or unpublish later: a date and time in the editor's own time zone (named, with the UTC time
- * beside it), the document's pending jobs with Cancel. Uses `…/schedule` (SPEC "Versions, drafts,
- * scheduling, preview"); the job runner publishes the latest draft when the time comes.
+ * beside it), the document's pending jobs with Cancel. Uses `…/schedule` (docs/drafts-and-versions.md); the job runner publishes the latest draft when the time comes.
  */
 import { useEffect, useState } from 'preact/hooks'
 import { schedule, type ScheduledJob, type VersionOwner } from '../api.ts'

@@ -1,43 +1,43 @@
 /** The logged-in frame: sidebar (collections, globals, account) and the routed page. */
-import type { ComponentChildren } from 'preact'
+import type { ComponentChildren, ComponentType } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import type { AdminConfig, CollectionConfig, User } from '../api.ts'
-import { findCollection, isAdmin, useApp } from '../app-context.ts'
+import type { AdminConfig, User } from '../api.ts'
+import { collectionIcon, findCollection, isAdmin, useApp, visibleCollections } from '../app-context.ts'
 import { globalLabel, pluralLabel } from '../format.ts'
 import { Link, useLocation, type Location } from '../router.tsx'
-import { AccountSecurity } from './account-security.tsx'
 import { ShellTools } from './shell-tools.tsx'
 import { Icon } from '../ui.tsx'
+import { LazyView, lazyComponent } from '../lazy.tsx'
 import { Dashboard } from './dashboard.tsx'
-import { EditView } from './edit-view.tsx'
-import { GlobalView } from './global-view.tsx'
 import { ListView } from './list-view.tsx'
-import { MediaLibrary } from './media-library.tsx'
-import { LazyView } from './lazy-view.tsx'
 import { PaletteLauncher } from '../palette/palette-launcher.tsx'
 
-/** Admins' operations pages, each a lazy chunk: path below /operations/, nav label, icon, loader. */
-const OPERATIONS = [
-  { path: 'webhooks', label: 'Webhook deliveries', icon: 'upload', load: () => import('./webhook-deliveries-view.tsx') },
-  { path: 'scheduled', label: 'Scheduled', icon: 'clock', load: () => import('./scheduled-jobs-view.tsx') },
-  { path: 'health', label: 'Health', icon: 'check', load: () => import('./health-view.tsx') },
-  { path: 'backups', label: 'Backups', icon: 'file', load: () => import('./backups-view.tsx') },
-  { path: 'audit', label: 'Audit log', icon: 'clock', feature: 'audit', load: () => import('./audit-log-view.tsx') },
-  { path: 'assistant', label: 'Connect an assistant', icon: 'key', feature: 'mcp', load: () => import('./connect-assistant.tsx') },
-] as { path: string; label: string; icon: string; feature?: 'audit' | 'mcp'; load: () => Promise<unknown> }[]
+// The dashboard and the lists are the first paint; the other pages are fetched when first opened (lazy.tsx).
+const pages = () => import('./pages.tsx')
+const EditView = lazyComponent(() => pages().then((m) => m.EditView))
+const GlobalView = lazyComponent(() => pages().then((m) => m.GlobalView))
+const MediaLibrary = lazyComponent(() => pages().then((m) => m.MediaLibrary))
+const AccountSecurity = lazyComponent(() => pages().then((m) => m.AccountSecurity))
+
+type OperationsPage = { path: string; label: string; icon: string; feature?: 'audit' | 'mcp'; page: ComponentType<{ location: Location }> }
+const operationsPages = () => import('./operations-pages.tsx')
+const operationsPage = (name: keyof Awaited<ReturnType<typeof operationsPages>>) =>
+  lazyComponent<{ location: Location }>(() => operationsPages().then((m) => m[name] as ComponentType<{ location: Location }>))
+
+/** Admins' operations pages: path below /operations/, nav label, icon, page. */
+const OPERATIONS: OperationsPage[] = [
+  { path: 'webhooks', label: 'Webhook deliveries', icon: 'upload', page: operationsPage('WebhookDeliveriesView') },
+  { path: 'scheduled', label: 'Scheduled', icon: 'clock', page: operationsPage('ScheduledJobsView') },
+  { path: 'health', label: 'Health', icon: 'check', page: operationsPage('HealthView') },
+  { path: 'backups', label: 'Backups', icon: 'file', page: operationsPage('BackupsView') },
+  { path: 'audit', label: 'Audit log', icon: 'clock', feature: 'audit', page: operationsPage('AuditLogView') },
+  { path: 'assistant', label: 'Connect an assistant', icon: 'key', feature: 'mcp', page: operationsPage('ConnectAssistant') },
+]
 
 /** The operations pages this server has (the audit log and the assistant panel only where turned on). */
 const operationsOf = (config: AdminConfig) => OPERATIONS.filter((o) => !o.feature || config.features?.[o.feature])
 
 /** Collections this user can open (API keys are for admins only). */
-export function visibleCollections(config: AdminConfig, user: User): CollectionConfig[] {
-  return config.collections.filter((c) => c.builtIn !== 'api-keys' || isAdmin(user))
-}
-
-export function collectionIcon(c: CollectionConfig): string {
-  return c.builtIn === 'media' ? 'image' : c.builtIn === 'users' ? 'users' : c.builtIn === 'api-keys' ? 'key' : 'doc'
-}
-
 function route(loc: Location, config: AdminConfig, user: User): { key: string; page: ComponentChildren; active: string | null } {
   const parts = loc.path.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts.length === 0) return { key: 'home', page: <Dashboard />, active: null }
@@ -56,7 +56,7 @@ function route(loc: Location, config: AdminConfig, user: User): { key: string; p
     }
   }
   const op = parts[0] === 'operations' && parts.length === 2 && isAdmin(user) ? operationsOf(config).find((o) => o.path === parts[1]) : undefined
-  if (op) return { key: `op:${op.path}`, page: <LazyView load={op.load as () => Promise<{ default: (p: { location: Location }) => preact.JSX.Element }>} props={{ location: loc }} />, active: `op:${op.path}` }
+  if (op) return { key: `op:${op.path}`, page: <op.page location={loc} />, active: `op:${op.path}` }
   if (loc.path === '/account/security') return { key: 'security', page: <AccountSecurity />, active: 'security' }
   if (parts[0] === 'globals' && parts.length === 2) {
     const g = config.globals.find((x) => x.slug === parts[1])

@@ -5,27 +5,12 @@
  * the first request. TLS comes from the URL (`?sslmode=require|verify-full|disable|prefer`), passed as is.
  */
 // A type import only: `import { SQL } from 'bun'` loads Bun's PostgreSQL client (~8 ms, ~4 MB) as soon as
-// this module loads, and the config sanitizer imports this module on SQLite too.
+// this module loads.
 import type { SQL } from 'bun';
 import { ConfigError } from '../../errors.ts';
 
-export const DEFAULT_POOL_SIZE = 10;
-
-/** `postgres://…` or `postgresql://…` selects PostgreSQL (CONTRACT §9); anything else is a SQLite path. */
-export function isPostgresUrl(database: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(database);
-}
-
-/** The URL without its password, for messages: `user@host:port/db`. */
-export function describeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    const user = u.username ? `${decodeURIComponent(u.username)}@` : '';
-    return `${user}${u.hostname}:${u.port || '5432'}${u.pathname}`;
-  } catch {
-    return 'the configured URL';
-  }
-}
+export { DEFAULT_POOL_SIZE, describeUrl, isPostgresUrl } from '../../config/database-url.ts';
+import { DEFAULT_POOL_SIZE, describeUrl } from '../../config/database-url.ts';
 
 export async function connectPostgres(url: string, options: { poolSize?: number } = {}): Promise<SQL> {
   const max = options.poolSize ?? DEFAULT_POOL_SIZE;

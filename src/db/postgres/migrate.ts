@@ -1,7 +1,7 @@
 /**
  * Applies migrations on PostgreSQL: the embedded system migrations (migrations/system-postgres/) and the
  * project's migration files (`migrations/postgres/` beside the config). Several instances may start at
- * once on one database (CONTRACT §9), so every apply runs under one session-level advisory lock held on
+ * once on one database (docs/postgres.md), so every apply runs under one session-level advisory lock held on
  * one reserved connection: the first instance applies, the others wait, then find nothing left to do.
  * Each file runs in its own transaction (PostgreSQL's DDL is transactional), recorded in the same one.
  */

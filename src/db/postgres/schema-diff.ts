@@ -1,10 +1,10 @@
 /**
  * What applying the config would change on PostgreSQL, through drizzle-kit's PostgreSQL API, for the
- * schema migrator to write into `migrations/postgres/` beside the config (CONTRACT §9). It has the shape
+ * schema migrator to write into `migrations/postgres/` beside the config (docs/postgres.md). It has the shape
  * of SQLite's `diffConfig` (../schema-migrate.ts): the caller picks the folder, reads the newest snapshot
  * there and writes the change with `writeMigrationFile`; applying files takes the advisory lock
  * (store.withMigrationLock). drizzle-kit is loaded only when the fingerprint differs (it is slow to load,
- * and works inside the binary only through a dynamic import, STACK-FACTS).
+ * and works inside the binary only through a dynamic import, docs/build.md).
  */
 import { createHash } from 'node:crypto';
 import { changeStatements, findDestructive, type PendingChange } from '../schema-change.ts';

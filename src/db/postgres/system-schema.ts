@@ -94,7 +94,7 @@ export const schemaMigrations = pgTable('_cms_schema_migrations', {
 }, (t) => [uniqueIndex('_cms_schema_migrations_name_idx').on(t.name)]);
 
 /**
- * Values every instance must share (CONTRACT §9), e.g. the generated secret: on SQLite it is a file beside
+ * Values every instance must share (docs/postgres.md), e.g. the generated secret: on SQLite it is a file beside
  * the database, on PostgreSQL no instance's disk is shared, so it lives here.
  */
 export const settings = pgTable('_cms_settings', {
@@ -105,7 +105,7 @@ export const settings = pgTable('_cms_settings', {
 /**
  * The last id handed out per config table: `cms_next_id(table)` (declared in the same migration) bumps it
  * inside the inserting statement's transaction, so a failed or rolled-back insert takes no id and ids run
- * 1, 2, 3… per collection as on SQLite (CONTRACT §9). Inserts into one table wait for each other's commit.
+ * 1, 2, 3… per collection as on SQLite (docs/postgres.md). Inserts into one table wait for each other's commit.
  */
 export const ids = pgTable('_cms_ids', {
   table: text('table').primaryKey(),

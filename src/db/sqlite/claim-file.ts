@@ -1,5 +1,5 @@
 /**
- * Before a restore replaces a SQLite database, no process may have it open (CONTRACT §10: restore refuses
+ * Before a restore replaces a SQLite database, no process may have it open (docs/operations.md: restore refuses
  * while a server holds the data folder). SQLite's own locks tell: leaving WAL mode needs every other
  * connection closed, so `PRAGMA journal_mode = DELETE` with no busy wait fails at once while a server, a
  * `cms` command or the Local API has the file open, and otherwise folds the WAL into the main file, which

@@ -2,7 +2,7 @@
  * What applying the config would change on SQLite, through drizzle-kit's SQLite API: the counterpart of
  * ../postgres/schema-diff.ts. Loaded by ../schema-migrate.ts only once the config's fingerprint differs
  * from the newest snapshot's, so a server whose schema is current never loads drizzle (its table
- * builders) or drizzle-kit (~100 ms, and inside the binary only through a dynamic import, STACK-FACTS).
+ * builders) or drizzle-kit (~100 ms, and inside the binary only through a dynamic import, docs/build.md).
  */
 import { integer, real, sqliteTable, text, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { TableModel } from '../table-model.ts';

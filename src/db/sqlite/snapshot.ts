@@ -1,5 +1,5 @@
 /**
- * A consistent copy of a live SQLite database (backups, CONTRACT §10): `VACUUM INTO` on a read-only
+ * A consistent copy of a live SQLite database (backups, docs/operations.md): `VACUUM INTO` on a read-only
  * connection of its own. In WAL mode that is one read transaction, so writers go on committing while it
  * runs and the copy is the database as of its start, never a torn file copy. It runs in a worker thread
  * because bun:sqlite statements are synchronous: on the main thread a copy of a large database would stop

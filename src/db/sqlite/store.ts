@@ -19,7 +19,7 @@ import path from 'node:path';
 import { Database, type SQLQueryBindings } from 'bun:sqlite';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
 import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
-import type { Params, Queryable, Row, Store } from '../store.ts';
+import type { Params, Queryable, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
 import { snapshotSqlite } from './snapshot.ts';
 import { commitWatcher } from './commit-watcher.ts';

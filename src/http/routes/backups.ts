@@ -1,5 +1,5 @@
 /**
- * Backups over HTTP, admins only (CONTRACT §10): `POST /backups` writes one now and answers 201
+ * Backups over HTTP, admins only (docs/operations.md): `POST /backups` writes one now and answers 201
  * `{ doc, message }` when it is done; `GET /backups` lists them newest first, with the one being written
  * (`running`: name, phase, done, total) for the admin's progress bar; `GET /backups/:name` downloads one.
  * The backup modules (tar, gzip, the S3 target) load on the first backup request, not at start.

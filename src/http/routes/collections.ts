@@ -9,7 +9,7 @@ import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
 import { methods, type Route, type RouteInput } from '../handle.ts';
 import { renewOwnSession } from './users.ts';
-import { cachedRead } from '../../cache/cached-read.ts';
+import { cachedRead } from '../cached-read.ts';
 
 const draftFlag = (input: RouteInput) => input.query.draft === 'true';
 /** Payload's `trash=true`: trashed documents count too (docs/trash.md). */
@@ -51,7 +51,7 @@ export function collectionRoutes(cms: CMS) {
         const shown = input.params.collection === 'api-keys' ? { key: doc.key } : doc.inviteUrl ? { inviteUrl: doc.inviteUrl } : {};
         return { status: 201, body: { doc, ...shown, message: 'Successfully created.' } };
       },
-      // Bulk writes by `where` (CONTRACT §7): the single-document operation on each matching document.
+      // Bulk writes by `where` (docs/payload-compatibility.md): the single-document operation on each matching document.
       PATCH: async (input) => {
         const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
         const result = await updateMany(input.ctx, { collection: input.params.collection, where: o.where!, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });

@@ -6,7 +6,7 @@ import { findGlobal, updateGlobal } from '../../operations/index.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
 import { methods } from '../handle.ts';
-import { cachedRead } from '../../cache/cached-read.ts';
+import { cachedRead } from '../cached-read.ts';
 
 export function globalRoutes(cms: CMS) {
   return new Elysia().all('/globals/:slug', methods(cms, {
@@ -20,7 +20,7 @@ export function globalRoutes(cms: CMS) {
     POST: async (input) => {
       const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
       const doc = await updateGlobal(input.ctx, { slug: input.params.slug, data: await readJSON(input.request), depth: o.depth, draft: input.query.draft === 'true', autosave: input.query.autosave === 'true', lockToken: lockTokenOf(input.request) });
-      // `result` is where Payload's clients (the SDK's updateGlobal) read the saved global (CONTRACT §7).
+      // `result` is where Payload's clients (the SDK's updateGlobal) read the saved global (docs/payload-compatibility.md).
       return { body: { doc, result: doc, message: 'Global saved.' } };
     },
   }, { writes: (p, method) => (method === 'POST' ? { global: p.slug, action: 'update' } : null) }));

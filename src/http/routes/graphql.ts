@@ -14,7 +14,7 @@ import { checkCsrf, checkLoginOrigin } from '../authenticate.ts';
 import { clientIP, ownOrigin, sessionClient } from '../client-ip.ts';
 import { clearedCookies, sessionCookies } from './users.ts';
 import { pathAndQuery } from '../observe-request.ts';
-import { answerKeptRead, keptRead } from '../../cache/cached-read.ts';
+import { answerKeptRead, keptRead } from '../cached-read.ts';
 import { createGraphQLRequest, type GraphQLRequest } from '../../graphql/request-context.ts';
 import { cacheTables, formatError, formatResult, operationOf, planQuery, readParams, runOperation, type GraphQLParams } from '../../graphql/execute.ts';
 import { signInMutations } from '../../graphql/auth-fields.ts';

@@ -1,5 +1,5 @@
 /**
- * `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), CONTRACT §10.
+ * `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), docs/operations.md.
  * Health answers 503 when the database does not; it is cheap enough for a load balancer to poll.
  */
 import { Elysia } from 'elysia';
@@ -9,14 +9,14 @@ import { databaseAnswers, databaseBytes } from '../../db/health.ts';
 import { forbidden, unauthorized } from '../../errors.ts';
 import { isCronSecret } from '../../jobs/cron-secret.ts';
 import { emailConfigured, lastEmailFailure } from '../../email/send-email.ts';
-import { countPendingJobs } from '../../jobs/jobs-store.ts';
+import { countPendingJobs } from '../../versions/jobs-store.ts';
 import { metricsOf } from '../../metrics/registry.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from '../../metrics/prometheus-text.ts';
 import { countDeliveries, deliveriesTableExists } from '../../webhooks/delivery-store.ts';
 import { isFullAdmin } from '../../access/key-limits.ts';
 import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
-import { cacheFigures } from '../../cache/cached-read.ts';
+import { cacheFigures } from '../cached-read.ts';
 
 function storageKind(cms: CMS): 'local' | 's3' | 'custom' {
   const storage = cms.config.upload.storage as { type?: string } | null | undefined;

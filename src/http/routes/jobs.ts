@@ -1,5 +1,5 @@
 /**
- * `GET or POST /jobs/run` (CONTRACT §5, §6, §8): runs due jobs and webhook retries now. Allowed with the
+ * `GET or POST /jobs/run` (docs/webhooks.md "Jobs"): runs due jobs and webhook retries now. Allowed with the
  * cron secret (`Authorization: Bearer <secret>`, either verb) or an admin. A cookie session must use POST,
  * which carries the CSRF check: a GET is what a link or an image on another site can make a browser send.
  * 401 without valid credentials (a wrong secret included), 403 for a user who may not.

@@ -1,5 +1,5 @@
 /**
- * `GET /openapi.json` (CONTRACT §12): the instance's OpenAPI 3.1 document, public like the routes it describes,
+ * `GET /openapi.json` (docs/openapi.md): the instance's OpenAPI 3.1 document, public like the routes it describes,
  * without the fields the caller may not read.
  * The generator loads on the first request for the document, not at start.
  */

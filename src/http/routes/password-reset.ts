@@ -1,7 +1,8 @@
-/** Forgot and reset password, and admin-made reset links (CONTRACT §8). */
+/** Forgot and reset password, and admin-made reset links (docs/accounts.md). */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import { createResetLink, forgotPassword, FORGOT_ANSWER, resetPassword } from '../../auth/password-reset.ts';
+import { createResetLink, forgotPassword, FORGOT_ANSWER } from '../../auth/password-reset.ts';
+import { resetPassword } from '../../operations/reset-password.ts';
 import { parseId } from '../../operations/entities.ts';
 import { readJSON } from '../body.ts';
 import { clientIP, ownOrigin, sessionClient } from '../client-ip.ts';

@@ -1,4 +1,4 @@
-/** `GET /users/sessions`, `DELETE /users/sessions[/:id]` (CONTRACT §8): the caller's sessions, or with `?user=` (admins) another's. */
+/** `GET /users/sessions`, `DELETE /users/sessions[/:id]` (docs/accounts.md): the caller's sessions, or with `?user=` (admins) another's. */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { endOtherSessions, endSessionById, listSessions } from '../../auth/sessions.ts';

@@ -1,4 +1,4 @@
-/** Two-factor sign-in over HTTP (CONTRACT §8): status, setup, enable, disable; admins read or clear another user's with `?user=`. */
+/** Two-factor sign-in over HTTP (docs/accounts.md): status, setup, enable, disable; admins read or clear another user's with `?user=`. */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { clearTwoFactor, disableTwoFactor, enableTwoFactor, setupTwoFactor, twoFactorEnabled } from '../../auth/two-factor.ts';

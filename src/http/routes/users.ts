@@ -1,7 +1,7 @@
-/** Sessions over HTTP: login, logout, me, init, first-register (SPEC "Users and sessions", CONTRACT §5). */
+/** Sessions over HTTP: login, logout, me, init, first-register (docs/accounts.md). */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../auth/login.ts';
+import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../operations/login.ts';
 import { createSession, endSession, refreshSession } from '../../auth/sessions.ts';
 import { unlockEmail } from '../../auth/login-lock.ts';
 import { isFullAdmin } from '../../access/key-limits.ts';
@@ -83,7 +83,7 @@ export function userRoutes(cms: CMS) {
         return { body, headers: { 'cache-control': 'no-store' } };
       },
     }, { duringTwoFactorSetup: true }))
-    // `initialized` is Payload's name for the same answer (CONTRACT §7).
+    // `initialized` is Payload's name for the same answer (docs/payload-compatibility.md).
     .all('/users/init', methods(cms, {
       GET: async () => {
         const hasUsers = (await countUsers(cms)) > 0;

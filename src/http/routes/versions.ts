@@ -1,5 +1,5 @@
 /**
- * REST for drafts, versions, scheduling and live preview (SPEC "Versions, drafts, scheduling, preview"),
+ * REST for drafts, versions, scheduling and live preview (docs/drafts-and-versions.md),
  * the same routes under `/:collection/:id/…` and `/globals/:slug/…`. Registered before the collection
  * routes so `/:collection/preview` is not read as a document id.
  */
@@ -37,7 +37,7 @@ function depthOf(cms: CMS, input: RouteInput): number {
   return readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config).depth;
 }
 
-/** Payload's paths (CONTRACT §7): versions across a collection, one by its id, and restoring it with POST. */
+/** Payload's paths (docs/payload-compatibility.md): versions across a collection, one by its id, and restoring it with POST. */
 function collectionVersionRoutes(cms: CMS) {
   return new Elysia()
     .all('/:collection/versions', methods(cms, {
@@ -71,7 +71,7 @@ function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
     }))
     .all(`${prefix}/versions/:version`, methods(cms, {
       GET: async (input) => ({ body: await findVersionByID(input.ctx, { ...refOf(input.params), version: input.params.version, depth: depthOf(cms, input), author: withAuthor(input.query) }) }),
-      // Payload restores a global's version with POST on the version's own path (CONTRACT §7).
+      // Payload restores a global's version with POST on the version's own path (docs/payload-compatibility.md).
       ...(prefix.startsWith('/globals') ? { POST: restore } : {}),
     }))
     .all(`${prefix}/versions/:version/restore`, methods(cms, { POST: restore }))

@@ -1,4 +1,4 @@
-/** REST for webhook deliveries (CONTRACT §6): the admin's list, and retrying one. */
+/** REST for webhook deliveries (docs/webhooks.md): the admin's list, and retrying one. */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { readOptions } from '../../query/request-options.ts';

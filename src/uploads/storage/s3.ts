@@ -91,7 +91,7 @@ export function createS3Storage(options: S3StorageOptions, env: Env = process.en
 
 export type S3Settings = { client: S3Options & { bucket: string }; prefix: string; publicUrl: string | null };
 
-/** SPEC's options mapped onto Bun's client: path style is Bun's default; `virtualHostedStyle` is the other. */
+/** The config's S3 options (docs/media.md) mapped onto Bun's client: path style is Bun's default; `virtualHostedStyle` is the other. */
 export function resolveS3Settings(options: S3StorageOptions, env: Env): S3Settings {
   if (typeof options.bucket !== 'string' || !options.bucket) throw new ConfigError('Config error: upload.storage.bucket: S3 storage needs a bucket name');
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';

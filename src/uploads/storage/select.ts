@@ -1,4 +1,4 @@
-/** Picks the storage adapter from `upload.storage` (SPEC "Storage adapters") and makes it ready; the S3 adapter loads only when chosen. */
+/** Picks the storage adapter from `upload.storage` (docs/media.md) and makes it ready; the S3 adapter loads only when chosen. */
 import type { SanitizedConfig, S3StorageOptions, StorageAdapter } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
 import { createLocalStorage } from './local.ts';

@@ -1,9 +1,9 @@
 /**
- * The `webhook-deliveries` table (SPEC "Events", rule 8). It is derived from the config like a collection
+ * The `webhook-deliveries` table (docs/webhooks.md). It is derived from the config like a collection
  * table: it exists only when `webhooks` is configured, so adding webhooks adds it through the migration path.
  * Times the job loop compares are epoch milliseconds read from `cms.clock`.
  */
-import type { TableModel } from '../db/table-model.ts';
+import type { TableModel } from './table-model.ts';
 
 export const DELIVERIES_TABLE = 'webhook-deliveries';
 

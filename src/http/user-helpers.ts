@@ -1,17 +1,11 @@
 /**
- * Server-side helpers (SPEC Authentication §11): the logged-in user of a request, or null.
+ * Server-side helpers (docs/accounts.md): the logged-in user of a request, or null.
  * `getCMSUser(request | headers)` for anything with a Fetch `Request`; `useCMSUser(event)` for h3/Nuxt events.
  */
 import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
-import { authenticate } from '../http/authenticate.ts';
-
-let defaultInstance: CMS | null = null;
-
-/** The instance the helpers read when none is passed: the last one started in this process. */
-export function setDefaultCMS(cms: CMS | null): void {
-  defaultInstance = cms;
-}
+import { defaultCMS } from '../default-cms.ts';
+import { authenticate } from './authenticate.ts';
 
 function toRequest(input: Request | Headers | Record<string, string | string[] | undefined>): Request {
   if (input instanceof Request) return input;
@@ -21,7 +15,7 @@ function toRequest(input: Request | Headers | Record<string, string | string[] |
   return new Request('http://localhost/', { headers });
 }
 
-export async function getCMSUser(input: Request | Headers | Record<string, string | string[] | undefined>, cms: CMS | { cms: CMS } | null = defaultInstance): Promise<User | null> {
+export async function getCMSUser(input: Request | Headers | Record<string, string | string[] | undefined>, cms: CMS | { cms: CMS } | null = defaultCMS()): Promise<User | null> {
   const instance = cms && 'cms' in cms ? cms.cms : cms;
   if (!instance) throw new Error('getCMSUser: no CMS instance (call getCMS() first or pass one)');
   try {
@@ -36,5 +30,5 @@ type H3Event = { node?: { req?: { headers?: Record<string, string | string[] | u
 export function useCMSUser(event: H3Event, cms?: CMS | { cms: CMS } | null): Promise<User | null> {
   const source = event.request ?? event.headers ?? event.node?.req?.headers;
   if (!source) return Promise.resolve(null);
-  return getCMSUser(source, cms ?? defaultInstance);
+  return getCMSUser(source, cms ?? defaultCMS());
 }

@@ -10,13 +10,14 @@
  */
 import type { CMS } from '../cms.ts';
 import type { Entity } from '../config/types.ts';
-import { withCors, type RouteInput } from '../http/handle.ts';
-import { credentialsOf, type Credentials } from '../http/authenticate.ts';
-import { pathAndQuery, rememberRoute, routeOf } from '../http/observe-request.ts';
-import { createResponseCache, type CachedAnswer, type ResponseCache } from './response-cache.ts';
-import { dependenciesOf } from './dependencies.ts';
+import { withCors, type RouteInput } from './handle.ts';
+import { credentialsOf, type Credentials } from './authenticate.ts';
+import { pathAndQuery, rememberRoute, routeOf } from './observe-request.ts';
+import { createResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache.ts';
+import { dependenciesOf } from '../cache/dependencies.ts';
 import { parseQuery } from '../query/request-options.ts';
-import { countersOf, requestReading, sameCounters } from './change-counters.ts';
+import { notModified } from './conditional-get.ts';
+import { countersOf, requestReading, sameCounters } from '../cache/change-counters.ts';
 import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
 const caches = new WeakMap<CMS, ResponseCache<KeptAnswer>>();
@@ -159,19 +160,8 @@ function callerKey(credentials: Credentials, what: string): string {
 /** A strong validator: the same bytes have the same tag, whoever asked and whenever. */
 const etagOf = (body: Uint8Array<ArrayBuffer>) => `"${body.byteLength.toString(36)}-${Bun.hash(body).toString(36)}"`;
 
-/** RFC 9110 §13.1.2: `*`, or any listed tag equal under weak comparison. */
-function matches(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return (t.startsWith('W/') ? t.slice(2) : t) === etag;
-  });
-}
-
 function answer(request: Request, kept: CachedAnswer, control: string): Response {
-  if (matches(request.headers.get('if-none-match'), kept.etag)) {
-    return new Response(null, { status: 304, headers: { etag: kept.etag, 'cache-control': control } });
-  }
+  const unchanged = notModified(request, [kept.etag], { etag: kept.etag, 'cache-control': control });
+  if (unchanged) return unchanged;
   return new Response(kept.body, { headers: { 'content-type': 'application/json; charset=utf-8', etag: kept.etag, 'cache-control': control } });
 }

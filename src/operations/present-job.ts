@@ -1,5 +1,5 @@
-/** A job row → CONTRACT §4's job `{ id, action, at, collection | global, parent, state, createdAt }` (plus `error` once failed). */
-import type { JobRow } from './jobs-store.ts';
+/** A job row → the job shape of docs/drafts-and-versions.md `{ id, action, at, collection | global, parent, state, createdAt }` (plus `error` once failed). */
+import type { JobRow } from '../versions/jobs-store.ts';
 
 export function presentJob(row: JobRow): Record<string, unknown> {
   return {

@@ -6,7 +6,7 @@
  */
 import type { jobs } from '../db/system-schema.ts';
 import { andParts, type Dialect, type Queryable, type SQLPart } from '../db/store.ts';
-import type { VersionOwner } from '../versions/store.ts';
+import type { VersionOwner } from './store.ts';
 
 export type JobRow = typeof jobs.$inferSelect;
 export type JobAction = 'publish' | 'unpublish';
