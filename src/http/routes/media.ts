@@ -8,6 +8,7 @@ import { receiveMultipart } from '../../uploads/multipart.ts';
 import { findStoredFile } from '../../uploads/media-files.ts';
 import { fileResponse } from '../../uploads/file-response.ts';
 import { methods } from '../handle.ts';
+import { bodyReceived } from '../long-requests.ts';
 import { listRoute } from './collections.ts';
 import { MEDIA_SLUG } from '../../config/builtin-collections.ts';
 
@@ -19,7 +20,7 @@ export function mediaRoutes(cms: CMS) {
       GET: listRoute(cms, MEDIA_SLUG),
       POST: async ({ ctx, request, query }) => {
         const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-        const doc = await upload(ctx, { receive: (limits) => receiveMultipart(request, limits), depth: o.depth });
+        const doc = await upload(ctx, { receive: (limits) => receiveMultipart(request, limits).finally(() => bodyReceived(request)), depth: o.depth });
         return { status: 201, body: { doc, message: 'Successfully uploaded.' } };
       },
     }, { writes: () => ({ collection: MEDIA_SLUG, action: 'create' }) }))
