@@ -17,7 +17,7 @@ import { sendEmailLater, emailConfigured } from '../email/send-email.ts';
 import { invitationEmail, resetPasswordEmail } from '../email/account-emails.ts';
 import { passwordProblem } from './password.ts';
 import { createSession, type SessionClient } from './sessions.ts';
-import { clearFailures, forgotPasswordLockKeys, loginLockKeys, reserveAttempt } from './login-lock.ts';
+import { checkAttempt, countRequest, forgotPasswordLockKeys, loginLockKeys } from './login-lock.ts';
 import { findResetToken, issueResetToken, LINK_LIFETIME_MS, mailLinkOrigin, resetLink, spendResetToken } from './reset-tokens.ts';
 import { findUserRowByEmail, loadUser } from './load-user.ts';
 import { enabledSecondFactor, requireSecondFactor } from './two-factor.ts';
@@ -30,7 +30,7 @@ const INVITE_DAYS = LINK_LIFETIME_MS.invite / 86_400_000;
 export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: string | null; origin?: string | null }): Promise<void> {
   if (typeof input.email !== 'string' || !input.email.trim()) throw badRequest('Email is required.', 'email');
   const email = input.email.trim().toLowerCase();
-  await reserveAttempt(cms, forgotPasswordLockKeys(cms, email, input.ip));
+  await countRequest(cms, forgotPasswordLockKeys(cms, email, input.ip));
   // Without mail nobody could read the link; admins make one instead (POST /users/:id/reset-link).
   if (!emailConfigured(cms)) return;
   const linkOrigin = mailLinkOrigin(cms, input.origin);
@@ -61,9 +61,7 @@ export async function resetPassword(cms: CMS, input: { token?: unknown; password
   if (problem) throw badRequest(problem, 'password');
   const totp = await enabledSecondFactor(cms.store, user.id);
   if (totp) {
-    const reservation = await reserveAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null));
-    await requireSecondFactor(cms, user.id, totp, input.code);
-    await clearFailures(cms, reservation);
+    await checkAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null), () => requireSecondFactor(cms, user.id, totp, input.code));
   }
   const token = input.token;
   if (!(await cms.store.transaction((tx) => spendResetToken(tx, token, user.id, now)))) throw badRequest(INVALID_LINK, 'token');
