@@ -15,7 +15,7 @@ export type Manifest = {
   version: string;
   createdAt: string;
   engine: 'sqlite' | 'postgres';
-  /** The entry holding the SQLite database, or null when the engine backs itself up (PostgreSQL). */
+  /** The entry holding the database (SQLite file, or a pg_dump on PostgreSQL), or null when it is not in the archive. */
   database: string | null;
   note?: string;
   counts: { documents: Record<string, number>; uploads: number; uploadBytes: number };
@@ -23,7 +23,7 @@ export type Manifest = {
 };
 
 /** Entry paths a restore knows where to put; anything else in a manifest means it is not ours. */
-export const ENTRY_PATH = /^(database\/cms\.db|data\/secret|uploads\/[A-Za-z0-9][A-Za-z0-9_-]{0,199}\.[a-z0-9]{1,10}|migrations\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*)$/;
+export const ENTRY_PATH = /^(database\/cms\.db|database\/postgres\.dump|data\/secret|uploads\/[A-Za-z0-9][A-Za-z0-9_-]{0,199}\.[a-z0-9]{1,10}|migrations\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*)$/;
 
 export class BackupArchiveError extends Error {}
 

@@ -15,22 +15,32 @@ import path from 'node:path';
 import type { SanitizedConfig } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
 import { claimDatabaseFile } from '../db/sqlite/claim-file.ts';
+import { describeUrl } from '../db/postgres/connect.ts';
+import { dumpPostgres, otherSessions, restorePostgres } from '../db/postgres/dump.ts';
 import { stagingDirOf, stagingPath } from '../uploads/staging.ts';
 import { createStorage } from '../uploads/storage/select.ts';
 import { verifyArchive, type Manifest } from './manifest.ts';
 import { readTarGz } from './tar-read.ts';
 
 export type RestoreResult = { manifest: Manifest; movedAside: string[]; restored: number };
-export type RestoreOptions = { now: number; onProgress?: (step: string) => void };
+export type RestoreProgress = { phase: string; done?: number; total?: number };
+export type RestoreOptions = { now: number; onProgress?: (progress: RestoreProgress) => void };
+
+const POSTGRES_DUMP = 'database/postgres.dump';
 
 export async function restoreBackup(config: SanitizedConfig, file: string, options: RestoreOptions): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new ConfigError(`${file} does not exist`);
-  options.onProgress?.('verifying checksums');
+  options.onProgress?.({ phase: 'verifying checksums' });
   const manifest = await verifyArchive(file).catch((error) => {
     throw new ConfigError(`${(error as Error).message}; nothing was changed`);
   });
-  if (!claimDatabaseFile(config.databasePath)) {
-    throw new ConfigError(`a server (or another cms command) has ${config.databasePath} open: stop it, then run cms restore again; nothing was changed`);
+  const dump = manifest.database === POSTGRES_DUMP;
+  if (manifest.database && dump !== (config.databaseEngine === 'postgres')) {
+    throw new ConfigError(`this backup holds a ${dump ? 'PostgreSQL' : 'SQLite'} database and the config names a ${config.databaseEngine === 'postgres' ? 'PostgreSQL' : 'SQLite'} one: restore it where it came from, then move it with cms migrate:engine; nothing was changed`);
+  }
+  const busy = dump ? (await otherSessions(config.databasePath)) > 0 : !claimDatabaseFile(config.databasePath);
+  if (busy) {
+    throw new ConfigError(`a server (or another cms command) has ${dump ? describeUrl(config.databasePath) : config.databasePath} open: stop it, then run cms restore again; nothing was changed`);
   }
 
   const suffix = `.before-restore-${new Date(options.now).toISOString().replace(/[-:]/g, '')}`;
@@ -42,8 +52,14 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
     movedAside.push(target + suffix);
   };
   const hasEntry = (prefix: string) => manifest.entries.some((e) => e.path.startsWith(prefix));
-  options.onProgress?.('moving current data aside');
-  if (manifest.database) for (const f of ['', '-wal', '-shm']) await moveAside(config.databasePath + f);
+  options.onProgress?.({ phase: 'moving current data aside' });
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  if (dump) {
+    // Nothing to rename on a server: the database as it was goes into a dump beside the data.
+    const before = path.resolve(config.dataDir, `postgres.dump${suffix}`);
+    await dumpPostgres(config.databasePath, before);
+    movedAside.push(before);
+  } else if (manifest.database) for (const f of ['', '-wal', '-shm']) await moveAside(config.databasePath + f);
   if (hasEntry('data/secret')) await moveAside(path.join(config.dataDir, 'secret'));
   if (!config.upload.storage) await moveAside(config.upload.dir);
 
@@ -64,7 +80,7 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
       await fs.promises.rm(temp, { force: true });
     }
     restored++;
-    options.onProgress?.(`restored ${restored} of ${expected.size}`);
+    options.onProgress?.({ phase: 'restoring', done: restored, total: expected.size });
   }
   return { manifest, movedAside, restored };
 
@@ -72,6 +88,7 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
     const [kind, ...rest] = name.split('/');
     const relative = rest.join('/');
     if (kind === 'uploads') return storage.put(relative, Bun.file(temp), { contentType: 'application/octet-stream', size });
+    if (name === POSTGRES_DUMP) return restorePostgres(config.databasePath, temp);
     const target = kind === 'database' ? config.databasePath : kind === 'data' ? path.join(config.dataDir, relative) : path.join(config.migrationsDir, relative);
     if (kind === 'migrations' && fs.existsSync(target)) {
       // Migration files usually live in the project's repository: one that is already right stays put.

@@ -25,7 +25,7 @@ new S3rver({ port: Number(port), address: '127.0.0.1', directory, silent: true, 
 
 function launch(dir: string, bucket: string, port: number): Promise<{ child: ChildProcess; port: number }> {
   const s3rverPath = path.join(import.meta.dir, '../../node_modules/s3rver');
-  const child: ChildProcess = spawn('node', ['-e', LAUNCHER, s3rverPath, dir, bucket, String(process.pid), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('node', ['--openssl-legacy-provider', '-e', LAUNCHER, s3rverPath, dir, bucket, String(process.pid), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {

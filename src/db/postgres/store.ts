@@ -18,6 +18,7 @@ import { applyPostgresSystemMigrations, pendingPostgresSystemMigrations, withMig
 import { numberPlaceholders } from './placeholders.ts';
 import { keptCounters } from './kept-counters.ts';
 import { poolGate, POOL_WAIT_MS } from './pool-gate.ts';
+import { dumpPostgres } from './dump.ts';
 
 /** `int8` and `numeric` type OIDs (pg_type): the result columns Bun.SQL answers as strings. */
 const NUMBER_AS_TEXT = new Set([20, 1700]);
@@ -139,8 +140,13 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     applySystemMigrations: async () => void (await applyPostgresSystemMigrations(sql, now())),
     pendingSystemMigrations: () => pendingPostgresSystemMigrations(sql),
     withMigrationLock: lock,
-    // The database part of a backup is PostgreSQL's own job (pg_dump, base backups): docs/operations.md.
-    snapshotTo: async () => null,
+    // The database part of a backup is PostgreSQL's own job (pg_dump, base backups), unless asked for
+    // (`cms backup --with-database`): docs/operations.md.
+    snapshotTo: async (target, options) => {
+      if (!options?.dump) return null;
+      await dumpPostgres(url, target);
+      return { format: 'pg_dump' };
+    },
     continueIdsAfterCopy: (tables) => continueIds(sql, tables),
     changeCounters: counters.changeCounters,
     watchChanges: counters.watchChanges,

@@ -162,7 +162,7 @@ export function openSqliteStore(file: string): Store {
     applySystemMigrations: () => outside(async () => applySystemMigrationsOn(writer)),
     pendingSystemMigrations: async () => pendingSystemMigrationsOn(reader).length,
     withMigrationLock: (work) => withFileMigrationLock(turn.key, work),
-    snapshotTo: (target) => snapshotSqlite(file, target),
+    snapshotTo: async (target) => ({ format: 'sqlite', ...(await snapshotSqlite(file, target)) }),
     // AUTOINCREMENT follows the highest id inserted, explicit ones included.
     continueIdsAfterCopy: async () => {},
     changeCounters,
