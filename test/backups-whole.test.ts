@@ -22,16 +22,26 @@ function cli(configPath: string, ...args: string[]) {
   return spawnSync(process.execPath, [main, ...args, '--config', configPath], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
 }
 
+/** A project folder with its config file, a server on it, and a folder for the archives; `remove` cleans up. */
+async function project(name: string) {
+  const dir = tempDir(`cms-${name}-`);
+  const out = tempDir(`cms-${name}-out-`);
+  const db = await sharedTestDatabase(dir);
+  const configPath = path.join(dir, 'cms.config.json');
+  fs.writeFileSync(configPath, JSON.stringify({ database: db.database, ...config }));
+  const t = await startTestServer({ database: db.database, ...config }, { dir });
+  const token = (await t.user('admin')).token;
+  const remove = async () => {
+    await db.drop();
+    for (const d of [dir, out]) fs.rmSync(d, { recursive: true, force: true });
+  };
+  return { dir, out, db, configPath, t, token, remove };
+}
+
 describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the database dump and the archive', () => {
   test('cms backup says to dump first; --with-database puts a pg_dump in the archive, and cms restore brings it back', async () => {
-    const dir = tempDir('cms-pg-backup-');
-    const out = tempDir('cms-pg-backup-out-');
-    const db = await sharedTestDatabase(dir);
-    const configPath = path.join(dir, 'cms.config.json');
-    fs.writeFileSync(configPath, JSON.stringify({ database: db.database, ...config }));
-    const t = await startTestServer({ database: db.database, ...config }, { dir });
+    const { dir, out, db, configPath, t, token, remove } = await project('pg-backup');
     try {
-      const token = (await t.user('admin')).token;
       for (const title of ['one', 'two']) expect((await t.request('POST', '/posts', { token, body: { title } })).status).toBe(201);
       expect((await t.request('POST', '/media', { token, body: form(pdf(100), 'a.pdf') })).status).toBe(201);
 
@@ -63,8 +73,7 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the database du
         await again.server.stop();
       }
     } finally {
-      await db.drop();
-      for (const d of [dir, out]) fs.rmSync(d, { recursive: true, force: true });
+      await remove();
     }
   }, 90_000);
 });
@@ -96,14 +105,8 @@ describe('S3 listings past one page', () => {
 
 describe('restoring', () => {
   test('without a terminal, cms restore prints one progress line, not one per file', async () => {
-    const dir = tempDir('cms-restore-line-');
-    const out = tempDir('cms-restore-line-out-');
-    const db = await sharedTestDatabase(dir);
-    const configPath = path.join(dir, 'cms.config.json');
-    fs.writeFileSync(configPath, JSON.stringify({ database: db.database, ...config }));
-    const t = await startTestServer({ database: db.database, ...config }, { dir });
+    const { out, configPath, t, token, remove } = await project('restore-line');
     try {
-      const token = (await t.user('admin')).token;
       for (let i = 0; i < 30; i++) expect((await t.request('POST', '/media', { token, body: form(pdf(i), `f${i}.pdf`) })).status).toBe(201);
       expect(cli(configPath, 'backup', '--out', out, '--with-database').status).toBe(0);
       await t.server.stop();
@@ -114,8 +117,7 @@ describe('restoring', () => {
       expect(lines.filter((line) => line.startsWith('restore: restoring'))).toHaveLength(1);
       expect(lines.length).toBeLessThan(10);
     } finally {
-      await db.drop();
-      for (const d of [dir, out]) fs.rmSync(d, { recursive: true, force: true });
+      await remove();
     }
   }, 90_000);
 
