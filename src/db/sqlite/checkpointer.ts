@@ -20,7 +20,15 @@
 const WORKER_SOURCE = `
 import { Database } from 'bun:sqlite';
 let db = null;
-self.onmessage = ({ data: { file } }) => {
+self.onmessage = ({ data: { file, close } }) => {
+  if (close) {
+    // Closed here, not left to the thread's end: a connection left open keeps the file in use (a restore
+    // then finds it held).
+    db?.close();
+    db = null;
+    postMessage({ closed: true });
+    return;
+  }
   try {
     if (!db) {
       db = new Database(file);
@@ -105,8 +113,18 @@ export function startCheckpointer(file: string, now: () => number, onFailure: ()
     },
     async close() {
       await running;
-      worker?.terminate();
+      const w = worker;
       worker = null;
+      if (!w) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        w.onmessage = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        w.postMessage({ close: true });
+      });
+      w.terminate();
     },
   };
 }
