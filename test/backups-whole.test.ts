@@ -61,7 +61,7 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the database du
       expect(refused.stderr).toContain('stop it, then run cms restore again; nothing was changed');
       await t.server.stop();
 
-      const restore = cli(configPath, 'restore', archive, '--trust-archive');
+      const restore = cli(configPath, 'restore', archive);
       expect({ status: restore.status, stderr: restore.stderr }).toEqual({ status: 0, stderr: '' });
       expect(restore.stdout).toMatch(/postgres\.dump\.before-restore-/);
       const again = await startTestServer({ database: db.database, ...config }, { dir });
@@ -111,7 +111,7 @@ describe('restoring', () => {
       expect(cli(configPath, 'backup', '--out', out, '--with-database').status).toBe(0);
       await t.server.stop();
       const archive = path.join(out, fs.readdirSync(out).find((n) => n.endsWith('.tar.gz'))!);
-      const restore = cli(configPath, 'restore', archive, '--trust-archive');
+      const restore = cli(configPath, 'restore', archive);
       expect({ status: restore.status, stderr: restore.stderr }).toEqual({ status: 0, stderr: '' });
       const lines = restore.stdout.trim().split('\n');
       expect(lines.filter((line) => line.startsWith('restore: restoring'))).toHaveLength(1);

@@ -5,7 +5,8 @@
  *   data/secret        the generated instance secret, when there is one (preview and CSRF tokens stay valid)
  *   migrations/…       the migration files beside the config (the restored schema's history)
  *   uploads/<key>      every stored file, read through the storage adapter (local disk or S3), streamed
- *   manifest.json      last: version, time, counts and the sha256 of every entry above
+ *   manifest.json      version, time, counts and the sha256 of every entry above
+ *   manifest.sig       last: the manifest's HMAC under a key derived from the instance secret
  * The server keeps serving throughout: the snapshot runs off the main thread on its own connection, and
  * every file is streamed through gzip with backpressure. `cms backup`, `POST /backups` and the schedule
  * all come here; one backup at a time per process.
@@ -19,6 +20,7 @@ import { countRows } from '../db/documents.ts';
 import { backupName, backupTarget, type BackupInfo } from './backup-target.ts';
 import { MANIFEST_ENTRY, type Manifest, type ManifestEntry } from './manifest.ts';
 import { writeTarGz } from './tar-write.ts';
+import { SIGNATURE_ENTRY, signManifest } from './archive-signature.ts';
 
 export type BackupProgress = { name: string; phase: 'database' | 'uploads' | 'finishing'; done: number; total: number };
 /** `withDatabase`: on PostgreSQL, also `pg_dump` the database into the archive (SQLite's is always in it). */
@@ -105,6 +107,8 @@ export async function createBackup(cms: CMS, options: BackupOptions = {}): Promi
     };
     const text = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
     await archive.add(MANIFEST_ENTRY, text.byteLength, [text]);
+    const signature = new TextEncoder().encode(signManifest(cms.secret, text));
+    await archive.add(SIGNATURE_ENTRY, signature.byteLength, [signature]);
     await archive.close();
     const size = fs.statSync(staged).size;
     await target.keep(staged, name);

@@ -4,6 +4,7 @@
  * the check over the whole file before it touches anything.
  */
 import { readTarGz } from './tar-read.ts';
+import { SIGNATURE_ENTRY } from './archive-signature.ts';
 
 export const MANIFEST_ENTRY = 'manifest.json';
 
@@ -27,14 +28,29 @@ export const ENTRY_PATH = /^(database\/cms\.db|database\/postgres\.dump|data\/se
 
 export class BackupArchiveError extends Error {}
 
+/** A whole archive: its manifest, the manifest's bytes as stored, and its signature (null when unsigned). */
+export type CheckedArchive = { manifest: Manifest; manifestText: Uint8Array; signature: string | null };
+
 /** Reads the whole archive once, hashing as it streams; throws BackupArchiveError naming what is wrong. */
 export async function verifyArchive(file: string): Promise<Manifest> {
+  return (await checkArchive(file)).manifest;
+}
+
+/** As verifyArchive, with what a signature check needs (src/backups/archive-signature.ts). */
+export async function checkArchive(file: string): Promise<CheckedArchive> {
   const seen = new Map<string, { size: number; sha256: string }>();
   let manifest: Manifest | null = null;
+  let manifestText: Uint8Array = new Uint8Array();
+  let signature: string | null = null;
   try {
     for await (const entry of readTarGz(file)) {
       if (entry.name === MANIFEST_ENTRY) {
-        manifest = JSON.parse(await text(entry.body));
+        manifestText = await bytes(entry.body);
+        manifest = JSON.parse(Buffer.from(manifestText).toString('utf8'));
+        continue;
+      }
+      if (entry.name === SIGNATURE_ENTRY) {
+        signature = Buffer.from(await bytes(entry.body)).toString('utf8');
         continue;
       }
       const hash = new Bun.CryptoHasher('sha256');
@@ -58,11 +74,11 @@ export async function verifyArchive(file: string): Promise<Manifest> {
     seen.delete(expected.path);
   }
   if (seen.size) throw new BackupArchiveError(`${file}: ${[...seen.keys()][0]} is not in the manifest`);
-  return manifest;
+  return { manifest, manifestText, signature };
 }
 
-async function text(body: AsyncIterable<Uint8Array>): Promise<string> {
+async function bytes(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

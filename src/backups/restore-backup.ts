@@ -19,21 +19,25 @@ import { describeUrl } from '../db/postgres/connect.ts';
 import { dumpPostgres, otherSessions, restorePostgres } from '../db/postgres/dump.ts';
 import { stagingDirOf, stagingPath } from '../uploads/staging.ts';
 import { createStorage } from '../uploads/storage/select.ts';
-import { verifyArchive, type Manifest } from './manifest.ts';
+import { checkArchive, type CheckedArchive, type Manifest } from './manifest.ts';
+import { restoringSecret, signatureMatches } from './archive-signature.ts';
 import { readTarGz } from './tar-read.ts';
 
 export type RestoreResult = { manifest: Manifest; movedAside: string[]; restored: number };
 export type RestoreProgress = { phase: string; done?: number; total?: number };
-export type RestoreOptions = { now: number; onProgress?: (progress: RestoreProgress) => void };
+/** `trustArchive`: restore an archive that is unsigned or signed by another instance (`--trust-archive`). */
+export type RestoreOptions = { now: number; onProgress?: (progress: RestoreProgress) => void; trustArchive?: boolean };
 
 const POSTGRES_DUMP = 'database/postgres.dump';
 
 export async function restoreBackup(config: SanitizedConfig, file: string, options: RestoreOptions): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new ConfigError(`${file} does not exist`);
   options.onProgress?.({ phase: 'verifying checksums' });
-  const manifest = await verifyArchive(file).catch((error) => {
+  const checked = await checkArchive(file).catch((error) => {
     throw new ConfigError(`${(error as Error).message}; nothing was changed`);
   });
+  const { manifest } = checked;
+  if (!options.trustArchive) await requireOwnSignature(config, file, checked);
   const dump = manifest.database === POSTGRES_DUMP;
   if (manifest.database && dump !== (config.databaseEngine === 'postgres')) {
     throw new ConfigError(`this backup holds a ${dump ? 'PostgreSQL' : 'SQLite'} database and the config names a ${config.databaseEngine === 'postgres' ? 'PostgreSQL' : 'SQLite'} one: restore it where it came from, then move it with cms migrate:engine; nothing was changed`);
@@ -98,6 +102,20 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
     fs.mkdirSync(path.dirname(target), { recursive: true });
     await fs.promises.copyFile(temp, target);
     if (kind === 'data') fs.chmodSync(target, 0o600);
+  }
+}
+
+const TRUST_HINT = 'if you know where it came from, run cms restore again with --trust-archive; nothing was changed';
+
+/** Refuses an archive this instance did not sign (docs/operations.md "Backups": which secret a restore needs). */
+async function requireOwnSignature(config: SanitizedConfig, file: string, archive: CheckedArchive): Promise<void> {
+  if (!archive.signature) throw new ConfigError(`${file} is not signed, so nothing proves it was not changed: ${TRUST_HINT}`);
+  const secret = await restoringSecret(config);
+  if (!secret) {
+    throw new ConfigError(`${file} is signed, but this instance has no secret yet to check it with: set \`secret\` (or CMS_SECRET) to the secret of the instance that wrote it, or copy its data/secret file here; or ${TRUST_HINT}`);
+  }
+  if (!signatureMatches(secret, archive.manifestText, archive.signature)) {
+    throw new ConfigError(`${file} was not signed by this instance (another instance's secret, or changed since it was signed): set \`secret\` (or CMS_SECRET) to the secret of the instance that wrote it; or ${TRUST_HINT}`);
   }
 }
 
