@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Socket, TCPSocketListener } from 'bun';
 import { createCMS } from '../src/cms.ts';
 import type { CollectionConfig, UserConfig } from '../src/config/types.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
@@ -18,6 +17,7 @@ import { DEFAULT_TEST_ENGINE, sharedTestDatabase, tempDir } from './harness.ts';
 import { form, png } from './support/media-fixtures.ts';
 import { createTestDatabase } from './support/postgres.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
+import { tcpProxy } from './support/tcp-proxy.ts';
 
 const notes: CollectionConfig = { slug: 'notes', access: { read: () => true, create: () => true }, fields: [{ name: 'title', type: 'text' }] };
 const media: CollectionConfig = { slug: 'media', access: { read: () => true, create: () => true }, fields: [] };
@@ -81,61 +81,11 @@ describe('S3 stopped and started again', () => {
   }, 60_000);
 });
 
-/** A TCP proxy to PostgreSQL that can cut every connection and refuse new ones, then accept again. */
-function postgresProxy(target: { host: string; port: number }) {
-  const open = new Set<Socket<{ peer?: Socket<unknown>; pending: Uint8Array[] }>>();
-  let listener: TCPSocketListener<{ peer?: Socket<unknown>; pending: Uint8Array[] }> | null = null;
-  let port = 0;
-  const listen = () => {
-    listener = Bun.listen<{ peer?: Socket<unknown>; pending: Uint8Array[] }>({
-      hostname: '127.0.0.1', port,
-      socket: {
-        open(client) {
-          client.data = { pending: [] };
-          open.add(client);
-          void Bun.connect({ hostname: target.host, port: target.port, socket: {
-            open(server) {
-              client.data.peer = server;
-              for (const chunk of client.data.pending) server.write(chunk);
-            },
-            data(_server, chunk) { client.write(chunk); },
-            close() { client.end(); },
-            error() { client.end(); },
-          } }).catch(() => client.end());
-        },
-        data(client, chunk) {
-          if (client.data.peer) client.data.peer.write(chunk);
-          else client.data.pending.push(new Uint8Array(chunk));
-        },
-        close(client) {
-          open.delete(client);
-          client.data.peer?.end();
-        },
-      },
-    });
-    port = listener.port;
-  };
-  listen();
-  return {
-    get port() { return port; },
-    cut() {
-      listener?.stop(true);
-      listener = null;
-      for (const client of open) {
-        client.data.peer?.terminate();
-        client.terminate();
-      }
-      open.clear();
-    },
-    restore: listen,
-  };
-}
-
 describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL out of reach', () => {
   test('requests are 503 while the database cannot be reached, /health is 503; all well once it can', async () => {
     const db = await createTestDatabase();
     const url = new URL(db.url);
-    const proxy = postgresProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    const proxy = tcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.port = String(proxy.port);
     const dir = tempDir('cms-faults-pg-');
     const s = await serve({ collections: [notes] }, dir, url.toString());
