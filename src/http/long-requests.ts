@@ -7,8 +7,8 @@
  * So the timer runs only while the server waits for the client: a request without a body has it lifted
  * as soon as it arrives, one with a body once the body is read (`bodyReceived`, from the body readers).
  * When the answer is made the timeout comes back, for the connection's next request and for an answer
- * streamed slowly to a client that stopped reading. Requests made without Bun.serve (`app.handle` in
- * tests) have no timer to lift.
+ * streamed slowly to a client that stopped reading; a live stream (`keepOpen`) keeps it off. Requests
+ * made without Bun.serve (`app.handle` in tests) have no timer to lift.
  */
 import type { Server } from 'bun';
 
@@ -16,6 +16,7 @@ import type { Server } from 'bun';
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 10;
 
 const lifts = new WeakMap<Request, () => void>();
+const streaming = new WeakSet<Request>();
 
 const hasBody = (request: Request) => request.body !== null && (request.headers.get('content-length') ?? '') !== '0';
 
@@ -33,8 +34,17 @@ export async function withoutIdleCut(server: Server<unknown>, request: Request, 
     return await handle();
   } finally {
     lifts.delete(request);
-    if (lifted) server.timeout(request, idleSeconds);
+    if (lifted && !streaming.has(request)) server.timeout(request, idleSeconds);
   }
+}
+
+/**
+ * The answer is a stream that lives on after the handler returns (realtime's event stream): the timer
+ * stays off for its connection, which ends when the stream does.
+ */
+export function keepOpen(request: Request): void {
+  bodyReceived(request);
+  streaming.add(request);
 }
 
 /** The whole body is in (or the route will not read it): from now on only the server is working. */
