@@ -81,7 +81,7 @@ export interface Store extends Queryable {
   withMigrationLock<T>(work: () => Promise<T>): Promise<T>;
   /**
    * A consistent copy of the whole database written to the file `target`, while every other reader and
-   * writer goes on (backups, CONTRACT §10). SQLite: a new SQLite file by `VACUUM INTO` on a connection of
+   * writer goes on (backups, docs/operations.md). SQLite: a new SQLite file by `VACUUM INTO` on a connection of
    * its own, off the main thread, with the row count of each table. PostgreSQL keeps its own backups
    * (pg_dump, base backups): null, unless `dump` asks for a `pg_dump` custom-format file.
    */
