@@ -25,6 +25,10 @@ export const badRequest = (message: string, field?: string) => new APIError(400,
 export const notFound = (message = 'Not Found') => new APIError(404, message);
 export const forbidden = (message = 'You are not allowed to perform this action.') => new APIError(403, message);
 export const unauthorized = (message = 'You must be logged in to perform this action.') => new APIError(401, message);
+/** A fault that passes (a database or file store out of reach, a busy pool): the client may retry. */
+export const unavailable = (message: string, retryAfterSeconds = 5) => new APIError(503, message, undefined, { headers: { 'retry-after': String(retryAfterSeconds) } });
+/** The disk is full: retrying will not help until someone frees space. */
+export const insufficientStorage = (message = 'The server has no space left to store this; nothing was changed.') => new APIError(507, message);
 
 /** A config problem found at start-up: printed as one line, exit code 1. */
 export class ConfigError extends Error {

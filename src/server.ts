@@ -2,7 +2,7 @@
 import type { CMS } from './cms.ts';
 import { createApp } from './http/app.ts';
 import { rememberPeerAddress } from './http/client-ip.ts';
-import { rememberServer } from './http/long-requests.ts';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS, withoutIdleCut } from './http/long-requests.ts';
 import { flushRequestLog, observeRequest, type LogFormat } from './http/observe-request.ts';
 import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
@@ -20,12 +20,15 @@ export type ServerOptions = {
   tls?: { cert: string; key: string };
   /** One line per request through cms.log: `text` (default), `json` lines, or `off`. */
   logFormat?: LogFormat;
+  /** Seconds a connection may stay silent while the server waits for the client (default 10, Bun's). */
+  idleTimeout?: number;
 };
 
 export function startServer(cms: CMS, options: ServerOptions = {}): RunningServer {
   const app = createApp(cms);
   startupMark('app built');
   const logFormat = options.logFormat ?? 'text';
+  const idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
   let firstAnswer = true;
   if (options.tls) markServedOverHttps(cms);
   const server = Bun.serve({
@@ -38,7 +41,7 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
       // while the connection is surely open.
       const read = request.method === 'GET' || request.method === 'HEAD';
       rememberPeerAddress(request, read ? () => srv.requestIP(request)?.address : srv.requestIP(request)?.address);
-      const response = await app.handle(request);
+      const response = await withoutIdleCut(srv, request, idleTimeout, () => app.handle(request));
       observeRequest(cms, request, response.status, performance.now() - started, logFormat);
       if (firstAnswer) {
         firstAnswer = false;
@@ -50,8 +53,8 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
     // Bodies of any size reach the app: uploads are limited while they stream (413 in the contract's
     // shape, src/uploads/multipart.ts), JSON bodies by readJSON (src/http/body.ts).
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    idleTimeout,
   });
-  rememberServer(cms, server);
   // Closers run last-in first; the job loop's goes first in the list so it stops last: the webhook
   // runtime aborts its in-flight sends before the loop waits for its own run to finish.
   if (options.jobLoop !== false) cms.closers.unshift(startJobLoop(cms).stop);

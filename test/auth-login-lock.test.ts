@@ -48,4 +48,17 @@ describe('login lock', () => {
     await second.stop();
     await shared.drop();
   });
+
+  test('a check left in progress by a crash counts as a failure once it is old, and never blocks forever', async () => {
+    const t = await startTestServer(config);
+    await t.user('editor', 'ed@example.com', 'password123');
+    for (let i = 0; i < 2; i++) expect((await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'nope-nope' } })).status).toBe(401);
+    // A reservation whose process died mid-check: the third of three.
+    const now = t.clock.now();
+    await t.cms.store.run('INSERT INTO "_cms_login_attempts" ("key", "at") VALUES (?, ?), (?, ?)', ['checking:pair:127.0.0.1/ed@example.com', now, 'checking:email:ed@example.com', now]);
+    t.clock.advance(31_000);
+    const locked = await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' } });
+    expect(locked.status).toBe(429);
+    await t.stop();
+  });
 });

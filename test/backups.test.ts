@@ -25,6 +25,10 @@ const config: UserConfig = {
   collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'textarea' }], access: { read: () => true } }],
 };
 
+const HOUR = 3_600_000;
+// These restores go into other folders, whose instances have another secret or none yet: the signature
+// that refuses such archives without --trust-archive is tested in test/backup-signature.test.ts.
+const trustArchive = true;
 const configIn = (dir: string, extra: UserConfig = {}) => loadConfig({ config: { database: path.join(dir, 'data/cms.db'), ...config, ...extra }, rootDir: dir });
 
 async function download(t: TestServer, token: string, name: string, dir: string): Promise<string> {
@@ -97,7 +101,7 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
     expect(manifest.counts.documents.posts).toBeGreaterThanOrEqual(before.filter((a) => a.kind === 'post').length);
     expect(manifest.entries.map((e) => e.path)).toContain('database/cms.db');
 
-    const result = await restoreBackup(await configIn(fresh), archive, { now: Date.now() });
+    const result = await restoreBackup(await configIn(fresh), archive, { now: Date.now(), trustArchive });
     expect(result.movedAside).toEqual([]);
     const db = new Database(path.join(fresh, 'data/cms.db'), { readonly: true });
     expect(db.query('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
@@ -129,12 +133,12 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
     tar[at] ^= 0xff;
     const tampered = path.join(work, 'tampered.tar.gz');
     fs.writeFileSync(tampered, zlib.gzipSync(tar));
-    await expect(restoreBackup(await configIn(fresh), tampered, { now: Date.now() })).rejects.toThrow(/database\/cms\.db does not match its sha256.*nothing was changed/);
+    await expect(restoreBackup(await configIn(fresh), tampered, { now: Date.now(), trustArchive })).rejects.toThrow(/database\/cms\.db does not match its sha256.*nothing was changed/);
     // (2) cut short.
     const cut = path.join(work, 'cut.tar.gz');
     const whole = fs.readFileSync(archive);
     fs.writeFileSync(cut, whole.subarray(0, whole.length - 2000));
-    await expect(restoreBackup(await configIn(fresh), cut, { now: Date.now() })).rejects.toThrow(/not a readable backup.*nothing was changed/);
+    await expect(restoreBackup(await configIn(fresh), cut, { now: Date.now(), trustArchive })).rejects.toThrow(/not a readable backup.*nothing was changed/);
     expect(fingerprint(fresh)).toEqual(untouched);
   });
 
@@ -142,14 +146,14 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
     const running = await startTestServer(config, { dir: fresh, engine: 'sqlite' });
     const untouched = fingerprint(fresh);
     try {
-      await expect(restoreBackup(await configIn(fresh), archive, { now: Date.now() })).rejects.toThrow(/has .*cms\.db open: stop it/);
+      await expect(restoreBackup(await configIn(fresh), archive, { now: Date.now(), trustArchive })).rejects.toThrow(/has .*cms\.db open: stop it/);
     } finally {
       await running.server.stop();
     }
     // The server's own writes change its database file; the refused restore added or moved nothing.
     const beside = (print: Record<string, unknown>) => Object.entries(print).filter(([file]) => !/^data\/cms\.db(-wal|-shm)?$/.test(file));
     expect(beside(fingerprint(fresh))).toEqual(beside(untouched));
-    const result = await restoreBackup(await configIn(fresh), archive, { now: Date.parse('2026-02-03T04:05:06Z') });
+    const result = await restoreBackup(await configIn(fresh), archive, { now: Date.parse('2026-02-03T04:05:06Z'), trustArchive });
     expect(result.movedAside).toEqual([
       path.join(fresh, 'data/cms.db.before-restore-20260203T040506.000Z'),
       path.join(fresh, 'data/secret.before-restore-20260203T040506.000Z'),
@@ -218,7 +222,7 @@ describe('S3: uploads read from a bucket, backups kept in a bucket', () => {
       expect(fs.readdirSync(path.join(t.dir, 'backups'))).toEqual([]); // the staged copy is gone once uploaded
 
       const restoredConfig = { ...s3Config, upload: { storage: s3Options('restored') } };
-      await restoreBackup(await configIn(fresh, restoredConfig), archive, { now: Date.now() });
+      await restoreBackup(await configIn(fresh, restoredConfig), archive, { now: Date.now(), trustArchive });
       const restored = await startTestServer(restoredConfig, { dir: fresh, engine: 'sqlite' });
       try {
         for (const [i, doc] of docs.entries()) {

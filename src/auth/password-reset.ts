@@ -14,7 +14,7 @@ import type { OperationContext } from '../operations/context.ts';
 import { isFullAdmin } from '../access/key-limits.ts';
 import { sendEmailLater, emailConfigured } from '../email/send-email.ts';
 import { invitationEmail, resetPasswordEmail } from '../email/account-emails.ts';
-import { forgotPasswordLockKeys, reserveAttempt } from './login-lock.ts';
+import { countRequest, forgotPasswordLockKeys } from './login-lock.ts';
 import { issueResetToken, LINK_LIFETIME_MS, mailLinkOrigin, resetLink } from './reset-tokens.ts';
 import { findUserRowByEmail } from './load-user.ts';
 
@@ -25,7 +25,7 @@ const INVITE_DAYS = LINK_LIFETIME_MS.invite / 86_400_000;
 export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: string | null; origin?: string | null }): Promise<void> {
   if (typeof input.email !== 'string' || !input.email.trim()) throw badRequest('Email is required.', 'email');
   const email = input.email.trim().toLowerCase();
-  await reserveAttempt(cms, forgotPasswordLockKeys(cms, email, input.ip));
+  await countRequest(cms, forgotPasswordLockKeys(cms, email, input.ip));
   // Without mail nobody could read the link; admins make one instead (POST /users/:id/reset-link).
   if (!emailConfigured(cms)) return;
   const linkOrigin = mailLinkOrigin(cms, input.origin);

@@ -13,7 +13,7 @@ import { PRODUCT_NAME } from '../email/account-emails.ts';
 import { base32Encode, matchingStep, otpauthURL } from './totp.ts';
 import { openSecret, sealSecret } from './secret-box.ts';
 import { verifyPassword } from './password.ts';
-import { clearFailures, loginLockKeys, reserveAttempt } from './login-lock.ts';
+import { checkAttempt, loginLockKeys } from './login-lock.ts';
 
 const RECOVERY_CODES = 10;
 export type TotpRow = { secret: string; enabledAt: number | null; lastStep: number | null };
@@ -104,12 +104,12 @@ export async function requireSecondFactor(cms: CMS, userId: number, totp: TotpRo
 export async function disableTwoFactor(cms: CMS, user: User, input: { code?: unknown; password?: unknown; ip: string | null }): Promise<void> {
   const { code, password } = input;
   if (typeof code !== 'string' && typeof password !== 'string') throw badRequest('Send the current code or your password.', 'code');
-  const reservation = await reserveAttempt(cms, loginLockKeys(cms, user.email, input.ip));
-  const ok = typeof password === 'string'
-    ? await verifyPassword(password, await passwordHashOf(cms, user.id))
-    : await spendSecondFactor(cms, user.id, code as string);
-  if (!ok) throw badRequest(typeof password === 'string' ? 'The password is not correct.' : 'The two-factor code is not valid.', typeof password === 'string' ? 'password' : 'code');
-  await clearFailures(cms, reservation);
+  await checkAttempt(cms, loginLockKeys(cms, user.email, input.ip), async () => {
+    const ok = typeof password === 'string'
+      ? await verifyPassword(password, await passwordHashOf(cms, user.id))
+      : await spendSecondFactor(cms, user.id, code as string);
+    if (!ok) throw badRequest(typeof password === 'string' ? 'The password is not correct.' : 'The two-factor code is not valid.', typeof password === 'string' ? 'password' : 'code');
+  });
   await clearTwoFactor(cms.store, user.id);
 }
 

@@ -1,10 +1,12 @@
 /**
  * One backup (docs/operations.md): a single `cms-backup-<UTC time>.tar.gz` holding
- *   database/cms.db    a consistent copy of the SQLite database (store.snapshotTo; absent on PostgreSQL)
+ *   database/cms.db    a consistent copy of the SQLite database (store.snapshotTo), or on PostgreSQL
+ *   database/postgres.dump  a pg_dump of it when asked for (`withDatabase`), else no database entry
  *   data/secret        the generated instance secret, when there is one (preview and CSRF tokens stay valid)
  *   migrations/…       the migration files beside the config (the restored schema's history)
  *   uploads/<key>      every stored file, read through the storage adapter (local disk or S3), streamed
- *   manifest.json      last: version, time, counts and the sha256 of every entry above
+ *   manifest.json      version, time, counts and the sha256 of every entry above
+ *   manifest.sig       last: the manifest's HMAC under a key derived from the instance secret
  * The server keeps serving throughout: the snapshot runs off the main thread on its own connection, and
  * every file is streamed through gzip with backpressure. `cms backup`, `POST /backups` and the schedule
  * all come here; one backup at a time per process.
@@ -18,9 +20,11 @@ import { countRows } from '../db/documents.ts';
 import { backupName, backupTarget, type BackupInfo } from './backup-target.ts';
 import { MANIFEST_ENTRY, type Manifest, type ManifestEntry } from './manifest.ts';
 import { writeTarGz } from './tar-write.ts';
+import { SIGNATURE_ENTRY, signManifest } from './archive-signature.ts';
 
 export type BackupProgress = { name: string; phase: 'database' | 'uploads' | 'finishing'; done: number; total: number };
-export type BackupOptions = { outDir?: string; onProgress?: (progress: BackupProgress) => void; signal?: AbortSignal };
+/** `withDatabase`: on PostgreSQL, also `pg_dump` the database into the archive (SQLite's is always in it). */
+export type BackupOptions = { outDir?: string; onProgress?: (progress: BackupProgress) => void; signal?: AbortSignal; withDatabase?: boolean };
 export type BackupResult = BackupInfo & { where: string; manifest: Manifest };
 
 const running = new WeakMap<CMS, BackupProgress>();
@@ -28,7 +32,15 @@ const running = new WeakMap<CMS, BackupProgress>();
 /** The backup this process is writing now, if any (the admin's progress bar). */
 export const runningBackup = (cms: CMS): BackupProgress | null => running.get(cms) ?? null;
 
-const POSTGRES_NOTE = 'The database is PostgreSQL: back it up with its own tools (pg_dump or base backups). This archive holds the uploads, the migration files and the manifest only.';
+/**
+ * The order matters on PostgreSQL: a dump taken before this archive holds no document whose file is
+ * missing from it (files of documents created in between are extra, and the sweep removes them an hour
+ * after the restored instance starts); a dump taken after it may hold documents whose files are not here.
+ */
+export const POSTGRES_NOTE = 'The database is PostgreSQL and is not in this archive: take its dump (pg_dump) BEFORE running cms backup, so that every document in the dump has its file here; or run cms backup --with-database to put a pg_dump of it in this archive. This archive holds the uploads, the migration files and the manifest.';
+
+/** Where each kind of database copy goes in the archive. */
+const DATABASE_ENTRY = { sqlite: 'database/cms.db', pg_dump: 'database/postgres.dump' } as const;
 
 export async function createBackup(cms: CMS, options: BackupOptions = {}): Promise<BackupResult> {
   if (running.has(cms)) throw new APIError(409, 'A backup is already running.');
@@ -50,8 +62,9 @@ export async function createBackup(cms: CMS, options: BackupOptions = {}): Promi
     };
     report();
 
-    const copied = await cms.store.snapshotTo(snapshot);
-    if (copied) await add('database/cms.db', fs.statSync(snapshot).size, fs.createReadStream(snapshot));
+    // The database first, the files after: every document in the copy then has its file in the archive.
+    const copied = await cms.store.snapshotTo(snapshot, { dump: options.withDatabase });
+    if (copied) await add(DATABASE_ENTRY[copied.format], fs.statSync(snapshot).size, fs.createReadStream(snapshot));
     await fs.promises.rm(snapshot, { force: true });
     const secretFile = path.join(cms.config.dataDir, 'secret');
     if (fs.existsSync(secretFile)) await add('data/secret', fs.statSync(secretFile).size, fs.createReadStream(secretFile));
@@ -83,7 +96,7 @@ export async function createBackup(cms: CMS, options: BackupOptions = {}): Promi
       version: pkg.version,
       createdAt: new Date(cms.clock.now()).toISOString(),
       engine: cms.store.engine,
-      database: copied ? 'database/cms.db' : null,
+      database: copied ? DATABASE_ENTRY[copied.format] : null,
       ...(copied ? {} : { note: POSTGRES_NOTE }),
       counts: {
         documents: await documentCounts(cms, copied?.rows ?? null),
@@ -94,6 +107,8 @@ export async function createBackup(cms: CMS, options: BackupOptions = {}): Promi
     };
     const text = new TextEncoder().encode(JSON.stringify(manifest, null, 2));
     await archive.add(MANIFEST_ENTRY, text.byteLength, [text]);
+    const signature = new TextEncoder().encode(signManifest(cms.secret, text));
+    await archive.add(SIGNATURE_ENTRY, signature.byteLength, [signature]);
     await archive.close();
     const size = fs.statSync(staged).size;
     await target.keep(staged, name);

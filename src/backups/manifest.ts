@@ -4,6 +4,7 @@
  * the check over the whole file before it touches anything.
  */
 import { readTarGz } from './tar-read.ts';
+import { SIGNATURE_ENTRY } from './archive-signature.ts';
 
 export const MANIFEST_ENTRY = 'manifest.json';
 
@@ -15,7 +16,7 @@ export type Manifest = {
   version: string;
   createdAt: string;
   engine: 'sqlite' | 'postgres';
-  /** The entry holding the SQLite database, or null when the engine backs itself up (PostgreSQL). */
+  /** The entry holding the database (SQLite file, or a pg_dump on PostgreSQL), or null when it is not in the archive. */
   database: string | null;
   note?: string;
   counts: { documents: Record<string, number>; uploads: number; uploadBytes: number };
@@ -23,18 +24,33 @@ export type Manifest = {
 };
 
 /** Entry paths a restore knows where to put; anything else in a manifest means it is not ours. */
-export const ENTRY_PATH = /^(database\/cms\.db|data\/secret|uploads\/[A-Za-z0-9][A-Za-z0-9_-]{0,199}\.[a-z0-9]{1,10}|migrations\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*)$/;
+export const ENTRY_PATH = /^(database\/cms\.db|database\/postgres\.dump|data\/secret|uploads\/[A-Za-z0-9][A-Za-z0-9_-]{0,199}\.[a-z0-9]{1,10}|migrations\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*)$/;
 
 export class BackupArchiveError extends Error {}
 
+/** A whole archive: its manifest, the manifest's bytes as stored, and its signature (null when unsigned). */
+export type CheckedArchive = { manifest: Manifest; manifestText: Uint8Array; signature: string | null };
+
 /** Reads the whole archive once, hashing as it streams; throws BackupArchiveError naming what is wrong. */
 export async function verifyArchive(file: string): Promise<Manifest> {
+  return (await checkArchive(file)).manifest;
+}
+
+/** As verifyArchive, with what a signature check needs (src/backups/archive-signature.ts). */
+export async function checkArchive(file: string): Promise<CheckedArchive> {
   const seen = new Map<string, { size: number; sha256: string }>();
   let manifest: Manifest | null = null;
+  let manifestText: Uint8Array = new Uint8Array();
+  let signature: string | null = null;
   try {
     for await (const entry of readTarGz(file)) {
       if (entry.name === MANIFEST_ENTRY) {
-        manifest = JSON.parse(await text(entry.body));
+        manifestText = await bytes(entry.body);
+        manifest = JSON.parse(Buffer.from(manifestText).toString('utf8'));
+        continue;
+      }
+      if (entry.name === SIGNATURE_ENTRY) {
+        signature = Buffer.from(await bytes(entry.body)).toString('utf8');
         continue;
       }
       const hash = new Bun.CryptoHasher('sha256');
@@ -58,11 +74,11 @@ export async function verifyArchive(file: string): Promise<Manifest> {
     seen.delete(expected.path);
   }
   if (seen.size) throw new BackupArchiveError(`${file}: ${[...seen.keys()][0]} is not in the manifest`);
-  return manifest;
+  return { manifest, manifestText, signature };
 }
 
-async function text(body: AsyncIterable<Uint8Array>): Promise<string> {
+async function bytes(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

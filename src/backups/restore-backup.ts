@@ -15,23 +15,36 @@ import path from 'node:path';
 import type { SanitizedConfig } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
 import { claimDatabaseFile } from '../db/sqlite/claim-file.ts';
+import { describeUrl } from '../db/postgres/connect.ts';
+import { dumpPostgres, otherSessions, restorePostgres } from '../db/postgres/dump.ts';
 import { stagingDirOf, stagingPath } from '../uploads/staging.ts';
 import { createStorage } from '../uploads/storage/select.ts';
-import { verifyArchive, type Manifest } from './manifest.ts';
+import { checkArchive, type CheckedArchive, type Manifest } from './manifest.ts';
+import { restoringSecret, signatureMatches } from './archive-signature.ts';
 import { readTarGz } from './tar-read.ts';
 
 export type RestoreResult = { manifest: Manifest; movedAside: string[]; restored: number };
 export type RestoreProgress = { phase: string; done?: number; total?: number };
-export type RestoreOptions = { now: number; onProgress?: (progress: RestoreProgress) => void };
+/** `trustArchive`: restore an archive that is unsigned or signed by another instance (`--trust-archive`). */
+export type RestoreOptions = { now: number; onProgress?: (progress: RestoreProgress) => void; trustArchive?: boolean };
+
+const POSTGRES_DUMP = 'database/postgres.dump';
 
 export async function restoreBackup(config: SanitizedConfig, file: string, options: RestoreOptions): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new ConfigError(`${file} does not exist`);
   options.onProgress?.({ phase: 'verifying checksums' });
-  const manifest = await verifyArchive(file).catch((error) => {
+  const checked = await checkArchive(file).catch((error) => {
     throw new ConfigError(`${(error as Error).message}; nothing was changed`);
   });
-  if (!claimDatabaseFile(config.databasePath)) {
-    throw new ConfigError(`a server (or another cms command) has ${config.databasePath} open: stop it, then run cms restore again; nothing was changed`);
+  const { manifest } = checked;
+  if (!options.trustArchive) await requireOwnSignature(config, file, checked);
+  const dump = manifest.database === POSTGRES_DUMP;
+  if (manifest.database && dump !== (config.databaseEngine === 'postgres')) {
+    throw new ConfigError(`this backup holds a ${dump ? 'PostgreSQL' : 'SQLite'} database and the config names a ${config.databaseEngine === 'postgres' ? 'PostgreSQL' : 'SQLite'} one: restore it where it came from, then move it with cms migrate:engine; nothing was changed`);
+  }
+  const busy = dump ? (await otherSessions(config.databasePath)) > 0 : !claimDatabaseFile(config.databasePath);
+  if (busy) {
+    throw new ConfigError(`a server (or another cms command) has ${dump ? describeUrl(config.databasePath) : config.databasePath} open: stop it, then run cms restore again; nothing was changed`);
   }
 
   const suffix = `.before-restore-${new Date(options.now).toISOString().replace(/[-:]/g, '')}`;
@@ -44,7 +57,13 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
   };
   const hasEntry = (prefix: string) => manifest.entries.some((e) => e.path.startsWith(prefix));
   options.onProgress?.({ phase: 'moving current data aside' });
-  if (manifest.database) for (const f of ['', '-wal', '-shm']) await moveAside(config.databasePath + f);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  if (dump) {
+    // Nothing to rename on a server: the database as it was goes into a dump beside the data.
+    const before = path.resolve(config.dataDir, `postgres.dump${suffix}`);
+    await dumpPostgres(config.databasePath, before);
+    movedAside.push(before);
+  } else if (manifest.database) for (const f of ['', '-wal', '-shm']) await moveAside(config.databasePath + f);
   if (hasEntry('data/secret')) await moveAside(path.join(config.dataDir, 'secret'));
   if (!config.upload.storage) await moveAside(config.upload.dir);
 
@@ -73,6 +92,7 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
     const [kind, ...rest] = name.split('/');
     const relative = rest.join('/');
     if (kind === 'uploads') return storage.put(relative, Bun.file(temp), { contentType: 'application/octet-stream', size });
+    if (name === POSTGRES_DUMP) return restorePostgres(config.databasePath, temp);
     const target = kind === 'database' ? config.databasePath : kind === 'data' ? path.join(config.dataDir, relative) : path.join(config.migrationsDir, relative);
     if (kind === 'migrations' && fs.existsSync(target)) {
       // Migration files usually live in the project's repository: one that is already right stays put.
@@ -82,6 +102,20 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
     fs.mkdirSync(path.dirname(target), { recursive: true });
     await fs.promises.copyFile(temp, target);
     if (kind === 'data') fs.chmodSync(target, 0o600);
+  }
+}
+
+const TRUST_HINT = 'if you know where it came from, run cms restore again with --trust-archive; nothing was changed';
+
+/** Refuses an archive this instance did not sign (docs/operations.md "Backups": which secret a restore needs). */
+async function requireOwnSignature(config: SanitizedConfig, file: string, archive: CheckedArchive): Promise<void> {
+  if (!archive.signature) throw new ConfigError(`${file} is not signed, so nothing proves it was not changed: ${TRUST_HINT}`);
+  const secret = await restoringSecret(config);
+  if (!secret) {
+    throw new ConfigError(`${file} is signed, but this instance has no secret yet to check it with: set \`secret\` (or CMS_SECRET) to the secret of the instance that wrote it, or copy its data/secret file here; or ${TRUST_HINT}`);
+  }
+  if (!signatureMatches(secret, archive.manifestText, archive.signature)) {
+    throw new ConfigError(`${file} was not signed by this instance (another instance's secret, or changed since it was signed): set \`secret\` (or CMS_SECRET) to the secret of the instance that wrote it; or ${TRUST_HINT}`);
   }
 }
 

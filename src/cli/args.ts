@@ -25,6 +25,8 @@ export function parseCLI(argv: string[]): CLIArgs {
       drafts: { type: 'boolean' },
       collection: { type: 'string' },
       template: { type: 'string' },
+      'with-database': { type: 'boolean' },
+      'trust-archive': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -48,8 +50,9 @@ Usage:
   cms migrate:engine --to postgres://…                         copy this SQLite project's data into an empty PostgreSQL database
   cms generate:types [--out FILE]                              write TypeScript types for the config (default cms-types.ts beside it)
   cms generate:graphql-schema [--out FILE]                     write the GraphQL schema as SDL (default schema.graphql beside it)
-  cms backup [--out DIR]                                       write a backup (database, uploads, manifest) now
-  cms restore FILE                                             check a backup, move current data aside, restore it
+  cms backup [--out DIR] [--with-database]                     write a backup (database, uploads, manifest) now;
+                                                               PostgreSQL: --with-database adds a pg_dump
+  cms restore FILE [--trust-archive]                           check a backup, move current data aside, restore it
   cms export [--out DIR] [--locale all|CODE] [--drafts]       write content as JSON files plus media (default export/ beside the config)
   cms import DIR                                               load an export folder into this instance (ids kept)
   cms reindex [--collection SLUG]                              rebuild the full-text search indexes from the documents

@@ -15,7 +15,7 @@ export async function backupCommand(args: CLIArgs): Promise<void> {
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, migrate: 'none' });
   try {
     const line = progressLine('backup', (p) => (p.phase === 'uploads' ? `uploads ${p.done}/${p.total}` : p.phase));
-    const backup = await createBackup(cms, { outDir: args.flags.out as string | undefined, onProgress: line.show });
+    const backup = await createBackup(cms, { outDir: args.flags.out as string | undefined, onProgress: line.show, withDatabase: Boolean(args.flags['with-database']) });
     line.done();
     const { counts, note } = backup.manifest;
     console.log(`wrote ${path.join(backup.where, backup.name)} (${megabytes(backup.size)}): ${total(counts.documents)} documents, ${counts.uploads} uploads (${megabytes(counts.uploadBytes)})`);
@@ -27,10 +27,10 @@ export async function backupCommand(args: CLIArgs): Promise<void> {
 
 export async function restoreCommand(args: CLIArgs): Promise<void> {
   const file = args.rest[0];
-  if (!file) throw new ConfigError('usage: cms restore FILE [--config FILE]');
+  if (!file) throw new ConfigError('usage: cms restore FILE [--trust-archive] [--config FILE]');
   const config = await loadConfig({ configPath: (args.flags.config as string) ?? null });
   const line = progressLine('restore');
-  const result = await restoreBackup(config, path.resolve(file), { now: systemClock.now(), onProgress: line.show });
+  const result = await restoreBackup(config, path.resolve(file), { now: systemClock.now(), onProgress: line.show, trustArchive: Boolean(args.flags['trust-archive']) });
   line.done();
   console.log(`restored ${result.restored} entries from the backup of ${result.manifest.createdAt} (cms ${result.manifest.version})`);
   if (result.movedAside.length) console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);

@@ -13,6 +13,7 @@ import type { SanitizedConfig } from '../config/types.ts';
 import { configTables, type TableModel } from './table-model.ts';
 import type { PendingChange, Snapshot } from './schema-change.ts';
 import type { Store } from './store.ts';
+import { ConfigError } from '../errors.ts';
 
 export type MigrationFile = { name: string; file: string; snapshotFile: string };
 export type { PendingChange } from './schema-change.ts';
@@ -73,8 +74,10 @@ export async function appliedMigrations(store: Store): Promise<Set<string>> {
 /** Applies every migration file not applied yet, each in its own transaction. Returns the names applied. */
 export async function applyMigrationFiles(store: Store, dir: string, now: string, onProgress?: (name: string) => void): Promise<string[]> {
   const done = await appliedMigrations(store);
+  const files = listMigrationFiles(dir);
+  refuseMissingFiles(done, files, dir);
   const applied: string[] = [];
-  for (const migration of listMigrationFiles(dir)) {
+  for (const migration of files) {
     if (done.has(migration.name)) continue;
     onProgress?.(migration.name);
     const statements = fs.readFileSync(migration.file, 'utf8').split('--> statement-breakpoint')
@@ -90,6 +93,20 @@ export async function applyMigrationFiles(store: Store, dir: string, now: string
     if (appliedNow) applied.push(migration.name);
   }
   return applied;
+}
+
+/**
+ * A database whose history names migrations that are not in the folder (a restore or deploy without the
+ * migration files): applying or writing anything on top would fail halfway ("relation already exists")
+ * or fork the schema's history, so it stops first and says which files are missing.
+ */
+function refuseMissingFiles(done: Set<string>, files: MigrationFile[], dir: string): void {
+  const present = new Set(files.map((f) => f.name));
+  const missing = [...done].filter((name) => !present.has(name)).sort();
+  if (!missing.length) return;
+  const list = missing.length > 5 ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more` : missing.join(', ');
+  throw new ConfigError(`Migration error: the database has applied ${missing.length} migration file(s) that are not in ${dir}: ${list}. `
+    + 'Put the migration files back (they are in every backup: cms restore puts them back; or copy them from the project\'s repository), then start again; nothing was changed.');
 }
 
 export const DESTRUCTIVE_HINT = 'Run `cms migrate:create` to write a migration for it, review the SQL, then `cms migrate`.';

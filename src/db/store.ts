@@ -18,6 +18,9 @@
 
 import type { SearchSQL } from './search-sql.ts';
 
+/** What a snapshot wrote: a SQLite file or a pg_dump archive; `rows` per table when counted. */
+export type DatabaseSnapshot = { format: 'sqlite' | 'pg_dump'; rows?: Record<string, number> };
+
 export type Engine = 'sqlite' | 'postgres';
 export type Row = Record<string, unknown>;
 export type Params = readonly unknown[];
@@ -80,12 +83,12 @@ export interface Store extends Queryable {
    */
   withMigrationLock<T>(work: () => Promise<T>): Promise<T>;
   /**
-   * A consistent copy of the whole database written to the new SQLite file `target`, while every other
-   * reader and writer goes on (backups, docs/operations.md); answers the row count of each table in the copy.
-   * null when the engine keeps its own backups (PostgreSQL: pg_dump / base backups), so callers have one
-   * branch for that case. SQLite: `VACUUM INTO` on a connection of its own, off the main thread.
+   * A consistent copy of the whole database written to the file `target`, while every other reader and
+   * writer goes on (backups, docs/operations.md). SQLite: a new SQLite file by `VACUUM INTO` on a connection of
+   * its own, off the main thread, with the row count of each table. PostgreSQL keeps its own backups
+   * (pg_dump, base backups): null, unless `dump` asks for a `pg_dump` custom-format file.
    */
-  snapshotTo(target: string): Promise<{ rows: Record<string, number> } | null>;
+  snapshotTo(target: string, options?: { dump?: boolean }): Promise<DatabaseSnapshot | null>;
   /**
    * After rows were copied in with their ids (`cms migrate:engine`): new rows continue after the highest id
    * of each table. SQLite: nothing to do (AUTOINCREMENT follows explicit ids). PostgreSQL: the `_cms_ids`

@@ -5,6 +5,7 @@
  */
 import { APIError, badRequest } from '../errors.ts';
 import { checkJSONNesting } from '../fields/json-nesting.ts';
+import { bodyReceived } from './long-requests.ts';
 
 /**
  * The server accepts bodies of any size so that uploads can be refused with the contract's 413 while
@@ -61,6 +62,12 @@ export function parseJSONBody(text: string): unknown {
 
 /** The body as text, under the same limit and budget as JSON bodies. */
 export async function readText(request: Request, limit = MAX_JSON_BODY): Promise<string> {
+  const text = await readTextUnder(request, limit);
+  bodyReceived(request);
+  return text;
+}
+
+async function readTextUnder(request: Request, limit: number): Promise<string> {
   const tooLarge = () => new APIError(413, `The request body is larger than ${limit} bytes.`);
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw tooLarge();

@@ -1,19 +1,53 @@
 /**
- * Bun.serve closes a connection that stays silent for its idle timeout (10 s), which is right for every
- * request but one that works that long before it answers (`POST /backups`). The server registers itself
- * once per instance; such a route calls `keepOpen`, which lifts the timeout of its request. Requests made
- * without Bun.serve (`app.handle` in tests) find no server, or one that does not know them (Bun ignores a
- * request it did not receive), and have nothing to lift.
+ * Bun.serve closes a connection that stays silent for its idle timeout (10 s by default). That protects
+ * the server from a client that stops sending, but it also cuts a request whose handler is still working
+ * (a job run behind a lock, a bulk change, a backup, an upload being resized): the client then gets an
+ * empty reply while the server finishes and logs 200, and a write can commit without its client knowing.
+ *
+ * So the timer runs only while the server waits for the client: a request without a body has it lifted
+ * as soon as it arrives, one with a body once the body is read (`bodyReceived`, from the body readers).
+ * When the answer is made the timeout comes back, for the connection's next request and for an answer
+ * streamed slowly to a client that stopped reading; a live stream (`keepOpen`) keeps it off. Requests
+ * made without Bun.serve (`app.handle` in tests) have no timer to lift.
  */
 import type { Server } from 'bun';
-import type { CMS } from '../cms.ts';
 
-const servers = new WeakMap<CMS, Server<unknown>>();
+/** Bun's own default; `cms serve` keeps it. */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 10;
 
-export function rememberServer(cms: CMS, server: Server<unknown>): void {
-  servers.set(cms, server);
+const lifts = new WeakMap<Request, () => void>();
+const streaming = new WeakSet<Request>();
+
+const hasBody = (request: Request) => request.body !== null && (request.headers.get('content-length') ?? '') !== '0';
+
+/** Runs `handle` for a request Bun.serve received, with the idle timer lifted while the server works. */
+export async function withoutIdleCut(server: Server<unknown>, request: Request, idleSeconds: number, handle: () => Promise<Response>): Promise<Response> {
+  let lifted = false;
+  const lift = () => {
+    if (lifted) return;
+    lifted = true;
+    server.timeout(request, 0);
+  };
+  if (hasBody(request)) lifts.set(request, lift);
+  else lift();
+  try {
+    return await handle();
+  } finally {
+    lifts.delete(request);
+    if (lifted && !streaming.has(request)) server.timeout(request, idleSeconds);
+  }
 }
 
-export function keepOpen(cms: CMS, request: Request): void {
-  servers.get(cms)?.timeout(request, 0);
+/**
+ * The answer is a stream that lives on after the handler returns (realtime's event stream): the timer
+ * stays off for its connection, which ends when the stream does.
+ */
+export function keepOpen(request: Request): void {
+  bodyReceived(request);
+  streaming.add(request);
+}
+
+/** The whole body is in (or the route will not read it): from now on only the server is working. */
+export function bodyReceived(request: Request): void {
+  lifts.get(request)?.();
 }

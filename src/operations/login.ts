@@ -7,7 +7,7 @@ import { verifyPassword } from '../auth/password.ts';
 import { createSession, type Session, type SessionClient } from '../auth/sessions.ts';
 import { findUserRowByEmail } from '../auth/load-user.ts';
 import { enabledSecondFactor, requireSecondFactor } from '../auth/two-factor.ts';
-import { clearFailures, loginLockKeys, reserveAttempt } from '../auth/login-lock.ts';
+import { checkAttempt, loginLockKeys } from '../auth/login-lock.ts';
 import { create } from './create.ts';
 import { presentDoc } from './present.ts';
 import { createContext } from './context.ts';
@@ -30,22 +30,23 @@ export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
     throw new APIError(400, 'Email and password are required.', typeof input.email === 'string' && input.email ? 'password' : 'email');
   }
   const email = input.email.trim().toLowerCase();
-  // Reserved before scrypt runs: a burst of parallel guesses gets at most the limit of checks.
-  const reservation = await reserveAttempt(cms, loginLockKeys(cms, email, input.client?.ip ?? null));
+  const password = input.password;
   const users = cms.config.collectionsBySlug.get('users')!;
-  const row = await findUserRowByEmail(cms, email);
-  // Always run scrypt, so an unknown email takes as long as a wrong password.
-  const valid = await verifyPassword(input.password, (row?.passwordHash as string | undefined) ?? null);
-  const user = row ? (rowToDoc(users, row) as User) : null;
   const origin: WriteOrigin = { user: null, apiKey: null, via: input.via ?? 'rest', ip: input.client?.ip ?? null };
-  const failed = (error: APIError) => writeAuditEntry(cms.store, cms, { action: 'login_failed', collection: 'users', document: row ? (row.id as number) : null, origin }).then(() => {
-    throw error;
+  // Under the lock: a burst of parallel guesses gets at most the limit of checks.
+  const user = await checkAttempt(cms, loginLockKeys(cms, email, input.client?.ip ?? null), async () => {
+    const row = await findUserRowByEmail(cms, email);
+    // Always run scrypt, so an unknown email takes as long as a wrong password.
+    const valid = await verifyPassword(password, (row?.passwordHash as string | undefined) ?? null);
+    const found = row ? (rowToDoc(users, row) as User) : null;
+    const failed = (error: APIError) => writeAuditEntry(cms.store, cms, { action: 'login_failed', collection: 'users', document: row ? (row.id as number) : null, origin }).then(() => {
+      throw error;
+    });
+    if (!valid || !found || found.active === false) return failed(new APIError(401, WRONG));
+    // A wrong or missing code counts as a failed login.
+    await requireSecondFactor(cms, found.id, await enabledSecondFactor(cms.store, found.id), input.code).catch((error) => (error instanceof APIError ? failed(error) : Promise.reject(error)));
+    return found;
   });
-  // The lock needs no other write: the reservation already counts the failure.
-  if (!valid || !user || user.active === false) return failed(new APIError(401, WRONG));
-  // A wrong or missing code keeps the reservation, so it counts as a failed login.
-  await requireSecondFactor(cms, user.id, await enabledSecondFactor(cms.store, user.id), input.code).catch((error) => (error instanceof APIError ? failed(error) : Promise.reject(error)));
-  await clearFailures(cms, reservation);
   const session = await cms.store.transaction(async (tx) => {
     const made = await createSession(cms, user.id, input.client, tx);
     await writeAuditEntry(tx, cms, { action: 'login', collection: 'users', document: user.id, origin: { ...origin, user: user.id } });

@@ -4,7 +4,7 @@ import type { Via } from '../events/change-events.ts';
 import { badRequest } from '../errors.ts';
 import { passwordProblem } from '../auth/password.ts';
 import { createSession, type SessionClient } from '../auth/sessions.ts';
-import { clearFailures, loginLockKeys, reserveAttempt } from '../auth/login-lock.ts';
+import { checkAttempt, loginLockKeys } from '../auth/login-lock.ts';
 import { findResetToken, spendResetToken } from '../auth/reset-tokens.ts';
 import { loadUser } from '../auth/load-user.ts';
 import { enabledSecondFactor, requireSecondFactor } from '../auth/two-factor.ts';
@@ -27,9 +27,7 @@ export async function resetPassword(cms: CMS, input: { token?: unknown; password
   if (problem) throw badRequest(problem, 'password');
   const totp = await enabledSecondFactor(cms.store, user.id);
   if (totp) {
-    const reservation = await reserveAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null));
-    await requireSecondFactor(cms, user.id, totp, input.code);
-    await clearFailures(cms, reservation);
+    await checkAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null), () => requireSecondFactor(cms, user.id, totp, input.code));
   }
   const token = input.token;
   if (!(await cms.store.transaction((tx) => spendResetToken(tx, token, user.id, now)))) throw badRequest(INVALID_LINK, 'token');

@@ -6,6 +6,7 @@
  * name holds a control character, which browsers send as is (docs/dependencies.md).
  */
 import { APIError, badRequest } from '../errors.ts';
+import { faultKind } from '../faults.ts';
 import { createStagedWriter, removeQuietly, tooLarge, type StagedFile, type StagedWriter, type UploadLimits } from './staging.ts';
 
 /** Room for the framing and the text parts on top of the file, when checking Content-Length up front. */
@@ -43,7 +44,8 @@ export async function receiveMultipart(request: Request, limits: UploadLimits): 
   } catch (error) {
     await form.discard();
     reader.cancel().catch(() => {});
-    throw error instanceof APIError ? error : malformed('it could not be read');
+    // A fault of this machine (a full disk while staging) is not the sender's: it keeps its own answer.
+    throw error instanceof APIError || faultKind(error) ? error : malformed('it could not be read');
   }
 }
 

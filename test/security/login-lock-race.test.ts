@@ -35,6 +35,15 @@ describe('login lock under a burst of parallel guesses', () => {
     await t.stop();
   }, 60_000);
 
+  test('20 parallel logins with the right password all succeed: they wait for checks in progress instead of being refused', async () => {
+    const t = await startTestServer({ auth: { maxLoginAttempts: MAX, lockWindow: 900 } });
+    await t.user('editor', VICTIM, RIGHT);
+    const logins = await Promise.all(Array.from({ length: 20 }, () => attempt(t, RIGHT)));
+    expect(statusCounts(logins.map((r) => r.status))).toEqual({ 200: 20 });
+    expect(await failuresRecorded(t, '')).toBe(0);
+    await t.stop();
+  }, 60_000);
+
   test('two processes on one database file share the reservation: still only maxLoginAttempts checks in all', async () => {
     const config = { auth: { maxLoginAttempts: MAX, lockWindow: 900 } };
     const first = await startChildServer(config);

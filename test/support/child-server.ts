@@ -9,6 +9,8 @@ export type ChildServer = {
   url: string; api: string; pid: number; dir: string; token: string; rssMB(): number; stop(): Promise<void>;
   /** `kill -9`: no shutdown, the folder stays for a restart (`startChildServer(config, { dir })`). */
   crash(): Promise<void>;
+  /** How it ended on its own ('SIGBUS', 'exit 1'), or null while it runs or after stop()/crash(). */
+  died(): string | null;
 };
 
 /**
@@ -25,7 +27,10 @@ export async function startChildServer(config: Record<string, unknown>, options:
   const main = path.join(import.meta.dir, '../../src/cli/main.ts');
   const child: ChildProcess = spawn(process.execPath, [main, 'serve', '--config', configPath, '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
   let output = '';
+  let ended: string | null = null;
+  let stopping = false;
   child.stderr!.on('data', (d) => (output += d));
+  child.on('exit', (code, signal) => { if (!stopping) ended = signal ?? `exit ${code}`; });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       output += d;
@@ -46,13 +51,16 @@ export async function startChildServer(config: Record<string, unknown>, options:
       const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
     },
+    died: () => ended,
     async stop() {
+      stopping = true;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
       fs.rmSync(dir, { recursive: true, force: true });
     },
     async crash() {
+      stopping = true;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;

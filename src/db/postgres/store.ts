@@ -12,11 +12,13 @@
  */
 import type { SQL } from 'bun';
 import type { Params, Queryable, Row, Store } from '../store.ts';
-import { connectPostgres } from './connect.ts';
+import { connectPostgres, DEFAULT_POOL_SIZE } from './connect.ts';
 import { postgresDialect } from './dialect.ts';
 import { applyPostgresSystemMigrations, pendingPostgresSystemMigrations, withMigrationLock } from './migrate.ts';
 import { numberPlaceholders } from './placeholders.ts';
 import { keptCounters } from './kept-counters.ts';
+import { poolGate, POOL_WAIT_MS } from './pool-gate.ts';
+import { dumpPostgres } from './dump.ts';
 
 /** `int8` and `numeric` type OIDs (pg_type): the result columns Bun.SQL answers as strings. */
 const NUMBER_AS_TEXT = new Set([20, 1700]);
@@ -32,6 +34,8 @@ export type PostgresStoreOptions = {
   poolSize?: number;
   /** Epoch ms, for the applied-at time of system migrations (`cms.clock` in the server). */
   now?: () => number;
+  /** How long a statement waits for a free pool connection before it fails with a 503 (default 5 s). */
+  poolWaitMs?: number;
 };
 
 /** The Store, plus the client for what only PostgreSQL has (migration files under the advisory lock). */
@@ -91,18 +95,21 @@ function queryable(on: Runner, inTransaction: boolean): Queryable {
 
 export async function createPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const sql = await connectPostgres(url, { poolSize: options.poolSize });
+  const gate = poolGate(options.poolSize ?? DEFAULT_POOL_SIZE, options.poolWaitMs ?? POOL_WAIT_MS);
+  // Statements outside a transaction take a pool connection each: through the gate (a transaction's own go on its connection).
+  const gated: Runner = { unsafe: ((text: string, params?: unknown[]) => gate(async () => await sql.unsafe(text, params))) as SQL['unsafe'] };
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
   const lock = <T>(work: () => Promise<T>) => withMigrationLock(sql, () => work());
 
-  const counters = keptCounters(url, async () => new Map((await query(sql, 'SELECT "name", "version" FROM "_cms_changes"')).map((r: Row) => [r.name as string, Number(r.version)])));
+  const counters = keptCounters(url, async () => new Map((await query(gated, 'SELECT "name", "version" FROM "_cms_changes"')).map((r: Row) => [r.name as string, Number(r.version)])));
   const afterWrite = <T>(result: T) => {
     counters.wrote();
     return result;
   };
-  const pool = queryable(sql, false);
+  const pool = queryable(gated, false);
 
   const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
-    (sql.begin((on) => {
+    gate(() => sql.begin((on) => {
       const tx: Store = {
         ...queryable(on, true),
         inTransaction: true,
@@ -133,8 +140,13 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     applySystemMigrations: async () => void (await applyPostgresSystemMigrations(sql, now())),
     pendingSystemMigrations: () => pendingPostgresSystemMigrations(sql),
     withMigrationLock: lock,
-    // The database part of a backup is PostgreSQL's own job (pg_dump, base backups): docs/operations.md.
-    snapshotTo: async () => null,
+    // The database part of a backup is PostgreSQL's own job (pg_dump, base backups), unless asked for
+    // (`cms backup --with-database`): docs/operations.md.
+    snapshotTo: async (target, options) => {
+      if (!options?.dump) return null;
+      await dumpPostgres(url, target);
+      return { format: 'pg_dump' };
+    },
     continueIdsAfterCopy: (tables) => continueIds(sql, tables),
     changeCounters: counters.changeCounters,
     watchChanges: counters.watchChanges,

@@ -2,14 +2,17 @@
  * WAL checkpoints off the request path. SQLite's automatic checkpoint runs inside the COMMIT that takes
  * the log past 1000 pages, on the thread that committed, fsync of the database file included: on this
  * project's machine such a commit takes ~3 ms where the others take microseconds, and every request
- * waits for it (docs/benchmarks.md). So a store whose wal-index header it can read turns the automatic
- * checkpoint off, and after each commit that leaves the log past the same size asks a worker thread,
- * with a connection of its own, to checkpoint (PASSIVE: it never waits for readers or writers and never
- * blocks them). The next write after a complete checkpoint starts the log again from its beginning.
+ * waits for it (docs/benchmarks.md). So the store raises SQLite's threshold on its writer to
+ * HARD_LIMIT_FRAMES and, every CHECKPOINT_COMMITS commits (or after a second of fewer), asks a worker
+ * thread with a connection of its own to checkpoint (PASSIVE: it never waits for readers or writers and
+ * never blocks them). The next write after a complete checkpoint starts the log again from its beginning.
  * Writes that never pause could keep a checkpoint from ever completing (each one misses the frames
- * appended meanwhile), so past HARD_LIMIT_FRAMES the committing thread checkpoints itself, as SQLite
- * would have: the log stays bounded either way. Should the worker fail, the store turns SQLite's own
- * checkpoint back on.
+ * appended meanwhile): then SQLite's own checkpoint at the raised threshold bounds the log. Should the
+ * worker fail, the store puts SQLite's default threshold back.
+ *
+ * The log's length is never read from the `-shm` file: only SQLite may open its files in this process
+ * (src/db/sqlite/commit-watcher.ts says why). Every commit appends at least one frame, so counting
+ * commits asks no later than SQLite's own threshold would, for commits of one page or more.
  */
 
 // Inline source (a blob URL) rather than a worker file: it needs no extra entry point in the single binary
@@ -17,7 +20,15 @@
 const WORKER_SOURCE = `
 import { Database } from 'bun:sqlite';
 let db = null;
-self.onmessage = ({ data: { file } }) => {
+self.onmessage = ({ data: { file, close } }) => {
+  if (close) {
+    // Closed here, not left to the thread's end: a connection left open keeps the file in use (a restore
+    // then finds it held).
+    db?.close();
+    db = null;
+    postMessage({ closed: true });
+    return;
+  }
   try {
     if (!db) {
       db = new Database(file);
@@ -33,8 +44,12 @@ self.onmessage = ({ data: { file } }) => {
 
 /** SQLite's own threshold (wal_autocheckpoint's default), in frames (pages). */
 export const CHECKPOINT_FRAMES = 1000;
-/** Past this the committing thread checkpoints at once (about 16 MB of 4 KB pages). */
+/** Past this the committing thread checkpoints at once, SQLite's own way (about 16 MB of 4 KB pages). */
 export const HARD_LIMIT_FRAMES = 4 * CHECKPOINT_FRAMES;
+/** Commits (each at least one frame, most a few) between two checkpoints asked of the worker. */
+export const CHECKPOINT_COMMITS = 250;
+/** A slower trickle of commits is checkpointed this long after the last one asked. */
+const CHECKPOINT_AFTER_MS = 1000;
 
 let workerURL: string | null = null;
 
@@ -45,15 +60,16 @@ export type Checkpointer = {
   close(): Promise<void>;
 };
 
-/**
- * `walFrames`: the log's current length; `checkpointHere`: a PASSIVE checkpoint on the writer itself (the
- * bound); `onFailure`: the worker could not checkpoint (turn SQLite's own back on).
- */
-export function startCheckpointer(file: string, walFrames: () => number, checkpointHere: () => void, onFailure: () => void): Checkpointer {
+/** `now`: the clock in milliseconds; `onFailure`: the worker could not checkpoint (put SQLite's own threshold back). */
+export function startCheckpointer(file: string, now: () => number, onFailure: () => void): Checkpointer {
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
   let failed = false;
+  let commits = 0;
+  let askedAt = now();
   const ask = () => {
+    commits = 0;
+    askedAt = now();
     workerURL ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'application/javascript' }));
     if (!worker) {
       worker = new Worker(workerURL);
@@ -61,7 +77,6 @@ export function startCheckpointer(file: string, walFrames: () => number, checkpo
       (worker as Worker & { unref(): void }).unref();
     }
     const w = worker;
-    const framesAsked = walFrames();
     running = new Promise<void>((resolve) => {
       const fail = () => {
         failed = true;
@@ -78,9 +93,9 @@ export function startCheckpointer(file: string, walFrames: () => number, checkpo
       w.postMessage({ file });
     }).finally(() => {
       running = null;
-      // Frames appended while it ran were not in it: once more, so that the log is whole in the database
+      // Commits made while it ran were not in it: once more, so that the log is whole in the database
       // when the writes stop (and not again while nothing new comes, e.g. behind a long reader).
-      if (!failed && walFrames() > framesAsked) ask();
+      if (!failed && commits > 0) ask();
     });
   };
   return {
@@ -88,18 +103,28 @@ export function startCheckpointer(file: string, walFrames: () => number, checkpo
       if (failed) return;
       // Never throws: it runs right after a COMMIT that succeeded, and must not make it look failed. A
       // checkpoint that cannot run now (busy) runs after a later commit.
+      commits++;
+      if (running || (commits < CHECKPOINT_COMMITS && now() - askedAt < CHECKPOINT_AFTER_MS)) return;
       try {
-        const frames = walFrames();
-        if (frames >= HARD_LIMIT_FRAMES) checkpointHere();
-        else if (!running && frames >= CHECKPOINT_FRAMES) ask();
+        ask();
       } catch {
         // Nothing lost: the frames stay in the log until the next checkpoint.
       }
     },
     async close() {
       await running;
-      worker?.terminate();
+      const w = worker;
       worker = null;
+      if (!w) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        w.onmessage = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        w.postMessage({ close: true });
+      });
+      w.terminate();
     },
   };
 }

@@ -1,63 +1,62 @@
 /**
- * Noticing commits to a SQLite file without a query, for the change counters of the response cache and
- * the kept session lookups (src/db/store.ts changeCounters).
+ * Noticing commits to a SQLite file, for the change counters of the response cache and the kept session
+ * lookups (src/db/store.ts changeCounters).
+ *
+ * Only through SQLite itself: `PRAGMA data_version` on a read-only connection of the watcher's own, which
+ * changes whenever any other connection (this process's writer, another process) committed. Never by
+ * opening or mapping the `-shm`, `-wal` or database file with a descriptor of our own: POSIX locks belong
+ * to the process, closing any descriptor of a file drops all of them, SQLite's included, and another
+ * process may then reset the shared memory under the server, which dies with SIGBUS on its next touch of
+ * the mapping (docs/operations.md "Other processes on the database file").
+ *
+ * The pragma opens a read transaction (a few microseconds, docs/benchmarks.md), so it runs at most once
+ * per turn of the event loop: a request that arrives after a commit was acknowledged is handled in a later
+ * turn, and this process's own commits (`noteCommit`, called by every store on the file) make the next
+ * call look again at once.
  */
-import fs from 'node:fs';
-import type { Database } from 'bun:sqlite';
+import path from 'node:path';
+import { Database } from 'bun:sqlite';
 
-/** Two copies of the 48-byte wal-index header (https://sqlite.org/walformat.html, "The WAL-Index Header"). */
-const WAL_INDEX_HEADER_BYTES = 96;
-/** mxFrame, the header's fifth 32-bit word (native byte order, like the whole wal-index). */
-const MX_FRAME = 4;
+export type CommitWatcher = {
+  /** Whether any connection committed to the file since the last call that answered true. */
+  changed(): boolean;
+  close(): void;
+};
 
-/**
- * `via`: which of the two ways this watcher uses. `walFrames`: the frames in the write-ahead log now
- * (the header's mxFrame), known only when the header is mapped.
- */
-export type CommitWatcher = (() => boolean) & { via: 'shm' | 'data_version'; walFrames?: () => number };
+/** Commits made by this process's stores, per file: they outdate a watcher's answer within the same turn. */
+const commitsHere = new Map<string, number>();
 
-/**
- * Whether any connection (this process's writer, another process) committed to the file since the last
- * call. SQLite rewrites the wal-index header at the start of the `-shm` file on every commit, before the
- * commit is visible to anyone (a new frame count, and new salts when the log restarts), so comparing its
- * bytes with the last ones seen is a proof without a lock: a few dozen nanoseconds where
- * `PRAGMA data_version` opens a read transaction (~5 µs, a quarter of a cached read). A torn read while a
- * commit is being published only looks like a change. The mapping is safe while this store's own
- * connections keep the file open (SQLite only truncates the `-shm` of a database nobody has open). Where
- * the file cannot be mapped (another VFS, Windows), `PRAGMA data_version`.
- */
-export function commitWatcher(file: string, reader: Database): CommitWatcher {
-  let header: Uint32Array | null = null;
-  try {
-    // A first read makes sure the reader has the wal-index open and initialised.
-    reader.query('SELECT 1 FROM sqlite_master LIMIT 1').get();
-    const shm = `${file}-shm`;
-    if (fs.statSync(shm).size >= WAL_INDEX_HEADER_BYTES) {
-      const mapped = Bun.mmap(shm, { shared: true, size: WAL_INDEX_HEADER_BYTES });
-      header = new Uint32Array(mapped.buffer, mapped.byteOffset, WAL_INDEX_HEADER_BYTES / 4);
-    }
-  } catch {
-    header = null;
-  }
-  if (header) {
-    const live = header;
-    const seen = new Uint32Array(live.length);
-    let first = true;
-    return Object.assign(() => {
-      let same = !first;
-      for (let i = 0; same && i < live.length; i++) same = live[i] === seen[i];
-      if (same) return false;
-      first = false;
-      seen.set(live);
+export function noteCommit(file: string): void {
+  const key = path.resolve(file);
+  commitsHere.set(key, (commitsHere.get(key) ?? 0) + 1);
+}
+
+export function commitWatcher(file: string): CommitWatcher {
+  const key = path.resolve(file);
+  const db = new Database(file, { readonly: true });
+  db.exec('PRAGMA busy_timeout = 5000');
+  const dataVersion = db.query<{ data_version: number }, []>('PRAGMA data_version');
+  let lastVersion = -1;
+  let lastHere = -1;
+  let lookedThisTurn = false;
+  const endTurn = () => { lookedThisTurn = false; };
+  return {
+    changed() {
+      const here = commitsHere.get(key) ?? 0;
+      if (lookedThisTurn && here === lastHere) return false;
+      if (!lookedThisTurn) {
+        lookedThisTurn = true;
+        setImmediate(endTurn);
+      }
+      lastHere = here;
+      const now = dataVersion.get()!.data_version;
+      if (now === lastVersion) return false;
+      lastVersion = now;
       return true;
-    }, { via: 'shm' as const, walFrames: () => live[MX_FRAME] });
-  }
-  const dataVersion = reader.query<{ data_version: number }, []>('PRAGMA data_version');
-  let last = -1;
-  return Object.assign(() => {
-    const now = dataVersion.get()!.data_version;
-    if (now === last) return false;
-    last = now;
-    return true;
-  }, { via: 'data_version' as const });
+    },
+    close() {
+      dataVersion.finalize();
+      db.close();
+    },
+  };
 }

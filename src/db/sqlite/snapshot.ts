@@ -11,21 +11,29 @@ import fs from 'node:fs';
 const WORKER_SOURCE = `
 import { Database } from 'bun:sqlite';
 self.onmessage = ({ data: { source, target } }) => {
+  // Both connections are closed before answering, also after a failure: the answer ends this thread, and
+  // a connection left to that keeps the database file in use (a restore in this process finds it held).
+  let live = null;
+  let copy = null;
+  let answer;
   try {
-    const live = new Database(source, { readonly: true });
+    live = new Database(source, { readonly: true });
     live.exec('PRAGMA busy_timeout = 5000');
     live.query('VACUUM INTO ?').run(target);
     live.close();
-    const copy = new Database(target, { readonly: true });
+    live = null;
+    copy = new Database(target, { readonly: true });
     const rows = {};
     for (const { name } of copy.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all()) {
       rows[name] = copy.query('SELECT count(*) AS n FROM "' + name.replaceAll('"', '""') + '"').get().n;
     }
-    copy.close();
-    postMessage({ rows });
+    answer = { rows };
   } catch (error) {
-    postMessage({ error: error instanceof Error ? error.message : String(error) });
+    answer = { error: error instanceof Error ? error.message : String(error) };
   }
+  live?.close();
+  copy?.close();
+  postMessage(answer);
 };
 `;
 

@@ -22,9 +22,9 @@ import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
 import type { Params, Queryable, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
 import { snapshotSqlite } from './snapshot.ts';
-import { commitWatcher } from './commit-watcher.ts';
+import { commitWatcher, noteCommit } from './commit-watcher.ts';
 import { watchCounters } from './watch-counters.ts';
-import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
+import { CHECKPOINT_FRAMES, HARD_LIMIT_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { flushBatch, inTurn, releaseTurn, turnBusy, turnFor, type WriteConnection } from './write-turn.ts';
 
 type Bindings = SQLQueryBindings[];
@@ -77,14 +77,18 @@ export function openSqliteStore(file: string): Store {
   // Prepared once: `exec` parses its text on every call, which cost as much again as the insert itself.
   const control = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', 'SAVEPOINT "cms_write"', 'RELEASE "cms_write"', 'ROLLBACK TO "cms_write"'].map((sql) => writer.prepare(sql));
   const [begin, commit, rollback, savepoint, releaseSavepoint, rollbackToSavepoint] = control;
-  // Set below once the wal-index header is readable: checkpoints then run in a worker, not in COMMIT.
+  // Checkpoints run in a worker, not in COMMIT (a file only: `:memory:` has no log).
   let checkpointer: Checkpointer | null = null;
+  const afterCommit = () => {
+    noteCommit(turn.key);
+    checkpointer?.afterCommit();
+    changes.look();
+  };
   const connection: WriteConnection = {
     begin: () => void begin.run(),
     commit: () => {
       commit.run();
-      checkpointer?.afterCommit();
-      changes.look();
+      afterCommit();
     },
     rollback: () => void rollback.run(),
     savepoint: () => void savepoint.run(),
@@ -99,27 +103,23 @@ export function openSqliteStore(file: string): Store {
   const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => {
     if (turnBusy(turn)) return transaction(statement);
     return statement(tx).then((result) => {
-      checkpointer?.afterCommit();
-      changes.look();
+      afterCommit();
       return result;
     });
   };
 
   // Counters are read again only when something committed since the last look; `changed` is asked first,
   // so a commit landing while the counters are read makes the next call read them again. (`:memory:` has
-  // one connection and no -shm: read them every time.)
-  const watcher = file === ':memory:' ? null : commitWatcher(file, reader);
-  const changed = watcher ?? (() => true);
-  if (watcher?.walFrames) {
-    const checkpointHere = writer.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-    control.push(checkpointHere);
-    checkpointer = startCheckpointer(file, watcher.walFrames, () => void checkpointHere.get(), () => writer.exec('PRAGMA wal_autocheckpoint = 1000'));
-    writer.exec('PRAGMA wal_autocheckpoint = 0');
+  // one connection: read them every time.)
+  const watcher = file === ':memory:' ? null : commitWatcher(file);
+  const changed = watcher ? watcher.changed : () => true;
+  if (watcher) {
+    checkpointer = startCheckpointer(file, () => performance.now(), () => writer.exec(`PRAGMA wal_autocheckpoint = ${CHECKPOINT_FRAMES}`));
+    writer.exec(`PRAGMA wal_autocheckpoint = ${HARD_LIMIT_FRAMES}`);
   }
   let counters: ReadonlyMap<string, number> = new Map();
   let closed = false;
   const changeCounters = async () => {
-    // After close the `-shm` mapping may outlive the file's last connection: never read it then.
     if (closed) throw new Error('The store is closed.');
     if (changed()) counters = new Map(read.all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"').map((r) => [r.name, r.version]));
     return counters;
@@ -162,7 +162,7 @@ export function openSqliteStore(file: string): Store {
     applySystemMigrations: () => outside(async () => applySystemMigrationsOn(writer)),
     pendingSystemMigrations: async () => pendingSystemMigrationsOn(reader).length,
     withMigrationLock: (work) => withFileMigrationLock(turn.key, work),
-    snapshotTo: (target) => snapshotSqlite(file, target),
+    snapshotTo: async (target) => ({ format: 'sqlite', ...(await snapshotSqlite(file, target)) }),
     // AUTOINCREMENT follows the highest id inserted, explicit ones included.
     continueIdsAfterCopy: async () => {},
     changeCounters,
@@ -178,6 +178,7 @@ export function openSqliteStore(file: string): Store {
       flushBatch(turn, connection);
       releaseTurn(turn);
       for (const prepared of control) prepared.finalize();
+      watcher?.close();
       if (reader !== writer) reader.close();
       writer.close();
     },

@@ -9,8 +9,8 @@ import type { CMS } from '../../cms.ts';
 import { forbidden, notFound, unauthorized } from '../../errors.ts';
 import { isFullAdmin } from '../../access/key-limits.ts';
 import type { Credentials } from '../authenticate.ts';
-import { keepOpen } from '../long-requests.ts';
 import { methods, type Route } from '../handle.ts';
+import { bodyReceived } from '../long-requests.ts';
 
 function requireAdmin(credentials: Credentials): void {
   if (!isFullAdmin(credentials.user, credentials.scopes)) throw credentials.user ? forbidden('Only admins may make or read backups.') : unauthorized();
@@ -19,7 +19,7 @@ function requireAdmin(credentials: Credentials): void {
 export function backupRoutes(cms: CMS) {
   const create: Route = async ({ credentials, request }) => {
     requireAdmin(credentials);
-    keepOpen(cms, request); // a large backup answers after minutes, not within the idle timeout
+    bodyReceived(request); // it reads no body; a large backup answers after minutes
     const { createBackup } = await import('../../backups/create-backup.ts');
     const { manifest: _, where: __, ...doc } = await createBackup(cms);
     return { status: 201, body: { doc, message: `Backup ${doc.name} written.` } };

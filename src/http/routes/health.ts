@@ -1,7 +1,10 @@
 /**
  * `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), docs/operations.md.
- * Health answers 503 when the database does not; it is cheap enough for a load balancer to poll.
+ * Health answers 503 when the database does not; 200 with `status: 'degraded'` and `checks` when the file
+ * storage cannot be reached or a disk the server writes to is full (docs/operations.md "Health"). It is
+ * cheap enough for a load balancer to poll.
  */
+import fs from 'node:fs';
 import { Elysia } from 'elysia';
 import pkg from '../../../package.json' with { type: 'json' };
 import type { CMS } from '../../cms.ts';
@@ -17,6 +20,20 @@ import { isFullAdmin } from '../../access/key-limits.ts';
 import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 import { cacheFigures } from '../cached-read.ts';
+import { storageAnswers } from '../../uploads/storage/storage-health.ts';
+
+/** Below this many free bytes a disk counts as full: the next upload or write will fail. */
+const DISK_FULL_BYTES = 1024 * 1024;
+
+/** 'full' when a folder the server writes to (data, local uploads) has (almost) no room left. */
+async function diskSpace(cms: CMS): Promise<'ok' | 'full'> {
+  const folders = [cms.config.dataDir, cms.config.upload.storage ? null : cms.config.upload.dir].filter((f): f is string => !!f);
+  for (const folder of folders) {
+    const free = await fs.promises.statfs(folder).then((s) => s.bavail * s.bsize, () => Infinity);
+    if (free < DISK_FULL_BYTES) return 'full';
+  }
+  return 'ok';
+}
 
 function storageKind(cms: CMS): 'local' | 's3' | 'custom' {
   const storage = cms.config.upload.storage as { type?: string } | null | undefined;
@@ -46,7 +63,10 @@ async function adminDetails(cms: CMS) {
 export function healthRoutes(cms: CMS) {
   const health: Route = async ({ credentials }) => {
     if (!(await databaseAnswers(cms))) return { status: 503, body: { status: 'error', version: pkg.version, database: 'error' }, headers: { 'cache-control': 'no-store' } };
-    const body = { status: 'ok', version: pkg.version, database: 'ok', ...(isFullAdmin(credentials.user, credentials.scopes) ? await adminDetails(cms) : {}) };
+    const checks = { storage: await storageAnswers(cms.storage), disk: await diskSpace(cms) };
+    const degraded = checks.storage !== 'ok' || checks.disk !== 'ok';
+    const admin = isFullAdmin(credentials.user, credentials.scopes);
+    const body = { status: degraded ? 'degraded' : 'ok', version: pkg.version, database: 'ok', ...(degraded || admin ? { checks } : {}), ...(admin ? await adminDetails(cms) : {}) };
     return { body, headers: { 'cache-control': 'no-store' } };
   };
   const metrics: Route = async ({ request, credentials }) => {

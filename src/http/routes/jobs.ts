@@ -15,6 +15,7 @@ import { readOptions } from '../../query/request-options.ts';
 import { isFullAdmin } from '../../access/key-limits.ts';
 import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
+import { bodyReceived } from '../long-requests.ts';
 
 export function jobRoutes(cms: CMS) {
   const run: Route = async ({ request, credentials }) => {
@@ -24,6 +25,7 @@ export function jobRoutes(cms: CMS) {
       if (!isFullAdmin(credentials.user, credentials.scopes)) throw user ? forbidden('The cron secret or an admin is required.') : unauthorized('The cron secret or an admin session is required.');
       if (credentials.via === 'cookie' && request.method !== 'POST') throw forbidden('A cookie session runs jobs with POST and the x-csrf-token header.');
     }
+    bodyReceived(request); // it reads no body; a run waits for the one in progress and runs every due job
     return { body: await runJobs(cms) };
   };
   return new Elysia()

@@ -13,6 +13,7 @@ import { receiveMultipart } from '../../uploads/multipart.ts';
 import { findStoredFile } from '../../uploads/media-files.ts';
 import { fileResponse } from '../../uploads/file-response.ts';
 import { methods } from '../handle.ts';
+import { bodyReceived } from '../long-requests.ts';
 import { listRoute } from './collections.ts';
 
 export function mediaRoutes(cms: CMS) {
@@ -29,7 +30,7 @@ function uploadRoutes(cms: CMS, app: Elysia, collection: SanitizedCollection): v
     GET: listRoute(cms, slug),
     POST: async ({ ctx, request, query }) => {
       const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-      const doc = await upload(ctx, { collection: slug, receive: (limits) => receiveMultipart(request, limits), depth: o.depth });
+      const doc = await upload(ctx, { collection: slug, receive: (limits) => receiveMultipart(request, limits).finally(() => bodyReceived(request)), depth: o.depth });
       return { status: 201, body: { doc, message: 'Successfully uploaded.' } };
     },
   }, { writes: () => ({ collection: slug, action: 'create' }) }));

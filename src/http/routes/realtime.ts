@@ -28,7 +28,7 @@ export function realtimeRoutes(cms: CMS) {
       // A stream lives on after its request: it ends when its session does (docs/realtime.md).
       const sessionAlive = token && credentials.via !== 'api-key' ? async () => (await findSession(cms, token)) !== null : undefined;
       const response = await hubOf(cms).subscribe({ ctx, options, key: viewerKey(ctx, options, credentials.scopes), sessionAlive }, topics, lastEventId);
-      keepOpen(cms, request);
+      keepOpen(request);
       return response;
     },
   }, { csrf: false }));

@@ -2,6 +2,7 @@
 import type { SanitizedConfig, S3StorageOptions, StorageAdapter } from '../../config/types.ts';
 import { ConfigError } from '../../errors.ts';
 import { createLocalStorage } from './local.ts';
+import { watchStorage } from './storage-health.ts';
 
 /** null → local disk in `upload.dir`; `{ type: 's3', … }` → the built-in S3 adapter; an object with put/get/delete → itself. */
 export async function createStorage(config: SanitizedConfig, env: Record<string, string | undefined> = process.env): Promise<StorageAdapter> {
@@ -12,5 +13,5 @@ export async function createStorage(config: SanitizedConfig, env: Record<string,
   else if (['put', 'get', 'delete'].every((m) => typeof (chosen as unknown as Record<string, unknown>)[m] === 'function')) adapter = chosen as StorageAdapter;
   else throw new ConfigError("Config error: upload.storage: expected { type: 's3', bucket, … } or an adapter with put, get and delete");
   await adapter.init?.();
-  return adapter;
+  return watchStorage(adapter);
 }
