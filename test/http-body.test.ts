@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from './harness.ts';
 import { MAX_JSON_BODY } from '../src/http/body.ts';
 
 let t: TestServer;
-beforeAll(async () => { t = await startTestServer({ collections: [{ slug: 'notes', access: { create: () => true }, fields: [{ name: 'text', type: 'textarea' }] }] }); });
+beforeAll(async () => { t = await startTestServer({ collections: [{ slug: 'notes', access: { create: () => true }, fields: [{ name: 'text', type: 'textarea', maxLength: 3 << 20 }] }] }); });
 afterAll(() => t.stop());
 
 test('a JSON body over the limit is a 413 in the contract shape, with or without Content-Length', async () => {
