@@ -37,7 +37,10 @@ const CONFIG: UserConfig = {
       fields: [{ name: 'x', type: 'text' }],
     },
   ],
-  globals: [{ slug: 'settings', access: { read: () => true }, fields: [{ name: 'siteName', type: 'text' }] }],
+  globals: [
+    { slug: 'settings', access: { read: () => true }, fields: [{ name: 'siteName', type: 'text' }] },
+    { slug: 'banner', drafts: true, access: { read: () => true, update: ({ user }) => Boolean(user) }, fields: [{ name: 'text', type: 'text' }] },
+  ],
 };
 
 const gql = (query: string, variables?: Record<string, unknown>) => ({ query, variables });
@@ -263,6 +266,26 @@ describe('GraphQL reads, writes and the response cache', () => {
     expect(restored.body.data.restoreVersionPost.title).toBe('v1');
     const copy = await post('mutation($id: Int!) { duplicatePost(id: $id) { id title slug _status } }', { id });
     expect(copy.body.data.duplicatePost).toMatchObject({ title: 'v1', slug: 'ver - Copy', _status: 'draft' });
+  });
+
+  test('global versions take where, sort, limit and page like the collection versions', async () => {
+    for (const [text, status] of [['one', 'published'], ['two', 'draft'], ['three', 'published']]) {
+      const saved = await post(`mutation { updateBanner(data: { text: "${text}", _status: ${status} }${status === 'draft' ? ', draft: true' : ''}) { text } }`);
+      expect(saved.body.errors).toBeUndefined();
+    }
+    const texts = async (args: string) => {
+      const res = await post(`{ versionsBanner${args} { docs { version { text } } totalDocs page totalPages } }`);
+      expect(res.body.errors).toBeUndefined();
+      const list = res.body.data.versionsBanner;
+      return { texts: list.docs.map((d: any) => d.version.text), totalDocs: list.totalDocs, page: list.page };
+    };
+    expect(await texts('')).toEqual({ texts: ['three', 'two', 'one'], totalDocs: 3, page: 1 });
+    expect(await texts('(sort: "createdAt")')).toEqual({ texts: ['one', 'two', 'three'], totalDocs: 3, page: 1 });
+    expect(await texts('(where: { status: { equals: "published" } })')).toEqual({ texts: ['three', 'one'], totalDocs: 2, page: 1 });
+    expect(await texts('(where: { OR: [{ status: { equals: "draft" } }, { latest: { equals: true } }] }, sort: "-id")')).toEqual({ texts: ['three', 'two'], totalDocs: 2, page: 1 });
+    expect(await texts('(limit: 1, page: 2, sort: "id")')).toEqual({ texts: ['two'], totalDocs: 3, page: 2 });
+    const wrong = await post('{ versionsBanner(sort: "nope") { totalDocs } }');
+    expect(wrong.body.errors[0].extensions.statusCode).toBe(400);
   });
 
   test('login, me and logout through GraphQL', async () => {
