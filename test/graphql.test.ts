@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runScenarios, startTestServer, type Scenario, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
+import { statementsDuring } from './support/statements.ts';
 
 const readCalls = { posts: 0 };
 const CONFIG: UserConfig = {
@@ -310,22 +311,11 @@ describe('GraphQL reads, writes and the response cache', () => {
     for (let i = 0; i < 100; i++) {
       await t.request('POST', '/posts', { token, body: { title: `Bulk ${i}`, slug: `bulk-${i}`, author: authors[i % 5], status: 'published' } });
     }
-    const store = t.cms.store as unknown as Record<string, (...args: unknown[]) => unknown>;
-    const statements: string[] = [];
-    const originals = { all: store.all, get: store.get };
-    for (const name of ['all', 'get'] as const) {
-      store[name] = function (this: unknown, ...args: unknown[]) {
-        statements.push(String(args[0]));
-        return originals[name].apply(this, args);
-      };
-    }
-    try {
+    const statements = await statementsDuring(t, async () => {
       const res = await post('{ Posts(limit: 100, where: { slug: { like: "bulk" } }) { docs { title author { email } } } }', undefined, { 'x-uncached': String(Math.random()) });
       expect(res.body.data.Posts.docs).toHaveLength(100);
       expect(res.body.data.Posts.docs.every((d: any) => typeof d.author.email === 'string')).toBe(true);
-    } finally {
-      Object.assign(store, originals);
-    }
+    });
     const onUsers = statements.filter((sql) => /FROM "users"/.test(sql));
     expect(onUsers).toHaveLength(1);
   });

@@ -1,8 +1,8 @@
 /**
  * A collection's queries and mutations with Payload's names (`Post`, `Posts`, `countPosts`,
  * `versionPost`, `versionsPosts`, `createPost`, `updatePost`, `deletePost`, `duplicatePost`,
- * `restoreVersionPost`). Each resolver is one call of the operation REST makes, at depth 0: related
- * documents are resolved by the selection (resolve-relationship.ts).
+ * `restoreVersionPost`). Each resolver is one call of the operation REST makes, at depth 0 and without
+ * joins: related and joined documents are resolved by the selection (resolve-relationship.ts, join-field.ts).
  */
 import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLInputObjectType } from 'graphql';
 import type { SanitizedCollection } from '../config/types.ts';
@@ -32,7 +32,7 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
     [singular]: {
       type,
       args: { id, draft: { type: GraphQLBoolean }, ...localeArgs(build), ...richTextArgs },
-      resolve: (_, args, req, info) => findByID(rootContext(req, info, args, collection), { collection: slug, id: args.id, draft: args.draft ?? false, depth: 0 }),
+      resolve: (_, args, req, info) => findByID(rootContext(req, info, args, collection), { collection: slug, id: args.id, draft: args.draft ?? false, depth: 0, joins: false }),
     },
     [plural]: {
       type: paginatedType(plural, type, build),
@@ -42,7 +42,7 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
       },
       resolve: (_, args, req, info) => find(rootContext(req, info, args, collection), {
         collection: slug, where: toWhere(args.where), limit: args.limit ?? undefined, page: args.page ?? undefined,
-        sort: args.sort ?? undefined, pagination: args.pagination ?? undefined, draft: args.draft ?? false, depth: 0,
+        sort: args.sort ?? undefined, pagination: args.pagination ?? undefined, draft: args.draft ?? false, depth: 0, joins: false,
       }),
     },
     [`count${plural}`]: {
