@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchUser, login, postBody, postsCollection } from './bench/posts.ts';
+import { benchUser, login, postBody, postsWithAuthorCollection } from './bench/posts.ts';
 import { cmsBinary, cmsStart, freePort, guard, launch } from './bench/processes.ts';
 import { compare, type Target } from './bench/rounds.ts';
 import { getCMS } from '../src/local.ts';
@@ -21,8 +21,7 @@ const total = Number(values.docs);
 const useBinary = fs.existsSync(cmsBinary);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-graphql-'));
 const track = guard(dir);
-const withAuthor = postsCollection.replace("{ name: 'views', type: 'number' },", "{ name: 'views', type: 'number' },\n    { name: 'author', type: 'relationship', relationTo: 'users' },");
-fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [${withAuthor}] };\n`);
+fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [${postsWithAuthorCollection}] };\n`);
 fs.writeFileSync(path.join(dir, 'cms.no-cache.config.ts'), `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`);
 
 // Seed: the bench user and `total` posts through the Local API, each by that user.

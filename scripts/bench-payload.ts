@@ -1,10 +1,11 @@
 /**
  * `bun scripts/bench-payload.ts`: the CMS (dist/cms, else from source) against Payload CMS 3 (the versions
  * pinned in scripts/bench-payload/app/package.json) on SQLite, in one run: the same collection, the same
- * 10,000 posts and the same three requests as scripts/bench.ts (list with filter + sort + count, read by id,
- * create as a logged-in user), loaded in interleaved rounds; plus idle RSS and cold start of both.
+ * 10,000 posts (each with an author) and the same three requests as scripts/bench.ts (list with filter + sort
+ * + count, read by id, create as a logged-in user), plus that list over GraphQL with each post's author
+ * (Payload's own endpoint, /api/graphql), loaded in interleaved rounds; plus idle RSS and cold start of both.
  * Usage: bun scripts/bench-payload.ts [--duration 10] [--rounds 5] [--connections 20] [--docs 10000]
- *        [--cases list,read,create] [--cache DIR] [--payload-wal]
+ *        [--cases list,read,create,graphql] [--cache DIR] [--payload-wal]
  * Payload is not a dependency of this project: its app (scripts/bench-payload/app) is installed with npm
  * and built with `next build` in DIR/<payload version> (default ~/.cache/cms-bench-payload), reused by the
  * next run, and served by `next start` under Node.js in production mode. Payload keeps its SQLite defaults
@@ -15,12 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { nodeVersion, pinned, preparePayload } from './bench-payload/prepare.ts';
-import { benchRequests, login, postBody, postsConfig, seedPosts } from './bench/posts.ts';
+import { benchRequests, login, postBody, postsConfig, postsWithAuthorCollection, seedPosts } from './bench/posts.ts';
 import { cmsBinary, cmsStart, coldStart, freePort, guard, launch, treeRssKB } from './bench/processes.ts';
 import { compare, pickCases, type Target } from './bench/rounds.ts';
 import { getCMS } from '../src/local.ts';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, cases: { type: 'string', default: 'list,read,create' }, cache: { type: 'string' }, 'payload-wal': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, cases: { type: 'string', default: 'list,read,create,graphql' }, cache: { type: 'string' }, 'payload-wal': { type: 'boolean', default: false } } });
 const duration = Number(values.duration);
 const rounds = Math.max(1, Number(values.rounds));
 const connections = Number(values.connections);
@@ -45,10 +46,10 @@ const payloadEnv = { ...baseEnv, NEXT_TELEMETRY_DISABLED: '1', PAYLOAD_SECRET: '
 
 // Both seeded at once (the load comes later): the CMS through its Local API here, Payload through its own
 // in a Node.js child (`payload run`), with the same posts and timestamps.
-fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig());
+fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig(undefined, postsWithAuthorCollection));
 const payloadSeed = Bun.spawn(['node', 'node_modules/payload/bin.js', 'run', 'seed.ts'], { cwd: appDir, env: { ...payloadEnv, BENCH_DOCS: String(total), BENCH_BODY: postBody }, stdout: 'pipe', stderr: 'pipe' });
 track(payloadSeed);
-await seedPosts(getCMS, dir, total);
+await seedPosts(getCMS, dir, total, true);
 const [seedOut, seedErr] = await Promise.all([new Response(payloadSeed.stdout).text(), new Response(payloadSeed.stderr).text()]);
 if ((await payloadSeed.exited) !== 0) throw new Error(`Payload seed failed (exit ${payloadSeed.exitCode}):\n${(seedOut + seedErr).trim().slice(-3000)}`);
 log(seedOut.trim().split('\n').at(-1));
@@ -69,6 +70,11 @@ const cmsToken = await login(`http://127.0.0.1:${cmsPort}/api/cms`);
 const payloadToken = await login(`http://127.0.0.1:${payloadPort}/api`);
 
 const { list, read, createBody } = benchRequests(total);
+// The list's posts with their authors over GraphQL, in the query both products' schemas take (Payload's
+// names); users are readable only when signed in, so both are asked as the bench user.
+const authorFields = 'id email createdAt updatedAt';
+const graphqlQuery = `{ Posts(where: { status: { equals: published } }, sort: "-createdAt", limit: 20) { docs { id title body status views createdAt updatedAt author { ${authorFields} } } totalDocs limit page totalPages hasNextPage hasPrevPage nextPage prevPage pagingCounter } }`;
+const graphql = (port: number, api: string, authorization: string): Target => ({ port, path: `${api}/graphql`, method: 'POST', body: JSON.stringify({ query: graphqlQuery }), headers: { 'content-type': 'application/json', authorization } });
 type Case = { key: string; name: string; cms: Target; payload: Target };
 const allCases: Case[] = [
   { key: 'list', name: 'list published, newest first, 20 + totalDocs', cms: { port: cmsPort, path: `/api/cms${list}` }, payload: { port: payloadPort, path: `/api${list}` } },
@@ -78,6 +84,7 @@ const allCases: Case[] = [
     cms: { port: cmsPort, path: '/api/cms/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${cmsToken}` } },
     payload: { port: payloadPort, path: '/api/posts', method: 'POST', body: createBody, headers: { 'content-type': 'application/json', authorization: `JWT ${payloadToken}` } },
   },
+  { key: 'graphql', name: 'GraphQL: that list, each post with its author', cms: graphql(cmsPort, '/api/cms', `Bearer ${cmsToken}`), payload: graphql(payloadPort, '/api', `JWT ${payloadToken}`) },
 ];
 const cases = pickCases(allCases, values.cases);
 
@@ -97,6 +104,21 @@ if (!sameList || fields(cmsOne) !== fields(payloadOne)) {
   throw new Error(`the two answer different content:\ncms list ${JSON.stringify(cmsList).slice(0, 600)}\nPayload list ${JSON.stringify(payloadList).slice(0, 600)}\ncms read ${JSON.stringify(cmsOne)}\nPayload read ${JSON.stringify(payloadOne)}`);
 }
 log(`equivalent answers: list of ${(cmsList.docs as Doc[]).length} (totalDocs ${cmsList.totalDocs}) and read by id; list bytes cms ${JSON.stringify(cmsList).length}, Payload ${JSON.stringify(payloadList).length}`);
+
+// Over GraphQL, the same posts as the REST list, each with its author, and no errors.
+const ask = async (t: Target) => {
+  const res = await fetch(`http://127.0.0.1:${t.port}${t.path}`, { method: 'POST', headers: t.headers, body: t.body });
+  const body = (await res.json()) as { data?: { Posts: Doc & { docs: Doc[] } }; errors?: unknown };
+  if (!res.ok || body.errors || !body.data) throw new Error(`GraphQL on port ${t.port}: ${res.status} ${JSON.stringify(body).slice(0, 600)}`);
+  return body.data.Posts;
+};
+const graphqlCase = allCases.find((c) => c.key === 'graphql')!;
+const [cmsGraph, payloadGraph] = await Promise.all([ask(graphqlCase.cms), ask(graphqlCase.payload)]);
+// The authors' timestamps differ (each seed made its user at its own time), so id and email are compared.
+const withAuthor = (d: Doc) => fields(d) + JSON.stringify(['id', 'email'].map((k) => (d.author as Doc | null)?.[k]));
+const sameGraph = cmsGraph.totalDocs === cmsList.totalDocs && cmsGraph.totalDocs === payloadGraph.totalDocs && JSON.stringify(cmsGraph.docs.map(withAuthor)) === JSON.stringify(payloadGraph.docs.map(withAuthor)) && JSON.stringify(cmsGraph.docs.map(fields)) === JSON.stringify((cmsList.docs as Doc[]).map(fields));
+if (!sameGraph) throw new Error(`the two answer different GraphQL content:\ncms ${JSON.stringify(cmsGraph).slice(0, 800)}\nPayload ${JSON.stringify(payloadGraph).slice(0, 800)}`);
+log(`equivalent GraphQL answers: ${cmsGraph.docs.length} posts with their authors; bytes cms ${JSON.stringify(cmsGraph).length}, Payload ${JSON.stringify(payloadGraph).length}`);
 
 const times = (x: number) => `${x.toFixed(1)}x`;
 const rows: string[] = [];

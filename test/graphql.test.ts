@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runScenarios, startTestServer, type Scenario, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
+import { statementsDuring } from './support/statements.ts';
 
 const readCalls = { posts: 0 };
 const CONFIG: UserConfig = {
@@ -37,7 +38,10 @@ const CONFIG: UserConfig = {
       fields: [{ name: 'x', type: 'text' }],
     },
   ],
-  globals: [{ slug: 'settings', access: { read: () => true }, fields: [{ name: 'siteName', type: 'text' }] }],
+  globals: [
+    { slug: 'settings', access: { read: () => true }, fields: [{ name: 'siteName', type: 'text' }] },
+    { slug: 'banner', drafts: true, access: { read: () => true, update: ({ user }) => Boolean(user) }, fields: [{ name: 'text', type: 'text' }] },
+  ],
 };
 
 const gql = (query: string, variables?: Record<string, unknown>) => ({ query, variables });
@@ -265,6 +269,26 @@ describe('GraphQL reads, writes and the response cache', () => {
     expect(copy.body.data.duplicatePost).toMatchObject({ title: 'v1', slug: 'ver - Copy', _status: 'draft' });
   });
 
+  test('global versions take where, sort, limit and page like the collection versions', async () => {
+    for (const [text, status] of [['one', 'published'], ['two', 'draft'], ['three', 'published']]) {
+      const saved = await post(`mutation { updateBanner(data: { text: "${text}", _status: ${status} }${status === 'draft' ? ', draft: true' : ''}) { text } }`);
+      expect(saved.body.errors).toBeUndefined();
+    }
+    const texts = async (args: string) => {
+      const res = await post(`{ versionsBanner${args} { docs { version { text } } totalDocs page totalPages } }`);
+      expect(res.body.errors).toBeUndefined();
+      const list = res.body.data.versionsBanner;
+      return { texts: list.docs.map((d: any) => d.version.text), totalDocs: list.totalDocs, page: list.page };
+    };
+    expect(await texts('')).toEqual({ texts: ['three', 'two', 'one'], totalDocs: 3, page: 1 });
+    expect(await texts('(sort: "createdAt")')).toEqual({ texts: ['one', 'two', 'three'], totalDocs: 3, page: 1 });
+    expect(await texts('(where: { status: { equals: "published" } })')).toEqual({ texts: ['three', 'one'], totalDocs: 2, page: 1 });
+    expect(await texts('(where: { OR: [{ status: { equals: "draft" } }, { latest: { equals: true } }] }, sort: "-id")')).toEqual({ texts: ['three', 'two'], totalDocs: 2, page: 1 });
+    expect(await texts('(limit: 1, page: 2, sort: "id")')).toEqual({ texts: ['two'], totalDocs: 3, page: 2 });
+    const wrong = await post('{ versionsBanner(sort: "nope") { totalDocs } }');
+    expect(wrong.body.errors[0].extensions.statusCode).toBe(400);
+  });
+
   test('login, me and logout through GraphQL', async () => {
     await t.user('editor', 'gql-login@example.com', 'password123');
     const login = await t.request('POST', '/graphql', { body: gql('mutation { loginUser(email: "gql-login@example.com", password: "password123") { token exp user { email } } }') });
@@ -287,22 +311,11 @@ describe('GraphQL reads, writes and the response cache', () => {
     for (let i = 0; i < 100; i++) {
       await t.request('POST', '/posts', { token, body: { title: `Bulk ${i}`, slug: `bulk-${i}`, author: authors[i % 5], status: 'published' } });
     }
-    const store = t.cms.store as unknown as Record<string, (...args: unknown[]) => unknown>;
-    const statements: string[] = [];
-    const originals = { all: store.all, get: store.get };
-    for (const name of ['all', 'get'] as const) {
-      store[name] = function (this: unknown, ...args: unknown[]) {
-        statements.push(String(args[0]));
-        return originals[name].apply(this, args);
-      };
-    }
-    try {
+    const statements = await statementsDuring(t, async () => {
       const res = await post('{ Posts(limit: 100, where: { slug: { like: "bulk" } }) { docs { title author { email } } } }', undefined, { 'x-uncached': String(Math.random()) });
       expect(res.body.data.Posts.docs).toHaveLength(100);
       expect(res.body.data.Posts.docs.every((d: any) => typeof d.author.email === 'string')).toBe(true);
-    } finally {
-      Object.assign(store, originals);
-    }
+    });
     const onUsers = statements.filter((sql) => /FROM "users"/.test(sql));
     expect(onUsers).toHaveLength(1);
   });

@@ -107,6 +107,21 @@ runScenarios('versions of globals', draftsConfig, [
       expect(docsOf(res).map((v) => [v.status, v.parent, v.latest, v.version.siteName])).toEqual([['draft', null, true, 'Draft'], ['published', null, false, 'Live']]);
     },
   },
+  {
+    name: 'global versions take where, sort, limit and page', as: 'editor', method: 'GET', url: '/globals/settings/versions?where[_status][equals]=published&sort=createdAt&limit=1&page=1', status: 200,
+    check: (res) => {
+      expect(res.body).toMatchObject({ totalDocs: 1, page: 1, totalPages: 1 });
+      expect(docsOf(res).map((v) => v.version.siteName)).toEqual(['Live']);
+    },
+  },
+  {
+    name: 'global versions sorted oldest first, second page', as: 'editor', method: 'GET', url: '/globals/settings/versions?sort=createdAt&limit=1&page=2', status: 200,
+    check: (res) => {
+      expect(res.body).toMatchObject({ totalDocs: 2, page: 2, hasPrevPage: true, hasNextPage: false });
+      expect(docsOf(res).map((v) => v.version.siteName)).toEqual(['Draft']);
+    },
+  },
+  { name: 'global versions refuse an unknown sort field', as: 'editor', method: 'GET', url: '/globals/settings/versions?sort=nope', status: 400 },
   { name: 'one global version', as: 'editor', method: 'GET', url: '/globals/settings/versions/1', status: 200, contains: ['"siteName":"Live"', '"parent":null'] },
   { name: 'a collection document version is not a version of the global', as: 'editor', method: 'GET', url: () => `/globals/settings/versions/${postVersion}`, status: 404, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'global versions without login are a 401', method: 'GET', url: '/globals/settings/versions', status: 401, contains: ['"errors"'], events: { '*': 0 } },

@@ -1,6 +1,6 @@
 /**
  * Makes the Payload app of scripts/bench-payload.ts runnable in a cache folder outside the repository:
- * copies ./app there with the posts collection of scripts/bench/posts.ts, installs its pinned packages
+ * copies ./app there with the posts collection of scripts/bench/posts.ts (with its author), installs its pinned packages
  * with npm (`npm ci` from its lockfile) and runs `next build`. Each step is redone only when its inputs
  * changed since the last run, so a second run starts at once. Payload stays out of this project's dependencies.
  */
@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { filesIn } from '../../test/support/media-fixtures.ts';
-import { postsCollection } from '../bench/posts.ts';
+import { postsWithAuthorCollection } from '../bench/posts.ts';
 
 const source = path.join(import.meta.dir, 'app');
 
@@ -45,7 +45,7 @@ export async function preparePayload(cacheRoot: string): Promise<string> {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.copyFileSync(path.join(source, name), path.join(dir, name));
   }
-  const collection = `import type { CollectionConfig } from 'payload';\n\nexport default ${postsCollection} satisfies CollectionConfig;\n`;
+  const collection = `import type { CollectionConfig } from 'payload';\n\nexport default ${postsWithAuthorCollection} satisfies CollectionConfig;\n`;
   fs.writeFileSync(path.join(dir, 'posts-collection.ts'), collection);
   const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PAYLOAD_SECRET: 'build-only', BENCH_PAYLOAD_DB: path.join(dir, 'build.db') };
   const installed = digest(source, ['package.json', 'package-lock.json']);

@@ -22,8 +22,11 @@ export const postsCollection = `{
   ],
 }`;
 
-export const postsConfig = (database?: string) => `export default {${database ? `\n  database: ${JSON.stringify(database)},` : ''}
-  collections: [${postsCollection}],
+/** The same collection with an `author` relationship to the users, for the benches that read it at depth 1. */
+export const postsWithAuthorCollection = postsCollection.replace("{ name: 'views', type: 'number' },", "{ name: 'views', type: 'number' },\n    { name: 'author', type: 'relationship', relationTo: 'users' },");
+
+export const postsConfig = (database?: string, collection = postsCollection) => `export default {${database ? `\n  database: ${JSON.stringify(database)},` : ''}
+  collections: [${collection}],
 }
 `;
 
@@ -32,16 +35,18 @@ export const benchUser = { email: 'bench@example.com', password: 'password123' }
 
 /**
  * One admin (benchUser), then `total` posts through the Local API, one create each,
- * 1 s apart from 2026-01-01: half draft, half published. `getCMS` is the checkout's whose project it is.
+ * 1 s apart from 2026-01-01: half draft, half published, each by that admin when `withAuthor` (the
+ * collection then has postsWithAuthorCollection's field). `getCMS` is the checkout's whose project it is.
  */
-export async function seedPosts(getCMS: typeof GetCMS, dir: string, total: number): Promise<void> {
+export async function seedPosts(getCMS: typeof GetCMS, dir: string, total: number, withAuthor = false): Promise<void> {
   const clock = manualClock(Date.parse('2026-01-01T00:00:00Z'));
   const cms = await getCMS({ config: path.join(dir, 'cms.config.ts'), clock, log: { info() {}, warn: console.warn, error: console.error } });
   const started = performance.now();
-  await cms.create({ collection: 'users', data: { ...benchUser, role: 'admin' } });
+  const user = await cms.create({ collection: 'users', data: { ...benchUser, role: 'admin' } });
+  const author = withAuthor ? { author: user.id } : {};
   for (let i = 0; i < total; i++) {
     clock.advance(1000);
-    await cms.create({ collection: 'posts', data: { title: `Post ${i}`, body: postBody, status: i % 2 ? 'published' : 'draft', views: i } });
+    await cms.create({ collection: 'posts', data: { title: `Post ${i}`, body: postBody, status: i % 2 ? 'published' : 'draft', views: i, ...author } });
     if (i % 1000 === 999) process.stdout.write(`\rseeding ${i + 1}/${total}`);
   }
   console.log(`\rseeded ${total} posts in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,8 +1,8 @@
 /**
  * A collection's queries and mutations with Payload's names (`Post`, `Posts`, `countPosts`,
  * `versionPost`, `versionsPosts`, `createPost`, `updatePost`, `deletePost`, `duplicatePost`,
- * `restoreVersionPost`). Each resolver is one call of the operation REST makes, at depth 0: related
- * documents are resolved by the selection (resolve-relationship.ts).
+ * `restoreVersionPost`). Each resolver is one call of the operation REST makes, at depth 0 and without
+ * joins: related and joined documents are resolved by the selection (resolve-relationship.ts, join-field.ts).
  */
 import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLInputObjectType } from 'graphql';
 import type { SanitizedCollection } from '../config/types.ts';
@@ -10,7 +10,7 @@ import { count, create, deleteDocument, duplicate, find, findByID, update } from
 import { findCollectionVersionByID, findCollectionVersions, restoreCollectionVersion } from '../operations/collection-versions.ts';
 import { documentType, paginatedType, versionType } from './object-types.ts';
 import { mutationInput } from './mutation-inputs.ts';
-import { toWhere, whereInput } from './where-inputs.ts';
+import { toWhere, versionsWhereInput, whereInput } from './where-inputs.ts';
 import { localeArgs } from './locale-args.ts';
 import { richTextArgs } from './rich-text.ts';
 import { plain, rootContext, type GraphQLRequest } from './request-context.ts';
@@ -32,7 +32,7 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
     [singular]: {
       type,
       args: { id, draft: { type: GraphQLBoolean }, ...localeArgs(build), ...richTextArgs },
-      resolve: (_, args, req, info) => findByID(rootContext(req, info, args, collection), { collection: slug, id: args.id, draft: args.draft ?? false, depth: 0 }),
+      resolve: (_, args, req, info) => findByID(rootContext(req, info, args, collection), { collection: slug, id: args.id, draft: args.draft ?? false, depth: 0, joins: false }),
     },
     [plural]: {
       type: paginatedType(plural, type, build),
@@ -42,7 +42,7 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
       },
       resolve: (_, args, req, info) => find(rootContext(req, info, args, collection), {
         collection: slug, where: toWhere(args.where), limit: args.limit ?? undefined, page: args.page ?? undefined,
-        sort: args.sort ?? undefined, pagination: args.pagination ?? undefined, draft: args.draft ?? false, depth: 0,
+        sort: args.sort ?? undefined, pagination: args.pagination ?? undefined, draft: args.draft ?? false, depth: 0, joins: false,
       }),
     },
     [`count${plural}`]: {
@@ -53,10 +53,6 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
   };
   if (!collection.drafts) return fields;
   const record = versionType(collection, singular, build);
-  const versionWhere = whereInput(
-    [{ name: 'parent', type: 'number', path: 'parent', localized: false }, { name: 'status', type: 'text', path: 'status', localized: false }, { name: 'latest', type: 'checkbox', path: 'latest', localized: false }],
-    `versions${singular}`, build,
-  );
   fields[`version${singular}`] = {
     type: record,
     args: { id, ...localeArgs(build), ...richTextArgs },
@@ -64,7 +60,7 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
   };
   fields[`versions${plural}`] = {
     type: paginatedType(`versions${plural}`, record, build),
-    args: { where: { type: versionWhere }, ...localeArgs(build), ...richTextArgs, limit: { type: GraphQLInt }, page: { type: GraphQLInt }, sort: { type: GraphQLString } },
+    args: { where: { type: versionsWhereInput(`versions${singular}`, build) }, ...localeArgs(build), ...richTextArgs, limit: { type: GraphQLInt }, page: { type: GraphQLInt }, sort: { type: GraphQLString } },
     resolve: (_, args, req, info) => findCollectionVersions(rootContext(req, info, args, collection), {
       collection: slug, where: toWhere(args.where), limit: args.limit ?? undefined, page: args.page ?? undefined, sort: args.sort ?? undefined, depth: 0,
     }),

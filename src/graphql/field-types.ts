@@ -13,6 +13,8 @@ import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON } from './scalars.ts'
 import { combineParentName, formatName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { resolveRelationship } from './resolve-relationship.ts';
+import { polymorphicInput, polymorphicOutput, resolvePolymorphic } from './polymorphic.ts';
+import { joinArgs, joinOutput, resolveJoin } from './join-field.ts';
 import { resolveRichText, richTextFieldArgs } from './rich-text.ts';
 import type { GraphQLRequest } from './request-context.ts';
 // These two build nested types from this table in turn; they are only called while a schema is built.
@@ -33,8 +35,8 @@ export type FieldMapping = {
   /** null: not filterable as one value (groups are reached by their sub-fields' paths). */
   operators(field: SanitizedField, parent: string, build: SchemaBuild): Operators | null;
   resolve?(field: SanitizedField): GraphQLFieldResolver<Record<string, unknown>, GraphQLRequest, any>;
-  /** Arguments of the output field (rich text's `richText`). */
-  args?: GraphQLFieldConfigArgumentMap;
+  /** Arguments of the output field (rich text's `richText`, a join's `where`, `limit`, `page`, `sort`). */
+  args?: GraphQLFieldConfigArgumentMap | ((field: SanitizedField, build: SchemaBuild) => GraphQLFieldConfigArgumentMap);
   /** What selecting it costs toward `graphQL.maxComplexity` (1 when absent). */
   complexity?: number;
 };
@@ -69,12 +71,12 @@ const select: FieldMapping = {
   operators: (field, parent, build) => ({ names: [...EQUALITY, ...LISTS, 'contains'], type: optionsEnum(field, `${combineParentName(parent, field.name)}_Input`, build) }),
 };
 
-/** A polymorphic value (`{ relationTo, value }`) is passed through as JSON until it has a union of its own. */
+/** One collection: its document type; several: Payload's `{ relationTo, value }` object with a union (polymorphic.ts). */
 const relationship: FieldMapping = {
-  output: (field, _parent, build) => listIf(field.hasMany, isPolymorphic(field) ? GraphQLJSON : build.docTypes.get(field.relationTo as string)!),
-  input: (field) => listIf(field.hasMany, isPolymorphic(field) ? GraphQLJSON : GraphQLInt),
+  output: (field, parent, build) => (isPolymorphic(field) ? polymorphicOutput(field, parent, build) : listIf(field.hasMany, build.docTypes.get(field.relationTo as string)!)),
+  input: (field, parent, build) => (isPolymorphic(field) ? polymorphicInput(field, parent, build) : listIf(field.hasMany, GraphQLInt)),
   operators: () => ({ names: [...EQUALITY, ...LISTS, 'contains'], type: GraphQLJSON }),
-  resolve: resolveRelationship,
+  resolve: (field) => (isPolymorphic(field) ? resolvePolymorphic(field) : resolveRelationship(field)),
   complexity: 10,
 };
 
@@ -114,11 +116,14 @@ function blockType(block: SanitizedBlock, build: SchemaBuild): GraphQLObjectType
   }));
 }
 
-/** A join field's read shape `{ docs, hasNextPage, totalDocs }`, as JSON; written values are ignored. */
+/** A join field: `{ docs, hasNextPage, totalDocs }` with Payload's arguments (join-field.ts); never written. */
 const join: FieldMapping = {
-  output: () => GraphQLJSON,
+  output: joinOutput,
   input: () => GraphQLJSON,
   operators: () => null,
+  args: joinArgs,
+  resolve: resolveJoin,
+  complexity: 10,
 };
 
 /** Layout fields (tabs, row, collapsible) never reach here: their fields are stored, and mapped, at their own level. */

@@ -12,7 +12,8 @@ import { statusInput } from './status-input.ts';
 
 function inputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): GraphQLInputFieldConfigMap {
   const out: GraphQLInputFieldConfigMap = {};
-  for (const field of fields.filter(inSchema)) out[field.name] = { type: FIELD_MAPPINGS[field.type].input(field, parent, build) };
+  // Join fields are read-only: Payload's inputs leave them out.
+  for (const field of fields.filter((f) => inSchema(f) && f.type !== 'join')) out[field.name] = { type: FIELD_MAPPINGS[field.type].input(field, parent, build) };
   return out;
 }
 

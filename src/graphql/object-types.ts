@@ -24,7 +24,7 @@ export function outputFields(fields: SanitizedField[], parent: string, build: Sc
     const mapping = FIELD_MAPPINGS[field.type];
     out[field.name] = {
       type: mapping.output(field, parent, build),
-      ...(mapping.args ? { args: mapping.args } : {}),
+      ...(mapping.args ? { args: typeof mapping.args === 'function' ? mapping.args(field, build) : mapping.args } : {}),
       ...(mapping.resolve ? { resolve: mapping.resolve(field) } : {}),
       ...(mapping.complexity ? { extensions: { complexity: mapping.complexity } } : {}),
     };

@@ -1,11 +1,10 @@
 /**
- * A relationship or upload field's value: ids as stored become documents through the request's loader,
+ * A relationship or upload field's value (one collection; several: polymorphic.ts): ids as stored become documents through the request's loader,
  * so depth follows the selection (a client that selects `author { name }` gets one level, and only the
  * levels it selects are read).
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import type { SanitizedField } from '../config/types.ts';
-import { isPolymorphic } from '../config/relation-targets.ts';
 import { contextAt, type GraphQLRequest } from './request-context.ts';
 
 type Doc = Record<string, unknown>;
@@ -14,7 +13,6 @@ export function resolveRelationship(field: SanitizedField): GraphQLFieldResolver
   return (parent, _args, req, info) => {
     const value = parent[field.name];
     const ctx = contextAt(req, info);
-    if (isPolymorphic(field)) return value ?? null;
     const one = (v: unknown) => (typeof v === 'number' ? req.loader.load(ctx, field.relationTo as string, v) : v ?? null);
     return Array.isArray(value) ? Promise.all(value.map(one)) : one(value);
   };

@@ -69,3 +69,14 @@ export function toWhere(input: unknown): Where | undefined {
   }
   return out;
 }
+
+const VERSION_FIELDS: SanitizedField[] = [
+  { name: 'parent', type: 'number', path: 'parent', localized: false },
+  { name: 'status', type: 'text', path: 'status', localized: false },
+  { name: 'latest', type: 'checkbox', path: 'latest', localized: false },
+] as SanitizedField[];
+
+/** `versionsPost_where` / `versionsSettings_where`: the version record's own fields, id and timestamps. */
+export function versionsWhereInput(name: string, build: SchemaBuild): GraphQLInputObjectType {
+  return whereInput(VERSION_FIELDS, name, build);
+}

@@ -37,7 +37,8 @@ export async function readJoins(ctx: OperationContext, entity: Entity, docs: Doc
   for (const field of fields) await readJoin(ctx, entity as SanitizedCollection, field, docs, depth, request[field.name] ?? {}, present);
 }
 
-async function readJoin(ctx: OperationContext, entity: SanitizedCollection, field: SanitizedField, docs: Doc[], depth: number, query: JoinQuery, present: Present): Promise<void> {
+/** One join field's value on each of `docs` (their ids are all it reads of them), with `query`'s paging. */
+export async function readJoin(ctx: OperationContext, entity: SanitizedCollection, field: SanitizedField, docs: Doc[], depth: number, query: JoinQuery, present: Present): Promise<void> {
   const target = ctx.cms.config.collectionsBySlug.get(field.collection!)!;
   const limit = query.limit ?? field.defaultLimit ?? 10;
   const page = query.page ?? 1;

@@ -66,7 +66,7 @@ function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
     .all(`${prefix}/versions`, methods(cms, {
       GET: async ({ ctx, query, params }) => {
         const o = readOptions(query, cms.config);
-        return { body: await findVersions(ctx, { ...refOf(params), limit: o.limit, page: o.page, depth: o.depth, author: withAuthor(query) }) };
+        return { body: await findVersions(ctx, { ...refOf(params), where: o.where, sort: o.sort, limit: o.limit, page: o.page, depth: o.depth, author: withAuthor(query) }) };
       },
     }))
     .all(`${prefix}/versions/:version`, methods(cms, {
