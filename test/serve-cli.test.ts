@@ -67,7 +67,8 @@ describe('cms init', () => {
     const next = r.out.slice(r.out.indexOf('next:')).trim().split('\n').slice(1).map((l) => l.trim());
     expect(next).toHaveLength(2);
     expect(next[0]).toBe('cd my-site');
-    expect(next[1]).toMatch(/^cms\b/);
+    // The command as it was started, from the new folder (here from source: bun and the path of main.ts).
+    expect(next[1]).toStartWith(`bun ${path.relative(site, MAIN)}`);
 
     const server = await serve(site);
     try {
@@ -82,7 +83,7 @@ describe('cms init', () => {
     const dir = freshDir();
     fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ndata/');
     expect(cms(['init'], dir).code).toBe(0);
-    expect(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('node_modules/\ndata/\nuploads/\nbackups/\n');
+    expect(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('node_modules/\ndata/\nuploads/\nbackups/\n*.before-restore-*\n');
     const again = cms(['init'], dir);
     expect(again.code).toBe(1);
     expect(again.err).toContain('already exists');
