@@ -40,7 +40,8 @@ export async function exportContent(cms: CMS, options: ExportOptions): Promise<E
   await fs.promises.mkdir(outDir, { recursive: true });
   for (const collection of contentCollections(cms.config)) {
     const where: Where | undefined = collection.drafts && !drafts ? { status: { equals: 'published' } } : undefined;
-    const read = { collection: collection.slug, where, draft: drafts, depth: 0, locale, sort: 'id', limit: MAX_LIMIT };
+    // Join values are read from the documents that point here: they are never part of a file.
+    const read = { collection: collection.slug, where, draft: drafts, depth: 0, locale, sort: 'id', limit: MAX_LIMIT, joins: false as const };
     let page = await api.find({ ...read, page: 1 });
     progress({ phase: collection.slug, done: 0, total: page.totalDocs });
     await fs.promises.mkdir(path.join(outDir, collection.slug), { recursive: true });
