@@ -29,7 +29,8 @@ describe('cms generate:types', () => {
     expect(cli(['generate:types', '--config', path.join(dir, 'cms.config.ts')], dir).out).toContain('is up to date');
 
     const errors = compile(dir);
-    expect([...errors.keys()].sort()).toEqual(['bad-block.ts', 'bad-client.ts', 'bad-field.ts', 'bad-select.ts', 'bad-slug.ts']);
+    expect([...errors.keys()].sort()).toEqual(['bad-block.ts', 'bad-client.ts', 'bad-field.ts', 'bad-relation.ts', 'bad-select.ts', 'bad-slug.ts']);
+    expect(errors.get('bad-relation.ts')!.join('\n')).toContain(`'"media"' is not assignable`);
     expect(errors.get('bad-block.ts')!.join('\n')).toContain(`'"ctaa"' is not assignable`);
     expect(errors.get('bad-client.ts')!.join('\n')).toContain(`Type '"postz"' is not assignable`);
     expect(errors.get('bad-client.ts')!.join('\n')).toContain(`Type '"newz"' is not assignable to type '"blog" | "news"`);
