@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { docs, schedule, type CollectionConfig, type Doc, type ListResult } from '../api.ts'
 import { isAdmin, mayManage, useApp } from '../app-context.ts'
 import { UploadCell } from '../list/upload-cell.tsx'
-import { cellText, docTitle, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
+import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
 import { Link, navigate, replaceQuery, updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
 import { LocaleSwitcher } from '../form/locale-switcher.tsx'
@@ -100,7 +100,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
     timer.current = setTimeout(() => setQuery({ q: v, page: null }), 250)
   }
 
-  const columns = [{ key: titleKey, label: titleKey === 'id' ? 'ID' : (c.fields.find((f) => f.name === titleKey)?.label ?? humanize(titleKey)) }, ...shown]
+  const columns = [{ key: titleKey, label: titleKey === 'id' ? 'ID' : fieldLabel(c.fields.find((f) => f.name === titleKey) ?? { name: titleKey, type: 'text' }) }, ...shown]
   const pageIds = data ? data.docs.map((d) => String(d.id)) : []
   const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.includes(id))
   const toggle = (id: string) => setSelected(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id])
