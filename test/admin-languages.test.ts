@@ -87,6 +87,8 @@ describe.skipIf(!hasChromium())('admin languages', () => {
     await page.getByRole('link', { name: 'Beiträge' }).first().click();
     await page.getByRole('columnheader', { name: /Titel/ }).waitFor();
     await page.getByRole('cell', { name: 'Nachrichten' }).waitFor();
+    await page.getByText('1–1 von 1').waitFor();
+    await page.getByRole('searchbox', { name: 'Beiträge nach Titel durchsuchen' }).waitFor();
     // "12.05.2025, 14:03": day.month.year, 24-hour clock.
     expect(await page.locator('td.nowrap').first().textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
     expect(pageErrors).toEqual([]);
