@@ -11,7 +11,7 @@ export {};
 // SQLite-only stores, pure units, the repository checks), the PostgreSQL-only files, and the files that
 // test both engines themselves in one run (the dialect conformance suite).
 const ONCE = [
-  'test/build*.test.ts', 'test/richtext-convert.test.ts', 'test/cli-website-template.test.ts', 'test/admin-*.test.ts', 'test/create-admin-tty.test.ts', 'test/postgres-*.test.ts',
+  'test/build*.test.ts', 'test/i18n-catalogues.test.ts', 'test/richtext-convert.test.ts', 'test/cli-website-template.test.ts', 'test/admin-*.test.ts', 'test/create-admin-tty.test.ts', 'test/postgres-*.test.ts',
   'test/media-no-sharp.test.ts', 'test/migrate-engine.test.ts', 'test/commit-watcher.test.ts', 'test/wal-checkpoints.test.ts',
   'test/architecture.test.ts', 'test/self-contained.test.ts', 'test/webhook-units.test.ts', 'test/multipart.test.ts',
   'test/store.test.ts', 'test/typed-consumer.test.ts', 'test/dialect-conformance.test.ts',

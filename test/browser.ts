@@ -34,7 +34,7 @@ export function hasChromium(): boolean {
 
 export type Browser = { context: BrowserContext; page: Page; close(): Promise<void> };
 
-export async function launchBrowser(options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; timezoneId?: string } = {}): Promise<Browser> {
+export async function launchBrowser(options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; timezoneId?: string; locale?: string } = {}): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -44,6 +44,7 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: 'reduce',
     timezoneId: options.timezoneId,
+    locale: options.locale,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

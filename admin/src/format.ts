@@ -1,5 +1,6 @@
 /** Turning config names and stored values into text for people. */
 import type { CollectionConfig, Doc, Field, GlobalConfig } from './api.ts'
+import { formatNumber, intlLocale, localizedLabel, t } from './i18n/i18n.ts'
 
 export const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
@@ -12,12 +13,24 @@ export function humanize(s: string): string {
   return t.charAt(0).toUpperCase() + t.slice(1)
 }
 
+/** The built-in collections are named in the reader's language. */
+function builtInLabel(c: CollectionConfig, plural: boolean): string | undefined {
+  switch (c.builtIn) {
+    case 'users': return plural ? t('common.users') : t('common.user')
+    case 'media': return t('common.media')
+    case 'api-keys': return plural ? t('common.apiKeys') : t('common.apiKey')
+    case 'folders': return plural ? t('common.folders') : t('common.folder')
+    default: return undefined
+  }
+}
+
 export function pluralLabel(c: CollectionConfig): string {
-  return c.labels?.plural ?? humanize(c.slug)
+  return builtInLabel(c, true) ?? localizedLabel(c.labels?.plural) ?? humanize(c.slug)
 }
 
 export function singularLabel(c: CollectionConfig): string {
-  if (c.labels?.singular) return c.labels.singular
+  const singular = builtInLabel(c, false) ?? localizedLabel(c.labels?.singular)
+  if (singular) return singular
   const p = humanize(c.slug)
   if (/ies$/.test(p)) return p.replace(/ies$/, 'y')
   if (/(ss|us)$/.test(p) || !/s$/.test(p)) return p
@@ -25,40 +38,43 @@ export function singularLabel(c: CollectionConfig): string {
 }
 
 export function globalLabel(g: GlobalConfig): string {
-  return g.label ?? humanize(g.slug)
+  return localizedLabel(g.label) ?? humanize(g.slug)
 }
 
+/** A select's or radio's options with their labels in the reader's language. */
+export const fieldOptions = (f: Pick<Field, 'options'>) => (f.options ?? []).map((o) => ({ value: o.value, label: localizedLabel(o.label) ?? o.value }))
+
 export function fieldLabel(f: Field): string {
-  return f.label ?? humanize(f.name)
+  return localizedLabel(f.label) ?? humanize(f.name)
 }
 
 export function formatDate(v: unknown): string {
   if (typeof v !== 'string' || !v) return ''
   const d = new Date(v)
-  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' })
 }
 
 /** To the second, with the time zone: where "which save was it" matters (versions). */
 export function exactTime(v: unknown): string {
   if (typeof v !== 'string' || !v) return ''
   const d = new Date(v)
-  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' })
+  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'long' })
 }
 
 export function formatBytes(n: unknown): string {
   if (typeof n !== 'number' || !Number.isFinite(n)) return ''
   // Decimal units, like the config's `maxFileSize: 10_000_000` (shown as 10 MB).
-  if (n < 1000) return `${n} B`
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')} kB`
-  return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0).replace(/\.0$/, '')} MB`
+  if (n < 1000) return `${formatNumber(n)} B`
+  if (n < 1_000_000) return `${formatNumber(n / 1000, { maximumFractionDigits: n < 10_000 ? 1 : 0 })} kB`
+  return `${formatNumber(n / 1_000_000, { maximumFractionDigits: n < 10_000_000 ? 1 : 0 })} MB`
 }
 
 /** A document's title column: its `useAsTitle` value, else `#id`. */
 /** A version's author as people read it: name, else email, else "User #id"; "System" for jobs and scripts. */
 export function authorName(author: { id: number; email?: string | null; name?: string | null } | number | null | undefined): string {
-  if (author === null || author === undefined) return 'System'
-  if (typeof author === 'number') return `User #${author}`
-  return author.name || author.email || `User #${author.id}`
+  if (author === null || author === undefined) return t('common.system')
+  if (typeof author === 'number') return t('common.userNumber', { id: author })
+  return author.name || author.email || t('common.userNumber', { id: author.id })
 }
 
 export function docTitle(c: CollectionConfig | undefined, d: Doc | null | undefined): string {
@@ -87,16 +103,17 @@ function relatedLabel(d: Doc): string {
 export function cellText(f: Field | undefined, v: unknown): string {
   if (v === null || v === undefined || v === '') return ''
   if (f?.type === 'date') return formatDate(v)
-  if (f?.type === 'checkbox') return v ? 'Yes' : 'No'
+  if (f?.type === 'checkbox') return v ? t('common.yes') : t('common.no')
   if (f?.type === 'select' && f.options) {
-    const label = (x: unknown) => f.options!.find((o) => o.value === x)?.label ?? String(x)
+    const label = (x: unknown) => localizedLabel(f.options!.find((o) => o.value === x)?.label) ?? String(x)
     return Array.isArray(v) ? v.map(label).join(', ') : label(v)
   }
   if ((f?.type === 'relationship' || f?.type === 'upload') && v !== null) {
     return (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'object' && x ? relatedLabel(x as Doc) : `#${x}`)).join(', ')
   }
   if (typeof v === 'string') return v.length > 90 ? `${v.slice(0, 90)}…` : v
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  if (typeof v === 'number') return formatNumber(v)
+  if (typeof v === 'boolean') return String(v)
   return JSON.stringify(v).slice(0, 90)
 }
 

@@ -12,6 +12,7 @@ import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-sc
 import { lazyComponent } from './lazy.tsx'
 import { startTheme } from './theme.ts'
 import { registerFieldEditors } from './form/editors.tsx'
+import { loadLanguage, preferredLanguage, t } from './i18n/i18n.ts'
 import './styles.css'
 
 // The pages besides the dashboard and the lists, and the larger field editors, are one chunk (views/pages.tsx).
@@ -40,6 +41,13 @@ function initialLocale(config: AdminConfig): string | undefined {
 function App() {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [locale, setLocaleState] = useState<string | undefined>(undefined)
+  // A new admin language (account page) re-renders everything with its catalogue.
+  const [, setLanguage] = useState(0)
+  useEffect(() => {
+    const changed = () => setLanguage((n) => n + 1)
+    addEventListener('cms:language', changed)
+    return () => removeEventListener('cms:language', changed)
+  }, [])
 
   const enter = async (user: User) => {
     const config = await adminConfig()
@@ -66,7 +74,7 @@ function App() {
     void boot()
     const expired = () => {
       setLeaveGuard(null)
-      setState((s) => (s.kind === 'ready' ? { kind: 'login', notice: 'Your session has ended. Please log in again.', email: s.user.email } : s))
+      setState((s) => (s.kind === 'ready' ? { kind: 'login', notice: t('auth.sessionEnded'), email: s.user.email } : s))
     }
     addEventListener('cms:unauthorized', expired)
     return () => removeEventListener('cms:unauthorized', expired)
@@ -112,16 +120,16 @@ function App() {
       )
     case 'unreachable':
       return (
-        <AuthCard title="Cannot reach the API">
+        <AuthCard title={t('auth.unreachable')}>
           <ErrorBox error={state.error} />
           <button class="primary" onClick={() => void boot()}>
-            Try again
+            {t('auth.tryAgain')}
           </button>
         </AuthCard>
       )
     case 'enrol':
       return (
-        <AuthCard title="Set up two-factor sign-in" intro="Your role signs in with two factors. Set it up to continue.">
+        <AuthCard title={t('auth.enrolTitle')} intro={t('auth.enrolIntro')}>
           <TwoFactorPanel onContinue={() => void enter(state.user)} />
         </AuthCard>
       )
@@ -161,4 +169,7 @@ function App() {
 }
 
 startTheme()
-render(<App />, document.getElementById('app')!)
+// The reader's language before the first paint: English is built in, another is one chunk away.
+loadLanguage(preferredLanguage())
+  .catch(() => loadLanguage('en'))
+  .finally(() => render(<App />, document.getElementById('app')!))

@@ -2,6 +2,7 @@
  * The shapes the admin reads from the API: `GET /_admin/config`, documents, lists, versions, jobs, locks.
  * Written by hand from docs/documents.md and docs/drafts-and-versions.md; the server's own types are not shared.
  */
+import type { LabelText } from './i18n/i18n.ts'
 
 export type FieldType =
   | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
@@ -11,14 +12,14 @@ export type FieldType =
 /** One kind of row a `blocks` field offers. */
 export interface Block {
   slug: string
-  labels?: { singular?: string; plural?: string } | null
+  labels?: { singular?: LabelText; plural?: LabelText } | null
   imageURL?: string | null
   admin?: { description?: string; [k: string]: unknown } | null
   fields: Field[]
 }
 
 export interface Tab {
-  label?: string | null
+  label?: LabelText | null
   /** A named tab keeps its fields as a group under this name; an unnamed one at the level of the tabs field. */
   name?: string | null
   description?: string | null
@@ -41,13 +42,13 @@ export interface Field {
   /** Layout fields (`tabs`, `row`, `collapsible`) have none: their fields sit at their own level. */
   name: string
   type: FieldType
-  label?: string | null
+  label?: LabelText | null
   required?: boolean
   localized?: boolean
   hasMany?: boolean
   /** A list makes a polymorphic relationship: its value is `{ relationTo, value }`. */
   relationTo?: string | string[] | null
-  options?: { label: string; value: string }[] | null
+  options?: { label: LabelText; value: string }[] | null
   admin?: FieldAdmin | null
   fields?: Field[] | null
   /** Rich text fields: the editor's tools (all when null). */
@@ -72,7 +73,7 @@ export interface CollectionConfig {
   slug: string
   drafts?: boolean
   builtIn?: 'users' | 'media' | 'api-keys' | 'folders' | null
-  labels?: { singular?: string; plural?: string } | null
+  labels?: { singular?: LabelText; plural?: LabelText } | null
   admin?: { useAsTitle?: string }
   /** `livePreview.url` is configured: the edit view offers the live preview pane. */
   livePreview?: boolean
@@ -86,7 +87,7 @@ export interface CollectionConfig {
 export interface GlobalConfig {
   slug: string
   drafts?: boolean
-  label?: string | null
+  label?: LabelText | null
   livePreview?: boolean
   autosave?: { interval: number } | null
   fields: Field[]

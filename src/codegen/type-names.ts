@@ -1,4 +1,5 @@
 /** Interface names for collections and globals: `posts` → `Post`, `api-keys` → `ApiKey`, `site-settings` → `SiteSettings`. */
+import { labelText } from '../config/label-text.ts';
 import type { Entity } from '../config/types.ts';
 import { pascalCase } from '../openapi/names.ts';
 
@@ -9,7 +10,7 @@ export function typeNames(entities: Entity[]): Map<string, string> {
   const used = new Set(TAKEN);
   const names = new Map<string, string>();
   for (const entity of entities) {
-    const singular = entity.kind === 'collection' ? entity.labels?.singular ?? singularize(entity.slug) : entity.slug;
+    const singular = entity.kind === 'collection' ? labelText(entity.labels?.singular) ?? singularize(entity.slug) : entity.slug;
     let name = pascalCase(singular) || 'Doc';
     if (/^\d/.test(name)) name = `T${name}`;
     // A global may share a collection's name (`settings` both ways): the later one gets a suffix.

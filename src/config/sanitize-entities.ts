@@ -2,6 +2,7 @@
  * One collection or global as the rest of the code reads it: fields checked, access rules and hooks
  * complete (a missing rule requires a logged-in user), compound indexes checked, cache settings filled.
  */
+import { labelProblem } from './label-text.ts';
 import { sanitizeUploadOption, type UploadDefaults } from './upload-collections.ts';
 import { sanitizeDefaultSort, sanitizeVersioning } from './version-options.ts';
 import { isColumnField } from './field-tree.ts';
@@ -79,6 +80,10 @@ export function sanitizeCollection(
   const reserved = new Set(RESERVED_FIELD_NAMES);
   if (drafts) reserved.add('status');
   const trash = sanitizeTrash(c.trash, key, fail);
+  for (const which of ['singular', 'plural'] as const) {
+    const problem = labelProblem(c.labels?.[which]);
+    if (problem) fail(`${key}.labels.${which}`, problem);
+  }
   if (trash) reserved.add('deletedAt');
   const { fields, editorFields } = sanitizeFields(c.fields, `${key}.fields`, reserved, localization, fail);
   const fieldsByName = new Map(fields.map((f) => [f.name, f]));
@@ -120,6 +125,8 @@ export function sanitizeGlobal(g: GlobalConfig, key: string, localization: Sanit
   const versioning = sanitizeVersioning(g, key, fail);
   const { drafts } = versioning;
   if (!Array.isArray(g.fields)) fail(`${key}.fields`, 'must be a list');
+  const labelError = labelProblem(g.label);
+  if (labelError) fail(`${key}.label`, labelError);
   const reserved = new Set(RESERVED_FIELD_NAMES);
   if (drafts) reserved.add('status');
   const { fields, editorFields } = sanitizeFields(g.fields, `${key}.fields`, reserved, localization, fail);

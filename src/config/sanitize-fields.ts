@@ -5,6 +5,7 @@
  * their own level, and a named tab becomes a group. The arrangement as written is kept as `editorFields`.
  */
 import { sanitizeFieldOptions } from './field-options.ts';
+import { labelProblem } from './label-text.ts';
 import { isColumnField } from './field-tree.ts';
 import { sanitizeBlocks, sanitizeRichTextOptions, sanitizeRowBounds } from './sanitize-blocks.ts';
 import { FIELD_TYPES, LAYOUT_FIELD_TYPES, type Field, type SanitizedConfig, type SanitizedField, type SanitizedTab, type SelectOption } from './types.ts';
@@ -96,12 +97,18 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
   const localized = !level.localized && Boolean(field.localized && localization);
   if (field.unique && (localized || !topLevel || field.hasMany)) fail(`${at}.unique`, 'unique works only on top-level, single-value, non-localized fields');
   if (field.validate !== undefined && typeof field.validate !== 'function') fail(`${at}.validate`, 'must be a function');
+  const labelError = labelProblem(field.label);
+  if (labelError) fail(`${at}.label`, labelError);
   const path = topLevel ? name : `${level.path}.${name}`;
   const out: SanitizedField = { ...field, name, path, localized, fields: undefined, options: undefined, blocks: undefined, tabs: undefined, hooks: undefined };
   if (field.type === 'select' || field.type === 'radio') {
     if (!Array.isArray(field.options) || field.options.length === 0) fail(`${at}.options`, `a ${field.type} field needs options`);
     if (field.type === 'radio' && field.hasMany) fail(`${at}.hasMany`, 'a radio field holds one value; use a select with hasMany');
-    out.options = field.options!.map((o): SelectOption => (typeof o === 'string' ? { label: o, value: o } : { label: String(o.label ?? o.value), value: String(o.value) }));
+    out.options = field.options!.map((o): SelectOption => (typeof o === 'string' ? { label: o, value: o } : { label: o.label !== undefined && typeof o.label === 'object' ? o.label : String(o.label ?? o.value), value: String(o.value) }));
+    for (const [i, o] of field.options!.entries()) {
+      const problem = typeof o === 'object' ? labelProblem(o.label) : null;
+      if (problem) fail(`${at}.options.${i}.label`, problem);
+    }
   }
   sanitizeFieldOptions(field, out, at, !topLevel, fail);
   if (field.type === 'upload' && field.hasMany) fail(`${at}.hasMany`, 'upload fields link one media document; use a relationship to media with hasMany');

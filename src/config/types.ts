@@ -34,7 +34,7 @@ export const FIELD_TYPES: readonly FieldType[] = [
 export interface Block {
   slug: string;
   fields: Field[];
-  labels?: { singular?: string; plural?: string };
+  labels?: { singular?: LabelText; plural?: LabelText };
   interfaceName?: string;
   imageURL?: string;
   admin?: Record<string, unknown>;
@@ -42,7 +42,7 @@ export interface Block {
 
 /** A tab of a `tabs` field: with `name` its fields are stored as a group under it, without at the tabs field's level. */
 export interface Tab {
-  label?: string;
+  label?: LabelText;
   name?: string;
   description?: string;
   fields: Field[];
@@ -81,7 +81,10 @@ export type FieldAdmin = {
   [key: string]: unknown;
 };
 
-export type SelectOption = { label: string; value: string };
+/** A label as one string or one per language (`{ en: 'Title', de: 'Titel' }`): src/config/label-text.ts. */
+export type LabelText = string | Record<string, string>;
+
+export type SelectOption = { label: LabelText; value: string };
 
 export type ValidateContext = { data: Record<string, unknown>; siblingData: Record<string, unknown>; operation: 'create' | 'update'; user: User | null; id?: number };
 
@@ -89,7 +92,7 @@ export interface Field {
   /** Every field but the layout ones (tabs, row, collapsible) has a name. */
   name?: string;
   type: FieldType;
-  label?: string;
+  label?: LabelText;
   required?: boolean;
   unique?: boolean;
   index?: boolean;
@@ -179,7 +182,7 @@ export interface CollectionConfig {
   indexes?: IndexConfig[];
   livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
   admin?: { useAsTitle?: string; [key: string]: unknown };
-  labels?: { singular?: string; plural?: string };
+  labels?: { singular?: LabelText; plural?: LabelText };
   /** The response cache for this collection's reads (docs/caching.md); `false` when its rules or hooks are not pure. */
   cache?: EntityCacheConfig;
 }
@@ -204,7 +207,7 @@ export interface GlobalConfig {
   hooks?: Hooks;
   livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
   admin?: Record<string, unknown>;
-  label?: string;
+  label?: LabelText;
   cache?: EntityCacheConfig;
 }
 

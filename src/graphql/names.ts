@@ -3,6 +3,7 @@
  * is `Post` (one) and `Posts` (a page of them), from its labels when it has them; a global `settings` is
  * `Settings`, from its label when it has one; nested types join their parent's name with `_`.
  */
+import { labelText } from '../config/label-text.ts';
 import type { SanitizedCollection, SanitizedConfig, SanitizedGlobal } from '../config/types.ts';
 
 /** Payload's `formatName`: a string made into a legal GraphQL name. */
@@ -27,15 +28,15 @@ export const combineParentName = (parent: string, name: string) => formatName(`$
 export type CollectionNames = { singular: string; plural: string };
 
 export function collectionNames(collection: SanitizedCollection): CollectionNames {
-  const singular = formatName(toWords(collection.labels?.singular ?? singularOf(collection.slug)));
-  let plural = formatName(toWords(collection.labels?.plural ?? pluralOf(collection.slug)));
+  const singular = formatName(toWords(labelText(collection.labels?.singular) ?? singularOf(collection.slug)));
+  let plural = formatName(toWords(labelText(collection.labels?.plural) ?? pluralOf(collection.slug)));
   // `media` is both: Payload then calls the list `allMedia`.
   if (plural === singular) plural = `all${singular}`;
   return { singular, plural };
 }
 
 export function globalName(global: SanitizedGlobal): string {
-  return formatName(toWords(global.label ?? global.slug));
+  return formatName(toWords(labelText(global.label) ?? global.slug));
 }
 
 /** Every name the config asks for, checked once: two entities may not claim the same type. */

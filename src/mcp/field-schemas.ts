@@ -3,6 +3,7 @@
  * type, its options, which are required, and how localized values are sent. The descriptions are written
  * for an assistant deciding what to send.
  */
+import { labelText } from '../config/label-text.ts';
 import type { Entity, SanitizedConfig, SanitizedField } from '../config/types.ts';
 import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 
@@ -11,7 +12,7 @@ export type JSONSchema = Record<string, unknown>;
 const optionValues = (field: SanitizedField) => (field.options ?? []).map((o) => (typeof o === 'string' ? o : o.value));
 
 function valueSchema(field: SanitizedField): JSONSchema {
-  const label = field.label ? `${field.label}. ` : '';
+  const label = field.label ? `${labelText(field.label)}. ` : '';
   const described = (schema: JSONSchema, text: string): JSONSchema => ({ ...schema, description: `${label}${text}`.trim() });
   switch (field.type) {
     case 'number': return described({ type: 'number', ...(field.min !== undefined ? { minimum: field.min } : {}), ...(field.max !== undefined ? { maximum: field.max } : {}) }, 'A number.');

@@ -3,6 +3,7 @@
  * the API speaks: what a reader gets (ids or populated documents by `depth`, a value or a per-locale
  * record by `locale`, null where unset) and what a writer sends (ids, one locale's value).
  */
+import { labelText } from '../config/label-text.ts';
 import type { SanitizedConfig, SanitizedField } from '../config/types.ts';
 import { schemaName } from './names.ts';
 
@@ -88,7 +89,7 @@ export function objectOf(fields: SanitizedField[], mode: 'read' | 'write', extra
   for (const field of fields) {
     if (field.hidden || (field.type === 'join' && mode === 'write')) continue;
     const schema = valueSchema(field, mode, locales);
-    properties[field.name] = field.label ? { ...schema, title: field.label } : schema;
+    properties[field.name] = field.label ? { ...schema, title: labelText(field.label) } : schema;
   }
   const required = mode === 'write' ? fields.filter((f) => f.required && !f.hidden && f.defaultValue === undefined).map((f) => f.name) : [];
   return { type: 'object', properties, ...(required.length ? { required } : {}) };

@@ -10,8 +10,9 @@ import { Icon, Modal } from '../ui.tsx'
 import { FieldList } from './fields.tsx'
 import { errorCountText, errorsUnder, inputId, useForm, type FieldProps } from './form-context.ts'
 import { dataFields, newRow } from './values.ts'
+import { localizedLabel } from '../i18n/i18n.ts'
 
-export const blockLabel = (b: Block) => b.labels?.singular ?? humanize(b.slug)
+export const blockLabel = (b: Block) => localizedLabel(b.labels?.singular) ?? humanize(b.slug)
 
 /** A row's heading: its `blockName`, else its first text value, else the block's name and number. */
 export function blockRowTitle(row: Doc, block: Block | undefined, index: number): string {

@@ -1,5 +1,6 @@
 /** Choosing from a list: `select` with `hasMany` as chips. Relationships have their own picker (relationship-field.tsx). */
 import { Icon } from '../ui.tsx'
+import { fieldOptions } from '../format.ts'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
 
@@ -54,7 +55,7 @@ function Chips(props: FieldProps<unknown> & { options: Option[]; chosen: string[
 
 export function MultiSelect(props: FieldProps<string[]>) {
   const chosen = Array.isArray(props.value) ? props.value.map(String) : []
-  return <Chips {...(props as FieldProps<unknown>)} options={props.field.options ?? []} chosen={chosen} onPick={(v) => props.onChange(v)} />
+  return <Chips {...(props as FieldProps<unknown>)} options={fieldOptions(props.field)} chosen={chosen} onPick={(v) => props.onChange(v)} />
 }
 
 /** `radio`: one value from `options`, all of them visible; arrow keys move between them (native radios). */
@@ -63,7 +64,7 @@ export function RadioField(props: FieldProps<string | null>) {
   const labelId = `${attrs.id}-label`
   return (
     <div class="radios" role="radiogroup" aria-labelledby={labelId} aria-describedby={attrs['aria-describedby']} aria-invalid={attrs['aria-invalid']}>
-      {(props.field.options ?? []).map((o, i) => (
+      {fieldOptions(props.field).map((o, i) => (
         <label class="check" key={o.value}>
           <input
             type="radio"

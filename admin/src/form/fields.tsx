@@ -1,7 +1,7 @@
 /** One input per field type, and the frame around it (label, badges, description, inline error). */
 import type { ComponentChildren } from 'preact'
 import type { Doc, Field } from '../api.ts'
-import { fieldLabel } from '../format.ts'
+import { fieldLabel, fieldOptions } from '../format.ts'
 import { editorFor, layoutEditor } from './field-editors.ts'
 import { inputId, useForm, type FieldProps } from './form-context.ts'
 import { isLayoutField, isReadOnly } from './values.ts'
@@ -173,7 +173,7 @@ export function SelectInput(props: FieldProps<string | null>) {
   return (
     <select {...attrs} class="narrow" value={props.value ?? ''} onChange={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}>
       <option value="">— Select —</option>
-      {(props.field.options ?? []).map((o) => (
+      {fieldOptions(props.field).map((o) => (
         <option value={o.value} key={o.value}>
           {o.label}
         </option>

@@ -10,6 +10,7 @@ import { Icon } from '../ui.tsx'
 import { FieldList } from './fields.tsx'
 import { errorCountText, errorsUnder, inputId, useForm } from './form-context.ts'
 import { dataFields } from './values.ts'
+import { localizedLabel, t } from '../i18n/i18n.ts'
 
 interface LayoutProps {
   field: Field
@@ -43,7 +44,7 @@ function CollapsibleField(props: LayoutProps) {
   const [open, setOpen] = useState(!props.field.admin?.initCollapsed)
   const fields = props.field.fields ?? []
   const errors = errorsUnder(form.errors, pathsOf(fields, props.path))
-  const label = props.field.label ?? 'Details'
+  const label = localizedLabel(props.field.label) ?? t('form.details')
   return (
     <section class="collapsible">
       <button type="button" class="collapsible-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -66,7 +67,7 @@ function TabsField(props: LayoutProps) {
   const tabs = props.field.tabs ?? []
   const [current, setCurrent] = useState(0)
   const buttons = useRef<(HTMLButtonElement | null)[]>([])
-  const base = inputId(`tabs-${props.path}-${tabs.map((t) => t.name ?? t.label ?? '').join('-')}`)
+  const base = inputId(`tabs-${props.path}-${tabs.map((t) => t.name ?? localizedLabel(t.label) ?? '').join('-')}`)
   const counts = tabs.map((tab) => (tab.name ? errorsUnder(form.errors, [tabPath(tab, props.path)]) : errorsUnder(form.errors, pathsOf(tab.fields, props.path))))
 
   const select = (i: number) => {
@@ -77,7 +78,7 @@ function TabsField(props: LayoutProps) {
 
   return (
     <div class="tabs-field">
-      <div class="tabs" role="tablist" aria-label={props.field.label ?? 'Sections'}>
+      <div class="tabs" role="tablist" aria-label={localizedLabel(props.field.label) ?? t('form.sections')}>
         {tabs.map((tab, i) => (
           <button
             type="button"
@@ -100,7 +101,7 @@ function TabsField(props: LayoutProps) {
               e.preventDefault()
             }}
           >
-            {tab.label ?? (tab.name ? fieldLabel({ name: tab.name, type: 'group' }) : `Tab ${i + 1}`)}
+            {localizedLabel(tab.label) ?? (tab.name ? fieldLabel({ name: tab.name, type: 'group' }) : t('form.tabN', { n: i + 1 }))}
             <ErrorBadge count={counts[i] ?? 0} />
           </button>
         ))}

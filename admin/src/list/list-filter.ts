@@ -4,7 +4,7 @@
  * and the API answers with the same documents. Parsing and writing are pure, for tests and reloads.
  */
 import type { CollectionConfig, Field } from '../api.ts'
-import { fieldLabel } from '../format.ts'
+import { fieldLabel, fieldOptions } from '../format.ts'
 import { dataFields } from '../form/values.ts'
 
 export interface Condition {
@@ -84,7 +84,7 @@ export function filterFields(c: CollectionConfig): FilterField[] {
       const label = labelPrefix + fieldLabel(f)
       if (f.type === 'group' && f.fields) walk(dataFields(f.fields), `${prefix}${f.name}.`, `${label} › `)
       const kind = KIND[f.type]
-      if (kind) out.push({ path: prefix + f.name, label, kind, options: f.options ?? undefined, hasMany: f.hasMany })
+      if (kind) out.push({ path: prefix + f.name, label, kind, options: f.options ? fieldOptions(f) : undefined, hasMany: f.hasMany })
     }
   }
   walk(dataFields(c.fields), '', '')

@@ -1,10 +1,12 @@
-/** "Sign-in and security": turn two-factor sign-in on or off, and see and end one's sessions. */
+/** t('account.securityTitle'): turn two-factor sign-in on or off, and see and end one's sessions. */
 import { deviceName } from '../device-name.ts'
 import type { FunctionComponent } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { account, type SessionInfo } from '../account-api.ts'
 import { formatDate, message } from '../format.ts'
 import { ErrorBox, Spinner, toast } from '../ui.tsx'
+import { LanguagePicker } from './language-picker.tsx'
+import { t } from '../i18n/i18n.ts'
 
 type QrComponent = FunctionComponent<{ text: string; label: string }>
 let qrModule: Promise<QrComponent> | null = null
@@ -150,7 +152,8 @@ function SessionsPanel() {
 export function AccountSecurity() {
   return (
     <section class="security">
-      <h1 tabIndex={-1}>Sign-in and security</h1>
+      <h1 tabIndex={-1}>{t('account.securityTitle')}</h1>
+      <LanguagePicker />
       <TwoFactorPanel />
       <SessionsPanel />
     </section>

@@ -6,6 +6,7 @@ import { message } from '../format.ts'
 import { ErrorBox } from '../ui.tsx'
 import { Link } from '../router.tsx'
 import { TwoFactorCodeField, useTwoFactorPrompt } from './two-factor-field.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export function AuthCard(props: { title: string; intro?: string; children: ComponentChildren }) {
   return (
@@ -55,27 +56,27 @@ export function LoginForm(props: { onDone: (r: LoginResult) => void; email?: str
   // The server's 429 message already says to wait; adding our own said it twice.
   const text = codeStep ? null : error?.message
   return (
-    <AuthCard title={needsCode ? 'Two-factor sign-in' : 'Log in'}>
+    <AuthCard title={needsCode ? t('auth.twoFactorTitle') : t('auth.login')}>
       <form onSubmit={submit} class="form">
         {codeStep && (
           <p class="alert info" role="status">
-            Password accepted. Enter the code from your authenticator app to finish.
+            {t('auth.passwordAccepted')}
           </p>
         )}
         <ErrorBox error={text} />
         <label hidden={needsCode}>
-          Email
+          {t('auth.email')}
           <input type="email" name="email" autoComplete="username" required autoFocus={!props.email} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         </label>
         <label hidden={needsCode}>
-          Password
+          {t('auth.password')}
           <input type="password" name="password" autoComplete="current-password" required autoFocus={Boolean(props.email)} value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         </label>
         {needsCode && <TwoFactorCodeField value={code} onInput={setCode} />}
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Logging in…' : 'Log in'}
+          {busy ? t('auth.loggingIn') : t('auth.login')}
         </button>
-        <Link to="/forgot-password">Forgot password?</Link>
+        <Link to="/forgot-password">{t('auth.forgot')}</Link>
       </form>
     </AuthCard>
   )
@@ -89,26 +90,26 @@ export function FirstRegisterForm(props: { onDone: (r: LoginResult) => void }) {
   const fieldError = (f: string) => error?.errors.find((x) => x.field === f)?.message
   const general = error && !error.errors.some((x) => x.field) ? error.message : null
   return (
-    <AuthCard title="Create the first admin" intro="No user exists yet. This account will be the administrator.">
+    <AuthCard title={t('auth.firstTitle')} intro={t('auth.firstIntro')}>
       <form onSubmit={submit} class="form">
         <ErrorBox error={general} />
         <label>
-          Name
+          {t('auth.name')}
           <input type="text" name="name" autoComplete="name" autoFocus value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </label>
         <label>
-          Email
+          {t('auth.email')}
           <input type="email" name="email" autoComplete="username" required value={email} aria-invalid={fieldError('email') ? 'true' : undefined} onInput={(e) => setEmail(e.currentTarget.value)} />
           {fieldError('email') && <span class="field-error">{fieldError('email')}</span>}
         </label>
         <label>
-          Password
+          {t('auth.password')}
           <input type="password" name="password" autoComplete="new-password" required minLength={8} value={password} aria-invalid={fieldError('password') ? 'true' : undefined} onInput={(e) => setPassword(e.currentTarget.value)} />
-          <span class="field-description">At least 8 characters.</span>
+          <span class="field-description">{t('auth.minLength')}</span>
           {fieldError('password') && <span class="field-error">{fieldError('password')}</span>}
         </label>
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create admin'}
+          {busy ? t('auth.creating') : t('auth.createAdmin')}
         </button>
       </form>
     </AuthCard>

@@ -5,6 +5,7 @@ import { collectionIcon, mayManage, useApp, visibleCollections } from '../app-co
 import { globalLabel, pluralLabel, singularLabel } from '../format.ts'
 import { Link } from '../router.tsx'
 import { Icon } from '../ui.tsx'
+import { t, tn } from '../i18n/i18n.ts'
 
 export function Dashboard() {
   const { config, user } = useApp()
@@ -27,9 +28,9 @@ export function Dashboard() {
 
   return (
     <section>
-      <h1 tabIndex={-1}>Welcome{user.name ? `, ${user.name}` : ''}</h1>
-      <p class="muted">Pick what you want to work on.</p>
-      <h2 class="section-title">Collections</h2>
+      <h1 tabIndex={-1}>{user.name ? t('dashboard.welcomeName', { name: user.name }) : t('dashboard.welcome')}</h1>
+      <p class="muted">{t('dashboard.pick')}</p>
+      <h2 class="section-title">{t('dashboard.collections')}</h2>
       <ul class="tiles">
         {collections.map((c) => (
           <li class="tile" key={c.slug}>
@@ -38,10 +39,10 @@ export function Dashboard() {
                 <Icon name={collectionIcon(c)} size={18} />
               </span>
               <strong>{pluralLabel(c)}</strong>
-              <span class="muted small">{c.slug in counts ? `${counts[c.slug]} ${counts[c.slug] === 1 ? 'document' : 'documents'}` : '\u00a0'}</span>
+              <span class="muted small">{c.slug in counts ? tn('dashboard.documents', counts[c.slug]!) : '\u00a0'}</span>
             </Link>
             {mayManage(c, user) && (
-              <Link to={`/collections/${c.slug}/create`} class="tile-add" aria-label={`Create ${singularLabel(c).toLowerCase()}`} title={`Create ${singularLabel(c).toLowerCase()}`}>
+              <Link to={`/collections/${c.slug}/create`} class="tile-add" aria-label={t('dashboard.create', { label: singularLabel(c) })} title={t('dashboard.create', { label: singularLabel(c) })}>
                 <Icon name="plus" />
               </Link>
             )}
@@ -50,7 +51,7 @@ export function Dashboard() {
       </ul>
       {config.globals.length > 0 && (
         <>
-          <h2 class="section-title">Globals</h2>
+          <h2 class="section-title">{t('dashboard.globals')}</h2>
           <ul class="tiles">
             {config.globals.map((g) => (
               <li class="tile" key={g.slug}>
@@ -59,7 +60,7 @@ export function Dashboard() {
                     <Icon name="settings" size={18} />
                   </span>
                   <strong>{globalLabel(g)}</strong>
-                  <span class="muted small">Global</span>
+                  <span class="muted small">{t('dashboard.global')}</span>
                 </Link>
               </li>
             ))}

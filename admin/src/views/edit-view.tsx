@@ -25,6 +25,7 @@ import { MoreActions } from '../popup-menu.tsx'
 import { PasswordSection, passwordProblem, type PasswordState } from './password-section.tsx'
 import { VersionsPanel } from './versions-panel.tsx'
 import { UserAccountPanel } from './user-account-panel.tsx'
+import { LanguagePicker } from './language-picker.tsx'
 import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx'
@@ -317,6 +318,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
                 </div>
               </dl>
             </section>
+            {isUsers && own && <LanguagePicker />}
             {isUsers && !own && isAdmin(user) && <UserAccountPanel user={doc.id!} label={docLabel(c, doc)} />}
             {c.drafts && <SchedulePanel owner={{ collection: c.slug, id: props.id! }} reloadKey={saves} />}
             {c.drafts && (

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { docs, schedule, type CollectionConfig, type Doc, type ListResult } from '../api.ts'
 import { isAdmin, mayManage, useApp } from '../app-context.ts'
 import { UploadCell } from '../list/upload-cell.tsx'
-import { cellText, docTitle, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
+import { cellText, docTitle, fieldLabel, formatDate, humanize, message, pluralLabel, singularLabel } from '../format.ts'
 import { Link, navigate, replaceQuery, updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
 import { LocaleSwitcher } from '../form/locale-switcher.tsx'
@@ -17,6 +17,7 @@ import FilterPanel from '../list/filter-builder.tsx'
 import BulkActions from '../list/bulk-actions.tsx'
 import { useRefreshOnChange } from '../realtime.ts'
 import { TrashLink } from './trash-link.tsx'
+import { t, tn } from '../i18n/i18n.ts'
 
 const PAGE_SIZES = [10, 20, 50, 100]
 const DEFAULT_PAGE_SIZE = 20
@@ -100,7 +101,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
     timer.current = setTimeout(() => setQuery({ q: v, page: null }), 250)
   }
 
-  const columns = [{ key: titleKey, label: titleKey === 'id' ? 'ID' : (c.fields.find((f) => f.name === titleKey)?.label ?? humanize(titleKey)) }, ...shown]
+  const columns = [{ key: titleKey, label: titleKey === 'id' ? 'ID' : fieldLabel(c.fields.find((f) => f.name === titleKey) ?? { name: titleKey, type: 'text' }) }, ...shown]
   const pageIds = data ? data.docs.map((d) => String(d.id)) : []
   const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.includes(id))
   const toggle = (id: string) => setSelected(selected.includes(id) ? selected.filter((x) => x !== id) : [...selected, id])
@@ -115,7 +116,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
           <h1 tabIndex={-1}>{pluralLabel(c)}</h1>
           {data && (
             <span class="muted">
-              {data.totalDocs} {data.totalDocs === 1 ? 'document' : 'documents'}
+              {tn('list.documents', data.totalDocs)}
             </span>
           )}
         </div>
@@ -124,7 +125,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
           <TrashLink collection={c} />
           {canCreate && (
             <Link to={`${base}/create`} class="button primary">
-              <Icon name="plus" /> Create new
+              <Icon name="plus" /> {t('list.createNew')}
             </Link>
           )}
         </div>
@@ -136,15 +137,15 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
             <Icon name="search" />
             <input
               type="search"
-              aria-label={fullText ? `Search ${pluralLabel(c).toLowerCase()}` : `Search ${pluralLabel(c).toLowerCase()} by ${humanize(titleKey).toLowerCase()}`}
-              placeholder={fullText ? 'Search' : `Search by ${humanize(titleKey).toLowerCase()}`}
+              aria-label={fullText ? t('list.searchAll', { label: pluralLabel(c), labelLower: pluralLabel(c).toLowerCase() }) : t('list.searchBy', { label: pluralLabel(c), labelLower: pluralLabel(c).toLowerCase(), field: columns[0]!.label, fieldLower: humanize(titleKey).toLowerCase() })}
+              placeholder={fullText ? t('list.search') : t('list.searchByShort', { field: columns[0]!.label, fieldLower: humanize(titleKey).toLowerCase() })}
               value={draftSearch}
               onInput={(e) => onSearch(e.currentTarget.value)}
             />
           </div>
         )}
         <button type="button" aria-expanded={filtersOpen} aria-controls="filter-panel" onClick={() => setFiltersOpen(!filtersOpen)}>
-          <Icon name="filter" /> Filters{conditions.length > 0 && <span class="count">{conditions.length}</span>}
+          <Icon name="filter" /> {t('list.filters')}{conditions.length > 0 && <span class="count">{conditions.length}</span>}
         </button>
         <ColumnPicker choices={choices} shown={shown} onChange={chooseColumns} />
         {filtersOpen && <FilterPanel collection={c} applied={conditions} onApply={(next) => replaceQuery(writeConditions(q, next))} />}
@@ -166,14 +167,14 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
         <div class="empty">
           {search || conditions.length ? (
             <p>
-              No {pluralLabel(c).toLowerCase()} match {search ? `“${search}”` : 'these filters'}.
+              {search ? t('list.noMatchSearch', { label: pluralLabel(c), labelLower: pluralLabel(c).toLowerCase(), search }) : t('list.noMatchFilters', { label: pluralLabel(c), labelLower: pluralLabel(c).toLowerCase() })}
             </p>
           ) : (
             <>
-              <p>No {pluralLabel(c).toLowerCase()} yet.</p>
+              <p>{t('list.noneYet', { label: pluralLabel(c), labelLower: pluralLabel(c).toLowerCase() })}</p>
               {canCreate && (
                 <Link to={`${base}/create`} class="button primary">
-                  Create the first {singularLabel(c).toLowerCase()}
+                  {t('list.createFirst', { label: singularLabel(c), labelLower: singularLabel(c).toLowerCase() })}
                 </Link>
               )}
             </>
@@ -186,7 +187,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
               <thead>
                 <tr>
                   <th class="select-cell" scope="col">
-                    <input type="checkbox" aria-label="Select all rows on this page" checked={allSelected} onChange={() => setSelected(allSelected ? [] : pageIds)} />
+                    <input type="checkbox" aria-label={t('list.selectAll')} checked={allSelected} onChange={() => setSelected(allSelected ? [] : pageIds)} />
                   </th>
                   {columns.map((col) => {
                     const dir = sort === col.key ? 'ascending' : sort === `-${col.key}` ? 'descending' : undefined
@@ -209,7 +210,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
                     onClick={(e) => !(e.target as HTMLElement).closest('a, .select-cell') && void navigate(`${base}/${d.id}`)}
                   >
                     <td class="select-cell">
-                      <input type="checkbox" aria-label={`Select ${docTitle(c, d)}`} checked={selected.includes(String(d.id))} onChange={() => toggle(String(d.id))} />
+                      <input type="checkbox" aria-label={t('list.selectRow', { title: docTitle(c, d) })} checked={selected.includes(String(d.id))} onChange={() => toggle(String(d.id))} />
                     </td>
                     {columns.map((col, i) =>
                       i === 0 ? (
@@ -219,7 +220,7 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
                       ) : col.key === 'status' ? (
                         <td key={col.key}>
                           <StatusBadges draft={d.status} live={facts.live.get(String(d.id))} />
-                          {facts.scheduled.has(String(d.id)) && <span class="badge scheduled">Scheduled</span>}
+                          {facts.scheduled.has(String(d.id)) && <span class="badge scheduled">{t('list.scheduled')}</span>}
                         </td>
                       ) : col.key === 'updatedAt' || col.key === 'createdAt' ? (
                         <td class="muted nowrap" key={col.key}>
@@ -238,12 +239,12 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
               </tbody>
             </table>
           </div>
-          <nav class="pager" aria-label="Pages">
+          <nav class="pager" aria-label={t('list.pages')}>
             <span class="muted">
-              {first}–{last} of {data.totalDocs}
+              {t('list.range', { first, last, total: data.totalDocs })}
             </span>
             <label class="page-size">
-              Per page{' '}
+              {t('list.perPage')}{' '}
               <select value={limit} onChange={(e) => setQuery({ limit: e.currentTarget.value === String(DEFAULT_PAGE_SIZE) ? null : e.currentTarget.value, page: null })}>
                 {PAGE_SIZES.map((n) => (
                   <option key={n} value={n}>
@@ -254,13 +255,13 @@ export function ListView(props: { collection: CollectionConfig; location: Locati
             </label>
             <span class="spacer" />
             <button type="button" disabled={!data.hasPrevPage || loading} onClick={() => setQuery({ page: String(page - 1) })}>
-              Previous
+              {t('list.previous')}
             </button>
             <span class="muted">
-              Page {data.page} of {Math.max(1, data.totalPages)}
+              {t('list.pageOf', { page: data.page, pages: Math.max(1, data.totalPages) })}
             </span>
             <button type="button" disabled={!data.hasNextPage || loading} onClick={() => setQuery({ page: String(page + 1) })}>
-              Next
+              {t('list.next')}
             </button>
           </nav>
         </>

@@ -11,6 +11,7 @@ import { LazyView, lazyComponent } from '../lazy.tsx'
 import { Dashboard } from './dashboard.tsx'
 import { ListView } from './list-view.tsx'
 import { PaletteLauncher } from '../palette/palette-launcher.tsx'
+import { t } from '../i18n/i18n.ts'
 
 // The dashboard and the lists are the first paint; the other pages are fetched when first opened (lazy.tsx).
 const pages = () => import('./pages.tsx')
@@ -19,19 +20,19 @@ const GlobalView = lazyComponent(() => pages().then((m) => m.GlobalView))
 const MediaLibrary = lazyComponent(() => pages().then((m) => m.MediaLibrary))
 const AccountSecurity = lazyComponent(() => pages().then((m) => m.AccountSecurity))
 
-type OperationsPage = { path: string; label: string; icon: string; feature?: 'audit' | 'mcp'; page: ComponentType<{ location: Location }> }
+type OperationsPage = { path: string; label: () => string; icon: string; feature?: 'audit' | 'mcp'; page: ComponentType<{ location: Location }> }
 const operationsPages = () => import('./operations-pages.tsx')
 const operationsPage = (name: keyof Awaited<ReturnType<typeof operationsPages>>) =>
   lazyComponent<{ location: Location }>(() => operationsPages().then((m) => m[name] as ComponentType<{ location: Location }>))
 
 /** Admins' operations pages: path below /operations/, nav label, icon, page. */
 const OPERATIONS: OperationsPage[] = [
-  { path: 'webhooks', label: 'Webhook deliveries', icon: 'upload', page: operationsPage('WebhookDeliveriesView') },
-  { path: 'scheduled', label: 'Scheduled', icon: 'clock', page: operationsPage('ScheduledJobsView') },
-  { path: 'health', label: 'Health', icon: 'check', page: operationsPage('HealthView') },
-  { path: 'backups', label: 'Backups', icon: 'file', page: operationsPage('BackupsView') },
-  { path: 'audit', label: 'Audit log', icon: 'clock', feature: 'audit', page: operationsPage('AuditLogView') },
-  { path: 'assistant', label: 'Connect an assistant', icon: 'key', feature: 'mcp', page: operationsPage('ConnectAssistant') },
+  { path: 'webhooks', label: () => t('shell.opWebhooks'), icon: 'upload', page: operationsPage('WebhookDeliveriesView') },
+  { path: 'scheduled', label: () => t('shell.opScheduled'), icon: 'clock', page: operationsPage('ScheduledJobsView') },
+  { path: 'health', label: () => t('shell.opHealth'), icon: 'check', page: operationsPage('HealthView') },
+  { path: 'backups', label: () => t('shell.opBackups'), icon: 'file', page: operationsPage('BackupsView') },
+  { path: 'audit', label: () => t('shell.opAudit'), icon: 'clock', feature: 'audit', page: operationsPage('AuditLogView') },
+  { path: 'assistant', label: () => t('shell.opAssistant'), icon: 'key', feature: 'mcp', page: operationsPage('ConnectAssistant') },
 ]
 
 /** The operations pages this server has (the audit log and the assistant panel only where turned on). */
@@ -67,9 +68,9 @@ function route(loc: Location, config: AdminConfig, user: User): { key: string; p
     active: null,
     page: (
       <section>
-        <h1 tabIndex={-1}>Not found</h1>
+        <h1 tabIndex={-1}>{t('shell.notFound')}</h1>
         <p class="muted">
-          Nothing is at this address. <Link to="/">Back to the dashboard</Link>
+          {t('shell.nothingHere')} <Link to="/">{t('shell.backToDashboard')}</Link>
         </p>
       </section>
     ),
@@ -113,7 +114,7 @@ export function Shell(props: { onLogout: () => void }) {
   return (
     <div class="layout">
       <a href="#main" class="skip-link">
-        Skip to content
+        {t('shell.skip')}
       </a>
       <aside class={`sidebar ${menuOpen ? 'open' : ''}`}>
         <Link to="/" class="brand">
@@ -121,22 +122,22 @@ export function Shell(props: { onLogout: () => void }) {
           CMS
         </Link>
         <button type="button" class="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
-          <Icon name={menuOpen ? 'x' : 'menu'} /> Menu
+          <Icon name={menuOpen ? 'x' : 'menu'} /> {t('shell.menu')}
         </button>
-        <nav aria-label="Main" id="main-nav">
+        <nav aria-label={t('shell.navMain')} id="main-nav">
           <PaletteLauncher />
-          <div class="nav-title">Collections</div>
+          <div class="nav-title">{t('shell.collections')}</div>
           {content.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
-          {config.globals.length > 0 && <div class="nav-title">Globals</div>}
+          {config.globals.length > 0 && <div class="nav-title">{t('shell.globals')}</div>}
           {config.globals.map((g) => navLink(`/globals/${g.slug}`, `g:${g.slug}`, globalLabel(g), 'settings'))}
-          {system.length > 0 && <div class="nav-title">Admin</div>}
+          {system.length > 0 && <div class="nav-title">{t('shell.admin')}</div>}
           {system.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
-          {isAdmin(user) && operationsOf(config).map((o) => navLink(`/operations/${o.path}`, `op:${o.path}`, o.label, o.icon))}
-          <div class="nav-title">Account</div>
-          {navLink('/account/security', 'security', 'Sign-in and security', 'key')}
+          {isAdmin(user) && operationsOf(config).map((o) => navLink(`/operations/${o.path}`, `op:${o.path}`, o.label(), o.icon))}
+          <div class="nav-title">{t('shell.account')}</div>
+          {navLink('/account/security', 'security', t('shell.security'), 'key')}
         </nav>
         <div class="account">
-          <Link to={`/collections/users/${user.id}`} class="who" title="Your account">
+          <Link to={`/collections/users/${user.id}`} class="who" title={t('shell.yourAccount')}>
             <span class="avatar" aria-hidden="true">
               {(user.name || user.email).charAt(0).toUpperCase()}
             </span>
@@ -145,7 +146,7 @@ export function Shell(props: { onLogout: () => void }) {
               <span class="muted small">{user.role}</span>
             </span>
           </Link>
-          <button type="button" class="icon-button" onClick={props.onLogout} aria-label="Log out" title="Log out">
+          <button type="button" class="icon-button" onClick={props.onLogout} aria-label={t('shell.logout')} title={t('shell.logout')}>
             <Icon name="logout" />
           </button>
         </div>

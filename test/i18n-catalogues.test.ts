@@ -1,0 +1,53 @@
+/**
+ * The admin's language catalogues (admin/src/i18n/, docs/admin.md "Languages"), without a browser: every
+ * key the admin's code asks for is in every catalogue, no catalogue holds a key nobody asks for, keys are
+ * only ever given as literals (so this check sees them all), and a translation keeps its `{placeholders}`.
+ */
+import { describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import en from '../admin/src/i18n/en.ts';
+import de from '../admin/src/i18n/de.ts';
+import fr from '../admin/src/i18n/fr.ts';
+import es from '../admin/src/i18n/es.ts';
+
+const SRC = join(import.meta.dir, '../admin/src');
+const sources = (readdirSync(SRC, { recursive: true }) as string[])
+  .filter((f) => /\.tsx?$/.test(f) && !f.startsWith('i18n/'))
+  .map((f) => ({ file: f, text: readFileSync(join(SRC, f), 'utf8') }));
+
+/** Keys asked for: `t('a.b')`, and `tn('a.b', n)` which reads `a.b.one` and `a.b.other`. */
+const used = new Set<string>();
+const dynamic: string[] = [];
+for (const { file, text } of sources) {
+  for (const m of text.matchAll(/\b(t|tn)\(\s*(['"`]?)([^'"`,)]*)/g)) {
+    if (!/import .*\bt\b.*i18n/.test(text)) continue;
+    if (m[2] !== "'" || !/^[a-zA-Z]+(\.[a-zA-Z0-9]+)+$/.test(m[3]!)) dynamic.push(`${file}: ${m[0]}`);
+    else if (m[1] === 'tn') used.add(`${m[3]}.one`).add(`${m[3]}.other`);
+    else used.add(m[3]!);
+  }
+}
+
+const catalogues = { en, de, fr, es } as Record<string, Record<string, string>>;
+// `{labelLower}` is `{label}` in lower case, for languages that write nouns mid-sentence so (English, French);
+// German keeps `{label}` as written. Either counts as the same placeholder.
+const placeholders = (s: string) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!.replace(/Lower$/, '')))].sort();
+
+describe('admin language catalogues', () => {
+  test('keys are literal strings, so every use is seen', () => {
+    expect(dynamic).toEqual([]);
+    expect(used.size).toBeGreaterThan(20);
+  });
+
+  for (const [code, catalogue] of Object.entries(catalogues)) {
+    test(`${code}: every key used is there, no key is unused, no text is empty`, () => {
+      expect([...used].filter((k) => !(k in catalogue)).sort()).toEqual([]);
+      expect(Object.keys(catalogue).filter((k) => !used.has(k)).sort()).toEqual([]);
+      expect(Object.entries(catalogue).filter(([, v]) => !v.trim()).map(([k]) => k)).toEqual([]);
+    });
+    test(`${code}: each text has the English text's placeholders`, () => {
+      const wrong = Object.keys(en).filter((k) => k in catalogue && placeholders(catalogue[k]!).join() !== placeholders((en as Record<string, string>)[k]!).join());
+      expect(wrong).toEqual([]);
+    });
+  }
+});
