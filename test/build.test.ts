@@ -173,7 +173,9 @@ describe('from source', () => {
       expect(html).not.toContain('<!--cms:runtime-config-->')
       const cfg = html.match(/<script>window\.__CMS__=(.*?)<\/script>/)![1]!
       expect(JSON.parse(cfg)).toEqual({ apiPrefix: '/api/cms', adminPrefix: '/admin', note: '</script><script>alert(1)</script>' })
-      expect(html.match(/<script/g)!.length).toBe(2) // the config and the module, nothing injected
+      // The config, the theme chosen before the first paint, and the module: nothing injected.
+      expect(html.match(/<script/g)!.length).toBe(3)
+      expect(html).toContain('<script>/* theme before first paint')
       jsPath = html.match(/src="\/admin(\/assets\/main-[A-Z0-9]+\.js)"/)![1]!
     })
 
