@@ -126,6 +126,10 @@ describe.skipIf(!hasChromium())('admin realtime and search', () => {
     await dialog.waitFor({ state: 'detached' });
 
     await page.keyboard.press('Control+k');
+    // The first opening proved the box takes the focus; here the typing waits until it has it, since on a
+    // busy machine keys typed before the dialog is on screen would go elsewhere.
+    await dialog.waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'combobox');
     await page.keyboard.type('harb');
     await dialog.getByRole('option', { name: /Harbour lights/ }).waitFor();
     await page.keyboard.type(' OR n'); // no match: every word must match
