@@ -173,7 +173,10 @@ runScenarios('writes without credentials are a 401, not a 404', config, [
   { name: 'PATCH without a session', method: 'PATCH', url: '/private/1', body: { text: 'y' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'DELETE without a session', method: 'DELETE', url: '/private/1', status: 401, contains: ['"errors"'], events: { '*': 0 } },
   { name: 'PATCH with a forged bearer', method: 'PATCH', url: '/private/1', body: { text: 'y' }, headers: { authorization: 'Bearer forged' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
-], async (t) => {
-  const s = await t.user('editor');
-  await t.request('POST', '/private', { token: s.token, body: { text: 'x' } });
+], {
+  fresh: 'row',
+  async seed(t) {
+    const s = await t.user('editor');
+    await t.request('POST', '/private', { token: s.token, body: { text: 'x' } });
+  },
 });

@@ -165,4 +165,4 @@ const scenarios: Scenario[] = [
   },
 ];
 
-runScenarios('polymorphic relationships', config, scenarios, seed);
+runScenarios('polymorphic relationships', config, scenarios, { seed, fresh: 'row' });

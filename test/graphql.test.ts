@@ -204,11 +204,11 @@ const scenarios: Scenario[] = [
   },
 ];
 
-runScenarios('GraphQL', CONFIG, scenarios, seedPost);
+runScenarios('GraphQL', CONFIG, scenarios, { seed: seedPost, fresh: 'row' });
 
 runScenarios('GraphQL turned off', { graphQL: { disable: true } }, [
   { name: 'the endpoint is gone', method: 'POST', url: '/graphql', body: gql('{ meUser { user { id } } }'), status: 404 },
-]);
+], { fresh: 'row' });
 
 describe('GraphQL reads, writes and the response cache', () => {
   let t: TestServer;

@@ -302,16 +302,22 @@ const authRows: Scenario[] = [
   { name: 'validation errors carry path = field', method: 'POST', url: '/posts', as: 'admin', body: { title: '' }, status: 400, contains: ['"field":"title"', '"path":"title"'] },
 ];
 
-runScenarios('Payload clients: count', config, countRows, seed);
+runScenarios('Payload clients: count', config, countRows, { seed, fresh: 'row' });
 runScenarios('Payload clients: bulk writes', config, bulkRows, seed);
-runScenarios('Payload clients: versions at Payload\'s paths', config, versionRows, async (t) => {
-  await seed(t);
-  // An editor's post gets a second version, so the list has more than one per document.
-  await t.request('PATCH', '/posts/2', { token: await admin(t), body: { views: 20, _status: 'published' } });
+runScenarios('Payload clients: versions at Payload\'s paths', config, versionRows, {
+  fresh: 'row',
+  async seed(t) {
+    await seed(t);
+    // An editor's post gets a second version, so the list has more than one per document.
+    await t.request('PATCH', '/posts/2', { token: await admin(t), body: { views: 20, _status: 'published' } });
+  },
 });
-runScenarios('Payload clients: answers, _status, select, populate, pagination', config, shapeRows, seed);
-runScenarios('Payload clients: method override', config, overrideRows, async (t) => {
-  await seed(t);
-  await t.request('POST', '/globals/settings', { token: await admin(t), body: { siteName: 'Site' } });
+runScenarios('Payload clients: answers, _status, select, populate, pagination', config, shapeRows, { seed, fresh: 'row' });
+runScenarios('Payload clients: method override', config, overrideRows, {
+  fresh: 'row',
+  async seed(t) {
+    await seed(t);
+    await t.request('POST', '/globals/settings', { token: await admin(t), body: { siteName: 'Site' } });
+  },
 });
-runScenarios('Payload clients: auth forms, refresh, unlock, init, error paths', config, authRows, seed);
+runScenarios('Payload clients: auth forms, refresh, unlock, init, error paths', config, authRows, { seed, fresh: 'row' });

@@ -5,7 +5,7 @@
  * (docs/payload-compatibility.md).
  */
 import { expect } from 'bun:test';
-import { runScenarios, type Scenario } from './harness.ts';
+import { runScenarios, type Scenario, type TestServer } from './harness.ts';
 import { localAPI } from '../src/local.ts';
 import type { UserConfig } from '../src/config/types.ts';
 
@@ -31,7 +31,7 @@ const config: UserConfig = {
   ],
 };
 
-async function fill(t: Parameters<NonNullable<Parameters<typeof runScenarios>[3]>>[0]) {
+async function fill(t: TestServer) {
   const api = localAPI(t.cms);
   await api.create({ collection: 'categories', data: { name: 'News', visible: true } });
   await api.create({ collection: 'categories', data: { name: 'Hidden', visible: false, secret: 's3cret' } });
@@ -74,4 +74,4 @@ runScenarios('where through a relationship', config, [
   finds('where[vault.code][equals]=v1', ['A'], 'editor'),
   unknown('where[category.nope][equals]=1', 'category.nope'),
   unknown('where[title.name][equals]=x', 'title.name'),
-], fill);
+], { seed: fill, fresh: 'row' });

@@ -1,7 +1,8 @@
-/** What every view may read: the admin config, the logged-in user and the chosen locale. */
+/** What every view may read: the admin config, the logged-in user, the chosen locale, the page hand-over. */
 import { createContext } from 'preact'
 import { useContext } from 'preact/hooks'
 import type { AdminConfig, CollectionConfig, User } from './api.ts'
+import type { HandOver } from './form/prefill.ts'
 
 export interface AppState {
   config: AdminConfig
@@ -9,6 +10,8 @@ export interface AppState {
   /** The content locale being viewed and edited, or undefined without localization. */
   locale: string | undefined
   setLocale: (locale: string) => void
+  /** What a page hands to the next one it opens (pre-filled values, the note after a create). */
+  handOver: HandOver
   setUser: (user: User) => void
 }
 

@@ -1,6 +1,6 @@
 /** The admin app: decides between first-register, login and the shell, and restores the session on reload. */
 import { render } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useMemo, useState } from 'preact/hooks'
 import { adminConfig, ApiError, auth, setCsrfToken, type AdminConfig, type LoginResult, type User } from './api.ts'
 import { AppContext, type AppState } from './app-context.ts'
 import { message } from './format.ts'
@@ -13,6 +13,7 @@ import { lazyComponent } from './lazy.tsx'
 import { startTheme } from './theme.ts'
 import { registerFieldEditors } from './form/editors.tsx'
 import { loadLanguage, preferredLanguage, t } from './i18n/i18n.ts'
+import { createHandOver } from './form/prefill.ts'
 import './styles.css'
 
 // The pages besides the dashboard and the lists, and the larger field editors, are one chunk (views/pages.tsx).
@@ -48,6 +49,7 @@ function App() {
     addEventListener('cms:language', changed)
     return () => removeEventListener('cms:language', changed)
   }, [])
+  const handOver = useMemo(createHandOver, [])
 
   const enter = async (user: User) => {
     const config = await adminConfig()
@@ -151,6 +153,7 @@ function App() {
         config: state.config,
         user: state.user,
         locale,
+        handOver,
         setLocale: (l) => {
           sessionStorage.setItem(LOCALE_KEY, l)
           setLocaleState(l)

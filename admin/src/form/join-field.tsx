@@ -10,7 +10,6 @@ import { docLabel, fieldLabel, formatDate, message, pluralLabel, singularLabel }
 import { Link, navigate } from '../router.tsx'
 import { Icon } from '../ui.tsx'
 import { inputId, useForm } from './form-context.ts'
-import { handOver } from './prefill.ts'
 import { dataFields } from './values.ts'
 
 /** The relationship field at dot path `on` in `target`, when it sits at the top or inside groups. */
@@ -34,7 +33,7 @@ export function pointingAt(field: Field, on: string, owner: { collection: string
 }
 
 export function JoinField(props: { field: Field; path: string }) {
-  const { config } = useApp()
+  const { config, handOver } = useApp()
   const form = useForm()
   const owner = form.owner
   const target = findCollection(config, props.field.collection)
@@ -60,7 +59,7 @@ export function JoinField(props: { field: Field; path: string }) {
   const labelId = `${inputId(props.path)}-label`
   const create = () => {
     if (!owner || !target || !onField) return
-    handOver(`/collections/${target.slug}/create`, pointingAt(onField, on, owner))
+    handOver.give('prefill', `/collections/${target.slug}/create`, pointingAt(onField, on, owner))
     void navigate(`/collections/${target.slug}/create`)
   }
 

@@ -10,7 +10,6 @@ import { useConditions } from '../form/conditions.ts'
 import { useDocumentLock } from '../form/document-lock.ts'
 import { LockBanner } from './lock-banner.tsx'
 import { unsavedKey } from '../form/unsaved-store.ts'
-import { handOver, takeHandOver } from '../form/prefill.ts'
 import { FieldList } from '../form/fields.tsx'
 import { FormContext, type FormState } from '../form/form-context.ts'
 import { changedFields, dataFields, emptyDoc } from '../form/values.ts'
@@ -31,12 +30,9 @@ import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draf
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx'
 import { LiveChangeNotice, useLiveDocument } from './live-document.tsx'
 
-/** A one-time note carried across the redirect from /create to the new document's page. */
-let flash: { path: string; text: string; secret?: string; invite?: string } | null = null
-
 export function EditView(props: { collection: CollectionConfig; id: string | null }) {
   const c = props.collection
-  const { user, locale, setUser, setLocale, config } = useApp()
+  const { user, locale, setUser, setLocale, config, handOver } = useApp()
   const [copying, setCopying] = useState(false)
   const creating = props.id === null
   const isUsers = c.builtIn === 'users'
@@ -63,11 +59,8 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     form,
     save: (data) => docs.update(c.slug, props.id!, data, { locale, draft: true, autosave: true, lockToken: lock.token }).then((r) => r.doc),
   })
-  const [note, setNote] = useState(() => {
-    const n = flash && flash.path === `${path}/${props.id}` ? flash : null
-    flash = null
-    return n
-  })
+  // The one-time note carried across the redirect from /create to the new document's page.
+  const [note, setNote] = useState(() => handOver.take('note', `${path}/${props.id}`))
 
   useEffect(() => {
     let live = true
@@ -77,7 +70,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
       setDoc(null)
       const blank = isUsers ? newUserDefaults(c, emptyDoc(fields)) : emptyDoc(fields)
       form.reset(blank)
-      const copy = takeHandOver(`${path}/create`)
+      const copy = handOver.take('prefill', `${path}/create`)
       if (copy) form.setValues({ ...blank, ...copy })
       return
     }
@@ -124,7 +117,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         const secret = typeof saved.key === 'string' ? saved.key : undefined
         // A user created without a password comes back with an invitation link (docs/accounts.md).
         const invite = typeof saved.inviteUrl === 'string' ? saved.inviteUrl : undefined
-        flash = { path: `${path}/${saved.id}`, text: `${singularLabel(c)} created.`, secret, invite }
+        handOver.give('note', `${path}/${saved.id}`, { text: `${singularLabel(c)} created.`, secret, invite })
         form.reset(saved)
         toast(verb)
         await navigate(`${path}/${saved.id}`, { replace: true, force: true })
@@ -161,7 +154,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     const values = changedFields(fields, form.values, emptyDoc(fields))
     const titleKey = c.admin?.useAsTitle
     if (titleKey && typeof values[titleKey] === 'string') values[titleKey] = `${values[titleKey]} (copy)`
-    handOver(`${path}/create`, values)
+    handOver.give('prefill', `${path}/create`, values)
     await navigate(`${path}/create`)
   }
 
