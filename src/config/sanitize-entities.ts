@@ -20,10 +20,10 @@ export function mergeBuiltIn(builtIn: CollectionConfig, project: CollectionConfi
   // A project may declare a built-in field again with the same type (Payload's templates give `users` a
   // `name` and `media` an `alt`): the built-in definition stands, the project's label, admin options
   // and hooks are added to it. Another type is a mistake.
-  const builtInFields = new Map(builtIn.fields.map((f) => [f.name ?? '', f]));
+  const builtInFields = new Map(builtIn.fields.map((f) => [f.name ?? '', f] as const));
   const redeclared = new Map<string, Field>();
   const extraFields = (project.fields ?? []).filter((f, i) => {
-    const own = builtInFields.get(f?.name);
+    const own = builtInFields.get(f?.name ?? '');
     if (!own) return true;
     if (f.type !== own.type) fail(`${key}.fields[${i}].name`, `"${f.name}" is a built-in field of ${builtIn.slug}`);
     redeclared.set(own.name ?? '', f);
