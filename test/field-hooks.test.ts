@@ -113,6 +113,19 @@ const scenarios: Scenario[] = [
     name: 'a draft save leaves such a hook alone', method: 'POST', url: '/stories', body: { title: 'Not yet', _status: 'draft' }, status: 201,
     check: (res) => expect(res.body.doc).toMatchObject({ publishedAt: null, _status: 'draft' }),
   },
+  {
+    name: 'a selection leaves virtual fields out unless it names them', method: 'POST', url: '/articles', body: { title: 'Picked' }, status: 201,
+    check: async (res, t) => {
+      const id = res.body.doc.id;
+      const some = await t.request('GET', `/articles/${id}?select[title]=true`);
+      expect(some.body).toEqual({ id, title: 'Picked' });
+      const list = await t.request('GET', `/articles?where[id][equals]=${id}&select[title]=true`);
+      expect(list.body.docs).toEqual([{ id, title: 'Picked' }]);
+      const named = await t.request('GET', `/articles/${id}?select[title]=true&select[shout]=true`);
+      expect(named.body).toEqual({ id, title: 'Picked', shout: 'PICKED' });
+      await t.request('DELETE', `/articles/${id}`);
+    },
+  },
 ];
 
 runScenarios('field hooks, virtual fields and conditions', config, scenarios);
