@@ -12,14 +12,15 @@ describe('merging a project users and media collection into the built-in ones', 
       collections: [
         {
           slug: 'users',
-          fields: [{ name: 'bio', type: 'textarea' }],
+          // `name` again, as Payload's templates declare it: the built-in field stands, the label joins it.
+          fields: [{ name: 'name', type: 'text', label: 'Full name' }, { name: 'bio', type: 'textarea' }],
           hooks: { afterChange: [({ doc }) => { seen.push(String(doc?.email)); return doc; }] },
         },
         {
           slug: 'media',
           // Media readable by logged-in users only, and a caption field.
           access: { read: ({ user }) => Boolean(user) },
-          fields: [{ name: 'caption', type: 'text' }],
+          fields: [{ name: 'alt', type: 'text', required: false }, { name: 'caption', type: 'text' }],
         },
       ],
     });
@@ -33,6 +34,9 @@ describe('merging a project users and media collection into the built-in ones', 
     expect(res.status).toBe(200);
     expect(res.body.doc).toMatchObject({ bio: 'Writes things', role: 'editor', email: editor.user.email });
     expect(seen).toContain(editor.user.email as string);
+    const named = await t.request('PATCH', `/users/${editor.user.id}`, { token: editor.token, body: { name: 'Ed Itor' } });
+    expect(named.body.doc.name).toBe('Ed Itor');
+    expect(t.cms.config.collections.find((c) => c.slug === 'users')?.fields.filter((f) => f.name === 'name')).toMatchObject([{ label: 'Full name' }]);
     expect((await t.request('POST', '/users', { token: editor.token, body: { email: 'x@example.com', password: 'password123' } })).status).toBe(403);
   });
 
@@ -50,7 +54,7 @@ describe('merging a project users and media collection into the built-in ones', 
     expect((await t.request('PATCH', `/media/${res.body.doc.id}`, { token: editor.token, body: { filesize: 1 } })).status).toBe(400);
   });
 
-  test('a project field may not reuse a built-in name', async () => {
+  test('a project field may not reuse a built-in name with another type', async () => {
     const { sanitizeConfig } = await import('../src/config/sanitize.ts');
     expect(() => sanitizeConfig({ collections: [{ slug: 'users', fields: [{ name: 'email', type: 'text' }] }] }, { configPath: '/x/cms.config.ts', rootDir: '/x' })).toThrow('built-in field');
   });

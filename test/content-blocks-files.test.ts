@@ -24,6 +24,13 @@ const layout = [
   { blockType: 'archive', title: 'Latest', nested: [{ blockType: 'quote', text: 'Quoted' }] },
 ];
 
+// A collection read without times (`timestamps: false`) exports none; an import still fills them in.
+const withNotes = (): UserConfig => {
+  const config = websiteConfig();
+  const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
+  return { ...config, collections: [...config.collections!, { slug: 'notes', timestamps: false, access: open, fields: [{ name: 'text', type: 'text' }] }] };
+};
+
 describe('blocks through export and import', () => {
   let source: TestServer;
   let target: TestServer;
@@ -33,8 +40,9 @@ describe('blocks through export and import', () => {
   let pageId: number;
 
   beforeAll(async () => {
-    source = await startTestServer(websiteConfig());
+    source = await startTestServer(withNotes());
     const api = localAPI(source.cms);
+    await api.create({ collection: 'notes', data: { text: 'No times' } });
     const post = await api.create({ collection: 'posts', data: { title: 'A post' } });
     const rows = layout.map((row) => (row.blockType === 'archive' ? { ...row, featured: post.id } : row));
     const page = await api.create({ collection: 'pages', data: { title: 'Home', hero: { headline: 'Welcome' }, layout: rows, status: 'published' }, locale: 'en' });
@@ -44,7 +52,7 @@ describe('blocks through export and import', () => {
     await api.update({ collection: 'pages', id: pageId, data: { layout: german, hero: { headline: 'Willkommen' } }, locale: 'de' });
 
     await exportContent(source.cms, { outDir: first });
-    target = await startTestServer(websiteConfig());
+    target = await startTestServer(withNotes());
     await importContent(target.cms, first);
     await exportContent(target.cms, { outDir: second });
   });
@@ -75,6 +83,11 @@ describe('blocks through export and import', () => {
     expect(copy.body.layout[0].title).toBe('Fang hier an');
   });
 
+  test('a collection without timestamps comes back', async () => {
+    const notes = await target.request('GET', '/notes');
+    expect(notes.body.docs).toEqual([{ id: 1, text: 'No times' }]);
+  });
+
   test('an export whose rows name an unknown block type is refused before anything is written', async () => {
     const bad = path.join(work, 'bad');
     fs.cpSync(first, bad, { recursive: true });
@@ -82,7 +95,7 @@ describe('blocks through export and import', () => {
     const page = readJSON(file);
     page.layout[0].blockType = 'nope';
     fs.writeFileSync(file, JSON.stringify(page, null, 2));
-    const empty = await startTestServer(websiteConfig());
+    const empty = await startTestServer(withNotes());
     try {
       await expect(importContent(empty.cms, bad)).rejects.toThrow(/nope|blockType/);
       const list = await empty.request('GET', '/pages?depth=0');

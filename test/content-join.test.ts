@@ -148,9 +148,9 @@ describe('join fields, batched and checked', () => {
   });
 
   const broken: [string, Record<string, unknown>, string][] = [
-    ['on a field that is not a relationship', { name: 'posts', type: 'join', collection: 'posts', on: 'title' }, 'collections(categories).fields[1].on'],
+    ['on a field that is not a relationship', { name: 'posts', type: 'join', collection: 'posts', on: 'title' }, 'collections[0].fields[1].on'],
     ['on a relationship to another collection', { name: 'posts', type: 'join', collection: 'posts', on: 'ref' }, 'does not point at categories'],
-    ['on an unknown collection', { name: 'posts', type: 'join', collection: 'nope', on: 'x' }, 'collections(categories).fields[1].collection'],
+    ['on an unknown collection', { name: 'posts', type: 'join', collection: 'nope', on: 'x' }, 'collections[0].fields[1].collection'],
   ];
   for (const [name, field, message] of broken) {
     test(`start-up stops on a join ${name}`, async () => {

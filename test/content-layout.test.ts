@@ -51,6 +51,8 @@ test.each([
   ['a block field named blockType', withPages([{ name: 'layout', type: 'blocks', blocks: [{ slug: 'a', fields: [{ name: 'blockType', type: 'text' }] }] }]), 'reserved'],
   ['an unnamed tab clashing with a sibling', withPages([{ name: 'x', type: 'text' }, { type: 'tabs', tabs: [{ label: 'A', fields: [{ name: 'x', type: 'text' }] }] }]), 'collections[0].fields[1].tabs[0].fields[0].name'],
   ['a tabs field without tabs', withPages([{ type: 'tabs' }]), 'collections[0].fields[0].tabs'],
+  ['an unknown collection inside a block', withPages([{ name: 'layout', type: 'blocks', blocks: [{ slug: 'a', fields: [{ name: 'page', type: 'relationship', relationTo: 'nope' }] }] }]), 'collections[0].fields[0].blocks[0].fields[0].relationTo: unknown collection "nope"'],
+  ['an unknown collection in a row inside a tab', withPages([{ name: 'x', type: 'text' }, { type: 'tabs', tabs: [{ label: 'A', fields: [{ type: 'row', fields: [{ name: 'img', type: 'upload', relationTo: 'nope' }] }] }] }]), 'collections[0].fields[1].tabs[0].fields[0].fields[0].relationTo'],
 ])('config mistake: %s stops start-up naming the path', (_name, config, fragment) => {
   expect(refuse(config)).toThrow(fragment);
 });

@@ -4,7 +4,8 @@ import type { UserConfig } from '../src/config/types.ts';
 import { expect } from 'bun:test';
 
 const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
-const config: UserConfig = { collections: [{ slug: 'places', access: open, fields: [{ name: 'name', type: 'text' }, { name: 'loc', type: 'point' }] }] };
+// A `defaultSort` of its own: `near` still orders by distance when the request gives no sort.
+const config: UserConfig = { collections: [{ slug: 'places', access: open, defaultSort: '-name', fields: [{ name: 'name', type: 'text' }, { name: 'loc', type: 'point' }] }] };
 
 async function seed(t: TestServer) {
   // Berlin, Potsdam (~27 km from Berlin), Hamburg (~255 km), Munich (~505 km), and one without a point.
@@ -19,6 +20,7 @@ runScenarios('point fields', config, [
   { name: 'near within 300 km, nearest first', method: 'GET', url: '/places?where[loc][near]=13.4,52.5,300000', status: 200, check: (res) => expect(names(res)).toEqual(['Berlin', 'Potsdam', 'Hamburg']) },
   { name: 'near with a minimum distance', method: 'GET', url: '/places?where[loc][near]=13.4,52.5,600000,100000', status: 200, check: (res) => expect(names(res)).toEqual(['Hamburg', 'Munich']) },
   { name: 'an explicit sort beats distance order', method: 'GET', url: '/places?where[loc][near]=13.4,52.5,300000&sort=name', status: 200, check: (res) => expect(names(res)).toEqual(['Berlin', 'Hamburg', 'Potsdam']) },
+  { name: 'without near the collection order holds', method: 'GET', url: '/places?where[loc][exists]=true', status: 200, check: (res) => expect(names(res)).toEqual(['Potsdam', 'Munich', 'Hamburg', 'Berlin']) },
   { name: 'near inside and', method: 'GET', url: '/places?where[and][0][loc][near]=11.5,48.1,10000', status: 200, check: (res) => expect(names(res)).toEqual(['Munich']) },
   { name: 'a longitude out of range is a 400', method: 'POST', url: '/places', body: { loc: [181, 0] }, status: 400, contains: ['"field":"loc"', 'longitude'] },
   { name: 'a latitude out of range is a 400', method: 'POST', url: '/places', body: { loc: [0, -91] }, status: 400, contains: ['latitude'] },

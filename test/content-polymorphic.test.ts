@@ -20,6 +20,8 @@ const config: UserConfig = {
         // Only public posts (and any page) may be chosen.
         { name: 'picked', type: 'relationship', relationTo: ['pages', 'posts'], filterOptions: ({ relationTo }) => (relationTo === 'posts' ? { public: { equals: true } } : true) },
         { name: 'onlyFirst', type: 'relationship', relationTo: 'pages', filterOptions: { title: { equals: 'Home' } } },
+        // As Payload's templates write it: a document may not point at itself.
+        { name: 'seeAlso', type: 'relationship', relationTo: 'links', hasMany: true, filterOptions: ({ id }) => (id ? { id: { not_in: [id] } } : true) },
         { name: 'items', type: 'array', fields: [{ name: 'links', type: 'relationship', relationTo: ['pages', 'posts'], hasMany: true }] },
         {
           name: 'layout', type: 'blocks',
@@ -154,6 +156,19 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'filterOptions as a where object', method: 'POST', url: '/links', body: { label: 'bad', onlyFirst: 2 }, status: 400, contains: ['"onlyFirst"'],
+  },
+  {
+    name: 'filterOptions receives the id of the document being saved', method: 'POST', url: '/links', body: { label: 'self' }, status: 201,
+    check: async (res, t) => {
+      const id = res.body.doc.id;
+      const self = await t.request('PATCH', `/links/${id}`, { body: { seeAlso: [id] } });
+      expect(self.status).toBe(400);
+      expect(self.body.errors[0]).toMatchObject({ field: 'seeAlso.0' });
+      const other = await t.request('POST', '/links', { body: { label: 'other', seeAlso: [id] } });
+      expect(other.status).toBe(201);
+      await t.request('DELETE', `/links/${other.body.doc.id}`);
+      await t.request('DELETE', `/links/${id}`);
+    },
   },
   {
     name: 'a populated value sent back is stored as its id', method: 'PATCH', url: '/links/2?depth=0',

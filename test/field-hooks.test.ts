@@ -25,6 +25,16 @@ const config: UserConfig = {
         { name: 'url', type: 'text', required: true, admin: { condition: (data) => data.kind === 'link', description: 'Where it goes', placeholder: 'https://', position: 'sidebar', width: '50%', readOnly: false } },
       ],
     },
+    {
+      // Payload's website template stamps `publishedAt` from a field hook that reads `siblingData._status`.
+      slug: 'stories',
+      access: open,
+      versions: { drafts: true },
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'publishedAt', type: 'date', hooks: { beforeChange: [({ siblingData, value }) => (siblingData._status === 'published' && !value ? new Date('2030-01-02T03:04:05.000Z') : value)] } },
+      ],
+    },
   ],
 };
 
@@ -93,6 +103,27 @@ const scenarios: Scenario[] = [
       const url = fields.find((f: any) => f.name === 'url');
       expect(url.admin).toEqual({ condition: true, description: 'Where it goes', placeholder: 'https://', position: 'sidebar', width: '50%', readOnly: false });
       expect(fields.find((f: any) => f.name === 'shout').virtual).toBe(true);
+    },
+  },
+  {
+    name: 'beforeChange hooks see the status a save asks for as _status', method: 'POST', url: '/stories', body: { title: 'Out', _status: 'published' }, status: 201,
+    check: (res) => expect(res.body.doc).toMatchObject({ publishedAt: '2030-01-02T03:04:05.000Z', _status: 'published' }),
+  },
+  {
+    name: 'a draft save leaves such a hook alone', method: 'POST', url: '/stories', body: { title: 'Not yet', _status: 'draft' }, status: 201,
+    check: (res) => expect(res.body.doc).toMatchObject({ publishedAt: null, _status: 'draft' }),
+  },
+  {
+    name: 'a selection leaves virtual fields out unless it names them', method: 'POST', url: '/articles', body: { title: 'Picked' }, status: 201,
+    check: async (res, t) => {
+      const id = res.body.doc.id;
+      const some = await t.request('GET', `/articles/${id}?select[title]=true`);
+      expect(some.body).toEqual({ id, title: 'Picked' });
+      const list = await t.request('GET', `/articles?where[id][equals]=${id}&select[title]=true`);
+      expect(list.body.docs).toEqual([{ id, title: 'Picked' }]);
+      const named = await t.request('GET', `/articles/${id}?select[title]=true&select[shout]=true`);
+      expect(named.body).toEqual({ id, title: 'Picked', shout: 'PICKED' });
+      await t.request('DELETE', `/articles/${id}`);
     },
   },
 ];

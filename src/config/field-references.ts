@@ -1,6 +1,7 @@
 /** Checks what fields name in other collections, once every collection is known: relationTo targets and join fields' `on`. */
 import type { Entity, SanitizedCollection, SanitizedField } from './types.ts';
 import { relationTargets, isRelationField } from './relation-targets.ts';
+import { configKeyOf } from './sanitize-fields.ts';
 
 type Fail = (key: string, message: string) => never;
 
@@ -24,13 +25,14 @@ export function fieldAtPath(fields: SanitizedField[], path: string): SanitizedFi
 }
 
 export function checkFieldReferences(entity: Entity, key: string, collections: Map<string, SanitizedCollection>, fail: Fail): void {
+  // Fields at any nesting (groups, named tabs, array and block rows), named by where the config wrote them.
   const visit = (fields: SanitizedField[], base: string) => fields.forEach((field, i) => {
-    const at = `${base}[${i}]`;
+    const at = configKeyOf(field) ?? `${base}[${i}]`;
     if (isRelationField(field)) {
       for (const slug of relationTargets(field)) if (!collections.has(slug)) fail(`${at}.relationTo`, `unknown collection "${slug}"`);
     }
     if (field.type === 'join') checkJoin(entity, field, at, collections, fail);
-    if (field.fields) visit(field.fields, `${at}.fields`);
+    for (const list of childFieldLists(field)) visit(list, `${at}.fields`);
   });
   visit(entity.fields, `${key}.fields`);
 }

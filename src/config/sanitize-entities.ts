@@ -10,16 +10,28 @@ import { sanitizeSearch } from './search-options.ts';
 import { sanitizeFields, type Fail } from './sanitize-fields.ts';
 import {
   HOOK_NAMES,
-  type AccessRule, type CollectionConfig, type EntityCacheConfig, type GlobalConfig, type Hook, type HookName, type Hooks,
+  type AccessRule, type CollectionConfig, type Field, type EntityCacheConfig, type GlobalConfig, type Hook, type HookName, type Hooks,
   type SanitizedCollection, type SanitizedConfig, type SanitizedEntityCache, type SanitizedGlobal,
 } from './types.ts';
 
 const RESERVED_FIELD_NAMES = new Set(['id', 'createdAt', 'updatedAt', 'passwordHash', 'keyHash', 'password']);
 
 export function mergeBuiltIn(builtIn: CollectionConfig, project: CollectionConfig, key: string, fail: Fail): CollectionConfig {
-  const builtInNames = new Set(builtIn.fields.map((f) => f.name));
-  (project.fields ?? []).forEach((f, i) => {
-    if (builtInNames.has(f?.name)) fail(`${key}.fields[${i}].name`, `"${f.name}" is a built-in field of ${builtIn.slug}`);
+  // A project may declare a built-in field again with the same type (Payload's templates give `users` a
+  // `name` and `media` an `alt`): the built-in definition stands, the project's label, admin options
+  // and hooks are added to it. Another type is a mistake.
+  const builtInFields = new Map(builtIn.fields.map((f) => [f.name ?? '', f] as const));
+  const redeclared = new Map<string, Field>();
+  const extraFields = (project.fields ?? []).filter((f, i) => {
+    const own = builtInFields.get(f?.name ?? '');
+    if (!own) return true;
+    if (f.type !== own.type) fail(`${key}.fields[${i}].name`, `"${f.name}" is a built-in field of ${builtIn.slug}`);
+    redeclared.set(own.name ?? '', f);
+    return false;
+  });
+  const fields = builtIn.fields.map((own) => {
+    const f = redeclared.get(own.name ?? '');
+    return f ? ({ ...f, ...own, admin: { ...own.admin, ...f.admin }, ...(f.hooks ? { hooks: f.hooks } : {}) } as Field) : own;
   });
   const hooks: Hooks = { ...builtIn.hooks };
   for (const name of HOOK_NAMES) {
@@ -29,7 +41,7 @@ export function mergeBuiltIn(builtIn: CollectionConfig, project: CollectionConfi
   return {
     ...builtIn,
     ...project,
-    fields: [...builtIn.fields, ...(project.fields ?? [])],
+    fields: [...fields, ...extraFields],
     access: { ...builtIn.access, ...project.access },
     hooks,
     admin: { ...builtIn.admin, ...project.admin },

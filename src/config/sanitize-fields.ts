@@ -41,6 +41,10 @@ export function newLevel(path: string, localized: boolean, reserved: Set<string>
 }
 
 /** The fields of one level as written (layout fields included); stored fields are added to `level.stored`. */
+/** Where each sanitized field was written in the config (`collections[2].fields[1].tabs[0].fields[3]`), for later checks' messages. */
+const configKeys = new WeakMap<SanitizedField, string>();
+export const configKeyOf = (field: SanitizedField): string | undefined => configKeys.get(field);
+
 export function sanitizeLevel(fields: unknown, key: string, level: FieldLevel, env: FieldEnv): SanitizedField[] {
   // A collection may have no fields of its own; a container needs some.
   if (!Array.isArray(fields) || (fields.length === 0 && level.depth > 1)) env.fail(key, 'needs a non-empty list of fields');
@@ -51,6 +55,7 @@ export function sanitizeLevel(fields: unknown, key: string, level: FieldLevel, e
     if (!FIELD_TYPES.includes(field.type)) env.fail(`${at}.type`, `unknown field type "${field.type}" (expected one of ${FIELD_TYPES.join(', ')})`);
     if ((LAYOUT_FIELD_TYPES as readonly string[]).includes(field.type)) return sanitizeLayout(field, at, level, env);
     const out = sanitizeField(field, at, level, env);
+    configKeys.set(out, at);
     level.stored.push(out);
     return out;
   });

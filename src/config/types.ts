@@ -49,8 +49,8 @@ export interface Tab {
   admin?: Record<string, unknown>;
 }
 
-/** What `filterOptions` receives: who writes, the document as it will be, the field's siblings, and the collection a value points at. */
-export type FilterOptionsArgs = { user: User | null; data: Record<string, unknown>; siblingData: Record<string, unknown>; relationTo: string };
+/** What `filterOptions` receives: the document's id (absent on create), who writes, the document as it will be, the field's siblings, and the collection a value points at. */
+export type FilterOptionsArgs = { id?: number; user: User | null; data: Record<string, unknown>; siblingData: Record<string, unknown>; relationTo: string };
 export type FilterOptions = Where | ((args: FilterOptionsArgs) => Where | boolean | Promise<Where | boolean>);
 
 /** A field hook: gets the field's value and its surroundings, answers the value to keep. */

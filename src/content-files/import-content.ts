@@ -26,6 +26,7 @@ import { mediaFileKeys } from '../uploads/media-files.ts';
 import { SYSTEM_ORIGIN, writeAuditEntry } from '../audit/write-entry.ts';
 import { changesBetween } from '../audit/changes.ts';
 import { outsideFileProblem } from './folder-files.ts';
+import { isoNow } from '../clock.ts';
 
 export type ImportProgress = { phase: string; done: number; total: number };
 export type ImportResult = { documents: Record<string, number>; globals: number; mediaFiles: number };
@@ -56,9 +57,10 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
   }
 
   const result: ImportResult = { documents: {}, globals: 0, mediaFiles: mediaNames.length };
+  const now = isoNow(cms.clock);
   await cms.store.transaction(async (tx) => {
     for (const [i, item] of loaded.entries()) {
-      await upsertDocument(tx, item).catch((error) => {
+      await upsertDocument(tx, item, now).catch((error) => {
         const field = tx.dialect.uniqueViolation(error);
         refuse(field ? `${item.file}: "${field}" must be unique, and another document already has this value` : `${item.file}: ${(error as Error).message}`);
       });
@@ -156,13 +158,17 @@ function checkFields(fields: SanitizedField[], value: Doc, extra: Set<string>, m
   }
 }
 
-/** The row of the document in the stored shape, every column set (a field the file leaves out is emptied), inserted or replacing the same id. */
-async function upsertDocument(tx: Queryable, { entity, id, doc }: Loaded): Promise<void> {
+/**
+ * The row of the document in the stored shape, every column set (a field the file leaves out is emptied),
+ * inserted or replacing the same id. A collection with `timestamps: false` exports no times; its rows
+ * are stamped with the time of the import.
+ */
+async function upsertDocument(tx: Queryable, { entity, id, doc }: Loaded, now: string): Promise<void> {
   let stored: Doc = { ...doc };
   delete stored._status;
   delete stored.id;
   if (isUploadCollection(entity)) stored = stripMediaURLs(stored);
-  const row: Doc = { id, ...docToRow(entity, stored, tx.dialect) };
+  const row: Doc = { id, createdAt: now, updatedAt: now, ...docToRow(entity, stored, tx.dialect) };
   const columns = entityTable(entity).columns.map((c) => c.name);
   const values = columns.map((c) => row[c] ?? null);
   const updates = columns.filter((c) => c !== 'id').map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ');

@@ -76,7 +76,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const { store } = ctx.cms;
   const searched = args.search === undefined ? null : args.search;
   const where = searched !== null && args.sort !== undefined ? andParts([matched.where, matchFilter(ctx, collection, searched, matched)]) : matched.where;
-  const orderBy = compileSort(store.dialect, collection, args.sort ?? collection.defaultSort, locale, rights, args.where);
+  const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights, args.where, collection.defaultSort);
   const shape = await readShapeOf(ctx, collection, args, rights);
   const offset = paginate ? (page - 1) * limit : 0;
   let totalDocs: number;

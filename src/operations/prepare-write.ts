@@ -67,14 +67,19 @@ export async function prepareWrite(
 
   const allLocales = ctx.locale === 'all' ? ctx.cms.config.localization?.locales ?? null : null;
   const { values, errors } = await validateFields(entity.fields, data, { operation, user: ctx.user, id, data: { ...existing, ...data }, allLocales });
-  errors.push(...(await relationProblems(ctx, entity.fields, values, { ...existing, ...values })));
+  errors.push(...(await relationProblems(ctx, entity.fields, values, { ...existing, ...values }, id)));
   const tooLarge = errors.length ? null : documentSizeProblem({ ...existing, ...values }, entity.maxDocumentSize);
   if (tooLarge) errors.push(tooLarge);
   if (errors.length) throw validationError(errors);
 
-  const hooked = await runFieldHooks(ctx, entity.fields, 'beforeChange', values, { originalDoc: existing, operation });
-  const changed = await runHooks(ctx, entity, 'beforeChange', 'data', { data: hooked, originalDoc: existing, operation, id });
+  // beforeChange hooks see the status the save asks for, in both spellings, as Payload's do (a hook that
+  // stamps `publishedAt` when `siblingData._status` is 'published'); the status itself is set by the save.
+  const asked = status ? { status, _status: status } : {};
+  const hooked = await runFieldHooks(ctx, entity.fields, 'beforeChange', { ...values, ...asked }, { originalDoc: existing, operation });
+  const { status: _s, _status: _a, ...changed } = await runHooks(ctx, entity, 'beforeChange', 'data', { data: hooked, originalDoc: existing, operation, id });
   if (entity.kind === 'collection' && entity.builtIn === 'folders' && id !== undefined) await assertFolderPlacement(ctx, entity, id, changed.folder);
+  // Hooks may answer a date as a Date (Payload's do): it is kept as its ISO string, like a date sent as JSON.
+  for (const [key, value] of Object.entries(changed)) if (value instanceof Date) changed[key] = value.toISOString();
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
   return { stored, system, status, reveal };
 }

@@ -31,8 +31,10 @@ export async function presentDocs(ctx: OperationContext, entity: Entity, stored:
   const out = await prepareDocs(ctx, entity, stored, shape);
   if (depth > 0) await populateRelationships(ctx, entity, out, depth, shape?.populate, STEPS);
   await readJoins(ctx, entity, out, depth, joins, (c, e, docs, d) => presentDocs(c, e, docs, d, undefined, false));
-  if (shape?.select) dropUnselectedJoins(entity, out, shape.select);
+  if (shape?.select) dropUnselected(joinFieldsOf(entity), out, shape.select);
   for (let i = 0; i < out.length; i++) out[i] = await finishDoc(ctx, entity, out[i]);
+  // Virtual fields get their values from afterRead hooks, after the selection: a selection leaves them out too.
+  if (shape?.select) dropUnselected(entity.fields.filter((f) => f.virtual), out, shape.select);
   if (shape?.richText) {
     const options = { config: ctx.cms.config, keyedByLocale: !ctx.locale || ctx.locale === 'all' };
     for (const doc of out) convertRichTextValues(doc, entity.fields, shape.richText, options);
@@ -78,8 +80,8 @@ function withoutTimestamps(doc: Doc): Doc {
   return rest;
 }
 
-function dropUnselectedJoins(entity: Entity, docs: Doc[], select: NonNullable<ReadShape['select']>): void {
-  for (const field of joinFieldsOf(entity)) {
+function dropUnselected(fields: SanitizedField[], docs: Doc[], select: NonNullable<ReadShape['select']>): void {
+  for (const field of fields) {
     if (field.name in applySelection({ [field.name]: null }, select)) continue;
     for (const doc of docs) delete doc[field.name];
   }

@@ -13,7 +13,7 @@ import { localeOf, type OperationContext } from './context.ts';
 type Doc = Record<string, unknown>;
 type Found = { field: SanitizedField; path: string; relationTo: string; id: number; siblingData: Doc };
 
-export async function relationProblems(ctx: OperationContext, fields: SanitizedField[], values: Doc, data: Doc): Promise<FieldError[]> {
+export async function relationProblems(ctx: OperationContext, fields: SanitizedField[], values: Doc, data: Doc, id?: number): Promise<FieldError[]> {
   const found: Found[] = [];
   const errors: FieldError[] = [];
   visitRelations(fields, values, ({ field, slug, id, path, siblingData }) => {
@@ -30,15 +30,15 @@ export async function relationProblems(ctx: OperationContext, fields: SanitizedF
   if (errors.length) return errors;
   for (const f of found) {
     if (f.field.filterOptions === undefined) continue;
-    if (!(await allowedByFilter(ctx, f, data))) errors.push({ field: f.path, message: `This ${f.relationTo} document cannot be chosen here.` });
+    if (!(await allowedByFilter(ctx, f, data, id))) errors.push({ field: f.path, message: `This ${f.relationTo} document cannot be chosen here.` });
   }
   return errors;
 }
 
-async function allowedByFilter(ctx: OperationContext, f: Found, data: Doc): Promise<boolean> {
+async function allowedByFilter(ctx: OperationContext, f: Found, data: Doc, id: number | undefined): Promise<boolean> {
   const option = f.field.filterOptions!;
   const where = typeof option === 'function'
-    ? await option({ user: ctx.user, data, siblingData: f.siblingData, relationTo: f.relationTo })
+    ? await option({ id, user: ctx.user, data, siblingData: f.siblingData, relationTo: f.relationTo })
     : option;
   if (where === true) return true;
   if (where === false || where === null || typeof where !== 'object') return false;

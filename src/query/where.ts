@@ -429,9 +429,16 @@ function manyCondition(dialect: Dialect, target: Target, operator: string, opera
   return { sql: `EXISTS (SELECT 1 FROM ${dialect.jsonItems(e)} WHERE ${inner.sql})`, params: inner.params };
 }
 
-/** `-createdAt,title` → ORDER BY. A tiebreak on id keeps pages stable. */
-export function compileSort(dialect: Dialect, entity: Entity, sort: string | string[] | undefined, locale: LocaleOptions | null, rights: QueryRights, where?: Where | null): string {
-  const near = sort === undefined ? findNear(where) : null;
+/**
+ * `-createdAt,title` → ORDER BY. A tiebreak on id keeps pages stable. Without a `sort`, a `near` in the
+ * where orders nearest first, ahead of the collection's `defaultSort`.
+ */
+export function compileSort(
+  dialect: Dialect, entity: Entity, asked: string | string[] | undefined, locale: LocaleOptions | null, rights: QueryRights,
+  where?: Where | null, defaultSort?: string,
+): string {
+  const near = asked === undefined ? findNear(where) : null;
+  const sort = asked ?? defaultSort;
   if (near) {
     // Nearest first when no sort is asked for (as Payload does); the where has already checked the path.
     const target = resolveTarget(dialect, entity, near.path, locale, deniedOf(rights));
