@@ -88,6 +88,11 @@ const de: Catalogue = {
   'list.previous': 'Zurück',
   'list.pageOf': 'Seite {page} von {pages}',
   'list.next': 'Weiter',
+  'ui.loading': 'Wird geladen…',
+  'ui.copied': 'Kopiert',
+  'ui.copyRefused': 'Kopieren ist hier nicht erlaubt; markieren Sie den Text und kopieren Sie ihn selbst',
+  'ui.close': 'Schließen',
+  'ui.cancel': 'Abbrechen',
 }
 
 export default de

@@ -86,6 +86,11 @@ const en = {
   'list.previous': 'Previous',
   'list.pageOf': 'Page {page} of {pages}',
   'list.next': 'Next',
+  'ui.loading': 'Loading…',
+  'ui.copied': 'Copied',
+  'ui.copyRefused': 'Copying is not allowed here; select the text and copy it yourself',
+  'ui.close': 'Close',
+  'ui.cancel': 'Cancel',
 }
 
 export default en

@@ -88,6 +88,11 @@ const es: Catalogue = {
   'list.previous': 'Anterior',
   'list.pageOf': 'Página {page} de {pages}',
   'list.next': 'Siguiente',
+  'ui.loading': 'Cargando…',
+  'ui.copied': 'Copiado',
+  'ui.copyRefused': 'Aquí no se permite copiar; seleccione el texto y cópielo usted mismo',
+  'ui.close': 'Cerrar',
+  'ui.cancel': 'Cancelar',
 }
 
 export default es

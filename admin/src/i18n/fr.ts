@@ -88,6 +88,11 @@ const fr: Catalogue = {
   'list.previous': 'Précédent',
   'list.pageOf': 'Page {page} sur {pages}',
   'list.next': 'Suivant',
+  'ui.loading': 'Chargement…',
+  'ui.copied': 'Copié',
+  'ui.copyRefused': 'La copie n’est pas autorisée ici ; sélectionnez le texte et copiez-le vous-même',
+  'ui.close': 'Fermer',
+  'ui.cancel': 'Annuler',
 }
 
 export default fr
