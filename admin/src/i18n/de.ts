@@ -93,6 +93,11 @@ const de: Catalogue = {
   'ui.copyRefused': 'Kopieren ist hier nicht erlaubt; markieren Sie den Text und kopieren Sie ihn selbst',
   'ui.close': 'Schließen',
   'ui.cancel': 'Abbrechen',
+  'locale.content': 'Inhaltssprache',
+  'locale.locale': 'Sprachversion',
+  'locale.switchTitle': 'Sprachversion wechseln?',
+  'locale.switchMessage': 'Ungespeicherte Änderungen in dieser Sprachversion gehen verloren.',
+  'locale.switch': 'Wechseln',
 }
 
 export default de

@@ -93,6 +93,11 @@ const fr: Catalogue = {
   'ui.copyRefused': 'La copie n’est pas autorisée ici ; sélectionnez le texte et copiez-le vous-même',
   'ui.close': 'Fermer',
   'ui.cancel': 'Annuler',
+  'locale.content': 'Langue du contenu',
+  'locale.locale': 'Langue',
+  'locale.switchTitle': 'Changer de langue ?',
+  'locale.switchMessage': 'Les modifications non enregistrées dans cette langue seront perdues.',
+  'locale.switch': 'Changer',
 }
 
 export default fr
