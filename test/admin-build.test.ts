@@ -14,8 +14,11 @@ import { startTestServer, type TestServer } from './harness.ts';
 // what only some views need stays in lazy chunks, so the first load held at ≈40 kB while the content-model editors,
 // realtime, trash, folders, audit and assistant views arrived. Everything together (without the rich text editor,
 // which has its own budget) went from 80 kB to 100 kB with them: each lazy chunk costs a person only when opened.
+// 130 kB (+30 kB) since the admin speaks four languages: each catalogue's pages part (edit form, field editors,
+// media, operations) is a chunk per language, and a reader fetches only their own; the first load holds only
+// the English first-paint part.
 const BUDGET_GZIP_BYTES = 50_000;
-const ALL_GZIP_BYTES = 100_000;
+const ALL_GZIP_BYTES = 130_000;
 /** The rich text editor (Lexical) is its own chunk, fetched only when a rich text field is on screen. */
 const EDITOR_GZIP_BYTES = 140_000;
 const isEditor = (path: string) => path.startsWith('assets/editor-');

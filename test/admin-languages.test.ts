@@ -1,6 +1,7 @@
 /**
  * The admin in the reader's language (docs/admin.md, "Languages"): a German browser sees German words,
- * German config labels and German dates; choosing French on the account page switches at once and is kept.
+ * German config labels and German dates, the edit form, its field editors, versions panel and an operations
+ * view in German too; choosing French on the account page switches at once and is kept.
  * Config labels given per language pass through `GET /_admin/config`, and a malformed one is refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
@@ -21,9 +22,11 @@ const config = (): UserConfig => ({
       slug: 'posts',
       labels: { singular: { en: 'Post', de: 'Beitrag', fr: 'Article' }, plural: { en: 'Posts', de: 'Beiträge', fr: 'Articles' } },
       admin: { useAsTitle: 'title' },
+      drafts: true,
       fields: [
         { name: 'title', type: 'text', label: { en: 'Title', de: 'Titel', fr: 'Titre' } },
         { name: 'kind', type: 'select', label: 'Kind', options: [{ value: 'news', label: { en: 'News', de: 'Nachrichten', fr: 'Actualités' } }] },
+        { name: 'links', type: 'array', fields: [{ name: 'url', type: 'text' }] },
       ],
     },
   ],
@@ -91,6 +94,23 @@ describe.skipIf(!hasChromium())('admin languages', () => {
     await page.getByRole('searchbox', { name: 'Beiträge nach Titel durchsuchen' }).waitFor();
     // "12.05.2025, 14:03": day.month.year, 24-hour clock.
     expect(await page.locator('td.nowrap').first().textContent()).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    expect(pageErrors).toEqual([]);
+  }, STEP);
+
+  test('the edit form, a field editor, the versions panel and an operations view speak German', async () => {
+    await page.getByRole('link', { name: 'Hallo' }).click();
+    await page.getByRole('button', { name: 'Entwurf speichern' }).waitFor();
+    await page.getByRole('heading', { name: 'Versionen' }).waitFor();
+    await page.getByRole('heading', { name: 'Zeitplan' }).waitFor();
+    await page.getByRole('button', { name: 'Zeile hinzufügen' }).click();
+    await page.getByRole('button', { name: 'Zeile 1 entfernen' }).waitFor();
+    await page.getByText('Ungespeicherte Änderungen').waitFor();
+    await page.getByRole('button', { name: 'Entwurf speichern' }).click();
+    await page.getByText('Entwurf gespeichert').first().waitFor();
+    await page.getByText(/^von Eve ·/).first().waitFor();
+    await page.goto(admin('/operations/health'));
+    await page.getByRole('heading', { name: 'Zustand' }).waitFor();
+    await page.getByText('Datenbank').waitFor();
     expect(pageErrors).toEqual([]);
   }, STEP);
 

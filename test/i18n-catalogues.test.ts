@@ -6,10 +6,14 @@
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import en from '../admin/src/i18n/en.ts';
-import de from '../admin/src/i18n/de.ts';
-import fr from '../admin/src/i18n/fr.ts';
-import es from '../admin/src/i18n/es.ts';
+import enFirst from '../admin/src/i18n/en.ts';
+import deFirst from '../admin/src/i18n/de.ts';
+import frFirst from '../admin/src/i18n/fr.ts';
+import esFirst from '../admin/src/i18n/es.ts';
+import enPages from '../admin/src/i18n/en-pages.ts';
+import dePages from '../admin/src/i18n/de-pages.ts';
+import frPages from '../admin/src/i18n/fr-pages.ts';
+import esPages from '../admin/src/i18n/es-pages.ts';
 
 const SRC = join(import.meta.dir, '../admin/src');
 const sources = (readdirSync(SRC, { recursive: true }) as string[])
@@ -28,7 +32,10 @@ for (const { file, text } of sources) {
   }
 }
 
-const catalogues = { en, de, fr, es } as Record<string, Record<string, string>>;
+// Each language is two parts, the first paint's and the lazily loaded pages'; together they are its catalogue.
+const parts = { en: [enFirst, enPages], de: [deFirst, dePages], fr: [frFirst, frPages], es: [esFirst, esPages] } as Record<string, [Record<string, string>, Record<string, string>]>;
+const catalogues = Object.fromEntries(Object.entries(parts).map(([code, [first, pages]]) => [code, { ...first, ...pages }]));
+const en = catalogues.en!;
 // `{labelLower}` is `{label}` in lower case, for languages that write nouns mid-sentence so (English, French);
 // German keeps `{label}` as written. Either counts as the same placeholder.
 const placeholders = (s: string) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!.replace(/Lower$/, '')))].sort();
@@ -45,8 +52,14 @@ describe('admin language catalogues', () => {
       expect(Object.keys(catalogue).filter((k) => !used.has(k)).sort()).toEqual([]);
       expect(Object.entries(catalogue).filter(([, v]) => !v.trim()).map(([k]) => k)).toEqual([]);
     });
+    test(`${code}: each key is in the same part as in English, and in one part only`, () => {
+      const [first, pages] = parts[code]!;
+      expect(Object.keys(first).filter((k) => k in pages)).toEqual([]);
+      expect(Object.keys(first).filter((k) => !(k in parts.en![0])).sort()).toEqual([]);
+      expect(Object.keys(pages).filter((k) => !(k in parts.en![1])).sort()).toEqual([]);
+    });
     test(`${code}: each text has the English text's placeholders`, () => {
-      const wrong = Object.keys(en).filter((k) => k in catalogue && placeholders(catalogue[k]!).join() !== placeholders((en as Record<string, string>)[k]!).join());
+      const wrong = Object.keys(en).filter((k) => k in catalogue && placeholders(catalogue[k]!).join() !== placeholders(en[k]!).join());
       expect(wrong).toEqual([]);
     });
   }

@@ -2,6 +2,9 @@
 import type { CollectionConfig, Doc, Field, GlobalConfig } from './api.ts'
 import { formatNumber, intlLocale, localizedLabel, t } from './i18n/i18n.ts'
 
+/** A label as `{label}` and, for languages that lower-case nouns mid-sentence, `{labelLower}`. */
+export const labelParams = (label: string) => ({ label, labelLower: label.toLowerCase() })
+
 export const message = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 const ACRONYMS = new Set(['api', 'id', 'url', 'seo', 'html', 'css', 'json', 'ip', 'sku', 'cta'])

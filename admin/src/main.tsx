@@ -12,12 +12,12 @@ import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-sc
 import { lazyComponent } from './lazy.tsx'
 import { startTheme } from './theme.ts'
 import { registerFieldEditors } from './form/editors.tsx'
-import { loadLanguage, preferredLanguage, t } from './i18n/i18n.ts'
+import { loadLanguage, preferredLanguage, t, withPageMessages } from './i18n/i18n.ts'
 import { createHandOver } from './form/prefill.ts'
 import './styles.css'
 
 // The pages besides the dashboard and the lists, and the larger field editors, are one chunk (views/pages.tsx).
-const pages = () => import('./views/pages.tsx')
+const pages = withPageMessages(() => import('./views/pages.tsx'))
 registerFieldEditors(pages)
 // Only users whose role must enrol see it, once.
 const TwoFactorPanel = lazyComponent(() => pages().then((m) => m.TwoFactorPanel))

@@ -1,6 +1,7 @@
 /** Small shared pieces: error box, toasts, modal dialogs (native <dialog>), confirm(), icons. */
 import type { ComponentChildren } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
+import { t } from './i18n/i18n.ts'
 
 export function ErrorBox(props: { error?: string | null }) {
   return props.error ? (
@@ -14,7 +15,7 @@ export function Spinner(props: { label?: string }) {
   return (
     <div class="loading" role="status">
       <span class="spinner" aria-hidden="true" />
-      {props.label ?? 'Loading…'}
+      {props.label ?? t('ui.loading')}
     </div>
   )
 }
@@ -61,8 +62,8 @@ export function CopyButton(props: { text: string; label: string; copied?: string
       aria-label={props.label}
       title={props.label}
       onClick={() => {
-        const done = () => toast(props.copied ?? 'Copied')
-        const refused = () => toast('Copying is not allowed here; select the text and copy it yourself', 'error')
+        const done = () => toast(props.copied ?? t('ui.copied'))
+        const refused = () => toast(t('ui.copyRefused'), 'error')
         if (navigator.clipboard) navigator.clipboard.writeText(props.text).then(done, refused)
         else refused()
       }}
@@ -92,15 +93,15 @@ export function Pager(props: { list: { page: number; totalPages: number; hasPrev
   const { list } = props
   if (list.totalPages <= 1) return null
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={t('list.pages')}>
       <button type="button" disabled={!list.hasPrevPage} onClick={() => props.setPage(list.page - 1)}>
-        Previous
+        {t('list.previous')}
       </button>
       <span class="muted">
-        Page {list.page} of {list.totalPages}
+        {t('list.pageOf', { page: list.page, pages: list.totalPages })}
       </span>
       <button type="button" disabled={!list.hasNextPage} onClick={() => props.setPage(list.page + 1)}>
-        Next
+        {t('list.next')}
       </button>
     </nav>
   )
@@ -137,7 +138,7 @@ export function Modal(props: { title: string; onClose: () => void; children: Com
     >
       <div class="modal-head">
         <h2 id="modal-title">{props.title}</h2>
-        <button type="button" class="icon-button" aria-label="Close" onClick={props.onClose}>
+        <button type="button" class="icon-button" aria-label={t('ui.close')} onClick={props.onClose}>
           <Icon name="x" />
         </button>
       </div>
@@ -179,7 +180,7 @@ export function ConfirmHost() {
       footer={
         <>
           <button type="button" onClick={() => done(false)}>
-            {pending.cancel ?? 'Cancel'}
+            {pending.cancel ?? t('ui.cancel')}
           </button>
           <button type="button" class={pending.danger ? 'danger' : 'primary'} onClick={() => done(true)} autoFocus>
             {pending.confirm}

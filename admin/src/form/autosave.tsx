@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiError, type Doc, type Field } from '../api.ts'
 import type { DocumentFormState } from './document-form.tsx'
 import { changedFields } from './values.ts'
+import { intlLocale, t } from '../i18n/i18n.ts'
 
 export type AutosaveState = { lastSaved: string | null; status: 'idle' | 'saving' | 'offline' | 'failed' }
 
@@ -62,13 +63,13 @@ export function AutosaveStatus(props: { state: AutosaveState }) {
   const { lastSaved, status } = props.state
   const text =
     status === 'saving'
-      ? 'Autosaving…'
+      ? t('autosave.saving')
       : status === 'offline'
-        ? 'Offline: changes are kept in this browser and saved when the server is back'
+        ? t('autosave.offline')
         : status === 'failed'
-          ? 'Autosave failed'
+          ? t('autosave.failed')
           : lastSaved
-            ? `Draft autosaved at ${new Date(lastSaved).toLocaleTimeString()}`
+            ? t('autosave.savedAt', { time: new Date(lastSaved).toLocaleTimeString(intlLocale()) })
             : null
   return (
     <span class={`autosave-status muted small${status === 'offline' || status === 'failed' ? ' warn-text' : ''}`} role="status" aria-live="polite" data-testid="autosave-status">

@@ -10,7 +10,7 @@ import { Icon, Modal } from '../ui.tsx'
 import { FieldList } from './fields.tsx'
 import { errorCountText, errorsUnder, inputId, useForm, type FieldProps } from './form-context.ts'
 import { dataFields, newRow } from './values.ts'
-import { localizedLabel } from '../i18n/i18n.ts'
+import { t, tn, localizedLabel } from '../i18n/i18n.ts'
 
 export const blockLabel = (b: Block) => localizedLabel(b.labels?.singular) ?? humanize(b.slug)
 
@@ -21,7 +21,7 @@ export function blockRowTitle(row: Doc, block: Block | undefined, index: number)
     const v = row[f.name]
     if ((f.type === 'text' || f.type === 'email' || f.type === 'textarea') && typeof v === 'string' && v.trim()) return v
   }
-  return `${block ? blockLabel(block) : 'Block'} ${index + 1}`
+  return `${block ? blockLabel(block) : t('fields.block')} ${index + 1}`
 }
 
 /** A copy with new ids for the row and every nested row, so ids stay unique in the document. */
@@ -112,11 +112,11 @@ export function BlocksField(props: FieldProps<Doc[]>) {
           {field.localized && form.locale && <span class="locale-tag" aria-hidden="true">{form.locale}</span>}
         </span>
         <span class="muted small">
-          {rows.length} {rows.length === 1 ? 'block' : 'blocks'}
+          {tn('fields.blocks', rows.length)}
         </span>
         {rows.length > 1 && (
           <button type="button" class="ghost small" onClick={() => setCollapsed(allCollapsed ? new Set() : new Set(rows.map(keyOf)))}>
-            {allCollapsed ? 'Expand all' : 'Collapse all'}
+            {allCollapsed ? t('fields.expandAll') : t('fields.collapseAll')}
           </button>
         )}
       </div>
@@ -158,7 +158,7 @@ export function BlocksField(props: FieldProps<Doc[]>) {
               }}
             >
               <div class="row-head">
-                <span class="drag-handle" aria-hidden="true" title="Drag to reorder" onPointerDown={() => !disabled && setDragging(i)} onPointerUp={() => setDragging(null)}>
+                <span class="drag-handle" aria-hidden="true" title={t('fields.drag')} onPointerDown={() => !disabled && setDragging(i)} onPointerUp={() => setDragging(null)}>
                   <Icon name="drag" />
                 </span>
                 <button
@@ -179,19 +179,19 @@ export function BlocksField(props: FieldProps<Doc[]>) {
                   {errors > 0 && <span class="error-count">{errorCountText(errors)}</span>}
                 </button>
                 <div class="row-actions">
-                  <button type="button" class="icon-button" disabled={disabled || i === 0} aria-label={`Move ${title} up`} title="Move up" onClick={() => move(i, i - 1, `button[aria-label="Move ${CSS.escape(title)} up"]`)}>
+                  <button type="button" class="icon-button" disabled={disabled || i === 0} aria-label={t('fields.moveUpNamed', { title })} title={t('fields.moveUp')} onClick={() => move(i, i - 1, `button[aria-label="${CSS.escape(t('fields.moveUpNamed', { title }))}"]`)}>
                     <Icon name="up" />
                   </button>
-                  <button type="button" class="icon-button" disabled={disabled || i === rows.length - 1} aria-label={`Move ${title} down`} title="Move down" onClick={() => move(i, i + 1, `button[aria-label="Move ${CSS.escape(title)} down"]`)}>
+                  <button type="button" class="icon-button" disabled={disabled || i === rows.length - 1} aria-label={t('fields.moveDownNamed', { title })} title={t('fields.moveDown')} onClick={() => move(i, i + 1, `button[aria-label="${CSS.escape(t('fields.moveDownNamed', { title }))}"]`)}>
                     <Icon name="down" />
                   </button>
-                  <button type="button" class="icon-button" disabled={disabled || full} aria-label={`Add a block after ${title}`} title="Add below" onClick={() => setPicking(i + 1)}>
+                  <button type="button" class="icon-button" disabled={disabled || full} aria-label={t('fields.addAfter', { title })} title={t('fields.addBelow')} onClick={() => setPicking(i + 1)}>
                     <Icon name="plus" />
                   </button>
-                  <button type="button" class="icon-button" disabled={disabled || full} aria-label={`Duplicate ${title}`} title="Duplicate" onClick={() => duplicate(i)}>
+                  <button type="button" class="icon-button" disabled={disabled || full} aria-label={t('fields.duplicateNamed', { title })} title={t('edit.duplicate')} onClick={() => duplicate(i)}>
                     <Icon name="copy" />
                   </button>
-                  <button type="button" class="icon-button danger-text" disabled={disabled} aria-label={`Remove ${title}`} title="Remove" onClick={() => remove(i)}>
+                  <button type="button" class="icon-button danger-text" disabled={disabled} aria-label={t('fields.removeNamed', { title })} title={t('fields.remove')} onClick={() => remove(i)}>
                     <Icon name="trash" />
                   </button>
                 </div>
@@ -201,7 +201,7 @@ export function BlocksField(props: FieldProps<Doc[]>) {
                 {block ? (
                   <FieldList fields={block.fields} value={row} path={rowPath} onChange={(v) => set(rows.map((r, j) => (j === i ? v : r)))} />
                 ) : (
-                  <p class="muted">This row's block type “{String(row.blockType)}” is not in the config; it is kept as it is.</p>
+                  <p class="muted">{t('fields.unknownBlock', { type: String(row.blockType) })}</p>
                 )}
               </div>
             </li>
@@ -209,7 +209,7 @@ export function BlocksField(props: FieldProps<Doc[]>) {
         })}
       </ol>
       <button type="button" class="add-row" disabled={disabled || full || blocks.length === 0} onClick={() => setPicking(rows.length)}>
-        <Icon name="plus" /> Add {rows.length ? 'another' : 'a'} block
+        <Icon name="plus" /> {rows.length ? t('fields.addAnotherBlock') : t('fields.addBlock')}
       </button>
       {picking !== null && <BlockPicker blocks={blocks} onPick={(b) => insert(picking, b)} onClose={() => setPicking(null)} />}
     </div>
@@ -222,8 +222,8 @@ export function BlockPicker(props: { blocks: Block[]; onPick: (b: Block) => void
   const needle = q.trim().toLowerCase()
   const shown = props.blocks.filter((b) => !needle || blockLabel(b).toLowerCase().includes(needle) || b.slug.includes(needle))
   return (
-    <Modal title="Add a block" onClose={props.onClose} wide>
-      {props.blocks.length > 6 && <input type="search" class="block-search" aria-label="Filter blocks" placeholder="Filter blocks…" value={q} onInput={(e) => setQ(e.currentTarget.value)} />}
+    <Modal title={t('fields.addBlock')} onClose={props.onClose} wide>
+      {props.blocks.length > 6 && <input type="search" class="block-search" aria-label={t('fields.filterBlocks')} placeholder={t('fields.filterBlocksHint')} value={q} onInput={(e) => setQ(e.currentTarget.value)} />}
       <ul class="block-choices">
         {shown.map((b) => (
           <li key={b.slug}>

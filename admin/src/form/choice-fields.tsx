@@ -3,6 +3,7 @@ import { Icon } from '../ui.tsx'
 import { fieldOptions } from '../format.ts'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
+import { t } from '../i18n/i18n.ts'
 
 type Option = { value: string; label: string }
 
@@ -11,11 +12,11 @@ export function ChipList(props: { ids: string[]; labelOf: (id: string) => string
   if (props.ids.length === 0) return null
   const label = (id: string) => props.labelOf(id) ?? `#${id}`
   return (
-    <ul class="chips" aria-label="Selected">
+    <ul class="chips" aria-label={t('fields.selected')}>
       {props.ids.map((id) => (
         <li class="chip" key={id}>
           <span>{label(id)}</span>
-          <button type="button" disabled={props.disabled} aria-label={`Remove ${label(id)}`} onClick={() => props.onRemove(id)}>
+          <button type="button" disabled={props.disabled} aria-label={t('fields.removeNamed', { title: label(id) })} onClick={() => props.onRemove(id)}>
             <Icon name="x" size={12} />
           </button>
         </li>
@@ -42,7 +43,7 @@ function Chips(props: FieldProps<unknown> & { options: Option[]; chosen: string[
           e.currentTarget.value = ''
         }}
       >
-        <option value="">{rest.length === 0 ? (props.options.length ? 'All chosen' : 'Nothing to choose') : '+ Add…'}</option>
+        <option value="">{rest.length === 0 ? (props.options.length ? t('fields.allChosen') : t('fields.nothingToChoose')) : t('fields.addOption')}</option>
         {rest.map((o) => (
           <option value={o.value} key={o.value}>
             {o.label}

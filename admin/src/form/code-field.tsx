@@ -1,6 +1,7 @@
 import { useRef } from 'preact/hooks'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
+import { t } from '../i18n/i18n.ts'
 
 /**
  * `code`: monospace text where Tab inserts a tab. Escape then Tab leaves the box, so the keyboard is never
@@ -41,7 +42,7 @@ export function CodeField(props: FieldProps<string | null>) {
         onInput={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}
       />
       <p class="field-hint muted small">
-        {language ? `${language} · ` : ''}Tab inserts a tab; press Escape, then Tab, to move on.
+        {language ? `${language} · ` : ''}{t('fields.codeTab')}
       </p>
     </>
   )

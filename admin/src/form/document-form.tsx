@@ -11,6 +11,7 @@ import { confirmDialog } from '../ui.tsx'
 import { inputId, type FormState } from './form-context.ts'
 import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts'
 import { changedFields, dataFields, isDirty, withDefaults } from './values.ts'
+import { t, tn } from '../i18n/i18n.ts'
 
 export interface DocumentFormState {
   values: Doc
@@ -157,7 +158,7 @@ export function useLeaveGuard(dirty: boolean, storageKey?: string): void {
   useLayoutEffect(() => {
     if (!dirty) return
     setLeaveGuard(async () => {
-      const leave = await confirmDialog({ title: 'Leave without saving?', message: 'You have unsaved changes on this page. They will be lost if you leave.', confirm: 'Leave page', cancel: 'Stay', danger: true })
+      const leave = await confirmDialog({ title: t('form.leaveTitle'), message: t('form.leaveMessage'), confirm: t('form.leave'), cancel: t('form.stay'), danger: true })
       // Leaving on purpose discards them; only a lost session should bring them back.
       if (leave && storageKey) forgetUnsaved(storageKey)
       return leave
@@ -196,7 +197,7 @@ function pathLabel(fields: Field[], path: string): string {
   let list: Field[] | null | undefined = fields
   for (const seg of path.split('.')) {
     if (/^\d+$/.test(seg)) {
-      parts.push(`row ${Number(seg) + 1}`)
+      parts.push(t('form.row', { n: Number(seg) + 1 }))
       continue
     }
     const f: Field | undefined = list ? dataFields(list).find((x) => x.name === seg) : undefined
@@ -217,7 +218,7 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[] }
       {entries.length > 0 && (
         <>
           <p>
-            <strong>{entries.length === 1 ? 'One field needs attention.' : `${entries.length} fields need attention.`}</strong>
+            <strong>{tn('form.needAttention', entries.length)}</strong>
           </p>
           <ul>
             {entries.map(([path, m]) => (

@@ -11,6 +11,7 @@ import { Link, navigate } from '../router.tsx'
 import { Icon } from '../ui.tsx'
 import { inputId, useForm } from './form-context.ts'
 import { dataFields } from './values.ts'
+import { t } from '../i18n/i18n.ts'
 
 /** The relationship field at dot path `on` in `target`, when it sits at the top or inside groups. */
 function fieldAt(target: CollectionConfig, on: string): Field | undefined {
@@ -73,25 +74,25 @@ export function JoinField(props: { field: Field; path: string }) {
       </div>
       {typeof props.field.admin?.description === 'string' && <p class="field-description">{props.field.admin.description}</p>}
       {!target ? (
-        <p class="field-error">Unknown collection “{props.field.collection}”.</p>
+        <p class="field-error">{t('fields.unknownCollection', { slug: String(props.field.collection) })}</p>
       ) : !owner ? (
-        <p class="muted">Save this document first; then the {pluralLabel(target).toLowerCase()} pointing at it show here.</p>
+        <p class="muted">{t('fields.joinSaveFirst', { label: pluralLabel(target), labelLower: pluralLabel(target).toLowerCase() })}</p>
       ) : error ? (
         <p class="field-error">{error}</p>
       ) : !result ? (
-        <p class="muted">Loading…</p>
+        <p class="muted">{t('ui.loading')}</p>
       ) : (
         <>
           {result.docs.length === 0 ? (
-            <p class="muted">No {pluralLabel(target).toLowerCase()} point here yet.</p>
+            <p class="muted">{t('fields.joinNone', { label: pluralLabel(target), labelLower: pluralLabel(target).toLowerCase() })}</p>
           ) : (
             <div class="table-wrap">
               <table class="join-table">
                 <thead>
                   <tr>
                     <th scope="col">{singularLabel(target)}</th>
-                    {target.drafts && <th scope="col">Status</th>}
-                    <th scope="col">Updated</th>
+                    {target.drafts && <th scope="col">{t('edit.status')}</th>}
+                    <th scope="col">{t('edit.updated')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -117,7 +118,7 @@ export function JoinField(props: { field: Field; path: string }) {
       )}
       {target && owner && onField && !target.builtIn && (
         <button type="button" class="add-row" onClick={create} disabled={form.disabled}>
-          <Icon name="plus" /> New {singularLabel(target).toLowerCase()} here
+          <Icon name="plus" /> {t('fields.joinNew', { label: singularLabel(target), labelLower: singularLabel(target).toLowerCase() })}
         </button>
       )}
     </section>

@@ -2,6 +2,7 @@
 import type { Field } from '../api.ts'
 import { useApp } from '../app-context.ts'
 import { confirmDialog, Icon } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 /** Whether any field (at any depth) is localized, i.e. whether a locale switcher means anything here. */
 export function hasLocalizedFields(fields: Field[]): boolean {
@@ -12,15 +13,15 @@ export function LocaleSwitcher(props: { dirty: boolean; fields: Field[] }) {
   const { config, locale, setLocale } = useApp()
   if (!config.localization || !locale || !hasLocalizedFields(props.fields)) return null
   return (
-    <label class="locale-switch" title="Content locale">
+    <label class="locale-switch" title={t('locale.content')}>
       <Icon name="globe" />
-      <span class="visually-hidden">Locale</span>
+      <span class="visually-hidden">{t('locale.locale')}</span>
       <select
         value={locale}
         onChange={async (e) => {
           const next = e.currentTarget.value
           e.currentTarget.value = locale
-          if (props.dirty && !(await confirmDialog({ title: 'Switch locale?', message: 'Unsaved changes in this locale will be lost.', confirm: 'Switch', danger: true }))) return
+          if (props.dirty && !(await confirmDialog({ title: t('locale.switchTitle'), message: t('locale.switchMessage'), confirm: t('locale.switch'), danger: true }))) return
           setLocale(next)
         }}
       >

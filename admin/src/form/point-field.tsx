@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
+import { t } from '../i18n/i18n.ts'
 
 type Point = [number, number] | null
 
@@ -44,9 +45,9 @@ export function PointField(props: FieldProps<Point>) {
   )
 
   return (
-    <div class="point" role="group" aria-label="Coordinates">
-      {input(0, 'Longitude', -180, 180)}
-      {input(1, 'Latitude', -90, 90)}
+    <div class="point" role="group" aria-label={t('fields.coordinates')}>
+      {input(0, t('fields.longitude'), -180, 180)}
+      {input(1, t('fields.latitude'), -90, 90)}
     </div>
   )
 }

@@ -11,6 +11,7 @@ import { ChipList } from './choice-fields.tsx'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
 import { labelKey, labels, searchWhere } from './relationship-field.tsx'
+import { t } from '../i18n/i18n.ts'
 
 const PER_COLLECTION = 5
 
@@ -77,7 +78,7 @@ export function PolymorphicField(props: FieldProps) {
   return (
     <div class="relation-field">
       <ChipList ids={chosen.map(chipId)} labelOf={labelOf} onRemove={remove} disabled={attrs.disabled} />
-      <SearchAcross attrs={attrs} targets={targets} locale={locale} exclude={chosen.map(chipId)} onPick={pick} placeholder={`Search ${targets.map((t) => singularLabel(t).toLowerCase()).join(' or ')}…`} />
+      <SearchAcross attrs={attrs} targets={targets} locale={locale} exclude={chosen.map(chipId)} onPick={pick} placeholder={t('fields.searchAny', { labels: targets.map((x) => singularLabel(x)).join(' / '), labelsLower: targets.map((x) => singularLabel(x).toLowerCase()).join(t('fields.or')) })} />
     </div>
   )
 }
@@ -162,13 +163,13 @@ function SearchAcross(props: { attrs: ReturnType<typeof useControlProps>; target
         }}
       />
       {open && (
-        <ul class="combo-list" role="listbox" id={listId} aria-label="Matching documents">
+        <ul class="combo-list" role="listbox" id={listId} aria-label={t('fields.matching')}>
           {error ? (
             <li class="combo-note field-error">{error}</li>
           ) : !options ? (
-            <li class="combo-note muted">Searching…</li>
+            <li class="combo-note muted">{t('fields.searching')}</li>
           ) : shown.length === 0 ? (
-            <li class="combo-note muted">{q ? `Nothing matches “${q}”.` : 'Nothing to choose.'}</li>
+            <li class="combo-note muted">{q ? t('fields.noMatch', { q }) : t('fields.nothingToChooseDot')}</li>
           ) : (
             shown.map((o, i) => (
               <li

@@ -12,6 +12,7 @@ import { ChipList } from './choice-fields.tsx'
 import { FieldList, useControlProps } from './fields.tsx'
 import { FormContext, type FieldProps, type FormState } from './form-context.ts'
 import { changedFields, emptyDoc, isReadOnly } from './values.ts'
+import { t } from '../i18n/i18n.ts'
 
 const PAGE = 10
 export const labels = new Map<string, string>()
@@ -66,7 +67,7 @@ export function RelationshipField(props: FieldProps) {
   const labelOf = useLabels(target, chosen, locale)
   const [creating, setCreating] = useState(false)
 
-  if (!target) return <p class="field-error">Unknown collection "{props.field.relationTo}".</p>
+  if (!target) return <p class="field-error">{t('fields.unknownCollection', { slug: String(props.field.relationTo) })}</p>
 
   const pick = (d: Doc) => {
     const id = String(d.id)
@@ -81,10 +82,10 @@ export function RelationshipField(props: FieldProps) {
     <div class="relation-field">
       <ChipList ids={chosen} labelOf={labelOf} onRemove={remove} disabled={attrs.disabled} />
       <div class="relation-row">
-        <Combobox attrs={attrs} target={target} locale={locale} exclude={chosen} onPick={pick} placeholder={many || chosen.length === 0 ? `Search ${singularLabel(target).toLowerCase()}…` : 'Search to replace…'} />
+        <Combobox attrs={attrs} target={target} locale={locale} exclude={chosen} onPick={pick} placeholder={many || chosen.length === 0 ? t('fields.searchOne', { label: singularLabel(target), labelLower: singularLabel(target).toLowerCase() }) : t('fields.searchReplace')} />
         {creatable && (
           <button type="button" class="ghost" disabled={attrs.disabled} onClick={() => setCreating(true)}>
-            <Icon name="plus" /> New
+            <Icon name="plus" /> {t('fields.new')}
           </button>
         )}
       </div>
@@ -190,13 +191,13 @@ export function Combobox(props: { attrs: Pick<ReturnType<typeof useControlProps>
         }}
       />
       {open && (
-        <ul class="combo-list" role="listbox" id={listId} aria-label={`Matching ${singularLabel(target).toLowerCase()} documents`}>
+        <ul class="combo-list" role="listbox" id={listId} aria-label={t('fields.matchingOf', { label: singularLabel(target), labelLower: singularLabel(target).toLowerCase() })}>
           {error ? (
             <li class="combo-note field-error">{error}</li>
           ) : !result ? (
-            <li class="combo-note muted">Searching…</li>
+            <li class="combo-note muted">{t('fields.searching')}</li>
           ) : shown.length === 0 ? (
-            <li class="combo-note muted">{q ? `Nothing matches “${q}”.` : 'Nothing to choose.'}</li>
+            <li class="combo-note muted">{q ? t('fields.noMatch', { q }) : t('fields.nothingToChooseDot')}</li>
           ) : (
             shown.map((d, i) => (
               <li
@@ -260,16 +261,16 @@ function CreateDrawer(props: { target: CollectionConfig; onClose: () => void; on
 
   return (
     <Modal
-      title={`New ${name}`}
+      title={t('fields.newNamed', { name })}
       onClose={props.onClose}
       wide
       footer={
         <>
           <button type="button" class="ghost" onClick={props.onClose}>
-            Cancel
+            {t('ui.cancel')}
           </button>
           <button type="button" class="primary" disabled={busy} onClick={() => void create()}>
-            Create and choose
+            {t('fields.createChoose')}
           </button>
         </>
       }

@@ -7,6 +7,7 @@ import { useApp } from '../app-context.ts'
 import { pluralLabel } from '../format.ts'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
+import { t } from '../i18n/i18n.ts'
 
 const ACTIONS = ['read', 'create', 'update', 'delete', '*'] as const
 /** Lets an AI assistant (MCP) publish, unpublish, schedule and delete; without it, it saves drafts only. */
@@ -27,17 +28,17 @@ export function ScopesField(props: FieldProps) {
     <div class="scopes">
       <label class="check">
         <input type="checkbox" id={attrs.id} disabled={attrs.disabled} aria-describedby={attrs['aria-describedby']} checked={everything} onChange={(e) => set('*', e.currentTarget.checked)} />
-        Everything (<code>*</code>): every collection, every action
+        {t('fields.scopesAllBefore')} (<code>*</code>): {t('fields.scopesAllAfter')}
       </label>
       {!everything && (
         <div class="table-wrap">
           <table class="scopes-grid">
             <thead>
               <tr>
-                <th scope="col">Collection</th>
+                <th scope="col">{t('fields.collection')}</th>
                 {ACTIONS.map((a) => (
                   <th scope="col" key={a}>
-                    {a === '*' ? 'All' : a}
+                    {a === '*' ? t('fields.all') : a}
                   </th>
                 ))}
               </tr>
@@ -65,7 +66,7 @@ export function ScopesField(props: FieldProps) {
         <input type="checkbox" disabled={attrs.disabled} checked={has(PUBLISH_SCOPE)} onChange={(e) => set(PUBLISH_SCOPE, e.currentTarget.checked)} />
         Assistants may publish (<code>{PUBLISH_SCOPE}</code>): over MCP, also publish, unpublish, schedule and delete, within the rights above
       </label>
-      {other.length > 0 && <p class="muted small">Also kept: {other.join(', ')}</p>}
+      {other.length > 0 && <p class="muted small">{t('fields.alsoKept', { list: other.join(', ') })}</p>}
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { Icon } from '../ui.tsx'
 import { FieldList } from './fields.tsx'
 import { inputId, useForm, type FieldProps } from './form-context.ts'
 import { newRow } from './values.ts'
+import { t } from '../i18n/i18n.ts'
 
 export function GroupField(props: FieldProps<Doc>) {
   const form = useForm()
@@ -30,7 +31,7 @@ function rowTitle(row: Doc, fields: FieldProps['field']['fields'], index: number
     const v = row[f.name]
     if ((f.type === 'text' || f.type === 'email') && typeof v === 'string' && v.trim()) return v
   }
-  return `Row ${index + 1}`
+  return t('fields.rowN', { n: index + 1 })
 }
 
 export function ArrayField(props: FieldProps<Doc[]>) {
@@ -102,13 +103,13 @@ export function ArrayField(props: FieldProps<Doc[]>) {
                   <span class="row-title">{title}</span>
                 </button>
                 <div class="row-actions">
-                  <button type="button" class="icon-button" disabled={disabled || i === 0} aria-label={`Move ${title} up`} title="Move up" onClick={() => move(i, -1)}>
+                  <button type="button" class="icon-button" disabled={disabled || i === 0} aria-label={t('fields.moveUpNamed', { title })} title={t('fields.moveUp')} onClick={() => move(i, -1)}>
                     <Icon name="up" />
                   </button>
-                  <button type="button" class="icon-button" disabled={disabled || i === rows.length - 1} aria-label={`Move ${title} down`} title="Move down" onClick={() => move(i, 1)}>
+                  <button type="button" class="icon-button" disabled={disabled || i === rows.length - 1} aria-label={t('fields.moveDownNamed', { title })} title={t('fields.moveDown')} onClick={() => move(i, 1)}>
                     <Icon name="down" />
                   </button>
-                  <button type="button" class="icon-button danger-text" disabled={disabled} aria-label={`Remove ${title}`} title="Remove" onClick={() => set(rows.filter((_, j) => j !== i))}>
+                  <button type="button" class="icon-button danger-text" disabled={disabled} aria-label={t('fields.removeNamed', { title })} title={t('fields.remove')} onClick={() => set(rows.filter((_, j) => j !== i))}>
                     <Icon name="trash" />
                   </button>
                 </div>
@@ -123,7 +124,7 @@ export function ArrayField(props: FieldProps<Doc[]>) {
         })}
       </ol>
       <button type="button" class="add-row" disabled={disabled} onClick={add}>
-        <Icon name="plus" /> Add {rows.length ? 'another' : 'a'} row
+        <Icon name="plus" /> {rows.length ? t('fields.addAnotherRow') : t('fields.addRow')}
       </button>
     </div>
   )

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { renderMarkdown } from '../markdown.ts'
 import { useControlProps } from './fields.tsx'
 import { useForm, type FieldProps } from './form-context.ts'
+import { t } from '../i18n/i18n.ts'
 
 const pretty = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v, null, 2))
 
@@ -29,20 +30,20 @@ export function JsonField(props: FieldProps) {
 
   useEffect(() => () => form.setClientError(props.path, null), [])
 
-  const onInput = (t: string) => {
-    setText(t)
-    if (t.trim() === '') {
+  const onInput = (input: string) => {
+    setText(input)
+    if (input.trim() === '') {
       setBad(null)
       form.setClientError(props.path, null)
       return props.onChange(null)
     }
     try {
-      const v = JSON.parse(t)
+      const v = JSON.parse(input)
       setBad(null)
       form.setClientError(props.path, null)
       props.onChange(v)
     } catch (e) {
-      const m = `Not valid JSON: ${e instanceof Error ? e.message : String(e)}`
+      const m = t('fields.badJson', { reason: e instanceof Error ? e.message : String(e) })
       setBad(m)
       form.setClientError(props.path, m)
     }
@@ -62,18 +63,18 @@ export function MarkdownField(props: FieldProps<string | null>) {
   const text = props.value ?? ''
   return (
     <div class="markdown">
-      <div class="tabs" role="tablist" aria-label="Markdown editor">
+      <div class="tabs" role="tablist" aria-label={t('fields.markdown')}>
         <button type="button" role="tab" aria-selected={tab === 'write'} onClick={() => setTab('write')}>
-          Write
+          {t('fields.write')}
         </button>
         <button type="button" role="tab" aria-selected={tab === 'preview'} onClick={() => setTab('preview')}>
-          Preview
+          {t('fields.preview')}
         </button>
       </div>
       {tab === 'write' ? (
         <textarea {...attrs} class="code" rows={Math.min(24, Math.max(6, text.split('\n').length + 1))} value={text} onInput={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)} />
       ) : (
-        <div class="prose" role="tabpanel" dangerouslySetInnerHTML={{ __html: text ? renderMarkdown(text) : '<p class="muted">Nothing to preview.</p>' }} />
+        <div class="prose" role="tabpanel" dangerouslySetInnerHTML={{ __html: text ? renderMarkdown(text) : `<p class="muted">${t('fields.nothingToPreview')}</p>` }} />
       )}
     </div>
   )

@@ -10,6 +10,7 @@ import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
 import { useApp } from '../app-context.ts'
 import { LazyView } from '../lazy.tsx'
+import { t } from '../i18n/i18n.ts'
 
 const loadFolderSelect = () => import('../media/folders.tsx').then((m) => ({ default: m.FolderSelect }))
 
@@ -56,14 +57,14 @@ export function UploadField(props: FieldProps<number | string | null>) {
                 <span class="muted small">{[doc.mimeType, typeof doc.width === 'number' ? `${doc.width}×${doc.height}` : '', formatBytes(doc.filesize)].filter(Boolean).join(' · ')}</span>
               </>
             ) : (
-              <span class="muted">{missing ? `#${id} (${missing})` : 'Loading…'}</span>
+              <span class="muted">{missing ? `#${id} (${missing})` : t('ui.loading')}</span>
             )}
           </div>
           <div class="upload-actions">
             <button type="button" id={attrs.id} disabled={attrs.disabled} aria-describedby={attrs['aria-describedby']} onClick={() => setPicking(true)}>
-              Replace
+              {t('fields.replace')}
             </button>
-            <button type="button" class="icon-button" disabled={attrs.disabled} aria-label="Remove file" onClick={() => props.onChange(null)}>
+            <button type="button" class="icon-button" disabled={attrs.disabled} aria-label={t('fields.removeFile')} onClick={() => props.onChange(null)}>
               <Icon name="x" />
             </button>
           </div>
@@ -71,7 +72,7 @@ export function UploadField(props: FieldProps<number | string | null>) {
       ) : (
         <button type="button" class="upload-empty" id={attrs.id} disabled={attrs.disabled} aria-describedby={attrs['aria-describedby']} aria-invalid={attrs['aria-invalid']} onClick={() => setPicking(true)}>
           <Icon name="image" size={20} />
-          <span>Choose or upload a file</span>
+          <span>{t('fields.chooseFile')}</span>
         </button>
       )}
       {picking && <MediaPicker selected={id === null ? null : String(id)} onPick={choose} onClose={() => setPicking(false)} />}
@@ -88,14 +89,14 @@ export function MediaPicker(props: { selected: string | null; onPick: (d: Doc) =
   const folders = config.collections.some((c) => c.builtIn === 'media' && c.folders)
   const { data, error } = useMediaPage(page, search, 0, 12, folder)
   return (
-    <Modal title="Choose a file" onClose={props.onClose} wide>
+    <Modal title={t('fields.chooseAFile')} onClose={props.onClose} wide>
       <Uploader compact multiple={false} onUploaded={props.onPick} fields={/^\d+$/.test(folder) ? { folder } : undefined} />
       <div class="picker-search">
         <Icon name="search" />
         <input
           type="search"
-          aria-label="Search media"
-          placeholder="Search by file name"
+          aria-label={t('fields.searchMedia')}
+          placeholder={t('fields.searchFileName')}
           value={search}
           onInput={(e) => {
             setSearch(e.currentTarget.value)
@@ -108,7 +109,7 @@ export function MediaPicker(props: { selected: string | null; onPick: (d: Doc) =
           <LazyView load={loadFolderSelect} props={{ value: folder, onChange: (v: string) => (setFolder(v), setPage(1)) }} />
         </div>
       )}
-      <MediaResults data={data} error={error} page={page} setPage={setPage} onPick={props.onPick} selected={props.selected} emptyText={search ? 'No file matches.' : 'No files yet. Upload one above.'} />
+      <MediaResults data={data} error={error} page={page} setPage={setPage} onPick={props.onPick} selected={props.selected} emptyText={search ? t('fields.noFileMatch') : t('fields.noFiles')} />
     </Modal>
   )
 }

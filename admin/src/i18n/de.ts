@@ -88,6 +88,16 @@ const de: Catalogue = {
   'list.previous': 'Zurück',
   'list.pageOf': 'Seite {page} von {pages}',
   'list.next': 'Weiter',
+  'ui.loading': 'Wird geladen…',
+  'ui.copied': 'Kopiert',
+  'ui.copyRefused': 'Kopieren ist hier nicht erlaubt; markieren Sie den Text und kopieren Sie ihn selbst',
+  'ui.close': 'Schließen',
+  'ui.cancel': 'Abbrechen',
+  'locale.content': 'Inhaltssprache',
+  'locale.locale': 'Sprachversion',
+  'locale.switchTitle': 'Sprachversion wechseln?',
+  'locale.switchMessage': 'Ungespeicherte Änderungen in dieser Sprachversion gehen verloren.',
+  'locale.switch': 'Wechseln',
 }
 
 export default de

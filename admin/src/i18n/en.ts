@@ -86,6 +86,16 @@ const en = {
   'list.previous': 'Previous',
   'list.pageOf': 'Page {page} of {pages}',
   'list.next': 'Next',
+  'ui.loading': 'Loading…',
+  'ui.copied': 'Copied',
+  'ui.copyRefused': 'Copying is not allowed here; select the text and copy it yourself',
+  'ui.close': 'Close',
+  'ui.cancel': 'Cancel',
+  'locale.content': 'Content locale',
+  'locale.locale': 'Locale',
+  'locale.switchTitle': 'Switch locale?',
+  'locale.switchMessage': 'Unsaved changes in this locale will be lost.',
+  'locale.switch': 'Switch',
 }
 
 export default en

@@ -88,6 +88,16 @@ const es: Catalogue = {
   'list.previous': 'Anterior',
   'list.pageOf': 'Página {page} de {pages}',
   'list.next': 'Siguiente',
+  'ui.loading': 'Cargando…',
+  'ui.copied': 'Copiado',
+  'ui.copyRefused': 'Aquí no se permite copiar; seleccione el texto y cópielo usted mismo',
+  'ui.close': 'Cerrar',
+  'ui.cancel': 'Cancelar',
+  'locale.content': 'Idioma del contenido',
+  'locale.locale': 'Idioma',
+  'locale.switchTitle': '¿Cambiar de idioma?',
+  'locale.switchMessage': 'Se perderán los cambios sin guardar en este idioma.',
+  'locale.switch': 'Cambiar',
 }
 
 export default es

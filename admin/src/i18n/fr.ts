@@ -88,6 +88,16 @@ const fr: Catalogue = {
   'list.previous': 'Précédent',
   'list.pageOf': 'Page {page} sur {pages}',
   'list.next': 'Suivant',
+  'ui.loading': 'Chargement…',
+  'ui.copied': 'Copié',
+  'ui.copyRefused': 'La copie n’est pas autorisée ici ; sélectionnez le texte et copiez-le vous-même',
+  'ui.close': 'Fermer',
+  'ui.cancel': 'Annuler',
+  'locale.content': 'Langue du contenu',
+  'locale.locale': 'Langue',
+  'locale.switchTitle': 'Changer de langue ?',
+  'locale.switchMessage': 'Les modifications non enregistrées dans cette langue seront perdues.',
+  'locale.switch': 'Changer',
 }
 
 export default fr

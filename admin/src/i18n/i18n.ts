@@ -4,11 +4,20 @@
  * are chunks of their own fetched once chosen. The language is the one picked on the account page
  * (`localStorage` `cms-language`), else the first of `navigator.languages` we have, else English. Dates
  * and numbers follow the browser's own tag for that language (`de-CH` formats Swiss-German).
+ *
+ * Each catalogue has two parts: the first paint's (`en.ts`: shell, dashboard, lists, sign-in) and the
+ * pages' (`en-pages.ts`: edit form, field editors, media, operations, dialogs opened from lazy views),
+ * fetched with the first lazily loaded page (`withPageMessages`), so the first load holds one small part.
  */
 import en from './en.ts'
 
-export type MessageKey = keyof typeof en
-export type Catalogue = Record<MessageKey, string>
+type PageKey = keyof (typeof import('./en-pages.ts'))['default']
+export type FirstKey = keyof typeof en
+export type MessageKey = FirstKey | PageKey
+/** The first paint's part of a catalogue. */
+export type Catalogue = Record<FirstKey, string>
+/** The lazily loaded pages' part of a catalogue. */
+export type PageCatalogue = Record<PageKey, string>
 /** A config label: one string, or one per language as in Payload (`{ en: 'Title', de: 'Titel' }`). */
 export type LabelText = string | Record<string, string>
 
@@ -21,8 +30,19 @@ const LOADERS: Record<string, () => Promise<{ default: Catalogue }>> = {
   es: () => import('./es.ts'),
 }
 
+const PAGE_LOADERS: Record<string, () => Promise<{ default: PageCatalogue }>> = {
+  en: () => import('./en-pages.ts'),
+  de: () => import('./de-pages.ts'),
+  fr: () => import('./fr-pages.ts'),
+  es: () => import('./es-pages.ts'),
+}
+
 const STORE_KEY = 'cms-language'
 let messages: Catalogue = en
+/** The pages' part for `pagesLanguage`, once a lazily loaded page asked for it. */
+let pageMessages: Partial<PageCatalogue> = {}
+let pagesLanguage: string | null = null
+let pagesWanted = false
 let current = 'en'
 let intlTag = 'en'
 
@@ -33,7 +53,7 @@ export const intlLocale = () => intlTag
 
 /** `t('list.count', { n: 3 })`: the text for `key`, `{n}` replaced by the params. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
-  const text = messages[key] ?? en[key] ?? key
+  const text = (messages as Record<string, string>)[key] ?? (pageMessages as Record<string, string>)[key] ?? (en as Record<string, string>)[key] ?? key
   return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? formatParam(params[name]!) : m)) : text
 }
 
@@ -68,12 +88,29 @@ export function preferredLanguage(): string {
 /** Loads `code`'s catalogue (once) and makes it current. The caller re-renders. */
 export async function loadLanguage(code: string): Promise<void> {
   const lang = code in LANGUAGES ? code : 'en'
-  messages = lang === 'en' ? en : (await LOADERS[lang]!()).default
+  const [first] = await Promise.all([lang === 'en' ? en : LOADERS[lang]!().then((m) => m.default), pagesWanted ? loadPages(lang) : null])
+  messages = first
   current = lang
   intlTag = (navigator.languages ?? []).find((tag) => tag.toLowerCase().split('-')[0] === lang) ?? lang
   document.documentElement.lang = lang
   dispatchEvent(new Event('cms:language'))
 }
+
+async function loadPages(lang: string): Promise<void> {
+  if (pagesLanguage === lang) return
+  const part = (await PAGE_LOADERS[lang]!()).default
+  pageMessages = part
+  pagesLanguage = lang
+}
+
+/** Loads the pages' part of the current language's catalogue (once per language; kept on a language change). */
+export function loadPageMessages(): Promise<void> {
+  pagesWanted = true
+  return loadPages(current)
+}
+
+/** `load` (a lazily loaded page's `import()`) that also has the pages' words ready before it resolves. */
+export const withPageMessages = <T,>(load: () => Promise<T>) => (): Promise<T> => Promise.all([load(), loadPageMessages()]).then(([m]) => m)
 
 /** Remembers the reader's choice (`null`: follow the browser again). */
 export function saveLanguage(code: string | null): void {

@@ -2,6 +2,7 @@
  * What the first load carries of the command palette: the Ctrl+K / Cmd+K shortcut and a sidebar button.
  * The palette itself (palette/command-palette.tsx) is a separate chunk fetched on first use.
  */
+import { withPageMessages } from '../i18n/i18n.ts'
 import { useEffect, useState } from 'preact/hooks'
 import { useApp } from '../app-context.ts'
 import { message } from '../format.ts'
@@ -21,7 +22,7 @@ export function PaletteLauncher() {
   const show = () => {
     setOpen(true)
     if (loaded) return
-    import('./command-palette.tsx')
+    withPageMessages(() => import('./command-palette.tsx'))()
       .then((m) => setPalette(() => (loaded = m.CommandPalette)))
       .catch((e) => (toast(message(e), 'error'), setOpen(false)))
   }

@@ -8,6 +8,7 @@ import { docs, type CollectionConfig, type Doc } from '../api.ts'
 import { message } from '../format.ts'
 import { dataFields } from '../form/values.ts'
 import { Modal, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export type CopyToLocaleProps = { c: CollectionConfig; id: string; doc: Doc; from: string; locales: string[]; onClose: () => void; onCopied: (to: string) => void }
 
@@ -22,7 +23,7 @@ export default function CopyToLocale(props: CopyToLocaleProps) {
     setBusy(true)
     try {
       await docs.update(props.c.slug, props.id, data, { locale: to, draft: Boolean(props.c.drafts) })
-      toast(`Copied ${props.from} to ${to}${props.c.drafts ? ' as a draft' : ''}`)
+      toast(props.c.drafts ? t('copy.doneDraft', { from: props.from, to }) : t('copy.done', { from: props.from, to }))
       props.onCopied(to)
     } catch (e) {
       setError(message(e))
@@ -31,18 +32,18 @@ export default function CopyToLocale(props: CopyToLocaleProps) {
   }
   return (
     <Modal
-      title="Copy to locale"
+      title={t('edit.copyToLocale')}
       onClose={props.onClose}
       footer={
         <>
-          <button type="button" onClick={props.onClose}>Cancel</button>
-          <button type="button" class="primary" disabled={busy || !to} onClick={() => void copy()}>{busy ? 'Copying…' : 'Copy'}</button>
+          <button type="button" onClick={props.onClose}>{t('ui.cancel')}</button>
+          <button type="button" class="primary" disabled={busy || !to} onClick={() => void copy()}>{busy ? t('copy.copying') : t('copy.copy')}</button>
         </>
       }
     >
-      <p>The saved values of the localized fields in <strong>{props.from}</strong> replace those in the locale chosen{props.c.drafts ? ', saved as a draft' : ''}.</p>
+      <p>{t('copy.explainBefore')} <strong>{props.from}</strong> {props.c.drafts ? t('copy.explainAfterDraft') : t('copy.explainAfter')}</p>
       <label>
-        Target locale
+        {t('copy.target')}
         <select value={to} onChange={(e) => setTo(e.currentTarget.value)}>
           {targets.map((l) => <option key={l} value={l}>{l}</option>)}
         </select>

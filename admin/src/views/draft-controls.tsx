@@ -6,14 +6,15 @@ import { useEffect, useState } from 'preact/hooks'
 import { drafts, type Doc, type VersionOwner } from '../api.ts'
 import { message } from '../format.ts'
 import { confirmDialog, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 /** The live status, plus "changes pending" when a published document has a newer draft. */
 export function StatusBadges(props: { draft: unknown; live: unknown }) {
   const status = props.live ?? props.draft
   return (
     <>
-      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>{String(status ?? 'draft')}</span>
-      {status === 'published' && props.draft === 'draft' && <span class="badge draft">changes pending</span>}
+      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>{status === 'published' ? t('drafts.published') : status === 'draft' || status == null ? t('drafts.draft') : String(status)}</span>
+      {status === 'published' && props.draft === 'draft' && <span class="badge draft">{t('drafts.pending')}</span>}
     </>
   )
 }
@@ -53,9 +54,9 @@ export function DraftButtons(props: {
     if (!owner) return
     if (kind === 'discard') {
       const ok = await confirmDialog({
-        title: 'Discard the draft?',
-        message: `The pending changes are removed and the form shows the published content again.${props.dirty ? ' Your unsaved changes are lost too.' : ''}`,
-        confirm: 'Discard draft',
+        title: t('drafts.discardTitle'),
+        message: t('drafts.discardMessage') + (props.dirty ? ' ' + t('drafts.unsavedLost') : ''),
+        confirm: t('drafts.discard'),
         danger: true,
       })
       if (!ok) return
@@ -63,7 +64,7 @@ export function DraftButtons(props: {
     try {
       const r = kind === 'unpublish' ? await drafts.unpublish(owner) : await drafts.discard(owner)
       props.onChanged(r.doc)
-      toast(kind === 'unpublish' ? 'Unpublished' : 'Draft discarded')
+      toast(kind === 'unpublish' ? t('drafts.unpublished') : t('drafts.discarded'))
     } catch (e) {
       toast(message(e), 'error')
     }
@@ -72,20 +73,20 @@ export function DraftButtons(props: {
     <>
       {owner && pending && (
         <button type="button" class="ghost" onClick={() => void act('discard')} disabled={props.busy}>
-          Discard draft
+          {t('drafts.discard')}
         </button>
       )}
       {owner && published && (
         <button type="button" class="ghost" onClick={() => void act('unpublish')} disabled={props.busy}>
-          Unpublish
+          {t('drafts.unpublish')}
         </button>
       )}
       <span class="save-actions">
         <button type="button" onClick={() => props.save('draft')} disabled={props.busy}>
-          Save draft
+          {t('drafts.saveDraft')}
         </button>
         <button type="button" class="primary" onClick={() => props.save('publish')} disabled={props.busy}>
-          {published ? 'Publish changes' : 'Publish'}
+          {published ? t('drafts.publishChanges') : t('drafts.publish')}
         </button>
       </span>
     </>

@@ -13,7 +13,7 @@ import { unsavedKey } from '../form/unsaved-store.ts'
 import { FieldList } from '../form/fields.tsx'
 import { FormContext, type FormState } from '../form/form-context.ts'
 import { changedFields, dataFields, emptyDoc } from '../form/values.ts'
-import { docLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
+import { docLabel, formatDate, labelParams, message, pluralLabel, singularLabel } from '../format.ts'
 import { Uploader } from '../media/uploader.tsx'
 import { Link, navigate } from '../router.tsx'
 import { confirmDialog, ErrorBox, Icon, SecretRow, Spinner, toast } from '../ui.tsx'
@@ -29,6 +29,7 @@ import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx'
 import { LiveChangeNotice, useLiveDocument } from './live-document.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export function EditView(props: { collection: CollectionConfig; id: string | null }) {
   const c = props.collection
@@ -78,7 +79,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     docs
       .get(c.slug, props.id!, { locale, draft: c.drafts })
       .then((d) => live && (setDoc(d), form.reset(d)))
-      .catch((e) => live && setLoadError(e instanceof ApiError && e.status === 404 ? `This ${singularLabel(c).toLowerCase()} does not exist (or you may not see it).` : message(e)))
+      .catch((e) => live && setLoadError(e instanceof ApiError && e.status === 404 ? t('edit.missing', labelParams(singularLabel(c))) : message(e)))
     return () => {
       live = false
     }
@@ -92,7 +93,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
 
   const save = async (mode: SaveMode) => {
     if (form.busy) return
-    if (someoneElse) return toast('Someone else is editing this document; take over to save.', 'error')
+    if (someoneElse) return toast(t('edit.lockedSave'), 'error')
     if (Object.keys(form.clientErrors).length) return form.showError(new ApiError(400, Object.values(form.clientErrors)[0]!))
     const problem = isUsers ? passwordProblem(password, creating, isAdmin(user)) : null
     if (problem) return form.showError(new ApiError(400, problem.message, [problem]))
@@ -100,7 +101,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     if (isUsers && password.open && password.value) data.password = password.value
     if (mode === 'publish') data.status = 'published'
     // An unchanged "Save draft" would only add an identical version.
-    if (!creating && Object.keys(data).length === 0) return toast('Nothing to save', 'info')
+    if (!creating && Object.keys(data).length === 0) return toast(t('edit.nothingToSave'), 'info')
     form.setBusy(true)
     form.clearErrors()
     try {
@@ -110,14 +111,14 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
       form.forgetUnsaved()
       setNote(null)
       const saved = r.doc
-      const verb = mode === 'publish' ? 'Published' : mode === 'draft' ? 'Draft saved' : creating ? 'Created' : 'Saved'
+      const verb = mode === 'publish' ? t('edit.published') : mode === 'draft' ? t('edit.draftSaved') : creating ? t('edit.created') : t('edit.saved')
       if (isUsers && saved.id === user.id) setUser(saved as typeof user)
       setPassword({ open: false, value: '', confirm: '' })
       if (creating) {
         const secret = typeof saved.key === 'string' ? saved.key : undefined
         // A user created without a password comes back with an invitation link (docs/accounts.md).
         const invite = typeof saved.inviteUrl === 'string' ? saved.inviteUrl : undefined
-        handOver.give('note', `${path}/${saved.id}`, { text: `${singularLabel(c)} created.`, secret, invite })
+        handOver.give('note', `${path}/${saved.id}`, { text: t('edit.createdNote', { label: singularLabel(c) }), secret, invite })
         form.reset(saved)
         toast(verb)
         await navigate(`${path}/${saved.id}`, { replace: true, force: true })
@@ -137,13 +138,13 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const remove = async () => {
     const title = docLabel(c, doc ?? form.values)
     const trash = trashChoice(c, title)
-    const ok = await confirmDialog(trash?.dialog ?? { title: `Delete ${singularLabel(c).toLowerCase()}?`, message: `“${title}” will be deleted. This cannot be undone.`, confirm: 'Delete', danger: true })
+    const ok = await confirmDialog(trash?.dialog ?? { title: t('edit.deleteTitle', labelParams(singularLabel(c))), message: t('edit.deleteMessage', { title }), confirm: t('edit.delete'), danger: true })
     if (!ok) return
     try {
       await (trash ? trash.remove(props.id!) : docs.remove(c.slug, props.id!))
       forgetChoices(c.slug)
       form.forgetUnsaved()
-      toast(`Deleted “${title}”`)
+      toast(t('edit.deleted', { title }))
       await navigate(path, { force: true })
     } catch (e) {
       form.showError(e)
@@ -153,7 +154,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const duplicate = async () => {
     const values = changedFields(fields, form.values, emptyDoc(fields))
     const titleKey = c.admin?.useAsTitle
-    if (titleKey && typeof values[titleKey] === 'string') values[titleKey] = `${values[titleKey]} (copy)`
+    if (titleKey && typeof values[titleKey] === 'string') values[titleKey] = t('edit.copyTitle', { title: String(values[titleKey]) })
     handOver.give('prefill', `${path}/create`, values)
     await navigate(`${path}/create`)
   }
@@ -181,7 +182,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
     return (
       <section>
         <Breadcrumb c={c} />
-        <h1 tabIndex={-1}>Not available</h1>
+        <h1 tabIndex={-1}>{t('edit.notAvailable')}</h1>
         <ErrorBox error={loadError} />
       </section>
     )
@@ -189,7 +190,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   if (creating && isMedia) return <MediaCreate c={c} />
   if (!creating && !doc) return <Spinner />
 
-  const title = creating ? `New ${singularLabel(c).toLowerCase()}` : docLabel(c, form.values) || docLabel(c, doc)
+  const title = creating ? t('edit.new', labelParams(singularLabel(c))) : docLabel(c, form.values) || docLabel(c, doc)
   const draftStatus = typeof doc?.status === 'string' ? doc.status : null
   const own = isUsers && String(props.id) === String(user.id)
   const copyTargets = !creating && locale && doc && config.localization && config.localization.locales.length > 1 && dataFields(fields).some((f) => f.localized) ? config.localization.locales : null
@@ -201,29 +202,29 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           <Breadcrumb c={c} />
           <h1 tabIndex={-1}>
             {title}
-            {own && <span class="badge">you</span>}
+            {own && <span class="badge">{t('edit.you')}</span>}
           </h1>
         </div>
         <div class="actions">
           <LocaleSwitcher dirty={form.dirty} fields={fields} />
           {c.autosave && !creating && <AutosaveStatus state={autosave} />}
-          {form.dirty && !c.autosave && <span class="unsaved" role="status">Unsaved changes</span>}
+          {form.dirty && !c.autosave && <span class="unsaved" role="status">{t('edit.unsaved')}</span>}
           {canPreview && <LivePreviewButtons owner={{ collection: c.slug, id: props.id! }} locale={locale} open={previewOpen} onToggle={setPreviewOpen} />}
           {!creating && (!c.builtIn || mayManage(c, user)) && (
-            <MoreActions label="More actions">
+            <MoreActions label={t('edit.moreActions')}>
               {!c.builtIn && (
                 <button type="button" class="ghost" onClick={() => void duplicate()} disabled={form.busy}>
-                  <Icon name="copy" /> Duplicate
+                  <Icon name="copy" /> {t('edit.duplicate')}
                 </button>
               )}
               {copyTargets && (
                 <button type="button" class="ghost" onClick={() => setCopying(true)} disabled={form.busy}>
-                  <Icon name="copy" /> Copy to locale
+                  <Icon name="copy" /> {t('edit.copyToLocale')}
                 </button>
               )}
               {mayManage(c, user) && (
                 <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={form.busy}>
-                  <Icon name="trash" /> Delete
+                  <Icon name="trash" /> {t('edit.delete')}
                 </button>
               )}
             </MoreActions>
@@ -233,7 +234,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           ) : (
             <span class="save-actions">
               <button type="button" class="primary" onClick={() => void save('save')} disabled={form.busy || (!creating && !form.dirty)}>
-                {form.busy ? 'Saving…' : creating ? 'Create' : 'Save'}
+                {form.busy ? t('edit.saving') : creating ? t('edit.create') : t('edit.save')}
               </button>
             </span>
           )}
@@ -248,14 +249,14 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           <p>{note.text}</p>
           {note.secret && (
             <>
-              <p>Copy this key now; it is shown only once:</p>
-              <SecretRow text={note.secret} label="Copy key" id="new-secret" />
+              <p>{t('edit.copyKeyNow')}</p>
+              <SecretRow text={note.secret} label={t('edit.copyKey')} id="new-secret" />
             </>
           )}
           {note.invite && (
             <>
-              <p>Send this invitation link to the new user (valid 7 days; it was also mailed if email is set up):</p>
-              <SecretRow text={note.invite} label="Copy invitation link" testId="invite-link" />
+              <p>{t('edit.inviteNote')}</p>
+              <SecretRow text={note.invite} label={t('edit.copyInvite')} testId="invite-link" />
             </>
           )}
         </div>
@@ -287,26 +288,26 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         {!creating && doc && (
           <aside class="edit-aside">
             <SidebarFields fields={fields} form={form} context={fieldContext} />
-            <section class="panel" aria-label="Document details">
+            <section class="panel" aria-label={t('edit.detailsLabel')}>
               <dl class="facts">
                 <div>
-                  <dt>ID</dt>
+                  <dt>{t('edit.id')}</dt>
                   <dd>{String(doc.id)}</dd>
                 </div>
                 {c.drafts && (
                   <div>
-                    <dt>Status</dt>
+                    <dt>{t('edit.status')}</dt>
                     <dd>
                       <StatusBadges draft={draftStatus} live={liveStatus} />
                     </dd>
                   </div>
                 )}
                 <div>
-                  <dt>Updated</dt>
+                  <dt>{t('edit.updated')}</dt>
                   <dd>{formatDate(doc.updatedAt)}</dd>
                 </div>
                 <div>
-                  <dt>Created</dt>
+                  <dt>{t('edit.createdAt')}</dt>
                   <dd>{formatDate(doc.createdAt)}</dd>
                 </div>
               </dl>
@@ -347,7 +348,7 @@ function newUserDefaults(c: CollectionConfig, blank: Doc): Doc {
 export function SidebarFields(props: { fields: Field[]; form: ReturnType<typeof useDocumentForm>; context: FormState }) {
   if (!props.fields.some((f) => f.admin?.position === 'sidebar')) return null
   return (
-    <section class="panel sidebar-fields" aria-label="More fields">
+    <section class="panel sidebar-fields" aria-label={t('edit.moreFields')}>
       <FormContext.Provider value={props.context}>
         <FieldList fields={props.fields} value={props.form.values} onChange={props.form.setValues} position="sidebar" />
       </FormContext.Provider>
@@ -357,7 +358,7 @@ export function SidebarFields(props: { fields: Field[]; form: ReturnType<typeof 
 
 function Breadcrumb(props: { c: CollectionConfig }) {
   return (
-    <nav class="breadcrumb" aria-label="Breadcrumb">
+    <nav class="breadcrumb" aria-label={t('edit.breadcrumb')}>
       <Link to={`/collections/${props.c.slug}`}>{pluralLabel(props.c)}</Link>
       <Icon name="chevron" size={12} />
     </nav>
@@ -369,7 +370,7 @@ function MediaCreate(props: { c: CollectionConfig }) {
   return (
     <section>
       <Breadcrumb c={props.c} />
-      <h1 tabIndex={-1}>Upload a file</h1>
+      <h1 tabIndex={-1}>{t('edit.uploadFile')}</h1>
       <Uploader multiple={false} onUploaded={(d) => void navigate(`/collections/media/${d.id}`, { replace: true })} />
     </section>
   )

@@ -5,6 +5,7 @@ import { formatDate, message } from '../format.ts'
 import { ErrorBox, Spinner } from '../ui.tsx'
 import { useApp } from '../app-context.ts'
 import { contentTopics, useRefreshOnChange } from '../realtime.ts'
+import { t, formatNumber } from '../i18n/i18n.ts'
 
 function duration(seconds: number): string {
   const d = Math.floor(seconds / 86400)
@@ -30,22 +31,22 @@ export default function HealthView() {
   )
   return (
     <section>
-      <h1 tabIndex={-1}>Health</h1>
+      <h1 tabIndex={-1}>{t('shell.opHealth')}</h1>
       <ErrorBox error={error} />
       {!health && !error && <Spinner />}
       {health && (
-        <section class="panel" aria-label="Health details">
+        <section class="panel" aria-label={t('health.details')}>
           <dl class="facts">
-            {row('Status', health.status)}
-            {row('Database', health.database)}
-            {row('Version', health.version)}
-            {health.uptime !== undefined && row('Uptime', duration(health.uptime))}
-            {health.storage && row('File storage', health.storage)}
-            {health.jobs && row('Job loop last run', health.jobs.lastRunAt ? formatDate(health.jobs.lastRunAt) : 'Not yet')}
-            {health.jobs && row('Job loop last error', health.jobs.lastError ?? 'None')}
-            {health.jobs && row('Scheduled jobs pending', String(health.jobs.scheduledPending))}
-            {health.webhooks && row('Webhook deliveries pending', String(health.webhooks.pending))}
-            {health.webhooks && row('Webhook deliveries failed', String(health.webhooks.failed))}
+            {row(t('health.status'), health.status)}
+            {row(t('health.database'), health.database)}
+            {row(t('health.version'), health.version)}
+            {health.uptime !== undefined && row(t('health.uptime'), duration(health.uptime))}
+            {health.storage && row(t('health.storage'), health.storage)}
+            {health.jobs && row(t('health.jobsLastRun'), health.jobs.lastRunAt ? formatDate(health.jobs.lastRunAt) : t('health.notYet'))}
+            {health.jobs && row(t('health.jobsLastError'), health.jobs.lastError ?? t('health.none'))}
+            {health.jobs && row(t('health.scheduledPending'), formatNumber(health.jobs.scheduledPending))}
+            {health.webhooks && row(t('health.webhooksPending'), formatNumber(health.webhooks.pending))}
+            {health.webhooks && row(t('health.webhooksFailed'), formatNumber(health.webhooks.failed))}
           </dl>
         </section>
       )}

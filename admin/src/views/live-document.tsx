@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { versions, type Doc, type Version, type VersionOwner } from '../api.ts'
 import { useApp } from '../app-context.ts'
 import { useRealtime, type RealtimeEvent } from '../realtime.ts'
+import { t } from '../i18n/i18n.ts'
 
 export type LiveChange = { doc: Doc | null; by: string | null }
 
@@ -97,26 +98,26 @@ export function useLiveDocument(o: Options): { change: LiveChange | null; load: 
 export function LiveChangeNotice(props: { change: LiveChange | null; load: () => void; keep: () => void }) {
   const c = props.change
   if (!c) return null
-  const who = c.by ? `Changed by ${c.by}` : 'Changed elsewhere'
+  const who = c.by ? t('live.changedBy', { name: c.by }) : t('live.changedElsewhere')
   return (
     <div class="alert warn" role="alert">
       {c.doc ? (
         <>
           <p>
-            <strong>{who}</strong> while you were editing. Saving now would overwrite their change in the fields you edited.
+            <strong>{who}</strong> {t('live.whileEditing')}
           </p>
           <div class="alert-actions">
             <button type="button" onClick={props.load}>
-              Load their change
+              {t('live.load')}
             </button>
             <button type="button" class="ghost" onClick={props.keep}>
-              Keep my edits
+              {t('live.keep')}
             </button>
           </div>
         </>
       ) : (
         <p>
-          <strong>Deleted elsewhere</strong> while you were editing. Saving will fail; copy what you need.
+          <strong>{t('live.deleted')}</strong> {t('live.deletedNote')}
         </p>
       )}
     </div>

@@ -2,8 +2,9 @@
 import type { DocumentLock } from '../form/document-lock.ts'
 import { message } from '../format.ts'
 import { confirmDialog, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
-const nameOf = (u: { name: string | null; email: string } | null) => (u ? u.name || u.email : 'Someone else')
+const nameOf = (u: { name: string | null; email: string } | null) => (u ? u.name || u.email : t('lock.someoneElse'))
 
 export function LockBanner(props: { lock: DocumentLock; onTakenOver: () => void }) {
   const { state } = props.lock
@@ -11,16 +12,16 @@ export function LockBanner(props: { lock: DocumentLock; onTakenOver: () => void 
     const who = nameOf(state.holder)
     const takeOver = async () => {
       const ok = await confirmDialog({
-        title: 'Take over editing?',
-        message: `${who} is editing this document. If you take over, their unsaved changes cannot be saved here (they keep them in their browser).`,
-        confirm: 'Take over',
+        title: t('lock.takeOverTitle'),
+        message: t('lock.takeOverMessage', { who }),
+        confirm: t('lock.takeOver'),
         danger: true,
       })
       if (!ok) return
       try {
         await props.lock.takeOver()
         props.onTakenOver()
-        toast('You are editing now')
+        toast(t('lock.editingNow'))
       } catch (e) {
         toast(message(e), 'error')
       }
@@ -28,11 +29,11 @@ export function LockBanner(props: { lock: DocumentLock; onTakenOver: () => void 
     return (
       <div class="alert warn lock-banner" role="status">
         <p>
-          <strong>{who} is editing</strong> this document. It is read-only for you until they leave or you take over.
+          <strong>{t('lock.isEditing', { who })}</strong> {t('lock.readOnly')}
         </p>
         <div class="alert-actions">
           <button type="button" class="primary" onClick={() => void takeOver()}>
-            Take over
+            {t('lock.takeOver')}
           </button>
         </div>
       </div>
@@ -42,7 +43,7 @@ export function LockBanner(props: { lock: DocumentLock; onTakenOver: () => void 
     return (
       <div class="alert error lock-banner" role="alert">
         <p>
-          <strong>{nameOf(state.holder)} took over</strong> this document. Your changes are kept in this browser; copy what you need before leaving.
+          <strong>{t('lock.tookOver', { who: nameOf(state.holder) })}</strong> {t('lock.lost')}
         </p>
       </div>
     )

@@ -7,17 +7,21 @@ import { schedule, type ScheduledJob, type VersionOwner } from '../api.ts'
 import { fromLocalInput } from '../form/fields.tsx'
 import { message } from '../format.ts'
 import { Icon, toast } from '../ui.tsx'
+import { intlLocale, t } from '../i18n/i18n.ts'
 
-export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time'
+export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || t('schedule.localTime')
 
 /** "Mar 1, 2026, 10:30 AM (Europe/Berlin) · 09:30 UTC" */
 export function zonedTime(iso: string): { local: string; utc: string } {
   const d = new Date(iso)
   return {
-    local: `${d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })} (${timeZone()})`,
-    utc: `${d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`,
+    local: `${d.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' })} (${timeZone()})`,
+    utc: `${d.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`,
   }
 }
+
+/** A job's action in words: the job list shows `publish` / `unpublish`. */
+export const actionText = (action: string) => (action === 'publish' ? t('schedule.publish') : action === 'unpublish' ? t('schedule.unpublish') : action)
 
 export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; onChange?: () => void }) {
   const [jobs, setJobs] = useState<ScheduledJob[] | null>(null)
@@ -41,13 +45,13 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
   }, [ownerKey, props.reloadKey, tick])
 
   const add = async () => {
-    if (!iso) return setError('Choose a date and time.')
+    if (!iso) return setError(t('schedule.choose'))
     setBusy(true)
     try {
       await schedule.add(props.owner, action, iso)
       setWhen('')
       setError(null)
-      toast(action === 'publish' ? 'Publishing scheduled' : 'Unpublishing scheduled')
+      toast(action === 'publish' ? t('schedule.publishScheduled') : t('schedule.unpublishScheduled'))
       setTick((n) => n + 1)
       props.onChange?.()
     } catch (e) {
@@ -60,7 +64,7 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
   const cancel = async (job: ScheduledJob) => {
     try {
       await schedule.cancel(props.owner, job.id)
-      toast('Scheduled job cancelled')
+      toast(t('schedule.cancelled'))
       setTick((n) => n + 1)
       props.onChange?.()
     } catch (e) {
@@ -71,21 +75,21 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
   return (
     <section class="panel" aria-labelledby="schedule-title">
       <h2 id="schedule-title" class="panel-title">
-        <Icon name="clock" /> Schedule
+        <Icon name="clock" /> {t('schedule.title')}
       </h2>
       {jobs && jobs.length > 0 && (
-        <ol class="jobs" aria-label="Pending jobs">
+        <ol class="jobs" aria-label={t('schedule.pending')}>
           {jobs.map((j) => {
-            const t = zonedTime(j.at)
+            const when = zonedTime(j.at)
             return (
               <li key={String(j.id)}>
                 <div>
-                  <span class={`badge ${j.action === 'publish' ? 'ok' : 'draft'}`}>{j.action}</span>
-                  <div class="small">{t.local}</div>
-                  <div class="muted small">{t.utc}</div>
+                  <span class={`badge ${j.action === 'publish' ? 'ok' : 'draft'}`}>{actionText(j.action)}</span>
+                  <div class="small">{when.local}</div>
+                  <div class="muted small">{when.utc}</div>
                 </div>
-                <button type="button" class="small" onClick={() => void cancel(j)} aria-label={`Cancel ${j.action} at ${t.local}`}>
-                  Cancel
+                <button type="button" class="small" onClick={() => void cancel(j)} aria-label={t('schedule.cancelJob', { action: actionText(j.action), at: when.local })}>
+                  {t('ui.cancel')}
                 </button>
               </li>
             )
@@ -94,22 +98,22 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
       )}
       <div class="schedule-form">
         <label class="field-label" for="schedule-action">
-          Action
+          {t('schedule.action')}
         </label>
         <select id="schedule-action" value={action} onChange={(e) => setAction(e.currentTarget.value as 'publish' | 'unpublish')}>
-          <option value="publish">Publish</option>
-          <option value="unpublish">Unpublish</option>
+          <option value="publish">{t('drafts.publish')}</option>
+          <option value="unpublish">{t('drafts.unpublish')}</option>
         </select>
         <label class="field-label" for="schedule-at">
-          Date and time <span class="muted small">({timeZone()})</span>
+          {t('schedule.when')} <span class="muted small">({timeZone()})</span>
         </label>
         <input id="schedule-at" type="datetime-local" value={when} onInput={(e) => setWhen(e.currentTarget.value)} aria-describedby="schedule-utc" />
         <p id="schedule-utc" class="muted small" aria-live="polite">
-          {iso ? `= ${zonedTime(iso).utc}` : 'Shown in your time zone and in UTC.'}
+          {iso ? `= ${zonedTime(iso).utc}` : t('schedule.zones')}
         </p>
         {error && <p class="field-error">{error}</p>}
         <button type="button" disabled={busy || !iso} onClick={() => void add()}>
-          Schedule
+          {t('schedule.schedule')}
         </button>
       </div>
     </section>

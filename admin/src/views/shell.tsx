@@ -11,17 +11,18 @@ import { LazyView, lazyComponent } from '../lazy.tsx'
 import { Dashboard } from './dashboard.tsx'
 import { ListView } from './list-view.tsx'
 import { PaletteLauncher } from '../palette/palette-launcher.tsx'
-import { t } from '../i18n/i18n.ts'
+import { t, withPageMessages } from '../i18n/i18n.ts'
 
 // The dashboard and the lists are the first paint; the other pages are fetched when first opened (lazy.tsx).
-const pages = () => import('./pages.tsx')
+const pages = withPageMessages(() => import('./pages.tsx'))
 const EditView = lazyComponent(() => pages().then((m) => m.EditView))
 const GlobalView = lazyComponent(() => pages().then((m) => m.GlobalView))
 const MediaLibrary = lazyComponent(() => pages().then((m) => m.MediaLibrary))
 const AccountSecurity = lazyComponent(() => pages().then((m) => m.AccountSecurity))
 
 type OperationsPage = { path: string; label: () => string; icon: string; feature?: 'audit' | 'mcp'; page: ComponentType<{ location: Location }> }
-const operationsPages = () => import('./operations-pages.tsx')
+const trashView = withPageMessages(() => import('./trash-view.tsx'))
+const operationsPages = withPageMessages(() => import('./operations-pages.tsx'))
 const operationsPage = (name: keyof Awaited<ReturnType<typeof operationsPages>>) =>
   lazyComponent<{ location: Location }>(() => operationsPages().then((m) => m[name] as ComponentType<{ location: Location }>))
 
@@ -49,7 +50,7 @@ function route(loc: Location, config: AdminConfig, user: User): { key: string; p
       return { key: `list:${c.slug}`, page, active: `c:${c.slug}` }
     }
     if (c?.trash && parts.length === 3 && parts[2] === 'trash') {
-      return { key: `trash:${c.slug}`, page: <LazyView load={() => import('./trash-view.tsx')} props={{ collection: c, location: loc }} />, active: `c:${c.slug}` }
+      return { key: `trash:${c.slug}`, page: <LazyView load={trashView} props={{ collection: c, location: loc }} />, active: `c:${c.slug}` }
     }
     if (c && parts.length === 3) {
       const id = parts[2] === 'create' ? null : parts[2]!

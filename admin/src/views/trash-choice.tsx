@@ -3,6 +3,7 @@
  * unless "Delete for good" is ticked, which sends the DELETE with `trash=true`.
  */
 import { api, type CollectionConfig } from '../api.ts'
+import { t } from '../i18n/i18n.ts'
 
 export function trashChoice(c: CollectionConfig, title: string) {
   if (!c.trash) return null
@@ -10,16 +11,16 @@ export function trashChoice(c: CollectionConfig, title: string) {
   const path = (id: string | number) => `/${encodeURIComponent(c.slug)}/${encodeURIComponent(String(id))}`
   return {
     dialog: {
-      title: 'Move to the trash?',
+      title: t('trash.moveTitle'),
       message: (
         <div>
-          <p>“{title}” will be moved to the trash, where it can be restored.</p>
+          <p>{t('trash.moveMessage', { title })}</p>
           <label class="check">
-            <input type="checkbox" data-testid="delete-for-good" onChange={(e) => (choice.forGood = (e.currentTarget as HTMLInputElement).checked)} /> Delete for good (skip the trash)
+            <input type="checkbox" data-testid="delete-for-good" onChange={(e) => (choice.forGood = (e.currentTarget as HTMLInputElement).checked)} /> {t('trash.forGood')}
           </label>
         </div>
       ),
-      confirm: 'Delete',
+      confirm: t('edit.delete'),
       danger: true,
     },
     remove: (id: string | number) => api('DELETE', `${path(id)}${choice.forGood ? '?trash=true' : ''}`),

@@ -7,6 +7,8 @@ import type { Doc, Field, Version } from '../api.ts'
 import { dataFields, same } from '../form/values.ts'
 import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts'
 import { Modal } from '../ui.tsx'
+import { statusText } from './versions-panel.tsx'
+import { t, tn } from '../i18n/i18n.ts'
 
 /** A stored value as text for reading: lists and objects as indented JSON. */
 export function valueText(v: unknown): string {
@@ -17,7 +19,7 @@ export function valueText(v: unknown): string {
 }
 
 export function versionLabel(v: Version): string {
-  return `${formatDate(v.updatedAt ?? v.createdAt)} · ${v.status ?? 'draft'}${v.latest ? ' · current' : ''}`
+  return `${formatDate(v.updatedAt ?? v.createdAt)} · ${statusText(v.status)}${v.latest ? ` · ${t('versions.current')}` : ''}`
 }
 
 export default function VersionViewer(props: {
@@ -39,21 +41,21 @@ export default function VersionViewer(props: {
 
   return (
     <Modal
-      title={`Version of ${formatDate(version.updatedAt ?? version.createdAt)}`}
+      title={t('versions.versionOf', { date: formatDate(version.updatedAt ?? version.createdAt) })}
       onClose={props.onClose}
       wide
       footer={
         <>
           <button type="button" class="ghost" onClick={props.onClose}>
-            Close
+            {t('ui.close')}
           </button>
           {!version.latest && (
             <>
               <button type="button" onClick={() => props.onRestore(version, true)}>
-                Restore as draft
+                {t('versions.restoreDraft')}
               </button>
               <button type="button" class="primary" onClick={() => props.onRestore(version, false)}>
-                Restore
+                {t('versions.restore')}
               </button>
             </>
           )}
@@ -62,28 +64,28 @@ export default function VersionViewer(props: {
     >
       <dl class="facts version-facts">
         <div>
-          <dt>Saved</dt>
+          <dt>{t('versions.saved')}</dt>
           <dd>
             <time dateTime={String(version.updatedAt ?? version.createdAt ?? '')}>{exactTime(version.updatedAt ?? version.createdAt)}</time>
           </dd>
         </div>
         <div>
-          <dt>By</dt>
+          <dt>{t('versions.byLabel')}</dt>
           <dd class="version-author">{authorName(version.author)}</dd>
         </div>
         <div>
-          <dt>Status</dt>
+          <dt>{t('edit.status')}</dt>
           <dd>
-            <span class={`badge ${version.status === 'published' ? 'ok' : 'draft'}`}>{version.status ?? 'draft'}</span>
-            {version.latest && <span class="badge">current</span>}
+            <span class={`badge ${version.status === 'published' ? 'ok' : 'draft'}`}>{statusText(version.status)}</span>
+            {version.latest && <span class="badge">{t('versions.current')}</span>}
           </dd>
         </div>
       </dl>
       {choices.length > 0 && (
         <label class="compare-with">
-          <span class="field-label">Compare with</span>
+          <span class="field-label">{t('versions.compareWith')}</span>
           <select value={otherId} onChange={(e) => setOtherId(e.currentTarget.value)}>
-            <option value="">Nothing (read only)</option>
+            <option value="">{t('versions.compareNothing')}</option>
             {choices.map((o) => (
               <option key={String(o.id)} value={String(o.id)}>
                 {versionLabel(o)}
@@ -94,15 +96,15 @@ export default function VersionViewer(props: {
       )}
       {other && (
         <p class="muted small" role="status">
-          {changedCount === 0 ? 'No field differs.' : changedCount === 1 ? 'One field differs.' : `${changedCount} fields differ.`}
+          {changedCount === 0 ? t('versions.noDiff') : tn('versions.differ', changedCount)}
         </p>
       )}
       <div class="table-wrap">
         <table class="diff">
           <thead>
             <tr>
-              <th scope="col">Field</th>
-              <th scope="col">This version</th>
+              <th scope="col">{t('versions.field')}</th>
+              <th scope="col">{t('versions.thisVersion')}</th>
               {other && <th scope="col">{versionLabel(other)}</th>}
             </tr>
           </thead>
@@ -111,7 +113,7 @@ export default function VersionViewer(props: {
               <tr key={r.f.name} class={r.changed ? 'changed' : ''} data-field={r.f.name}>
                 <th scope="row">
                   {fieldLabel(r.f)}
-                  {r.changed && <span class="badge draft">changed</span>}
+                  {r.changed && <span class="badge draft">{t('versions.changed')}</span>}
                 </th>
                 <td>
                   <pre>{valueText(r.a)}</pre>

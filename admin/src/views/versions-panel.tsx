@@ -10,6 +10,10 @@ import { Link } from '../router.tsx'
 import { changedFields } from '../form/values.ts'
 import { authorName, exactTime, formatDate, message } from '../format.ts'
 import { confirmDialog, Icon, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
+
+/** A version's status as a badge says it (`published`, `draft`). */
+export const statusText = (status: unknown) => (status === 'published' ? t('drafts.published') : status === 'draft' || status == null ? t('drafts.draft') : String(status))
 
 type Viewer = typeof import('./version-viewer.tsx').default
 
@@ -62,21 +66,21 @@ export function VersionsPanel(props: {
   const restore = async (v: Version, asDraft: boolean) => {
     // The question replaces the viewer rather than stacking a second modal on it.
     setOpen(null)
-    const outcome = asDraft ? 'becomes the pending draft; what is live does not change' : v.status === 'published' ? 'becomes the published document' : 'becomes the pending draft'
+    const outcome = asDraft ? 'versions.outcomeDraftKeep' : v.status === 'published' ? 'versions.outcomePublished' : 'versions.outcomeDraft'
     const ok = await confirmDialog({
-      title: asDraft ? 'Restore as draft?' : 'Restore this version?',
-      message: `The content saved ${formatDate(v.createdAt)} ${outcome}.${props.dirty ? ' Your unsaved changes will be lost.' : ''}`,
-      confirm: asDraft ? 'Restore as draft' : 'Restore',
+      title: asDraft ? t('versions.restoreDraftTitle') : t('versions.restoreTitle'),
+      message: (outcome === 'versions.outcomeDraftKeep' ? t('versions.outcomeDraftKeep', { date: formatDate(v.createdAt) }) : outcome === 'versions.outcomePublished' ? t('versions.outcomePublished', { date: formatDate(v.createdAt) }) : t('versions.outcomeDraft', { date: formatDate(v.createdAt) })) + (props.dirty ? ' ' + t('versions.unsavedLost') : ''),
+      confirm: asDraft ? t('versions.restoreDraft') : t('versions.restore'),
     })
     if (!ok) return
     try {
       let doc: Doc
       if (asDraft) {
         const data = changedFields(props.fields, { ...props.current, ...v.version }, props.current)
-        if (Object.keys(data).length === 0) return toast('The draft already has this content', 'info')
+        if (Object.keys(data).length === 0) return toast(t('versions.same'), 'info')
         doc = await props.saveDraft(data)
       } else doc = (await versions.restore(props.owner, v.id)).doc
-      toast(asDraft ? 'Restored as draft' : 'Version restored')
+      toast(asDraft ? t('versions.restoredDraft') : t('versions.restored'))
       props.onRestored(doc)
     } catch (e) {
       toast(message(e), 'error')
@@ -87,16 +91,16 @@ export function VersionsPanel(props: {
   return (
     <section class="panel" aria-labelledby="versions-title">
       <h2 id="versions-title" class="panel-title">
-        <Icon name="clock" /> Versions
+        <Icon name="clock" /> {t('versions.title')}
       </h2>
       {unavailable ? (
-        <p class="muted small">Version history is not available on this server yet.</p>
+        <p class="muted small">{t('versions.unavailable')}</p>
       ) : error ? (
         <p class="field-error">{error}</p>
       ) : !data ? (
-        <p class="muted small">Loading…</p>
+        <p class="muted small">{t('ui.loading')}</p>
       ) : data.docs.length === 0 ? (
-        <p class="muted small">No versions yet. Each save keeps one.</p>
+        <p class="muted small">{t('versions.none')}</p>
       ) : (
         <>
           <ol class="versions">
@@ -107,20 +111,20 @@ export function VersionsPanel(props: {
                     {formatDate(v.updatedAt ?? v.createdAt)}
                   </button>
                   <div class="muted small version-by">
-                    by {authorName(v.author)} · <time dateTime={String(v.updatedAt ?? v.createdAt ?? '')}>{exactTime(v.updatedAt ?? v.createdAt)}</time>
+                    {t('versions.by', { name: authorName(v.author) })} · <time dateTime={String(v.updatedAt ?? v.createdAt ?? '')}>{exactTime(v.updatedAt ?? v.createdAt)}</time>
                   </div>
                   <div>
-                    <span class={`badge ${v.status === 'published' ? 'ok' : 'draft'}`}>{v.status ?? 'draft'}</span>
-                    {v.latest && <span class="badge">current</span>}
+                    <span class={`badge ${v.status === 'published' ? 'ok' : 'draft'}`}>{statusText(v.status)}</span>
+                    {v.latest && <span class="badge">{t('versions.current')}</span>}
                   </div>
                 </div>
                 {!v.latest && (
                   <div class="version-actions">
-                    <button type="button" class="small ghost" onClick={() => void restore(v, true)} aria-label={`Restore the version of ${formatDate(v.createdAt)} as draft`}>
-                      As draft
+                    <button type="button" class="small ghost" onClick={() => void restore(v, true)} aria-label={t('versions.restoreDraftOf', { date: formatDate(v.createdAt) })}>
+                      {t('versions.asDraft')}
                     </button>
                     <button type="button" class="small" onClick={() => void restore(v, false)}>
-                      Restore
+                      {t('versions.restore')}
                     </button>
                   </div>
                 )}
@@ -130,10 +134,10 @@ export function VersionsPanel(props: {
           {data.totalPages > 1 && (
             <div class="pager small">
               <button type="button" disabled={!data.hasPrevPage} onClick={() => setPage(page - 1)}>
-                Newer
+                {t('versions.newer')}
               </button>
               <button type="button" disabled={!data.hasNextPage} onClick={() => setPage(page + 1)}>
-                Older
+                {t('versions.older')}
               </button>
             </div>
           )}
@@ -141,7 +145,7 @@ export function VersionsPanel(props: {
       )}
       {config.features?.audit && isAdmin(user) && (
         <p class="small">
-          <Link to={auditLink(props.owner)}>Who changed it: audit log</Link>
+          <Link to={auditLink(props.owner)}>{t('versions.auditLink')}</Link>
         </p>
       )}
       {open && Viewer && <Viewer fields={props.fields} version={open.version} others={data?.docs ?? []} onClose={() => setOpen(null)} onRestore={(v, asDraft) => void restore(v, asDraft)} />}
