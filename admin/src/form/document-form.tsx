@@ -38,8 +38,11 @@ export interface DocumentFormState {
   markSaved: (sent: Doc) => void
 }
 
-/** `storageKey` (see unsaved-store.ts) keeps typed values across a lost session. */
-export function useDocumentForm(fields: Field[], extraDirty = false, lockedFields?: Set<string>, storageKey?: string): DocumentFormState {
+/**
+ * `storageKey` (see unsaved-store.ts) keeps typed values across a lost session. `guardLeaving` false is for a
+ * form inside another (the related-document drawer): the page's own form keeps the one leave guard.
+ */
+export function useDocumentForm(fields: Field[], extraDirty = false, lockedFields?: Set<string>, storageKey?: string, guardLeaving = true): DocumentFormState {
   const { locale } = useApp()
   const [recovered, setRecovered] = useState<UnsavedEntry | null>(null)
   const [initial, setInitial] = useState<Doc>({})
@@ -52,7 +55,7 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
 
   const changed = isDirty(fields, values, initial)
   const dirty = extraDirty || changed
-  useLeaveGuard(dirty, storageKey)
+  useLeaveGuard(guardLeaving && dirty, storageKey)
 
   useEffect(() => {
     if (storageKey && changed) keepUnsaved(storageKey, values)
