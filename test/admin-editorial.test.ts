@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
     await page.locator('[data-path="category"]').getByRole('button', { name: 'Create new' }).click();
     const drawer = page.getByRole('dialog', { name: 'New category' });
     await drawer.getByRole('button', { name: 'Create', exact: true }).click();
-    await drawer.getByText('This field is required.').waitFor();
+    await drawer.locator('.field-error').getByText('This field is required.').waitFor();
     await drawer.getByLabel('Name').fill('Fresh category');
     await drawer.getByRole('button', { name: 'Create', exact: true }).click();
     await page.locator('[data-path="category"] .chip').getByText('Fresh category').waitFor();

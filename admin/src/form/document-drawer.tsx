@@ -117,7 +117,7 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
         <Spinner />
       ) : (
         <form noValidate onSubmit={submit(c.drafts ? 'draft' : 'save')}>
-          <ErrorSummary form={form} fields={fields} />
+          <ErrorSummary form={form} fields={fields} prefix={prefix} />
           <FormContext.Provider value={context}>
             <div class="fields">
               <FieldList fields={fields} value={form.values} onChange={form.setValues} path={prefix} />

@@ -209,8 +209,9 @@ function pathLabel(fields: Field[], path: string): string {
   return parts.join(' › ')
 }
 
-/** The errors of a failed save, each linking to its field (like the GOV.UK error summary). */
-export function ErrorSummary(props: { form: DocumentFormState; fields: Field[] }) {
+/** The errors of a failed save, each linking to its field (like the GOV.UK error summary); `prefix` is the fields' path prefix, if any. */
+export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; prefix?: string }) {
+  const id = (path: string) => inputId(props.prefix ? `${props.prefix}.${path}` : path)
   const { fieldErrors, generalError } = props.form
   const entries = Object.entries(fieldErrors)
   if (!generalError && entries.length === 0) return null
@@ -226,10 +227,10 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[] }
             {entries.map(([path, m]) => (
               <li key={path}>
                 <a
-                  href={`#${inputId(path)}`}
+                  href={`#${id(path)}`}
                   onClick={(e) => {
                     e.preventDefault()
-                    document.getElementById(inputId(path))?.focus()
+                    document.getElementById(id(path))?.focus()
                   }}
                 >
                   {pathLabel(props.fields, path)}
