@@ -140,12 +140,12 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
   }, STEP);
 
   test('defect 5: a related document is created in a drawer and chosen', async () => {
-    await page.locator('[data-path="category"]').getByRole('button', { name: 'New' }).click();
+    await page.locator('[data-path="category"]').getByRole('button', { name: 'Create new' }).click();
     const drawer = page.getByRole('dialog', { name: 'New category' });
-    await drawer.getByRole('button', { name: 'Create and choose' }).click();
-    await drawer.getByText('This field is required.').waitFor();
+    await drawer.getByRole('button', { name: 'Create', exact: true }).click();
+    await drawer.locator('.field-error').getByText('This field is required.').waitFor();
     await drawer.getByLabel('Name').fill('Fresh category');
-    await drawer.getByRole('button', { name: 'Create and choose' }).click();
+    await drawer.getByRole('button', { name: 'Create', exact: true }).click();
     await page.locator('[data-path="category"] .chip').getByText('Fresh category').waitFor();
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();

@@ -107,7 +107,8 @@ export function Pager(props: { list: { page: number; totalPages: number; hasPrev
   )
 }
 
-export function Modal(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean; footer?: ComponentChildren }) {
+/** A modal dialog (focus kept inside, Escape closes, focus returns to its opener); `drawer` slides it in at the side. */
+export function Modal(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean; drawer?: boolean; footer?: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null)
   useEffect(() => {
     const d = ref.current!
@@ -126,7 +127,7 @@ export function Modal(props: { title: string; onClose: () => void; children: Com
   return (
     <dialog
       ref={ref}
-      class={`modal ${props.wide ? 'wide' : ''}`}
+      class={`modal ${props.wide ? 'wide' : ''} ${props.drawer ? 'drawer' : ''}`}
       aria-labelledby="modal-title"
       onCancel={(e) => {
         e.preventDefault()

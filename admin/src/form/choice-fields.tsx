@@ -1,14 +1,14 @@
 /** Choosing from a list: `select` with `hasMany` as chips. Relationships have their own picker (relationship-field.tsx). */
+import { t } from '../i18n/i18n.ts'
 import { Icon } from '../ui.tsx'
 import { fieldOptions } from '../format.ts'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
-import { t } from '../i18n/i18n.ts'
 
 type Option = { value: string; label: string }
 
 /** Chosen values as removable chips (shared with relationship-field.tsx); one without a known label shows as `#value`. */
-export function ChipList(props: { ids: string[]; labelOf: (id: string) => string | undefined; onRemove: (id: string) => void; disabled: boolean }) {
+export function ChipList(props: { ids: string[]; labelOf: (id: string) => string | undefined; onRemove: (id: string) => void; onEdit?: (id: string) => void; disabled: boolean }) {
   if (props.ids.length === 0) return null
   const label = (id: string) => props.labelOf(id) ?? `#${id}`
   return (
@@ -16,6 +16,11 @@ export function ChipList(props: { ids: string[]; labelOf: (id: string) => string
       {props.ids.map((id) => (
         <li class="chip" key={id}>
           <span>{label(id)}</span>
+          {props.onEdit && (
+            <button type="button" class="chip-edit" disabled={props.disabled} aria-label={t('drawer.editChip', { label: label(id) })} onClick={() => props.onEdit!(id)}>
+              {t('drawer.edit')}
+            </button>
+          )}
           <button type="button" disabled={props.disabled} aria-label={t('fields.removeNamed', { title: label(id) })} onClick={() => props.onRemove(id)}>
             <Icon name="x" size={12} />
           </button>

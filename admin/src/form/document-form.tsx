@@ -39,8 +39,11 @@ export interface DocumentFormState {
   markSaved: (sent: Doc) => void
 }
 
-/** `storageKey` (see unsaved-store.ts) keeps typed values across a lost session. */
-export function useDocumentForm(fields: Field[], extraDirty = false, lockedFields?: Set<string>, storageKey?: string): DocumentFormState {
+/**
+ * `storageKey` (see unsaved-store.ts) keeps typed values across a lost session. `guardLeaving` false is for a
+ * form inside another (the related-document drawer): the page's own form keeps the one leave guard.
+ */
+export function useDocumentForm(fields: Field[], extraDirty = false, lockedFields?: Set<string>, storageKey?: string, guardLeaving = true): DocumentFormState {
   const { locale } = useApp()
   const [recovered, setRecovered] = useState<UnsavedEntry | null>(null)
   const [initial, setInitial] = useState<Doc>({})
@@ -53,7 +56,7 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
 
   const changed = isDirty(fields, values, initial)
   const dirty = extraDirty || changed
-  useLeaveGuard(dirty, storageKey)
+  useLeaveGuard(guardLeaving && dirty, storageKey)
 
   useEffect(() => {
     if (storageKey && changed) keepUnsaved(storageKey, values)
@@ -207,8 +210,9 @@ function pathLabel(fields: Field[], path: string): string {
   return parts.join(' › ')
 }
 
-/** The errors of a failed save, each linking to its field (like the GOV.UK error summary). */
-export function ErrorSummary(props: { form: DocumentFormState; fields: Field[] }) {
+/** The errors of a failed save, each linking to its field (like the GOV.UK error summary); `prefix` is the fields' path prefix, if any. */
+export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; prefix?: string }) {
+  const id = (path: string) => inputId(props.prefix ? `${props.prefix}.${path}` : path)
   const { fieldErrors, generalError } = props.form
   const entries = Object.entries(fieldErrors)
   if (!generalError && entries.length === 0) return null
@@ -224,10 +228,10 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[] }
             {entries.map(([path, m]) => (
               <li key={path}>
                 <a
-                  href={`#${inputId(path)}`}
+                  href={`#${id(path)}`}
                   onClick={(e) => {
                     e.preventDefault()
-                    document.getElementById(inputId(path))?.focus()
+                    document.getElementById(id(path))?.focus()
                   }}
                 >
                   {pathLabel(props.fields, path)}

@@ -1,7 +1,7 @@
 /**
  * A relationship whose `relationTo` is a list: one search box looks through every collection it names
  * (a few results of each, grouped), and the value is `{ relationTo, value }` (a list of them with
- * `hasMany`). Chosen documents show as chips naming their collection.
+ * `hasMany`). Chosen documents show as chips naming their collection, each with "Edit" (the drawer).
  */
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { docs, type CollectionConfig, type Doc } from '../api.ts'
@@ -10,7 +10,7 @@ import { docLabel, message, singularLabel } from '../format.ts'
 import { ChipList } from './choice-fields.tsx'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
-import { labelKey, labels, searchWhere } from './relationship-field.tsx'
+import { labelKey, labels, RelatedDrawer, searchWhere } from './relationship-field.tsx'
 import { t } from '../i18n/i18n.ts'
 
 const PER_COLLECTION = 5
@@ -74,11 +74,24 @@ export function PolymorphicField(props: FieldProps) {
     if (!chosen.some((r) => chipId(r) === chipId(ref))) props.onChange([...chosen, ref])
   }
   const remove = (id: string) => props.onChange(many ? chosen.filter((r) => chipId(r) !== id) : null)
+  const [editing, setEditing] = useState<Ref | null>(null)
+  const editTarget = editing && findCollection(config, editing.relationTo)
 
   return (
     <div class="relation-field">
-      <ChipList ids={chosen.map(chipId)} labelOf={labelOf} onRemove={remove} disabled={attrs.disabled} />
+      <ChipList ids={chosen.map(chipId)} labelOf={labelOf} onRemove={remove} onEdit={(id) => setEditing(chosen.find((r) => chipId(r) === id) ?? null)} disabled={attrs.disabled} />
       <SearchAcross attrs={attrs} targets={targets} locale={locale} exclude={chosen.map(chipId)} onPick={pick} placeholder={t('fields.searchAny', { labels: targets.map((x) => singularLabel(x)).join(' / '), labelsLower: targets.map((x) => singularLabel(x).toLowerCase()).join(t('fields.or')) })} />
+      {editing && editTarget && !editTarget.builtIn && (
+        <RelatedDrawer
+          collection={editTarget}
+          id={String(editing.value)}
+          onClose={() => setEditing(null)}
+          onSaved={(d) => {
+            setEditing(null)
+            labels.set(labelKey(editTarget.slug, locale, String(d.id)), docLabel(editTarget, d))
+          }}
+        />
+      )}
     </div>
   )
 }

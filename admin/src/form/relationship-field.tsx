@@ -1,18 +1,20 @@
 /**
  * `relationship` field: a searchable picker over the related collection (server-side `like` search on its
  * title, 10 at a time with "More"), chosen documents as chips with their names (fetched by id, so any
- * document shows its name, not `#108`), and a drawer to create the related document without leaving.
+ * document shows its name, not `#108`), and a drawer (document-drawer.tsx, its own chunk) to edit a chosen
+ * document or create a new one without leaving the form.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { ApiError, docs, type CollectionConfig, type Doc, type ListResult } from '../api.ts'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { docs, type CollectionConfig, type Doc, type ListResult } from '../api.ts'
 import { findCollection, useApp } from '../app-context.ts'
 import { docLabel, message, singularLabel } from '../format.ts'
-import { ErrorBox, Icon, Modal } from '../ui.tsx'
-import { ChipList } from './choice-fields.tsx'
-import { FieldList, useControlProps } from './fields.tsx'
-import { FormContext, type FieldProps, type FormState } from './form-context.ts'
-import { changedFields, emptyDoc, isReadOnly } from './values.ts'
 import { t } from '../i18n/i18n.ts'
+import { LazyView } from '../lazy.tsx'
+import { Icon } from '../ui.tsx'
+import { ChipList } from './choice-fields.tsx'
+import type { DocumentDrawerProps } from './document-drawer.tsx'
+import { useControlProps } from './fields.tsx'
+import type { FieldProps } from './form-context.ts'
 
 const PAGE = 10
 export const labels = new Map<string, string>()
@@ -36,7 +38,7 @@ export function searchWhere(target: CollectionConfig, q: string): Record<string,
   return keys.length === 1 ? { [keys[0]!]: { like: text } } : { or: keys.map((k) => ({ [k]: { like: text } })) }
 }
 
-function useLabels(target: CollectionConfig | undefined, ids: string[], locale: string | undefined): (id: string) => string | undefined {
+export function useLabels(target: CollectionConfig | undefined, ids: string[], locale: string | undefined): (id: string) => string | undefined {
   const [, setVersion] = useState(0)
   const wanted = ids.join(',')
   useEffect(() => {
@@ -65,7 +67,8 @@ export function RelationshipField(props: FieldProps) {
   const many = Boolean(props.field.hasMany)
   const chosen = (many ? (Array.isArray(props.value) ? props.value : []) : [props.value]).map(idOf).filter((x): x is string => x !== null)
   const labelOf = useLabels(target, chosen, locale)
-  const [creating, setCreating] = useState(false)
+  // The drawer open on a chosen document (its id), on a new one (null), or closed (undefined).
+  const [drawer, setDrawer] = useState<string | null | undefined>(undefined)
 
   if (!target) return <p class="field-error">{t('fields.unknownCollection', { slug: String(props.field.relationTo) })}</p>
 
@@ -76,26 +79,29 @@ export function RelationshipField(props: FieldProps) {
     else props.onChange(toId(id))
   }
   const remove = (id: string) => props.onChange(many ? chosen.filter((x) => x !== id).map(toId) : null)
-  const creatable = !target.builtIn
+  // Users and media have pages of their own (passwords, files); other collections open in the drawer.
+  const editable = !target.builtIn
 
   return (
     <div class="relation-field">
-      <ChipList ids={chosen} labelOf={labelOf} onRemove={remove} disabled={attrs.disabled} />
+      <ChipList ids={chosen} labelOf={labelOf} onRemove={remove} onEdit={editable ? setDrawer : undefined} disabled={attrs.disabled} />
       <div class="relation-row">
         <Combobox attrs={attrs} target={target} locale={locale} exclude={chosen} onPick={pick} placeholder={many || chosen.length === 0 ? t('fields.searchOne', { label: singularLabel(target), labelLower: singularLabel(target).toLowerCase() }) : t('fields.searchReplace')} />
-        {creatable && (
-          <button type="button" class="ghost" disabled={attrs.disabled} onClick={() => setCreating(true)}>
-            <Icon name="plus" /> {t('fields.new')}
+        {editable && (
+          <button type="button" class="ghost" disabled={attrs.disabled} onClick={() => setDrawer(null)}>
+            <Icon name="plus" /> {t('drawer.createNew')}
           </button>
         )}
       </div>
-      {creating && (
-        <CreateDrawer
-          target={target}
-          onClose={() => setCreating(false)}
-          onCreated={(d) => {
-            setCreating(false)
-            pick(d)
+      {drawer !== undefined && (
+        <RelatedDrawer
+          collection={target}
+          id={drawer}
+          onClose={() => setDrawer(undefined)}
+          onSaved={(d) => {
+            setDrawer(undefined)
+            if (drawer === null) pick(d)
+            else labels.set(labelKey(target.slug, locale, String(d.id)), docLabel(target, d))
           }}
         />
       )}
@@ -104,7 +110,7 @@ export function RelationshipField(props: FieldProps) {
 }
 
 /** A text box with a listbox of matching documents (ARIA combobox pattern: arrows, Enter, Escape). */
-export function Combobox(props: { attrs: Pick<ReturnType<typeof useControlProps>, 'id'> & Partial<ReturnType<typeof useControlProps>>; target: CollectionConfig; locale: string | undefined; exclude: string[]; onPick: (d: Doc) => void; placeholder: string }) {
+export function Combobox(props: { attrs: { id: string; 'aria-label'?: string } & Partial<ReturnType<typeof useControlProps>>; target: CollectionConfig; locale: string | undefined; exclude: string[]; onPick: (d: Doc) => void; placeholder: string }) {
   const { attrs, target } = props
   const [q, setQ] = useState('')
   const [open, setOpen] = useState(false)
@@ -229,58 +235,9 @@ export function Combobox(props: { attrs: Pick<ReturnType<typeof useControlProps>
   )
 }
 
-/** Creates a document of `target` in a dialog over the form; the new document is then chosen. */
-function CreateDrawer(props: { target: CollectionConfig; onClose: () => void; onCreated: (d: Doc) => void }) {
-  const { locale } = useApp()
-  const fields = useMemo(() => props.target.fields.filter((f) => !isReadOnly(f)), [props.target])
-  const blank = useMemo(() => emptyDoc(fields), [fields])
-  const [values, setValues] = useState<Doc>(blank)
-  const [errors, setErrors] = useState<Record<string, string>>({})
-  const [general, setGeneral] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const form = useMemo<FormState>(() => ({ errors, disabled: busy, locale, setClientError: () => {} }), [errors, busy, locale])
-  const name = singularLabel(props.target).toLowerCase()
-  // Its own path prefix keeps input ids apart from the form underneath.
-  const prefix = `new-${props.target.slug}`
+const loadDrawer = () => import('./document-drawer.tsx')
 
-  const create = async () => {
-    setBusy(true)
-    try {
-      const r = await docs.create(props.target.slug, changedFields(fields, values, blank), { locale })
-      forgetChoices(props.target.slug)
-      props.onCreated(r.doc)
-    } catch (e) {
-      const map: Record<string, string> = {}
-      if (e instanceof ApiError) for (const x of e.errors) if (x.field) map[`${prefix}.${x.field}`] ??= x.message
-      setErrors(map)
-      setGeneral(Object.keys(map).length ? null : message(e))
-    } finally {
-      setBusy(false)
-    }
-  }
-
-  return (
-    <Modal
-      title={t('fields.newNamed', { name })}
-      onClose={props.onClose}
-      wide
-      footer={
-        <>
-          <button type="button" class="ghost" onClick={props.onClose}>
-            {t('ui.cancel')}
-          </button>
-          <button type="button" class="primary" disabled={busy} onClick={() => void create()}>
-            {t('fields.createChoose')}
-          </button>
-        </>
-      }
-    >
-      <ErrorBox error={general} />
-      <FormContext.Provider value={form}>
-        <div class="fields">
-          <FieldList fields={fields} value={values} onChange={setValues} path={prefix} />
-        </div>
-      </FormContext.Provider>
-    </Modal>
-  )
+/** The related document's form in a drawer, fetched the first time one opens. */
+export function RelatedDrawer(props: DocumentDrawerProps) {
+  return <LazyView load={loadDrawer} props={props} />
 }

@@ -1,16 +1,20 @@
-/** `upload` field: a media document by id. Shows the chosen file; pick one from the library or upload a new one. */
+/**
+ * `upload` field: a media document by id. Shows the chosen file; pick one from the library or upload a new one,
+ * or edit the chosen one's fields (alt text…) in the drawer without leaving the form.
+ */
 import { useEffect, useState } from 'preact/hooks'
 import { docs, type Doc } from '../api.ts'
-import { formatBytes, message } from '../format.ts'
+import { docLabel, formatBytes, message } from '../format.ts'
 import { MediaResults, MediaThumb, useMediaPage } from '../media/media-grid.tsx'
 import { Uploader } from '../media/uploader.tsx'
 import { Link } from '../router.tsx'
 import { Icon, Modal } from '../ui.tsx'
 import { useControlProps } from './fields.tsx'
 import type { FieldProps } from './form-context.ts'
-import { useApp } from '../app-context.ts'
-import { LazyView } from '../lazy.tsx'
+import { findCollection, useApp } from '../app-context.ts'
 import { t } from '../i18n/i18n.ts'
+import { RelatedDrawer } from './relationship-field.tsx'
+import { LazyView } from '../lazy.tsx'
 
 const loadFolderSelect = () => import('../media/folders.tsx').then((m) => ({ default: m.FolderSelect }))
 
@@ -22,6 +26,9 @@ export function UploadField(props: FieldProps<number | string | null>) {
   const [doc, setDoc] = useState<Doc | null>(null)
   const [missing, setMissing] = useState<string | null>(null)
   const [picking, setPicking] = useState(false)
+  const [editing, setEditing] = useState(false)
+  const { config } = useApp()
+  const target = findCollection(config, typeof props.field.relationTo === 'string' ? props.field.relationTo : 'media')
 
   useEffect(() => {
     setMissing(null)
@@ -61,6 +68,11 @@ export function UploadField(props: FieldProps<number | string | null>) {
             )}
           </div>
           <div class="upload-actions">
+            {doc && target && (
+              <button type="button" disabled={attrs.disabled} aria-label={t('drawer.editChip', { label: docLabel(target, doc) })} onClick={() => setEditing(true)}>
+                {t('drawer.edit')}
+              </button>
+            )}
             <button type="button" id={attrs.id} disabled={attrs.disabled} aria-describedby={attrs['aria-describedby']} onClick={() => setPicking(true)}>
               {t('fields.replace')}
             </button>
@@ -75,6 +87,7 @@ export function UploadField(props: FieldProps<number | string | null>) {
           <span>{t('fields.chooseFile')}</span>
         </button>
       )}
+      {editing && doc && target && <RelatedDrawer collection={target} id={String(doc.id)} onClose={() => setEditing(false)} onSaved={(d) => (setEditing(false), setDoc(d))} />}
       {picking && <MediaPicker selected={id === null ? null : String(id)} onPick={choose} onClose={() => setPicking(false)} />}
     </div>
   )

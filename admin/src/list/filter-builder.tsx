@@ -2,11 +2,13 @@
  * The filter panel of a list, built from the collection's field types: each row is field · operator ·
  * value, rows are ANDed, and "Apply" writes them into the address (list-filter.ts) so reload, back and a
  * shared link keep them. Edits stay local until applied, so a half-typed value sends no request.
- * Loaded on first use (list-view.tsx).
+ * A relationship's value is chosen with the relationship field's own document picker, fetched the first
+ * time such a row shows (relation-filter.tsx), so the list's first load does not carry it.
  */
 import { useEffect, useState } from 'preact/hooks'
 import type { CollectionConfig } from '../api.ts'
 import { fromLocalInput, toLocalInput } from '../form/fields.tsx'
+import { lazyComponent } from '../lazy.tsx'
 import { Icon } from '../ui.tsx'
 import { defaultValue, filterFields, OPERATORS, type Condition, type FilterField } from './list-filter.ts'
 
@@ -65,7 +67,19 @@ export default function FilterPanel(props: { collection: CollectionConfig; appli
                 </option>
               ))}
             </select>
-            <ValueInput field={f} condition={r} label={`Value of filter ${i + 1}`} onChange={(value) => set(i, { value })} />
+            {f?.kind === 'relation' && r.op !== 'exists' ? (
+              <RelationValue
+                field={f}
+                condition={r}
+                id={`filter-${i + 1}-value`}
+                label={`Value of filter ${i + 1}`}
+                collection={collectionOf(rows, f)}
+                onCollection={(slug) => setRows(withCollection(rows, i, f, slug))}
+                onChange={(value) => set(i, { value })}
+              />
+            ) : (
+              <ValueInput field={f} condition={r} label={`Value of filter ${i + 1}`} onChange={(value) => set(i, { value })} />
+            )}
             <button type="button" class="icon-button" aria-label={`Remove filter ${i + 1}`} onClick={() => apply(rows.filter((_, j) => j !== i))}>
               <Icon name="x" />
             </button>
@@ -88,6 +102,27 @@ export default function FilterPanel(props: { collection: CollectionConfig; appli
       </div>
     </form>
   )
+}
+
+const RelationValue = lazyComponent(() => import('./relation-filter.tsx').then((m) => m.RelationValue))
+
+/**
+ * The collection a relationship filter searches: the field's only one, or for a relationship to several,
+ * the one an `<field>.relationTo` row names (the filter stays one API query, exact after a reload).
+ */
+function collectionOf(rows: Condition[], f: FilterField): string | undefined {
+  if (!Array.isArray(f.relationTo)) return f.relationTo ?? 'media'
+  const base = f.path.replace(/\.value$/, '')
+  return rows.find((r) => r.field === `${base}.relationTo` && r.op === 'equals')?.value ?? f.relationTo[0]
+}
+
+/** Picking the collection first for a relationship to several: its `relationTo` row is set (or added) and the chosen documents dropped. */
+function withCollection(rows: Condition[], i: number, f: FilterField, slug: string): Condition[] {
+  const key = `${f.path.replace(/\.value$/, '')}.relationTo`
+  const next = rows.map((r, j) => (j === i ? { ...r, value: '' } : r))
+  const at = next.findIndex((r) => r.field === key && r.op === 'equals')
+  if (at >= 0) return next.map((r, j) => (j === at ? { ...r, value: slug } : r))
+  return [...next.slice(0, i), { field: key, op: 'equals', value: slug }, ...next.slice(i)]
 }
 
 const YES_NO = [

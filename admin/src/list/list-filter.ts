@@ -6,6 +6,7 @@
 import type { CollectionConfig, Field } from '../api.ts'
 import { fieldLabel, fieldOptions } from '../format.ts'
 import { dataFields } from '../form/values.ts'
+import { t } from '../i18n/i18n.ts'
 
 export interface Condition {
   field: string
@@ -20,6 +21,8 @@ export interface FilterField {
   kind: 'text' | 'number' | 'date' | 'checkbox' | 'select' | 'relation' | 'id'
   options?: { label: string; value: string }[]
   hasMany?: boolean
+  /** For relationships and uploads: the collection(s) whose documents the picker offers. */
+  relationTo?: string | string[]
 }
 
 const KIND: Partial<Record<Field['type'], FilterField['kind']>> = {
@@ -65,8 +68,10 @@ export const OPERATORS: Record<FilterField['kind'], { op: string; label: string 
     { op: 'exists', label: 'exists' },
   ],
   relation: [
-    { op: 'equals', label: 'is id' },
-    { op: 'not_equals', label: 'is not id' },
+    { op: 'equals', label: 'is' },
+    { op: 'not_equals', label: 'is not' },
+    { op: 'in', label: 'is one of' },
+    { op: 'not_in', label: 'is none of' },
     { op: 'exists', label: 'exists' },
   ],
   id: [
@@ -84,7 +89,12 @@ export function filterFields(c: CollectionConfig): FilterField[] {
       const label = labelPrefix + fieldLabel(f)
       if (f.type === 'group' && f.fields) walk(dataFields(f.fields), `${prefix}${f.name}.`, `${label} › `)
       const kind = KIND[f.type]
-      if (kind) out.push({ path: prefix + f.name, label, kind, options: f.options ? fieldOptions(f) : undefined, hasMany: f.hasMany })
+      if (kind === 'relation' && Array.isArray(f.relationTo)) {
+        // A relationship to several collections is queried by its two parts: which collection, which document.
+        const path = prefix + f.name
+        out.push({ path: `${path}.relationTo`, label: `${label} › ${t('filter.collection')}`, kind: 'select', options: f.relationTo.map((slug) => ({ label: slug, value: slug })) })
+        out.push({ path: `${path}.value`, label, kind, relationTo: f.relationTo, hasMany: f.hasMany })
+      } else if (kind) out.push({ path: prefix + f.name, label, kind, options: f.options ? fieldOptions(f) : undefined, hasMany: f.hasMany, relationTo: kind === 'relation' ? (f.relationTo ?? undefined) : undefined })
     }
   }
   walk(dataFields(c.fields), '', '')
