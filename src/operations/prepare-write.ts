@@ -76,7 +76,10 @@ export async function prepareWrite(
   // stamps `publishedAt` when `siblingData._status` is 'published'); the status itself is set by the save.
   const asked = status ? { status, _status: status } : {};
   const hooked = await runFieldHooks(ctx, entity.fields, 'beforeChange', { ...values, ...asked }, { originalDoc: existing, operation });
-  const { status: _s, _status: _a, ...changed } = await runHooks(ctx, entity, 'beforeChange', 'data', { data: hooked, originalDoc: existing, operation, id });
+  const result = await runHooks(ctx, entity, 'beforeChange', 'data', { data: hooked, originalDoc: existing, operation, id });
+  // Only the status given to the hooks goes back out: without drafts a field may be called `status`.
+  const { status: _s, _status: _a, ...withoutAsked } = result;
+  const changed = status ? withoutAsked : result;
   if (entity.kind === 'collection' && entity.builtIn === 'folders' && id !== undefined) await assertFolderPlacement(ctx, entity, id, changed.folder);
   // Hooks may answer a date as a Date (Payload's do): it is kept as its ISO string, like a date sent as JSON.
   for (const [key, value] of Object.entries(changed)) if (value instanceof Date) changed[key] = value.toISOString();
