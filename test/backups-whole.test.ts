@@ -104,7 +104,7 @@ describe('S3 listings past one page', () => {
 });
 
 describe('restoring', () => {
-  test('without a terminal, cms restore prints one progress line, not one per file', async () => {
+  test('without a terminal, cms restore prints a few progress lines, not one per file', async () => {
     const { out, configPath, t, token, remove } = await project('restore-line');
     try {
       for (let i = 0; i < 30; i++) expect((await t.request('POST', '/media', { token, body: form(pdf(i), `f${i}.pdf`) })).status).toBe(201);
@@ -114,8 +114,12 @@ describe('restoring', () => {
       const restore = cli(configPath, 'restore', archive);
       expect({ status: restore.status, stderr: restore.stderr }).toEqual({ status: 0, stderr: '' });
       const lines = restore.stdout.trim().split('\n');
-      expect(lines.filter((line) => line.startsWith('restore: restoring'))).toHaveLength(1);
-      expect(lines.length).toBeLessThan(10);
+      // Off a terminal the progress is a whole line at the start and at each further tenth (docs/operations.md):
+      // at most 11 for the 30 files and the rest of the archive, never one per entry.
+      const progress = lines.filter((line) => line.startsWith('restore: restoring'));
+      expect(progress.length).toBeGreaterThanOrEqual(1);
+      expect(progress.length).toBeLessThanOrEqual(11);
+      expect(lines.length).toBeLessThan(20);
     } finally {
       await remove();
     }
