@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { exportContent } from '../src/content-files/export-content.ts';
 import { importContent } from '../src/content-files/import-content.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { localAPI } from '../src/local.ts';
 import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
-import { startTestServer, tempDir, type TestServer } from './harness.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+import { exportImportExport, type RoundTrip } from './support/round-trip.ts';
 import { websiteConfig } from './fixtures/website-template.ts';
 import { fingerprint } from './support/media-fixtures.ts';
 import { startReceiver, type Receiver } from './webhook-receiver.ts';
@@ -32,42 +32,32 @@ const withNotes = (): UserConfig => {
 };
 
 describe('blocks through export and import', () => {
-  let source: TestServer;
-  let target: TestServer;
-  const work = tempDir('cms-blocks-export-');
-  const first = path.join(work, 'first');
-  const second = path.join(work, 'second');
+  let trip: RoundTrip;
   let pageId: number;
 
   beforeAll(async () => {
-    source = await startTestServer(withNotes());
-    const api = localAPI(source.cms);
-    await api.create({ collection: 'notes', data: { text: 'No times' } });
-    const post = await api.create({ collection: 'posts', data: { title: 'A post' } });
-    const rows = layout.map((row) => (row.blockType === 'archive' ? { ...row, featured: post.id } : row));
-    const page = await api.create({ collection: 'pages', data: { title: 'Home', hero: { headline: 'Welcome' }, layout: rows, status: 'published' }, locale: 'en' });
-    pageId = page.id as number;
-    const stored = (await api.findByID({ collection: 'pages', id: pageId, locale: 'de', depth: 0 })) as any;
-    const german = stored.layout.map((row: any) => (row.blockType === 'cta' ? { ...row, title: 'Fang hier an' } : row));
-    await api.update({ collection: 'pages', id: pageId, data: { layout: german, hero: { headline: 'Willkommen' } }, locale: 'de' });
-
-    await exportContent(source.cms, { outDir: first });
-    target = await startTestServer(withNotes());
-    await importContent(target.cms, first);
-    await exportContent(target.cms, { outDir: second });
+    trip = await exportImportExport(withNotes, async (source) => {
+      const api = localAPI(source.cms);
+      await api.create({ collection: 'notes', data: { text: 'No times' } });
+      const post = await api.create({ collection: 'posts', data: { title: 'A post' } });
+      const rows = layout.map((row) => (row.blockType === 'archive' ? { ...row, featured: post.id } : row));
+      const page = await api.create({ collection: 'pages', data: { title: 'Home', hero: { headline: 'Welcome' }, layout: rows, status: 'published' }, locale: 'en' });
+      pageId = page.id as number;
+      const stored = (await api.findByID({ collection: 'pages', id: pageId, locale: 'de', depth: 0 })) as any;
+      const german = stored.layout.map((row: any) => (row.blockType === 'cta' ? { ...row, title: 'Fang hier an' } : row));
+      await api.update({ collection: 'pages', id: pageId, data: { layout: german, hero: { headline: 'Willkommen' } }, locale: 'de' });
+    });
   });
   afterAll(async () => {
-    await source?.stop();
-    await target?.stop();
-    fs.rmSync(work, { recursive: true, force: true });
+    await trip?.stop();
   });
 
   test('the second export is byte-identical to the first', () => {
-    expect(fingerprint(second)).toEqual(fingerprint(first));
+    expect(fingerprint(trip.second)).toEqual(fingerprint(trip.first));
   });
 
   test('the exported page holds its rows with ids, types, names and every locale of their fields', () => {
-    const page = readJSON(path.join(first, 'pages', `${pageId}.json`));
+    const page = readJSON(path.join(trip.first, 'pages', `${pageId}.json`));
     expect(page.layout.map((row: any) => row.blockType)).toEqual(['cta', 'content', 'archive']);
     expect(page.layout[0]).toMatchObject({ id: 'cta-one', blockName: 'Top', title: { en: 'Start here', de: 'Fang hier an' } });
     expect(typeof page.layout[1].id).toBe('string');
@@ -76,21 +66,21 @@ describe('blocks through export and import', () => {
   });
 
   test('the imported page reads as the original, row ids kept', async () => {
-    const original = await source.request('GET', `/pages/${pageId}?depth=0&locale=de`);
-    const copy = await target.request('GET', `/pages/${pageId}?depth=0&locale=de`);
+    const original = await trip.source.request('GET', `/pages/${pageId}?depth=0&locale=de`);
+    const copy = await trip.target.request('GET', `/pages/${pageId}?depth=0&locale=de`);
     expect(copy.status).toBe(200);
     expect(copy.body.layout).toEqual(original.body.layout);
     expect(copy.body.layout[0].title).toBe('Fang hier an');
   });
 
   test('a collection without timestamps comes back', async () => {
-    const notes = await target.request('GET', '/notes');
+    const notes = await trip.target.request('GET', '/notes');
     expect(notes.body.docs).toEqual([{ id: 1, text: 'No times' }]);
   });
 
   test('an export whose rows name an unknown block type is refused before anything is written', async () => {
-    const bad = path.join(work, 'bad');
-    fs.cpSync(first, bad, { recursive: true });
+    const bad = path.join(trip.work, 'bad');
+    fs.cpSync(trip.first, bad, { recursive: true });
     const file = path.join(bad, 'pages', `${pageId}.json`);
     const page = readJSON(file);
     page.layout[0].blockType = 'nope';

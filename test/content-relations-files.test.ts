@@ -7,12 +7,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { exportContent } from '../src/content-files/export-content.ts';
-import { importContent } from '../src/content-files/import-content.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { localAPI } from '../src/local.ts';
 import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
-import { startTestServer, tempDir, type TestServer } from './harness.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+import { exportImportExport, type RoundTrip } from './support/round-trip.ts';
 import { fingerprint } from './support/media-fixtures.ts';
 import { startReceiver, type Receiver } from './webhook-receiver.ts';
 
@@ -54,48 +53,39 @@ async function seed(t: TestServer): Promise<number> {
 }
 
 describe('polymorphic values, joins and virtual fields through export and import', () => {
-  let source: TestServer;
-  let target: TestServer;
-  const work = tempDir('cms-relations-export-');
-  const first = path.join(work, 'first');
-  const second = path.join(work, 'second');
+  let trip: RoundTrip;
   let linkId: number;
 
   beforeAll(async () => {
-    source = await startTestServer(config());
-    linkId = await seed(source);
-    await exportContent(source.cms, { outDir: first });
-    target = await startTestServer(config());
-    await importContent(target.cms, first);
-    await exportContent(target.cms, { outDir: second });
+    trip = await exportImportExport(config, async (source) => {
+      linkId = await seed(source);
+    });
   });
   afterAll(async () => {
-    await source?.stop();
-    await target?.stop();
-    fs.rmSync(work, { recursive: true, force: true });
+    await trip?.stop();
   });
 
   test('the second export is byte-identical to the first', () => {
-    expect(fingerprint(second)).toEqual(fingerprint(first));
+    expect(fingerprint(trip.second)).toEqual(fingerprint(trip.first));
   });
 
   test('files hold polymorphic values as ids and virtual values as a reader sees them, and no join', () => {
-    const link = readJSON(path.join(first, 'links', `${linkId}.json`));
+    const link = readJSON(path.join(trip.first, 'links', `${linkId}.json`));
     expect(link.target).toEqual({ relationTo: 'posts', value: 1 });
     expect(link.related).toEqual([{ relationTo: 'pages', value: 1 }, { relationTo: 'posts', value: 1 }]);
     // A static site reads the computed value from the file; import ignores it (it is never stored).
     expect(link.shout).toBe('FIRST');
-    expect('links' in readJSON(path.join(first, 'categories', '1.json'))).toBe(false);
+    expect('links' in readJSON(path.join(trip.first, 'categories', '1.json'))).toBe(false);
   });
 
   test('the imported instance reads the same: populated values, the join, the virtual field', async () => {
-    const original = await source.request('GET', `/links/${linkId}?depth=1`);
-    const copy = await target.request('GET', `/links/${linkId}?depth=1`);
+    const original = await trip.source.request('GET', `/links/${linkId}?depth=1`);
+    const copy = await trip.target.request('GET', `/links/${linkId}?depth=1`);
     expect(copy.status).toBe(200);
     expect(copy.body).toEqual(original.body);
     expect(copy.body.target.value.title).toBe('Hello');
     expect(copy.body.shout).toBe('FIRST');
-    const category = await target.request('GET', '/categories/1?depth=0');
+    const category = await trip.target.request('GET', '/categories/1?depth=0');
     expect(category.body.links).toMatchObject({ docs: [linkId], totalDocs: 1, hasNextPage: false });
   });
 });
