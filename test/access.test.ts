@@ -25,12 +25,17 @@ const config: UserConfig = {
 };
 
 runScenarios('default access for project collections', config, [
-  { name: 'anonymous list is a 401', method: 'GET', url: '/private', status: 401, contains: ['"errors"'] },
-  { name: 'anonymous create is a 401', method: 'POST', url: '/private', body: { text: 'x' }, status: 401, events: {} },
-  { name: 'logged-in create works', method: 'POST', url: '/private', body: { text: 'x' }, as: 'editor', status: 201 },
-  { name: 'logged-in read works', method: 'GET', url: '/private/1', as: 'editor', status: 200 },
+  { name: 'anonymous list is a 401', method: 'GET', url: '/private', status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'anonymous create is a 401', method: 'POST', url: '/private', body: { text: 'x' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  { name: 'logged-in create works', method: 'POST', url: '/private', body: { text: 'y' }, as: 'editor', status: 201, contains: ['"doc":{"id":2', '"text":"y"'], events: { create: 1, '*': 0 } },
+  { name: 'logged-in read works', method: 'GET', url: '/private/1', as: 'editor', status: 200, contains: ['"id":1', '"text":"x"'] },
   { name: 'anonymous read one is a 401', method: 'GET', url: '/private/1', status: 401, contains: ['"errors"'], events: { '*': 0 } },
-]);
+], {
+  fresh: 'row',
+  async seed(t) {
+    await t.request('POST', '/private', { token: (await t.user('editor')).token, body: { text: 'x' } });
+  },
+});
 
 describe('rules that return filters', () => {
   let t: TestServer;
