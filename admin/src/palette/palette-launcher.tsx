@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { useApp } from '../app-context.ts'
 import { message } from '../format.ts'
 import { Icon, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 type Palette = (props: { onClose: () => void }) => preact.JSX.Element
 let loaded: Palette | null = null
@@ -43,7 +44,7 @@ export function PaletteLauncher() {
     <>
       <button type="button" class="nav-item palette-button" onClick={show} aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'}>
         <Icon name="search" />
-        <span class="truncate">Search everything</span>
+        <span class="truncate">{t('palette.open')}</span>
         <kbd aria-hidden="true">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
       </button>
       {open && Palette && <Palette onClose={() => setOpen(false)} />}
