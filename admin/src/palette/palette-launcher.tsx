@@ -2,12 +2,11 @@
  * What the first load carries of the command palette: the Ctrl+K / Cmd+K shortcut and a sidebar button.
  * The palette itself (palette/command-palette.tsx) is a separate chunk fetched on first use.
  */
-import { withPageMessages } from '../i18n/i18n.ts'
+import { t, withPageMessages } from '../i18n/i18n.ts'
 import { useEffect, useState } from 'preact/hooks'
 import { useApp } from '../app-context.ts'
 import { message } from '../format.ts'
 import { Icon, toast } from '../ui.tsx'
-import { t } from '../i18n/i18n.ts'
 
 type Palette = (props: { onClose: () => void }) => preact.JSX.Element
 let loaded: Palette | null = null
