@@ -192,6 +192,20 @@ const de: Catalogue = {
   'tools.move': 'Durch die passenden Dokumente blättern',
   'tools.choose': 'Hervorgehobenes Dokument wählen',
   'tools.tabs': 'Tabs wechseln; Alt + ↑/↓ verschiebt einen Block oder eine Zeile',
+  'auth.twoFactorCode': 'Code der Zwei-Faktor-Anmeldung',
+  'auth.twoFactorCodeHint': 'Der 6-stellige Code aus Ihrer Authenticator-App oder ein Wiederherstellungscode.',
+  'auth.forgotTitle': 'Passwort vergessen',
+  'auth.forgotIntro': 'Geben Sie Ihre E-Mail-Adresse ein; wir senden Ihnen einen Link, um ein neues Passwort zu wählen.',
+  'auth.sending': 'Wird gesendet…',
+  'auth.sendLink': 'Link senden',
+  'auth.backToLogin': 'Zurück zur Anmeldung',
+  'auth.chooseTitle': 'Passwort wählen',
+  'auth.newPassword': 'Neues Passwort',
+  'auth.saving': 'Wird gespeichert…',
+  'auth.setAndLogin': 'Passwort festlegen und anmelden',
+  'auth.newLink': 'Neuen Link anfordern',
+  'device.unknown': 'Unbekanntes Gerät',
+  'device.on': '{browser} unter {system}',
 }
 
 export default de

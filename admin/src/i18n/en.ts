@@ -190,6 +190,20 @@ const en = {
   'tools.move': 'Move through the matching documents',
   'tools.choose': 'Choose the highlighted document',
   'tools.tabs': 'Switch tabs; Alt + ↑/↓ moves a block or row',
+  'auth.twoFactorCode': 'Two-factor code',
+  'auth.twoFactorCodeHint': 'The 6-digit code from your authenticator app, or a recovery code.',
+  'auth.forgotTitle': 'Forgot password',
+  'auth.forgotIntro': 'Enter your email and we send you a link to choose a new password.',
+  'auth.sending': 'Sending…',
+  'auth.sendLink': 'Send link',
+  'auth.backToLogin': 'Back to log in',
+  'auth.chooseTitle': 'Choose a password',
+  'auth.newPassword': 'New password',
+  'auth.saving': 'Saving…',
+  'auth.setAndLogin': 'Set password and log in',
+  'auth.newLink': 'Ask for a new link',
+  'device.unknown': 'Unknown device',
+  'device.on': '{browser} on {system}',
 }
 
 export default en

@@ -192,6 +192,20 @@ const es: Catalogue = {
   'tools.move': 'Recorrer los documentos coincidentes',
   'tools.choose': 'Elegir el documento resaltado',
   'tools.tabs': 'Cambiar de pestaña; Alt + ↑/↓ mueve un bloque o una fila',
+  'auth.twoFactorCode': 'Código de dos factores',
+  'auth.twoFactorCodeHint': 'El código de 6 dígitos de su aplicación de autenticación o un código de recuperación.',
+  'auth.forgotTitle': 'Contraseña olvidada',
+  'auth.forgotIntro': 'Introduzca su correo electrónico y le enviaremos un enlace para elegir una contraseña nueva.',
+  'auth.sending': 'Enviando…',
+  'auth.sendLink': 'Enviar enlace',
+  'auth.backToLogin': 'Volver a iniciar sesión',
+  'auth.chooseTitle': 'Elija una contraseña',
+  'auth.newPassword': 'Contraseña nueva',
+  'auth.saving': 'Guardando…',
+  'auth.setAndLogin': 'Establecer la contraseña e iniciar sesión',
+  'auth.newLink': 'Pedir un enlace nuevo',
+  'device.unknown': 'Dispositivo desconocido',
+  'device.on': '{browser} en {system}',
 }
 
 export default es

@@ -192,6 +192,20 @@ const fr: Catalogue = {
   'tools.move': 'Parcourir les documents correspondants',
   'tools.choose': 'Choisir le document en surbrillance',
   'tools.tabs': 'Changer d’onglet ; Alt + ↑/↓ déplace un bloc ou une ligne',
+  'auth.twoFactorCode': 'Code à deux facteurs',
+  'auth.twoFactorCodeHint': 'Le code à 6 chiffres de votre application d’authentification, ou un code de récupération.',
+  'auth.forgotTitle': 'Mot de passe oublié',
+  'auth.forgotIntro': 'Saisissez votre adresse e-mail et nous vous enverrons un lien pour choisir un nouveau mot de passe.',
+  'auth.sending': 'Envoi…',
+  'auth.sendLink': 'Envoyer le lien',
+  'auth.backToLogin': 'Retour à la connexion',
+  'auth.chooseTitle': 'Choisissez un mot de passe',
+  'auth.newPassword': 'Nouveau mot de passe',
+  'auth.saving': 'Enregistrement…',
+  'auth.setAndLogin': 'Définir le mot de passe et se connecter',
+  'auth.newLink': 'Demander un nouveau lien',
+  'device.unknown': 'Appareil inconnu',
+  'device.on': '{browser} sur {system}',
 }
 
 export default fr
