@@ -206,6 +206,9 @@ const de: Catalogue = {
   'auth.newLink': 'Neuen Link anfordern',
   'device.unknown': 'Unbekanntes Gerät',
   'device.on': '{browser} unter {system}',
+  'errors.tooLarge': 'Die Datei ist zu groß.',
+  'errors.unreachable': 'Der Server ist nicht erreichbar.',
+  'errors.requestFailed': 'Anfrage fehlgeschlagen ({status}).',
 }
 
 export default de

@@ -204,6 +204,9 @@ const en = {
   'auth.newLink': 'Ask for a new link',
   'device.unknown': 'Unknown device',
   'device.on': '{browser} on {system}',
+  'errors.tooLarge': 'The file is too large.',
+  'errors.unreachable': 'The server cannot be reached.',
+  'errors.requestFailed': 'Request failed ({status}).',
 }
 
 export default en

@@ -206,6 +206,9 @@ const es: Catalogue = {
   'auth.newLink': 'Pedir un enlace nuevo',
   'device.unknown': 'Dispositivo desconocido',
   'device.on': '{browser} en {system}',
+  'errors.tooLarge': 'El archivo es demasiado grande.',
+  'errors.unreachable': 'No se puede contactar con el servidor.',
+  'errors.requestFailed': 'La solicitud falló ({status}).',
 }
 
 export default es

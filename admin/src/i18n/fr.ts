@@ -206,6 +206,9 @@ const fr: Catalogue = {
   'auth.newLink': 'Demander un nouveau lien',
   'device.unknown': 'Appareil inconnu',
   'device.on': '{browser} sur {system}',
+  'errors.tooLarge': 'Le fichier est trop volumineux.',
+  'errors.unreachable': 'Le serveur est injoignable.',
+  'errors.requestFailed': 'La requête a échoué ({status}).',
 }
 
 export default fr
