@@ -41,7 +41,7 @@ export type EditorProps = {
 }
 
 const TRANSFORMERS = [CHECK_LIST, ...ELEMENT_TRANSFORMERS, ...TEXT_FORMAT_TRANSFORMERS, ...TEXT_MATCH_TRANSFORMERS]
-const formats = (): [TextFormatType, string, string][] => [['bold', 'B', t('rt.bold')], ['italic', 'I', t('rt.italic')], ['underline', 'U', t('rt.underline')], ['strikethrough', 'S', t('rt.strikethrough')], ['code', '</>', t('rt.code')]]
+const formatButtons = (): [TextFormatType, string, string][] => [['bold', 'B', t('rt.bold')], ['italic', 'I', t('rt.italic')], ['underline', 'U', t('rt.underline')], ['strikethrough', 'S', t('rt.strikethrough')], ['code', '</>', t('rt.code')]]
 
 type Dialog = { kind: 'link' | 'upload' | 'relationship' | 'block' | 'inlineBlock'; link: LinkChoice | null }
 type Active = { formats: Set<string>; block: string; link: boolean; canUndo: boolean; canRedo: boolean }
@@ -165,7 +165,7 @@ export default function RichTextEditor(props: EditorProps) {
     <div class="rt-editor">
       <div class="rt-toolbar" role="toolbar" aria-label={`${props.label}: formatting`}>
         {on('heading') && (['h1', 'h2', 'h3'] as const).map((tag) => button(t('rt.heading', { n: tag.slice(1) }), tag.toUpperCase(), active.block === tag, blockType(tag)))}
-        {formats().filter(([format]) => on(format)).map(([format, text, label]) => button(label, text, active.formats.has(format), run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format))))}
+        {formatButtons().filter(([format]) => on(format)).map(([format, text, label]) => button(label, text, active.formats.has(format), run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format))))}
         {on('list') && button(t('rt.bulleted'), '•', active.block === 'bullet', list('bullet'))}
         {on('list') && button(t('rt.numbered'), '1.', active.block === 'number', list('number'))}
         {on('checklist') && button(t('rt.checklist'), '☑', active.block === 'check', list('check'))}
@@ -218,7 +218,7 @@ function dropUnsafeLink(node: LinkNode): void {
 function readActive(): Partial<Active> {
   const selection = $getSelection()
   if (!$isRangeSelection(selection)) return {}
-  const formats = new Set(FORMATS.map(([f]) => f).filter((f) => selection.hasFormat(f)))
+  const formats = new Set(formatButtons().map(([f]) => f).filter((f) => selection.hasFormat(f)))
   const anchor = selection.anchor.getNode()
   const top = anchor.getKey() === 'root' ? anchor : anchor.getTopLevelElementOrThrow()
   const listNode = $getNearestNodeOfType(anchor, ListNode)
