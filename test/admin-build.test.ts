@@ -17,8 +17,10 @@ import { startTestServer, type TestServer } from './harness.ts';
 // 130 kB (+30 kB) since the admin speaks four languages: each catalogue's pages part (edit form, field editors,
 // media, operations) is a chunk per language, and a reader fetches only their own; the first load holds only
 // the English first-paint part.
+// 140 kB (+10 kB) since every view's words are in the catalogues (media, operations, account, lists' tools,
+// rich text): together the eight parts went from ≈23 kB to ≈42 kB gzipped, while the first load grew ≈1 kB.
 const BUDGET_GZIP_BYTES = 50_000;
-const ALL_GZIP_BYTES = 130_000;
+const ALL_GZIP_BYTES = 140_000;
 /** The rich text editor (Lexical) is its own chunk, fetched only when a rich text field is on screen. */
 const EDITOR_GZIP_BYTES = 140_000;
 const isEditor = (path: string) => path.startsWith('assets/editor-');

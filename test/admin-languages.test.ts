@@ -1,7 +1,7 @@
 /**
  * The admin in the reader's language (docs/admin.md, "Languages"): a German browser sees German words,
- * German config labels and German dates, the edit form, its field editors, versions panel and an operations
- * view in German too; choosing French on the account page switches at once and is kept.
+ * German config labels and German dates, the edit form, its field editors, versions panel, the media library,
+ * operations views, the account page and the list's tools in German too; choosing French on the account page switches at once and is kept.
  * Config labels given per language pass through `GET /_admin/config`, and a malformed one is refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
@@ -111,6 +111,32 @@ describe.skipIf(!hasChromium())('admin languages', () => {
     await page.goto(admin('/operations/health'));
     await page.getByRole('heading', { name: 'Zustand' }).waitFor();
     await page.getByText('Datenbank').waitFor();
+    expect(pageErrors).toEqual([]);
+  }, STEP);
+
+  test('the media library, operations views, the account page and the list tools speak German', async () => {
+    await page.goto(admin('/collections/media'));
+    await page.getByRole('searchbox', { name: 'Medien nach Dateiname durchsuchen' }).waitFor();
+    await page.getByText('Dateien hierher ziehen').waitFor();
+    await page.getByText('Noch keine Dateien. Ziehen Sie welche in das Feld oben.').waitFor();
+    await page.goto(admin('/operations/webhooks'));
+    await page.getByRole('heading', { name: 'Webhook-Zustellungen' }).waitFor();
+    expect(await page.locator('main select option').allTextContents()).toEqual(['Alle', 'wartend', 'wird gesendet', 'fehlgeschlagen']);
+    await page.goto(admin('/operations/backups'));
+    await page.getByRole('heading', { name: 'Sicherungen' }).waitFor();
+    await page.getByRole('button', { name: 'Jetzt sichern' }).waitFor();
+    await page.goto(admin('/account/security'));
+    await page.getByRole('heading', { name: 'Zwei-Faktor-Anmeldung', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Zwei-Faktor-Anmeldung einrichten' }).waitFor();
+    await page.getByRole('heading', { name: 'Wo Sie angemeldet sind' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Zuletzt verwendet' }).waitFor();
+    // A fresh load of a list: its own tools read the first part, so they are German before any lazy page.
+    await page.goto(admin('/collections/posts'));
+    await page.getByText('Spalten', { exact: true }).waitFor();
+    expect(await page.locator('.theme-switch option').allTextContents()).toEqual(['Systemeinstellung', 'Hell', 'Dunkel']);
+    await page.getByRole('button', { name: 'Tastenkürzel' }).click();
+    await page.getByRole('heading', { name: 'Überall' }).waitFor();
+    await page.keyboard.press('Escape');
     expect(pageErrors).toEqual([]);
   }, STEP);
 

@@ -3,6 +3,8 @@
  * A few ordered patterns, no dependency: browsers name their ancestors in the string (Chrome says
  * "Safari", Edge says "Chrome"), so the most specific token is tested first.
  */
+import { t } from './i18n/i18n.ts'
+
 const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
   [/\bOPR\/|\bOpera\b/, 'Opera'],
@@ -28,12 +30,12 @@ const TOOLS = /^(curl|Wget|HTTPie|PostmanRuntime|node-fetch|undici|axios|python-
 
 export function deviceName(userAgent: string | null | undefined): string {
   const ua = (userAgent ?? '').trim()
-  if (!ua) return 'Unknown device'
+  if (!ua) return t('device.unknown')
   const tool = TOOLS.exec(ua)
   if (tool) return tool[1]!
   const browser = BROWSERS.find(([re]) => re.test(ua))?.[1]
   const system = SYSTEMS.find(([re]) => re.test(ua))?.[1]
-  if (browser && system) return `${browser} on ${system}`
+  if (browser && system) return t('device.on', { browser, system })
   // Unknown clients keep their own words.
   return browser ?? system ?? ua
 }

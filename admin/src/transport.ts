@@ -1,5 +1,6 @@
 /** The admin's one way to the API: `api()` for JSON with the CSRF token, errors as ApiError, the query-string form. */
 import { runtime } from './runtime-config.ts'
+import { t } from './i18n/i18n.ts'
 
 export interface FieldError {
   message: string
@@ -49,7 +50,7 @@ export function queryString(params: Record<string, unknown>): string {
 
 export function errorFromBody(status: number, data: any): ApiError {
   const list: FieldError[] = Array.isArray(data?.errors) ? data.errors.filter((e: any) => typeof e?.message === 'string') : []
-  const fallback = status === 413 ? 'The file is too large.' : status === 0 ? 'The server cannot be reached.' : `Request failed (${status}).`
+  const fallback = status === 413 ? t('errors.tooLarge') : status === 0 ? t('errors.unreachable') : t('errors.requestFailed', { status: String(status) })
   return new ApiError(status, list[0]?.message ?? fallback, list.length ? list : [{ message: fallback }])
 }
 
@@ -80,7 +81,7 @@ export async function api<T>(method: string, path: string, body?: unknown, extra
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   } catch {
-    throw new ApiError(0, 'The server cannot be reached.')
+    throw new ApiError(0, t('errors.unreachable'))
   }
   const text = await res.text()
   let data: any = null

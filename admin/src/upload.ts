@@ -4,6 +4,7 @@
  */
 import { ApiError, currentCsrf, errorFromBody, runtime, type AdminConfig, type Doc } from './api.ts'
 import { formatBytes } from './format.ts'
+import { t } from './i18n/i18n.ts'
 
 export interface UploadHandle {
   done: Promise<Doc>
@@ -36,8 +37,8 @@ export function uploadMedia(file: File, fields: Record<string, string>, onProgre
         reject(errorFromBody(xhr.status, data))
       }
     }
-    xhr.onerror = () => reject(new ApiError(0, 'The upload failed: the server cannot be reached.'))
-    xhr.onabort = () => reject(new ApiError(0, 'Upload cancelled.'))
+    xhr.onerror = () => reject(new ApiError(0, t('upload.failed')))
+    xhr.onabort = () => reject(new ApiError(0, t('upload.cancelled')))
     const body = new FormData()
     for (const [k, v] of Object.entries(fields)) if (v !== '') body.append(k, v)
     body.append('file', file, file.name)
@@ -58,10 +59,10 @@ function typeMatches(type: string, pattern: string): boolean {
  */
 export function precheckUpload(file: File, limits: AdminConfig['upload']): string | null {
   if (limits.maxFileSize && file.size > limits.maxFileSize) {
-    return `${file.name} is ${formatBytes(file.size)}; the limit is ${formatBytes(limits.maxFileSize)}.`
+    return t('upload.tooLarge', { name: file.name, size: formatBytes(file.size), limit: formatBytes(limits.maxFileSize) })
   }
   if (file.type && limits.mimeTypes?.length && !limits.mimeTypes.some((p) => typeMatches(file.type, p))) {
-    return `${file.name}: files of type ${file.type} are not accepted (allowed: ${limits.mimeTypes.join(', ')}).`
+    return t('upload.typeRefused', { name: file.name, type: file.type, allowed: limits.mimeTypes.join(', ') })
   }
   return null
 }

@@ -141,13 +141,13 @@ export function RecoveredBanner(props: { form: DocumentFormState }) {
   if (!r) return null
   return (
     <div class="alert warn" role="status">
-      <p>Changes you typed here on {formatDate(r.at)} were never saved (the session ended, or the page closed).</p>
+      <p>{t('form.recovered', { date: formatDate(r.at) })}</p>
       <div class="alert-actions">
         <button type="button" class="primary" onClick={props.form.restoreRecovered}>
-          Restore unsaved changes
+          {t('form.restoreUnsaved')}
         </button>
         <button type="button" class="ghost" onClick={props.form.forgetUnsaved}>
-          Discard them
+          {t('form.discardThem')}
         </button>
       </div>
     </div>

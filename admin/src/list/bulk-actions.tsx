@@ -11,10 +11,20 @@ import { fieldLabel, message, pluralLabel, singularLabel } from '../format.ts'
 import { FieldInput } from '../form/fields.tsx'
 import { dataFields, emptyValue, isReadOnly } from '../form/values.ts'
 import { confirmDialog, Modal, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 type Outcome = { verb: string; failed: { id: string; title: string; message: string }[] }
 
-const count = (c: CollectionConfig, n: number) => `${n} ${n === 1 ? singularLabel(c).toLowerCase() : pluralLabel(c).toLowerCase()}`
+const count = (c: CollectionConfig, n: number) => {
+  const label = n === 1 ? singularLabel(c) : pluralLabel(c)
+  return t('bulk.count', { n, label, labelLower: label.toLowerCase() })
+}
+
+/** What a bulk request did: its toast (`Published 3 posts.`) and its verb in the failure note. */
+type Kind = 'publish' | 'unpublish' | 'delete' | 'update'
+const doneText = (kind: Kind, count: string) =>
+  kind === 'publish' ? t('bulk.published', { count }) : kind === 'unpublish' ? t('bulk.unpublished', { count }) : kind === 'delete' ? t('bulk.deleted', { count }) : t('bulk.updated', { count })
+const verbOf = (kind: Kind) => (kind === 'publish' ? t('bulk.verbPublished') : kind === 'unpublish' ? t('bulk.verbUnpublished') : kind === 'delete' ? t('bulk.verbDeleted') : t('bulk.verbUpdated'))
 
 /** Fields one value can be set on for many documents at once (not unique ones' worth checking here: the server does). */
 const editable = (c: CollectionConfig) => dataFields(c.fields).filter((f) => !isReadOnly(f) && f.type !== 'array' && f.type !== 'group' && f.type !== 'blocks')
@@ -35,13 +45,13 @@ export default function BulkActions(props: {
   const n = props.selected.length
   const where = { id: { in: props.selected.join(',') } }
 
-  const run = async (verb: string, request: () => Promise<BulkResult>) => {
+  const run = async (kind: Kind, request: () => Promise<BulkResult>) => {
     setBusy(true)
     try {
       const r = await request()
       const failed = r.errors.map((e) => ({ id: String(e.id), title: props.titles.get(String(e.id)) ?? `#${e.id}`, message: e.message }))
-      if (r.docs.length) toast(`${verb} ${count(c, r.docs.length)}.`)
-      setOutcome(failed.length ? { verb, failed } : null)
+      if (r.docs.length) toast(doneText(kind, count(c, r.docs.length)))
+      setOutcome(failed.length ? { verb: verbOf(kind), failed } : null)
       props.onDone(failed.map((f) => f.id))
     } catch (e) {
       toast(message(e), 'error')
@@ -51,8 +61,8 @@ export default function BulkActions(props: {
   }
 
   const remove = async () => {
-    const ok = await confirmDialog({ title: `Delete ${count(c, n)}?`, message: 'This cannot be undone.', confirm: 'Delete', danger: true })
-    if (ok) await run('Deleted', () => docs.removeMany(c.slug, where))
+    const ok = await confirmDialog({ title: t('bulk.deleteTitle', { count: count(c, n) }), message: t('bulk.cannotUndo'), confirm: t('bulk.delete'), danger: true })
+    if (ok) await run('delete', () => docs.removeMany(c.slug, where))
   }
 
   return (
@@ -60,7 +70,7 @@ export default function BulkActions(props: {
       {outcome && (
         <div class="alert error bulk-errors" role="alert">
           <p>
-            {count(c, outcome.failed.length)} could not be changed ({outcome.verb.toLowerCase()} the rest); they are still selected:
+            {t('bulk.failed', { count: count(c, outcome.failed.length), verb: outcome.verb })}
           </p>
           <ul>
             {outcome.failed.map((f) => (
@@ -70,33 +80,33 @@ export default function BulkActions(props: {
             ))}
           </ul>
           <button type="button" class="link" onClick={() => setOutcome(null)}>
-            Dismiss
+            {t('bulk.dismiss')}
           </button>
         </div>
       )}
       {n > 0 && (
-        <div class="bulk-bar" role="toolbar" aria-label="Bulk actions">
+        <div class="bulk-bar" role="toolbar" aria-label={t('bulk.label')}>
           <span>
-            <strong>{n}</strong> selected
+            <strong>{n}</strong> {t('bulk.selected')}
           </span>
           {c.drafts && (
             <>
-              <button type="button" disabled={busy} onClick={() => run('Published', () => docs.updateMany(c.slug, where, { status: 'published' }, { locale }))}>
-                Publish
+              <button type="button" disabled={busy} onClick={() => run('publish', () => docs.updateMany(c.slug, where, { status: 'published' }, { locale }))}>
+                {t('bulk.publish')}
               </button>
-              <button type="button" disabled={busy} onClick={() => run('Unpublished', () => docs.updateMany(c.slug, where, { status: 'draft' }, { locale }))}>
-                Unpublish
+              <button type="button" disabled={busy} onClick={() => run('unpublish', () => docs.updateMany(c.slug, where, { status: 'draft' }, { locale }))}>
+                {t('bulk.unpublish')}
               </button>
             </>
           )}
           <button type="button" disabled={busy || editable(c).length === 0} onClick={() => setEditing(true)}>
-            Edit a field
+            {t('bulk.editField')}
           </button>
           <button type="button" class="danger" disabled={busy} onClick={remove}>
-            Delete
+            {t('bulk.delete')}
           </button>
           <button type="button" class="ghost" disabled={busy} onClick={() => props.onDone([])}>
-            Clear selection
+            {t('bulk.clear')}
           </button>
         </div>
       )}
@@ -108,7 +118,7 @@ export default function BulkActions(props: {
           onSave={(data) => {
             setEditing(false)
             // Drafts collections save the change as each document's draft: nothing goes live unasked.
-            void run('Updated', () => docs.updateMany(c.slug, where, data, { locale, draft: c.drafts }))
+            void run('update', () => docs.updateMany(c.slug, where, data, { locale, draft: c.drafts }))
           }}
         />
       )}
@@ -123,22 +133,22 @@ function BulkEditDialog(props: { collection: CollectionConfig; count: number; on
   const [value, setValue] = useState<unknown>(emptyValue(field))
   return (
     <Modal
-      title={`Edit ${count(props.collection, props.count)}`}
+      title={t('bulk.editTitle', { count: count(props.collection, props.count) })}
       onClose={props.onClose}
       footer={
         <>
           <button type="button" class="ghost" onClick={props.onClose}>
-            Cancel
+            {t('ui.cancel')}
           </button>
           <button type="button" class="primary" onClick={() => props.onSave({ [name]: value })}>
-            {props.collection.drafts ? 'Save as drafts' : 'Save'}
+            {props.collection.drafts ? t('bulk.saveDrafts') : t('bulk.save')}
           </button>
         </>
       }
     >
       <div class="field">
         <label class="field-label" for="bulk-field">
-          Field to set
+          {t('bulk.fieldToSet')}
         </label>
         <select
           id="bulk-field"
@@ -157,7 +167,7 @@ function BulkEditDialog(props: { collection: CollectionConfig; count: number; on
         </select>
       </div>
       <FieldInput key={name} field={field} path={name} value={value} onChange={setValue} />
-      <p class="muted">Every selected document gets this value{props.collection.drafts ? ' in a new draft; publish them to make it live' : ''}.</p>
+      <p class="muted">{props.collection.drafts ? t('bulk.everyGetsDraft') : t('bulk.everyGets')}</p>
     </Modal>
   )
 }

@@ -9,6 +9,7 @@ import { fieldLabel } from '../format.ts'
 import { Icon } from '../ui.tsx'
 import { dataFields } from '../form/values.ts'
 import { useDismissableDetails } from '../popup-menu.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export interface Column {
   key: string
@@ -24,10 +25,10 @@ export function columnChoices(c: CollectionConfig, titleKey: string): Column[] {
   const fields = dataFields(c.fields).filter((f) => f.name !== titleKey && !NEVER.has(f.type)).map((f) => ({ key: f.name, label: fieldLabel(f), field: f }))
   return [
     ...fields,
-    ...(c.drafts ? [{ key: 'status', label: 'Status' }] : []),
+    ...(c.drafts ? [{ key: 'status', label: t('common.status') }] : []),
     ...(titleKey !== 'id' ? [{ key: 'id', label: 'ID' }] : []),
-    { key: 'createdAt', label: 'Created' },
-    { key: 'updatedAt', label: 'Updated' },
+    { key: 'createdAt', label: t('common.created') },
+    { key: 'updatedAt', label: t('common.updated') },
   ]
 }
 
@@ -71,10 +72,10 @@ export function ColumnPicker(props: { choices: Column[]; shown: Column[]; onChan
   return (
     <details class="column-picker" ref={ref}>
       <summary class="button">
-        <Icon name="columns" /> Columns
+        <Icon name="columns" /> {t('columns.button')}
       </summary>
       <fieldset class="menu-panel">
-        <legend class="visually-hidden">Columns to show</legend>
+        <legend class="visually-hidden">{t('columns.legend')}</legend>
         {props.choices.map((col) => (
           <label key={col.key} class="check">
             <input type="checkbox" checked={shownKeys.includes(col.key)} onChange={(e) => props.onChange(e.currentTarget.checked ? [...shownKeys, col.key] : shownKeys.filter((k) => k !== col.key))} />

@@ -11,6 +11,7 @@ import { fromLocalInput, toLocalInput } from '../form/fields.tsx'
 import { lazyComponent } from '../lazy.tsx'
 import { Icon } from '../ui.tsx'
 import { defaultValue, filterFields, OPERATORS, type Condition, type FilterField } from './list-filter.ts'
+import { t } from '../i18n/i18n.ts'
 
 export default function FilterPanel(props: { collection: CollectionConfig; applied: Condition[]; onApply: (conditions: Condition[]) => void }) {
   const fields = filterFields(props.collection)
@@ -31,21 +32,21 @@ export default function FilterPanel(props: { collection: CollectionConfig; appli
     <form
       id="filter-panel"
       class="filter-panel"
-      aria-label="Filters"
+      aria-label={t('list.filters')}
       onSubmit={(e) => {
         e.preventDefault()
         apply(rows)
       }}
     >
-      {rows.length === 0 && <p class="muted">No filters: every document is listed.</p>}
+      {rows.length === 0 && <p class="muted">{t('filter.none')}</p>}
       {rows.map((r, i) => {
         const f = fieldOf(r.field)
         const ops = f ? OPERATORS[f.kind] : [{ op: r.op, label: r.op }]
         return (
           <div class="filter-row" key={i}>
-            {i > 0 && <span class="muted and">and</span>}
+            {i > 0 && <span class="muted and">{t('filter.and')}</span>}
             <select
-              aria-label={`Field of filter ${i + 1}`}
+              aria-label={t('filter.fieldOf', { n: i + 1 })}
               value={r.field}
               onChange={(e) => {
                 const nf = fieldOf(e.currentTarget.value)
@@ -60,7 +61,7 @@ export default function FilterPanel(props: { collection: CollectionConfig; appli
                 </option>
               ))}
             </select>
-            <select aria-label={`Operator of filter ${i + 1}`} value={r.op} onChange={(e) => set(i, { op: e.currentTarget.value, value: defaultValue(f, e.currentTarget.value) })}>
+            <select aria-label={t('filter.operatorOf', { n: i + 1 })} value={r.op} onChange={(e) => set(i, { op: e.currentTarget.value, value: defaultValue(f, e.currentTarget.value) })}>
               {ops.map((o) => (
                 <option key={o.op} value={o.op}>
                   {o.label}
@@ -72,15 +73,15 @@ export default function FilterPanel(props: { collection: CollectionConfig; appli
                 field={f}
                 condition={r}
                 id={`filter-${i + 1}-value`}
-                label={`Value of filter ${i + 1}`}
+                label={t('filter.valueOf', { n: i + 1 })}
                 collection={collectionOf(rows, f)}
                 onCollection={(slug) => setRows(withCollection(rows, i, f, slug))}
                 onChange={(value) => set(i, { value })}
               />
             ) : (
-              <ValueInput field={f} condition={r} label={`Value of filter ${i + 1}`} onChange={(value) => set(i, { value })} />
+              <ValueInput field={f} condition={r} label={t('filter.valueOf', { n: i + 1 })} onChange={(value) => set(i, { value })} />
             )}
-            <button type="button" class="icon-button" aria-label={`Remove filter ${i + 1}`} onClick={() => apply(rows.filter((_, j) => j !== i))}>
+            <button type="button" class="icon-button" aria-label={t('filter.remove', { n: i + 1 })} onClick={() => apply(rows.filter((_, j) => j !== i))}>
               <Icon name="x" />
             </button>
           </div>
@@ -88,16 +89,16 @@ export default function FilterPanel(props: { collection: CollectionConfig; appli
       })}
       <div class="filter-actions">
         <button type="button" class="ghost" onClick={add}>
-          <Icon name="plus" /> Add a filter
+          <Icon name="plus" /> {t('filter.add')}
         </button>
         <span class="spacer" />
         {props.applied.length > 0 && (
           <button type="button" class="ghost" onClick={() => apply([])}>
-            Clear
+            {t('filter.clear')}
           </button>
         )}
         <button type="submit" class="primary">
-          Apply
+          {t('filter.apply')}
         </button>
       </div>
     </form>
@@ -125,15 +126,15 @@ function withCollection(rows: Condition[], i: number, f: FilterField, slug: stri
   return [...next.slice(0, i), { field: key, op: 'equals', value: slug }, ...next.slice(i)]
 }
 
-const YES_NO = [
-  { label: 'yes', value: 'true' },
-  { label: 'no', value: 'false' },
+const yesNo = () => [
+  { label: t('filter.yes'), value: 'true' },
+  { label: t('filter.no'), value: 'false' },
 ]
 
 /** The value control for a field kind; dates are typed in local time and sent as ISO UTC. */
 function ValueInput(props: { field: FilterField | undefined; condition: Condition; label: string; onChange: (v: string) => void }) {
   const { field, condition } = props
-  const choices = condition.op === 'exists' || field?.kind === 'checkbox' ? YES_NO : field?.kind === 'select' && !['in', 'not_in'].includes(condition.op) ? field.options : undefined
+  const choices = condition.op === 'exists' || field?.kind === 'checkbox' ? yesNo() : field?.kind === 'select' && !['in', 'not_in'].includes(condition.op) ? field.options : undefined
   if (choices) {
     return (
       <select aria-label={props.label} value={condition.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
@@ -160,7 +161,7 @@ function ValueInput(props: { field: FilterField | undefined; condition: Conditio
       type="text"
       inputMode={field?.kind === 'number' ? 'decimal' : undefined}
       aria-label={props.label}
-      placeholder={condition.op === 'in' || condition.op === 'not_in' ? 'comma-separated' : undefined}
+      placeholder={condition.op === 'in' || condition.op === 'not_in' ? t('filter.commaSeparated') : undefined}
       value={condition.value}
       onInput={(e) => props.onChange(e.currentTarget.value)}
     />

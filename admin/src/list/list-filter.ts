@@ -38,47 +38,36 @@ const KIND: Partial<Record<Field['type'], FilterField['kind']>> = {
   upload: 'relation',
 }
 
+/** An operator whose label is read in the reader's language each time it is shown. */
+const op = (name: string, label: () => string) => ({
+  op: name,
+  get label() {
+    return label()
+  },
+})
+const symbol = (name: string, label: string) => ({ op: name, label })
+const is = () => op('equals', () => t('filter.opIs'))
+const isNot = () => op('not_equals', () => t('filter.opIsNot'))
+const exists = () => op('exists', () => t('filter.opExists'))
+const oneOf = () => op('in', () => t('filter.opOneOf'))
+const noneOf = () => op('not_in', () => t('filter.opNoneOf'))
+
 export const OPERATORS: Record<FilterField['kind'], { op: string; label: string }[]> = {
-  text: [
-    { op: 'like', label: 'contains the words' },
-    { op: 'contains', label: 'contains' },
-    { op: 'equals', label: 'is' },
-    { op: 'not_equals', label: 'is not' },
-    { op: 'not_like', label: 'does not contain' },
-    { op: 'exists', label: 'exists' },
-  ],
+  text: [op('like', () => t('filter.opWords')), op('contains', () => t('filter.opContains')), is(), isNot(), op('not_like', () => t('filter.opNotContains')), exists()],
   number: [
-    { op: 'equals', label: '=' },
-    { op: 'not_equals', label: '≠' },
-    { op: 'gt', label: '>' },
-    { op: 'gte', label: '≥' },
-    { op: 'lt', label: '<' },
-    { op: 'lte', label: '≤' },
-    { op: 'exists', label: 'exists' },
+    symbol('equals', '='),
+    symbol('not_equals', '≠'),
+    symbol('gt', '>'),
+    symbol('gte', '≥'),
+    symbol('lt', '<'),
+    symbol('lte', '≤'),
+    exists(),
   ],
-  date: [
-    { op: 'gte', label: 'on or after' },
-    { op: 'lt', label: 'before' },
-    { op: 'exists', label: 'exists' },
-  ],
-  checkbox: [{ op: 'equals', label: 'is' }],
-  select: [
-    { op: 'equals', label: 'is' },
-    { op: 'not_equals', label: 'is not' },
-    { op: 'exists', label: 'exists' },
-  ],
-  relation: [
-    { op: 'equals', label: 'is' },
-    { op: 'not_equals', label: 'is not' },
-    { op: 'in', label: 'is one of' },
-    { op: 'not_in', label: 'is none of' },
-    { op: 'exists', label: 'exists' },
-  ],
-  id: [
-    { op: 'equals', label: 'is' },
-    { op: 'in', label: 'is one of' },
-    { op: 'not_in', label: 'is none of' },
-  ],
+  date: [op('gte', () => t('filter.opOnOrAfter')), op('lt', () => t('filter.opBefore')), exists()],
+  checkbox: [is()],
+  select: [is(), isNot(), exists()],
+  relation: [is(), isNot(), oneOf(), noneOf(), exists()],
+  id: [is(), oneOf(), noneOf()],
 }
 
 /** What the filter builder offers for a collection, in field order, then the system fields. */
@@ -101,16 +90,16 @@ export function filterFields(c: CollectionConfig): FilterField[] {
   if (c.drafts)
     out.push({
       path: 'status',
-      label: 'Status',
+      label: t('common.status'),
       kind: 'select',
       options: [
-        { label: 'Draft', value: 'draft' },
-        { label: 'Published', value: 'published' },
+        { label: t('common.draft'), value: 'draft' },
+        { label: t('common.published'), value: 'published' },
       ],
     })
   out.push({ path: 'id', label: 'ID', kind: 'id' })
-  out.push({ path: 'createdAt', label: 'Created', kind: 'date' })
-  out.push({ path: 'updatedAt', label: 'Updated', kind: 'date' })
+  out.push({ path: 'createdAt', label: t('common.created'), kind: 'date' })
+  out.push({ path: 'updatedAt', label: t('common.updated'), kind: 'date' })
   return out
 }
 

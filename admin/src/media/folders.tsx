@@ -8,6 +8,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { docs, type Doc } from '../api.ts'
 import { message } from '../format.ts'
 import { ErrorBox, Icon, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export const FOLDERS = 'payload-folders'
 /** What a drag carries: `media:<id>` or `folder:<id>`. */
@@ -75,7 +76,7 @@ function dropProps(target: number | null, onMoved: () => void, setOver: (over: b
       e.preventDefault()
       setOver(false)
       const data = e.dataTransfer?.getData(DRAG_TYPE) ?? ''
-      moveDropped(data, target).then((moved) => moved && (toast('Moved'), onMoved()), (err) => toast(message(err), 'error'))
+      moveDropped(data, target).then((moved) => moved && (toast(t('media.moved')), onMoved()), (err) => toast(message(err), 'error'))
     },
   }
 }
@@ -86,7 +87,7 @@ function Crumb(props: { folder: Folder | null; current: boolean; go: (id: number
   return (
     <li class={over ? 'drop-over' : undefined} {...dropProps(id, props.onMoved, setOver)}>
       <button type="button" class="link" aria-current={props.current ? 'page' : undefined} onClick={() => props.go(id)}>
-        {props.folder ? props.folder.name : 'All media'}
+        {props.folder ? props.folder.name : t('media.allMedia')}
       </button>
     </li>
   )
@@ -142,7 +143,7 @@ export default function FolderBar(props: { folder: number | null; go: (id: numbe
     <div class="folder-bar">
       <ErrorBox error={error ?? failure} />
       <div class="folder-head">
-        <ol class="folder-path" aria-label="Folder">
+        <ol class="folder-path" aria-label={t('media.folder')}>
           <Crumb folder={null} current={props.folder === null} go={props.go} onMoved={refresh} />
           {path.map((f, i) => (
             <Crumb key={f.id} folder={f} current={i === path.length - 1} go={props.go} onMoved={refresh} />
@@ -150,19 +151,19 @@ export default function FolderBar(props: { folder: number | null; go: (id: numbe
         </ol>
         {naming === null ? (
           <button type="button" onClick={() => setNaming('')}>
-            <Icon name="plus" /> New folder
+            <Icon name="plus" /> {t('media.newFolder')}
           </button>
         ) : (
           <form class="folder-new" onSubmit={create}>
-            <input aria-label="Folder name" placeholder="Folder name" value={naming} autoFocus onInput={(e) => setNaming(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Escape' && setNaming(null)} />
+            <input aria-label={t('media.folderName')} placeholder={t('media.folderName')} value={naming} autoFocus onInput={(e) => setNaming(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Escape' && setNaming(null)} />
             <button type="submit" class="primary">
-              Create
+              {t('media.create')}
             </button>
           </form>
         )}
       </div>
       {children.length > 0 && (
-        <ul class="folder-tiles" aria-label="Folders">
+        <ul class="folder-tiles" aria-label={t('media.folders')}>
           {children.map((f) => (
             <FolderTile key={f.id} folder={f} go={props.go} onMoved={refresh} />
           ))}
@@ -178,9 +179,9 @@ export function FolderSelect(props: { value: string; onChange: (value: string) =
   const label = (f: Folder) => pathTo(folders, f.id).map((x) => x.name).join(' / ')
   const options = folders.map((f) => ({ id: f.id, label: label(f) })).sort((a, b) => a.label.localeCompare(b.label))
   return (
-    <select aria-label="Folder" value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
-      <option value="">All folders</option>
-      <option value="none">No folder</option>
+    <select aria-label={t('media.folder')} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+      <option value="">{t('media.allFolders')}</option>
+      <option value="none">{t('media.noFolder')}</option>
       {options.map((o) => (
         <option key={o.id} value={String(o.id)}>
           {o.label}

@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks'
 import { api, currentCsrf, errorFromBody, runtime, type Doc } from '../api.ts'
 import { toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 type Crop = { x: number; y: number; width: number; height: number }
 const round = (n: number) => Math.round(n * 10) / 10
@@ -44,7 +45,7 @@ export function FrameEditor(props: { doc: Doc; onChange(doc: Doc): void }) {
     const box = (e.currentTarget as HTMLElement).getBoundingClientRect()
     const focalX = round(((e.clientX - box.left) / box.width) * 100)
     const focalY = round(((e.clientY - box.top) / box.height) * 100)
-    void save({ focalX, focalY }, 'Focal point saved')
+    void save({ focalX, focalY }, t('media.focalSaved'))
   }
   const replace = async (e: Event) => {
     const input = e.currentTarget as HTMLInputElement
@@ -54,7 +55,7 @@ export function FrameEditor(props: { doc: Doc; onChange(doc: Doc): void }) {
     setBusy(true)
     try {
       props.onChange(await replaceFile(d.id!, file))
-      toast('File replaced')
+      toast(t('media.fileReplaced'))
     } catch (err) {
       toast(err instanceof Error ? err.message : String(err), 'error')
     } finally {
@@ -68,33 +69,33 @@ export function FrameEditor(props: { doc: Doc; onChange(doc: Doc): void }) {
   const field = (key: keyof Crop, label: string) => (
     <label class="frame-crop-field">
       {label}
-      <input type="number" min={0} max={100} step={0.1} value={draft[key]} aria-label={`Crop ${label}`}
+      <input type="number" min={0} max={100} step={0.1} value={draft[key]} aria-label={t('media.cropField', { label })}
         onInput={(e) => setDraft({ ...draft, [key]: Number((e.currentTarget as HTMLInputElement).value) })} />
     </label>
   )
   return (
     <div class="frame-editor" aria-busy={busy}>
       {isImage && (
-        <div class="frame-image" onClick={pick} title="Click to set the focal point" data-testid="frame-image">
+        <div class="frame-image" onClick={pick} title={t('media.focalHint')} data-testid="frame-image">
           <img src={url} alt={String(d.alt ?? '')} />
           {crop && <div class="frame-crop" style={{ left: `${crop.x}%`, top: `${crop.y}%`, width: `${crop.width}%`, height: `${crop.height}%` }} />}
-          <span class="frame-focal" style={{ left: `${fx}%`, top: `${fy}%` }} aria-label={`Focal point ${fx}%, ${fy}%`} />
+          <span class="frame-focal" style={{ left: `${fx}%`, top: `${fy}%` }} aria-label={t('media.focalAt', { x: fx, y: fy })} />
         </div>
       )}
       <div class="frame-actions">
         {isImage && (
-          <form class="frame-crop-form" onSubmit={(e) => { e.preventDefault(); void save({ crop: draft }, 'Crop saved') }}>
-            <span>Crop (% of the image)</span>
-            {field('x', 'Left')}
-            {field('y', 'Top')}
-            {field('width', 'Width')}
-            {field('height', 'Height')}
-            <button type="submit" class="btn" disabled={busy}>Apply crop</button>
-            {crop && <button type="button" class="btn" disabled={busy} onClick={() => void save({ crop: null }, 'Crop removed')}>Remove crop</button>}
+          <form class="frame-crop-form" onSubmit={(e) => { e.preventDefault(); void save({ crop: draft }, t('media.cropSaved')) }}>
+            <span>{t('media.cropTitle')}</span>
+            {field('x', t('media.left'))}
+            {field('y', t('media.top'))}
+            {field('width', t('media.width'))}
+            {field('height', t('media.height'))}
+            <button type="submit" class="btn" disabled={busy}>{t('media.applyCrop')}</button>
+            {crop && <button type="button" class="btn" disabled={busy} onClick={() => void save({ crop: null }, t('media.cropRemoved'))}>{t('media.removeCrop')}</button>}
           </form>
         )}
         <label class="btn frame-replace">
-          Replace file
+          {t('media.replaceFile')}
           <input type="file" hidden onChange={replace} disabled={busy} />
         </label>
       </div>

@@ -5,6 +5,7 @@ import { useApp } from '../app-context.ts'
 import { formatBytes, message } from '../format.ts'
 import { Icon, toast } from '../ui.tsx'
 import { acceptAttr, precheckUpload, thumbnailURL, uploadMedia } from '../upload.ts'
+import { t } from '../i18n/i18n.ts'
 
 type Item = {
   key: number
@@ -73,7 +74,7 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
     try {
       await docs.update('media', item.doc.id, { alt: item.alt })
       patch(item.key, { altSaved: true })
-      toast('Alt text saved')
+      toast(t('media.altSaved'))
     } catch (e) {
       toast(message(e), 'error')
     }
@@ -106,12 +107,12 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
       >
         <Icon name="upload" size={props.compact ? 18 : 26} />
         <div>
-          <strong>Drop {props.multiple === false ? 'a file' : 'files'} here</strong> or{' '}
+          <strong>{props.multiple === false ? t('media.dropFile') : t('media.dropFiles')}</strong> {t('media.or')}{' '}
           <button type="button" class="link" onClick={() => inputRef.current?.click()}>
-            browse
+            {t('media.browse')}
           </button>
           <div class="muted small">
-            {limits.mimeTypes.join(', ')} · up to {formatBytes(limits.maxFileSize)}
+            {limits.mimeTypes.join(', ')} · {t('media.upTo', { size: formatBytes(limits.maxFileSize) })}
           </div>
         </div>
         <input
@@ -119,7 +120,7 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
           type="file"
           class="visually-hidden"
           tabIndex={-1}
-          aria-label="Choose files to upload"
+          aria-label={t('media.chooseFiles')}
           accept={acceptAttr(limits)}
           multiple={props.multiple !== false}
           onChange={(e) => {
@@ -129,11 +130,11 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
         />
       </div>
       {items.length > 0 && (
-        <ul class="upload-queue" aria-label="Uploads" ref={queueRef}>
+        <ul class="upload-queue" aria-label={t('media.uploads')} ref={queueRef}>
           {finished > 1 && (
             <li class="upload-queue-head">
               <button type="button" class="link small" onClick={() => setItems((l) => l.filter((i) => i.state === 'uploading'))}>
-                Clear {finished} finished
+                {t('media.clearFinished', { n: finished })}
               </button>
             </li>
           )}
@@ -150,12 +151,12 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
                 </div>
                 {item.state === 'uploading' && (
                   <div class="progress-line">
-                    <div class="progress" role="progressbar" aria-label={`Uploading ${item.file.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(item.progress * 100)}>
+                    <div class="progress" role="progressbar" aria-label={t('media.uploading', { name: item.file.name })} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(item.progress * 100)}>
                       <div class="progress-bar" style={{ width: `${Math.round(item.progress * 100)}%` }} />
                     </div>
                     <span class="small tabular">{Math.round(item.progress * 100)}%</span>
                     <button type="button" class="link small" onClick={() => item.abort?.()}>
-                      Cancel
+                      {t('media.cancel')}
                     </button>
                   </div>
                 )}
@@ -168,15 +169,15 @@ export function Uploader(props: { onUploaded: (doc: Doc) => void; multiple?: boo
                       void saveAlt(item)
                     }}
                   >
-                    <input aria-label={`Alt text for ${item.file.name}`} placeholder="Describe the image (alt text)" value={item.alt} onInput={(e) => patch(item.key, { alt: e.currentTarget.value, altSaved: false })} />
+                    <input aria-label={t('media.altFor', { name: item.file.name })} placeholder={t('media.altPlaceholder')} value={item.alt} onInput={(e) => patch(item.key, { alt: e.currentTarget.value, altSaved: false })} />
                     <button type="submit" disabled={item.altSaved || !item.alt.trim()}>
-                      {item.altSaved ? 'Saved' : 'Save alt'}
+                      {item.altSaved ? t('media.saved') : t('media.saveAlt')}
                     </button>
                   </form>
                 )}
               </div>
               {item.state !== 'uploading' && (
-                <button type="button" class="icon-button" aria-label={`Dismiss ${item.file.name}`} onClick={() => setItems((l) => l.filter((i) => i.key !== item.key))}>
+                <button type="button" class="icon-button" aria-label={t('media.dismiss', { name: item.file.name })} onClick={() => setItems((l) => l.filter((i) => i.key !== item.key))}>
                   <Icon name="x" />
                 </button>
               )}

@@ -9,6 +9,7 @@ import { findCollection, useApp } from '../app-context.ts'
 import { message, singularLabel } from '../format.ts'
 import { navigate } from '../router.tsx'
 import { Icon } from '../ui.tsx'
+import { t, tn } from '../i18n/i18n.ts'
 
 type Hit = { collection: string; id: number | string; title: string | null; snippet: string; rank: number }
 
@@ -73,12 +74,12 @@ export function CommandPalette(props: { onClose: () => void }) {
   }
 
   const optionId = (i: number) => `palette-option-${i}`
-  const status = state.error ?? (state.busy ? 'Searching…' : q.trim() && hits.length === 0 ? 'No matches.' : `${hits.length} ${hits.length === 1 ? 'result' : 'results'}`)
+  const status = state.error ?? (state.busy ? t('palette.searching') : q.trim() && hits.length === 0 ? t('palette.noMatches') : tn('palette.results', hits.length))
   return (
     <dialog
       ref={dialog}
       class="modal palette"
-      aria-label="Search everything"
+      aria-label={t('palette.open')}
       onCancel={(e) => {
         e.preventDefault()
         props.onClose()
@@ -92,20 +93,20 @@ export function CommandPalette(props: { onClose: () => void }) {
           ref={input}
           type="text"
           role="combobox"
-          aria-label="Search every collection"
+          aria-label={t('palette.searchEvery')}
           aria-expanded={hits.length > 0}
           aria-controls="palette-results"
           aria-autocomplete="list"
           aria-activedescendant={hits.length ? optionId(active) : undefined}
-          placeholder="Search every collection"
+          placeholder={t('palette.searchEvery')}
           value={q}
           onInput={(e) => setQ(e.currentTarget.value)}
         />
-        <button type="button" class="icon-button" aria-label="Close" onClick={props.onClose}>
+        <button type="button" class="icon-button" aria-label={t('ui.close')} onClick={props.onClose}>
           <Icon name="x" />
         </button>
       </div>
-      <ul id="palette-results" role="listbox" aria-label="Results">
+      <ul id="palette-results" role="listbox" aria-label={t('palette.resultsLabel')}>
         {hits.map((h, i) => {
           const c = findCollection(config, h.collection)
           return (
@@ -127,7 +128,7 @@ export function CommandPalette(props: { onClose: () => void }) {
         })}
       </ul>
       <p class="palette-status muted small" role="status">
-        {q.trim() ? status : 'Type to search. ↑ ↓ to choose, Enter to open, Esc to close.'}
+        {q.trim() ? status : t('palette.hint')}
       </p>
     </dialog>
   )

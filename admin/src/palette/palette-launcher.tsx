@@ -2,7 +2,7 @@
  * What the first load carries of the command palette: the Ctrl+K / Cmd+K shortcut and a sidebar button.
  * The palette itself (palette/command-palette.tsx) is a separate chunk fetched on first use.
  */
-import { withPageMessages } from '../i18n/i18n.ts'
+import { t, withPageMessages } from '../i18n/i18n.ts'
 import { useEffect, useState } from 'preact/hooks'
 import { useApp } from '../app-context.ts'
 import { message } from '../format.ts'
@@ -43,7 +43,7 @@ export function PaletteLauncher() {
     <>
       <button type="button" class="nav-item palette-button" onClick={show} aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'}>
         <Icon name="search" />
-        <span class="truncate">Search everything</span>
+        <span class="truncate">{t('palette.open')}</span>
         <kbd aria-hidden="true">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
       </button>
       {open && Palette && <Palette onClose={() => setOpen(false)} />}

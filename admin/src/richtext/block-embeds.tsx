@@ -15,6 +15,7 @@ import { errorCountText, errorsUnder, useForm } from '../form/form-context.ts'
 import { newRow } from '../form/values.ts'
 import { Modal } from '../ui.tsx'
 import type { EmbedData } from './embed-nodes.ts'
+import { t } from '../i18n/i18n.ts'
 
 /** One block node on screen: Lexical's key, its JSON and its dotted path in the stored value. */
 export type BlockEmbed = { key: string; data: EmbedData; path: string }
@@ -90,7 +91,7 @@ function BlockEmbedView(props: { editor: LexicalEditor; embed: BlockEmbed; block
   const remove = () => editor.update(() => $getNodeByKey(embed.key)?.remove())
   const fieldsForm = block
     ? <FieldList fields={block.fields} value={row} path={`${embed.path}.fields`} onChange={setFields} />
-    : <p class="muted">The block type “{String(row.blockType)}” is not in the config; it is kept as it is.</p>
+    : <p class="muted">{t('rt.unknownBlock', { type: String(row.blockType) })}</p>
   const heading = (
     <>
       <strong class="rt-block-title">{title}</strong>
@@ -102,26 +103,26 @@ function BlockEmbedView(props: { editor: LexicalEditor; embed: BlockEmbed; block
   if (inline) {
     return (
       <span class={`rt-inline-block${errors ? ' has-error' : ''}`} data-path={embed.path}>
-        <button type="button" class="rt-chip" aria-haspopup="dialog" aria-label={`Edit inline block ${title}${errors ? `, ${errorCountText(errors)}` : ''}`} disabled={form.disabled} onClick={() => setOpen(true)}>
+        <button type="button" class="rt-chip" aria-haspopup="dialog" aria-label={`${t('rt.editInline', { title })}${errors ? `, ${errorCountText(errors)}` : ''}`} disabled={form.disabled} onClick={() => setOpen(true)}>
           {heading}
         </button>
         {open && (
-          <Modal title={`Inline block: ${block ? blockLabel(block) : String(row.blockType)}`} onClose={() => setOpen(false)} footer={<button type="button" onClick={() => setOpen(false)}>Done</button>}>
+          <Modal title={t('rt.inlineTitle', { label: block ? blockLabel(block) : String(row.blockType) })} onClose={() => setOpen(false)} footer={<button type="button" onClick={() => setOpen(false)}>{t('rt.done')}</button>}>
             <div class="rt-block-form" onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT' && (e.preventDefault(), setOpen(false))}>
               {nodeError && <p class="field-error">{nodeError}</p>}
               {fieldsForm}
             </div>
-            <button type="button" class="danger-text" onClick={() => (setOpen(false), remove())}>Remove inline block</button>
+            <button type="button" class="danger-text" onClick={() => (setOpen(false), remove())}>{t('rt.removeInline')}</button>
           </Modal>
         )}
       </span>
     )
   }
   return (
-    <div ref={box} class={`rt-block${errors ? ' has-error' : ''}`} role="group" aria-label={`Block: ${title}`} data-path={embed.path}>
+    <div ref={box} class={`rt-block${errors ? ' has-error' : ''}`} role="group" aria-label={t('rt.block', { title })} data-path={embed.path}>
       <div class="rt-block-head">
         {heading}
-        <button type="button" class="icon-button danger-text" aria-label={`Remove block ${title}`} title="Remove" disabled={form.disabled} onClick={remove}>✕</button>
+        <button type="button" class="icon-button danger-text" aria-label={t('rt.removeBlock', { title })} title={t('rt.remove')} disabled={form.disabled} onClick={remove}>✕</button>
       </div>
       {nodeError && <p class="field-error">{nodeError}</p>}
       <div class="rt-block-form">{fieldsForm}</div>

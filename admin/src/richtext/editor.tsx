@@ -24,6 +24,7 @@ import { MediaPicker } from '../form/upload-field.tsx'
 import { BlockPicker } from '../form/blocks-field.tsx'
 import type { Block } from '../api.ts'
 import { $collectBlockEmbeds, BlockEmbeds, newBlockData, type BlockEmbed } from './block-embeds.tsx'
+import { t } from '../i18n/i18n.ts'
 
 type Value = Record<string, unknown> | string | null
 export type EditorProps = {
@@ -40,7 +41,7 @@ export type EditorProps = {
 }
 
 const TRANSFORMERS = [CHECK_LIST, ...ELEMENT_TRANSFORMERS, ...TEXT_FORMAT_TRANSFORMERS, ...TEXT_MATCH_TRANSFORMERS]
-const FORMATS: [TextFormatType, string, string][] = [['bold', 'B', 'Bold'], ['italic', 'I', 'Italic'], ['underline', 'U', 'Underline'], ['strikethrough', 'S', 'Strikethrough'], ['code', '</>', 'Code']]
+const formatButtons = (): [TextFormatType, string, string][] => [['bold', 'B', t('rt.bold')], ['italic', 'I', t('rt.italic')], ['underline', 'U', t('rt.underline')], ['strikethrough', 'S', t('rt.strikethrough')], ['code', '</>', t('rt.code')]]
 
 type Dialog = { kind: 'link' | 'upload' | 'relationship' | 'block' | 'inlineBlock'; link: LinkChoice | null }
 type Active = { formats: Set<string>; block: string; link: boolean; canUndo: boolean; canRedo: boolean }
@@ -163,19 +164,19 @@ export default function RichTextEditor(props: EditorProps) {
   return (
     <div class="rt-editor">
       <div class="rt-toolbar" role="toolbar" aria-label={`${props.label}: formatting`}>
-        {on('heading') && (['h1', 'h2', 'h3'] as const).map((tag) => button(`Heading ${tag.slice(1)}`, tag.toUpperCase(), active.block === tag, blockType(tag)))}
-        {FORMATS.filter(([format]) => on(format)).map(([format, text, label]) => button(label, text, active.formats.has(format), run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format))))}
-        {on('list') && button('Bulleted list', '•', active.block === 'bullet', list('bullet'))}
-        {on('list') && button('Numbered list', '1.', active.block === 'number', list('number'))}
-        {on('checklist') && button('Checklist', '☑', active.block === 'check', list('check'))}
-        {on('quote') && button('Quote', '❝', active.block === 'quote', blockType('quote'))}
-        {on('link') && button('Link', '🔗', active.link, openDialog('link'))}
-        {on('upload') && button('Insert image', '🖼', null, openDialog('upload'))}
-        {on('relationship') && button('Insert document', '⧉', null, openDialog('relationship'))}
-        {on('blocks') && blocks.length > 0 && button('Insert block', '▦', null, openDialog('block'))}
-        {on('blocks') && blocks.length > 0 && button('Insert inline block', '▭', null, openDialog('inlineBlock'))}
-        {button('Undo', '↶', null, run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)), !active.canUndo)}
-        {button('Redo', '↷', null, run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)), !active.canRedo)}
+        {on('heading') && (['h1', 'h2', 'h3'] as const).map((tag) => button(t('rt.heading', { n: tag.slice(1) }), tag.toUpperCase(), active.block === tag, blockType(tag)))}
+        {formatButtons().filter(([format]) => on(format)).map(([format, text, label]) => button(label, text, active.formats.has(format), run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format))))}
+        {on('list') && button(t('rt.bulleted'), '•', active.block === 'bullet', list('bullet'))}
+        {on('list') && button(t('rt.numbered'), '1.', active.block === 'number', list('number'))}
+        {on('checklist') && button(t('rt.checklist'), '☑', active.block === 'check', list('check'))}
+        {on('quote') && button(t('rt.quote'), '❝', active.block === 'quote', blockType('quote'))}
+        {on('link') && button(t('rt.link'), '🔗', active.link, openDialog('link'))}
+        {on('upload') && button(t('rt.insertImage'), '🖼', null, openDialog('upload'))}
+        {on('relationship') && button(t('rt.insertDocument'), '⧉', null, openDialog('relationship'))}
+        {on('blocks') && blocks.length > 0 && button(t('rt.insertBlock'), '▦', null, openDialog('block'))}
+        {on('blocks') && blocks.length > 0 && button(t('rt.insertInlineBlock'), '▭', null, openDialog('inlineBlock'))}
+        {button(t('rt.undo'), '↶', null, run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)), !active.canUndo)}
+        {button(t('rt.redo'), '↷', null, run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)), !active.canRedo)}
       </div>
       <div ref={host} id={props.id} class="rt-content" contentEditable={!props.readOnly} role="textbox" aria-multiline="true" aria-label={props.label} />
       {dialog?.kind === 'link' && <LinkDialog initial={dialog.link} onApply={applyLink} onRemove={dialog.link ? () => atSaved(() => $toggleLink(null)) : undefined} onClose={closeDialog} />}
@@ -217,7 +218,7 @@ function dropUnsafeLink(node: LinkNode): void {
 function readActive(): Partial<Active> {
   const selection = $getSelection()
   if (!$isRangeSelection(selection)) return {}
-  const formats = new Set(FORMATS.map(([f]) => f).filter((f) => selection.hasFormat(f)))
+  const formats = new Set(formatButtons().map(([f]) => f).filter((f) => selection.hasFormat(f)))
   const anchor = selection.anchor.getNode()
   const top = anchor.getKey() === 'root' ? anchor : anchor.getTopLevelElementOrThrow()
   const listNode = $getNearestNodeOfType(anchor, ListNode)

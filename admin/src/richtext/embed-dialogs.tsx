@@ -6,10 +6,11 @@
 import { useState } from 'preact/hooks'
 import type { CollectionConfig, Doc } from '../api.ts'
 import { findCollection, useApp } from '../app-context.ts'
-import { docLabel, pluralLabel, singularLabel } from '../format.ts'
+import { docLabel, labelParams, pluralLabel, singularLabel } from '../format.ts'
 import { Combobox } from '../form/relationship-field.tsx'
 import { Modal } from '../ui.tsx'
 import { isAllowedLinkURL } from './lexical-json.ts'
+import { t } from '../i18n/i18n.ts'
 
 /** What the link dialog answers: a URL, or `cms-doc:<collection>/<id>` for a document (lexical-json.ts). */
 export type LinkChoice = { url: string; newTab: boolean; label: string }
@@ -23,7 +24,7 @@ function DocumentChooser(props: { id: string; chosen: { slug: string; doc: Doc }
   const target = findCollection(config, slug)
   return (
     <div class="rt-doc-chooser">
-      <label for={`${props.id}-collection`}>Collection</label>
+      <label for={`${props.id}-collection`}>{t('rt.collection')}</label>
       <select id={`${props.id}-collection`} value={slug} onChange={(e) => setSlug(e.currentTarget.value)}>
         {config.collections.map((c: CollectionConfig) => (
           <option key={c.slug} value={c.slug}>
@@ -31,8 +32,8 @@ function DocumentChooser(props: { id: string; chosen: { slug: string; doc: Doc }
           </option>
         ))}
       </select>
-      <label for={`${props.id}-search`}>Document</label>
-      {target && <Combobox key={slug} attrs={{ id: `${props.id}-search` }} target={target} locale={locale} exclude={[]} onPick={(doc) => props.onChoose({ slug, doc })} placeholder={`Search ${singularLabel(target).toLowerCase()}…`} />}
+      <label for={`${props.id}-search`}>{t('rt.document')}</label>
+      {target && <Combobox key={slug} attrs={{ id: `${props.id}-search` }} target={target} locale={locale} exclude={[]} onPick={(doc) => props.onChoose({ slug, doc })} placeholder={t('rt.searchIn', labelParams(singularLabel(target)))} />}
       {props.chosen && (
         <p class="muted small" role="status">
           Chosen: {docLabel(findCollection(config, props.chosen.slug), props.chosen.doc)} ({props.chosen.slug} #{String(props.chosen.doc.id)})
@@ -54,29 +55,29 @@ export function LinkDialog(props: { initial: LinkChoice | null; onApply: (choice
   const apply = () => {
     if (kind === 'url') {
       const target = url.trim()
-      if (!target || !isAllowedLinkURL(target)) return setError('Give a web address (https://…), an e-mail (mailto:…), a phone number (tel:…) or a path (/…).')
+      if (!target || !isAllowedLinkURL(target)) return setError(t('rt.badUrl'))
       return props.onApply({ url: target, newTab, label: target })
     }
-    if (!chosen) return setError('Choose a document.')
+    if (!chosen) return setError(t('rt.chooseDocument'))
     props.onApply({ url: `cms-doc:${chosen.slug}/${String(chosen.doc.id)}`, newTab, label: docLabel(findCollection(config, chosen.slug), chosen.doc) })
   }
 
   return (
     <Modal
-      title={props.initial ? 'Edit link' : 'Add link'}
+      title={props.initial ? t('rt.editLink') : t('rt.addLink')}
       onClose={props.onClose}
       footer={
         <>
           {props.onRemove && (
             <button type="button" class="ghost" onClick={props.onRemove}>
-              Remove link
+              {t('rt.removeLink')}
             </button>
           )}
           <button type="button" class="ghost" onClick={props.onClose}>
-            Cancel
+            {t('rt.cancel')}
           </button>
           <button type="button" class="primary" onClick={apply}>
-            Apply link
+            {t('rt.applyLink')}
           </button>
         </>
       }
@@ -89,24 +90,24 @@ export function LinkDialog(props: { initial: LinkChoice | null; onApply: (choice
         }}
       >
         <fieldset>
-          <legend>Link to</legend>
+          <legend>{t('rt.linkTo')}</legend>
           <label class="check">
-            <input type="radio" name="rt-link-kind" checked={kind === 'url'} onChange={() => (setKind('url'), setError(null))} /> A web address
+            <input type="radio" name="rt-link-kind" checked={kind === 'url'} onChange={() => (setKind('url'), setError(null))} /> {t('rt.webAddress')}
           </label>
           <label class="check">
-            <input type="radio" name="rt-link-kind" checked={kind === 'doc'} onChange={() => (setKind('doc'), setError(null))} /> A document
+            <input type="radio" name="rt-link-kind" checked={kind === 'doc'} onChange={() => (setKind('doc'), setError(null))} /> {t('rt.aDocument')}
           </label>
         </fieldset>
         {kind === 'url' ? (
           <>
-            <label for="rt-link-url">URL</label>
+            <label for="rt-link-url">{t('rt.url')}</label>
             <input id="rt-link-url" type="text" inputMode="url" autoFocus value={url} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? 'rt-link-error' : undefined} onInput={(e) => (setUrl(e.currentTarget.value), setError(null))} placeholder="https://example.com/" />
           </>
         ) : (
           <DocumentChooser id="rt-link-doc" chosen={chosen} onChoose={(c) => (setChosen(c), setError(null))} />
         )}
         <label class="check">
-          <input type="checkbox" checked={newTab} onChange={(e) => setNewTab(e.currentTarget.checked)} /> Open in a new tab
+          <input type="checkbox" checked={newTab} onChange={(e) => setNewTab(e.currentTarget.checked)} /> {t('rt.newTab')}
         </label>
         {error && (
           <p id="rt-link-error" class="field-error" role="alert">
@@ -121,7 +122,7 @@ export function LinkDialog(props: { initial: LinkChoice | null; onApply: (choice
 /** Picks a document of any collection to embed as a relationship node. */
 export function DocumentDialog(props: { onPick: (slug: string, doc: Doc) => void; onClose: () => void }) {
   return (
-    <Modal title="Insert a document" onClose={props.onClose}>
+    <Modal title={t('rt.insertADocument')} onClose={props.onClose}>
       <div class="rt-dialog">
         <DocumentChooser id="rt-embed-doc" chosen={null} onChoose={(c) => props.onPick(c.slug, c.doc)} />
       </div>

@@ -6,13 +6,14 @@
 import { DecoratorNode, type LexicalNode, type NodeKey } from 'lexical'
 import { docs, type Doc } from '../api.ts'
 import { thumbnailURL } from '../upload.ts'
+import { t } from '../i18n/i18n.ts'
 
 export type EmbedData = Record<string, unknown> & { type: string }
 type Data = EmbedData
 
 function describe(data: Data): string {
-  if (data.type === 'upload') return `Image: media ${String(idOf(data.value))}`
-  if (data.type === 'relationship') return `Document: ${String(data.relationTo)} ${String(idOf(data.value))}`
+  if (data.type === 'upload') return t('rt.imageEmbed', { id: String(idOf(data.value)) })
+  if (data.type === 'relationship') return t('rt.documentEmbed', { collection: String(data.relationTo), id: String(idOf(data.value)) })
   return ''
 }
 const isBlock = (type: string) => type === 'block' || type === 'inlineBlock'

@@ -22,7 +22,7 @@ function SetupQrCode(props: { url: string }) {
       live = false
     }
   }, [])
-  return <div class="qr-frame">{Qr ? <Qr text={props.url} label="QR code to scan with your authenticator app" /> : <Spinner label="Loading the QR code…" />}</div>
+  return <div class="qr-frame">{Qr ? <Qr text={props.url} label={t('security.qrLabel')} /> : <Spinner label={t('security.qrLoading')} />}</div>
 }
 
 /** `onContinue`: shown beside the recovery codes when enrolment is a step of signing in (auth.requireTwoFactor). */
@@ -46,35 +46,35 @@ export function TwoFactorPanel(props: { onContinue?: () => void }) {
   if (enabled === null) return error ? <ErrorBox error={error} /> : <Spinner />
   return (
     <section class="card">
-      <h2>Two-factor sign-in</h2>
+      <h2>{t('security.twoFactor')}</h2>
       <ErrorBox error={error} />
       {recoveryCodes && (
         <div role="status">
-          <p>Two-factor sign-in is on. Keep these recovery codes somewhere safe; each works once, and they are shown only now:</p>
+          <p>{t('security.codesIntro')}</p>
           <ul class="recovery-codes">{recoveryCodes.map((c) => <li key={c}><code>{c}</code></li>)}</ul>
-          {props.onContinue && <button type="button" class="primary" onClick={props.onContinue}>Continue</button>}
+          {props.onContinue && <button type="button" class="primary" onClick={props.onContinue}>{t('security.continue')}</button>}
         </div>
       )}
-      {enabled && !recoveryCodes && <p>Two-factor sign-in is on.</p>}
+      {enabled && !recoveryCodes && <p>{t('security.isOn')}</p>}
       {enabled && !props.onContinue && (
         <form class="form" onSubmit={run(async () => {
           await account.disableTwoFactor(password)
           setEnabled(false)
           setRecoveryCodes(null)
           setPassword('')
-          toast('Two-factor sign-in is off')
+          toast(t('security.turnedOff'))
         })}>
           <label>
-            Password
+            {t('auth.password')}
             <input type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
           </label>
-          <button type="submit">Turn off two-factor sign-in</button>
+          <button type="submit">{t('security.turnOff')}</button>
         </form>
       )}
       {!enabled && !setup && (
         <>
-          <p class="muted">Sign in with a code from an authenticator app as well as your password.</p>
-          <button type="button" class="primary" onClick={run(async () => setSetup(await account.setupTwoFactor()))}>Set up two-factor sign-in</button>
+          <p class="muted">{t('security.intro')}</p>
+          <button type="button" class="primary" onClick={run(async () => setSetup(await account.setupTwoFactor()))}>{t('security.setUp')}</button>
         </>
       )}
       {!enabled && setup && (
@@ -85,17 +85,17 @@ export function TwoFactorPanel(props: { onContinue?: () => void }) {
           setCode('')
         })}>
           <p>
-            Scan this code with your authenticator app, open <a href={setup.otpauthUrl}>this link</a> on your phone, or enter the key by hand.
+            {t('security.scanBefore')} <a href={setup.otpauthUrl}>{t('security.scanLink')}</a> {t('security.scanAfter')}
           </p>
           <SetupQrCode url={setup.otpauthUrl} />
           <p>
-            Key: <code data-testid="totp-secret">{setup.secret}</code>
+            {t('security.key')} <code data-testid="totp-secret">{setup.secret}</code>
           </p>
           <label>
-            Code from the app
+            {t('security.codeFromApp')}
             <input type="text" inputMode="numeric" autoComplete="one-time-code" required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
           </label>
-          <button type="submit" class="primary">Turn on</button>
+          <button type="submit" class="primary">{t('security.turnOn')}</button>
         </form>
       )}
     </section>
@@ -125,26 +125,26 @@ function SessionsPanel() {
   if (!sessions) return error ? <ErrorBox error={error} /> : <Spinner />
   return (
     <section class="card">
-      <h2>Where you are signed in</h2>
+      <h2>{t('security.whereSignedIn')}</h2>
       <ErrorBox error={error} />
       <div class="table-scroll">
         <table class="table">
           <thead>
-            <tr><th>Device</th><th>Address</th><th>Last used</th><th /></tr>
+            <tr><th>{t('security.device')}</th><th>{t('security.address')}</th><th>{t('security.lastUsed')}</th><th /></tr>
           </thead>
           <tbody>
             {sessions.map((s) => (
               <tr key={s.id}>
-                <td title={s.userAgent ?? undefined}>{deviceName(s.userAgent)}{s.current && <strong> (this one)</strong>}</td>
+                <td title={s.userAgent ?? undefined}>{deviceName(s.userAgent)}{s.current && <strong>{t('security.thisOne')}</strong>}</td>
                 <td>{s.ip ?? ''}</td>
                 <td>{formatDate(s.lastUsedAt)}</td>
-                <td>{!s.current && <button type="button" onClick={act(() => account.endSession(s.id))}>Sign out</button>}</td>
+                <td>{!s.current && <button type="button" onClick={act(() => account.endSession(s.id))}>{t('security.signOut')}</button>}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
-      {sessions.length > 1 && <button type="button" onClick={act(() => account.endOtherSessions())}>Sign out all others</button>}
+      {sessions.length > 1 && <button type="button" onClick={act(() => account.endOtherSessions())}>{t('security.signOutOthers')}</button>}
     </section>
   )
 }

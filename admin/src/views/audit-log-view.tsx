@@ -10,8 +10,26 @@ import { useApp } from '../app-context.ts'
 import { exactTime, formatDate, globalLabel, message, pluralLabel } from '../format.ts'
 import { Link, updateQuery, type Location } from '../router.tsx'
 import { ErrorBox, Pager, Spinner } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 const ACTIONS = ['create', 'update', 'delete', 'publish', 'unpublish', 'restore', 'discard_draft', 'schedule', 'unschedule', 'login', 'login_failed', 'import']
+
+/** An action's name in the reader's language. */
+const actionLabel = (a: string): string =>
+  ({
+    create: t('audit.create'),
+    update: t('audit.update'),
+    delete: t('audit.delete'),
+    publish: t('audit.publish'),
+    unpublish: t('audit.unpublish'),
+    restore: t('audit.restore'),
+    discard_draft: t('audit.discardDraft'),
+    schedule: t('audit.schedule'),
+    unschedule: t('audit.unschedule'),
+    login: t('audit.login'),
+    login_failed: t('audit.loginFailed'),
+    import: t('audit.import'),
+  })[a] ?? a.replace('_', ' ')
 
 const shown = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value))
 
@@ -20,7 +38,7 @@ function Changes(props: { changes: AuditEntry['changes'] }) {
   if (paths.length === 0) return <span class="muted">—</span>
   return (
     <details>
-      <summary>{paths.length === 1 ? paths[0] : `${paths.length} fields`}</summary>
+      <summary>{paths.length === 1 ? paths[0] : t('audit.fields', { n: paths.length })}</summary>
       <dl class="audit-changes">
         {paths.map((p) => (
           <div key={p}>
@@ -57,7 +75,7 @@ export default function AuditLogView(props: { location: Location }) {
   useEffect(() => {
     docs.list('users', { limit: 100, sort: 'email' }).then((r) => setUsers(r.docs as { id: number; email: string }[])).catch(() => {})
   }, [])
-  const emailOf = (id: number | null) => (id === null ? 'nobody' : users.find((u) => u.id === id)?.email ?? `user #${id}`)
+  const emailOf = (id: number | null) => (id === null ? t('audit.nobody') : users.find((u) => u.id === id)?.email ?? t('audit.userN', { id }))
   const subject = (e: AuditEntry) => {
     if (e.global) return <Link to={`/globals/${e.global}`}>{e.global}</Link>
     if (e.collection && e.document !== null && e.action !== 'delete') return <Link to={`/collections/${e.collection}/${e.document}`}>{`${e.collection} #${e.document}`}</Link>
@@ -66,13 +84,13 @@ export default function AuditLogView(props: { location: Location }) {
 
   return (
     <section>
-      <h1 tabIndex={-1}>Audit log</h1>
-      <p class="muted">Every write: who made it, how, and what it changed. Passwords, keys and hidden fields are never recorded.</p>
+      <h1 tabIndex={-1}>{t('audit.title')}</h1>
+      <p class="muted">{t('audit.intro')}</p>
       <div class="toolbar">
         <label>
-          User{' '}
-          <select aria-label="User" value={filter.user} onChange={(e) => setQuery({ user: e.currentTarget.value || null })}>
-            <option value="">Anyone</option>
+          {t('audit.user')}{' '}
+          <select aria-label={t('audit.user')} value={filter.user} onChange={(e) => setQuery({ user: e.currentTarget.value || null })}>
+            <option value="">{t('audit.anyone')}</option>
             {users.map((u) => (
               <option value={String(u.id)} key={u.id}>
                 {u.email}
@@ -81,9 +99,9 @@ export default function AuditLogView(props: { location: Location }) {
           </select>
         </label>
         <label>
-          Collection{' '}
-          <select aria-label="Collection" value={filter.collection} onChange={(e) => setQuery({ collection: e.currentTarget.value || null, document: null })}>
-            <option value="">All</option>
+          {t('audit.collection')}{' '}
+          <select aria-label={t('audit.collection')} value={filter.collection} onChange={(e) => setQuery({ collection: e.currentTarget.value || null, document: null })}>
+            <option value="">{t('audit.all')}</option>
             {config.collections.map((c) => (
               <option value={c.slug} key={c.slug}>
                 {pluralLabel(c)}
@@ -97,16 +115,16 @@ export default function AuditLogView(props: { location: Location }) {
           </select>
         </label>
         <label>
-          Document{' '}
-          <input type="number" aria-label="Document" min={1} size={6} value={filter.document} onChange={(e) => setQuery({ document: e.currentTarget.value || null })} />
+          {t('audit.document')}{' '}
+          <input type="number" aria-label={t('audit.document')} min={1} size={6} value={filter.document} onChange={(e) => setQuery({ document: e.currentTarget.value || null })} />
         </label>
         <label>
-          Action{' '}
-          <select aria-label="Action" value={filter.action} onChange={(e) => setQuery({ action: e.currentTarget.value || null })}>
-            <option value="">All</option>
+          {t('audit.action')}{' '}
+          <select aria-label={t('audit.action')} value={filter.action} onChange={(e) => setQuery({ action: e.currentTarget.value || null })}>
+            <option value="">{t('audit.all')}</option>
             {ACTIONS.map((a) => (
               <option value={a} key={a}>
-                {a.replace('_', ' ')}
+                {actionLabel(a)}
               </option>
             ))}
           </select>
@@ -114,18 +132,18 @@ export default function AuditLogView(props: { location: Location }) {
       </div>
       <ErrorBox error={error} />
       {!list && !error && <Spinner />}
-      {list && list.docs.length === 0 && <p class="muted">No entries match.</p>}
+      {list && list.docs.length === 0 && <p class="muted">{t('audit.noMatch')}</p>}
       {list && list.docs.length > 0 && (
         <div class="table-wrap">
           <table class="ops-table audit-table">
             <thead>
               <tr>
-                <th>When</th>
-                <th>Action</th>
-                <th>What</th>
-                <th>Who</th>
-                <th>Via</th>
-                <th>Changes</th>
+                <th>{t('audit.when')}</th>
+                <th>{t('audit.action')}</th>
+                <th>{t('audit.what')}</th>
+                <th>{t('audit.who')}</th>
+                <th>{t('audit.via')}</th>
+                <th>{t('audit.changes')}</th>
               </tr>
             </thead>
             <tbody>
@@ -133,12 +151,12 @@ export default function AuditLogView(props: { location: Location }) {
                 <tr key={e.id}>
                   <td title={exactTime(e.at)}>{formatDate(e.at)}</td>
                   <td>
-                    <span class={`badge ${e.action === 'login_failed' || e.action === 'delete' ? 'danger' : e.action === 'publish' ? 'ok' : ''}`}>{e.action.replace('_', ' ')}</span>
+                    <span class={`badge ${e.action === 'login_failed' || e.action === 'delete' ? 'danger' : e.action === 'publish' ? 'ok' : ''}`}>{actionLabel(e.action)}</span>
                   </td>
                   <td>{subject(e)}</td>
                   <td>
                     {emailOf(e.user)}
-                    {e.apiKey !== null && <div class="muted small">API key #{e.apiKey}</div>}
+                    {e.apiKey !== null && <div class="muted small">{t('audit.apiKeyN', { id: e.apiKey })}</div>}
                   </td>
                   <td>
                     {e.via}

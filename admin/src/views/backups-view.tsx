@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ops, type BackupList } from '../ops-api.ts'
 import { formatBytes, formatDate, message } from '../format.ts'
 import { ErrorBox, Spinner, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 /** POST /backups answers only when the archive is written; meanwhile the list's `running` says how far it is. */
 const POLL_MS = 400
@@ -28,7 +29,7 @@ export default function BackupsView() {
     setError(null)
     try {
       await ops.backUpNow()
-      toast('Backup written')
+      toast(t('backups.written'))
     } catch (e) {
       setError(message(e))
     } finally {
@@ -39,31 +40,31 @@ export default function BackupsView() {
 
   return (
     <section>
-      <h1 tabIndex={-1}>Backups</h1>
+      <h1 tabIndex={-1}>{t('backups.title')}</h1>
       <div class="toolbar">
         <button type="button" class="primary" onClick={() => void backUp()} disabled={busy || Boolean(running)}>
-          {busy || running ? 'Backing up…' : 'Back up now'}
+          {busy || running ? t('backups.running') : t('backups.now')}
         </button>
       </div>
       {running && (
         <div class="backup-progress">
           <label for="backup-progress">
-            {running.name}: {running.phase} ({running.done} of {running.total})
+            {t('backups.progress', { name: running.name, phase: running.phase, done: running.done, total: running.total })}
           </label>
           <progress id="backup-progress" max={Math.max(running.total, 1)} value={running.done} />
         </div>
       )}
       <ErrorBox error={error} />
       {!list && !error && <Spinner />}
-      {list && list.docs.length === 0 && <p class="muted">No backups yet.</p>}
+      {list && list.docs.length === 0 && <p class="muted">{t('backups.none')}</p>}
       {list && list.docs.length > 0 && (
         <div class="table-wrap">
           <table class="ops-table">
             <thead>
               <tr>
-                <th>File</th>
-                <th>Written</th>
-                <th>Size</th>
+                <th>{t('backups.file')}</th>
+                <th>{t('backups.writtenAt')}</th>
+                <th>{t('backups.size')}</th>
               </tr>
             </thead>
             <tbody>

@@ -8,12 +8,13 @@ import { useApp } from '../app-context.ts'
 import { globalLabel, message, pluralLabel } from '../format.ts'
 import { PUBLISH_SCOPE } from '../form/scopes-field.tsx'
 import { CopyButton, ErrorBox, SecretRow } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 type Right = 'none' | 'read' | 'write'
-const RIGHTS: { value: Right; label: string }[] = [
-  { value: 'none', label: 'No access' },
-  { value: 'read', label: 'Read' },
-  { value: 'write', label: 'Read and write drafts' },
+const RIGHTS: { value: Right; label: () => string }[] = [
+  { value: 'none', label: () => t('assistant.noAccess') },
+  { value: 'read', label: () => t('assistant.read') },
+  { value: 'write', label: () => t('assistant.write') },
 ]
 
 /** The scopes of the choices: reading, or reading and writing; publishing adds delete and `mcp:publish`. */
@@ -45,7 +46,7 @@ export default function ConnectAssistant() {
     ...config.collections.filter((c) => c.builtIn !== 'api-keys' && c.builtIn !== 'users').map((c) => ({ slug: c.slug, label: pluralLabel(c) })),
     ...config.globals.map((g) => ({ slug: g.slug, label: globalLabel(g) })),
   ]
-  const [name, setName] = useState('Assistant')
+  const [name, setName] = useState(() => t('assistant.defaultName'))
   const [rights, setRights] = useState<Record<string, Right>>(() => Object.fromEntries(entities.map((e) => [e.slug, 'read' as Right])))
   const [publish, setPublish] = useState(false)
   const [key, setKey] = useState<string | null>(null)
@@ -65,32 +66,29 @@ export default function ConnectAssistant() {
 
   return (
     <section>
-      <h1 tabIndex={-1}>Connect an assistant</h1>
-      <p class="muted">
-        AI assistants (Claude, Cursor, VS Code and others that speak MCP) can read and edit content here with a key limited to what you choose. Their saves on
-        collections with drafts stay drafts until someone publishes, unless you let them publish.
-      </p>
+      <h1 tabIndex={-1}>{t('assistant.title')}</h1>
+      <p class="muted">{t('assistant.intro')}</p>
       <p>
-        MCP address: <code data-testid="mcp-url">{url}</code> <CopyButton text={url} label="Copy the MCP address" />
+        {t('assistant.address')} <code data-testid="mcp-url">{url}</code> <CopyButton text={url} label={t('assistant.copyAddress')} />
       </p>
       {!key && (
         <form class="form" onSubmit={(e) => void create(e)}>
           <label>
-            Key name
+            {t('assistant.keyName')}
             <input type="text" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
           </label>
           <fieldset>
-            <legend>What the assistant may do</legend>
+            <legend>{t('assistant.mayDo')}</legend>
             <table class="scopes-grid">
               <tbody>
                 {entities.map((e) => (
                   <tr key={e.slug}>
                     <th scope="row">{e.label}</th>
                     <td>
-                      <select aria-label={`Access to ${e.label}`} value={rights[e.slug]} onChange={(ev) => setRights({ ...rights, [e.slug]: ev.currentTarget.value as Right })}>
+                      <select aria-label={t('assistant.accessTo', { label: e.label })} value={rights[e.slug]} onChange={(ev) => setRights({ ...rights, [e.slug]: ev.currentTarget.value as Right })}>
                         {RIGHTS.map((r) => (
                           <option value={r.value} key={r.value}>
-                            {r.label}
+                            {r.label()}
                           </option>
                         ))}
                       </select>
@@ -102,28 +100,28 @@ export default function ConnectAssistant() {
           </fieldset>
           <label class="check">
             <input type="checkbox" checked={publish} onChange={(e) => setPublish(e.currentTarget.checked)} />
-            Also publish, unpublish, schedule and delete where it may write
+            {t('assistant.publish')}
           </label>
           <ErrorBox error={error} />
           <button type="submit" class="primary" disabled={scopes.length === 0}>
-            Create key and show the setup
+            {t('assistant.create')}
           </button>
         </form>
       )}
       {key && (
         <div>
-          <p>The key is shown only now. Paste one of these into your assistant's settings:</p>
-          <SecretRow text={key} label="Copy the key" testId="assistant-key" />
+          <p>{t('assistant.shownOnce')}</p>
+          <SecretRow text={key} label={t('assistant.copyKey')} testId="assistant-key" />
           {clientSnippets(url, key).map((s) => (
             <div key={s.client} class="snippet">
               <h2>
-                {s.client} <span class="muted small">({s.file})</span> <CopyButton text={s.text} label={`Copy the ${s.client} setup`} />
+                {s.client} <span class="muted small">({s.file})</span> <CopyButton text={s.text} label={t('assistant.copySetup', { client: s.client })} />
               </h2>
               <pre data-testid={`snippet-${s.client}`}>{s.text}</pre>
             </div>
           ))}
           <button type="button" onClick={() => setKey(null)}>
-            Make another key
+            {t('assistant.another')}
           </button>
         </div>
       )}

@@ -19,6 +19,7 @@ import { VersionsPanel } from './versions-panel.tsx'
 import { SchedulePanel } from './schedule-panel.tsx'
 import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx'
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export function GlobalView(props: { global: GlobalConfig }) {
   const g = props.global
@@ -57,19 +58,19 @@ export function GlobalView(props: { global: GlobalConfig }) {
 
   const save = async (mode: SaveMode) => {
     if (form.busy) return
-    if (someoneElse) return toast('Someone else is editing this global; take over to save.', 'error')
+    if (someoneElse) return toast(t('global.lockedSave'), 'error')
     if (Object.keys(form.clientErrors).length) return form.showError(new ApiError(400, Object.values(form.clientErrors)[0]!))
     const data: Doc = changedFields(g.fields, form.values, form.initial)
     if (mode === 'publish') data.status = 'published'
     // An unchanged "Save draft" would only add an identical version.
-    if (Object.keys(data).length === 0 && mode !== 'publish') return toast('Nothing to save', 'info')
+    if (Object.keys(data).length === 0 && mode !== 'publish') return toast(t('edit.nothingToSave'), 'info')
     form.setBusy(true)
     form.clearErrors()
     try {
       const r = await globals.save(g.slug, data, { locale, draft: mode === 'draft', lockToken: lock.token })
       form.forgetUnsaved()
       showDoc(r.doc)
-      toast(mode === 'publish' ? 'Published' : mode === 'draft' ? 'Draft saved' : 'Saved')
+      toast(mode === 'publish' ? t('edit.published') : mode === 'draft' ? t('edit.draftSaved') : t('edit.saved'))
     } catch (e) {
       form.showError(e)
     } finally {
@@ -100,19 +101,19 @@ export function GlobalView(props: { global: GlobalConfig }) {
     <section class="edit">
       <header class="edit-head">
         <div class="edit-title">
-          <div class="breadcrumb muted">Global</div>
+          <div class="breadcrumb muted">{t('dashboard.global')}</div>
           <h1 tabIndex={-1}>{globalLabel(g)}</h1>
         </div>
         <div class="actions">
           <LocaleSwitcher dirty={form.dirty} fields={g.fields} />
           {g.autosave && <AutosaveStatus state={autosave} />}
-          {form.dirty && !g.autosave && <span class="unsaved" role="status">Unsaved changes</span>}
+          {form.dirty && !g.autosave && <span class="unsaved" role="status">{t('edit.unsaved')}</span>}
           {g.livePreview && <LivePreviewButtons owner={{ global: g.slug }} locale={locale} open={previewOpen} onToggle={setPreviewOpen} />}
           {g.drafts ? (
             <DraftButtons owner={doc.updatedAt ? { global: g.slug } : null} live={liveStatus} draft={draftStatus} busy={form.busy} dirty={form.dirty} save={(m) => void save(m)} onChanged={showDoc} />
           ) : (
             <button type="button" class="primary" onClick={() => void save('save')} disabled={form.busy || !form.dirty}>
-              {form.busy ? 'Saving…' : 'Save'}
+              {form.busy ? t('edit.saving') : t('edit.save')}
             </button>
           )}
         </div>
@@ -138,19 +139,19 @@ export function GlobalView(props: { global: GlobalConfig }) {
         </form>
         <aside class="edit-aside">
           <SidebarFields fields={g.fields} form={form} context={fieldContext} />
-          <section class="panel" aria-label="Details">
+          <section class="panel" aria-label={t('form.details')}>
             <dl class="facts">
               {g.drafts && (
                 <div>
-                  <dt>Status</dt>
+                  <dt>{t('common.status')}</dt>
                   <dd>
                     <StatusBadges draft={draftStatus} live={liveStatus} />
                   </dd>
                 </div>
               )}
               <div>
-                <dt>Updated</dt>
-                <dd>{doc.updatedAt ? formatDate(doc.updatedAt) : 'Never saved'}</dd>
+                <dt>{t('common.updated')}</dt>
+                <dd>{doc.updatedAt ? formatDate(doc.updatedAt) : t('global.neverSaved')}</dd>
               </div>
             </dl>
           </section>

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { preview, type Doc, type VersionOwner } from '../api.ts'
 import { message } from '../format.ts'
 import { Icon, Spinner, toast } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export interface LivePreviewProps {
   owner: VersionOwner
@@ -31,7 +32,7 @@ export function LivePreviewSlot(props: LivePreviewProps) {
   }, [])
   if (Pane) return <Pane {...props} />
   return (
-    <section class="live-preview panel" aria-label="Live preview">
+    <section class="live-preview panel" aria-label={t('preview.label')}>
       <Spinner />
     </section>
   )

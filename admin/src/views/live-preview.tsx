@@ -16,6 +16,7 @@ import { message } from '../format.ts'
 import { ErrorBox, Icon, Spinner } from '../ui.tsx'
 import { useRealtime } from '../realtime.ts'
 import type { LivePreviewProps } from './live-preview-slot.tsx'
+import { t } from '../i18n/i18n.ts'
 
 const WIDTHS = { phone: 375, tablet: 768, desktop: null } as const
 type Width = keyof typeof WIDTHS
@@ -125,31 +126,31 @@ export function LivePreviewPane(props: LivePreviewProps) {
 
   const px = WIDTHS[width]
   return (
-    <section class="live-preview panel" aria-label="Live preview">
+    <section class="live-preview panel" aria-label={t('preview.label')}>
       <div class="live-preview-bar">
-        <div class="segmented" role="group" aria-label="Preview width">
+        <div class="segmented" role="group" aria-label={t('preview.width')}>
           {(Object.keys(WIDTHS) as Width[]).map((w) => (
             <button type="button" key={w} aria-pressed={width === w} onClick={() => setWidth(w)} disabled={poppedOut}>
-              {w === 'phone' ? 'Phone' : w === 'tablet' ? 'Tablet' : 'Desktop'}
+              {w === 'phone' ? t('preview.phone') : w === 'tablet' ? t('preview.tablet') : t('preview.desktop')}
             </button>
           ))}
         </div>
         {poppedOut ? (
           <button type="button" class="ghost" onClick={() => popup.current?.close()}>
-            Bring back
+            {t('preview.bringBack')}
           </button>
         ) : (
           <button type="button" class="ghost" onClick={popOut} disabled={!url}>
-            <Icon name="external" /> Pop out
+            <Icon name="external" /> {t('preview.popOut')}
           </button>
         )}
       </div>
       {error && <ErrorBox error={error} />}
-      {!error && !url && <Spinner label="Loading preview" />}
-      {url && poppedOut && <p class="muted">The preview is open in its own window and follows your changes there.</p>}
+      {!error && !url && <Spinner label={t('preview.loading')} />}
+      {url && poppedOut && <p class="muted">{t('preview.poppedOut')}</p>}
       {url && !poppedOut && (
         <div class="live-preview-stage">
-          <iframe ref={frame} src={url} title="Live preview of the site" style={px ? { width: `${px}px` } : undefined} class={px ? 'fixed-width' : ''} />
+          <iframe ref={frame} src={url} title={t('preview.frame')} style={px ? { width: `${px}px` } : undefined} class={px ? 'fixed-width' : ''} />
         </div>
       )}
     </section>

@@ -13,6 +13,7 @@ import { updateQuery, type Location } from '../router.tsx'
 import { Icon } from '../ui.tsx'
 import { LazyView } from '../lazy.tsx'
 import { TrashLink } from './trash-link.tsx'
+import { t, tn } from '../i18n/i18n.ts'
 
 const loadFolderBar = () => import('../media/folders.tsx')
 
@@ -40,7 +41,7 @@ export function MediaLibrary(props: { collection: CollectionConfig; location: Lo
           <h1 tabIndex={-1}>{pluralLabel(props.collection)}</h1>
           {data && (
             <span class="muted">
-              {data.totalDocs} {data.totalDocs === 1 ? 'file' : 'files'}
+              {tn('media.files', data.totalDocs)}
             </span>
           )}
         </div>
@@ -54,8 +55,8 @@ export function MediaLibrary(props: { collection: CollectionConfig; location: Lo
           <Icon name="search" />
           <input
             type="search"
-            aria-label="Search media by file name"
-            placeholder="Search by file name"
+            aria-label={t('media.searchLabel')}
+            placeholder={t('media.searchPlaceholder')}
             value={draft}
             onInput={(e) => {
               const v = e.currentTarget.value
@@ -73,7 +74,7 @@ export function MediaLibrary(props: { collection: CollectionConfig; location: Lo
         page={page}
         setPage={(p) => setQuery({ page: String(p) })}
         draggable={folders}
-        emptyText={search ? 'No file matches.' : folders ? 'No files in this folder.' : 'No files yet. Drop some above.'}
+        emptyText={search ? t('media.noMatch') : folders ? t('media.emptyFolder') : t('media.noneYet')}
       />
     </section>
   )

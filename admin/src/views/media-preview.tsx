@@ -4,17 +4,18 @@ import { formatBytes } from '../format.ts'
 import { MediaThumb } from '../media/media-grid.tsx'
 import { CopyButton } from '../ui.tsx'
 import { FrameEditor } from '../media/frame-editor.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export function MediaPreview(props: { doc: Doc; onChange?(doc: Doc): void }) {
   const d = props.doc
   const url = typeof d.url === 'string' ? d.url : null
   const absolute = url ? new URL(url, location.origin).href : null
   const facts: [string, string][] = [
-    ['Original name', String(d.originalName ?? '')],
-    ['Stored as', String(d.filename ?? '')],
-    ['Type', String(d.mimeType ?? '')],
-    ['Size', formatBytes(d.filesize)],
-    ['Dimensions', typeof d.width === 'number' ? `${d.width} × ${d.height} px` : ''],
+    [t('media.originalName'), String(d.originalName ?? '')],
+    [t('media.storedAs'), String(d.filename ?? '')],
+    [t('media.type'), String(d.mimeType ?? '')],
+    [t('media.size'), formatBytes(d.filesize)],
+    [t('media.dimensions'), typeof d.width === 'number' ? `${d.width} × ${d.height} px` : ''],
   ]
   const sizes = d.sizes && typeof d.sizes === 'object' ? Object.entries(d.sizes as Record<string, { width?: number; height?: number; url?: string }>) : []
   return (
@@ -22,7 +23,7 @@ export function MediaPreview(props: { doc: Doc; onChange?(doc: Doc): void }) {
       {props.onChange ? (
         <FrameEditor doc={d} onChange={props.onChange} />
       ) : (
-        <a href={absolute ?? undefined} target="_blank" rel="noopener noreferrer" class="media-preview-image" aria-label="Open the file in a new tab">
+        <a href={absolute ?? undefined} target="_blank" rel="noopener noreferrer" class="media-preview-image" aria-label={t('media.openFile')}>
           <MediaThumb doc={d} size="large" />
         </a>
       )}
@@ -39,7 +40,7 @@ export function MediaPreview(props: { doc: Doc; onChange?(doc: Doc): void }) {
           ))}
         {sizes.length > 0 && (
           <div>
-            <dt>Sizes</dt>
+            <dt>{t('media.sizes')}</dt>
             <dd>
               {sizes.map(([name, s]) => (
                 <a key={name} href={s.url} target="_blank" rel="noopener noreferrer" class="size-link">
@@ -51,10 +52,10 @@ export function MediaPreview(props: { doc: Doc; onChange?(doc: Doc): void }) {
         )}
         {absolute && (
           <div>
-            <dt>URL</dt>
+            <dt>{t('media.url')}</dt>
             <dd class="url-row">
               <code class="truncate">{absolute}</code>
-              <CopyButton text={absolute} label="Copy URL" copied="URL copied" />
+              <CopyButton text={absolute} label={t('media.copyUrl')} copied={t('media.urlCopied')} />
             </dd>
           </div>
         )}

@@ -5,6 +5,7 @@ import { Link } from '../router.tsx'
 import { ErrorBox } from '../ui.tsx'
 import { AuthCard, useSubmit } from './auth-screens.tsx'
 import { TwoFactorCodeField, useTwoFactorPrompt } from './two-factor-field.tsx'
+import { t } from '../i18n/i18n.ts'
 
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState('')
@@ -12,22 +13,22 @@ export function ForgotPasswordForm() {
   // On success the form gives way to the server's answer, so busy needs no reset.
   const { busy, error, submit } = useSubmit(() => auth.forgotPassword(email), (r) => setSent(r.message))
   return (
-    <AuthCard title="Forgot password" intro="Enter your email and we send you a link to choose a new password.">
+    <AuthCard title={t('auth.forgotTitle')} intro={t('auth.forgotIntro')}>
       {sent ? (
         <p role="status">{sent}</p>
       ) : (
         <form onSubmit={submit} class="form">
           <ErrorBox error={error?.message} />
           <label>
-            Email
+            {t('auth.email')}
             <input type="email" name="email" autoComplete="username" required autoFocus value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
           </label>
           <button type="submit" class="primary" disabled={busy}>
-            {busy ? 'Sending…' : 'Send link'}
+            {busy ? t('auth.sending') : t('auth.sendLink')}
           </button>
         </form>
       )}
-      <Link to="/">Back to log in</Link>
+      <Link to="/">{t('auth.backToLogin')}</Link>
     </AuthCard>
   )
 }
@@ -40,21 +41,21 @@ export function ResetPasswordForm(props: { token: string; onDone: (r: LoginResul
   const fieldError = (f: string) => error?.errors.find((x) => x.field === f)?.message
   const general = error && !fieldError('password') ? error.message : null
   return (
-    <AuthCard title="Choose a password">
+    <AuthCard title={t('auth.chooseTitle')}>
       <form onSubmit={submit} class="form">
         <ErrorBox error={general} />
         <label>
-          New password
+          {t('auth.newPassword')}
           <input type="password" name="password" autoComplete="new-password" required minLength={8} autoFocus value={password} aria-invalid={fieldError('password') ? 'true' : undefined} onInput={(e) => setPassword(e.currentTarget.value)} />
-          <span class="field-description">At least 8 characters.</span>
+          <span class="field-description">{t('auth.minLength')}</span>
           {fieldError('password') && <span class="field-error">{fieldError('password')}</span>}
         </label>
         {needsCode && <TwoFactorCodeField value={code} onInput={setCode} />}
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Set password and log in'}
+          {busy ? t('auth.saving') : t('auth.setAndLogin')}
         </button>
       </form>
-      {fieldError('token') && <Link to="/forgot-password">Ask for a new link</Link>}
+      {fieldError('token') && <Link to="/forgot-password">{t('auth.newLink')}</Link>}
     </AuthCard>
   )
 }

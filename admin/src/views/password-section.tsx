@@ -4,6 +4,7 @@
  * "Change password" on edit.
  */
 import { useForm } from '../form/form-context.ts'
+import { t } from '../i18n/i18n.ts'
 
 export interface PasswordState {
   open: boolean
@@ -17,9 +18,9 @@ export const MIN_PASSWORD = 8
 export function passwordProblem(p: PasswordState, creating: boolean, invite = false): { field: string; message: string } | null {
   if (!p.open) return null
   if (!p.value && (!creating || (invite && !p.confirm))) return null
-  if (!p.value) return { field: 'password', message: 'A password is required.' }
-  if (p.value.length < MIN_PASSWORD) return { field: 'password', message: `Use at least ${MIN_PASSWORD} characters.` }
-  if (p.value !== p.confirm) return { field: 'confirmPassword', message: 'The passwords do not match.' }
+  if (!p.value) return { field: 'password', message: t('password.required') }
+  if (p.value.length < MIN_PASSWORD) return { field: 'password', message: t('password.tooShort', { n: MIN_PASSWORD }) }
+  if (p.value !== p.confirm) return { field: 'confirmPassword', message: t('password.mismatch') }
   return null
 }
 
@@ -30,10 +31,10 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
   if (!s.open) {
     return (
       <div class="field">
-        <span class="field-label">Password</span>
+        <span class="field-label">{t('auth.password')}</span>
         <div>
           <button type="button" onClick={() => set({ open: true })}>
-            Change password
+            {t('password.change')}
           </button>
         </div>
       </div>
@@ -44,11 +45,11 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
   const required = props.creating && !props.invite
   return (
     <fieldset class="group password-group">
-      <legend>{props.creating ? 'Password' : 'Change password'}</legend>
+      <legend>{props.creating ? t('auth.password') : t('password.change')}</legend>
       <div class="group-body">
         <div class={`field ${errPassword ? 'has-error' : ''}`} data-path="password">
           <label class="field-label" for="field-password">
-            {props.creating ? 'Password' : 'New password'}
+            {props.creating ? t('auth.password') : t('auth.newPassword')}
             {required && <span class="req" aria-hidden="true">*</span>}
           </label>
           <input
@@ -64,10 +65,10 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
             onInput={(e) => set({ value: e.currentTarget.value })}
           />
           <p class="field-description" id="field-password-desc">
-            At least {MIN_PASSWORD} characters.
-            {props.creating && props.invite ? ' Or leave both empty to invite: you get a link (valid 7 days, also mailed when email is set up) where the new user chooses one.' : ''}
-            {!props.creating && props.own ? ' You stay logged in here; your other sessions end.' : ''}
-            {!props.creating && !props.own ? ' All of this user’s sessions end.' : ''}
+            {t('password.atLeast', { n: MIN_PASSWORD })}
+            {props.creating && props.invite ? t('password.invite') : ''}
+            {!props.creating && props.own ? t('password.ownSessions') : ''}
+            {!props.creating && !props.own ? t('password.userSessions') : ''}
           </p>
           {errPassword && (
             <p class="field-error" id="field-password-error">
@@ -77,7 +78,7 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
         </div>
         <div class={`field ${errConfirm ? 'has-error' : ''}`} data-path="confirmPassword">
           <label class="field-label" for="field-confirmPassword">
-            Confirm password
+            {t('password.confirm')}
           </label>
           <input
             id="field-confirmPassword"
@@ -99,7 +100,7 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
         {!props.creating && (
           <div>
             <button type="button" class="link small" onClick={() => props.onChange({ open: false, value: '', confirm: '' })}>
-              Keep the current password
+              {t('password.keep')}
             </button>
           </div>
         )}

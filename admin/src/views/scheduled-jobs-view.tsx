@@ -6,8 +6,10 @@ import { docTitle, exactTime, formatDate, globalLabel, message, singularLabel } 
 import { Link, updateQuery, type Location } from '../router.tsx'
 import { confirmDialog, ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
 import { contentTopics, useRefreshOnChange } from '../realtime.ts'
+import { t } from '../i18n/i18n.ts'
 
 const PAGE_SIZE = 20
+const actionLabel = (action: string) => (action === 'publish' ? t('schedule.publish') : t('schedule.unpublish'))
 
 /** The scheduled documents' titles: one read per collection on the page (pending drafts, as the editor shows them). */
 async function titlesOf(config: ReturnType<typeof useApp>['config'], jobs: ScheduledJob[]): Promise<Map<string, string>> {
@@ -41,8 +43,8 @@ export default function ScheduledJobsView(props: { location: Location }) {
     schedule
       .pending({ page, limit: PAGE_SIZE })
       .then(async (r) => {
-        const t = await titlesOf(config, r.docs)
-        if (live) (setList(r), setTitles(t))
+        const found = await titlesOf(config, r.docs)
+        if (live) (setList(r), setTitles(found))
       })
       .catch((e) => live && setError(message(e)))
     return () => {
@@ -53,7 +55,7 @@ export default function ScheduledJobsView(props: { location: Location }) {
   const target = (j: ScheduledJob) => {
     if (j.global) {
       const g = config.globals.find((x) => x.slug === j.global)
-      return { to: `/globals/${encodeURIComponent(j.global)}`, title: g ? globalLabel(g) : j.global, kind: 'Global' }
+      return { to: `/globals/${encodeURIComponent(j.global)}`, title: g ? globalLabel(g) : j.global, kind: t('dashboard.global') }
     }
     const c = findCollection(config, j.collection)
     return {
@@ -65,11 +67,12 @@ export default function ScheduledJobsView(props: { location: Location }) {
 
   const cancel = async (j: ScheduledJob) => {
     const { title } = target(j)
-    const ok = await confirmDialog({ title: 'Cancel this scheduled action?', message: `“${title}” will not ${j.action} at ${formatDate(j.at)}.`, confirm: 'Cancel it' })
+    const params = { title, at: formatDate(j.at) }
+    const ok = await confirmDialog({ title: t('scheduled.cancelTitle'), message: j.action === 'publish' ? t('scheduled.cancelPublish', params) : t('scheduled.cancelUnpublish', params), confirm: t('scheduled.cancelIt') })
     if (!ok) return
     try {
       await schedule.cancel(j.global ? { global: j.global } : { collection: j.collection!, id: j.parent! }, j.id)
-      toast('Scheduled action cancelled')
+      toast(t('scheduled.cancelled'))
       setReload((n) => n + 1)
     } catch (e) {
       toast(message(e), 'error')
@@ -78,26 +81,26 @@ export default function ScheduledJobsView(props: { location: Location }) {
 
   return (
     <section>
-      <h1 tabIndex={-1}>Scheduled</h1>
-      <p class="muted">Publish and unpublish actions waiting for their time, across every collection and global.</p>
+      <h1 tabIndex={-1}>{t('scheduled.title')}</h1>
+      <p class="muted">{t('scheduled.intro')}</p>
       <ErrorBox error={error} />
       {!list && !error && <Spinner />}
-      {list && list.docs.length === 0 && <p class="muted">Nothing is scheduled.</p>}
+      {list && list.docs.length === 0 && <p class="muted">{t('scheduled.none')}</p>}
       {list && list.docs.length > 0 && (
         <div class="table-wrap">
           <table class="ops-table">
             <thead>
               <tr>
-                <th>When</th>
-                <th>Document</th>
+                <th>{t('scheduled.when')}</th>
+                <th>{t('scheduled.document')}</th>
                 <th>
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{t('ops.actions')}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
               {list.docs.map((j) => {
-                const t = target(j)
+                const job = target(j)
                 return (
                   <tr key={String(j.id)}>
                     <td>
@@ -105,16 +108,16 @@ export default function ScheduledJobsView(props: { location: Location }) {
                         {formatDate(j.at)}
                       </time>
                       <div>
-                        <span class={`badge ${j.action === 'publish' ? 'ok' : 'draft'}`}>{j.action}</span>
+                        <span class={`badge ${j.action === 'publish' ? 'ok' : 'draft'}`}>{actionLabel(j.action)}</span>
                       </div>
                     </td>
                     <td>
-                      <Link to={t.to}>{t.title}</Link>
-                      <div class="muted small">{t.kind}</div>
+                      <Link to={job.to}>{job.title}</Link>
+                      <div class="muted small">{job.kind}</div>
                     </td>
                     <td>
-                      <button type="button" class="ghost" onClick={() => void cancel(j)} aria-label={`Cancel ${j.action} of ${t.title}`}>
-                        Cancel
+                      <button type="button" class="ghost" onClick={() => void cancel(j)} aria-label={t('scheduled.cancelOf', { action: actionLabel(j.action), title: job.title })}>
+                        {t('scheduled.cancel')}
                       </button>
                     </td>
                   </tr>

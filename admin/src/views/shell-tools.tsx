@@ -5,23 +5,24 @@
 import { useEffect, useState } from 'preact/hooks'
 import { readThemeChoice, setThemeChoice, type ThemeChoice } from '../theme.ts'
 import { Modal } from '../ui.tsx'
+import { t } from '../i18n/i18n.ts'
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 const mod = isMac ? '⌘' : 'Ctrl'
 
 /** What the admin answers to, grouped as people look for it. */
-export const SHORTCUTS: { group: string; keys: string[]; does: string }[] = [
-  { group: 'Anywhere', keys: ['?'], does: 'Show this list of shortcuts' },
-  { group: 'Anywhere', keys: [mod, 'K'], does: 'Search everything (sites with a search collection)' },
-  { group: 'Anywhere', keys: ['Esc'], does: 'Close a dialog or menu' },
-  { group: 'Editing', keys: [mod, 'S'], does: 'Save (a draft where drafts exist)' },
-  { group: 'Editing', keys: ['Enter'], does: 'Submit the form from a text field' },
-  { group: 'Pickers', keys: ['↑', '↓'], does: 'Move through the matching documents' },
-  { group: 'Pickers', keys: ['Enter'], does: 'Choose the highlighted document' },
-  { group: 'Tabs and rows', keys: ['←', '→'], does: 'Switch tabs; Alt + ↑/↓ moves a block or row' },
+export const shortcuts = (): { group: string; keys: string[]; does: string }[] => [
+  { group: t('tools.anywhere'), keys: ['?'], does: t('tools.showList') },
+  { group: t('tools.anywhere'), keys: [mod, 'K'], does: t('tools.search') },
+  { group: t('tools.anywhere'), keys: ['Esc'], does: t('tools.close') },
+  { group: t('tools.editing'), keys: [mod, 'S'], does: t('tools.save') },
+  { group: t('tools.editing'), keys: ['Enter'], does: t('tools.submit') },
+  { group: t('tools.pickers'), keys: ['↑', '↓'], does: t('tools.move') },
+  { group: t('tools.pickers'), keys: ['Enter'], does: t('tools.choose') },
+  { group: t('tools.tabsRows'), keys: ['←', '→'], does: t('tools.tabs') },
 ]
 
-const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))
+const typing = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
 
 export function ShellTools() {
   const [theme, setTheme] = useState<ThemeChoice>(readThemeChoice)
@@ -39,7 +40,7 @@ export function ShellTools() {
   return (
     <div class="shell-tools">
       <label class="theme-switch">
-        <span class="visually-hidden">Theme</span>
+        <span class="visually-hidden">{t('tools.theme')}</span>
         <select
           value={theme}
           onChange={(e) => {
@@ -48,12 +49,12 @@ export function ShellTools() {
             setTheme(v)
           }}
         >
-          <option value="system">System theme</option>
-          <option value="light">Light</option>
-          <option value="dark">Dark</option>
+          <option value="system">{t('tools.system')}</option>
+          <option value="light">{t('tools.light')}</option>
+          <option value="dark">{t('tools.dark')}</option>
         </select>
       </label>
-      <button type="button" class="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setHelp(true)}>
+      <button type="button" class="icon-button" aria-label={t('tools.shortcuts')} title={t('tools.shortcutsHint')} onClick={() => setHelp(true)}>
         ?
       </button>
       {help && <ShortcutHelp onClose={() => setHelp(false)} />}
@@ -62,14 +63,15 @@ export function ShellTools() {
 }
 
 function ShortcutHelp(props: { onClose: () => void }) {
-  const groups = [...new Set(SHORTCUTS.map((s) => s.group))]
+  const list = shortcuts()
+  const groups = [...new Set(list.map((s) => s.group))]
   return (
-    <Modal title="Keyboard shortcuts" onClose={props.onClose}>
+    <Modal title={t('tools.shortcuts')} onClose={props.onClose}>
       {groups.map((g) => (
         <section key={g} class="shortcut-group">
           <h3>{g}</h3>
           <dl class="shortcuts">
-            {SHORTCUTS.filter((s) => s.group === g).map((s) => (
+            {list.filter((s) => s.group === g).map((s) => (
               <div key={s.does}>
                 <dt>
                   {s.keys.map((k) => (

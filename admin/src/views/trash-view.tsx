@@ -5,11 +5,12 @@
  */
 import { useEffect, useState } from 'preact/hooks'
 import { api, queryString, type CollectionConfig, type ListResult } from '../api.ts'
-import { docTitle, formatDate, message, pluralLabel } from '../format.ts'
+import { docTitle, formatDate, labelParams, message, pluralLabel } from '../format.ts'
 import { forgetChoices } from '../form/relationship-field.tsx'
 import { Link, type Location } from '../router.tsx'
 import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx'
 import { useRefreshOnChange } from '../realtime.ts'
+import { t, tn } from '../i18n/i18n.ts'
 
 const TRASHED = { deletedAt: { exists: true } }
 
@@ -47,34 +48,34 @@ export default function TrashView(props: { collection: CollectionConfig; locatio
       setBusy(false)
     }
   }
-  const restore = (id: unknown, title: string) => run(() => api('PATCH', one(id), { deletedAt: null }), `“${title}” restored.`)
+  const restore = (id: unknown, title: string) => run(() => api('PATCH', one(id), { deletedAt: null }), t('trash.restored', { title }))
   const removeForGood = async (id: unknown, title: string) => {
-    const ok = await confirmDialog({ title: 'Delete for good?', message: `“${title}” will be deleted for good. This cannot be undone.`, confirm: 'Delete for good', danger: true })
-    if (ok) await run(() => api('DELETE', one(id)), `“${title}” deleted for good.`)
+    const ok = await confirmDialog({ title: t('trash.forGoodTitle'), message: t('trash.forGoodMessage', { title }), confirm: t('trash.deleteForGood'), danger: true })
+    if (ok) await run(() => api('DELETE', one(id)), t('trash.deletedForGood', { title }))
   }
   const empty = async () => {
     const n = data?.totalDocs ?? 0
-    const ok = await confirmDialog({ title: 'Empty the trash?', message: `${n} ${n === 1 ? 'document' : 'documents'} will be deleted for good. This cannot be undone.`, confirm: 'Empty trash', danger: true })
-    if (ok) await run(() => api('DELETE', `${path}${queryString({ trash: 'true', where: TRASHED, depth: 0 })}`), 'Trash emptied.')
+    const ok = await confirmDialog({ title: t('trash.emptyTitle'), message: tn('trash.emptyMessage', n), confirm: t('trash.empty'), danger: true })
+    if (ok) await run(() => api('DELETE', `${path}${queryString({ trash: 'true', where: TRASHED, depth: 0 })}`), t('trash.emptied'))
   }
 
   return (
     <section class="trash-view">
       <div class="page-head">
         <div>
-          <h1 tabIndex={-1}>Trash: {pluralLabel(c)}</h1>
+          <h1 tabIndex={-1}>{t('trash.title', { label: pluralLabel(c) })}</h1>
           {data && (
             <span class="muted">
-              {data.totalDocs} {data.totalDocs === 1 ? 'document' : 'documents'} in the trash
+              {tn('trash.count', data.totalDocs)}
             </span>
           )}
         </div>
         <div class="actions">
           <Link to={`/collections/${c.slug}`} class="button">
-            Back to {pluralLabel(c).toLowerCase()}
+            {t('trash.back', labelParams(pluralLabel(c)))}
           </Link>
           <button type="button" class="danger" disabled={busy || !data?.totalDocs} onClick={empty}>
-            <Icon name="trash" /> Empty trash
+            <Icon name="trash" /> {t('trash.empty')}
           </button>
         </div>
       </div>
@@ -83,7 +84,7 @@ export default function TrashView(props: { collection: CollectionConfig; locatio
         <Spinner />
       ) : data.docs.length === 0 ? (
         <div class="empty">
-          <p>The trash is empty.</p>
+          <p>{t('trash.isEmpty')}</p>
         </div>
       ) : (
         <>
@@ -91,9 +92,9 @@ export default function TrashView(props: { collection: CollectionConfig; locatio
             <table>
               <thead>
                 <tr>
-                  <th scope="col">{c.admin?.useAsTitle && c.admin.useAsTitle !== 'id' ? 'Title' : 'ID'}</th>
-                  <th scope="col">Deleted</th>
-                  <th scope="col" class="actions-cell" aria-label="Actions" />
+                  <th scope="col">{c.admin?.useAsTitle && c.admin.useAsTitle !== 'id' ? t('trash.titleColumn') : 'ID'}</th>
+                  <th scope="col">{t('trash.deleted')}</th>
+                  <th scope="col" class="actions-cell" aria-label={t('ops.actions')} />
                 </tr>
               </thead>
               <tbody>
@@ -104,11 +105,11 @@ export default function TrashView(props: { collection: CollectionConfig; locatio
                       <td class="title-cell">{title}</td>
                       <td class="muted nowrap">{formatDate(d.deletedAt)}</td>
                       <td class="actions-cell nowrap">
-                        <button type="button" disabled={busy} aria-label={`Restore ${title}`} onClick={() => restore(d.id, title)}>
-                          Restore
+                        <button type="button" disabled={busy} aria-label={t('trash.restoreNamed', { title })} onClick={() => restore(d.id, title)}>
+                          {t('trash.restore')}
                         </button>{' '}
-                        <button type="button" class="danger" disabled={busy} aria-label={`Delete ${title} for good`} onClick={() => removeForGood(d.id, title)}>
-                          Delete for good
+                        <button type="button" class="danger" disabled={busy} aria-label={t('trash.deleteNamed', { title })} onClick={() => removeForGood(d.id, title)}>
+                          {t('trash.deleteForGood')}
                         </button>
                       </td>
                     </tr>
@@ -118,16 +119,16 @@ export default function TrashView(props: { collection: CollectionConfig; locatio
             </table>
           </div>
           {data.totalPages > 1 && (
-            <nav class="pager" aria-label="Pages">
+            <nav class="pager" aria-label={t('list.pages')}>
               <span class="spacer" />
               <button type="button" disabled={!data.hasPrevPage} onClick={() => setPage(page - 1)}>
-                Previous
+                {t('list.previous')}
               </button>
               <span class="muted">
-                Page {data.page} of {data.totalPages}
+                {t('list.pageOf', { page: data.page, pages: data.totalPages })}
               </span>
               <button type="button" disabled={!data.hasNextPage} onClick={() => setPage(page + 1)}>
-                Next
+                {t('list.next')}
               </button>
             </nav>
           )}

@@ -8,6 +8,7 @@ import { account } from '../account-api.ts'
 import { formatDate, message } from '../format.ts'
 import { confirmDialog, ErrorBox, SecretRow, toast } from '../ui.tsx'
 import { useSessions } from './account-security.tsx'
+import { t } from '../i18n/i18n.ts'
 
 type UserId = number | string
 
@@ -20,7 +21,7 @@ function ResetLink(props: { user: UserId }) {
       const made = await account.resetLink(props.user)
       setLink(made)
       // Copying right away saves a click; the link stays shown for when the browser refuses.
-      await navigator.clipboard?.writeText(made.url).then(() => toast('Reset link copied'), () => undefined)
+      await navigator.clipboard?.writeText(made.url).then(() => toast(t('userAccount.resetCopied')), () => undefined)
     } catch (e) {
       setError(message(e))
     }
@@ -28,13 +29,13 @@ function ResetLink(props: { user: UserId }) {
   return (
     <div class="account-part">
       <button type="button" onClick={() => void create()}>
-        Copy reset link
+        {t('userAccount.copyReset')}
       </button>
       <ErrorBox error={error} />
       {link && (
         <>
-          <SecretRow text={link.url} label="Copy link" testId="reset-link" />
-          <p class="muted small">Valid until {formatDate(link.expiresAt)}. Whoever opens it chooses the password.</p>
+          <SecretRow text={link.url} label={t('userAccount.copyLink')} testId="reset-link" />
+          <p class="muted small">{t('userAccount.validUntil', { date: formatDate(link.expiresAt) })}</p>
         </>
       )}
     </div>
@@ -47,16 +48,16 @@ function TwoFactorReset(props: { user: UserId; label: string }) {
   useEffect(() => void account.twoFactor(props.user).then((r) => setEnabled(r.enabled), (e) => setError(message(e))), [props.user])
   const reset = async () => {
     const ok = await confirmDialog({
-      title: 'Reset two-factor sign-in?',
-      message: `${props.label} will sign in with the password alone until they set it up again.`,
-      confirm: 'Reset two-factor',
+      title: t('userAccount.resetTitle'),
+      message: t('userAccount.resetMessage', { label: props.label }),
+      confirm: t('userAccount.resetTwoFactor'),
       danger: true,
     })
     if (!ok) return
     try {
       await account.resetTwoFactor(props.user)
       setEnabled(false)
-      toast('Two-factor sign-in reset')
+      toast(t('userAccount.resetDone'))
     } catch (e) {
       setError(message(e))
     }
@@ -64,10 +65,10 @@ function TwoFactorReset(props: { user: UserId; label: string }) {
   return (
     <div class="account-part">
       <ErrorBox error={error} />
-      {enabled !== null && <p>Two-factor sign-in is {enabled ? 'on' : 'off'}.</p>}
+      {enabled !== null && <p>{enabled ? t('security.isOn') : t('security.isOff')}</p>}
       {enabled && (
         <button type="button" class="danger-text" onClick={() => void reset()}>
-          Reset two-factor
+          {t('userAccount.resetTwoFactor')}
         </button>
       )}
     </div>
@@ -78,9 +79,9 @@ function UserSessions(props: { user: UserId }) {
   const { sessions, error, act } = useSessions(props.user)
   return (
     <div class="account-part">
-      <h3>Sessions</h3>
+      <h3>{t('userAccount.sessions')}</h3>
       <ErrorBox error={error} />
-      {sessions?.length === 0 && <p class="muted">Not signed in anywhere.</p>}
+      {sessions?.length === 0 && <p class="muted">{t('userAccount.noSessions')}</p>}
       {sessions && sessions.length > 0 && (
         <>
           <ul class="user-sessions">
@@ -88,16 +89,16 @@ function UserSessions(props: { user: UserId }) {
               <li key={s.id}>
                 <span class="truncate" title={s.userAgent ?? undefined}>{deviceName(s.userAgent)}</span>
                 <span class="muted small">
-                  {s.ip ?? ''} · last used {formatDate(s.lastUsedAt)}
+                  {s.ip ?? ''} · {t('userAccount.lastUsed', { date: formatDate(s.lastUsedAt) })}
                 </span>
                 <button type="button" class="link small" onClick={act(() => account.endSession(s.id, props.user))}>
-                  Sign out
+                  {t('security.signOut')}
                 </button>
               </li>
             ))}
           </ul>
           <button type="button" onClick={act(() => account.endOtherSessions(props.user))}>
-            Sign out everywhere
+            {t('userAccount.signOutEverywhere')}
           </button>
         </>
       )}
@@ -109,7 +110,7 @@ export function UserAccountPanel(props: { user: UserId; label: string }) {
   return (
     <section class="panel" aria-labelledby="user-account-title">
       <h2 class="panel-title" id="user-account-title">
-        Sign-in and security
+        {t('account.securityTitle')}
       </h2>
       <ResetLink user={props.user} />
       <TwoFactorReset user={props.user} label={props.label} />

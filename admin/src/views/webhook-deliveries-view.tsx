@@ -7,8 +7,10 @@ import { ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
 import type { ListResult } from '../api.ts'
 import { useApp } from '../app-context.ts'
 import { contentTopics, useRefreshOnChange } from '../realtime.ts'
+import { t } from '../i18n/i18n.ts'
 
 const STATES: DeliveryState[] = ['pending', 'sending', 'failed']
+const stateLabel = (s: DeliveryState) => (s === 'pending' ? t('webhooks.pending') : s === 'sending' ? t('webhooks.sending') : t('webhooks.failed'))
 
 export default function WebhookDeliveriesView(props: { location: Location }) {
   const q = props.location.query
@@ -33,7 +35,7 @@ export default function WebhookDeliveriesView(props: { location: Location }) {
   const retry = async (d: Delivery) => {
     try {
       await ops.retryDelivery(d.id)
-      toast('Delivery queued for another attempt')
+      toast(t('webhooks.queued'))
       setReload((n) => n + 1)
     } catch (e) {
       toast(message(e), 'error')
@@ -42,16 +44,16 @@ export default function WebhookDeliveriesView(props: { location: Location }) {
 
   return (
     <section>
-      <h1 tabIndex={-1}>Webhook deliveries</h1>
-      <p class="muted">Deliveries waiting for an attempt or given up. Delivered ones are removed.</p>
+      <h1 tabIndex={-1}>{t('webhooks.title')}</h1>
+      <p class="muted">{t('webhooks.intro')}</p>
       <div class="toolbar">
         <label>
-          State{' '}
+          {t('webhooks.state')}{' '}
           <select value={state ?? ''} onChange={(e) => setQuery({ state: e.currentTarget.value || null, page: null })}>
-            <option value="">All</option>
+            <option value="">{t('webhooks.all')}</option>
             {STATES.map((s) => (
               <option value={s} key={s}>
-                {s}
+                {stateLabel(s)}
               </option>
             ))}
           </select>
@@ -59,20 +61,20 @@ export default function WebhookDeliveriesView(props: { location: Location }) {
       </div>
       <ErrorBox error={error} />
       {!list && !error && <Spinner />}
-      {list && list.docs.length === 0 && <p class="muted">No deliveries{state ? ` in state “${state}”` : ''}.</p>}
+      {list && list.docs.length === 0 && <p class="muted">{state ? t('webhooks.noneInState', { state: stateLabel(state) }) : t('webhooks.none')}</p>}
       {list && list.docs.length > 0 && (
         <div class="table-wrap">
           <table class="ops-table">
             <thead>
               <tr>
-                <th>Event</th>
-                <th>Target</th>
-                <th>State</th>
-                <th>Attempts</th>
-                <th>Last error</th>
-                <th>Next attempt</th>
+                <th>{t('webhooks.event')}</th>
+                <th>{t('webhooks.target')}</th>
+                <th>{t('webhooks.state')}</th>
+                <th>{t('webhooks.attempts')}</th>
+                <th>{t('webhooks.lastError')}</th>
+                <th>{t('webhooks.nextAttempt')}</th>
                 <th>
-                  <span class="visually-hidden">Actions</span>
+                  <span class="visually-hidden">{t('ops.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -85,15 +87,15 @@ export default function WebhookDeliveriesView(props: { location: Location }) {
                   </td>
                   <td class="truncate">{d.url}</td>
                   <td>
-                    <span class={`badge ${d.state === 'failed' ? 'danger' : ''}`}>{d.state}</span>
+                    <span class={`badge ${d.state === 'failed' ? 'danger' : ''}`}>{stateLabel(d.state)}</span>
                   </td>
                   <td>{d.attempts}</td>
                   <td>{d.lastError ?? '—'}</td>
                   <td>{d.nextAttemptAt ? formatDate(d.nextAttemptAt) : '—'}</td>
                   <td>
                     {d.state !== 'sending' && (
-                      <button type="button" class="ghost" onClick={() => void retry(d)} aria-label={`Retry ${d.event} ${d.collection ?? d.global ?? ''} ${d.docId ?? ''}`.trim()}>
-                        Retry
+                      <button type="button" class="ghost" onClick={() => void retry(d)} aria-label={t('webhooks.retryLabel', { what: `${d.event} ${d.collection ?? d.global ?? ''} ${d.docId ?? ''}`.trim() })}>
+                        {t('webhooks.retry')}
                       </button>
                     )}
                   </td>
