@@ -198,7 +198,7 @@ describe.skipIf(!hasChromium())('admin defects', () => {
     await page.goto(admin('/collections/notes/create'));
     await page.locator('#field-title').fill('Typed before the session ended');
     await page.context().clearCookies();
-    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByText('Your session has ended').waitFor();
     expect(await page.getByLabel('Email').inputValue()).toBe(ADMIN.email);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
