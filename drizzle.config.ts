@@ -6,11 +6,11 @@
  * which runs `drizzle-kit generate` with this file and then refreshes
  * src/db/system-migrations.generated.ts (the SQL the binary embeds).
  */
-import { defineConfig } from 'drizzle-kit'
+import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'sqlite',
   schema: './src/db/system-schema.ts',
   out: './migrations/system',
   breakpoints: true,
-})
+});

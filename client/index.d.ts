@@ -4,7 +4,11 @@
  * error and gives documents their interfaces, as `getCMS<CMSTypes>()` does for the Local API.
  */
 type EntityTypes = { doc: object; allLocales: object; data: object; path: string };
-export type CMSTypesShape = { locale: string; collections: Record<string, EntityTypes>; globals: Record<string, EntityTypes> };
+export type CMSTypesShape = {
+  locale: string;
+  collections: Record<string, EntityTypes>;
+  globals: Record<string, EntityTypes>;
+};
 type Record_ = Record<string, unknown>;
 /** Without a map: every slug is a string and every document a record. */
 export type UntypedCMS = {
@@ -20,42 +24,109 @@ type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
 type Common<T extends CMSTypesShape, L> = { locale?: L; fallbackLocale?: T['locale'] | false; depth?: number };
 
 export type WhereCondition = {
-  equals?: unknown; not_equals?: unknown; gt?: unknown; gte?: unknown; lt?: unknown; lte?: unknown;
-  greater_than?: unknown; greater_than_equal?: unknown; less_than?: unknown; less_than_equal?: unknown;
-  in?: unknown[] | string; not_in?: unknown[] | string; like?: string; not_like?: string; contains?: string; exists?: boolean;
+  equals?: unknown;
+  not_equals?: unknown;
+  gt?: unknown;
+  gte?: unknown;
+  lt?: unknown;
+  lte?: unknown;
+  greater_than?: unknown;
+  greater_than_equal?: unknown;
+  less_than?: unknown;
+  less_than_equal?: unknown;
+  in?: unknown[] | string;
+  not_in?: unknown[] | string;
+  like?: string;
+  not_like?: string;
+  contains?: string;
+  exists?: boolean;
 };
 /** `where` on the entity's paths (`seo.title` included; `category.name` through a relationship is also accepted by the server). */
-export type TypedWhere<P extends string> = { [K in P]?: WhereCondition } & { and?: TypedWhere<P>[]; or?: TypedWhere<P>[] };
+export type TypedWhere<P extends string> = { [K in P]?: WhereCondition } & {
+  and?: TypedWhere<P>[];
+  or?: TypedWhere<P>[];
+};
 type Sort<P extends string> = P | `-${P}`;
-type Shape<E extends EntityTypes> = { select?: { [K in keyof E['doc']]?: unknown }; populate?: Record<string, unknown> };
+type Shape<E extends EntityTypes> = {
+  select?: { [K in keyof E['doc']]?: unknown };
+  populate?: Record<string, unknown>;
+};
 
 type Collection<T extends CMSTypesShape, S extends CollectionSlug<T>> = T['collections'][S];
 type Global<T extends CMSTypesShape, G extends GlobalSlug<T>> = T['globals'][G];
 export type PaginatedDocs<D> = {
-  docs: D[]; totalDocs: number; limit: number; page: number; totalPages: number; pagingCounter: number;
-  hasNextPage: boolean; hasPrevPage: boolean; nextPage: number | null; prevPage: number | null;
+  docs: D[];
+  totalDocs: number;
+  limit: number;
+  page: number;
+  totalPages: number;
+  pagingCounter: number;
+  hasNextPage: boolean;
+  hasPrevPage: boolean;
+  nextPage: number | null;
+  prevPage: number | null;
 };
 export type BulkResult<D> = { docs: D[]; errors: { id: number; message: string }[]; message: string };
 
 export interface CMSClient<T extends CMSTypesShape = UntypedCMS> {
-  find<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(args: Common<T, L> & Shape<Collection<T, S>> & {
-    collection: S; where?: TypedWhere<Collection<T, S>['path']>; sort?: Sort<Collection<T, S>['path']>; limit?: number; page?: number; draft?: boolean; pagination?: boolean;
-  }): Promise<PaginatedDocs<Read<Collection<T, S>, L>>>;
-  findByID<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(args: Common<T, L> & Shape<Collection<T, S>> & {
-    collection: S; id: number | string; draft?: boolean;
-  }): Promise<Read<Collection<T, S>, L>>;
-  count<S extends CollectionSlug<T>>(args: { collection: S; where?: TypedWhere<Collection<T, S>['path']>; draft?: boolean; locale?: LocaleArg<T> }): Promise<{ totalDocs: number }>;
-  create<S extends CollectionSlug<T>>(args: Common<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean }): Promise<Collection<T, S>['doc']>;
-  update<S extends CollectionSlug<T>>(args: Common<T, T['locale'] | undefined> & {
-    collection: S; id: number | string; data: Partial<Collection<T, S>['data']>; draft?: boolean;
-  }): Promise<Collection<T, S>['doc']>;
-  update<S extends CollectionSlug<T>>(args: Common<T, T['locale'] | undefined> & {
-    collection: S; where: TypedWhere<Collection<T, S>['path']>; data: Partial<Collection<T, S>['data']>; draft?: boolean;
-  }): Promise<BulkResult<Collection<T, S>['doc']>>;
+  find<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(
+    args: Common<T, L> &
+      Shape<Collection<T, S>> & {
+        collection: S;
+        where?: TypedWhere<Collection<T, S>['path']>;
+        sort?: Sort<Collection<T, S>['path']>;
+        limit?: number;
+        page?: number;
+        draft?: boolean;
+        pagination?: boolean;
+      },
+  ): Promise<PaginatedDocs<Read<Collection<T, S>, L>>>;
+  findByID<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(
+    args: Common<T, L> &
+      Shape<Collection<T, S>> & {
+        collection: S;
+        id: number | string;
+        draft?: boolean;
+      },
+  ): Promise<Read<Collection<T, S>, L>>;
+  count<S extends CollectionSlug<T>>(args: {
+    collection: S;
+    where?: TypedWhere<Collection<T, S>['path']>;
+    draft?: boolean;
+    locale?: LocaleArg<T>;
+  }): Promise<{ totalDocs: number }>;
+  create<S extends CollectionSlug<T>>(
+    args: Common<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean },
+  ): Promise<Collection<T, S>['doc']>;
+  update<S extends CollectionSlug<T>>(
+    args: Common<T, T['locale'] | undefined> & {
+      collection: S;
+      id: number | string;
+      data: Partial<Collection<T, S>['data']>;
+      draft?: boolean;
+    },
+  ): Promise<Collection<T, S>['doc']>;
+  update<S extends CollectionSlug<T>>(
+    args: Common<T, T['locale'] | undefined> & {
+      collection: S;
+      where: TypedWhere<Collection<T, S>['path']>;
+      data: Partial<Collection<T, S>['data']>;
+      draft?: boolean;
+    },
+  ): Promise<BulkResult<Collection<T, S>['doc']>>;
   delete<S extends CollectionSlug<T>>(args: { collection: S; id: number | string }): Promise<Collection<T, S>['doc']>;
-  delete<S extends CollectionSlug<T>>(args: { collection: S; where: TypedWhere<Collection<T, S>['path']>; draft?: boolean; locale?: LocaleArg<T> }): Promise<BulkResult<Collection<T, S>['doc']>>;
-  findGlobal<G extends GlobalSlug<T>, L extends LocaleArg<T> = undefined>(args: Common<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean }): Promise<Read<Global<T, G>, L>>;
-  updateGlobal<G extends GlobalSlug<T>>(args: Common<T, T['locale'] | undefined> & { slug: G; data: Partial<Global<T, G>['data']>; draft?: boolean }): Promise<Global<T, G>['doc']>;
+  delete<S extends CollectionSlug<T>>(args: {
+    collection: S;
+    where: TypedWhere<Collection<T, S>['path']>;
+    draft?: boolean;
+    locale?: LocaleArg<T>;
+  }): Promise<BulkResult<Collection<T, S>['doc']>>;
+  findGlobal<G extends GlobalSlug<T>, L extends LocaleArg<T> = undefined>(
+    args: Common<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean },
+  ): Promise<Read<Global<T, G>, L>>;
+  updateGlobal<G extends GlobalSlug<T>>(
+    args: Common<T, T['locale'] | undefined> & { slug: G; data: Partial<Global<T, G>['data']>; draft?: boolean },
+  ): Promise<Global<T, G>['doc']>;
 }
 
 export type ClientOptions = {

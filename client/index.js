@@ -20,7 +20,8 @@ function appendQuery(params, name, value) {
   if (value === undefined) return;
   if (value === null) params.append(name, 'null');
   else if (Array.isArray(value)) value.forEach((item, i) => appendQuery(params, `${name}[${i}]`, item));
-  else if (typeof value === 'object') for (const [key, inner] of Object.entries(value)) appendQuery(params, `${name}[${key}]`, inner);
+  else if (typeof value === 'object')
+    for (const [key, inner] of Object.entries(value)) appendQuery(params, `${name}[${key}]`, inner);
   else params.append(name, String(value));
 }
 
@@ -40,12 +41,17 @@ function queryOf(args) {
  * `key`: an API key (`cms_…`), or `token`: a session token; sent as `Authorization: Bearer`.
  */
 export function createClient(options) {
-  if (!options || typeof options.url !== 'string') throw new TypeError('createClient needs { url }, the API base such as https://cms.example.com/api/cms');
+  if (!options || typeof options.url !== 'string')
+    throw new TypeError('createClient needs { url }, the API base such as https://cms.example.com/api/cms');
   const parsed = new URL(options.url);
   const base = `${parsed.origin}${parsed.pathname === '/' ? '/api/cms' : parsed.pathname.replace(/\/+$/, '')}`;
   const send = options.fetch ?? globalThis.fetch;
   const credential = options.key ?? options.token;
-  const headers = { accept: 'application/json', ...(credential ? { authorization: `Bearer ${credential}` } : {}), ...options.headers };
+  const headers = {
+    accept: 'application/json',
+    ...(credential ? { authorization: `Bearer ${credential}` } : {}),
+    ...options.headers,
+  };
 
   async function call(method, path, body) {
     const init = { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' } };
@@ -58,7 +64,11 @@ export function createClient(options) {
     } catch {
       answer = null;
     }
-    if (!res.ok) throw new CMSClientError(res.status, Array.isArray(answer?.errors) ? answer.errors : [{ message: `The CMS answered ${res.status}` }]);
+    if (!res.ok)
+      throw new CMSClientError(
+        res.status,
+        Array.isArray(answer?.errors) ? answer.errors : [{ message: `The CMS answered ${res.status}` }],
+      );
     return answer;
   }
   const slug = (value) => encodeURIComponent(String(value));
@@ -66,19 +76,50 @@ export function createClient(options) {
 
   return {
     find: (args) => call('GET', `/${slug(args.collection)}${queryOf(args)}`),
-    findByID: (args) => call('GET', `/${slug(args.collection)}/${slug(args.id)}${queryOf({ ...args, where: undefined, sort: undefined, limit: undefined, page: undefined })}`),
-    count: (args) => call('GET', `/${slug(args.collection)}/count${queryOf({ where: args.where, draft: args.draft, locale: args.locale })}`),
-    create: async (args) => (await call('POST', `/${slug(args.collection)}${queryOf({ depth: args.depth, draft: args.draft, locale: args.locale })}`, args.data)).doc,
+    findByID: (args) =>
+      call(
+        'GET',
+        `/${slug(args.collection)}/${slug(args.id)}${queryOf({ ...args, where: undefined, sort: undefined, limit: undefined, page: undefined })}`,
+      ),
+    count: (args) =>
+      call(
+        'GET',
+        `/${slug(args.collection)}/count${queryOf({ where: args.where, draft: args.draft, locale: args.locale })}`,
+      ),
+    create: async (args) =>
+      (
+        await call(
+          'POST',
+          `/${slug(args.collection)}${queryOf({ depth: args.depth, draft: args.draft, locale: args.locale })}`,
+          args.data,
+        )
+      ).doc,
     update: async (args) => {
       const query = { depth: args.depth, draft: args.draft, locale: args.locale };
-      if (byWhere(args)) return call('PATCH', `/${slug(args.collection)}${queryOf({ ...query, where: args.where })}`, args.data);
+      if (byWhere(args))
+        return call('PATCH', `/${slug(args.collection)}${queryOf({ ...query, where: args.where })}`, args.data);
       return (await call('PATCH', `/${slug(args.collection)}/${slug(args.id)}${queryOf(query)}`, args.data)).doc;
     },
     delete: async (args) => {
-      if (byWhere(args)) return call('DELETE', `/${slug(args.collection)}${queryOf({ where: args.where, draft: args.draft, locale: args.locale })}`);
+      if (byWhere(args))
+        return call(
+          'DELETE',
+          `/${slug(args.collection)}${queryOf({ where: args.where, draft: args.draft, locale: args.locale })}`,
+        );
       return (await call('DELETE', `/${slug(args.collection)}/${slug(args.id)}`)).doc;
     },
-    findGlobal: (args) => call('GET', `/globals/${slug(args.slug)}${queryOf({ depth: args.depth, draft: args.draft, locale: args.locale, fallbackLocale: args.fallbackLocale, select: args.select, populate: args.populate })}`),
-    updateGlobal: async (args) => (await call('POST', `/globals/${slug(args.slug)}${queryOf({ depth: args.depth, draft: args.draft, locale: args.locale })}`, args.data)).doc,
+    findGlobal: (args) =>
+      call(
+        'GET',
+        `/globals/${slug(args.slug)}${queryOf({ depth: args.depth, draft: args.draft, locale: args.locale, fallbackLocale: args.fallbackLocale, select: args.select, populate: args.populate })}`,
+      ),
+    updateGlobal: async (args) =>
+      (
+        await call(
+          'POST',
+          `/globals/${slug(args.slug)}${queryOf({ depth: args.depth, draft: args.draft, locale: args.locale })}`,
+          args.data,
+        )
+      ).doc,
   };
 }

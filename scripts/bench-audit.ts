@@ -30,7 +30,11 @@ const { values } = parseArgs({
     postgres: { type: 'string' },
   },
 });
-const options = { duration: Number(values.duration), rounds: Number(values.rounds), connections: Number(values.connections) };
+const options = {
+  duration: Number(values.duration),
+  rounds: Number(values.rounds),
+  connections: Number(values.connections),
+};
 if (values.postgres) process.env.CMS_TEST_POSTGRES_URL = values.postgres;
 const quiet = { info() {}, warn() {}, error: console.error };
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-audit-'));
@@ -56,14 +60,27 @@ async function instance(name: string, audit: boolean): Promise<Instance> {
     mcp: { requestsPerMinute: 1e9 },
     cache: false,
     // Creates go to `notes`, so `posts` (read by the MCP case) keeps its 50 documents.
-    collections: ['posts', 'notes'].map((slug) => ({ slug, fields: [{ name: 'title', type: 'text', required: true }, { name: 'body', type: 'textarea' }, { name: 'views', type: 'number' }] })),
+    collections: ['posts', 'notes'].map((slug) => ({
+      slug,
+      fields: [
+        { name: 'title', type: 'text', required: true },
+        { name: 'body', type: 'textarea' },
+        { name: 'views', type: 'number' },
+      ],
+    })),
   };
   fs.writeFileSync(path.join(dir, 'cms.config.json'), JSON.stringify(config));
   const cms = await createCMS({ configPath: path.join(dir, 'cms.config.json'), log: quiet });
   const api = localAPI(cms);
-  const admin = await api.create({ collection: 'users', data: { email: 'bench@example.com', password: 'password123', role: 'admin' } });
-  const key = (await api.create({ collection: 'api-keys', data: { name: 'bench', user: admin.id, scopes: ['*', 'mcp:publish'] } })).key as string;
-  for (let i = 0; i < 50; i++) await api.create({ collection: 'posts', data: { title: `Post ${i}`, body: postBody, views: i } });
+  const admin = await api.create({
+    collection: 'users',
+    data: { email: 'bench@example.com', password: 'password123', role: 'admin' },
+  });
+  const key = (
+    await api.create({ collection: 'api-keys', data: { name: 'bench', user: admin.id, scopes: ['*', 'mcp:publish'] } })
+  ).key as string;
+  for (let i = 0; i < 50; i++)
+    await api.create({ collection: 'posts', data: { title: `Post ${i}`, body: postBody, views: i } });
   await cms.close();
   const port = freePort();
   const child = await launch(cmsStart(port, { cwd: dir, binary: false }), track);
@@ -71,7 +88,12 @@ async function instance(name: string, audit: boolean): Promise<Instance> {
 }
 
 const json = (key: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}` });
-const mcpFind = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find', arguments: { collection: 'posts', limit: 20, sort: '-createdAt' } } });
+const mcpFind = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'find', arguments: { collection: 'posts', limit: 20, sort: '-createdAt' } },
+});
 
 /** CPU seconds the process has used (user + system), from /proc: what a request costs whatever else runs on the machine. */
 function cpuSeconds(pid: number): number {
@@ -94,34 +116,80 @@ async function rounds(a: Side, b: Side): Promise<{ a: Figures; b: Figures; rpsRa
   const as: Figures[] = [];
   const bs: Figures[] = [];
   for (let r = 0; r < options.rounds; r++) {
-    if (r % 2 === 0) { as.push(await run(a)); bs.push(await run(b)); } else { bs.push(await run(b)); as.push(await run(a)); }
+    if (r % 2 === 0) {
+      as.push(await run(a));
+      bs.push(await run(b));
+    } else {
+      bs.push(await run(b));
+      as.push(await run(a));
+    }
   }
-  const mid = (xs: Figures[]): Figures => ({ rps: median(xs.map((x) => x.rps)), perCpuSecond: median(xs.map((x) => x.perCpuSecond)) });
-  return { a: mid(as), b: mid(bs), rpsRatios: as.map((x, i) => x.rps / bs[i]!.rps), cpuRatios: as.map((x, i) => x.perCpuSecond / bs[i]!.perCpuSecond) };
+  const mid = (xs: Figures[]): Figures => ({
+    rps: median(xs.map((x) => x.rps)),
+    perCpuSecond: median(xs.map((x) => x.perCpuSecond)),
+  });
+  return {
+    a: mid(as),
+    b: mid(bs),
+    rpsRatios: as.map((x, i) => x.rps / bs[i]!.rps),
+    cpuRatios: as.map((x, i) => x.perCpuSecond / bs[i]!.perCpuSecond),
+  };
 }
 
 const on = await instance('on', true);
 const off = await instance('off', false);
-const write = (i: Instance, method: 'POST' | 'PATCH', url: string, body: unknown): Side => ({ pid: i.pid, target: { port: i.port, path: `/api/cms${url}`, method, body: JSON.stringify(body), headers: json(i.key) } });
+const write = (i: Instance, method: 'POST' | 'PATCH', url: string, body: unknown): Side => ({
+  pid: i.pid,
+  target: { port: i.port, path: `/api/cms${url}`, method, body: JSON.stringify(body), headers: json(i.key) },
+});
 const cases = [
-  { key: 'create', label: 'create (POST /notes), audit on vs off', a: write(on, 'POST', '/notes', { title: 'Bench', body: postBody, views: 1 }), b: write(off, 'POST', '/notes', { title: 'Bench', body: postBody, views: 1 }) },
-  { key: 'update', label: 'update (PATCH /posts/1), audit on vs off', a: write(on, 'PATCH', '/posts/1', { views: 2 }), b: write(off, 'PATCH', '/posts/1', { views: 2 }) },
   {
-    key: 'mcp-find', label: 'MCP find vs REST list, 20 of 50 posts, same key',
-    a: { pid: on.pid, target: { port: on.port, path: '/api/cms/mcp', method: 'POST', body: mcpFind, headers: { ...json(on.key), accept: 'application/json, text/event-stream' } } } as Side,
-    b: { pid: on.pid, target: { port: on.port, path: '/api/cms/posts?limit=20&sort=-createdAt&depth=0', headers: json(on.key) } } as Side,
+    key: 'create',
+    label: 'create (POST /notes), audit on vs off',
+    a: write(on, 'POST', '/notes', { title: 'Bench', body: postBody, views: 1 }),
+    b: write(off, 'POST', '/notes', { title: 'Bench', body: postBody, views: 1 }),
+  },
+  {
+    key: 'update',
+    label: 'update (PATCH /posts/1), audit on vs off',
+    a: write(on, 'PATCH', '/posts/1', { views: 2 }),
+    b: write(off, 'PATCH', '/posts/1', { views: 2 }),
+  },
+  {
+    key: 'mcp-find',
+    label: 'MCP find vs REST list, 20 of 50 posts, same key',
+    a: {
+      pid: on.pid,
+      target: {
+        port: on.port,
+        path: '/api/cms/mcp',
+        method: 'POST',
+        body: mcpFind,
+        headers: { ...json(on.key), accept: 'application/json, text/event-stream' },
+      },
+    } as Side,
+    b: {
+      pid: on.pid,
+      target: { port: on.port, path: '/api/cms/posts?limit=20&sort=-createdAt&depth=0', headers: json(on.key) },
+    } as Side,
   },
 ];
 
 try {
-  console.log(`engine ${values.postgres ? 'postgres' : 'sqlite'}; ${options.duration} s per side in ${options.rounds} rounds, ${options.connections} connections`);
+  console.log(
+    `engine ${values.postgres ? 'postgres' : 'sqlite'}; ${options.duration} s per side in ${options.rounds} rounds, ${options.connections} connections`,
+  );
   for (const c of pickCases(cases, values.cases!)) {
     const r = await rounds(c.a, c.b);
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     const spread = (xs: number[]) => `${pct(Math.min(...xs))}–${pct(Math.max(...xs))}`;
     console.log(`${c.label}:`);
-    console.log(`  throughput     ${r.a.rps.toFixed(0)} vs ${r.b.rps.toFixed(0)} req/s, ratio ${pct(median(r.rpsRatios))} (rounds ${spread(r.rpsRatios)})`);
-    console.log(`  per CPU-second ${r.a.perCpuSecond.toFixed(0)} vs ${r.b.perCpuSecond.toFixed(0)} req, ratio ${pct(median(r.cpuRatios))} (rounds ${spread(r.cpuRatios)})`);
+    console.log(
+      `  throughput     ${r.a.rps.toFixed(0)} vs ${r.b.rps.toFixed(0)} req/s, ratio ${pct(median(r.rpsRatios))} (rounds ${spread(r.rpsRatios)})`,
+    );
+    console.log(
+      `  per CPU-second ${r.a.perCpuSecond.toFixed(0)} vs ${r.b.perCpuSecond.toFixed(0)} req, ratio ${pct(median(r.cpuRatios))} (rounds ${spread(r.cpuRatios)})`,
+    );
   }
 } finally {
   on.stop();

@@ -16,12 +16,29 @@ import { registerFirstAdmin } from '../src/operations/login.ts';
 import { createCMS } from '../src/cms.ts';
 import { startChildServer } from '../test/support/child-server.ts';
 
-const { values } = parseArgs({ options: { 'db-mb': { type: 'string', default: '100' }, 'uploads-mb': { type: 'string', default: '1000' }, writers: { type: 'string', default: '4' } } });
+const { values } = parseArgs({
+  options: {
+    'db-mb': { type: 'string', default: '100' },
+    'uploads-mb': { type: 'string', default: '1000' },
+    writers: { type: 'string', default: '4' },
+  },
+});
 const dbMB = Number(values['db-mb']);
 const uploadsMB = Number(values['uploads-mb']);
 const WRITERS = Number(values.writers);
 const BASELINE_MS = 5000;
-const config = { database: 'data/cms.db', collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'textarea' }] }] };
+const config = {
+  database: 'data/cms.db',
+  collections: [
+    {
+      slug: 'posts',
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'body', type: 'textarea' },
+      ],
+    },
+  ],
+};
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-backup-'));
 const configPath = path.join(dir, 'cms.config.json');
@@ -36,14 +53,23 @@ fs.writeFileSync(configPath, JSON.stringify(config));
   const now = new Date().toISOString();
   for (let done = 0; done < dbMB * 100; done += 1000) {
     await cms.store.transaction(async (tx) => {
-      for (let i = 0; i < 1000; i++) await tx.run('INSERT INTO "posts" ("title", "body", "createdAt", "updatedAt") VALUES (?, ?, ?, ?)', [`seed ${done + i}`, body, now, now]);
+      for (let i = 0; i < 1000; i++)
+        await tx.run('INSERT INTO "posts" ("title", "body", "createdAt", "updatedAt") VALUES (?, ?, ?, ?)', [
+          `seed ${done + i}`,
+          body,
+          now,
+          now,
+        ]);
     });
   }
   await cms.close();
   fs.mkdirSync(path.join(dir, 'uploads'), { recursive: true });
   const fileMB = 10;
   for (let i = 0; i < Math.ceil(uploadsMB / fileMB); i++) {
-    fs.writeFileSync(path.join(dir, 'uploads', `photo-${i.toString(36).padStart(10, '0')}.jpg`), randomBytes(fileMB * 1_048_576));
+    fs.writeFileSync(
+      path.join(dir, 'uploads', `photo-${i.toString(36).padStart(10, '0')}.jpg`),
+      randomBytes(fileMB * 1_048_576),
+    );
   }
 }
 const dbBytes = fs.statSync(path.join(dir, 'data/cms.db')).size;
@@ -57,14 +83,20 @@ async function write(until: Promise<unknown>): Promise<number[]> {
   let stop = false;
   void until.then(() => (stop = true));
   const latencies: number[] = [];
-  await Promise.all(Array.from({ length: WRITERS }, async (_, n) => {
-    for (let i = 0; !stop; i++) {
-      const t0 = performance.now();
-      const res = await fetch(`${api}/posts`, { method: 'POST', headers, body: JSON.stringify({ title: `w${n}-${i}`, body: 'x'.repeat(1000) }) });
-      if (res.status !== 201) throw new Error(`write failed: ${res.status} ${await res.text()}`);
-      latencies.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: WRITERS }, async (_, n) => {
+      for (let i = 0; !stop; i++) {
+        const t0 = performance.now();
+        const res = await fetch(`${api}/posts`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ title: `w${n}-${i}`, body: 'x'.repeat(1000) }),
+        });
+        if (res.status !== 201) throw new Error(`write failed: ${res.status} ${await res.text()}`);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
   return latencies;
 }
 
@@ -76,7 +108,9 @@ const stats = (ms: number[]) => {
 await write(Bun.sleep(1000)); // warm up
 const baseline = stats(await write(Bun.sleep(BASELINE_MS)));
 const started = performance.now();
-const backup = fetch(`${api}/backups`, { method: 'POST', headers: { authorization: headers.authorization } }).then((r) => r.json() as Promise<{ doc: { name: string; size: number } }>);
+const backup = fetch(`${api}/backups`, { method: 'POST', headers: { authorization: headers.authorization } }).then(
+  (r) => r.json() as Promise<{ doc: { name: string; size: number } }>,
+);
 const during = stats(await write(backup));
 const seconds = (performance.now() - started) / 1000;
 const { doc } = await backup;
@@ -84,8 +118,14 @@ const { doc } = await backup;
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(0);
 console.log(`database ${mb(dbBytes)} MB, uploads ${uploadsMB} MB, ${WRITERS} writers, ${os.cpus().length} cores`);
 console.log(`backup: ${seconds.toFixed(1)} s, archive ${mb(doc.size)} MB (${doc.name})`);
-console.log(`writes without backup: ${(baseline.n / (BASELINE_MS / 1000)).toFixed(0)}/s, median ${baseline.median.toFixed(1)} ms, p99 ${baseline.p99.toFixed(1)} ms`);
-console.log(`writes during backup:  ${during.n} served (${(during.n / seconds).toFixed(0)}/s), median ${during.median.toFixed(1)} ms, p99 ${during.p99.toFixed(1)} ms`);
-console.log(`write latency ratio during/without: median ${(during.median / baseline.median).toFixed(2)}x, p99 ${(during.p99 / baseline.p99).toFixed(2)}x`);
+console.log(
+  `writes without backup: ${(baseline.n / (BASELINE_MS / 1000)).toFixed(0)}/s, median ${baseline.median.toFixed(1)} ms, p99 ${baseline.p99.toFixed(1)} ms`,
+);
+console.log(
+  `writes during backup:  ${during.n} served (${(during.n / seconds).toFixed(0)}/s), median ${during.median.toFixed(1)} ms, p99 ${during.p99.toFixed(1)} ms`,
+);
+console.log(
+  `write latency ratio during/without: median ${(during.median / baseline.median).toFixed(2)}x, p99 ${(during.p99 / baseline.p99).toFixed(2)}x`,
+);
 
 await server.stop(); // and removes the folder

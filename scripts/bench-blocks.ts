@@ -19,11 +19,22 @@ import { getCMS, localAPI } from '../src/local.ts';
 import { manualClock } from '../src/clock.ts';
 import { startTestServer } from '../test/harness.ts';
 
-const { values } = parseArgs({ options: {
-  duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' },
-  pages: { type: 'string', default: '10000' }, queries: { type: 'string', default: '100' }, engine: { type: 'string', default: 'sqlite' }, parts: { type: 'string', default: '1,2' },
-} });
-const o = { duration: Number(values.duration), rounds: Math.max(1, Number(values.rounds)), connections: Number(values.connections) };
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '20' },
+    pages: { type: 'string', default: '10000' },
+    queries: { type: 'string', default: '100' },
+    engine: { type: 'string', default: 'sqlite' },
+    parts: { type: 'string', default: '1,2' },
+  },
+});
+const o = {
+  duration: Number(values.duration),
+  rounds: Math.max(1, Number(values.rounds)),
+  connections: Number(values.connections),
+};
 const parts = new Set(values.parts.split(','));
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
@@ -33,24 +44,45 @@ async function heavyPage(): Promise<void> {
   const track = guard(dir);
   const open = `access: { read: () => true, update: () => true }`;
   const rel = (name: string) => `{ name: '${name}', type: 'relationship', relationTo: 'authors' }`;
-  fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [
+  fs.writeFileSync(
+    path.join(dir, 'cms.config.ts'),
+    `export default { collections: [
     { slug: 'teams', ${open}, fields: [{ name: 'name', type: 'text' }] },
     { slug: 'authors', ${open}, fields: [{ name: 'name', type: 'text' }, { name: 'team', type: 'relationship', relationTo: 'teams' }] },
     { slug: 'pages', ${open}, fields: [{ name: 'title', type: 'text' }, { name: 'layout', type: 'blocks', blocks: [
       { slug: 'cards', fields: [{ name: 'heading', type: 'text' }, ${rel('first')}, ${rel('second')}, ${rel('third')}] } ] }] },
     { slug: 'flats', ${open}, fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'textarea' }] },
-  ] };\n`);
-  fs.writeFileSync(path.join(dir, 'cms.no-cache.config.ts'), `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`);
+  ] };\n`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'cms.no-cache.config.ts'),
+    `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`,
+  );
   const clock = manualClock(Date.parse('2026-01-01T00:00:00Z'));
-  const cms = await getCMS({ config: path.join(dir, 'cms.config.ts'), clock, log: { info() {}, warn: console.warn, error: console.error } });
+  const cms = await getCMS({
+    config: path.join(dir, 'cms.config.ts'),
+    clock,
+    log: { info() {}, warn: console.warn, error: console.error },
+  });
   type Id = string | number;
   const teams: Id[] = [];
-  for (let i = 0; i < 5; i++) teams.push((await cms.create({ collection: 'teams', data: { name: `Team ${i}` } })).id as Id);
+  for (let i = 0; i < 5; i++)
+    teams.push((await cms.create({ collection: 'teams', data: { name: `Team ${i}` } })).id as Id);
   const authors: Id[] = [];
-  for (let i = 0; i < 30; i++) authors.push((await cms.create({ collection: 'authors', data: { name: `Author ${i}`, team: teams[i % teams.length] } })).id as Id);
-  const layout = Array.from({ length: 40 }, (_, i) => ({ blockType: 'cards', heading: `Cards ${i}`, first: authors[i % 30], second: authors[(i + 7) % 30], third: authors[(i + 13) % 30] }));
+  for (let i = 0; i < 30; i++)
+    authors.push(
+      (await cms.create({ collection: 'authors', data: { name: `Author ${i}`, team: teams[i % teams.length] } }))
+        .id as Id,
+    );
+  const layout = Array.from({ length: 40 }, (_, i) => ({
+    blockType: 'cards',
+    heading: `Cards ${i}`,
+    first: authors[i % 30],
+    second: authors[(i + 7) % 30],
+    third: authors[(i + 13) % 30],
+  }));
   const page = (await cms.create({ collection: 'pages', data: { title: 'Heavy page', layout } })) as { id: Id };
-  const stored = Buffer.byteLength(JSON.stringify((await cms.findByID({ collection: 'pages', id: page.id, depth: 0 }))));
+  const stored = Buffer.byteLength(JSON.stringify(await cms.findByID({ collection: 'pages', id: page.id, depth: 0 })));
   const flatDoc = (await cms.create({ collection: 'flats', data: { title: 'Flat', body: '' } })) as { id: Id };
   const base = Buffer.byteLength(JSON.stringify(await cms.findByID({ collection: 'flats', id: flatDoc.id, depth: 0 })));
   const body = 'lorem ipsum '.repeat(Math.ceil((stored - base) / 12)).slice(0, Math.max(0, stored - base));
@@ -63,33 +95,61 @@ async function heavyPage(): Promise<void> {
   const uncachedPort = freePort();
   const servers = [
     await launch(cmsStart(cachedPort, { cwd: dir, binary: useBinary }), track),
-    await launch(cmsStart(uncachedPort, { cwd: dir, binary: useBinary, config: path.join(dir, 'cms.no-cache.config.ts') }), track),
+    await launch(
+      cmsStart(uncachedPort, { cwd: dir, binary: useBinary, config: path.join(dir, 'cms.no-cache.config.ts') }),
+      track,
+    ),
   ];
   const read = (port: number, slug: string, id: unknown): Target => ({ port, path: `/api/cms/${slug}/${id}?depth=2` });
-  const write = (port: number, slug: string, id: unknown, data: unknown): Target => ({ port, path: `/api/cms/${slug}/${id}`, method: 'PATCH', body: JSON.stringify(data), headers: { 'content-type': 'application/json' } });
-  const answer = async (t: Target) => (await (await fetch(`http://127.0.0.1:${t.port}${t.path}`)).arrayBuffer()).byteLength;
-  const deep = (await (await fetch(`http://127.0.0.1:${cachedPort}${read(cachedPort, 'pages', page.id).path}`)).json()) as { layout: { first: { team: { name?: string } } }[] };
-  if (deep.layout.length !== 40 || !deep.layout[0]!.first.team.name) throw new Error('depth=2 did not populate the authors and their teams');
-  const sizes = { page: await answer(read(cachedPort, 'pages', page.id)), flat: await answer(read(cachedPort, 'flats', flatDoc.id)) };
+  const write = (port: number, slug: string, id: unknown, data: unknown): Target => ({
+    port,
+    path: `/api/cms/${slug}/${id}`,
+    method: 'PATCH',
+    body: JSON.stringify(data),
+    headers: { 'content-type': 'application/json' },
+  });
+  const answer = async (t: Target) =>
+    (await (await fetch(`http://127.0.0.1:${t.port}${t.path}`)).arrayBuffer()).byteLength;
+  const deep = (await (
+    await fetch(`http://127.0.0.1:${cachedPort}${read(cachedPort, 'pages', page.id).path}`)
+  ).json()) as { layout: { first: { team: { name?: string } } }[] };
+  if (deep.layout.length !== 40 || !deep.layout[0]!.first.team.name)
+    throw new Error('depth=2 did not populate the authors and their teams');
+  const sizes = {
+    page: await answer(read(cachedPort, 'pages', page.id)),
+    flat: await answer(read(cachedPort, 'flats', flatDoc.id)),
+  };
 
   const cases: [string, Target, Target][] = [
     ['read depth=2, cache on', read(cachedPort, 'pages', page.id), read(cachedPort, 'flats', flatDoc.id)],
     ['read depth=2, cache off', read(uncachedPort, 'pages', page.id), read(uncachedPort, 'flats', flatDoc.id)],
-    ['write (PATCH, same value)', write(uncachedPort, 'pages', page.id, { layout: pageLayout }), write(uncachedPort, 'flats', flatDoc.id, { body })],
+    [
+      'write (PATCH, same value)',
+      write(uncachedPort, 'pages', page.id, { layout: pageLayout }),
+      write(uncachedPort, 'flats', flatDoc.id, { body }),
+    ],
   ];
   const rows: string[] = [];
   for (const [label, a, b] of cases) {
     const m = await compare(a, b, o);
-    rows.push(`| ${label} | ${Math.round(m.a.rps)} | ${m.a.p99} ms | ${Math.round(m.b.rps)} | ${m.b.p99} ms | ${pct(m.ratio)} (${pct(m.low)}–${pct(m.high)}) |`);
-    console.log(`${label}: blocks ${Math.round(m.a.rps)} req/s, flat ${Math.round(m.b.rps)} req/s, ratio ${pct(m.ratio)} (rounds: ${m.ratios.map(pct).join(' ')})`);
+    rows.push(
+      `| ${label} | ${Math.round(m.a.rps)} | ${m.a.p99} ms | ${Math.round(m.b.rps)} | ${m.b.p99} ms | ${pct(m.ratio)} (${pct(m.low)}–${pct(m.high)}) |`,
+    );
+    console.log(
+      `${label}: blocks ${Math.round(m.a.rps)} req/s, flat ${Math.round(m.b.rps)} req/s, ratio ${pct(m.ratio)} (rounds: ${m.ratios.map(pct).join(' ')})`,
+    );
   }
   for (const proc of servers) proc.kill();
   await Promise.all(servers.map((proc) => proc.exited));
   fs.rmSync(dir, { recursive: true, force: true });
 
   console.log('');
-  console.log(`CMS: ${useBinary ? 'dist/cms' : 'from source'} on SQLite · ${o.connections} connections · ${o.duration} s per side per case in ${o.rounds} interleaved rounds, after a 2 s warm-up`);
-  console.log(`page: 40 blocks × 3 relationships (30 authors, each with a team), ${kB(stored)} stored; flat: one textarea, ${kB(stored)} stored; depth=2 answers ${kB(sizes.page)} and ${kB(sizes.flat)}`);
+  console.log(
+    `CMS: ${useBinary ? 'dist/cms' : 'from source'} on SQLite · ${o.connections} connections · ${o.duration} s per side per case in ${o.rounds} interleaved rounds, after a 2 s warm-up`,
+  );
+  console.log(
+    `page: 40 blocks × 3 relationships (30 authors, each with a team), ${kB(stored)} stored; flat: one textarea, ${kB(stored)} stored; depth=2 answers ${kB(sizes.page)} and ${kB(sizes.flat)}`,
+  );
   console.log('| case | blocks page req/s | p99 | flat req/s | p99 | blocks / flat, median (range) |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
@@ -100,18 +160,50 @@ async function whereInBlocks(): Promise<void> {
   const count = Number(values.pages);
   const queries = Number(values.queries);
   // The response cache is off: every request runs the query.
-  const t = await startTestServer({ cache: false, collections: [{ slug: 'pages', fields: [{ name: 'title', type: 'text' }, { name: 'layout', type: 'blocks', blocks: [
-    { slug: 'hero', fields: [{ name: 'heading', type: 'text' }] },
-    { slug: 'content', fields: [{ name: 'text', type: 'textarea' }] },
-    { slug: 'cta', fields: [{ name: 'label', type: 'text' }, { name: 'url', type: 'text' }] },
-  ] }] }] }, { engine });
+  const t = await startTestServer(
+    {
+      cache: false,
+      collections: [
+        {
+          slug: 'pages',
+          fields: [
+            { name: 'title', type: 'text' },
+            {
+              name: 'layout',
+              type: 'blocks',
+              blocks: [
+                { slug: 'hero', fields: [{ name: 'heading', type: 'text' }] },
+                { slug: 'content', fields: [{ name: 'text', type: 'textarea' }] },
+                {
+                  slug: 'cta',
+                  fields: [
+                    { name: 'label', type: 'text' },
+                    { name: 'url', type: 'text' },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    { engine },
+  );
   const admin = await t.user('admin');
   const local = localAPI(t.cms);
-  const words = 'harbour lantern meadow copper violet thunder orchard granite willow ember falcon river quartz'.split(' ');
+  const words = 'harbour lantern meadow copper violet thunder orchard granite willow ember falcon river quartz'.split(
+    ' ',
+  );
   const seedStart = performance.now();
   for (let i = 0; i < count; i++) {
-    const text = Array.from({ length: 40 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ') + (i % 50 === 0 ? ' lighthouse' : '');
-    const layout: Record<string, unknown>[] = [{ blockType: 'hero', heading: `Page ${i}` }, { blockType: 'content', text }, { blockType: 'content', text: words[i % words.length]! }];
+    const text =
+      Array.from({ length: 40 }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ') +
+      (i % 50 === 0 ? ' lighthouse' : '');
+    const layout: Record<string, unknown>[] = [
+      { blockType: 'hero', heading: `Page ${i}` },
+      { blockType: 'content', text },
+      { blockType: 'content', text: words[i % words.length]! },
+    ];
     if (i % 100 === 0) layout.push({ blockType: 'cta', label: 'Sign up', url: '/join' });
     await local.create({ collection: 'pages', data: { title: `Page ${i}`, layout } });
     if (i % 1000 === 0) process.stderr.write(`\rseeded ${i} of ${count}`);
@@ -132,9 +224,18 @@ async function whereInBlocks(): Promise<void> {
     return { p50: median(ms), p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]!, total };
   };
   const cases: [string, string][] = [
-    ['`where[layout.blockType][equals]=cta` (1 page in 100)', '/pages?where[layout.blockType][equals]=cta&limit=10&depth=0'],
-    ['`where[layout.text][like]=lighthouse` (1 page in 50)', '/pages?where[layout.text][like]=lighthouse&limit=10&depth=0'],
-    ['`where[title][equals]=Page 4321` (top-level column, for scale)', `/pages?where[title][equals]=${encodeURIComponent('Page 4321')}&limit=10&depth=0`],
+    [
+      '`where[layout.blockType][equals]=cta` (1 page in 100)',
+      '/pages?where[layout.blockType][equals]=cta&limit=10&depth=0',
+    ],
+    [
+      '`where[layout.text][like]=lighthouse` (1 page in 50)',
+      '/pages?where[layout.text][like]=lighthouse&limit=10&depth=0',
+    ],
+    [
+      '`where[title][equals]=Page 4321` (top-level column, for scale)',
+      `/pages?where[title][equals]=${encodeURIComponent('Page 4321')}&limit=10&depth=0`,
+    ],
   ];
   const rows: string[] = [];
   for (const [label, url] of cases) {
@@ -143,7 +244,9 @@ async function whereInBlocks(): Promise<void> {
   }
   await t.stop();
   console.log('');
-  console.log(`engine ${engine}: ${count} pages of 3–4 blocks (seeded in ${seeded.toFixed(0)} s through the Local API), ${queries} requests per case over loopback HTTP, limit 10`);
+  console.log(
+    `engine ${engine}: ${count} pages of 3–4 blocks (seeded in ${seeded.toFixed(0)} s through the Local API), ${queries} requests per case over loopback HTTP, limit 10`,
+  );
   console.log('| query | matches | p50 | p99 |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(r);

@@ -18,7 +18,9 @@ import { importContent } from '../src/content-files/import-content.ts';
 import { localAPI } from '../src/local.ts';
 import { fingerprint, png } from '../test/support/media-fixtures.ts';
 
-const { values } = parseArgs({ options: { docs: { type: 'string', default: '10000' }, images: { type: 'string', default: '1000' } } });
+const { values } = parseArgs({
+  options: { docs: { type: 'string', default: '10000' }, images: { type: 'string', default: '1000' } },
+});
 const DOCS = Number(values.docs);
 const IMAGES = Number(values.images);
 const quiet = { info() {}, warn() {}, error() {} };
@@ -26,14 +28,22 @@ const config = (dir: string) => ({
   database: path.join(dir, 'data/cms.db'),
   localization: { locales: ['en', 'de'], defaultLocale: 'en' },
   upload: { dir: path.join(dir, 'uploads'), imageSizes: [{ name: 'thumb', width: 32 }] },
-  collections: [{
-    slug: 'posts', drafts: true,
-    fields: [{ name: 'title', type: 'text', localized: true }, { name: 'body', type: 'textarea' }, { name: 'image', type: 'upload', relationTo: 'media' }],
-  }],
+  collections: [
+    {
+      slug: 'posts',
+      drafts: true,
+      fields: [
+        { name: 'title', type: 'text', localized: true },
+        { name: 'body', type: 'textarea' },
+        { name: 'image', type: 'upload', relationTo: 'media' },
+      ],
+    },
+  ],
 });
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-export-'));
-const open = (name: string): Promise<CMS> => createCMS({ config: config(path.join(root, name)) as never, rootDir: path.join(root, name), log: quiet });
+const open = (name: string): Promise<CMS> =>
+  createCMS({ config: config(path.join(root, name)) as never, rootDir: path.join(root, name), log: quiet });
 const time = async (label: string, work: () => Promise<unknown>) => {
   const start = performance.now();
   await work();
@@ -56,15 +66,26 @@ await time(`fill: ${DOCS} documents`, async () => {
   const now = new Date().toISOString();
   await source.store.transaction(async (tx) => {
     for (let i = 0; i < DOCS; i++) {
-      await tx.run('INSERT INTO "posts" ("title", "body", "image", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)',
-        [tx.dialect.encodeJSON({ en: `Post ${i}`, de: `Beitrag ${i}` }), body, imageIds.length ? imageIds[i % imageIds.length] : null, 'published', now, now]);
+      await tx.run(
+        'INSERT INTO "posts" ("title", "body", "image", "status", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?)',
+        [
+          tx.dialect.encodeJSON({ en: `Post ${i}`, de: `Beitrag ${i}` }),
+          body,
+          imageIds.length ? imageIds[i % imageIds.length] : null,
+          'published',
+          now,
+          now,
+        ],
+      );
     }
   });
 });
 
 const first = path.join(root, 'export-1');
 const second = path.join(root, 'export-2');
-const exportMs = await time(`export (${DOCS} documents, ${IMAGES} images)`, () => exportContent(source, { outDir: first }));
+const exportMs = await time(`export (${DOCS} documents, ${IMAGES} images)`, () =>
+  exportContent(source, { outDir: first }),
+);
 await time('re-export into the same folder (unchanged)', () => exportContent(source, { outDir: first }));
 const target = await open('target');
 await time('import into an empty instance', () => importContent(target, first));
@@ -72,7 +93,9 @@ await time('export of the imported instance', () => exportContent(target, { outD
 
 const a = fingerprint(first);
 const b = fingerprint(second);
-console.log(`${Object.keys(a).length} files; second export byte-identical: ${Bun.deepEquals(a, b)}; ${(DOCS / (exportMs / 1000)).toFixed(0)} documents/s`);
+console.log(
+  `${Object.keys(a).length} files; second export byte-identical: ${Bun.deepEquals(a, b)}; ${(DOCS / (exportMs / 1000)).toFixed(0)} documents/s`,
+);
 await source.close();
 await target.close();
 fs.rmSync(root, { recursive: true, force: true });

@@ -22,8 +22,13 @@ async function withJobs(futureJobs: number): Promise<{ medianUs: number; p99Us: 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-jobs-'));
   const clock = manualClock(START);
   const cms = await createCMS({
-    config: { database: path.join(dir, 'data/cms.db'), collections: [{ slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text' }] }] },
-    rootDir: dir, clock, log: quiet,
+    config: {
+      database: path.join(dir, 'data/cms.db'),
+      collections: [{ slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text' }] }],
+    },
+    rootDir: dir,
+    clock,
+    log: quiet,
   });
   await insertFutureJobs(cms, futureJobs);
   for (let i = 0; i < 200; i++) await runJobs(cms); // warm up prepared statements and the JIT
@@ -36,10 +41,14 @@ async function withJobs(futureJobs: number): Promise<{ medianUs: number; p99Us: 
     if (counts.jobs.ran || counts.jobs.failed) throw new Error('a future job ran');
   }
   // The three statements a run makes (webhook retries are the webhooks branch's).
-  const plans = await Promise.all(Object.entries({ claim: claimStatement, release: releaseStatement, purge: purgeStatement }).map(async ([name, build]) => {
-    const { sql, params } = build(cms.store.dialect, clock.now());
-    return `${name}: ${await explain(cms, sql, params)}`;
-  }));
+  const plans = await Promise.all(
+    Object.entries({ claim: claimStatement, release: releaseStatement, purge: purgeStatement }).map(
+      async ([name, build]) => {
+        const { sql, params } = build(cms.store.dialect, clock.now());
+        return `${name}: ${await explain(cms, sql, params)}`;
+      },
+    ),
+  );
   await cms.close();
   fs.rmSync(dir, { recursive: true, force: true });
   times.sort((a, b) => a - b);
@@ -58,11 +67,18 @@ async function insertFutureJobs(cms: CMS, count: number): Promise<void> {
   await cms.store.transaction(async (tx) => {
     for (let i = 0; i < count; i += 500) {
       const batch = Array.from({ length: Math.min(500, count - i) }, (_, j) => ({
-        action: (i + j) % 2 ? 'publish' : 'unpublish', kind: 'collection', slug: 'posts', parent: i + j + 1,
-        at: horizon + Math.floor(((i + j) / count) * 30 * 24 * 3600_000), state: 'pending', createdAt,
+        action: (i + j) % 2 ? 'publish' : 'unpublish',
+        kind: 'collection',
+        slug: 'posts',
+        parent: i + j + 1,
+        at: horizon + Math.floor(((i + j) / count) * 30 * 24 * 3600_000),
+        state: 'pending',
+        createdAt,
       }));
-      await tx.run(`INSERT INTO "_cms_jobs" ("action", "kind", "slug", "parent", "at", "state", "createdAt") VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        batch.flatMap((j) => [j.action, j.kind, j.slug, j.parent, j.at, j.state, j.createdAt]));
+      await tx.run(
+        `INSERT INTO "_cms_jobs" ("action", "kind", "slug", "parent", "at", "state", "createdAt") VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        batch.flatMap((j) => [j.action, j.kind, j.slug, j.parent, j.at, j.state, j.createdAt]),
+      );
     }
   });
 }
@@ -70,6 +86,9 @@ async function insertFutureJobs(cms: CMS, count: number): Promise<void> {
 const rows: [string, Awaited<ReturnType<typeof withJobs>>][] = [];
 for (const n of [0, 10_000, 100_000]) rows.push([n.toLocaleString('en'), await withJobs(n)]);
 console.log(`Job runner, one run with nothing due (median and p99 of ${RUNS} runs):`);
-for (const [n, r] of rows) console.log(`  ${n.padStart(7)} pending future jobs: median ${r.medianUs.toFixed(1)} µs, p99 ${r.p99Us.toFixed(1)} µs`);
+for (const [n, r] of rows)
+  console.log(
+    `  ${n.padStart(7)} pending future jobs: median ${r.medianUs.toFixed(1)} µs, p99 ${r.p99Us.toFixed(1)} µs`,
+  );
 console.log('Query plans:');
 for (const plan of rows[1][1].plans) console.log(`  ${plan}`);

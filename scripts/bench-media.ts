@@ -22,7 +22,11 @@ async function uploadOnce(server: ChildServer, body: Uint8Array, name: string): 
   const form = new FormData();
   form.append('file', new File([body as Uint8Array<ArrayBuffer>], name));
   const started = performance.now();
-  const res = await fetch(`${server.api}/media`, { method: 'POST', body: form, headers: { authorization: `Bearer ${server.token}` } });
+  const res = await fetch(`${server.api}/media`, {
+    method: 'POST',
+    body: form,
+    headers: { authorization: `Bearer ${server.token}` },
+  });
   const elapsed = performance.now() - started;
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
   return elapsed;
@@ -40,8 +44,22 @@ async function throughput(label: string, server: ChildServer): Promise<string> {
 async function sizesOf12MP(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-sizes-'));
   const file = path.join(dir, 'photo.jpg');
-  await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#7a5', noise: { type: 'gaussian', mean: 120, sigma: 40 } } }).jpeg({ quality: 90 }).toFile(file);
-  const sizes = [{ name: 'thumb', width: 400 }, { name: 'card', width: 768, height: 512 }, { name: 'hero', width: 1920 }];
+  await sharp({
+    create: {
+      width: 4000,
+      height: 3000,
+      channels: 3,
+      background: '#7a5',
+      noise: { type: 'gaussian', mean: 120, sigma: 40 },
+    },
+  })
+    .jpeg({ quality: 90 })
+    .toFile(file);
+  const sizes = [
+    { name: 'thumb', width: 400 },
+    { name: 'card', width: 768, height: 512 },
+    { name: 'hero', width: 1920 },
+  ];
   const times: number[] = [];
   for (let i = 0; i < Math.max(3, Math.min(runs, 7)); i++) {
     const started = performance.now();
@@ -57,7 +75,12 @@ async function sizesOf12MP(): Promise<string> {
 async function rssDuring100MB(server: ChildServer): Promise<string> {
   const send = async (size: number) => {
     const upload = streamedUpload(size);
-    const res = await fetch(`${server.api}/media`, { method: 'POST', body: upload.body, duplex: 'half', headers: { 'content-type': upload.contentType, authorization: `Bearer ${server.token}` } } as RequestInit);
+    const res = await fetch(`${server.api}/media`, {
+      method: 'POST',
+      body: upload.body,
+      duplex: 'half',
+      headers: { 'content-type': upload.contentType, authorization: `Bearer ${server.token}` },
+    } as RequestInit);
     if (res.status !== 201) throw new Error(`upload failed: ${res.status}`);
   };
   await send(50 * MB);
@@ -68,7 +91,12 @@ async function rssDuring100MB(server: ChildServer): Promise<string> {
 
 const s3 = await startS3Server('bench');
 const local = await startChildServer({ upload: { maxFileSize: 200 * MB } });
-const remote = await startChildServer({ upload: { maxFileSize: 200 * MB, storage: { type: 's3', bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } });
+const remote = await startChildServer({
+  upload: {
+    maxFileSize: 200 * MB,
+    storage: { type: 's3', bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  },
+});
 try {
   const lines = [
     `Bun ${Bun.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), loopback; sharp ${(sharp as any).versions?.sharp ?? ''}`,

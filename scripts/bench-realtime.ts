@@ -15,20 +15,37 @@ import { parseArgs } from 'node:util';
 // stream never ends, so the 257th subscriber and every write after it would wait forever. Run again with room.
 const NEEDED = '65000';
 if (process.env.BUN_CONFIG_MAX_HTTP_REQUESTS !== NEEDED) {
-  const again = Bun.spawn([process.execPath, ...process.argv.slice(1)], { env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: NEEDED }, stdio: ['inherit', 'inherit', 'inherit'] });
+  const again = Bun.spawn([process.execPath, ...process.argv.slice(1)], {
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: NEEDED },
+    stdio: ['inherit', 'inherit', 'inherit'],
+  });
   process.exit(await again.exited);
 }
 
-const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '1000' }, users: { type: 'string', default: '50' }, writes: { type: 'string', default: '40' } } });
+const { values } = parseArgs({
+  options: {
+    subscribers: { type: 'string', default: '1000' },
+    users: { type: 'string', default: '50' },
+    writes: { type: 'string', default: '40' },
+  },
+});
 const N = Number(values.subscribers);
 const USERS = Number(values.users);
 const WRITES = Number(values.writes);
 
-const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'bench/realtime-server.ts'), String(USERS)], { stdout: 'pipe', stderr: 'inherit' });
+const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'bench/realtime-server.ts'), String(USERS)], {
+  stdout: 'pipe',
+  stderr: 'inherit',
+});
 const reader = child.stdout.getReader();
 let out = '';
 while (!out.includes('\n')) out += new TextDecoder().decode((await reader.read()).value);
-const info = JSON.parse(out.slice(out.indexOf('READY ') + 6).split('\n')[0]) as { api: string; admin: string; tokens: string[]; pid: number };
+const info = JSON.parse(out.slice(out.indexOf('READY ') + 6).split('\n')[0]) as {
+  api: string;
+  admin: string;
+  tokens: string[];
+  pid: number;
+};
 const rssMB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${info.pid}/status`, 'utf8'))![1]) / 1024;
 
 const sent = new Map<number, number>();
@@ -63,7 +80,7 @@ async function subscribe(token: string, team: number) {
 
 await Bun.sleep(300);
 const before = rssMB();
-for (let i = 0; i < N; i++) await subscribe(info.tokens[i % USERS], (i % USERS + 2) % 10);
+for (let i = 0; i < N; i++) await subscribe(info.tokens[i % USERS], ((i % USERS) + 2) % 10);
 await Bun.sleep(1000);
 const after = rssMB();
 
@@ -71,9 +88,13 @@ const writeMs: number[] = [];
 let expected = 0;
 for (let w = 0; w < WRITES; w++) {
   const team = w % 10;
-  for (let i = 0; i < N; i++) if ((i % USERS + 2) % 10 === team) expected++;
+  for (let i = 0; i < N; i++) if (((i % USERS) + 2) % 10 === team) expected++;
   sent.set(w, performance.now());
-  const res = await fetch(`${info.api}/posts`, { method: 'POST', headers: { authorization: `Bearer ${info.admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: String(w), team }) });
+  const res = await fetch(`${info.api}/posts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${info.admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: String(w), team }),
+  });
   writeMs.push(performance.now() - sent.get(w)!);
   if (res.status !== 201) throw new Error(`write: ${res.status}`);
   await Bun.sleep(50);
@@ -81,9 +102,14 @@ for (let w = 0; w < WRITES; w++) {
 const deadline = Date.now() + 10_000;
 while (received < expected && Date.now() < deadline) await Bun.sleep(50);
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
-console.log(`${N} streams over ${USERS} editors (each sees 1 team in 10), ${WRITES} writes, ${received} of ${expected} expected events`);
-console.log(`server RSS ${before.toFixed(0)} MiB -> ${after.toFixed(0)} MiB: ${(((after - before) * 1024) / N).toFixed(1)} KiB per stream`);
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+console.log(
+  `${N} streams over ${USERS} editors (each sees 1 team in 10), ${WRITES} writes, ${received} of ${expected} expected events`,
+);
+console.log(
+  `server RSS ${before.toFixed(0)} MiB -> ${after.toFixed(0)} MiB: ${(((after - before) * 1024) / N).toFixed(1)} KiB per stream`,
+);
 console.log(`write round trip p50 ${pct(writeMs, 50).toFixed(1)} ms, p99 ${pct(writeMs, 99).toFixed(1)} ms`);
 console.log(`send-to-delivery p50 ${pct(delays, 50).toFixed(1)} ms, p99 ${pct(delays, 99).toFixed(1)} ms`);
 child.kill('SIGTERM');

@@ -10,26 +10,40 @@ import { parseArgs } from 'node:util';
 import { startTestServer } from '../test/harness.ts';
 import { localAPI } from '../src/local.ts';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, queries: { type: 'string', default: '300' }, engine: { type: 'string', default: 'sqlite' } } });
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '20000' },
+    queries: { type: 'string', default: '300' },
+    engine: { type: 'string', default: 'sqlite' },
+  },
+});
 const COUNT = Number(values.count);
 const QUERIES = Number(values.queries);
 const engine = values.engine === 'postgres' ? 'postgres' : 'sqlite';
 
-const WORDS = ('harbour lantern meadow copper violet thunder orchard granite willow ember falcon river quartz '
-  + 'saffron glacier marble canyon velvet beacon cedar prairie cobalt dune juniper nectar pebble summit tundra '
-  + 'café élan naïve façade über').split(' ');
+const WORDS = (
+  'harbour lantern meadow copper violet thunder orchard granite willow ember falcon river quartz ' +
+  'saffron glacier marble canyon velvet beacon cedar prairie cobalt dune juniper nectar pebble summit tundra ' +
+  'café élan naïve façade über'
+).split(' ');
 let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const word = () => WORDS[Math.floor(rand() * WORDS.length)];
 const text = (n: number) => Array.from({ length: n }, word).join(' ');
-const fields = [{ name: 'title', type: 'text' as const }, { name: 'body', type: 'textarea' as const }];
+const fields = [
+  { name: 'title', type: 'text' as const },
+  { name: 'body', type: 'textarea' as const },
+];
 
-const t = await startTestServer({
-  collections: [
-    { slug: 'plain', fields },
-    { slug: 'indexed', search: { fields: ['title', 'body'] }, fields },
-  ],
-}, { engine });
+const t = await startTestServer(
+  {
+    collections: [
+      { slug: 'plain', fields },
+      { slug: 'indexed', search: { fields: ['title', 'body'] }, fields },
+    ],
+  },
+  { engine },
+);
 const admin = await t.user('admin');
 const local = localAPI(t.cms);
 
@@ -38,14 +52,16 @@ const took = { plain: 0, indexed: 0 };
 for (let done = 0; done < COUNT; done += 200) {
   for (const collection of ['plain', 'indexed'] as const) {
     const start = performance.now();
-    for (let i = done; i < Math.min(COUNT, done + 200); i++) await local.create({ collection, data: { title: text(4), body: text(60) } });
+    for (let i = done; i < Math.min(COUNT, done + 200); i++)
+      await local.create({ collection, data: { title: text(4), body: text(60) } });
     took[collection] += performance.now() - start;
   }
   if (done % 5000 === 0) process.stderr.write(`\rseeded ${done} of ${COUNT}`);
 }
 process.stderr.write('\n');
 
-const pct = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 async function time(urls: () => string): Promise<{ p50: number; p99: number; hits: number }> {
   const ms: number[] = [];
   let hits = 0;
@@ -60,10 +76,13 @@ async function time(urls: () => string): Promise<{ p50: number; p99: number; hit
 }
 
 const cases = {
-  'GET /indexed?search=<word> <prefix> (limit 10)': () => `/indexed?search=${encodeURIComponent(`${word()} ${word().slice(0, 3)}`)}&limit=10`,
-  'GET /indexed?search="<two words>" (phrase)': () => `/indexed?search=${encodeURIComponent(`"${word()} ${word()}"`)}&limit=10`,
+  'GET /indexed?search=<word> <prefix> (limit 10)': () =>
+    `/indexed?search=${encodeURIComponent(`${word()} ${word().slice(0, 3)}`)}&limit=10`,
+  'GET /indexed?search="<two words>" (phrase)': () =>
+    `/indexed?search=${encodeURIComponent(`"${word()} ${word()}"`)}&limit=10`,
   'GET /search?q=<word> (snippets, limit 10)': () => `/search?q=${encodeURIComponent(word())}&limit=10`,
-  'GET /plain?where[body][like]=<word> (no index, limit 10)': () => `/plain?where[body][like]=${encodeURIComponent(word())}&limit=10`,
+  'GET /plain?where[body][like]=<word> (no index, limit 10)': () =>
+    `/plain?where[body][like]=${encodeURIComponent(word())}&limit=10`,
 };
 const rows: string[] = [];
 for (const [name, url] of Object.entries(cases)) {
@@ -71,13 +90,22 @@ for (const [name, url] of Object.entries(cases)) {
   rows.push(`| ${name} | ${r.p50.toFixed(1)} ms | ${r.p99.toFixed(1)} ms | ${r.hits} |`);
 }
 
-const size = engine === 'postgres'
-  ? await t.cms.store.get<{ bytes: number }>(`SELECT pg_total_relation_size('"_search_indexed"')::bigint AS bytes`).catch(() => null)
-  : await t.cms.store.get<{ bytes: number }>(`SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE '_search_indexed%'`).catch(() => null);
+const size =
+  engine === 'postgres'
+    ? await t.cms.store
+        .get<{ bytes: number }>(`SELECT pg_total_relation_size('"_search_indexed"')::bigint AS bytes`)
+        .catch(() => null)
+    : await t.cms.store
+        .get<{ bytes: number }>(`SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE '_search_indexed%'`)
+        .catch(() => null);
 
 const perSec = (ms: number) => Math.round(COUNT / (ms / 1000));
-console.log(`engine ${engine}, ${COUNT} documents per collection (title 4 words, body 60 words), ${QUERIES} queries per case`);
-console.log(`writes/s without search: ${perSec(took.plain)}, with search: ${perSec(took.indexed)} (${Math.round((took.indexed / took.plain - 1) * 100)}% slower)`);
+console.log(
+  `engine ${engine}, ${COUNT} documents per collection (title 4 words, body 60 words), ${QUERIES} queries per case`,
+);
+console.log(
+  `writes/s without search: ${perSec(took.plain)}, with search: ${perSec(took.indexed)} (${Math.round((took.indexed / took.plain - 1) * 100)}% slower)`,
+);
 console.log(`index size: ${size?.bytes ? `${(Number(size.bytes) / 2 ** 20).toFixed(1)} MiB` : 'n/a'}`);
 console.log('| query | p50 | p99 | mean totalDocs |\n|---|---|---|---|');
 console.log(rows.join('\n'));

@@ -27,7 +27,21 @@ type Instance = { cms: CMS; server: RunningServer; dir: string; url: string };
 async function instance(webhooks: UserConfig['webhooks']): Promise<Instance> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-'));
   const cms = await createCMS({
-    config: { database: path.join(dir, 'data/cms.db'), webhooks, collections: [{ slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'textarea' }, { name: 'status', type: 'select', options: ['draft', 'published'] }] }] },
+    config: {
+      database: path.join(dir, 'data/cms.db'),
+      webhooks,
+      collections: [
+        {
+          slug: 'posts',
+          access: open,
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'body', type: 'textarea' },
+            { name: 'status', type: 'select', options: ['draft', 'published'] },
+          ],
+        },
+      ],
+    },
     rootDir: dir,
     log: quiet,
   });
@@ -50,11 +64,16 @@ async function timedWrites(target: Instance, count: number, pauseMs = 0): Promis
   return times;
 }
 
-const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))];
+const pct = (list: number[], p: number) =>
+  [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))];
 const fmt = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 
 const none = await instance(undefined);
-const three = await instance([{ url: hook }, { url: hook, secret: 'bench-secret' }, { url: hook, events: ['create'], collections: ['posts'], headers: { 'x-bench': '1' } }]);
+const three = await instance([
+  { url: hook },
+  { url: hook, secret: 'bench-secret' },
+  { url: hook, events: ['create'], collections: ['posts'], headers: { 'x-bench': '1' } },
+]);
 
 // Warm up both, then interleave rounds so drift (GC, CPU frequency) hits both sides alike.
 await timedWrites(none, 200);
@@ -71,7 +90,9 @@ async function compare(title: string, pauseMs: number, writes: number) {
   console.log(`write latency over HTTP, ${title}, ${writes} creates each (median / p95 / p99):`);
   console.log(`  no webhooks:        ${fmt(pct(a, 0.5))} / ${fmt(pct(a, 0.95))} / ${fmt(pct(a, 0.99))}`);
   console.log(`  3 webhook targets:  ${fmt(pct(b, 0.5))} / ${fmt(pct(b, 0.95))} / ${fmt(pct(b, 0.99))}`);
-  console.log(`  ratio (median):     ${(pct(b, 0.5) / pct(a, 0.5)).toFixed(2)}x   ratio (p95): ${(pct(b, 0.95) / pct(a, 0.95)).toFixed(2)}x`);
+  console.log(
+    `  ratio (median):     ${(pct(b, 0.5) / pct(a, 0.5)).toFixed(2)}x   ratio (p95): ${(pct(b, 0.95) / pct(a, 0.95)).toFixed(2)}x`,
+  );
 }
 await compare('back to back (sends compete with the next write for the event loop)', 0, WRITES);
 await compare('paced 5 ms apart (sends done before the next write)', 5, Math.min(WRITES, 1000));
@@ -80,7 +101,13 @@ await compare('paced 5 ms apart (sends done before the next write)', 5, Math.min
 const DELIVERY_WRITES = Math.min(WRITES, 1000);
 const before = await received();
 const started = performance.now();
-await Promise.all(Array.from({ length: DELIVERY_WRITES }, () => fetch(three.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.arrayBuffer())));
+await Promise.all(
+  Array.from({ length: DELIVERY_WRITES }, () =>
+    fetch(three.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) =>
+      r.arrayBuffer(),
+    ),
+  ),
+);
 const written = performance.now() - started;
 await flushWebhooks(three.cms);
 // Beyond MAX_QUEUED_SENDS the burst is left to the job loop; run it as the minute loop would.
@@ -90,8 +117,12 @@ const expected = DELIVERY_WRITES * 3;
 const elapsed = (performance.now() - started) / 1000;
 const got = (await received()) - before;
 const left = (await three.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM "webhook-deliveries"'))!.n;
-console.log(`deliveries: ${got} of ${expected} (${DELIVERY_WRITES} concurrent creates x 3 targets) in ${elapsed.toFixed(2)} s = ${(got / elapsed).toFixed(0)} deliveries/s`);
-console.log(`  (writes all answered after ${(written / 1000).toFixed(2)} s; job-loop runs needed for the overflow: ${loopRuns}; rows left: ${left})`);
+console.log(
+  `deliveries: ${got} of ${expected} (${DELIVERY_WRITES} concurrent creates x 3 targets) in ${elapsed.toFixed(2)} s = ${(got / elapsed).toFixed(0)} deliveries/s`,
+);
+console.log(
+  `  (writes all answered after ${(written / 1000).toFixed(2)} s; job-loop runs needed for the overflow: ${loopRuns}; rows left: ${left})`,
+);
 
 for (const target of [none, three]) {
   await target.server.stop();

@@ -21,9 +21,20 @@ import { benchRequests, login, postsConfig, seedPosts } from './bench/posts.ts';
 import { cmsBinary, cmsStart, coldStart, freePort, guard, launch, production, rssKB } from './bench/processes.ts';
 import { compare, pickCases, type Target } from './bench/rounds.ts';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' }, connections: { type: 'string', default: '20' }, docs: { type: 'string', default: '10000' }, baseline: { type: 'string' }, engine: { type: 'string', default: 'sqlite' }, cases: { type: 'string', default: 'list,read,create' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '20' },
+    docs: { type: 'string', default: '10000' },
+    baseline: { type: 'string' },
+    engine: { type: 'string', default: 'sqlite' },
+    cases: { type: 'string', default: 'list,read,create' },
+  },
+});
 const engine = values.engine;
-if (engine !== 'sqlite' && engine !== 'postgres') throw new Error(`--engine: expected sqlite or postgres, got ${engine}`);
+if (engine !== 'sqlite' && engine !== 'postgres')
+  throw new Error(`--engine: expected sqlite or postgres, got ${engine}`);
 const baseline = values.baseline ? path.resolve(values.baseline) : null;
 const otherName = baseline ? 'baseline' : 'bare';
 const duration = Number(values.duration);
@@ -43,7 +54,9 @@ const track = guard(dir, async () => postgres?.drop());
 // Seed through the Local API (the same operations as REST). With --baseline, the baseline's: the older
 // checkout makes the project and the newer one opens it as an upgrade would (a newer checkout reads an older
 // migration layout, not the other way round).
-const { getCMS } = (await import(baseline ? path.join(baseline, 'src/local.ts') : '../src/local.ts')) as typeof import('../src/local.ts');
+const { getCMS } = (await import(
+  baseline ? path.join(baseline, 'src/local.ts') : '../src/local.ts'
+)) as typeof import('../src/local.ts');
 await seedPosts(getCMS, dir, total);
 const dbFile = path.join(dir, 'data/cms.db');
 if (postgres) {
@@ -53,16 +66,28 @@ if (postgres) {
   await sql`VACUUM ANALYZE "posts"`;
   const indexes = await sql`SELECT indexname FROM pg_indexes WHERE tablename = 'posts' ORDER BY indexname`;
   log(`indexes: ${indexes.map((i: { indexname: string }) => i.indexname).join(', ')}`);
-  const plan = await sql.unsafe('EXPLAIN SELECT * FROM "posts" WHERE "status" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 20 OFFSET 0', ['published']);
-  const countPlan = await sql.unsafe('EXPLAIN SELECT CAST(count(*) AS INTEGER) AS "n" FROM "posts" WHERE "status" = $1', ['published']);
+  const plan = await sql.unsafe(
+    'EXPLAIN SELECT * FROM "posts" WHERE "status" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 20 OFFSET 0',
+    ['published'],
+  );
+  const countPlan = await sql.unsafe(
+    'EXPLAIN SELECT CAST(count(*) AS INTEGER) AS "n" FROM "posts" WHERE "status" = $1',
+    ['published'],
+  );
   const lines = (rows: Record<string, string>[]) => rows.map((r) => r['QUERY PLAN'].trim()).join(' | ');
   log(`query plan (list): ${lines(plan)}`);
   log(`query plan (count): ${lines(countPlan)}`);
   await sql.close();
 } else {
   const db = new Database(dbFile);
-  const plan = db.query('EXPLAIN QUERY PLAN SELECT * FROM "posts" WHERE "status" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT 20 OFFSET 0').all('published') as { detail: string }[];
-  const countPlan = db.query('EXPLAIN QUERY PLAN SELECT count(*) FROM "posts" WHERE "status" = ?').all('published') as { detail: string }[];
+  const plan = db
+    .query(
+      'EXPLAIN QUERY PLAN SELECT * FROM "posts" WHERE "status" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT 20 OFFSET 0',
+    )
+    .all('published') as { detail: string }[];
+  const countPlan = db.query('EXPLAIN QUERY PLAN SELECT count(*) FROM "posts" WHERE "status" = ?').all('published') as {
+    detail: string;
+  }[];
   log(`query plan (list): ${plan.map((p) => p.detail).join(' | ')}`);
   log(`query plan (count): ${countPlan.map((p) => p.detail).join(' | ')}`);
   db.close();
@@ -76,16 +101,32 @@ const noCachePort = freePort();
 let noCacheProc: Awaited<ReturnType<typeof launch>> | null = null;
 if (!baseline) {
   const noCacheConfig = path.join(dir, 'cms.no-cache.config.ts');
-  fs.writeFileSync(noCacheConfig, `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`);
+  fs.writeFileSync(
+    noCacheConfig,
+    `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`,
+  );
   noCacheProc = await launch(cmsStart(noCachePort, { cwd: dir, binary: useBinary, config: noCacheConfig }), track);
 }
 const barePort = freePort();
 const bareServer = baseline
-  ? { command: [process.execPath, path.join(baseline, 'src/cli/main.ts'), 'serve', '--port', String(barePort)], cwd: dir }
+  ? {
+      command: [process.execPath, path.join(baseline, 'src/cli/main.ts'), 'serve', '--port', String(barePort)],
+      cwd: dir,
+    }
   : postgres
-    ? { command: [process.execPath, path.join(import.meta.dir, 'bench/bare-server-postgres.ts'), postgres.url, String(barePort)] }
+    ? {
+        command: [
+          process.execPath,
+          path.join(import.meta.dir, 'bench/bare-server-postgres.ts'),
+          postgres.url,
+          String(barePort),
+        ],
+      }
     : { command: [process.execPath, path.join(import.meta.dir, 'bench/bare-server.ts'), dbFile, String(barePort)] };
-const bareProc = await launch({ ...bareServer, env: production(), url: `http://127.0.0.1:${barePort}/api/cms/posts/1` }, track);
+const bareProc = await launch(
+  { ...bareServer, env: production(), url: `http://127.0.0.1:${barePort}/api/cms/posts/1` },
+  track,
+);
 const idleRss = rssKB(cmsProc.pid);
 
 const token = await login(`http://127.0.0.1:${cmsPort}/api/cms`);
@@ -95,17 +136,42 @@ const readPath = `/api/cms${requests.read}`;
 
 // The ceiling for cached answers: a bare handler returning the CMS's own bytes for these paths.
 const storedPort = freePort();
-const storedProc = baseline ? null : await launch({ command: [process.execPath, path.join(import.meta.dir, 'bench/stored-server.ts'), String(storedPort), `http://127.0.0.1:${cmsPort}`, listPath, readPath], env: production(), url: `http://127.0.0.1:${storedPort}${listPath}` }, track);
+const storedProc = baseline
+  ? null
+  : await launch(
+      {
+        command: [
+          process.execPath,
+          path.join(import.meta.dir, 'bench/stored-server.ts'),
+          String(storedPort),
+          `http://127.0.0.1:${cmsPort}`,
+          listPath,
+          readPath,
+        ],
+        env: production(),
+        url: `http://127.0.0.1:${storedPort}${listPath}`,
+      },
+      track,
+    );
 
 // Same bytes check: the servers answer the list identically.
-const [a, b] = await Promise.all([cmsPort, barePort].map((p) => fetch(`http://127.0.0.1:${p}${listPath}`).then((r) => r.text())));
+const [a, b] = await Promise.all(
+  [cmsPort, barePort].map((p) => fetch(`http://127.0.0.1:${p}${listPath}`).then((r) => r.text())),
+);
 log(`list answer: cms ${a.length} bytes, ${otherName} ${b.length} bytes, identical: ${a === b}`);
 
 type Case = Omit<Target, 'port'> & { key: string; name: string };
 const allCases: Case[] = [
   { key: 'list', name: 'list published, newest first, 20 + totalDocs', path: listPath },
   { key: 'read', name: 'read one by id', path: readPath },
-  { key: 'create', name: 'create one', path: '/api/cms/posts', method: 'POST', body: requests.createBody, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } },
+  {
+    key: 'create',
+    name: 'create one',
+    path: '/api/cms/posts',
+    method: 'POST',
+    body: requests.createBody,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+  },
 ];
 // `--cases read,create` runs only those (an empty list only measures start-up, idle memory and size).
 const cases = pickCases(allCases, values.cases);
@@ -116,7 +182,10 @@ const cmsSide: Side = { name: baseline ? 'cms' : 'cms (cache on)', port: cmsPort
 const otherSide: Side = { name: otherName, port: barePort };
 const comparisons = (c: Case): [Side, Side][] => {
   if (baseline) return [[cmsSide, otherSide]];
-  const pairs: [Side, Side][] = [[cmsSide, otherSide], [{ name: 'cms (cache off)', port: noCachePort }, otherSide]];
+  const pairs: [Side, Side][] = [
+    [cmsSide, otherSide],
+    [{ name: 'cms (cache off)', port: noCachePort }, otherSide],
+  ];
   if (c.method !== 'POST') pairs.push([cmsSide, { name: 'stored bytes', port: storedPort }]);
   return pairs;
 };
@@ -126,8 +195,12 @@ for (const c of cases) {
   for (const [one, other] of comparisons(c)) {
     const m = await compare({ ...c, port: one.port }, { ...c, port: other.port }, { duration, rounds, connections });
     const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
-    rows.push(`| ${c.name} | ${one.name} | ${Math.round(m.a.rps)} | ${m.a.p99} ms | ${other.name} | ${Math.round(m.b.rps)} | ${m.b.p99} ms | ${pct(m.ratio)} (${pct(m.low)}–${pct(m.high)}) |`);
-    log(`${c.name}: ${one.name} ${Math.round(m.a.rps)} req/s, ${other.name} ${Math.round(m.b.rps)} req/s, ratio ${pct(m.ratio)} (rounds: ${m.ratios.map(pct).join(' ')})`);
+    rows.push(
+      `| ${c.name} | ${one.name} | ${Math.round(m.a.rps)} | ${m.a.p99} ms | ${other.name} | ${Math.round(m.b.rps)} | ${m.b.p99} ms | ${pct(m.ratio)} (${pct(m.low)}–${pct(m.high)}) |`,
+    );
+    log(
+      `${c.name}: ${one.name} ${Math.round(m.a.rps)} req/s, ${other.name} ${Math.round(m.b.rps)} req/s, ratio ${pct(m.ratio)} (rounds: ${m.ratios.map(pct).join(' ')})`,
+    );
   }
 }
 for (const proc of [cmsProc, noCacheProc, bareProc, storedProc]) proc?.kill();
@@ -142,7 +215,9 @@ if (useBinary) {
 const size = useBinary ? `${(fs.statSync(cmsBinary).size / 1e6).toFixed(1)} MB` : 'n/a';
 
 log('');
-log(`CMS: ${useBinary ? 'dist/cms' : 'from source'}${baseline ? ` vs baseline ${baseline}` : ''} on ${postgres ? 'PostgreSQL' : 'SQLite'} · ${connections} connections · ${duration} s per server per case in ${rounds} interleaved rounds, after a 2 s warm-up · ${total} posts`);
+log(
+  `CMS: ${useBinary ? 'dist/cms' : 'from source'}${baseline ? ` vs baseline ${baseline}` : ''} on ${postgres ? 'PostgreSQL' : 'SQLite'} · ${connections} connections · ${duration} s per server per case in ${rounds} interleaved rounds, after a 2 s warm-up · ${total} posts`,
+);
 log('| case | server | req/s | p99 | against | req/s | p99 | ratio, median (range) |');
 log('|---|---|---|---|---|---|---|---|');
 for (const r of rows) log(r);

@@ -22,17 +22,28 @@ import { createTestDatabase } from '../test/support/postgres.ts';
 import { startS3Server } from '../test/support/s3-server.ts';
 import { tcpProxy } from '../test/support/tcp-proxy.ts';
 
-const { values } = parseArgs({ options: { cycles: { type: 'string', default: '5' }, outage: { type: 'string', default: '3' }, writers: { type: 'string', default: '8' } } });
+const { values } = parseArgs({
+  options: {
+    cycles: { type: 'string', default: '5' },
+    outage: { type: 'string', default: '3' },
+    writers: { type: 'string', default: '8' },
+  },
+});
 const CYCLES = Number(values.cycles);
 const OUTAGE_MS = Number(values.outage) * 1000;
 const WRITERS = Number(values.writers);
 const engine = DEFAULT_TEST_ENGINE;
 const main = path.join(import.meta.dir, '../src/cli/main.ts');
-const notes = { slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] };
+const notes = {
+  slug: 'notes',
+  access: { read: () => true },
+  fields: [{ name: 'title', type: 'text', required: true }],
+};
 
 /** Failed requests by kind: a status code, or the client error when there was no answer. */
 const failures = new Map<string, number>();
-const fail = (phase: string, kind: string) => failures.set(`${phase}: ${kind}`, (failures.get(`${phase}: ${kind}`) ?? 0) + 1);
+const fail = (phase: string, kind: string) =>
+  failures.set(`${phase}: ${kind}`, (failures.get(`${phase}: ${kind}`) ?? 0) + 1);
 const acknowledged = new Map<number, string>();
 const recoveries: { phase: string; ms: number }[] = [];
 const started = performance.now();
@@ -48,10 +59,15 @@ function load(server: ChildServer, phase: string, options: { upload?: boolean } 
     for (let i = 0; running; i++) {
       const title = `${phase}-${w}-${i}`;
       try {
-        const res = options.upload && w % 2
-          ? await fetch(`${server.api}/media`, { method: 'POST', headers, body: upload(title) })
-          : await fetch(`${server.api}/notes`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
-        const body = await res.json().catch(() => null) as { doc?: { id: number; title?: string } } | null;
+        const res =
+          options.upload && w % 2
+            ? await fetch(`${server.api}/media`, { method: 'POST', headers, body: upload(title) })
+            : await fetch(`${server.api}/notes`, {
+                method: 'POST',
+                headers: { ...headers, 'content-type': 'application/json' },
+                body: JSON.stringify({ title }),
+              });
+        const body = (await res.json().catch(() => null)) as { doc?: { id: number; title?: string } } | null;
         if (res.status === 201) {
           lastSuccess = performance.now();
           if (body?.doc?.title) acknowledged.set(body.doc.id, body.doc.title);
@@ -84,7 +100,11 @@ function upload(name: string): FormData {
 /** Milliseconds from `since` until the next create is acknowledged (polling), at most 30 s. */
 async function recovery(server: ChildServer, since: number): Promise<number> {
   while (performance.now() - since < 30_000) {
-    const res = await fetch(`${server.api}/notes`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'probe' }) }).catch(() => null);
+    const res = await fetch(`${server.api}/notes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'probe' }),
+    }).catch(() => null);
     if (res?.status === 201) return performance.now() - since;
     await Bun.sleep(20);
   }
@@ -93,19 +113,33 @@ async function recovery(server: ChildServer, since: number): Promise<number> {
 
 function run(args: string[], cwd: string): Promise<number | null> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } });
+    const child = spawn(process.execPath, args, {
+      cwd,
+      stdio: 'ignore',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     child.on('exit', (code) => resolve(code));
   });
 }
 
 async function lostWrites(server: ChildServer): Promise<number> {
-  const res = await fetch(`${server.api}/notes?pagination=false&depth=0&select[title]=true`, { headers: { authorization: `Bearer ${server.token}` } });
-  const stored = new Map(((await res.json()) as { docs: { id: number; title: string }[] }).docs.map((d) => [d.id, d.title]));
+  const res = await fetch(`${server.api}/notes?pagination=false&depth=0&select[title]=true`, {
+    headers: { authorization: `Bearer ${server.token}` },
+  });
+  const stored = new Map(
+    ((await res.json()) as { docs: { id: number; title: string }[] }).docs.map((d) => [d.id, d.title]),
+  );
   return [...acknowledged].filter(([id, title]) => stored.get(id) !== title).length;
 }
 
 const s3 = await startS3Server('fault-run');
-const storage = { type: 's3', bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const storage = {
+  type: 's3',
+  bucket: s3.bucket,
+  endpoint: s3.endpoint,
+  accessKeyId: 'S3RVER',
+  secretAccessKey: 'S3RVER',
+};
 // PostgreSQL through a proxy the run can cut; SQLite on a file in the server's folder.
 const pg = engine === 'postgres' ? await createTestDatabase() : null;
 const proxy = pg ? tcpProxy({ host: new URL(pg.url).hostname, port: Number(new URL(pg.url).port || 5432) }) : null;
@@ -127,7 +161,9 @@ try {
     recoveries.push({ phase: 'kill -9 (restart to first acknowledged write)', ms: await recovery(server, restarted) });
     lost.push(await lostWrites(server));
   }
-  console.log(`1. kill -9: ${CYCLES} cycles, ${acknowledged.size} acknowledged creates, lost after each restart: ${lost.join(', ')}`);
+  console.log(
+    `1. kill -9: ${CYCLES} cycles, ${acknowledged.size} acknowledged creates, lost after each restart: ${lost.join(', ')}`,
+  );
 
   if (engine === 'sqlite') {
     const file = path.join(dir, 'data/cms.db');
@@ -138,11 +174,14 @@ try {
     let failedRuns = 0;
     for (const until = performance.now() + 8000; performance.now() < until && !server.died(); rounds++) {
       if ((await run(['-e', outside, file], dir)) !== 0) failedRuns++;
-      if ((await run([main, 'backup', '--out', out, '--config', path.join(dir, 'cms.config.json')], dir)) !== 0) failedRuns++;
+      if ((await run([main, 'backup', '--out', out, '--config', path.join(dir, 'cms.config.json')], dir)) !== 0)
+        failedRuns++;
     }
     await writers.stop();
     fs.rmSync(out, { recursive: true, force: true });
-    console.log(`2. second process: ${rounds} rounds of a bun:sqlite script and cms backup; server ${server.died() ? `DIED (${server.died()})` : 'alive'}; failed outside runs ${failedRuns}`);
+    console.log(
+      `2. second process: ${rounds} rounds of a bun:sqlite script and cms backup; server ${server.died() ? `DIED (${server.died()})` : 'alive'}; failed outside runs ${failedRuns}`,
+    );
   }
 
   {
@@ -152,7 +191,14 @@ try {
     if (proxy) proxy.cut();
     else {
       const file = path.join(dir, 'data/cms.db');
-      const holder = spawn(process.execPath, ['-e', `const { Database } = require('bun:sqlite'); const db = new Database(${JSON.stringify(file)}); db.exec('PRAGMA busy_timeout = 5000'); db.exec('BEGIN IMMEDIATE'); setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, ${OUTAGE_MS});`], { stdio: 'ignore' });
+      const holder = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const { Database } = require('bun:sqlite'); const db = new Database(${JSON.stringify(file)}); db.exec('PRAGMA busy_timeout = 5000'); db.exec('BEGIN IMMEDIATE'); setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, ${OUTAGE_MS});`,
+        ],
+        { stdio: 'ignore' },
+      );
       released = new Promise((resolve) => holder.once('exit', resolve));
     }
     await Bun.sleep(OUTAGE_MS);
@@ -161,7 +207,9 @@ try {
     const back = performance.now();
     recoveries.push({ phase: 'database back (to first acknowledged write)', ms: await recovery(server, back) });
     await writers.stop();
-    console.log(`3. database away for ${OUTAGE_MS / 1000} s (${proxy ? 'connections cut by a proxy' : 'write lock held by another process'})`);
+    console.log(
+      `3. database away for ${OUTAGE_MS / 1000} s (${proxy ? 'connections cut by a proxy' : 'write lock held by another process'})`,
+    );
   }
 
   {
@@ -174,7 +222,9 @@ try {
     const headers = { authorization: `Bearer ${server.token}` };
     let ms = Infinity;
     while (performance.now() - back < 30_000) {
-      const res = await fetch(`${server.api}/media`, { method: 'POST', headers, body: upload('probe') }).catch(() => null);
+      const res = await fetch(`${server.api}/media`, { method: 'POST', headers, body: upload('probe') }).catch(
+        () => null,
+      );
       if (res?.status === 201) {
         ms = performance.now() - back;
         break;
@@ -188,15 +238,22 @@ try {
 
   const finalLost = await lostWrites(server);
   console.log('\nresults');
-  console.log(`- acknowledged creates: ${acknowledged.size}; lost: ${finalLost} (after every kill -9 restart: ${lost.join(', ')})`);
+  console.log(
+    `- acknowledged creates: ${acknowledged.size}; lost: ${finalLost} (after every kill -9 restart: ${lost.join(', ')})`,
+  );
   console.log(`- server died outside the kill -9 cycles: ${server.died() ?? 'no'}`);
   console.log('- failed requests by kind:');
   if (!failures.size) console.log('  none');
   for (const [kind, n] of [...failures].sort()) console.log(`  ${kind}: ${n}`);
   console.log('- time to recover:');
   for (const phase of [...new Set(recoveries.map((r) => r.phase))]) {
-    const times = recoveries.filter((r) => r.phase === phase).map((r) => r.ms).sort((a, b) => a - b);
-    console.log(`  ${phase}: median ${Math.round(times[Math.floor(times.length / 2)])} ms, max ${Math.round(times.at(-1)!)} ms (${times.length})`);
+    const times = recoveries
+      .filter((r) => r.phase === phase)
+      .map((r) => r.ms)
+      .sort((a, b) => a - b);
+    console.log(
+      `  ${phase}: median ${Math.round(times[Math.floor(times.length / 2)])} ms, max ${Math.round(times.at(-1)!)} ms (${times.length})`,
+    );
   }
   console.log(`- run time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (finalLost > 0 || server.died()) process.exitCode = 1;

@@ -18,8 +18,13 @@ type Answer = { status: number; text: string };
 
 const { values } = parseArgs({
   options: {
-    requests: { type: 'string', default: '300' }, seed: { type: 'string', default: '1' }, timeout: { type: 'string', default: '10000' },
-    budget: { type: 'string', default: '120' }, concurrency: { type: 'string', default: '4' }, url: { type: 'string' }, token: { type: 'string' },
+    requests: { type: 'string', default: '300' },
+    seed: { type: 'string', default: '1' },
+    timeout: { type: 'string', default: '10000' },
+    budget: { type: 'string', default: '120' },
+    concurrency: { type: 'string', default: '4' },
+    url: { type: 'string' },
+    token: { type: 'string' },
   },
 });
 const total = Number(values.requests);
@@ -30,7 +35,8 @@ const concurrency = Math.max(1, Number(values.concurrency));
 
 function loopbackOrigin(url: string): string {
   const parsed = new URL(url);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)) throw new Error(`--url must be a loopback address, not ${parsed.hostname}`);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname))
+    throw new Error(`--url must be a loopback address, not ${parsed.hostname}`);
   return parsed.origin;
 }
 
@@ -38,7 +44,12 @@ function loopbackOrigin(url: string): string {
 function sendRaw(origin: string, request: FuzzRequest, headers: Record<string, string>): Promise<Answer> {
   const { hostname, port } = new URL(origin);
   const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
-  const head = [`${request.method} ${request.path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `${request.method} ${request.path} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    'Connection: close',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   if (body.length || request.method !== 'GET') head.push(`Content-Length: ${body.length}`);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname.replace(/^\[|\]$/g, ''), () => {
@@ -59,7 +70,13 @@ function sendRaw(origin: string, request: FuzzRequest, headers: Record<string, s
 }
 
 async function sendFetch(origin: string, request: FuzzRequest, headers: Record<string, string>): Promise<Answer> {
-  const res = await fetch(origin + request.path, { method: request.method, headers, body: request.body as BodyInit | undefined, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(origin + request.path, {
+    method: request.method,
+    headers,
+    body: request.body as BodyInit | undefined,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -69,16 +86,29 @@ async function send(origin: string, token: string | undefined, request: FuzzRequ
   const started = performance.now();
   try {
     const answer = await (request.raw ? sendRaw : sendFetch)(origin, request, headers);
-    return { request, kind, status: answer.status, ms: performance.now() - started, detail: answer.status >= 500 ? answer.text.slice(-300) : undefined };
+    return {
+      request,
+      kind,
+      status: answer.status,
+      ms: performance.now() - started,
+      detail: answer.status >= 500 ? answer.text.slice(-300) : undefined,
+    };
   } catch (error) {
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     // A timeout is a hang; a refused or reset connection means the server is gone or gave up.
-    return { request, kind, status: /timeout|TimeoutError|abort/i.test(message) ? -1 : 0, ms: performance.now() - started, detail: message };
+    return {
+      request,
+      kind,
+      status: /timeout|TimeoutError|abort/i.test(message) ? -1 : 0,
+      ms: performance.now() - started,
+      detail: message,
+    };
   }
 }
 
 function describe(o: Outcome): string {
-  const path = o.request.path.length > 160 ? `${o.request.path.slice(0, 160)}… (${o.request.path.length} chars)` : o.request.path;
+  const path =
+    o.request.path.length > 160 ? `${o.request.path.slice(0, 160)}… (${o.request.path.length} chars)` : o.request.path;
   const status = o.status === -1 ? 'HANG' : o.status === 0 ? 'NO ANSWER' : String(o.status);
   return `  [${o.kind}] ${o.request.method} ${JSON.stringify(path)} → ${status} in ${Math.round(o.ms)} ms${o.detail ? `: ${o.detail.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`;
 }
@@ -109,10 +139,15 @@ async function main(): Promise<number> {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const statuses = new Map<number, number>();
     for (const o of outcomes) statuses.set(o.status, (statuses.get(o.status) ?? 0) + 1);
-    const histogram = [...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ');
+    const histogram = [...statuses]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ');
     for (const o of [...errors, ...hangs, ...unanswered].slice(0, 40)) console.log(describe(o));
     if ((crash || errors.length) && target) console.log(`server log (tail):\n${target.log().slice(-3000)}`);
-    console.log(`fuzz: ${outcomes.length} requests, ${errors.length} 5xx, ${hangs.length} hangs, ${unanswered.length} unanswered, ${crash ? `crash (${crash})` : 'no crash'}, ${seconds} s, seed ${seed} · statuses ${histogram}`);
+    console.log(
+      `fuzz: ${outcomes.length} requests, ${errors.length} 5xx, ${hangs.length} hangs, ${unanswered.length} unanswered, ${crash ? `crash (${crash})` : 'no crash'}, ${seconds} s, seed ${seed} · statuses ${histogram}`,
+    );
     return errors.length || hangs.length || unanswered.length || crash ? 1 : 0;
   } finally {
     await target?.stop();

@@ -19,7 +19,8 @@ const version = (await Bun.file(path.join(lexical, 'package.json')).json()).vers
 const silent = console.error;
 console.error = () => {};
 const outputs: Record<string, { html: string; text: string }> = {};
-for (const [name, data] of Object.entries(CASES)) outputs[name] = { html: convertLexicalToHTML({ data }), text: convertLexicalToPlaintext({ data }) };
+for (const [name, data] of Object.entries(CASES))
+  outputs[name] = { html: convertLexicalToHTML({ data }), text: convertLexicalToPlaintext({ data }) };
 console.error = silent;
 
 const out = path.join(import.meta.dir, '../test/fixtures/richtext/payload-output.json');

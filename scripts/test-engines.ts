@@ -11,10 +11,24 @@ export {};
 // SQLite-only stores, pure units, the repository checks), the PostgreSQL-only files, and the files that
 // test both engines themselves in one run (the dialect conformance suite).
 const ONCE = [
-  'test/build*.test.ts', 'test/i18n-catalogues.test.ts', 'test/richtext-convert.test.ts', 'test/cli-website-template.test.ts', 'test/admin-*.test.ts', 'test/create-admin-tty.test.ts', 'test/postgres-*.test.ts',
-  'test/media-no-sharp.test.ts', 'test/migrate-engine.test.ts', 'test/commit-watcher.test.ts', 'test/wal-checkpoints.test.ts',
-  'test/architecture.test.ts', 'test/self-contained.test.ts', 'test/webhook-units.test.ts', 'test/multipart.test.ts',
-  'test/store.test.ts', 'test/typed-consumer.test.ts', 'test/dialect-conformance.test.ts',
+  'test/build*.test.ts',
+  'test/i18n-catalogues.test.ts',
+  'test/richtext-convert.test.ts',
+  'test/cli-website-template.test.ts',
+  'test/admin-*.test.ts',
+  'test/create-admin-tty.test.ts',
+  'test/postgres-*.test.ts',
+  'test/media-no-sharp.test.ts',
+  'test/migrate-engine.test.ts',
+  'test/commit-watcher.test.ts',
+  'test/wal-checkpoints.test.ts',
+  'test/architecture.test.ts',
+  'test/self-contained.test.ts',
+  'test/webhook-units.test.ts',
+  'test/multipart.test.ts',
+  'test/store.test.ts',
+  'test/typed-consumer.test.ts',
+  'test/dialect-conformance.test.ts',
 ];
 const args = process.argv.slice(2);
 
@@ -37,13 +51,15 @@ async function run(engine: 'sqlite' | 'postgres'): Promise<Outcome> {
     tail = (tail + new TextDecoder().decode(chunk)).slice(-4000);
   }
   const code = await proc.exited;
-  const count = (word: 'pass' | 'fail') => Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
+  const count = (word: 'pass' | 'fail') =>
+    Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
   return { engine, passed: count('pass'), failed: count('fail'), code };
 }
 
 const outcomes = [await run('sqlite'), await run('postgres')];
 console.log('');
-for (const o of outcomes) console.log(`${o.engine}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`);
+for (const o of outcomes)
+  console.log(`${o.engine}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`);
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

@@ -13,8 +13,12 @@ export function manualClock(start = Date.now()): Clock & { set(ms: number): void
   let current = start;
   return {
     now: () => current,
-    set: (ms: number) => { current = ms; },
-    advance: (ms: number) => { current += ms; },
+    set: (ms: number) => {
+      current = ms;
+    },
+    advance: (ms: number) => {
+      current += ms;
+    },
   };
 }
 

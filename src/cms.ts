@@ -105,7 +105,9 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
   if (config.audit) cms.events.on(recordAuditEntries(cms));
   if (config.webhooks.length > 0) await startWebhooks(cms);
   if (config.email && !config.serverURL && config.email.allowedHosts.length === 0) {
-    log.warn('email: links in mails (password resets, invitations) are sent only for requests to a loopback address until serverURL or email.allowedHosts is set (docs/accounts.md)');
+    log.warn(
+      'email: links in mails (password resets, invitations) are sent only for requests to a loopback address until serverURL or email.allowedHosts is set (docs/accounts.md)',
+    );
   }
   setDefaultCMS(cms);
   return cms;
@@ -114,16 +116,23 @@ export async function createCMS(options: CreateOptions = {}): Promise<CMS> {
 /** Migrations at start (docs/config.md): pending files are applied; additive config changes are written to a file and applied; destructive ones stop start-up. */
 async function migrateOnStart(config: SanitizedConfig, store: Store, clock: Clock, log: Logger): Promise<void> {
   const adopted = adoptBuiltInHistory(config);
-  if (adopted) log.info(`continued the built-in defaults' migration history from ${adopted} in ${config.migrationsDir}`);
+  if (adopted)
+    log.info(`continued the built-in defaults' migration history from ${adopted} in ${config.migrationsDir}`);
   const applied = await applyMigrationFiles(store, config.migrationsDir, isoNow(clock));
   if (applied.length) log.info(`applied migrations: ${applied.join(', ')}`);
   const change = await diffConfig(config);
   if (!change) return;
   if (change.destructive.length) {
-    throw new ConfigError(`The config asks for a change that would lose data: ${change.destructive.join('; ')}. ${DESTRUCTIVE_HINT}`);
+    throw new ConfigError(
+      `The config asks for a change that would lose data: ${change.destructive.join('; ')}. ${DESTRUCTIVE_HINT}`,
+    );
   }
-  const file = writeMigrationFile(config.migrationsDir, applied.length || (await hasAnyMigration(store)) ? 'config_change' : 'init', change,
-    ['Written by cms serve: an additive change from the config.']);
+  const file = writeMigrationFile(
+    config.migrationsDir,
+    applied.length || (await hasAnyMigration(store)) ? 'config_change' : 'init',
+    change,
+    ['Written by cms serve: an additive change from the config.'],
+  );
   await applyMigrationFiles(store, config.migrationsDir, isoNow(clock));
   // Without a config file (the built-in defaults, or a config object) there is no project file to point at:
   // the defaults' schema is the binary's own, with nothing for a newcomer to review or commit.

@@ -5,7 +5,12 @@ export class APIError extends Error {
   readonly headers?: Record<string, string>;
   readonly errors?: { message: string; field?: string }[];
 
-  constructor(status: number, message: string, field?: string, options: { headers?: Record<string, string>; errors?: { message: string; field?: string }[] } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    field?: string,
+    options: { headers?: Record<string, string>; errors?: { message: string; field?: string }[] } = {},
+  ) {
     super(message);
     this.name = 'APIError';
     this.status = status;
@@ -16,7 +21,9 @@ export class APIError extends Error {
 
   /** Each item naming a field also carries it as `path`, where Payload's form helpers look (docs/payload-compatibility.md). */
   toBody(): { errors: { message: string; field?: string; path?: string }[] } {
-    const items = this.errors?.length ? this.errors : [this.field ? { message: this.message, field: this.field } : { message: this.message }];
+    const items = this.errors?.length
+      ? this.errors
+      : [this.field ? { message: this.message, field: this.field } : { message: this.message }];
     return { errors: items.map((item) => (item.field ? { ...item, path: item.field } : item)) };
   }
 }
@@ -26,9 +33,11 @@ export const notFound = (message = 'Not Found') => new APIError(404, message);
 export const forbidden = (message = 'You are not allowed to perform this action.') => new APIError(403, message);
 export const unauthorized = (message = 'You must be logged in to perform this action.') => new APIError(401, message);
 /** A fault that passes (a database or file store out of reach, a busy pool): the client may retry. */
-export const unavailable = (message: string, retryAfterSeconds = 5) => new APIError(503, message, undefined, { headers: { 'retry-after': String(retryAfterSeconds) } });
+export const unavailable = (message: string, retryAfterSeconds = 5) =>
+  new APIError(503, message, undefined, { headers: { 'retry-after': String(retryAfterSeconds) } });
 /** The disk is full: retrying will not help until someone frees space. */
-export const insufficientStorage = (message = 'The server has no space left to store this; nothing was changed.') => new APIError(507, message);
+export const insufficientStorage = (message = 'The server has no space left to store this; nothing was changed.') =>
+  new APIError(507, message);
 
 /** A config problem found at start-up: printed as one line, exit code 1. */
 export class ConfigError extends Error {

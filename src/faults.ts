@@ -18,12 +18,17 @@ const DATABASE_BUSY = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_BUSY_SNAP
  */
 const DATABASE_GONE = /^(ERR_POSTGRES_(CONNECTION_|IDLE_TIMEOUT|LIFETIME_TIMEOUT|TLS)|08|57P0[1-4]|53300)/;
 /** Bun.S3Client's codes for a store that cannot be reached or says it is unavailable for now. */
-const STORAGE_GONE = /^(Connection|Timeout|ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|ServiceUnavailable|SlowDown|InternalError|RequestTimeout|UnknownError)/;
+const STORAGE_GONE =
+  /^(Connection|Timeout|ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|ServiceUnavailable|SlowDown|InternalError|RequestTimeout|UnknownError)/;
 
 /** The codes on an error and on its causes, outermost first. */
 function codesOf(error: unknown): { code: string; name: string }[] {
   const codes: { code: string; name: string }[] = [];
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code, errno, name } = e as { code?: unknown; errno?: unknown; name?: unknown };
     for (const c of [errno, code]) if (typeof c === 'string') codes.push({ code: c, name: String(name ?? '') });
   }
@@ -43,9 +48,13 @@ export function faultKind(error: unknown): FaultKind | null {
 /** The answer for a fault: what the client can do about it, and never its details. */
 export function faultAnswer(kind: FaultKind): APIError {
   switch (kind) {
-    case 'disk full': return insufficientStorage();
-    case 'database busy': return unavailable('The database is busy; retry shortly.', 1);
-    case 'database unreachable': return unavailable('The database cannot be reached right now; retry shortly.');
-    case 'file storage unreachable': return unavailable('The file storage cannot be reached right now; retry shortly.');
+    case 'disk full':
+      return insufficientStorage();
+    case 'database busy':
+      return unavailable('The database is busy; retry shortly.', 1);
+    case 'database unreachable':
+      return unavailable('The database cannot be reached right now; retry shortly.');
+    case 'file storage unreachable':
+      return unavailable('The file storage cannot be reached right now; retry shortly.');
   }
 }

@@ -11,4 +11,14 @@ export { startServer } from './server.ts';
 export { getCMSUser, useCMSUser } from './http/user-helpers.ts';
 export { APIError } from './errors.ts';
 export { manualClock, systemClock, type Clock } from './clock.ts';
-export type { UserConfig as Config, CollectionConfig, GlobalConfig, Field, AccessRule, Hook, StorageAdapter, Where, User } from './config/types.ts';
+export type {
+  UserConfig as Config,
+  CollectionConfig,
+  GlobalConfig,
+  Field,
+  AccessRule,
+  Hook,
+  StorageAdapter,
+  Where,
+  User,
+} from './config/types.ts';

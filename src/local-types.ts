@@ -7,7 +7,11 @@ import type { User } from './config/types.ts';
 import type { PaginatedDocs } from './operations/find.ts';
 
 type EntityTypes = { doc: object; allLocales: object; data: object; path: string };
-export type CMSTypesShape = { locale: string; collections: Record<string, EntityTypes>; globals: Record<string, EntityTypes> };
+export type CMSTypesShape = {
+  locale: string;
+  collections: Record<string, EntityTypes>;
+  globals: Record<string, EntityTypes>;
+};
 
 type Record_ = Record<string, unknown>;
 /** The map of a project that has not generated its types: anything goes, as before. */
@@ -23,7 +27,12 @@ type GlobalSlug<T extends CMSTypesShape> = Extract<keyof T['globals'], string>;
 type Read<E extends EntityTypes, L> = L extends 'all' ? E['allLocales'] : E['doc'];
 
 export type TypedCommon<T extends CMSTypesShape, L> = {
-  user?: User | null; overrideAccess?: boolean; locale?: L; fallbackLocale?: T['locale'] | false; depth?: number; showHiddenFields?: boolean;
+  user?: User | null;
+  overrideAccess?: boolean;
+  locale?: L;
+  fallbackLocale?: T['locale'] | false;
+  depth?: number;
+  showHiddenFields?: boolean;
 };
 type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
 
@@ -31,7 +40,9 @@ type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
 export type TypedWhere<P extends string> = { [K in P]?: unknown } & { and?: TypedWhere<P>[]; or?: TypedWhere<P>[] };
 type Sort<P extends string> = P | `-${P}`;
 type Shape<E extends EntityTypes> = {
-  select?: { [K in keyof E['doc']]?: unknown }; populate?: Record<string, unknown>; richText?: 'html' | 'markdown' | 'text';
+  select?: { [K in keyof E['doc']]?: unknown };
+  populate?: Record<string, unknown>;
+  richText?: 'html' | 'markdown' | 'text';
   /** `false` skips join fields; per join field `{ limit, page, sort, where }`. */
   joins?: false | Record<string, { limit?: number; page?: number; sort?: string; where?: Record<string, unknown> }>;
 };
@@ -42,25 +53,84 @@ type Paginated<D> = Omit<PaginatedDocs, 'docs'> & { docs: D[] };
 type Bulk<D> = { docs: D[]; errors: { id: number; message: string }[] };
 
 export interface TypedLocalAPI<T extends CMSTypesShape> {
-  find<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(args: TypedCommon<T, L> & Shape<Collection<T, S>> & {
-    collection: S; where?: TypedWhere<Collection<T, S>['path']>; sort?: Sort<Collection<T, S>['path']>; limit?: number; page?: number; draft?: boolean; pagination?: boolean;
-  }): Promise<Paginated<Read<Collection<T, S>, L>>>;
-  findByID<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(args: TypedCommon<T, L> & Shape<Collection<T, S>> & {
-    collection: S; id: number | string; draft?: boolean;
-  }): Promise<Read<Collection<T, S>, L>>;
-  count<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; where?: TypedWhere<Collection<T, S>['path']>; draft?: boolean }): Promise<{ totalDocs: number }>;
-  create<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean }): Promise<Collection<T, S>['doc']>;
-  update<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & {
-    collection: S; id: number | string; data: Partial<Collection<T, S>['data']>; draft?: boolean; autosave?: boolean;
-  }): Promise<Collection<T, S>['doc']>;
-  update<S extends CollectionSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & {
-    collection: S; where: TypedWhere<Collection<T, S>['path']>; data: Partial<Collection<T, S>['data']>; draft?: boolean;
-  }): Promise<Bulk<Collection<T, S>['doc']>>;
-  delete<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; id: number | string }): Promise<Collection<T, S>['doc']>;
-  delete<S extends CollectionSlug<T>>(args: TypedCommon<T, LocaleArg<T>> & { collection: S; where: TypedWhere<Collection<T, S>['path']>; draft?: boolean }): Promise<Bulk<Collection<T, S>['doc']>>;
-  findGlobal<G extends GlobalSlug<T>, L extends LocaleArg<T> = undefined>(args: TypedCommon<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean }): Promise<Read<Global<T, G>, L>>;
-  updateGlobal<G extends GlobalSlug<T>>(args: TypedCommon<T, T['locale'] | undefined> & { slug: G; data: Partial<Global<T, G>['data']>; draft?: boolean; autosave?: boolean }): Promise<Global<T, G>['doc']>;
+  find<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(
+    args: TypedCommon<T, L> &
+      Shape<Collection<T, S>> & {
+        collection: S;
+        where?: TypedWhere<Collection<T, S>['path']>;
+        sort?: Sort<Collection<T, S>['path']>;
+        limit?: number;
+        page?: number;
+        draft?: boolean;
+        pagination?: boolean;
+      },
+  ): Promise<Paginated<Read<Collection<T, S>, L>>>;
+  findByID<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(
+    args: TypedCommon<T, L> &
+      Shape<Collection<T, S>> & {
+        collection: S;
+        id: number | string;
+        draft?: boolean;
+      },
+  ): Promise<Read<Collection<T, S>, L>>;
+  count<S extends CollectionSlug<T>>(
+    args: TypedCommon<T, LocaleArg<T>> & {
+      collection: S;
+      where?: TypedWhere<Collection<T, S>['path']>;
+      draft?: boolean;
+    },
+  ): Promise<{ totalDocs: number }>;
+  create<S extends CollectionSlug<T>>(
+    args: TypedCommon<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean },
+  ): Promise<Collection<T, S>['doc']>;
+  update<S extends CollectionSlug<T>>(
+    args: TypedCommon<T, T['locale'] | undefined> & {
+      collection: S;
+      id: number | string;
+      data: Partial<Collection<T, S>['data']>;
+      draft?: boolean;
+      autosave?: boolean;
+    },
+  ): Promise<Collection<T, S>['doc']>;
+  update<S extends CollectionSlug<T>>(
+    args: TypedCommon<T, T['locale'] | undefined> & {
+      collection: S;
+      where: TypedWhere<Collection<T, S>['path']>;
+      data: Partial<Collection<T, S>['data']>;
+      draft?: boolean;
+    },
+  ): Promise<Bulk<Collection<T, S>['doc']>>;
+  delete<S extends CollectionSlug<T>>(
+    args: TypedCommon<T, LocaleArg<T>> & { collection: S; id: number | string },
+  ): Promise<Collection<T, S>['doc']>;
+  delete<S extends CollectionSlug<T>>(
+    args: TypedCommon<T, LocaleArg<T>> & {
+      collection: S;
+      where: TypedWhere<Collection<T, S>['path']>;
+      draft?: boolean;
+    },
+  ): Promise<Bulk<Collection<T, S>['doc']>>;
+  findGlobal<G extends GlobalSlug<T>, L extends LocaleArg<T> = undefined>(
+    args: TypedCommon<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean },
+  ): Promise<Read<Global<T, G>, L>>;
+  updateGlobal<G extends GlobalSlug<T>>(
+    args: TypedCommon<T, T['locale'] | undefined> & {
+      slug: G;
+      data: Partial<Global<T, G>['data']>;
+      draft?: boolean;
+      autosave?: boolean;
+    },
+  ): Promise<Global<T, G>['doc']>;
 }
 
 /** The methods above are the typed ones; the rest of the Local API keeps its own signatures. */
-export const TYPED_METHODS = ['find', 'findByID', 'count', 'create', 'update', 'delete', 'findGlobal', 'updateGlobal'] as const;
+export const TYPED_METHODS = [
+  'find',
+  'findByID',
+  'count',
+  'create',
+  'update',
+  'delete',
+  'findGlobal',
+  'updateGlobal',
+] as const;

@@ -14,7 +14,10 @@ export const SECRET_SETTING = 'secret';
 
 const generate = () => randomBytes(32).toString('hex');
 
-export async function resolveSecret(config: Pick<SanitizedConfig, 'secret' | 'dataDir' | 'databaseEngine'>, store: Store): Promise<string> {
+export async function resolveSecret(
+  config: Pick<SanitizedConfig, 'secret' | 'dataDir' | 'databaseEngine'>,
+  store: Store,
+): Promise<string> {
   if (config.secret) return config.secret;
   if (process.env.CMS_SECRET) return process.env.CMS_SECRET;
   return config.databaseEngine === 'postgres' ? storedSecret(store) : fileSecret(config.dataDir);

@@ -10,24 +10,134 @@ import { startChildServer, type ChildServer } from './support/child-server.ts';
 const HOUR = 3_600_000;
 const FROM = 'Site <no-reply@site.test>';
 let sink: SmtpSink;
-beforeAll(async () => { sink = await startSmtpSink(); });
+beforeAll(async () => {
+  sink = await startSmtpSink();
+});
 afterAll(() => sink.stop());
 
 runScenarios('password routes', () => ({ email: { transport: sink.url, from: FROM } }), [
-  { name: 'forgot-password needs an email', method: 'POST', url: '/users/forgot-password', body: {}, status: 400, contains: ['"field":"email"'] },
-  { name: 'forgot-password answers alike for an unknown email', method: 'POST', url: '/users/forgot-password', body: { email: 'nobody@example.com' }, status: 200, contains: ['"message"'] },
-  { name: 'forgot-password is POST only', method: 'GET', url: '/users/forgot-password', status: 405, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'reset-password needs a token', method: 'POST', url: '/users/reset-password', body: { password: 'new-password-1' }, status: 400, contains: ['"field":"token"'] },
-  { name: 'an unknown token is a 400 naming token', method: 'POST', url: '/users/reset-password', body: { token: 'x'.repeat(43), password: 'new-password-1' }, status: 400, contains: ['"field":"token"'] },
-  { name: 'reset-password from a foreign page is refused', method: 'POST', url: '/users/reset-password', headers: { origin: 'https://evil.example' }, body: { token: 'x', password: 'new-password-1' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'reset-link needs a user', method: 'POST', url: '/users/1/reset-link', status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'reset-link is for admins', method: 'POST', url: '/users/1/reset-link', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'reset-link for an unknown user is a 404', method: 'POST', url: '/users/999/reset-link', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'reset-link answers { url, expiresAt }', method: 'POST', url: '/users/1/reset-link', as: 'admin', status: 200, contains: ['"url":"http://127.0.0.1:', '/admin/reset-password?token=', '"expiresAt":"2026-01-01T01:00:00.000Z"'] },
-  { name: 'an admin invites a user by creating them without a password', method: 'POST', url: '/users', as: 'admin', body: { email: 'new@example.com', role: 'editor' }, status: 201, contains: ['"inviteUrl":"http://127.0.0.1:'], notContains: ['passwordHash'] },
-  { name: 'editors cannot invite', method: 'POST', url: '/users', as: 'editor', body: { email: 'other@example.com' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a user made with a password gets no invitation', method: 'POST', url: '/users', as: 'admin', body: { email: 'pw@example.com', password: 'password123' }, status: 201, notContains: ['inviteUrl'] },
-  { name: 'first-register still needs a password', method: 'POST', url: '/users/first-register', body: { email: 'x@example.com' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
+  {
+    name: 'forgot-password needs an email',
+    method: 'POST',
+    url: '/users/forgot-password',
+    body: {},
+    status: 400,
+    contains: ['"field":"email"'],
+  },
+  {
+    name: 'forgot-password answers alike for an unknown email',
+    method: 'POST',
+    url: '/users/forgot-password',
+    body: { email: 'nobody@example.com' },
+    status: 200,
+    contains: ['"message"'],
+  },
+  {
+    name: 'forgot-password is POST only',
+    method: 'GET',
+    url: '/users/forgot-password',
+    status: 405,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'reset-password needs a token',
+    method: 'POST',
+    url: '/users/reset-password',
+    body: { password: 'new-password-1' },
+    status: 400,
+    contains: ['"field":"token"'],
+  },
+  {
+    name: 'an unknown token is a 400 naming token',
+    method: 'POST',
+    url: '/users/reset-password',
+    body: { token: 'x'.repeat(43), password: 'new-password-1' },
+    status: 400,
+    contains: ['"field":"token"'],
+  },
+  {
+    name: 'reset-password from a foreign page is refused',
+    method: 'POST',
+    url: '/users/reset-password',
+    headers: { origin: 'https://evil.example' },
+    body: { token: 'x', password: 'new-password-1' },
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'reset-link needs a user',
+    method: 'POST',
+    url: '/users/1/reset-link',
+    status: 401,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'reset-link is for admins',
+    method: 'POST',
+    url: '/users/1/reset-link',
+    as: 'editor',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'reset-link for an unknown user is a 404',
+    method: 'POST',
+    url: '/users/999/reset-link',
+    as: 'admin',
+    status: 404,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'reset-link answers { url, expiresAt }',
+    method: 'POST',
+    url: '/users/1/reset-link',
+    as: 'admin',
+    status: 200,
+    contains: ['"url":"http://127.0.0.1:', '/admin/reset-password?token=', '"expiresAt":"2026-01-01T01:00:00.000Z"'],
+  },
+  {
+    name: 'an admin invites a user by creating them without a password',
+    method: 'POST',
+    url: '/users',
+    as: 'admin',
+    body: { email: 'new@example.com', role: 'editor' },
+    status: 201,
+    contains: ['"inviteUrl":"http://127.0.0.1:'],
+    notContains: ['passwordHash'],
+  },
+  {
+    name: 'editors cannot invite',
+    method: 'POST',
+    url: '/users',
+    as: 'editor',
+    body: { email: 'other@example.com' },
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'a user made with a password gets no invitation',
+    method: 'POST',
+    url: '/users',
+    as: 'admin',
+    body: { email: 'pw@example.com', password: 'password123' },
+    status: 201,
+    notContains: ['inviteUrl'],
+  },
+  {
+    name: 'first-register still needs a password',
+    method: 'POST',
+    url: '/users/first-register',
+    body: { email: 'x@example.com' },
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
 ]);
 
 describe('forgot and reset password by mail', () => {
@@ -66,40 +176,61 @@ describe('forgot and reset password by mail', () => {
   test('a reset sets the password, ends every session, signs in, and the link works once', async () => {
     const before = await t.login('ed@example.com', 'password123');
     const link = await askForLink('ed@example.com');
-    const res = await t.request('POST', '/users/reset-password', { body: { token: tokenOf(link), password: 'brand-new-pass' } });
+    const res = await t.request('POST', '/users/reset-password', {
+      body: { token: tokenOf(link), password: 'brand-new-pass' },
+    });
     expect(res.status).toBe(200);
     const session = res.body.token;
-    expect(res.body).toMatchObject({ user: { email: 'ed@example.com' }, token: expect.any(String), exp: expect.any(Number), csrfToken: expect.any(String) });
+    expect(res.body).toMatchObject({
+      user: { email: 'ed@example.com' },
+      token: expect.any(String),
+      exp: expect.any(Number),
+      csrfToken: expect.any(String),
+    });
     expect(res.headers.getSetCookie().some((c) => c.startsWith('cms-session='))).toBe(true);
     expect((await t.request('GET', '/users/me', { token: before.token })).body.user).toBeNull();
     const me = await t.request('GET', '/users/me', { token: session });
     expect(me.body.user.email).toBe('ed@example.com');
-    expect((await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' } })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' } })).status,
+    ).toBe(401);
     await t.login('ed@example.com', 'brand-new-pass');
-    const again = await t.request('POST', '/users/reset-password', { body: { token: tokenOf(link), password: 'another-pass-1' } });
+    const again = await t.request('POST', '/users/reset-password', {
+      body: { token: tokenOf(link), password: 'another-pass-1' },
+    });
     expect(again.status).toBe(400);
     expect(again.body.errors[0].field).toBe('token');
   });
 
   test('a short password is refused and leaves the link usable', async () => {
     const link = await askForLink('ed@example.com');
-    const short = await t.request('POST', '/users/reset-password', { body: { token: tokenOf(link), password: 'short' } });
+    const short = await t.request('POST', '/users/reset-password', {
+      body: { token: tokenOf(link), password: 'short' },
+    });
     expect(short.status).toBe(400);
     expect(short.body.errors[0].field).toBe('password');
-    expect((await t.request('POST', '/users/reset-password', { body: { token: tokenOf(link), password: 'password123' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/users/reset-password', { body: { token: tokenOf(link), password: 'password123' } }))
+        .status,
+    ).toBe(200);
   });
 
   test('a link expires after one hour (test clock)', async () => {
     const link = await askForLink('ed@example.com');
     t.clock.advance(HOUR + 1000);
-    const res = await t.request('POST', '/users/reset-password', { body: { token: tokenOf(link), password: 'password123' } });
+    const res = await t.request('POST', '/users/reset-password', {
+      body: { token: tokenOf(link), password: 'password123' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe('token');
   });
 
   test('unknown and deactivated emails get no mail', async () => {
     const admin = await t.login('admin@example.com', 'password123');
-    const gone = await t.request('POST', '/users', { token: admin.token, body: { email: 'gone@example.com', password: 'password123', active: false } });
+    const gone = await t.request('POST', '/users', {
+      token: admin.token,
+      body: { email: 'gone@example.com', password: 'password123', active: false },
+    });
     expect(gone.status).toBe(201);
     const count = sink.mails.length;
     for (const email of ['nobody@example.com', 'gone@example.com']) {
@@ -113,7 +244,8 @@ describe('forgot and reset password by mail', () => {
   test('forgot-password is throttled like login, apart from login itself', async () => {
     t.clock.advance(HOUR);
     const email = 'admin@example.com';
-    for (let i = 0; i < 5; i++) expect((await t.request('POST', '/users/forgot-password', { body: { email } })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await t.request('POST', '/users/forgot-password', { body: { email } })).status).toBe(200);
     const locked = await t.request('POST', '/users/forgot-password', { body: { email } });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -134,7 +266,10 @@ describe('invitations and admin reset links', () => {
   afterAll(() => t.stop());
 
   test('an invitation is mailed, lasts 7 days, and lets the invitee choose a password and sign in', async () => {
-    const res = await t.request('POST', '/users', { token: admin.token, body: { email: 'Invitee@Example.com', name: 'Ina' } });
+    const res = await t.request('POST', '/users', {
+      token: admin.token,
+      body: { email: 'Invitee@Example.com', name: 'Ina' },
+    });
     expect(res.status).toBe(201);
     const { inviteUrl } = res.body;
     expect(inviteUrl.startsWith('https://cms.example.com/admin/reset-password?token=')).toBe(true);
@@ -144,9 +279,13 @@ describe('invitations and admin reset links', () => {
     expect(mail.subject).toContain('invited');
     expect(linkIn(mail)).toBe(inviteUrl);
     // No password yet: nothing signs in.
-    expect((await t.request('POST', '/users/login', { body: { email: 'invitee@example.com', password: '' } })).status).toBe(400);
+    expect(
+      (await t.request('POST', '/users/login', { body: { email: 'invitee@example.com', password: '' } })).status,
+    ).toBe(400);
     t.clock.advance(6 * 24 * HOUR);
-    const set = await t.request('POST', '/users/reset-password', { body: { token: tokenOf(inviteUrl), password: 'my-own-pass' } });
+    const set = await t.request('POST', '/users/reset-password', {
+      body: { token: tokenOf(inviteUrl), password: 'my-own-pass' },
+    });
     expect(set.status).toBe(200);
     expect(set.body.user.email).toBe('invitee@example.com');
     await t.login('invitee@example.com', 'my-own-pass');
@@ -155,7 +294,9 @@ describe('invitations and admin reset links', () => {
   test('an invitation expires after 7 days', async () => {
     const res = await t.request('POST', '/users', { token: admin.token, body: { email: 'late@example.com' } });
     t.clock.advance(7 * 24 * HOUR + 1000);
-    const set = await t.request('POST', '/users/reset-password', { body: { token: tokenOf(res.body.inviteUrl), password: 'my-own-pass' } });
+    const set = await t.request('POST', '/users/reset-password', {
+      body: { token: tokenOf(res.body.inviteUrl), password: 'my-own-pass' },
+    });
     expect(set.status).toBe(400);
     expect(set.body.errors[0].field).toBe('token');
   });
@@ -173,12 +314,22 @@ describe('invitations and admin reset links', () => {
     expect(Date.parse(fresh.body.expiresAt) - t.clock.now()).toBe(7 * 24 * HOUR);
     await t.cms.background.idle();
     expect(sink.mails.length).toBe(mails + 1); // the invitation only
-    const set = await t.request('POST', '/users/reset-password', { body: { token: tokenOf(withPass.body.url), password: 'changed-pass' } });
+    const set = await t.request('POST', '/users/reset-password', {
+      body: { token: tokenOf(withPass.body.url), password: 'changed-pass' },
+    });
     expect(set.status).toBe(200);
     // Spending one link spends the user's others.
     const older = await t.request('POST', `/users/${user.user.id}/reset-link`, { token: admin.token });
-    await t.request('POST', '/users/reset-password', { body: { token: tokenOf(older.body.url), password: 'changed-pass-2' } });
-    expect((await t.request('POST', '/users/reset-password', { body: { token: tokenOf(withPass.body.url), password: 'x-changed-pass' } })).status).toBe(400);
+    await t.request('POST', '/users/reset-password', {
+      body: { token: tokenOf(older.body.url), password: 'changed-pass-2' },
+    });
+    expect(
+      (
+        await t.request('POST', '/users/reset-password', {
+          body: { token: tokenOf(withPass.body.url), password: 'x-changed-pass' },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -202,7 +353,11 @@ describe('a mail that cannot be sent', () => {
     const admin = await t.user('admin');
     const health = await t.request('GET', '/health', { token: admin.token });
     expect(health.body.email.configured).toBe(true);
-    expect(health.body.email.lastFailure).toMatchObject({ subject: expect.stringContaining('Reset'), error: expect.any(String), at: expect.any(String) });
+    expect(health.body.email.lastFailure).toMatchObject({
+      subject: expect.stringContaining('Reset'),
+      error: expect.any(String),
+      at: expect.any(String),
+    });
     const editor = await t.login('ed@example.com', 'password123');
     expect((await t.request('GET', '/health', { token: editor.token })).body.email).toBeUndefined();
   });
@@ -220,7 +375,11 @@ describe('no user enumeration by timing', () => {
   test('forgot-password for an existing and an unknown email: medians within 5 ms (or half the answer time) over 30 tries', async () => {
     const time = async (email: string) => {
       const start = performance.now();
-      const res = await fetch(`${server.api}/users/forgot-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+      const res = await fetch(`${server.api}/users/forgot-password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+      });
       await res.text();
       const ms = performance.now() - start;
       expect(res.status).toBe(200);
@@ -232,7 +391,9 @@ describe('no user enumeration by timing', () => {
     for (let i = 0; i < 30; i++) {
       // Each pair in turn order, and a pause after each request: what is timed is the answer, not the
       // mail the previous request left running on the same two cores.
-      for (const email of i % 2 ? ['admin@example.com', 'unknown@example.com'] : ['unknown@example.com', 'admin@example.com']) {
+      for (const email of i % 2
+        ? ['admin@example.com', 'unknown@example.com']
+        : ['unknown@example.com', 'admin@example.com']) {
         (email === 'unknown@example.com' ? unknown : known).push(await time(email));
         await Bun.sleep(15);
       }

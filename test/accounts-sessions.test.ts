@@ -3,24 +3,92 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runScenarios, startTestServer, type TestServer } from './harness.ts';
 
 runScenarios('session routes', {}, [
-  { name: 'listing needs a user', method: 'GET', url: '/users/sessions', status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a user lists their own sessions', method: 'GET', url: '/users/sessions', as: 'editor', status: 200, contains: ['"docs":[', '"current":true', '"userAgent":', '"ip":"127.0.0.1"', '"lastUsedAt":"', '"expiresAt":"'], notContains: ['tokenHash', 'csrfToken'] },
-  { name: "an editor cannot list another user's sessions", method: 'GET', url: '/users/sessions?user=999', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: "an admin lists another user's sessions", method: 'GET', url: '/users/sessions?user=1', as: 'admin', status: 200, contains: ['"current":false'], notContains: ['"current":true'] },
-  { name: 'an admin asking for an unknown user gets a 404', method: 'GET', url: '/users/sessions?user=999', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'ending an unknown session is a 404', method: 'DELETE', url: '/users/sessions/0123abcd', as: 'editor', status: 404, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'ending a session by cookie needs the CSRF token', method: 'DELETE', url: '/users/sessions/0123abcd', as: 'cookie:editor', headers: { 'x-csrf-token': 'nope' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'the sessions path takes GET and DELETE only', method: 'POST', url: '/users/sessions', as: 'editor', status: 405, contains: ['"errors"'], events: { '*': 0 } },
+  {
+    name: 'listing needs a user',
+    method: 'GET',
+    url: '/users/sessions',
+    status: 401,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'a user lists their own sessions',
+    method: 'GET',
+    url: '/users/sessions',
+    as: 'editor',
+    status: 200,
+    contains: ['"docs":[', '"current":true', '"userAgent":', '"ip":"127.0.0.1"', '"lastUsedAt":"', '"expiresAt":"'],
+    notContains: ['tokenHash', 'csrfToken'],
+  },
+  {
+    name: "an editor cannot list another user's sessions",
+    method: 'GET',
+    url: '/users/sessions?user=999',
+    as: 'editor',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: "an admin lists another user's sessions",
+    method: 'GET',
+    url: '/users/sessions?user=1',
+    as: 'admin',
+    status: 200,
+    contains: ['"current":false'],
+    notContains: ['"current":true'],
+  },
+  {
+    name: 'an admin asking for an unknown user gets a 404',
+    method: 'GET',
+    url: '/users/sessions?user=999',
+    as: 'admin',
+    status: 404,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'ending an unknown session is a 404',
+    method: 'DELETE',
+    url: '/users/sessions/0123abcd',
+    as: 'editor',
+    status: 404,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'ending a session by cookie needs the CSRF token',
+    method: 'DELETE',
+    url: '/users/sessions/0123abcd',
+    as: 'cookie:editor',
+    headers: { 'x-csrf-token': 'nope' },
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'the sessions path takes GET and DELETE only',
+    method: 'POST',
+    url: '/users/sessions',
+    as: 'editor',
+    status: 405,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
 ]);
 
 describe('seeing and ending sessions', () => {
   let t: TestServer;
   const loginAs = async (agent: string, email = 'ed@example.com') => {
-    const res = await t.request('POST', '/users/login', { body: { email, password: 'password123' }, headers: { 'user-agent': agent } });
+    const res = await t.request('POST', '/users/login', {
+      body: { email, password: 'password123' },
+      headers: { 'user-agent': agent },
+    });
     expect(res.status).toBe(200);
     return res.body.token as string;
   };
-  const list = async (token: string, query = '') => (await t.request('GET', `/users/sessions${query}`, { token })).body.docs as Record<string, any>[];
+  const list = async (token: string, query = '') =>
+    (await t.request('GET', `/users/sessions${query}`, { token })).body.docs as Record<string, any>[];
 
   beforeAll(async () => {
     t = await startTestServer({});
@@ -37,7 +105,12 @@ describe('seeing and ending sessions', () => {
     const current = fromLaptop.filter((s) => s.current);
     expect(current).toHaveLength(1);
     expect(current[0].userAgent).toBe('Laptop/1.0');
-    expect(current[0]).toMatchObject({ ip: '127.0.0.1', createdAt: '2026-01-01T00:00:00.000Z', lastUsedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-08T00:00:00.000Z' });
+    expect(current[0]).toMatchObject({
+      ip: '127.0.0.1',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      lastUsedAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-01-08T00:00:00.000Z',
+    });
     expect(typeof current[0].id).toBe('string');
     expect((await list(phone)).find((s) => s.current)!.userAgent).toBe('Phone/2.0');
   });
@@ -91,7 +164,9 @@ describe('seeing and ending sessions', () => {
     const seen = await list(admin, `?user=${edId}`);
     const session = seen.find((s) => s.userAgent === 'Ed/2.0')!;
     expect(session.current).toBe(false);
-    expect((await t.request('DELETE', `/users/sessions/${session.id}?user=${edId}`, { token: admin })).status).toBe(200);
+    expect((await t.request('DELETE', `/users/sessions/${session.id}?user=${edId}`, { token: admin })).status).toBe(
+      200,
+    );
     expect((await t.request('GET', '/users/me', { token: ed })).body.user).toBeNull();
   });
 
@@ -111,7 +186,10 @@ describe('behind a trusted proxy', () => {
   afterAll(() => t.stop());
 
   test('the address is the client one the proxy reports', async () => {
-    const res = await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' }, headers: { 'x-forwarded-for': '203.0.113.7' } });
+    const res = await t.request('POST', '/users/login', {
+      body: { email: 'ed@example.com', password: 'password123' },
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    });
     const docs = (await t.request('GET', '/users/sessions', { token: res.body.token })).body.docs;
     expect(docs.find((s: { current: boolean }) => s.current).ip).toBe('203.0.113.7');
   });

@@ -32,7 +32,8 @@ describe('the generator', () => {
 
 const STEP = 30_000;
 /** The code the test's authenticator shows at the server's clock moved by `steps`. */
-const codeAt = (t: TestServer, secret: string, steps = 0) => referenceTOTP(fromBase32(secret), Math.floor((t.clock.now() + steps * STEP) / 1000));
+const codeAt = (t: TestServer, secret: string, steps = 0) =>
+  referenceTOTP(fromBase32(secret), Math.floor((t.clock.now() + steps * STEP) / 1000));
 
 async function enrol(t: TestServer, token: string): Promise<{ secret: string; recoveryCodes: string[] }> {
   const setup = await t.request('POST', '/users/totp/setup', { token });
@@ -45,25 +46,119 @@ async function enrol(t: TestServer, token: string): Promise<{ secret: string; re
 }
 
 runScenarios('two-factor routes', {}, [
-  { name: 'setup needs a user', method: 'POST', url: '/users/totp/setup', status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'the status says whether it is on', method: 'GET', url: '/users/totp', as: 'editor', status: 200, contains: ['{"enabled":false}'] },
-  { name: "an editor cannot read another user's status", method: 'GET', url: '/users/totp?user=999', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'setup answers a secret and an otpauth URL', method: 'POST', url: '/users/totp/setup', as: 'editor', status: 200, contains: ['"secret":"', '"otpauthUrl":"otpauth://totp/CMS:editor-', 'issuer=CMS', 'period=30', 'digits=6'] },
-  { name: 'setup is GET-less', method: 'GET', url: '/users/totp/setup', as: 'editor', status: 405, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'enable without setup is a 400', method: 'POST', url: '/users/totp/enable', as: 'admin', body: { code: '123456' }, status: 400, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'enable with a wrong code is a 400 naming code', method: 'POST', url: '/users/totp/enable', as: 'editor', body: { code: '000000' }, status: 400, contains: ['"field":"code"'] },
-  { name: 'disable needs a code or the password', method: 'POST', url: '/users/totp/disable', as: 'editor', body: {}, status: 400, contains: ['"field":"code"'] },
-  { name: 'a cookie session needs the CSRF token', method: 'POST', url: '/users/totp/setup', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: "an editor cannot clear another user's two-factor", method: 'POST', url: '/users/totp/disable?user=999', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: "an admin clears another user's two-factor", method: 'POST', url: '/users/totp/disable?user=1', as: 'admin', status: 200 },
-  { name: 'an admin clearing an unknown user gets a 404', method: 'POST', url: '/users/totp/disable?user=999', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
+  {
+    name: 'setup needs a user',
+    method: 'POST',
+    url: '/users/totp/setup',
+    status: 401,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'the status says whether it is on',
+    method: 'GET',
+    url: '/users/totp',
+    as: 'editor',
+    status: 200,
+    contains: ['{"enabled":false}'],
+  },
+  {
+    name: "an editor cannot read another user's status",
+    method: 'GET',
+    url: '/users/totp?user=999',
+    as: 'editor',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'setup answers a secret and an otpauth URL',
+    method: 'POST',
+    url: '/users/totp/setup',
+    as: 'editor',
+    status: 200,
+    contains: ['"secret":"', '"otpauthUrl":"otpauth://totp/CMS:editor-', 'issuer=CMS', 'period=30', 'digits=6'],
+  },
+  {
+    name: 'setup is GET-less',
+    method: 'GET',
+    url: '/users/totp/setup',
+    as: 'editor',
+    status: 405,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'enable without setup is a 400',
+    method: 'POST',
+    url: '/users/totp/enable',
+    as: 'admin',
+    body: { code: '123456' },
+    status: 400,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'enable with a wrong code is a 400 naming code',
+    method: 'POST',
+    url: '/users/totp/enable',
+    as: 'editor',
+    body: { code: '000000' },
+    status: 400,
+    contains: ['"field":"code"'],
+  },
+  {
+    name: 'disable needs a code or the password',
+    method: 'POST',
+    url: '/users/totp/disable',
+    as: 'editor',
+    body: {},
+    status: 400,
+    contains: ['"field":"code"'],
+  },
+  {
+    name: 'a cookie session needs the CSRF token',
+    method: 'POST',
+    url: '/users/totp/setup',
+    as: 'cookie:editor',
+    headers: { 'x-csrf-token': 'wrong' },
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: "an editor cannot clear another user's two-factor",
+    method: 'POST',
+    url: '/users/totp/disable?user=999',
+    as: 'editor',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: "an admin clears another user's two-factor",
+    method: 'POST',
+    url: '/users/totp/disable?user=1',
+    as: 'admin',
+    status: 200,
+  },
+  {
+    name: 'an admin clearing an unknown user gets a 404',
+    method: 'POST',
+    url: '/users/totp/disable?user=999',
+    as: 'admin',
+    status: 404,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
 ]);
 
 describe('signing in with two factors', () => {
   let t: TestServer;
   let secret: string;
   let recoveryCodes: string[];
-  const login = (body: Record<string, unknown>) => t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123', ...body } });
+  const login = (body: Record<string, unknown>) =>
+    t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123', ...body } });
 
   beforeAll(async () => {
     t = await startTestServer({ auth: { maxLoginAttempts: 4 } });
@@ -75,7 +170,9 @@ describe('signing in with two factors', () => {
 
   test('ten distinct recovery codes; the secret is stored sealed', async () => {
     expect(recoveryCodes).toHaveLength(10);
-    const status = await t.request('GET', '/users/totp?user=2', { token: (await t.login('admin@example.com', 'password123')).token });
+    const status = await t.request('GET', '/users/totp?user=2', {
+      token: (await t.login('admin@example.com', 'password123')).token,
+    });
     expect(status.body).toEqual({ enabled: true });
     expect(new Set(recoveryCodes).size).toBe(10);
     const rows = await t.cms.store.all<{ secret: string }>('SELECT "secret" FROM "_cms_totp"');
@@ -166,7 +263,9 @@ describe('signing in with two factors', () => {
     const without = await t.request('POST', '/users/reset-password', { body: { token, password: 'new-password-1' } });
     expect(without.status).toBe(401);
     expect(without.body.errors[0].field).toBe('code');
-    const withCode = await t.request('POST', '/users/reset-password', { body: { token, password: 'new-password-1', code: await codeAt(t, fresh) } });
+    const withCode = await t.request('POST', '/users/reset-password', {
+      body: { token, password: 'new-password-1', code: await codeAt(t, fresh) },
+    });
     expect(withCode.status).toBe(200);
   });
 });
@@ -174,15 +273,23 @@ describe('signing in with two factors', () => {
 describe('auth.requireTwoFactor', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ auth: { requireTwoFactor: ['admin'] }, collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }] });
+    t = await startTestServer({
+      auth: { requireTwoFactor: ['admin'] },
+      collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }],
+    });
     const { create } = await import('../src/operations/create.ts');
     const { createContext } = await import('../src/operations/context.ts');
-    await create(createContext(t.cms, { overrideAccess: true }), { collection: 'users', data: { email: 'boss@example.com', password: 'password123', role: 'admin' } });
+    await create(createContext(t.cms, { overrideAccess: true }), {
+      collection: 'users',
+      data: { email: 'boss@example.com', password: 'password123', role: 'admin' },
+    });
   });
   afterAll(() => t.stop());
 
   test('an admin without two factors may only enrol, then works as usual and needs a code from then on', async () => {
-    const first = await t.request('POST', '/users/login', { body: { email: 'boss@example.com', password: 'password123' } });
+    const first = await t.request('POST', '/users/login', {
+      body: { email: 'boss@example.com', password: 'password123' },
+    });
     expect(first.status).toBe(200);
     expect(first.body.twoFactorSetupRequired).toBe(true);
     const token = first.body.token;
@@ -192,8 +299,13 @@ describe('auth.requireTwoFactor', () => {
     expect(me.body.twoFactorSetupRequired).toBe(true);
     const { secret } = await enrol(t, token);
     expect((await t.request('GET', '/notes', { token })).status).toBe(200);
-    expect((await t.request('POST', '/users/login', { body: { email: 'boss@example.com', password: 'password123' } })).status).toBe(401);
-    const second = await t.request('POST', '/users/login', { body: { email: 'boss@example.com', password: 'password123', code: await codeAt(t, secret) } });
+    expect(
+      (await t.request('POST', '/users/login', { body: { email: 'boss@example.com', password: 'password123' } }))
+        .status,
+    ).toBe(401);
+    const second = await t.request('POST', '/users/login', {
+      body: { email: 'boss@example.com', password: 'password123', code: await codeAt(t, secret) },
+    });
     expect(second.status).toBe(200);
     expect(second.body.twoFactorSetupRequired).toBeUndefined();
   });

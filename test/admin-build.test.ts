@@ -42,17 +42,22 @@ describe('admin bundle', () => {
     expect(names).toContain('index.html');
     expect(names.filter((n) => /^assets\/main-[A-Z0-9]{8}\.js$/.test(n))).toHaveLength(1);
     expect(names.filter((n) => /^assets\/main-[A-Z0-9]{8}\.css$/.test(n))).toHaveLength(1);
-    expect(names.filter((n) => n !== 'index.html').every((n) => /^assets\/[a-z-]+-[A-Z0-9]{8}\.(js|css)$/.test(n))).toBe(true);
+    expect(
+      names.filter((n) => n !== 'index.html').every((n) => /^assets\/[a-z-]+-[A-Z0-9]{8}\.(js|css)$/.test(n)),
+    ).toBe(true);
     // The version viewer is not part of the first load.
     expect(build.firstLoad.some((n) => n.startsWith('assets/version-viewer-'))).toBe(false);
     expect(names.some((n) => n.startsWith('assets/version-viewer-'))).toBe(true);
   });
 
-  const gzipped = (paths: string[]) => paths.reduce((sum, p) => sum + gzipSync(readFileSync(join(build.outdir, p)), { level: 9 }).byteLength, 0);
+  const gzipped = (paths: string[]) =>
+    paths.reduce((sum, p) => sum + gzipSync(readFileSync(join(build.outdir, p)), { level: 9 }).byteLength, 0);
 
   test(`the first load stays under ${BUDGET_GZIP_BYTES / 1000} kB gzipped, everything under ${ALL_GZIP_BYTES / 1000} kB`, () => {
     expect(gzipped(build.firstLoad)).toBeLessThan(BUDGET_GZIP_BYTES);
-    expect(gzipped(build.files.filter((f) => f.path.startsWith('assets/') && !isEditor(f.path)).map((f) => f.path))).toBeLessThan(ALL_GZIP_BYTES);
+    expect(
+      gzipped(build.files.filter((f) => f.path.startsWith('assets/') && !isEditor(f.path)).map((f) => f.path)),
+    ).toBeLessThan(ALL_GZIP_BYTES);
   });
 
   test(`the rich text editor is a chunk of its own, outside the first load, under ${EDITOR_GZIP_BYTES / 1000} kB gzipped`, () => {

@@ -19,15 +19,37 @@ describe.skipIf(!hasChromium())('admin editing comforts', () => {
     await buildAdmin();
     t = await startTestServer({
       localization: { locales: ['en', 'de'], defaultLocale: 'en' },
-      collections: [{ slug: 'notes', drafts: true, admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text', localized: true }, { name: 'code', type: 'text' }] }, { slug: 'posts', admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text' }, { name: 'cover', type: 'upload', relationTo: 'media' }] }],
+      collections: [
+        {
+          slug: 'notes',
+          drafts: true,
+          admin: { useAsTitle: 'title' },
+          fields: [
+            { name: 'title', type: 'text', localized: true },
+            { name: 'code', type: 'text' },
+          ],
+        },
+        {
+          slug: 'posts',
+          admin: { useAsTitle: 'title' },
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'cover', type: 'upload', relationTo: 'media' },
+          ],
+        },
+      ],
     });
     await t.request('POST', '/users/first-register', { body: { ...ADMIN } });
     const s = await t.login(ADMIN.email, ADMIN.password);
-    const image = await t.request('POST', '/media', { token: s.token, body: form(await png(300, 200), 'harbour.png', { alt: 'The harbour at dusk' }, 'image/png') });
+    const image = await t.request('POST', '/media', {
+      token: s.token,
+      body: form(await png(300, 200), 'harbour.png', { alt: 'The harbour at dusk' }, 'image/png'),
+    });
     expect(image.status).toBe(201);
     await t.request('POST', '/posts', { token: s.token, body: { title: 'With a cover', cover: image.body.doc.id } });
     await t.request('POST', '/posts', { token: s.token, body: { title: 'Without one' } });
-    for (const title of ['Harbour walk', 'Market day']) await t.request('POST', '/notes?locale=en', { token: s.token, body: { title, code: title.slice(0, 3) } });
+    for (const title of ['Harbour walk', 'Market day'])
+      await t.request('POST', '/notes?locale=en', { token: s.token, body: { title, code: title.slice(0, 3) } });
   }, 60_000);
 
   afterAll(async () => {
@@ -47,7 +69,12 @@ describe.skipIf(!hasChromium())('admin editing comforts', () => {
         expect(await thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
         const box = (await thumb.boundingBox())!;
         expect(Math.round(box.width)).toBe(40);
-        expect(await page.getByRole('row', { name: /Without one/ }).getByRole('img').count()).toBe(0);
+        expect(
+          await page
+            .getByRole('row', { name: /Without one/ })
+            .getByRole('img')
+            .count(),
+        ).toBe(0);
         expect(pageErrors).toEqual([]);
       } finally {
         await opened?.browser.close();
@@ -55,7 +82,10 @@ describe.skipIf(!hasChromium())('admin editing comforts', () => {
     }, 30_000);
   }
 
-  for (const [width, id, title] of [[1366, 1, 'Harbour walk'], [375, 2, 'Market day']] as const) {
+  for (const [width, id, title] of [
+    [1366, 1, 'Harbour walk'],
+    [375, 2, 'Market day'],
+  ] as const) {
     test(`"Copy to locale" copies the localized fields into German as a draft at ${width} px`, async () => {
       let opened: AdminPage | undefined;
       try {
@@ -70,7 +100,9 @@ describe.skipIf(!hasChromium())('admin editing comforts', () => {
         await dialog.getByRole('button', { name: 'Copy' }).click();
         await dialog.waitFor({ state: 'detached' });
         const s = await t.login(ADMIN.email, ADMIN.password);
-        const german = await t.request('GET', `/notes/${id}?locale=de&fallback-locale=false&draft=true`, { token: s.token });
+        const german = await t.request('GET', `/notes/${id}?locale=de&fallback-locale=false&draft=true`, {
+          token: s.token,
+        });
         expect(german.body.title).toBe(title);
         expect(german.body.status).toBe('draft');
         expect(pageErrors).toEqual([]);

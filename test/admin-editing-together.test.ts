@@ -31,7 +31,11 @@ const config = {
         { name: 'category', type: 'relationship', relationTo: 'categories' },
         { name: 'link', type: 'relationship', relationTo: ['categories', 'posts'] },
         { name: 'hasCta', type: 'checkbox' },
-        { name: 'ctaText', type: 'text', admin: { condition: (data: Record<string, unknown>) => Boolean(data.hasCta) } },
+        {
+          name: 'ctaText',
+          type: 'text',
+          admin: { condition: (data: Record<string, unknown>) => Boolean(data.hasCta) },
+        },
         { name: 'body', type: 'textarea' },
       ],
     },
@@ -59,7 +63,12 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
     s = await t.login(GRACE.email, GRACE.password);
     expect((await t.request('POST', '/users', { token: s.token, body: { ...LIN, role: 'editor' } })).status).toBe(201);
     newsId = (await t.request('POST', '/categories', { token: s.token, body: { name: 'News' } })).body.doc.id;
-    helloId = (await t.request('POST', '/posts', { token: s.token, body: { title: 'Hello', category: newsId, status: 'published' } })).body.doc.id;
+    helloId = (
+      await t.request('POST', '/posts', {
+        token: s.token,
+        body: { title: 'Hello', category: newsId, status: 'published' },
+      })
+    ).body.doc.id;
     ({ browser, page, pageErrors } = await openAdminLoggedIn(t, GRACE));
   }, 60_000);
 
@@ -68,63 +77,82 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
     await t?.stop();
   });
 
-  test('a field with a condition shows and hides as the editor types', async () => {
-    await page.goto(admin('/collections/posts/create'));
-    await page.locator('#field-title').waitFor();
-    await page.waitForLoadState('networkidle');
-    expect(await page.locator('#field-ctaText').count()).toBe(0);
-    await page.getByLabel('Has Cta').check();
-    await page.locator('#field-ctaText').waitFor();
-    await page.getByLabel('Has Cta').uncheck();
-    await page.locator('#field-ctaText').waitFor({ state: 'detached' });
-  }, STEP);
+  test(
+    'a field with a condition shows and hides as the editor types',
+    async () => {
+      await page.goto(admin('/collections/posts/create'));
+      await page.locator('#field-title').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await page.locator('#field-ctaText').count()).toBe(0);
+      await page.getByLabel('Has Cta').check();
+      await page.locator('#field-ctaText').waitFor();
+      await page.getByLabel('Has Cta').uncheck();
+      await page.locator('#field-ctaText').waitFor({ state: 'detached' });
+    },
+    STEP,
+  );
 
-  test('the polymorphic picker searches every collection it names and saves { relationTo, value }', async () => {
-    await page.goto(admin(`/collections/posts/${helloId}`));
-    await page.getByRole('heading', { name: 'Hello' }).waitFor();
-    const box = page.locator('#field-link');
-    await box.focus();
-    await page.keyboard.type('e');
-    const options = page.getByRole('listbox', { name: 'Matching documents' }).getByRole('option');
-    await options.filter({ hasText: 'News' }).waitFor();
-    await options.filter({ hasText: 'Hello' }).waitFor();
-    expect(await options.filter({ hasText: 'News' }).textContent()).toContain('Category');
-    await page.keyboard.press('ArrowDown');
-    const first = await page.locator('[role=option].active').textContent();
-    await page.keyboard.press('Enter');
-    expect(first).toContain('News');
-    await page.getByRole('list', { name: 'Selected' }).getByText('News (Category)').waitFor();
-    await page.getByRole('button', { name: 'Save draft' }).click();
-    await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
-    const draft = (await t.request('GET', `/posts/${helloId}?draft=true&depth=0`, { token: s.token })).body;
-    expect(draft.link).toEqual({ relationTo: 'categories', value: newsId });
-  }, STEP);
+  test(
+    'the polymorphic picker searches every collection it names and saves { relationTo, value }',
+    async () => {
+      await page.goto(admin(`/collections/posts/${helloId}`));
+      await page.getByRole('heading', { name: 'Hello' }).waitFor();
+      const box = page.locator('#field-link');
+      await box.focus();
+      await page.keyboard.type('e');
+      const options = page.getByRole('listbox', { name: 'Matching documents' }).getByRole('option');
+      await options.filter({ hasText: 'News' }).waitFor();
+      await options.filter({ hasText: 'Hello' }).waitFor();
+      expect(await options.filter({ hasText: 'News' }).textContent()).toContain('Category');
+      await page.keyboard.press('ArrowDown');
+      const first = await page.locator('[role=option].active').textContent();
+      await page.keyboard.press('Enter');
+      expect(first).toContain('News');
+      await page.getByRole('list', { name: 'Selected' }).getByText('News (Category)').waitFor();
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
+      const draft = (await t.request('GET', `/posts/${helloId}?draft=true&depth=0`, { token: s.token })).body;
+      expect(draft.link).toEqual({ relationTo: 'categories', value: newsId });
+    },
+    STEP,
+  );
 
-  test('autosave saves the draft while typing, shows when, and never publishes', async () => {
-    await page.locator('#field-body').fill('Typed and kept');
-    await page.getByTestId('autosave-status').filter({ hasText: /Draft autosaved at/ }).waitFor();
-    const draft = (await t.request('GET', `/posts/${helloId}?draft=true`, { token: s.token })).body;
-    expect(draft.body).toBe('Typed and kept');
-    const live = (await t.request('GET', `/posts/${helloId}`, { token: s.token })).body;
-    expect(live.body ?? null).toBeNull();
-    expect(live.status).toBe('published');
-  }, STEP);
+  test(
+    'autosave saves the draft while typing, shows when, and never publishes',
+    async () => {
+      await page.locator('#field-body').fill('Typed and kept');
+      await page
+        .getByTestId('autosave-status')
+        .filter({ hasText: /Draft autosaved at/ })
+        .waitFor();
+      const draft = (await t.request('GET', `/posts/${helloId}?draft=true`, { token: s.token })).body;
+      expect(draft.body).toBe('Typed and kept');
+      const live = (await t.request('GET', `/posts/${helloId}`, { token: s.token })).body;
+      expect(live.body ?? null).toBeNull();
+      expect(live.status).toBe('published');
+    },
+    STEP,
+  );
 
-  test('a join lists the documents pointing here and creates one already pointing here', async () => {
-    await page.goto(admin(`/collections/categories/${newsId}`));
-    await page.getByRole('heading', { name: 'News' }).waitFor();
-    const table = page.locator('[data-path="posts"] table');
-    await table.getByRole('link', { name: 'Hello' }).waitFor();
-    await page.getByRole('button', { name: 'New post here' }).click();
-    await page.waitForURL(/\/collections\/posts\/create$/);
-    await page.getByRole('list', { name: 'Selected' }).getByText('News').waitFor();
-    await page.locator('#field-title').fill('Second');
-    await page.getByRole('button', { name: 'Save draft' }).click();
-    await page.waitForURL(/\/collections\/posts\/\d+$/);
-    await page.goto(admin(`/collections/categories/${newsId}`));
-    await page.locator('[data-path="posts"] table').getByRole('link', { name: 'Second' }).waitFor();
-    expect(pageErrors).toEqual([]);
-  }, STEP);
+  test(
+    'a join lists the documents pointing here and creates one already pointing here',
+    async () => {
+      await page.goto(admin(`/collections/categories/${newsId}`));
+      await page.getByRole('heading', { name: 'News' }).waitFor();
+      const table = page.locator('[data-path="posts"] table');
+      await table.getByRole('link', { name: 'Hello' }).waitFor();
+      await page.getByRole('button', { name: 'New post here' }).click();
+      await page.waitForURL(/\/collections\/posts\/create$/);
+      await page.getByRole('list', { name: 'Selected' }).getByText('News').waitFor();
+      await page.locator('#field-title').fill('Second');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.waitForURL(/\/collections\/posts\/\d+$/);
+      await page.goto(admin(`/collections/categories/${newsId}`));
+      await page.locator('[data-path="posts"] table').getByRole('link', { name: 'Second' }).waitFor();
+      expect(pageErrors).toEqual([]);
+    },
+    STEP,
+  );
 
   test('locks: another editor sees who is editing, takes over, and the first save is refused with the text kept', async () => {
     await page.goto(admin(`/collections/categories/${newsId}`));
@@ -146,21 +174,31 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
       await page.getByRole('alert').filter({ hasText: 'taken over by Lin Editor' }).waitFor();
       expect((await t.request('GET', `/categories/${newsId}`, { token: s.token })).body.name).toBe('News');
       expect(await page.locator('#field-name').inputValue()).toBe('News, edited by Grace');
-      const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('cms-unsaved:')).map((k) => localStorage.getItem(k)));
+      const kept = await page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith('cms-unsaved:'))
+          .map((k) => localStorage.getItem(k)),
+      );
       expect(kept.join()).toContain('News, edited by Grace');
     } finally {
       await other.browser.close();
     }
   }, 40_000);
 
-  test('at 375 px the join table and the picker fit', async () => {
-    await page.setViewportSize({ width: 375, height: 800 });
-    for (const path of [`/collections/categories/${newsId}`, `/collections/posts/${helloId}`]) {
-      await page.goto(admin(path));
-      await page.locator('h1').waitFor();
-      await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
-  }, STEP);
+  test(
+    'at 375 px the join table and the picker fit',
+    async () => {
+      await page.setViewportSize({ width: 375, height: 800 });
+      for (const path of [`/collections/categories/${newsId}`, `/collections/posts/${helloId}`]) {
+        await page.goto(admin(path));
+        await page.locator('h1').waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        ).toBe(0);
+      }
+      await page.setViewportSize({ width: 1366, height: 900 });
+    },
+    STEP,
+  );
 });

@@ -8,17 +8,24 @@ import { changedFields, emptyDoc, withDefaults } from '../admin/src/form/values.
 
 describe('queryString', () => {
   test('writes the bracket form the API reads, leaving out empty values', () => {
-    expect(queryString({ limit: 20, page: 1, sort: '-title', where: { title: { like: 'a b&c' } }, locale: undefined })).toBe(
-      '?limit=20&page=1&sort=-title&where[title][like]=a%20b%26c',
+    expect(
+      queryString({ limit: 20, page: 1, sort: '-title', where: { title: { like: 'a b&c' } }, locale: undefined }),
+    ).toBe('?limit=20&page=1&sort=-title&where[title][like]=a%20b%26c');
+    expect(queryString({ where: { or: [{ a: { like: 'x' } }, { b: { like: 'y' } }] } })).toBe(
+      '?where[or][0][a][like]=x&where[or][1][b][like]=y',
     );
-    expect(queryString({ where: { or: [{ a: { like: 'x' } }, { b: { like: 'y' } }] } })).toBe('?where[or][0][a][like]=x&where[or][1][b][like]=y');
     expect(queryString({ draft: undefined })).toBe('');
   });
 });
 
 describe('errors', () => {
   test('a 400 keeps every field error; a bodyless 413 gets a readable message', () => {
-    const e = errorFromBody(400, { errors: [{ field: 'title', message: 'This field is required.' }, { field: 'links.0.label', message: 'Required.' }] });
+    const e = errorFromBody(400, {
+      errors: [
+        { field: 'title', message: 'This field is required.' },
+        { field: 'links.0.label', message: 'Required.' },
+      ],
+    });
     expect(e.field).toBe('title');
     expect(e.errors.map((x) => x.field)).toEqual(['title', 'links.0.label']);
     expect(errorFromBody(413, null).message).toBe('The file is too large.');
@@ -49,7 +56,14 @@ describe('form values', () => {
   ];
 
   test('a blank document has a value for every input', () => {
-    expect(emptyDoc(fields)).toEqual({ title: null, done: false, tags: [], seo: { title: null }, rows: [], filename: null });
+    expect(emptyDoc(fields)).toEqual({
+      title: null,
+      done: false,
+      tags: [],
+      seo: { title: null },
+      rows: [],
+      filename: null,
+    });
   });
 
   test('only changed, editable fields are sent', () => {
@@ -64,11 +78,21 @@ describe('uploads', () => {
   const limits = { maxFileSize: 1000, mimeTypes: ['image/*', 'application/pdf'] };
   test('refuses what the server would refuse, before sending it', () => {
     expect(precheckUpload(new File([new Uint8Array(10)], 'a.png', { type: 'image/png' }), limits)).toBeNull();
-    expect(precheckUpload(new File([new Uint8Array(2000)], 'a.png', { type: 'image/png' }), limits)).toContain('the limit is 1 kB');
+    expect(precheckUpload(new File([new Uint8Array(2000)], 'a.png', { type: 'image/png' }), limits)).toContain(
+      'the limit is 1 kB',
+    );
     expect(precheckUpload(new File(['x'], 'a.txt', { type: 'text/plain' }), limits)).toContain('not accepted');
   });
   test('thumbnails prefer a generated size of at least 160px', () => {
-    const doc = { mimeType: 'image/png', url: '/f.png', sizes: { tiny: { width: 64, url: '/t.png' }, card: { width: 400, url: '/c.png' }, thumb: { width: 300, url: '/m.png' } } };
+    const doc = {
+      mimeType: 'image/png',
+      url: '/f.png',
+      sizes: {
+        tiny: { width: 64, url: '/t.png' },
+        card: { width: 400, url: '/c.png' },
+        thumb: { width: 300, url: '/m.png' },
+      },
+    };
     expect(thumbnailURL(doc)).toBe('/m.png');
     expect(thumbnailURL({ mimeType: 'application/pdf', url: '/f.pdf' })).toBeNull();
   });
@@ -84,7 +108,9 @@ describe('markdown preview', () => {
     expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">site</a>');
   });
   test('cannot inject markup or script', () => {
-    const html = renderMarkdown('<img src=x onerror=alert(1)>\n\n[x](javascript:alert(1)) [y](data:text/html,hi) `<b>`\n\n```\n<script>\n```');
+    const html = renderMarkdown(
+      '<img src=x onerror=alert(1)>\n\n[x](javascript:alert(1)) [y](data:text/html,hi) `<b>`\n\n```\n<script>\n```',
+    );
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<script');
     expect(html).not.toContain('<b>');
@@ -98,7 +124,12 @@ describe('list cells', () => {
   const authors = { name: 'authors', type: 'relationship', relationTo: 'users', hasMany: true } as Field;
   test('populated related documents show their name, ids show #id', () => {
     expect(cellText(upload, { id: 3, filename: 'cat-x1.png' })).toBe('cat-x1.png');
-    expect(cellText(authors, [{ id: 1, email: 'a@example.com' }, { id: 2, name: 'Bo', email: 'b@example.com' }])).toBe('a@example.com, Bo');
+    expect(
+      cellText(authors, [
+        { id: 1, email: 'a@example.com' },
+        { id: 2, name: 'Bo', email: 'b@example.com' },
+      ]),
+    ).toBe('a@example.com, Bo');
     expect(cellText(upload, 7)).toBe('#7');
     expect(cellText(authors, [{ id: 4 }])).toBe('#4');
   });

@@ -46,57 +46,79 @@ describe.skipIf(!hasChromium())('admin operations views', () => {
     await receiver?.stop();
   });
 
-  test('webhook deliveries: a failed one with its error, filtered by state, retried', async () => {
-    await nav().getByRole('link', { name: 'Webhook deliveries' }).click();
-    await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
-    const row = page.getByRole('row', { name: /create posts #1/ });
-    await row.getByText('HTTP 410').waitFor();
-    expect(await row.textContent()).toContain('failed');
+  test(
+    'webhook deliveries: a failed one with its error, filtered by state, retried',
+    async () => {
+      await nav().getByRole('link', { name: 'Webhook deliveries' }).click();
+      await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+      const row = page.getByRole('row', { name: /create posts #1/ });
+      await row.getByText('HTTP 410').waitFor();
+      expect(await row.textContent()).toContain('failed');
 
-    await page.getByLabel('State').selectOption('pending');
-    await page.getByText('No deliveries in state “pending”').waitFor();
-    expect(page.url()).toContain('state=pending');
-    await page.getByLabel('State').selectOption('failed');
-    await row.waitFor();
-    await page.screenshot({ path: path.join(SHOTS, 'operations-webhooks-1366.png') });
+      await page.getByLabel('State').selectOption('pending');
+      await page.getByText('No deliveries in state “pending”').waitFor();
+      expect(page.url()).toContain('state=pending');
+      await page.getByLabel('State').selectOption('failed');
+      await row.waitFor();
+      await page.screenshot({ path: path.join(SHOTS, 'operations-webhooks-1366.png') });
 
-    receiver.respondWith(answer(200));
-    await row.getByRole('button', { name: /Retry/ }).click();
-    await page.getByRole('status').filter({ hasText: 'Delivery queued for another attempt' }).waitFor();
-    await flushWebhooks(t.cms);
-    expect(receiver.requests).toHaveLength(2);
-    await page.getByLabel('State').selectOption('');
-    await page.getByText('No deliveries.').waitFor();
-  }, STEP);
+      receiver.respondWith(answer(200));
+      await row.getByRole('button', { name: /Retry/ }).click();
+      await page.getByRole('status').filter({ hasText: 'Delivery queued for another attempt' }).waitFor();
+      await flushWebhooks(t.cms);
+      expect(receiver.requests).toHaveLength(2);
+      await page.getByLabel('State').selectOption('');
+      await page.getByText('No deliveries.').waitFor();
+    },
+    STEP,
+  );
 
-  test('health shows the admin details', async () => {
-    await nav().getByRole('link', { name: 'Health' }).click();
-    const panel = page.getByRole('region', { name: 'Health details' });
-    await panel.waitFor();
-    const text = await panel.textContent();
-    for (const label of ['Status', 'ok', 'Database', 'Uptime', 'File storage', 'local', 'Job loop last run', 'Webhook deliveries failed']) expect(text).toContain(label);
-  }, STEP);
+  test(
+    'health shows the admin details',
+    async () => {
+      await nav().getByRole('link', { name: 'Health' }).click();
+      const panel = page.getByRole('region', { name: 'Health details' });
+      await panel.waitFor();
+      const text = await panel.textContent();
+      for (const label of [
+        'Status',
+        'ok',
+        'Database',
+        'Uptime',
+        'File storage',
+        'local',
+        'Job loop last run',
+        'Webhook deliveries failed',
+      ])
+        expect(text).toContain(label);
+    },
+    STEP,
+  );
 
-  test('backups: back up now, listed, downloadable; no page overflow at 375 px', async () => {
-    await nav().getByRole('link', { name: 'Backups' }).click();
-    await page.getByText('No backups yet.').waitFor();
-    await page.getByRole('button', { name: 'Back up now' }).click();
-    const link = page.getByRole('link', { name: /^cms-backup-.*\.tar\.gz$/ });
-    await link.waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    const file = await download.path();
-    const bytes = new Uint8Array(await Bun.file(file!).arrayBuffer());
-    expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
-    await page.screenshot({ path: path.join(SHOTS, 'operations-backups-1366.png') });
+  test(
+    'backups: back up now, listed, downloadable; no page overflow at 375 px',
+    async () => {
+      await nav().getByRole('link', { name: 'Backups' }).click();
+      await page.getByText('No backups yet.').waitFor();
+      await page.getByRole('button', { name: 'Back up now' }).click();
+      const link = page.getByRole('link', { name: /^cms-backup-.*\.tar\.gz$/ });
+      await link.waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      const file = await download.path();
+      const bytes = new Uint8Array(await Bun.file(file!).arrayBuffer());
+      expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+      await page.screenshot({ path: path.join(SHOTS, 'operations-backups-1366.png') });
 
-    await page.setViewportSize({ width: 375, height: 800 });
-    for (const p of ['webhooks', 'health', 'backups']) {
-      await page.goto(`${t.url}/admin/operations/${p}`);
-      await page.locator('#main h1').waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: path.join(SHOTS, `operations-${p}-375.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 1366, height: 900 });
-    expect(pageErrors).toEqual([]);
-  }, STEP);
+      await page.setViewportSize({ width: 375, height: 800 });
+      for (const p of ['webhooks', 'health', 'backups']) {
+        await page.goto(`${t.url}/admin/operations/${p}`);
+        await page.locator('#main h1').waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: path.join(SHOTS, `operations-${p}-375.png`), fullPage: true });
+      }
+      await page.setViewportSize({ width: 1366, height: 900 });
+      expect(pageErrors).toEqual([]);
+    },
+    STEP,
+  );
 });

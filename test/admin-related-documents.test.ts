@@ -36,16 +36,27 @@ describe.skipIf(!hasChromium())('admin related documents', () => {
     });
     await t.request('POST', '/users/first-register', { body: { ...ADMIN } });
     token = (await t.login(ADMIN.email, ADMIN.password)).token;
-    for (const name of ['Grace Hopper', 'Alan Turing', 'Barbara Liskov', 'Edsger Dijkstra']) authors[name] = (await t.request('POST', '/authors', { token, body: { name } })).body.doc.id;
-    const posts: [string, string][] = [['Compilers', 'Grace Hopper'], ['COBOL', 'Grace Hopper'], ['Computable numbers', 'Alan Turing'], ['Substitution', 'Barbara Liskov'], ['Shortest paths', 'Edsger Dijkstra']];
-    for (const [title, author] of posts) await t.request('POST', '/posts', { token, body: { title, author: authors[author] } });
+    for (const name of ['Grace Hopper', 'Alan Turing', 'Barbara Liskov', 'Edsger Dijkstra'])
+      authors[name] = (await t.request('POST', '/authors', { token, body: { name } })).body.doc.id;
+    const posts: [string, string][] = [
+      ['Compilers', 'Grace Hopper'],
+      ['COBOL', 'Grace Hopper'],
+      ['Computable numbers', 'Alan Turing'],
+      ['Substitution', 'Barbara Liskov'],
+      ['Shortest paths', 'Edsger Dijkstra'],
+    ];
+    for (const [title, author] of posts)
+      await t.request('POST', '/posts', { token, body: { title, author: authors[author] } });
   }, 60_000);
 
   afterAll(async () => {
     await t?.stop();
   });
 
-  const rowTitles = (page: AdminPage['page']) => page.locator('table tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('a')?.textContent?.trim() ?? ''));
+  const rowTitles = (page: AdminPage['page']) =>
+    page
+      .locator('table tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.querySelector('a')?.textContent?.trim() ?? ''));
 
   for (const width of [1366, 375]) {
     test(`a list is filtered by authors picked by name, and a reload keeps them by name at ${width} px`, async () => {
@@ -75,11 +86,14 @@ describe.skipIf(!hasChromium())('admin related documents', () => {
         expect((await rowTitles(page)).sort()).toEqual(['COBOL', 'Compilers', 'Substitution']);
         // The address holds the API's where with ids.
         const where = [...new URL(page.url()).searchParams].filter(([k]) => k.startsWith('where['));
-        expect(where).toEqual([['where[and][0][author][in]', `${authors['Grace Hopper']},${authors['Barbara Liskov']}`]]);
+        expect(where).toEqual([
+          ['where[and][0][author][in]', `${authors['Grace Hopper']},${authors['Barbara Liskov']}`],
+        ]);
 
         await page.reload();
         await page.getByText('3 documents').waitFor();
-        if (!(await page.getByRole('form', { name: 'Filters' }).isVisible())) await page.getByRole('button', { name: 'Filters' }).click();
+        if (!(await page.getByRole('form', { name: 'Filters' }).isVisible()))
+          await page.getByRole('button', { name: 'Filters' }).click();
         const chips = page.getByRole('form', { name: 'Filters' }).locator('.chip');
         await chips.getByText('Grace Hopper').waitFor();
         await chips.getByText('Barbara Liskov').waitFor();
@@ -96,7 +110,10 @@ describe.skipIf(!hasChromium())('admin related documents', () => {
     }, 30_000);
   }
 
-  for (const [width, title] of [[1366, 'Compilers'], [375, 'COBOL']] as const) {
+  for (const [width, title] of [
+    [1366, 'Compilers'],
+    [375, 'COBOL'],
+  ] as const) {
     test(`the author is renamed and a category created in the drawer, the post's unsaved title kept, at ${width} px`, async () => {
       let opened: AdminPage | undefined;
       try {
@@ -117,7 +134,10 @@ describe.skipIf(!hasChromium())('admin related documents', () => {
         expect(await name.evaluate((el) => el.closest('dialog')?.matches(':modal'))).toBe(true);
         await page.keyboard.press('Escape');
         await drawer.waitFor({ state: 'detached' });
-        await page.waitForFunction((label) => document.activeElement?.getAttribute('aria-label') === label, `Edit ${author}`);
+        await page.waitForFunction(
+          (label) => document.activeElement?.getAttribute('aria-label') === label,
+          `Edit ${author}`,
+        );
 
         await edit.click();
         await name.fill(`${author} (${width})`);

@@ -28,7 +28,14 @@ const config: UserConfig = {
           type: 'richText',
           blocks: [
             { slug: 'callout', fields: [{ name: 'note', type: 'text' }] },
-            { slug: 'cta', labels: { singular: 'Call to action', plural: 'Calls to action' }, fields: [{ name: 'title', type: 'text', required: true }, { name: 'url', type: 'text' }] },
+            {
+              slug: 'cta',
+              labels: { singular: 'Call to action', plural: 'Calls to action' },
+              fields: [
+                { name: 'title', type: 'text', required: true },
+                { name: 'url', type: 'text' },
+              ],
+            },
           ],
         },
       ],
@@ -73,14 +80,18 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     return stored.body.content.root.children as Node[];
   }
 
-  const textOf = (node: Node): string => (node.type === 'text' ? String(node.text) : (node.children ?? []).map(textOf).join(''));
+  const textOf = (node: Node): string =>
+    node.type === 'text' ? String(node.text) : (node.children ?? []).map(textOf).join('');
 
   beforeAll(async () => {
     await buildAdmin();
     t = await startTestServer(config);
     expect((await t.request('POST', '/users/first-register', { body: { ...ADMIN } })).status).toBe(200);
     s = await t.login(ADMIN.email, ADMIN.password);
-    const media = await t.request('POST', '/media', { token: s.token, body: form(await png(), 'sunset.png', { alt: 'A sunset' }) });
+    const media = await t.request('POST', '/media', {
+      token: s.token,
+      body: form(await png(), 'sunset.png', { alt: 'A sunset' }),
+    });
     expect(media.status).toBe(201);
     mediaId = media.body.doc.id;
     pageId = (await t.request('POST', '/pages', { token: s.token, body: { title: 'About us' } })).body.doc.id;
@@ -103,7 +114,11 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     await editor().locator('strong, .rt-bold').filter({ hasText: 'strong' }).waitFor();
     const [first] = await saveAndRead(id);
     expect(first!.type).toBe('paragraph');
-    expect(first!.children!.map((c) => [c.text, c.format])).toEqual([['Plain ', 0], ['strong', 1], [' end', 0]]);
+    expect(first!.children!.map((c) => [c.text, c.format])).toEqual([
+      ['Plain ', 0],
+      ['strong', 1],
+      [' end', 0],
+    ]);
   });
 
   test('"## " makes a heading and "- " a bulleted list', async () => {
@@ -116,9 +131,20 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     await editor().locator('h2', { hasText: 'Title here' }).waitFor();
     expect(await editor().locator('ul > li').allTextContents()).toEqual(['first', 'second']);
     const [h, l] = await saveAndRead(id);
-    expect({ type: h!.type, tag: h!.tag, text: textOf(h!) }).toEqual({ type: 'heading', tag: 'h2', text: 'Title here' });
-    expect({ type: l!.type, listType: l!.listType, tag: l!.tag }).toEqual({ type: 'list', listType: 'bullet', tag: 'ul' });
-    expect(l!.children!.map((i) => [i.type, textOf(i)])).toEqual([['listitem', 'first'], ['listitem', 'second']]);
+    expect({ type: h!.type, tag: h!.tag, text: textOf(h!) }).toEqual({
+      type: 'heading',
+      tag: 'h2',
+      text: 'Title here',
+    });
+    expect({ type: l!.type, listType: l!.listType, tag: l!.tag }).toEqual({
+      type: 'list',
+      listType: 'bullet',
+      tag: 'ul',
+    });
+    expect(l!.children!.map((i) => [i.type, textOf(i)])).toEqual([
+      ['listitem', 'first'],
+      ['listitem', 'second'],
+    ]);
   });
 
   test('undo takes back the last change, in the page and in what is saved', async () => {
@@ -135,7 +161,8 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
 
   test('pasted HTML keeps the allowed nodes and drops the rest', async () => {
     const id = await openPost();
-    const html = '<h3 style="color:red">Pasted <b>bold</b></h3><script>alert(1)</script><table><tr><td>cell</td></tr></table><p onclick="x()">Para <a href="javascript:alert(1)">bad</a> <a href="https://example.com/">good</a></p><ol><li>one</li></ol>';
+    const html =
+      '<h3 style="color:red">Pasted <b>bold</b></h3><script>alert(1)</script><table><tr><td>cell</td></tr></table><p onclick="x()">Para <a href="javascript:alert(1)">bad</a> <a href="https://example.com/">good</a></p><ol><li>one</li></ol>';
     await editor().evaluate((el, html) => {
       const data = new DataTransfer();
       data.setData('text/html', html);
@@ -145,7 +172,23 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     await editor().locator('h3', { hasText: 'Pasted' }).waitFor();
     expect(await editor().locator('script, table, [onclick], [style*="red"]').count()).toBe(0);
     const nodes = await saveAndRead(id);
-    const allowed = new Set(['paragraph', 'heading', 'text', 'linebreak', 'tab', 'list', 'listitem', 'quote', 'link', 'autolink', 'horizontalrule', 'upload', 'relationship', 'block', 'inlineBlock']);
+    const allowed = new Set([
+      'paragraph',
+      'heading',
+      'text',
+      'linebreak',
+      'tab',
+      'list',
+      'listitem',
+      'quote',
+      'link',
+      'autolink',
+      'horizontalrule',
+      'upload',
+      'relationship',
+      'block',
+      'inlineBlock',
+    ]);
     const walk = (n: Node): Node[] => [n, ...(n.children ?? []).flatMap(walk)];
     const every = nodes.flatMap(walk);
     expect(every.filter((n) => !allowed.has(n.type))).toEqual([]);
@@ -160,7 +203,9 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
   });
 
   test('a block inside the text is shown and kept when the text around it changes', async () => {
-    const id = await openPost(root(paragraph(text('Before')), block({ id: 'c1', blockType: 'callout', note: 'Mind the gap' })));
+    const id = await openPost(
+      root(paragraph(text('Before')), block({ id: 'c1', blockType: 'callout', note: 'Mind the gap' })),
+    );
     await editor().getByRole('group', { name: 'Block: Mind the gap' }).waitFor();
     await editor().getByText('Before').click();
     await page.keyboard.press('End');
@@ -178,16 +223,25 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     await page.getByRole('dialog', { name: 'Add a block' }).getByRole('button', { name: 'Call to action' }).click();
     const box = editor().getByRole('group', { name: /^Block: / });
     await box.getByRole('textbox', { name: 'Title' }).waitFor();
-    await expect(box.getByRole('textbox', { name: 'Title' }).evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await expect(
+      box.getByRole('textbox', { name: 'Title' }).evaluate((el) => el === document.activeElement),
+    ).resolves.toBe(true);
     await page.keyboard.type('Join us');
     await page.keyboard.press('Tab');
     await page.keyboard.type('/join');
-    await box.getByRole('textbox', { name: 'Url' }).evaluate((el) => (el as HTMLInputElement).value === '/join' || Promise.reject(new Error('not typed')));
+    await box
+      .getByRole('textbox', { name: 'Url' })
+      .evaluate((el) => (el as HTMLInputElement).value === '/join' || Promise.reject(new Error('not typed')));
     const nodes = await saveAndRead(id);
     expect(nodes.map((n) => n.type)).toEqual(['paragraph', 'block', 'paragraph']);
     expect(textOf(nodes[0]!)).toBe('Intro');
     expect(textOf(nodes[2]!)).toBe('Outro');
-    expect(nodes[1]).toMatchObject({ type: 'block', format: '', version: 2, fields: { blockType: 'cta', blockName: '', title: 'Join us', url: '/join' } });
+    expect(nodes[1]).toMatchObject({
+      type: 'block',
+      format: '',
+      version: 2,
+      fields: { blockType: 'cta', blockName: '', title: 'Join us', url: '/join' },
+    });
     expect(typeof (nodes[1]!.fields as { id: unknown }).id).toBe('string');
   });
 
@@ -204,7 +258,10 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     const [p] = await saveAndRead(id);
     expect(p!.type).toBe('paragraph');
     expect(p!.children!.map((c) => c.type)).toEqual(['text', 'inlineBlock']);
-    expect(p!.children![1]).toMatchObject({ type: 'inlineBlock', fields: { blockType: 'callout', note: 'the footnote' } });
+    expect(p!.children![1]).toMatchObject({
+      type: 'inlineBlock',
+      fields: { blockType: 'callout', note: 'the footnote' },
+    });
   });
 
   test("the server's error on a block's field is shown on that block, and nothing is stored", async () => {
@@ -246,7 +303,9 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     await dialog.getByLabel('URL').press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await editor().locator('a', { hasText: 'docs' }).waitFor();
-    expect(await toolbar().getByRole('button', { name: 'Link', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await toolbar().getByRole('button', { name: 'Link', exact: true }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
 
     // A document link with nothing selected: the document's title becomes the link's text.
     await page.keyboard.press('End');
@@ -307,7 +366,9 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.setViewportSize({ width: 375, height: 780 });
     const id = await openPost(root(paragraph(text('A long unbroken word: ' + 'x'.repeat(120)))));
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBe(0);
     for (const name of ['Bold', 'Bulleted list', 'Link', 'Insert image', 'Undo']) {
       const box = (await toolbar().getByRole('button', { name, exact: true }).boundingBox())!;

@@ -30,7 +30,9 @@ describe.skipIf(!hasChromium())('admin: scheduled jobs and version authors', () 
   beforeAll(async () => {
     await buildAdmin();
     t = await startTestServer({
-      collections: [{ slug: 'posts', drafts: true, admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text' }] }],
+      collections: [
+        { slug: 'posts', drafts: true, admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text' }] },
+      ],
       globals: [{ slug: 'banner', drafts: true, fields: [{ name: 'text', type: 'text' }] }],
     });
     await t.request('POST', '/users/first-register', { body: { ...ADMIN } });
@@ -49,77 +51,114 @@ describe.skipIf(!hasChromium())('admin: scheduled jobs and version authors', () 
     await t?.stop();
   });
 
-  test('the Scheduled view lists every pending job soonest first, titles linked, and cancels one', async () => {
-    await nav().getByRole('link', { name: 'Scheduled' }).click();
-    await page.getByRole('heading', { name: 'Scheduled' }).waitFor();
-    const rows = page.locator('tbody tr');
-    await rows.first().waitFor();
-    expect(await rows.count()).toBe(3);
-    const names = await rows.locator('td:nth-child(2) a').allTextContents();
-    expect(names).toEqual(['Old news', 'Banner', 'Spring launch']);
-    expect(await rows.nth(0).textContent()).toContain('unpublish');
-    await page.screenshot({ path: path.join(SHOTS, 'scheduled-1366.png') });
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.screenshot({ path: path.join(SHOTS, 'scheduled-375.png'), fullPage: true });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
-    await page.setViewportSize({ width: 1366, height: 900 });
+  test(
+    'the Scheduled view lists every pending job soonest first, titles linked, and cancels one',
+    async () => {
+      await nav().getByRole('link', { name: 'Scheduled' }).click();
+      await page.getByRole('heading', { name: 'Scheduled' }).waitFor();
+      const rows = page.locator('tbody tr');
+      await rows.first().waitFor();
+      expect(await rows.count()).toBe(3);
+      const names = await rows.locator('td:nth-child(2) a').allTextContents();
+      expect(names).toEqual(['Old news', 'Banner', 'Spring launch']);
+      expect(await rows.nth(0).textContent()).toContain('unpublish');
+      await page.screenshot({ path: path.join(SHOTS, 'scheduled-1366.png') });
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.screenshot({ path: path.join(SHOTS, 'scheduled-375.png'), fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      await page.setViewportSize({ width: 1366, height: 900 });
 
-    await page.getByRole('button', { name: 'Cancel unpublish of Old news' }).click();
-    await page.getByRole('dialog', { name: 'Cancel this scheduled action?' }).getByRole('button', { name: 'Cancel it' }).click();
-    await page.getByRole('status').filter({ hasText: 'Scheduled action cancelled' }).waitFor();
-    await page.getByRole('link', { name: 'Old news' }).waitFor({ state: 'detached' });
-    expect((await localAPI(t.cms).scheduledJobs()).totalDocs).toBe(2);
+      await page.getByRole('button', { name: 'Cancel unpublish of Old news' }).click();
+      await page
+        .getByRole('dialog', { name: 'Cancel this scheduled action?' })
+        .getByRole('button', { name: 'Cancel it' })
+        .click();
+      await page.getByRole('status').filter({ hasText: 'Scheduled action cancelled' }).waitFor();
+      await page.getByRole('link', { name: 'Old news' }).waitFor({ state: 'detached' });
+      expect((await localAPI(t.cms).scheduledJobs()).totalDocs).toBe(2);
 
-    await page.getByRole('link', { name: 'Spring launch' }).click();
-    await page.getByRole('heading', { name: 'Spring launch' }).waitFor();
-    expect(page.url()).toContain('/collections/posts/1');
-  }, STEP);
+      await page.getByRole('link', { name: 'Spring launch' }).click();
+      await page.getByRole('heading', { name: 'Spring launch' }).waitFor();
+      expect(page.url()).toContain('/collections/posts/1');
+    },
+    STEP,
+  );
 
-  test('an admin\'s list asks for its page\'s Scheduled badges in one request', async () => {
-    const scheduleReads: string[] = [];
-    const listen = (r: { url(): string }) => {
-      const u = r.url();
-      if (u.includes('/schedule') || u.includes('/jobs/scheduled')) scheduleReads.push(u);
-    };
-    // The document the last step opened loads its own schedule (`/posts/1/schedule`) after its heading:
-    // wait for it, so that only what the list asks for is counted.
-    await page.getByRole('list', { name: 'Pending jobs' }).waitFor();
-    page.on('request', listen);
-    await nav().getByRole('link', { name: 'Posts' }).click();
-    const row = page.getByRole('row', { name: /Spring launch/ });
-    await row.locator('.badge.scheduled').waitFor();
-    expect(await page.getByRole('row', { name: /Quiet note/ }).locator('.badge.scheduled').count()).toBe(0);
-    page.off('request', listen);
-    expect(scheduleReads).toEqual([expect.stringContaining('/jobs/scheduled?collection=posts&parent=')]);
-  }, STEP);
+  test(
+    "an admin's list asks for its page's Scheduled badges in one request",
+    async () => {
+      const scheduleReads: string[] = [];
+      const listen = (r: { url(): string }) => {
+        const u = r.url();
+        if (u.includes('/schedule') || u.includes('/jobs/scheduled')) scheduleReads.push(u);
+      };
+      // The document the last step opened loads its own schedule (`/posts/1/schedule`) after its heading:
+      // wait for it, so that only what the list asks for is counted.
+      await page.getByRole('list', { name: 'Pending jobs' }).waitFor();
+      page.on('request', listen);
+      await nav().getByRole('link', { name: 'Posts' }).click();
+      const row = page.getByRole('row', { name: /Spring launch/ });
+      await row.locator('.badge.scheduled').waitFor();
+      expect(
+        await page
+          .getByRole('row', { name: /Quiet note/ })
+          .locator('.badge.scheduled')
+          .count(),
+      ).toBe(0);
+      page.off('request', listen);
+      expect(scheduleReads).toEqual([expect.stringContaining('/jobs/scheduled?collection=posts&parent=')]);
+    },
+    STEP,
+  );
 
-  test('versions show who saved each one and the exact time; the system shows as System', async () => {
-    await localAPI(t.cms).update({ collection: 'posts', id: 2, data: { title: 'Quiet note, by a script' }, draft: true });
-    await page.goto(`${t.url}/admin/collections/posts/2`);
-    const panel = page.getByRole('region', { name: 'Versions' });
-    await panel.getByRole('listitem').first().waitFor();
-    const [newest, oldest] = [panel.getByRole('listitem').first(), panel.getByRole('listitem').last()];
-    expect(await newest.locator('.version-by').textContent()).toMatch(/^by System · .*\d:\d\d:\d\d/);
-    expect(await oldest.locator('.version-by').textContent()).toMatch(/^by Lin · .*\d:\d\d:\d\d/);
-    await oldest.getByRole('button').first().click();
-    const viewer = page.getByRole('dialog', { name: /^Version of / });
-    await viewer.waitFor();
-    expect(await viewer.locator('.version-author').textContent()).toBe('Lin');
-    await page.screenshot({ path: path.join(SHOTS, 'version-author-1366.png') });
-    await page.keyboard.press('Escape');
-  }, STEP);
+  test(
+    'versions show who saved each one and the exact time; the system shows as System',
+    async () => {
+      await localAPI(t.cms).update({
+        collection: 'posts',
+        id: 2,
+        data: { title: 'Quiet note, by a script' },
+        draft: true,
+      });
+      await page.goto(`${t.url}/admin/collections/posts/2`);
+      const panel = page.getByRole('region', { name: 'Versions' });
+      await panel.getByRole('listitem').first().waitFor();
+      const [newest, oldest] = [panel.getByRole('listitem').first(), panel.getByRole('listitem').last()];
+      expect(await newest.locator('.version-by').textContent()).toMatch(/^by System · .*\d:\d\d:\d\d/);
+      expect(await oldest.locator('.version-by').textContent()).toMatch(/^by Lin · .*\d:\d\d:\d\d/);
+      await oldest.getByRole('button').first().click();
+      const viewer = page.getByRole('dialog', { name: /^Version of / });
+      await viewer.waitFor();
+      expect(await viewer.locator('.version-author').textContent()).toBe('Lin');
+      await page.screenshot({ path: path.join(SHOTS, 'version-author-1366.png') });
+      await page.keyboard.press('Escape');
+    },
+    STEP,
+  );
 
-  test('editors have no Scheduled view; their list badges still come per row', async () => {
-    await t.request('POST', '/users', { token: s.token, body: { email: 'ed@example.com', password: 'correct horse 5', role: 'editor', name: 'Ed' } });
-    const other = await openAdminLoggedIn(t, { name: 'Ed', email: 'ed@example.com', password: 'correct horse 5' });
-    try {
-      const p = other.page;
-      expect(await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scheduled' }).count()).toBe(0);
-      await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
-      await p.getByRole('row', { name: /Spring launch/ }).locator('.badge.scheduled').waitFor();
-    } finally {
-      await other.browser.close();
-    }
-    expect(pageErrors).toEqual([]);
-  }, STEP);
+  test(
+    'editors have no Scheduled view; their list badges still come per row',
+    async () => {
+      await t.request('POST', '/users', {
+        token: s.token,
+        body: { email: 'ed@example.com', password: 'correct horse 5', role: 'editor', name: 'Ed' },
+      });
+      const other = await openAdminLoggedIn(t, { name: 'Ed', email: 'ed@example.com', password: 'correct horse 5' });
+      try {
+        const p = other.page;
+        expect(await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scheduled' }).count()).toBe(
+          0,
+        );
+        await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).click();
+        await p
+          .getByRole('row', { name: /Spring launch/ })
+          .locator('.badge.scheduled')
+          .waitFor();
+      } finally {
+        await other.browser.close();
+      }
+      expect(pageErrors).toEqual([]);
+    },
+    STEP,
+  );
 });

@@ -18,7 +18,15 @@ import type { UserConfig } from '../src/config/types.ts';
 const config: UserConfig = {
   upload: { imageSizes: [{ name: 'square', width: 40, height: 40 }] },
   collections: [
-    { slug: 'posts', trash: true, admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text', required: true }, { name: 'cover', type: 'upload', relationTo: 'media' }] },
+    {
+      slug: 'posts',
+      trash: true,
+      admin: { useAsTitle: 'title' },
+      fields: [
+        { name: 'title', type: 'text', required: true },
+        { name: 'cover', type: 'upload', relationTo: 'media' },
+      ],
+    },
     { slug: 'media', folders: true, fields: [] },
   ],
 };
@@ -41,9 +49,13 @@ describe.skipIf(!hasChromium())('admin: trash, framing and folders', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const post = async (title: string) => (await t.request('POST', '/posts', { token: s.token, body: { title } })).body.doc.id as number;
+  const post = async (title: string) =>
+    (await t.request('POST', '/posts', { token: s.token, body: { title } })).body.doc.id as number;
   const upload = async (name: string, width = 200, height = 100, fields: Record<string, string> = {}) => {
-    const res = await t.request('POST', '/media', { token: s.token, body: form(await png(width, height), name, fields) });
+    const res = await t.request('POST', '/media', {
+      token: s.token,
+      body: form(await png(width, height), name, fields),
+    });
     expect(res.status).toBe(201);
     return res.body.doc;
   };
@@ -56,7 +68,8 @@ describe.skipIf(!hasChromium())('admin: trash, framing and folders', () => {
       let pageErrors: string[];
       const admin = (p = '') => `${t.url}/admin${p}`;
       const confirm = (name: string) => page.getByRole('dialog').getByRole('button', { name, exact: true }).click();
-      const noSideScroll = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      const noSideScroll = async () =>
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
       beforeAll(async () => {
         ({ browser, page, pageErrors } = await openAdminLoggedIn(t, ADMIN, { viewport: { width, height: 900 } }));
@@ -82,7 +95,8 @@ describe.skipIf(!hasChromium())('admin: trash, framing and folders', () => {
 
         await page.getByRole('link', { name: 'Trash' }).click();
         await page.getByRole('heading', { name: 'Trash: Posts' }).waitFor();
-        for (const title of [keep, gone, rest1, rest2]) await page.getByRole('cell', { name: title, exact: true }).waitFor();
+        for (const title of [keep, gone, rest1, rest2])
+          await page.getByRole('cell', { name: title, exact: true }).waitFor();
         await noSideScroll();
 
         await page.getByRole('button', { name: `Restore ${keep}` }).click();
@@ -154,7 +168,10 @@ describe.skipIf(!hasChromium())('admin: trash, framing and folders', () => {
         expect((await read(`/media/${file.id}?depth=0`)).folder).toBe(folder.id);
 
         await tile.click();
-        await page.locator('.media-card').filter({ hasText: `loose-${width}.png` }).waitFor();
+        await page
+          .locator('.media-card')
+          .filter({ hasText: `loose-${width}.png` })
+          .waitFor();
         await page.getByRole('list', { name: 'Folder' }).getByRole('button', { name }).waitFor();
         await noSideScroll();
 
@@ -164,7 +181,10 @@ describe.skipIf(!hasChromium())('admin: trash, framing and folders', () => {
         await dialog.locator('.media-card').first().waitFor();
         expect(await dialog.locator('.media-card').count()).toBeGreaterThan(1);
         await dialog.getByLabel('Folder').selectOption({ label: name });
-        await dialog.locator('.media-card').filter({ hasText: `loose-${width}.png` }).waitFor();
+        await dialog
+          .locator('.media-card')
+          .filter({ hasText: `loose-${width}.png` })
+          .waitFor();
         await page.waitForFunction(() => document.querySelectorAll('dialog .media-card').length === 1);
         await dialog.locator('.media-card').click();
         await page.getByRole('link', { name: `loose-${width}.png` }).waitFor();

@@ -25,7 +25,11 @@ function readTable(): Unit[] {
   return rows.map((line, row) => {
     const cells = line.split('|').slice(1, -1);
     const allowedCell = cells[2] ?? '';
-    return { paths: ticks(cells[0]), allowed: allowedCell.trim() === 'anything' ? 'anything' : new Set(ticks(allowedCell)), row };
+    return {
+      paths: ticks(cells[0]),
+      allowed: allowedCell.trim() === 'anything' ? 'anything' : new Set(ticks(allowedCell)),
+      row,
+    };
   });
 }
 
@@ -47,7 +51,8 @@ function unitOf(path: string): Unit | undefined {
 type Edge = { from: string; to: string; runtime: boolean; dynamic: boolean };
 
 const transpilers = { ts: new Bun.Transpiler({ loader: 'ts' }), tsx: new Bun.Transpiler({ loader: 'tsx' }) };
-const IMPORT = /(?:^|[\n;])\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|[\n;])\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function moduleName(file: string): string {
   for (const side of SIDES) {
@@ -69,7 +74,8 @@ function collectEdges(): { modules: string[]; edges: Edge[] } {
       const code = readFileSync(file, 'utf8').replace(/^#!.*/, '');
       const target = (spec: string) => moduleName(resolve(dirname(file), spec));
       const runtime = new Map<string, boolean>();
-      for (const i of transpilers[file.endsWith('.tsx') ? 'tsx' : 'ts'].scanImports(code)) if (i.path.startsWith('.')) runtime.set(target(i.path), i.kind === 'dynamic-import');
+      for (const i of transpilers[file.endsWith('.tsx') ? 'tsx' : 'ts'].scanImports(code))
+        if (i.path.startsWith('.')) runtime.set(target(i.path), i.kind === 'dynamic-import');
       const seen = new Set<string>();
       for (const m of code.matchAll(IMPORT)) {
         const spec = m[1] ?? m[2];
@@ -94,7 +100,10 @@ function forbidden(edge: Edge): string | null {
   if (edge.to.startsWith('..') || edge.to === 'package.json' || edge.to.startsWith('migrations/')) return null;
   if (!to) return `${edge.to} (imported by ${edge.from}) belongs to no unit of the table`;
   if (from === to || to.row === 0) return null;
-  if (!edge.runtime) return sideOf(edge.from) === sideOf(edge.to) ? null : `${edge.from} → ${edge.to}: a type import across server and admin`;
+  if (!edge.runtime)
+    return sideOf(edge.from) === sideOf(edge.to)
+      ? null
+      : `${edge.from} → ${edge.to}: a type import across server and admin`;
   if (from.allowed === 'anything') return null;
   if (to.paths.some((p) => (from.allowed as Set<string>).has(p))) return null;
   return `${edge.from} → ${edge.to}: ${unitKey(from)} may not import ${unitKey(to)} at run time`;
@@ -107,7 +116,13 @@ function forbidden(edge: Edge): string | null {
  */
 const KNOWN_CYCLES = [
   ['config/sanitize-fields.ts', 'config/sanitize-blocks.ts'],
-  ['graphql/object-types.ts', 'graphql/field-types.ts', 'graphql/mutation-inputs.ts', 'graphql/join-field.ts', 'graphql/where-inputs.ts'],
+  [
+    'graphql/object-types.ts',
+    'graphql/field-types.ts',
+    'graphql/mutation-inputs.ts',
+    'graphql/join-field.ts',
+    'graphql/where-inputs.ts',
+  ],
 ];
 const known = (chain: string[]) => KNOWN_CYCLES.some((group) => chain.every((m) => group.includes(m)));
 
@@ -146,11 +161,19 @@ describe('one import direction', () => {
   });
 
   test('no cycle of run-time imports', () => {
-    expect(runtimeCycles().filter((chain) => !known(chain)).map((chain) => chain.join(' → '))).toEqual([]);
+    expect(
+      runtimeCycles()
+        .filter((chain) => !known(chain))
+        .map((chain) => chain.join(' → ')),
+    ).toEqual([]);
   });
 
   test('every tolerated cycle still exists (else remove it from KNOWN_CYCLES)', () => {
     const cycles = runtimeCycles();
-    for (const group of KNOWN_CYCLES) expect({ group, found: cycles.some((chain) => chain.every((m) => group.includes(m))) }).toEqual({ group, found: true });
+    for (const group of KNOWN_CYCLES)
+      expect({ group, found: cycles.some((chain) => chain.every((m) => group.includes(m))) }).toEqual({
+        group,
+        found: true,
+      });
   });
 });

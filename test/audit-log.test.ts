@@ -21,19 +21,28 @@ const DAY = 24 * HOUR;
 const config: UserConfig = {
   jobs: { secret: JOBS_SECRET },
   localization: { locales: ['en', 'de'], defaultLocale: 'en' },
-  collections: [{
-    slug: 'posts',
-    drafts: true,
-    fields: [
-      { name: 'title', type: 'text', required: true, localized: true },
-      { name: 'slug', type: 'text', unique: true },
-      { name: 'seo', type: 'group', fields: [{ name: 'description', type: 'text' }] },
-      { name: 'internalNote', type: 'text', hidden: true },
-    ],
-  }, {
-    slug: 'notes', fields: [{ name: 'body', type: 'text' }],
-    access: { create: ({ user }) => user?.role === 'admin', read: () => true, update: ({ user }) => Boolean(user), delete: ({ user }) => Boolean(user) },
-  }],
+  collections: [
+    {
+      slug: 'posts',
+      drafts: true,
+      fields: [
+        { name: 'title', type: 'text', required: true, localized: true },
+        { name: 'slug', type: 'text', unique: true },
+        { name: 'seo', type: 'group', fields: [{ name: 'description', type: 'text' }] },
+        { name: 'internalNote', type: 'text', hidden: true },
+      ],
+    },
+    {
+      slug: 'notes',
+      fields: [{ name: 'body', type: 'text' }],
+      access: {
+        create: ({ user }) => user?.role === 'admin',
+        read: () => true,
+        update: ({ user }) => Boolean(user),
+        delete: ({ user }) => Boolean(user),
+      },
+    },
+  ],
   globals: [{ slug: 'settings', fields: [{ name: 'siteName', type: 'text' }] }],
 };
 
@@ -41,7 +50,13 @@ type Entry = Record<string, any>;
 let seen = 0;
 /** The entries written since the last call, oldest first. */
 async function fresh(t: TestServer): Promise<Entry[]> {
-  const all = (await listAuditEntries(createContext(t.cms, { overrideAccess: true }), { sort: 'id', limit: 100, page: Math.floor(seen / 100) + 1 })).docs;
+  const all = (
+    await listAuditEntries(createContext(t.cms, { overrideAccess: true }), {
+      sort: 'id',
+      limit: 100,
+      page: Math.floor(seen / 100) + 1,
+    })
+  ).docs;
   const entries = all.slice(seen % 100);
   seen += entries.length;
   return entries;
@@ -62,68 +77,258 @@ function expectEntries(...expected: Entry[]): Scenario['check'] {
 }
 const none = expectEntries();
 
-const write = (s: Omit<Scenario, 'check'> & { entries: Entry[] }): Scenario => ({ ...s, check: expectEntries(...s.entries) });
+const write = (s: Omit<Scenario, 'check'> & { entries: Entry[] }): Scenario => ({
+  ...s,
+  check: expectEntries(...s.entries),
+});
 
 runScenarios('audit log: one entry per REST write, none for refused or failed ones', config, [
-  { name: 'the log starts empty', method: 'GET', url: '/posts', status: 200, as: 'admin', check: async (_r, t) => { await fresh(t); } },
+  {
+    name: 'the log starts empty',
+    method: 'GET',
+    url: '/posts',
+    status: 200,
+    as: 'admin',
+    check: async (_r, t) => {
+      await fresh(t);
+    },
+  },
   write({
-    name: 'a create records the values it set, by field and locale', as: 'admin', method: 'POST', url: '/posts?locale=en', body: { title: 'Hello', slug: 'hello', seo: { description: 'd' }, internalNote: 'secret-note' }, status: 201,
-    entries: [{ action: 'create', collection: 'posts', document: 1, via: 'rest', ip: '127.0.0.1', apiKey: null, changes: { 'title.en': { from: null, to: 'Hello' }, slug: { from: null, to: 'hello' }, 'seo.description': { from: null, to: 'd' }, status: { from: null, to: 'draft' } } }],
+    name: 'a create records the values it set, by field and locale',
+    as: 'admin',
+    method: 'POST',
+    url: '/posts?locale=en',
+    body: { title: 'Hello', slug: 'hello', seo: { description: 'd' }, internalNote: 'secret-note' },
+    status: 201,
+    entries: [
+      {
+        action: 'create',
+        collection: 'posts',
+        document: 1,
+        via: 'rest',
+        ip: '127.0.0.1',
+        apiKey: null,
+        changes: {
+          'title.en': { from: null, to: 'Hello' },
+          slug: { from: null, to: 'hello' },
+          'seo.description': { from: null, to: 'd' },
+          status: { from: null, to: 'draft' },
+        },
+      },
+    ],
   }),
   write({
-    name: 'a draft save is an update of the draft', as: 'admin', method: 'PATCH', url: '/posts/1?draft=true&locale=de', body: { title: 'Hallo' }, status: 200,
+    name: 'a draft save is an update of the draft',
+    as: 'admin',
+    method: 'PATCH',
+    url: '/posts/1?draft=true&locale=de',
+    body: { title: 'Hallo' },
+    status: 200,
     entries: [{ action: 'update', document: 1, changes: { 'title.de': { from: null, to: 'Hallo' } } }],
   }),
-  write({ name: 'a save that publishes is one publish entry', as: 'admin', method: 'PATCH', url: '/posts/1', body: { status: 'published' }, status: 200, entries: [{ action: 'publish', document: 1 }] }),
-  write({ name: 'unpublish', as: 'admin', method: 'POST', url: '/posts/1/unpublish', status: 200, entries: [{ action: 'unpublish', changes: { status: { from: 'published', to: 'draft' } } }] }),
   write({
-    name: 'restoring a version', as: 'admin', method: 'POST', url: '/posts/versions/1', status: 200,
+    name: 'a save that publishes is one publish entry',
+    as: 'admin',
+    method: 'PATCH',
+    url: '/posts/1',
+    body: { status: 'published' },
+    status: 200,
+    entries: [{ action: 'publish', document: 1 }],
+  }),
+  write({
+    name: 'unpublish',
+    as: 'admin',
+    method: 'POST',
+    url: '/posts/1/unpublish',
+    status: 200,
+    entries: [{ action: 'unpublish', changes: { status: { from: 'published', to: 'draft' } } }],
+  }),
+  write({
+    name: 'restoring a version',
+    as: 'admin',
+    method: 'POST',
+    url: '/posts/versions/1',
+    status: 200,
     entries: [{ action: 'restore', collection: 'posts', document: 1 }],
   }),
   write({
-    name: 'scheduling', as: 'admin', method: 'POST', url: '/posts/1/schedule', body: (t: TestServer) => ({ action: 'publish', at: new Date(t.clock.now() + HOUR).toISOString() }), status: 201,
-    entries: [{ action: 'schedule', collection: 'posts', document: 1, changes: { schedule: { from: null, to: { action: 'publish' } } } }],
+    name: 'scheduling',
+    as: 'admin',
+    method: 'POST',
+    url: '/posts/1/schedule',
+    body: (t: TestServer) => ({ action: 'publish', at: new Date(t.clock.now() + HOUR).toISOString() }),
+    status: 201,
+    entries: [
+      {
+        action: 'schedule',
+        collection: 'posts',
+        document: 1,
+        changes: { schedule: { from: null, to: { action: 'publish' } } },
+      },
+    ],
   }),
-  write({ name: 'a draft to discard', as: 'admin', method: 'PATCH', url: '/posts/1?draft=true', body: { slug: 'later' }, status: 200, entries: [{ action: 'update' }] }),
-  write({ name: 'discarding the draft', as: 'admin', method: 'POST', url: '/posts/1/discard-draft', status: 200, entries: [{ action: 'discard_draft', document: 1 }] }),
-  { name: 'a write without login is refused and leaves nothing', method: 'POST', url: '/posts', body: { title: 'x' }, status: 401, check: none },
+  write({
+    name: 'a draft to discard',
+    as: 'admin',
+    method: 'PATCH',
+    url: '/posts/1?draft=true',
+    body: { slug: 'later' },
+    status: 200,
+    entries: [{ action: 'update' }],
+  }),
+  write({
+    name: 'discarding the draft',
+    as: 'admin',
+    method: 'POST',
+    url: '/posts/1/discard-draft',
+    status: 200,
+    entries: [{ action: 'discard_draft', document: 1 }],
+  }),
+  {
+    name: 'a write without login is refused and leaves nothing',
+    method: 'POST',
+    url: '/posts',
+    body: { title: 'x' },
+    status: 401,
+    check: none,
+  },
   {
     // The harness makes and signs in the editor first: those two entries, and nothing for the refused write.
-    name: 'a write the access rule refuses leaves nothing', as: 'editor', method: 'POST', url: '/notes', body: { body: 'x' }, status: 403,
+    name: 'a write the access rule refuses leaves nothing',
+    as: 'editor',
+    method: 'POST',
+    url: '/notes',
+    body: { body: 'x' },
+    status: 403,
     check: expectEntries({ action: 'create', collection: 'users' }, { action: 'login', collection: 'users' }),
   },
-  { name: 'a write that fails validation leaves nothing', as: 'admin', method: 'POST', url: '/posts', body: { slug: 'no-title' }, status: 400, check: none },
-  write({ name: 'a second post', as: 'admin', method: 'POST', url: '/posts', body: { title: 'Two', slug: 'two' }, status: 201, entries: [{ action: 'create', document: 2 }] }),
-  { name: 'a write that fails inside its transaction (unique) leaves nothing', as: 'admin', method: 'PATCH', url: '/posts/2', body: { slug: 'hello' }, status: 400, check: none },
+  {
+    name: 'a write that fails validation leaves nothing',
+    as: 'admin',
+    method: 'POST',
+    url: '/posts',
+    body: { slug: 'no-title' },
+    status: 400,
+    check: none,
+  },
   write({
-    name: 'bulk update: one entry per document', as: 'admin', method: 'PATCH', url: '/posts?where[slug][in]=hello,two', body: { seo: { description: 'bulk' } }, status: 200,
-    entries: [{ action: 'update', document: 1 }, { action: 'update', document: 2 }],
+    name: 'a second post',
+    as: 'admin',
+    method: 'POST',
+    url: '/posts',
+    body: { title: 'Two', slug: 'two' },
+    status: 201,
+    entries: [{ action: 'create', document: 2 }],
   }),
-  write({ name: 'delete records the values it removed', as: 'admin', method: 'DELETE', url: '/posts/2', status: 200, entries: [{ action: 'delete', document: 2, changes: { slug: { from: 'two', to: null } } }] }),
-  write({ name: 'a global save', as: 'admin', method: 'POST', url: '/globals/settings', body: { siteName: 'Site' }, status: 200, entries: [{ action: 'update', global: 'settings', document: null, changes: { siteName: { from: null, to: 'Site' } } }] }),
+  {
+    name: 'a write that fails inside its transaction (unique) leaves nothing',
+    as: 'admin',
+    method: 'PATCH',
+    url: '/posts/2',
+    body: { slug: 'hello' },
+    status: 400,
+    check: none,
+  },
   write({
-    name: 'an upload', as: 'admin', method: 'POST', url: '/media', status: 201,
-    body: () => { const f = new FormData(); f.append('file', new File(['%PDF-1.4\n%%EOF\n'], 'a.pdf', { type: 'application/pdf' })); return f; },
+    name: 'bulk update: one entry per document',
+    as: 'admin',
+    method: 'PATCH',
+    url: '/posts?where[slug][in]=hello,two',
+    body: { seo: { description: 'bulk' } },
+    status: 200,
+    entries: [
+      { action: 'update', document: 1 },
+      { action: 'update', document: 2 },
+    ],
+  }),
+  write({
+    name: 'delete records the values it removed',
+    as: 'admin',
+    method: 'DELETE',
+    url: '/posts/2',
+    status: 200,
+    entries: [{ action: 'delete', document: 2, changes: { slug: { from: 'two', to: null } } }],
+  }),
+  write({
+    name: 'a global save',
+    as: 'admin',
+    method: 'POST',
+    url: '/globals/settings',
+    body: { siteName: 'Site' },
+    status: 200,
+    entries: [
+      { action: 'update', global: 'settings', document: null, changes: { siteName: { from: null, to: 'Site' } } },
+    ],
+  }),
+  write({
+    name: 'an upload',
+    as: 'admin',
+    method: 'POST',
+    url: '/media',
+    status: 201,
+    body: () => {
+      const f = new FormData();
+      f.append('file', new File(['%PDF-1.4\n%%EOF\n'], 'a.pdf', { type: 'application/pdf' }));
+      return f;
+    },
     entries: [{ action: 'create', collection: 'media', changes: { originalName: { from: null, to: 'a.pdf' } } }],
   }),
   write({
-    name: 'a user with a password: neither it nor its hash is recorded', as: 'admin', method: 'POST', url: '/users', body: { email: 'new@example.com', password: 'a-long-password-9', role: 'editor' }, status: 201,
+    name: 'a user with a password: neither it nor its hash is recorded',
+    as: 'admin',
+    method: 'POST',
+    url: '/users',
+    body: { email: 'new@example.com', password: 'a-long-password-9', role: 'editor' },
+    status: 201,
     entries: [{ action: 'create', collection: 'users', changes: { email: { from: null, to: 'new@example.com' } } }],
     setup: () => void secrets.push('a-long-password-9'),
   }),
   {
-    name: 'an API key: the key, its hash and its prefix are never recorded', as: 'admin', method: 'POST', url: '/api-keys', status: 201,
+    name: 'an API key: the key, its hash and its prefix are never recorded',
+    as: 'admin',
+    method: 'POST',
+    url: '/api-keys',
+    status: 201,
     body: (_t: TestServer) => ({ name: 'bot', user: 1, scopes: ['notes:*'] }),
-    setup: async (t) => { ids.admin = (await t.cms.store.get<{ id: number }>('SELECT "id" FROM "users" WHERE "role" = ? ORDER BY "id" LIMIT 1', ['admin']))!.id; },
+    setup: async (t) => {
+      ids.admin = (await t.cms.store.get<{ id: number }>(
+        'SELECT "id" FROM "users" WHERE "role" = ? ORDER BY "id" LIMIT 1',
+        ['admin'],
+      ))!.id;
+    },
     check: async (res, t) => {
       secrets.push(res.body.doc.key, res.body.doc.key.slice(4, 12));
       ids.key = res.body.doc.id;
-      await expectEntries({ action: 'create', collection: 'api-keys', changes: { name: { from: null, to: 'bot' } } })!(res, t);
+      await expectEntries({ action: 'create', collection: 'api-keys', changes: { name: { from: null, to: 'bot' } } })!(
+        res,
+        t,
+      );
     },
   },
-  { name: 'a login', method: 'POST', url: '/users/login', body: { email: 'new@example.com', password: 'a-long-password-9' }, status: 200, check: expectEntries({ action: 'login', collection: 'users', via: 'rest', ip: '127.0.0.1' }) },
-  { name: 'a failed login is recorded although nothing was written', method: 'POST', url: '/users/login', body: { email: 'new@example.com', password: 'wrong-password' }, status: 401, check: expectEntries({ action: 'login_failed', collection: 'users', user: null }) },
-  { name: 'a login for an unknown email too', method: 'POST', url: '/users/login', body: { email: 'nobody@example.com', password: 'wrong-password' }, status: 401, check: expectEntries({ action: 'login_failed', document: null }) },
+  {
+    name: 'a login',
+    method: 'POST',
+    url: '/users/login',
+    body: { email: 'new@example.com', password: 'a-long-password-9' },
+    status: 200,
+    check: expectEntries({ action: 'login', collection: 'users', via: 'rest', ip: '127.0.0.1' }),
+  },
+  {
+    name: 'a failed login is recorded although nothing was written',
+    method: 'POST',
+    url: '/users/login',
+    body: { email: 'new@example.com', password: 'wrong-password' },
+    status: 401,
+    check: expectEntries({ action: 'login_failed', collection: 'users', user: null }),
+  },
+  {
+    name: 'a login for an unknown email too',
+    method: 'POST',
+    url: '/users/login',
+    body: { email: 'nobody@example.com', password: 'wrong-password' },
+    status: 401,
+    check: expectEntries({ action: 'login_failed', document: null }),
+  },
 ]);
 
 describe('audit log: the other paths, reading it, and retention', () => {
@@ -140,26 +345,54 @@ describe('audit log: the other paths, reading it, and retention', () => {
   afterAll(() => t?.stop());
 
   test('an API key write names the key and its user', async () => {
-    const key = (await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'k', user: admin.user.id, scopes: ['notes:*'] } })).body.doc;
+    const key = (
+      await t.request('POST', '/api-keys', {
+        token: admin.token,
+        body: { name: 'k', user: admin.user.id, scopes: ['notes:*'] },
+      })
+    ).body.doc;
     await fresh(t);
     expect((await t.request('POST', '/notes', { token: key.key, body: { body: 'by key' } })).status).toBe(201);
-    expect(await fresh(t)).toMatchObject([{ action: 'create', collection: 'notes', user: admin.user.id, apiKey: key.id, via: 'rest' }]);
+    expect(await fresh(t)).toMatchObject([
+      { action: 'create', collection: 'notes', user: admin.user.id, apiKey: key.id, via: 'rest' },
+    ]);
   });
 
   test('a GraphQL mutation and a GraphQL login write via graphql', async () => {
-    const res = await t.request('POST', '/graphql', { token: admin.token, body: { query: 'mutation { createNote(data: { body: "by graphql" }) { id } }' } });
+    const res = await t.request('POST', '/graphql', {
+      token: admin.token,
+      body: { query: 'mutation { createNote(data: { body: "by graphql" }) { id } }' },
+    });
     expect(res.body.data.createNote.id).toBeGreaterThan(0);
-    expect(await fresh(t)).toMatchObject([{ action: 'create', collection: 'notes', document: res.body.data.createNote.id, via: 'graphql', user: admin.user.id }]);
+    expect(await fresh(t)).toMatchObject([
+      {
+        action: 'create',
+        collection: 'notes',
+        document: res.body.data.createNote.id,
+        via: 'graphql',
+        user: admin.user.id,
+      },
+    ]);
     const email = admin.user.email as string;
-    await t.request('POST', '/graphql', { body: { query: `mutation { loginUser(email: "${email}", password: "wrong-password") { token } }` } });
+    await t.request('POST', '/graphql', {
+      body: { query: `mutation { loginUser(email: "${email}", password: "wrong-password") { token } }` },
+    });
     expect(await fresh(t)).toMatchObject([{ action: 'login_failed', via: 'graphql' }]);
   });
 
   test('the Local API writes via local, the job loop via job', async () => {
     const cms = { ...createContext(t.cms, { overrideAccess: true }) };
     const doc = await operations.create(cms, { collection: 'posts', data: { title: 'Local', slug: 'local' } });
-    await operations.scheduleAction(cms, { collection: 'posts', id: doc.id as number, action: 'publish', at: new Date(t.clock.now() + HOUR).toISOString() });
-    expect(await fresh(t)).toMatchObject([{ action: 'create', via: 'local', user: null, ip: null }, { action: 'schedule', via: 'local' }]);
+    await operations.scheduleAction(cms, {
+      collection: 'posts',
+      id: doc.id as number,
+      action: 'publish',
+      at: new Date(t.clock.now() + HOUR).toISOString(),
+    });
+    expect(await fresh(t)).toMatchObject([
+      { action: 'create', via: 'local', user: null, ip: null },
+      { action: 'schedule', via: 'local' },
+    ]);
     t.clock.advance(2 * HOUR);
     await runJobs(t.cms);
     expect(await fresh(t)).toMatchObject([{ action: 'publish', via: 'job', collection: 'posts', document: doc.id }]);
@@ -171,7 +404,12 @@ describe('audit log: the other paths, reading it, and retention', () => {
     const target = await startTestServer(config);
     try {
       const result = await importContent(target.cms, out);
-      const entries = (await listAuditEntries(createContext(target.cms, { overrideAccess: true }), { where: { action: { equals: 'import' } }, limit: 100 })).docs;
+      const entries = (
+        await listAuditEntries(createContext(target.cms, { overrideAccess: true }), {
+          where: { action: { equals: 'import' } },
+          limit: 100,
+        })
+      ).docs;
       const imported = Object.values(result.documents).reduce((a, b) => a + b, 0) + result.globals;
       expect(entries.length).toBe(imported);
       expect(entries.every((e) => e.via === 'cli')).toBe(true);
@@ -186,24 +424,55 @@ describe('audit log: the other paths, reading it, and retention', () => {
     expect((await t.request('GET', '/audit-log', { token: editor.token })).status).toBe(403);
     const res = await t.request('GET', '/audit-log', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['docs', 'hasNextPage', 'hasPrevPage', 'limit', 'nextPage', 'page', 'pagingCounter', 'prevPage', 'totalDocs', 'totalPages']);
-    expect(Object.keys(res.body.docs[0]).sort()).toEqual(['action', 'apiKey', 'at', 'changes', 'collection', 'document', 'id', 'ip', 'user', 'via']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'docs',
+      'hasNextPage',
+      'hasPrevPage',
+      'limit',
+      'nextPage',
+      'page',
+      'pagingCounter',
+      'prevPage',
+      'totalDocs',
+      'totalPages',
+    ]);
+    expect(Object.keys(res.body.docs[0]).sort()).toEqual([
+      'action',
+      'apiKey',
+      'at',
+      'changes',
+      'collection',
+      'document',
+      'id',
+      'ip',
+      'user',
+      'via',
+    ]);
     // Newest first by default.
     expect(res.body.docs[0].id).toBeGreaterThan(res.body.docs[1].id);
   });
 
   test('GET /audit-log: where on every field, and sort', async () => {
-    const q = async (query: string) => (await t.request('GET', `/audit-log?${query}`, { token: admin.token }));
+    const q = async (query: string) => await t.request('GET', `/audit-log?${query}`, { token: admin.token });
     const by = async (query: string) => (await q(query)).body.docs as Entry[];
     expect((await by('where[action][equals]=publish')).every((e) => e.action === 'publish')).toBe(true);
     expect((await by('where[via][equals]=job')).length).toBe(1);
     expect((await by(`where[user][equals]=${admin.user.id}&where[collection][equals]=notes`)).length).toBe(2);
-    expect((await by('where[collection][equals]=posts&where[document][equals]=1&limit=100')).every((e) => e.document === 1)).toBe(true);
+    expect(
+      (await by('where[collection][equals]=posts&where[document][equals]=1&limit=100')).every((e) => e.document === 1),
+    ).toBe(true);
     expect((await by('where[ip][exists]=false&limit=100')).every((e) => e.ip === null)).toBe(true);
     expect((await by('where[apiKey][exists]=true')).length).toBe(1);
-    expect((await by(`where[at][less_than]=${encodeURIComponent(new Date(t.clock.now() + 1).toISOString())}&limit=1`)).length).toBe(1);
+    expect(
+      (await by(`where[at][less_than]=${encodeURIComponent(new Date(t.clock.now() + 1).toISOString())}&limit=1`))
+        .length,
+    ).toBe(1);
     expect((await by('where[global][equals]=settings')).length).toBe(0);
-    expect((await by('where[or][0][action][equals]=login&where[or][1][action][equals]=create&limit=100')).every((e) => ['login', 'create'].includes(e.action))).toBe(true);
+    expect(
+      (await by('where[or][0][action][equals]=login&where[or][1][action][equals]=create&limit=100')).every((e) =>
+        ['login', 'create'].includes(e.action),
+      ),
+    ).toBe(true);
     const ascending = await by('sort=at&limit=100');
     expect(ascending.map((e) => e.at)).toEqual([...ascending.map((e) => e.at)].sort());
     const byAction = await by('sort=action,-id&limit=100');
@@ -217,10 +486,14 @@ describe('audit log: the other paths, reading it, and retention', () => {
   test('retention: the job runner removes entries older than keepDays as the clock moves', async () => {
     const before = (await listAuditEntries(createContext(t.cms, { overrideAccess: true }))).totalDocs;
     expect(before).toBeGreaterThan(0);
-    const list = async () => (await listAuditEntries(createContext(t.cms, { overrideAccess: true }), { limit: 100 })).docs;
+    const list = async () =>
+      (await listAuditEntries(createContext(t.cms, { overrideAccess: true }), { limit: 100 })).docs;
     expect(before).toBeLessThan(100);
     t.clock.advance(200 * DAY);
-    await operations.create(createContext(t.cms, { overrideAccess: true }), { collection: 'notes', data: { body: 'later' } });
+    await operations.create(createContext(t.cms, { overrideAccess: true }), {
+      collection: 'notes',
+      data: { body: 'later' },
+    });
     const later = (await list())[0]!;
     expect(later).toMatchObject({ action: 'create', collection: 'notes' });
     t.clock.advance(164 * DAY);
@@ -238,12 +511,16 @@ describe('audit log: the other paths, reading it, and retention', () => {
 
 describe('audit: false', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({ ...config, audit: false }); });
+  beforeAll(async () => {
+    t = await startTestServer({ ...config, audit: false });
+  });
   afterAll(() => t?.stop());
   test('writes leave no entry and /audit-log does not exist', async () => {
     const admin = await t.user('admin');
     expect((await t.request('POST', '/notes', { token: admin.token, body: { body: 'x' } })).status).toBe(201);
-    expect((await t.cms.store.get<{ n: number }>('SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_audit_log"'))!.n).toBe(0);
+    expect(
+      (await t.cms.store.get<{ n: number }>('SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_audit_log"'))!.n,
+    ).toBe(0);
     expect((await t.request('GET', '/audit-log', { token: admin.token })).status).toBe(404);
   });
 });

@@ -18,7 +18,8 @@ describe('API keys', () => {
   });
   afterAll(() => t.stop());
 
-  const makeKey = async (body: Record<string, unknown>) => t.request('POST', '/api-keys', { token: admin.token, body: { name: 'k', user: editor.user.id, ...body } });
+  const makeKey = async (body: Record<string, unknown>) =>
+    t.request('POST', '/api-keys', { token: admin.token, body: { name: 'k', user: editor.user.id, ...body } });
 
   test('an admin creates a key; it is shown once and stored only hashed', async () => {
     const res = await makeKey({ scopes: ['posts:read'] });
@@ -33,7 +34,10 @@ describe('API keys', () => {
     expect(stored).not.toContain(key);
   });
   test('non-admins cannot create keys', async () => {
-    const res = await t.request('POST', '/api-keys', { token: editor.token, body: { name: 'k', user: editor.user.id, scopes: ['*'] } });
+    const res = await t.request('POST', '/api-keys', {
+      token: editor.token,
+      body: { name: 'k', user: editor.user.id, scopes: ['*'] },
+    });
     expect(res.status).toBe(403);
   });
   test('bad scopes are a 400', async () => {
@@ -43,14 +47,25 @@ describe('API keys', () => {
   test('a key acts as its user within its scopes', async () => {
     const key = (await makeKey({ scopes: ['posts:read', 'posts:create'] })).body.doc.key;
     expect((await t.request('GET', '/posts', { token: key })).status).toBe(200);
-    expect((await t.request('POST', '/posts', { token: key, body: { title: 'by key' }, headers: { origin: 'https://elsewhere.example' } })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/posts', {
+          token: key,
+          body: { title: 'by key' },
+          headers: { origin: 'https://elsewhere.example' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await t.request('GET', '/pages', { token: key })).status).toBe(403);
     expect((await t.request('DELETE', '/posts/1', { token: key })).status).toBe(403);
   });
   test('a * key can do what its user can, and no more', async () => {
     const key = (await makeKey({ scopes: ['*'] })).body.doc.key;
     expect((await t.request('GET', '/pages', { token: key })).status).toBe(200);
-    expect((await t.request('POST', '/api-keys', { token: key, body: { name: 'x', user: editor.user.id, scopes: ['*'] } })).status).toBe(403);
+    expect(
+      (await t.request('POST', '/api-keys', { token: key, body: { name: 'x', user: editor.user.id, scopes: ['*'] } }))
+        .status,
+    ).toBe(403);
   });
   test('a forged key is a 401', async () => {
     expect((await t.request('GET', '/posts', { token: 'cms_' + 'A'.repeat(43) })).status).toBe(401);
@@ -64,7 +79,12 @@ describe('API keys', () => {
   });
   test('a key of a deactivated user is a 401', async () => {
     const user = await t.user('editor');
-    const key = (await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'k', user: user.user.id, scopes: ['*'] } })).body.doc.key;
+    const key = (
+      await t.request('POST', '/api-keys', {
+        token: admin.token,
+        body: { name: 'k', user: user.user.id, scopes: ['*'] },
+      })
+    ).body.doc.key;
     expect((await t.request('GET', '/posts', { token: key })).status).toBe(200);
     await t.request('PATCH', `/users/${user.user.id}`, { token: admin.token, body: { active: false } });
     expect((await t.request('GET', '/posts', { token: key })).status).toBe(401);

@@ -9,7 +9,9 @@ const config = {
 
 describe('first admin and init', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer(config); });
+  beforeAll(async () => {
+    t = await startTestServer(config);
+  });
   afterAll(() => t.stop());
 
   test('init says there are no users', async () => {
@@ -18,13 +20,17 @@ describe('first admin and init', () => {
     expect(res.body).toEqual({ hasUsers: false, initialized: false });
   });
   test('first-register refuses a short password and creates nothing', async () => {
-    const res = await t.request('POST', '/users/first-register', { body: { email: 'a@example.com', password: 'short' } });
+    const res = await t.request('POST', '/users/first-register', {
+      body: { email: 'a@example.com', password: 'short' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe('password');
     expect((await t.request('GET', '/users/init')).body.hasUsers).toBe(false);
   });
   test('first-register creates an admin and logs in', async () => {
-    const res = await t.request('POST', '/users/first-register', { body: { email: 'Boss@Example.com', password: 'password123', name: 'Boss' } });
+    const res = await t.request('POST', '/users/first-register', {
+      body: { email: 'Boss@Example.com', password: 'password123', name: 'Boss' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ email: 'boss@example.com', role: 'admin', name: 'Boss', active: true });
     expect(typeof res.body.csrfToken).toBe('string');
@@ -32,11 +38,22 @@ describe('first admin and init', () => {
     expect(res.text).not.toContain('password');
     expect(res.text).not.toContain('passwordHash');
     const cookies = res.headers.getSetCookie();
-    expect(cookies.some((c) => c.startsWith('cms-session=') && /HttpOnly/i.test(c) && /SameSite=Lax/i.test(c) && /Path=\//.test(c) && /Max-Age=3600/.test(c))).toBe(true);
+    expect(
+      cookies.some(
+        (c) =>
+          c.startsWith('cms-session=') &&
+          /HttpOnly/i.test(c) &&
+          /SameSite=Lax/i.test(c) &&
+          /Path=\//.test(c) &&
+          /Max-Age=3600/.test(c),
+      ),
+    ).toBe(true);
     expect(cookies.some((c) => c.startsWith('cms-csrf=') && !/HttpOnly/i.test(c))).toBe(true);
   });
   test('first-register is refused once a user exists', async () => {
-    const res = await t.request('POST', '/users/first-register', { body: { email: 'b@example.com', password: 'password123' } });
+    const res = await t.request('POST', '/users/first-register', {
+      body: { email: 'b@example.com', password: 'password123' },
+    });
     expect(res.status).toBe(403);
     expect((await t.request('GET', '/users/init')).body).toEqual({ hasUsers: true, initialized: true });
   });
@@ -61,8 +78,12 @@ describe('login, me, logout', () => {
     expect(res.text).not.toContain('scrypt');
   });
   test('unknown email and wrong password answer alike', async () => {
-    const a = await t.request('POST', '/users/login', { body: { email: 'nobody@example.com', password: 'password123' } });
-    const b = await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'wrong-password' } });
+    const a = await t.request('POST', '/users/login', {
+      body: { email: 'nobody@example.com', password: 'password123' },
+    });
+    const b = await t.request('POST', '/users/login', {
+      body: { email: 'ed@example.com', password: 'wrong-password' },
+    });
     expect(a.status).toBe(401);
     expect(b.status).toBe(401);
     expect(a.body).toEqual(b.body);
@@ -106,15 +127,23 @@ describe('login, me, logout', () => {
   test('a password change ends every session; changing your own gives you a fresh one', async () => {
     const other = await t.login('ed@example.com', 'password123');
     const mine = await t.login('ed@example.com', 'password123');
-    const res = await t.request('PATCH', `/users/${mine.user.id}`, { token: mine.token, body: { password: 'new-password-1' } });
+    const res = await t.request('PATCH', `/users/${mine.user.id}`, {
+      token: mine.token,
+      body: { password: 'new-password-1' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.doc.email).toBe('ed@example.com');
     expect(typeof res.body.token).toBe('string');
     expect((await t.request('GET', '/notes', { token: other.token })).status).toBe(401);
     expect((await t.request('GET', '/notes', { token: mine.token })).status).toBe(401);
     expect((await t.request('GET', '/notes', { token: res.body.token })).status).toBe(200);
-    expect((await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' } })).status).toBe(401);
-    expect((await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'new-password-1' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' } })).status,
+    ).toBe(401);
+    expect(
+      (await t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'new-password-1' } }))
+        .status,
+    ).toBe(200);
   });
   test('deactivating a user ends their sessions and blocks login', async () => {
     const admin = await t.login('admin@example.com', 'password123');
@@ -122,7 +151,10 @@ describe('login, me, logout', () => {
     const res = await t.request('PATCH', `/users/${victim.user.id}`, { token: admin.token, body: { active: false } });
     expect(res.status).toBe(200);
     expect((await t.request('GET', '/notes', { token: victim.token })).status).toBe(401);
-    expect((await t.request('POST', '/users/login', { body: { email: 'victim@example.com', password: 'password123' } })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/users/login', { body: { email: 'victim@example.com', password: 'password123' } }))
+        .status,
+    ).toBe(401);
   });
   test('no response or log line carries a password', async () => {
     const admin = await t.login('admin@example.com', 'password123');

@@ -7,19 +7,49 @@ const open = { read: () => true, create: () => true, update: () => true, delete:
 const config: UserConfig = {
   collections: [
     { slug: 'posts', access: open, drafts: { autosave: { interval: 500 } }, fields: [{ name: 'title', type: 'text' }] },
-    { slug: 'pages', access: open, versions: { drafts: { autosave: true }, maxPerDoc: 5 }, fields: [{ name: 'title', type: 'text' }] },
+    {
+      slug: 'pages',
+      access: open,
+      versions: { drafts: { autosave: true }, maxPerDoc: 5 },
+      fields: [{ name: 'title', type: 'text' }],
+    },
     { slug: 'plain', access: open, timestamps: false, defaultSort: 'title', fields: [{ name: 'title', type: 'text' }] },
   ],
-  globals: [{ slug: 'banner', access: { read: () => true, update: () => true }, drafts: { autosave: true }, fields: [{ name: 'text', type: 'text' }] }],
+  globals: [
+    {
+      slug: 'banner',
+      access: { read: () => true, update: () => true },
+      drafts: { autosave: true },
+      fields: [{ name: 'text', type: 'text' }],
+    },
+  ],
 };
 
-const versions = async (t: any, path: string) => (await t.request('GET', `${path}/versions?limit=100`, { token: (await t.user('admin')).token })).body;
+const versions = async (t: any, path: string) =>
+  (await t.request('GET', `${path}/versions?limit=100`, { token: (await t.user('admin')).token })).body;
 
 const scenarios: Scenario[] = [
-  { name: 'create a published post', method: 'POST', url: '/posts', body: { title: 'Live', status: 'published' }, status: 201 },
-  { name: 'first autosave saves a draft', method: 'PATCH', url: '/posts/1?draft=true&autosave=true', body: { title: 'Typing 1' }, status: 200, events: { draft: 1 } },
   {
-    name: 'consecutive autosaves update the same version', method: 'PATCH', url: '/posts/1?draft=true&autosave=true', body: { title: 'Typing 2' }, status: 200,
+    name: 'create a published post',
+    method: 'POST',
+    url: '/posts',
+    body: { title: 'Live', status: 'published' },
+    status: 201,
+  },
+  {
+    name: 'first autosave saves a draft',
+    method: 'PATCH',
+    url: '/posts/1?draft=true&autosave=true',
+    body: { title: 'Typing 1' },
+    status: 200,
+    events: { draft: 1 },
+  },
+  {
+    name: 'consecutive autosaves update the same version',
+    method: 'PATCH',
+    url: '/posts/1?draft=true&autosave=true',
+    body: { title: 'Typing 2' },
+    status: 200,
     check: async (_res, t) => {
       await t.request('PATCH', '/posts/1?draft=true&autosave=true', { body: { title: 'Typing 3' } });
       const list = await versions(t, '/posts/1');
@@ -28,7 +58,11 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    name: 'autosave never publishes, even when asked', method: 'PATCH', url: '/posts/1?autosave=true', body: { title: 'Sneaky', status: 'published' }, status: 200,
+    name: 'autosave never publishes, even when asked',
+    method: 'PATCH',
+    url: '/posts/1?autosave=true',
+    body: { title: 'Sneaky', status: 'published' },
+    status: 200,
     check: async (_res, t) => {
       const live = await t.request('GET', '/posts/1');
       expect(live.body.title).toBe('Live');
@@ -37,32 +71,72 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    name: 'a manual save starts a new version; the next autosave another', method: 'PATCH', url: '/posts/1?draft=true', body: { title: 'Saved' }, status: 200,
+    name: 'a manual save starts a new version; the next autosave another',
+    method: 'PATCH',
+    url: '/posts/1?draft=true',
+    body: { title: 'Saved' },
+    status: 200,
     check: async (_res, t) => {
       await t.request('PATCH', '/posts/1?draft=true&autosave=true', { body: { title: 'After save' } });
       const list = await versions(t, '/posts/1');
-      expect(list.docs.map((v: any) => [v.version.title, v.autosave ?? false])).toEqual([['After save', true], ['Saved', false], ['Sneaky', true], ['Live', false]]);
+      expect(list.docs.map((v: any) => [v.version.title, v.autosave ?? false])).toEqual([
+        ['After save', true],
+        ['Saved', false],
+        ['Sneaky', true],
+        ['Live', false],
+      ]);
     },
   },
-  { name: "Payload's versions spelling gives drafts", method: 'POST', url: '/pages?draft=true', body: { title: 'Draft page' }, status: 201, contains: ['"status":"draft"'] },
   {
-    name: 'autosave on a global collapses too', method: 'POST', url: '/globals/banner?draft=true&autosave=true', body: { text: 'one' }, status: 200,
+    name: "Payload's versions spelling gives drafts",
+    method: 'POST',
+    url: '/pages?draft=true',
+    body: { title: 'Draft page' },
+    status: 201,
+    contains: ['"status":"draft"'],
+  },
+  {
+    name: 'autosave on a global collapses too',
+    method: 'POST',
+    url: '/globals/banner?draft=true&autosave=true',
+    body: { text: 'one' },
+    status: 200,
     check: async (_res, t) => {
       await t.request('POST', '/globals/banner?draft=true&autosave=true', { body: { text: 'two' } });
       const list = await versions(t, '/globals/banner');
       expect(list.docs.filter((v: any) => v.autosave)).toHaveLength(1);
     },
   },
-  { name: 'autosave needs drafts', method: 'PATCH', url: '/plain/1?autosave=true', setup: async (t) => { await t.request('POST', '/plain', { body: { title: 'b' } }); }, body: { title: 'x' }, status: 400, contains: ['autosave'] },
   {
-    name: 'timestamps: false reads without createdAt/updatedAt; defaultSort orders lists', method: 'GET', url: '/plain', status: 200,
-    setup: async (t) => { await t.request('POST', '/plain', { body: { title: 'a' } }); },
+    name: 'autosave needs drafts',
+    method: 'PATCH',
+    url: '/plain/1?autosave=true',
+    setup: async (t) => {
+      await t.request('POST', '/plain', { body: { title: 'b' } });
+    },
+    body: { title: 'x' },
+    status: 400,
+    contains: ['autosave'],
+  },
+  {
+    name: 'timestamps: false reads without createdAt/updatedAt; defaultSort orders lists',
+    method: 'GET',
+    url: '/plain',
+    status: 200,
+    setup: async (t) => {
+      await t.request('POST', '/plain', { body: { title: 'a' } });
+    },
     notContains: ['createdAt', 'updatedAt'],
     check: (res) => expect(res.body.docs.map((d: any) => d.title)).toEqual(['a', 'b']),
   },
   {
-    name: 'the admin config carries autosave', method: 'GET', url: '/_admin/config', as: 'editor', status: 200,
-    check: (res) => expect(res.body.collections.find((c: any) => c.slug === 'posts').autosave).toEqual({ interval: 500 }),
+    name: 'the admin config carries autosave',
+    method: 'GET',
+    url: '/_admin/config',
+    as: 'editor',
+    status: 200,
+    check: (res) =>
+      expect(res.body.collections.find((c: any) => c.slug === 'posts').autosave).toEqual({ interval: 500 }),
   },
 ];
 

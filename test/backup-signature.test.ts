@@ -20,7 +20,13 @@ import { filesIn, form, pdf } from './support/media-fixtures.ts';
 const config: UserConfig = { collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }] }] };
 
 /** The archive again, with `change` applied to one entry's bytes and the manifest's checksums recomputed. */
-async function rewrite(archive: string, target: string, entryPrefix: string, change: (bytes: Buffer) => Buffer, keep: (name: string) => boolean = () => true): Promise<void> {
+async function rewrite(
+  archive: string,
+  target: string,
+  entryPrefix: string,
+  change: (bytes: Buffer) => Buffer,
+  keep: (name: string) => boolean = () => true,
+): Promise<void> {
   const entries: { name: string; bytes: Buffer }[] = [];
   for await (const entry of readTarGz(archive)) {
     const chunks: Uint8Array[] = [];
@@ -71,21 +77,39 @@ describe('signed backups', () => {
     await drop();
     for (const d of [dir, work]) fs.rmSync(d, { recursive: true, force: true });
   });
-  const configOf = (folder: string, extra: UserConfig = {}) => loadConfig({ config: { database: t.database.startsWith('postgres') ? t.database : path.join(folder, 'data/cms.db'), ...config, ...extra }, rootDir: folder });
+  const configOf = (folder: string, extra: UserConfig = {}) =>
+    loadConfig({
+      config: {
+        database: t.database.startsWith('postgres') ? t.database : path.join(folder, 'data/cms.db'),
+        ...config,
+        ...extra,
+      },
+      rootDir: folder,
+    });
 
   test('an archive whose file was changed and checksums recomputed is refused, and changes nothing', async () => {
     const tampered = path.join(work, 'tampered.tar.gz');
     await rewrite(archive, tampered, 'uploads/', (bytes) => Buffer.concat([bytes, Buffer.from('planted')]));
     await verifyArchive(tampered); // every checksum matches: only the signature can tell
     const before = filesIn(dir);
-    await expect(restoreBackup(await configOf(dir), tampered, { now: Date.now() })).rejects.toThrow(/was not signed by this instance.*--trust-archive; nothing was changed/);
+    await expect(restoreBackup(await configOf(dir), tampered, { now: Date.now() })).rejects.toThrow(
+      /was not signed by this instance.*--trust-archive; nothing was changed/,
+    );
     expect(filesIn(dir)).toEqual(before);
   });
 
   test('an unsigned archive is refused unless --trust-archive', async () => {
     const unsigned = path.join(work, 'unsigned.tar.gz');
-    await rewrite(archive, unsigned, 'uploads/', (bytes) => bytes, (name) => name !== 'manifest.sig');
-    await expect(restoreBackup(await configOf(dir), unsigned, { now: Date.now() })).rejects.toThrow(/is not signed.*--trust-archive/);
+    await rewrite(
+      archive,
+      unsigned,
+      'uploads/',
+      (bytes) => bytes,
+      (name) => name !== 'manifest.sig',
+    );
+    await expect(restoreBackup(await configOf(dir), unsigned, { now: Date.now() })).rejects.toThrow(
+      /is not signed.*--trust-archive/,
+    );
   });
 
   test('the instance restores its own archive', async () => {
@@ -96,15 +120,24 @@ describe('signed backups', () => {
   test('another instance needs the secret that wrote it, or --trust-archive', async () => {
     const other = tempDir('cms-signed-other-');
     try {
-      await expect(restoreBackup(await configOf(other, { secret: 'another-instance-secret-of-enough-length' }), archive, { now: Date.now() }))
-        .rejects.toThrow(/was not signed by this instance.*set `secret` \(or CMS_SECRET\) to the secret of the instance that wrote it/);
+      await expect(
+        restoreBackup(await configOf(other, { secret: 'another-instance-secret-of-enough-length' }), archive, {
+          now: Date.now(),
+        }),
+      ).rejects.toThrow(
+        /was not signed by this instance.*set `secret` \(or CMS_SECRET\) to the secret of the instance that wrote it/,
+      );
       if (!t.database.startsWith('postgres')) {
-        await expect(restoreBackup(await configOf(other), archive, { now: Date.now() })).rejects.toThrow(/has no secret yet/);
+        await expect(restoreBackup(await configOf(other), archive, { now: Date.now() })).rejects.toThrow(
+          /has no secret yet/,
+        );
         const result = await restoreBackup(await configOf(other, { secret }), archive, { now: Date.now() });
         expect(result.restored).toBeGreaterThan(0);
         const trusted = tempDir('cms-signed-trusted-');
         try {
-          expect((await restoreBackup(await configOf(trusted), archive, { now: Date.now(), trustArchive: true })).restored).toBeGreaterThan(0);
+          expect(
+            (await restoreBackup(await configOf(trusted), archive, { now: Date.now(), trustArchive: true })).restored,
+          ).toBeGreaterThan(0);
         } finally {
           fs.rmSync(trusted, { recursive: true, force: true });
         }

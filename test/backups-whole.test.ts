@@ -15,11 +15,16 @@ import { DEFAULT_TEST_ENGINE, quietLog, sharedTestDatabase, startTestServer, tem
 import { form, pdf } from './support/media-fixtures.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
 
-const config: UserConfig = { collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }], access: { read: () => true } }] };
+const config: UserConfig = {
+  collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }], access: { read: () => true } }],
+};
 const main = path.join(import.meta.dir, '../src/cli/main.ts');
 
 function cli(configPath: string, ...args: string[]) {
-  return spawnSync(process.execPath, [main, ...args, '--config', configPath], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+  return spawnSync(process.execPath, [main, ...args, '--config', configPath], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 /** A project folder with its config file, a server on it, and a folder for the archives; `remove` cleans up. */
@@ -42,7 +47,8 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the database du
   test('cms backup says to dump first; --with-database puts a pg_dump in the archive, and cms restore brings it back', async () => {
     const { dir, out, db, configPath, t, token, remove } = await project('pg-backup');
     try {
-      for (const title of ['one', 'two']) expect((await t.request('POST', '/posts', { token, body: { title } })).status).toBe(201);
+      for (const title of ['one', 'two'])
+        expect((await t.request('POST', '/posts', { token, body: { title } })).status).toBe(201);
       expect((await t.request('POST', '/media', { token, body: form(pdf(100), 'a.pdf') })).status).toBe(201);
 
       const plain = cli(configPath, 'backup', '--out', out);
@@ -52,7 +58,14 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the database du
       const whole = cli(configPath, 'backup', '--out', out, '--with-database');
       expect({ status: whole.status, stderr: whole.stderr }).toEqual({ status: 0, stderr: '' });
       expect(whole.stdout).not.toContain('BEFORE');
-      const archive = path.join(out, fs.readdirSync(out).filter((n) => n.endsWith('.tar.gz')).sort().at(-1)!);
+      const archive = path.join(
+        out,
+        fs
+          .readdirSync(out)
+          .filter((n) => n.endsWith('.tar.gz'))
+          .sort()
+          .at(-1)!,
+      );
 
       // Written after the backup: gone once it is restored.
       expect((await t.request('POST', '/posts', { token, body: { title: 'three' } })).status).toBe(201);
@@ -66,7 +79,9 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the database du
       expect(restore.stdout).toMatch(/postgres\.dump\.before-restore-/);
       const again = await startTestServer({ database: db.database, ...config }, { dir });
       try {
-        const titles = (await again.request('GET', '/posts?sort=title')).body.docs.map((d: { title: string }) => d.title);
+        const titles = (await again.request('GET', '/posts?sort=title')).body.docs.map(
+          (d: { title: string }) => d.title,
+        );
         expect(titles).toEqual(['one', 'two']);
         expect((await again.request('GET', '/media')).body.totalDocs).toBe(1);
       } finally {
@@ -80,21 +95,44 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the database du
 
 describe('S3 listings past one page', () => {
   let s3: S3TestServer;
-  beforeAll(async () => { s3 = await startS3Server('many-files'); });
-  afterAll(async () => { await s3?.stop(); });
+  beforeAll(async () => {
+    s3 = await startS3Server('many-files');
+  });
+  afterAll(async () => {
+    await s3?.stop();
+  });
 
   test('a bucket of 1,050 files (two pages of the listing) is backed up whole', async () => {
-    const storage = { type: 's3' as const, bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', prefix: 'site' };
-    const client = new Bun.S3Client({ bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+    const storage = {
+      type: 's3' as const,
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      prefix: 'site',
+    };
+    const client = new Bun.S3Client({
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+    });
     const names = Array.from({ length: 1050 }, (_, i) => `f${String(i).padStart(5, '0')}.txt`);
-    for (let i = 0; i < names.length; i += 50) await Promise.all(names.slice(i, i + 50).map((name) => client.write(`site/${name}`, name)));
+    for (let i = 0; i < names.length; i += 50)
+      await Promise.all(names.slice(i, i + 50).map((name) => client.write(`site/${name}`, name)));
     const dir = tempDir('cms-many-files-');
     const db = await sharedTestDatabase(dir);
-    const cms = await createCMS({ config: { database: db.database, ...config, upload: { storage } }, rootDir: dir, log: quietLog });
+    const cms = await createCMS({
+      config: { database: db.database, ...config, upload: { storage } },
+      rootDir: dir,
+      log: quietLog,
+    });
     try {
       const backup = await createBackup(cms, { outDir: path.join(dir, 'out') });
       expect(backup.manifest.counts.uploads).toBe(1050);
-      expect(backup.manifest.entries.filter((e) => e.path.startsWith('uploads/')).map((e) => e.path)).toEqual(names.map((n) => `uploads/${n}`));
+      expect(backup.manifest.entries.filter((e) => e.path.startsWith('uploads/')).map((e) => e.path)).toEqual(
+        names.map((n) => `uploads/${n}`),
+      );
     } finally {
       await cms.close();
       await db.drop();
@@ -107,7 +145,8 @@ describe('restoring', () => {
   test('without a terminal, cms restore prints a few progress lines, not one per file', async () => {
     const { out, configPath, t, token, remove } = await project('restore-line');
     try {
-      for (let i = 0; i < 30; i++) expect((await t.request('POST', '/media', { token, body: form(pdf(i), `f${i}.pdf`) })).status).toBe(201);
+      for (let i = 0; i < 30; i++)
+        expect((await t.request('POST', '/media', { token, body: form(pdf(i), `f${i}.pdf`) })).status).toBe(201);
       expect(cli(configPath, 'backup', '--out', out, '--with-database').status).toBe(0);
       await t.server.stop();
       const archive = path.join(out, fs.readdirSync(out).find((n) => n.endsWith('.tar.gz'))!);
@@ -136,7 +175,9 @@ describe('restoring', () => {
     fs.renameSync(path.join(dir, 'migrations'), path.join(dir, 'migrations-elsewhere'));
     try {
       const started = createCMS({ config: { database: db.database, ...config }, rootDir: dir, log: quietLog });
-      await expect(started).rejects.toThrow(new RegExp(`not in .*migrations/[a-z]+: ${written[0].replace('.sql', '')}.*nothing was changed`));
+      await expect(started).rejects.toThrow(
+        new RegExp(`not in .*migrations/[a-z]+: ${written[0].replace('.sql', '')}.*nothing was changed`),
+      );
       expect(fs.existsSync(path.join(dir, 'migrations'))).toBe(false);
     } finally {
       await db.drop();

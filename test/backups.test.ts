@@ -22,14 +22,24 @@ import { fingerprint, form, pdf, png } from './support/media-fixtures.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
 
 const config: UserConfig = {
-  collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'textarea' }], access: { read: () => true } }],
+  collections: [
+    {
+      slug: 'posts',
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'body', type: 'textarea' },
+      ],
+      access: { read: () => true },
+    },
+  ],
 };
 
 const HOUR = 3_600_000;
 // These restores go into other folders, whose instances have another secret or none yet: the signature
 // that refuses such archives without --trust-archive is tested in test/backup-signature.test.ts.
 const trustArchive = true;
-const configIn = (dir: string, extra: UserConfig = {}) => loadConfig({ config: { database: path.join(dir, 'data/cms.db'), ...config, ...extra }, rootDir: dir });
+const configIn = (dir: string, extra: UserConfig = {}) =>
+  loadConfig({ config: { database: path.join(dir, 'data/cms.db'), ...config, ...extra }, rootDir: dir });
 
 async function download(t: TestServer, token: string, name: string, dir: string): Promise<string> {
   const res = await fetch(`${t.api}/backups/${name}`, { headers: { authorization: `Bearer ${token}` } });
@@ -63,11 +73,17 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
       for (let i = 0; !stop; i++) {
         if (i % 4 === 3) {
           const bytes = i % 8 === 3 ? await png(40 + n, 20 + (i % 50)) : pdf(50_000 + i);
-          const res = await t.request('POST', '/media', { token, body: form(bytes, `w${n}-${i}.${bytes[0] === 0x25 ? 'pdf' : 'png'}`) });
+          const res = await t.request('POST', '/media', {
+            token,
+            body: form(bytes, `w${n}-${i}.${bytes[0] === 0x25 ? 'pdf' : 'png'}`),
+          });
           expect(res.status).toBe(201);
           acknowledged.push({ at: performance.now(), kind: 'file', id: res.body.doc.id, body: res.body.doc, bytes });
         } else {
-          const res = await t.request('POST', '/posts', { token, body: { title: `post ${n}-${i}`, body: 'x'.repeat(2000) } });
+          const res = await t.request('POST', '/posts', {
+            token,
+            body: { title: `post ${n}-${i}`, body: 'x'.repeat(2000) },
+          });
           expect(res.status).toBe(201);
           acknowledged.push({ at: performance.now(), kind: 'post', id: res.body.doc.id, body: res.body.doc });
         }
@@ -110,7 +126,9 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
     const restored = await startTestServer(config, { dir: fresh, engine: 'sqlite' });
     try {
       for (const a of before) {
-        const res = await restored.request('GET', `/${a.kind === 'post' ? 'posts' : 'media'}/${a.id}?depth=0`, { token });
+        const res = await restored.request('GET', `/${a.kind === 'post' ? 'posts' : 'media'}/${a.id}?depth=0`, {
+          token,
+        });
         expect(res.status).toBe(200);
         expect(res.body).toEqual(a.body);
         if (a.bytes) {
@@ -133,12 +151,16 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
     tar[at] ^= 0xff;
     const tampered = path.join(work, 'tampered.tar.gz');
     fs.writeFileSync(tampered, zlib.gzipSync(tar));
-    await expect(restoreBackup(await configIn(fresh), tampered, { now: Date.now(), trustArchive })).rejects.toThrow(/database\/cms\.db does not match its sha256.*nothing was changed/);
+    await expect(restoreBackup(await configIn(fresh), tampered, { now: Date.now(), trustArchive })).rejects.toThrow(
+      /database\/cms\.db does not match its sha256.*nothing was changed/,
+    );
     // (2) cut short.
     const cut = path.join(work, 'cut.tar.gz');
     const whole = fs.readFileSync(archive);
     fs.writeFileSync(cut, whole.subarray(0, whole.length - 2000));
-    await expect(restoreBackup(await configIn(fresh), cut, { now: Date.now(), trustArchive })).rejects.toThrow(/not a readable backup.*nothing was changed/);
+    await expect(restoreBackup(await configIn(fresh), cut, { now: Date.now(), trustArchive })).rejects.toThrow(
+      /not a readable backup.*nothing was changed/,
+    );
     expect(fingerprint(fresh)).toEqual(untouched);
   });
 
@@ -146,14 +168,20 @@ describe('a backup under continuous writes restores into a fresh folder', () => 
     const running = await startTestServer(config, { dir: fresh, engine: 'sqlite' });
     const untouched = fingerprint(fresh);
     try {
-      await expect(restoreBackup(await configIn(fresh), archive, { now: Date.now(), trustArchive })).rejects.toThrow(/has .*cms\.db open: stop it/);
+      await expect(restoreBackup(await configIn(fresh), archive, { now: Date.now(), trustArchive })).rejects.toThrow(
+        /has .*cms\.db open: stop it/,
+      );
     } finally {
       await running.server.stop();
     }
     // The server's own writes change its database file; the refused restore added or moved nothing.
-    const beside = (print: Record<string, unknown>) => Object.entries(print).filter(([file]) => !/^data\/cms\.db(-wal|-shm)?$/.test(file));
+    const beside = (print: Record<string, unknown>) =>
+      Object.entries(print).filter(([file]) => !/^data\/cms\.db(-wal|-shm)?$/.test(file));
     expect(beside(fingerprint(fresh))).toEqual(beside(untouched));
-    const result = await restoreBackup(await configIn(fresh), archive, { now: Date.parse('2026-02-03T04:05:06Z'), trustArchive });
+    const result = await restoreBackup(await configIn(fresh), archive, {
+      now: Date.parse('2026-02-03T04:05:06Z'),
+      trustArchive,
+    });
     expect(result.movedAside).toEqual([
       path.join(fresh, 'data/cms.db.before-restore-20260203T040506.000Z'),
       path.join(fresh, 'data/secret.before-restore-20260203T040506.000Z'),
@@ -170,14 +198,20 @@ describe('cms backup and cms restore on the command line', () => {
     const configPath = path.join(dir, 'cms.config.json');
     fs.writeFileSync(configPath, JSON.stringify({ database: 'data/cms.db', ...config }));
     const t = await startTestServer(config, { dir, engine: 'sqlite' });
-    const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(import.meta.dir, '../src/cli/main.ts'), ...args, '--config', configPath], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(import.meta.dir, '../src/cli/main.ts'), ...args, '--config', configPath], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
     try {
       const token = (await t.user('admin')).token;
       expect((await t.request('POST', '/media', { token, body: form(pdf(1000), 'a.pdf') })).status).toBe(201);
       const backup = cli('backup', '--out', out);
       expect(backup.stderr).toBe('');
       expect(backup.stdout).toContain('backup: uploads');
-      expect(backup.stdout).toMatch(/wrote .*cms-backup-\d{8}T\d{6}\.\d{3}Z\.tar\.gz \(.* MB\): 2 documents, 1 uploads/);
+      expect(backup.stdout).toMatch(
+        /wrote .*cms-backup-\d{8}T\d{6}\.\d{3}Z\.tar\.gz \(.* MB\): 2 documents, 1 uploads/,
+      );
       const file = path.join(out, fs.readdirSync(out).find((n) => n.endsWith('.tar.gz'))!);
       const refused = cli('restore', file);
       expect(refused.status).toBe(1);
@@ -196,9 +230,20 @@ describe('cms backup and cms restore on the command line', () => {
 
 describe('S3: uploads read from a bucket, backups kept in a bucket', () => {
   let s3: S3TestServer;
-  beforeAll(async () => { s3 = await startS3Server('backup-test'); });
-  afterAll(async () => { await s3?.stop(); });
-  const s3Options = (prefix: string) => ({ type: 's3' as const, bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', prefix });
+  beforeAll(async () => {
+    s3 = await startS3Server('backup-test');
+  });
+  afterAll(async () => {
+    await s3?.stop();
+  });
+  const s3Options = (prefix: string) => ({
+    type: 's3' as const,
+    bucket: s3.bucket,
+    endpoint: s3.endpoint,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    prefix,
+  });
 
   test('POST /backups stores the archive in S3 with every S3 upload; it restores into another prefix', async () => {
     const s3Config = { ...config, upload: { storage: s3Options('site') }, backups: { storage: s3Options('backups') } };
@@ -209,16 +254,31 @@ describe('S3: uploads read from a bucket, backups kept in a bucket', () => {
       const token = (await t.user('admin')).token;
       const files = [pdf(300_000), await png(30, 30)];
       const docs = [];
-      for (const [i, bytes] of files.entries()) docs.push((await t.request('POST', '/media', { token, body: form(bytes, `f${i}.${i ? 'png' : 'pdf'}`) })).body.doc);
+      for (const [i, bytes] of files.entries())
+        docs.push(
+          (await t.request('POST', '/media', { token, body: form(bytes, `f${i}.${i ? 'png' : 'pdf'}`) })).body.doc,
+        );
       const made = await t.request('POST', '/backups', { token });
       expect(made.status).toBe(201);
       const listed = await t.request('GET', '/backups', { token });
       expect(listed.body.docs.map((d: { name: string }) => d.name)).toEqual([made.body.doc.name]);
-      expect(await new Bun.S3Client({ bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }).exists(`backups/${made.body.doc.name}`)).toBe(true);
+      expect(
+        await new Bun.S3Client({
+          bucket: s3.bucket,
+          endpoint: s3.endpoint,
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+        }).exists(`backups/${made.body.doc.name}`),
+      ).toBe(true);
       const archive = await download(t, token, made.body.doc.name, work);
       const manifest = await verifyArchive(archive);
       expect(manifest.counts.uploads).toBe(2);
-      expect(manifest.entries.filter((e) => e.path.startsWith('uploads/')).map((e) => e.path).sort()).toEqual(docs.map((d) => `uploads/${d.filename}`).sort());
+      expect(
+        manifest.entries
+          .filter((e) => e.path.startsWith('uploads/'))
+          .map((e) => e.path)
+          .sort(),
+      ).toEqual(docs.map((d) => `uploads/${d.filename}`).sort());
       expect(fs.readdirSync(path.join(t.dir, 'backups'))).toEqual([]); // the staged copy is gone once uploaded
 
       const restoredConfig = { ...s3Config, upload: { storage: s3Options('restored') } };
@@ -241,7 +301,9 @@ describe('S3: uploads read from a bucket, backups kept in a bucket', () => {
   test('backups in the very bucket and prefix of the uploads are refused', async () => {
     const dir = tempDir();
     try {
-      await expect(configIn(dir, { upload: { storage: s3Options('site') }, backups: { storage: s3Options('/site/') } })).rejects.toThrow(/backups.storage: is the same bucket and prefix/);
+      await expect(
+        configIn(dir, { upload: { storage: s3Options('site') }, backups: { storage: s3Options('/site/') } }),
+      ).rejects.toThrow(/backups.storage: is the same bucket and prefix/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -250,7 +312,10 @@ describe('S3: uploads read from a bucket, backups kept in a bucket', () => {
 
 describe('schedule and retention', () => {
   test('hourly by cms.clock: the first check sets the time, each hour after writes one, keep 2 leaves the newest two', async () => {
-    const t = await startTestServer({ ...config, backups: { schedule: 'hourly', keep: 2 } }, { clockStart: Date.parse('2026-01-01T00:30:00Z') });
+    const t = await startTestServer(
+      { ...config, backups: { schedule: 'hourly', keep: 2 } },
+      { clockStart: Date.parse('2026-01-01T00:30:00Z') },
+    );
     try {
       await runScheduledBackupIfDue(t.cms); // the first check only sets the time
       expect(await runScheduledBackupIfDue(t.cms)).toBeNull();
@@ -263,7 +328,9 @@ describe('schedule and retention', () => {
         expect(await runScheduledBackupIfDue(t.cms)).toBeNull(); // the same slot never runs twice
       }
       expect(fs.readdirSync(path.join(t.dir, 'backups')).sort()).toEqual(written.slice(1));
-      const setting = await t.cms.store.get<{ value: string }>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?', ['backups.lastRunAt']);
+      const setting = await t.cms.store.get<{ value: string }>('SELECT "value" FROM "_cms_settings" WHERE "key" = ?', [
+        'backups.lastRunAt',
+      ]);
       expect(Number(setting!.value)).toBe(Date.parse('2026-01-01T03:00:30Z'));
     } finally {
       await t.stop();
@@ -285,11 +352,19 @@ describe('schedule and retention', () => {
   test('config refusals name the setting', async () => {
     const dir = tempDir();
     try {
-      await expect(configIn(dir, { backups: { dir: 'uploads/backups' } })).rejects.toThrow(/backups.dir: .* is inside the uploads folder/);
-      await expect(configIn(dir, { upload: { dir: 'files' }, backups: { dir: 'files' } })).rejects.toThrow(/inside the uploads folder/);
-      await expect(configIn(dir, { backups: { schedule: 'weekly' } })).rejects.toThrow(/backups.schedule: "weekly" is not/);
+      await expect(configIn(dir, { backups: { dir: 'uploads/backups' } })).rejects.toThrow(
+        /backups.dir: .* is inside the uploads folder/,
+      );
+      await expect(configIn(dir, { upload: { dir: 'files' }, backups: { dir: 'files' } })).rejects.toThrow(
+        /inside the uploads folder/,
+      );
+      await expect(configIn(dir, { backups: { schedule: 'weekly' } })).rejects.toThrow(
+        /backups.schedule: "weekly" is not/,
+      );
       await expect(configIn(dir, { backups: { keep: 0 } })).rejects.toThrow(/backups.keep/);
-      expect((await configIn(dir, { backups: { dir: 'data/backups' } })).backups.dir).toBe(path.join(dir, 'data/backups'));
+      expect((await configIn(dir, { backups: { dir: 'data/backups' } })).backups.dir).toBe(
+        path.join(dir, 'data/backups'),
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -297,32 +372,120 @@ describe('schedule and retention', () => {
 });
 
 runScenarios('backups over HTTP: admins only', config, [
-  { name: 'POST /backups without credentials is a 401', method: 'POST', url: '/backups', status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'an editor may not make one', method: 'POST', url: '/backups', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'an editor may not list them', method: 'GET', url: '/backups', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
   {
-    name: 'an admin makes one: 201 { doc: { name, size, createdAt }, message }', method: 'POST', url: '/backups', as: 'admin', status: 201,
-    contains: ['"name":"cms-backup-20260101T000000.000Z.tar.gz"', '"createdAt":"2026-01-01T00:00:00.000Z"', '"message"'],
+    name: 'POST /backups without credentials is a 401',
+    method: 'POST',
+    url: '/backups',
+    status: 401,
+    contains: ['"errors"'],
+    events: { '*': 0 },
   },
   {
-    name: 'a second one in the same millisecond is a 409', method: 'POST', url: '/backups', as: 'admin', status: 409, contains: ['exists already'],
+    name: 'an editor may not make one',
+    method: 'POST',
+    url: '/backups',
+    as: 'editor',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
   },
   {
-    name: 'an admin cookie session makes one with the CSRF token', method: 'POST', url: '/backups', as: 'cookie:admin', status: 201,
+    name: 'an editor may not list them',
+    method: 'GET',
+    url: '/backups',
+    as: 'editor',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'an admin makes one: 201 { doc: { name, size, createdAt }, message }',
+    method: 'POST',
+    url: '/backups',
+    as: 'admin',
+    status: 201,
+    contains: [
+      '"name":"cms-backup-20260101T000000.000Z.tar.gz"',
+      '"createdAt":"2026-01-01T00:00:00.000Z"',
+      '"message"',
+    ],
+  },
+  {
+    name: 'a second one in the same millisecond is a 409',
+    method: 'POST',
+    url: '/backups',
+    as: 'admin',
+    status: 409,
+    contains: ['exists already'],
+  },
+  {
+    name: 'an admin cookie session makes one with the CSRF token',
+    method: 'POST',
+    url: '/backups',
+    as: 'cookie:admin',
+    status: 201,
     setup: (t) => t.clock.advance(1000),
   },
-  { name: 'without the CSRF token a cookie session is refused', method: 'POST', url: '/backups', as: 'cookie:admin', headers: { 'x-csrf-token': 'wrong' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
   {
-    name: 'the list is newest first, with no backup running', method: 'GET', url: '/backups', as: 'admin', status: 200,
+    name: 'without the CSRF token a cookie session is refused',
+    method: 'POST',
+    url: '/backups',
+    as: 'cookie:admin',
+    headers: { 'x-csrf-token': 'wrong' },
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'the list is newest first, with no backup running',
+    method: 'GET',
+    url: '/backups',
+    as: 'admin',
+    status: 200,
     check: (res) => {
-      expect(res.body.docs.map((d: { name: string }) => d.name)).toEqual(['cms-backup-20260101T000001.000Z.tar.gz', 'cms-backup-20260101T000000.000Z.tar.gz']);
+      expect(res.body.docs.map((d: { name: string }) => d.name)).toEqual([
+        'cms-backup-20260101T000001.000Z.tar.gz',
+        'cms-backup-20260101T000000.000Z.tar.gz',
+      ]);
       expect(res.body.running).toBeNull();
     },
   },
-  { name: 'a name that is not a backup is a 404', method: 'GET', url: '/backups/..%2Fdata%2Fsecret', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a backup that does not exist is a 404', method: 'GET', url: '/backups/cms-backup-20990101T000000.000Z.tar.gz', as: 'admin', status: 404, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'an editor may not download one', method: 'GET', url: '/backups/cms-backup-20260101T000000.000Z.tar.gz', as: 'editor', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'DELETE /backups is a 405', method: 'DELETE', url: '/backups', as: 'admin', status: 405, contains: ['"errors"'], events: { '*': 0 } },
+  {
+    name: 'a name that is not a backup is a 404',
+    method: 'GET',
+    url: '/backups/..%2Fdata%2Fsecret',
+    as: 'admin',
+    status: 404,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'a backup that does not exist is a 404',
+    method: 'GET',
+    url: '/backups/cms-backup-20990101T000000.000Z.tar.gz',
+    as: 'admin',
+    status: 404,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'an editor may not download one',
+    method: 'GET',
+    url: '/backups/cms-backup-20260101T000000.000Z.tar.gz',
+    as: 'editor',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'DELETE /backups is a 405',
+    method: 'DELETE',
+    url: '/backups',
+    as: 'admin',
+    status: 405,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
 ]);
 
 test('createBackup --out writes to that folder and leaves retention alone', async () => {

@@ -27,14 +27,23 @@ export const CHROMIUM_FLAGS = [
 export function hasChromium(): boolean {
   if (fs.existsSync(CHROMIUM)) return true;
   if (process.env.CI && process.env.CI !== 'false') {
-    throw new Error(`Chromium is not at ${CHROMIUM}: the browser tests cannot run in CI. Install it (apt-get install chromium) or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium is not at ${CHROMIUM}: the browser tests cannot run in CI. Install it (apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
   }
   return false;
 }
 
 export type Browser = { context: BrowserContext; page: Page; close(): Promise<void> };
 
-export async function launchBrowser(options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark'; timezoneId?: string; locale?: string } = {}): Promise<Browser> {
+export async function launchBrowser(
+  options: {
+    viewport?: { width: number; height: number };
+    colorScheme?: 'light' | 'dark';
+    timezoneId?: string;
+    locale?: string;
+  } = {},
+): Promise<Browser> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -21,7 +21,11 @@ test('init prints the command as this CLI was started, seen from the new folder,
   expect(command).not.toBe('cms');
   const [, script] = command.split(' ');
   expect(fs.existsSync(path.resolve(dir, 'my-site', script!))).toBe(true);
-  const version = Bun.spawnSync([process.execPath, script!, '--version'], { cwd: path.join(dir, 'my-site'), stdout: 'pipe', stderr: 'pipe' });
+  const version = Bun.spawnSync([process.execPath, script!, '--version'], {
+    cwd: path.join(dir, 'my-site'),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   expect(version.exitCode).toBe(0);
 });
 
@@ -30,7 +34,9 @@ test('a binary run by path is named by its path from the new folder; on PATH it 
   expect(commandFrom('/home/ada/cms/my-site', how)).toBe('../dist/cms');
   expect(commandFrom('/home/ada/cms', how)).toBe('./dist/cms');
   expect(commandFrom('/home/ada/cms/my-site', { ...how, path: '/usr/bin:/home/ada/cms/dist' })).toBe('cms');
-  expect(commandFrom('/tmp/site', { ...how, script: 'src/cli/main.ts' })).toBe('bun ../../home/ada/cms/src/cli/main.ts');
+  expect(commandFrom('/tmp/site', { ...how, script: 'src/cli/main.ts' })).toBe(
+    'bun ../../home/ada/cms/src/cli/main.ts',
+  );
 });
 
 test("init's .gitignore covers the folders a restore sets aside", () => {
@@ -39,7 +45,10 @@ test("init's .gitignore covers the folders a restore sets aside", () => {
   if (!Bun.which('git')) return;
   const site = path.join(dir, 'my-site');
   Bun.spawnSync(['git', 'init', '-q'], { cwd: site });
-  expect(Bun.spawnSync(['git', 'check-ignore', '-q', 'uploads.before-restore-2026-01-01T00-00-00Z/a.png'], { cwd: site }).exitCode).toBe(0);
+  expect(
+    Bun.spawnSync(['git', 'check-ignore', '-q', 'uploads.before-restore-2026-01-01T00-00-00Z/a.png'], { cwd: site })
+      .exitCode,
+  ).toBe(0);
 });
 
 /** Starts the server from `cwd` on a free port, returns what it printed once it listens, then stops it. */
@@ -70,10 +79,18 @@ test('with no config, serve keeps the built-in schema quiet and writes no migrat
   expect(fs.readdirSync(path.join(bare, 'data', 'migrations', 'sqlite')).some((f) => f.endsWith('.sql'))).toBe(true);
 
   // A config added later continues that history instead of creating the built-in tables again.
-  fs.writeFileSync(path.join(bare, 'cms.config.ts'), "export default { collections: [{ slug: 'notes', fields: [{ name: 'title', type: 'text' }] }] }\n");
+  fs.writeFileSync(
+    path.join(bare, 'cms.config.ts'),
+    "export default { collections: [{ slug: 'notes', fields: [{ name: 'title', type: 'text' }] }] }\n",
+  );
   const later = await serveOnce(bare);
   expect(later).toContain('cms listening');
-  expect(fs.readdirSync(path.join(bare, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql')).sort()).toEqual(['0000_init.sql', '0001_config_change.sql']);
+  expect(
+    fs
+      .readdirSync(path.join(bare, 'migrations', 'sqlite'))
+      .filter((f) => f.endsWith('.sql'))
+      .sort(),
+  ).toEqual(['0000_init.sql', '0001_config_change.sql']);
 }, 40_000);
 
 test('off a terminal, progress is whole lines: each phase, each tenth done, and every two seconds of a slow stretch', () => {
@@ -82,7 +99,10 @@ test('off a terminal, progress is whole lines: each phase, each tenth done, and 
   const line = progressLine('export', undefined, { tty: false, write: (text) => lines.push(text), clock });
   line.show({ phase: 'posts', done: 0, total: 1000 });
   for (let done = 1; done <= 1000; done++) line.show({ phase: 'posts', done, total: 1000 });
-  expect(lines).toEqual(['export: posts 0/1000\n', ...Array.from({ length: 10 }, (_, i) => `export: posts ${(i + 1) * 100}/1000\n`)]);
+  expect(lines).toEqual([
+    'export: posts 0/1000\n',
+    ...Array.from({ length: 10 }, (_, i) => `export: posts ${(i + 1) * 100}/1000\n`),
+  ]);
 
   lines.length = 0;
   line.show({ phase: 'media', done: 0, total: 100_000 });
@@ -96,9 +116,14 @@ test('off a terminal, progress is whole lines: each phase, each tenth done, and 
 
 test("--help and the README's command list say the same, migrate:create's folder included", () => {
   const help = Bun.spawnSync([process.execPath, MAIN, '--help'], { stdout: 'pipe' }).stdout.toString();
-  const usage = help.slice(help.indexOf('Usage:\n') + 7, help.indexOf('\n\nEvery command')).split('\n').map((l) => l.slice(2));
+  const usage = help
+    .slice(help.indexOf('Usage:\n') + 7, help.indexOf('\n\nEvery command'))
+    .split('\n')
+    .map((l) => l.slice(2));
   const readme = fs.readFileSync(path.join(import.meta.dir, '..', 'README.md'), 'utf8');
   const block = readme.slice(readme.indexOf('## Command line')).split('```')[1]!.trim().split('\n');
   expect(block).toEqual(usage);
-  expect(usage.find((l) => l.startsWith('cms migrate:create'))).toContain('migrations/sqlite/ or migrations/postgres/ beside the config');
+  expect(usage.find((l) => l.startsWith('cms migrate:create'))).toContain(
+    'migrations/sqlite/ or migrations/postgres/ beside the config',
+  );
 });

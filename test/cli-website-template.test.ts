@@ -16,7 +16,11 @@ afterAll(async () => {
 });
 
 test('init writes the config and the seed; the first start seeds once; reads convert the rich text', async () => {
-  const made = Bun.spawnSync([process.execPath, MAIN, 'init', 'site', '--template', 'website'], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
+  const made = Bun.spawnSync([process.execPath, MAIN, 'init', 'site', '--template', 'website'], {
+    cwd: dir,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   expect(made.exitCode).toBe(0);
   expect(made.stdout.toString()).toContain('sample content');
   const site = path.join(dir, 'site');
@@ -35,12 +39,19 @@ test('init writes the config and the seed; the first start seeds once; reads con
   const home = await api.find({ collection: 'pages', where: { slug: { equals: 'home' } }, overrideAccess: false });
   const page = home.docs[0] as Record<string, any>;
   expect(page.hero.media.sizes.og.width).toBe(1200);
-  expect(page.layout.map((row: { blockType: string }) => row.blockType)).toEqual(['content', 'mediaBlock', 'archive', 'cta']);
+  expect(page.layout.map((row: { blockType: string }) => row.blockType)).toEqual([
+    'content',
+    'mediaBlock',
+    'archive',
+    'cta',
+  ]);
   expect(page.hero.richText.root.children[0].tag).toBe('h1');
   // Categories list their posts through a join field.
   const categories = await api.find({ collection: 'categories', overrideAccess: false, depth: 0, sort: 'id' });
   const joined = categories.docs.map((c) => (c as Record<string, any>).posts);
-  expect(joined.every((j) => Array.isArray(j.docs) && typeof j.totalDocs === 'number' && typeof j.hasNextPage === 'boolean')).toBe(true);
+  expect(
+    joined.every((j) => Array.isArray(j.docs) && typeof j.totalDocs === 'number' && typeof j.hasNextPage === 'boolean'),
+  ).toBe(true);
   expect(joined.reduce((n, j) => n + j.totalDocs, 0)).toBeGreaterThan(0);
   const header = await api.findGlobal({ slug: 'header', overrideAccess: false });
   expect((header.navItems as unknown[]).length).toBe(3);

@@ -22,7 +22,11 @@ afterAll(() => {
 });
 
 function inAnotherProcess(sql: string): void {
-  const child = Bun.spawnSync([process.execPath, '-e', `const { Database } = require('bun:sqlite'); const db = new Database(${JSON.stringify(file)}); db.exec(${JSON.stringify(sql)}); db.close();`]);
+  const child = Bun.spawnSync([
+    process.execPath,
+    '-e',
+    `const { Database } = require('bun:sqlite'); const db = new Database(${JSON.stringify(file)}); db.exec(${JSON.stringify(sql)}); db.close();`,
+  ]);
   if (child.exitCode !== 0) throw new Error(child.stderr.toString());
 }
 
@@ -31,10 +35,13 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 /** The POSIX locks this process holds on a file, from /proc/locks (by device and inode). */
 function locksHeldOn(name: string): number {
   const { ino } = fs.statSync(name);
-  return fs.readFileSync('/proc/locks', 'utf8').split('\n').filter((line) => {
-    const fields = line.trim().split(/\s+/);
-    return fields[1] === 'POSIX' && fields[4] === String(process.pid) && fields[5]?.endsWith(`:${ino}`);
-  }).length;
+  return fs
+    .readFileSync('/proc/locks', 'utf8')
+    .split('\n')
+    .filter((line) => {
+      const fields = line.trim().split(/\s+/);
+      return fields[1] === 'POSIX' && fields[4] === String(process.pid) && fields[5]?.endsWith(`:${ino}`);
+    }).length;
 }
 
 test('reports a change once per commit, and none without one', async () => {

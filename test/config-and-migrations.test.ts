@@ -10,7 +10,12 @@ import type { UserConfig } from '../src/config/types.ts';
 const CLI = path.join(import.meta.dir, '../src/cli/main.ts');
 
 function cms(dir: string, ...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, CLI, ...args], { cwd: dir, env: { ...process.env, NODE_ENV: 'production', CMS_CONFIG: '' }, stdout: 'pipe', stderr: 'pipe' });
+  const p = Bun.spawnSync([process.execPath, CLI, ...args], {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: 'production', CMS_CONFIG: '' },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
@@ -20,17 +25,64 @@ function writeConfig(dir: string, body: string) {
 
 describe('config checks', () => {
   const cases: [string, UserConfig, string][] = [
-    ['unknown field type', { collections: [{ slug: 'a', fields: [{ name: 'x', type: 'txt' as never }] }] }, 'collections[0].fields[0].type'],
-    ['relationship to an unknown collection', { collections: [{ slug: 'a', fields: [{ name: 'x', type: 'relationship', relationTo: 'ghosts' }] }] }, 'relationTo'],
-    ['duplicate slug', { collections: [{ slug: 'a', fields: [] }, { slug: 'a', fields: [] }] }, 'collections[1].slug'],
-    ['duplicate field name', { collections: [{ slug: 'a', fields: [{ name: 'x', type: 'text' }, { name: 'x', type: 'text' }] }] }, 'collections[0].fields[1].name'],
-    ['reserved field name', { collections: [{ slug: 'a', fields: [{ name: 'createdAt', type: 'text' }] }] }, 'collections[0].fields[0].name'],
+    [
+      'unknown field type',
+      { collections: [{ slug: 'a', fields: [{ name: 'x', type: 'txt' as never }] }] },
+      'collections[0].fields[0].type',
+    ],
+    [
+      'relationship to an unknown collection',
+      { collections: [{ slug: 'a', fields: [{ name: 'x', type: 'relationship', relationTo: 'ghosts' }] }] },
+      'relationTo',
+    ],
+    [
+      'duplicate slug',
+      {
+        collections: [
+          { slug: 'a', fields: [] },
+          { slug: 'a', fields: [] },
+        ],
+      },
+      'collections[1].slug',
+    ],
+    [
+      'duplicate field name',
+      {
+        collections: [
+          {
+            slug: 'a',
+            fields: [
+              { name: 'x', type: 'text' },
+              { name: 'x', type: 'text' },
+            ],
+          },
+        ],
+      },
+      'collections[0].fields[1].name',
+    ],
+    [
+      'reserved field name',
+      { collections: [{ slug: 'a', fields: [{ name: 'createdAt', type: 'text' }] }] },
+      'collections[0].fields[0].name',
+    ],
     ['reserved slug', { collections: [{ slug: 'globals', fields: [] }] }, 'collections[0].slug'],
     ['bad slug', { collections: [{ slug: 'Has Space', fields: [] }] }, 'collections[0].slug'],
     ['roles without admin', { auth: { roles: ['editor'] } }, 'auth.roles'],
-    ['select without options', { collections: [{ slug: 'a', fields: [{ name: 's', type: 'select' }] }] }, 'collections[0].fields[0].options'],
-    ['localized without localization', { collections: [{ slug: 'a', fields: [{ name: 's', type: 'text', localized: true }] }] }, 'localized'],
-    ['index on an unknown field', { collections: [{ slug: 'a', fields: [], indexes: [{ fields: ['nope'] }] }] }, 'indexes[0].fields'],
+    [
+      'select without options',
+      { collections: [{ slug: 'a', fields: [{ name: 's', type: 'select' }] }] },
+      'collections[0].fields[0].options',
+    ],
+    [
+      'localized without localization',
+      { collections: [{ slug: 'a', fields: [{ name: 's', type: 'text', localized: true }] }] },
+      'localized',
+    ],
+    [
+      'index on an unknown field',
+      { collections: [{ slug: 'a', fields: [], indexes: [{ fields: ['nope'] }] }] },
+      'indexes[0].fields',
+    ],
     ['webhook with a bad url', { webhooks: [{ url: 'ftp://x' }] }, 'webhooks[0].url'],
   ];
   for (const [name, config, key] of cases) {
@@ -51,7 +103,10 @@ describe('config checks', () => {
 
   test('the command line prints one line and exits 1', () => {
     const dir = tempDir();
-    writeConfig(dir, `{ collections: [{ slug: 'a', fields: [{ name: 'x', type: 'relationship', relationTo: 'ghosts' }] }] }`);
+    writeConfig(
+      dir,
+      `{ collections: [{ slug: 'a', fields: [{ name: 'x', type: 'relationship', relationTo: 'ghosts' }] }] }`,
+    );
     const r = cms(dir, 'serve', '--port', '0');
     expect(r.code).toBe(1);
     expect(r.err.trim().split('\n')).toHaveLength(1);
@@ -65,13 +120,19 @@ describe('migrations', () => {
     const dir = tempDir();
     writeConfig(dir, `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }] }] }`);
     expect(cms(dir, 'create-admin', '--email', 'a@example.com', '--password', 'password123').code).toBe(0);
-    writeConfig(dir, `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'views', type: 'number', index: true }] }, { slug: 'tags', fields: [{ name: 'name', type: 'text' }] }] }`);
+    writeConfig(
+      dir,
+      `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'views', type: 'number', index: true }] }, { slug: 'tags', fields: [{ name: 'name', type: 'text' }] }] }`,
+    );
     const status = cms(dir, 'migrate:status');
     expect(status.out).toContain('applied  0000_init');
     expect(status.out).toContain('has changes');
     const r = cms(dir, 'create-admin', '--email', 'b@example.com', '--password', 'password123');
     expect(r.code).toBe(0);
-    const files = fs.readdirSync(path.join(dir, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql')).sort();
+    const files = fs
+      .readdirSync(path.join(dir, 'migrations', 'sqlite'))
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     expect(files).toEqual(['0000_init.sql', '0001_config_change.sql']);
     const sql = fs.readFileSync(path.join(dir, 'migrations/sqlite/0001_config_change.sql'), 'utf8');
     expect(sql).toContain('ALTER TABLE `posts` ADD `views` real');
@@ -82,14 +143,19 @@ describe('migrations', () => {
 
   test('a destructive change stops start-up, loses nothing, and migrate:create + migrate apply it', () => {
     const dir = tempDir();
-    writeConfig(dir, `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'old', type: 'text' }] }] }`);
+    writeConfig(
+      dir,
+      `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'old', type: 'text' }] }] }`,
+    );
     expect(cms(dir, 'create-admin', '--email', 'a@example.com', '--password', 'password123').code).toBe(0);
     writeConfig(dir, `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }] }] }`);
     const refused = cms(dir, 'serve', '--port', '0');
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('"posts"."old"');
     expect(refused.err).toContain('cms migrate:create');
-    expect(fs.readdirSync(path.join(dir, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql'))).toEqual(['0000_init.sql']);
+    expect(fs.readdirSync(path.join(dir, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql'))).toEqual([
+      '0000_init.sql',
+    ]);
     const created = cms(dir, 'migrate:create', 'drop_old');
     expect(created.code).toBe(0);
     const file = path.join(dir, 'migrations/sqlite/0001_drop_old.sql');
@@ -112,9 +178,17 @@ describe('migrations', () => {
     fs.rmSync(path.join(dir, 'migrations'), { recursive: true, force: true });
     fs.renameSync(path.join(dir, 'legacy'), path.join(dir, 'migrations'));
     expect(cms(dir, 'migrate:status').out).toContain('applied  0000_init');
-    writeConfig(dir, `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'views', type: 'number' }] }] }`);
+    writeConfig(
+      dir,
+      `{ collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'views', type: 'number' }] }] }`,
+    );
     expect(cms(dir, 'create-admin', '--email', 'b@example.com', '--password', 'password123').code).toBe(0);
-    expect(fs.readdirSync(path.join(dir, 'migrations')).filter((f) => f.endsWith('.sql')).sort()).toEqual(['0000_init.sql', '0001_config_change.sql']);
+    expect(
+      fs
+        .readdirSync(path.join(dir, 'migrations'))
+        .filter((f) => f.endsWith('.sql'))
+        .sort(),
+    ).toEqual(['0000_init.sql', '0001_config_change.sql']);
     expect(fs.existsSync(path.join(dir, 'migrations', 'sqlite'))).toBe(false);
     expect(cms(dir, 'migrate:status').out).toContain('in step');
   });

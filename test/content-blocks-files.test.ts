@@ -19,8 +19,20 @@ import { startReceiver, type Receiver } from './webhook-receiver.ts';
 const readJSON = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
 const layout = [
-  { id: 'cta-one', blockType: 'cta', blockName: 'Top', title: 'Start here', links: [{ link: { label: 'Docs', url: '/docs' } }] },
-  { blockType: 'content', columns: [{ size: 'half', text: 'Left' }, { size: 'full', text: 'Wide' }] },
+  {
+    id: 'cta-one',
+    blockType: 'cta',
+    blockName: 'Top',
+    title: 'Start here',
+    links: [{ link: { label: 'Docs', url: '/docs' } }],
+  },
+  {
+    blockType: 'content',
+    columns: [
+      { size: 'half', text: 'Left' },
+      { size: 'full', text: 'Wide' },
+    ],
+  },
   { blockType: 'archive', title: 'Latest', nested: [{ blockType: 'quote', text: 'Quoted' }] },
 ];
 
@@ -28,7 +40,13 @@ const layout = [
 const withNotes = (): UserConfig => {
   const config = websiteConfig();
   const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
-  return { ...config, collections: [...config.collections!, { slug: 'notes', timestamps: false, access: open, fields: [{ name: 'text', type: 'text' }] }] };
+  return {
+    ...config,
+    collections: [
+      ...config.collections!,
+      { slug: 'notes', timestamps: false, access: open, fields: [{ name: 'text', type: 'text' }] },
+    ],
+  };
 };
 
 describe('blocks through export and import', () => {
@@ -41,11 +59,22 @@ describe('blocks through export and import', () => {
       await api.create({ collection: 'notes', data: { text: 'No times' } });
       const post = await api.create({ collection: 'posts', data: { title: 'A post' } });
       const rows = layout.map((row) => (row.blockType === 'archive' ? { ...row, featured: post.id } : row));
-      const page = await api.create({ collection: 'pages', data: { title: 'Home', hero: { headline: 'Welcome' }, layout: rows, status: 'published' }, locale: 'en' });
+      const page = await api.create({
+        collection: 'pages',
+        data: { title: 'Home', hero: { headline: 'Welcome' }, layout: rows, status: 'published' },
+        locale: 'en',
+      });
       pageId = page.id as number;
       const stored = (await api.findByID({ collection: 'pages', id: pageId, locale: 'de', depth: 0 })) as any;
-      const german = stored.layout.map((row: any) => (row.blockType === 'cta' ? { ...row, title: 'Fang hier an' } : row));
-      await api.update({ collection: 'pages', id: pageId, data: { layout: german, hero: { headline: 'Willkommen' } }, locale: 'de' });
+      const german = stored.layout.map((row: any) =>
+        row.blockType === 'cta' ? { ...row, title: 'Fang hier an' } : row,
+      );
+      await api.update({
+        collection: 'pages',
+        id: pageId,
+        data: { layout: german, hero: { headline: 'Willkommen' } },
+        locale: 'de',
+      });
     });
   });
   afterAll(async () => {
@@ -59,7 +88,11 @@ describe('blocks through export and import', () => {
   test('the exported page holds its rows with ids, types, names and every locale of their fields', () => {
     const page = readJSON(path.join(trip.first, 'pages', `${pageId}.json`));
     expect(page.layout.map((row: any) => row.blockType)).toEqual(['cta', 'content', 'archive']);
-    expect(page.layout[0]).toMatchObject({ id: 'cta-one', blockName: 'Top', title: { en: 'Start here', de: 'Fang hier an' } });
+    expect(page.layout[0]).toMatchObject({
+      id: 'cta-one',
+      blockName: 'Top',
+      title: { en: 'Start here', de: 'Fang hier an' },
+    });
     expect(typeof page.layout[1].id).toBe('string');
     expect(page.layout[2].nested[0]).toMatchObject({ blockType: 'quote', text: 'Quoted' });
     expect(page.hero.headline).toEqual({ en: 'Welcome', de: 'Willkommen' });
@@ -109,7 +142,10 @@ describe('blocks in webhook bodies', () => {
     const tabs = pages.fields.find((f) => f.type === 'tabs') as any;
     const cta = tabs.tabs[1].fields[0].blocks.find((b: any) => b.slug === 'cta');
     cta.fields.push({ name: 'secretNote', type: 'text', hidden: true });
-    t = await startTestServer({ ...config, webhooks: [{ url: receiver.url, collections: ['pages'], events: ['create'] }] });
+    t = await startTestServer({
+      ...config,
+      webhooks: [{ url: receiver.url, collections: ['pages'], events: ['create'] }],
+    });
   });
   afterAll(async () => {
     await t?.stop();

@@ -21,7 +21,9 @@ const readJSON = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 const config = (): UserConfig => ({
   collections: [
     {
-      slug: 'categories', access: open, fields: [
+      slug: 'categories',
+      access: open,
+      fields: [
         { name: 'title', type: 'text' },
         { name: 'links', type: 'join', collection: 'links', on: 'category' },
       ],
@@ -29,12 +31,19 @@ const config = (): UserConfig => ({
     { slug: 'pages', access: open, fields: [{ name: 'title', type: 'text' }] },
     { slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' }] },
     {
-      slug: 'links', access: open, fields: [
+      slug: 'links',
+      access: open,
+      fields: [
         { name: 'label', type: 'text' },
         { name: 'category', type: 'relationship', relationTo: 'categories' },
         { name: 'target', type: 'relationship', relationTo: ['pages', 'posts'] },
         { name: 'related', type: 'relationship', relationTo: ['pages', 'posts'], hasMany: true },
-        { name: 'shout', type: 'text', virtual: true, hooks: { afterRead: [({ data }) => String(data?.label ?? '').toUpperCase()] } },
+        {
+          name: 'shout',
+          type: 'text',
+          virtual: true,
+          hooks: { afterRead: [({ data }) => String(data?.label ?? '').toUpperCase()] },
+        },
       ],
     },
   ],
@@ -47,7 +56,15 @@ async function seed(t: TestServer): Promise<number> {
   const post = await api.create({ collection: 'posts', data: { title: 'Hello' } });
   const link = await api.create({
     collection: 'links',
-    data: { label: 'first', category: category.id, target: { relationTo: 'posts', value: post.id }, related: [{ relationTo: 'pages', value: page.id }, { relationTo: 'posts', value: post.id }] },
+    data: {
+      label: 'first',
+      category: category.id,
+      target: { relationTo: 'posts', value: post.id },
+      related: [
+        { relationTo: 'pages', value: page.id },
+        { relationTo: 'posts', value: post.id },
+      ],
+    },
   });
   return link.id as number;
 }
@@ -72,7 +89,10 @@ describe('polymorphic values, joins and virtual fields through export and import
   test('files hold polymorphic values as ids and virtual values as a reader sees them, and no join', () => {
     const link = readJSON(path.join(trip.first, 'links', `${linkId}.json`));
     expect(link.target).toEqual({ relationTo: 'posts', value: 1 });
-    expect(link.related).toEqual([{ relationTo: 'pages', value: 1 }, { relationTo: 'posts', value: 1 }]);
+    expect(link.related).toEqual([
+      { relationTo: 'pages', value: 1 },
+      { relationTo: 'posts', value: 1 },
+    ]);
     // A static site reads the computed value from the file; import ignores it (it is never stored).
     expect(link.shout).toBe('FIRST');
     expect('links' in readJSON(path.join(trip.first, 'categories', '1.json'))).toBe(false);
@@ -96,7 +116,10 @@ describe('polymorphic values, joins and virtual fields in webhook bodies', () =>
 
   beforeAll(async () => {
     receiver = startReceiver();
-    t = await startTestServer({ ...config(), webhooks: [{ url: receiver.url, collections: ['links', 'categories'], events: ['create'] }] });
+    t = await startTestServer({
+      ...config(),
+      webhooks: [{ url: receiver.url, collections: ['links', 'categories'], events: ['create'] }],
+    });
   });
   afterAll(async () => {
     await t?.stop();
@@ -109,7 +132,10 @@ describe('polymorphic values, joins and virtual fields in webhook bodies', () =>
     const requests = await receiver.waitFor(2);
     const link = requests.find((r) => r.json.collection === 'links')!.json.doc;
     expect(link.target).toEqual({ relationTo: 'posts', value: 1 });
-    expect(link.related).toEqual([{ relationTo: 'pages', value: 1 }, { relationTo: 'posts', value: 1 }]);
+    expect(link.related).toEqual([
+      { relationTo: 'pages', value: 1 },
+      { relationTo: 'posts', value: 1 },
+    ]);
     expect('shout' in link).toBe(false);
     const category = requests.find((r) => r.json.collection === 'categories')!.json.doc;
     expect('links' in category).toBe(false);

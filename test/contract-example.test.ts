@@ -17,25 +17,40 @@ describe('the example config', () => {
     t = await startTestServer({
       serverURL: 'https://cms.example.com',
       localization: { locales: ['en', 'de'], defaultLocale: 'en' },
-      webhooks: [{ url: hook.url, events: ['publish'], collections: ['posts'], secret: 'whsec', headers: { 'x-team': 'site' } }],
+      webhooks: [
+        { url: hook.url, events: ['publish'], collections: ['posts'], secret: 'whsec', headers: { 'x-team': 'site' } },
+      ],
       jobs: { secret: 'cron-secret' },
-      collections: [{
-        slug: 'posts',
-        drafts: true,
-        fields: [
-          { name: 'title', type: 'text', required: true, localized: true },
-          { name: 'slug', type: 'text', unique: true, index: true },
-          { name: 'body', type: 'markdown', localized: true },
-          { name: 'views', type: 'number' },
-          { name: 'cover', type: 'upload', relationTo: 'media' },
-          { name: 'author', type: 'relationship', relationTo: 'users' },
-          { name: 'internalNote', type: 'text', hidden: true },
-        ],
-        access: { read: ({ user }) => (user ? true : { status: { equals: 'published' } }) },
-        hooks: { beforeChange: [({ data }) => ({ ...data, slug: data?.slug ?? String((data?.title as string) ?? '').toLowerCase().replace(/\W+/g, '-') })] },
-        livePreview: { url: ({ doc, locale }) => `https://site.example/${locale ?? 'en'}/posts/${doc.slug}` },
-        admin: { useAsTitle: 'title' },
-      }],
+      collections: [
+        {
+          slug: 'posts',
+          drafts: true,
+          fields: [
+            { name: 'title', type: 'text', required: true, localized: true },
+            { name: 'slug', type: 'text', unique: true, index: true },
+            { name: 'body', type: 'markdown', localized: true },
+            { name: 'views', type: 'number' },
+            { name: 'cover', type: 'upload', relationTo: 'media' },
+            { name: 'author', type: 'relationship', relationTo: 'users' },
+            { name: 'internalNote', type: 'text', hidden: true },
+          ],
+          access: { read: ({ user }) => (user ? true : { status: { equals: 'published' } }) },
+          hooks: {
+            beforeChange: [
+              ({ data }) => ({
+                ...data,
+                slug:
+                  data?.slug ??
+                  String((data?.title as string) ?? '')
+                    .toLowerCase()
+                    .replace(/\W+/g, '-'),
+              }),
+            ],
+          },
+          livePreview: { url: ({ doc, locale }) => `https://site.example/${locale ?? 'en'}/posts/${doc.slug}` },
+          admin: { useAsTitle: 'title' },
+        },
+      ],
       globals: [{ slug: 'settings', drafts: false, fields: [{ name: 'siteName', type: 'text' }] }],
     });
     editor = await t.user('editor');
@@ -46,7 +61,10 @@ describe('the example config', () => {
   });
 
   test('a published post: hook-made slug, hidden field never returned, one signed publish webhook without it', async () => {
-    const res = await t.request('POST', '/posts', { token: editor.token, body: { title: 'Hello World', status: 'published', internalNote: 'psst', author: editor.user.id, views: 1 } });
+    const res = await t.request('POST', '/posts', {
+      token: editor.token,
+      body: { title: 'Hello World', status: 'published', internalNote: 'psst', author: editor.user.id, views: 1 },
+    });
     expect(res.status).toBe(201);
     expect(res.body.doc).toMatchObject({ title: 'Hello World', slug: 'hello-world', status: 'published' });
     expect(res.text).not.toContain('psst');
@@ -54,14 +72,24 @@ describe('the example config', () => {
     const [request] = await hook.waitFor(1);
     expect(request.headers['x-cms-event']).toBe('publish');
     expect(request.headers['x-team']).toBe('site');
-    expect(request.headers['x-cms-signature']).toBe(`sha256=${createHmac('sha256', 'whsec').update(request.body).digest('hex')}`);
-    expect(request.json).toMatchObject({ event: 'publish', collection: 'posts', id: res.body.doc.id, doc: { title: { en: 'Hello World' } } });
+    expect(request.headers['x-cms-signature']).toBe(
+      `sha256=${createHmac('sha256', 'whsec').update(request.body).digest('hex')}`,
+    );
+    expect(request.json).toMatchObject({
+      event: 'publish',
+      collection: 'posts',
+      id: res.body.doc.id,
+      doc: { title: { en: 'Hello World' } },
+    });
     expect(request.body).not.toContain('internalNote');
     expect(Date.parse(request.json.timestamp)).not.toBeNaN();
   });
 
   test('anonymous readers see only published posts; drafts are 404 to them', async () => {
-    const draft = await t.request('POST', '/posts?draft=true', { token: editor.token, body: { title: 'Secret plans' } });
+    const draft = await t.request('POST', '/posts?draft=true', {
+      token: editor.token,
+      body: { title: 'Secret plans' },
+    });
     expect(draft.status).toBe(201);
     expect(draft.body.doc.status).toBe('draft');
     const list = await t.request('GET', '/posts');
@@ -79,7 +107,10 @@ describe('the example config', () => {
   });
 
   test('live preview of unsaved changes returns the livePreview url with a token that reads the draft', async () => {
-    const preview = await t.request('POST', '/posts/1/preview?locale=de', { token: editor.token, body: { title: 'Hallo Welt' } });
+    const preview = await t.request('POST', '/posts/1/preview?locale=de', {
+      token: editor.token,
+      body: { title: 'Hallo Welt' },
+    });
     expect(preview.status).toBe(200);
     expect(preview.body.doc.title).toBe('Hallo Welt');
     const url = new URL(preview.body.url);
@@ -98,13 +129,18 @@ describe('the example config', () => {
   test('the cron secret runs jobs; a wrong one or none is a 401 (no valid credentials)', async () => {
     const ok = await t.request('POST', '/jobs/run', { token: 'cron-secret' });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ jobs: { ran: expect.any(Number), failed: expect.any(Number) }, webhooks: { sent: expect.any(Number), failed: expect.any(Number), pending: expect.any(Number) } });
+    expect(ok.body).toMatchObject({
+      jobs: { ran: expect.any(Number), failed: expect.any(Number) },
+      webhooks: { sent: expect.any(Number), failed: expect.any(Number), pending: expect.any(Number) },
+    });
     expect((await t.request('GET', '/jobs/run', { token: 'wrong' })).status).toBe(401);
     expect((await t.request('GET', '/jobs/run')).status).toBe(401);
   });
 
   test('session cookies are Secure because serverURL is https', async () => {
-    const res = await t.request('POST', '/users/login', { body: { email: editor.user.email, password: 'password123' } });
+    const res = await t.request('POST', '/users/login', {
+      body: { email: editor.user.email, password: 'password123' },
+    });
     expect(res.headers.getSetCookie().every((c) => /;\s*Secure/i.test(c))).toBe(true);
   });
 });

@@ -7,7 +7,11 @@
 import { describe, expect, test } from 'bun:test';
 import { startChildServer, type ChildServer } from './support/child-server.ts';
 
-const config = { collections: [{ slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] }] };
+const config = {
+  collections: [
+    { slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] },
+  ],
+};
 const CYCLES = 4;
 const WRITERS = 24;
 
@@ -19,7 +23,11 @@ async function writeUntilKilled(server: ChildServer, cycle: number, killAfterMs:
     for (let i = 0; alive; i++) {
       const title = `c${cycle}-w${w}-${i}`;
       try {
-        const res = await fetch(`${server.api}/notes`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` }, body: JSON.stringify({ title }) });
+        const res = await fetch(`${server.api}/notes`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${server.token}` },
+          body: JSON.stringify({ title }),
+        });
         if (res.status !== 201) continue;
         const body = (await res.json()) as { doc: { id: number; title: string } };
         acknowledged.set(body.doc.id, body.doc.title);
@@ -49,8 +57,12 @@ describe('kill -9 under concurrent writes', () => {
           all.set(id, title);
         }
         server = await startChildServer(config, { dir });
-        const res = await fetch(`${server.api}/notes?limit=0&pagination=false&depth=0&select[title]=true`, { headers: { authorization: `Bearer ${server.token}` } });
-        const stored = new Map(((await res.json()) as { docs: { id: number; title: string }[] }).docs.map((d) => [d.id, d.title]));
+        const res = await fetch(`${server.api}/notes?limit=0&pagination=false&depth=0&select[title]=true`, {
+          headers: { authorization: `Bearer ${server.token}` },
+        });
+        const stored = new Map(
+          ((await res.json()) as { docs: { id: number; title: string }[] }).docs.map((d) => [d.id, d.title]),
+        );
         const lost = [...all].filter(([id, title]) => stored.get(id) !== title);
         expect(lost).toEqual([]);
       }

@@ -27,8 +27,27 @@ const DDL: Record<Engine, string[]> = {
 };
 
 const THINGS = [
-  { id: 1, title: 'Hello World', email: 'a@example.com', doc: { seo: { title: 'First' }, n: 5, flag: true, tags: ['news', 'tech'], rows: [{ label: 'x', v: 1 }] } },
-  { id: 2, title: '100% pure_fun', email: 'b@example.com', doc: { seo: { title: null }, n: 2.5, flag: false, tags: [], rows: [{ label: 'y', v: 2 }, { label: 'z', v: 3 }] } },
+  {
+    id: 1,
+    title: 'Hello World',
+    email: 'a@example.com',
+    doc: { seo: { title: 'First' }, n: 5, flag: true, tags: ['news', 'tech'], rows: [{ label: 'x', v: 1 }] },
+  },
+  {
+    id: 2,
+    title: '100% pure_fun',
+    email: 'b@example.com',
+    doc: {
+      seo: { title: null },
+      n: 2.5,
+      flag: false,
+      tags: [],
+      rows: [
+        { label: 'y', v: 2 },
+        { label: 'z', v: 3 },
+      ],
+    },
+  },
   { id: 3, title: 'hello again', email: 'c@example.com', doc: { tags: ['news'] } },
 ];
 
@@ -38,11 +57,23 @@ async function open(engine: Engine): Promise<Opened> {
   if (engine === 'sqlite') {
     const dir = tempDir('cms-dialect-');
     const store = openSqliteStore(path.join(dir, 'cms.db'));
-    return { store, close: async () => { await store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+    return {
+      store,
+      close: async () => {
+        await store.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
   }
   const db = await createTestDatabase();
   const store = await createPostgresStore(db.url, { poolSize: 4 });
-  return { store, close: async () => { await store.close(); await db.drop(); } };
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await db.drop();
+    },
+  };
 }
 
 for (const engine of ['sqlite', 'postgres'] as const) {
@@ -50,14 +81,21 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     let opened: Opened;
     let store: Store;
     const ids = async (where: string, params: unknown[] = []) =>
-      (await store.all<{ id: number }>(`SELECT "id" FROM "things" WHERE ${where} ORDER BY "id"`, params)).map((r) => Number(r.id));
+      (await store.all<{ id: number }>(`SELECT "id" FROM "things" WHERE ${where} ORDER BY "id"`, params)).map((r) =>
+        Number(r.id),
+      );
 
     beforeAll(async () => {
       opened = await open(engine);
       store = opened.store;
       for (const statement of DDL[engine]) await store.exec(statement);
       for (const t of THINGS) {
-        await store.run('INSERT INTO "things" ("id", "title", "email", "doc") VALUES (?, ?, ?, ?)', [t.id, t.title, t.email, store.dialect.encodeJSON(t.doc)]);
+        await store.run('INSERT INTO "things" ("id", "title", "email", "doc") VALUES (?, ?, ?, ?)', [
+          t.id,
+          t.title,
+          t.email,
+          store.dialect.encodeJSON(t.doc),
+        ]);
       }
       for (let id = 1; id <= 20; id++) await store.run(`INSERT INTO "due" ("id", "state") VALUES (?, 'pending')`, [id]);
     });
@@ -68,10 +106,15 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     test('JSON paths: a nested value, a JSON null and a missing path all read as SQL values or NULL', async () => {
       const { dialect } = store;
       const rows = await store.all<{ id: number; title: string | null }>(
-        `SELECT "id", ${dialect.jsonValue('"doc"', ['seo', 'title'], 'text')} AS "title" FROM "things" ORDER BY "id"`);
+        `SELECT "id", ${dialect.jsonValue('"doc"', ['seo', 'title'], 'text')} AS "title" FROM "things" ORDER BY "id"`,
+      );
       expect(rows.map((r) => r.title)).toEqual(['First', null, null]);
       expect(await ids(`${dialect.jsonGet('"doc"', ['seo', 'title'])} IS NULL`)).toEqual([2, 3]);
-      expect(await ids(`COALESCE(${dialect.jsonGet('"doc"', ['seo', 'title'])}, ${dialect.jsonGet('"doc"', ['n'])}) IS NOT NULL`)).toEqual([1, 2]);
+      expect(
+        await ids(
+          `COALESCE(${dialect.jsonGet('"doc"', ['seo', 'title'])}, ${dialect.jsonGet('"doc"', ['n'])}) IS NOT NULL`,
+        ),
+      ).toEqual([1, 2]);
     });
 
     test('typed values: numbers compare as numbers, a missing number is NULL, booleans are 1/0', async () => {
@@ -79,8 +122,12 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       expect(await ids(`${dialect.jsonValue('"doc"', ['n'], 'number')} > ?`, [2])).toEqual([1, 2]);
       expect(await ids(`${dialect.jsonValue('"doc"', ['n'], 'number')} IS NULL`)).toEqual([3]);
       expect(await ids(`${dialect.jsonValue('"doc"', ['flag'], 'boolean')} = ?`, [dialect.boolean(true)])).toEqual([1]);
-      expect(await ids(`${dialect.jsonValue('"doc"', ['flag'], 'boolean')} = ?`, [dialect.boolean(false)])).toEqual([2]);
-      const [row] = await store.all<{ n: unknown }>(`SELECT ${dialect.jsonValue('"doc"', ['n'], 'number')} AS "n" FROM "things" WHERE "id" = 2`);
+      expect(await ids(`${dialect.jsonValue('"doc"', ['flag'], 'boolean')} = ?`, [dialect.boolean(false)])).toEqual([
+        2,
+      ]);
+      const [row] = await store.all<{ n: unknown }>(
+        `SELECT ${dialect.jsonValue('"doc"', ['n'], 'number')} AS "n" FROM "things" WHERE "id" = 2`,
+      );
       expect(row.n).toBe(2.5);
     });
 
@@ -94,12 +141,23 @@ for (const engine of ['sqlite', 'postgres'] as const) {
 
     test('lists: array length, any item, any row of an array, and an id list bound as one parameter', async () => {
       const { dialect } = store;
-      const lengths = await store.all<{ n: number | null }>(`SELECT ${dialect.jsonArrayLength(dialect.jsonGet('"doc"', ['tags']))} AS "n" FROM "things" ORDER BY "id"`);
+      const lengths = await store.all<{ n: number | null }>(
+        `SELECT ${dialect.jsonArrayLength(dialect.jsonGet('"doc"', ['tags']))} AS "n" FROM "things" ORDER BY "id"`,
+      );
       expect(lengths.map((r) => Number(r.n))).toEqual([2, 0, 1]);
-      const anyTag = (tag: string) => ids(`EXISTS (SELECT 1 FROM ${dialect.jsonItems(dialect.jsonGet('"doc"', ['tags']))} WHERE ${dialect.jsonValue('value', [], 'text')} = ?)`, [tag]);
+      const anyTag = (tag: string) =>
+        ids(
+          `EXISTS (SELECT 1 FROM ${dialect.jsonItems(dialect.jsonGet('"doc"', ['tags']))} WHERE ${dialect.jsonValue('value', [], 'text')} = ?)`,
+          [tag],
+        );
       expect(await anyTag('news')).toEqual([1, 3]);
       expect(await anyTag('tech')).toEqual([1]);
-      expect(await ids(`EXISTS (SELECT 1 FROM ${dialect.jsonItems(dialect.jsonGet('"doc"', ['rows']))} WHERE ${dialect.jsonValue('value', ['v'], 'number')} >= ?)`, [2])).toEqual([2]);
+      expect(
+        await ids(
+          `EXISTS (SELECT 1 FROM ${dialect.jsonItems(dialect.jsonGet('"doc"', ['rows']))} WHERE ${dialect.jsonValue('value', ['v'], 'number')} >= ?)`,
+          [2],
+        ),
+      ).toEqual([2]);
       const list = dialect.inList('"id"', [3, 1, 99]);
       expect(await ids(list.sql, list.params)).toEqual([1, 3]);
       const none = dialect.inList('"id"', []);
@@ -116,21 +174,33 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
 
     test('a unique violation names its column; other errors name none', async () => {
-      const failure = await store.run('INSERT INTO "things" ("id", "title", "email") VALUES (?, ?, ?)', [9, 'dup', 'a@example.com']).then(() => null, (e) => e);
+      const failure = await store
+        .run('INSERT INTO "things" ("id", "title", "email") VALUES (?, ?, ?)', [9, 'dup', 'a@example.com'])
+        .then(
+          () => null,
+          (e) => e,
+        );
       expect(failure).not.toBeNull();
       expect(store.dialect.uniqueViolation(failure)).toBe('email');
-      const other = await store.run('INSERT INTO "things" ("nope") VALUES (?)', [1]).then(() => null, (e) => e);
+      const other = await store.run('INSERT INTO "things" ("nope") VALUES (?)', [1]).then(
+        () => null,
+        (e) => e,
+      );
       expect(other).not.toBeNull();
       expect(store.dialect.uniqueViolation(other)).toBeNull();
       expect(await ids('1 = 1')).toEqual([1, 2, 3]);
     });
 
     test('claims of due rows: concurrent claimers each take a different row, and every row once', async () => {
-      const claim = (owner: string) => store.transaction(async (tx) => {
-        const row = await tx.get<{ id: number }>(`UPDATE "due" SET "state" = 'claimed', "owner" = ? WHERE "id" = (
-          SELECT "id" FROM "due" WHERE "state" = 'pending' ORDER BY "id" LIMIT 1${tx.dialect.skipLocked}) RETURNING "id"`, [owner]);
-        return row ? Number(row.id) : null;
-      });
+      const claim = (owner: string) =>
+        store.transaction(async (tx) => {
+          const row = await tx.get<{ id: number }>(
+            `UPDATE "due" SET "state" = 'claimed', "owner" = ? WHERE "id" = (
+          SELECT "id" FROM "due" WHERE "state" = 'pending' ORDER BY "id" LIMIT 1${tx.dialect.skipLocked}) RETURNING "id"`,
+            [owner],
+          );
+          return row ? Number(row.id) : null;
+        });
       const claimed = await Promise.all(Array.from({ length: 25 }, (_, i) => claim(`worker-${i}`)));
       const taken = claimed.filter((id): id is number => id !== null).sort((a, b) => a - b);
       expect(taken).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));

@@ -50,7 +50,11 @@ describe('document locks', () => {
     expect(beat.body.lock.token).toBe(annToken);
     t.clock.advance(4 * 60_000);
     expect((await t.request('POST', '/posts/1/lock', { token: bob.token })).status).toBe(409);
-    const save = await t.request('PATCH', '/posts/1', { token: ann.token, headers: lock(annToken), body: { title: 'Ann 1' } });
+    const save = await t.request('PATCH', '/posts/1', {
+      token: ann.token,
+      headers: lock(annToken),
+      body: { title: 'Ann 1' },
+    });
     expect(save.status).toBe(200);
   });
 
@@ -59,11 +63,18 @@ describe('document locks', () => {
     expect(over.status).toBe(200);
     bobToken = over.body.lock.token;
     expect(bobToken).not.toBe(annToken);
-    const refused = await t.request('PATCH', '/posts/1', { token: ann.token, headers: lock(annToken), body: { title: 'Ann 2' } });
+    const refused = await t.request('PATCH', '/posts/1', {
+      token: ann.token,
+      headers: lock(annToken),
+      body: { title: 'Ann 2' },
+    });
     expect(refused.status).toBe(409);
     expect(refused.text).toContain('taken over');
     expect((await t.request('GET', '/posts/1', { token: bob.token })).body.title).toBe('Ann 1');
-    expect((await t.request('PATCH', '/posts/1', { token: bob.token, headers: lock(bobToken), body: { title: 'Bob' } })).status).toBe(200);
+    expect(
+      (await t.request('PATCH', '/posts/1', { token: bob.token, headers: lock(bobToken), body: { title: 'Bob' } }))
+        .status,
+    ).toBe(200);
   });
 
   test('REST writes without a token and the Local API are never blocked', async () => {
@@ -76,15 +87,29 @@ describe('document locks', () => {
   test('a lock lapses five minutes after the last heartbeat; then old tokens save again', async () => {
     t.clock.advance(5 * 60_000 + 1);
     expect((await t.request('GET', '/posts/1/lock', { token: ann.token })).body).toEqual({ lock: null });
-    expect((await t.request('PATCH', '/posts/1', { token: ann.token, headers: lock(annToken), body: { title: 'Ann 3' } })).status).toBe(200);
+    expect(
+      (await t.request('PATCH', '/posts/1', { token: ann.token, headers: lock(annToken), body: { title: 'Ann 3' } }))
+        .status,
+    ).toBe(200);
   });
 
   test('globals lock too; only the holder releases', async () => {
     const taken = await t.request('POST', '/globals/settings/lock', { token: ann.token });
     expect(taken.status).toBe(200);
-    expect((await t.request('POST', '/globals/settings', { token: bob.token, headers: lock('other'), body: { siteName: 'x' } })).status).toBe(409);
+    expect(
+      (
+        await t.request('POST', '/globals/settings', {
+          token: bob.token,
+          headers: lock('other'),
+          body: { siteName: 'x' },
+        })
+      ).status,
+    ).toBe(409);
     expect((await t.request('DELETE', '/globals/settings/lock', { token: bob.token })).status).toBe(409);
-    expect((await t.request('DELETE', '/globals/settings/lock', { token: ann.token, headers: lock(taken.body.lock.token) })).status).toBe(200);
+    expect(
+      (await t.request('DELETE', '/globals/settings/lock', { token: ann.token, headers: lock(taken.body.lock.token) }))
+        .status,
+    ).toBe(200);
     expect((await t.request('GET', '/globals/settings/lock', { token: bob.token })).body.lock).toBeNull();
   });
 });

@@ -23,7 +23,8 @@ const config: UserConfig = {
   collections: [
     { slug: 'categories', fields: [{ name: 'name', type: 'text', localized: true }] },
     {
-      slug: 'posts', drafts: true,
+      slug: 'posts',
+      drafts: true,
       fields: [
         { name: 'title', type: 'text', localized: true },
         { name: 'category', type: 'relationship', relationTo: 'categories' },
@@ -55,7 +56,11 @@ describe('export → import into an empty instance → export', () => {
     await api.update({ collection: 'categories', id: news.id as number, data: { name: 'Nachrichten' }, locale: 'de' });
     imageBytes = new Uint8Array(await png(40, 20));
     image = await api.upload({ file: { data: imageBytes, name: 'cover.png' }, data: { alt: 'Cover' } });
-    const published = await api.create({ collection: 'posts', data: { title: 'Hello', category: news.id, image: image.id, links: [{ label: 'one' }], status: 'published' }, locale: 'en' });
+    const published = await api.create({
+      collection: 'posts',
+      data: { title: 'Hello', category: news.id, image: image.id, links: [{ label: 'one' }], status: 'published' },
+      locale: 'en',
+    });
     await api.update({ collection: 'posts', id: published.id as number, data: { title: 'Hallo' }, locale: 'de' });
     const draftOnly = await api.create({ collection: 'posts', data: { title: 'Not yet' }, draft: true });
     const pending = await api.create({ collection: 'posts', data: { title: 'Live text', status: 'published' } });
@@ -85,14 +90,19 @@ describe('export → import into an empty instance → export', () => {
     expect(post.category).toBe(ids.news);
     expect(post.image).toBe(image.id);
     expect(post.links[0].label).toBe('one');
-    expect(readJSON(path.join(first, 'categories', `${ids.news}.json`)).name).toEqual({ en: 'News', de: 'Nachrichten' });
+    expect(readJSON(path.join(first, 'categories', `${ids.news}.json`)).name).toEqual({
+      en: 'News',
+      de: 'Nachrichten',
+    });
     expect(readJSON(path.join(first, 'globals', 'settings.json')).siteName).toEqual({ en: 'My site' });
     // Accounts are not content: no users folder.
     expect(fs.existsSync(path.join(first, 'users'))).toBe(false);
   });
 
   test('drafts are left out unless --drafts; a pending draft is exported only with --drafts', () => {
-    expect(fs.readdirSync(path.join(first, 'posts')).sort()).toEqual([`${ids.published}.json`, `${ids.pending}.json`].sort());
+    expect(fs.readdirSync(path.join(first, 'posts')).sort()).toEqual(
+      [`${ids.published}.json`, `${ids.pending}.json`].sort(),
+    );
     expect(readJSON(path.join(first, 'posts', `${ids.pending}.json`)).title).toEqual({ en: 'Live text' });
     expect(fs.existsSync(path.join(withDrafts, 'posts', `${ids.draftOnly}.json`))).toBe(true);
     expect(readJSON(path.join(withDrafts, 'posts', `${ids.pending}.json`)).title).toEqual({ en: 'Draft text' });
@@ -171,14 +181,20 @@ describe('import refuses a folder that does not match the config, before writing
   };
 
   test('a field the config lacks is named, with its file', async () => {
-    const undo = edit(path.join(folder, 'posts', '1.json'), (doc) => { doc.subtitle = 'x'; });
-    await expect(importContent(target.cms, folder)).rejects.toThrow('posts/1.json has field "subtitle", which the config\'s collection "posts" does not have');
+    const undo = edit(path.join(folder, 'posts', '1.json'), (doc) => {
+      doc.subtitle = 'x';
+    });
+    await expect(importContent(target.cms, folder)).rejects.toThrow(
+      'posts/1.json has field "subtitle", which the config\'s collection "posts" does not have',
+    );
     undo();
     await nothingWritten();
   });
 
   test('a nested field the config lacks is named by its path', async () => {
-    const undo = edit(path.join(folder, 'posts', '1.json'), (doc) => { doc.links = [{ id: 'a', label: 'x', colour: 'red' }]; });
+    const undo = edit(path.join(folder, 'posts', '1.json'), (doc) => {
+      doc.links = [{ id: 'a', label: 'x', colour: 'red' }];
+    });
     await expect(importContent(target.cms, folder)).rejects.toThrow('has field "links.colour"');
     undo();
     await nothingWritten();
@@ -186,7 +202,9 @@ describe('import refuses a folder that does not match the config, before writing
 
   test('a collection the config lacks is named', async () => {
     fs.mkdirSync(path.join(folder, 'pages'));
-    await expect(importContent(target.cms, folder)).rejects.toThrow('folder "pages" is not a collection of this config');
+    await expect(importContent(target.cms, folder)).rejects.toThrow(
+      'folder "pages" is not a collection of this config',
+    );
     fs.rmdirSync(path.join(folder, 'pages'));
     await nothingWritten();
   });
@@ -219,7 +237,10 @@ describe('import reads regular files inside the folder only, and refuses before 
     source = await startTestServer(config);
     const api = localAPI(source.cms);
     await api.create({ collection: 'categories', data: { name: 'News' } });
-    image = await api.upload({ file: { data: new Uint8Array(await png(20, 10)), name: 'cover.png' }, data: { alt: 'Cover' } });
+    image = await api.upload({
+      file: { data: new Uint8Array(await png(20, 10)), name: 'cover.png' },
+      data: { alt: 'Cover' },
+    });
     await exportContent(source.cms, { outDir: folder });
     fs.writeFileSync(secret, "export default { secret: 'do-not-serve' };\n");
     target = await startTestServer(config);
@@ -252,7 +273,9 @@ describe('import reads regular files inside the folder only, and refuses before 
 
   test('a media file that is a symbolic link (to the config) is refused', async () => {
     await linked(`media/${image.filename}`, secret, async () => {
-      await expect(importContent(target.cms, folder)).rejects.toThrow(`media/${image.filename}, named by a media document, is a symbolic link`);
+      await expect(importContent(target.cms, folder)).rejects.toThrow(
+        `media/${image.filename}, named by a media document, is a symbolic link`,
+      );
     });
     await nothingWritten();
   });
@@ -294,19 +317,32 @@ describe('the cms export and cms import commands', () => {
   const work = tempDir('cms-export-cli-');
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
   const cms = (cwd: string, ...args: string[]) => {
-    const p = Bun.spawnSync([process.execPath, MAIN, ...args], { cwd, env: { ...process.env, NODE_ENV: 'production', CMS_TEST_ENGINE: '' }, stdout: 'pipe', stderr: 'pipe' });
+    const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
+      cwd,
+      env: { ...process.env, NODE_ENV: 'production', CMS_TEST_ENGINE: '' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
   };
   const project = (name: string) => {
     const dir = path.join(work, name);
     fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }] };\n`);
+    fs.writeFileSync(
+      path.join(dir, 'cms.config.ts'),
+      `export default { collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }] };\n`,
+    );
     return dir;
   };
 
   test('export writes the folder with a progress line; import loads it into a new project', async () => {
     const a = project('a');
-    const api = localAPI(await (await import('../src/cms.ts')).createCMS({ configPath: path.join(a, 'cms.config.ts'), log: { info() {}, warn() {}, error() {} } }));
+    const api = localAPI(
+      await (await import('../src/cms.ts')).createCMS({
+        configPath: path.join(a, 'cms.config.ts'),
+        log: { info() {}, warn() {}, error() {} },
+      }),
+    );
     await api.create({ collection: 'notes', data: { text: 'one' } });
     await api.close();
 
@@ -314,7 +350,9 @@ describe('the cms export and cms import commands', () => {
     expect(exported.err).toBe('');
     expect(exported.code).toBe(0);
     expect(exported.out).toContain('export: notes 0/1');
-    expect(exported.out).toContain(`exported 1 documents, 0 globals and 0 media files (0.0 MB) to ${path.join(a, 'export')}`);
+    expect(exported.out).toContain(
+      `exported 1 documents, 0 globals and 0 media files (0.0 MB) to ${path.join(a, 'export')}`,
+    );
     expect(readJSON(path.join(a, 'export', 'notes', '1.json')).text).toBe('one');
 
     const b = project('b');
@@ -325,7 +363,10 @@ describe('the cms export and cms import commands', () => {
     expect(fingerprint(path.join(b, 'export'))).toEqual(fingerprint(path.join(a, 'export')));
 
     const c = project('c');
-    fs.writeFileSync(path.join(c, 'cms.config.ts'), `export default { collections: [{ slug: 'notes', fields: [{ name: 'body', type: 'text' }] }] };\n`);
+    fs.writeFileSync(
+      path.join(c, 'cms.config.ts'),
+      `export default { collections: [{ slug: 'notes', fields: [{ name: 'body', type: 'text' }] }] };\n`,
+    );
     const refused = cms(c, 'import', path.join(a, 'export'));
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('notes/1.json has field "text"');

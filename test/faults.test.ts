@@ -19,7 +19,11 @@ import { createTestDatabase } from './support/postgres.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
 import { tcpProxy } from './support/tcp-proxy.ts';
 
-const notes: CollectionConfig = { slug: 'notes', access: { read: () => true, create: () => true }, fields: [{ name: 'title', type: 'text' }] };
+const notes: CollectionConfig = {
+  slug: 'notes',
+  access: { read: () => true, create: () => true },
+  fields: [{ name: 'title', type: 'text' }],
+};
 const media: CollectionConfig = { slug: 'media', access: { read: () => true, create: () => true }, fields: [] };
 
 type Served = { server: RunningServer; api: string; logged: string[]; stop(): Promise<void> };
@@ -27,11 +31,18 @@ type Served = { server: RunningServer; api: string; logged: string[]; stop(): Pr
 /** The server in this process with a log that keeps its lines. */
 async function serve(config: UserConfig, dir: string, database: string, drop = async () => {}): Promise<Served> {
   const logged: string[] = [];
-  const keep = (...a: unknown[]) => void logged.push(a.map((x) => (x instanceof Error ? `${x.name}: ${x.message}` : String(x))).join(' '));
-  const cms = await createCMS({ config: { database, ...config }, rootDir: dir, log: { info() {}, warn: keep, error: keep } });
+  const keep = (...a: unknown[]) =>
+    void logged.push(a.map((x) => (x instanceof Error ? `${x.name}: ${x.message}` : String(x))).join(' '));
+  const cms = await createCMS({
+    config: { database, ...config },
+    rootDir: dir,
+    log: { info() {}, warn: keep, error: keep },
+  });
   const server = startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: false, logFormat: 'off' });
   return {
-    server, api: `${server.url}/api/cms`, logged,
+    server,
+    api: `${server.url}/api/cms`,
+    logged,
     async stop() {
       await server.stop();
       await drop();
@@ -39,8 +50,14 @@ async function serve(config: UserConfig, dir: string, database: string, drop = a
   };
 }
 
-const post = (s: Served, title: string) => fetch(`${s.api}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
-const upload = async (s: Served, name: string) => fetch(`${s.api}/media`, { method: 'POST', body: form(await png(4, 4), name) });
+const post = (s: Served, title: string) =>
+  fetch(`${s.api}/notes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ title }),
+  });
+const upload = async (s: Served, name: string) =>
+  fetch(`${s.api}/media`, { method: 'POST', body: form(await png(4, 4), name) });
 const health = async (s: Served) => (await fetch(`${s.api}/health`)).json() as Promise<Record<string, unknown>>;
 
 async function expectFault(res: Response, status: number): Promise<void> {
@@ -56,7 +73,23 @@ describe('S3 stopped and started again', () => {
   beforeAll(async () => {
     s3 = await startS3Server('faults');
     const db = await sharedTestDatabase(dir);
-    s = await serve({ collections: [media], upload: { storage: { type: 's3', bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } }, dir, db.database, db.drop);
+    s = await serve(
+      {
+        collections: [media],
+        upload: {
+          storage: {
+            type: 's3',
+            bucket: s3.bucket,
+            endpoint: s3.endpoint,
+            accessKeyId: 'S3RVER',
+            secretAccessKey: 'S3RVER',
+          },
+        },
+      },
+      dir,
+      db.database,
+      db.drop,
+    );
   });
   afterAll(async () => {
     await s.stop();
@@ -119,7 +152,9 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL out of reach', (
       const admin = new Bun.SQL(db.url, { max: 1 });
       await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${db.name} AND pid <> pg_backend_pid()`;
       await admin.close();
-      const statuses = await Promise.all(Array.from({ length: 8 }, async (_, i) => (await post(s, `after-${i}`)).status));
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, async (_, i) => (await post(s, `after-${i}`)).status),
+      );
       expect(statuses.filter((status) => status !== 201 && status !== 503)).toEqual([]);
       expect((await post(s, 'later')).status).toBe(201);
     } finally {
@@ -137,7 +172,14 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'sqlite')('SQLite held by another proces
     const s = await serve({ collections: [notes] }, dir, file);
     try {
       expect((await post(s, 'before')).status).toBe(201);
-      const holder = spawn(process.execPath, ['-e', `const { Database } = require('bun:sqlite'); const db = new Database(${JSON.stringify(file)}); db.exec('BEGIN IMMEDIATE'); console.log('held'); setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 6500);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const holder = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const { Database } = require('bun:sqlite'); const db = new Database(${JSON.stringify(file)}); db.exec('BEGIN IMMEDIATE'); console.log('held'); setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 6500);`,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       await new Promise((resolve) => holder.stdout.once('data', resolve));
       await expectFault(await post(s, 'during'), 503);
       await new Promise((resolve) => holder.once('exit', resolve));

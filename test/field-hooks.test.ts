@@ -5,7 +5,10 @@ import type { FieldHookArgs, UserConfig } from '../src/config/types.ts';
 
 const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
 const seen: Record<string, FieldHookArgs[]> = {};
-const record = (name: string) => (args: FieldHookArgs) => { (seen[name] ??= []).push(args); return undefined; };
+const record = (name: string) => (args: FieldHookArgs) => {
+  (seen[name] ??= []).push(args);
+  return undefined;
+};
 
 const config: UserConfig = {
   collections: [
@@ -13,16 +16,69 @@ const config: UserConfig = {
       slug: 'articles',
       access: open,
       fields: [
-        { name: 'title', type: 'text', hooks: { beforeValidate: [({ value }) => (typeof value === 'string' ? value.trim() : value)], afterChange: [record('titleAfterChange')] } },
-        { name: 'slug', type: 'text', hooks: { beforeChange: ({ siblingData }) => String(siblingData.title ?? '').toLowerCase().replaceAll(' ', '-') } },
-        { name: 'shout', type: 'text', virtual: true, hooks: { afterRead: [({ data }) => String(data.title ?? '').toUpperCase()] } },
         {
-          name: 'meta', type: 'group',
-          fields: [{ name: 'note', type: 'text', hooks: { beforeChange: [({ value, operation }) => (value ? `${value} (${operation})` : value)], afterRead: [record('noteAfterRead')] } }],
+          name: 'title',
+          type: 'text',
+          hooks: {
+            beforeValidate: [({ value }) => (typeof value === 'string' ? value.trim() : value)],
+            afterChange: [record('titleAfterChange')],
+          },
         },
-        { name: 'rows', type: 'array', fields: [{ name: 'n', type: 'number', hooks: { beforeChange: [({ value }) => (typeof value === 'number' ? value * 2 : value)] } }] },
+        {
+          name: 'slug',
+          type: 'text',
+          hooks: {
+            beforeChange: ({ siblingData }) =>
+              String(siblingData.title ?? '')
+                .toLowerCase()
+                .replaceAll(' ', '-'),
+          },
+        },
+        {
+          name: 'shout',
+          type: 'text',
+          virtual: true,
+          hooks: { afterRead: [({ data }) => String(data.title ?? '').toUpperCase()] },
+        },
+        {
+          name: 'meta',
+          type: 'group',
+          fields: [
+            {
+              name: 'note',
+              type: 'text',
+              hooks: {
+                beforeChange: [({ value, operation }) => (value ? `${value} (${operation})` : value)],
+                afterRead: [record('noteAfterRead')],
+              },
+            },
+          ],
+        },
+        {
+          name: 'rows',
+          type: 'array',
+          fields: [
+            {
+              name: 'n',
+              type: 'number',
+              hooks: { beforeChange: [({ value }) => (typeof value === 'number' ? value * 2 : value)] },
+            },
+          ],
+        },
         { name: 'kind', type: 'select', options: ['text', 'link'] },
-        { name: 'url', type: 'text', required: true, admin: { condition: (data) => data.kind === 'link', description: 'Where it goes', placeholder: 'https://', position: 'sidebar', width: '50%', readOnly: false } },
+        {
+          name: 'url',
+          type: 'text',
+          required: true,
+          admin: {
+            condition: (data) => data.kind === 'link',
+            description: 'Where it goes',
+            placeholder: 'https://',
+            position: 'sidebar',
+            width: '50%',
+            readOnly: false,
+          },
+        },
       ],
     },
     {
@@ -32,7 +88,16 @@ const config: UserConfig = {
       versions: { drafts: true },
       fields: [
         { name: 'title', type: 'text' },
-        { name: 'publishedAt', type: 'date', hooks: { beforeChange: [({ siblingData, value }) => (siblingData._status === 'published' && !value ? new Date('2030-01-02T03:04:05.000Z') : value)] } },
+        {
+          name: 'publishedAt',
+          type: 'date',
+          hooks: {
+            beforeChange: [
+              ({ siblingData, value }) =>
+                siblingData._status === 'published' && !value ? new Date('2030-01-02T03:04:05.000Z') : value,
+            ],
+          },
+        },
       ],
     },
   ],
@@ -40,8 +105,11 @@ const config: UserConfig = {
 
 const scenarios: Scenario[] = [
   {
-    name: 'beforeValidate and beforeChange hooks shape stored values, at any nesting', method: 'POST', url: '/articles',
-    body: { title: '  Hello World ', meta: { note: 'n' }, rows: [{ n: 2 }, { n: 5 }] }, status: 201,
+    name: 'beforeValidate and beforeChange hooks shape stored values, at any nesting',
+    method: 'POST',
+    url: '/articles',
+    body: { title: '  Hello World ', meta: { note: 'n' }, rows: [{ n: 2 }, { n: 5 }] },
+    status: 201,
     check: (res) => {
       const doc = res.body.doc;
       expect(doc.title).toBe('Hello World');
@@ -51,7 +119,11 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    name: 'afterChange gets the saved value, the document and the operation', method: 'PATCH', url: '/articles/1', body: { title: 'Second' }, status: 200,
+    name: 'afterChange gets the saved value, the document and the operation',
+    method: 'PATCH',
+    url: '/articles/1',
+    body: { title: 'Second' },
+    status: 200,
     check: () => {
       const last = seen.titleAfterChange.at(-1)!;
       expect(last.value).toBe('Second');
@@ -60,7 +132,11 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    name: 'a virtual field gets its value from afterRead and is not stored', method: 'GET', url: '/articles/1', status: 200, contains: ['"shout":"SECOND"'],
+    name: 'a virtual field gets its value from afterRead and is not stored',
+    method: 'GET',
+    url: '/articles/1',
+    status: 200,
+    contains: ['"shout":"SECOND"'],
     check: async (res, t) => {
       const row = await t.cms.store.get<Record<string, unknown>>('SELECT * FROM "articles" WHERE "id" = 1');
       expect(row && 'shout' in row).toBe(false);
@@ -68,53 +144,122 @@ const scenarios: Scenario[] = [
     },
   },
   {
-    name: 'a value sent for a virtual field is not stored', method: 'PATCH', url: '/articles/1', body: { shout: 'nope' }, status: 200, contains: ['"shout":"SECOND"'],
+    name: 'a value sent for a virtual field is not stored',
+    method: 'PATCH',
+    url: '/articles/1',
+    body: { shout: 'nope' },
+    status: 200,
+    contains: ['"shout":"SECOND"'],
   },
   {
-    name: 'a virtual field cannot be queried', method: 'GET', url: '/articles?where[shout][equals]=SECOND', status: 400, contains: ['shout'],
+    name: 'a virtual field cannot be queried',
+    method: 'GET',
+    url: '/articles?where[shout][equals]=SECOND',
+    status: 400,
+    contains: ['shout'],
   },
   {
-    name: 'a field hidden by its condition is not required', method: 'POST', url: '/articles', body: { title: 'Plain', kind: 'text' }, status: 201,
+    name: 'a field hidden by its condition is not required',
+    method: 'POST',
+    url: '/articles',
+    body: { title: 'Plain', kind: 'text' },
+    status: 201,
   },
   {
-    name: 'while its condition holds it is required', method: 'POST', url: '/articles', body: { title: 'Link', kind: 'link' }, status: 400, contains: ['"url"', 'required'],
+    name: 'while its condition holds it is required',
+    method: 'POST',
+    url: '/articles',
+    body: { title: 'Link', kind: 'link' },
+    status: 400,
+    contains: ['"url"', 'required'],
   },
   {
-    name: 'a hidden field keeps its stored value', method: 'POST', url: '/articles', body: { title: 'Was link', kind: 'link', url: 'https://a.example' }, status: 201,
+    name: 'a hidden field keeps its stored value',
+    method: 'POST',
+    url: '/articles',
+    body: { title: 'Was link', kind: 'link', url: 'https://a.example' },
+    status: 201,
     check: async (_res, t) => {
       const res = await t.request('PATCH', '/articles/3', { body: { kind: 'text' } });
       expect(res.body.doc.url).toBe('https://a.example');
     },
   },
   {
-    name: 'the visibility endpoint answers per path for the given data', method: 'POST', url: '/_admin/conditions/articles', as: 'editor',
-    body: { data: { kind: 'link' } }, status: 200, check: (res) => expect(res.body.visible).toEqual({ url: true }),
+    name: 'the visibility endpoint answers per path for the given data',
+    method: 'POST',
+    url: '/_admin/conditions/articles',
+    as: 'editor',
+    body: { data: { kind: 'link' } },
+    status: 200,
+    check: (res) => expect(res.body.visible).toEqual({ url: true }),
   },
   {
-    name: 'the visibility endpoint with other data', method: 'POST', url: '/_admin/conditions/articles', as: 'editor',
-    body: { data: { kind: 'text' } }, status: 200, check: (res) => expect(res.body.visible).toEqual({ url: false }),
+    name: 'the visibility endpoint with other data',
+    method: 'POST',
+    url: '/_admin/conditions/articles',
+    as: 'editor',
+    body: { data: { kind: 'text' } },
+    status: 200,
+    check: (res) => expect(res.body.visible).toEqual({ url: false }),
   },
-  { name: 'the visibility endpoint needs a login', method: 'POST', url: '/_admin/conditions/articles', body: { data: {} }, status: 401 },
-  { name: 'the visibility endpoint: unknown collection', method: 'POST', url: '/_admin/conditions/nope', as: 'editor', body: { data: {} }, status: 404 },
   {
-    name: 'the admin config carries admin options as plain data, the condition as a flag', method: 'GET', url: '/_admin/config', as: 'editor', status: 200,
+    name: 'the visibility endpoint needs a login',
+    method: 'POST',
+    url: '/_admin/conditions/articles',
+    body: { data: {} },
+    status: 401,
+  },
+  {
+    name: 'the visibility endpoint: unknown collection',
+    method: 'POST',
+    url: '/_admin/conditions/nope',
+    as: 'editor',
+    body: { data: {} },
+    status: 404,
+  },
+  {
+    name: 'the admin config carries admin options as plain data, the condition as a flag',
+    method: 'GET',
+    url: '/_admin/config',
+    as: 'editor',
+    status: 200,
     check: (res) => {
       const fields = res.body.collections.find((c: any) => c.slug === 'articles').fields;
       const url = fields.find((f: any) => f.name === 'url');
-      expect(url.admin).toEqual({ condition: true, description: 'Where it goes', placeholder: 'https://', position: 'sidebar', width: '50%', readOnly: false });
+      expect(url.admin).toEqual({
+        condition: true,
+        description: 'Where it goes',
+        placeholder: 'https://',
+        position: 'sidebar',
+        width: '50%',
+        readOnly: false,
+      });
       expect(fields.find((f: any) => f.name === 'shout').virtual).toBe(true);
     },
   },
   {
-    name: 'beforeChange hooks see the status a save asks for as _status', method: 'POST', url: '/stories', body: { title: 'Out', _status: 'published' }, status: 201,
-    check: (res) => expect(res.body.doc).toMatchObject({ publishedAt: '2030-01-02T03:04:05.000Z', _status: 'published' }),
+    name: 'beforeChange hooks see the status a save asks for as _status',
+    method: 'POST',
+    url: '/stories',
+    body: { title: 'Out', _status: 'published' },
+    status: 201,
+    check: (res) =>
+      expect(res.body.doc).toMatchObject({ publishedAt: '2030-01-02T03:04:05.000Z', _status: 'published' }),
   },
   {
-    name: 'a draft save leaves such a hook alone', method: 'POST', url: '/stories', body: { title: 'Not yet', _status: 'draft' }, status: 201,
+    name: 'a draft save leaves such a hook alone',
+    method: 'POST',
+    url: '/stories',
+    body: { title: 'Not yet', _status: 'draft' },
+    status: 201,
     check: (res) => expect(res.body.doc).toMatchObject({ publishedAt: null, _status: 'draft' }),
   },
   {
-    name: 'a selection leaves virtual fields out unless it names them', method: 'POST', url: '/articles', body: { title: 'Picked' }, status: 201,
+    name: 'a selection leaves virtual fields out unless it names them',
+    method: 'POST',
+    url: '/articles',
+    body: { title: 'Picked' },
+    status: 201,
     check: async (res, t) => {
       const id = res.body.doc.id;
       const some = await t.request('GET', `/articles/${id}?select[title]=true`);

@@ -62,7 +62,10 @@ export const DEFAULT_TEST_ENGINE: Engine = process.env.CMS_TEST_ENGINE === 'post
  * SQLite, a fresh database of the test cluster on PostgreSQL. Pass it as the config's `database`; `drop`
  * removes it when the test is done (servers given a `database` never drop it themselves).
  */
-export async function sharedTestDatabase(dir: string, engine: Engine = DEFAULT_TEST_ENGINE): Promise<{ database: string; drop(): Promise<void> }> {
+export async function sharedTestDatabase(
+  dir: string,
+  engine: Engine = DEFAULT_TEST_ENGINE,
+): Promise<{ database: string; drop(): Promise<void> }> {
   if (engine === 'sqlite') return { database: path.join(dir, 'data/cms.db'), drop: async () => {} };
   const pg = await createTestDatabase();
   return { database: pg.url, drop: pg.drop };
@@ -72,16 +75,31 @@ export async function sharedTestDatabase(dir: string, engine: Engine = DEFAULT_T
  * `jobLoop`: a test server leaves jobs to `POST /jobs/run` unless asked; the loop's timed runs would read
  * the manual clock the test moves and could take a due job from under the request that checks it.
  */
-export type TestServerOptions = { dir?: string; dev?: boolean; clockStart?: number; engine?: Engine; jobLoop?: boolean };
+export type TestServerOptions = {
+  dir?: string;
+  dev?: boolean;
+  clockStart?: number;
+  engine?: Engine;
+  jobLoop?: boolean;
+};
 
 export async function startTestServer(config: UserConfig = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const dir = options.dir ?? tempDir();
   const clock = manualClock(options.clockStart ?? Date.parse('2026-01-01T00:00:00Z'));
   // PostgreSQL: a fresh database on the test cluster per server, dropped when it stops.
-  const pg = (options.engine ?? DEFAULT_TEST_ENGINE) === 'postgres' && !config.database ? await createTestDatabase() : null;
+  const pg =
+    (options.engine ?? DEFAULT_TEST_ENGINE) === 'postgres' && !config.database ? await createTestDatabase() : null;
   const database = pg?.url ?? path.join(dir, 'data/cms.db');
-  const cms = await createCMS({ config: { database, ...config }, rootDir: dir, clock, log: quietLog, dev: options.dev })
-    .catch(async (error) => { await pg?.drop(); throw error; });
+  const cms = await createCMS({
+    config: { database, ...config },
+    rootDir: dir,
+    clock,
+    log: quietLog,
+    dev: options.dev,
+  }).catch(async (error) => {
+    await pg?.drop();
+    throw error;
+  });
   const server = startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: options.jobLoop ?? false });
   const api = `${server.url}${cms.config.routes.api}`;
   const events: TestServer['events'] = [];
@@ -119,15 +137,32 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     return { token: res.body.token, csrfToken: res.body.csrfToken, user: res.body.user };
   };
 
-  const user = async (role: string, email = `${role}-${++userCounter}@example.com`, password = 'password123'): Promise<Session> => {
+  const user = async (
+    role: string,
+    email = `${role}-${++userCounter}@example.com`,
+    password = 'password123',
+  ): Promise<Session> => {
     const { create } = await import('../src/operations/create.ts');
     const { createContext } = await import('../src/operations/context.ts');
-    await create(createContext(cms, { overrideAccess: true }), { collection: 'users', data: { email, password, role, active: true } });
+    await create(createContext(cms, { overrideAccess: true }), {
+      collection: 'users',
+      data: { email, password, role, active: true },
+    });
     return login(email, password);
   };
 
   return {
-    cms, server, url: server.url, api, dir, database: cms.config.databasePath, clock, events, request, login, user,
+    cms,
+    server,
+    url: server.url,
+    api,
+    dir,
+    database: cms.config.databasePath,
+    clock,
+    events,
+    request,
+    login,
+    user,
     async stop() {
       await server.stop();
       await pg?.drop();
@@ -241,7 +276,8 @@ async function runScenario(s: Scenario, t: TestServer, sessions: Map<string, Ses
   const url = typeof s.url === 'function' ? s.url(t) : s.url;
   const before = t.events.length;
   const res = await t.request(s.method, url, options);
-  if (res.status !== s.status) throw new Error(`${s.method} ${url}: expected ${s.status}, got ${res.status}: ${res.text.slice(0, 500)}`);
+  if (res.status !== s.status)
+    throw new Error(`${s.method} ${url}: expected ${s.status}, got ${res.status}: ${res.text.slice(0, 500)}`);
   for (const fragment of s.contains ?? []) expect(res.text).toContain(fragment);
   for (const fragment of s.notContains ?? []) expect(res.text).not.toContain(fragment);
   if (s.emptyBody) expect(res.text).toBe('');

@@ -8,7 +8,17 @@ import { startTestServer, type Session, type TestServer } from './harness.ts';
 import { pathWithoutQueryValues } from '../src/http/observe-request.ts';
 import pkg from '../package.json' with { type: 'json' };
 
-type Family = { name: string; type: string; metrics: { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string; sum?: string }[] };
+type Family = {
+  name: string;
+  type: string;
+  metrics: {
+    labels?: Record<string, string>;
+    value?: string;
+    buckets?: Record<string, string>;
+    count?: string;
+    sum?: string;
+  }[];
+};
 
 let t: TestServer;
 let admin: Session;
@@ -89,7 +99,11 @@ describe('GET /metrics', () => {
     const requests = byName.get('cms_http_requests_total')!;
     expect(requests.type).toBe('COUNTER');
     const count = (route: string, status: string, method = 'GET') =>
-      Number(requests.metrics.find((m) => m.labels?.route === route && m.labels?.status === status && m.labels?.method === method)?.value ?? 0);
+      Number(
+        requests.metrics.find(
+          (m) => m.labels?.route === route && m.labels?.status === status && m.labels?.method === method,
+        )?.value ?? 0,
+      );
     expect(count('/api/cms/:collection/:id', '200')).toBe(2);
     expect(count('/api/cms/:collection/:id', '404')).toBe(1);
     expect(count('/api/cms/:collection', '201', 'POST')).toBe(1);
@@ -101,7 +115,9 @@ describe('GET /metrics', () => {
     expect(Number(histogram.count)).toBe(answered);
     expect(Number(histogram.buckets!['+Inf'])).toBe(answered);
     expect(Number(histogram.sum)).toBeGreaterThan(0);
-    const bounds = Object.entries(histogram.buckets!).filter(([b]) => b !== '+Inf').sort((a, b) => Number(a[0]) - Number(b[0]));
+    const bounds = Object.entries(histogram.buckets!)
+      .filter(([b]) => b !== '+Inf')
+      .sort((a, b) => Number(a[0]) - Number(b[0]));
     expect(bounds.length).toBeGreaterThan(5);
     // Cumulative: never decreasing.
     const values = bounds.map(([, v]) => Number(v));
@@ -109,7 +125,12 @@ describe('GET /metrics', () => {
 
     const runs = byName.get('cms_job_runs_total')!;
     expect(Number(runs.metrics.find((m) => m.labels?.outcome === 'ok')!.value)).toBeGreaterThanOrEqual(1);
-    expect(byName.get('cms_webhook_attempts_total')!.metrics.map((m) => m.labels?.outcome).sort()).toEqual(['failed', 'interrupted', 'retry', 'sent']);
+    expect(
+      byName
+        .get('cms_webhook_attempts_total')!
+        .metrics.map((m) => m.labels?.outcome)
+        .sort(),
+    ).toEqual(['failed', 'interrupted', 'retry', 'sent']);
     const size = Number(byName.get('cms_database_size_bytes')!.metrics[0]!.value);
     expect(size).toBeGreaterThan(4096);
     expect(byName.get('cms_database_size_bytes')!.type).toBe('GAUGE');
@@ -124,7 +145,9 @@ describe('GET /metrics', () => {
 
 describe('request log', () => {
   test('the logged path keeps query keys and drops their values', () => {
-    expect(pathWithoutQueryValues('http://h:1/api/cms/posts?where[title][like]=secret&limit=5&draft')).toBe('/api/cms/posts?where[title][like]&limit&draft');
+    expect(pathWithoutQueryValues('http://h:1/api/cms/posts?where[title][like]=secret&limit=5&draft')).toBe(
+      '/api/cms/posts?where[title][like]&limit&draft',
+    );
     expect(pathWithoutQueryValues('http://h:1/api/cms/posts/1?preview=eyJhbGciOi')).toBe('/api/cms/posts/1?preview');
     expect(pathWithoutQueryValues('http://h:1/')).toBe('/');
   });

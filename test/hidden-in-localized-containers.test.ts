@@ -17,14 +17,48 @@ describe('hidden and denied fields inside localized containers', () => {
   beforeAll(async () => {
     t = await startTestServer({
       localization: { locales: ['en', 'de'], defaultLocale: 'en' },
-      collections: [{
-        slug: 'pages', access: open, fields: [
-          { name: 'title', type: 'text' },
-          { name: 'seo', type: 'group', localized: true, fields: [{ name: 'title', type: 'text' }, { name: 'secret', type: 'text', hidden: true }] },
-          { name: 'items', type: 'array', localized: true, fields: [{ name: 'label', type: 'text' }, { name: 'cost', type: 'number', hidden: true }, { name: 'margin', type: 'number', access: adminsOnly }] },
-          { name: 'layout', type: 'blocks', localized: true, blocks: [{ slug: 'cta', fields: [{ name: 'text', type: 'text' }, { name: 'note', type: 'text', hidden: true }] }] },
-        ],
-      }],
+      collections: [
+        {
+          slug: 'pages',
+          access: open,
+          fields: [
+            { name: 'title', type: 'text' },
+            {
+              name: 'seo',
+              type: 'group',
+              localized: true,
+              fields: [
+                { name: 'title', type: 'text' },
+                { name: 'secret', type: 'text', hidden: true },
+              ],
+            },
+            {
+              name: 'items',
+              type: 'array',
+              localized: true,
+              fields: [
+                { name: 'label', type: 'text' },
+                { name: 'cost', type: 'number', hidden: true },
+                { name: 'margin', type: 'number', access: adminsOnly },
+              ],
+            },
+            {
+              name: 'layout',
+              type: 'blocks',
+              localized: true,
+              blocks: [
+                {
+                  slug: 'cta',
+                  fields: [
+                    { name: 'text', type: 'text' },
+                    { name: 'note', type: 'text', hidden: true },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
     });
     const api = localAPI(t.cms);
     const data = (word: string) => ({
@@ -36,7 +70,9 @@ describe('hidden and denied fields inside localized containers', () => {
     id = created.id as number;
     await api.update({ collection: 'pages', id, data: data('de'), locale: 'de' });
   });
-  afterAll(async () => { await t?.stop(); });
+  afterAll(async () => {
+    await t?.stop();
+  });
 
   for (const query of ['locale=all', 'locale=de', 'locale=en']) {
     test(`a read with ${query} holds no hidden or denied value`, async () => {

@@ -4,7 +4,17 @@ import { startTestServer, type TestServer } from './harness.ts';
 import { MAX_JSON_BODY } from '../src/http/body.ts';
 
 let t: TestServer;
-beforeAll(async () => { t = await startTestServer({ collections: [{ slug: 'notes', access: { create: () => true }, fields: [{ name: 'text', type: 'textarea', maxLength: 3 << 20 }] }] }); });
+beforeAll(async () => {
+  t = await startTestServer({
+    collections: [
+      {
+        slug: 'notes',
+        access: { create: () => true },
+        fields: [{ name: 'text', type: 'textarea', maxLength: 3 << 20 }],
+      },
+    ],
+  });
+});
 afterAll(() => t.stop());
 
 test('a JSON body over the limit is a 413 in the contract shape, with or without Content-Length', async () => {
@@ -13,8 +23,19 @@ test('a JSON body over the limit is a 413 in the contract shape, with or without
   expect(sized.status).toBe(413);
   expect(sized.body.errors[0].message).toContain('larger than');
   const bytes = new TextEncoder().encode(text);
-  const stream = new ReadableStream({ pull(c) { c.enqueue(bytes.subarray(0, 1 << 20)); c.enqueue(bytes.subarray(1 << 20)); c.close(); } });
-  const chunked = await fetch(`${t.api}/notes`, { method: 'POST', body: stream, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit);
+  const stream = new ReadableStream({
+    pull(c) {
+      c.enqueue(bytes.subarray(0, 1 << 20));
+      c.enqueue(bytes.subarray(1 << 20));
+      c.close();
+    },
+  });
+  const chunked = await fetch(`${t.api}/notes`, {
+    method: 'POST',
+    body: stream,
+    duplex: 'half',
+    headers: { 'content-type': 'application/json' },
+  } as RequestInit);
   expect(chunked.status).toBe(413);
 });
 
@@ -27,8 +48,21 @@ test('a JSON body under the limit is read as before', async () => {
 test('a body is decoded the same whether it comes with a length or chunked: UTF-8 kept, a byte-order mark refused', async () => {
   const send = async (text: string, chunked: boolean) => {
     const bytes = new TextEncoder().encode(text);
-    const body = chunked ? new ReadableStream({ pull(c) { c.enqueue(bytes.subarray(0, 3)); c.enqueue(bytes.subarray(3)); c.close(); } }) : bytes;
-    const res = await fetch(`${t.api}/notes`, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit);
+    const body = chunked
+      ? new ReadableStream({
+          pull(c) {
+            c.enqueue(bytes.subarray(0, 3));
+            c.enqueue(bytes.subarray(3));
+            c.close();
+          },
+        })
+      : bytes;
+    const res = await fetch(`${t.api}/notes`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { 'content-type': 'application/json' },
+    } as RequestInit);
     return { status: res.status, body: await res.json() };
   };
   for (const chunked of [false, true]) {

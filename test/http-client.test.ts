@@ -47,11 +47,26 @@ let key: string;
 
 beforeAll(async () => {
   t = await startTestServer({
-    collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }, { name: 'views', type: 'number' }, { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }] }] }],
+    collections: [
+      {
+        slug: 'posts',
+        access: { read: () => true },
+        fields: [
+          { name: 'title', type: 'text' },
+          { name: 'views', type: 'number' },
+          { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }] },
+        ],
+      },
+    ],
     globals: [{ slug: 'site', access: { read: () => true }, fields: [{ name: 'name', type: 'text' }] }],
   });
   const admin = await t.user('admin');
-  key = (await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'build', user: admin.user.id, scopes: ['*'] } })).body.key;
+  key = (
+    await t.request('POST', '/api-keys', {
+      token: admin.token,
+      body: { name: 'build', user: admin.user.id, scopes: ['*'] },
+    })
+  ).body.key;
   dir = tempDir('cms-http-client-');
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
   fs.mkdirSync(path.join(dir, 'node_modules'));
@@ -67,21 +82,57 @@ test('node loads cms/client through the package exports and every method works',
   if (!node) throw new Error('node is not on this machine: the client must be tested under Node');
   fs.writeFileSync(path.join(dir, 'build.mjs'), SCRIPT);
   // Asynchronously: the server answers from this process.
-  const child = Bun.spawn([node, 'build.mjs'], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, CMS_API: t.api, CMS_KEY: key } });
-  const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const child = Bun.spawn([node, 'build.mjs'], {
+    cwd: dir,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, CMS_API: t.api, CMS_KEY: key },
+  });
+  const [out, err] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   expect(err).toBe('');
   expect(JSON.parse(out)).toEqual({
-    created: ['From Node', 'Second'], found: ['From Node', 'Second'], selected: ['id', 'title'], byID: 1, count: 2, updated: 9, bulk: [7],
-    global: 'Node site', readGlobal: 'Node site', deleted: 'Second', missing: 404, anonymous: 401,
+    created: ['From Node', 'Second'],
+    found: ['From Node', 'Second'],
+    selected: ['id', 'title'],
+    byID: 1,
+    count: 2,
+    updated: 9,
+    bulk: [7],
+    global: 'Node site',
+    readGlobal: 'Node site',
+    deleted: 'Second',
+    missing: 404,
+    anonymous: 401,
   });
 });
 
 test('a browser bundle of cms/client holds no drizzle-kit, no bun: module and no server code', async () => {
-  fs.writeFileSync(path.join(dir, 'site.js'), "import { createClient } from 'cms/client';\nexport const cms = createClient({ url: 'https://cms.example.com' });\n");
+  fs.writeFileSync(
+    path.join(dir, 'site.js'),
+    "import { createClient } from 'cms/client';\nexport const cms = createClient({ url: 'https://cms.example.com' });\n",
+  );
   for (const platform of ['browser', 'node', 'neutral'] as const) {
-    const result = await build({ entryPoints: [path.join(dir, 'site.js')], bundle: true, platform, format: 'esm', write: false, metafile: true, logLevel: 'silent', absWorkingDir: dir });
-    const inputs = Object.keys(result.metafile.inputs).map((i) => path.relative(ROOT, path.resolve(dir, i))).sort();
-    expect({ platform, inputs }).toEqual({ platform, inputs: ['client/index.js', path.relative(ROOT, path.join(dir, 'site.js'))].sort() });
+    const result = await build({
+      entryPoints: [path.join(dir, 'site.js')],
+      bundle: true,
+      platform,
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      absWorkingDir: dir,
+    });
+    const inputs = Object.keys(result.metafile.inputs)
+      .map((i) => path.relative(ROOT, path.resolve(dir, i)))
+      .sort();
+    expect({ platform, inputs }).toEqual({
+      platform,
+      inputs: ['client/index.js', path.relative(ROOT, path.join(dir, 'site.js'))].sort(),
+    });
     const code = result.outputFiles[0].text;
     expect(code).not.toMatch(/drizzle|bun:|pglite|sharp/);
     expect(code.length).toBeLessThan(10_000);

@@ -33,12 +33,20 @@ for (const { file, text } of sources) {
 }
 
 // Each language is two parts, the first paint's and the lazily loaded pages'; together they are its catalogue.
-const parts = { en: [enFirst, enPages], de: [deFirst, dePages], fr: [frFirst, frPages], es: [esFirst, esPages] } as Record<string, [Record<string, string>, Record<string, string>]>;
-const catalogues = Object.fromEntries(Object.entries(parts).map(([code, [first, pages]]) => [code, { ...first, ...pages }]));
+const parts = {
+  en: [enFirst, enPages],
+  de: [deFirst, dePages],
+  fr: [frFirst, frPages],
+  es: [esFirst, esPages],
+} as Record<string, [Record<string, string>, Record<string, string>]>;
+const catalogues = Object.fromEntries(
+  Object.entries(parts).map(([code, [first, pages]]) => [code, { ...first, ...pages }]),
+);
 const en = catalogues.en!;
 // `{labelLower}` is `{label}` in lower case, for languages that write nouns mid-sentence so (English, French);
 // German keeps `{label}` as written. Either counts as the same placeholder.
-const placeholders = (s: string) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!.replace(/Lower$/, '')))].sort();
+const placeholders = (s: string) =>
+  [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!.replace(/Lower$/, '')))].sort();
 
 describe('admin language catalogues', () => {
   test('keys are literal strings, so every use is seen', () => {
@@ -49,17 +57,35 @@ describe('admin language catalogues', () => {
   for (const [code, catalogue] of Object.entries(catalogues)) {
     test(`${code}: every key used is there, no key is unused, no text is empty`, () => {
       expect([...used].filter((k) => !(k in catalogue)).sort()).toEqual([]);
-      expect(Object.keys(catalogue).filter((k) => !used.has(k)).sort()).toEqual([]);
-      expect(Object.entries(catalogue).filter(([, v]) => !v.trim()).map(([k]) => k)).toEqual([]);
+      expect(
+        Object.keys(catalogue)
+          .filter((k) => !used.has(k))
+          .sort(),
+      ).toEqual([]);
+      expect(
+        Object.entries(catalogue)
+          .filter(([, v]) => !v.trim())
+          .map(([k]) => k),
+      ).toEqual([]);
     });
     test(`${code}: each key is in the same part as in English, and in one part only`, () => {
       const [first, pages] = parts[code]!;
       expect(Object.keys(first).filter((k) => k in pages)).toEqual([]);
-      expect(Object.keys(first).filter((k) => !(k in parts.en![0])).sort()).toEqual([]);
-      expect(Object.keys(pages).filter((k) => !(k in parts.en![1])).sort()).toEqual([]);
+      expect(
+        Object.keys(first)
+          .filter((k) => !(k in parts.en![0]))
+          .sort(),
+      ).toEqual([]);
+      expect(
+        Object.keys(pages)
+          .filter((k) => !(k in parts.en![1]))
+          .sort(),
+      ).toEqual([]);
     });
     test(`${code}: each text has the English text's placeholders`, () => {
-      const wrong = Object.keys(en).filter((k) => k in catalogue && placeholders(catalogue[k]!).join() !== placeholders(en[k]!).join());
+      const wrong = Object.keys(en).filter(
+        (k) => k in catalogue && placeholders(catalogue[k]!).join() !== placeholders(en[k]!).join(),
+      );
       expect(wrong).toEqual([]);
     });
   }

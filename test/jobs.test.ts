@@ -26,23 +26,111 @@ const shapeIsCounts = (res: { body: unknown }) => expect(res.body).toEqual(empty
 
 runScenarios('/jobs/run', draftsConfig, [
   { name: 'without credentials GET is a 401', method: 'GET', url: '/jobs/run', status: 401, contains: ['"errors"'] },
-  { name: 'without credentials POST is a 401', method: 'POST', url: '/jobs/run', status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a wrong secret is a 401 (no valid credentials)', method: 'GET', url: '/jobs/run', headers: { authorization: 'Bearer not-the-secret' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'the cron secret runs jobs (GET) and answers the counts', method: 'GET', url: '/jobs/run', headers: { authorization: `Bearer ${JOBS_SECRET}` }, status: 200, check: shapeIsCounts },
-  { name: 'the cron secret runs jobs (POST)', method: 'POST', url: '/jobs/run', headers: { authorization: `Bearer ${JOBS_SECRET}` }, status: 200, check: shapeIsCounts },
-  { name: 'an editor is a 403', as: 'editor', method: 'POST', url: '/jobs/run', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a viewer is a 403', as: 'viewer', method: 'GET', url: '/jobs/run', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'an admin session (bearer) runs jobs', as: 'admin', method: 'GET', url: '/jobs/run', status: 200, check: shapeIsCounts },
-  { name: 'an admin cookie session runs jobs (POST with CSRF token)', as: 'cookie:admin', method: 'POST', url: '/jobs/run', status: 200, check: shapeIsCounts },
-  { name: 'an admin cookie POST without the CSRF token is a 403', as: 'cookie:admin', method: 'POST', url: '/jobs/run', headers: { 'x-csrf-token': 'wrong' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'another method is a 405', method: 'PUT', url: '/jobs/run', status: 405, contains: ['"errors"'], events: { '*': 0 } },
   {
-    name: 'CMS_CRON_SECRET works too', method: 'GET', url: '/jobs/run', headers: { authorization: 'Bearer from-the-environment' }, status: 200, check: shapeIsCounts,
-    setup: () => { process.env.CMS_CRON_SECRET = 'from-the-environment'; },
+    name: 'without credentials POST is a 401',
+    method: 'POST',
+    url: '/jobs/run',
+    status: 401,
+    contains: ['"errors"'],
+    events: { '*': 0 },
   },
   {
-    name: 'the environment beats the config', method: 'GET', url: '/jobs/run', headers: { authorization: `Bearer ${JOBS_SECRET}` }, status: 401,
-    check: () => { delete process.env.CMS_CRON_SECRET; },
+    name: 'a wrong secret is a 401 (no valid credentials)',
+    method: 'GET',
+    url: '/jobs/run',
+    headers: { authorization: 'Bearer not-the-secret' },
+    status: 401,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'the cron secret runs jobs (GET) and answers the counts',
+    method: 'GET',
+    url: '/jobs/run',
+    headers: { authorization: `Bearer ${JOBS_SECRET}` },
+    status: 200,
+    check: shapeIsCounts,
+  },
+  {
+    name: 'the cron secret runs jobs (POST)',
+    method: 'POST',
+    url: '/jobs/run',
+    headers: { authorization: `Bearer ${JOBS_SECRET}` },
+    status: 200,
+    check: shapeIsCounts,
+  },
+  {
+    name: 'an editor is a 403',
+    as: 'editor',
+    method: 'POST',
+    url: '/jobs/run',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'a viewer is a 403',
+    as: 'viewer',
+    method: 'GET',
+    url: '/jobs/run',
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'an admin session (bearer) runs jobs',
+    as: 'admin',
+    method: 'GET',
+    url: '/jobs/run',
+    status: 200,
+    check: shapeIsCounts,
+  },
+  {
+    name: 'an admin cookie session runs jobs (POST with CSRF token)',
+    as: 'cookie:admin',
+    method: 'POST',
+    url: '/jobs/run',
+    status: 200,
+    check: shapeIsCounts,
+  },
+  {
+    name: 'an admin cookie POST without the CSRF token is a 403',
+    as: 'cookie:admin',
+    method: 'POST',
+    url: '/jobs/run',
+    headers: { 'x-csrf-token': 'wrong' },
+    status: 403,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'another method is a 405',
+    method: 'PUT',
+    url: '/jobs/run',
+    status: 405,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'CMS_CRON_SECRET works too',
+    method: 'GET',
+    url: '/jobs/run',
+    headers: { authorization: 'Bearer from-the-environment' },
+    status: 200,
+    check: shapeIsCounts,
+    setup: () => {
+      process.env.CMS_CRON_SECRET = 'from-the-environment';
+    },
+  },
+  {
+    name: 'the environment beats the config',
+    method: 'GET',
+    url: '/jobs/run',
+    headers: { authorization: `Bearer ${JOBS_SECRET}` },
+    status: 401,
+    check: () => {
+      delete process.env.CMS_CRON_SECRET;
+    },
   },
 ]);
 
@@ -51,12 +139,19 @@ async function draftsWithScheduledPublish(cms: CMS, count: number): Promise<void
   const ctx = createContext(cms, { overrideAccess: true });
   for (let i = 0; i < count; i++) {
     const doc = await create(ctx, { collection: 'posts', data: { title: `Post ${i}` }, draft: true });
-    await scheduleAction(ctx, { collection: 'posts', id: doc.id as number, action: 'publish', at: new Date(cms.clock.now() + HOUR).toISOString() });
+    await scheduleAction(ctx, {
+      collection: 'posts',
+      id: doc.id as number,
+      action: 'publish',
+      at: new Date(cms.clock.now() + HOUR).toISOString(),
+    });
   }
 }
 
 async function publishedVersionsPerPost(cms: CMS): Promise<number[]> {
-  const rows = await cms.store.all<{ n: number }>(`SELECT "parent", CAST(sum(CASE WHEN "status" = 'published' THEN 1 ELSE 0 END) AS INTEGER) AS "n" FROM "_cms_versions" WHERE "slug" = 'posts' GROUP BY "parent" ORDER BY "parent"`);
+  const rows = await cms.store.all<{ n: number }>(
+    `SELECT "parent", CAST(sum(CASE WHEN "status" = 'published' THEN 1 ELSE 0 END) AS INTEGER) AS "n" FROM "_cms_versions" WHERE "slug" = 'posts' GROUP BY "parent" ORDER BY "parent"`,
+  );
   return rows.map((r) => r.n);
 }
 
@@ -96,11 +191,20 @@ describe('two runners on one database', () => {
     const shared = await sharedTestDatabase(dir);
     // The jobs are due by the real clock, which the other process uses.
     const clock = manualClock(Date.now() - 2 * HOUR);
-    const cms = await createCMS({ config: { ...draftsConfig(), database: shared.database }, rootDir: dir, clock, log: quietLog });
+    const cms = await createCMS({
+      config: { ...draftsConfig(), database: shared.database },
+      rootDir: dir,
+      clock,
+      log: quietLog,
+    });
     await draftsWithScheduledPublish(cms, 200);
     clock.set(Date.now());
 
-    const child = Bun.spawn(['bun', path.join(import.meta.dir, 'fixtures/run-jobs-process.ts'), dir, shared.database], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+    const child = Bun.spawn(['bun', path.join(import.meta.dir, 'fixtures/run-jobs-process.ts'), dir, shared.database], {
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'inherit',
+    });
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let output = '';
     while (!output.includes('ready\n')) {
@@ -122,7 +226,9 @@ describe('two runners on one database', () => {
     expect(here.jobs.failed + there.jobs.failed).toBe(0);
     expect(here.jobs.ran + there.jobs.ran).toBe(200);
     expect(await publishedVersionsPerPost(cms)).toEqual(Array(200).fill(1));
-    const states = await cms.store.all('SELECT "state", CAST(count(*) AS INTEGER) AS "n" FROM "_cms_jobs" GROUP BY "state"');
+    const states = await cms.store.all(
+      'SELECT "state", CAST(count(*) AS INTEGER) AS "n" FROM "_cms_jobs" GROUP BY "state"',
+    );
     expect(states).toEqual([{ state: 'done', n: 200 }]);
     await cms.close();
     await shared.drop();
@@ -158,7 +264,12 @@ describe('the job loop', () => {
 
   test('a server started with jobLoop: false leaves the runner to /jobs/run', async () => {
     const dir = tempDir();
-    const cms = await createCMS({ config: { ...draftsConfig(), database: path.join(dir, 'data/cms.db') }, rootDir: dir, clock: manualClock(START), log: quietLog });
+    const cms = await createCMS({
+      config: { ...draftsConfig(), database: path.join(dir, 'data/cms.db') },
+      rootDir: dir,
+      clock: manualClock(START),
+      log: quietLog,
+    });
     await draftsWithScheduledPublish(cms, 1);
     (cms.clock as ReturnType<typeof manualClock>).advance(2 * HOUR);
     const server = startServer(cms, { port: 0, jobLoop: false });
@@ -173,22 +284,31 @@ describe('the job loop', () => {
     let active = 0;
     let most = 0;
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const config: UserConfig = draftsConfig();
     config.collections![0].hooks = {
       // Only the runner's publishes (updates without a user) wait at the gate.
-      beforeChange: [async ({ data, user, operation }) => {
-        if (user || operation !== 'update') return data;
-        active++;
-        most = Math.max(most, active);
-        await gate;
-        active--;
-        return data;
-      }],
+      beforeChange: [
+        async ({ data, user, operation }) => {
+          if (user || operation !== 'update') return data;
+          active++;
+          most = Math.max(most, active);
+          await gate;
+          active--;
+          return data;
+        },
+      ],
     };
     const dir = tempDir();
     const clock = manualClock(START);
-    const cms = await createCMS({ config: { ...config, database: path.join(dir, 'data/cms.db') }, rootDir: dir, clock, log: quietLog });
+    const cms = await createCMS({
+      config: { ...config, database: path.join(dir, 'data/cms.db') },
+      rootDir: dir,
+      clock,
+      log: quietLog,
+    });
     await draftsWithScheduledPublish(cms, 2);
     clock.advance(2 * HOUR);
 
@@ -198,7 +318,11 @@ describe('the job loop', () => {
     const pending = await cms.store.get<{ n: number }>(`SELECT count(*) AS n FROM _cms_jobs WHERE state = 'pending'`);
     expect(pending!.n).toBe(1);
     release();
-    await until(async () => (await cms.store.get<{ n: number }>(`SELECT count(*) AS n FROM _cms_jobs WHERE state = 'done'`))!.n === 2, 'both jobs');
+    await until(
+      async () =>
+        (await cms.store.get<{ n: number }>(`SELECT count(*) AS n FROM _cms_jobs WHERE state = 'done'`))!.n === 2,
+      'both jobs',
+    );
     await loop.stop();
     expect(most).toBe(1);
     await cms.close();
@@ -208,14 +332,26 @@ describe('the job loop', () => {
 
 describe('Local API', () => {
   let dir: string;
-  beforeAll(() => { dir = tempDir(); });
+  beforeAll(() => {
+    dir = tempDir();
+  });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('runJobs() runs due jobs and answers the counts', async () => {
     const clock = manualClock(START);
-    const api = await getCMS({ config: { ...draftsConfig(), database: path.join(dir, 'data/cms.db') }, rootDir: dir, clock, log: quietLog });
+    const api = await getCMS({
+      config: { ...draftsConfig(), database: path.join(dir, 'data/cms.db') },
+      rootDir: dir,
+      clock,
+      log: quietLog,
+    });
     const post = await api.create({ collection: 'posts', data: { title: 'Local' }, draft: true });
-    await scheduleAction(createContext(api.cms, { overrideAccess: true }), { collection: 'posts', id: post.id as number, action: 'publish', at: new Date(START + HOUR).toISOString() });
+    await scheduleAction(createContext(api.cms, { overrideAccess: true }), {
+      collection: 'posts',
+      id: post.id as number,
+      action: 'publish',
+      at: new Date(START + HOUR).toISOString(),
+    });
     expect(await api.runJobs()).toEqual(emptyRun);
     clock.advance(HOUR);
     expect(await api.runJobs()).toEqual({ jobs: { ran: 1, failed: 0 }, webhooks: { sent: 0, failed: 0, pending: 0 } });
@@ -225,6 +361,20 @@ describe('Local API', () => {
 });
 
 runScenarios('a cron secret that looks like an API key', { jobs: { secret: 'cms_looks_like_a_key' } }, [
-  { name: 'still runs jobs', method: 'POST', url: '/jobs/run', headers: { authorization: 'Bearer cms_looks_like_a_key' }, status: 200 },
-  { name: 'names no user elsewhere', method: 'GET', url: '/api-keys', headers: { authorization: 'Bearer cms_looks_like_a_key' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
+  {
+    name: 'still runs jobs',
+    method: 'POST',
+    url: '/jobs/run',
+    headers: { authorization: 'Bearer cms_looks_like_a_key' },
+    status: 200,
+  },
+  {
+    name: 'names no user elsewhere',
+    method: 'GET',
+    url: '/api-keys',
+    headers: { authorization: 'Bearer cms_looks_like_a_key' },
+    status: 401,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
 ]);

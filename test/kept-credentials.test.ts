@@ -29,13 +29,25 @@ afterAll(async () => {
 });
 
 /** Runs `work` with the delete trigger that counts changes of `table` off (SQLite: dropped and made again). */
-async function withoutDeleteTrigger(t: TestServer, table: string, name: string, work: () => Promise<unknown>): Promise<void> {
+async function withoutDeleteTrigger(
+  t: TestServer,
+  table: string,
+  name: string,
+  work: () => Promise<unknown>,
+): Promise<void> {
   const store = t.cms.store;
-  const [off, on] = store.engine === 'sqlite'
-    ? [`DROP TRIGGER "_cms_changes_${name}_delete"`, `CREATE TRIGGER "_cms_changes_${name}_delete" AFTER DELETE ON "${table}" BEGIN
+  const [off, on] =
+    store.engine === 'sqlite'
+      ? [
+          `DROP TRIGGER "_cms_changes_${name}_delete"`,
+          `CREATE TRIGGER "_cms_changes_${name}_delete" AFTER DELETE ON "${table}" BEGIN
   INSERT INTO "_cms_changes" ("name", "version") VALUES ('${table}', 1) ON CONFLICT ("name") DO UPDATE SET "version" = "version" + 1;
-END`]
-    : [`ALTER TABLE "${table}" DISABLE TRIGGER "_cms_changes"`, `ALTER TABLE "${table}" ENABLE TRIGGER "_cms_changes"`];
+END`,
+        ]
+      : [
+          `ALTER TABLE "${table}" DISABLE TRIGGER "_cms_changes"`,
+          `ALTER TABLE "${table}" ENABLE TRIGGER "_cms_changes"`,
+        ];
   await store.exec(off);
   await work();
   await store.exec(on);
@@ -48,7 +60,9 @@ describe('a kept session lookup', () => {
     const editor = await a.user('editor');
     expect((await me(b, editor)).id).toBe(editor.user.id);
     // The session row goes without its trigger firing: only a kept lookup can still answer for it.
-    await withoutDeleteTrigger(a, '_cms_sessions', 'sessions', () => a.cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [editor.user.id]));
+    await withoutDeleteTrigger(a, '_cms_sessions', 'sessions', () =>
+      a.cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [editor.user.id]),
+    );
     expect((await me(b, editor))?.id).toBe(editor.user.id);
     // Any counted change to the sessions (here another login) and the lookup is made again: gone.
     await a.login(admin.user.email as string, 'password123');
@@ -65,9 +79,13 @@ describe('a kept session lookup', () => {
   test('sees a role change and a deactivation made on the other instance', async () => {
     const editor = await a.user('editor');
     expect((await me(b, editor)).role).toBe('editor');
-    expect((await a.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { role: 'admin' } })).status).toBe(200);
+    expect(
+      (await a.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { role: 'admin' } })).status,
+    ).toBe(200);
     expect((await me(b, editor)).role).toBe('admin');
-    expect((await a.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { active: false } })).status).toBe(200);
+    expect(
+      (await a.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { active: false } })).status,
+    ).toBe(200);
     expect(await me(b, editor)).toBe(null);
   });
 
@@ -81,7 +99,12 @@ describe('a kept session lookup', () => {
 
   test('still marks the session used once a minute', async () => {
     const editor = await a.user('editor');
-    const lastUsed = async () => Number((await b.cms.store.get<{ lastUsedAt: number }>('SELECT "lastUsedAt" FROM "_cms_sessions" WHERE "userId" = ?', [editor.user.id]))!.lastUsedAt);
+    const lastUsed = async () =>
+      Number(
+        (await b.cms.store.get<{ lastUsedAt: number }>('SELECT "lastUsedAt" FROM "_cms_sessions" WHERE "userId" = ?', [
+          editor.user.id,
+        ]))!.lastUsedAt,
+      );
     await me(b, editor);
     const first = await lastUsed();
     b.clock.advance(30_000);
@@ -96,11 +119,16 @@ describe('a kept session lookup', () => {
     const editor = await a.user('editor');
     const other = await a.user('editor');
     expect((await me(b, editor))?.id).toBe(editor.user.id);
-    await withoutDeleteTrigger(a, '_cms_sessions', 'sessions', () => a.cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [editor.user.id]));
+    await withoutDeleteTrigger(a, '_cms_sessions', 'sessions', () =>
+      a.cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [editor.user.id]),
+    );
     // The other session's mark falls due on A and is written: not a counted change (system migration 0006).
     a.clock.advance(61_000);
     expect((await me(a, other))?.id).toBe(other.user.id);
-    const marked = await a.cms.store.get<{ lastUsedAt: number }>('SELECT "lastUsedAt" FROM "_cms_sessions" WHERE "userId" = ?', [other.user.id]);
+    const marked = await a.cms.store.get<{ lastUsedAt: number }>(
+      'SELECT "lastUsedAt" FROM "_cms_sessions" WHERE "userId" = ?',
+      [other.user.id],
+    );
     expect(Number(marked!.lastUsedAt)).toBe(a.clock.now());
     a.clock.advance(-61_000);
     expect((await me(b, editor))?.id).toBe(editor.user.id);
@@ -112,7 +140,10 @@ describe('a kept session lookup', () => {
 
 describe('a kept API key lookup', () => {
   const makeKey = async (user: Session, expiresAt?: string) => {
-    const res = await a.request('POST', '/api-keys', { token: admin.token, body: { name: 'script', user: user.user.id, scopes: ['*'], expiresAt } });
+    const res = await a.request('POST', '/api-keys', {
+      token: admin.token,
+      body: { name: 'script', user: user.user.id, scopes: ['*'], expiresAt },
+    });
     expect(res.status).toBe(201);
     return { id: res.body.doc.id as number, key: res.body.key as string };
   };
@@ -122,7 +153,9 @@ describe('a kept API key lookup', () => {
     const editor = await a.user('editor');
     const { id, key } = await makeKey(editor);
     expect((await meByKey(b, key)).body.user.id).toBe(editor.user.id);
-    await withoutDeleteTrigger(a, 'api-keys', 'api-keys', () => a.cms.store.run('DELETE FROM "api-keys" WHERE "id" = ?', [id]));
+    await withoutDeleteTrigger(a, 'api-keys', 'api-keys', () =>
+      a.cms.store.run('DELETE FROM "api-keys" WHERE "id" = ?', [id]),
+    );
     expect((await meByKey(b, key)).body.user.id).toBe(editor.user.id);
     await makeKey(editor);
     expect((await meByKey(b, key)).status).toBe(401);
@@ -137,7 +170,9 @@ describe('a kept API key lookup', () => {
     expect((await a.request('DELETE', `/api-keys/${first.id}`, { token: admin.token })).status).toBe(200);
     expect((await meByKey(b, first.key)).status).toBe(401);
     expect((await meByKey(b, second.key)).status).toBe(200);
-    expect((await a.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { active: false } })).status).toBe(200);
+    expect(
+      (await a.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { active: false } })).status,
+    ).toBe(200);
     expect((await meByKey(b, second.key)).status).toBe(401);
   });
 

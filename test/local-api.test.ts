@@ -11,7 +11,15 @@ describe('Local API', () => {
     const cms = await getCMS({
       config: {
         database: path.join(dir, 'cms.db'),
-        collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text', required: true }, { name: 'secret', type: 'text', hidden: true }] }],
+        collections: [
+          {
+            slug: 'notes',
+            fields: [
+              { name: 'text', type: 'text', required: true },
+              { name: 'secret', type: 'text', hidden: true },
+            ],
+          },
+        ],
         globals: [{ slug: 'site', fields: [{ name: 'name', type: 'text' }] }],
       },
       rootDir: dir,
@@ -32,25 +40,48 @@ describe('Local API', () => {
     await cms.close();
   });
 
-  test('Payload\'s Local API forms: count, select, populate, pagination: false, update and delete by where', async () => {
+  test("Payload's Local API forms: count, select, populate, pagination: false, update and delete by where", async () => {
     const dir = tempDir();
     const cms = await getCMS({
       config: {
         database: path.join(dir, 'cms.db'),
-        collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }, { name: 'n', type: 'number' }, { name: 'by', type: 'relationship', relationTo: 'users' }, { name: 'secret', type: 'text', hidden: true }] }],
+        collections: [
+          {
+            slug: 'notes',
+            fields: [
+              { name: 'text', type: 'text' },
+              { name: 'n', type: 'number' },
+              { name: 'by', type: 'relationship', relationTo: 'users' },
+              { name: 'secret', type: 'text', hidden: true },
+            ],
+          },
+        ],
       },
       rootDir: dir,
       log: quietLog,
     });
-    const user = await cms.create({ collection: 'users', data: { email: 'a@example.com', password: 'password123', name: 'A', role: 'admin' } });
+    const user = await cms.create({
+      collection: 'users',
+      data: { email: 'a@example.com', password: 'password123', name: 'A', role: 'admin' },
+    });
     for (let n = 1; n <= 12; n++) await cms.create({ collection: 'notes', data: { text: `t${n}`, n, by: user.id } });
     expect(await cms.count({ collection: 'notes', where: { n: { greater_than: 10 } } })).toEqual({ totalDocs: 2 });
-    const shaped = await cms.find({ collection: 'notes', where: { n: { equals: 1 } }, select: { text: true, by: true }, populate: { users: { name: true } } });
+    const shaped = await cms.find({
+      collection: 'notes',
+      where: { n: { equals: 1 } },
+      select: { text: true, by: true },
+      populate: { users: { name: true } },
+    });
     expect(shaped.docs[0]).toEqual({ id: 1, text: 't1', by: { id: user.id, name: 'A' } });
-    expect((await cms.findByID({ collection: 'notes', id: 2, select: { n: false, by: false } }))).toMatchObject({ id: 2, text: 't2' });
+    expect(await cms.findByID({ collection: 'notes', id: 2, select: { n: false, by: false } })).toMatchObject({
+      id: 2,
+      text: 't2',
+    });
     expect('n' in (await cms.findByID({ collection: 'notes', id: 2, select: { n: false } }))).toBe(false);
     // Select goes through the same query rights as where: with access asked for, a hidden field is unknown.
-    await expect(cms.find({ collection: 'notes', overrideAccess: false, user: user as never, select: { secret: true } })).rejects.toMatchObject({ status: 400, field: 'secret' });
+    await expect(
+      cms.find({ collection: 'notes', overrideAccess: false, user: user as never, select: { secret: true } }),
+    ).rejects.toMatchObject({ status: 400, field: 'secret' });
     expect((await cms.find({ collection: 'notes', pagination: false })).docs).toHaveLength(12);
     const updated = await cms.update({ collection: 'notes', where: { n: { less_than: 3 } }, data: { text: 'low' } });
     expect(updated.docs.map((d) => d.text)).toEqual(['low', 'low']);
@@ -62,7 +93,10 @@ describe('Local API', () => {
 
   test('getCMS takes a config file path', async () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [{ slug: 'things', fields: [{ name: 'n', type: 'number' }] }] }\n`);
+    fs.writeFileSync(
+      path.join(dir, 'cms.config.ts'),
+      `export default { collections: [{ slug: 'things', fields: [{ name: 'n', type: 'number' }] }] }\n`,
+    );
     const cms = await getCMS({ config: path.join(dir, 'cms.config.ts'), log: quietLog });
     expect((await cms.create({ collection: 'things', data: { n: 2 } })).n).toBe(2);
     expect(fs.existsSync(path.join(dir, 'data/cms.db'))).toBe(true);
@@ -74,7 +108,10 @@ describe('Local API: drafts, versions, scheduling, preview', () => {
   test('the same operations as the REST routes', async () => {
     const dir = tempDir();
     const cms = await getCMS({
-      config: { database: path.join(dir, 'cms.db'), collections: [{ slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text' }] }] },
+      config: {
+        database: path.join(dir, 'cms.db'),
+        collections: [{ slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text' }] }],
+      },
       rootDir: dir,
       log: quietLog,
     });
@@ -86,13 +123,22 @@ describe('Local API: drafts, versions, scheduling, preview', () => {
     await cms.discardDraft({ collection: 'posts', id: post.id as number });
     const versions = await cms.findVersions({ collection: 'posts', id: post.id as number });
     expect(versions.totalDocs).toBeGreaterThanOrEqual(1);
-    const job = await cms.schedule({ collection: 'posts', id: post.id as number, action: 'unpublish', at: new Date(Date.now() + 3_600_000) });
+    const job = await cms.schedule({
+      collection: 'posts',
+      id: post.id as number,
+      action: 'unpublish',
+      at: new Date(Date.now() + 3_600_000),
+    });
     expect((await cms.listScheduled({ collection: 'posts', id: post.id as number })).docs).toHaveLength(1);
     await cms.cancelScheduled({ collection: 'posts', id: post.id as number, job: job.id as number });
     expect((await cms.listScheduled({ collection: 'posts', id: post.id as number })).docs).toHaveLength(0);
     const unpublished = await cms.unpublish({ collection: 'posts', id: post.id as number });
     expect(unpublished.status).toBe('draft');
-    const restored = await cms.restoreVersion({ collection: 'posts', id: post.id as number, version: versions.docs[versions.docs.length - 1].id as number });
+    const restored = await cms.restoreVersion({
+      collection: 'posts',
+      id: post.id as number,
+      version: versions.docs[versions.docs.length - 1].id as number,
+    });
     expect(restored.title).toBe('One');
     await cms.close();
   });

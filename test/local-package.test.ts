@@ -26,7 +26,9 @@ function schemaOf(dir: string) {
   const db = new Database(path.join(dir, 'cms.db'), { readonly: true });
   const tables = db.query('SELECT name, sql FROM sqlite_master ORDER BY name').all();
   db.close();
-  const migrations = fs.existsSync(path.join(dir, 'migrations')) ? fs.readdirSync(path.join(dir, 'migrations'), { recursive: true }).sort() : [];
+  const migrations = fs.existsSync(path.join(dir, 'migrations'))
+    ? fs.readdirSync(path.join(dir, 'migrations'), { recursive: true }).sort()
+    : [];
   return { tables, migrations };
 }
 
@@ -47,7 +49,9 @@ describe('Local API as a package', () => {
 
   test('migrate: false refuses a missing database without creating it', async () => {
     const dir = consumerProject();
-    const error = await getCMS({ config: path.join(dir, 'cms.config.ts'), migrate: false, log: quietLog }).catch((e: Error) => e);
+    const error = await getCMS({ config: path.join(dir, 'cms.config.ts'), migrate: false, log: quietLog }).catch(
+      (e: Error) => e,
+    );
     expect((error as Error).message).toContain('does not exist');
     expect((error as Error).message).toContain('`cms migrate`');
     expect(fs.existsSync(path.join(dir, 'cms.db'))).toBe(false);
@@ -58,8 +62,15 @@ describe('Local API as a package', () => {
     const first = path.join(dir, 'cms.config.ts');
     // The same project one field later, in its own file (an imported config module is cached per path).
     const later = path.join(dir, 'cms.later.config.ts');
-    fs.writeFileSync(later, fs.readFileSync(first, 'utf8').replace(
-      `{ name: 'name', type: 'text', required: true }`, `{ name: 'name', type: 'text', required: true }, { name: 'slug', type: 'text' }`));
+    fs.writeFileSync(
+      later,
+      fs
+        .readFileSync(first, 'utf8')
+        .replace(
+          `{ name: 'name', type: 'text', required: true }`,
+          `{ name: 'name', type: 'text', required: true }, { name: 'slug', type: 'text' }`,
+        ),
+    );
     await (await getCMS({ config: first, log: quietLog })).close();
     const before = schemaOf(dir);
 
@@ -70,7 +81,9 @@ describe('Local API as a package', () => {
     expect(cli(['migrate:create', '--config', later], dir).code).toBe(0);
     const written = schemaOf(dir).migrations;
     const pendingFile = await getCMS({ config: later, migrate: false, log: quietLog }).catch((e: Error) => e);
-    expect((pendingFile as Error).message).toMatch(/migration file\(s\) not applied: 0001_config_change.*Run `cms migrate` first/);
+    expect((pendingFile as Error).message).toMatch(
+      /migration file\(s\) not applied: 0001_config_change.*Run `cms migrate` first/,
+    );
     expect(schemaOf(dir)).toEqual({ tables: before.tables, migrations: written });
 
     expect(cli(['migrate', '--config', later], dir).code).toBe(0);

@@ -9,16 +9,24 @@ describe('localization', () => {
   beforeAll(async () => {
     t = await startTestServer({
       localization: { locales: ['en', 'de', 'fr'], defaultLocale: 'en' },
-      collections: [{
-        slug: 'pages',
-        access: open,
-        fields: [
-          { name: 'title', type: 'text', localized: true, required: true },
-          { name: 'slug', type: 'text' },
-          { name: 'seo', type: 'group', fields: [{ name: 'description', type: 'text', localized: true }] },
-        ],
-      }],
-      globals: [{ slug: 'site', access: { read: () => true, update: () => true }, fields: [{ name: 'tagline', type: 'text', localized: true }] }],
+      collections: [
+        {
+          slug: 'pages',
+          access: open,
+          fields: [
+            { name: 'title', type: 'text', localized: true, required: true },
+            { name: 'slug', type: 'text' },
+            { name: 'seo', type: 'group', fields: [{ name: 'description', type: 'text', localized: true }] },
+          ],
+        },
+      ],
+      globals: [
+        {
+          slug: 'site',
+          access: { read: () => true, update: () => true },
+          fields: [{ name: 'tagline', type: 'text', localized: true }],
+        },
+      ],
     });
     await t.request('POST', '/pages', { body: { title: 'Hello', slug: 'home', seo: { description: 'About us' } } });
     await t.request('PATCH', '/pages/1?locale=de', { body: { title: 'Hallo', seo: { description: 'Über uns' } } });
@@ -49,7 +57,9 @@ describe('localization', () => {
     expect((await t.request('GET', '/pages?locale=de&where[title][equals]=Hallo')).body.totalDocs).toBe(1);
     expect((await t.request('GET', '/pages?locale=en&where[title][equals]=Hallo')).body.totalDocs).toBe(0);
     expect((await t.request('GET', '/pages?locale=fr&where[title][equals]=Hello')).body.totalDocs).toBe(1);
-    expect((await t.request('GET', '/pages?locale=fr&fallback-locale=false&where[title][equals]=Hello')).body.totalDocs).toBe(0);
+    expect(
+      (await t.request('GET', '/pages?locale=fr&fallback-locale=false&where[title][equals]=Hello')).body.totalDocs,
+    ).toBe(0);
     expect((await t.request('GET', '/pages?locale=de&sort=title')).status).toBe(200);
   });
   test('locale=all on write takes objects keyed by locale', async () => {

@@ -30,8 +30,18 @@ const config: UserConfig = {
       fields: [{ name: 'title', type: 'text' }],
       hooks: { beforeChange: [({ data }) => slowly(data)] },
     },
-    { slug: 'pages', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }], hooks: { afterRead: [({ doc }) => slowly(doc)] } },
-    { slug: 'media', access: { create: () => true, read: () => true }, fields: [], hooks: { beforeChange: [({ data }) => slowly(data)] } },
+    {
+      slug: 'pages',
+      access: { read: () => true },
+      fields: [{ name: 'title', type: 'text' }],
+      hooks: { afterRead: [({ doc }) => slowly(doc)] },
+    },
+    {
+      slug: 'media',
+      access: { create: () => true, read: () => true },
+      fields: [],
+      hooks: { beforeChange: [({ data }) => slowly(data)] },
+    },
   ],
 };
 
@@ -60,7 +70,11 @@ describe('the idle timeout and long requests', () => {
     const [created, read, bulk, uploaded] = await Promise.all([
       fetch(`${api()}/notes`, { method: 'POST', headers: json, body: JSON.stringify({ title: 'slow' }) }),
       fetch(`${api()}/pages/1`),
-      fetch(`${api()}/notes?where[title][equals]=bulk`, { method: 'PATCH', headers: json, body: JSON.stringify({ title: 'slower' }) }),
+      fetch(`${api()}/notes?where[title][equals]=bulk`, {
+        method: 'PATCH',
+        headers: json,
+        body: JSON.stringify({ title: 'slower' }),
+      }),
       png(8, 8).then((bytes) => fetch(`${api()}/media`, { method: 'POST', body: form(bytes, 'slow.png') })),
     ]);
     expect([created.status, read.status, bulk.status, uploaded.status]).toEqual([201, 200, 200, 201]);
@@ -70,15 +84,20 @@ describe('the idle timeout and long requests', () => {
 
   test('a client that stops sending its body is still cut, and so is an idle kept-alive connection', async () => {
     const { port } = new URL(server.url);
-    const closedAfter = (send: (socket: net.Socket) => void) => new Promise<{ ms: number; data: string }>((resolve) => {
-      const started = performance.now();
-      let data = '';
-      const socket = net.connect(Number(port), '127.0.0.1', () => send(socket));
-      socket.on('data', (d) => (data += d));
-      socket.on('close', () => resolve({ ms: performance.now() - started, data }));
-      setTimeout(() => socket.destroy(), 15_000);
-    });
-    const silent = await closedAfter((s) => s.write(`POST /api/cms/notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ti`));
+    const closedAfter = (send: (socket: net.Socket) => void) =>
+      new Promise<{ ms: number; data: string }>((resolve) => {
+        const started = performance.now();
+        let data = '';
+        const socket = net.connect(Number(port), '127.0.0.1', () => send(socket));
+        socket.on('data', (d) => (data += d));
+        socket.on('close', () => resolve({ ms: performance.now() - started, data }));
+        setTimeout(() => socket.destroy(), 15_000);
+      });
+    const silent = await closedAfter((s) =>
+      s.write(
+        `POST /api/cms/notes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"ti`,
+      ),
+    );
     expect(silent.ms).toBeLessThan(10_000);
     expect(silent.data).not.toContain('201');
     const idle = await closedAfter((s) => s.write(`GET /api/cms/notes?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
@@ -89,14 +108,19 @@ describe('the idle timeout and long requests', () => {
 
 describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('a PostgreSQL pool that stays busy', () => {
   test('a request that gets no connection in time is answered 503 with Retry-After, and later ones again 200', async () => {
-    const t = await startTestServer({ databasePool: 2, collections: [{ slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }] });
+    const t = await startTestServer({
+      databasePool: 2,
+      collections: [{ slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }],
+    });
     try {
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
-      const holders = [0, 1].map(() => t.cms.store.transaction(async (tx) => {
-        await tx.get('SELECT 1');
-        await held;
-      }));
+      const holders = [0, 1].map(() =>
+        t.cms.store.transaction(async (tx) => {
+          await tx.get('SELECT 1');
+          await held;
+        }),
+      );
       await Bun.sleep(100);
       const started = performance.now();
       const res = await fetch(`${t.api}/notes`);

@@ -20,7 +20,10 @@ beforeAll(async () => {
   const saved = process.env.CMS_SECRET;
   delete process.env.CMS_SECRET;
   try {
-    [a, b] = await Promise.all([startTestServer({ ...config, database: shared.database }, { dir }), startTestServer({ ...config, database: shared.database }, { dir })]);
+    [a, b] = await Promise.all([
+      startTestServer({ ...config, database: shared.database }, { dir }),
+      startTestServer({ ...config, database: shared.database }, { dir }),
+    ]);
   } finally {
     if (saved !== undefined) process.env.CMS_SECRET = saved;
   }
@@ -40,14 +43,22 @@ describe('two instances on one database', () => {
   test('a session made on one works on the other, by bearer and by cookie with its CSRF token', async () => {
     const session = await a.user('editor');
     expect((await b.request('GET', '/users/me', { token: session.token })).body.user.id).toBe(session.user.id);
-    const created = await b.request('POST', '/posts', { cookie: session, headers: { origin: b.url }, body: { title: 'from b' } });
+    const created = await b.request('POST', '/posts', {
+      cookie: session,
+      headers: { origin: b.url },
+      body: { title: 'from b' },
+    });
     expect(created.status).toBe(201);
-    expect((await a.request('GET', `/posts/${created.body.doc.id}`, { token: session.token })).body.title).toBe('from b');
+    expect((await a.request('GET', `/posts/${created.body.doc.id}`, { token: session.token })).body.title).toBe(
+      'from b',
+    );
   });
 
   test('a preview token made on one reads the draft on the other', async () => {
     const session = await a.user('editor');
-    const doc = (await a.request('POST', '/posts?draft=true', { token: session.token, body: { title: 'secret draft' } })).body.doc;
+    const doc = (
+      await a.request('POST', '/posts?draft=true', { token: session.token, body: { title: 'secret draft' } })
+    ).body.doc;
     const preview = await a.request('POST', `/posts/${doc.id}/preview`, { token: session.token, body: {} });
     const token = new URL(preview.body.url).searchParams.get('preview')!;
     const read = await b.request('GET', `/posts/${doc.id}?preview=${encodeURIComponent(token)}`);

@@ -11,21 +11,24 @@ import type { UserConfig } from '../src/config/types.ts';
 
 const config: UserConfig = {
   localization: { locales: ['en', 'de'], defaultLocale: 'en' },
-  collections: [{
-    slug: 'posts',
-    drafts: true,
-    admin: { useAsTitle: 'title' },
-    search: { fields: ['title'] },
-    access: { read: () => true },
-    fields: [
-      { name: 'title', type: 'text', required: true, localized: true },
-      { name: 'category', type: 'select', options: ['news', 'guide'] },
-      { name: 'views', type: 'number' },
-      { name: 'cover', type: 'upload', relationTo: 'media' },
-      { name: 'content', type: 'richText' },
-      { name: 'internalNote', type: 'text', hidden: true },
-    ],
-  }, { slug: 'notes', fields: [{ name: 'body', type: 'text' }] }],
+  collections: [
+    {
+      slug: 'posts',
+      drafts: true,
+      admin: { useAsTitle: 'title' },
+      search: { fields: ['title'] },
+      access: { read: () => true },
+      fields: [
+        { name: 'title', type: 'text', required: true, localized: true },
+        { name: 'category', type: 'select', options: ['news', 'guide'] },
+        { name: 'views', type: 'number' },
+        { name: 'cover', type: 'upload', relationTo: 'media' },
+        { name: 'content', type: 'richText' },
+        { name: 'internalNote', type: 'text', hidden: true },
+      ],
+    },
+    { slug: 'notes', fields: [{ name: 'body', type: 'text' }] },
+  ],
   globals: [{ slug: 'settings', fields: [{ name: 'siteName', type: 'text' }] }],
   mcp: { requestsPerMinute: 1000 },
 };
@@ -39,7 +42,8 @@ async function connect(t: TestServer, token: string | null): Promise<Client> {
   await client.connect(new StreamableHTTPClientTransport(new URL(`${t.api}/mcp`), { requestInit: { headers } }));
   return client;
 }
-const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<Result>;
+const call = (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  client.callTool({ name, arguments: args }) as Promise<Result>;
 
 describe('MCP over Streamable HTTP', () => {
   let t: TestServer;
@@ -49,7 +53,10 @@ describe('MCP over Streamable HTTP', () => {
   let publisher: Client; // an editor's key with mcp:publish
   const keys: Record<string, { id: number; key: string }> = {};
   const key = async (name: string, user: Session, scopes: string[]) => {
-    const res = await t.request('POST', '/api-keys', { token: admin.token, body: { name, user: user.user.id, scopes } });
+    const res = await t.request('POST', '/api-keys', {
+      token: admin.token,
+      body: { name, user: user.user.id, scopes },
+    });
     expect(res.status).toBe(201);
     return (keys[name] = { id: res.body.doc.id, key: res.body.doc.key });
   };
@@ -59,7 +66,10 @@ describe('MCP over Streamable HTTP', () => {
     admin = await t.user('admin');
     editor = await t.user('editor');
     writer = await connect(t, (await key('writer', editor, ['posts:*', 'notes:read', 'media:*', 'settings:*'])).key);
-    publisher = await connect(t, (await key('publisher', editor, ['posts:*', 'notes:*', 'settings:*', 'mcp:publish'])).key);
+    publisher = await connect(
+      t,
+      (await key('publisher', editor, ['posts:*', 'notes:*', 'settings:*', 'mcp:publish'])).key,
+    );
   });
   afterAll(async () => {
     await writer?.close();
@@ -68,7 +78,11 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   test('without credentials: 401, and the SDK client cannot connect', async () => {
-    const res = await fetch(`${t.api}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const res = await fetch(`${t.api}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ errors: [{ message: expect.any(String) }] });
     await expect(connect(t, null)).rejects.toThrow();
@@ -76,13 +90,32 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   test('a cookie session alone is not enough', async () => {
-    const res = await t.request('POST', '/mcp', { cookie: admin, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const res = await t.request('POST', '/mcp', {
+      cookie: admin,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(res.status).toBe(401);
   });
 
   test('tools are listed with schemas generated from the config', async () => {
     const { tools } = await writer.listTools();
-    expect(tools.map((x) => x.name).sort()).toEqual(['count', 'create', 'delete', 'describe', 'find', 'find_by_id', 'find_global', 'publish', 'schedule', 'search', 'unpublish', 'update', 'update_global', 'upload']);
+    expect(tools.map((x) => x.name).sort()).toEqual([
+      'count',
+      'create',
+      'delete',
+      'describe',
+      'find',
+      'find_by_id',
+      'find_global',
+      'publish',
+      'schedule',
+      'search',
+      'unpublish',
+      'update',
+      'update_global',
+      'upload',
+    ]);
     for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(20);
     const create = tools.find((x) => x.name === 'create')!.inputSchema as any;
     expect(create.required).toEqual(['collection', 'data']);
@@ -105,19 +138,31 @@ describe('MCP over Streamable HTTP', () => {
     expect(posts.youMay).toEqual({ read: true, create: true, update: true, delete: false, publish: false });
     expect(posts.fields.map((f: any) => f.name)).not.toContain('internalNote');
     expect(JSON.parse(res.content[0].text)).toEqual(res.structuredContent);
-    const mayPublish = (await call(publisher, 'describe')).structuredContent.collections.find((c: any) => c.slug === 'posts').youMay;
+    const mayPublish = (await call(publisher, 'describe')).structuredContent.collections.find(
+      (c: any) => c.slug === 'posts',
+    ).youMay;
     expect(mayPublish).toMatchObject({ delete: true, publish: true });
   });
 
   test('create saves a draft on a drafts collection, whatever status it asks for', async () => {
-    const res = await call(writer, 'create', { collection: 'posts', data: { title: 'Launch notes', category: 'news', status: 'published' } });
+    const res = await call(writer, 'create', {
+      collection: 'posts',
+      data: { title: 'Launch notes', category: 'news', status: 'published' },
+    });
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent.doc).toMatchObject({ id: 1, title: 'Launch notes', status: 'draft' });
     const rest = await t.request('GET', '/posts/1', { token: editor.token });
     expect(rest.body.status).toBe('draft');
     // Written as the key's user, via MCP, in the audit log.
     const log = await t.request('GET', '/audit-log?where[via][equals]=mcp', { token: admin.token });
-    expect(log.body.docs[0]).toMatchObject({ action: 'create', collection: 'posts', document: 1, via: 'mcp', user: editor.user.id, apiKey: keys.writer.id });
+    expect(log.body.docs[0]).toMatchObject({
+      action: 'create',
+      collection: 'posts',
+      document: 1,
+      via: 'mcp',
+      user: editor.user.id,
+      apiKey: keys.writer.id,
+    });
   });
 
   test('failures are isError results naming the field', async () => {
@@ -143,8 +188,13 @@ describe('MCP over Streamable HTTP', () => {
 
   test('publish, unpublish, schedule and delete need mcp:publish', async () => {
     for (const [name, args] of [
-      ['publish', { collection: 'posts', id: 1 }], ['unpublish', { collection: 'posts', id: 1 }],
-      ['schedule', { collection: 'posts', id: 1, action: 'publish', at: new Date(t.clock.now() + 3_600_000).toISOString() }], ['delete', { collection: 'posts', id: 1 }],
+      ['publish', { collection: 'posts', id: 1 }],
+      ['unpublish', { collection: 'posts', id: 1 }],
+      [
+        'schedule',
+        { collection: 'posts', id: 1, action: 'publish', at: new Date(t.clock.now() + 3_600_000).toISOString() },
+      ],
+      ['delete', { collection: 'posts', id: 1 }],
     ] as const) {
       const res = await call(writer, name, args);
       expect(res.isError).toBe(true);
@@ -155,17 +205,38 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   test('with mcp:publish: publish, then an update is a draft until published again', async () => {
-    expect((await call(publisher, 'publish', { collection: 'posts', id: 1 })).structuredContent.doc).toMatchObject({ status: 'published', title: 'Launch notes' });
-    const updated = await call(writer, 'update', { collection: 'posts', id: 1, data: { title: 'Launch notes, revised', status: 'draft' } });
+    expect((await call(publisher, 'publish', { collection: 'posts', id: 1 })).structuredContent.doc).toMatchObject({
+      status: 'published',
+      title: 'Launch notes',
+    });
+    const updated = await call(writer, 'update', {
+      collection: 'posts',
+      id: 1,
+      data: { title: 'Launch notes, revised', status: 'draft' },
+    });
     expect(updated.isError).toBeFalsy();
     expect((await t.request('GET', '/posts/1')).body).toMatchObject({ title: 'Launch notes', status: 'published' });
-    expect((await call(writer, 'find_by_id', { collection: 'posts', id: 1, draft: true })).structuredContent.title).toBe('Launch notes, revised');
+    expect(
+      (await call(writer, 'find_by_id', { collection: 'posts', id: 1, draft: true })).structuredContent.title,
+    ).toBe('Launch notes, revised');
     await call(publisher, 'publish', { collection: 'posts', id: 1 });
     expect((await t.request('GET', '/posts/1')).body.title).toBe('Launch notes, revised');
-    expect((await call(publisher, 'unpublish', { collection: 'posts', id: 1 })).structuredContent.doc.status).toBe('draft');
-    const scheduled = await call(publisher, 'schedule', { collection: 'posts', id: 1, action: 'publish', at: new Date(t.clock.now() + 3_600_000).toISOString() });
+    expect((await call(publisher, 'unpublish', { collection: 'posts', id: 1 })).structuredContent.doc.status).toBe(
+      'draft',
+    );
+    const scheduled = await call(publisher, 'schedule', {
+      collection: 'posts',
+      id: 1,
+      action: 'publish',
+      at: new Date(t.clock.now() + 3_600_000).toISOString(),
+    });
     expect(scheduled.structuredContent.doc).toMatchObject({ action: 'publish', state: 'pending', parent: 1 });
-    const past = await call(publisher, 'schedule', { collection: 'posts', id: 1, action: 'publish', at: '2000-01-01T00:00:00Z' });
+    const past = await call(publisher, 'schedule', {
+      collection: 'posts',
+      id: 1,
+      action: 'publish',
+      at: '2000-01-01T00:00:00Z',
+    });
     expect(past.structuredContent.errors[0].field).toBe('at');
   });
 
@@ -173,32 +244,47 @@ describe('MCP over Streamable HTTP', () => {
     await call(writer, 'update', { collection: 'posts', id: 1, locale: 'de', data: { title: 'Startnotizen' } });
     const all = await call(writer, 'find_by_id', { collection: 'posts', id: 1, draft: true, locale: 'all' });
     expect(all.structuredContent.title).toEqual({ en: 'Launch notes, revised', de: 'Startnotizen' });
-    expect((await call(writer, 'find', { collection: 'posts', locale: 'fr' })).structuredContent.errors[0].field).toBe('locale');
+    expect((await call(writer, 'find', { collection: 'posts', locale: 'fr' })).structuredContent.errors[0].field).toBe(
+      'locale',
+    );
   });
 
   test('find, count and search answer as REST does for the same caller', async () => {
-    for (const title of ['Guide to drafts', 'Guide to locales', 'Release party']) await call(publisher, 'create', { collection: 'posts', data: { title, category: 'guide' } });
+    for (const title of ['Guide to drafts', 'Guide to locales', 'Release party'])
+      await call(publisher, 'create', { collection: 'posts', data: { title, category: 'guide' } });
     const mcp = await call(writer, 'find', { collection: 'posts', sort: '-createdAt', limit: 2 });
     const rest = await t.request('GET', '/posts?sort=-createdAt&limit=2&depth=0', { token: keys.writer.key });
     expect(mcp.structuredContent).toEqual(rest.body);
     expect(mcp.structuredContent).toMatchObject({ totalDocs: 4, hasNextPage: true, nextPage: 2 });
-    expect((await call(writer, 'count', { collection: 'posts', where: { category: { equals: 'guide' } } })).structuredContent).toEqual({ totalDocs: 3 });
+    expect(
+      (await call(writer, 'count', { collection: 'posts', where: { category: { equals: 'guide' } } }))
+        .structuredContent,
+    ).toEqual({ totalDocs: 3 });
     // Through the full-text index; the same as GET /posts?search=…
     const found = await call(writer, 'search', { collection: 'posts', query: 'guide dra' });
     expect(found.structuredContent.docs.map((d: any) => d.title)).toEqual(['Guide to drafts']);
-    expect(found.structuredContent).toEqual((await t.request('GET', '/posts?search=guide%20dra&depth=0', { token: keys.writer.key })).body);
+    expect(found.structuredContent).toEqual(
+      (await t.request('GET', '/posts?search=guide%20dra&depth=0', { token: keys.writer.key })).body,
+    );
     // A collection without an index: every word in its title field.
     await call(publisher, 'create', { collection: 'notes', data: { body: 'Call the printer on Monday' } });
-    expect((await call(publisher, 'search', { collection: 'notes', query: 'printer monday' })).structuredContent.totalDocs).toBe(1);
+    expect(
+      (await call(publisher, 'search', { collection: 'notes', query: 'printer monday' })).structuredContent.totalDocs,
+    ).toBe(1);
   });
 
   test('rich text may be written as Markdown', async () => {
-    const res = await call(writer, 'create', { collection: 'posts', data: { title: 'Formatted', content: '# Heading\n\nSome **bold** text.' } });
+    const res = await call(writer, 'create', {
+      collection: 'posts',
+      data: { title: 'Formatted', content: '# Heading\n\nSome **bold** text.' },
+    });
     expect(res.isError).toBeFalsy();
     const root = res.structuredContent.doc.content.root;
     expect(root.children[0]).toMatchObject({ type: 'heading', tag: 'h1' });
     expect(JSON.stringify(root.children[1])).toContain('"format":1');
-    const schema = ((await writer.listTools()).tools.find((x) => x.name === 'create')!.inputSchema as any).properties.data.anyOf.find((s: any) => s.title === 'posts');
+    const schema = (
+      (await writer.listTools()).tools.find((x) => x.name === 'create')!.inputSchema as any
+    ).properties.data.anyOf.find((s: any) => s.title === 'posts');
     expect(schema.properties.content.description).toContain('Markdown');
   });
 
@@ -209,7 +295,9 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   test('globals: find_global and update_global', async () => {
-    expect((await call(writer, 'update_global', { global: 'settings', data: { siteName: 'Field notes' } })).isError).toBeFalsy();
+    expect(
+      (await call(writer, 'update_global', { global: 'settings', data: { siteName: 'Field notes' } })).isError,
+    ).toBeFalsy();
     expect((await call(writer, 'find_global', { global: 'settings' })).structuredContent.siteName).toBe('Field notes');
   });
 
@@ -217,11 +305,18 @@ describe('MCP over Streamable HTTP', () => {
     const res = await call(writer, 'upload', { filename: 'dot.png', data: PNG, fields: { alt: 'A dot' } });
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent.doc).toMatchObject({ mimeType: 'image/png', alt: 'A dot', width: 1 });
-    const cover = await call(writer, 'update', { collection: 'posts', id: 2, data: { cover: res.structuredContent.doc.id } });
+    const cover = await call(writer, 'update', {
+      collection: 'posts',
+      id: 2,
+      data: { cover: res.structuredContent.doc.id },
+    });
     expect(cover.isError).toBeFalsy();
     const bad = await call(writer, 'upload', { filename: 'x.png', data: 'not base64!' });
     expect(bad.structuredContent.errors[0].field).toBe('data');
-    const type = await call(writer, 'upload', { filename: 'x.exe', data: Buffer.from('MZ just bytes').toString('base64') });
+    const type = await call(writer, 'upload', {
+      filename: 'x.exe',
+      data: Buffer.from('MZ just bytes').toString('base64'),
+    });
     expect(type.isError).toBe(true);
   });
 
@@ -230,7 +325,9 @@ describe('MCP over Streamable HTTP', () => {
     const adminClient = await connect(t, admin.token);
     try {
       expect((await call(editorClient, 'publish', { collection: 'posts', id: 2 })).isError).toBe(true);
-      expect((await call(adminClient, 'publish', { collection: 'posts', id: 2 })).structuredContent.doc.status).toBe('published');
+      expect((await call(adminClient, 'publish', { collection: 'posts', id: 2 })).structuredContent.doc.status).toBe(
+        'published',
+      );
     } finally {
       await editorClient.close();
       await adminClient.close();
@@ -240,16 +337,27 @@ describe('MCP over Streamable HTTP', () => {
 
 describe('MCP request bound', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({ ...config, mcp: { requestsPerMinute: 4 } }); });
+  beforeAll(async () => {
+    t = await startTestServer({ ...config, mcp: { requestsPerMinute: 4 } });
+  });
   afterAll(() => t?.stop());
 
   test('past the bound a key gets 429 with Retry-After, until the minute has passed', async () => {
     const admin = await t.user('admin');
-    const key = (await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'k', user: admin.user.id, scopes: ['*'] } })).body.doc.key;
+    const key = (
+      await t.request('POST', '/api-keys', {
+        token: admin.token,
+        body: { name: 'k', user: admin.user.id, scopes: ['*'] },
+      })
+    ).body.doc.key;
     const client = await connect(t, key); // initialize + initialized: two requests
     await client.listTools();
     await call(client, 'count', { collection: 'posts' });
-    const refused = await t.request('POST', '/mcp', { token: key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 9, method: 'tools/list' } });
+    const refused = await t.request('POST', '/mcp', {
+      token: key,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+    });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     await expect(client.listTools()).rejects.toThrow();

@@ -15,19 +15,36 @@ let gzDoc: any;
 const asked: string[] = [];
 
 beforeAll(async () => {
-  t = await startTestServer({ upload: { mimeTypes: ['image/*', 'application/pdf', 'application/gzip'], imageSizes: [{ name: 'small', width: 30 }] } });
+  t = await startTestServer({
+    upload: {
+      mimeTypes: ['image/*', 'application/pdf', 'application/gzip'],
+      imageSizes: [{ name: 'small', width: 30 }],
+    },
+  });
   const { token } = await t.user('editor');
   doc = (await t.request('POST', '/media', { body: form(PNG, 'picture.png'), token })).body.doc;
   pdfDoc = (await t.request('POST', '/media', { body: form(pdf(100), 'doc.pdf'), token })).body.doc;
-  gzDoc = (await t.request('POST', '/media', { body: form(zlib.gzipSync('<html><script>alert(1)</script></html>'), 'page.html.gz'), token })).body.doc;
+  gzDoc = (
+    await t.request('POST', '/media', {
+      body: form(zlib.gzipSync('<html><script>alert(1)</script></html>'), 'page.html.gz'),
+      token,
+    })
+  ).body.doc;
   const get = t.cms.storage.get.bind(t.cms.storage);
-  t.cms.storage = { ...t.cms.storage, get: (key) => { asked.push(key); return get(key); } };
+  t.cms.storage = {
+    ...t.cms.storage,
+    get: (key) => {
+      asked.push(key);
+      return get(key);
+    },
+  };
   fs.writeFileSync(path.join(t.dir, 'secret.txt'), 'top secret');
   fs.writeFileSync(path.join(t.dir, 'uploads', 'stray-aaaaaaaaaa.png'), PNG);
 });
 afterAll(() => t.stop());
 
-const file = (name: string, headers: Record<string, string> = {}, method = 'GET') => fetch(`${t.api}/media/file/${name}`, { headers, method });
+const file = (name: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(`${t.api}/media/file/${name}`, { headers, method });
 
 describe('GET /media/file/:name', () => {
   test('streams the stored bytes with caching and sandboxing headers, without login', async () => {
@@ -94,7 +111,11 @@ describe('GET /media/file/:name', () => {
       const n = PNG.length;
       const res = await file(doc.filename, { range });
       expect(res.status).toBe(status);
-      const expected = contentRange?.replace('(N-1)', String(n - 1)).replace('(N-5)', String(n - 5)).replaceAll('N', String(n)) ?? null;
+      const expected =
+        contentRange
+          ?.replace('(N-1)', String(n - 1))
+          .replace('(N-5)', String(n - 5))
+          .replaceAll('N', String(n)) ?? null;
       expect(res.headers.get('content-range')).toBe(expected);
       const body = new Uint8Array(await res.arrayBuffer());
       const want = slice(n);
@@ -125,17 +146,38 @@ describe('GET /media/file/:name', () => {
   test('names that are not exactly a stored file name are a 404 and never reach storage', async () => {
     asked.length = 0;
     const names = [
-      '..%2Fsecret.txt', '%2e%2e%2fsecret.txt', '..%5Csecret.txt', '%2e%2e%5csecret.txt', '%252e%252e%252fsecret.txt',
-      '%2Fetc%2Fpasswd', '%2fetc%2fpasswd', 'C:%5Cwindows%5Cwin.ini', `${doc.filename}%00.png`, `${doc.filename}%00`,
-      '.incoming', '.', '%2e', `${doc.filename}%20`, `%20${doc.filename}`, encodeURIComponent(`../${doc.filename}`),
-      `${doc.filename.slice(0, -4)}.PNG`, doc.filename.toUpperCase(), `${doc.filename}.png`, 'x'.repeat(300) + '.png',
+      '..%2Fsecret.txt',
+      '%2e%2e%2fsecret.txt',
+      '..%5Csecret.txt',
+      '%2e%2e%5csecret.txt',
+      '%252e%252e%252fsecret.txt',
+      '%2Fetc%2Fpasswd',
+      '%2fetc%2fpasswd',
+      'C:%5Cwindows%5Cwin.ini',
+      `${doc.filename}%00.png`,
+      `${doc.filename}%00`,
+      '.incoming',
+      '.',
+      '%2e',
+      `${doc.filename}%20`,
+      `%20${doc.filename}`,
+      encodeURIComponent(`../${doc.filename}`),
+      `${doc.filename.slice(0, -4)}.PNG`,
+      doc.filename.toUpperCase(),
+      `${doc.filename}.png`,
+      'x'.repeat(300) + '.png',
     ];
     for (const name of names) {
       const res = await rawGet(t.server.port, `/api/cms/media/file/${name}`);
       expect({ name, status: res.status }).toEqual({ name, status: 404 });
       expect(res.text).not.toContain('top secret');
     }
-    for (const p of ['/api/cms/media/file/../../secret.txt', '/api/cms/media/file/../file/secret.txt', `/api/cms/media/file/${doc.filename}/..`, '/api/cms/media/file//etc/passwd']) {
+    for (const p of [
+      '/api/cms/media/file/../../secret.txt',
+      '/api/cms/media/file/../file/secret.txt',
+      `/api/cms/media/file/${doc.filename}/..`,
+      '/api/cms/media/file//etc/passwd',
+    ]) {
       const res = await rawGet(t.server.port, p);
       expect([404, 400]).toContain(res.status);
       expect(res.text).not.toContain('top secret');

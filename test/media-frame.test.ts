@@ -14,9 +14,17 @@ const BLUE = [0, 0, 255];
 /** 400×200: left half red, right half blue. */
 const halves = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#0000ff' } })
   .composite([{ input: { create: { width: 200, height: 200, channels: 3, background: '#ff0000' } }, left: 0, top: 0 }])
-  .png().toBuffer();
+  .png()
+  .toBuffer();
 
-const config: UserConfig = { upload: { imageSizes: [{ name: 'square', width: 100, height: 100 }, { name: 'wide', width: 100 }] } };
+const config: UserConfig = {
+  upload: {
+    imageSizes: [
+      { name: 'square', width: 100, height: 100 },
+      { name: 'wide', width: 100 },
+    ],
+  },
+};
 const state: { id?: number; doc?: any; old?: string[] } = {};
 
 async function fetchFile(t: TestServer, name: string) {
@@ -32,67 +40,155 @@ async function sample(t: TestServer, name: string, x: number, y: number) {
   return { width: meta.width, height: meta.height, rgb: [data[at], data[at + 1], data[at + 2]] };
 }
 const sizeFiles = (doc: any) => [doc.sizes.square.filename, doc.sizes.wide.filename];
-const keep = (res: { body: any }) => { state.doc = res.body.doc; state.id = res.body.doc.id; };
+const keep = (res: { body: any }) => {
+  state.doc = res.body.doc;
+  state.id = res.body.doc.id;
+};
 
 runScenarios('focal point, crop and file replacement', config, [
   {
-    name: 'an upload with a focal point on the left makes a red square', as: 'admin', method: 'POST', url: '/media', body: form(halves, 'halves.png', { focalX: '10', focalY: '50' }), status: 201,
+    name: 'an upload with a focal point on the left makes a red square',
+    as: 'admin',
+    method: 'POST',
+    url: '/media',
+    body: form(halves, 'halves.png', { focalX: '10', focalY: '50' }),
+    status: 201,
     check: async (res, t) => {
       keep(res);
       expect(res.body.doc).toMatchObject({ focalX: 10, focalY: 50, width: 400, height: 200 });
       expect('crop' in res.body.doc).toBe(false);
-      expect(await sample(t, res.body.doc.sizes.square.filename, 90, 50)).toEqual({ width: 100, height: 100, rgb: RED });
-      expect(await sample(t, res.body.doc.sizes.wide.filename, 90, 25)).toMatchObject({ width: 100, height: 50, rgb: BLUE });
+      expect(await sample(t, res.body.doc.sizes.square.filename, 90, 50)).toEqual({
+        width: 100,
+        height: 100,
+        rgb: RED,
+      });
+      expect(await sample(t, res.body.doc.sizes.wide.filename, 90, 25)).toMatchObject({
+        width: 100,
+        height: 50,
+        rgb: BLUE,
+      });
     },
   },
   {
-    name: 'moving the focal point right makes the sizes again, blue, under new names', as: 'admin', method: 'PATCH', url: () => `/media/${state.id}`, body: { focalX: 90 }, status: 200,
+    name: 'moving the focal point right makes the sizes again, blue, under new names',
+    as: 'admin',
+    method: 'PATCH',
+    url: () => `/media/${state.id}`,
+    body: { focalX: 90 },
+    status: 200,
     check: async (res, t) => {
       const old = sizeFiles(state.doc);
       keep(res);
       expect(res.body.doc.focalX).toBe(90);
       expect(sizeFiles(res.body.doc)).not.toContain(old[0]);
-      expect(await sample(t, res.body.doc.sizes.square.filename, 10, 50)).toEqual({ width: 100, height: 100, rgb: BLUE });
+      expect(await sample(t, res.body.doc.sizes.square.filename, 10, 50)).toEqual({
+        width: 100,
+        height: 100,
+        rgb: BLUE,
+      });
       for (const name of old) expect((await fetchFile(t, name)).status).toBe(404);
       expect((await fetchFile(t, res.body.doc.filename)).status).toBe(200);
     },
   },
   {
-    name: 'a crop of the left half applies to every size', as: 'admin', method: 'PATCH', url: () => `/media/${state.id}`, body: { crop: { x: 0, y: 0, width: 50, height: 100 } }, status: 200,
+    name: 'a crop of the left half applies to every size',
+    as: 'admin',
+    method: 'PATCH',
+    url: () => `/media/${state.id}`,
+    body: { crop: { x: 0, y: 0, width: 50, height: 100 } },
+    status: 200,
     check: async (res, t) => {
       keep(res);
       expect(res.body.doc.crop).toEqual({ x: 0, y: 0, width: 50, height: 100 });
-      expect(await sample(t, res.body.doc.sizes.square.filename, 95, 95)).toEqual({ width: 100, height: 100, rgb: RED });
+      expect(await sample(t, res.body.doc.sizes.square.filename, 95, 95)).toEqual({
+        width: 100,
+        height: 100,
+        rgb: RED,
+      });
       // The wide size keeps the crop's own 1:1 shape, all red.
       expect(await sample(t, res.body.doc.sizes.wide.filename, 95, 50)).toEqual({ width: 100, height: 100, rgb: RED });
     },
   },
-  { name: 'a crop outside the image is a 400', as: 'admin', method: 'PATCH', url: () => `/media/${state.id}`, body: { crop: { x: 80, y: 0, width: 50, height: 100 } }, status: 400, contains: ['"field":"crop"'] },
-  { name: 'a focal point over 100 is a 400', as: 'admin', method: 'PATCH', url: () => `/media/${state.id}`, body: { focalX: 120 }, status: 400, contains: ['"field":"focalX"'] },
   {
-    name: 'a refused change kept the files', as: 'admin', method: 'GET', url: () => `/media/${state.id}`, status: 200,
+    name: 'a crop outside the image is a 400',
+    as: 'admin',
+    method: 'PATCH',
+    url: () => `/media/${state.id}`,
+    body: { crop: { x: 80, y: 0, width: 50, height: 100 } },
+    status: 400,
+    contains: ['"field":"crop"'],
+  },
+  {
+    name: 'a focal point over 100 is a 400',
+    as: 'admin',
+    method: 'PATCH',
+    url: () => `/media/${state.id}`,
+    body: { focalX: 120 },
+    status: 400,
+    contains: ['"field":"focalX"'],
+  },
+  {
+    name: 'a refused change kept the files',
+    as: 'admin',
+    method: 'GET',
+    url: () => `/media/${state.id}`,
+    status: 200,
     check: async (res, t) => {
       expect(sizeFiles(res.body)).toEqual(sizeFiles(state.doc));
       for (const name of sizeFiles(res.body)) expect((await fetchFile(t, name)).status).toBe(200);
     },
   },
-  { name: 'changing only alt keeps the sizes', as: 'admin', method: 'PATCH', url: () => `/media/${state.id}`, body: { alt: 'Halves' }, status: 200, check: (res) => expect(sizeFiles(res.body.doc)).toEqual(sizeFiles(state.doc)) },
   {
-    name: 'a multipart PATCH replaces the file, clears the frame and removes the old files', as: 'admin', method: 'PATCH', url: () => `/media/${state.id}`,
-    body: form(await png(300, 100, '#00ff00'), 'green.png', { alt: 'Green' }), status: 200, events: { update: 1 },
+    name: 'changing only alt keeps the sizes',
+    as: 'admin',
+    method: 'PATCH',
+    url: () => `/media/${state.id}`,
+    body: { alt: 'Halves' },
+    status: 200,
+    check: (res) => expect(sizeFiles(res.body.doc)).toEqual(sizeFiles(state.doc)),
+  },
+  {
+    name: 'a multipart PATCH replaces the file, clears the frame and removes the old files',
+    as: 'admin',
+    method: 'PATCH',
+    url: () => `/media/${state.id}`,
+    body: form(await png(300, 100, '#00ff00'), 'green.png', { alt: 'Green' }),
+    status: 200,
+    events: { update: 1 },
     check: async (res, t) => {
       const old = [state.doc.filename, ...sizeFiles(state.doc)];
       keep(res);
-      expect(res.body.doc).toMatchObject({ id: state.id, alt: 'Green', width: 300, height: 100, originalName: 'green.png' });
+      expect(res.body.doc).toMatchObject({
+        id: state.id,
+        alt: 'Green',
+        width: 300,
+        height: 100,
+        originalName: 'green.png',
+      });
       // A replaced file starts without a frame: the fields are unset, so they are not shown.
       expect(['focalX', 'focalY', 'crop'].filter((name) => name in res.body.doc)).toEqual([]);
-      expect(await sample(t, res.body.doc.sizes.square.filename, 50, 50)).toEqual({ width: 100, height: 100, rgb: [0, 255, 0] });
+      expect(await sample(t, res.body.doc.sizes.square.filename, 50, 50)).toEqual({
+        width: 100,
+        height: 100,
+        rgb: [0, 255, 0],
+      });
       for (const name of old) expect((await fetchFile(t, name)).status).toBe(404);
     },
   },
-  { name: 'replacing without login is a 401', method: 'PATCH', url: () => `/media/${state.id}`, body: form(halves, 'x.png'), status: 401 },
   {
-    name: 'a replacement with an empty file is a 400 and keeps the current file', as: 'admin', method: 'PATCH', url: () => `/media/${state.id}`, body: form(new Uint8Array(0), 'empty.png'), status: 400,
+    name: 'replacing without login is a 401',
+    method: 'PATCH',
+    url: () => `/media/${state.id}`,
+    body: form(halves, 'x.png'),
+    status: 401,
+  },
+  {
+    name: 'a replacement with an empty file is a 400 and keeps the current file',
+    as: 'admin',
+    method: 'PATCH',
+    url: () => `/media/${state.id}`,
+    body: form(new Uint8Array(0), 'empty.png'),
+    status: 400,
     check: async (_res, t) => expect((await fetchFile(t, state.doc.filename)).status).toBe(200),
   },
 ]);

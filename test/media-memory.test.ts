@@ -13,7 +13,9 @@ const MB = 1024 * 1024;
 async function send(server: ChildServer, size: number, extraHeaders: Record<string, string> = {}) {
   const upload = streamedUpload(size);
   const res = await fetch(`${server.api}/media`, {
-    method: 'POST', body: upload.body, duplex: 'half',
+    method: 'POST',
+    body: upload.body,
+    duplex: 'half',
     headers: { 'content-type': upload.contentType, authorization: `Bearer ${server.token}`, ...extraHeaders },
   } as RequestInit);
   return { status: res.status, body: (await res.json()) as any };
@@ -23,14 +25,19 @@ describe('memory during large uploads (child process)', () => {
   let limited: ChildServer;
   let roomy: ChildServer;
   beforeAll(async () => {
-    [limited, roomy] = await Promise.all([startChildServer({}), startChildServer({ upload: { maxFileSize: 1024 * MB } })]);
+    [limited, roomy] = await Promise.all([
+      startChildServer({}),
+      startChildServer({ upload: { maxFileSize: 1024 * MB } }),
+    ]);
     // Warm up: compiled code paths and the heap's working size, so what follows measures growth.
     for (const server of [limited, roomy]) {
       for (let i = 0; i < 3; i++) await send(server, MB);
       await send(server, 50 * MB);
     }
   });
-  afterAll(async () => { await Promise.all([limited?.stop(), roomy?.stop()]); });
+  afterAll(async () => {
+    await Promise.all([limited?.stop(), roomy?.stop()]);
+  });
 
   test('a 1 GB upload against the default 10 MB limit is a 413 as soon as the limit is crossed, memory flat, nothing left', async () => {
     const baseline = limited.rssMB();

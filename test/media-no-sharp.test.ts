@@ -5,7 +5,10 @@ import { png } from './support/media-fixtures.ts';
 
 test('without sharp: uploads work without sizes, and "image sizes are off" is logged once', async () => {
   const image = (await png(20, 10)).toString('base64');
-  const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'support/upload-without-sharp.ts'), image], { stdout: 'pipe', stderr: 'pipe' });
+  const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'support/upload-without-sharp.ts'), image], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const [out, err] = [await new Response(child.stdout).text(), await new Response(child.stderr).text()];
   expect(await child.exited).toBe(0);
   const { first, second, warnings } = JSON.parse(out || err);

@@ -16,23 +16,39 @@ import type { StorageAdapter, UserConfig } from '../src/config/types.ts';
 const PNG = await png(160, 80);
 const LIMIT = 256 * 1024;
 let s3: S3TestServer;
-beforeAll(async () => { s3 = await startS3Server('cms-media'); });
+beforeAll(async () => {
+  s3 = await startS3Server('cms-media');
+});
 afterAll(() => s3?.stop());
 
-const s3Options = () => ({ type: 's3' as const, bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', prefix: '/site/uploads/' });
-const s3Client = () => new Bun.S3Client({ bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+const s3Options = () => ({
+  type: 's3' as const,
+  bucket: s3.bucket,
+  endpoint: s3.endpoint,
+  accessKeyId: 'S3RVER',
+  secretAccessKey: 'S3RVER',
+  prefix: '/site/uploads/',
+});
+const s3Client = () =>
+  new Bun.S3Client({ bucket: s3.bucket, endpoint: s3.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
 
 /** A custom adapter as a project would write one: plain put/get/delete (in memory here). */
 function memoryAdapter(): StorageAdapter & { objects: Map<string, Uint8Array> } {
   const objects = new Map<string, Uint8Array>();
   return {
     objects,
-    async put(key, body) { objects.set(key, new Uint8Array(await body.arrayBuffer())); },
+    async put(key, body) {
+      objects.set(key, new Uint8Array(await body.arrayBuffer()));
+    },
     async get(key) {
       const bytes = objects.get(key);
-      return bytes ? { body: new Blob([bytes as Uint8Array<ArrayBuffer>]), size: bytes.length, etag: `"${key}"` } : null;
+      return bytes
+        ? { body: new Blob([bytes as Uint8Array<ArrayBuffer>]), size: bytes.length, etag: `"${key}"` }
+        : null;
     },
-    async delete(key) { objects.delete(key); },
+    async delete(key) {
+      objects.delete(key);
+    },
   };
 }
 
@@ -58,14 +74,18 @@ const backends: Backend[] = [
   {
     name: 'S3 (s3rver)',
     config: () => ({ storage: s3Options() }),
-    stored: async () => ((await s3Client().list({ prefix: 'site/uploads/' })).contents ?? []).map((o) => o.key.slice('site/uploads/'.length)).sort(),
+    stored: async () =>
+      ((await s3Client().list({ prefix: 'site/uploads/' })).contents ?? [])
+        .map((o) => o.key.slice('site/uploads/'.length))
+        .sort(),
     url: (_t, f) => `/api/cms/media/file/${f}`,
     chunked: true,
   },
   {
     name: 'S3 with publicUrl',
     config: () => ({ storage: { ...s3Options(), prefix: 'public', publicUrl: `${s3.endpoint}/${s3.bucket}/` } }),
-    stored: async () => ((await s3Client().list({ prefix: 'public/' })).contents ?? []).map((o) => o.key.slice('public/'.length)).sort(),
+    stored: async () =>
+      ((await s3Client().list({ prefix: 'public/' })).contents ?? []).map((o) => o.key.slice('public/'.length)).sort(),
     url: (_t, f) => `${s3.endpoint}/${s3.bucket}/public/${f}`,
     chunked: true,
   },
@@ -81,14 +101,21 @@ type Context = { t: TestServer; backend: Backend; token: string; doc: any };
 type StorageScenario = { name: string; run: (c: Context) => Promise<void> };
 
 const absolute = (c: Context, url: string) => (url.startsWith('http') ? url : `${c.t.url}${url}`);
-const fileRoute = (c: Context, name: string, headers: Record<string, string> = {}) => fetch(`${c.t.api}/media/file/${name}`, { headers });
+const fileRoute = (c: Context, name: string, headers: Record<string, string> = {}) =>
+  fetch(`${c.t.api}/media/file/${name}`, { headers });
 const allKeys = (doc: any) => [doc.filename, ...Object.values(doc.sizes).map((s: any) => s.filename)].sort();
 
 const scenarios: StorageScenario[] = [
   {
     name: 'upload stores the original and every size, and the document carries their urls',
     run: async (c) => {
-      expect(c.doc).toMatchObject({ mimeType: 'image/png', width: 160, height: 80, filesize: PNG.length, sizes: { thumb: { width: 40, height: 20 } } });
+      expect(c.doc).toMatchObject({
+        mimeType: 'image/png',
+        width: 160,
+        height: 80,
+        filesize: PNG.length,
+        sizes: { thumb: { width: 40, height: 20 } },
+      });
       expect(c.doc.url).toBe(c.backend.url(c.t, c.doc.filename));
       expect(c.doc.sizes.thumb.url).toBe(c.backend.url(c.t, c.doc.sizes.thumb.filename));
       expect(await c.backend.stored(c.t)).toEqual(allKeys(c.doc));
@@ -148,8 +175,13 @@ const scenarios: StorageScenario[] = [
     name: 'refused uploads (413, 415, 401) leave nothing in storage',
     run: async (c) => {
       const before = await c.backend.stored(c.t);
-      expect((await c.t.request('POST', '/media', { body: form(pdf(LIMIT), 'big.pdf'), token: c.token })).status).toBe(413);
-      expect((await c.t.request('POST', '/media', { body: form(Buffer.from('plain text'), 'fake.png'), token: c.token })).status).toBe(415);
+      expect((await c.t.request('POST', '/media', { body: form(pdf(LIMIT), 'big.pdf'), token: c.token })).status).toBe(
+        413,
+      );
+      expect(
+        (await c.t.request('POST', '/media', { body: form(Buffer.from('plain text'), 'fake.png'), token: c.token }))
+          .status,
+      ).toBe(415);
       expect((await c.t.request('POST', '/media', { body: form(PNG, 'anon.png') })).status).toBe(401);
       expect(await c.backend.stored(c.t)).toEqual(before);
     },
@@ -161,7 +193,10 @@ const scenarios: StorageScenario[] = [
       const file = path.join(c.t.dir, 'on-disk.png');
       fs.writeFileSync(file, PNG);
       const docs: any[] = [
-        await api.upload({ file: new File([PNG as Uint8Array<ArrayBuffer>], 'blob.png'), data: { alt: 'from a File' } }),
+        await api.upload({
+          file: new File([PNG as Uint8Array<ArrayBuffer>], 'blob.png'),
+          data: { alt: 'from a File' },
+        }),
         await api.upload({ file: { data: new Uint8Array(PNG), name: 'bytes.png' } }),
         await api.upload({ file }),
       ];
@@ -188,7 +223,16 @@ for (const backend of backends) {
   describe(`storage scenarios: ${backend.name}`, () => {
     const c = { backend } as Context;
     beforeAll(async () => {
-      c.t = await startTestServer({ upload: { maxFileSize: LIMIT, imageSizes: [{ name: 'thumb', width: 40 }, { name: 'wide', width: 120, height: 30 }], ...backend.config() } });
+      c.t = await startTestServer({
+        upload: {
+          maxFileSize: LIMIT,
+          imageSizes: [
+            { name: 'thumb', width: 40 },
+            { name: 'wide', width: 120, height: 30 },
+          ],
+          ...backend.config(),
+        },
+      });
       c.token = (await c.t.user('editor')).token;
       const res = await c.t.request('POST', '/media', { body: form(PNG, 'shared.png', { alt: 'x' }), token: c.token });
       if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${res.text}`);
@@ -200,26 +244,81 @@ for (const backend of backends) {
 }
 
 describe('S3 settings', () => {
-  const env = { AWS_ACCESS_KEY_ID: 'env-key', AWS_SECRET_ACCESS_KEY: 'env-secret', AWS_SESSION_TOKEN: 'env-token', AWS_REGION: 'eu-central-1' };
-  const cases: { name: string; options: Record<string, unknown>; env?: Record<string, string>; expect: Record<string, unknown> }[] = [
-    { name: 'credentials and region from the environment', options: { bucket: 'b' }, env, expect: { accessKeyId: 'env-key', secretAccessKey: 'env-secret', sessionToken: 'env-token', region: 'eu-central-1', virtualHostedStyle: true } },
-    { name: 'options beat the environment', options: { bucket: 'b', accessKeyId: 'k', secretAccessKey: 's', region: 'us-west-2' }, env, expect: { accessKeyId: 'k', secretAccessKey: 's', region: 'us-west-2' } },
-    { name: 'region defaults to us-east-1', options: { bucket: 'b' }, env: {}, expect: { region: 'us-east-1', accessKeyId: undefined } },
-    { name: "region 'auto' (R2) is passed through", options: { bucket: 'b', region: 'auto', endpoint: 'https://acc.r2.cloudflarestorage.com' }, env: {}, expect: { region: 'auto', endpoint: 'https://acc.r2.cloudflarestorage.com' } },
-    { name: 'an endpoint means path style by default', options: { bucket: 'b', endpoint: 'http://127.0.0.1:9000/' }, env: {}, expect: { endpoint: 'http://127.0.0.1:9000', virtualHostedStyle: undefined } },
-    { name: 'forcePathStyle: false with an endpoint puts the bucket in the host name', options: { bucket: 'b', endpoint: 'https://s3.example.com', forcePathStyle: false }, env: {}, expect: { endpoint: 'https://b.s3.example.com', virtualHostedStyle: true } },
-    { name: 'forcePathStyle: true without an endpoint stays path style', options: { bucket: 'b', forcePathStyle: true }, env: {}, expect: { virtualHostedStyle: undefined, endpoint: undefined } },
+  const env = {
+    AWS_ACCESS_KEY_ID: 'env-key',
+    AWS_SECRET_ACCESS_KEY: 'env-secret',
+    AWS_SESSION_TOKEN: 'env-token',
+    AWS_REGION: 'eu-central-1',
+  };
+  const cases: {
+    name: string;
+    options: Record<string, unknown>;
+    env?: Record<string, string>;
+    expect: Record<string, unknown>;
+  }[] = [
+    {
+      name: 'credentials and region from the environment',
+      options: { bucket: 'b' },
+      env,
+      expect: {
+        accessKeyId: 'env-key',
+        secretAccessKey: 'env-secret',
+        sessionToken: 'env-token',
+        region: 'eu-central-1',
+        virtualHostedStyle: true,
+      },
+    },
+    {
+      name: 'options beat the environment',
+      options: { bucket: 'b', accessKeyId: 'k', secretAccessKey: 's', region: 'us-west-2' },
+      env,
+      expect: { accessKeyId: 'k', secretAccessKey: 's', region: 'us-west-2' },
+    },
+    {
+      name: 'region defaults to us-east-1',
+      options: { bucket: 'b' },
+      env: {},
+      expect: { region: 'us-east-1', accessKeyId: undefined },
+    },
+    {
+      name: "region 'auto' (R2) is passed through",
+      options: { bucket: 'b', region: 'auto', endpoint: 'https://acc.r2.cloudflarestorage.com' },
+      env: {},
+      expect: { region: 'auto', endpoint: 'https://acc.r2.cloudflarestorage.com' },
+    },
+    {
+      name: 'an endpoint means path style by default',
+      options: { bucket: 'b', endpoint: 'http://127.0.0.1:9000/' },
+      env: {},
+      expect: { endpoint: 'http://127.0.0.1:9000', virtualHostedStyle: undefined },
+    },
+    {
+      name: 'forcePathStyle: false with an endpoint puts the bucket in the host name',
+      options: { bucket: 'b', endpoint: 'https://s3.example.com', forcePathStyle: false },
+      env: {},
+      expect: { endpoint: 'https://b.s3.example.com', virtualHostedStyle: true },
+    },
+    {
+      name: 'forcePathStyle: true without an endpoint stays path style',
+      options: { bucket: 'b', forcePathStyle: true },
+      env: {},
+      expect: { virtualHostedStyle: undefined, endpoint: undefined },
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {
       const settings = resolveS3Settings({ type: 's3', ...c.options } as never, c.env ?? {});
       expect(settings.client).toMatchObject({ bucket: 'b' });
-      for (const [key, value] of Object.entries(c.expect)) expect({ key, value: (settings.client as unknown as Record<string, unknown>)[key] }).toEqual({ key, value });
+      for (const [key, value] of Object.entries(c.expect))
+        expect({ key, value: (settings.client as unknown as Record<string, unknown>)[key] }).toEqual({ key, value });
     });
   }
 
   test('prefix and publicUrl are normalised', () => {
-    const s = resolveS3Settings({ type: 's3', bucket: 'b', prefix: '/a/b/', publicUrl: 'https://cdn.example.com/' }, {});
+    const s = resolveS3Settings(
+      { type: 's3', bucket: 'b', prefix: '/a/b/', publicUrl: 'https://cdn.example.com/' },
+      {},
+    );
     expect(s.prefix).toBe('a/b/');
     expect(s.publicUrl).toBe('https://cdn.example.com');
   });
@@ -227,7 +326,10 @@ describe('S3 settings', () => {
   const refusedAtStart = async (storage: unknown) => {
     const dir = tempDir();
     try {
-      return await startTestServer({ upload: { storage: storage as never } }, { dir }).then(() => 'started', (e: Error) => e.message);
+      return await startTestServer({ upload: { storage: storage as never } }, { dir }).then(
+        () => 'started',
+        (e: Error) => e.message,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -12,8 +12,24 @@ const JPEG = await jpeg(400, 300);
 const LIMIT = 64 * 1024;
 
 const config: UserConfig = {
-  upload: { maxFileSize: LIMIT, imageSizes: [{ name: 'thumb', width: 100 }, { name: 'square', width: 50, height: 50 }, { name: 'huge', width: 5000 }] },
-  collections: [{ slug: 'posts', access: { read: () => true, create: () => true }, fields: [{ name: 'title', type: 'text' }, { name: 'cover', type: 'upload' }] }],
+  upload: {
+    maxFileSize: LIMIT,
+    imageSizes: [
+      { name: 'thumb', width: 100 },
+      { name: 'square', width: 50, height: 50 },
+      { name: 'huge', width: 5000 },
+    ],
+  },
+  collections: [
+    {
+      slug: 'posts',
+      access: { read: () => true, create: () => true },
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'cover', type: 'upload' },
+      ],
+    },
+  ],
 };
 
 const raw = (parts: Parameters<typeof rawMultipart>[0]) => {
@@ -24,98 +40,347 @@ const uploads = (t: TestServer) => path.join(t.dir, 'uploads');
 /** Only the (empty) staging folder: nothing stored, nothing half-written. */
 const nothingStored = (t: TestServer) => expect(filesIn(uploads(t)).filter((f) => !knownFiles.has(f))).toEqual([]);
 const knownFiles = new Set<string>();
-const remember = (t: TestServer) => { for (const f of filesIn(uploads(t))) knownFiles.add(f); };
+const remember = (t: TestServer) => {
+  for (const f of filesIn(uploads(t))) knownFiles.add(f);
+};
 
 const emptyName = raw([{ name: 'file', filename: '', type: 'image/png', data: PNG }]);
-const twoFiles = raw([{ name: 'file', filename: 'a.png', data: PNG }, { name: 'file', filename: 'b.png', data: PNG }]);
-const otherFilePart = raw([{ name: 'file', filename: 'a.png', data: PNG }, { name: 'alt', filename: 'b.png', data: PNG }]);
+const twoFiles = raw([
+  { name: 'file', filename: 'a.png', data: PNG },
+  { name: 'file', filename: 'b.png', data: PNG },
+]);
+const otherFilePart = raw([
+  { name: 'file', filename: 'a.png', data: PNG },
+  { name: 'alt', filename: 'b.png', data: PNG },
+]);
 const fileAsText = raw([{ name: 'file', data: 'just text' }]);
-const pngAsText = raw([{ name: 'alt', data: 'no file name' }, { name: 'file', data: PNG }]);
-const controlName = raw([{ name: 'file', filename: 'tab\there\u0001\u0007bell\u007f.png', type: 'image/png', data: PNG }]);
+const pngAsText = raw([
+  { name: 'alt', data: 'no file name' },
+  { name: 'file', data: PNG },
+]);
+const controlName = raw([
+  { name: 'file', filename: 'tab\there\u0001\u0007bell\u007f.png', type: 'image/png', data: PNG },
+]);
 const utf8Name = raw([{ name: 'file', filename: 'Crème brûlée 日本.png', type: 'image/png', data: PNG }]);
 const extendedName = (() => {
   const r = rawMultipart([{ name: 'file', filename: 'ignored.png', data: PNG }]);
-  const text = Buffer.from(r.body).toString('latin1').replace('filename="ignored.png"', `filename="fallback.png"; filename*=UTF-8''na%C3%AFve%20%2F%20plan.png`);
+  const text = Buffer.from(r.body)
+    .toString('latin1')
+    .replace('filename="ignored.png"', `filename="fallback.png"; filename*=UTF-8''na%C3%AFve%20%2F%20plan.png`);
   return { body: new Blob([Buffer.from(text, 'latin1')]), headers: { 'content-type': r.contentType } };
 })();
 const quotedName = raw([{ name: 'file', filename: 'say %22hi%22.png', data: PNG }]);
 const noFile = raw([{ name: 'alt', data: 'no file here' }]);
 const noBoundary = { body: new Blob(['x']), headers: { 'content-type': 'multipart/form-data' } };
-const truncated = (() => { const r = rawMultipart([{ name: 'file', filename: 'a.png', data: PNG }]); return { body: new Blob([r.body.subarray(0, 300) as Uint8Array<ArrayBuffer>]), headers: { 'content-type': r.contentType } }; })();
+const truncated = (() => {
+  const r = rawMultipart([{ name: 'file', filename: 'a.png', data: PNG }]);
+  return {
+    body: new Blob([r.body.subarray(0, 300) as Uint8Array<ArrayBuffer>]),
+    headers: { 'content-type': r.contentType },
+  };
+})();
 
 runScenarios('POST /media', config, [
   {
-    name: 'a PNG upload answers 201 { doc, message } with every media field', method: 'POST', url: '/media', as: 'editor',
-    body: () => form(PNG, 'Holiday Photo.png', { alt: 'A blue square' }), status: 201, events: { create: 1 },
-    contains: ['"message"', '"filename":"Holiday-Photo-', '"originalName":"Holiday Photo.png"', '"mimeType":"image/png"', `"filesize":${PNG.length}`, '"width":200', '"height":100', '"alt":"A blue square"', '"url":"/api/cms/media/file/Holiday-Photo-', '"createdAt"', '"updatedAt"'],
+    name: 'a PNG upload answers 201 { doc, message } with every media field',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(PNG, 'Holiday Photo.png', { alt: 'A blue square' }),
+    status: 201,
+    events: { create: 1 },
+    contains: [
+      '"message"',
+      '"filename":"Holiday-Photo-',
+      '"originalName":"Holiday Photo.png"',
+      '"mimeType":"image/png"',
+      `"filesize":${PNG.length}`,
+      '"width":200',
+      '"height":100',
+      '"alt":"A blue square"',
+      '"url":"/api/cms/media/file/Holiday-Photo-',
+      '"createdAt"',
+      '"updatedAt"',
+    ],
     check: async (res, t) => {
       const doc = res.body.doc;
       // The frame fields (focalX, focalY, crop) appear once set: an upload without them has the plain shape.
-      expect(Object.keys(doc).sort()).toEqual(['alt', 'createdAt', 'filename', 'filesize', 'height', 'id', 'mimeType', 'originalName', 'sizes', 'updatedAt', 'url', 'width'].sort());
+      expect(Object.keys(doc).sort()).toEqual(
+        [
+          'alt',
+          'createdAt',
+          'filename',
+          'filesize',
+          'height',
+          'id',
+          'mimeType',
+          'originalName',
+          'sizes',
+          'updatedAt',
+          'url',
+          'width',
+        ].sort(),
+      );
       expect(doc.filename).toMatch(/^Holiday-Photo-[a-z0-9]{10}\.png$/);
       expect(fs.readFileSync(path.join(uploads(t), doc.filename))).toEqual(PNG);
       expect(doc.sizes.thumb).toMatchObject({ width: 100, height: 50, url: expect.stringContaining('-thumb.png') });
       expect(doc.sizes.square).toMatchObject({ width: 50, height: 50 });
       expect(doc.sizes.huge).toMatchObject({ width: 200, height: 100 }); // never enlarged
-      for (const size of Object.values(doc.sizes) as { filename: string }[]) expect(fs.existsSync(path.join(uploads(t), size.filename))).toBe(true);
+      for (const size of Object.values(doc.sizes) as { filename: string }[])
+        expect(fs.existsSync(path.join(uploads(t), size.filename))).toBe(true);
       remember(t);
     },
   },
   {
-    name: 'a JPEG keeps its aspect ratio in sizes without a height', method: 'POST', url: '/media', as: 'editor',
-    body: () => form(JPEG, 'photo.jpeg'), status: 201,
+    name: 'a JPEG keeps its aspect ratio in sizes without a height',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(JPEG, 'photo.jpeg'),
+    status: 201,
     check: (res, t) => {
-      expect(res.body.doc).toMatchObject({ mimeType: 'image/jpeg', width: 400, height: 300, sizes: { thumb: { width: 100, height: 75 } } });
+      expect(res.body.doc).toMatchObject({
+        mimeType: 'image/jpeg',
+        width: 400,
+        height: 300,
+        sizes: { thumb: { width: 100, height: 75 } },
+      });
       expect(res.body.doc.filename).toMatch(/^photo-[a-z0-9]{10}\.jpg$/);
       remember(t);
     },
   },
   {
-    name: 'the type comes from the bytes: a PNG sent as application/pdf named .pdf is stored as a PNG', method: 'POST', url: '/media', as: 'editor',
-    body: () => form(PNG, 'report.pdf', {}, 'application/pdf'), status: 201, contains: ['"mimeType":"image/png"'],
-    check: (res, t) => { expect(res.body.doc.filename).toMatch(/^report-[a-z0-9]{10}\.png$/); remember(t); },
+    name: 'the type comes from the bytes: a PNG sent as application/pdf named .pdf is stored as a PNG',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(PNG, 'report.pdf', {}, 'application/pdf'),
+    status: 201,
+    contains: ['"mimeType":"image/png"'],
+    check: (res, t) => {
+      expect(res.body.doc.filename).toMatch(/^report-[a-z0-9]{10}\.png$/);
+      remember(t);
+    },
   },
   {
-    name: 'a PDF (allowed by default) has no width, height or sizes', method: 'POST', url: '/media', as: 'editor',
-    body: () => form(pdf(), 'terms.pdf'), status: 201, contains: ['"mimeType":"application/pdf"', '"width":null', '"height":null', '"sizes":{}'],
+    name: 'a PDF (allowed by default) has no width, height or sizes',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(pdf(), 'terms.pdf'),
+    status: 201,
+    contains: ['"mimeType":"application/pdf"', '"width":null', '"height":null', '"sizes":{}'],
     check: (_res, t) => remember(t),
   },
-  { name: 'a text file named .png is a 415', method: 'POST', url: '/media', as: 'editor', body: () => form(Buffer.from('hello, not an image'), 'evil.png', {}, 'image/png'), status: 415, contains: ['"field":"file"'], events: {}, check: (_r, t) => nothingStored(t) },
-  { name: 'an SVG (script inside) is a 415', method: 'POST', url: '/media', as: 'editor', body: () => form(svg(), 'logo.svg', {}, 'image/svg+xml'), status: 415, events: {}, check: (_r, t) => nothingStored(t) },
-  { name: 'an SVG with an XML declaration is a 415 too', method: 'POST', url: '/media', as: 'editor', body: () => form(Buffer.concat([Buffer.from('<?xml version="1.0"?>'), svg()]), 'logo.svg'), status: 415, check: (_r, t) => nothingStored(t) },
-  { name: 'a type outside upload.mimeTypes (zip) is a 415', method: 'POST', url: '/media', as: 'editor', body: () => form(Buffer.from('504b0304140000000800' + '00'.repeat(40), 'hex'), 'a.zip'), status: 415, check: (_r, t) => nothingStored(t) },
-  { name: 'an image over the pixel limit (decompression bomb) is a 400 and leaves nothing', method: 'POST', url: '/media', as: 'editor', body: () => form(hugeDimensionPng(), 'bomb.png'), status: 400, contains: ['pixels', '"field":"file"'], events: {}, check: (_r, t) => nothingStored(t) },
-  { name: 'an empty file is a 400', method: 'POST', url: '/media', as: 'editor', body: () => form(new Uint8Array(0), 'empty.png'), status: 400, contains: ['empty', '"field":"file"'], check: (_r, t) => nothingStored(t) },
-  { name: 'a form without a file part is a 400 naming "file"', method: 'POST', url: '/media', as: 'editor', ...noFile, status: 400, contains: ['"field":"file"'] },
-  { name: 'two parts named file is a 400', method: 'POST', url: '/media', as: 'editor', ...twoFiles, status: 400, contains: ['"field":"file"'], check: (_r, t) => nothingStored(t) },
-  { name: 'a file in another part is a 400 naming that part', method: 'POST', url: '/media', as: 'editor', ...otherFilePart, status: 400, contains: ['"field":"alt"'], check: (_r, t) => nothingStored(t) },
-  { name: 'a part named file without a file name is still the file: text is a 415', method: 'POST', url: '/media', as: 'editor', ...fileAsText, status: 415, contains: ['"field":"file"'], check: (_r, t) => nothingStored(t) },
-  { name: 'a part named file without a file name is still the file: a PNG is stored as "file-…"', method: 'POST', url: '/media', as: 'editor', ...pngAsText, status: 201, contains: ['"alt":"no file name"', '"filename":"file-'], check: (_r, t) => remember(t) },
   {
-    name: 'control characters in the part header are accepted and removed from both names', method: 'POST', url: '/media', as: 'editor', ...controlName, status: 201,
-    check: (res, t) => { expect(res.body.doc.originalName).toBe('tabherebell.png'); expect(res.body.doc.filename).toMatch(/^tabherebell-[a-z0-9]{10}\.png$/); remember(t); },
+    name: 'a text file named .png is a 415',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(Buffer.from('hello, not an image'), 'evil.png', {}, 'image/png'),
+    status: 415,
+    contains: ['"field":"file"'],
+    events: {},
+    check: (_r, t) => nothingStored(t),
   },
   {
-    name: 'UTF-8 names are kept as originalName and made ASCII in the stored name', method: 'POST', url: '/media', as: 'editor', ...utf8Name, status: 201,
-    check: (res, t) => { expect(res.body.doc.originalName).toBe('Crème brûlée 日本.png'); expect(res.body.doc.filename).toMatch(/^Creme-brulee-[a-z0-9]{10}\.png$/); remember(t); },
+    name: 'an SVG (script inside) is a 415',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(svg(), 'logo.svg', {}, 'image/svg+xml'),
+    status: 415,
+    events: {},
+    check: (_r, t) => nothingStored(t),
   },
   {
-    name: 'filename* (RFC 8187) wins over filename; a slash in it never reaches the stored name', method: 'POST', url: '/media', as: 'editor', ...extendedName, status: 201,
-    check: (res, t) => { expect(res.body.doc.originalName).toBe('naïve / plan.png'); expect(res.body.doc.filename).toMatch(/^plan-[a-z0-9]{10}\.png$/); remember(t); },
+    name: 'an SVG with an XML declaration is a 415 too',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(Buffer.concat([Buffer.from('<?xml version="1.0"?>'), svg()]), 'logo.svg'),
+    status: 415,
+    check: (_r, t) => nothingStored(t),
   },
   {
-    name: 'quotes sent as %22 (HTML form encoding) are decoded in originalName', method: 'POST', url: '/media', as: 'editor', ...quotedName, status: 201,
-    check: (res, t) => { expect(res.body.doc.originalName).toBe('say "hi".png'); expect(res.body.doc.filename).toMatch(/^say-hi-[a-z0-9]{10}\.png$/); remember(t); },
-  },
-  { name: 'multipart without a boundary is a 400', method: 'POST', url: '/media', as: 'editor', ...noBoundary, status: 400, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a truncated multipart body is a 400 and leaves nothing', method: 'POST', url: '/media', as: 'editor', ...truncated, status: 400, check: (_r, t) => nothingStored(t) },
-  { name: 'a JSON body is a 400 naming "file"', method: 'POST', url: '/media', as: 'editor', body: { alt: 'x', filename: 'x.png' }, status: 400, contains: ['"field":"file"'] },
-  {
-    name: 'an empty file name is stored as "file-<random>"', method: 'POST', url: '/media', as: 'editor', ...emptyName, status: 201, contains: ['"originalName":null'],
-    check: (res, t) => { expect(res.body.doc.filename).toMatch(/^file-[a-z0-9]{10}\.png$/); remember(t); },
+    name: 'a type outside upload.mimeTypes (zip) is a 415',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(Buffer.from('504b0304140000000800' + '00'.repeat(40), 'hex'), 'a.zip'),
+    status: 415,
+    check: (_r, t) => nothingStored(t),
   },
   {
-    name: 'a 1,000-character name is kept as originalName but bounded in the stored name', method: 'POST', url: '/media', as: 'editor', body: () => form(PNG, `${'x'.repeat(996)}.png`), status: 201,
+    name: 'an image over the pixel limit (decompression bomb) is a 400 and leaves nothing',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(hugeDimensionPng(), 'bomb.png'),
+    status: 400,
+    contains: ['pixels', '"field":"file"'],
+    events: {},
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'an empty file is a 400',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(new Uint8Array(0), 'empty.png'),
+    status: 400,
+    contains: ['empty', '"field":"file"'],
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a form without a file part is a 400 naming "file"',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...noFile,
+    status: 400,
+    contains: ['"field":"file"'],
+  },
+  {
+    name: 'two parts named file is a 400',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...twoFiles,
+    status: 400,
+    contains: ['"field":"file"'],
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a file in another part is a 400 naming that part',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...otherFilePart,
+    status: 400,
+    contains: ['"field":"alt"'],
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a part named file without a file name is still the file: text is a 415',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...fileAsText,
+    status: 415,
+    contains: ['"field":"file"'],
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a part named file without a file name is still the file: a PNG is stored as "file-…"',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...pngAsText,
+    status: 201,
+    contains: ['"alt":"no file name"', '"filename":"file-'],
+    check: (_r, t) => remember(t),
+  },
+  {
+    name: 'control characters in the part header are accepted and removed from both names',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...controlName,
+    status: 201,
+    check: (res, t) => {
+      expect(res.body.doc.originalName).toBe('tabherebell.png');
+      expect(res.body.doc.filename).toMatch(/^tabherebell-[a-z0-9]{10}\.png$/);
+      remember(t);
+    },
+  },
+  {
+    name: 'UTF-8 names are kept as originalName and made ASCII in the stored name',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...utf8Name,
+    status: 201,
+    check: (res, t) => {
+      expect(res.body.doc.originalName).toBe('Crème brûlée 日本.png');
+      expect(res.body.doc.filename).toMatch(/^Creme-brulee-[a-z0-9]{10}\.png$/);
+      remember(t);
+    },
+  },
+  {
+    name: 'filename* (RFC 8187) wins over filename; a slash in it never reaches the stored name',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...extendedName,
+    status: 201,
+    check: (res, t) => {
+      expect(res.body.doc.originalName).toBe('naïve / plan.png');
+      expect(res.body.doc.filename).toMatch(/^plan-[a-z0-9]{10}\.png$/);
+      remember(t);
+    },
+  },
+  {
+    name: 'quotes sent as %22 (HTML form encoding) are decoded in originalName',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...quotedName,
+    status: 201,
+    check: (res, t) => {
+      expect(res.body.doc.originalName).toBe('say "hi".png');
+      expect(res.body.doc.filename).toMatch(/^say-hi-[a-z0-9]{10}\.png$/);
+      remember(t);
+    },
+  },
+  {
+    name: 'multipart without a boundary is a 400',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...noBoundary,
+    status: 400,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'a truncated multipart body is a 400 and leaves nothing',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...truncated,
+    status: 400,
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a JSON body is a 400 naming "file"',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: { alt: 'x', filename: 'x.png' },
+    status: 400,
+    contains: ['"field":"file"'],
+  },
+  {
+    name: 'an empty file name is stored as "file-<random>"',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    ...emptyName,
+    status: 201,
+    contains: ['"originalName":null'],
+    check: (res, t) => {
+      expect(res.body.doc.filename).toMatch(/^file-[a-z0-9]{10}\.png$/);
+      remember(t);
+    },
+  },
+  {
+    name: 'a 1,000-character name is kept as originalName but bounded in the stored name',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(PNG, `${'x'.repeat(996)}.png`),
+    status: 201,
     check: (res, t) => {
       expect(res.body.doc.originalName).toHaveLength(1000);
       expect(res.body.doc.filename.length).toBeLessThanOrEqual(80);
@@ -124,7 +389,12 @@ runScenarios('POST /media', config, [
     },
   },
   {
-    name: 'separators, dots, control and non-ASCII characters never reach the stored name', method: 'POST', url: '/media', as: 'editor', body: () => form(PNG, '..\\..//etc/pass\u0001wd Café\u0000 ..png'), status: 201,
+    name: 'separators, dots, control and non-ASCII characters never reach the stored name',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(PNG, '..\\..//etc/pass\u0001wd Café\u0000 ..png'),
+    status: 201,
     check: (res, t) => {
       expect(res.body.doc.filename).toMatch(/^passwd-Cafe-[a-z0-9]{10}\.png$/);
       expect(res.body.doc.originalName).not.toContain('\u0000');
@@ -132,31 +402,192 @@ runScenarios('POST /media', config, [
     },
   },
   {
-    name: 'a name of only dots and slashes becomes "file"', method: 'POST', url: '/media', as: 'editor', body: () => form(PNG, '../..'), status: 201,
-    check: (res, t) => { expect(res.body.doc.filename).toMatch(/^file-[a-z0-9]{10}\.png$/); remember(t); },
+    name: 'a name of only dots and slashes becomes "file"',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(PNG, '../..'),
+    status: 201,
+    check: (res, t) => {
+      expect(res.body.doc.filename).toMatch(/^file-[a-z0-9]{10}\.png$/);
+      remember(t);
+    },
   },
-  { name: 'a part naming an upload field is a 400 naming it', method: 'POST', url: '/media', as: 'editor', body: () => form(PNG, 'a.png', { filename: '../../x.png' }), status: 400, contains: ['"field":"filename"'], check: (_r, t) => nothingStored(t) },
-  { name: 'a _payload part carries fields as JSON', method: 'POST', url: '/media', as: 'editor', body: () => form(PNG, 'p.png', { _payload: JSON.stringify({ alt: 'from payload' }) }), status: 201, contains: ['"alt":"from payload"'], check: (_r, t) => remember(t) },
-  { name: 'a _payload that is not JSON is a 400', method: 'POST', url: '/media', as: 'editor', body: () => form(PNG, 'p.png', { _payload: '{nope' }), status: 400, contains: ['"field":"_payload"'], check: (_r, t) => nothingStored(t) },
-  { name: 'nobody logged in is a 401', method: 'POST', url: '/media', body: () => form(PNG, 'a.png'), status: 401, events: {}, check: (_r, t) => nothingStored(t) },
-  { name: 'a cookie session without the CSRF token is a 403', method: 'POST', url: '/media', as: 'cookie:editor', headers: { 'x-csrf-token': 'wrong' }, body: () => form(PNG, 'a.png'), status: 403, check: (_r, t) => nothingStored(t) },
-  { name: 'a cookie session with the CSRF token uploads', method: 'POST', url: '/media', as: 'cookie:editor', body: () => form(PNG, 'a.png'), status: 201, check: (_r, t) => remember(t) },
-  { name: 'a file over upload.maxFileSize is a 413 and leaves nothing', method: 'POST', url: '/media', as: 'editor', body: () => form(pdf(LIMIT), 'big.pdf'), status: 413, contains: ['"errors"', '"field":"file"'], events: {}, check: (_r, t) => nothingStored(t) },
-  { name: 'a file of exactly upload.maxFileSize is accepted', method: 'POST', url: '/media', as: 'editor', body: () => form(pdf(LIMIT - pdf().length), 'edge.pdf'), status: 201, contains: [`"filesize":${LIMIT}`], check: (_r, t) => remember(t) },
-  { name: 'a Content-Length far over the limit is a 413 before the body is read', method: 'POST', url: '/media', as: 'editor', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: () => new Blob([new Uint8Array(LIMIT * 40)]), status: 413, check: (_r, t) => nothingStored(t) },
-  { name: 'the list of media is public', method: 'GET', url: '/media', status: 200, contains: ['"docs"', '"url":"/api/cms/media/file/'] },
-  { name: 'one media document is public', method: 'GET', url: '/media/1', status: 200, contains: ['"id":1', '"url"'] },
-  { name: 'PATCH changes alt', method: 'PATCH', url: '/media/1', as: 'editor', body: { alt: 'New text' }, status: 200, contains: ['"alt":"New text"'], events: { update: 1 } },
-  { name: 'PATCH of filename is a 400 naming it', method: 'PATCH', url: '/media/1', as: 'editor', body: { filename: 'other.png' }, status: 400, contains: ['"field":"filename"'], events: {} },
-  { name: 'PATCH of sizes is a 400 naming it', method: 'PATCH', url: '/media/1', as: 'editor', body: { sizes: {} }, status: 400, contains: ['"field":"sizes"'] },
-  { name: 'PATCH of mimeType is a 400 naming it', method: 'PATCH', url: '/media/1', as: 'editor', body: { mimeType: 'text/html' }, status: 400, contains: ['"field":"mimeType"'] },
-  { name: 'PATCH without login is a 401', method: 'PATCH', url: '/media/1', body: { alt: 'x' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'an upload field links a media document', method: 'POST', url: '/posts', body: { title: 'With cover', cover: 1 }, status: 201, contains: ['"cover":{"id":1', '"url":"/api/cms/media/file/'] },
-  { name: 'upload fields populate with depth', method: 'GET', url: '/posts/1?depth=1', status: 200, contains: ['"cover":{"id":1', '"mimeType":"image/png"', '"sizes":{'] },
-  { name: 'depth=0 gives the media id', method: 'GET', url: '/posts/1?depth=0', status: 200, contains: ['"cover":1'] },
-  { name: 'an upload field naming no media is a 400', method: 'POST', url: '/posts', body: { title: 'x', cover: 999 }, status: 400, contains: ['"field":"cover"'] },
   {
-    name: 'deleting a media document deletes its file and every size', method: 'DELETE', url: '/media/1', as: 'editor', status: 200, events: { delete: 1 },
+    name: 'a part naming an upload field is a 400 naming it',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(PNG, 'a.png', { filename: '../../x.png' }),
+    status: 400,
+    contains: ['"field":"filename"'],
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a _payload part carries fields as JSON',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(PNG, 'p.png', { _payload: JSON.stringify({ alt: 'from payload' }) }),
+    status: 201,
+    contains: ['"alt":"from payload"'],
+    check: (_r, t) => remember(t),
+  },
+  {
+    name: 'a _payload that is not JSON is a 400',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(PNG, 'p.png', { _payload: '{nope' }),
+    status: 400,
+    contains: ['"field":"_payload"'],
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'nobody logged in is a 401',
+    method: 'POST',
+    url: '/media',
+    body: () => form(PNG, 'a.png'),
+    status: 401,
+    events: {},
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a cookie session without the CSRF token is a 403',
+    method: 'POST',
+    url: '/media',
+    as: 'cookie:editor',
+    headers: { 'x-csrf-token': 'wrong' },
+    body: () => form(PNG, 'a.png'),
+    status: 403,
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a cookie session with the CSRF token uploads',
+    method: 'POST',
+    url: '/media',
+    as: 'cookie:editor',
+    body: () => form(PNG, 'a.png'),
+    status: 201,
+    check: (_r, t) => remember(t),
+  },
+  {
+    name: 'a file over upload.maxFileSize is a 413 and leaves nothing',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(pdf(LIMIT), 'big.pdf'),
+    status: 413,
+    contains: ['"errors"', '"field":"file"'],
+    events: {},
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'a file of exactly upload.maxFileSize is accepted',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    body: () => form(pdf(LIMIT - pdf().length), 'edge.pdf'),
+    status: 201,
+    contains: [`"filesize":${LIMIT}`],
+    check: (_r, t) => remember(t),
+  },
+  {
+    name: 'a Content-Length far over the limit is a 413 before the body is read',
+    method: 'POST',
+    url: '/media',
+    as: 'editor',
+    headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    body: () => new Blob([new Uint8Array(LIMIT * 40)]),
+    status: 413,
+    check: (_r, t) => nothingStored(t),
+  },
+  {
+    name: 'the list of media is public',
+    method: 'GET',
+    url: '/media',
+    status: 200,
+    contains: ['"docs"', '"url":"/api/cms/media/file/'],
+  },
+  { name: 'one media document is public', method: 'GET', url: '/media/1', status: 200, contains: ['"id":1', '"url"'] },
+  {
+    name: 'PATCH changes alt',
+    method: 'PATCH',
+    url: '/media/1',
+    as: 'editor',
+    body: { alt: 'New text' },
+    status: 200,
+    contains: ['"alt":"New text"'],
+    events: { update: 1 },
+  },
+  {
+    name: 'PATCH of filename is a 400 naming it',
+    method: 'PATCH',
+    url: '/media/1',
+    as: 'editor',
+    body: { filename: 'other.png' },
+    status: 400,
+    contains: ['"field":"filename"'],
+    events: {},
+  },
+  {
+    name: 'PATCH of sizes is a 400 naming it',
+    method: 'PATCH',
+    url: '/media/1',
+    as: 'editor',
+    body: { sizes: {} },
+    status: 400,
+    contains: ['"field":"sizes"'],
+  },
+  {
+    name: 'PATCH of mimeType is a 400 naming it',
+    method: 'PATCH',
+    url: '/media/1',
+    as: 'editor',
+    body: { mimeType: 'text/html' },
+    status: 400,
+    contains: ['"field":"mimeType"'],
+  },
+  {
+    name: 'PATCH without login is a 401',
+    method: 'PATCH',
+    url: '/media/1',
+    body: { alt: 'x' },
+    status: 401,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
+  {
+    name: 'an upload field links a media document',
+    method: 'POST',
+    url: '/posts',
+    body: { title: 'With cover', cover: 1 },
+    status: 201,
+    contains: ['"cover":{"id":1', '"url":"/api/cms/media/file/'],
+  },
+  {
+    name: 'upload fields populate with depth',
+    method: 'GET',
+    url: '/posts/1?depth=1',
+    status: 200,
+    contains: ['"cover":{"id":1', '"mimeType":"image/png"', '"sizes":{'],
+  },
+  { name: 'depth=0 gives the media id', method: 'GET', url: '/posts/1?depth=0', status: 200, contains: ['"cover":1'] },
+  {
+    name: 'an upload field naming no media is a 400',
+    method: 'POST',
+    url: '/posts',
+    body: { title: 'x', cover: 999 },
+    status: 400,
+    contains: ['"field":"cover"'],
+  },
+  {
+    name: 'deleting a media document deletes its file and every size',
+    method: 'DELETE',
+    url: '/media/1',
+    as: 'editor',
+    status: 200,
+    events: { delete: 1 },
     setup: async (t) => {
       const doc = (await t.request('GET', '/media/1')).body;
       (t as any).deleted = [doc.filename, ...Object.values(doc.sizes).map((s: any) => s.filename)];
@@ -167,17 +598,31 @@ runScenarios('POST /media', config, [
       expect((t as any).deleted).toHaveLength(4);
     },
   },
-  { name: 'a deleted document is a 404', method: 'GET', url: '/media/1', status: 404, contains: ['"errors"'], events: { '*': 0 } },
+  {
+    name: 'a deleted document is a 404',
+    method: 'GET',
+    url: '/media/1',
+    status: 404,
+    contains: ['"errors"'],
+    events: { '*': 0 },
+  },
 ]);
 
 describe('POST /media, more', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({ upload: { imageSizes: [{ name: 'thumb', width: 16 }] }, serverURL: 'https://cms.example.com/' }); });
+  beforeAll(async () => {
+    t = await startTestServer({
+      upload: { imageSizes: [{ name: 'thumb', width: 16 }] },
+      serverURL: 'https://cms.example.com/',
+    });
+  });
   afterAll(() => t.stop());
 
   test('concurrent uploads of the same name get distinct stored names, all stored', async () => {
     const { token } = await t.user('editor');
-    const results = await Promise.all(Array.from({ length: 8 }, () => t.request('POST', '/media', { body: form(PNG, 'same.png'), token })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => t.request('POST', '/media', { body: form(PNG, 'same.png'), token })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
     const names = results.map((r) => r.body.doc.filename);
     expect(new Set(names).size).toBe(8);
@@ -199,7 +644,12 @@ describe('POST /media, more', () => {
     const storage = t.cms.storage;
     const log = t.cms.log;
     t.cms.log = { ...log, warn: (...a: unknown[]) => warnings.push(a.join(' ')) };
-    t.cms.storage = { ...storage, delete: async () => { throw new Error('disk on fire'); } };
+    t.cms.storage = {
+      ...storage,
+      delete: async () => {
+        throw new Error('disk on fire');
+      },
+    };
     try {
       const del = await t.request('DELETE', `/media/${res.body.doc.id}`, { token });
       expect(del.status).toBe(200);
@@ -218,7 +668,13 @@ describe('POST /media, more', () => {
     const before = filesIn(path.join(t.dir, 'uploads'));
     const storage = t.cms.storage;
     let puts = 0;
-    t.cms.storage = { ...storage, put: async (key, body, o) => { if (++puts === 2) throw new Error('bucket full'); return storage.put(key, body, o); } };
+    t.cms.storage = {
+      ...storage,
+      put: async (key, body, o) => {
+        if (++puts === 2) throw new Error('bucket full');
+        return storage.put(key, body, o);
+      },
+    };
     try {
       const res = await t.request('POST', '/media', { body: form(PNG, 'half.png'), token });
       expect(res.status).toBe(500);
@@ -230,20 +686,36 @@ describe('POST /media, more', () => {
 
   test('a project media collection can narrow create access (403) and add fields', async () => {
     const p = await startTestServer({
-      collections: [{ slug: 'media', access: { create: ({ user }) => user?.role === 'admin' }, fields: [{ name: 'credit', type: 'text' }, { name: 'rank', type: 'number' }, { name: 'featured', type: 'checkbox' }] }],
+      collections: [
+        {
+          slug: 'media',
+          access: { create: ({ user }) => user?.role === 'admin' },
+          fields: [
+            { name: 'credit', type: 'text' },
+            { name: 'rank', type: 'number' },
+            { name: 'featured', type: 'checkbox' },
+          ],
+        },
+      ],
     });
     try {
       const editor = await p.user('editor');
       const admin = await p.user('admin');
       expect((await p.request('POST', '/media', { body: form(PNG, 'a.png'), token: editor.token })).status).toBe(403);
       expect(filesIn(path.join(p.dir, 'uploads'))).toEqual([]);
-      const ok = await p.request('POST', '/media', { body: form(PNG, 'a.png', { credit: 'Jo', rank: '3', featured: 'true', alt: 'x' }), token: admin.token });
+      const ok = await p.request('POST', '/media', {
+        body: form(PNG, 'a.png', { credit: 'Jo', rank: '3', featured: 'true', alt: 'x' }),
+        token: admin.token,
+      });
       expect(ok.status).toBe(201);
       expect(ok.body.doc).toMatchObject({ credit: 'Jo', rank: 3, featured: true, alt: 'x' });
       const bad = await p.request('POST', '/media', { body: form(PNG, 'a.png', { rank: 'many' }), token: admin.token });
       expect(bad.status).toBe(400);
       expect(bad.body.errors[0].field).toBe('rank');
-      const patched = await p.request('PATCH', `/media/${ok.body.doc.id}`, { body: { credit: 'Al' }, token: admin.token });
+      const patched = await p.request('PATCH', `/media/${ok.body.doc.id}`, {
+        body: { credit: 'Al' },
+        token: admin.token,
+      });
       expect(patched.body.doc.credit).toBe('Al');
     } finally {
       await p.stop();
@@ -253,7 +725,9 @@ describe('POST /media, more', () => {
 
 describe('POST /media, interrupted and streamed', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({}); });
+  beforeAll(async () => {
+    t = await startTestServer({});
+  });
   afterAll(() => t.stop());
   const staged = () => filesIn(path.join(t.dir, 'uploads', '.incoming'));
 
@@ -261,7 +735,12 @@ describe('POST /media, interrupted and streamed', () => {
     const { token } = await t.user('editor');
     const { streamedUpload } = await import('./support/media-fixtures.ts');
     const upload = streamedUpload(12 * 1024 * 1024);
-    const res = await fetch(`${t.api}/media`, { method: 'POST', body: upload.body, duplex: 'half', headers: { 'content-type': upload.contentType, authorization: `Bearer ${token}` } } as RequestInit);
+    const res = await fetch(`${t.api}/media`, {
+      method: 'POST',
+      body: upload.body,
+      duplex: 'half',
+      headers: { 'content-type': upload.contentType, authorization: `Bearer ${token}` },
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect((await res.json()).errors[0].field).toBe('file');
     expect(filesIn(path.join(t.dir, 'uploads'))).toEqual([]);
@@ -278,11 +757,21 @@ describe('POST /media, interrupted and streamed', () => {
       async pull(c) {
         if (sent === 0) c.enqueue(prefix);
         else c.enqueue(new Uint8Array(64 * 1024).fill(0x20));
-        if (++sent === 20) { await Bun.sleep(50); sawStaged = staged().length; controller.abort(); }
+        if (++sent === 20) {
+          await Bun.sleep(50);
+          sawStaged = staged().length;
+          controller.abort();
+        }
         await Bun.sleep(5);
       },
     });
-    await fetch(`${t.api}/media`, { method: 'POST', body, duplex: 'half', signal: controller.signal, headers: { 'content-type': head.contentType, authorization: `Bearer ${token}` } } as RequestInit).catch(() => null);
+    await fetch(`${t.api}/media`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      signal: controller.signal,
+      headers: { 'content-type': head.contentType, authorization: `Bearer ${token}` },
+    } as RequestInit).catch(() => null);
     for (let i = 0; i < 50 && staged().length > 0; i++) await Bun.sleep(20);
     await Bun.sleep(100);
     expect(sawStaged).toBe(1);

@@ -19,28 +19,42 @@ import { createTestDatabase, type TestDatabase } from './support/postgres.ts';
 const CLI = path.join(import.meta.dir, '../src/cli/main.ts');
 const config = {
   localization: { locales: ['en', 'de'], defaultLocale: 'en' },
-  collections: [{
-    slug: 'posts',
-    drafts: true,
-    fields: [
-      { name: 'title', type: 'text', required: true, localized: true },
-      { name: 'slug', type: 'text', unique: true },
-      { name: 'tags', type: 'select', options: ['a', 'b', 'c'], hasMany: true },
-      { name: 'seo', type: 'group', fields: [{ name: 'description', type: 'text' }] },
-      { name: 'links', type: 'array', fields: [{ name: 'label', type: 'text' }] },
-      { name: 'featured', type: 'checkbox' },
-      { name: 'rank', type: 'number' },
-    ],
-  }],
+  collections: [
+    {
+      slug: 'posts',
+      drafts: true,
+      fields: [
+        { name: 'title', type: 'text', required: true, localized: true },
+        { name: 'slug', type: 'text', unique: true },
+        { name: 'tags', type: 'select', options: ['a', 'b', 'c'], hasMany: true },
+        { name: 'seo', type: 'group', fields: [{ name: 'description', type: 'text' }] },
+        { name: 'links', type: 'array', fields: [{ name: 'label', type: 'text' }] },
+        { name: 'featured', type: 'checkbox' },
+        { name: 'rank', type: 'number' },
+      ],
+    },
+  ],
 };
 
 let dir: string;
 let pg: TestDatabase;
 let sessionToken: string;
 let apiKey: string;
-const reads = ['/posts?locale=all&sort=id&limit=100', '/posts?draft=true&sort=id&where[tags][in]=b', '/posts/2?locale=de', '/posts/1/versions', '/users?sort=id'];
+const reads = [
+  '/posts?locale=all&sort=id&limit=100',
+  '/posts?draft=true&sort=id&where[tags][in]=b',
+  '/posts/2?locale=de',
+  '/posts/1/versions',
+  '/users?sort=id',
+];
 
-const cli = (...args: string[]) => Bun.spawnSync([process.execPath, CLI, ...args, '--config', path.join(dir, 'cms.config.json')], { cwd: dir, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'pipe', stderr: 'pipe' });
+const cli = (...args: string[]) =>
+  Bun.spawnSync([process.execPath, CLI, ...args, '--config', path.join(dir, 'cms.config.json')], {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
 
 async function answers(t: TestServer): Promise<unknown[]> {
   return Promise.all(reads.map(async (url) => (await t.request('GET', url, { token: sessionToken })).body));
@@ -51,15 +65,41 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'cms.config.json'), JSON.stringify({ ...config, database: 'data/cms.db' }));
   const cms = await createCMS({ configPath: path.join(dir, 'cms.config.json'), log: quietLog });
   const ctx = createContext(cms, { overrideAccess: true });
-  const admin = await create(ctx, { collection: 'users', data: { email: 'admin@example.com', password: 'password123', role: 'admin' } });
+  const admin = await create(ctx, {
+    collection: 'users',
+    data: { email: 'admin@example.com', password: 'password123', role: 'admin' },
+  });
   for (let i = 1; i <= 30; i++) {
-    await create(ctx, { collection: 'posts', data: { title: `Post ${i}`, slug: `post-${i}`, tags: i % 2 ? ['a', 'b'] : ['c'], seo: { description: `about ${i}` }, links: [{ label: `l${i}` }], featured: i % 3 === 0, rank: i / 2, status: 'published' } });
+    await create(ctx, {
+      collection: 'posts',
+      data: {
+        title: `Post ${i}`,
+        slug: `post-${i}`,
+        tags: i % 2 ? ['a', 'b'] : ['c'],
+        seo: { description: `about ${i}` },
+        links: [{ label: `l${i}` }],
+        featured: i % 3 === 0,
+        rank: i / 2,
+        status: 'published',
+      },
+    });
   }
-  await update(createContext(cms, { overrideAccess: true, locale: 'de' }), { collection: 'posts', id: 2, data: { title: 'Beitrag 2' } });
+  await update(createContext(cms, { overrideAccess: true, locale: 'de' }), {
+    collection: 'posts',
+    id: 2,
+    data: { title: 'Beitrag 2' },
+  });
   await update(ctx, { collection: 'posts', id: 1, data: { title: 'Draft title', tags: ['b'] }, draft: true });
-  await scheduleAction(ctx, { collection: 'posts', id: 1, action: 'publish', at: new Date(Date.now() + 86_400_000).toISOString() });
+  await scheduleAction(ctx, {
+    collection: 'posts',
+    id: 1,
+    action: 'publish',
+    at: new Date(Date.now() + 86_400_000).toISOString(),
+  });
   sessionToken = (await createSession(cms, admin.id as number)).token;
-  apiKey = (await create(ctx, { collection: 'api-keys', data: { name: 'script', user: admin.id, scopes: ['posts:read'] } })).key as string;
+  apiKey = (
+    await create(ctx, { collection: 'api-keys', data: { name: 'script', user: admin.id, scopes: ['posts:read'] } })
+  ).key as string;
   await cms.close();
   pg = await createTestDatabase();
 });
@@ -87,11 +127,16 @@ describe('cms migrate:engine', () => {
     try {
       expect(await answers(after)).toEqual(expected);
       // The session and the key made on SQLite still work; the password too.
-      expect((await after.request('GET', '/users/me', { token: sessionToken })).body.user.email).toBe('admin@example.com');
+      expect((await after.request('GET', '/users/me', { token: sessionToken })).body.user.email).toBe(
+        'admin@example.com',
+      );
       expect((await after.request('GET', '/posts?limit=1', { token: apiKey })).status).toBe(200);
       await after.login('admin@example.com', 'password123');
       // New documents continue the ids, and the scheduled job is still pending.
-      const created = await after.request('POST', '/posts', { token: sessionToken, body: { title: 'After the move', slug: 'after' } });
+      const created = await after.request('POST', '/posts', {
+        token: sessionToken,
+        body: { title: 'After the move', slug: 'after' },
+      });
       expect(created.body.doc.id).toBe(31);
       expect((await after.request('GET', '/posts/1/schedule', { token: sessionToken })).body.docs).toHaveLength(1);
     } finally {

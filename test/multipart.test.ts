@@ -19,9 +19,15 @@ function chunked(bytes: Uint8Array, sizes: () => number): Request {
       offset += n;
     },
   });
-  return new Request('http://localhost/media', { method: 'POST', body, headers: { 'content-type': '' }, duplex: 'half' } as RequestInit);
+  return new Request('http://localhost/media', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': '' },
+    duplex: 'half',
+  } as RequestInit);
 }
-const withType = (request: Request, contentType: string) => new Request(request, { headers: { 'content-type': contentType } });
+const withType = (request: Request, contentType: string) =>
+  new Request(request, { headers: { 'content-type': contentType } });
 
 const fileBytes = new Uint8Array(3000).map((_, i) => (i * 7 + 13) % 256);
 // Bytes that look like a delimiter's start inside the file, to catch partial matches.
@@ -33,7 +39,12 @@ const sample = rawMultipart([
 ]);
 
 describe('receiveMultipart', () => {
-  for (const [label, sizes] of [['one chunk', () => 1 << 20], ['1-byte chunks', () => 1], ['7-byte chunks', () => 7], ['random chunks', () => Math.floor(Math.random() * 90)]] as const) {
+  for (const [label, sizes] of [
+    ['one chunk', () => 1 << 20],
+    ['1-byte chunks', () => 1],
+    ['7-byte chunks', () => 7],
+    ['random chunks', () => Math.floor(Math.random() * 90)],
+  ] as const) {
     test(`reads the same parts from ${label}`, async () => {
       const received = await receiveMultipart(withType(chunked(sample.body, sizes), sample.contentType), limits);
       expect(received.form).toEqual({ alt: 'Alt text — ünïcode', caption: '' });
@@ -44,11 +55,26 @@ describe('receiveMultipart', () => {
   }
 
   test('two chunks split at every position read the same parts', async () => {
-    const small = rawMultipart([{ name: 'alt', data: 'a' }, { name: 'file', filename: 'f.bin', data: fileBytes.subarray(990, 1100) }, { name: 'z', data: 'zz' }]);
+    const small = rawMultipart([
+      { name: 'alt', data: 'a' },
+      { name: 'file', filename: 'f.bin', data: fileBytes.subarray(990, 1100) },
+      { name: 'z', data: 'zz' },
+    ]);
     for (let split = 0; split <= small.body.length; split++) {
       const chunks = [small.body.subarray(0, split), small.body.subarray(split)];
-      const body = new ReadableStream<Uint8Array>({ pull(c) { const next = chunks.shift(); if (next) c.enqueue(next); else c.close(); } });
-      const request = new Request('http://localhost/media', { method: 'POST', body, headers: { 'content-type': small.contentType }, duplex: 'half' } as RequestInit);
+      const body = new ReadableStream<Uint8Array>({
+        pull(c) {
+          const next = chunks.shift();
+          if (next) c.enqueue(next);
+          else c.close();
+        },
+      });
+      const request = new Request('http://localhost/media', {
+        method: 'POST',
+        body,
+        headers: { 'content-type': small.contentType },
+        duplex: 'half',
+      } as RequestInit);
       const received = await receiveMultipart(request, limits);
       expect({ split, form: received.form }).toEqual({ split, form: { alt: 'a', z: 'zz' } });
       expect(new Uint8Array(fs.readFileSync(received.file.path))).toEqual(fileBytes.subarray(990, 1100));
@@ -59,7 +85,13 @@ describe('receiveMultipart', () => {
   test('a file over the limit is a 413 with no staged file left, in any chunking', async () => {
     const big = rawMultipart([{ name: 'file', filename: 'big.bin', data: new Uint8Array(5000) }]);
     for (const size of [1 << 20, 1, 100]) {
-      const error = await receiveMultipart(withType(chunked(big.body, () => size), big.contentType), limits).catch((e) => e);
+      const error = await receiveMultipart(
+        withType(
+          chunked(big.body, () => size),
+          big.contentType,
+        ),
+        limits,
+      ).catch((e) => e);
       expect(error.status).toBe(413);
     }
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -70,50 +102,99 @@ describe('receiveMultipart', () => {
     const header = `Content-Disposition: form-data; name="alt"\r\nX-Padding: ${'p'.repeat(17_000)}`;
     const body = Buffer.from(`--${boundary}\r\n${header}\r\n\r\nvalue\r\n--${boundary}--\r\n`);
     for (const size of [1 << 20, 1000]) {
-      const error = await receiveMultipart(withType(chunked(body, () => size), `multipart/form-data; boundary=${boundary}`), limits).catch((e) => e);
-      expect({ size, status: error.status, message: error.message }).toEqual({ size, status: 400, message: expect.stringContaining('part header is too long') });
+      const error = await receiveMultipart(
+        withType(
+          chunked(body, () => size),
+          `multipart/form-data; boundary=${boundary}`,
+        ),
+        limits,
+      ).catch((e) => e);
+      expect({ size, status: error.status, message: error.message }).toEqual({
+        size,
+        status: 400,
+        message: expect.stringContaining('part header is too long'),
+      });
     }
   });
 
   test('a body cut short is a 400 with no staged file left', async () => {
     const cut = sample.body.subarray(0, sample.body.length - 40);
-    const error = await receiveMultipart(withType(chunked(cut, () => 50), sample.contentType), limits).catch((e) => e);
+    const error = await receiveMultipart(
+      withType(
+        chunked(cut, () => 50),
+        sample.contentType,
+      ),
+      limits,
+    ).catch((e) => e);
     expect(error.status).toBe(400);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   test('a preamble and an epilogue are ignored', async () => {
     const framed = Buffer.concat([Buffer.from('preamble text\r\n'), sample.body, Buffer.from('epilogue')]);
-    const received = await receiveMultipart(withType(chunked(framed, () => 64), sample.contentType), limits);
+    const received = await receiveMultipart(
+      withType(
+        chunked(framed, () => 64),
+        sample.contentType,
+      ),
+      limits,
+    );
     expect(received.form.alt).toBe('Alt text — ünïcode');
     fs.rmSync(received.file.path);
   });
 
   test('a quoted boundary works', async () => {
     const quoted = sample.contentType.replace(/boundary=(.*)$/, 'boundary="$1"');
-    const received = await receiveMultipart(withType(chunked(sample.body, () => 33), quoted), limits);
+    const received = await receiveMultipart(
+      withType(
+        chunked(sample.body, () => 33),
+        quoted,
+      ),
+      limits,
+    );
     expect(received.file.size).toBe(fileBytes.length);
     fs.rmSync(received.file.path);
   });
 
   test('too many text bytes is a 400', async () => {
-    const many = rawMultipart([{ name: 'alt', data: 'x'.repeat(600 * 1024) }, { name: 'file', filename: 'a', data: 'a' }]);
-    const error = await receiveMultipart(withType(chunked(many.body, () => 65536), many.contentType), { ...limits, maxFileSize: 10 << 20 }).catch((e) => e);
+    const many = rawMultipart([
+      { name: 'alt', data: 'x'.repeat(600 * 1024) },
+      { name: 'file', filename: 'a', data: 'a' },
+    ]);
+    const error = await receiveMultipart(
+      withType(
+        chunked(many.body, () => 65536),
+        many.contentType,
+      ),
+      { ...limits, maxFileSize: 10 << 20 },
+    ).catch((e) => e);
     expect(error.status).toBe(400);
     expect(error.field).toBe('alt');
   });
 
   test('a part without Content-Disposition is a 400', async () => {
     const text = `--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n`;
-    const error = await receiveMultipart(withType(chunked(Buffer.from(text), () => 1000), 'multipart/form-data; boundary=b'), limits).catch((e) => e);
+    const error = await receiveMultipart(
+      withType(
+        chunked(Buffer.from(text), () => 1000),
+        'multipart/form-data; boundary=b',
+      ),
+      limits,
+    ).catch((e) => e);
     expect(error.status).toBe(400);
   });
 });
 
 describe('dispositionParams', () => {
   test('quoted values, escapes, HTML form encoding, semicolons inside quotes', () => {
-    expect(dispositionParams(' form-data; name="file"; filename="a;b \\"c\\".png"')).toEqual({ name: 'file', filename: 'a;b "c".png' });
-    expect(dispositionParams('form-data; name=file; filename="x%22y%0D%0Az.png"')).toEqual({ name: 'file', filename: 'x"y\r\nz.png' });
+    expect(dispositionParams(' form-data; name="file"; filename="a;b \\"c\\".png"')).toEqual({
+      name: 'file',
+      filename: 'a;b "c".png',
+    });
+    expect(dispositionParams('form-data; name=file; filename="x%22y%0D%0Az.png"')).toEqual({
+      name: 'file',
+      filename: 'x"y\r\nz.png',
+    });
     expect(dispositionParams('attachment; filename="a.png"')).toBeNull();
   });
 });

@@ -53,15 +53,18 @@ let mediaId: number;
 beforeAll(async () => {
   t = await startTestServer({
     upload: { imageSizes: [{ name: 'thumb', width: 8 }] },
-    collections: [{
-      slug: 'posts', access: { read: () => true },
-      fields: [
-        { name: 'title', type: 'text', required: true },
-        { name: 'views', type: 'number' },
-        { name: 'cover', type: 'upload', relationTo: 'media' },
-        { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }] },
-      ],
-    }],
+    collections: [
+      {
+        slug: 'posts',
+        access: { read: () => true },
+        fields: [
+          { name: 'title', type: 'text', required: true },
+          { name: 'views', type: 'number' },
+          { name: 'cover', type: 'upload', relationTo: 'media' },
+          { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }] },
+        ],
+      },
+    ],
   });
   admin = await t.user('admin');
   const form = new FormData();
@@ -79,19 +82,37 @@ test('openapi-typescript + openapi-fetch: a strict client compiles without casts
   fs.writeFileSync(path.join(dir, 'schema.ts'), await openapiTS(document));
   fs.writeFileSync(path.join(dir, 'client.ts'), CLIENT);
   expect(CLIENT).not.toMatch(/\bas\b|<any>|@ts-/);
-  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', allowImportingTsExtensions: true, skipLibCheck: false, types: ['bun'] },
-    files: ['client.ts'],
-  }));
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        allowImportingTsExtensions: true,
+        skipLibCheck: false,
+        types: ['bun'],
+      },
+      files: ['client.ts'],
+    }),
+  );
   fs.mkdirSync(path.join(dir, 'node_modules'));
-  for (const name of ['openapi-fetch', 'openapi-typescript-helpers', 'qs', '@types']) fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name), 'dir');
+  for (const name of ['openapi-fetch', 'openapi-typescript-helpers', 'qs', '@types'])
+    fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name), 'dir');
 
   const compiled = run([path.join(ROOT, 'node_modules/.bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], dir);
   expect(compiled.out).toBe('');
   expect(compiled.code).toBe(0);
 
   // Asynchronously: the server answers from this process.
-  const ran = Bun.spawn([process.execPath, 'client.ts'], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, CMS_API: t.api, CMS_TOKEN: admin.token, CMS_MEDIA: String(mediaId) } });
+  const ran = Bun.spawn([process.execPath, 'client.ts'], {
+    cwd: dir,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, CMS_API: t.api, CMS_TOKEN: admin.token, CMS_MEDIA: String(mediaId) },
+  });
   const [out, err] = await Promise.all([new Response(ran.stdout).text(), new Response(ran.stderr).text(), ran.exited]);
   expect(err).toBe('');
   expect(JSON.parse(out)).toMatchObject({ message: expect.any(String), title: 'Typed', total: 1, views: 3, thumb: 8 });

@@ -22,31 +22,52 @@ const config = (webhookURL: string): UserConfig => ({
   webhooks: [{ url: webhookURL, collections: ['posts'], globals: [] }],
   jobs: { secret: CRON },
   backups: { dir: 'backups/' },
-  collections: [{
-    slug: 'posts',
-    drafts: true,
-    access: { read: () => true },
-    fields: [
-      { name: 'title', type: 'text', required: true, localized: true },
-      { name: 'body', type: 'markdown' },
-      { name: 'views', type: 'number' },
-      { name: 'featured', type: 'checkbox' },
-      { name: 'publishedOn', type: 'date' },
-      { name: 'category', type: 'select', options: ['news', 'guide'] },
-      { name: 'tags', type: 'select', options: ['a', 'b'], hasMany: true },
-      { name: 'cover', type: 'upload', relationTo: 'media' },
-      { name: 'author', type: 'relationship', relationTo: 'users' },
-      { name: 'meta', type: 'json' },
-      { name: 'links', type: 'array', fields: [{ name: 'label', type: 'text' }, { name: 'url', type: 'text' }] },
-      { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }] },
-      { name: 'internalNote', type: 'text', hidden: true },
-    ],
-  }],
+  collections: [
+    {
+      slug: 'posts',
+      drafts: true,
+      access: { read: () => true },
+      fields: [
+        { name: 'title', type: 'text', required: true, localized: true },
+        { name: 'body', type: 'markdown' },
+        { name: 'views', type: 'number' },
+        { name: 'featured', type: 'checkbox' },
+        { name: 'publishedOn', type: 'date' },
+        { name: 'category', type: 'select', options: ['news', 'guide'] },
+        { name: 'tags', type: 'select', options: ['a', 'b'], hasMany: true },
+        { name: 'cover', type: 'upload', relationTo: 'media' },
+        { name: 'author', type: 'relationship', relationTo: 'users' },
+        { name: 'meta', type: 'json' },
+        {
+          name: 'links',
+          type: 'array',
+          fields: [
+            { name: 'label', type: 'text' },
+            { name: 'url', type: 'text' },
+          ],
+        },
+        { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }] },
+        { name: 'internalNote', type: 'text', hidden: true },
+      ],
+    },
+  ],
   globals: [{ slug: 'settings', drafts: true, fields: [{ name: 'siteName', type: 'text', localized: true }] }],
 });
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>; components: Record<string, any> };
-type Example = { op: string; send?: string; url: string; options?: RequestOptions; status: number; as?: 'admin' | 'none' | 'cron'; after?: (res: TestResponse) => void | Promise<void> };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  components: Record<string, any>;
+};
+type Example = {
+  op: string;
+  send?: string;
+  url: string;
+  options?: RequestOptions;
+  status: number;
+  as?: 'admin' | 'none' | 'cron';
+  after?: (res: TestResponse) => void | Promise<void>;
+};
 
 let t: TestServer;
 let receiver: Receiver;
@@ -72,14 +93,22 @@ describe('GET /openapi.json', () => {
   test('describes the config: per-collection and per-global schemas, locales, the error shape, the security schemes', () => {
     const post = doc.components.schemas.Posts;
     expect(post.required).toEqual(['id', 'createdAt', 'updatedAt']);
-    expect(Object.keys(post.properties)).toEqual(expect.arrayContaining(['title', 'status', '_status', 'cover', 'links', 'seo']));
+    expect(Object.keys(post.properties)).toEqual(
+      expect.arrayContaining(['title', 'status', '_status', 'cover', 'links', 'seo']),
+    );
     expect(post.properties.internalNote).toBeUndefined();
     expect(JSON.stringify(post.properties.title)).toContain('"propertyNames":{"enum":["en","de"]}');
     expect(doc.components.schemas.PostsCreate.required).toEqual(['title']);
     expect(doc.components.schemas.PostsCreate.properties.category).toEqual({ type: 'string', enum: ['news', 'guide'] });
     expect(doc.components.schemas.SettingsGlobal.properties.siteName).toBeDefined();
     expect(doc.components.schemas.Error.properties.errors.items.required).toEqual(['message']);
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearerSession', 'apiKey', 'sessionCookie', 'csrfToken', 'cronSecret']);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual([
+      'bearerSession',
+      'apiKey',
+      'sessionCookie',
+      'csrfToken',
+      'cronSecret',
+    ]);
     expect(doc.paths['/posts/{id}/schedule']).toBeDefined();
     expect(doc.paths['/users/{id}/versions']).toBeUndefined(); // users have no drafts
     expect(doc.paths['/webhook-deliveries/{id}/retry']).toBeDefined();
@@ -105,8 +134,19 @@ describe('every documented operation, answered by the server', () => {
     const admin = () => state.admin as string;
     const future = () => new Date(t.clock.now() + 3_600_000).toISOString();
     const postBody = () => ({
-      title: 'Hello', body: '# Hi', views: 3, featured: true, publishedOn: '2026-01-01T00:00:00.000Z', category: 'news', tags: ['a'],
-      cover: state.media.id, author: state.adminUser.id, meta: { any: [1] }, links: [{ label: 'x', url: 'https://x.example' }], seo: { title: 'S' }, status: 'published',
+      title: 'Hello',
+      body: '# Hi',
+      views: 3,
+      featured: true,
+      publishedOn: '2026-01-01T00:00:00.000Z',
+      category: 'news',
+      tags: ['a'],
+      cover: state.media.id,
+      author: state.adminUser.id,
+      meta: { any: [1] },
+      links: [{ label: 'x', url: 'https://x.example' }],
+      seo: { title: 'S' },
+      status: 'published',
     });
     const override = { 'x-http-method-override': 'GET' };
     const form = async () => {
@@ -119,79 +159,279 @@ describe('every documented operation, answered by the server', () => {
     const examples: (() => Promise<Example> | Example)[] = [
       () => ({ op: 'get /users/init', url: '/users/init', ...none }),
       () => ({ op: 'get /openapi.json', url: '/openapi.json', ...none }),
-      () => ({ op: 'post /users/first-register', url: '/users/first-register', options: { body: { email: 'admin@example.com', password: 'password123', name: 'Ada' } }, ...none,
-        after: (r) => void Object.assign(state, { admin: r.body.token, adminUser: r.body.user }) }),
-      () => ({ op: 'post /users/login', url: '/users/login', options: { body: { email: 'admin@example.com', password: 'password123' } }, ...none, after: (r) => void (state.second = r.body.token) }),
+      () => ({
+        op: 'post /users/first-register',
+        url: '/users/first-register',
+        options: { body: { email: 'admin@example.com', password: 'password123', name: 'Ada' } },
+        ...none,
+        after: (r) => void Object.assign(state, { admin: r.body.token, adminUser: r.body.user }),
+      }),
+      () => ({
+        op: 'post /users/login',
+        url: '/users/login',
+        options: { body: { email: 'admin@example.com', password: 'password123' } },
+        ...none,
+        after: (r) => void (state.second = r.body.token),
+      }),
       () => ({ op: 'get /users/me', url: '/users/me', status: 200 }),
       () => ({ op: 'post /users/refresh-token', url: '/users/refresh-token', status: 200 }),
-      async () => ({ op: 'post /media', url: '/media', options: { body: await form() }, status: 201, after: (r) => void (state.media = r.body.doc) }),
+      async () => ({
+        op: 'post /media',
+        url: '/media',
+        options: { body: await form() },
+        status: 201,
+        after: (r) => void (state.media = r.body.doc),
+      }),
       () => ({ op: 'get /media/file/{name}', url: `/media/file/${state.media.filename}`, ...none }),
-      () => ({ op: 'post /users', url: '/users', options: { body: { email: 'ed@example.com', password: 'password123', role: 'editor' } }, status: 201, after: (r) => void (state.users = r.body.doc) }),
-      () => ({ op: 'post /api-keys', url: '/api-keys', options: { body: { name: 'build', user: state.adminUser.id, scopes: ['posts:read'] } }, status: 201, after: (r) => void (state['api-keys'] = r.body.doc) }),
-      () => ({ op: 'post /posts', url: '/posts', options: { body: postBody() }, status: 201, after: (r) => void (state.posts = r.body.doc) }),
+      () => ({
+        op: 'post /users',
+        url: '/users',
+        options: { body: { email: 'ed@example.com', password: 'password123', role: 'editor' } },
+        status: 201,
+        after: (r) => void (state.users = r.body.doc),
+      }),
+      () => ({
+        op: 'post /api-keys',
+        url: '/api-keys',
+        options: { body: { name: 'build', user: state.adminUser.id, scopes: ['posts:read'] } },
+        status: 201,
+        after: (r) => void (state['api-keys'] = r.body.doc),
+      }),
+      () => ({
+        op: 'post /posts',
+        url: '/posts',
+        options: { body: postBody() },
+        status: 201,
+        after: (r) => void (state.posts = r.body.doc),
+      }),
       ...['media', 'users', 'api-keys', 'posts'].flatMap((slug) => [
         () => ({ op: `get /${slug}`, url: `/${slug}?limit=5&depth=2`, status: 200 }),
         () => ({ op: `get /${slug}/count`, url: `/${slug}/count`, status: 200 }),
         () => ({ op: `get /${slug}/{id}`, url: `/${slug}/${state[slug].id}`, status: 200 }),
-        () => ({ op: `post /${slug}/{id}`, url: `/${slug}/${state[slug].id}`, options: { headers: override, body: { depth: 0 } }, status: 200 }),
-        () => ({ op: `patch /${slug}/{id}`, url: `/${slug}/${state[slug].id}${slug === 'posts' ? '?draft=true' : ''}`, options: { body: slug === 'api-keys' ? { name: 'renamed' } : slug === 'posts' ? { title: 'Draft title', status: 'draft' } : slug === 'users' ? { name: 'Ed' } : { alt: 'Changed' } }, status: 200 }),
-        () => ({ op: `patch /${slug}`, url: `/${slug}?where[id][equals]=${state[slug].id}`, options: { body: slug === 'posts' ? { views: 4 } : slug === 'users' ? { name: 'Eddie' } : slug === 'api-keys' ? { name: 'again' } : { alt: 'Again' } }, status: 200 }),
-        () => ({ op: `post /${slug}/{id}/preview`, url: `/${slug}/${state[slug].id}/preview`, options: { body: {} }, status: 200 }),
-        () => ({ op: `post /${slug}/preview`, url: `/${slug}/preview`, options: { body: slug === 'posts' ? { title: 'New' } : {} }, status: 200 }),
+        () => ({
+          op: `post /${slug}/{id}`,
+          url: `/${slug}/${state[slug].id}`,
+          options: { headers: override, body: { depth: 0 } },
+          status: 200,
+        }),
+        () => ({
+          op: `patch /${slug}/{id}`,
+          url: `/${slug}/${state[slug].id}${slug === 'posts' ? '?draft=true' : ''}`,
+          options: {
+            body:
+              slug === 'api-keys'
+                ? { name: 'renamed' }
+                : slug === 'posts'
+                  ? { title: 'Draft title', status: 'draft' }
+                  : slug === 'users'
+                    ? { name: 'Ed' }
+                    : { alt: 'Changed' },
+          },
+          status: 200,
+        }),
+        () => ({
+          op: `patch /${slug}`,
+          url: `/${slug}?where[id][equals]=${state[slug].id}`,
+          options: {
+            body:
+              slug === 'posts'
+                ? { views: 4 }
+                : slug === 'users'
+                  ? { name: 'Eddie' }
+                  : slug === 'api-keys'
+                    ? { name: 'again' }
+                    : { alt: 'Again' },
+          },
+          status: 200,
+        }),
+        () => ({
+          op: `post /${slug}/{id}/preview`,
+          url: `/${slug}/${state[slug].id}/preview`,
+          options: { body: {} },
+          status: 200,
+        }),
+        () => ({
+          op: `post /${slug}/preview`,
+          url: `/${slug}/preview`,
+          options: { body: slug === 'posts' ? { title: 'New' } : {} },
+          status: 200,
+        }),
       ]),
       // The method-override list read is documented as the list it answers (GET), not beside create.
-      () => ({ op: 'get /posts (override)', send: 'POST', url: '/posts', options: { headers: override, body: { where: { id: { equals: state.posts.id } } } }, status: 200 }),
-      () => ({ op: 'get /posts/versions', url: `/posts/versions?where[parent][equals]=${state.posts.id}`, status: 200, after: (r) => void (state.postVersion = r.body.docs.at(-1).id) }),
+      () => ({
+        op: 'get /posts (override)',
+        send: 'POST',
+        url: '/posts',
+        options: { headers: override, body: { where: { id: { equals: state.posts.id } } } },
+        status: 200,
+      }),
+      () => ({
+        op: 'get /posts/versions',
+        url: `/posts/versions?where[parent][equals]=${state.posts.id}`,
+        status: 200,
+        after: (r) => void (state.postVersion = r.body.docs.at(-1).id),
+      }),
       () => ({ op: 'get /posts/versions/{version}', url: `/posts/versions/${state.postVersion}`, status: 200 }),
       () => ({ op: 'get /posts/{id}/versions', url: `/posts/${state.posts.id}/versions`, status: 200 }),
-      () => ({ op: 'get /posts/{id}/versions/{version}', url: `/posts/${state.posts.id}/versions/${state.postVersion}`, status: 200 }),
+      () => ({
+        op: 'get /posts/{id}/versions/{version}',
+        url: `/posts/${state.posts.id}/versions/${state.postVersion}`,
+        status: 200,
+      }),
       async () => {
         await t.request('PATCH', `/posts/${state.posts.id}?draft=true`, { token: admin(), body: { title: 'Pending' } });
         return { op: 'post /posts/{id}/discard-draft', url: `/posts/${state.posts.id}/discard-draft`, status: 200 };
       },
-      () => ({ op: 'post /posts/{id}/versions/{version}/restore', url: `/posts/${state.posts.id}/versions/${state.postVersion}/restore`, status: 200 }),
+      () => ({
+        op: 'post /posts/{id}/versions/{version}/restore',
+        url: `/posts/${state.posts.id}/versions/${state.postVersion}/restore`,
+        status: 200,
+      }),
       () => ({ op: 'post /posts/versions/{version}', url: `/posts/versions/${state.postVersion}`, status: 200 }),
-      () => ({ op: 'post /posts/{id}/schedule', url: `/posts/${state.posts.id}/schedule`, options: { body: { action: 'unpublish', at: future() } }, status: 201, after: (r) => void (state.postJob = r.body.doc.id) }),
+      () => ({
+        op: 'post /posts/{id}/schedule',
+        url: `/posts/${state.posts.id}/schedule`,
+        options: { body: { action: 'unpublish', at: future() } },
+        status: 201,
+        after: (r) => void (state.postJob = r.body.doc.id),
+      }),
       () => ({ op: 'get /posts/{id}/schedule', url: `/posts/${state.posts.id}/schedule`, status: 200 }),
       () => ({ op: 'get /jobs/scheduled', url: '/jobs/scheduled', status: 200 }),
-      () => ({ op: 'delete /posts/{id}/schedule/{job}', url: `/posts/${state.posts.id}/schedule/${state.postJob}`, status: 200 }),
+      () => ({
+        op: 'delete /posts/{id}/schedule/{job}',
+        url: `/posts/${state.posts.id}/schedule/${state.postJob}`,
+        status: 200,
+      }),
       () => ({ op: 'post /posts/{id}/unpublish', url: `/posts/${state.posts.id}/unpublish`, status: 200 }),
       () => ({ op: 'get /globals/settings', url: '/globals/settings?locale=all', status: 200 }),
-      () => ({ op: 'post /globals/settings', url: '/globals/settings', options: { body: { siteName: 'Site', status: 'published' } }, status: 200 }),
-      () => ({ op: 'post /globals/settings/preview', url: '/globals/settings/preview', options: { body: { siteName: 'Unsaved' } }, status: 200 }),
-      () => ({ op: 'get /globals/settings/versions', url: '/globals/settings/versions', status: 200, after: (r) => void (state.globalVersion = r.body.docs[0].id) }),
-      () => ({ op: 'get /globals/settings/versions/{version}', url: `/globals/settings/versions/${state.globalVersion}`, status: 200 }),
-      () => ({ op: 'post /globals/settings/versions/{version}/restore', url: `/globals/settings/versions/${state.globalVersion}/restore`, status: 200 }),
-      () => ({ op: 'post /globals/settings/versions/{version}', url: `/globals/settings/versions/${state.globalVersion}`, status: 200 }),
+      () => ({
+        op: 'post /globals/settings',
+        url: '/globals/settings',
+        options: { body: { siteName: 'Site', status: 'published' } },
+        status: 200,
+      }),
+      () => ({
+        op: 'post /globals/settings/preview',
+        url: '/globals/settings/preview',
+        options: { body: { siteName: 'Unsaved' } },
+        status: 200,
+      }),
+      () => ({
+        op: 'get /globals/settings/versions',
+        url: '/globals/settings/versions',
+        status: 200,
+        after: (r) => void (state.globalVersion = r.body.docs[0].id),
+      }),
+      () => ({
+        op: 'get /globals/settings/versions/{version}',
+        url: `/globals/settings/versions/${state.globalVersion}`,
+        status: 200,
+      }),
+      () => ({
+        op: 'post /globals/settings/versions/{version}/restore',
+        url: `/globals/settings/versions/${state.globalVersion}/restore`,
+        status: 200,
+      }),
+      () => ({
+        op: 'post /globals/settings/versions/{version}',
+        url: `/globals/settings/versions/${state.globalVersion}`,
+        status: 200,
+      }),
       async () => {
         await t.request('POST', '/globals/settings?draft=true', { token: admin(), body: { siteName: 'Draft' } });
         return { op: 'post /globals/settings/discard-draft', url: '/globals/settings/discard-draft', status: 200 };
       },
-      () => ({ op: 'post /globals/settings/schedule', url: '/globals/settings/schedule', options: { body: { action: 'unpublish', at: future() } }, status: 201, after: (r) => void (state.globalJob = r.body.doc.id) }),
+      () => ({
+        op: 'post /globals/settings/schedule',
+        url: '/globals/settings/schedule',
+        options: { body: { action: 'unpublish', at: future() } },
+        status: 201,
+        after: (r) => void (state.globalJob = r.body.doc.id),
+      }),
       () => ({ op: 'get /globals/settings/schedule', url: '/globals/settings/schedule', status: 200 }),
-      () => ({ op: 'delete /globals/settings/schedule/{job}', url: `/globals/settings/schedule/${state.globalJob}`, status: 200 }),
+      () => ({
+        op: 'delete /globals/settings/schedule/{job}',
+        url: `/globals/settings/schedule/${state.globalJob}`,
+        status: 200,
+      }),
       () => ({ op: 'post /globals/settings/unpublish', url: '/globals/settings/unpublish', status: 200 }),
-      () => ({ op: 'post /users/forgot-password', url: '/users/forgot-password', options: { body: { email: 'ed@example.com' } }, ...none }),
-      () => ({ op: 'post /users/{id}/reset-link', url: `/users/${state.users.id}/reset-link`, status: 200, after: (r) => void (state.resetToken = new URL(r.body.url).searchParams.get('token')) }),
-      () => ({ op: 'post /users/reset-password', url: '/users/reset-password', options: { body: { token: state.resetToken, password: 'password456' } }, ...none }),
-      () => ({ op: 'post /users/unlock', url: '/users/unlock', options: { body: { email: 'ed@example.com' } }, status: 200 }),
-      () => ({ op: 'get /users/sessions', url: '/users/sessions', status: 200, after: (r) => void (state.otherSession = r.body.docs.find((s: { current: boolean }) => !s.current).id) }),
+      () => ({
+        op: 'post /users/forgot-password',
+        url: '/users/forgot-password',
+        options: { body: { email: 'ed@example.com' } },
+        ...none,
+      }),
+      () => ({
+        op: 'post /users/{id}/reset-link',
+        url: `/users/${state.users.id}/reset-link`,
+        status: 200,
+        after: (r) => void (state.resetToken = new URL(r.body.url).searchParams.get('token')),
+      }),
+      () => ({
+        op: 'post /users/reset-password',
+        url: '/users/reset-password',
+        options: { body: { token: state.resetToken, password: 'password456' } },
+        ...none,
+      }),
+      () => ({
+        op: 'post /users/unlock',
+        url: '/users/unlock',
+        options: { body: { email: 'ed@example.com' } },
+        status: 200,
+      }),
+      () => ({
+        op: 'get /users/sessions',
+        url: '/users/sessions',
+        status: 200,
+        after: (r) => void (state.otherSession = r.body.docs.find((s: { current: boolean }) => !s.current).id),
+      }),
       () => ({ op: 'delete /users/sessions/{id}', url: `/users/sessions/${state.otherSession}`, status: 200 }),
       () => ({ op: 'delete /users/sessions', url: '/users/sessions', status: 200 }),
       () => ({ op: 'get /users/totp', url: '/users/totp', status: 200 }),
-      () => ({ op: 'post /users/totp/setup', url: '/users/totp/setup', status: 200, after: (r) => void (state.totpSecret = r.body.secret) }),
-      async () => ({ op: 'post /users/totp/enable', url: '/users/totp/enable', options: { body: { code: await referenceTOTP(fromBase32(state.totpSecret), Math.floor(t.clock.now() / 1000)) } }, status: 200 }),
-      () => ({ op: 'post /users/totp/disable', url: '/users/totp/disable', options: { body: { password: 'password123' } }, status: 200 }),
+      () => ({
+        op: 'post /users/totp/setup',
+        url: '/users/totp/setup',
+        status: 200,
+        after: (r) => void (state.totpSecret = r.body.secret),
+      }),
+      async () => ({
+        op: 'post /users/totp/enable',
+        url: '/users/totp/enable',
+        options: {
+          body: { code: await referenceTOTP(fromBase32(state.totpSecret), Math.floor(t.clock.now() / 1000)) },
+        },
+        status: 200,
+      }),
+      () => ({
+        op: 'post /users/totp/disable',
+        url: '/users/totp/disable',
+        options: { body: { password: 'password123' } },
+        status: 200,
+      }),
       async () => {
         await flushWebhooks(t.cms); // the post's deliveries, answered 410: failed, kept
-        return { op: 'get /webhook-deliveries', url: '/webhook-deliveries', status: 200, after: (r) => void (state.delivery = r.body.docs.find((d: { state: string }) => d.state === 'failed').id) };
+        return {
+          op: 'get /webhook-deliveries',
+          url: '/webhook-deliveries',
+          status: 200,
+          after: (r) => void (state.delivery = r.body.docs.find((d: { state: string }) => d.state === 'failed').id),
+        };
       },
-      () => ({ op: 'post /webhook-deliveries/{id}/retry', url: `/webhook-deliveries/${state.delivery}/retry`, status: 200 }),
+      () => ({
+        op: 'post /webhook-deliveries/{id}/retry',
+        url: `/webhook-deliveries/${state.delivery}/retry`,
+        status: 200,
+      }),
       () => ({ op: 'get /jobs/run', url: '/jobs/run', status: 200, as: 'cron' }),
       () => ({ op: 'post /jobs/run', url: '/jobs/run', status: 200 }),
       () => ({ op: 'get /health', url: '/health', ...none }),
       () => ({ op: 'get /metrics', url: '/metrics', status: 200, as: 'cron' }),
-      () => ({ op: 'post /backups', url: '/backups', status: 201, after: (r) => void (state.backup = r.body.doc.name) }),
+      () => ({
+        op: 'post /backups',
+        url: '/backups',
+        status: 201,
+        after: (r) => void (state.backup = r.body.doc.name),
+      }),
       () => ({ op: 'get /backups', url: '/backups', status: 200 }),
       () => ({ op: 'get /backups/{name}', url: `/backups/${state.backup}`, status: 200 }),
       ...['posts', 'api-keys', 'users', 'media'].flatMap((slug) => [
@@ -216,21 +456,27 @@ describe('every documented operation, answered by the server', () => {
         continue;
       }
       answered.add(`${method} ${template}`);
-      if (res.status !== example.status) failures.push(`${example.op}: expected ${example.status}, got ${res.status} ${res.text.slice(0, 300)}`);
+      if (res.status !== example.status)
+        failures.push(`${example.op}: expected ${example.status}, got ${res.status} ${res.text.slice(0, 300)}`);
       const response = operation.responses[String(res.status)];
       if (!response) {
         failures.push(`${example.op}: status ${res.status} is not documented`);
         continue;
       }
       if (response.content?.['application/json']) {
-        const check = ajv.getSchema(`openapi.json#/${pointer('paths', template, method, 'responses', String(res.status), 'content', 'application/json', 'schema')}`)!;
-        if (!check(res.body)) failures.push(`${example.op}: ${res.status} body does not match its schema: ${ajv.errorsText(check.errors)}`);
+        const check = ajv.getSchema(
+          `openapi.json#/${pointer('paths', template, method, 'responses', String(res.status), 'content', 'application/json', 'schema')}`,
+        )!;
+        if (!check(res.body))
+          failures.push(`${example.op}: ${res.status} body does not match its schema: ${ajv.errorsText(check.errors)}`);
       } else {
         expect(res.headers.get('content-type')).not.toContain('application/json');
       }
       await example.after?.(res);
     }
-    const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
     expect(failures).toEqual([]);
     expect(documented.filter((op) => !answered.has(op))).toEqual([]);
   }, 60_000);

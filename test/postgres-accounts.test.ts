@@ -32,7 +32,9 @@ describe('accounts on PostgreSQL', () => {
     const token = tokenOf(linkIn(await sink.next('ed@example.com')));
     const reset = await t.request('POST', '/users/reset-password', { body: { token, password: 'new-password-1' } });
     expect(reset.status).toBe(200);
-    expect((await t.request('POST', '/users/reset-password', { body: { token, password: 'new-password-2' } })).status).toBe(400);
+    expect(
+      (await t.request('POST', '/users/reset-password', { body: { token, password: 'new-password-2' } })).status,
+    ).toBe(400);
     await t.login('ed@example.com', 'new-password-1');
   });
 
@@ -42,8 +44,20 @@ describe('accounts on PostgreSQL', () => {
     expect(invited.status).toBe(201);
     const link = await t.request('POST', `/users/${invited.body.doc.id}/reset-link`, { token: admin.token });
     expect(Date.parse(link.body.expiresAt) - t.clock.now()).toBe(7 * 24 * 3_600_000);
-    expect((await t.request('POST', '/users/reset-password', { body: { token: tokenOf(invited.body.inviteUrl), password: 'chosen-pass' } })).status).toBe(200);
-    expect((await t.request('POST', '/users/reset-password', { body: { token: tokenOf(link.body.url), password: 'chosen-pass' } })).status).toBe(400);
+    expect(
+      (
+        await t.request('POST', '/users/reset-password', {
+          body: { token: tokenOf(invited.body.inviteUrl), password: 'chosen-pass' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await t.request('POST', '/users/reset-password', {
+          body: { token: tokenOf(link.body.url), password: 'chosen-pass' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   test('two-factor: enable, a code once, a recovery code once, disable', async () => {
@@ -52,20 +66,35 @@ describe('accounts on PostgreSQL', () => {
     const code = (steps = 0) => referenceTOTP(fromBase32(secret), Math.floor((t.clock.now() + steps * 30_000) / 1000));
     const enabled = await t.request('POST', '/users/totp/enable', { token: ed.token, body: { code: await code() } });
     expect(enabled.status).toBe(200);
-    const login = (c?: string) => t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'new-password-1', code: c } });
+    const login = (c?: string) =>
+      t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'new-password-1', code: c } });
     expect((await login(await code())).status).toBe(401); // the enabling code's step is spent
     expect((await login(await code(1))).status).toBe(200);
     expect((await login(await code(1))).status).toBe(401);
     expect((await login(enabled.body.recoveryCodes[0])).status).toBe(200);
     expect((await login(enabled.body.recoveryCodes[0])).status).toBe(401);
-    expect((await t.request('POST', '/users/totp/disable', { token: ed.token, body: { password: 'new-password-1' } })).status).toBe(200);
+    expect(
+      (await t.request('POST', '/users/totp/disable', { token: ed.token, body: { password: 'new-password-1' } }))
+        .status,
+    ).toBe(200);
     expect((await login()).status).toBe(200);
   });
 
   test('sessions: list, last use once a minute, end one, end the others', async () => {
-    const a = (await t.request('POST', '/users/login', { body: { email: 'admin@example.com', password: 'password123' }, headers: { 'user-agent': 'A/1' } })).body.token;
-    const b = (await t.request('POST', '/users/login', { body: { email: 'admin@example.com', password: 'password123' }, headers: { 'user-agent': 'B/1' } })).body.token;
-    const list = async () => (await t.request('GET', '/users/sessions', { token: a })).body.docs as Record<string, any>[];
+    const a = (
+      await t.request('POST', '/users/login', {
+        body: { email: 'admin@example.com', password: 'password123' },
+        headers: { 'user-agent': 'A/1' },
+      })
+    ).body.token;
+    const b = (
+      await t.request('POST', '/users/login', {
+        body: { email: 'admin@example.com', password: 'password123' },
+        headers: { 'user-agent': 'B/1' },
+      })
+    ).body.token;
+    const list = async () =>
+      (await t.request('GET', '/users/sessions', { token: a })).body.docs as Record<string, any>[];
     const mine = (await list()).find((s) => s.current)!;
     expect(mine).toMatchObject({ userAgent: 'A/1', ip: '127.0.0.1' });
     t.clock.advance(61_000);

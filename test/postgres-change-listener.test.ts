@@ -18,10 +18,16 @@ const waitUntil = async (check: () => Promise<boolean> | boolean, ms = 5000) => 
 
 onPostgres('change counters over LISTEN/NOTIFY', () => {
   test('kept without a query while listening; fresh after the listening connection dropped and a write came in the gap', async () => {
-    const t = await startTestServer({ collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }] });
+    const t = await startTestServer({
+      collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }],
+    });
     const other = new Bun.SQL(t.database, { max: 1 });
     try {
-      await t.cms.store.run('INSERT INTO "posts" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['first', 'x', 'x']);
+      await t.cms.store.run('INSERT INTO "posts" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', [
+        'first',
+        'x',
+        'x',
+      ]);
       const store = t.cms.store;
       // Listening: two readings with nothing committed between them are the same kept object (no query).
       // biome-ignore lint/suspicious/noSelfCompare: two readings, the same object while kept
@@ -34,7 +40,9 @@ onPostgres('change counters over LISTEN/NOTIFY', () => {
       await waitUntil(async () => (await t.request('GET', '/posts')).body.docs[0].title === 'second');
 
       // Drop the listening connection, then write while it is down.
-      const [{ n }] = await other.unsafe(`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`);
+      const [{ n }] = await other.unsafe(
+        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
+      );
       expect(n).toBe(1);
       await Bun.sleep(50);
       await other.unsafe(`UPDATE "posts" SET "title" = 'written in the gap'`);

@@ -68,7 +68,9 @@ describe('connectPostgres', () => {
     const u = new URL(db.url);
     u.port = '1'; // nothing listens on port 1 of the loopback
     const error = await startupFailure(u.toString());
-    expect(error.message).toBe(`Database error: cannot reach PostgreSQL at ${describeUrl(u.toString())}: is the server running and the host and port right?`);
+    expect(error.message).toBe(
+      `Database error: cannot reach PostgreSQL at ${describeUrl(u.toString())}: is the server running and the host and port right?`,
+    );
     expect(error.message).toContain('127.0.0.1:1/');
   });
 

@@ -12,74 +12,290 @@ const tamperSignature = (token: string) => {
 };
 const postCount = async (t: TestServer) => (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM posts'))!.n;
 
-runScenarios('live preview', draftsConfig, [
-  {
-    name: 'preview merges the unsaved values over the pending draft and saves nothing', as: 'editor', method: 'POST', url: '/posts/1/preview', body: { title: 'Unsaved' }, status: 200, events: {},
-    check: (res, t) => {
-      expect(Object.keys(res.body).sort()).toEqual(['doc', 'url']);
-      expect(res.body.doc).toMatchObject({ id: 1, title: 'Unsaved', body: 'draft body', status: 'draft' });
-      expect(res.body.doc.secret).toBeUndefined();
-      expect(res.body.url.startsWith(`${t.api}/posts/1?preview=`)).toBe(true);
-      tokens.post1 = tokenOf(res.body.url);
+runScenarios(
+  'live preview',
+  draftsConfig,
+  [
+    {
+      name: 'preview merges the unsaved values over the pending draft and saves nothing',
+      as: 'editor',
+      method: 'POST',
+      url: '/posts/1/preview',
+      body: { title: 'Unsaved' },
+      status: 200,
+      events: {},
+      check: (res, t) => {
+        expect(Object.keys(res.body).sort()).toEqual(['doc', 'url']);
+        expect(res.body.doc).toMatchObject({ id: 1, title: 'Unsaved', body: 'draft body', status: 'draft' });
+        expect(res.body.doc.secret).toBeUndefined();
+        expect(res.body.url.startsWith(`${t.api}/posts/1?preview=`)).toBe(true);
+        tokens.post1 = tokenOf(res.body.url);
+      },
     },
-  },
-  { name: 'the live document is unchanged', method: 'GET', url: '/posts/1', status: 200, contains: ['"title":"Live"'], notContains: ['Unsaved', 'draft body'] },
-  { name: 'the pending draft is unchanged', as: 'editor', method: 'GET', url: '/posts/1?draft=true', status: 200, contains: ['"title":"Live"', '"body":"draft body"'], notContains: ['Unsaved'] },
-  { name: 'a preview token reads the current draft without login', method: 'GET', url: () => `/posts/1?preview=${tokens.post1}`, status: 200, contains: ['"body":"draft body"', '"status":"draft"'], notContains: ['Unsaved', '"secret"'] },
-  { name: 'a tampered token is a 403', method: 'GET', url: () => `/posts/1?preview=${tamperSignature(tokens.post1)}`, status: 403, contains: ['"errors"'] },
-  { name: 'a tampered payload is a 403', method: 'GET', url: () => `/posts/1?preview=${Buffer.from('{"k":"collection","s":"posts","id":1,"exp":99999999999999}').toString('base64url')}.${tokens.post1.split('.')[1]}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a malformed token is a 403', method: 'GET', url: '/posts/1?preview=nonsense', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: "another document's token is a 403", method: 'GET', url: () => `/posts/2?preview=${tokens.post1}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a bad token is a 403 for a logged-in user too', as: 'editor', method: 'GET', url: '/posts/1?preview=nonsense', status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  {
-    name: 'preview of a new document starts from the defaults and saves nothing', as: 'editor', method: 'POST', url: '/posts/preview', body: { title: 'Brand new' }, status: 200, events: {},
-    setup: async (t) => { tokens.count = String(await postCount(t)); },
-    check: async (res, t) => {
-      expect(res.body.doc).toMatchObject({ id: null, title: 'Brand new', views: 0, status: 'draft' });
-      expect(res.body.url.startsWith(`${t.api}/posts?preview=`)).toBe(true);
-      expect(String(await postCount(t))).toBe(tokens.count);
-      tokens.fresh = tokenOf(res.body.url);
+    {
+      name: 'the live document is unchanged',
+      method: 'GET',
+      url: '/posts/1',
+      status: 200,
+      contains: ['"title":"Live"'],
+      notContains: ['Unsaved', 'draft body'],
     },
-  },
-  { name: "a new document's token reads no existing document", method: 'GET', url: () => `/posts/1?preview=${tokens.fresh}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'preview of a new document without login is a 401', method: 'POST', url: '/posts/preview', body: { title: 'x' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'preview of a new document without create access is a 403', as: 'viewer', method: 'POST', url: '/posts/preview', body: { title: 'x' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'preview without login is a 401', method: 'POST', url: '/posts/1/preview', body: { title: 'x' }, status: 401, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'preview without update access is a 403', as: 'viewer', method: 'POST', url: '/posts/1/preview', body: { title: 'x' }, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'preview of a missing document is a 404', as: 'editor', method: 'POST', url: '/posts/999/preview', body: { title: 'x' }, status: 404, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a body that is not an object is a 400', as: 'editor', method: 'POST', url: '/posts/1/preview', body: [1], status: 400, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'preview answers 405 to GET', as: 'editor', method: 'GET', url: '/posts/1/preview', status: 405, contains: ['"errors"'], events: { '*': 0 } },
-  {
-    name: "livePreview.url gives the URL, with the token added to its query", as: 'editor', method: 'POST', url: '/pages/1/preview', body: { title: 'New title' }, status: 200,
-    check: (res) => {
-      expect(res.body.doc).toMatchObject({ title: 'New title', slug: 'hello' });
-      expect(res.body.url).toMatch(/^https:\/\/site\.example\/pages\/hello\?lang=none&preview=[^#]+#top$/);
-      tokens.page = new URL(res.body.url).searchParams.get('preview')!;
+    {
+      name: 'the pending draft is unchanged',
+      as: 'editor',
+      method: 'GET',
+      url: '/posts/1?draft=true',
+      status: 200,
+      contains: ['"title":"Live"', '"body":"draft body"'],
+      notContains: ['Unsaved'],
     },
-  },
-  { name: 'a collection without drafts previews its live document', method: 'GET', url: () => `/pages/1?preview=${tokens.page}`, status: 200, contains: ['"title":"Page"'] },
-  {
-    name: 'preview of a global', as: 'editor', method: 'POST', url: '/globals/settings/preview', body: { siteName: 'Previewed' }, status: 200, events: {},
-    check: (res, t) => {
-      expect(res.body.doc).toMatchObject({ siteName: 'Previewed', status: 'published' });
-      expect(res.body.url.startsWith(`${t.api}/globals/settings?preview=`)).toBe(true);
-      tokens.global = tokenOf(res.body.url);
+    {
+      name: 'a preview token reads the current draft without login',
+      method: 'GET',
+      url: () => `/posts/1?preview=${tokens.post1}`,
+      status: 200,
+      contains: ['"body":"draft body"', '"status":"draft"'],
+      notContains: ['Unsaved', '"secret"'],
     },
+    {
+      name: 'a tampered token is a 403',
+      method: 'GET',
+      url: () => `/posts/1?preview=${tamperSignature(tokens.post1)}`,
+      status: 403,
+      contains: ['"errors"'],
+    },
+    {
+      name: 'a tampered payload is a 403',
+      method: 'GET',
+      url: () =>
+        `/posts/1?preview=${Buffer.from('{"k":"collection","s":"posts","id":1,"exp":99999999999999}').toString('base64url')}.${tokens.post1.split('.')[1]}`,
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'a malformed token is a 403',
+      method: 'GET',
+      url: '/posts/1?preview=nonsense',
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: "another document's token is a 403",
+      method: 'GET',
+      url: () => `/posts/2?preview=${tokens.post1}`,
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'a bad token is a 403 for a logged-in user too',
+      as: 'editor',
+      method: 'GET',
+      url: '/posts/1?preview=nonsense',
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'preview of a new document starts from the defaults and saves nothing',
+      as: 'editor',
+      method: 'POST',
+      url: '/posts/preview',
+      body: { title: 'Brand new' },
+      status: 200,
+      events: {},
+      setup: async (t) => {
+        tokens.count = String(await postCount(t));
+      },
+      check: async (res, t) => {
+        expect(res.body.doc).toMatchObject({ id: null, title: 'Brand new', views: 0, status: 'draft' });
+        expect(res.body.url.startsWith(`${t.api}/posts?preview=`)).toBe(true);
+        expect(String(await postCount(t))).toBe(tokens.count);
+        tokens.fresh = tokenOf(res.body.url);
+      },
+    },
+    {
+      name: "a new document's token reads no existing document",
+      method: 'GET',
+      url: () => `/posts/1?preview=${tokens.fresh}`,
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'preview of a new document without login is a 401',
+      method: 'POST',
+      url: '/posts/preview',
+      body: { title: 'x' },
+      status: 401,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'preview of a new document without create access is a 403',
+      as: 'viewer',
+      method: 'POST',
+      url: '/posts/preview',
+      body: { title: 'x' },
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'preview without login is a 401',
+      method: 'POST',
+      url: '/posts/1/preview',
+      body: { title: 'x' },
+      status: 401,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'preview without update access is a 403',
+      as: 'viewer',
+      method: 'POST',
+      url: '/posts/1/preview',
+      body: { title: 'x' },
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'preview of a missing document is a 404',
+      as: 'editor',
+      method: 'POST',
+      url: '/posts/999/preview',
+      body: { title: 'x' },
+      status: 404,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'a body that is not an object is a 400',
+      as: 'editor',
+      method: 'POST',
+      url: '/posts/1/preview',
+      body: [1],
+      status: 400,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'preview answers 405 to GET',
+      as: 'editor',
+      method: 'GET',
+      url: '/posts/1/preview',
+      status: 405,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'livePreview.url gives the URL, with the token added to its query',
+      as: 'editor',
+      method: 'POST',
+      url: '/pages/1/preview',
+      body: { title: 'New title' },
+      status: 200,
+      check: (res) => {
+        expect(res.body.doc).toMatchObject({ title: 'New title', slug: 'hello' });
+        expect(res.body.url).toMatch(/^https:\/\/site\.example\/pages\/hello\?lang=none&preview=[^#]+#top$/);
+        tokens.page = new URL(res.body.url).searchParams.get('preview')!;
+      },
+    },
+    {
+      name: 'a collection without drafts previews its live document',
+      method: 'GET',
+      url: () => `/pages/1?preview=${tokens.page}`,
+      status: 200,
+      contains: ['"title":"Page"'],
+    },
+    {
+      name: 'preview of a global',
+      as: 'editor',
+      method: 'POST',
+      url: '/globals/settings/preview',
+      body: { siteName: 'Previewed' },
+      status: 200,
+      events: {},
+      check: (res, t) => {
+        expect(res.body.doc).toMatchObject({ siteName: 'Previewed', status: 'published' });
+        expect(res.body.url.startsWith(`${t.api}/globals/settings?preview=`)).toBe(true);
+        tokens.global = tokenOf(res.body.url);
+      },
+    },
+    {
+      name: 'the global is unchanged',
+      method: 'GET',
+      url: '/globals/settings',
+      status: 200,
+      contains: ['"siteName":"Site"'],
+    },
+    {
+      name: 'a global draft',
+      as: 'editor',
+      method: 'POST',
+      url: '/globals/settings?draft=true',
+      body: { siteName: 'Drafted' },
+      status: 200,
+      events: { draft: 1 },
+    },
+    {
+      name: "the global's token reads its current draft without login",
+      method: 'GET',
+      url: () => `/globals/settings?preview=${tokens.global}`,
+      status: 200,
+      contains: ['"siteName":"Drafted"'],
+    },
+    {
+      name: "a global's token does not read a document",
+      method: 'GET',
+      url: () => `/posts/1?preview=${tokens.global}`,
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: "a document's token does not read a global",
+      method: 'GET',
+      url: () => `/globals/settings?preview=${tokens.post1}`,
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'global preview without update access is a 403',
+      as: 'viewer',
+      method: 'POST',
+      url: '/globals/settings/preview',
+      body: {},
+      status: 403,
+      contains: ['"errors"'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'a token still works 59 minutes later',
+      method: 'GET',
+      url: () => `/posts/1?preview=${tokens.post1}`,
+      status: 200,
+      setup: (t) => t.clock.advance(59 * 60_000),
+    },
+    {
+      name: 'an expired token (after one hour) is a 403',
+      method: 'GET',
+      url: () => `/posts/1?preview=${tokens.post1}`,
+      status: 403,
+      setup: (t) => t.clock.advance(2 * 60_000),
+    },
+  ],
+  async (t) => {
+    const { token } = await t.user('editor');
+    const call = (method: string, url: string, body?: unknown) => t.request(method, url, { token, body });
+    await call('POST', '/posts', { title: 'Live', status: 'published', secret: 'do-not-show' });
+    await call('PATCH', '/posts/1?draft=true', { body: 'draft body' });
+    await call('POST', '/posts', { title: 'Other', status: 'published' });
+    await call('POST', '/pages', { title: 'Page', slug: 'hello' });
+    await call('POST', '/globals/settings', { siteName: 'Site', status: 'published' });
   },
-  { name: 'the global is unchanged', method: 'GET', url: '/globals/settings', status: 200, contains: ['"siteName":"Site"'] },
-  { name: 'a global draft', as: 'editor', method: 'POST', url: '/globals/settings?draft=true', body: { siteName: 'Drafted' }, status: 200, events: { draft: 1 } },
-  { name: "the global's token reads its current draft without login", method: 'GET', url: () => `/globals/settings?preview=${tokens.global}`, status: 200, contains: ['"siteName":"Drafted"'] },
-  { name: "a global's token does not read a document", method: 'GET', url: () => `/posts/1?preview=${tokens.global}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: "a document's token does not read a global", method: 'GET', url: () => `/globals/settings?preview=${tokens.post1}`, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'global preview without update access is a 403', as: 'viewer', method: 'POST', url: '/globals/settings/preview', body: {}, status: 403, contains: ['"errors"'], events: { '*': 0 } },
-  { name: 'a token still works 59 minutes later', method: 'GET', url: () => `/posts/1?preview=${tokens.post1}`, status: 200, setup: (t) => t.clock.advance(59 * 60_000) },
-  { name: 'an expired token (after one hour) is a 403', method: 'GET', url: () => `/posts/1?preview=${tokens.post1}`, status: 403, setup: (t) => t.clock.advance(2 * 60_000) },
-], async (t) => {
-  const { token } = await t.user('editor');
-  const call = (method: string, url: string, body?: unknown) => t.request(method, url, { token, body });
-  await call('POST', '/posts', { title: 'Live', status: 'published', secret: 'do-not-show' });
-  await call('PATCH', '/posts/1?draft=true', { body: 'draft body' });
-  await call('POST', '/posts', { title: 'Other', status: 'published' });
-  await call('POST', '/pages', { title: 'Page', slug: 'hello' });
-  await call('POST', '/globals/settings', { siteName: 'Site', status: 'published' });
-});
+);

@@ -6,7 +6,14 @@ import type { UserConfig } from '../src/config/types.ts';
 const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
 const config: UserConfig = {
   collections: [
-    { slug: 'authors', access: open, fields: [{ name: 'name', type: 'text' }, { name: 'mentor', type: 'relationship', relationTo: 'authors' }] },
+    {
+      slug: 'authors',
+      access: open,
+      fields: [
+        { name: 'name', type: 'text' },
+        { name: 'mentor', type: 'relationship', relationTo: 'authors' },
+      ],
+    },
     {
       slug: 'books',
       access: open,
@@ -37,8 +44,31 @@ describe('query', () => {
     for (const name of ['Ann', 'Bob', 'Cy']) await t.request('POST', '/authors', { body: { name } });
     await t.request('PATCH', '/authors/2', { body: { mentor: 1 } });
     const books = [
-      { title: 'Alpha Beta', pages: 100, inPrint: true, published: '2020-01-01', genre: 'fiction', tags: ['a', 'b'], author: 1, coauthors: [2, 3], seo: { title: 'first' }, chapters: [{ name: 'one' }, { name: 'two' }], hiddenNote: 'h1' },
-      { title: 'Gamma', pages: 250, inPrint: false, published: '2021-06-15', genre: 'poetry', tags: ['c'], author: 2, coauthors: [], seo: { title: 'second' }, chapters: [{ name: 'three' }] },
+      {
+        title: 'Alpha Beta',
+        pages: 100,
+        inPrint: true,
+        published: '2020-01-01',
+        genre: 'fiction',
+        tags: ['a', 'b'],
+        author: 1,
+        coauthors: [2, 3],
+        seo: { title: 'first' },
+        chapters: [{ name: 'one' }, { name: 'two' }],
+        hiddenNote: 'h1',
+      },
+      {
+        title: 'Gamma',
+        pages: 250,
+        inPrint: false,
+        published: '2021-06-15',
+        genre: 'poetry',
+        tags: ['c'],
+        author: 2,
+        coauthors: [],
+        seo: { title: 'second' },
+        chapters: [{ name: 'three' }],
+      },
       { title: 'Delta 100%_', pages: 300, genre: 'essay', author: 2 },
       { title: 'epsilon', pages: 50, inPrint: true, published: '2022-03-03', tags: ['a'] },
     ];
@@ -82,8 +112,16 @@ describe('query', () => {
     ['createdAt comparison', 'where[createdAt][gte]=2026-01-01T00:00:02.000Z', ['Delta 100%_', 'epsilon']],
     ['two conditions combine with and', 'where[pages][gt]=60&where[inPrint][equals]=true', ['Alpha Beta']],
     ['or list', 'where[or][0][title][equals]=Gamma&where[or][1][pages][lt]=60', ['Gamma', 'epsilon']],
-    ['nested and inside or', 'where[or][0][and][0][genre][equals]=fiction&where[or][0][and][1][pages][equals]=100&where[or][1][title][equals]=epsilon', ['Alpha Beta', 'epsilon']],
-    ['JSON where with or', `where=${encodeURIComponent(JSON.stringify({ or: [{ title: { equals: 'Gamma' } }, { genre: { equals: 'essay' } }] }))}`, ['Delta 100%_', 'Gamma']],
+    [
+      'nested and inside or',
+      'where[or][0][and][0][genre][equals]=fiction&where[or][0][and][1][pages][equals]=100&where[or][1][title][equals]=epsilon',
+      ['Alpha Beta', 'epsilon'],
+    ],
+    [
+      'JSON where with or',
+      `where=${encodeURIComponent(JSON.stringify({ or: [{ title: { equals: 'Gamma' } }, { genre: { equals: 'essay' } }] }))}`,
+      ['Delta 100%_', 'Gamma'],
+    ],
     ['injection attempt is just a value', `where[title][equals]=${encodeURIComponent("' OR 1=1 --")}`, []],
     ['injection in like is just a value', `where[title][like]=${encodeURIComponent('%" OR "1"="1')}`, []],
   ];
@@ -138,7 +176,16 @@ describe('query', () => {
   test('sort ascending and descending, with pagination shape', async () => {
     const asc = await t.request('GET', '/books?sort=pages&limit=2&depth=0');
     expect(asc.body.docs.map((d: { pages: number }) => d.pages)).toEqual([50, 100]);
-    expect(asc.body).toMatchObject({ totalDocs: 4, limit: 2, page: 1, totalPages: 2, hasNextPage: true, hasPrevPage: false, nextPage: 2, prevPage: null });
+    expect(asc.body).toMatchObject({
+      totalDocs: 4,
+      limit: 2,
+      page: 1,
+      totalPages: 2,
+      hasNextPage: true,
+      hasPrevPage: false,
+      nextPage: 2,
+      prevPage: null,
+    });
     const page2 = await t.request('GET', '/books?sort=pages&limit=2&page=2&depth=0');
     expect(page2.body.docs.map((d: { pages: number }) => d.pages)).toEqual([250, 300]);
     expect(page2.body).toMatchObject({ page: 2, hasNextPage: false, hasPrevPage: true, nextPage: null, prevPage: 1 });

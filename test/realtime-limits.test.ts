@@ -18,7 +18,15 @@ const sockets: net.Socket[] = [];
 beforeAll(async () => {
   t = await startTestServer({
     realtime: { maxBufferBytes: 64_000 },
-    collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }, { name: 'body', type: 'textarea' }] }],
+    collections: [
+      {
+        slug: 'posts',
+        fields: [
+          { name: 'title', type: 'text' },
+          { name: 'body', type: 'textarea' },
+        ],
+      },
+    ],
   });
   admin = await t.user('admin');
 });
@@ -53,8 +61,10 @@ test('a subscriber that never reads is closed once its buffer limit is passed; o
   sockets.push(slow);
   await new Promise<void>((resolve) => slow.once('connect', () => resolve()));
   slow.pause();
-  slow.write(`GET /api/cms/realtime?topics=posts HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: text/event-stream\r\nauthorization: Bearer ${admin.token}\r\n\r\n`);
-  await until(() => hub.size === 2, 3000, 'the raw client\'s stream to open');
+  slow.write(
+    `GET /api/cms/realtime?topics=posts HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: text/event-stream\r\nauthorization: Bearer ${admin.token}\r\n\r\n`,
+  );
+  await until(() => hub.size === 2, 3000, "the raw client's stream to open");
 
   const body = 'x'.repeat(200_000);
   let written = 0;
@@ -71,7 +81,7 @@ test('a subscriber that never reads is closed once its buffer limit is passed; o
   expect(hub.size).toBe(1);
 }, 60_000);
 
-test('a stream ends when its session ends; other sessions\' and API keys\' streams go on', async () => {
+test("a stream ends when its session ends; other sessions' and API keys' streams go on", async () => {
   const session = await t.user('editor', 'ed@example.com', 'a long password 1');
   const doomed = await subscribe({ authorization: `Bearer ${session.token}` });
   const other = await subscribe({ authorization: `Bearer ${admin.token}` });
@@ -100,6 +110,7 @@ test('ending a session from another device ends its stream too', async () => {
   // Every session but the laptop's (the phone's among them) ends.
   const others = sessions.body.docs.filter((x: { current: boolean }) => !x.current);
   expect(others.length).toBeGreaterThan(0);
-  for (const s of others) expect((await t.request('DELETE', `/users/sessions/${s.id}`, { token: laptop.token })).status).toBe(200);
-  await until(() => ended, 3000, 'the ended session\'s stream to end');
+  for (const s of others)
+    expect((await t.request('DELETE', `/users/sessions/${s.id}`, { token: laptop.token })).status).toBe(200);
+  await until(() => ended, 3000, "the ended session's stream to end");
 });

@@ -21,7 +21,9 @@ const config = (): UserConfig => ({
       drafts: true,
       access: {
         read: ({ user }) => (user ? true : { status: { equals: 'published' } }),
-        create: ({ user }) => Boolean(user), update: ({ user }) => Boolean(user), delete: ({ user }) => Boolean(user),
+        create: ({ user }) => Boolean(user),
+        update: ({ user }) => Boolean(user),
+        delete: ({ user }) => Boolean(user),
       },
       fields: [
         { name: 'title', type: 'text', localized: true },
@@ -44,7 +46,8 @@ const subscribe = async (query: string, headers: Record<string, string> = {}) =>
   return client;
 };
 const as = (session: { token: string }) => ({ authorization: `Bearer ${session.token}` });
-const create = async (data: Record<string, unknown>, query = '') => (await t.request('POST', `/posts${query}`, { token: admin.token, body: data })).body.doc;
+const create = async (data: Record<string, unknown>, query = '') =>
+  (await t.request('POST', `/posts${query}`, { token: admin.token, body: data })).body.doc;
 /** Events after this much quiet are surely not coming. */
 const settle = () => Bun.sleep(250);
 
@@ -74,9 +77,19 @@ describe('opening a stream', () => {
     { name: 'an unknown global', query: 'topics=globals/nope', status: 400, message: 'Unknown topic' },
     { name: 'an id that is not a positive integer', query: 'topics=posts/abc', status: 400, message: 'Unknown topic' },
     { name: 'a path too deep', query: 'topics=posts/1/x', status: 400, message: 'Unknown topic' },
-    { name: 'more topics than maxTopics', query: 'topics=posts,notes,globals/settings,posts/1', status: 400, message: 'Too many topics' },
+    {
+      name: 'more topics than maxTopics',
+      query: 'topics=posts,notes,globals/settings,posts/1',
+      status: 400,
+      message: 'Too many topics',
+    },
     { name: 'a huge topic list', query: `topics=${'posts,'.repeat(1500)}`, status: 400, message: 'too long' },
-    { name: 'a Last-Event-ID that is not an id', query: 'topics=posts&lastEventId=abc', status: 400, message: 'Last-Event-ID' },
+    {
+      name: 'a Last-Event-ID that is not an id',
+      query: 'topics=posts&lastEventId=abc',
+      status: 400,
+      message: 'Last-Event-ID',
+    },
     { name: 'a depth that is not a number', query: 'topics=posts&depth=x', status: 400, message: 'depth' },
   ];
   for (const r of refusals) {
@@ -129,7 +142,13 @@ describe('each subscriber reads as itself', () => {
     expect(anonymous.data[0].data.doc.title).toBe('Hello');
     expect(anonymous.data[0].data.doc).not.toHaveProperty('secret');
     // Admin: everything but the draft-only save; the secret field, relationships as ids (depth=0).
-    expect(summary(adminStream)).toEqual([`create ${draftDoc.id}`, `create ${live.id}`, `publish ${live.id}`, `update ${live.id}`, `delete ${draftDoc.id}`]);
+    expect(summary(adminStream)).toEqual([
+      `create ${draftDoc.id}`,
+      `create ${live.id}`,
+      `publish ${live.id}`,
+      `update ${live.id}`,
+      `delete ${draftDoc.id}`,
+    ]);
     expect(adminStream.data[1].data.doc.secret).toBe('s2');
     expect(adminStream.data[1].data.doc.author).toBe(admin.user.id);
     expect(adminStream.data[4].data.doc).toBeNull();
@@ -172,7 +191,7 @@ describe('each subscriber reads as itself', () => {
     expect(events[1].data).toMatchObject({ topic: 'globals/settings', global: 'settings', doc: { siteName: 'Site' } });
   });
 
-  test('a preview token opens that one document\'s drafts without login', async () => {
+  test("a preview token opens that one document's drafts without login", async () => {
     const doc = await create({ title: 'Live', status: 'published' });
     const preview = await t.request('POST', `/posts/${doc.id}/preview`, { token: admin.token, body: {} });
     const token = new URL(preview.body.url).searchParams.get('preview')!;
@@ -213,10 +232,16 @@ describe('delivery', () => {
     start.close();
     t.clock.advance(REPLAY_WINDOW_MS + 1000);
     await t.request('POST', '/notes', { token: admin.token, body: { text: 'new' } });
-    const before = await t.cms.store.get<{ n: number }>('SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_events" WHERE "id" = ?', [Number(old.id)]);
+    const before = await t.cms.store.get<{ n: number }>(
+      'SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_events" WHERE "id" = ?',
+      [Number(old.id)],
+    );
     expect(before!.n).toBe(1);
     await runJobs(t.cms);
-    const after = await t.cms.store.get<{ n: number }>('SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_events" WHERE "id" = ?', [Number(old.id)]);
+    const after = await t.cms.store.get<{ n: number }>(
+      'SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_events" WHERE "id" = ?',
+      [Number(old.id)],
+    );
     expect(after!.n).toBe(0);
     const again = await subscribe('topics=notes', { ...as(admin), 'last-event-id': String(Number(old.id) - 1) });
     const events = await again.waitFor(1);
@@ -230,12 +255,15 @@ describe('delivery', () => {
     expect(s.events.filter((e) => e.comment === 'ping').length).toBeGreaterThanOrEqual(1);
   });
 
-  test('the job loop\'s scheduled publish reaches subscribers', async () => {
+  test("the job loop's scheduled publish reaches subscribers", async () => {
     const doc = await create({ title: 'later' }, '?draft=true');
     const s = await subscribe(`topics=posts/${doc.id}`);
     await settle();
     const at = new Date(t.clock.now() + 60_000).toISOString();
-    expect((await t.request('POST', `/posts/${doc.id}/schedule`, { token: admin.token, body: { action: 'publish', at } })).status).toBe(201);
+    expect(
+      (await t.request('POST', `/posts/${doc.id}/schedule`, { token: admin.token, body: { action: 'publish', at } }))
+        .status,
+    ).toBe(201);
     t.clock.advance(61_000);
     await runJobs(t.cms);
     const events = await s.waitFor(1);
@@ -244,41 +272,67 @@ describe('delivery', () => {
 });
 
 describe('other writers', () => {
-  test(DEFAULT_TEST_ENGINE === 'sqlite' ? 'a Local API script in another process on the same file' : 'another instance on the same database', async () => {
-    const dir = tempDir();
-    const db = await sharedTestDatabase(dir);
-    const shared = { ...config(), database: db.database };
-    const a = await startTestServer(shared, { dir });
-    try {
-      const sessionA = await a.user('admin');
-      const s = await openSSE(`${a.api}/realtime?topics=posts`, as(sessionA));
-      open.push(s);
-      await settle();
-      if (DEFAULT_TEST_ENGINE === 'sqlite') {
-        const script = path.join(dir, 'write.ts');
-        await Bun.write(script, `import { getCMS } from ${JSON.stringify(path.resolve('src/local.ts'))};
-const cms = await getCMS({ config: { ...${JSON.stringify({ localization: shared.localization, collections: [{ slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text', localized: true }, { name: 'secret', type: 'text' }, { name: 'author', type: 'relationship', relationTo: 'users' }] }, { slug: 'notes', fields: [{ name: 'text', type: 'text' }] }], globals: shared.globals?.map((g) => ({ slug: g.slug, fields: g.fields })) })}, database: ${JSON.stringify(db.database)} } });
+  test(
+    DEFAULT_TEST_ENGINE === 'sqlite'
+      ? 'a Local API script in another process on the same file'
+      : 'another instance on the same database',
+    async () => {
+      const dir = tempDir();
+      const db = await sharedTestDatabase(dir);
+      const shared = { ...config(), database: db.database };
+      const a = await startTestServer(shared, { dir });
+      try {
+        const sessionA = await a.user('admin');
+        const s = await openSSE(`${a.api}/realtime?topics=posts`, as(sessionA));
+        open.push(s);
+        await settle();
+        if (DEFAULT_TEST_ENGINE === 'sqlite') {
+          const script = path.join(dir, 'write.ts');
+          await Bun.write(
+            script,
+            `import { getCMS } from ${JSON.stringify(path.resolve('src/local.ts'))};
+const cms = await getCMS({ config: { ...${JSON.stringify({
+              localization: shared.localization,
+              collections: [
+                {
+                  slug: 'posts',
+                  drafts: true,
+                  fields: [
+                    { name: 'title', type: 'text', localized: true },
+                    { name: 'secret', type: 'text' },
+                    { name: 'author', type: 'relationship', relationTo: 'users' },
+                  ],
+                },
+                { slug: 'notes', fields: [{ name: 'text', type: 'text' }] },
+              ],
+              globals: shared.globals?.map((g) => ({ slug: g.slug, fields: g.fields })),
+            })}, database: ${JSON.stringify(db.database)} } });
 await cms.create({ collection: 'posts', data: { title: 'from another process', status: 'published' } });
-await cms.close();`);
-        const child = Bun.spawn(['bun', script], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
-        expect(await child.exited).toBe(0);
-      } else {
-        const b = await startTestServer(shared, { dir });
-        try {
-          const sessionB = await b.user('admin');
-          await b.request('POST', '/posts', { token: sessionB.token, body: { title: 'from another instance', status: 'published' } });
-        } finally {
-          await b.server.stop();
+await cms.close();`,
+          );
+          const child = Bun.spawn(['bun', script], { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
+          expect(await child.exited).toBe(0);
+        } else {
+          const b = await startTestServer(shared, { dir });
+          try {
+            const sessionB = await b.user('admin');
+            await b.request('POST', '/posts', {
+              token: sessionB.token,
+              body: { title: 'from another instance', status: 'published' },
+            });
+          } finally {
+            await b.server.stop();
+          }
         }
+        const events = await s.waitFor(2);
+        expect(events[0].data.doc.title).toMatch(/^from another/);
+        expect(events.map((e) => e.event)).toEqual(['create', 'publish']);
+      } finally {
+        await a.server.stop();
+        await db.drop();
       }
-      const events = await s.waitFor(2);
-      expect(events[0].data.doc.title).toMatch(/^from another/);
-      expect(events.map((e) => e.event)).toEqual(['create', 'publish']);
-    } finally {
-      await a.server.stop();
-      await db.drop();
-    }
-  });
+    },
+  );
 
   test('shutting down ends every stream with a retry hint', async () => {
     const dir = tempDir();

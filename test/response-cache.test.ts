@@ -88,7 +88,18 @@ async function readTitleWithin(url: string, expected: string): Promise<unknown> 
 }
 
 function inChild(mode: 'local' | 'sql', id: number, title: string): void {
-  const child = Bun.spawnSync([process.execPath, path.join(dir, 'child.ts'), mode, path.join(dir, 'cms.config.ts'), t.database, String(id), title], { cwd: dir, stderr: 'pipe' });
+  const child = Bun.spawnSync(
+    [
+      process.execPath,
+      path.join(dir, 'child.ts'),
+      mode,
+      path.join(dir, 'cms.config.ts'),
+      t.database,
+      String(id),
+      title,
+    ],
+    { cwd: dir, stderr: 'pipe' },
+  );
   if (child.exitCode !== 0) throw new Error(`child ${mode} failed: ${child.stderr.toString()}`);
 }
 
@@ -132,11 +143,18 @@ describe('every way of writing makes the next read fresh', () => {
   test('a REST update: list, read, count and a populated author', async () => {
     const author = (await t.request('POST', '/authors', { token: editor.token, body: { name: 'Ada' } })).body.doc.id;
     const id = await createPost({ title: 'Before', status: 'published', author });
-    const reads = [`/posts/${id}`, '/posts?where[title][equals]=After', '/posts/count?where[title][equals]=After', `/posts/${id}?depth=1`];
+    const reads = [
+      `/posts/${id}`,
+      '/posts?where[title][equals]=After',
+      '/posts/count?where[title][equals]=After',
+      `/posts/${id}?depth=1`,
+    ];
     const before = await Promise.all(reads.map((u) => get(u)));
     expect(before.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     expect(before[1].body.totalDocs).toBe(0);
-    expect((await t.request('PATCH', `/posts/${id}`, { token: editor.token, body: { title: 'After' } })).status).toBe(200);
+    expect((await t.request('PATCH', `/posts/${id}`, { token: editor.token, body: { title: 'After' } })).status).toBe(
+      200,
+    );
     const after = await Promise.all(reads.map((u) => get(u)));
     expect(after[0].body.title).toBe('After');
     expect(after[1].body.totalDocs).toBe(1);
@@ -150,7 +168,10 @@ describe('every way of writing makes the next read fresh', () => {
   test('a bulk update by where', async () => {
     const id = await createPost({ title: 'bulk-old', status: 'published' });
     expect((await get(`/posts/${id}`)).body.title).toBe('bulk-old');
-    const res = await t.request('PATCH', '/posts?where[title][equals]=bulk-old', { token: editor.token, body: { title: 'bulk-new' } });
+    const res = await t.request('PATCH', '/posts?where[title][equals]=bulk-old', {
+      token: editor.token,
+      body: { title: 'bulk-new' },
+    });
     expect(res.status).toBe(200);
     expect((await get(`/posts/${id}`)).body.title).toBe('bulk-new');
   });
@@ -166,7 +187,10 @@ describe('every way of writing makes the next read fresh', () => {
     const listed = () => get('/posts?where[title][equals]=Scheduled').then((r) => r.body.totalDocs);
     expect(await listed()).toBe(0);
     const at = new Date(t.clock.now() + 3_600_000).toISOString();
-    expect((await t.request('POST', `/posts/${id}/schedule`, { token: editor.token, body: { action: 'publish', at } })).status).toBe(201);
+    expect(
+      (await t.request('POST', `/posts/${id}/schedule`, { token: editor.token, body: { action: 'publish', at } }))
+        .status,
+    ).toBe(201);
     expect(await listed()).toBe(0);
     t.clock.advance(2 * 3_600_000);
     expect((await t.request('POST', '/jobs/run', { headers: CRON })).body.jobs).toEqual({ ran: 1, failed: 0 });
@@ -179,7 +203,9 @@ describe('every way of writing makes the next read fresh', () => {
     expect((await get(`/posts/${id}`)).body.title).toBe('Second');
     const versions = (await get(`/posts/${id}/versions?sort=createdAt`, { token: editor.token })).body.docs;
     const first = versions.find((v: any) => v.version.title === 'First');
-    expect((await t.request('POST', `/posts/${id}/versions/${first.id}/restore`, { token: editor.token })).status).toBe(200);
+    expect((await t.request('POST', `/posts/${id}/versions/${first.id}/restore`, { token: editor.token })).status).toBe(
+      200,
+    );
     expect((await get(`/posts/${id}`)).body.title).toBe('First');
   });
 
@@ -214,13 +240,17 @@ describe('answers never cross callers', () => {
     const viewer = await t.user('viewer');
     const id = viewer.user.id;
     expect((await get('/memos', { token: viewer.token })).status).toBe(403);
-    expect((await t.request('PATCH', `/users/${id}`, { token: admin.token, body: { role: 'editor' } })).status).toBe(200);
+    expect((await t.request('PATCH', `/users/${id}`, { token: admin.token, body: { role: 'editor' } })).status).toBe(
+      200,
+    );
     expect((await get('/memos', { token: viewer.token })).status).toBe(200);
-    expect((await t.request('PATCH', `/users/${id}`, { token: admin.token, body: { role: 'viewer' } })).status).toBe(200);
+    expect((await t.request('PATCH', `/users/${id}`, { token: admin.token, body: { role: 'viewer' } })).status).toBe(
+      200,
+    );
     expect((await get('/memos', { token: viewer.token })).status).toBe(403);
   });
 
-  test('two users with different field access never see each other\'s answers', async () => {
+  test("two users with different field access never see each other's answers", async () => {
     const id = await createPost({ title: 'With a note', note: 'admins only', status: 'published' });
     const url = `/posts/${id}`;
     expect((await get(url, { token: admin.token })).body.note).toBe('admins only');
@@ -237,7 +267,9 @@ describe('answers never cross callers', () => {
     const id = await createPost({ title: 'Live title', status: 'published' });
     await t.request('PATCH', `/posts/${id}?draft=true`, { token: editor.token, body: { title: 'Secret draft' } });
     expect((await get(`/posts/${id}?draft=true`, { token: editor.token })).body.title).toBe('Secret draft');
-    expect((await get(`/posts?draft=true&where[id][equals]=${id}`, { token: editor.token })).text).toContain('Secret draft');
+    expect((await get(`/posts?draft=true&where[id][equals]=${id}`, { token: editor.token })).text).toContain(
+      'Secret draft',
+    );
     for (const url of [`/posts/${id}?draft=true`, `/posts/${id}`, `/posts?draft=true&where[id][equals]=${id}`]) {
       const res = await get(url);
       expect(res.text).not.toContain('Secret draft');
@@ -274,17 +306,26 @@ describe('answers never cross callers', () => {
     expect((await get('/team-notes', { headers: { 'x-team': 'blue' } })).status).toBe(200);
   });
 
-  test('an API key with no scopes is not its user\'s session', async () => {
-    const created = await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'none', user: editor.user.id, scopes: ['authors:read'] } });
+  test("an API key with no scopes is not its user's session", async () => {
+    const created = await t.request('POST', '/api-keys', {
+      token: admin.token,
+      body: { name: 'none', user: editor.user.id, scopes: ['authors:read'] },
+    });
     expect(created.status).toBe(201);
     // REST refuses an empty list; a key whose stored scopes hold none that count still has none.
-    await t.cms.store.run('UPDATE "api-keys" SET "scopes" = ? WHERE "id" = ?', [t.cms.store.dialect.encodeJSON([42]), created.body.doc.id]);
+    await t.cms.store.run('UPDATE "api-keys" SET "scopes" = ? WHERE "id" = ?', [
+      t.cms.store.dialect.encodeJSON([42]),
+      created.body.doc.id,
+    ]);
     expect((await get('/memos', { token: editor.token })).status).toBe(200);
     expect((await get('/memos', { token: created.body.key })).status).toBe(403);
   });
 
   test('an API key with fewer scopes is its own caller', async () => {
-    const created = await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'narrow', user: editor.user.id, scopes: ['authors:read'] } });
+    const created = await t.request('POST', '/api-keys', {
+      token: admin.token,
+      body: { name: 'narrow', user: editor.user.id, scopes: ['authors:read'] },
+    });
     expect(created.status).toBe(201);
     const key = created.body.key;
     expect((await get('/memos', { token: editor.token })).status).toBe(200);
@@ -360,7 +401,7 @@ describe('configuration', () => {
 });
 
 describe('before routing', () => {
-  test('a refused API key is still answered in the contract\'s shape, with CORS headers, when answers are kept', async () => {
+  test("a refused API key is still answered in the contract's shape, with CORS headers, when answers are kept", async () => {
     await get('/posts');
     const res = await get('/posts', { token: 'cms_not-a-key', headers: { origin: 'https://site.example' } });
     expect(res.status).toBe(401);

@@ -40,10 +40,17 @@ describe('HTML is safe by construction', () => {
     ['a fragment', '#top', 'href="#top"'],
   ];
   for (const [name, url, expected] of table) {
-    test(name, () => expect(richTextToHTML(root(paragraph(link(url, [text('x')]))) as unknown as RichTextValue)).toContain(expected));
+    test(name, () =>
+      expect(richTextToHTML(root(paragraph(link(url, [text('x')]))) as unknown as RichTextValue)).toContain(expected),
+    );
   }
   test('style and unknown properties of nodes never reach the markup', () => {
-    const html = richTextToHTML(root({ ...paragraph({ ...text('x'), style: 'background:url(javascript:1)' }), format: 'center;color:red' }) as unknown as RichTextValue);
+    const html = richTextToHTML(
+      root({
+        ...paragraph({ ...text('x'), style: 'background:url(javascript:1)' }),
+        format: 'center;color:red',
+      }) as unknown as RichTextValue,
+    );
     expect(html).toBe('<div class="payload-richtext"><p>x</p></div>');
   });
 });
@@ -72,10 +79,26 @@ describe('Markdown out reads back as the same content', () => {
 describe('convertRichTextValues', () => {
   const fields = [
     { name: 'body', type: 'richText', path: 'body', localized: false },
-    { name: 'rows', type: 'array', path: 'rows', localized: false, fields: [{ name: 'body', type: 'richText', path: 'rows.body', localized: false }] },
+    {
+      name: 'rows',
+      type: 'array',
+      path: 'rows',
+      localized: false,
+      fields: [{ name: 'body', type: 'richText', path: 'rows.body', localized: false }],
+    },
   ] as never;
   test('converts values at any nesting and leaves everything else', () => {
-    const doc = { id: 1, title: 'x', body: root(paragraph(text('top'))), rows: [{ id: 'a', body: root(paragraph(text('inner', 1))) }] };
-    expect(convertRichTextValues(doc, fields, 'markdown') as unknown).toEqual({ id: 1, title: 'x', body: 'top', rows: [{ id: 'a', body: '**inner**' }] });
+    const doc = {
+      id: 1,
+      title: 'x',
+      body: root(paragraph(text('top'))),
+      rows: [{ id: 'a', body: root(paragraph(text('inner', 1))) }],
+    };
+    expect(convertRichTextValues(doc, fields, 'markdown') as unknown).toEqual({
+      id: 1,
+      title: 'x',
+      body: 'top',
+      rows: [{ id: 'a', body: '**inner**' }],
+    });
   });
 });

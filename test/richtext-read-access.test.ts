@@ -18,7 +18,11 @@ const card = {
   fields: [
     { name: 'heading', type: 'text' as const },
     { name: 'internalNote', type: 'text' as const, hidden: true },
-    { name: 'staffOnly', type: 'text' as const, access: { read: ({ user }: { user?: { role?: string } | null }) => user?.role === 'admin' } },
+    {
+      name: 'staffOnly',
+      type: 'text' as const,
+      access: { read: ({ user }: { user?: { role?: string } | null }) => user?.role === 'admin' },
+    },
   ],
 };
 
@@ -38,56 +42,142 @@ const config = (): UserConfig => ({
   ],
 });
 
-const content = (lang: string) => root(
-  paragraph(text(`Text ${lang} `), inlineBlock({ id: `i-${lang}`, blockType: 'card', heading: `Inline ${lang}`, internalNote: 'inline-secret-note', staffOnly: 'inline-staff-eyes' })),
-  block({ id: `b-${lang}`, blockType: 'card', heading: `Visible ${lang}`, internalNote: 'secret-note', staffOnly: 'staff-eyes' }),
-);
+const content = (lang: string) =>
+  root(
+    paragraph(
+      text(`Text ${lang} `),
+      inlineBlock({
+        id: `i-${lang}`,
+        blockType: 'card',
+        heading: `Inline ${lang}`,
+        internalNote: 'inline-secret-note',
+        staffOnly: 'inline-staff-eyes',
+      }),
+    ),
+    block({
+      id: `b-${lang}`,
+      blockType: 'card',
+      heading: `Visible ${lang}`,
+      internalNote: 'secret-note',
+      staffOnly: 'staff-eyes',
+    }),
+  );
 
 const previewToken: { value?: string } = {};
 
-runScenarios('rich text blocks: hidden and denied fields, preview', config, [
-  {
-    name: 'a reader without the field\'s read access gets neither hidden nor denied block fields',
-    method: 'GET', url: '/posts/1', status: 200,
-    contains: ['Visible en', 'Inline en', '"blockType":"card"'], notContains: ['secret-note', 'staff-eyes', 'internalNote', 'staffOnly'],
-  },
-  { name: 'an admin gets the denied field, never the hidden one', as: 'admin', method: 'GET', url: '/posts/1', status: 200, contains: ['"staffOnly":"staff-eyes"', 'inline-staff-eyes'], notContains: ['secret-note'] },
-  { name: 'read in every locale, each locale\'s blocks are stripped', method: 'GET', url: '/posts/1?locale=all', status: 200, contains: ['Visible en', 'Visible de'], notContains: ['secret-note', 'staff-eyes'] },
-  { name: 'lists strip them too', method: 'GET', url: '/posts?where[title][equals]=Cards', status: 200, contains: ['Visible en'], notContains: ['secret-note', 'staff-eyes'] },
-  { name: 'the draft read strips them', as: 'editor', method: 'GET', url: '/posts/1?draft=true', status: 200, contains: ['Visible en'], notContains: ['secret-note', 'staff-eyes'] },
-  {
-    name: 'webhook bodies leave hidden block fields out',
-    method: 'GET', url: '/posts/1', status: 200,
-    check: async (_res, t) => {
-      await flushWebhooks(t.cms);
-      const bodies = receiver.requests.filter((r) => r.json?.collection === 'posts').map((r) => r.body);
-      expect(bodies.length).toBeGreaterThan(0);
-      for (const body of bodies) {
-        expect(body).toContain('Visible en');
-        expect(body).not.toContain('secret-note');
-      }
+runScenarios(
+  'rich text blocks: hidden and denied fields, preview',
+  config,
+  [
+    {
+      name: "a reader without the field's read access gets neither hidden nor denied block fields",
+      method: 'GET',
+      url: '/posts/1',
+      status: 200,
+      contains: ['Visible en', 'Inline en', '"blockType":"card"'],
+      notContains: ['secret-note', 'staff-eyes', 'internalNote', 'staffOnly'],
     },
-  },
-  {
-    name: 'a preview link can be made',
-    as: 'admin', method: 'POST', url: '/posts/1/preview', body: {}, status: 200,
-    check: (res) => void (previewToken.value = new URL(res.body.url).searchParams.get('preview')!),
-  },
-  {
-    name: 'a preview-token read honours richText=html',
-    method: 'GET', url: () => `/posts/1?preview=${previewToken.value}&richText=html`, status: 200,
-    check: (res) => {
-      expect(typeof res.body.content).toBe('string');
-      expect(res.body.content).toStartWith('<div class="payload-richtext"><p>Text en');
+    {
+      name: 'an admin gets the denied field, never the hidden one',
+      as: 'admin',
+      method: 'GET',
+      url: '/posts/1',
+      status: 200,
+      contains: ['"staffOnly":"staff-eyes"', 'inline-staff-eyes'],
+      notContains: ['secret-note'],
     },
+    {
+      name: "read in every locale, each locale's blocks are stripped",
+      method: 'GET',
+      url: '/posts/1?locale=all',
+      status: 200,
+      contains: ['Visible en', 'Visible de'],
+      notContains: ['secret-note', 'staff-eyes'],
+    },
+    {
+      name: 'lists strip them too',
+      method: 'GET',
+      url: '/posts?where[title][equals]=Cards',
+      status: 200,
+      contains: ['Visible en'],
+      notContains: ['secret-note', 'staff-eyes'],
+    },
+    {
+      name: 'the draft read strips them',
+      as: 'editor',
+      method: 'GET',
+      url: '/posts/1?draft=true',
+      status: 200,
+      contains: ['Visible en'],
+      notContains: ['secret-note', 'staff-eyes'],
+    },
+    {
+      name: 'webhook bodies leave hidden block fields out',
+      method: 'GET',
+      url: '/posts/1',
+      status: 200,
+      check: async (_res, t) => {
+        await flushWebhooks(t.cms);
+        const bodies = receiver.requests.filter((r) => r.json?.collection === 'posts').map((r) => r.body);
+        expect(bodies.length).toBeGreaterThan(0);
+        for (const body of bodies) {
+          expect(body).toContain('Visible en');
+          expect(body).not.toContain('secret-note');
+        }
+      },
+    },
+    {
+      name: 'a preview link can be made',
+      as: 'admin',
+      method: 'POST',
+      url: '/posts/1/preview',
+      body: {},
+      status: 200,
+      check: (res) => void (previewToken.value = new URL(res.body.url).searchParams.get('preview')!),
+    },
+    {
+      name: 'a preview-token read honours richText=html',
+      method: 'GET',
+      url: () => `/posts/1?preview=${previewToken.value}&richText=html`,
+      status: 200,
+      check: (res) => {
+        expect(typeof res.body.content).toBe('string');
+        expect(res.body.content).toStartWith('<div class="payload-richtext"><p>Text en');
+      },
+    },
+    {
+      name: 'a preview-token read honours richText=text',
+      method: 'GET',
+      url: () => `/posts/1?preview=${previewToken.value}&richText=text`,
+      status: 200,
+      check: (res) => expect(res.body.content).toBe('Text en '),
+    },
+    {
+      name: 'a preview-token read with a bad richText is a 400',
+      method: 'GET',
+      url: () => `/posts/1?preview=${previewToken.value}&richText=pdf`,
+      status: 400,
+      contains: ['"field":"richText"'],
+    },
+  ],
+  async (t) => {
+    const admin = await t.user('admin');
+    const made = await t.request('POST', '/posts', {
+      token: admin.token,
+      body: { title: 'Cards', status: 'published', content: content('en') },
+    });
+    expect(made.status).toBe(201);
+    expect(
+      (await t.request('PATCH', '/posts/1?locale=de', { token: admin.token, body: { content: content('de') } })).status,
+    ).toBe(200);
+    // The pending draft holds the same blocks.
+    expect(
+      (
+        await t.request('PATCH', '/posts/1?draft=true', {
+          token: admin.token,
+          body: { title: 'Cards', content: content('en') },
+        })
+      ).status,
+    ).toBe(200);
   },
-  { name: 'a preview-token read honours richText=text', method: 'GET', url: () => `/posts/1?preview=${previewToken.value}&richText=text`, status: 200, check: (res) => expect(res.body.content).toBe('Text en ') },
-  { name: 'a preview-token read with a bad richText is a 400', method: 'GET', url: () => `/posts/1?preview=${previewToken.value}&richText=pdf`, status: 400, contains: ['"field":"richText"'] },
-], async (t) => {
-  const admin = await t.user('admin');
-  const made = await t.request('POST', '/posts', { token: admin.token, body: { title: 'Cards', status: 'published', content: content('en') } });
-  expect(made.status).toBe(201);
-  expect((await t.request('PATCH', '/posts/1?locale=de', { token: admin.token, body: { content: content('de') } })).status).toBe(200);
-  // The pending draft holds the same blocks.
-  expect((await t.request('PATCH', '/posts/1?draft=true', { token: admin.token, body: { title: 'Cards', content: content('en') } })).status).toBe(200);
-});
+);

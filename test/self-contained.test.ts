@@ -9,7 +9,9 @@ import { join, relative } from 'node:path';
 
 const root = join(import.meta.dir, '..');
 // Written in pieces so that this file does not match itself.
-const forbidden = new RegExp(['CON' + 'TRACT', 'SP' + 'EC\\b', 'STACK' + '-FACTS', '[Ii]ss' + 'ue [0-9]+', '\u00a7'].join('|'));
+const forbidden = new RegExp(
+  ['CON' + 'TRACT', 'SP' + 'EC\\b', 'STACK' + '-FACTS', '[Ii]ss' + 'ue [0-9]+', '\u00a7'].join('|'),
+);
 const roots = ['src', 'test', 'admin', 'scripts', 'docs', 'README.md', 'CONTRIBUTING.md'];
 const skipped = new Set(['node_modules', 'dist', 'test-artifacts']);
 const textFile = /\.(ts|tsx|js|mjs|md|css|html|json|sh)$/;
@@ -27,9 +29,11 @@ describe('the repository is self-contained', () => {
     expect(files.length).toBeGreaterThan(100);
     const hits: string[] = [];
     for (const file of files) {
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (forbidden.test(line)) hits.push(`${relative(root, file)}:${i + 1}: ${line.trim().slice(0, 120)}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (forbidden.test(line)) hits.push(`${relative(root, file)}:${i + 1}: ${line.trim().slice(0, 120)}`);
+        });
     }
     expect(hits).toEqual([]);
   });

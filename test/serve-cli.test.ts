@@ -19,13 +19,23 @@ function freshDir(): string {
 }
 
 function cms(args: string[], cwd: string) {
-  const p = Bun.spawnSync([process.execPath, MAIN, ...args], { cwd, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'pipe', stderr: 'pipe' });
+  const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
+    cwd,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
 /** `cms serve` on a free port; resolves once the listening line is out, with everything it printed so far. */
 async function serve(cwd: string, extra: string[] = []) {
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', ...extra], { cwd, env: { ...process.env, NODE_ENV: 'production' }, stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', ...extra], {
+    cwd,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   let output = '';
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
@@ -38,7 +48,8 @@ async function serve(cwd: string, extra: string[] = []) {
   })();
   const started = Date.now();
   while (!/listening on (https?:\/\/\S+?)\/admin/.test(output) || !output.endsWith('\n')) {
-    if (Date.now() - started > 20_000 || proc.exitCode !== null) throw new Error(`did not start: ${output}${await new Response(proc.stderr).text()}`);
+    if (Date.now() - started > 20_000 || proc.exitCode !== null)
+      throw new Error(`did not start: ${output}${await new Response(proc.stderr).text()}`);
     await Bun.sleep(20);
   }
   const origin = /listening on (https?:\/\/\S+?)\/admin/.exec(output)![1]!;
@@ -63,8 +74,15 @@ describe('cms init', () => {
     const config = fs.readFileSync(path.join(site, 'cms.config.ts'), 'utf8');
     expect(config).toContain('export default {');
     expect(config).toMatch(/^\s*\/\/ /m);
-    expect(fs.readFileSync(path.join(site, '.gitignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['data/', 'uploads/', 'backups/']));
-    const next = r.out.slice(r.out.indexOf('next:')).trim().split('\n').slice(1).map((l) => l.trim());
+    expect(fs.readFileSync(path.join(site, '.gitignore'), 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['data/', 'uploads/', 'backups/']),
+    );
+    const next = r.out
+      .slice(r.out.indexOf('next:'))
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
     expect(next).toHaveLength(2);
     expect(next[0]).toBe('cd my-site');
     // The command as it was started, from the new folder (here from source: bun and the path of main.ts).
@@ -83,7 +101,9 @@ describe('cms init', () => {
     const dir = freshDir();
     fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ndata/');
     expect(cms(['init'], dir).code).toBe(0);
-    expect(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe('node_modules/\ndata/\nuploads/\nbackups/\n*.before-restore-*\n');
+    expect(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8')).toBe(
+      'node_modules/\ndata/\nuploads/\nbackups/\n*.before-restore-*\n',
+    );
     const again = cms(['init'], dir);
     expect(again.code).toBe(1);
     expect(again.err).toContain('already exists');
@@ -95,9 +115,14 @@ describe('first start', () => {
     const dir = freshDir();
     const first = await serve(dir);
     // The hint is printed just after the "listening" line that serve() waits for.
-    for (const deadline = Date.now() + 5000; !first.output().includes('no users yet') && Date.now() < deadline;) await Bun.sleep(10);
+    for (const deadline = Date.now() + 5000; !first.output().includes('no users yet') && Date.now() < deadline; )
+      await Bun.sleep(10);
     expect(first.output()).toContain(`no users yet: open ${first.origin}/admin to create the first admin`);
-    await fetch(`${first.origin}/api/cms/users/first-register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', password: 'password123' }) });
+    await fetch(`${first.origin}/api/cms/users/first-register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a@example.com', password: 'password123' }),
+    });
     await first.stop();
     const second = await serve(dir);
     await Bun.sleep(100);
@@ -111,7 +136,27 @@ describe('--tls-cert / --tls-key', () => {
     const dir = freshDir();
     const cert = path.join(dir, 'cert.pem');
     const key = path.join(dir, 'key.pem');
-    const made = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdout: 'pipe', stderr: 'pipe' });
+    const made = Bun.spawnSync(
+      [
+        'openssl',
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      ],
+      { stdout: 'pipe', stderr: 'pipe' },
+    );
     expect(made.exitCode).toBe(0);
     const server = await serve(dir, ['--tls-cert', cert, '--tls-key', key]);
     try {
@@ -128,7 +173,12 @@ describe('--tls-cert / --tls-key', () => {
       expect(cookies.length).toBe(2);
       for (const c of cookies) expect(c).toContain('; Secure');
       // Without trusting the certificate, a client refuses it: it really is the one given.
-      expect(await fetch(`${server.origin}/api/cms/health`).then(() => 'accepted', () => 'refused')).toBe('refused');
+      expect(
+        await fetch(`${server.origin}/api/cms/health`).then(
+          () => 'accepted',
+          () => 'refused',
+        ),
+      ).toBe('refused');
     } finally {
       await server.stop();
     }
@@ -138,8 +188,13 @@ describe('--tls-cert / --tls-key', () => {
     const dir = freshDir();
     const r = cms(['serve', '--tls-cert', path.join(dir, 'cert.pem')], dir);
     expect(r.code).toBe(1);
-    expect(r.err.trim()).toBe('--tls-cert and --tls-key go together (PEM files of the certificate and its private key)');
-    const missing = cms(['serve', '--tls-cert', path.join(dir, 'nope.pem'), '--tls-key', path.join(dir, 'nope.key')], dir);
+    expect(r.err.trim()).toBe(
+      '--tls-cert and --tls-key go together (PEM files of the certificate and its private key)',
+    );
+    const missing = cms(
+      ['serve', '--tls-cert', path.join(dir, 'nope.pem'), '--tls-key', path.join(dir, 'nope.key')],
+      dir,
+    );
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('does not exist');
   });

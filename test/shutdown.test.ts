@@ -9,7 +9,12 @@ const CLI = path.join(import.meta.dir, '../src/cli/main.ts');
 
 /** `cms serve` on a free port (the one it prints), ready once it answers. */
 async function serve(dir: string) {
-  const proc = Bun.spawn([process.execPath, CLI, 'serve', '--port', '0'], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+  const proc = Bun.spawn([process.execPath, CLI, 'serve', '--port', '0'], {
+    cwd: dir,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const reader = proc.stdout.getReader();
   let output = '';
   const deadline = Date.now() + 20_000;
@@ -31,9 +36,16 @@ describe('clean shutdown', () => {
       // A slow hook keeps the request in flight while the signal arrives; it marks when it has begun, so the
       // signal never comes before the server has the request (on a busy machine 100 ms was not enough).
       const marker = path.join(dir, 'in-flight');
-      fs.writeFileSync(path.join(dir, 'cms.config.ts'), `export default { collections: [{ slug: 'notes', access: { create: () => true }, hooks: { beforeChange: [async ({ data }) => { await Bun.write(${JSON.stringify(marker)}, ''); await Bun.sleep(300); return data }] }, fields: [{ name: 'text', type: 'text' }] }] }\n`);
+      fs.writeFileSync(
+        path.join(dir, 'cms.config.ts'),
+        `export default { collections: [{ slug: 'notes', access: { create: () => true }, hooks: { beforeChange: [async ({ data }) => { await Bun.write(${JSON.stringify(marker)}, ''); await Bun.sleep(300); return data }] }, fields: [{ name: 'text', type: 'text' }] }] }\n`,
+      );
       const { proc, base } = await serve(dir);
-      const pending = fetch(`${base}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'in flight' }) });
+      const pending = fetch(`${base}/notes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'in flight' }),
+      });
       for (const deadline = Date.now() + 10_000; !fs.existsSync(marker); await Bun.sleep(10)) {
         if (Date.now() > deadline) throw new Error('the write never reached its hook');
       }
@@ -45,7 +57,12 @@ describe('clean shutdown', () => {
       expect(db.query('SELECT text FROM notes').all()).toEqual([{ text: 'in flight' }]);
       db.close();
       // New connections are refused once it has stopped.
-      expect(await fetch(`${base}/users/init`).then(() => 'answered', () => 'refused')).toBe('refused');
+      expect(
+        await fetch(`${base}/users/init`).then(
+          () => 'answered',
+          () => 'refused',
+        ),
+      ).toBe('refused');
     }, 20_000);
   }
 });

@@ -12,7 +12,11 @@ import path from 'node:path';
 import { DEFAULT_TEST_ENGINE, tempDir } from './harness.ts';
 import { startChildServer } from './support/child-server.ts';
 
-const config = { collections: [{ slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] }] };
+const config = {
+  collections: [
+    { slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] },
+  ],
+};
 const ROUNDS = 6;
 
 /** One short-lived process on the file, as an operator's `sqlite3` session or a Local API script would be. */
@@ -29,7 +33,11 @@ db.close();
 
 function run(args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+    const child = spawn(process.execPath, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -56,7 +64,11 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'sqlite')('other processes on the SQLite
             if (res.status !== 200) failures.push(`read ${res.status}`);
             await res.arrayBuffer();
           } else {
-            const res = await fetch(`${server.api}/notes`, { method: 'POST', headers, body: JSON.stringify({ title: `w${w}-${i}` }) });
+            const res = await fetch(`${server.api}/notes`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ title: `w${w}-${i}` }),
+            });
             if (res.status === 201) acknowledged.add(((await res.json()) as { doc: { id: number } }).doc.id);
             else failures.push(`create ${res.status}`);
           }

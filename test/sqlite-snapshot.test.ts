@@ -17,7 +17,9 @@ test('a failed snapshot leaves the file free once the store closes', async () =>
   const store = openSqliteStore(file);
   await store.exec('CREATE TABLE t (v INTEGER)');
   await store.run('INSERT INTO t VALUES (1)');
-  await expect(store.snapshotTo(path.join(dir, 'no-such-folder', 'copy.db'))).rejects.toThrow(/database snapshot failed/);
+  await expect(store.snapshotTo(path.join(dir, 'no-such-folder', 'copy.db'))).rejects.toThrow(
+    /database snapshot failed/,
+  );
   await store.close();
   expect(claimDatabaseFile(file)).toBe(true);
 });

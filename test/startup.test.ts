@@ -33,9 +33,15 @@ const LAZY = [
 
 async function serveAndList(dir: string): Promise<{ init: string[]; openapi: string[] }> {
   const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'fixtures/serve-loaded-modules.ts'), dir], {
-    env: { ...process.env, NODE_ENV: 'production' }, stdout: 'pipe', stderr: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdout: 'pipe',
+    stderr: 'pipe',
   });
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   if (code !== 0) throw new Error(`serve child exited ${code}: ${err}${out}`);
   const line = out.split('\n').find((l) => l.startsWith('modules '));
   if (!line) throw new Error(`no module list in: ${out}`);
@@ -71,9 +77,19 @@ describe('cms serve on SQLite loads at start only what answering needs', () => {
 describe('the job loop waits for the first answers', () => {
   test('the start-up run (crash sweep included) runs after the first request is answered, not before', async () => {
     const dir = tempDir('cms-startup-');
-    const cms = await createCMS({ config: { collections: [] }, rootDir: dir, clock: manualClock(Date.parse('2026-01-01T00:00:00Z')), log: { info() {}, warn() {}, error() {} } });
+    const cms = await createCMS({
+      config: { collections: [] },
+      rootDir: dir,
+      clock: manualClock(Date.parse('2026-01-01T00:00:00Z')),
+      log: { info() {}, warn() {}, error() {} },
+    });
     const server = startServer(cms, { port: 0 });
-    const lastSweep = async () => (await cms.store.get<{ value: string }>(`SELECT "value" FROM "_cms_settings" WHERE "key" = 'uploads.lastSweepAt'`))?.value ?? null;
+    const lastSweep = async () =>
+      (
+        await cms.store.get<{ value: string }>(
+          `SELECT "value" FROM "_cms_settings" WHERE "key" = 'uploads.lastSweepAt'`,
+        )
+      )?.value ?? null;
     expect((await fetch(`${server.url}/api/cms/users/init`)).status).toBe(200);
     expect(await lastSweep()).toBeNull();
     const deadline = Date.now() + 5000;
@@ -89,9 +105,15 @@ describe('CMS_STARTUP_TIMING', () => {
     const dir = tempDir('cms-startup-');
     fs.writeFileSync(path.join(dir, 'cms.config.ts'), CONFIG);
     // Port 0: the system picks a free one, and the server says which in its "listening on" line.
-    const child = Bun.spawn([process.execPath, path.join(import.meta.dir, '../src/cli/main.ts'), 'serve', '--port', '0'], {
-      cwd: dir, env: { ...process.env, NODE_ENV: 'production', ...env }, stdout: 'pipe', stderr: 'pipe',
-    });
+    const child = Bun.spawn(
+      [process.execPath, path.join(import.meta.dir, '../src/cli/main.ts'), 'serve', '--port', '0'],
+      {
+        cwd: dir,
+        env: { ...process.env, NODE_ENV: 'production', ...env },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      },
+    );
     const reader = child.stdout.getReader();
     let out = '';
     let origin: string | undefined;
@@ -112,8 +134,23 @@ describe('CMS_STARTUP_TIMING', () => {
 
   test('set: one line per start-up step on stderr, up to the first answer; unset: none', async () => {
     const marked = await serveOnce({ CMS_STARTUP_TIMING: '1' });
-    const steps = marked.split('\n').filter((l) => l.startsWith('startup ')).map((l) => l.replace(/^startup\s+[\d.]+ ms\s+[\d.]+ MB\s+/, ''));
-    expect(steps).toEqual(['main', 'serve loaded', 'createCMS', 'config loaded', 'store open', 'system migrations', 'config migrations', 'storage, secret', 'app built', 'listening', 'first answer']);
+    const steps = marked
+      .split('\n')
+      .filter((l) => l.startsWith('startup '))
+      .map((l) => l.replace(/^startup\s+[\d.]+ ms\s+[\d.]+ MB\s+/, ''));
+    expect(steps).toEqual([
+      'main',
+      'serve loaded',
+      'createCMS',
+      'config loaded',
+      'store open',
+      'system migrations',
+      'config migrations',
+      'storage, secret',
+      'app built',
+      'listening',
+      'first answer',
+    ]);
     expect(await serveOnce({})).not.toContain('startup ');
   }, 30_000);
 });

@@ -21,11 +21,12 @@ describe('SQLite store', () => {
   });
 
   test('transactions never interleave across awaits: read-then-write loses no update', async () => {
-    const bump = (on: typeof store) => on.transaction(async (tx) => {
-      const { n } = (await tx.get<{ n: number }>('SELECT "n" FROM "counter" WHERE "id" = 1'))!;
-      await Bun.sleep(1);
-      await tx.run('UPDATE "counter" SET "n" = ? WHERE "id" = 1', [n + 1]);
-    });
+    const bump = (on: typeof store) =>
+      on.transaction(async (tx) => {
+        const { n } = (await tx.get<{ n: number }>('SELECT "n" FROM "counter" WHERE "id" = 1'))!;
+        await Bun.sleep(1);
+        await tx.run('UPDATE "counter" SET "n" = ? WHERE "id" = 1', [n + 1]);
+      });
     // Two stores of one process on one file share the queue, so this neither interleaves nor waits for busy_timeout.
     await Promise.all([bump(store), bump(other), bump(store), bump(other)]);
     expect(await store.get('SELECT "n" FROM "counter"')).toEqual({ n: 4 });
@@ -33,12 +34,14 @@ describe('SQLite store', () => {
 
   test('a read outside a transaction never sees its uncommitted writes', async () => {
     let seenOutside: unknown;
-    await expect(store.transaction(async (tx) => {
-      await tx.run('UPDATE "counter" SET "n" = 100');
-      expect(await tx.get('SELECT "n" FROM "counter"')).toEqual({ n: 100 });
-      seenOutside = await store.get('SELECT "n" FROM "counter"');
-      throw new Error('roll back');
-    })).rejects.toThrow('roll back');
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.run('UPDATE "counter" SET "n" = 100');
+        expect(await tx.get('SELECT "n" FROM "counter"')).toEqual({ n: 100 });
+        seenOutside = await store.get('SELECT "n" FROM "counter"');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
     expect(seenOutside).toEqual({ n: 4 });
     expect(await store.get('SELECT "n" FROM "counter"')).toEqual({ n: 4 });
   });
@@ -76,7 +79,8 @@ describe('SQLite store: group commit (src/db/sqlite/write-turn.ts)', () => {
     await other.close();
     await store.close();
   });
-  const insert = (on: typeof store, email: string) => on.transaction((tx) => tx.run('INSERT INTO "people" ("email") VALUES (?)', [email]));
+  const insert = (on: typeof store, email: string) =>
+    on.transaction((tx) => tx.run('INSERT INTO "people" ("email") VALUES (?)', [email]));
   // A fresh connection: what another process sees, committed rows only.
   const committedEmails = () => {
     const db = new Database(file, { readonly: true });
@@ -102,11 +106,15 @@ describe('SQLite store: group commit (src/db/sqlite/write-turn.ts)', () => {
 
   test('two stores of one process on one file: a batch on one commits before the other writes', async () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => insert(i % 2 ? store : other, `s${i}@example.com`)));
-    expect(committedEmails()).toEqual(expect.arrayContaining(Array.from({ length: 10 }, (_, i) => `s${i}@example.com`)));
+    expect(committedEmails()).toEqual(
+      expect.arrayContaining(Array.from({ length: 10 }, (_, i) => `s${i}@example.com`)),
+    );
   });
 
   test('every write is committed by the time its promise resolves', async () => {
-    const seen = await Promise.all(Array.from({ length: 10 }, (_, i) => insert(store, `seen${i}@example.com`).then(() => committedEmails())));
+    const seen = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => insert(store, `seen${i}@example.com`).then(() => committedEmails())),
+    );
     seen.forEach((emails, i) => expect(emails).toContain(`seen${i}@example.com`));
   });
 

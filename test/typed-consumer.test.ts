@@ -29,21 +29,43 @@ describe('cms generate:types', () => {
     expect(cli(['generate:types', '--config', path.join(dir, 'cms.config.ts')], dir).out).toContain('is up to date');
 
     const errors = compile(dir);
-    expect([...errors.keys()].sort()).toEqual(['bad-block.ts', 'bad-client.ts', 'bad-field.ts', 'bad-relation.ts', 'bad-select.ts', 'bad-slug.ts']);
+    expect([...errors.keys()].sort()).toEqual([
+      'bad-block.ts',
+      'bad-client.ts',
+      'bad-field.ts',
+      'bad-relation.ts',
+      'bad-select.ts',
+      'bad-slug.ts',
+    ]);
     expect(errors.get('bad-relation.ts')!.join('\n')).toContain(`'"media"' is not assignable`);
     expect(errors.get('bad-block.ts')!.join('\n')).toContain(`'"ctaa"' is not assignable`);
     expect(errors.get('bad-client.ts')!.join('\n')).toContain(`Type '"postz"' is not assignable`);
-    expect(errors.get('bad-client.ts')!.join('\n')).toContain(`Type '"newz"' is not assignable to type '"blog" | "news"`);
+    expect(errors.get('bad-client.ts')!.join('\n')).toContain(
+      `Type '"newz"' is not assignable to type '"blog" | "news"`,
+    );
     expect(errors.get('bad-slug.ts')!.join('\n')).toContain(`Type '"postz"' is not assignable`);
     expect(errors.get('bad-field.ts')!.join('\n')).toContain(`'titel' does not exist in type 'PostData'`);
     expect(errors.get('bad-field.ts')!.join('\n')).toContain(`Property 'banner' does not exist`);
-    expect(errors.get('bad-select.ts')!.join('\n')).toContain(`Type '"newz"' is not assignable to type '"blog" | "news"`);
+    expect(errors.get('bad-select.ts')!.join('\n')).toContain(
+      `Type '"newz"' is not assignable to type '"blog" | "news"`,
+    );
   });
 
   test('cms serve --dev writes the types at start', async () => {
     const dir = consumerProject();
-    const server = Bun.spawn([process.execPath, path.join(ROOT, 'src/cli/main.ts'), 'serve', '--dev', '--port', '0', '--config', path.join(dir, 'cms.config.ts')],
-      { cwd: dir, stdout: 'pipe', stderr: 'pipe' });
+    const server = Bun.spawn(
+      [
+        process.execPath,
+        path.join(ROOT, 'src/cli/main.ts'),
+        'serve',
+        '--dev',
+        '--port',
+        '0',
+        '--config',
+        path.join(dir, 'cms.config.ts'),
+      ],
+      { cwd: dir, stdout: 'pipe', stderr: 'pipe' },
+    );
     let output = '';
     const reader = server.stdout.getReader();
     try {
@@ -63,7 +85,9 @@ describe('cms generate:types', () => {
   test('--out writes elsewhere; interfaces follow the config (selects, relationships, localized, arrays, drafts)', () => {
     const dir = consumerProject();
     const out = path.join(dir, 'types/generated.ts');
-    expect(cli(['generate:types', '--config', path.join(dir, 'cms.config.ts'), '--out', out], dir)).toMatchObject({ code: 0 });
+    expect(cli(['generate:types', '--config', path.join(dir, 'cms.config.ts'), '--out', out], dir)).toMatchObject({
+      code: 0,
+    });
     const text = fs.readFileSync(out, 'utf8');
     expect(text).toContain('export type Locale = "en" | "de";');
     expect(text).toContain('kind: "news" | "blog";');

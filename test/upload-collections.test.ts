@@ -15,9 +15,27 @@ const open = { read: () => true, create: () => true, update: () => true, delete:
 const config: UserConfig = {
   upload: { imageSizes: [{ name: 'thumb', width: 60 }] },
   collections: [
-    { slug: 'documents', upload: { mimeTypes: ['application/pdf'] }, access: open, fields: [{ name: 'title', type: 'text' }] },
-    { slug: 'images', upload: { imageSizes: [{ name: 'card', width: 40 }] }, access: open, fields: [{ name: 'caption', type: 'text' }] },
-    { slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' }, { name: 'attachment', type: 'upload', relationTo: 'documents' }, { name: 'picture', type: 'upload', relationTo: 'images' }] },
+    {
+      slug: 'documents',
+      upload: { mimeTypes: ['application/pdf'] },
+      access: open,
+      fields: [{ name: 'title', type: 'text' }],
+    },
+    {
+      slug: 'images',
+      upload: { imageSizes: [{ name: 'card', width: 40 }] },
+      access: open,
+      fields: [{ name: 'caption', type: 'text' }],
+    },
+    {
+      slug: 'posts',
+      access: open,
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'attachment', type: 'upload', relationTo: 'documents' },
+        { name: 'picture', type: 'upload', relationTo: 'images' },
+      ],
+    },
   ],
 };
 
@@ -35,7 +53,12 @@ describe('upload collections', () => {
     const res = await t.request('POST', '/documents', { body: form(PDF, 'Terms.pdf', { title: 'Terms' }), token });
     expect(res.status).toBe(201);
     const doc = res.body.doc;
-    expect(doc).toMatchObject({ title: 'Terms', originalName: 'Terms.pdf', mimeType: 'application/pdf', filesize: PDF.length });
+    expect(doc).toMatchObject({
+      title: 'Terms',
+      originalName: 'Terms.pdf',
+      mimeType: 'application/pdf',
+      filesize: PDF.length,
+    });
     expect(doc.url).toBe(`/api/cms/documents/file/${doc.filename}`);
     const file = await fetch(`${t.api}/documents/file/${doc.filename}`);
     expect(file.status).toBe(200);
@@ -64,7 +87,9 @@ describe('upload collections', () => {
     const create = await t.request('POST', '/documents', { body: { title: 'x' }, token });
     expect(create.status).toBe(400);
     expect(create.body.errors[0].field).toBe('file');
-    await expect(localAPI(t.cms).create({ collection: 'documents', data: { title: 'x' }, overrideAccess: true })).rejects.toThrow('POST /documents');
+    await expect(
+      localAPI(t.cms).create({ collection: 'documents', data: { title: 'x' }, overrideAccess: true }),
+    ).rejects.toThrow('POST /documents');
     const patch = await t.request('PATCH', '/documents/1', { body: { filename: 'evil.pdf' }, token });
     expect(patch.status).toBe(400);
     expect(patch.body.errors[0].field).toBe('filename');
@@ -82,7 +107,11 @@ describe('upload collections', () => {
 
   test("the crash sweep keeps every upload collection's files, however old", async () => {
     const docs = (await t.request('GET', '/images?depth=0')).body.docs;
-    const names = [docs[0].filename, docs[0].sizes.card.filename, (await t.request('GET', '/documents/1')).body.filename];
+    const names = [
+      docs[0].filename,
+      docs[0].sizes.card.filename,
+      (await t.request('GET', '/documents/1')).body.filename,
+    ];
     const old = new Date(t.clock.now() - 3 * 3600_000);
     for (const name of names) fs.utimesSync(stored(name), old, old);
     fs.writeFileSync(stored('orphan-abcdefghij.pdf'), 'x');
@@ -101,12 +130,21 @@ describe('upload collections', () => {
   });
 
   test('the Local API uploads into any upload collection', async () => {
-    const doc = await localAPI(t.cms).upload({ collection: 'documents', file: { data: PDF, name: 'local.pdf' }, data: { title: 'Local' }, overrideAccess: true });
+    const doc = await localAPI(t.cms).upload({
+      collection: 'documents',
+      file: { data: PDF, name: 'local.pdf' },
+      data: { title: 'Local' },
+      overrideAccess: true,
+    });
     expect(doc).toMatchObject({ title: 'Local', originalName: 'local.pdf' });
   });
 });
 
 test('an upload collection may not declare a field named like a file field', () => {
-  expect(() => sanitizeConfig({ collections: [{ slug: 'docs', upload: true, fields: [{ name: 'filename', type: 'text' }] }] }, { configPath: '/x/cms.config.ts', rootDir: '/x' }))
-    .toThrow('collections[0].fields[0].name');
+  expect(() =>
+    sanitizeConfig(
+      { collections: [{ slug: 'docs', upload: true, fields: [{ name: 'filename', type: 'text' }] }] },
+      { configPath: '/x/cms.config.ts', rootDir: '/x' },
+    ),
+  ).toThrow('collections[0].fields[0].name');
 });

@@ -43,7 +43,7 @@ test('the log stays bounded through thousands of commits, and every row is there
     const { frames, backfilled } = walIndex(file);
     return backfilled >= frames;
   };
-  for (const deadline = Date.now() + 10_000; !backfilled() && Date.now() < deadline;) await Bun.sleep(20);
+  for (const deadline = Date.now() + 10_000; !backfilled() && Date.now() < deadline; ) await Bun.sleep(20);
   expect(backfilled()).toBe(true);
   await store.run('INSERT INTO t (body) VALUES (?)', ['one more']);
   expect(walIndex(file).frames).toBeLessThan(10);

@@ -34,11 +34,24 @@ async function readFirstLine(stream: ReadableStream<Uint8Array>): Promise<string
 }
 
 test('kill -9 during a hanging send, restart 5+ minutes later: the event is delivered exactly once more', async () => {
-  const child = Bun.spawn([process.execPath, path.join(import.meta.dir, 'fixtures/webhook-crash-server.ts'), dir, receiver.url, shared.database], { stdout: 'pipe', stderr: 'inherit' });
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      path.join(import.meta.dir, 'fixtures/webhook-crash-server.ts'),
+      dir,
+      receiver.url,
+      shared.database,
+    ],
+    { stdout: 'pipe', stderr: 'inherit' },
+  );
   try {
     const { url } = JSON.parse(await readFirstLine(child.stdout));
     const started = performance.now();
-    const res = await fetch(`${url}/api/cms/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'survives' }) });
+    const res = await fetch(`${url}/api/cms/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'survives' }),
+    });
     expect(res.status).toBe(201);
     expect(performance.now() - started).toBeLessThan(1000); // the write never waits for the send
     await receiver.waitFor(1);
@@ -52,10 +65,15 @@ test('kill -9 during a hanging send, restart 5+ minutes later: the event is deli
   receiver.respondWith(answer(200));
 
   const clock = manualClock(killedAt + 4 * MINUTE);
-  const cms = await createCMS({ config: crashConfig(dir, receiver.url, shared.database), rootDir: dir, clock, log: quietLog });
+  const cms = await createCMS({
+    config: crashConfig(dir, receiver.url, shared.database),
+    rootDir: dir,
+    clock,
+    log: quietLog,
+  });
   try {
     const rows = () => cms.store.all<DeliveryRow>('SELECT * FROM "webhook-deliveries"');
-    expect((await rows())).toMatchObject([{ id: first.headers['x-cms-delivery'], state: 'sending', attempts: 1 }]);
+    expect(await rows()).toMatchObject([{ id: first.headers['x-cms-delivery'], state: 'sending', attempts: 1 }]);
 
     // Within the lease the interrupted send is left alone (its process might still be sending).
     expect(await retryDueWebhooks(cms)).toEqual({ sent: 0, failed: 0, pending: 0 });
@@ -69,7 +87,7 @@ test('kill -9 during a hanging send, restart 5+ minutes later: the event is deli
     expect(again.headers['x-cms-signature']).toBe(first.headers['x-cms-signature']);
     expect(again.body).toBe(first.body);
     expect(again.json).toMatchObject({ event: 'create', collection: 'posts', doc: { title: 'survives' } });
-    expect((await rows())).toEqual([]);
+    expect(await rows()).toEqual([]);
 
     clock.advance(24 * 60 * MINUTE);
     expect(await retryDueWebhooks(cms)).toEqual({ sent: 0, failed: 0, pending: 0 });

@@ -8,7 +8,13 @@ import { localAPI } from '../src/local.ts';
 
 const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
 const collections = [{ slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' as const }] }];
-const globals = [{ slug: 'settings', access: { read: () => true, update: () => true }, fields: [{ name: 'siteName', type: 'text' as const }] }];
+const globals = [
+  {
+    slug: 'settings',
+    access: { read: () => true, update: () => true },
+    fields: [{ name: 'siteName', type: 'text' as const }],
+  },
+];
 
 const savedDelays = [...webhookTiming.quickRetryDelays];
 beforeAll(() => {
@@ -19,8 +25,22 @@ afterAll(() => {
 });
 
 runScenarios('webhook deliveries without webhooks configured', { collections }, [
-  { name: 'the list does not exist', method: 'GET', url: '/webhook-deliveries', as: 'admin', status: 404, contains: ['"errors"'] },
-  { name: 'retry does not exist', method: 'POST', url: '/webhook-deliveries/abc/retry', as: 'admin', status: 404, contains: ['"errors"'] },
+  {
+    name: 'the list does not exist',
+    method: 'GET',
+    url: '/webhook-deliveries',
+    as: 'admin',
+    status: 404,
+    contains: ['"errors"'],
+  },
+  {
+    name: 'retry does not exist',
+    method: 'POST',
+    url: '/webhook-deliveries/abc/retry',
+    as: 'admin',
+    status: 404,
+    contains: ['"errors"'],
+  },
 ]);
 
 describe('webhook deliveries API', () => {
@@ -36,7 +56,10 @@ describe('webhook deliveries API', () => {
     t = await startTestServer({
       collections,
       globals,
-      webhooks: [{ url: gone.url, collections: ['posts'], globals: [] }, { url: flaky.url, collections: [], events: ['update'] }],
+      webhooks: [
+        { url: gone.url, collections: ['posts'], globals: [] },
+        { url: flaky.url, collections: [], events: ['update'] },
+      ],
     });
     admin = await t.user('admin');
     editor = await t.user('editor');
@@ -60,32 +83,91 @@ describe('webhook deliveries API', () => {
   test('admins get the list shape, newest first, docs shaped { id, event, url, collection | global, docId, state, attempts, lastError, nextAttemptAt, createdAt }', async () => {
     const res = await t.request('GET', '/webhook-deliveries', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ totalDocs: 2, limit: 10, page: 1, totalPages: 1, hasNextPage: false, hasPrevPage: false, nextPage: null, prevPage: null });
-    const [globalDelivery, postDelivery] = res.body.docs;
-    expect(Object.keys(postDelivery)).toEqual(['id', 'event', 'url', 'collection', 'docId', 'state', 'attempts', 'lastError', 'nextAttemptAt', 'createdAt']);
-    expect(postDelivery).toEqual({
-      id: gone.requests[0].headers['x-cms-delivery'], event: 'create', url: gone.url, collection: 'posts', docId: 1,
-      state: 'failed', attempts: 1, lastError: 'HTTP 410', nextAttemptAt: null, createdAt: '2026-01-01T00:00:00.000Z',
+    expect(res.body).toMatchObject({
+      totalDocs: 2,
+      limit: 10,
+      page: 1,
+      totalPages: 1,
+      hasNextPage: false,
+      hasPrevPage: false,
+      nextPage: null,
+      prevPage: null,
     });
-    expect(Object.keys(globalDelivery)).toEqual(['id', 'event', 'url', 'global', 'docId', 'state', 'attempts', 'lastError', 'nextAttemptAt', 'createdAt']);
-    expect(globalDelivery).toMatchObject({ event: 'update', url: flaky.url, global: 'settings', docId: null, state: 'pending', attempts: 3, lastError: 'HTTP 500', nextAttemptAt: '2026-01-01T00:01:00.000Z' });
+    const [globalDelivery, postDelivery] = res.body.docs;
+    expect(Object.keys(postDelivery)).toEqual([
+      'id',
+      'event',
+      'url',
+      'collection',
+      'docId',
+      'state',
+      'attempts',
+      'lastError',
+      'nextAttemptAt',
+      'createdAt',
+    ]);
+    expect(postDelivery).toEqual({
+      id: gone.requests[0].headers['x-cms-delivery'],
+      event: 'create',
+      url: gone.url,
+      collection: 'posts',
+      docId: 1,
+      state: 'failed',
+      attempts: 1,
+      lastError: 'HTTP 410',
+      nextAttemptAt: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(Object.keys(globalDelivery)).toEqual([
+      'id',
+      'event',
+      'url',
+      'global',
+      'docId',
+      'state',
+      'attempts',
+      'lastError',
+      'nextAttemptAt',
+      'createdAt',
+    ]);
+    expect(globalDelivery).toMatchObject({
+      event: 'update',
+      url: flaky.url,
+      global: 'settings',
+      docId: null,
+      state: 'pending',
+      attempts: 3,
+      lastError: 'HTTP 500',
+      nextAttemptAt: '2026-01-01T00:01:00.000Z',
+    });
   });
 
   test('limit and page', async () => {
     const res = await t.request('GET', '/webhook-deliveries?limit=1&page=2', { token: admin.token });
-    expect(res.body).toMatchObject({ totalDocs: 2, limit: 1, page: 2, totalPages: 2, hasNextPage: false, hasPrevPage: true, prevPage: 1, nextPage: null });
+    expect(res.body).toMatchObject({
+      totalDocs: 2,
+      limit: 1,
+      page: 2,
+      totalPages: 2,
+      hasNextPage: false,
+      hasPrevPage: true,
+      prevPage: 1,
+      nextPage: null,
+    });
     expect(res.body.docs).toHaveLength(1);
     expect(res.body.docs[0].event).toBe('create');
     expect((await t.request('GET', '/webhook-deliveries?limit=101', { token: admin.token })).status).toBe(400);
     expect((await t.request('GET', '/webhook-deliveries?page=0', { token: admin.token })).status).toBe(400);
   });
 
-  test('state filters the list (the admin view\'s filter); an unknown state is a 400 naming it', async () => {
+  test("state filters the list (the admin view's filter); an unknown state is a 400 naming it", async () => {
     const failed = await t.request('GET', '/webhook-deliveries?state=failed', { token: admin.token });
     expect(failed.body).toMatchObject({ totalDocs: 1, docs: [{ state: 'failed', event: 'create' }] });
     const pending = await t.request('GET', '/webhook-deliveries?state=pending', { token: admin.token });
     expect(pending.body).toMatchObject({ totalDocs: 1, docs: [{ state: 'pending', event: 'update' }] });
-    expect((await t.request('GET', '/webhook-deliveries?state=sending', { token: admin.token })).body.totalDocs).toBe(0);
+    expect((await t.request('GET', '/webhook-deliveries?state=sending', { token: admin.token })).body.totalDocs).toBe(
+      0,
+    );
     const bad = await t.request('GET', '/webhook-deliveries?state=done', { token: admin.token });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatchObject({ field: 'state' });
@@ -108,7 +190,12 @@ describe('webhook deliveries API', () => {
     gone.respondWith(answer(200));
     const res = await t.request('POST', `/webhook-deliveries/${failed.id}/retry`, { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body.doc).toMatchObject({ id: failed.id, state: 'pending', attempts: 0, nextAttemptAt: new Date(t.clock.now()).toISOString() });
+    expect(res.body.doc).toMatchObject({
+      id: failed.id,
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date(t.clock.now()).toISOString(),
+    });
     expect(res.body.message).toBeString();
     await flushWebhooks(t.cms);
     expect(gone.requests).toHaveLength(2);

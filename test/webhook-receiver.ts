@@ -1,5 +1,12 @@
 /** A real webhook receiver on loopback for the tests: records every request, answers as told. */
-export type ReceivedRequest = { method: string; path: string; headers: Record<string, string>; body: string; json: any; at: number };
+export type ReceivedRequest = {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  json: any;
+  at: number;
+};
 export type Respond = (request: ReceivedRequest, index: number) => Response | Promise<Response>;
 
 export type Receiver = {
@@ -12,7 +19,10 @@ export type Receiver = {
   stop(): Promise<void>;
 };
 
-export const answer = (status: number, body = '') => () => new Response(body, { status });
+export const answer =
+  (status: number, body = '') =>
+  () =>
+    new Response(body, { status });
 /** Never answers (until the receiver stops). */
 export const hang: Respond = () => new Promise<Response>(() => {});
 
@@ -29,7 +39,14 @@ export function startReceiver(respond: Respond = answer(200, 'ok')): Receiver {
       try {
         json = JSON.parse(body);
       } catch {}
-      const received = { method: request.method, path: new URL(request.url).pathname, headers: Object.fromEntries(request.headers), body, json, at: Date.now() };
+      const received = {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        headers: Object.fromEntries(request.headers),
+        body,
+        json,
+        at: Date.now(),
+      };
       requests.push(received);
       return current(received, requests.length - 1);
     },

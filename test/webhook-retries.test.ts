@@ -77,8 +77,13 @@ describe('webhook retries', () => {
     expect(new Set(seen.map((q) => q.headers['x-cms-delivery'])).size).toBe(1);
     expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(95);
     expect(seen[2].at - seen[1].at).toBeGreaterThanOrEqual(495);
-    const [row] = (await rows(t));
-    expect(row).toMatchObject({ state: 'pending', attempts: 3, lastError: 'HTTP 500', nextAttemptAt: t.clock.now() + MINUTE });
+    const [row] = await rows(t);
+    expect(row).toMatchObject({
+      state: 'pending',
+      attempts: 3,
+      lastError: 'HTTP 500',
+      nextAttemptAt: t.clock.now() + MINUTE,
+    });
     // Not due yet: the job loop leaves it alone.
     expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 0, failed: 0, pending: 1 });
     expect(receiver.requests).toHaveLength(3);
@@ -91,18 +96,23 @@ describe('webhook retries', () => {
     expect(receiver.requests).toHaveLength(3);
     const scheduled = RETRY_DELAYS.slice(2);
     for (const [i, delay] of scheduled.entries()) {
-      const [before] = (await rows(t));
+      const [before] = await rows(t);
       t.clock.advance(delay - 1);
       expect((await retryDueWebhooks(t.cms)).sent).toBe(0); // one millisecond early: not due
       t.clock.advance(1);
       const last = i === scheduled.length - 1;
       expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 0, failed: last ? 1 : 0, pending: last ? 0 : 1 });
       expect(receiver.requests).toHaveLength(4 + i);
-      const [after] = (await rows(t));
+      const [after] = await rows(t);
       expect(after.attempts).toBe(before.attempts + 1);
-      if (!last) expect(after).toMatchObject({ state: 'pending', nextAttemptAt: t.clock.now() + scheduled[i + 1], lastError: 'HTTP 503' });
+      if (!last)
+        expect(after).toMatchObject({
+          state: 'pending',
+          nextAttemptAt: t.clock.now() + scheduled[i + 1],
+          lastError: 'HTTP 503',
+        });
     }
-    const [row] = (await rows(t));
+    const [row] = await rows(t);
     expect(row).toMatchObject({ state: 'failed', attempts: MAX_ATTEMPTS, lastError: 'HTTP 503', nextAttemptAt: null });
     t.clock.advance(7 * 24 * 60 * MINUTE);
     expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 0, failed: 0, pending: 0 });
@@ -117,7 +127,7 @@ describe('webhook retries', () => {
     t.clock.advance(MINUTE);
     expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 1, failed: 0, pending: 0 });
     expect(receiver.requests).toHaveLength(4);
-    expect((await rows(t))).toEqual([]);
+    expect(await rows(t)).toEqual([]);
   });
 
   test('a job-loop run right after a write leaves the first attempt and the quick retries to the writing process', async () => {
@@ -126,7 +136,7 @@ describe('webhook retries', () => {
     expect(await retryDueWebhooks(t.cms)).toMatchObject({ sent: 0, failed: 0 });
     await flushWebhooks(t.cms);
     expect(receiver.requests).toHaveLength(3);
-    expect((await rows(t))).toMatchObject([{ state: 'pending', attempts: 3 }]);
+    expect(await rows(t)).toMatchObject([{ state: 'pending', attempts: 3 }]);
   });
 
   test('when the job loop takes a row during a quick-retry wait, the waiting timer does not send it again', async () => {
@@ -138,7 +148,7 @@ describe('webhook retries', () => {
     expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 0, failed: 0, pending: 1 });
     await flushWebhooks(t.cms);
     expect(receiver.requests).toHaveLength(2);
-    expect((await rows(t))).toMatchObject([{ state: 'pending', attempts: 2, nextAttemptAt: t.clock.now() + 5000 }]);
+    expect(await rows(t)).toMatchObject([{ state: 'pending', attempts: 2, nextAttemptAt: t.clock.now() + 5000 }]);
   });
 
   test('a stored delivery whose target was taken out of the config is failed, not sent', async () => {
@@ -148,14 +158,19 @@ describe('webhook retries', () => {
     expect(first.receiver.requests).toHaveLength(3);
     await first.t.server.stop();
     const other = startReceiver();
-    t = await startTestServer({
-      database: first.t.database,
-      webhooks: [{ url: other.url, collections: ['posts'], events: ['create'] }],
-      collections: [{ slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' }] }],
-    }, { dir: first.t.dir, clockStart: first.t.clock.now() + MINUTE });
+    t = await startTestServer(
+      {
+        database: first.t.database,
+        webhooks: [{ url: other.url, collections: ['posts'], events: ['create'] }],
+        collections: [{ slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' }] }],
+      },
+      { dir: first.t.dir, clockStart: first.t.clock.now() + MINUTE },
+    );
     try {
       expect(await retryDueWebhooks(t.cms)).toEqual({ sent: 0, failed: 1, pending: 0 });
-      expect((await rows(t))).toMatchObject([{ state: 'failed', attempts: 4, lastError: 'the target is no longer in the config' }]);
+      expect(await rows(t)).toMatchObject([
+        { state: 'failed', attempts: 4, lastError: 'the target is no longer in the config' },
+      ]);
       expect(first.receiver.requests).toHaveLength(3);
       expect(other.requests).toHaveLength(0);
     } finally {
@@ -170,7 +185,7 @@ describe('webhook retries', () => {
     t.clock.advance(24 * 60 * MINUTE);
     await retryDueWebhooks(t.cms);
     expect(receiver.requests).toHaveLength(1);
-    expect((await rows(t))).toMatchObject([{ state: 'failed', attempts: 1, lastError: 'HTTP 410', nextAttemptAt: null }]);
+    expect(await rows(t)).toMatchObject([{ state: 'failed', attempts: 1, lastError: 'HTTP 410', nextAttemptAt: null }]);
   });
 
   test('429 is retried', async () => {
@@ -178,15 +193,17 @@ describe('webhook retries', () => {
     await createPost(t);
     await flushWebhooks(t.cms);
     expect(receiver.requests).toHaveLength(2);
-    expect((await rows(t))).toEqual([]);
+    expect(await rows(t)).toEqual([]);
   });
 
   test('a redirect is not followed and not retried', async () => {
-    const { t, receiver } = await setup(() => new Response(null, { status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } }));
+    const { t, receiver } = await setup(
+      () => new Response(null, { status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } }),
+    );
     await createPost(t);
     await flushWebhooks(t.cms);
     expect(receiver.requests).toHaveLength(1);
-    expect((await rows(t))).toMatchObject([{ state: 'failed', lastError: 'HTTP 302 (redirects are not followed)' }]);
+    expect(await rows(t)).toMatchObject([{ state: 'failed', lastError: 'HTTP 302 (redirects are not followed)' }]);
   });
 
   test('a network error is retried', async () => {
@@ -196,7 +213,7 @@ describe('webhook retries', () => {
     const { t } = await setup(answer(200), url);
     await createPost(t);
     await flushWebhooks(t.cms);
-    const [row] = (await rows(t));
+    const [row] = await rows(t);
     expect(row.state).toBe('pending');
     expect(row.attempts).toBe(3);
     expect(row.lastError).toStartWith('network error');
@@ -210,7 +227,7 @@ describe('webhook retries', () => {
       await createPost(t);
       await flushWebhooks(t.cms);
       expect(receiver.requests).toHaveLength(2);
-      expect((await rows(t))).toEqual([]);
+      expect(await rows(t)).toEqual([]);
     } finally {
       webhookTiming.timeoutMs = timeout;
     }
@@ -223,7 +240,7 @@ describe('webhook retries', () => {
       const { t } = await setup(hang);
       await createPost(t);
       await flushWebhooks(t.cms);
-      expect((await rows(t))).toMatchObject([{ state: 'pending', attempts: 3, lastError: 'timeout after 0.1 s' }]);
+      expect(await rows(t)).toMatchObject([{ state: 'pending', attempts: 3, lastError: 'timeout after 0.1 s' }]);
     } finally {
       webhookTiming.timeoutMs = timeout;
     }

@@ -16,10 +16,16 @@ describe('retry schedule', () => {
   test('1 s and 5 s in the process, then 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, then none', () => {
     const steps = Array.from({ length: 10 }, (_, i) => nextRetry(i + 1));
     expect(steps).toEqual([
-      { delay: 1 * s, quick: true }, { delay: 5 * s, quick: true },
-      { delay: 1 * min, quick: false }, { delay: 5 * min, quick: false }, { delay: 30 * min, quick: false },
-      { delay: 2 * h, quick: false }, { delay: 6 * h, quick: false }, { delay: 12 * h, quick: false },
-      null, null,
+      { delay: 1 * s, quick: true },
+      { delay: 5 * s, quick: true },
+      { delay: 1 * min, quick: false },
+      { delay: 5 * min, quick: false },
+      { delay: 30 * min, quick: false },
+      { delay: 2 * h, quick: false },
+      { delay: 6 * h, quick: false },
+      { delay: 12 * h, quick: false },
+      null,
+      null,
     ]);
     expect(MAX_ATTEMPTS).toBe(9);
     expect(SENDING_LEASE_MS).toBe(5 * min);
@@ -43,7 +49,8 @@ describe('target matching', () => {
     { url: 'http://e/', events: [], collections: ['posts'] },
     { url: 'http://f/', globals: ['settings'], collections: ['pages'] },
   ];
-  const urls = (event: Parameters<typeof matchingTargets>[1]) => matchingTargets(targets, event).map((m) => m.target.url);
+  const urls = (event: Parameters<typeof matchingTargets>[1]) =>
+    matchingTargets(targets, event).map((m) => m.target.url);
 
   test('absent filters mean all, [] means none, each filter narrows', () => {
     expect(urls({ type: 'create', collection: 'posts' })).toEqual(['http://a/', 'http://d/']);
@@ -59,18 +66,45 @@ describe('target matching', () => {
 });
 
 describe('hidden fields', () => {
-  const config = sanitizeConfig({
-    localization: { locales: ['en', 'de'], defaultLocale: 'en' },
-    collections: [{
-      slug: 'posts',
-      fields: [
-        { name: 'title', type: 'text', localized: true },
-        { name: 'note', type: 'text', hidden: true, localized: true },
-        { name: 'meta', type: 'group', localized: true, fields: [{ name: 'a', type: 'text' }, { name: 'b', type: 'text', hidden: true }] },
-        { name: 'rows', type: 'array', fields: [{ name: 'x', type: 'number' }, { name: 'inner', type: 'group', fields: [{ name: 'y', type: 'text', hidden: true }, { name: 'z', type: 'text' }] }] },
+  const config = sanitizeConfig(
+    {
+      localization: { locales: ['en', 'de'], defaultLocale: 'en' },
+      collections: [
+        {
+          slug: 'posts',
+          fields: [
+            { name: 'title', type: 'text', localized: true },
+            { name: 'note', type: 'text', hidden: true, localized: true },
+            {
+              name: 'meta',
+              type: 'group',
+              localized: true,
+              fields: [
+                { name: 'a', type: 'text' },
+                { name: 'b', type: 'text', hidden: true },
+              ],
+            },
+            {
+              name: 'rows',
+              type: 'array',
+              fields: [
+                { name: 'x', type: 'number' },
+                {
+                  name: 'inner',
+                  type: 'group',
+                  fields: [
+                    { name: 'y', type: 'text', hidden: true },
+                    { name: 'z', type: 'text' },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
       ],
-    }],
-  }, { configPath: null, rootDir: '/tmp' });
+    },
+    { configPath: null, rootDir: '/tmp' },
+  );
 
   test('are removed at the top, inside groups and array rows, and in every locale of a localized group', () => {
     const doc = {
@@ -78,13 +112,19 @@ describe('hidden fields', () => {
       title: { en: 'T', de: 'T2' },
       note: { en: 'n' },
       meta: { en: { a: '1', b: '2' }, de: { a: '3', b: '4' } },
-      rows: [{ x: 1, inner: { y: 'hide', z: 'keep' } }, { x: 2, inner: null }],
+      rows: [
+        { x: 1, inner: { y: 'hide', z: 'keep' } },
+        { x: 2, inner: null },
+      ],
     };
     expect(withoutHiddenFields(config.collectionsBySlug.get('posts')!.fields, doc)).toEqual({
       id: 1,
       title: { en: 'T', de: 'T2' },
       meta: { en: { a: '1' }, de: { a: '3' } },
-      rows: [{ x: 1, inner: { z: 'keep' } }, { x: 2, inner: null }],
+      rows: [
+        { x: 1, inner: { z: 'keep' } },
+        { x: 2, inner: null },
+      ],
     });
     expect(doc.note).toEqual({ en: 'n' }); // the stored document is not touched
   });
@@ -98,10 +138,20 @@ describe('signing and headers', () => {
 
   test('configured headers are sent; the protocol headers cannot be overridden by them', () => {
     const headers = requestHeaders({
-      url: 'http://x/', deliveryId: 'd1', event: 'update', body: '{}', signature: null,
+      url: 'http://x/',
+      deliveryId: 'd1',
+      event: 'update',
+      body: '{}',
+      signature: null,
       headers: { 'X-Api-Key': 'k', 'Content-Type': 'text/plain', 'x-cms-signature': 'forged', 'X-CMS-Event': 'nope' },
     });
-    expect(headers).toEqual({ 'x-api-key': 'k', 'content-type': 'application/json', 'user-agent': 'cms-webhooks', 'x-cms-event': 'update', 'x-cms-delivery': 'd1' });
+    expect(headers).toEqual({
+      'x-api-key': 'k',
+      'content-type': 'application/json',
+      'user-agent': 'cms-webhooks',
+      'x-cms-event': 'update',
+      'x-cms-delivery': 'd1',
+    });
   });
 });
 
@@ -111,13 +161,17 @@ describe('send limiter', () => {
     let running = 0;
     let peak = 0;
     const order: number[] = [];
-    await Promise.all(Array.from({ length: 20 }, (_, i) => limiter.run(async () => {
-      running++;
-      peak = Math.max(peak, running);
-      await Bun.sleep(Math.random() * 5);
-      order.push(i);
-      running--;
-    })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        limiter.run(async () => {
+          running++;
+          peak = Math.max(peak, running);
+          await Bun.sleep(Math.random() * 5);
+          order.push(i);
+          running--;
+        }),
+      ),
+    );
     expect(peak).toBe(3);
     expect(order).toHaveLength(20);
     expect(limiter.active).toBe(0);
@@ -131,15 +185,31 @@ describe('one request', () => {
     const { webhookTiming } = await import('../src/webhooks/retry-schedule.ts');
     const saved = webhookTiming.timeoutMs;
     webhookTiming.timeoutMs = 300;
-    const big = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('x'.repeat(20_000_000), { status: 503 }) });
-    const stuck = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('partial')) })) });
+    const big = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: () => new Response('x'.repeat(20_000_000), { status: 503 }),
+    });
+    const stuck = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch: () => new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('partial')) })),
+    });
     try {
       const request = { deliveryId: 'd', event: 'create', body: '{}', signature: null };
       let started = performance.now();
-      expect(await sendWebhookRequest({ ...request, url: `http://127.0.0.1:${big.port}/` })).toEqual({ ok: false, retry: true, error: 'HTTP 503', status: 503 });
+      expect(await sendWebhookRequest({ ...request, url: `http://127.0.0.1:${big.port}/` })).toEqual({
+        ok: false,
+        retry: true,
+        error: 'HTTP 503',
+        status: 503,
+      });
       expect(performance.now() - started).toBeLessThan(250);
       started = performance.now();
-      expect(await sendWebhookRequest({ ...request, url: `http://127.0.0.1:${stuck.port}/` })).toEqual({ ok: true, status: 200 });
+      expect(await sendWebhookRequest({ ...request, url: `http://127.0.0.1:${stuck.port}/` })).toEqual({
+        ok: true,
+        status: 200,
+      });
       expect(performance.now() - started).toBeLessThan(2000);
     } finally {
       webhookTiming.timeoutMs = saved;

@@ -31,8 +31,23 @@ function contentConfig(): UserConfig {
         fields: [
           { name: 'title', type: 'text', localized: true },
           { name: 'internalNote', type: 'text', hidden: true },
-          { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }, { name: 'token', type: 'text', hidden: true }] },
-          { name: 'items', type: 'array', localized: true, fields: [{ name: 'label', type: 'text' }, { name: 'cost', type: 'number', hidden: true }] },
+          {
+            name: 'seo',
+            type: 'group',
+            fields: [
+              { name: 'title', type: 'text' },
+              { name: 'token', type: 'text', hidden: true },
+            ],
+          },
+          {
+            name: 'items',
+            type: 'array',
+            localized: true,
+            fields: [
+              { name: 'label', type: 'text' },
+              { name: 'cost', type: 'number', hidden: true },
+            ],
+          },
           { name: 'status', type: 'select', options: ['draft', 'published'] },
         ],
       },
@@ -40,7 +55,14 @@ function contentConfig(): UserConfig {
       { slug: 'notes', access: open, fields: [{ name: 'text', type: 'text' }] },
     ],
     globals: [
-      { slug: 'settings', access: { read: () => true, update: () => true }, fields: [{ name: 'siteName', type: 'text' }, { name: 'apiToken', type: 'text', hidden: true }] },
+      {
+        slug: 'settings',
+        access: { read: () => true, update: () => true },
+        fields: [
+          { name: 'siteName', type: 'text' },
+          { name: 'apiToken', type: 'text', hidden: true },
+        ],
+      },
       { slug: 'footer', access: { read: () => true, update: () => true }, fields: [{ name: 'text', type: 'text' }] },
     ],
   };
@@ -51,7 +73,8 @@ describe('webhook events, filters and request shape', () => {
   const r = {} as Record<'all' | 'publishOnly' | 'none' | 'globalsOnly' | 'signed' | 'notesUnpublish', Receiver>;
 
   beforeAll(async () => {
-    for (const name of ['all', 'publishOnly', 'none', 'globalsOnly', 'signed', 'notesUnpublish'] as const) r[name] = startReceiver();
+    for (const name of ['all', 'publishOnly', 'none', 'globalsOnly', 'signed', 'notesUnpublish'] as const)
+      r[name] = startReceiver();
     t = await startTestServer({
       ...contentConfig(),
       webhooks: [
@@ -59,7 +82,14 @@ describe('webhook events, filters and request shape', () => {
         { url: r.publishOnly.url, events: ['publish'], collections: ['posts'] },
         { url: r.none.url, collections: [], globals: [] },
         { url: r.globalsOnly.url, collections: [], globals: ['settings'] },
-        { url: r.signed.url, secret: SECRET, headers: { authorization: 'Bearer receiver-token', 'x-team': 'content' }, events: ['create', 'update'], collections: ['posts'], globals: [] },
+        {
+          url: r.signed.url,
+          secret: SECRET,
+          headers: { authorization: 'Bearer receiver-token', 'x-team': 'content' },
+          events: ['create', 'update'],
+          collections: ['posts'],
+          globals: [],
+        },
         { url: r.notesUnpublish.url, events: ['unpublish', 'delete'], collections: ['notes', 'posts'] },
       ],
     });
@@ -72,10 +102,16 @@ describe('webhook events, filters and request shape', () => {
   /** Requests a receiver got for one collection or global since `from`. */
   const got = (receiver: Receiver, from = 0, slug?: string) =>
     receiver.requests.slice(from).filter((q) => !slug || q.json?.collection === slug || q.json?.global === slug);
-  const events = (receiver: Receiver, from = 0, slug?: string) => got(receiver, from, slug).map((q) => q.headers['x-cms-event']).sort();
+  const events = (receiver: Receiver, from = 0, slug?: string) =>
+    got(receiver, from, slug)
+      .map((q) => q.headers['x-cms-event'])
+      .sort();
 
   async function write(method: string, url: string, body?: unknown) {
-    const marks = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.requests.length])) as Record<keyof typeof r, number>;
+    const marks = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.requests.length])) as Record<
+      keyof typeof r,
+      number
+    >;
     const res = await t.request(method, url, body === undefined ? {} : { body });
     if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${res.text}`);
     await flushWebhooks(t.cms);
@@ -83,14 +119,22 @@ describe('webhook events, filters and request shape', () => {
   }
 
   test('create with status published sends create + publish; each matching target gets its own delivery', async () => {
-    const { marks } = await write('POST', '/posts', { title: 'Hello', internalNote: 'secret note', seo: { title: 'S', token: 't0k' }, items: [{ label: 'a', cost: 3 }], status: 'published' });
+    const { marks } = await write('POST', '/posts', {
+      title: 'Hello',
+      internalNote: 'secret note',
+      seo: { title: 'S', token: 't0k' },
+      items: [{ label: 'a', cost: 3 }],
+      status: 'published',
+    });
     expect(events(r.all, marks.all, 'posts')).toEqual(['create', 'publish']);
     expect(events(r.publishOnly, marks.publishOnly)).toEqual(['publish']);
     expect(events(r.signed, marks.signed)).toEqual(['create']);
     expect(events(r.none, marks.none)).toEqual([]);
     expect(events(r.globalsOnly, marks.globalsOnly)).toEqual([]);
     expect(events(r.notesUnpublish, marks.notesUnpublish)).toEqual([]);
-    const ids = got(r.all, marks.all, 'posts').map((q) => q.headers['x-cms-delivery']).concat(got(r.publishOnly, marks.publishOnly).map((q) => q.headers['x-cms-delivery']));
+    const ids = got(r.all, marks.all, 'posts')
+      .map((q) => q.headers['x-cms-delivery'])
+      .concat(got(r.publishOnly, marks.publishOnly).map((q) => q.headers['x-cms-delivery']));
     expect(new Set(ids).size).toBe(3);
   });
 
@@ -106,7 +150,13 @@ describe('webhook events, filters and request shape', () => {
     expect(Object.keys(q.json)).toEqual(['event', 'collection', 'id', 'doc', 'timestamp']);
     expect(q.json).toMatchObject({ event: 'create', collection: 'posts', id: 1 });
     expect(q.json.timestamp).toBe('2026-01-01T00:00:00.000Z');
-    expect(q.json.doc).toMatchObject({ id: 1, title: { en: 'Hello' }, status: 'published', seo: { title: 'S' }, items: { en: [{ label: 'a' }] } });
+    expect(q.json.doc).toMatchObject({
+      id: 1,
+      title: { en: 'Hello' },
+      status: 'published',
+      seo: { title: 'S' },
+      items: { en: [{ label: 'a' }] },
+    });
   });
 
   test('the signature verifies with @octokit/webhooks-methods and is the lowercase hex HMAC of the raw body', async () => {
@@ -152,7 +202,12 @@ describe('webhook events, filters and request shape', () => {
   test('saving only a draft sends draft (and nothing for targets without draft)', async () => {
     const { marks } = await write('POST', '/articles?draft=true', { title: 'Draft only' });
     expect(events(r.all, marks.all, 'articles')).toEqual(['draft']);
-    expect(got(r.all, marks.all, 'articles')[0].json).toMatchObject({ event: 'draft', collection: 'articles', id: 1, doc: { status: 'draft', title: 'Draft only' } });
+    expect(got(r.all, marks.all, 'articles')[0].json).toMatchObject({
+      event: 'draft',
+      collection: 'articles',
+      id: 1,
+      doc: { status: 'draft', title: 'Draft only' },
+    });
     expect(events(r.publishOnly, marks.publishOnly)).toEqual([]);
     expect(events(r.signed, marks.signed)).toEqual([]);
   });
@@ -205,21 +260,46 @@ describe('durability: deliveries are written in the same transaction as the chan
   const rows = () => t.cms.store.all<any>('SELECT * FROM "webhook-deliveries" ORDER BY "createdAt"');
 
   test('a rolled-back change leaves no delivery; a committed one has its row, pending, before the first attempt', async () => {
-    const event = { type: 'create' as const, collection: 'posts', id: 42, doc: { id: 42 }, previousDoc: null, timestamp: new Date(t.clock.now()).toISOString() };
+    const event = {
+      type: 'create' as const,
+      collection: 'posts',
+      id: 42,
+      doc: { id: 42 },
+      previousDoc: null,
+      timestamp: new Date(t.clock.now()).toISOString(),
+    };
     const inside = (scope: TransactionScope) => scope.tx.all('SELECT * FROM "webhook-deliveries"');
-    await expect(inTransaction(t.cms.store, t.cms.events, async (scope) => {
-      await scope.emit(event);
-      expect((await inside(scope)).length).toBe(1); // visible inside the transaction
-      expect((await rows()).length).toBe(0); // and to nobody else until it commits
-      throw new Error('rolled back');
-    })).rejects.toThrow('rolled back');
+    await expect(
+      inTransaction(t.cms.store, t.cms.events, async (scope) => {
+        await scope.emit(event);
+        expect((await inside(scope)).length).toBe(1); // visible inside the transaction
+        expect((await rows()).length).toBe(0); // and to nobody else until it commits
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
     expect((await rows()).length).toBe(0);
     await inTransaction(t.cms.store, t.cms.events, (scope) => scope.emit(event));
-    const [row] = (await rows());
-    expect(row).toMatchObject({ event: 'create', collection: 'posts', docId: 42, url: receiver.url, attempts: 0, state: 'pending', nextAttemptAt: t.clock.now() + 5 * 60_000 });
-    expect(JSON.parse(row.body)).toEqual({ event: 'create', collection: 'posts', id: 42, doc: { id: 42 }, timestamp: event.timestamp });
+    const [row] = await rows();
+    expect(row).toMatchObject({
+      event: 'create',
+      collection: 'posts',
+      docId: 42,
+      url: receiver.url,
+      attempts: 0,
+      state: 'pending',
+      nextAttemptAt: t.clock.now() + 5 * 60_000,
+    });
+    expect(JSON.parse(row.body)).toEqual({
+      event: 'create',
+      collection: 'posts',
+      id: 42,
+      doc: { id: 42 },
+      timestamp: event.timestamp,
+    });
     await receiver.waitFor(1);
-    expect((await rows())).toMatchObject([{ id: row.id, attempts: 1, state: 'sending', leaseUntil: t.clock.now() + 5 * 60_000 }]);
+    expect(await rows()).toMatchObject([
+      { id: row.id, attempts: 1, state: 'sending', leaseUntil: t.clock.now() + 5 * 60_000 },
+    ]);
   });
 
   test('a write against a hanging receiver answers at once; its delivery waits in the table', async () => {
@@ -238,15 +318,26 @@ describe('migration path', () => {
     const dir = tempDir();
     const base = { ...contentConfig(), database: path.join(dir, 'data/cms.db') };
     const first = await createCMS({ config: base, rootDir: dir, clock: manualClock(), log: quietLog });
-    const hasTable = async (cms: typeof first) => Boolean(await cms.store.get(`SELECT 1 FROM sqlite_master WHERE name = 'webhook-deliveries'`));
+    const hasTable = async (cms: typeof first) =>
+      Boolean(await cms.store.get(`SELECT 1 FROM sqlite_master WHERE name = 'webhook-deliveries'`));
     expect(await hasTable(first)).toBe(false);
     await first.close();
 
-    const second = await createCMS({ config: { ...base, webhooks: [{ url: 'http://127.0.0.1:9/hook' }] }, rootDir: dir, clock: manualClock(), log: quietLog });
+    const second = await createCMS({
+      config: { ...base, webhooks: [{ url: 'http://127.0.0.1:9/hook' }] },
+      rootDir: dir,
+      clock: manualClock(),
+      log: quietLog,
+    });
     expect(await hasTable(second)).toBe(true);
-    const files = fs.readdirSync(path.join(dir, 'migrations', 'sqlite')).filter((f) => f.endsWith('.sql')).sort();
+    const files = fs
+      .readdirSync(path.join(dir, 'migrations', 'sqlite'))
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     expect(files).toHaveLength(2);
-    expect(fs.readFileSync(path.join(dir, 'migrations', 'sqlite', files[1]), 'utf8')).toContain('CREATE TABLE `webhook-deliveries`');
+    expect(fs.readFileSync(path.join(dir, 'migrations', 'sqlite', files[1]), 'utf8')).toContain(
+      'CREATE TABLE `webhook-deliveries`',
+    );
     const server = startServer(second, { port: 0 });
     const res = await fetch(`${server.url}/api/cms/webhook-deliveries`);
     expect(res.status).toBe(401);
@@ -276,10 +367,16 @@ describe('drafts, scheduled publishing and unpublish send their events', () => {
   test('draft saves send draft; the scheduled publish sends update + publish; unpublish sends unpublish', async () => {
     const admin = await t.user('admin');
     const as = { token: admin.token };
-    expect(await step(t.request('POST', '/articles?draft=true', { ...as, body: { title: 'a' } }))).toEqual(['draft:draft:a']);
-    expect(await step(t.request('PATCH', '/articles/1?draft=true', { ...as, body: { title: 'b' } }))).toEqual(['draft:draft:b']);
+    expect(await step(t.request('POST', '/articles?draft=true', { ...as, body: { title: 'a' } }))).toEqual([
+      'draft:draft:a',
+    ]);
+    expect(await step(t.request('PATCH', '/articles/1?draft=true', { ...as, body: { title: 'b' } }))).toEqual([
+      'draft:draft:b',
+    ]);
     const at = new Date(t.clock.now() + 3_600_000).toISOString();
-    expect(await step(t.request('POST', '/articles/1/schedule', { ...as, body: { action: 'publish', at } }))).toEqual([]);
+    expect(await step(t.request('POST', '/articles/1/schedule', { ...as, body: { action: 'publish', at } }))).toEqual(
+      [],
+    );
     t.clock.advance(3_600_000);
     const { runJobs } = await import('../src/jobs/run-jobs.ts');
     // Each delivery is sent on its own: no order between them is promised.

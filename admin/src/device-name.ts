@@ -3,7 +3,7 @@
  * A few ordered patterns, no dependency: browsers name their ancestors in the string (Chrome says
  * "Safari", Edge says "Chrome"), so the most specific token is tested first.
  */
-import { t } from './i18n/i18n.ts'
+import { t } from './i18n/i18n.ts';
 
 const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
@@ -13,7 +13,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
   [/Chrom(?:e|ium)\/|\bCriOS\//, 'Chrome'],
   [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
-]
+];
 
 const SYSTEMS: [RegExp, string][] = [
   [/\biPhone\b/, 'iPhone'],
@@ -23,19 +23,19 @@ const SYSTEMS: [RegExp, string][] = [
   [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
   [/\bWindows\b/, 'Windows'],
   [/\bLinux\b/, 'Linux'],
-]
+];
 
 /** Command-line clients and libraries say who they are in their first token (`curl/8.5.0`). */
-const TOOLS = /^(curl|Wget|HTTPie|PostmanRuntime|node-fetch|undici|axios|python-requests|Go-http-client|Bun|okhttp)\b/i
+const TOOLS = /^(curl|Wget|HTTPie|PostmanRuntime|node-fetch|undici|axios|python-requests|Go-http-client|Bun|okhttp)\b/i;
 
 export function deviceName(userAgent: string | null | undefined): string {
-  const ua = (userAgent ?? '').trim()
-  if (!ua) return t('device.unknown')
-  const tool = TOOLS.exec(ua)
-  if (tool) return tool[1]!
-  const browser = BROWSERS.find(([re]) => re.test(ua))?.[1]
-  const system = SYSTEMS.find(([re]) => re.test(ua))?.[1]
-  if (browser && system) return t('device.on', { browser, system })
+  const ua = (userAgent ?? '').trim();
+  if (!ua) return t('device.unknown');
+  const tool = TOOLS.exec(ua);
+  if (tool) return tool[1]!;
+  const browser = BROWSERS.find(([re]) => re.test(ua))?.[1];
+  const system = SYSTEMS.find(([re]) => re.test(ua))?.[1];
+  if (browser && system) return t('device.on', { browser, system });
   // Unknown clients keep their own words.
-  return browser ?? system ?? ua
+  return browser ?? system ?? ua;
 }

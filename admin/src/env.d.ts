@@ -1,2 +1,2 @@
 // Side-effect CSS imports are bundled by esbuild (admin/build.ts).
-declare module '*.css'
+declare module '*.css';

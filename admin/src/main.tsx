@@ -1,26 +1,26 @@
 /** The admin app: decides between first-register, login and the shell, and restores the session on reload. */
-import { render } from 'preact'
-import { useEffect, useMemo, useState } from 'preact/hooks'
-import { adminConfig, ApiError, auth, setCsrfToken, type AdminConfig, type LoginResult, type User } from './api.ts'
-import { AppContext, type AppState } from './app-context.ts'
-import { message } from './format.ts'
-import { canLeave, navigate, setLeaveGuard, useLocation } from './router.tsx'
-import { ConfirmHost, ErrorBox, Spinner, Toasts } from './ui.tsx'
-import { AuthCard, FirstRegisterForm, LoginForm } from './views/auth-screens.tsx'
-import { Shell } from './views/shell.tsx'
-import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-screens.tsx'
-import { lazyComponent } from './lazy.tsx'
-import { startTheme } from './theme.ts'
-import { registerFieldEditors } from './form/editors.tsx'
-import { loadLanguage, preferredLanguage, t, withPageMessages } from './i18n/i18n.ts'
-import { createHandOver } from './form/prefill.ts'
-import './styles.css'
+import { render } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { adminConfig, ApiError, auth, setCsrfToken, type AdminConfig, type LoginResult, type User } from './api.ts';
+import { AppContext, type AppState } from './app-context.ts';
+import { message } from './format.ts';
+import { canLeave, navigate, setLeaveGuard, useLocation } from './router.tsx';
+import { ConfirmHost, ErrorBox, Spinner, Toasts } from './ui.tsx';
+import { AuthCard, FirstRegisterForm, LoginForm } from './views/auth-screens.tsx';
+import { Shell } from './views/shell.tsx';
+import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-screens.tsx';
+import { lazyComponent } from './lazy.tsx';
+import { startTheme } from './theme.ts';
+import { registerFieldEditors } from './form/editors.tsx';
+import { loadLanguage, preferredLanguage, t, withPageMessages } from './i18n/i18n.ts';
+import { createHandOver } from './form/prefill.ts';
+import './styles.css';
 
 // The pages besides the dashboard and the lists, and the larger field editors, are one chunk (views/pages.tsx).
-const pages = withPageMessages(() => import('./views/pages.tsx'))
-registerFieldEditors(pages)
+const pages = withPageMessages(() => import('./views/pages.tsx'));
+registerFieldEditors(pages);
 // Only users whose role must enrol see it, once.
-const TwoFactorPanel = lazyComponent(() => pages().then((m) => m.TwoFactorPanel))
+const TwoFactorPanel = lazyComponent(() => pages().then((m) => m.TwoFactorPanel));
 
 type State =
   | { kind: 'loading' }
@@ -28,90 +28,92 @@ type State =
   | { kind: 'first-register' }
   | { kind: 'login'; notice?: string; email?: string }
   | { kind: 'enrol'; user: User }
-  | { kind: 'ready'; user: User; config: AdminConfig }
+  | { kind: 'ready'; user: User; config: AdminConfig };
 
-const LOCALE_KEY = 'cms-admin-locale'
+const LOCALE_KEY = 'cms-admin-locale';
 
 function initialLocale(config: AdminConfig): string | undefined {
-  const l10n = config.localization
-  if (!l10n) return undefined
-  const saved = sessionStorage.getItem(LOCALE_KEY)
-  return saved && l10n.locales.includes(saved) ? saved : l10n.defaultLocale
+  const l10n = config.localization;
+  if (!l10n) return undefined;
+  const saved = sessionStorage.getItem(LOCALE_KEY);
+  return saved && l10n.locales.includes(saved) ? saved : l10n.defaultLocale;
 }
 
 function App() {
-  const [state, setState] = useState<State>({ kind: 'loading' })
-  const [locale, setLocaleState] = useState<string | undefined>(undefined)
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [locale, setLocaleState] = useState<string | undefined>(undefined);
   // A new admin language (account page) re-renders everything with its catalogue.
-  const [, setLanguage] = useState(0)
+  const [, setLanguage] = useState(0);
   useEffect(() => {
-    const changed = () => setLanguage((n) => n + 1)
-    addEventListener('cms:language', changed)
-    return () => removeEventListener('cms:language', changed)
-  }, [])
-  const handOver = useMemo(createHandOver, [])
+    const changed = () => setLanguage((n) => n + 1);
+    addEventListener('cms:language', changed);
+    return () => removeEventListener('cms:language', changed);
+  }, []);
+  const handOver = useMemo(createHandOver, []);
 
   const enter = async (user: User) => {
-    const config = await adminConfig()
-    setLocaleState(initialLocale(config))
-    setState({ kind: 'ready', user, config })
-  }
+    const config = await adminConfig();
+    setLocaleState(initialLocale(config));
+    setState({ kind: 'ready', user, config });
+  };
 
   const boot = async () => {
-    setState({ kind: 'loading' })
+    setState({ kind: 'loading' });
     try {
       // The session first: a session means there are users, and during a forced enrolment
       // (auth.requireTwoFactor) /users/init is refused like everything else; a reload then resumes it.
-      const session = await auth.session()
-      if (session?.twoFactorSetupRequired) return setState({ kind: 'enrol', user: session.user })
-      if (session) return await enter(session.user)
-      const { hasUsers } = await auth.init()
-      setState({ kind: hasUsers ? 'login' : 'first-register' })
+      const session = await auth.session();
+      if (session?.twoFactorSetupRequired) return setState({ kind: 'enrol', user: session.user });
+      if (session) return await enter(session.user);
+      const { hasUsers } = await auth.init();
+      setState({ kind: hasUsers ? 'login' : 'first-register' });
     } catch (e) {
-      setState({ kind: 'unreachable', error: e instanceof ApiError ? e.message : message(e) })
+      setState({ kind: 'unreachable', error: e instanceof ApiError ? e.message : message(e) });
     }
-  }
+  };
 
   useEffect(() => {
-    void boot()
+    void boot();
     const expired = () => {
-      setLeaveGuard(null)
-      setState((s) => (s.kind === 'ready' ? { kind: 'login', notice: t('auth.sessionEnded'), email: s.user.email } : s))
-    }
-    addEventListener('cms:unauthorized', expired)
-    return () => removeEventListener('cms:unauthorized', expired)
-  }, [])
+      setLeaveGuard(null);
+      setState((s) =>
+        s.kind === 'ready' ? { kind: 'login', notice: t('auth.sessionEnded'), email: s.user.email } : s,
+      );
+    };
+    addEventListener('cms:unauthorized', expired);
+    return () => removeEventListener('cms:unauthorized', expired);
+  }, []);
 
   const loggedIn = async (r: LoginResult) => {
-    setCsrfToken(r.csrfToken)
+    setCsrfToken(r.csrfToken);
     // auth.requireTwoFactor: this session answers nothing else until two-factor sign-in is on.
-    if (r.twoFactorSetupRequired) return setState({ kind: 'enrol', user: r.user })
+    if (r.twoFactorSetupRequired) return setState({ kind: 'enrol', user: r.user });
     try {
-      await enter(r.user)
+      await enter(r.user);
     } catch (e) {
-      setState({ kind: 'unreachable', error: message(e) })
+      setState({ kind: 'unreachable', error: message(e) });
     }
-  }
+  };
 
   const logout = async () => {
-    if (!(await canLeave())) return
-    setLeaveGuard(null)
+    if (!(await canLeave())) return;
+    setLeaveGuard(null);
     try {
-      await auth.logout()
+      await auth.logout();
     } catch {
       // The session may already be gone; the login screen follows either way.
     }
-    setCsrfToken(null)
-    setState({ kind: 'login' })
-  }
+    setCsrfToken(null);
+    setState({ kind: 'login' });
+  };
 
   // The link in a reset or invitation mail opens this page, signed in or not.
-  const where = useLocation()
+  const where = useLocation();
   if (where.path === '/reset-password') {
-    const done = (r: LoginResult) => void navigate('/', { replace: true, force: true }).then(() => loggedIn(r))
-    return <ResetPasswordForm token={where.query.get('token') ?? ''} onDone={done} />
+    const done = (r: LoginResult) => void navigate('/', { replace: true, force: true }).then(() => loggedIn(r));
+    return <ResetPasswordForm token={where.query.get('token') ?? ''} onDone={done} />;
   }
-  if (where.path === '/forgot-password' && state.kind === 'login') return <ForgotPasswordForm />
+  if (where.path === '/forgot-password' && state.kind === 'login') return <ForgotPasswordForm />;
 
   switch (state.kind) {
     case 'loading':
@@ -119,7 +121,7 @@ function App() {
         <div class="center">
           <Spinner />
         </div>
-      )
+      );
     case 'unreachable':
       return (
         <AuthCard title={t('auth.unreachable')}>
@@ -128,15 +130,15 @@ function App() {
             {t('auth.tryAgain')}
           </button>
         </AuthCard>
-      )
+      );
     case 'enrol':
       return (
         <AuthCard title={t('auth.enrolTitle')} intro={t('auth.enrolIntro')}>
           <TwoFactorPanel onContinue={() => void enter(state.user)} />
         </AuthCard>
-      )
+      );
     case 'first-register':
-      return <FirstRegisterForm onDone={loggedIn} />
+      return <FirstRegisterForm onDone={loggedIn} />;
     case 'login':
       return (
         <>
@@ -147,7 +149,7 @@ function App() {
           )}
           <LoginForm onDone={loggedIn} email={state.email} />
         </>
-      )
+      );
     case 'ready': {
       const app: AppState = {
         config: state.config,
@@ -155,24 +157,24 @@ function App() {
         locale,
         handOver,
         setLocale: (l) => {
-          sessionStorage.setItem(LOCALE_KEY, l)
-          setLocaleState(l)
+          sessionStorage.setItem(LOCALE_KEY, l);
+          setLocaleState(l);
         },
         setUser: (user) => setState({ ...state, user: { ...state.user, ...user } }),
-      }
+      };
       return (
         <AppContext.Provider value={app}>
           <Shell onLogout={() => void logout()} />
           <ConfirmHost />
           <Toasts />
         </AppContext.Provider>
-      )
+      );
     }
   }
 }
 
-startTheme()
+startTheme();
 // The reader's language before the first paint: English is built in, another is one chunk away.
 loadLanguage(preferredLanguage())
   .catch(() => loadLanguage('en'))
-  .finally(() => render(<App />, document.getElementById('app')!))
+  .finally(() => render(<App />, document.getElementById('app')!));

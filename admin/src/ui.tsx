@@ -1,14 +1,14 @@
 /** Small shared pieces: error box, toasts, modal dialogs (native <dialog>), confirm(), icons. */
-import type { ComponentChildren } from 'preact'
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { t } from './i18n/i18n.ts'
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { t } from './i18n/i18n.ts';
 
 export function ErrorBox(props: { error?: string | null }) {
   return props.error ? (
     <div class="alert error" role="alert">
       {props.error}
     </div>
-  ) : null
+  ) : null;
 }
 
 export function Spinner(props: { label?: string }) {
@@ -17,30 +17,30 @@ export function Spinner(props: { label?: string }) {
       <span class="spinner" aria-hidden="true" />
       {props.label ?? t('ui.loading')}
     </div>
-  )
+  );
 }
 
 // ---------------------------------------------------------------- toasts
 
-type Toast = { id: number; text: string; kind: 'ok' | 'error' | 'info' }
-let toastSeq = 0
-let pushToast: ((t: Toast) => void) | null = null
+type Toast = { id: number; text: string; kind: 'ok' | 'error' | 'info' };
+let toastSeq = 0;
+let pushToast: ((t: Toast) => void) | null = null;
 
 export function toast(text: string, kind: Toast['kind'] = 'ok'): void {
-  pushToast?.({ id: ++toastSeq, text, kind })
+  pushToast?.({ id: ++toastSeq, text, kind });
 }
 
 export function Toasts() {
-  const [list, setList] = useState<Toast[]>([])
+  const [list, setList] = useState<Toast[]>([]);
   useEffect(() => {
     pushToast = (t) => {
-      setList((l) => [...l.slice(-3), t])
-      setTimeout(() => setList((l) => l.filter((x) => x.id !== t.id)), t.kind === 'error' ? 7000 : 3500)
-    }
+      setList((l) => [...l.slice(-3), t]);
+      setTimeout(() => setList((l) => l.filter((x) => x.id !== t.id)), t.kind === 'error' ? 7000 : 3500);
+    };
     return () => {
-      pushToast = null
-    }
-  }, [])
+      pushToast = null;
+    };
+  }, []);
   return (
     <div class="toasts" role="status" aria-live="polite">
       {list.map((t) => (
@@ -50,7 +50,7 @@ export function Toasts() {
         </div>
       ))}
     </div>
-  )
+  );
 }
 
 /** Copies `text` to the clipboard (secure contexts: https, localhost, 127.0.0.1) and says so. */
@@ -62,15 +62,15 @@ export function CopyButton(props: { text: string; label: string; copied?: string
       aria-label={props.label}
       title={props.label}
       onClick={() => {
-        const done = () => toast(props.copied ?? t('ui.copied'))
-        const refused = () => toast(t('ui.copyRefused'), 'error')
-        if (navigator.clipboard) navigator.clipboard.writeText(props.text).then(done, refused)
-        else refused()
+        const done = () => toast(props.copied ?? t('ui.copied'));
+        const refused = () => toast(t('ui.copyRefused'), 'error');
+        if (navigator.clipboard) navigator.clipboard.writeText(props.text).then(done, refused);
+        else refused();
       }}
     >
       <Icon name="copy" />
     </button>
-  )
+  );
 }
 
 /** A secret or link shown for copying: the text, selectable, with a copy button beside it. */
@@ -82,59 +82,67 @@ export function SecretRow(props: { text: string; label: string; id?: string; tes
       </code>
       <CopyButton text={props.text} label={props.label} />
     </div>
-  )
+  );
 }
 
 // ---------------------------------------------------------------- dialogs
 
 /** A modal on the native <dialog>: focus trap, Escape and the inert page come from the browser. */
 /** Previous / Page n of m / Next under a list answer (the list shape of docs/documents.md); nothing for one page. */
-export function Pager(props: { list: { page: number; totalPages: number; hasPrevPage: boolean; hasNextPage: boolean }; setPage: (page: number) => void }) {
-  const { list } = props
-  if (list.totalPages <= 1) return null
+export function Pager(props: {
+  list: { page: number; totalPages: number; hasPrevPage: boolean; hasNextPage: boolean };
+  setPage: (page: number) => void;
+}) {
+  const { list } = props;
+  if (list.totalPages <= 1) return null;
   return (
     <nav class="pager" aria-label={t('list.pages')}>
       <button type="button" disabled={!list.hasPrevPage} onClick={() => props.setPage(list.page - 1)}>
         {t('list.previous')}
       </button>
-      <span class="muted">
-        {t('list.pageOf', { page: list.page, pages: list.totalPages })}
-      </span>
+      <span class="muted">{t('list.pageOf', { page: list.page, pages: list.totalPages })}</span>
       <button type="button" disabled={!list.hasNextPage} onClick={() => props.setPage(list.page + 1)}>
         {t('list.next')}
       </button>
     </nav>
-  )
+  );
 }
 
 /** A modal dialog (focus kept inside, Escape closes, focus returns to its opener); `drawer` slides it in at the side. */
-export function Modal(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean; drawer?: boolean; footer?: ComponentChildren }) {
-  const ref = useRef<HTMLDialogElement>(null)
+export function Modal(props: {
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+  wide?: boolean;
+  drawer?: boolean;
+  footer?: ComponentChildren;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
-    const d = ref.current!
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    if (!d.open) d.showModal()
+    const d = ref.current!;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!d.open) d.showModal();
     return () => {
-      if (d.open) d.close()
+      if (d.open) d.close();
       // The browser returns focus only while the opener still exists; a choice often re-renders it
       // (the upload field's "Choose" becomes "Replace"), so look it up again by id.
       requestAnimationFrame(() => {
-        const back = opener?.isConnected ? opener : opener?.id ? document.getElementById(opener.id) : null
-        if (back && (!document.activeElement || document.activeElement === document.body)) back.focus()
-      })
-    }
-  }, [])
+        const back = opener?.isConnected ? opener : opener?.id ? document.getElementById(opener.id) : null;
+        if (back && (!document.activeElement || document.activeElement === document.body)) back.focus();
+      });
+    };
+  }, []);
   return (
     <dialog
       ref={ref}
       class={`modal ${props.wide ? 'wide' : ''} ${props.drawer ? 'drawer' : ''}`}
       aria-labelledby="modal-title"
       onCancel={(e) => {
-        e.preventDefault()
-        props.onClose()
+        e.preventDefault();
+        props.onClose();
       }}
       onClick={(e) => {
-        if (e.target === ref.current) props.onClose()
+        if (e.target === ref.current) props.onClose();
       }}
     >
       <div class="modal-head">
@@ -146,34 +154,35 @@ export function Modal(props: { title: string; onClose: () => void; children: Com
       <div class="modal-body">{props.children}</div>
       {props.footer && <div class="modal-foot">{props.footer}</div>}
     </dialog>
-  )
+  );
 }
 
-type ConfirmOptions = { title: string; message: ComponentChildren; confirm: string; cancel?: string; danger?: boolean }
-type Pending = ConfirmOptions & { resolve: (ok: boolean) => void }
-let openConfirm: ((p: Pending) => void) | null = null
+type ConfirmOptions = { title: string; message: ComponentChildren; confirm: string; cancel?: string; danger?: boolean };
+type Pending = ConfirmOptions & { resolve: (ok: boolean) => void };
+let openConfirm: ((p: Pending) => void) | null = null;
 
 /** Asks a yes/no question in a modal; resolves true when confirmed. */
 export function confirmDialog(options: ConfirmOptions): Promise<boolean> {
   return new Promise((resolve) => {
-    if (!openConfirm) return resolve(window.confirm(typeof options.message === 'string' ? options.message : options.title))
-    openConfirm({ ...options, resolve })
-  })
+    if (!openConfirm)
+      return resolve(window.confirm(typeof options.message === 'string' ? options.message : options.title));
+    openConfirm({ ...options, resolve });
+  });
 }
 
 export function ConfirmHost() {
-  const [pending, setPending] = useState<Pending | null>(null)
+  const [pending, setPending] = useState<Pending | null>(null);
   useEffect(() => {
-    openConfirm = setPending
+    openConfirm = setPending;
     return () => {
-      openConfirm = null
-    }
-  }, [])
-  if (!pending) return null
+      openConfirm = null;
+    };
+  }, []);
+  if (!pending) return null;
   const done = (ok: boolean) => {
-    setPending(null)
-    pending.resolve(ok)
-  }
+    setPending(null);
+    pending.resolve(ok);
+  };
   return (
     <Modal
       title={pending.title}
@@ -191,7 +200,7 @@ export function ConfirmHost() {
     >
       <p>{pending.message}</p>
     </Modal>
-  )
+  );
 }
 
 // ---------------------------------------------------------------- icons (inline SVG, 16px, currentColor)
@@ -215,8 +224,10 @@ const PATHS: Record<string, string> = {
   logout: 'M6 2.5H3v11h3M10.5 11l3-3-3-3M13.5 8H6',
   grid: 'M2.5 2.5h4.5v4.5H2.5zM9 2.5h4.5v4.5H9zM2.5 9h4.5v4.5H2.5zM9 9h4.5v4.5H9z',
   doc: 'M4 1.5h8v13H4zM6 5h4M6 8h4M6 11h2.5',
-  globe: 'M8 14.5A6.5 6.5 0 1 0 8 1.5a6.5 6.5 0 0 0 0 13zM1.5 8h13M8 1.5c2 2 2.6 4.3 2.6 6.5S10 12.5 8 14.5C6 12.5 5.4 10.2 5.4 8S6 3.5 8 1.5',
-  users: 'M6 7.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5zM1.5 13.5c0-2.5 2-4 4.5-4s4.5 1.5 4.5 4M11 2.7a2.5 2.5 0 0 1 0 4.6M12.5 9.8c1.2.5 2 1.8 2 3.7',
+  globe:
+    'M8 14.5A6.5 6.5 0 1 0 8 1.5a6.5 6.5 0 0 0 0 13zM1.5 8h13M8 1.5c2 2 2.6 4.3 2.6 6.5S10 12.5 8 14.5C6 12.5 5.4 10.2 5.4 8S6 3.5 8 1.5',
+  users:
+    'M6 7.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5zM1.5 13.5c0-2.5 2-4 4.5-4s4.5 1.5 4.5 4M11 2.7a2.5 2.5 0 0 1 0 4.6M12.5 9.8c1.2.5 2 1.8 2 3.7',
   key: 'M10 9.5a3.5 3.5 0 1 0-3.3-2.4L1.5 12.3v2.2h2.2v-1.5h1.5v-1.5h1.5l1-1a3.5 3.5 0 0 0 2.3 0zM11 5h.01',
   clock: 'M8 14.5A6.5 6.5 0 1 0 8 1.5a6.5 6.5 0 0 0 0 13zM8 4.5V8l2.5 1.5',
   copy: 'M5.5 5.5h8v8h-8zM10.5 5.5v-3h-8v8h3',
@@ -227,14 +238,26 @@ const PATHS: Record<string, string> = {
   columns: 'M2.5 2.5h11v11h-11zM6.2 2.5v11M9.8 2.5v11',
   eye: 'M1.5 8S4 3.5 8 3.5 14.5 8 14.5 8 12 12.5 8 12.5 1.5 8 1.5 8zM8 10a2 2 0 1 0 0-4 2 2 0 0 0 0 4z',
   external: 'M9.5 2.5h4v4M13.5 2.5L7.5 8.5M11.5 9.5v4h-9v-9h4',
-  settings: 'M8 10a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4',
-}
+  settings:
+    'M8 10a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4',
+};
 
 export function Icon(props: { name: keyof typeof PATHS | string; size?: number }) {
-  const s = props.size ?? 16
+  const s = props.size ?? 16;
   return (
-    <svg class="icon" width={s} height={s} viewBox="0 0 16 16" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+    <svg
+      class="icon"
+      width={s}
+      height={s}
+      viewBox="0 0 16 16"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="1.5"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+    >
       <path d={PATHS[props.name] ?? ''} />
     </svg>
-  )
+  );
 }

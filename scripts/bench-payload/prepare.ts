@@ -14,15 +14,26 @@ const source = path.join(import.meta.dir, 'app');
 
 const digest = (dir: string, names: string[]) => {
   const hash = createHash('sha256');
-  for (const name of names) hash.update(name).update('\0').update(fs.readFileSync(path.join(dir, name))).update('\0');
+  for (const name of names)
+    hash
+      .update(name)
+      .update('\0')
+      .update(fs.readFileSync(path.join(dir, name)))
+      .update('\0');
   return hash.digest('hex');
 };
 
-async function run(command: string[], cwd: string, env: Record<string, string | undefined>, what: string): Promise<void> {
+async function run(
+  command: string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+  what: string,
+): Promise<void> {
   const started = performance.now();
   const p = Bun.spawn(command, { cwd, env, stdout: 'pipe', stderr: 'pipe' });
   const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
-  if ((await p.exited) !== 0) throw new Error(`${what} failed (exit ${p.exitCode}) in ${cwd}:\n${(out + err).trim().slice(-3000)}`);
+  if ((await p.exited) !== 0)
+    throw new Error(`${what} failed (exit ${p.exitCode}) in ${cwd}:\n${(out + err).trim().slice(-3000)}`);
   console.log(`${what}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -34,7 +45,8 @@ export function nodeVersion(): string {
 }
 
 /** The pinned versions, from ./app/package.json. */
-export const pinned = (): Record<string, string> => JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8')).dependencies;
+export const pinned = (): Record<string, string> =>
+  JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8')).dependencies;
 
 /** The app folder under `cacheRoot`, installed and built. */
 export async function preparePayload(cacheRoot: string): Promise<string> {
@@ -47,7 +59,12 @@ export async function preparePayload(cacheRoot: string): Promise<string> {
   }
   const collection = `import type { CollectionConfig } from 'payload';\n\nexport default ${postsWithAuthorCollection} satisfies CollectionConfig;\n`;
   fs.writeFileSync(path.join(dir, 'posts-collection.ts'), collection);
-  const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PAYLOAD_SECRET: 'build-only', BENCH_PAYLOAD_DB: path.join(dir, 'build.db') };
+  const env = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: '1',
+    PAYLOAD_SECRET: 'build-only',
+    BENCH_PAYLOAD_DB: path.join(dir, 'build.db'),
+  };
   const installed = digest(source, ['package.json', 'package-lock.json']);
   const installStamp = path.join(dir, '.bench-installed');
   if (!fs.existsSync(installStamp) || fs.readFileSync(installStamp, 'utf8') !== installed) {

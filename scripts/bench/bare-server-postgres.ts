@@ -15,7 +15,8 @@ serveBare(Number(port), {
   // Bun.SQL answers as a string, hence the cast (the CMS's own).
   async list(status, limit) {
     const [{ n }] = await sql`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "posts" WHERE "status" = ${status}`;
-    const rows = await sql`SELECT * FROM "posts" WHERE "status" = ${status} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET 0`;
+    const rows =
+      await sql`SELECT * FROM "posts" WHERE "status" = ${status} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit} OFFSET 0`;
     return { totalDocs: n, rows };
   },
   async one(id) {

@@ -13,10 +13,13 @@ db.exec('PRAGMA busy_timeout = 5000');
 // bare inserts would be slower for a reason that has nothing to do with the CMS's work.
 db.exec('PRAGMA synchronous = NORMAL');
 const count = db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM "posts" WHERE "status" = ?');
-const page = db.query<Record<string, unknown>, [string, number, number]>('SELECT * FROM "posts" WHERE "status" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?');
+const page = db.query<Record<string, unknown>, [string, number, number]>(
+  'SELECT * FROM "posts" WHERE "status" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ? OFFSET ?',
+);
 const one = db.query<Record<string, unknown>, [number]>('SELECT * FROM "posts" WHERE "id" = ?');
 const insert = db.query<Record<string, unknown>, [string, string, string, number, string, string]>(
-  'INSERT INTO "posts" ("title", "body", "status", "views", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING *');
+  'INSERT INTO "posts" ("title", "body", "status", "views", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+);
 
 serveBare(Number(port), {
   list: (status, limit) => ({ totalDocs: count.get(status)!.n, rows: page.all(status, limit, 0) }),

@@ -23,9 +23,15 @@ export const postsCollection = `{
 }`;
 
 /** The same collection with an `author` relationship to the users, for the benches that read it at depth 1. */
-export const postsWithAuthorCollection = postsCollection.replace("{ name: 'views', type: 'number' },", "{ name: 'views', type: 'number' },\n    { name: 'author', type: 'relationship', relationTo: 'users' },");
+export const postsWithAuthorCollection = postsCollection.replace(
+  "{ name: 'views', type: 'number' },",
+  "{ name: 'views', type: 'number' },\n    { name: 'author', type: 'relationship', relationTo: 'users' },",
+);
 
-export const postsConfig = (database?: string, collection = postsCollection) => `export default {${database ? `\n  database: ${JSON.stringify(database)},` : ''}
+export const postsConfig = (
+  database?: string,
+  collection = postsCollection,
+) => `export default {${database ? `\n  database: ${JSON.stringify(database)},` : ''}
   collections: [${collection}],
 }
 `;
@@ -40,13 +46,20 @@ export const benchUser = { email: 'bench@example.com', password: 'password123' }
  */
 export async function seedPosts(getCMS: typeof GetCMS, dir: string, total: number, withAuthor = false): Promise<void> {
   const clock = manualClock(Date.parse('2026-01-01T00:00:00Z'));
-  const cms = await getCMS({ config: path.join(dir, 'cms.config.ts'), clock, log: { info() {}, warn: console.warn, error: console.error } });
+  const cms = await getCMS({
+    config: path.join(dir, 'cms.config.ts'),
+    clock,
+    log: { info() {}, warn: console.warn, error: console.error },
+  });
   const started = performance.now();
   const user = await cms.create({ collection: 'users', data: { ...benchUser, role: 'admin' } });
   const author = withAuthor ? { author: user.id } : {};
   for (let i = 0; i < total; i++) {
     clock.advance(1000);
-    await cms.create({ collection: 'posts', data: { title: `Post ${i}`, body: postBody, status: i % 2 ? 'published' : 'draft', views: i, ...author } });
+    await cms.create({
+      collection: 'posts',
+      data: { title: `Post ${i}`, body: postBody, status: i % 2 ? 'published' : 'draft', views: i, ...author },
+    });
     if (i % 1000 === 999) process.stdout.write(`\rseeding ${i + 1}/${total}`);
   }
   console.log(`\rseeded ${total} posts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -66,7 +79,11 @@ export const benchRequests = (total: number) => ({
 /** A session token for benchUser from `<api>/users/login`. */
 export async function login(api: string): Promise<string> {
   const url = `${api}/users/login`;
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(benchUser) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(benchUser),
+  });
   if (!res.ok) throw new Error(`login at ${url}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }

@@ -58,7 +58,13 @@ export function treeRssKB(pid: number): number {
 }
 
 /** How to start one server, and the URL that answers once it is up (within `wait` ms, default 10 s). */
-export type Start = { command: string[]; cwd?: string; env: Record<string, string | undefined>; url: string; wait?: number };
+export type Start = {
+  command: string[];
+  cwd?: string;
+  env: Record<string, string | undefined>;
+  url: string;
+  wait?: number;
+};
 /** Registers a process for the exit handler of `guard`. */
 export type Track = (p: { kill(): void }) => void;
 
@@ -74,9 +80,14 @@ export function cmsStart(port: number, o: { cwd: string; binary: boolean; config
   return {
     command: [
       ...(o.binary ? [cmsBinary] : [process.execPath, path.join(root, 'src/cli/main.ts')]),
-      'serve', '--port', String(port), ...(o.config ? ['--config', o.config] : []),
+      'serve',
+      '--port',
+      String(port),
+      ...(o.config ? ['--config', o.config] : []),
     ],
-    cwd: o.cwd, env: production(), url: `http://127.0.0.1:${port}/api/cms/users/init`,
+    cwd: o.cwd,
+    env: production(),
+    url: `http://127.0.0.1:${port}/api/cms/users/init`,
   };
 }
 
@@ -133,7 +144,9 @@ export async function coldStart(start: (port: number) => Start, count: number, t
       // ignored); say why, and try another port.
       p.kill();
       await p.exited;
-      console.error(`cold start on port ${port} failed (exit ${p.exitCode}): ${(await new Response(p.stderr).text()).trim().slice(-500)}`);
+      console.error(
+        `cold start on port ${port} failed (exit ${p.exitCode}): ${(await new Response(p.stderr).text()).trim().slice(-500)}`,
+      );
       if (++failed === 3) throw error;
     }
   }

@@ -4,12 +4,20 @@ import { startTestServer } from '../../test/harness.ts';
 const users = Number(process.argv[2] ?? 50);
 const t = await startTestServer({
   realtime: { maxConnections: 5000 },
-  collections: [{
-    slug: 'posts',
-    // A rule per subscriber: editors read their own team's posts, admins everything.
-    access: { read: ({ user }) => (user?.role === 'admin' ? true : user ? { team: { equals: Number(user.id) % 10 } } : false), create: () => true },
-    fields: [{ name: 'title', type: 'text' }, { name: 'team', type: 'number' }],
-  }],
+  collections: [
+    {
+      slug: 'posts',
+      // A rule per subscriber: editors read their own team's posts, admins everything.
+      access: {
+        read: ({ user }) => (user?.role === 'admin' ? true : user ? { team: { equals: Number(user.id) % 10 } } : false),
+        create: () => true,
+      },
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'team', type: 'number' },
+      ],
+    },
+  ],
 });
 const admin = await t.user('admin');
 const tokens: string[] = [];

@@ -5,13 +5,27 @@
 import autocannon from 'autocannon';
 
 /** One benchmarked request against one server. */
-export type Target = { port: number; path: string; method?: 'GET' | 'POST' | 'PATCH'; body?: string; headers?: Record<string, string> };
+export type Target = {
+  port: number;
+  path: string;
+  method?: 'GET' | 'POST' | 'PATCH';
+  body?: string;
+  headers?: Record<string, string>;
+};
 export type Figures = { rps: number; p99: number };
 export type Comparison = { a: Figures; b: Figures; ratio: number; low: number; high: number; ratios: number[] };
 
 export async function load(t: Target, seconds: number, connections: number): Promise<Figures> {
-  const result = await autocannon({ url: `http://127.0.0.1:${t.port}${t.path}`, method: t.method ?? 'GET', body: t.body, headers: t.headers, connections, duration: seconds });
-  if (result.non2xx) throw new Error(`${t.method ?? 'GET'} ${t.path}: ${result.non2xx} non-2xx answers on port ${t.port}`);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${t.port}${t.path}`,
+    method: t.method ?? 'GET',
+    body: t.body,
+    headers: t.headers,
+    connections,
+    duration: seconds,
+  });
+  if (result.non2xx)
+    throw new Error(`${t.method ?? 'GET'} ${t.path}: ${result.non2xx} non-2xx answers on port ${t.port}`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
@@ -20,8 +34,13 @@ export async function load(t: Target, seconds: number, connections: number): Pro
  * empty list picks none.
  */
 export function pickCases<C extends { key: string }>(all: C[], list: string): C[] {
-  const wanted = list.split(',').map((c) => c.trim()).filter(Boolean);
-  for (const w of wanted) if (!all.some((c) => c.key === w)) throw new Error(`--cases: unknown case ${w} (known: ${all.map((c) => c.key).join(', ')})`);
+  const wanted = list
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  for (const w of wanted)
+    if (!all.some((c) => c.key === w))
+      throw new Error(`--cases: unknown case ${w} (known: ${all.map((c) => c.key).join(', ')})`);
   return all.filter((c) => wanted.includes(c.key));
 }
 
@@ -32,7 +51,11 @@ export const median = (xs: number[]) => {
 };
 
 /** A 2 s warm-up each, then `duration` seconds each split into `rounds` turns; ratios are a / b. */
-export async function compare(a: Target, b: Target, o: { duration: number; rounds: number; connections: number }): Promise<Comparison> {
+export async function compare(
+  a: Target,
+  b: Target,
+  o: { duration: number; rounds: number; connections: number },
+): Promise<Comparison> {
   await load(a, 2, o.connections);
   await load(b, 2, o.connections);
   const turn = Math.max(1, Math.round(o.duration / o.rounds));

@@ -7,12 +7,23 @@ type PostRow = Record<string, unknown>;
 
 export type BareQueries = {
   /** `totalDocs` and the first page, newest first. */
-  list(status: string, limit: number): Promise<{ totalDocs: number; rows: PostRow[] }> | { totalDocs: number; rows: PostRow[] };
+  list(
+    status: string,
+    limit: number,
+  ): Promise<{ totalDocs: number; rows: PostRow[] }> | { totalDocs: number; rows: PostRow[] };
   one(id: number): Promise<PostRow | null> | PostRow | null;
   insert(data: { title: string; body: string; status: string; views: number }, now: string): Promise<PostRow> | PostRow;
 };
 
-const shape = (r: PostRow) => ({ id: r.id, title: r.title, body: r.body, status: r.status, views: r.views, createdAt: r.createdAt, updatedAt: r.updatedAt });
+const shape = (r: PostRow) => ({
+  id: r.id,
+  title: r.title,
+  body: r.body,
+  status: r.status,
+  views: r.views,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
 
 export function serveBare(port: number, queries: BareQueries): void {
   Bun.serve({
@@ -25,7 +36,18 @@ export function serveBare(port: number, queries: BareQueries): void {
         const limit = Number(url.searchParams.get('limit') ?? 10);
         const { totalDocs, rows } = await queries.list(status, limit);
         const totalPages = Math.max(1, Math.ceil(totalDocs / limit));
-        return Response.json({ docs: rows.map(shape), totalDocs, limit, page: 1, totalPages, pagingCounter: 1, hasNextPage: totalPages > 1, hasPrevPage: false, nextPage: totalPages > 1 ? 2 : null, prevPage: null });
+        return Response.json({
+          docs: rows.map(shape),
+          totalDocs,
+          limit,
+          page: 1,
+          totalPages,
+          pagingCounter: 1,
+          hasNextPage: totalPages > 1,
+          hasPrevPage: false,
+          nextPage: totalPages > 1 ? 2 : null,
+          prevPage: null,
+        });
       }
       if (url.pathname.startsWith('/api/cms/posts/') && request.method === 'GET') {
         const row = await queries.one(Number(url.pathname.slice('/api/cms/posts/'.length)));

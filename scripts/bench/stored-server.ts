@@ -8,7 +8,11 @@ const stored = new Map<string, { body: Uint8Array<ArrayBuffer>; headers: Record<
 for (const p of paths) {
   const res = await fetch(`${origin}${p}`);
   if (!res.ok) throw new Error(`${p}: ${res.status}`);
-  const headers: Record<string, string> = { 'content-type': res.headers.get('content-type')!, etag: res.headers.get('etag') ?? '', 'cache-control': res.headers.get('cache-control') ?? '' };
+  const headers: Record<string, string> = {
+    'content-type': res.headers.get('content-type')!,
+    etag: res.headers.get('etag') ?? '',
+    'cache-control': res.headers.get('cache-control') ?? '',
+  };
   stored.set(p, { body: new Uint8Array(await res.arrayBuffer()), headers });
 }
 

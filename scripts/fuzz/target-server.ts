@@ -8,7 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export type TargetServer = { origin: string; token: string; exited(): string | null; log(): string; stop(): Promise<void> };
+export type TargetServer = {
+  origin: string;
+  token: string;
+  exited(): string | null;
+  log(): string;
+  stop(): Promise<void>;
+};
 
 const CONFIG = `export default {
   localization: { locales: ['en', 'de'], defaultLocale: 'en' },
@@ -42,9 +48,15 @@ export async function startTargetServer(): Promise<TargetServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-fuzz-'));
   fs.writeFileSync(path.join(dir, 'cms.config.ts'), CONFIG);
   const main = path.join(import.meta.dir, '../../src/cli/main.ts');
-  const child: ChildProcess = spawn(process.execPath, [main, 'serve', '--config', path.join(dir, 'cms.config.ts'), '--port', '0'], {
-    cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [main, 'serve', '--config', path.join(dir, 'cms.config.ts'), '--port', '0'],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   let output = '';
   let exit: string | null = null;
   child.stdout!.on('data', (d) => (output += d));
@@ -67,7 +79,8 @@ export async function startTargetServer(): Promise<TargetServer> {
   });
   const token = await seed(`${origin}/api/cms`);
   return {
-    origin, token,
+    origin,
+    token,
     exited: () => exit,
     log: () => output,
     async stop() {
@@ -83,13 +96,28 @@ export async function startTargetServer(): Promise<TargetServer> {
 
 /** A first admin and a few documents, so ids, versions and relationships exist to aim at. */
 async function seed(api: string): Promise<string> {
-  const post = (pathname: string, body: unknown, token?: string) => fetch(`${api}${pathname}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body),
-  });
+  const post = (pathname: string, body: unknown, token?: string) =>
+    fetch(`${api}${pathname}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
   const registered = await post('/users/first-register', { email: 'admin@example.com', password: 'password123' });
   const { token } = (await registered.json()) as { token: string };
   for (let i = 1; i <= 3; i++) {
-    await post('/posts', { title: `post ${i}`, status: 'published', views: i, tags: ['a'], seo: { title: 's', token: 't' }, items: [{ label: 'l', cost: i }], related: i > 1 ? [1] : [] }, token);
+    await post(
+      '/posts',
+      {
+        title: `post ${i}`,
+        status: 'published',
+        views: i,
+        tags: ['a'],
+        seo: { title: 's', token: 't' },
+        items: [{ label: 'l', cost: i }],
+        related: i > 1 ? [1] : [],
+      },
+      token,
+    );
   }
   await post('/globals/settings', { siteName: 'site' }, token);
   return token;

@@ -35,7 +35,12 @@ export function isFullAdmin(user: { role?: string } | null, scopes: string[] | n
  * Throws 403 when an API-key caller may not do this. `data` is the request's values, or undefined
  * before the body is read (then only what does not depend on it is checked; the operation checks again).
  */
-export function assertKeyMay(ctx: OperationContext, entity: Entity, action: AccessAction, data?: Record<string, unknown>): void {
+export function assertKeyMay(
+  ctx: OperationContext,
+  entity: Entity,
+  action: AccessAction,
+  data?: Record<string, unknown>,
+): void {
   const scopes = ctx.scopes;
   if (!scopes) return;
   if (!scopeAllows(scopes, entity.slug, action)) throw forbidden('This API key is not allowed to perform this action.');
@@ -44,9 +49,11 @@ export function assertKeyMay(ctx: OperationContext, entity: Entity, action: Acce
     throw forbidden("Creating or changing users needs an admin session or an admin's `*` API key.");
   }
   if (entity.builtIn !== API_KEYS_SLUG) return;
-  if (action !== 'create' && !isFullAdmin(ctx.user, scopes)) throw forbidden("Changing or deleting API keys needs an admin session or an admin's `*` API key.");
+  if (action !== 'create' && !isFullAdmin(ctx.user, scopes))
+    throw forbidden("Changing or deleting API keys needs an admin session or an admin's `*` API key.");
   if (!data) return;
-  if ('user' in data && String(data.user) !== String(ctx.user?.id)) throw new APIError(403, 'An API key can only create keys for its own user.', 'user');
+  if ('user' in data && String(data.user) !== String(ctx.user?.id))
+    throw new APIError(403, 'An API key can only create keys for its own user.', 'user');
   const requested = Array.isArray(data.scopes) ? data.scopes : [];
   if (requested.some((s) => typeof s === 'string' && !scopeWithin(scopes, s))) {
     throw new APIError(403, 'An API key can only create keys whose scopes are within its own.', 'scopes');

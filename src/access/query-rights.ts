@@ -29,7 +29,8 @@ export async function queryRights(ctx: OperationContext, entity: Entity): Promis
   for (const field of guarded) {
     // Below a denied field, every path is unreachable already (the compiler checks each prefix).
     if (field.within && isDenied(denied, field.within)) continue;
-    if ((field.hidden && !ctx.showHiddenFields) || (field.rule && !(await ruleAllows(ctx, field.rule)))) denied.add(field.path);
+    if ((field.hidden && !ctx.showHiddenFields) || (field.rule && !(await ruleAllows(ctx, field.rule))))
+      denied.add(field.path);
   }
   return { denied };
 }
@@ -72,7 +73,12 @@ function collectGuarded(fields: SanitizedField[], prefix: string, within: string
  * matches only documents the caller could read and fields the caller could query. A related collection the
  * caller may not read at all is left out, so its paths are unknown fields to them, as any denied field is.
  */
-export async function relatedQueries(ctx: OperationContext, entity: Entity, where: Where | undefined, locale: LocaleOptions | null): Promise<RelatedQueries | null> {
+export async function relatedQueries(
+  ctx: OperationContext,
+  entity: Entity,
+  where: Where | undefined,
+  locale: LocaleOptions | null,
+): Promise<RelatedQueries | null> {
   const fields = new Map<string, SanitizedField>();
   const visit = (node: unknown, depth: number): void => {
     if (typeof node !== 'object' || node === null || depth > 8) return;
@@ -86,13 +92,20 @@ export async function relatedQueries(ctx: OperationContext, entity: Entity, wher
   };
   visit(where, 0);
   if (fields.size === 0) return null;
-  const related = new Map<string, { entity: Entity; readFilter: ReturnType<typeof compileWhere>; rights: QueryRights }>();
+  const related = new Map<
+    string,
+    { entity: Entity; readFilter: ReturnType<typeof compileWhere>; rights: QueryRights }
+  >();
   for (const field of fields.values()) {
     const target = ctx.cms.config.collectionsBySlug.get(field.relationTo as string);
     if (!target) continue;
     const readWhere = await checkAccess(ctx, target, 'read').catch(() => undefined);
     if (readWhere === undefined) continue;
-    related.set(field.name, { entity: target, readFilter: compileWhere(ctx.cms.store.dialect, target, readWhere, locale, TRUSTED), rights: await queryRights(ctx, target) });
+    related.set(field.name, {
+      entity: target,
+      readFilter: compileWhere(ctx.cms.store.dialect, target, readWhere, locale, TRUSTED),
+      rights: await queryRights(ctx, target),
+    });
   }
   return related;
 }

@@ -6,7 +6,8 @@
 import type { SanitizedCollection, SanitizedField } from '../config/types.ts';
 import { AUDIT_TABLE } from './write-entry.ts';
 
-const field = (name: string, type: SanitizedField['type']): SanitizedField => ({ name, type, path: name, localized: false }) as SanitizedField;
+const field = (name: string, type: SanitizedField['type']): SanitizedField =>
+  ({ name, type, path: name, localized: false }) as SanitizedField;
 
 const fields: SanitizedField[] = [
   field('at', 'date'),

@@ -25,7 +25,8 @@ export function changesBetween(entity: Entity, before: Doc, after: Doc): AuditCh
   const secrets = entity.kind === 'collection' && entity.builtIn === API_KEYS_SLUG;
   const fields = secrets ? entity.fields.filter((f) => f.name !== 'prefix') : entity.fields;
   walk(fields, before, after, '', changes);
-  if (entity.drafts && !same(before?.status, after?.status)) changes.status = { from: before?.status ?? null, to: after?.status ?? null };
+  if (entity.drafts && !same(before?.status, after?.status))
+    changes.status = { from: before?.status ?? null, to: after?.status ?? null };
   return changes;
 }
 

@@ -12,8 +12,17 @@ import { auditEntity } from './audit-entity.ts';
 import { AUDIT_TABLE } from './write-entry.ts';
 
 type EntryRow = {
-  id: number; at: string; action: string; collection: string | null; global: string | null; document: number | null;
-  user: number | null; apiKey: number | null; via: string; ip: string | null; changes: string;
+  id: number;
+  at: string;
+  action: string;
+  collection: string | null;
+  global: string | null;
+  document: number | null;
+  user: number | null;
+  apiKey: number | null;
+  via: string;
+  ip: string | null;
+  changes: string;
 };
 
 // `createdAt` (the list default sort, and what Payload clients sort by) reads as the entry's time.
@@ -24,7 +33,8 @@ export function authorizeAuditRead(ctx: OperationContext): void {
   if (ctx.overrideAccess) return;
   if (!ctx.user) throw unauthorized();
   if (ctx.user.role !== 'admin') throw forbidden();
-  if (ctx.scopes && !scopeAllows(ctx.scopes, 'audit-log', 'read')) throw forbidden('This API key is not allowed to perform this action.');
+  if (ctx.scopes && !scopeAllows(ctx.scopes, 'audit-log', 'read'))
+    throw forbidden('This API key is not allowed to perform this action.');
 }
 
 export function presentEntry(row: EntryRow): Record<string, unknown> {
@@ -55,7 +65,17 @@ export async function listAuditEntries(ctx: OperationContext, args: ListEntriesA
   const order = compileSort(store.dialect, auditEntity, args.sort ?? '-id', null, TRUSTED);
   const whereSQL = filter ? ` WHERE ${filter.sql}` : '';
   const params = filter?.params ?? [];
-  const total = (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${ENTRIES}${whereSQL}`, params))!.n;
-  const rows = total === 0 ? [] : await store.all<EntryRow>(`SELECT * FROM ${ENTRIES}${whereSQL} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, limit, (page - 1) * limit]);
+  const total = (await store.get<{ n: number }>(
+    `SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${ENTRIES}${whereSQL}`,
+    params,
+  ))!.n;
+  const rows =
+    total === 0
+      ? []
+      : await store.all<EntryRow>(`SELECT * FROM ${ENTRIES}${whereSQL} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+          ...params,
+          limit,
+          (page - 1) * limit,
+        ]);
   return { docs: rows.map(presentEntry), ...pageInfo(Number(total), limit, page) };
 }

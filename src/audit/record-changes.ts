@@ -38,7 +38,10 @@ export function recordAuditEntries(cms: CMS): ChangeListener {
 }
 
 function writeChangeEntry(cms: CMS, scope: TransactionScope, { action, first, last }: Pending): Promise<void> {
-  const entity = first.global !== undefined ? cms.config.globalsBySlug.get(first.global) : cms.config.collectionsBySlug.get(first.collection!);
+  const entity =
+    first.global !== undefined
+      ? cms.config.globalsBySlug.get(first.global)
+      : cms.config.collectionsBySlug.get(first.collection!);
   const before = first.previousDoc;
   const after = action === 'delete' ? null : last.doc;
   return writeAuditEntry(scope.tx, cms, {

@@ -11,8 +11,19 @@ export const AUDIT_TABLE = '_cms_audit_log';
 
 /** What an entry records: `login`, `login_failed`, `import` beside the changes' own kinds (create, update, publish…). */
 export type AuditAction =
-  | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'restore' | 'discard_draft'
-  | 'schedule' | 'unschedule' | 'login' | 'login_failed' | 'import' | (string & {});
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'publish'
+  | 'unpublish'
+  | 'restore'
+  | 'discard_draft'
+  | 'schedule'
+  | 'unschedule'
+  | 'login'
+  | 'login_failed'
+  | 'import'
+  | (string & {});
 
 export type AuditChanges = Record<string, { from: unknown; to: unknown }>;
 
@@ -36,12 +47,24 @@ export async function writeAuditEntry(db: Queryable, cms: CMS, entry: AuditEntry
   await db.run(
     `INSERT INTO "${AUDIT_TABLE}" ("at", "action", "collection", "global", "document", "user", "apiKey", "via", "ip", "changes")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [entry.at ?? new Date(cms.clock.now()).toISOString(), origin.action ?? entry.action, entry.collection ?? null, entry.global ?? null, entry.document ?? null,
-      origin.user, origin.apiKey, origin.via, origin.ip?.slice(0, 64) ?? null, JSON.stringify(entry.changes ?? {})],
+    [
+      entry.at ?? new Date(cms.clock.now()).toISOString(),
+      origin.action ?? entry.action,
+      entry.collection ?? null,
+      entry.global ?? null,
+      entry.document ?? null,
+      origin.user,
+      origin.apiKey,
+      origin.via,
+      origin.ip?.slice(0, 64) ?? null,
+      JSON.stringify(entry.changes ?? {}),
+    ],
   );
 }
 
 /** The entry's subject from a document's or global's own fields. */
-export function subjectOf(ref: { collection: string; id: number } | { global: string }): Pick<AuditEntry, 'collection' | 'global' | 'document'> {
+export function subjectOf(
+  ref: { collection: string; id: number } | { global: string },
+): Pick<AuditEntry, 'collection' | 'global' | 'document'> {
   return 'global' in ref ? { global: ref.global } : { collection: ref.collection, document: ref.id };
 }

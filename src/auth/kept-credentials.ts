@@ -42,7 +42,13 @@ function keptOf(cms: CMS, kind: Kind<any>): Map<string, Kept> {
 }
 
 /** `reading`: the change counters, read before looking up (a change committed meanwhile leaves what is kept already stale). */
-async function keptLookup<T extends { user: User }>(cms: CMS, kind: Kind<T>, hash: string, lookUp: () => Promise<T | null>, reading: Promise<Reading>): Promise<T | null> {
+async function keptLookup<T extends { user: User }>(
+  cms: CMS,
+  kind: Kind<T>,
+  hash: string,
+  lookUp: () => Promise<T | null>,
+  reading: Promise<Reading>,
+): Promise<T | null> {
   const kept = keptOf(cms, kind);
   const counters = await countersOf(reading, kind.tables);
   const entry = kept.get(hash);
@@ -59,8 +65,13 @@ async function keptLookup<T extends { user: User }>(cms: CMS, kind: Kind<T>, has
 }
 
 /** The session of `tokenHash`, kept or from `lookUp` (null: no live session); `reading` as authenticate takes it. */
-export const keptSessionLookup = (cms: CMS, tokenHash: string, lookUp: () => Promise<SessionLookup | null>, reading: Promise<Reading>) =>
-  keptLookup(cms, SESSIONS, tokenHash, lookUp, reading);
+export const keptSessionLookup = (
+  cms: CMS,
+  tokenHash: string,
+  lookUp: () => Promise<SessionLookup | null>,
+  reading: Promise<Reading>,
+) => keptLookup(cms, SESSIONS, tokenHash, lookUp, reading);
 
 /** The API key of `keyHash`, kept or from `lookUp` (which throws for an unknown or expired key); checked against a fresh reading. */
-export const keptApiKeyLookup = (cms: CMS, keyHash: string, lookUp: () => Promise<ApiKeyLookup>) => keptLookup(cms, API_KEYS, keyHash, lookUp, cms.store.changeCounters({ exact: true })) as Promise<ApiKeyLookup>;
+export const keptApiKeyLookup = (cms: CMS, keyHash: string, lookUp: () => Promise<ApiKeyLookup>) =>
+  keptLookup(cms, API_KEYS, keyHash, lookUp, cms.store.changeCounters({ exact: true })) as Promise<ApiKeyLookup>;

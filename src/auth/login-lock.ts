@@ -36,7 +36,10 @@ const EMAIL_LIMIT_FACTOR = 4;
 export function loginLockKeys(cms: CMS, email: string, ip: string | null): LockKey[] {
   const max = cms.config.auth.maxLoginAttempts;
   // An IP holds no `/`, so `<ip>/<email>` cannot be read two ways.
-  return [{ key: `pair:${ip ?? '-'}/${email}`, limit: max }, { key: `email:${email}`, limit: max * EMAIL_LIMIT_FACTOR }];
+  return [
+    { key: `pair:${ip ?? '-'}/${email}`, limit: max },
+    { key: `email:${email}`, limit: max * EMAIL_LIMIT_FACTOR },
+  ];
 }
 
 /**
@@ -86,7 +89,9 @@ async function reserveAttempt(cms: CMS, keys: LockKey[]): Promise<Reservation> {
     }
     const until = 'lockedUntil' in outcome ? outcome.lockedUntil : now + windowMs;
     const retryAfter = Math.max(1, Math.ceil((until - now) / 1000));
-    throw new APIError(429, 'Too many failed login attempts. Try again later.', undefined, { headers: { 'retry-after': String(retryAfter) } });
+    throw new APIError(429, 'Too many failed login attempts. Try again later.', undefined, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
   }
 }
 
@@ -105,11 +110,15 @@ async function tryReserve(cms: CMS, keys: LockKey[], now: number, since: number)
       if (n < limit) continue;
       if (checking > 0) return { waitFor: checking };
       // The lock lifts once fewer than `limit` failures remain in the window.
-      const freeing = (await tx.get<{ at: number }>(`SELECT "at" FROM ${T} WHERE "key" IN (?, ?) AND "at" > ? ORDER BY "at", "id" LIMIT 1 OFFSET ?`, [...both, since, n - limit]))!;
+      const freeing = (await tx.get<{ at: number }>(
+        `SELECT "at" FROM ${T} WHERE "key" IN (?, ?) AND "at" > ? ORDER BY "at", "id" LIMIT 1 OFFSET ?`,
+        [...both, since, n - limit],
+      ))!;
       return { lockedUntil: Number(freeing.at) + cms.config.auth.lockWindow * 1000 };
     }
     const ids: number[] = [];
-    for (const { key } of keys) ids.push(await tx.insert(`INSERT INTO ${T} ("key", "at") VALUES (?, ?)`, [CHECKING + key, now]));
+    for (const { key } of keys)
+      ids.push(await tx.insert(`INSERT INTO ${T} ("key", "at") VALUES (?, ?)`, [CHECKING + key, now]));
     return { ids };
   });
 }
@@ -117,7 +126,8 @@ async function tryReserve(cms: CMS, keys: LockKey[], now: number, since: number)
 /** A failed check: its reservation stays, as a failure. */
 async function countFailure(cms: CMS, reservation: Reservation): Promise<void> {
   await cms.store.transaction(async (tx) => {
-    for (const [i, { key }] of reservation.keys.entries()) await tx.run(`UPDATE ${T} SET "key" = ? WHERE "id" = ?`, [key, reservation.ids[i]]);
+    for (const [i, { key }] of reservation.keys.entries())
+      await tx.run(`UPDATE ${T} SET "key" = ? WHERE "id" = ?`, [key, reservation.ids[i]]);
   });
 }
 
@@ -138,5 +148,8 @@ async function clearFailures(cms: CMS, reservation: Reservation): Promise<void> 
  */
 export async function unlockEmail(cms: CMS, email: string): Promise<void> {
   const escaped = email.replace(/[\\%_]/g, (c) => `\\${c}`);
-  await cms.store.run(`DELETE FROM ${T} WHERE "key" IN (?, ?) OR "key" LIKE ? ESCAPE '\\' OR "key" LIKE ? ESCAPE '\\'`, [`email:${email}`, `${CHECKING}email:${email}`, `pair:%/${escaped}`, `${CHECKING}pair:%/${escaped}`]);
+  await cms.store.run(
+    `DELETE FROM ${T} WHERE "key" IN (?, ?) OR "key" LIKE ? ESCAPE '\\' OR "key" LIKE ? ESCAPE '\\'`,
+    [`email:${email}`, `${CHECKING}email:${email}`, `pair:%/${escaped}`, `${CHECKING}pair:%/${escaped}`],
+  );
 }

@@ -22,7 +22,10 @@ export const FORGOT_ANSWER = 'If this email belongs to an account, a link to res
 export const INVALID_LINK = 'This link is not valid or has expired. Ask for a new one.';
 const INVITE_DAYS = LINK_LIFETIME_MS.invite / 86_400_000;
 
-export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: string | null; origin?: string | null }): Promise<void> {
+export async function forgotPassword(
+  cms: CMS,
+  input: { email?: unknown; ip: string | null; origin?: string | null },
+): Promise<void> {
   if (typeof input.email !== 'string' || !input.email.trim()) throw badRequest('Email is required.', 'email');
   const email = input.email.trim().toLowerCase();
   await countRequest(cms, forgotPasswordLockKeys(cms, email, input.ip));
@@ -30,7 +33,9 @@ export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: str
   if (!emailConfigured(cms)) return;
   const linkOrigin = mailLinkOrigin(cms, input.origin);
   if (!linkOrigin) {
-    cms.log.warn(`forgot-password: no mail sent, the request's host is not one a link may point at: set serverURL or email.allowedHosts (docs/accounts.md)`);
+    cms.log.warn(
+      `forgot-password: no mail sent, the request's host is not one a link may point at: set serverURL or email.allowedHosts (docs/accounts.md)`,
+    );
     return;
   }
   cms.background.run('forgot-password', async () => {
@@ -43,14 +48,20 @@ export async function forgotPassword(cms: CMS, input: { email?: unknown; ip: str
 }
 
 /** A user made without a password gets an invitation link (7 days), mailed when email is configured. */
-export async function inviteNewUser(ctx: OperationContext, user: { id: number; email: string }): Promise<{ inviteUrl: string }> {
+export async function inviteNewUser(
+  ctx: OperationContext,
+  user: { id: number; email: string },
+): Promise<{ inviteUrl: string }> {
   const { cms } = ctx;
   const { token } = await issueResetToken(cms.store, user.id, 'invite', cms.clock.now());
   const inviteUrl = resetLink(cms, ctx.origin, token);
   // The answer goes to the admin who asked; the mail only with an origin no request header chose.
   const linkOrigin = mailLinkOrigin(cms, ctx.origin);
   if (linkOrigin) sendEmailLater(cms, invitationEmail(user.email, resetLink(cms, linkOrigin, token), INVITE_DAYS));
-  else if (emailConfigured(cms)) cms.log.warn(`invitation for user ${user.id}: not mailed, set serverURL or email.allowedHosts (docs/accounts.md); the admin can copy the link`);
+  else if (emailConfigured(cms))
+    cms.log.warn(
+      `invitation for user ${user.id}: not mailed, set serverURL or email.allowedHosts (docs/accounts.md); the admin can copy the link`,
+    );
   return { inviteUrl };
 }
 
@@ -58,8 +69,16 @@ export async function inviteNewUser(ctx: OperationContext, user: { id: number; e
 export async function createResetLink(ctx: OperationContext, id: number): Promise<{ url: string; expiresAt: string }> {
   if (!ctx.user) throw unauthorized();
   if (!isFullAdmin(ctx.user, ctx.scopes)) throw forbidden('Only admins can make reset links.');
-  const row = await ctx.cms.store.get<{ id: number; passwordHash: string | null }>('SELECT "id", "passwordHash" FROM "users" WHERE "id" = ?', [id]);
+  const row = await ctx.cms.store.get<{ id: number; passwordHash: string | null }>(
+    'SELECT "id", "passwordHash" FROM "users" WHERE "id" = ?',
+    [id],
+  );
   if (!row) throw notFound('User not found.');
-  const { token, expiresAt } = await issueResetToken(ctx.cms.store, row.id, row.passwordHash ? 'reset' : 'invite', ctx.cms.clock.now());
+  const { token, expiresAt } = await issueResetToken(
+    ctx.cms.store,
+    row.id,
+    row.passwordHash ? 'reset' : 'invite',
+    ctx.cms.clock.now(),
+  );
   return { url: resetLink(ctx.cms, ctx.origin, token), expiresAt: new Date(expiresAt).toISOString() };
 }

@@ -10,7 +10,9 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 function derive(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -35,7 +37,8 @@ const DUMMY_HASH = `scrypt$${SCRYPT_COST.N}$${SCRYPT_COST.r}$${SCRYPT_COST.p}$${
 
 export function passwordProblem(password: unknown): string | null {
   if (typeof password !== 'string') return 'The password must be text.';
-  if (password.length < MIN_PASSWORD_LENGTH) return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return `The password must be at least ${MIN_PASSWORD_LENGTH} characters long.`;
   if (password.length > 1024) return 'The password is too long.';
   return null;
 }

@@ -11,23 +11,40 @@ import { hashToken } from './sessions.ts';
 export type ResetKind = 'reset' | 'invite';
 export const LINK_LIFETIME_MS: Record<ResetKind, number> = { reset: 60 * 60 * 1000, invite: 7 * 24 * 60 * 60 * 1000 };
 
-export async function issueResetToken(db: Queryable, userId: number, kind: ResetKind, now: number): Promise<{ token: string; expiresAt: number }> {
+export async function issueResetToken(
+  db: Queryable,
+  userId: number,
+  kind: ResetKind,
+  now: number,
+): Promise<{ token: string; expiresAt: number }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = now + LINK_LIFETIME_MS[kind];
   await db.run('DELETE FROM "_cms_reset_tokens" WHERE "expiresAt" <= ?', [now]);
-  await db.run('INSERT INTO "_cms_reset_tokens" ("tokenHash", "userId", "kind", "expiresAt", "createdAt") VALUES (?, ?, ?, ?, ?)',
-    [hashToken(token), userId, kind, expiresAt, now]);
+  await db.run(
+    'INSERT INTO "_cms_reset_tokens" ("tokenHash", "userId", "kind", "expiresAt", "createdAt") VALUES (?, ?, ?, ?, ?)',
+    [hashToken(token), userId, kind, expiresAt, now],
+  );
   return { token, expiresAt };
 }
 
 /** The user a live token is for, or null (unknown, used or expired); spends nothing. */
-export async function findResetToken(db: Queryable, token: string, now: number): Promise<{ userId: number; kind: ResetKind } | null> {
-  return db.get('SELECT "userId", "kind" FROM "_cms_reset_tokens" WHERE "tokenHash" = ? AND "expiresAt" > ?', [hashToken(token), now]);
+export async function findResetToken(
+  db: Queryable,
+  token: string,
+  now: number,
+): Promise<{ userId: number; kind: ResetKind } | null> {
+  return db.get('SELECT "userId", "kind" FROM "_cms_reset_tokens" WHERE "tokenHash" = ? AND "expiresAt" > ?', [
+    hashToken(token),
+    now,
+  ]);
 }
 
 /** Spends a live token and every other link of its user; false when another request spent it first. */
 export async function spendResetToken(db: Queryable, token: string, userId: number, now: number): Promise<boolean> {
-  const spent = await db.all('DELETE FROM "_cms_reset_tokens" WHERE "tokenHash" = ? AND "expiresAt" > ? RETURNING "userId"', [hashToken(token), now]);
+  const spent = await db.all(
+    'DELETE FROM "_cms_reset_tokens" WHERE "tokenHash" = ? AND "expiresAt" > ? RETURNING "userId"',
+    [hashToken(token), now],
+  );
   if (spent.length === 0) return false;
   await db.run('DELETE FROM "_cms_reset_tokens" WHERE "userId" = ?', [userId]);
   return true;

@@ -4,13 +4,16 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
-const keyOf = (instanceSecret: string) => createHash('sha256').update('cms secret-box v1\0').update(instanceSecret).digest();
+const keyOf = (instanceSecret: string) =>
+  createHash('sha256').update('cms secret-box v1\0').update(instanceSecret).digest();
 
 export function sealSecret(instanceSecret: string, plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyOf(instanceSecret), iv);
   const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join(
+    '.',
+  );
 }
 
 /** The plain secret, or null when it was sealed under another instance secret (or altered). */

@@ -21,15 +21,32 @@ const MAX_USER_AGENT = 512;
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** `db`: the transaction to write in, when the session is part of a larger write (a login and its audit entry). */
-export async function createSession(cms: CMS, userId: number, client: SessionClient = {}, db: Queryable = cms.store): Promise<Session> {
+export async function createSession(
+  cms: CMS,
+  userId: number,
+  client: SessionClient = {},
+  db: Queryable = cms.store,
+): Promise<Session> {
   const token = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(32).toString('base64url');
   const now = cms.clock.now();
   const expiresAt = now + cms.config.auth.tokenExpiration * 1000;
   await db.run('DELETE FROM "_cms_sessions" WHERE "expiresAt" <= ?', [now]);
-  await db.run(`INSERT INTO "_cms_sessions" ("tokenHash", "id", "userId", "csrfToken", "expiresAt", "createdAt", "lastUsedAt", "userAgent", "ip")
+  await db.run(
+    `INSERT INTO "_cms_sessions" ("tokenHash", "id", "userId", "csrfToken", "expiresAt", "createdAt", "lastUsedAt", "userAgent", "ip")
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  [hashToken(token), randomBytes(16).toString('hex'), userId, csrfToken, expiresAt, now, now, client.userAgent?.slice(0, MAX_USER_AGENT) ?? null, client.ip ?? null]);
+    [
+      hashToken(token),
+      randomBytes(16).toString('hex'),
+      userId,
+      csrfToken,
+      expiresAt,
+      now,
+      now,
+      client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      client.ip ?? null,
+    ],
+  );
   return { token, csrfToken, userId, expiresAt };
 }
 
@@ -38,16 +55,27 @@ export async function findSession(cms: CMS, token: string): Promise<LiveSession 
   const now = cms.clock.now();
   const tokenHash = hashToken(token);
   const row = await cms.store.get<LiveSession & { lastUsedAt: number | null }>(
-    'SELECT "id", "userId", "csrfToken", "expiresAt", "lastUsedAt" FROM "_cms_sessions" WHERE "tokenHash" = ? AND "expiresAt" > ?', [tokenHash, now]);
+    'SELECT "id", "userId", "csrfToken", "expiresAt", "lastUsedAt" FROM "_cms_sessions" WHERE "tokenHash" = ? AND "expiresAt" > ?',
+    [tokenHash, now],
+  );
   if (!row) return null;
   let lastUsedAt = row.lastUsedAt === null ? null : Number(row.lastUsedAt);
   if (lastUsedMarkDue(lastUsedAt, now)) {
     const stale = now - LAST_USED_RESOLUTION_MS;
     // The condition makes concurrent requests of one session write once.
-    await cms.store.run('UPDATE "_cms_sessions" SET "lastUsedAt" = ? WHERE "tokenHash" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ?)', [now, tokenHash, stale]);
+    await cms.store.run(
+      'UPDATE "_cms_sessions" SET "lastUsedAt" = ? WHERE "tokenHash" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ?)',
+      [now, tokenHash, stale],
+    );
     lastUsedAt = now;
   }
-  return { id: row.id, userId: row.userId, csrfToken: row.csrfToken, expiresAt: Number(row.expiresAt), lastUsedAt: lastUsedAt! };
+  return {
+    id: row.id,
+    userId: row.userId,
+    csrfToken: row.csrfToken,
+    expiresAt: Number(row.expiresAt),
+    lastUsedAt: lastUsedAt!,
+  };
 }
 
 /** Whether a session last marked used at `lastUsedAt` is due a new mark at `now`. */
@@ -59,7 +87,10 @@ export function lastUsedMarkDue(lastUsedAt: number | null, now: number): boolean
 export async function refreshSession(cms: CMS, token: string): Promise<{ expiresAt: number } | null> {
   const now = cms.clock.now();
   const expiresAt = now + cms.config.auth.tokenExpiration * 1000;
-  const changed = await cms.store.run('UPDATE "_cms_sessions" SET "expiresAt" = ? WHERE "tokenHash" = ? AND "expiresAt" > ?', [expiresAt, hashToken(token), now]);
+  const changed = await cms.store.run(
+    'UPDATE "_cms_sessions" SET "expiresAt" = ? WHERE "tokenHash" = ? AND "expiresAt" > ?',
+    [expiresAt, hashToken(token), now],
+  );
   return changed.changes ? { expiresAt } : null;
 }
 
@@ -72,16 +103,31 @@ export async function endUserSessions(db: Queryable, userId: number): Promise<vo
   await db.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [userId]);
 }
 
-type SessionRow = { id: string; createdAt: number; lastUsedAt: number | null; expiresAt: number; userAgent: string | null; ip: string | null };
+type SessionRow = {
+  id: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number;
+  userAgent: string | null;
+  ip: string | null;
+};
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** A user's live sessions, most recently used first, as `GET /users/sessions` shows them. */
 export async function listSessions(cms: CMS, userId: number, currentId: string | null) {
-  const rows = await cms.store.all<SessionRow>(`SELECT "id", "createdAt", "lastUsedAt", "expiresAt", "userAgent", "ip" FROM "_cms_sessions"
-    WHERE "userId" = ? AND "expiresAt" > ? ORDER BY COALESCE("lastUsedAt", "createdAt") DESC, "createdAt" DESC`, [userId, cms.clock.now()]);
+  const rows = await cms.store.all<SessionRow>(
+    `SELECT "id", "createdAt", "lastUsedAt", "expiresAt", "userAgent", "ip" FROM "_cms_sessions"
+    WHERE "userId" = ? AND "expiresAt" > ? ORDER BY COALESCE("lastUsedAt", "createdAt") DESC, "createdAt" DESC`,
+    [userId, cms.clock.now()],
+  );
   return rows.map((r) => ({
-    id: r.id, createdAt: iso(r.createdAt), lastUsedAt: iso(r.lastUsedAt ?? r.createdAt), expiresAt: iso(r.expiresAt),
-    userAgent: r.userAgent, ip: r.ip, current: r.id === currentId,
+    id: r.id,
+    createdAt: iso(r.createdAt),
+    lastUsedAt: iso(r.lastUsedAt ?? r.createdAt),
+    expiresAt: iso(r.expiresAt),
+    userAgent: r.userAgent,
+    ip: r.ip,
+    current: r.id === currentId,
   }));
 }
 
@@ -93,8 +139,9 @@ export async function endSessionById(cms: CMS, userId: number, id: string): Prom
 
 /** Ends every session of `userId` but `keepId` (the caller's own, when it is theirs); the number ended. */
 export async function endOtherSessions(cms: CMS, userId: number, keepId: string | null): Promise<number> {
-  const { changes } = keepId === null
-    ? await cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [userId])
-    : await cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ? AND "id" <> ?', [userId, keepId]);
+  const { changes } =
+    keepId === null
+      ? await cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [userId])
+      : await cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ? AND "id" <> ?', [userId, keepId]);
   return changes;
 }

@@ -47,7 +47,12 @@ export function base32Decode(text: string): Buffer {
 }
 
 /** RFC 4226, section 5.3: the HOTP value of `counter`, `digits` long. `algorithm` is there for RFC 6238's test vectors. */
-export function hotp(key: Buffer, counter: number, digits = DIGITS, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1'): string {
+export function hotp(
+  key: Buffer,
+  counter: number,
+  digits = DIGITS,
+  algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1',
+): string {
   const message = Buffer.alloc(8);
   message.writeBigUInt64BE(BigInt(counter));
   const mac = createHmac(algorithm, key).update(message).digest();
@@ -73,6 +78,12 @@ export function matchingStep(secret: string, code: string, nowMs: number): numbe
 /** The `otpauth://` URL authenticator apps read (from a QR code): Key Uri Format. */
 export function otpauthURL(secret: string, account: string, issuer: string): string {
   const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;
-  const query = new URLSearchParams({ secret, issuer, algorithm: 'SHA1', digits: String(DIGITS), period: String(STEP_SECONDS) });
+  const query = new URLSearchParams({
+    secret,
+    issuer,
+    algorithm: 'SHA1',
+    digits: String(DIGITS),
+    period: String(STEP_SECONDS),
+  });
   return `otpauth://totp/${label}?${query}`;
 }

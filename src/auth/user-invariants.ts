@@ -7,7 +7,10 @@ import type { Queryable } from '../db/store.ts';
 import { endUserSessions } from './sessions.ts';
 
 async function countActiveAdmins(tx: Queryable): Promise<number> {
-  return (await tx.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "users" WHERE "role" = 'admin' AND ("active" IS NULL OR "active" = ?)`, [tx.dialect.boolean(true)]))!.n;
+  return (await tx.get<{ n: number }>(
+    `SELECT CAST(count(*) AS INTEGER) AS "n" FROM "users" WHERE "role" = 'admin' AND ("active" IS NULL OR "active" = ?)`,
+    [tx.dialect.boolean(true)],
+  ))!.n;
 }
 
 /** Runs a write to users and refuses it (rolling back) if it leaves no active admin where there was one. */
@@ -21,7 +24,13 @@ export async function guardLastActiveAdmin(tx: Queryable, write: () => Promise<v
 }
 
 /** Deactivation and password changes end every session of the user. */
-export async function endSessionsOnUserChange(tx: Queryable, id: number, before: Record<string, unknown>, after: Record<string, unknown>, passwordChanged: boolean): Promise<void> {
+export async function endSessionsOnUserChange(
+  tx: Queryable,
+  id: number,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  passwordChanged: boolean,
+): Promise<void> {
   const deactivated = before.active !== false && after.active === false;
   if (deactivated || passwordChanged) await endUserSessions(tx, id);
 }

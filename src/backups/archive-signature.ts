@@ -28,7 +28,9 @@ export function signatureMatches(secret: string, manifestText: Uint8Array, signa
 }
 
 /** The secret of the instance a restore writes into, without making one: null when it has none yet. */
-export async function restoringSecret(config: Pick<SanitizedConfig, 'secret' | 'dataDir' | 'databaseEngine' | 'databasePath'>): Promise<string | null> {
+export async function restoringSecret(
+  config: Pick<SanitizedConfig, 'secret' | 'dataDir' | 'databaseEngine' | 'databasePath'>,
+): Promise<string | null> {
   if (config.secret) return config.secret;
   if (process.env.CMS_SECRET) return process.env.CMS_SECRET;
   if (config.databaseEngine !== 'postgres') {

@@ -12,8 +12,7 @@ import { createS3Storage } from '../uploads/storage/s3.ts';
 /** `cms-backup-20260101T000000.000Z.tar.gz`: UTC, to the millisecond, sortable by name. */
 export const BACKUP_NAME = /^cms-backup-\d{8}T\d{6}\.\d{3}Z\.tar\.gz$/;
 
-export const backupName = (time: number) =>
-  `cms-backup-${new Date(time).toISOString().replace(/[-:]/g, '')}.tar.gz`;
+export const backupName = (time: number) => `cms-backup-${new Date(time).toISOString().replace(/[-:]/g, '')}.tar.gz`;
 
 export type BackupInfo = { name: string; size: number; createdAt: string };
 

@@ -24,7 +24,12 @@ import { SIGNATURE_ENTRY, signManifest } from './archive-signature.ts';
 
 export type BackupProgress = { name: string; phase: 'database' | 'uploads' | 'finishing'; done: number; total: number };
 /** `withDatabase`: on PostgreSQL, also `pg_dump` the database into the archive (SQLite's is always in it). */
-export type BackupOptions = { outDir?: string; onProgress?: (progress: BackupProgress) => void; signal?: AbortSignal; withDatabase?: boolean };
+export type BackupOptions = {
+  outDir?: string;
+  onProgress?: (progress: BackupProgress) => void;
+  signal?: AbortSignal;
+  withDatabase?: boolean;
+};
 export type BackupResult = BackupInfo & { where: string; manifest: Manifest };
 
 const running = new WeakMap<CMS, BackupProgress>();
@@ -37,7 +42,8 @@ export const runningBackup = (cms: CMS): BackupProgress | null => running.get(cm
  * missing from it (files of documents created in between are extra, and the sweep removes them an hour
  * after the restored instance starts); a dump taken after it may hold documents whose files are not here.
  */
-export const POSTGRES_NOTE = 'The database is PostgreSQL and is not in this archive: take its dump (pg_dump) BEFORE running cms backup, so that every document in the dump has its file here; or run cms backup --with-database to put a pg_dump of it in this archive. This archive holds the uploads, the migration files and the manifest.';
+export const POSTGRES_NOTE =
+  'The database is PostgreSQL and is not in this archive: take its dump (pg_dump) BEFORE running cms backup, so that every document in the dump has its file here; or run cms backup --with-database to put a pg_dump of it in this archive. This archive holds the uploads, the migration files and the manifest.';
 
 /** Where each kind of database copy goes in the archive. */
 const DATABASE_ENTRY = { sqlite: 'database/cms.db', pg_dump: 'database/postgres.dump' } as const;
@@ -67,7 +73,8 @@ export async function createBackup(cms: CMS, options: BackupOptions = {}): Promi
     if (copied) await add(DATABASE_ENTRY[copied.format], fs.statSync(snapshot).size, fs.createReadStream(snapshot));
     await fs.promises.rm(snapshot, { force: true });
     const secretFile = path.join(cms.config.dataDir, 'secret');
-    if (fs.existsSync(secretFile)) await add('data/secret', fs.statSync(secretFile).size, fs.createReadStream(secretFile));
+    if (fs.existsSync(secretFile))
+      await add('data/secret', fs.statSync(secretFile).size, fs.createReadStream(secretFile));
     for (const file of listFiles(cms.config.migrationsDir)) {
       await add(`migrations/${file.relative}`, file.size, fs.createReadStream(file.absolute));
     }
@@ -113,7 +120,17 @@ export async function createBackup(cms: CMS, options: BackupOptions = {}): Promi
     const size = fs.statSync(staged).size;
     await target.keep(staged, name);
     if (!options.outDir) await pruneBackups(cms);
-    return { name, size, createdAt: manifest.createdAt, where: options.outDir ? path.resolve(options.outDir) : cms.config.backups.storage ? `s3://${cms.config.backups.storage.bucket}` : cms.config.backups.dir, manifest };
+    return {
+      name,
+      size,
+      createdAt: manifest.createdAt,
+      where: options.outDir
+        ? path.resolve(options.outDir)
+        : cms.config.backups.storage
+          ? `s3://${cms.config.backups.storage.bucket}`
+          : cms.config.backups.dir,
+      manifest,
+    };
   } catch (error) {
     archive.destroy();
     await fs.promises.rm(staged, { force: true });
@@ -147,9 +164,7 @@ async function documentCounts(cms: CMS, rows: Record<string, number> | null): Pr
   const counts: Record<string, number> = {};
   for (const entity of [...cms.config.collections, ...cms.config.globals]) {
     const key = entity.kind === 'global' ? `globals/${entity.slug}` : entity.slug;
-    counts[key] = rows
-      ? (rows[entity.table] ?? 0)
-      : await countRows(cms.store, entity, null);
+    counts[key] = rows ? (rows[entity.table] ?? 0) : await countRows(cms.store, entity, null);
   }
   return counts;
 }
@@ -160,7 +175,8 @@ function listFiles(root: string, relative = ''): { relative: string; absolute: s
   for (const entry of fs.existsSync(folder) ? fs.readdirSync(folder, { withFileTypes: true }) : []) {
     const child = relative ? `${relative}/${entry.name}` : entry.name;
     if (entry.isDirectory()) found.push(...listFiles(root, child));
-    else if (entry.isFile()) found.push({ relative: child, absolute: path.join(root, child), size: fs.statSync(path.join(root, child)).size });
+    else if (entry.isFile())
+      found.push({ relative: child, absolute: path.join(root, child), size: fs.statSync(path.join(root, child)).size });
   }
   return found.sort((a, b) => a.relative.localeCompare(b.relative));
 }

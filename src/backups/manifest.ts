@@ -24,7 +24,8 @@ export type Manifest = {
 };
 
 /** Entry paths a restore knows where to put; anything else in a manifest means it is not ours. */
-export const ENTRY_PATH = /^(database\/cms\.db|database\/postgres\.dump|data\/secret|uploads\/[A-Za-z0-9][A-Za-z0-9_-]{0,199}\.[a-z0-9]{1,10}|migrations\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*)$/;
+export const ENTRY_PATH =
+  /^(database\/cms\.db|database\/postgres\.dump|data\/secret|uploads\/[A-Za-z0-9][A-Za-z0-9_-]{0,199}\.[a-z0-9]{1,10}|migrations\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*)$/;
 
 export class BackupArchiveError extends Error {}
 
@@ -64,13 +65,19 @@ export async function checkArchive(file: string): Promise<CheckedArchive> {
   } catch (error) {
     throw new BackupArchiveError(`${file} is not a readable backup: ${(error as Error).message}`);
   }
-  if (!manifest || manifest.format !== 'cms-backup' || !Array.isArray(manifest.entries)) throw new BackupArchiveError(`${file} has no backup manifest`);
-  if (manifest.formatVersion !== 1) throw new BackupArchiveError(`${file} is a backup format this version does not know (${manifest.formatVersion})`);
+  if (!manifest || manifest.format !== 'cms-backup' || !Array.isArray(manifest.entries))
+    throw new BackupArchiveError(`${file} has no backup manifest`);
+  if (manifest.formatVersion !== 1)
+    throw new BackupArchiveError(`${file} is a backup format this version does not know (${manifest.formatVersion})`);
   for (const expected of manifest.entries) {
-    if (!ENTRY_PATH.test(expected.path) || expected.path.split('/').includes('..')) throw new BackupArchiveError(`${file}: the manifest names an unexpected entry "${expected.path}"`);
+    if (!ENTRY_PATH.test(expected.path) || expected.path.split('/').includes('..'))
+      throw new BackupArchiveError(`${file}: the manifest names an unexpected entry "${expected.path}"`);
     const found = seen.get(expected.path);
     if (!found) throw new BackupArchiveError(`${file}: ${expected.path} is missing`);
-    if (found.size !== expected.size || found.sha256 !== expected.sha256) throw new BackupArchiveError(`${file}: ${expected.path} does not match its sha256 in the manifest (the archive is damaged)`);
+    if (found.size !== expected.size || found.sha256 !== expected.sha256)
+      throw new BackupArchiveError(
+        `${file}: ${expected.path} does not match its sha256 in the manifest (the archive is damaged)`,
+      );
     seen.delete(expected.path);
   }
   if (seen.size) throw new BackupArchiveError(`${file}: ${[...seen.keys()][0]} is not in the manifest`);

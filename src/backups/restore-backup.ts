@@ -30,7 +30,11 @@ export type RestoreOptions = { now: number; onProgress?: (progress: RestoreProgr
 
 const POSTGRES_DUMP = 'database/postgres.dump';
 
-export async function restoreBackup(config: SanitizedConfig, file: string, options: RestoreOptions): Promise<RestoreResult> {
+export async function restoreBackup(
+  config: SanitizedConfig,
+  file: string,
+  options: RestoreOptions,
+): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new ConfigError(`${file} does not exist`);
   options.onProgress?.({ phase: 'verifying checksums' });
   const checked = await checkArchive(file).catch((error) => {
@@ -40,11 +44,15 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
   if (!options.trustArchive) await requireOwnSignature(config, file, checked);
   const dump = manifest.database === POSTGRES_DUMP;
   if (manifest.database && dump !== (config.databaseEngine === 'postgres')) {
-    throw new ConfigError(`this backup holds a ${dump ? 'PostgreSQL' : 'SQLite'} database and the config names a ${config.databaseEngine === 'postgres' ? 'PostgreSQL' : 'SQLite'} one: restore it where it came from, then move it with cms migrate:engine; nothing was changed`);
+    throw new ConfigError(
+      `this backup holds a ${dump ? 'PostgreSQL' : 'SQLite'} database and the config names a ${config.databaseEngine === 'postgres' ? 'PostgreSQL' : 'SQLite'} one: restore it where it came from, then move it with cms migrate:engine; nothing was changed`,
+    );
   }
   const busy = dump ? (await otherSessions(config.databasePath)) > 0 : !claimDatabaseFile(config.databasePath);
   if (busy) {
-    throw new ConfigError(`a server (or another cms command) has ${dump ? describeUrl(config.databasePath) : config.databasePath} open: stop it, then run cms restore again; nothing was changed`);
+    throw new ConfigError(
+      `a server (or another cms command) has ${dump ? describeUrl(config.databasePath) : config.databasePath} open: stop it, then run cms restore again; nothing was changed`,
+    );
   }
 
   const suffix = `.before-restore-${new Date(options.now).toISOString().replace(/[-:]/g, '')}`;
@@ -78,7 +86,10 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
     if (!sha256) continue;
     const temp = stagingPath(staging);
     try {
-      if ((await writeFile(entry.body, temp)) !== sha256) throw new ConfigError(`${entry.name} changed since it was verified; the data moved aside is intact: ${movedAside.join(', ')}`);
+      if ((await writeFile(entry.body, temp)) !== sha256)
+        throw new ConfigError(
+          `${entry.name} changed since it was verified; the data moved aside is intact: ${movedAside.join(', ')}`,
+        );
       await place(entry.name, temp, entry.size);
     } finally {
       await fs.promises.rm(temp, { force: true });
@@ -91,9 +102,15 @@ export async function restoreBackup(config: SanitizedConfig, file: string, optio
   async function place(name: string, temp: string, size: number) {
     const [kind, ...rest] = name.split('/');
     const relative = rest.join('/');
-    if (kind === 'uploads') return storage.put(relative, Bun.file(temp), { contentType: 'application/octet-stream', size });
+    if (kind === 'uploads')
+      return storage.put(relative, Bun.file(temp), { contentType: 'application/octet-stream', size });
     if (name === POSTGRES_DUMP) return restorePostgres(config.databasePath, temp);
-    const target = kind === 'database' ? config.databasePath : kind === 'data' ? path.join(config.dataDir, relative) : path.join(config.migrationsDir, relative);
+    const target =
+      kind === 'database'
+        ? config.databasePath
+        : kind === 'data'
+          ? path.join(config.dataDir, relative)
+          : path.join(config.migrationsDir, relative);
     if (kind === 'migrations' && fs.existsSync(target)) {
       // Migration files usually live in the project's repository: one that is already right stays put.
       if (Buffer.compare(fs.readFileSync(target), fs.readFileSync(temp)) === 0) return;
@@ -109,13 +126,18 @@ const TRUST_HINT = 'if you know where it came from, run cms restore again with -
 
 /** Refuses an archive this instance did not sign (docs/operations.md "Backups": which secret a restore needs). */
 async function requireOwnSignature(config: SanitizedConfig, file: string, archive: CheckedArchive): Promise<void> {
-  if (!archive.signature) throw new ConfigError(`${file} is not signed, so nothing proves it was not changed: ${TRUST_HINT}`);
+  if (!archive.signature)
+    throw new ConfigError(`${file} is not signed, so nothing proves it was not changed: ${TRUST_HINT}`);
   const secret = await restoringSecret(config);
   if (!secret) {
-    throw new ConfigError(`${file} is signed, but this instance has no secret yet to check it with: set \`secret\` (or CMS_SECRET) to the secret of the instance that wrote it, or copy its data/secret file here; or ${TRUST_HINT}`);
+    throw new ConfigError(
+      `${file} is signed, but this instance has no secret yet to check it with: set \`secret\` (or CMS_SECRET) to the secret of the instance that wrote it, or copy its data/secret file here; or ${TRUST_HINT}`,
+    );
   }
   if (!signatureMatches(secret, archive.manifestText, archive.signature)) {
-    throw new ConfigError(`${file} was not signed by this instance (another instance's secret, or changed since it was signed): set \`secret\` (or CMS_SECRET) to the secret of the instance that wrote it; or ${TRUST_HINT}`);
+    throw new ConfigError(
+      `${file} was not signed by this instance (another instance's secret, or changed since it was signed): set \`secret\` (or CMS_SECRET) to the secret of the instance that wrote it; or ${TRUST_HINT}`,
+    );
   }
 }
 

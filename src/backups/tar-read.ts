@@ -26,7 +26,9 @@ export async function* readTarGz(file: string): AsyncGenerator<TarEntry> {
       if (!Number.isSafeInteger(size) || size < 0) throw new Error('the archive has an entry of unreadable size');
       const blocks = size + ((BLOCK - (size % BLOCK)) % BLOCK);
       if (type === 'x') {
-        const record = Buffer.from(await bytes.exactly(blocks)).subarray(0, size).toString('utf8');
+        const record = Buffer.from(await bytes.exactly(blocks))
+          .subarray(0, size)
+          .toString('utf8');
         longName = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(record)?.[1] ?? null;
         continue;
       }

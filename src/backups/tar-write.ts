@@ -49,7 +49,8 @@ export function writeTarGz(file: string, options: { level?: number } = {}): TarW
         hash.update(chunk);
         await write(chunk);
       }
-      if (written !== size) throw new Error(`${name} changed while it was being archived (${written} of ${size} bytes)`);
+      if (written !== size)
+        throw new Error(`${name} changed while it was being archived (${written} of ${size} bytes)`);
       await write(padding(size));
       return hash.digest('hex');
     },
@@ -75,7 +76,12 @@ function header(name: string, size: number, type: '0' | 'x'): Uint8Array {
   block.write('0000000\0', 108); // uid
   block.write('0000000\0', 116); // gid
   block.write(size.toString(8).padStart(11, '0') + '\0', 124); // ustar's 12-byte octal: up to 8 GiB
-  block.write(Math.floor(Date.now() / 1000).toString(8).padStart(11, '0') + '\0', 136);
+  block.write(
+    Math.floor(Date.now() / 1000)
+      .toString(8)
+      .padStart(11, '0') + '\0',
+    136,
+  );
   block.write('        ', 148); // checksum counts as spaces while it is computed
   block.write(type, 156);
   block.write('ustar\u000000', 257);

@@ -9,4 +9,4 @@
  * to the embedded copy (`/$bunfs/…`). An empty object means the binary was
  * built without an admin.
  */
-export const adminManifest: Record<string, string> | null = null
+export const adminManifest: Record<string, string> | null = null;

@@ -9,19 +9,19 @@
  */
 export interface SharpNativeFile {
   /** Path of the embedded copy (`/$bunfs/…`). */
-  embedded: string
+  embedded: string;
   /** Where it goes below the extraction folder, e.g. `@img/sharp-linux-x64/lib/sharp-linux-x64-0.35.5.node`. */
-  rel: string
+  rel: string;
   /** Size in bytes, to tell a complete earlier extraction from a stale one. */
-  size: number
+  size: number;
 }
 
 export interface SharpNativeFiles {
   /** Folder name below the extraction root, unique per sharp version and platform. */
-  id: string
+  id: string;
   /** Relative path of the addon among `files`. */
-  addon: string
-  files: SharpNativeFile[]
+  addon: string;
+  files: SharpNativeFile[];
 }
 
-export const sharpNativeFiles: SharpNativeFiles | null = null
+export const sharpNativeFiles: SharpNativeFiles | null = null;

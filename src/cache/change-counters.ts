@@ -32,4 +32,5 @@ export async function countersOf(reading: Promise<Reading>, tables: readonly str
   return tables.map((table) => current.get(table) ?? 0);
 }
 
-export const sameCounters = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((n, i) => n === b[i]);
+export const sameCounters = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((n, i) => n === b[i]);

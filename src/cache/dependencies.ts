@@ -33,7 +33,8 @@ function reachable(config: SanitizedConfig, start: Entity): string[] {
       // Rich text names its targets node by node, so it may reach any collection.
       if (field.type === 'richText') for (const collection of config.collections) add(collection);
     });
-    for (const slug of entity.cache.dependsOn) add(config.collectionsBySlug.get(slug) ?? config.globalsBySlug.get(slug));
+    for (const slug of entity.cache.dependsOn)
+      add(config.collectionsBySlug.get(slug) ?? config.globalsBySlug.get(slug));
   }
   return [...seen].map((entity) => entity.table);
 }

@@ -19,7 +19,8 @@ export type ResponseCache<T extends CachedAnswer = CachedAnswer> = ReturnType<ty
 
 export function createResponseCache<T extends CachedAnswer>(maxSize: number) {
   const entries = new Map<string, T>();
-  const sizeOf = (key: string, answer: T) => answer.body.byteLength + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
+  const sizeOf = (key: string, answer: T) =>
+    answer.body.byteLength + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
   const stats = { hits: 0, misses: 0, evictions: 0, bytes: 0 };
 
   function remove(key: string, answer: T): void {

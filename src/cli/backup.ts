@@ -15,10 +15,16 @@ export async function backupCommand(args: CLIArgs): Promise<void> {
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, migrate: 'none' });
   try {
     const line = progressLine('backup', (p) => (p.phase === 'uploads' ? `uploads ${p.done}/${p.total}` : p.phase));
-    const backup = await createBackup(cms, { outDir: args.flags.out as string | undefined, onProgress: line.show, withDatabase: Boolean(args.flags['with-database']) });
+    const backup = await createBackup(cms, {
+      outDir: args.flags.out as string | undefined,
+      onProgress: line.show,
+      withDatabase: Boolean(args.flags['with-database']),
+    });
     line.done();
     const { counts, note } = backup.manifest;
-    console.log(`wrote ${path.join(backup.where, backup.name)} (${megabytes(backup.size)}): ${total(counts.documents)} documents, ${counts.uploads} uploads (${megabytes(counts.uploadBytes)})`);
+    console.log(
+      `wrote ${path.join(backup.where, backup.name)} (${megabytes(backup.size)}): ${total(counts.documents)} documents, ${counts.uploads} uploads (${megabytes(counts.uploadBytes)})`,
+    );
     if (note) console.log(note);
   } finally {
     await cms.close();
@@ -30,10 +36,16 @@ export async function restoreCommand(args: CLIArgs): Promise<void> {
   if (!file) throw new ConfigError('usage: cms restore FILE [--trust-archive] [--config FILE]');
   const config = await loadConfig({ configPath: (args.flags.config as string) ?? null });
   const line = progressLine('restore');
-  const result = await restoreBackup(config, path.resolve(file), { now: systemClock.now(), onProgress: line.show, trustArchive: Boolean(args.flags['trust-archive']) });
+  const result = await restoreBackup(config, path.resolve(file), {
+    now: systemClock.now(),
+    onProgress: line.show,
+    trustArchive: Boolean(args.flags['trust-archive']),
+  });
   line.done();
-  console.log(`restored ${result.restored} entries from the backup of ${result.manifest.createdAt} (cms ${result.manifest.version})`);
-  if (result.movedAside.length) console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
+  console.log(
+    `restored ${result.restored} entries from the backup of ${result.manifest.createdAt} (cms ${result.manifest.version})`,
+  );
+  if (result.movedAside.length)
+    console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
   if (!result.manifest.database) console.log(result.manifest.note ?? 'this backup holds no database');
 }
-

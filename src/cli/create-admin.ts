@@ -45,7 +45,8 @@ export async function createAdminCommand(args: CLIArgs): Promise<void> {
     if (!interactive) throw new ConfigError('create-admin: --password is required (no terminal to ask on)');
     password = await prompt('Password (at least 8 characters): ', true);
     // Typed blind, so typed twice: a typo would otherwise lock the only admin out.
-    if ((await prompt('Password again: ', true)) !== password) throw new ConfigError('create-admin: the two passwords differ; nothing was created');
+    if ((await prompt('Password again: ', true)) !== password)
+      throw new ConfigError('create-admin: the two passwords differ; nothing was created');
   }
   if (name === undefined && interactive && !args.flags.email) name = (await prompt('Name (optional): ')) || undefined;
   const problem = passwordProblem(password);
@@ -60,7 +61,10 @@ export async function createAdminCommand(args: CLIArgs): Promise<void> {
     console.log(`created admin ${user.email} (id ${user.id}) in ${cms.config.databaseLabel}`);
   } catch (error) {
     if (error instanceof APIError) {
-      const message = error.field === 'email' && /unique/i.test(error.message) ? `a user with the email ${email} already exists` : `${error.field ? `${error.field}: ` : ''}${error.message}`;
+      const message =
+        error.field === 'email' && /unique/i.test(error.message)
+          ? `a user with the email ${email} already exists`
+          : `${error.field ? `${error.field}: ` : ''}${error.message}`;
       throw new ConfigError(`create-admin: ${message}`);
     }
     throw error;

@@ -15,9 +15,16 @@ export async function exportCommand(args: CLIArgs): Promise<void> {
   try {
     const outDir = path.resolve((args.flags.out as string | undefined) ?? path.join(cms.config.rootDir, 'export'));
     const line = progressLine('export');
-    const result = await exportContent(cms, { outDir, locale: args.flags.locale as string | undefined, drafts: Boolean(args.flags.drafts), onProgress: line.show });
+    const result = await exportContent(cms, {
+      outDir,
+      locale: args.flags.locale as string | undefined,
+      drafts: Boolean(args.flags.drafts),
+      onProgress: line.show,
+    });
     line.done();
-    console.log(`exported ${total(result.documents)} documents, ${result.globals} globals and ${result.mediaFiles} media files (${megabytes(result.mediaBytes)}) to ${outDir}`);
+    console.log(
+      `exported ${total(result.documents)} documents, ${result.globals} globals and ${result.mediaFiles} media files (${megabytes(result.mediaBytes)}) to ${outDir}`,
+    );
   } finally {
     await cms.close();
   }
@@ -31,7 +38,9 @@ export async function importCommand(args: CLIArgs): Promise<void> {
     const line = progressLine('import');
     const result = await importContent(cms, dir, line.show);
     line.done();
-    console.log(`imported ${total(result.documents)} documents, ${result.globals} globals and ${result.mediaFiles} media files from ${path.resolve(dir)}`);
+    console.log(
+      `imported ${total(result.documents)} documents, ${result.globals} globals and ${result.mediaFiles} media files from ${path.resolve(dir)}`,
+    );
   } finally {
     await cms.close();
   }

@@ -49,22 +49,36 @@ export async function initCommand(args: CLIArgs): Promise<void> {
   const existing = ['cms.config.ts', 'cms.config.js', 'cms.config.json'].find((f) => existsSync(join(dir, f)));
   if (existing) throw new ConfigError(`${join(dir, existing)} already exists; cms init leaves it alone`);
   const template = (args.flags.template as string | undefined) ?? 'blank';
-  if (!TEMPLATES.includes(template)) throw new ConfigError(`--template ${template}: expected one of ${TEMPLATES.join(', ')}`);
-  const files = template === 'website' ? (await import('./templates/website.ts')).WEBSITE_TEMPLATE : { 'cms.config.ts': STARTER_CONFIG };
+  if (!TEMPLATES.includes(template))
+    throw new ConfigError(`--template ${template}: expected one of ${TEMPLATES.join(', ')}`);
+  const files =
+    template === 'website'
+      ? (await import('./templates/website.ts')).WEBSITE_TEMPLATE
+      : { 'cms.config.ts': STARTER_CONFIG };
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const gitignore = join(dir, '.gitignore');
   const had = existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : '';
   const present = new Set(had.split(/\r?\n/).map((l) => l.trim()));
   const missing = IGNORED.filter((l) => !present.has(l) && !present.has(`/${l}`));
-  if (missing.length) writeFileSync(gitignore, `${had}${had && !had.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
+  if (missing.length)
+    writeFileSync(gitignore, `${had}${had && !had.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
 
   const where = relative(process.cwd(), dir);
-  console.log(`wrote ${Object.keys(files).map((name) => join(dir, name)).join(', ')}${missing.length ? ` and ${gitignore}` : ''}`);
-  if (files['cms.seed.ts']) console.log('the first start fills the empty database with sample content from cms.seed.ts');
+  console.log(
+    `wrote ${Object.keys(files)
+      .map((name) => join(dir, name))
+      .join(', ')}${missing.length ? ` and ${gitignore}` : ''}`,
+  );
+  if (files['cms.seed.ts'])
+    console.log('the first start fills the empty database with sample content from cms.seed.ts');
   console.log('next:');
   // The command as this binary was started, seen from the new folder: `cms` is on PATH only after an install.
   const cms = commandFrom(dir);
-  console.log(where ? `  cd ${where.includes(' ') ? JSON.stringify(where) : where}` : `  ${cms} create-admin     # or create the first admin in the browser`);
+  console.log(
+    where
+      ? `  cd ${where.includes(' ') ? JSON.stringify(where) : where}`
+      : `  ${cms} create-admin     # or create the first admin in the browser`,
+  );
   console.log(`  ${cms}                  # serves http://127.0.0.1:3000; open /admin`);
 }

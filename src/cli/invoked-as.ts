@@ -7,7 +7,12 @@ import { delimiter, isAbsolute, relative, resolve } from 'node:path';
 
 export type Invocation = { execPath: string; script: string | undefined; path: string | undefined; cwd: string };
 
-const current = (): Invocation => ({ execPath: process.execPath, script: process.argv[1], path: process.env.PATH, cwd: process.cwd() });
+const current = (): Invocation => ({
+  execPath: process.execPath,
+  script: process.argv[1],
+  path: process.env.PATH,
+  cwd: process.cwd(),
+});
 
 const fromFolder = (folder: string, file: string) => {
   const rel = relative(folder, file);
@@ -18,8 +23,10 @@ const fromFolder = (folder: string, file: string) => {
 export function commandFrom(folder: string, how: Invocation = current()): string {
   const script = how.script && /\.(?:[cm]?[jt]s|tsx)$/.test(how.script) ? resolve(how.cwd, how.script) : undefined;
   if (script) return `bun ${fromFolder(folder, script)}`;
-  const onPath = (how.path ?? '').split(delimiter).filter(Boolean).some((d) => resolve(how.cwd, d, 'cms') === how.execPath || resolve(how.cwd, d, 'cms.exe') === how.execPath);
+  const onPath = (how.path ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .some((d) => resolve(how.cwd, d, 'cms') === how.execPath || resolve(how.cwd, d, 'cms.exe') === how.execPath);
   if (onPath) return 'cms';
   return fromFolder(folder, how.execPath);
 }
-

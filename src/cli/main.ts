@@ -16,7 +16,8 @@ const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   'migrate:create': async (a) => (await import('./migrate.ts')).migrateCreateCommand(a),
   'migrate:engine': async (a) => (await import('./migrate-engine.ts')).migrateEngineCommand(a),
   'generate:types': async (a) => (await import('./generate-types.ts')).generateTypesCommand(a),
-  'generate:graphql-schema': async (a) => (await import('./generate-graphql-schema.ts')).generateGraphQLSchemaCommand(a),
+  'generate:graphql-schema': async (a) =>
+    (await import('./generate-graphql-schema.ts')).generateGraphQLSchemaCommand(a),
   backup: async (a) => (await import('./backup.ts')).backupCommand(a),
   restore: async (a) => (await import('./backup.ts')).restoreCommand(a),
   export: async (a) => (await import('./export.ts')).exportCommand(a),
@@ -32,7 +33,12 @@ try {
   if (!command) throw new ConfigError(`unknown command "${args.command}" (see cms --help)`);
   await command(args);
 } catch (error) {
-  const expected = error instanceof ConfigError || (error instanceof Error && ['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'].includes((error as { code?: string }).code ?? ''));
+  const expected =
+    error instanceof ConfigError ||
+    (error instanceof Error &&
+      ['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'].includes(
+        (error as { code?: string }).code ?? '',
+      ));
   console.error(expected ? (error as Error).message : error instanceof Error ? `cms: ${error.message}` : String(error));
   if (!expected && process.env.NODE_ENV === 'development') console.error(error);
   process.exit(1);

@@ -15,14 +15,20 @@ import type { CLIArgs } from './args.ts';
 
 export async function migrateEngineCommand(args: CLIArgs): Promise<void> {
   const to = args.flags.to as string | undefined;
-  if (!to || !isPostgresUrl(to)) throw new ConfigError('migrate:engine: --to postgres://user:password@host:port/database is required');
+  if (!to || !isPostgresUrl(to))
+    throw new ConfigError('migrate:engine: --to postgres://user:password@host:port/database is required');
   const configPath = (args.flags.config as string) ?? null;
   const source = await createCMS({ configPath, migrate: 'none' });
   let target: CMS | null = null;
   try {
-    if (source.config.databaseEngine !== 'sqlite') throw new ConfigError('migrate:engine: the project must be on SQLite (unset DATABASE_URL to copy from its database file)');
+    if (source.config.databaseEngine !== 'sqlite')
+      throw new ConfigError(
+        'migrate:engine: the project must be on SQLite (unset DATABASE_URL to copy from its database file)',
+      );
     target = await createCMS({ configPath, database: to });
-    await prepareEmptyTarget(target.config, target.store).catch((error: Error) => { throw new ConfigError(`migrate:engine: ${error.message}`); });
+    await prepareEmptyTarget(target.config, target.store).catch((error: Error) => {
+      throw new ConfigError(`migrate:engine: ${error.message}`);
+    });
     console.log(`copying ${source.config.databaseLabel} → ${target.config.databaseLabel}`);
     const interactive = process.stdout.isTTY;
     const counts = await copyEngine(source.config, source.store, target.store, ({ table, done, total }) => {
@@ -34,10 +40,16 @@ export async function migrateEngineCommand(args: CLIArgs): Promise<void> {
     // The secret signs sessions' CSRF tokens and preview links: the one the SQLite project used goes along.
     await writeSetting(target.store, SECRET_SETTING, source.secret);
     const wrong = counts.filter((c) => c.source !== c.target);
-    for (const c of counts) console.log(`  ${c.source === c.target ? 'ok  ' : 'DIFF'} ${c.table}: ${c.source} → ${c.target}`);
-    if (wrong.length) throw new ConfigError(`migrate:engine: ${wrong.length} table(s) differ after the copy: ${wrong.map((c) => c.table).join(', ')}`);
+    for (const c of counts)
+      console.log(`  ${c.source === c.target ? 'ok  ' : 'DIFF'} ${c.table}: ${c.source} → ${c.target}`);
+    if (wrong.length)
+      throw new ConfigError(
+        `migrate:engine: ${wrong.length} table(s) differ after the copy: ${wrong.map((c) => c.table).join(', ')}`,
+      );
     const rows = counts.reduce((n, c) => n + c.target, 0);
-    console.log(`copied ${rows} rows in ${counts.length} tables; every count matches. Point \`database\` (or DATABASE_URL) at the new database to use it.`);
+    console.log(
+      `copied ${rows} rows in ${counts.length} tables; every count matches. Point \`database\` (or DATABASE_URL) at the new database to use it.`,
+    );
   } finally {
     await target?.close();
     await source.close();

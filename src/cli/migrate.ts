@@ -1,7 +1,13 @@
 /** `cms migrate`, `cms migrate:status`, `cms migrate:create [NAME]`. */
 import { createCMS } from '../cms.ts';
 import { isoNow } from '../clock.ts';
-import { appliedMigrations, applyMigrationFiles, diffConfig, listMigrationFiles, writeMigrationFile } from '../db/schema-migrate.ts';
+import {
+  appliedMigrations,
+  applyMigrationFiles,
+  diffConfig,
+  listMigrationFiles,
+  writeMigrationFile,
+} from '../db/schema-migrate.ts';
 import type { CLIArgs } from './args.ts';
 
 async function open(args: CLIArgs) {
@@ -14,10 +20,12 @@ export async function migrateCommand(args: CLIArgs): Promise<void> {
     const done = await appliedMigrations(cms.store);
     const pending = listMigrationFiles(cms.config.migrationsDir).filter((m) => !done.has(m.name));
     let n = 0;
-    const applied = await cms.store.withMigrationLock(() => applyMigrationFiles(cms.store, cms.config.migrationsDir, isoNow(cms.clock), (name) => {
-      n++;
-      process.stdout.write(`[${n}/${pending.length}] applying ${name}\n`);
-    }));
+    const applied = await cms.store.withMigrationLock(() =>
+      applyMigrationFiles(cms.store, cms.config.migrationsDir, isoNow(cms.clock), (name) => {
+        n++;
+        process.stdout.write(`[${n}/${pending.length}] applying ${name}\n`);
+      }),
+    );
     console.log(applied.length ? `applied ${applied.length} migration(s)` : 'nothing to apply');
     const change = await diffConfig(cms.config);
     if (change) console.log('the config has changes no migration file covers yet: run `cms migrate:create`');
@@ -34,7 +42,11 @@ export async function migrateStatusCommand(args: CLIArgs): Promise<void> {
     if (files.length === 0) console.log(`no migration files in ${cms.config.migrationsDir}`);
     for (const f of files) console.log(`${applied.has(f.name) ? 'applied' : 'pending'}  ${f.name}`);
     const change = await diffConfig(cms.config);
-    console.log(change ? 'config: has changes without a migration file (run `cms migrate:create`)' : 'config: in step with the migration files');
+    console.log(
+      change
+        ? 'config: has changes without a migration file (run `cms migrate:create`)'
+        : 'config: in step with the migration files',
+    );
   } finally {
     await cms.close();
   }

@@ -11,7 +11,11 @@ type Output = { tty: boolean; write: (text: string) => void; clock: Clock };
 const EVERY_MS = 2000;
 const defaultDetail = (p: Progress) => (p.total === undefined ? p.phase : `${p.phase} ${p.done}/${p.total}`);
 
-export function progressLine(command: string, detail: (p: Progress) => string = defaultDetail, output?: Partial<Output>) {
+export function progressLine(
+  command: string,
+  detail: (p: Progress) => string = defaultDetail,
+  output?: Partial<Output>,
+) {
   const tty = output?.tty ?? Boolean(process.stdout.isTTY);
   const write = output?.write ?? ((text: string) => void process.stdout.write(text));
   const clock = output?.clock ?? systemClock;

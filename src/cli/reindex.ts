@@ -14,7 +14,9 @@ export async function reindexCommand(args: CLIArgs): Promise<void> {
     if (collections.length === 0) return void console.log('no collection has a search option: nothing to index');
     for (const collection of collections) {
       const line = progressLine('reindex', (p) => `${p.phase} ${p.done ?? 0}/${p.total ?? '?'}`);
-      const count = await reindexCollection(cms, collection, (done, total) => line.show({ phase: collection.slug, done, total }));
+      const count = await reindexCollection(cms, collection, (done, total) =>
+        line.show({ phase: collection.slug, done, total }),
+      );
       line.done();
       console.log(`reindexed ${collection.slug}: ${count} documents`);
     }

@@ -21,12 +21,16 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
   if (seeded) console.log(`the database was empty: added the sample content of ${seeded}`);
   const port = Number(args.flags.port ?? process.env.PORT ?? 3000);
   const host = String(args.flags.host ?? process.env.HOST ?? '127.0.0.1');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${args.flags.port ?? process.env.PORT} is not a port number`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port ${args.flags.port ?? process.env.PORT} is not a port number`);
   const server = startServer(cms, { port, host, tls, logFormat: format });
   startupMark('listening');
   const where = cms.config.configPath ?? 'built-in defaults (no config file)';
-  console.log(`cms listening on ${server.url}${cms.config.routes.admin} · database ${cms.config.databaseLabel} · config ${where}${dev ? ' · dev' : ''}`);
-  if ((await countUsers(cms)) === 0) console.log(`no users yet: open ${adminURL(cms, server.url)} to create the first admin (or run cms create-admin)`);
+  console.log(
+    `cms listening on ${server.url}${cms.config.routes.admin} · database ${cms.config.databaseLabel} · config ${where}${dev ? ' · dev' : ''}`,
+  );
+  if ((await countUsers(cms)) === 0)
+    console.log(`no users yet: open ${adminURL(cms, server.url)} to create the first admin (or run cms create-admin)`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -65,7 +69,8 @@ function tlsFiles(args: CLIArgs): { cert: string; key: string } | undefined {
   const cert = args.flags['tls-cert'] as string | undefined;
   const key = args.flags['tls-key'] as string | undefined;
   if (!cert && !key) return undefined;
-  if (!cert || !key) throw new ConfigError('--tls-cert and --tls-key go together (PEM files of the certificate and its private key)');
+  if (!cert || !key)
+    throw new ConfigError('--tls-cert and --tls-key go together (PEM files of the certificate and its private key)');
   for (const file of [cert, key]) if (!existsSync(file)) throw new ConfigError(`TLS file ${file} does not exist`);
   return { cert, key };
 }
@@ -78,6 +83,7 @@ function logFormat(args: CLIArgs): LogFormat {
 
 /** The admin as a person would open it: serverURL when set, else the listening address (any-address binds shown as localhost). */
 function adminURL(cms: CMS, listening: string): string {
-  const origin = cms.config.serverURL?.replace(/\/+$/, '') ?? listening.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost');
+  const origin =
+    cms.config.serverURL?.replace(/\/+$/, '') ?? listening.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost');
   return `${origin}${cms.config.routes.admin}`;
 }

@@ -10,12 +10,18 @@ export function typeNames(entities: Entity[]): Map<string, string> {
   const used = new Set(TAKEN);
   const names = new Map<string, string>();
   for (const entity of entities) {
-    const singular = entity.kind === 'collection' ? labelText(entity.labels?.singular) ?? singularize(entity.slug) : entity.slug;
+    const singular =
+      entity.kind === 'collection' ? (labelText(entity.labels?.singular) ?? singularize(entity.slug)) : entity.slug;
     let name = pascalCase(singular) || 'Doc';
     if (/^\d/.test(name)) name = `T${name}`;
     // A global may share a collection's name (`settings` both ways): the later one gets a suffix.
     const base = name;
-    for (let n = 2; used.has(name) || used.has(`${name}Data`) || used.has(`${name}AllLocales`) || used.has(`${name}Path`); n++) name = `${base}${n}`;
+    for (
+      let n = 2;
+      used.has(name) || used.has(`${name}Data`) || used.has(`${name}AllLocales`) || used.has(`${name}Path`);
+      n++
+    )
+      name = `${base}${n}`;
     for (const suffix of ['', 'Data', 'AllLocales', 'Path']) used.add(name + suffix);
     names.set(`${entity.kind}:${entity.slug}`, name);
   }

@@ -10,12 +10,19 @@ import type { S3StorageOptions, SanitizedConfig, StorageAdapter, UserConfig } fr
 type Fail = (key: string, message: string) => never;
 type Uploads = { dir: string; storage: StorageAdapter | S3StorageOptions | null };
 
-export function sanitizeBackups(input: UserConfig['backups'], uploads: Uploads, resolve: (p: string) => string, fail: Fail): SanitizedConfig['backups'] {
-  if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input))) fail('backups', 'must be an object');
+export function sanitizeBackups(
+  input: UserConfig['backups'],
+  uploads: Uploads,
+  resolve: (p: string) => string,
+  fail: Fail,
+): SanitizedConfig['backups'] {
+  if (input !== undefined && (input === null || typeof input !== 'object' || Array.isArray(input)))
+    fail('backups', 'must be an object');
   const backups = input ?? {};
   let schedule = null;
   if (backups.schedule !== undefined) {
-    if (typeof backups.schedule !== 'string') fail('backups.schedule', "must be 'daily', 'hourly' or a cron expression");
+    if (typeof backups.schedule !== 'string')
+      fail('backups.schedule', "must be 'daily', 'hourly' or a cron expression");
     try {
       schedule = parseCronSchedule(backups.schedule);
     } catch (error) {
@@ -24,15 +31,21 @@ export function sanitizeBackups(input: UserConfig['backups'], uploads: Uploads, 
   }
   const keep = backups.keep ?? 7;
   if (!Number.isInteger(keep) || keep < 1) fail('backups.keep', 'must be a whole number of backups, at least 1');
-  if (backups.dir !== undefined && (typeof backups.dir !== 'string' || !backups.dir)) fail('backups.dir', 'must be a folder path');
+  if (backups.dir !== undefined && (typeof backups.dir !== 'string' || !backups.dir))
+    fail('backups.dir', 'must be a folder path');
   const dir = resolve(backups.dir ?? 'backups/');
-  if (!uploads.storage && isInside(dir, uploads.dir)) fail('backups.dir', `"${dir}" is inside the uploads folder "${uploads.dir}"; choose a folder outside it`);
+  if (!uploads.storage && isInside(dir, uploads.dir))
+    fail('backups.dir', `"${dir}" is inside the uploads folder "${uploads.dir}"; choose a folder outside it`);
   const storage = backups.storage ?? null;
   if (storage !== null) {
     if (typeof storage !== 'object' || storage.type !== 's3' || typeof storage.bucket !== 'string' || !storage.bucket) {
       fail('backups.storage', "expected S3 options { type: 's3', bucket, … }");
     }
-    if (sameS3Place(storage, uploads.storage)) fail('backups.storage', 'is the same bucket and prefix as upload.storage; give the backups their own prefix (e.g. prefix: "backups")');
+    if (sameS3Place(storage, uploads.storage))
+      fail(
+        'backups.storage',
+        'is the same bucket and prefix as upload.storage; give the backups their own prefix (e.g. prefix: "backups")',
+      );
   }
   return { schedule, keep, dir, storage };
 }
@@ -47,5 +60,9 @@ const trimPrefix = (prefix: string | undefined) => (prefix ?? '').replace(/^\/+|
 function sameS3Place(backups: S3StorageOptions, uploads: Uploads['storage']): boolean {
   const other = uploads as S3StorageOptions | null;
   if (!other || other.type !== 's3') return false;
-  return other.bucket === backups.bucket && (other.endpoint ?? '') === (backups.endpoint ?? '') && trimPrefix(other.prefix) === trimPrefix(backups.prefix);
+  return (
+    other.bucket === backups.bucket &&
+    (other.endpoint ?? '') === (backups.endpoint ?? '') &&
+    trimPrefix(other.prefix) === trimPrefix(backups.prefix)
+  );
 }

@@ -29,7 +29,14 @@ export function usersCollection(roles: string[]): CollectionConfig {
     fields: [
       { name: 'email', type: 'email', required: true, unique: true },
       { name: 'name', type: 'text' },
-      { name: 'role', type: 'select', options: roles, defaultValue: defaultRole, required: true, access: { create: isAdmin, update: isAdmin } },
+      {
+        name: 'role',
+        type: 'select',
+        options: roles,
+        defaultValue: defaultRole,
+        required: true,
+        access: { create: isAdmin, update: isAdmin },
+      },
       { name: 'active', type: 'checkbox', defaultValue: true, access: { create: isAdmin, update: isAdmin } },
     ],
   };
@@ -41,11 +48,7 @@ export function mediaCollection(): CollectionConfig {
     upload: true,
     admin: { useAsTitle: 'filename' },
     access: { read: anyone, create: loggedIn, update: loggedIn, delete: loggedIn },
-    fields: [
-      ...uploadFileFields(),
-      { name: 'alt', type: 'text' },
-      ...frameFields(),
-    ],
+    fields: [...uploadFileFields(), { name: 'alt', type: 'text' }, ...frameFields()],
   };
 }
 
@@ -72,10 +75,7 @@ export function foldersCollection(): CollectionConfig {
     labels: { singular: 'Folder', plural: 'Folders' },
     admin: { useAsTitle: 'name' },
     access: { read: loggedIn, create: loggedIn, update: loggedIn, delete: loggedIn },
-    fields: [
-      { name: 'name', type: 'text', required: true, maxLength: 200 },
-      folderField(),
-    ],
+    fields: [{ name: 'name', type: 'text', required: true, maxLength: 200 }, folderField()],
   };
 }
 

@@ -19,7 +19,10 @@ const FIELDS = [
 export function parseCronSchedule(source: string): CronSchedule {
   const expression = NAMED[source] ?? source;
   const parts = expression.trim().split(/\s+/);
-  if (parts.length !== 5) throw new Error(`"${source}" is not 'daily', 'hourly' or a cron expression of five fields (minute hour day month weekday)`);
+  if (parts.length !== 5)
+    throw new Error(
+      `"${source}" is not 'daily', 'hourly' or a cron expression of five fields (minute hour day month weekday)`,
+    );
   const sets = parts.map((part, i) => parseField(part, FIELDS[i]));
   if (sets[4].has(7)) sets[4].add(0);
   const [minutes, hours, days, months, weekdays] = sets;
@@ -29,7 +32,8 @@ export function parseCronSchedule(source: string): CronSchedule {
     source,
     matches(time) {
       const d = new Date(time);
-      if (!minutes.has(d.getUTCMinutes()) || !hours.has(d.getUTCHours()) || !months.has(d.getUTCMonth() + 1)) return false;
+      if (!minutes.has(d.getUTCMinutes()) || !hours.has(d.getUTCHours()) || !months.has(d.getUTCMonth() + 1))
+        return false;
       const day = days.has(d.getUTCDate());
       const weekday = weekdays.has(d.getUTCDay());
       return anyDay || anyWeekday ? day && weekday : day || weekday;
@@ -45,7 +49,8 @@ function parseField(part: string, field: { name: string; min: number; max: numbe
     const from = match[1] === '*' ? field.min : Number(match[2]);
     const to = match[1] === '*' ? field.max : match[3] !== undefined ? Number(match[3]) : match[4] ? field.max : from;
     const step = match[4] ? Number(match[4]) : 1;
-    if (from < field.min || to > field.max || from > to || step < 1) throw new Error(`cron ${field.name} "${item}" is outside ${field.min}–${field.max}`);
+    if (from < field.min || to > field.max || from > to || step < 1)
+      throw new Error(`cron ${field.name} "${item}" is outside ${field.min}–${field.max}`);
     for (let v = from; v <= to; v += step) values.add(v);
   }
   return values;
@@ -57,7 +62,12 @@ const MINUTE = 60_000;
  * Whether a scheduled time fell in (after, now]. Looks back at most `horizon` (default a week), so a
  * server that was down for months runs once, not once per missed slot.
  */
-export function fellDueBetween(schedule: CronSchedule, after: number, now: number, horizon = 7 * 24 * 60 * MINUTE): boolean {
+export function fellDueBetween(
+  schedule: CronSchedule,
+  after: number,
+  now: number,
+  horizon = 7 * 24 * 60 * MINUTE,
+): boolean {
   const start = Math.max(after, now - horizon);
   for (let minute = Math.floor(now / MINUTE) * MINUTE; minute > start; minute -= MINUTE) {
     if (schedule.matches(minute)) return true;

@@ -13,7 +13,9 @@ type Fail = (key: string, message: string) => never;
  * target (`migrate:engine --to`) beats DATABASE_URL, which beats the config.
  */
 export function databaseSettings(
-  input: { commandTarget?: string; configured?: string; pool: unknown }, resolve: (p: string) => string, fail: Fail,
+  input: { commandTarget?: string; configured?: string; pool: unknown },
+  resolve: (p: string) => string,
+  fail: Fail,
 ) {
   const database = input.commandTarget || process.env.DATABASE_URL || input.configured || 'data/cms.db';
   if (!isPostgresUrl(database)) {
@@ -22,7 +24,12 @@ export function databaseSettings(
   }
   const databasePool = input.pool === undefined ? DEFAULT_POOL_SIZE : Number(input.pool);
   if (!Number.isInteger(databasePool) || databasePool < 1) fail('databasePool', 'must be a positive whole number');
-  return { databaseEngine: 'postgres' as const, databasePath: database, databaseLabel: describeUrl(database), databasePool };
+  return {
+    databaseEngine: 'postgres' as const,
+    databasePath: database,
+    databaseLabel: describeUrl(database),
+    databasePool,
+  };
 }
 
 /**

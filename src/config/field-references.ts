@@ -24,24 +24,40 @@ export function fieldAtPath(fields: SanitizedField[], path: string): SanitizedFi
   return null;
 }
 
-export function checkFieldReferences(entity: Entity, key: string, collections: Map<string, SanitizedCollection>, fail: Fail): void {
+export function checkFieldReferences(
+  entity: Entity,
+  key: string,
+  collections: Map<string, SanitizedCollection>,
+  fail: Fail,
+): void {
   // Fields at any nesting (groups, named tabs, array and block rows), named by where the config wrote them.
-  const visit = (fields: SanitizedField[], base: string) => fields.forEach((field, i) => {
-    const at = configKeyOf(field) ?? `${base}[${i}]`;
-    if (isRelationField(field)) {
-      for (const slug of relationTargets(field)) if (!collections.has(slug)) fail(`${at}.relationTo`, `unknown collection "${slug}"`);
-    }
-    if (field.type === 'join') checkJoin(entity, field, at, collections, fail);
-    for (const list of childFieldLists(field)) visit(list, `${at}.fields`);
-  });
+  const visit = (fields: SanitizedField[], base: string) =>
+    fields.forEach((field, i) => {
+      const at = configKeyOf(field) ?? `${base}[${i}]`;
+      if (isRelationField(field)) {
+        for (const slug of relationTargets(field))
+          if (!collections.has(slug)) fail(`${at}.relationTo`, `unknown collection "${slug}"`);
+      }
+      if (field.type === 'join') checkJoin(entity, field, at, collections, fail);
+      for (const list of childFieldLists(field)) visit(list, `${at}.fields`);
+    });
   visit(entity.fields, `${key}.fields`);
 }
 
-function checkJoin(entity: Entity, field: SanitizedField, at: string, collections: Map<string, SanitizedCollection>, fail: Fail): void {
-  if (entity.kind !== 'collection') fail(at, 'join fields belong to collections (a global has no documents to point at)');
+function checkJoin(
+  entity: Entity,
+  field: SanitizedField,
+  at: string,
+  collections: Map<string, SanitizedCollection>,
+  fail: Fail,
+): void {
+  if (entity.kind !== 'collection')
+    fail(at, 'join fields belong to collections (a global has no documents to point at)');
   const target = collections.get(field.collection!);
   if (!target) fail(`${at}.collection`, `unknown collection "${field.collection}"`);
   const on = fieldAtPath(target!.fields, field.on!);
-  if (!on || !isRelationField(on)) fail(`${at}.on`, `"${field.on}" is not a relationship or upload field of ${field.collection}`);
-  if (!relationTargets(on!).includes(entity.slug)) fail(`${at}.on`, `${field.collection}.${field.on} does not point at ${entity.slug}`);
+  if (!on || !isRelationField(on))
+    fail(`${at}.on`, `"${field.on}" is not a relationship or upload field of ${field.collection}`);
+  if (!relationTargets(on!).includes(entity.slug))
+    fail(`${at}.on`, `${field.collection}.${field.on} does not point at ${entity.slug}`);
 }

@@ -7,6 +7,7 @@ export function withFolders(c: CollectionConfig, key: string, fail: Fail): Colle
   if (c.folders === undefined || c.folders === false) return c;
   if (c.folders !== true) fail(`${key}.folders`, 'must be true or false');
   if (c.slug === FOLDERS_SLUG) fail(`${key}.folders`, 'folders are not kept in folders');
-  if ((c.fields ?? []).some((f) => f?.name === FOLDER_FIELD)) fail(`${key}.folders`, `the collection already has a field "${FOLDER_FIELD}"`);
+  if ((c.fields ?? []).some((f) => f?.name === FOLDER_FIELD))
+    fail(`${key}.folders`, `the collection already has a field "${FOLDER_FIELD}"`);
   return { ...c, fields: [...(c.fields ?? []), folderField()] };
 }

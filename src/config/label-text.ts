@@ -14,9 +14,11 @@ export function labelText(label: LabelText | undefined | null, language = 'en'):
 /** A label as written, or an error message: a string, or an object of non-empty strings keyed by language. */
 export function labelProblem(label: unknown): string | null {
   if (label === undefined || typeof label === 'string') return null;
-  if (!label || typeof label !== 'object' || Array.isArray(label)) return 'must be a string or an object of strings by language, like { en: "Title", de: "Titel" }';
+  if (!label || typeof label !== 'object' || Array.isArray(label))
+    return 'must be a string or an object of strings by language, like { en: "Title", de: "Titel" }';
   const entries = Object.entries(label);
   if (entries.length === 0) return 'needs at least one language';
-  for (const [code, text] of entries) if (typeof text !== 'string' || !text) return `the "${code}" text must be a non-empty string`;
+  for (const [code, text] of entries)
+    if (typeof text !== 'string' || !text) return `the "${code}" text must be a non-empty string`;
   return null;
 }

@@ -45,15 +45,32 @@ export async function importConfigFile(file: string): Promise<UserConfig> {
 }
 
 /** `database`: a database that beats the config's and DATABASE_URL (a command's own target). */
-export type LoadOptions = { configPath?: string | null; config?: UserConfig; rootDir?: string; dev?: boolean; database?: string };
+export type LoadOptions = {
+  configPath?: string | null;
+  config?: UserConfig;
+  rootDir?: string;
+  dev?: boolean;
+  database?: string;
+};
 
 /** Loads and sanitizes the config. A config object (Local API, tests) may be passed instead of a file. */
 export async function loadConfig(options: LoadOptions = {}): Promise<SanitizedConfig> {
   if (options.config) {
-    return sanitizeConfig(options.config, { configPath: null, rootDir: options.rootDir ?? process.cwd(), dev: options.dev, database: options.database });
+    return sanitizeConfig(options.config, {
+      configPath: null,
+      rootDir: options.rootDir ?? process.cwd(),
+      dev: options.dev,
+      database: options.database,
+    });
   }
   const file = findConfigFile(options.configPath);
   const input = file ? await importConfigFile(file) : {};
-  const rootDir = file ? path.dirname(file) : options.rootDir ?? (isCompiled ? executableDir() : process.cwd());
-  return sanitizeConfig(input, { configPath: file, rootDir, dev: options.dev, database: options.database, builtInDefaults: !file });
+  const rootDir = file ? path.dirname(file) : (options.rootDir ?? (isCompiled ? executableDir() : process.cwd()));
+  return sanitizeConfig(input, {
+    configPath: file,
+    rootDir,
+    dev: options.dev,
+    database: options.database,
+    builtInDefaults: !file,
+  });
 }

@@ -14,10 +14,16 @@ export type RealtimeSettings = {
 
 export type RealtimeConfig = Partial<RealtimeSettings>;
 
-export const REALTIME_DEFAULTS: RealtimeSettings = { maxConnections: 10_000, maxTopics: 50, maxBufferBytes: 1_000_000, heartbeatInterval: 25_000 };
+export const REALTIME_DEFAULTS: RealtimeSettings = {
+  maxConnections: 10_000,
+  maxTopics: 50,
+  maxBufferBytes: 1_000_000,
+  heartbeatInterval: 25_000,
+};
 
 export function sanitizeRealtime(input: RealtimeConfig | undefined, fail: Fail): RealtimeSettings {
-  if (input !== undefined && (typeof input !== 'object' || input === null)) fail('realtime', 'must be { maxConnections, maxTopics, maxBufferBytes, heartbeatInterval }');
+  if (input !== undefined && (typeof input !== 'object' || input === null))
+    fail('realtime', 'must be { maxConnections, maxTopics, maxBufferBytes, heartbeatInterval }');
   const settings = { ...REALTIME_DEFAULTS, ...input };
   for (const name of Object.keys(REALTIME_DEFAULTS) as (keyof RealtimeSettings)[]) {
     const value = settings[name];

@@ -9,16 +9,28 @@ export const BLOCK_ROW_KEYS = new Set(['id', 'blockType', 'blockName']);
 export const MAX_ROWS = 1000;
 
 export function sanitizeBlocks(
-  blocks: unknown, key: string, path: string, insideLocalized: boolean, depth: number, env: FieldEnv,
+  blocks: unknown,
+  key: string,
+  path: string,
+  insideLocalized: boolean,
+  depth: number,
+  env: FieldEnv,
 ): { blocks: SanitizedBlock[]; blocksBySlug: Map<string, SanitizedBlock> } {
   if (!Array.isArray(blocks) || blocks.length === 0) env.fail(key, 'a blocks field needs a non-empty list of blocks');
   const blocksBySlug = new Map<string, SanitizedBlock>();
   const list = (blocks as Field['blocks'])!.map((block, i) => {
     const at = `${key}[${i}]`;
     if (!block || typeof block !== 'object') env.fail(at, 'must be an object');
-    if (typeof block.slug !== 'string' || !BLOCK_SLUG.test(block.slug)) env.fail(`${at}.slug`, `a block needs a slug (letters, digits, - and _), got ${JSON.stringify(block.slug ?? null)}`);
+    if (typeof block.slug !== 'string' || !BLOCK_SLUG.test(block.slug))
+      env.fail(
+        `${at}.slug`,
+        `a block needs a slug (letters, digits, - and _), got ${JSON.stringify(block.slug ?? null)}`,
+      );
     if (blocksBySlug.has(block.slug)) env.fail(`${at}.slug`, `duplicate block slug "${block.slug}"`);
-    if (block.interfaceName !== undefined && (typeof block.interfaceName !== 'string' || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(block.interfaceName))) {
+    if (
+      block.interfaceName !== undefined &&
+      (typeof block.interfaceName !== 'string' || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(block.interfaceName))
+    ) {
       env.fail(`${at}.interfaceName`, 'must be a TypeScript identifier');
     }
     const level = newLevel(path, insideLocalized, BLOCK_ROW_KEYS, depth);
@@ -34,8 +46,17 @@ export function sanitizeBlocks(
  * A rich text field's `blocks` (embedded in its text, checked like a blocks field's rows) and `features`.
  * Fields inside embedded blocks are plain: the text is one value, localized as a whole or not at all.
  */
-export function sanitizeRichTextOptions(field: Field, at: string, path: string, depth: number, env: FieldEnv): Partial<SanitizedField> {
-  if (field.features !== undefined && !(Array.isArray(field.features) && field.features.every((f) => typeof f === 'string'))) {
+export function sanitizeRichTextOptions(
+  field: Field,
+  at: string,
+  path: string,
+  depth: number,
+  env: FieldEnv,
+): Partial<SanitizedField> {
+  if (
+    field.features !== undefined &&
+    !(Array.isArray(field.features) && field.features.every((f) => typeof f === 'string'))
+  ) {
     env.fail(`${at}.features`, 'must be a list of feature names');
   }
   if (field.blocks === undefined) return { blocks: undefined };
@@ -46,9 +67,11 @@ export function sanitizeRichTextOptions(field: Field, at: string, path: string, 
 export function sanitizeRowBounds(field: Field, at: string, fail: Fail): void {
   const check = (name: 'minRows' | 'maxRows') => {
     const value = field[name];
-    if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > MAX_ROWS)) fail(`${at}.${name}`, `must be a whole number from 0 to ${MAX_ROWS}`);
+    if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > MAX_ROWS))
+      fail(`${at}.${name}`, `must be a whole number from 0 to ${MAX_ROWS}`);
   };
   check('minRows');
   check('maxRows');
-  if (field.minRows !== undefined && field.maxRows !== undefined && field.minRows > field.maxRows) fail(`${at}.minRows`, 'is more than maxRows');
+  if (field.minRows !== undefined && field.maxRows !== undefined && field.minRows > field.maxRows)
+    fail(`${at}.minRows`, 'is more than maxRows');
 }

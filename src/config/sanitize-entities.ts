@@ -10,13 +10,28 @@ import { sanitizeSearch } from './search-options.ts';
 import { sanitizeFields, type Fail } from './sanitize-fields.ts';
 import {
   HOOK_NAMES,
-  type AccessRule, type CollectionConfig, type Field, type EntityCacheConfig, type GlobalConfig, type Hook, type HookName, type Hooks,
-  type SanitizedCollection, type SanitizedConfig, type SanitizedEntityCache, type SanitizedGlobal,
+  type AccessRule,
+  type CollectionConfig,
+  type Field,
+  type EntityCacheConfig,
+  type GlobalConfig,
+  type Hook,
+  type HookName,
+  type Hooks,
+  type SanitizedCollection,
+  type SanitizedConfig,
+  type SanitizedEntityCache,
+  type SanitizedGlobal,
 } from './types.ts';
 
 const RESERVED_FIELD_NAMES = new Set(['id', 'createdAt', 'updatedAt', 'passwordHash', 'keyHash', 'password']);
 
-export function mergeBuiltIn(builtIn: CollectionConfig, project: CollectionConfig, key: string, fail: Fail): CollectionConfig {
+export function mergeBuiltIn(
+  builtIn: CollectionConfig,
+  project: CollectionConfig,
+  key: string,
+  fail: Fail,
+): CollectionConfig {
   // A project may declare a built-in field again with the same type (Payload's templates give `users` a
   // `name` and `media` an `alt`): the built-in definition stands, the project's label, admin options
   // and hooks are added to it. Another type is a mistake.
@@ -31,7 +46,9 @@ export function mergeBuiltIn(builtIn: CollectionConfig, project: CollectionConfi
   });
   const fields = builtIn.fields.map((own) => {
     const f = redeclared.get(own.name ?? '');
-    return f ? ({ ...f, ...own, admin: { ...own.admin, ...f.admin }, ...(f.hooks ? { hooks: f.hooks } : {}) } as Field) : own;
+    return f
+      ? ({ ...f, ...own, admin: { ...own.admin, ...f.admin }, ...(f.hooks ? { hooks: f.hooks } : {}) } as Field)
+      : own;
   });
   const hooks: Hooks = { ...builtIn.hooks };
   for (const name of HOOK_NAMES) {
@@ -53,11 +70,13 @@ const requireUser: AccessRule = ({ user }) => Boolean(user);
 function sanitizeHooks(hooks: Hooks | undefined, key: string, fail: Fail): Record<HookName, Hook[]> {
   const out = {} as Record<HookName, Hook[]>;
   for (const name of Object.keys(hooks ?? {})) {
-    if (!HOOK_NAMES.includes(name as HookName)) fail(`${key}.hooks.${name}`, `unknown hook (expected one of ${HOOK_NAMES.join(', ')})`);
+    if (!HOOK_NAMES.includes(name as HookName))
+      fail(`${key}.hooks.${name}`, `unknown hook (expected one of ${HOOK_NAMES.join(', ')})`);
   }
   for (const name of HOOK_NAMES) {
     const list = hooks?.[name] ?? [];
-    if (!Array.isArray(list) || !list.every((h) => typeof h === 'function')) fail(`${key}.hooks.${name}`, 'must be a list of functions');
+    if (!Array.isArray(list) || !list.every((h) => typeof h === 'function'))
+      fail(`${key}.hooks.${name}`, 'must be a list of functions');
     out[name] = list;
   }
   return out;
@@ -66,7 +85,8 @@ function sanitizeHooks(hooks: Hooks | undefined, key: string, fail: Fail): Recor
 function sanitizeAccess(access: Record<string, unknown> | undefined, names: string[], key: string, fail: Fail) {
   const out: Record<string, AccessRule> = {};
   for (const [name, rule] of Object.entries(access ?? {})) {
-    if (rule !== undefined && typeof rule !== 'function' && typeof rule !== 'boolean') fail(`${key}.access.${name}`, 'must be a function');
+    if (rule !== undefined && typeof rule !== 'function' && typeof rule !== 'boolean')
+      fail(`${key}.access.${name}`, 'must be a function');
     if (rule !== undefined) out[name] = typeof rule === 'boolean' ? () => rule : (rule as AccessRule);
   }
   for (const name of names) out[name] ??= requireUser;
@@ -78,13 +98,18 @@ function sanitizeTrash(trash: CollectionConfig['trash'], key: string, fail: Fail
   if (trash === true) return { keepDays: null };
   if (!trash || typeof trash !== 'object') return fail(`${key}.trash`, 'must be true, false or { keepDays }');
   const days = trash.keepDays;
-  if (days !== undefined && (typeof days !== 'number' || !(days > 0))) fail(`${key}.trash.keepDays`, 'must be a positive number of days');
+  if (days !== undefined && (typeof days !== 'number' || !(days > 0)))
+    fail(`${key}.trash.keepDays`, 'must be a positive number of days');
   return { keepDays: days ?? null };
 }
 
 export function sanitizeCollection(
-  c: CollectionConfig, key: string, builtIn: string | undefined,
-  localization: SanitizedConfig['localization'], uploadDefaults: UploadDefaults, fail: Fail,
+  c: CollectionConfig,
+  key: string,
+  builtIn: string | undefined,
+  localization: SanitizedConfig['localization'],
+  uploadDefaults: UploadDefaults,
+  fail: Fail,
 ): SanitizedCollection {
   const versioning = sanitizeVersioning(c, key, fail);
   const { drafts } = versioning;
@@ -100,17 +125,20 @@ export function sanitizeCollection(
   const { fields, editorFields } = sanitizeFields(c.fields, `${key}.fields`, reserved, localization, fail);
   const fieldsByName = new Map(fields.map((f) => [f.name, f]));
   const indexes = (c.indexes ?? []).map((index, i) => {
-    if (!index || !Array.isArray(index.fields) || index.fields.length === 0) fail(`${key}.indexes[${i}].fields`, 'must be a non-empty list of field names');
+    if (!index || !Array.isArray(index.fields) || index.fields.length === 0)
+      fail(`${key}.indexes[${i}].fields`, 'must be a non-empty list of field names');
     for (const name of index.fields) {
       const bare = name.replace(/^-/, '');
       const field = fieldsByName.get(bare);
       const systemColumn = ['id', 'createdAt', 'updatedAt'].includes(bare) || (drafts && bare === 'status');
-      if (!systemColumn && (!field || !isColumnField(field))) fail(`${key}.indexes[${i}].fields`, `"${bare}" is not a top-level field stored in its own column`);
+      if (!systemColumn && (!field || !isColumnField(field)))
+        fail(`${key}.indexes[${i}].fields`, `"${bare}" is not a top-level field stored in its own column`);
     }
     return { fields: index.fields.map((n) => n.replace(/^-/, '')), unique: Boolean(index.unique) };
   });
   const useAsTitle = c.admin?.useAsTitle;
-  if (useAsTitle && useAsTitle !== 'id' && !fieldsByName.has(useAsTitle)) fail(`${key}.admin.useAsTitle`, `unknown field "${useAsTitle}"`);
+  if (useAsTitle && useAsTitle !== 'id' && !fieldsByName.has(useAsTitle))
+    fail(`${key}.admin.useAsTitle`, `unknown field "${useAsTitle}"`);
   return {
     ...c,
     slug: c.slug,
@@ -133,7 +161,12 @@ export function sanitizeCollection(
   };
 }
 
-export function sanitizeGlobal(g: GlobalConfig, key: string, localization: SanitizedConfig['localization'], fail: Fail): SanitizedGlobal {
+export function sanitizeGlobal(
+  g: GlobalConfig,
+  key: string,
+  localization: SanitizedConfig['localization'],
+  fail: Fail,
+): SanitizedGlobal {
   const versioning = sanitizeVersioning(g, key, fail);
   const { drafts } = versioning;
   if (!Array.isArray(g.fields)) fail(`${key}.fields`, 'must be a list');
@@ -162,8 +195,10 @@ function sanitizeEntityCache(cache: EntityCacheConfig | undefined, key: string, 
   if (cache === false) return { enabled: false, control: 'no-cache', dependsOn: [] };
   if (typeof cache !== 'object' || cache === null) fail(`${key}.cache`, 'must be false or { control, dependsOn }');
   const control = cache.control ?? 'no-cache';
-  if (typeof control !== 'string' || /[\r\n]/.test(control)) fail(`${key}.cache.control`, 'must be a Cache-Control header value');
+  if (typeof control !== 'string' || /[\r\n]/.test(control))
+    fail(`${key}.cache.control`, 'must be a Cache-Control header value');
   const dependsOn = cache.dependsOn ?? [];
-  if (!Array.isArray(dependsOn) || !dependsOn.every((d) => typeof d === 'string')) fail(`${key}.cache.dependsOn`, 'must be a list of collection or global slugs');
+  if (!Array.isArray(dependsOn) || !dependsOn.every((d) => typeof d === 'string'))
+    fail(`${key}.cache.dependsOn`, 'must be a list of collection or global slugs');
   return { enabled: true, control, dependsOn };
 }

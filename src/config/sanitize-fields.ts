@@ -8,7 +8,15 @@ import { sanitizeFieldOptions } from './field-options.ts';
 import { labelProblem } from './label-text.ts';
 import { isColumnField } from './field-tree.ts';
 import { sanitizeBlocks, sanitizeRichTextOptions, sanitizeRowBounds } from './sanitize-blocks.ts';
-import { FIELD_TYPES, LAYOUT_FIELD_TYPES, type Field, type SanitizedConfig, type SanitizedField, type SanitizedTab, type SelectOption } from './types.ts';
+import {
+  FIELD_TYPES,
+  LAYOUT_FIELD_TYPES,
+  type Field,
+  type SanitizedConfig,
+  type SanitizedField,
+  type SanitizedTab,
+  type SelectOption,
+} from './types.ts';
 
 export type Fail = (key: string, message: string) => never;
 
@@ -29,7 +37,11 @@ export type FieldLevel = {
 export type FieldEnv = { localization: SanitizedConfig['localization']; fail: Fail };
 
 export function sanitizeFields(
-  fields: Field[], key: string, reserved: Set<string>, localization: SanitizedConfig['localization'], fail: Fail,
+  fields: Field[],
+  key: string,
+  reserved: Set<string>,
+  localization: SanitizedConfig['localization'],
+  fail: Fail,
 ): { fields: SanitizedField[]; editorFields: SanitizedField[] } {
   const level = newLevel('', false, reserved, 1);
   const editorFields = sanitizeLevel(fields, key, level, { localization, fail });
@@ -47,12 +59,14 @@ export const configKeyOf = (field: SanitizedField): string | undefined => config
 
 export function sanitizeLevel(fields: unknown, key: string, level: FieldLevel, env: FieldEnv): SanitizedField[] {
   // A collection may have no fields of its own; a container needs some.
-  if (!Array.isArray(fields) || (fields.length === 0 && level.depth > 1)) env.fail(key, 'needs a non-empty list of fields');
+  if (!Array.isArray(fields) || (fields.length === 0 && level.depth > 1))
+    env.fail(key, 'needs a non-empty list of fields');
   if (level.depth > MAX_FIELD_NESTING) env.fail(key, `fields nest more than ${MAX_FIELD_NESTING} levels deep`);
   return (fields as Field[]).map((field, i) => {
     const at = `${key}[${i}]`;
     if (!field || typeof field !== 'object') env.fail(at, 'must be an object');
-    if (!FIELD_TYPES.includes(field.type)) env.fail(`${at}.type`, `unknown field type "${field.type}" (expected one of ${FIELD_TYPES.join(', ')})`);
+    if (!FIELD_TYPES.includes(field.type))
+      env.fail(`${at}.type`, `unknown field type "${field.type}" (expected one of ${FIELD_TYPES.join(', ')})`);
     if ((LAYOUT_FIELD_TYPES as readonly string[]).includes(field.type)) return sanitizeLayout(field, at, level, env);
     const out = sanitizeField(field, at, level, env);
     configKeys.set(out, at);
@@ -72,7 +86,17 @@ function claimName(name: unknown, at: string, level: FieldLevel, env: FieldEnv):
 }
 
 function sanitizeLayout(field: Field, at: string, level: FieldLevel, env: FieldEnv): SanitizedField {
-  const out: SanitizedField = { ...field, name: '', path: '', localized: false, fields: undefined, options: undefined, tabs: undefined, blocks: undefined, hooks: undefined };
+  const out: SanitizedField = {
+    ...field,
+    name: '',
+    path: '',
+    localized: false,
+    fields: undefined,
+    options: undefined,
+    tabs: undefined,
+    blocks: undefined,
+    hooks: undefined,
+  };
   if (field.type !== 'tabs') {
     out.editorFields = sanitizeLevel(field.fields, `${at}.fields`, level, env);
     return out;
@@ -81,13 +105,23 @@ function sanitizeLayout(field: Field, at: string, level: FieldLevel, env: FieldE
   out.tabs = field.tabs!.map((tab, j): SanitizedTab => {
     const tabAt = `${at}.tabs[${j}]`;
     if (!tab || typeof tab !== 'object') env.fail(tabAt, 'must be an object');
-    if (tab.name === undefined) return { ...tab, editorFields: sanitizeLevel(tab.fields, `${tabAt}.fields`, level, env) };
+    if (tab.name === undefined)
+      return { ...tab, editorFields: sanitizeLevel(tab.fields, `${tabAt}.fields`, level, env) };
     // A named tab stores its fields as a group under its name.
     const name = claimName(tab.name, tabAt, level, env);
     const path = level.path ? `${level.path}.${name}` : name;
     const inner = newLevel(path, level.localized, new Set(), level.depth + 1);
     const editorFields = sanitizeLevel(tab.fields, `${tabAt}.fields`, inner, env);
-    level.stored.push({ name, type: 'group', label: tab.label, path, localized: false, fields: inner.stored, editorFields, admin: tab.admin });
+    level.stored.push({
+      name,
+      type: 'group',
+      label: tab.label,
+      path,
+      localized: false,
+      fields: inner.stored,
+      editorFields,
+      admin: tab.admin,
+    });
     return { ...tab, editorFields };
   });
   return out;
@@ -100,24 +134,48 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
   if (field.localized && !localization) fail(`${at}.localized`, 'needs the localization setting');
   // `localized` marks the field whose own value is keyed by locale; fields inside it are plain.
   const localized = !level.localized && Boolean(field.localized && localization);
-  if (field.unique && (localized || !topLevel || field.hasMany)) fail(`${at}.unique`, 'unique works only on top-level, single-value, non-localized fields');
-  if (field.validate !== undefined && typeof field.validate !== 'function') fail(`${at}.validate`, 'must be a function');
+  if (field.unique && (localized || !topLevel || field.hasMany))
+    fail(`${at}.unique`, 'unique works only on top-level, single-value, non-localized fields');
+  if (field.validate !== undefined && typeof field.validate !== 'function')
+    fail(`${at}.validate`, 'must be a function');
   const labelError = labelProblem(field.label);
   if (labelError) fail(`${at}.label`, labelError);
   const path = topLevel ? name : `${level.path}.${name}`;
-  const out: SanitizedField = { ...field, name, path, localized, fields: undefined, options: undefined, blocks: undefined, tabs: undefined, hooks: undefined };
+  const out: SanitizedField = {
+    ...field,
+    name,
+    path,
+    localized,
+    fields: undefined,
+    options: undefined,
+    blocks: undefined,
+    tabs: undefined,
+    hooks: undefined,
+  };
   if (field.type === 'select' || field.type === 'radio') {
-    if (!Array.isArray(field.options) || field.options.length === 0) fail(`${at}.options`, `a ${field.type} field needs options`);
-    if (field.type === 'radio' && field.hasMany) fail(`${at}.hasMany`, 'a radio field holds one value; use a select with hasMany');
-    out.options = field.options!.map((o): SelectOption => (typeof o === 'string' ? { label: o, value: o } : { label: o.label !== undefined && typeof o.label === 'object' ? o.label : String(o.label ?? o.value), value: String(o.value) }));
+    if (!Array.isArray(field.options) || field.options.length === 0)
+      fail(`${at}.options`, `a ${field.type} field needs options`);
+    if (field.type === 'radio' && field.hasMany)
+      fail(`${at}.hasMany`, 'a radio field holds one value; use a select with hasMany');
+    out.options = field.options!.map(
+      (o): SelectOption =>
+        typeof o === 'string'
+          ? { label: o, value: o }
+          : {
+              label: o.label !== undefined && typeof o.label === 'object' ? o.label : String(o.label ?? o.value),
+              value: String(o.value),
+            },
+    );
     for (const [i, o] of field.options!.entries()) {
       const problem = typeof o === 'object' ? labelProblem(o.label) : null;
       if (problem) fail(`${at}.options.${i}.label`, problem);
     }
   }
   sanitizeFieldOptions(field, out, at, !topLevel, fail);
-  if (field.type === 'upload' && field.hasMany) fail(`${at}.hasMany`, 'upload fields link one media document; use a relationship to media with hasMany');
-  if (field.hasMany && ['blocks', 'point', 'code', 'array', 'group', 'richText'].includes(field.type)) fail(`${at}.hasMany`, `a ${field.type} field does not take hasMany`);
+  if (field.type === 'upload' && field.hasMany)
+    fail(`${at}.hasMany`, 'upload fields link one media document; use a relationship to media with hasMany');
+  if (field.hasMany && ['blocks', 'point', 'code', 'array', 'group', 'richText'].includes(field.type))
+    fail(`${at}.hasMany`, `a ${field.type} field does not take hasMany`);
   if (field.type === 'array' || field.type === 'group') {
     // Rows of an array are stored inside their parent; their own fields are never top-level.
     const inner = newLevel(path, level.localized || localized, new Set(), level.depth + 1);
@@ -125,8 +183,13 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
     out.fields = inner.stored;
   }
   if (field.type === 'array' || field.type === 'blocks') sanitizeRowBounds(field, at, fail);
-  if (field.type === 'blocks') Object.assign(out, sanitizeBlocks(field.blocks, `${at}.blocks`, path, level.localized || localized, level.depth + 1, env));
+  if (field.type === 'blocks')
+    Object.assign(
+      out,
+      sanitizeBlocks(field.blocks, `${at}.blocks`, path, level.localized || localized, level.depth + 1, env),
+    );
   if (field.type === 'richText') Object.assign(out, sanitizeRichTextOptions(field, at, path, level.depth + 1, env));
-  if (field.index && (!topLevel || !isColumnField(out))) fail(`${at}.index`, 'index works only on top-level, single-value, non-localized fields');
+  if (field.index && (!topLevel || !isColumnField(out)))
+    fail(`${at}.index`, 'index works only on top-level, single-value, non-localized fields');
   return out;
 }

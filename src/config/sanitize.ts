@@ -14,26 +14,54 @@ import { mergeBuiltIn, sanitizeCollection, sanitizeGlobal } from './sanitize-ent
 import { sanitizeBackups } from './backups.ts';
 import { sanitizeEmail } from './email.ts';
 import { checkFieldReferences } from './field-references.ts';
-import { apiKeysCollection, foldersCollection, mediaCollection, usersCollection, API_KEYS_SLUG, FOLDERS_SLUG, MEDIA_SLUG, USERS_SLUG } from './builtin-collections.ts';
+import {
+  apiKeysCollection,
+  foldersCollection,
+  mediaCollection,
+  usersCollection,
+  API_KEYS_SLUG,
+  FOLDERS_SLUG,
+  MEDIA_SLUG,
+  USERS_SLUG,
+} from './builtin-collections.ts';
 import { withFolders } from './folders.ts';
 import type { CollectionConfig, SanitizedCollection, SanitizedConfig, SanitizedGlobal, UserConfig } from './types.ts';
 
 const SLUG = /^[a-z][a-z0-9_-]{0,62}$/;
 const LOCALE = /^[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8})*$/;
-const RESERVED_COLLECTION_SLUGS = new Set(['globals', 'jobs', 'webhook-deliveries', 'backups', '_admin', 'preview', 'realtime', 'search', 'graphql', 'audit-log', 'mcp']);
+const RESERVED_COLLECTION_SLUGS = new Set([
+  'globals',
+  'jobs',
+  'webhook-deliveries',
+  'backups',
+  '_admin',
+  'preview',
+  'realtime',
+  'search',
+  'graphql',
+  'audit-log',
+  'mcp',
+]);
 
 /**
  * `builtInDefaults`: no config file was found. The default schema (users, media) is then the binary's own, not
  * a project's: its migration files go to the data folder rather than beside the binary (docs/config.md).
  */
-type Options = { configPath: string | null; rootDir: string; dev?: boolean; database?: string; builtInDefaults?: boolean };
+type Options = {
+  configPath: string | null;
+  rootDir: string;
+  dev?: boolean;
+  database?: string;
+  builtInDefaults?: boolean;
+};
 
 export function sanitizeConfig(input: UserConfig, options: Options): SanitizedConfig {
   const where = options.configPath ?? 'built-in defaults';
   const fail = (key: string, message: string): never => {
     throw new ConfigError(`Config error in ${where}: ${key}: ${message}`);
   };
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) fail('(root)', 'the config must be an object (default export)');
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    fail('(root)', 'the config must be an object (default export)');
 
   const resolve = (p: string) => (path.isAbsolute(p) ? p : path.join(options.rootDir, p));
   const auth = sanitizeAuth(input.auth ?? {}, fail);
@@ -42,14 +70,19 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     api: sanitizeRoute(input.routes?.api ?? '/api/cms', 'routes.api', fail),
     admin: sanitizeRoute(input.routes?.admin ?? '/admin', 'routes.admin', fail),
   };
-  const database = databaseSettings({ commandTarget: options.database, configured: input.database, pool: input.databasePool }, resolve, fail);
+  const database = databaseSettings(
+    { commandTarget: options.database, configured: input.database, pool: input.databasePool },
+    resolve,
+    fail,
+  );
 
   const declared = input.collections ?? [];
   if (!Array.isArray(declared)) fail('collections', 'must be a list');
   const seen = new Set<string>();
   declared.forEach((c, i) => {
     if (!c || typeof c !== 'object') fail(`collections[${i}]`, 'must be an object');
-    if (typeof c.slug !== 'string' || !SLUG.test(c.slug)) fail(`collections[${i}].slug`, `"${c.slug}" is not a valid slug (lowercase letters, digits, - and _)`);
+    if (typeof c.slug !== 'string' || !SLUG.test(c.slug))
+      fail(`collections[${i}].slug`, `"${c.slug}" is not a valid slug (lowercase letters, digits, - and _)`);
     if (RESERVED_COLLECTION_SLUGS.has(c.slug)) fail(`collections[${i}].slug`, `"${c.slug}" is reserved`);
     if (seen.has(c.slug)) fail(`collections[${i}].slug`, `duplicate collection slug "${c.slug}"`);
     seen.add(c.slug);
@@ -60,7 +93,8 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     maxFileSize: positiveNumber(upload.maxFileSize ?? 10_000_000, 'upload.maxFileSize', fail),
     mimeTypes: upload.mimeTypes ?? ['image/*', 'application/pdf'],
     imageSizes: (upload.imageSizes ?? []).map((s, i) => {
-      if (!s || typeof s.name !== 'string' || !FIELD_NAME.test(s.name)) fail(`upload.imageSizes[${i}].name`, 'must be a simple name');
+      if (!s || typeof s.name !== 'string' || !FIELD_NAME.test(s.name))
+        fail(`upload.imageSizes[${i}].name`, 'must be a simple name');
       positiveNumber(s.width, `upload.imageSizes[${i}].width`, fail);
       if (s.height !== undefined) positiveNumber(s.height, `upload.imageSizes[${i}].height`, fail);
       return { name: s.name, width: s.width, height: s.height };
@@ -69,19 +103,31 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
 
   // The folders collection exists once some collection keeps its documents in folders.
   const foldersOn = declared.some((c) => c.folders === true);
-  const builtIns: CollectionConfig[] = [usersCollection(auth.roles), mediaCollection(), apiKeysCollection(), ...(foldersOn ? [foldersCollection()] : [])];
+  const builtIns: CollectionConfig[] = [
+    usersCollection(auth.roles),
+    mediaCollection(),
+    apiKeysCollection(),
+    ...(foldersOn ? [foldersCollection()] : []),
+  ];
   const builtInSlugs = builtIns.map((b) => b.slug);
   const builtInName = (slug: string) => (slug === FOLDERS_SLUG ? 'folders' : slug);
   const merged: { config: CollectionConfig; key: string; builtIn?: string }[] = builtIns.map((builtIn) => {
     const index = declared.findIndex((c) => c.slug === builtIn.slug);
     if (index === -1) return { config: builtIn, key: builtIn.slug, builtIn: builtInName(builtIn.slug) };
-    return { config: mergeBuiltIn(builtIn, declared[index], `collections[${index}]`, fail), key: `collections[${index}]`, builtIn: builtInName(builtIn.slug) };
+    return {
+      config: mergeBuiltIn(builtIn, declared[index], `collections[${index}]`, fail),
+      key: `collections[${index}]`,
+      builtIn: builtInName(builtIn.slug),
+    };
   });
   declared.forEach((c, i) => {
-    if (!builtInSlugs.includes(c.slug)) merged.push({ config: withUploadFields(c, `collections[${i}]`, fail), key: `collections[${i}]` });
+    if (!builtInSlugs.includes(c.slug))
+      merged.push({ config: withUploadFields(c, `collections[${i}]`, fail), key: `collections[${i}]` });
   });
 
-  const collections = merged.map(({ config, key, builtIn }) => sanitizeCollection(withFolders(config, key, fail), key, builtIn, localization, uploadDefaults, fail));
+  const collections = merged.map(({ config, key, builtIn }) =>
+    sanitizeCollection(withFolders(config, key, fail), key, builtIn, localization, uploadDefaults, fail),
+  );
   const collectionsBySlug = new Map(collections.map((c) => [c.slug, c]));
 
   const globalsInput = input.globals ?? [];
@@ -101,14 +147,16 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     const key = entity.kind === 'collection' ? `collections(${entity.slug})` : `globals(${entity.slug})`;
     checkFieldReferences(entity, key, collectionsBySlug, fail);
     for (const slug of entity.cache.dependsOn) {
-      if (!collectionsBySlug.has(slug) && !globalsBySlug.has(slug)) fail(`${key}.cache.dependsOn`, `unknown collection or global "${slug}"`);
+      if (!collectionsBySlug.has(slug) && !globalsBySlug.has(slug))
+        fail(`${key}.cache.dependsOn`, `unknown collection or global "${slug}"`);
     }
   }
 
   const webhooks = sanitizeWebhooks(input.webhooks, collectionsBySlug, globalsBySlug, fail);
   const uploadDir = resolve(upload.dir ?? 'uploads/');
   const cors = input.cors ?? [];
-  if (cors !== '*' && !(Array.isArray(cors) && cors.every((o) => typeof o === 'string'))) fail('cors', "must be a list of origins or '*'");
+  if (cors !== '*' && !(Array.isArray(cors) && cors.every((o) => typeof o === 'string')))
+    fail('cors', "must be a list of origins or '*'");
 
   // PostgreSQL keeps nothing in it but what one box needs for itself (sharp's native files, staged uploads).
   const dataDir = database.databaseEngine === 'sqlite' ? path.dirname(database.databasePath) : resolve('data');
@@ -119,7 +167,10 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     secret: input.secret ?? null,
     ...database,
     dataDir,
-    migrationsDir: migrationsDirFor(database.databaseEngine, options.builtInDefaults ? path.join(dataDir, 'migrations') : resolve('migrations')),
+    migrationsDir: migrationsDirFor(
+      database.databaseEngine,
+      options.builtInDefaults ? path.join(dataDir, 'migrations') : resolve('migrations'),
+    ),
     routes,
     cors: cors === '*' ? '*' : cors.map(normalizeOrigin),
     trustProxy: sanitizeTrustProxy(input.trustProxy, fail),
@@ -130,11 +181,18 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     localization,
     webhooks,
     jobs: { secret: input.jobs?.secret ?? null },
-    cache: input.cache === false ? null : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
+    cache:
+      input.cache === false
+        ? null
+        : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
     graphQL: sanitizeGraphQL(input.graphQL, fail),
     realtime: sanitizeRealtime(input.realtime, fail),
-    audit: input.audit === false ? null : { keepDays: positiveNumber(input.audit?.keepDays ?? 365, 'audit.keepDays', fail) },
-    mcp: input.mcp === false ? null : { requestsPerMinute: positiveNumber(input.mcp?.requestsPerMinute ?? 120, 'mcp.requestsPerMinute', fail) },
+    audit:
+      input.audit === false ? null : { keepDays: positiveNumber(input.audit?.keepDays ?? 365, 'audit.keepDays', fail) },
+    mcp:
+      input.mcp === false
+        ? null
+        : { requestsPerMinute: positiveNumber(input.mcp?.requestsPerMinute ?? 120, 'mcp.requestsPerMinute', fail) },
     collections,
     globals,
     collectionsBySlug,
@@ -165,7 +223,8 @@ function positiveNumber(value: unknown, key: string, fail: Fail): number {
 
 function sanitizeAuth(auth: NonNullable<UserConfig['auth']>, fail: Fail): SanitizedConfig['auth'] {
   const roles = auth.roles ?? ['admin', 'editor'];
-  if (!Array.isArray(roles) || !roles.every((r) => typeof r === 'string' && r.length > 0)) fail('auth.roles', 'must be a list of role names');
+  if (!Array.isArray(roles) || !roles.every((r) => typeof r === 'string' && r.length > 0))
+    fail('auth.roles', 'must be a list of role names');
   if (!roles.includes('admin')) fail('auth.roles', 'must include "admin"');
   return {
     roles,
@@ -179,8 +238,9 @@ function sanitizeAuth(auth: NonNullable<UserConfig['auth']>, fail: Fail): Saniti
 
 function requiredTwoFactorRoles(input: unknown, roles: string[], fail: Fail): string[] {
   if (input === undefined) return [];
-  if (!Array.isArray(input)) fail('auth.requireTwoFactor', 'must be a list of roles, e.g. [\'admin\']');
-  for (const role of input) if (!roles.includes(role)) fail('auth.requireTwoFactor', `"${role}" is not one of auth.roles`);
+  if (!Array.isArray(input)) fail('auth.requireTwoFactor', "must be a list of roles, e.g. ['admin']");
+  for (const role of input)
+    if (!roles.includes(role)) fail('auth.requireTwoFactor', `"${role}" is not one of auth.roles`);
   return input;
 }
 
@@ -189,15 +249,20 @@ function sanitizeLocalization(input: UserConfig['localization'], fail: Fail): Sa
   const locales = (input.locales ?? []).map((l) => (typeof l === 'string' ? l : l?.code));
   if (locales.length === 0) fail('localization.locales', 'needs at least one locale');
   locales.forEach((code, i) => {
-    if (typeof code !== 'string' || !LOCALE.test(code) || code === 'all') fail(`localization.locales[${i}]`, `"${code}" is not a valid locale code`);
+    if (typeof code !== 'string' || !LOCALE.test(code) || code === 'all')
+      fail(`localization.locales[${i}]`, `"${code}" is not a valid locale code`);
   });
   const defaultLocale = input.defaultLocale ?? locales[0];
-  if (!locales.includes(defaultLocale)) fail('localization.defaultLocale', `"${defaultLocale}" is not one of the locales`);
+  if (!locales.includes(defaultLocale))
+    fail('localization.defaultLocale', `"${defaultLocale}" is not one of the locales`);
   return { locales, defaultLocale, fallback: input.fallback !== false };
 }
 
 function sanitizeWebhooks(
-  input: UserConfig['webhooks'], collections: Map<string, SanitizedCollection>, globals: Map<string, SanitizedGlobal>, fail: Fail,
+  input: UserConfig['webhooks'],
+  collections: Map<string, SanitizedCollection>,
+  globals: Map<string, SanitizedGlobal>,
+  fail: Fail,
 ) {
   const events = ['create', 'update', 'delete', 'publish', 'unpublish', 'draft'];
   if (input === undefined) return [];
@@ -211,8 +276,10 @@ function sanitizeWebhooks(
     } catch {
       fail(`${at}.url`, `"${w.url}" is not an http(s) URL`);
     }
-    for (const e of w.events ?? []) if (!events.includes(e)) fail(`${at}.events`, `unknown event "${e}" (expected ${events.join(', ')})`);
-    for (const c of w.collections ?? []) if (!collections.has(c)) fail(`${at}.collections`, `unknown collection "${c}"`);
+    for (const e of w.events ?? [])
+      if (!events.includes(e)) fail(`${at}.events`, `unknown event "${e}" (expected ${events.join(', ')})`);
+    for (const c of w.collections ?? [])
+      if (!collections.has(c)) fail(`${at}.collections`, `unknown collection "${c}"`);
     for (const g of w.globals ?? []) if (!globals.has(g)) fail(`${at}.globals`, `unknown global "${g}"`);
     return { ...w };
   });

@@ -13,9 +13,15 @@ export type SanitizedSearch = { fields: SearchField[] };
 
 const SEARCHABLE = new Set(['text', 'textarea', 'markdown', 'email', 'code', 'richText']);
 
-export function sanitizeSearch(input: SearchConfig | undefined, fields: SanitizedField[], key: string, fail: Fail): SanitizedSearch | null {
+export function sanitizeSearch(
+  input: SearchConfig | undefined,
+  fields: SanitizedField[],
+  key: string,
+  fail: Fail,
+): SanitizedSearch | null {
   if (input === undefined) return null;
-  if (!input || typeof input !== 'object' || !Array.isArray(input.fields) || input.fields.length === 0) fail(`${key}.search`, 'must be { fields: [names of text fields] }');
+  if (!input || typeof input !== 'object' || !Array.isArray(input.fields) || input.fields.length === 0)
+    fail(`${key}.search`, 'must be { fields: [names of text fields] }');
   return {
     fields: input.fields.map((path, i) => {
       if (typeof path !== 'string') fail(`${key}.search.fields[${i}]`, 'must be a field name or dot path');
@@ -28,7 +34,11 @@ export function sanitizeSearch(input: SearchConfig | undefined, fields: Sanitize
         localized ||= found.localized;
         level = found.fields ?? (found as { blocks?: { fields: SanitizedField[] }[] }).blocks?.flatMap((b) => b.fields);
       }
-      if (!SEARCHABLE.has(found!.type)) fail(`${key}.search.fields[${i}]`, `"${path}" is a ${found!.type} field; search holds text, textarea, markdown, email, code and rich text fields`);
+      if (!SEARCHABLE.has(found!.type))
+        fail(
+          `${key}.search.fields[${i}]`,
+          `"${path}" is a ${found!.type} field; search holds text, textarea, markdown, email, code and rich text fields`,
+        );
       return { path, localized };
     }),
   };

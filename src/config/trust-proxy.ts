@@ -36,10 +36,13 @@ export function sanitizeTrustProxy(value: unknown, fail: Fail): TrustProxy {
     return { kind: 'hops', hops: value };
   }
   const list = typeof value === 'string' ? value.split(',') : value;
-  if (!Array.isArray(list)) fail('trustProxy', 'must be false, true, a hop count, or a list of proxy addresses or CIDR ranges');
+  if (!Array.isArray(list))
+    fail('trustProxy', 'must be false, true, a hop count, or a list of proxy addresses or CIDR ranges');
   const ranges = (list as unknown[]).map((entry, i) => {
     const range = typeof entry === 'string' ? parseAddressRange(entry) : null;
-    return range ?? fail(`trustProxy[${i}]`, `"${String(entry)}" is not an IP address or CIDR range (such as 10.0.0.0/8)`);
+    return (
+      range ?? fail(`trustProxy[${i}]`, `"${String(entry)}" is not an IP address or CIDR range (such as 10.0.0.0/8)`)
+    );
   });
   return ranges.length ? { kind: 'ranges', ranges } : { kind: 'none' };
 }

@@ -8,26 +8,68 @@ import type { SanitizedUpload } from './upload-collections.ts';
 
 export type Where = { [key: string]: unknown; and?: Where[]; or?: Where[] };
 
-export type AccessArgs = { user: User | null; id?: number | string; data?: Record<string, unknown>; doc?: Record<string, unknown>; req?: unknown };
+export type AccessArgs = {
+  user: User | null;
+  id?: number | string;
+  data?: Record<string, unknown>;
+  doc?: Record<string, unknown>;
+  req?: unknown;
+};
 export type AccessResult = boolean | Where;
 export type AccessRule = (args: AccessArgs) => AccessResult | Promise<AccessResult>;
-export type FieldAccessRule = (args: AccessArgs & { siblingData?: Record<string, unknown> }) => boolean | Promise<boolean>;
+export type FieldAccessRule = (
+  args: AccessArgs & { siblingData?: Record<string, unknown> },
+) => boolean | Promise<boolean>;
 
 export type User = { id: number; email: string; role: string; active?: boolean; [key: string]: unknown };
 
 export type FieldType =
-  | 'text' | 'textarea' | 'email' | 'number' | 'checkbox' | 'date' | 'select'
-  | 'relationship' | 'upload' | 'json' | 'markdown' | 'array' | 'group'
-  | 'blocks' | 'radio' | 'code' | 'point' | 'richText' | 'join' | LayoutFieldType;
+  | 'text'
+  | 'textarea'
+  | 'email'
+  | 'number'
+  | 'checkbox'
+  | 'date'
+  | 'select'
+  | 'relationship'
+  | 'upload'
+  | 'json'
+  | 'markdown'
+  | 'array'
+  | 'group'
+  | 'blocks'
+  | 'radio'
+  | 'code'
+  | 'point'
+  | 'richText'
+  | 'join'
+  | LayoutFieldType;
 
 /** Presentational fields: no name, no value of their own (docs/content-model.md). */
 export type LayoutFieldType = 'tabs' | 'row' | 'collapsible';
 export const LAYOUT_FIELD_TYPES: readonly LayoutFieldType[] = ['tabs', 'row', 'collapsible'];
 
 export const FIELD_TYPES: readonly FieldType[] = [
-  'text', 'textarea', 'email', 'number', 'checkbox', 'date', 'select',
-  'relationship', 'upload', 'json', 'markdown', 'array', 'group',
-  'blocks', 'radio', 'code', 'point', 'richText', 'join', ...LAYOUT_FIELD_TYPES,
+  'text',
+  'textarea',
+  'email',
+  'number',
+  'checkbox',
+  'date',
+  'select',
+  'relationship',
+  'upload',
+  'json',
+  'markdown',
+  'array',
+  'group',
+  'blocks',
+  'radio',
+  'code',
+  'point',
+  'richText',
+  'join',
+  ...LAYOUT_FIELD_TYPES,
 ];
 
 /** One kind of row a `blocks` field holds. */
@@ -50,7 +92,13 @@ export interface Tab {
 }
 
 /** What `filterOptions` receives: the document's id (absent on create), who writes, the document as it will be, the field's siblings, and the collection a value points at. */
-export type FilterOptionsArgs = { id?: number; user: User | null; data: Record<string, unknown>; siblingData: Record<string, unknown>; relationTo: string };
+export type FilterOptionsArgs = {
+  id?: number;
+  user: User | null;
+  data: Record<string, unknown>;
+  siblingData: Record<string, unknown>;
+  relationTo: string;
+};
 export type FilterOptions = Where | ((args: FilterOptionsArgs) => Where | boolean | Promise<Where | boolean>);
 
 /** A field hook: gets the field's value and its surroundings, answers the value to keep. */
@@ -67,7 +115,12 @@ export type FieldHookArgs = {
 };
 export type FieldHook = (args: FieldHookArgs) => unknown;
 export type FieldHookName = 'beforeValidate' | 'beforeChange' | 'afterChange' | 'afterRead';
-export const FIELD_HOOK_NAMES: readonly FieldHookName[] = ['beforeValidate', 'beforeChange', 'afterChange', 'afterRead'];
+export const FIELD_HOOK_NAMES: readonly FieldHookName[] = [
+  'beforeValidate',
+  'beforeChange',
+  'afterChange',
+  'afterRead',
+];
 
 /** Editor hints; `condition` decides whether the field is shown (and validated) for the data being edited. */
 export type FieldAdmin = {
@@ -86,7 +139,13 @@ export type LabelText = string | Record<string, string>;
 
 export type SelectOption = { label: LabelText; value: string };
 
-export type ValidateContext = { data: Record<string, unknown>; siblingData: Record<string, unknown>; operation: 'create' | 'update'; user: User | null; id?: number };
+export type ValidateContext = {
+  data: Record<string, unknown>;
+  siblingData: Record<string, unknown>;
+  operation: 'create' | 'update';
+  user: User | null;
+  id?: number;
+};
 
 export interface Field {
   /** Every field but the layout ones (tabs, row, collapsible) has a name. */
@@ -149,8 +208,23 @@ export type HookArgs = {
 };
 export type Hook = (args: HookArgs) => unknown;
 
-export type HookName = 'beforeValidate' | 'beforeChange' | 'afterChange' | 'beforeRead' | 'afterRead' | 'beforeDelete' | 'afterDelete';
-export const HOOK_NAMES: readonly HookName[] = ['beforeValidate', 'beforeChange', 'afterChange', 'beforeRead', 'afterRead', 'beforeDelete', 'afterDelete'];
+export type HookName =
+  | 'beforeValidate'
+  | 'beforeChange'
+  | 'afterChange'
+  | 'beforeRead'
+  | 'afterRead'
+  | 'beforeDelete'
+  | 'afterDelete';
+export const HOOK_NAMES: readonly HookName[] = [
+  'beforeValidate',
+  'beforeChange',
+  'afterChange',
+  'beforeRead',
+  'afterRead',
+  'beforeDelete',
+  'afterDelete',
+];
 export type Hooks = Partial<Record<HookName, Hook[]>>;
 
 export type IndexConfig = { fields: string[]; unique?: boolean };
@@ -177,7 +251,13 @@ export interface CollectionConfig {
   timestamps?: boolean;
   /** The list order when a read gives no sort (`-publishedAt`). */
   defaultSort?: string;
-  access?: { read?: AccessRule; create?: AccessRule; update?: AccessRule; delete?: AccessRule; [extra: string]: AccessRule | undefined };
+  access?: {
+    read?: AccessRule;
+    create?: AccessRule;
+    update?: AccessRule;
+    delete?: AccessRule;
+    [extra: string]: AccessRule | undefined;
+  };
   hooks?: Hooks;
   indexes?: IndexConfig[];
   livePreview?: { url?: (args: { doc: Record<string, unknown>; locale?: string }) => string };
@@ -254,7 +334,11 @@ export type S3StorageOptions = {
   sessionToken?: string;
 };
 
-export interface ImageSize { name: string; width: number; height?: number }
+export interface ImageSize {
+  name: string;
+  width: number;
+  height?: number;
+}
 
 export type AddressRange = { address: string; prefix: number; family: 'ipv4' | 'ipv6' };
 export type TrustProxy =
@@ -274,17 +358,28 @@ export interface UserConfig {
   /** Which peers are reverse proxies whose X-Forwarded-* headers count (docs/config.md). */
   trustProxy?: boolean | number | string | string[];
   auth?: {
-    roles?: string[]; tokenExpiration?: number; maxLoginAttempts?: number; lockWindow?: number; trustedOrigins?: string[];
+    roles?: string[];
+    tokenExpiration?: number;
+    maxLoginAttempts?: number;
+    lockWindow?: number;
+    trustedOrigins?: string[];
     /** Roles that must sign in with two factors; a user of such a role without it sets it up at the next login. */
     requireTwoFactor?: string[];
   };
   /** Outgoing mail (password resets, invitations); or env CMS_SMTP_URL and CMS_EMAIL_FROM. */
   email?: {
-    transport?: string; from?: string;
+    transport?: string;
+    from?: string;
     /** Hosts (`cms.example.com` or `cms.example.com:8443`) a mailed link may point at when `serverURL` is not set (docs/accounts.md). */
     allowedHosts?: string[];
   };
-  upload?: { maxFileSize?: number; mimeTypes?: string[]; imageSizes?: ImageSize[]; dir?: string; storage?: StorageAdapter | S3StorageOptions | null };
+  upload?: {
+    maxFileSize?: number;
+    mimeTypes?: string[];
+    imageSizes?: ImageSize[];
+    dir?: string;
+    storage?: StorageAdapter | S3StorageOptions | null;
+  };
   localization?: { locales: (string | { code: string; label?: string })[]; defaultLocale?: string; fallback?: boolean };
   webhooks?: WebhookConfig[];
   jobs?: { secret?: string };
@@ -338,7 +433,11 @@ export interface SanitizedField extends Omit<Field, 'blocks' | 'tabs' | 'fields'
   hooks?: Partial<Record<FieldHookName, FieldHook[]>>;
 }
 
-export interface SanitizedCollection extends Omit<CollectionConfig, 'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash' | 'drafts' | 'versions' | 'upload'> {
+export interface SanitizedCollection
+  extends Omit<
+    CollectionConfig,
+    'fields' | 'hooks' | 'indexes' | 'cache' | 'search' | 'trash' | 'drafts' | 'versions' | 'upload'
+  > {
   /** null: not an upload collection. */
   upload: SanitizedUpload | null;
   /** Drafts saved from the admin while typing, collapsed into one version (null: off). */
@@ -399,10 +498,23 @@ export interface SanitizedConfig {
   routes: { api: string; admin: string };
   cors: string[] | '*';
   trustProxy: TrustProxy;
-  auth: { roles: string[]; tokenExpiration: number; maxLoginAttempts: number; lockWindow: number; trustedOrigins: string[]; requireTwoFactor: string[] };
+  auth: {
+    roles: string[];
+    tokenExpiration: number;
+    maxLoginAttempts: number;
+    lockWindow: number;
+    trustedOrigins: string[];
+    requireTwoFactor: string[];
+  };
   /** null: no mail is sent, and the admin offers links to copy. */
   email: { transport: string; from: string; allowedHosts: string[] } | null;
-  upload: { maxFileSize: number; mimeTypes: string[]; imageSizes: ImageSize[]; dir: string; storage: StorageAdapter | S3StorageOptions | null };
+  upload: {
+    maxFileSize: number;
+    mimeTypes: string[];
+    imageSizes: ImageSize[];
+    dir: string;
+    storage: StorageAdapter | S3StorageOptions | null;
+  };
   localization: { locales: string[]; defaultLocale: string; fallback: boolean } | null;
   webhooks: WebhookConfig[];
   jobs: { secret: string | null };

@@ -10,7 +10,15 @@ export type SanitizedUpload = { mimeTypes: string[]; imageSizes: ImageSize[]; ma
 export type UploadDefaults = Pick<SanitizedConfig['upload'], 'mimeTypes' | 'imageSizes' | 'maxFileSize'>;
 
 /** Fields only the upload itself sets: never accepted from input. */
-export const MEDIA_SYSTEM_FIELDS = new Set(['filename', 'originalName', 'mimeType', 'filesize', 'width', 'height', 'sizes']);
+export const MEDIA_SYSTEM_FIELDS = new Set([
+  'filename',
+  'originalName',
+  'mimeType',
+  'filesize',
+  'width',
+  'height',
+  'sizes',
+]);
 
 export function uploadFileFields(): Field[] {
   const readOnly: Partial<Field> = { admin: { readOnly: true } };
@@ -43,29 +51,47 @@ export function withUploadFields(c: CollectionConfig, key: string, fail: Fail): 
   if (!c.upload) return c;
   const own = Array.isArray(c.fields) ? c.fields : [];
   own.forEach((f, i) => {
-    if (FILE_FIELD_NAMES.has(f?.name as string)) fail(`${key}.fields[${i}].name`, `"${f.name}" is a field of every upload collection`);
+    if (FILE_FIELD_NAMES.has(f?.name as string))
+      fail(`${key}.fields[${i}].name`, `"${f.name}" is a field of every upload collection`);
   });
-  return { ...c, fields: [...uploadFileFields(), ...own, ...frameFields()], admin: { useAsTitle: 'filename', ...c.admin } };
+  return {
+    ...c,
+    fields: [...uploadFileFields(), ...own, ...frameFields()],
+    admin: { useAsTitle: 'filename', ...c.admin },
+  };
 }
 
-export function sanitizeUploadOption(value: CollectionConfig['upload'], key: string, defaults: UploadDefaults, fail: Fail): SanitizedUpload | null {
+export function sanitizeUploadOption(
+  value: CollectionConfig['upload'],
+  key: string,
+  defaults: UploadDefaults,
+  fail: Fail,
+): SanitizedUpload | null {
   if (value === undefined || value === false) return null;
   if (value === true) return { ...defaults };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${key}.upload`, 'must be true or an object of upload options');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail(`${key}.upload`, 'must be true or an object of upload options');
   const mimeTypes = value.mimeTypes ?? defaults.mimeTypes;
-  if (!Array.isArray(mimeTypes) || !mimeTypes.every((m) => typeof m === 'string')) fail(`${key}.upload.mimeTypes`, 'must be a list of MIME types');
+  if (!Array.isArray(mimeTypes) || !mimeTypes.every((m) => typeof m === 'string'))
+    fail(`${key}.upload.mimeTypes`, 'must be a list of MIME types');
   const maxFileSize = value.maxFileSize ?? defaults.maxFileSize;
-  if (typeof maxFileSize !== 'number' || !(maxFileSize > 0)) fail(`${key}.upload.maxFileSize`, 'must be a positive number');
-  const imageSizes = value.imageSizes === undefined ? defaults.imageSizes : sanitizeImageSizes(value.imageSizes, `${key}.upload.imageSizes`, fail);
+  if (typeof maxFileSize !== 'number' || !(maxFileSize > 0))
+    fail(`${key}.upload.maxFileSize`, 'must be a positive number');
+  const imageSizes =
+    value.imageSizes === undefined
+      ? defaults.imageSizes
+      : sanitizeImageSizes(value.imageSizes, `${key}.upload.imageSizes`, fail);
   return { mimeTypes, imageSizes, maxFileSize };
 }
 
 export function sanitizeImageSizes(list: unknown, key: string, fail: Fail): ImageSize[] {
   if (!Array.isArray(list)) fail(key, 'must be a list');
   return (list as ImageSize[]).map((s, i) => {
-    if (!s || typeof s.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(s.name)) fail(`${key}[${i}].name`, 'must be a simple name');
+    if (!s || typeof s.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(s.name))
+      fail(`${key}[${i}].name`, 'must be a simple name');
     if (typeof s.width !== 'number' || !(s.width > 0)) fail(`${key}[${i}].width`, 'must be a positive number');
-    if (s.height !== undefined && (typeof s.height !== 'number' || !(s.height > 0))) fail(`${key}[${i}].height`, 'must be a positive number');
+    if (s.height !== undefined && (typeof s.height !== 'number' || !(s.height > 0)))
+      fail(`${key}[${i}].height`, 'must be a positive number');
     return { name: s.name, width: s.width, height: s.height };
   });
 }

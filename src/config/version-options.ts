@@ -12,25 +12,41 @@ export type SanitizedVersioning = { drafts: boolean; autosave: { interval: numbe
 
 const DEFAULT_AUTOSAVE_INTERVAL = 800;
 
-export function sanitizeVersioning(input: { drafts?: DraftsOption; versions?: VersionsOption; maxVersions?: number }, key: string, fail: Fail): SanitizedVersioning {
+export function sanitizeVersioning(
+  input: { drafts?: DraftsOption; versions?: VersionsOption; maxVersions?: number },
+  key: string,
+  fail: Fail,
+): SanitizedVersioning {
   const fromVersions = typeof input.versions === 'object' && input.versions !== null ? input.versions : {};
-  if (input.versions !== undefined && typeof input.versions !== 'boolean' && (typeof input.versions !== 'object' || input.versions === null)) fail(`${key}.versions`, 'must be true or { drafts, maxPerDoc }');
+  if (
+    input.versions !== undefined &&
+    typeof input.versions !== 'boolean' &&
+    (typeof input.versions !== 'object' || input.versions === null)
+  )
+    fail(`${key}.versions`, 'must be true or { drafts, maxPerDoc }');
   const drafts = input.drafts ?? fromVersions.drafts ?? false;
-  if (typeof drafts !== 'boolean' && (typeof drafts !== 'object' || drafts === null)) fail(`${key}.drafts`, 'must be true or { autosave }');
+  if (typeof drafts !== 'boolean' && (typeof drafts !== 'object' || drafts === null))
+    fail(`${key}.drafts`, 'must be true or { autosave }');
   const autosaveInput = typeof drafts === 'object' ? drafts.autosave : undefined;
   let autosave: SanitizedVersioning['autosave'] = null;
   if (autosaveInput) {
-    const interval = typeof autosaveInput === 'object' ? autosaveInput.interval ?? DEFAULT_AUTOSAVE_INTERVAL : DEFAULT_AUTOSAVE_INTERVAL;
-    if (typeof interval !== 'number' || !Number.isFinite(interval) || interval < 100) fail(`${key}.drafts.autosave.interval`, 'must be a number of milliseconds (100 or more)');
+    const interval =
+      typeof autosaveInput === 'object'
+        ? (autosaveInput.interval ?? DEFAULT_AUTOSAVE_INTERVAL)
+        : DEFAULT_AUTOSAVE_INTERVAL;
+    if (typeof interval !== 'number' || !Number.isFinite(interval) || interval < 100)
+      fail(`${key}.drafts.autosave.interval`, 'must be a number of milliseconds (100 or more)');
     autosave = { interval };
   }
   const maxVersions = input.maxVersions ?? fromVersions.maxPerDoc ?? 100;
-  if (!Number.isInteger(maxVersions) || maxVersions < 1) fail(`${key}.versions.maxPerDoc`, 'must be a whole number of 1 or more');
+  if (!Number.isInteger(maxVersions) || maxVersions < 1)
+    fail(`${key}.versions.maxPerDoc`, 'must be a whole number of 1 or more');
   return { drafts: Boolean(drafts), autosave, maxVersions };
 }
 
 export function sanitizeDefaultSort(value: unknown, key: string, fail: Fail): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^-?[A-Za-z_][\w.]*$/.test(value)) fail(`${key}.defaultSort`, 'must be a field name, optionally with a leading -');
+  if (typeof value !== 'string' || !/^-?[A-Za-z_][\w.]*$/.test(value))
+    fail(`${key}.defaultSort`, 'must be a field name, optionally with a leading -');
   return value as string;
 }

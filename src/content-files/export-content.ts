@@ -12,14 +12,32 @@ import path from 'node:path';
 import type { CMS } from '../cms.ts';
 import type { Where } from '../config/types.ts';
 import { localAPI } from '../local.ts';
-import { canonicalJSON, contentCollections, documentFile, globalFile, GLOBALS_DIR, MANIFEST_FILE, MEDIA_DIR, type ExportManifest } from './layout.ts';
+import {
+  canonicalJSON,
+  contentCollections,
+  documentFile,
+  globalFile,
+  GLOBALS_DIR,
+  MANIFEST_FILE,
+  MEDIA_DIR,
+  type ExportManifest,
+} from './layout.ts';
 import { MAX_LIMIT } from '../query/page-info.ts';
 import { mediaFileKeys } from '../uploads/media-files.ts';
 
 export type ExportProgress = { phase: string; done: number; total: number };
-export type ExportOptions = { outDir: string; locale?: string; drafts?: boolean; onProgress?: (p: ExportProgress) => void };
-export type ExportResult = { documents: Record<string, number>; globals: number; mediaFiles: number; mediaBytes: number };
-
+export type ExportOptions = {
+  outDir: string;
+  locale?: string;
+  drafts?: boolean;
+  onProgress?: (p: ExportProgress) => void;
+};
+export type ExportResult = {
+  documents: Record<string, number>;
+  globals: number;
+  mediaFiles: number;
+  mediaBytes: number;
+};
 
 export async function exportContent(cms: CMS, options: ExportOptions): Promise<ExportResult> {
   const api = localAPI(cms);
@@ -31,7 +49,15 @@ export async function exportContent(cms: CMS, options: ExportOptions): Promise<E
   const write = async (file: string, text: string) => {
     written.add(file);
     // Unchanged files are left alone, so a re-export touches only what changed.
-    if (await Bun.file(file).text().then((old) => old === text, () => false)) return;
+    if (
+      await Bun.file(file)
+        .text()
+        .then(
+          (old) => old === text,
+          () => false,
+        )
+    )
+      return;
     await Bun.write(file, text);
   };
   const result: ExportResult = { documents: {}, globals: 0, mediaFiles: 0, mediaBytes: 0 };
@@ -41,7 +67,16 @@ export async function exportContent(cms: CMS, options: ExportOptions): Promise<E
   for (const collection of contentCollections(cms.config)) {
     const where: Where | undefined = collection.drafts && !drafts ? { status: { equals: 'published' } } : undefined;
     // Join values are read from the documents that point here: they are never part of a file.
-    const read = { collection: collection.slug, where, draft: drafts, depth: 0, locale, sort: 'id', limit: MAX_LIMIT, joins: false as const };
+    const read = {
+      collection: collection.slug,
+      where,
+      draft: drafts,
+      depth: 0,
+      locale,
+      sort: 'id',
+      limit: MAX_LIMIT,
+      joins: false as const,
+    };
     let page = await api.find({ ...read, page: 1 });
     progress({ phase: collection.slug, done: 0, total: page.totalDocs });
     await fs.promises.mkdir(path.join(outDir, collection.slug), { recursive: true });
@@ -85,7 +120,11 @@ export async function exportContent(cms: CMS, options: ExportOptions): Promise<E
 
   const manifest: ExportManifest = { format: 1, locale, drafts };
   await write(path.join(outDir, MANIFEST_FILE), canonicalJSON(manifest));
-  await removeStale(outDir, [...new Set([...contentCollections(cms.config).map((c) => c.slug), GLOBALS_DIR, MEDIA_DIR])], written);
+  await removeStale(
+    outDir,
+    [...new Set([...contentCollections(cms.config).map((c) => c.slug), GLOBALS_DIR, MEDIA_DIR])],
+    written,
+  );
   return result;
 }
 

@@ -9,7 +9,8 @@ import path from 'node:path';
 /** The problem with `relative` inside `root`, or null when it is a regular file really inside the folder. */
 export async function outsideFileProblem(root: string, relative: string): Promise<string | null> {
   const parts = relative.split(/[\\/]/);
-  if (path.isAbsolute(relative) || parts.some((p) => p === '..' || p === '.' || p === '')) return 'names a path outside the folder';
+  if (path.isAbsolute(relative) || parts.some((p) => p === '..' || p === '.' || p === ''))
+    return 'names a path outside the folder';
   const file = path.join(root, relative);
   const stat = await fs.promises.lstat(file).catch(() => null);
   if (!stat) return 'is missing from the folder';

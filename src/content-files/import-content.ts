@@ -21,7 +21,14 @@ import { entityTable } from '../db/table-model.ts';
 import type { Queryable } from '../db/store.ts';
 import { quote } from '../query/where.ts';
 import { stripMediaURLs } from '../uploads/media-urls.ts';
-import { contentCollections, DOCUMENT_FILE, GLOBALS_DIR, MANIFEST_FILE, MEDIA_DIR, type ExportManifest } from './layout.ts';
+import {
+  contentCollections,
+  DOCUMENT_FILE,
+  GLOBALS_DIR,
+  MANIFEST_FILE,
+  MEDIA_DIR,
+  type ExportManifest,
+} from './layout.ts';
 import { mediaFileKeys } from '../uploads/media-files.ts';
 import { SYSTEM_ORIGIN, writeAuditEntry } from '../audit/write-entry.ts';
 import { changesBetween } from '../audit/changes.ts';
@@ -40,7 +47,11 @@ const refuse = (message: string): never => {
   throw new ConfigError(`import refused: ${message}`);
 };
 
-export async function importContent(cms: CMS, dir: string, onProgress: (p: ImportProgress) => void = () => {}): Promise<ImportResult> {
+export async function importContent(
+  cms: CMS,
+  dir: string,
+  onProgress: (p: ImportProgress) => void = () => {},
+): Promise<ImportResult> {
   const root = path.resolve(dir);
   await readManifest(root);
   const loaded = await loadDocuments(cms, root);
@@ -62,10 +73,22 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
     for (const [i, item] of loaded.entries()) {
       await upsertDocument(tx, item, now).catch((error) => {
         const field = tx.dialect.uniqueViolation(error);
-        refuse(field ? `${item.file}: "${field}" must be unique, and another document already has this value` : `${item.file}: ${(error as Error).message}`);
+        refuse(
+          field
+            ? `${item.file}: "${field}" must be unique, and another document already has this value`
+            : `${item.file}: ${(error as Error).message}`,
+        );
       });
-      const subject = item.entity.kind === 'global' ? { global: item.entity.slug } : { collection: item.entity.slug, document: item.id };
-      await writeAuditEntry(tx, cms, { action: 'import', ...subject, origin: { ...SYSTEM_ORIGIN, via: 'cli' }, changes: changesBetween(item.entity, null, item.doc) });
+      const subject =
+        item.entity.kind === 'global'
+          ? { global: item.entity.slug }
+          : { collection: item.entity.slug, document: item.id };
+      await writeAuditEntry(tx, cms, {
+        action: 'import',
+        ...subject,
+        origin: { ...SYSTEM_ORIGIN, via: 'cli' },
+        changes: changesBetween(item.entity, null, item.doc),
+      });
       if (item.entity.kind === 'global') result.globals++;
       else result.documents[item.entity.slug] = (result.documents[item.entity.slug] ?? 0) + 1;
       onProgress({ phase: 'documents', done: i + 1, total: loaded.length });
@@ -79,11 +102,16 @@ export async function importContent(cms: CMS, dir: string, onProgress: (p: Impor
 async function readManifest(root: string): Promise<ExportManifest> {
   const problem = await outsideFileProblem(root, MANIFEST_FILE);
   if (problem && problem !== 'is missing from the folder') refuse(`${MANIFEST_FILE} ${problem}`);
-  const text = await Bun.file(path.join(root, MANIFEST_FILE)).text().catch(() => null);
+  const text = await Bun.file(path.join(root, MANIFEST_FILE))
+    .text()
+    .catch(() => null);
   if (text === null) refuse(`${root} has no ${MANIFEST_FILE}: it is not a folder written by cms export`);
   const manifest = JSON.parse(text!) as ExportManifest;
   // A single-locale export holds plain values where the database keeps every locale: it is for builds, not for loading.
-  if (manifest.locale !== 'all') refuse(`this folder was exported with --locale ${manifest.locale}; import reads exports made with --locale all (the default)`);
+  if (manifest.locale !== 'all')
+    refuse(
+      `this folder was exported with --locale ${manifest.locale}; import reads exports made with --locale all (the default)`,
+    );
   return manifest;
 }
 
@@ -92,7 +120,9 @@ async function loadDocuments(cms: CMS, root: string): Promise<Loaded[]> {
   const collections = new Map(contentCollections(cms.config).map((c) => [c.slug, c]));
   const globals = new Map(cms.config.globals.map((g) => [g.slug, g]));
   const loaded: Loaded[] = [];
-  for (const entry of (await fs.promises.readdir(root, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of (await fs.promises.readdir(root, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     if (entry.name === MANIFEST_FILE) continue;
     if (!entry.isDirectory()) refuse(`${entry.name} is not part of an export`);
     const owner = entry.name === GLOBALS_DIR ? globals : null;
@@ -110,7 +140,11 @@ async function loadDocuments(cms: CMS, root: string): Promise<Loaded[]> {
       if (!entity) refuse(`${file}: the config has no global "${base}"`);
       const problem = await outsideFileProblem(root, file);
       if (problem) refuse(`${file} ${problem}`);
-      const doc = JSON.parse(await Bun.file(path.join(root, file)).text().catch(() => 'null'));
+      const doc = JSON.parse(
+        await Bun.file(path.join(root, file))
+          .text()
+          .catch(() => 'null'),
+      );
       if (!isObject(doc)) refuse(`${file} is not a JSON document`);
       const id = owner ? GLOBAL_ROW : Number(base);
       if (!owner && doc.id !== id) refuse(`${file}: a document file is named <id>.json after the id it holds`);
@@ -132,11 +166,22 @@ function readKeysOf(entity: Entity): Set<string> {
 
 function checkKeys(entity: Entity, doc: Doc, file: string): void {
   const where = `${entity.kind === 'global' ? 'global' : 'collection'} "${entity.slug}"`;
-  checkFields(entity.fields, doc, readKeysOf(entity), (name) => `${file} has field "${name}", which the config's ${where} does not have`);
+  checkFields(
+    entity.fields,
+    doc,
+    readKeysOf(entity),
+    (name) => `${file} has field "${name}", which the config's ${where} does not have`,
+  );
 }
 
 /** Unknown keys at any depth: in groups, array rows (which carry their own `id`), and each locale of a localized value. */
-function checkFields(fields: SanitizedField[], value: Doc, extra: Set<string>, message: (name: string) => string, prefix = ''): void {
+function checkFields(
+  fields: SanitizedField[],
+  value: Doc,
+  extra: Set<string>,
+  message: (name: string) => string,
+  prefix = '',
+): void {
   const byName = new Map(fields.map((f) => [f.name, f]));
   for (const [key, inner] of Object.entries(value)) {
     const field = byName.get(key);
@@ -152,7 +197,13 @@ function checkFields(fields: SanitizedField[], value: Doc, extra: Set<string>, m
         if (!isObject(row)) continue;
         const rowFields = field!.type === 'blocks' ? blockOfRow(field!, row)?.fields : field!.fields;
         if (!rowFields) refuse(message(`${prefix}${key}.blockType`));
-        checkFields(rowFields!, row, field!.type === 'array' ? new Set(['id']) : field!.type === 'blocks' ? BLOCK_ROW_KEYS : new Set(), message, `${prefix}${key}.`);
+        checkFields(
+          rowFields!,
+          row,
+          field!.type === 'array' ? new Set(['id']) : field!.type === 'blocks' ? BLOCK_ROW_KEYS : new Set(),
+          message,
+          `${prefix}${key}.`,
+        );
       }
     }
   }
@@ -171,6 +222,12 @@ async function upsertDocument(tx: Queryable, { entity, id, doc }: Loaded, now: s
   const row: Doc = { id, createdAt: now, updatedAt: now, ...docToRow(entity, stored, tx.dialect) };
   const columns = entityTable(entity).columns.map((c) => c.name);
   const values = columns.map((c) => row[c] ?? null);
-  const updates = columns.filter((c) => c !== 'id').map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ');
-  await tx.run(`INSERT INTO ${quote(entity.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("id") DO UPDATE SET ${updates}`, values);
+  const updates = columns
+    .filter((c) => c !== 'id')
+    .map((c) => `${quote(c)} = excluded.${quote(c)}`)
+    .join(', ');
+  await tx.run(
+    `INSERT INTO ${quote(entity.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("id") DO UPDATE SET ${updates}`,
+    values,
+  );
 }

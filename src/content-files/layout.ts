@@ -28,7 +28,8 @@ export function contentCollections(config: SanitizedConfig): SanitizedCollection
 
 /** A document's file name: its id. */
 export const DOCUMENT_FILE = /^[1-9][0-9]*\.json$/;
-export const documentFile = (dir: string, collection: string, id: number | string) => path.join(dir, collection, `${id}.json`);
+export const documentFile = (dir: string, collection: string, id: number | string) =>
+  path.join(dir, collection, `${id}.json`);
 export const globalFile = (dir: string, slug: string) => path.join(dir, GLOBALS_DIR, `${slug}.json`);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -20,7 +20,8 @@ export function adoptBuiltInHistory(config: SanitizedConfig): string | null {
   fs.mkdirSync(path.join(config.migrationsDir, 'meta'), { recursive: true });
   for (const file of files) {
     fs.copyFileSync(file.file, path.join(config.migrationsDir, path.basename(file.file)));
-    if (fs.existsSync(file.snapshotFile)) fs.copyFileSync(file.snapshotFile, path.join(config.migrationsDir, 'meta', path.basename(file.snapshotFile)));
+    if (fs.existsSync(file.snapshotFile))
+      fs.copyFileSync(file.snapshotFile, path.join(config.migrationsDir, 'meta', path.basename(file.snapshotFile)));
   }
   return source;
 }

@@ -10,7 +10,9 @@ import type { Store } from './store.ts';
 
 export async function ensureChangeTriggers(config: SanitizedConfig, store: Store): Promise<void> {
   const tables = [...config.collections, ...config.globals].map((entity) => entity.table);
-  const present = new Set((await store.all<{ table: string }>(store.dialect.tablesWithChangeTriggers)).map((r) => r.table));
+  const present = new Set(
+    (await store.all<{ table: string }>(store.dialect.tablesWithChangeTriggers)).map((r) => r.table),
+  );
   const missing = tables.filter((table) => !present.has(table));
   if (missing.length === 0) return;
   await store.transaction(async (tx) => {

@@ -10,7 +10,15 @@ import { configTables, jsonColumnsByTable } from './table-model.ts';
 
 /** System tables with data worth keeping (the migration bookkeeping is the target's own). */
 export const SYSTEM_DATA_TABLES = [
-  '_cms_sessions', '_cms_login_attempts', '_cms_versions', '_cms_jobs', '_cms_settings', '_cms_reset_tokens', '_cms_totp', '_cms_recovery_codes', '_cms_audit_log',
+  '_cms_sessions',
+  '_cms_login_attempts',
+  '_cms_versions',
+  '_cms_jobs',
+  '_cms_settings',
+  '_cms_reset_tokens',
+  '_cms_totp',
+  '_cms_recovery_codes',
+  '_cms_audit_log',
 ];
 
 export type CopyProgress = { table: string; done: number; total: number };
@@ -40,12 +48,20 @@ async function tablesOf(config: SanitizedConfig, store: Store): Promise<string[]
 export async function prepareEmptyTarget(config: SanitizedConfig, target: Store): Promise<void> {
   for (const table of await tablesOf(config, target)) {
     if (table === '_cms_settings') continue;
-    if ((await count(target, table)) > 0) throw new Error(`the target database is not empty: "${table}" has rows (migrate:engine copies into an empty database only)`);
+    if ((await count(target, table)) > 0)
+      throw new Error(
+        `the target database is not empty: "${table}" has rows (migrate:engine copies into an empty database only)`,
+      );
   }
   await target.run('DELETE FROM "_cms_settings"');
 }
 
-export async function copyEngine(config: SanitizedConfig, source: Store, target: Store, onProgress: (p: CopyProgress) => void = () => {}): Promise<TableCount[]> {
+export async function copyEngine(
+  config: SanitizedConfig,
+  source: Store,
+  target: Store,
+  onProgress: (p: CopyProgress) => void = () => {},
+): Promise<TableCount[]> {
   const json = jsonColumnsByTable(config);
   const tables = await tablesOf(config, source);
   for (const table of tables) {
@@ -58,13 +74,20 @@ export async function copyEngine(config: SanitizedConfig, source: Store, target:
         const rows = await source.all<Row>(`SELECT * FROM ${quote(table)} ORDER BY 1 LIMIT ? OFFSET ?`, [BATCH, done]);
         if (rows.length === 0) break;
         const columns = Object.keys(rows[0]);
-        const values = rows.map((row) => columns.map((c) => (asJson.has(c) && typeof row[c] === 'string' ? tx.dialect.encodeJSON(JSON.parse(row[c] as string)) : row[c])));
+        const values = rows.map((row) =>
+          columns.map((c) =>
+            asJson.has(c) && typeof row[c] === 'string' ? tx.dialect.encodeJSON(JSON.parse(row[c] as string)) : row[c],
+          ),
+        );
         const marks = `(${columns.map(() => '?').join(', ')})`;
         // Both engines cap the parameters of one statement (SQLite 32,766, PostgreSQL 65,535).
         const perInsert = Math.max(1, Math.floor(30_000 / columns.length));
         for (let i = 0; i < values.length; i += perInsert) {
           const chunk = values.slice(i, i + perInsert);
-          await tx.run(`INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES ${chunk.map(() => marks).join(', ')}`, chunk.flat());
+          await tx.run(
+            `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES ${chunk.map(() => marks).join(', ')}`,
+            chunk.flat(),
+          );
         }
         onProgress({ table, done: Math.min(done + rows.length, total), total });
       }
@@ -72,6 +95,7 @@ export async function copyEngine(config: SanitizedConfig, source: Store, target:
   }
   await target.continueIdsAfterCopy(tables);
   const counts: TableCount[] = [];
-  for (const table of tables) counts.push({ table, source: await count(source, table), target: await count(target, table) });
+  for (const table of tables)
+    counts.push({ table, source: await count(source, table), target: await count(target, table) });
   return counts;
 }

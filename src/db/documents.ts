@@ -10,17 +10,39 @@ import { badRequest } from '../errors.ts';
 type Row = Record<string, unknown>;
 
 /** `from` replaces the table with a derived one of the same columns (draft lists); a null `limit` reads every row. */
-export function selectRows(db: Queryable, entity: Entity, where: SQLPart | null, orderBy: string, limit: number | null, offset: number, from: SQLPart | null = null): Promise<Row[]> {
+export function selectRows(
+  db: Queryable,
+  entity: Entity,
+  where: SQLPart | null,
+  orderBy: string,
+  limit: number | null,
+  offset: number,
+  from: SQLPart | null = null,
+): Promise<Row[]> {
   const sql = `SELECT * FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy}${limit === null ? '' : ' LIMIT ? OFFSET ?'}`;
-  return db.all<Row>(sql, [...(from?.params ?? []), ...(where?.params ?? []), ...(limit === null ? [] : [limit, offset])]);
+  return db.all<Row>(sql, [
+    ...(from?.params ?? []),
+    ...(where?.params ?? []),
+    ...(limit === null ? [] : [limit, offset]),
+  ]);
 }
 
-export async function countRows(db: Queryable, entity: Entity, where: SQLPart | null, from: SQLPart | null = null): Promise<number> {
+export async function countRows(
+  db: Queryable,
+  entity: Entity,
+  where: SQLPart | null,
+  from: SQLPart | null = null,
+): Promise<number> {
   const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
   return (await db.get<{ n: number }>(sql, [...(from?.params ?? []), ...(where?.params ?? [])]))!.n;
 }
 
-export function selectRowById(db: Queryable, entity: Entity, id: number, where: SQLPart | null = null): Promise<Row | null> {
+export function selectRowById(
+  db: Queryable,
+  entity: Entity,
+  id: number,
+  where: SQLPart | null = null,
+): Promise<Row | null> {
   const sql = `SELECT * FROM ${quote(entity.table)} WHERE "id" = ?${where ? ` AND ${where.sql}` : ''}`;
   return db.get<Row>(sql, [id, ...(where?.params ?? [])]);
 }
@@ -65,7 +87,10 @@ export async function assertUniqueAmongOthers(db: Queryable, entity: Entity, id:
   for (const field of entity.fields) {
     const value = row[field.name];
     if (!field.unique || value === null || value === undefined) continue;
-    const clash = await db.get(`SELECT 1 AS "clash" FROM ${quote(entity.table)} WHERE ${quote(field.name)} = ? AND "id" <> ? LIMIT 1`, [value, id]);
+    const clash = await db.get(
+      `SELECT 1 AS "clash" FROM ${quote(entity.table)} WHERE ${quote(field.name)} = ? AND "id" <> ? LIMIT 1`,
+      [value, id],
+    );
     if (clash) throw badRequest('Value must be unique.', field.name);
   }
 }

@@ -3,7 +3,10 @@ import type { SanitizedConfig } from '../config/types.ts';
 import type { Store } from './store.ts';
 import { openSqliteStore } from './sqlite/store.ts';
 
-export async function openStore(config: Pick<SanitizedConfig, 'databaseEngine' | 'databasePath' | 'databasePool'>, now?: () => number): Promise<Store> {
+export async function openStore(
+  config: Pick<SanitizedConfig, 'databaseEngine' | 'databasePath' | 'databasePool'>,
+  now?: () => number,
+): Promise<Store> {
   if (config.databaseEngine === 'postgres') {
     // Loaded only for PostgreSQL: a SQLite server never pays for the PostgreSQL store at start.
     const { createPostgresStore } = await import('./postgres/store.ts');

@@ -24,10 +24,15 @@ export function fingerprint(tables: TableModel[]): string {
 
 export function listMigrationFiles(dir: string): MigrationFile[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir)
+  return fs
+    .readdirSync(dir)
     .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ name: f.replace(/\.sql$/, ''), file: path.join(dir, f), snapshotFile: path.join(dir, 'meta', `${f.slice(0, 4)}_snapshot.json`) }));
+    .map((f) => ({
+      name: f.replace(/\.sql$/, ''),
+      file: path.join(dir, f),
+      snapshotFile: path.join(dir, 'meta', `${f.slice(0, 4)}_snapshot.json`),
+    }));
 }
 
 function latestSnapshot(dir: string): Snapshot | null {
@@ -39,10 +44,16 @@ function latestSnapshot(dir: string): Snapshot | null {
 }
 
 /** What applying the config would change, relative to the newest migration file of its engine. Null when nothing. */
-export async function diffConfig(config: SanitizedConfig, options: { allowDestructive?: boolean } = {}): Promise<PendingChange | null> {
+export async function diffConfig(
+  config: SanitizedConfig,
+  options: { allowDestructive?: boolean } = {},
+): Promise<PendingChange | null> {
   const previous = latestSnapshot(config.migrationsDir);
   if (config.databaseEngine === 'postgres') {
-    const [{ postgresTables }, { diffPostgres }] = await Promise.all([import('./postgres/config-tables.ts'), import('./postgres/schema-diff.ts')]);
+    const [{ postgresTables }, { diffPostgres }] = await Promise.all([
+      import('./postgres/config-tables.ts'),
+      import('./postgres/schema-diff.ts'),
+    ]);
     return diffPostgres(postgresTables(config), previous, options);
   }
   const tables = configTables(config);
@@ -53,13 +64,20 @@ export async function diffConfig(config: SanitizedConfig, options: { allowDestru
 }
 
 /** Writes the SQL and snapshot of a change as the next migration file. */
-export function writeMigrationFile(dir: string, name: string, change: PendingChange, header: string[] = []): MigrationFile {
+export function writeMigrationFile(
+  dir: string,
+  name: string,
+  change: PendingChange,
+  header: string[] = [],
+): MigrationFile {
   fs.mkdirSync(path.join(dir, 'meta'), { recursive: true });
   const files = listMigrationFiles(dir);
   const number = files.length ? Number(files[files.length - 1].name.slice(0, 4)) + 1 : 0;
   const safeName = name.replace(/[^\w-]+/g, '_').slice(0, 60) || 'migration';
   const base = `${String(number).padStart(4, '0')}_${safeName}`;
-  const body = [...header.map((l) => `-- ${l}`), ...change.statements.map((s) => s.trim().replace(/;?$/, ';'))].join('\n--> statement-breakpoint\n');
+  const body = [...header.map((l) => `-- ${l}`), ...change.statements.map((s) => s.trim().replace(/;?$/, ';'))].join(
+    '\n--> statement-breakpoint\n',
+  );
   const file = path.join(dir, `${base}.sql`);
   const snapshotFile = path.join(dir, 'meta', `${base.slice(0, 4)}_snapshot.json`);
   fs.writeFileSync(snapshotFile, JSON.stringify(change.snapshot, null, 2));
@@ -72,7 +90,12 @@ export async function appliedMigrations(store: Store): Promise<Set<string>> {
 }
 
 /** Applies every migration file not applied yet, each in its own transaction. Returns the names applied. */
-export async function applyMigrationFiles(store: Store, dir: string, now: string, onProgress?: (name: string) => void): Promise<string[]> {
+export async function applyMigrationFiles(
+  store: Store,
+  dir: string,
+  now: string,
+  onProgress?: (name: string) => void,
+): Promise<string[]> {
   const done = await appliedMigrations(store);
   const files = listMigrationFiles(dir);
   refuseMissingFiles(done, files, dir);
@@ -80,12 +103,22 @@ export async function applyMigrationFiles(store: Store, dir: string, now: string
   for (const migration of files) {
     if (done.has(migration.name)) continue;
     onProgress?.(migration.name);
-    const statements = fs.readFileSync(migration.file, 'utf8').split('--> statement-breakpoint')
-      .map((s) => s.split('\n').filter((l) => !l.trim().startsWith('--')).join('\n').trim()).filter(Boolean);
+    const statements = fs
+      .readFileSync(migration.file, 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) =>
+        s
+          .split('\n')
+          .filter((l) => !l.trim().startsWith('--'))
+          .join('\n')
+          .trim(),
+      )
+      .filter(Boolean);
     const appliedNow = await store.transaction(async (tx) => {
       // Another process may have applied it since the list was read (SQLite has no lock across processes
       // before this transaction; PostgreSQL's advisory lock makes this a formality).
-      if (await tx.get('SELECT 1 AS "found" FROM "_cms_schema_migrations" WHERE "name" = ?', [migration.name])) return false;
+      if (await tx.get('SELECT 1 AS "found" FROM "_cms_schema_migrations" WHERE "name" = ?', [migration.name]))
+        return false;
       for (const statement of statements) await tx.exec(statement);
       await tx.run('INSERT INTO "_cms_schema_migrations" ("name", "appliedAt") VALUES (?, ?)', [migration.name, now]);
       return true;
@@ -104,9 +137,13 @@ function refuseMissingFiles(done: Set<string>, files: MigrationFile[], dir: stri
   const present = new Set(files.map((f) => f.name));
   const missing = [...done].filter((name) => !present.has(name)).sort();
   if (!missing.length) return;
-  const list = missing.length > 5 ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more` : missing.join(', ');
-  throw new ConfigError(`Migration error: the database has applied ${missing.length} migration file(s) that are not in ${dir}: ${list}. `
-    + 'Put the migration files back (they are in every backup: cms restore puts them back; or copy them from the project\'s repository), then start again; nothing was changed.');
+  const list =
+    missing.length > 5 ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more` : missing.join(', ');
+  throw new ConfigError(
+    `Migration error: the database has applied ${missing.length} migration file(s) that are not in ${dir}: ${list}. ` +
+      "Put the migration files back (they are in every backup: cms restore puts them back; or copy them from the project's repository), then start again; nothing was changed.",
+  );
 }
 
-export const DESTRUCTIVE_HINT = 'Run `cms migrate:create` to write a migration for it, review the SQL, then `cms migrate`.';
+export const DESTRUCTIVE_HINT =
+  'Run `cms migrate:create` to write a migration for it, review the SQL, then `cms migrate`.';

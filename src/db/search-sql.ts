@@ -5,7 +5,11 @@ import type { SQLPart } from './store.ts';
 export type Term = { words: string[]; prefix: boolean };
 
 /** Lower case without diacritics: how the index and the terms compare where the engine does not fold. */
-export const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+export const fold = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 
 export type SearchRow = { docId: number; locale: string; draft: number; texts: string[] };
 

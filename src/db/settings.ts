@@ -10,10 +10,16 @@ export async function readSetting(db: Queryable, key: string): Promise<string | 
 
 /** Sets the value, replacing any there. */
 export async function writeSetting(db: Queryable, key: string, value: string): Promise<void> {
-  await db.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"', [key, value]);
+  await db.run(
+    'INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO UPDATE SET "value" = excluded."value"',
+    [key, value],
+  );
 }
 
 /** Sets the value only when the key has none yet: of several instances offering one, the first wins. */
 export async function offerSetting(db: Queryable, key: string, value: string): Promise<void> {
-  await db.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO NOTHING', [key, value]);
+  await db.run('INSERT INTO "_cms_settings" ("key", "value") VALUES (?, ?) ON CONFLICT ("key") DO NOTHING', [
+    key,
+    value,
+  ]);
 }

@@ -9,21 +9,21 @@
  * and inside the compiled binary. `bun run build` regenerates it; so does
  * `bun scripts/generate-embedded.ts --drizzle-generate`.
  */
-import { createHash } from 'node:crypto'
-import type { MigrationMeta } from 'drizzle-orm/migrator'
-import { generatedSystemMigrations } from './system-migrations.generated.ts'
+import { createHash } from 'node:crypto';
+import type { MigrationMeta } from 'drizzle-orm/migrator';
+import { generatedSystemMigrations } from './system-migrations.generated.ts';
 
 export interface SystemMigration {
   /** drizzle-kit's tag, e.g. `0000_initial`. */
-  tag: string
+  tag: string;
   /** The SQL file's contents, statements separated by `--> statement-breakpoint`. */
-  sql: string
+  sql: string;
   /** The journal's `when` (ms since epoch); drizzle orders and tracks migrations by it. */
-  when: number
+  when: number;
 }
 
 /** In journal order. Empty while the journal has no entries. */
-export const systemMigrations: SystemMigration[] = generatedSystemMigrations
+export const systemMigrations: SystemMigration[] = generatedSystemMigrations;
 
 /**
  * drizzle's MigrationMeta list, as `readMigrationFiles()` would build it from
@@ -35,5 +35,5 @@ export function toDrizzleMigrations(list: readonly SystemMigration[] = systemMig
     bps: true,
     folderMillis: m.when,
     hash: createHash('sha256').update(m.sql).digest('hex'),
-  }))
+  }));
 }

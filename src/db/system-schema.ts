@@ -5,30 +5,38 @@
  */
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
-export const sessions = sqliteTable('_cms_sessions', {
-  /** sha256 of the token; the token itself is never stored. */
-  tokenHash: text('tokenHash').primaryKey(),
-  userId: integer('userId').notNull(),
-  csrfToken: text('csrfToken').notNull(),
-  expiresAt: integer('expiresAt').notNull(),
-  createdAt: integer('createdAt').notNull(),
-  /** The session's public name in the sessions list (random; the token hash is never shown). */
-  id: text('id'),
-  /** Written at most once a minute (src/auth/sessions.ts), so a read is not a write. */
-  lastUsedAt: integer('lastUsedAt'),
-  userAgent: text('userAgent'),
-  ip: text('ip'),
-}, (t) => [index('_cms_sessions_user_idx').on(t.userId), uniqueIndex('_cms_sessions_id_idx').on(t.id)]);
+export const sessions = sqliteTable(
+  '_cms_sessions',
+  {
+    /** sha256 of the token; the token itself is never stored. */
+    tokenHash: text('tokenHash').primaryKey(),
+    userId: integer('userId').notNull(),
+    csrfToken: text('csrfToken').notNull(),
+    expiresAt: integer('expiresAt').notNull(),
+    createdAt: integer('createdAt').notNull(),
+    /** The session's public name in the sessions list (random; the token hash is never shown). */
+    id: text('id'),
+    /** Written at most once a minute (src/auth/sessions.ts), so a read is not a write. */
+    lastUsedAt: integer('lastUsedAt'),
+    userAgent: text('userAgent'),
+    ip: text('ip'),
+  },
+  (t) => [index('_cms_sessions_user_idx').on(t.userId), uniqueIndex('_cms_sessions_id_idx').on(t.id)],
+);
 
 /** Password-reset and invitation links (src/auth/reset-tokens.ts): the newest one per user, sha256 only. */
-export const resetTokens = sqliteTable('_cms_reset_tokens', {
-  tokenHash: text('tokenHash').primaryKey(),
-  userId: integer('userId').notNull(),
-  /** `reset` or `invite`. */
-  kind: text('kind').notNull(),
-  expiresAt: integer('expiresAt').notNull(),
-  createdAt: integer('createdAt').notNull(),
-}, (t) => [index('_cms_reset_tokens_user_idx').on(t.userId)]);
+export const resetTokens = sqliteTable(
+  '_cms_reset_tokens',
+  {
+    tokenHash: text('tokenHash').primaryKey(),
+    userId: integer('userId').notNull(),
+    /** `reset` or `invite`. */
+    kind: text('kind').notNull(),
+    expiresAt: integer('expiresAt').notNull(),
+    createdAt: integer('createdAt').notNull(),
+  },
+  (t) => [index('_cms_reset_tokens_user_idx').on(t.userId)],
+);
 
 /** Two-factor sign-in (src/auth/totp-store.ts): one row per user, enabled once `enabledAt` is set. */
 export const totp = sqliteTable('_cms_totp', {
@@ -40,38 +48,50 @@ export const totp = sqliteTable('_cms_totp', {
   lastStep: integer('lastStep'),
 });
 
-export const recoveryCodes = sqliteTable('_cms_recovery_codes', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  userId: integer('userId').notNull(),
-  codeHash: text('codeHash').notNull(),
-}, (t) => [index('_cms_recovery_codes_user_idx').on(t.userId, t.codeHash)]);
+export const recoveryCodes = sqliteTable(
+  '_cms_recovery_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('userId').notNull(),
+    codeHash: text('codeHash').notNull(),
+  },
+  (t) => [index('_cms_recovery_codes_user_idx').on(t.userId, t.codeHash)],
+);
 
-export const loginAttempts = sqliteTable('_cms_login_attempts', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  /** A lock key (src/auth/login-lock.ts): `pair:<ip>/<email>` or `email:<address>`. */
-  key: text('key').notNull(),
-  at: integer('at').notNull(),
-}, (t) => [index('_cms_login_attempts_key_idx').on(t.key, t.at)]);
+export const loginAttempts = sqliteTable(
+  '_cms_login_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** A lock key (src/auth/login-lock.ts): `pair:<ip>/<email>` or `email:<address>`. */
+    key: text('key').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('_cms_login_attempts_key_idx').on(t.key, t.at)],
+);
 
-export const versions = sqliteTable('_cms_versions', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  /** Collection or global slug, with `kind` telling which. */
-  kind: text('kind').notNull(),
-  slug: text('slug').notNull(),
-  /** Document id; 0 for a global. */
-  parent: integer('parent').notNull(),
-  version: text('version').notNull(),
-  status: text('status').notNull(),
-  latest: integer('latest').notNull().default(0),
-  /** 1 while this version is a draft saved over the live row and not yet published or discarded. */
-  pending: integer('pending').notNull().default(0),
-  createdAt: text('createdAt').notNull(),
-  updatedAt: text('updatedAt').notNull(),
-  /** Id of the user who saved this version; null for the system (jobs, Local API without a user). No foreign key: a deleted user leaves history intact. */
-  author: integer('author'),
-  /** 1 for a draft saved by autosave: the next autosave updates it instead of adding a version. */
-  autosave: integer('autosave').notNull().default(0),
-}, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);
+export const versions = sqliteTable(
+  '_cms_versions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Collection or global slug, with `kind` telling which. */
+    kind: text('kind').notNull(),
+    slug: text('slug').notNull(),
+    /** Document id; 0 for a global. */
+    parent: integer('parent').notNull(),
+    version: text('version').notNull(),
+    status: text('status').notNull(),
+    latest: integer('latest').notNull().default(0),
+    /** 1 while this version is a draft saved over the live row and not yet published or discarded. */
+    pending: integer('pending').notNull().default(0),
+    createdAt: text('createdAt').notNull(),
+    updatedAt: text('updatedAt').notNull(),
+    /** Id of the user who saved this version; null for the system (jobs, Local API without a user). No foreign key: a deleted user leaves history intact. */
+    author: integer('author'),
+    /** 1 for a draft saved by autosave: the next autosave updates it instead of adding a version. */
+    autosave: integer('autosave').notNull().default(0),
+  },
+  (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)],
+);
 
 /**
  * Who is editing a document or global in the admin (docs/content-model.md, "Document locks"). One row per
@@ -86,27 +106,35 @@ export const locks = sqliteTable('_cms_locks', {
   heartbeatAt: integer('heartbeatAt').notNull(),
 });
 
-export const jobs = sqliteTable('_cms_jobs', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  action: text('action').notNull(),
-  kind: text('kind').notNull(),
-  slug: text('slug').notNull(),
-  parent: integer('parent').notNull(),
-  /** Due time, epoch ms. */
-  at: integer('at').notNull(),
-  state: text('state').notNull(),
-  error: text('error'),
-  /** Lease: a runner that claimed the job owns it until then. */
-  lockedUntil: integer('lockedUntil'),
-  createdAt: text('createdAt').notNull(),
-  finishedAt: text('finishedAt'),
-}, (t) => [index('_cms_jobs_due_idx').on(t.state, t.at), index('_cms_jobs_parent_idx').on(t.kind, t.slug, t.parent)]);
+export const jobs = sqliteTable(
+  '_cms_jobs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    action: text('action').notNull(),
+    kind: text('kind').notNull(),
+    slug: text('slug').notNull(),
+    parent: integer('parent').notNull(),
+    /** Due time, epoch ms. */
+    at: integer('at').notNull(),
+    state: text('state').notNull(),
+    error: text('error'),
+    /** Lease: a runner that claimed the job owns it until then. */
+    lockedUntil: integer('lockedUntil'),
+    createdAt: text('createdAt').notNull(),
+    finishedAt: text('finishedAt'),
+  },
+  (t) => [index('_cms_jobs_due_idx').on(t.state, t.at), index('_cms_jobs_parent_idx').on(t.kind, t.slug, t.parent)],
+);
 
 /** Applied config migrations (collection tables); system migrations are tracked by drizzle itself. */
-export const schemaMigrations = sqliteTable('_cms_schema_migrations', {
-  name: text('name').primaryKey(),
-  appliedAt: text('appliedAt').notNull(),
-}, (t) => [uniqueIndex('_cms_schema_migrations_name_idx').on(t.name)]);
+export const schemaMigrations = sqliteTable(
+  '_cms_schema_migrations',
+  {
+    name: text('name').primaryKey(),
+    appliedAt: text('appliedAt').notNull(),
+  },
+  (t) => [uniqueIndex('_cms_schema_migrations_name_idx').on(t.name)],
+);
 
 /**
  * Small values the system keeps across restarts and shares between processes (e.g. when upload leftovers
@@ -134,20 +162,24 @@ export const changes = sqliteTable('_cms_changes', {
  * Local API process, another instance) reaches every subscriber. Ids are in commit order; the job loop
  * removes rows older than the replay window. `draft` is 1 for a save that changed only the pending draft.
  */
-export const changeLog = sqliteTable('_cms_events', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  /** Epoch ms. */
-  at: integer('at').notNull(),
-  type: text('type').notNull(),
-  /** `collection` or `global`. */
-  kind: text('kind').notNull(),
-  slug: text('slug').notNull(),
-  /** Document id; 0 for a global. */
-  docId: integer('docId').notNull(),
-  draft: integer('draft').notNull().default(0),
-  /** The deleted document's stored values (delete only): who could read it is decided from them. */
-  deleted: text('deleted'),
-}, (t) => [index('_cms_events_at_idx').on(t.at)]);
+export const changeLog = sqliteTable(
+  '_cms_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Epoch ms. */
+    at: integer('at').notNull(),
+    type: text('type').notNull(),
+    /** `collection` or `global`. */
+    kind: text('kind').notNull(),
+    slug: text('slug').notNull(),
+    /** Document id; 0 for a global. */
+    docId: integer('docId').notNull(),
+    draft: integer('draft').notNull().default(0),
+    /** The deleted document's stored values (delete only): who could read it is decided from them. */
+    deleted: text('deleted'),
+  },
+  (t) => [index('_cms_events_at_idx').on(t.at)],
+);
 
 /**
  * The audit log (src/audit, docs/audit-log.md): one row per write, written in the write's own transaction.
@@ -155,16 +187,20 @@ export const changeLog = sqliteTable('_cms_events', {
  * Ids follow time, so newest-first and retention go by the primary key; the one index serves a document's
  * own entries (each row is one more b-tree page per index to write, on every write).
  */
-export const auditLog = sqliteTable('_cms_audit_log', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  at: text('at').notNull(),
-  action: text('action').notNull(),
-  collection: text('collection'),
-  global: text('global'),
-  document: integer('document'),
-  user: integer('user'),
-  apiKey: integer('apiKey'),
-  via: text('via').notNull(),
-  ip: text('ip'),
-  changes: text('changes').notNull(),
-}, (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)]);
+export const auditLog = sqliteTable(
+  '_cms_audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    at: text('at').notNull(),
+    action: text('action').notNull(),
+    collection: text('collection'),
+    global: text('global'),
+    document: integer('document'),
+    user: integer('user'),
+    apiKey: integer('apiKey'),
+    via: text('via').notNull(),
+    ip: text('ip'),
+    changes: text('changes').notNull(),
+  },
+  (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)],
+);

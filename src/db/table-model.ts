@@ -25,7 +25,8 @@ export function entityTable(entity: Entity): TableModel {
   const t = entity.table;
   const columns: ColumnModel[] = [{ name: 'id', type: 'integer', primaryKey: true }];
   for (const field of entity.fields.filter(isStoredField)) columns.push({ name: field.name, type: columnType(field) });
-  if (entity.kind === 'collection') for (const c of SYSTEM_COLUMNS[entity.slug] ?? []) columns.push({ name: c.name, type: c.type });
+  if (entity.kind === 'collection')
+    for (const c of SYSTEM_COLUMNS[entity.slug] ?? []) columns.push({ name: c.name, type: c.type });
   if (entity.drafts) columns.push({ name: 'status', type: 'text' });
   if (entity.kind === 'collection' && entity.trash) columns.push({ name: 'deletedAt', type: 'text' });
   columns.push({ name: 'createdAt', type: 'text', notNull: true }, { name: 'updatedAt', type: 'text', notNull: true });
@@ -42,7 +43,8 @@ export function entityTable(entity: Entity): TableModel {
     if (entity.trash) add(['deletedAt'], false);
     for (const field of entity.fields) {
       if (field.unique) add([field.name], true);
-      else if (field.index || ((field.type === 'relationship' || field.type === 'upload') && isColumnField(field))) add([field.name], false);
+      else if (field.index || ((field.type === 'relationship' || field.type === 'upload') && isColumnField(field)))
+        add([field.name], false);
     }
     for (const index of entity.indexes) add(index.fields, Boolean(index.unique));
   }
@@ -53,7 +55,10 @@ export function entityTable(entity: Entity): TableModel {
 export function jsonColumnsByTable(config: SanitizedConfig): Map<string, Set<string>> {
   const map = new Map<string, Set<string>>();
   for (const entity of [...config.collections, ...config.globals]) {
-    map.set(entity.table, new Set(entity.fields.filter((f) => isStoredField(f) && !isColumnField(f)).map((f) => f.name)));
+    map.set(
+      entity.table,
+      new Set(entity.fields.filter((f) => isStoredField(f) && !isColumnField(f)).map((f) => f.name)),
+    );
   }
   return map;
 }

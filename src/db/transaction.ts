@@ -5,7 +5,12 @@
 import type { Store } from './store.ts';
 import type { ChangeEvent, EventStream, TransactionScope, WriteOrigin } from '../events/change-events.ts';
 
-export async function inTransaction<T>(store: Store, events: EventStream, work: (scope: TransactionScope) => Promise<T>, origin: WriteOrigin | null = null): Promise<T> {
+export async function inTransaction<T>(
+  store: Store,
+  events: EventStream,
+  work: (scope: TransactionScope) => Promise<T>,
+  origin: WriteOrigin | null = null,
+): Promise<T> {
   const after: (() => void)[] = [];
   const result = await store.transaction(async (tx) => {
     const before: (() => Promise<void>)[] = [];

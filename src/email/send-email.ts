@@ -21,7 +21,9 @@ function transportOf(cms: CMS): Promise<Transporter> {
   let transport = transports.get(cms);
   if (!transport) {
     // Loaded on the first mail, so an instance that never sends one does not pay for it at start.
-    transport = import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(cms.config.email!.transport));
+    transport = import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(cms.config.email!.transport),
+    );
     transports.set(cms, transport);
     cms.closers.push(async () => (await transport!).close());
   }
@@ -35,7 +37,13 @@ export function sendEmailLater(cms: CMS, email: Email): void {
   cms.background.run('sending an email', async () => {
     try {
       const transport = await transportOf(cms);
-      await transport.sendMail({ from: settings.from, to: email.to, subject: email.subject, text: email.text, html: email.html });
+      await transport.sendMail({
+        from: settings.from,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       cms.log.error(`email "${email.subject}" could not be sent: ${message}`);

@@ -8,7 +8,11 @@ export function defaultOf(field: SanitizedField, args: { user: User | null; loca
 }
 
 /** The default as stored: a localized field's value keyed by `locale` (when there is one). */
-export function storedDefaultOf(field: SanitizedField, args: { user: User | null; locale?: string }, storeLocale: string | null): unknown {
+export function storedDefaultOf(
+  field: SanitizedField,
+  args: { user: User | null; locale?: string },
+  storeLocale: string | null,
+): unknown {
   const value = defaultOf(field, args);
   if (value === undefined) return undefined;
   return field.localized && storeLocale ? { [storeLocale]: value } : value;

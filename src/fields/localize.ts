@@ -44,7 +44,8 @@ function localizeChildren(field: SanitizedField, value: unknown, options: Locale
   }
   if (!field.fields) return value;
   if (field.type === 'group' && isObject(value)) return localizeForRead(field.fields, value, options);
-  if (field.type === 'array' && Array.isArray(value)) return value.map((row) => (isObject(row) ? localizeForRead(field.fields!, row, options) : row));
+  if (field.type === 'array' && Array.isArray(value))
+    return value.map((row) => (isObject(row) ? localizeForRead(field.fields!, row, options) : row));
   return value;
 }
 
@@ -58,7 +59,12 @@ function rowFields(field: SanitizedField, row: unknown): SanitizedField[] | null
  * Merges incoming values for one locale into the stored document. Non-localized values replace; localized ones
  * replace only their locale. With `locale: 'all'` localized values arrive already keyed by locale.
  */
-export function mergeLocalizedWrite(fields: SanitizedField[], incoming: Doc, existing: Doc | null, locale: string | null): Doc {
+export function mergeLocalizedWrite(
+  fields: SanitizedField[],
+  incoming: Doc,
+  existing: Doc | null,
+  locale: string | null,
+): Doc {
   const out: Doc = { ...(existing ?? {}) };
   for (const field of fields) {
     if (!(field.name in incoming)) continue;
@@ -68,7 +74,12 @@ export function mergeLocalizedWrite(fields: SanitizedField[], incoming: Doc, exi
       out[field.name] = { ...(isObject(previous) ? previous : {}), [locale]: value };
     } else if (field.type === 'group' && field.fields && !field.localized && isObject(value)) {
       out[field.name] = mergeLocalizedWrite(field.fields, value, isObject(previous) ? previous : null, locale);
-    } else if ((field.type === 'array' || field.type === 'blocks') && !field.localized && Array.isArray(value) && hasLocalizedChild(field)) {
+    } else if (
+      (field.type === 'array' || field.type === 'blocks') &&
+      !field.localized &&
+      Array.isArray(value) &&
+      hasLocalizedChild(field)
+    ) {
       // Rows are matched by id, so another locale's values stay with their row when rows move.
       const oldRows = Array.isArray(previous) ? previous : [];
       out[field.name] = value.map((row, i) => {
@@ -76,7 +87,12 @@ export function mergeLocalizedWrite(fields: SanitizedField[], incoming: Doc, exi
         if (!isObject(row) || !fields) return row;
         const byId = oldRows.find((r) => isObject(r) && row.id !== undefined && r.id === row.id);
         const match = byId ?? (field.type === 'array' ? oldRows[i] : undefined);
-        const merged = mergeLocalizedWrite(fields, row, isObject(match) && match.blockType === row.blockType ? match : null, locale);
+        const merged = mergeLocalizedWrite(
+          fields,
+          row,
+          isObject(match) && match.blockType === row.blockType ? match : null,
+          locale,
+        );
         for (const key of ROW_KEYS) if (key in row) merged[key] = row[key];
         return merged;
       });

@@ -19,17 +19,26 @@ export function toId(value: unknown): number | null {
  * Checks and normalises one write value: ids (or populated documents, as clients send back what they read)
  * become ids. Answers the stored value, or an error message with the sub-path it concerns.
  */
-export function parseRelationValue(field: SanitizedField, raw: unknown): { value: unknown } | { error: string; at?: string } {
+export function parseRelationValue(
+  field: SanitizedField,
+  raw: unknown,
+): { value: unknown } | { error: string; at?: string } {
   const list = field.hasMany ? raw : [raw];
-  if (!Array.isArray(list)) return { error: field.hasMany ? 'This field takes a list.' : 'This field takes one value.' };
+  if (!Array.isArray(list))
+    return { error: field.hasMany ? 'This field takes a list.' : 'This field takes one value.' };
   const out: unknown[] = [];
   for (let i = 0; i < list.length; i++) {
     const at = field.hasMany ? String(i) : undefined;
     const item = list[i];
     if (isPolymorphic(field)) {
       const targets = field.relationTo as string[];
-      if (!isObject(item) || typeof item.relationTo !== 'string') return { error: `This field takes { relationTo, value } with relationTo one of ${targets.join(', ')}.`, at };
-      if (!targets.includes(item.relationTo)) return { error: `"${item.relationTo}" is not one of ${targets.join(', ')}.`, at: at ? `${at}.relationTo` : 'relationTo' };
+      if (!isObject(item) || typeof item.relationTo !== 'string')
+        return { error: `This field takes { relationTo, value } with relationTo one of ${targets.join(', ')}.`, at };
+      if (!targets.includes(item.relationTo))
+        return {
+          error: `"${item.relationTo}" is not one of ${targets.join(', ')}.`,
+          at: at ? `${at}.relationTo` : 'relationTo',
+        };
       const id = toId(isObject(item.value) ? item.value.id : item.value);
       if (id === null) return { error: 'This field takes document ids.', at: at ? `${at}.value` : 'value' };
       out.push({ relationTo: item.relationTo, value: id });
@@ -57,14 +66,18 @@ export function relationSlots(field: SanitizedField, holder: Doc, key: string): 
 }
 
 function idSlots(relationTo: string, holder: Doc, key: string, value: unknown): RelationSlot[] {
-  if (Array.isArray(value)) return value.flatMap((id, i) => (typeof id === 'number' ? [{ relationTo, id, holder: value, key: i }] : []));
+  if (Array.isArray(value))
+    return value.flatMap((id, i) => (typeof id === 'number' ? [{ relationTo, id, holder: value, key: i }] : []));
   return typeof value === 'number' ? [{ relationTo, id: value, holder, key }] : [];
 }
 
 function polymorphicSlots(value: unknown): RelationSlot[] {
   const items = Array.isArray(value) ? value : [value];
-  return items.flatMap((item) => (isObject(item) && typeof item.relationTo === 'string' && typeof item.value === 'number'
-    ? [{ relationTo: item.relationTo, id: item.value, holder: item, key: 'value' }] : []));
+  return items.flatMap((item) =>
+    isObject(item) && typeof item.relationTo === 'string' && typeof item.value === 'number'
+      ? [{ relationTo: item.relationTo, id: item.value, holder: item, key: 'value' }]
+      : [],
+  );
 }
 
 /** A localized relationship value under locale=all: `{ en: …, de: … }` (told apart from a polymorphic value by its keys). */

@@ -53,7 +53,12 @@ const polymorphicTrees = new WeakMap<SanitizedField[], boolean>();
 function hasPolymorphic(fields: SanitizedField[]): boolean {
   let answer = polymorphicTrees.get(fields);
   if (answer === undefined) {
-    answer = fields.some((f) => isPolymorphic(f) || (f.fields && hasPolymorphic(f.fields)) || (f.blocks?.some((b) => hasPolymorphic(b.fields)) ?? false));
+    answer = fields.some(
+      (f) =>
+        isPolymorphic(f) ||
+        (f.fields && hasPolymorphic(f.fields)) ||
+        (f.blocks?.some((b) => hasPolymorphic(b.fields)) ?? false),
+    );
     polymorphicTrees.set(fields, answer);
   }
   return answer;
@@ -70,15 +75,22 @@ function orderPolymorphicKeys(fields: SanitizedField[], doc: Row): void {
     const { relationTo, value, ...rest } = item as Row;
     return { relationTo, value, ...rest };
   };
-  visitValues(fields, doc, isPolymorphic, ({ holder, key, value }) => {
-    holder[key] = Array.isArray(value) ? value.map(ordered) : ordered(value);
-  }, { keyedByLocale: true });
+  visitValues(
+    fields,
+    doc,
+    isPolymorphic,
+    ({ holder, key, value }) => {
+      holder[key] = Array.isArray(value) ? value.map(ordered) : ordered(value);
+    },
+    { keyedByLocale: true },
+  );
 }
 
 /** The columns of a stored document (only the keys it has). */
 export function docToRow(entity: Entity, doc: Row, dialect: Dialect): Row {
   const row: Row = {};
-  for (const codec of entityCodecs(entity)) if (codec.name in doc) row[codec.name] = codec.encode(doc[codec.name], dialect);
+  for (const codec of entityCodecs(entity))
+    if (codec.name in doc) row[codec.name] = codec.encode(doc[codec.name], dialect);
   for (const key of ['createdAt', 'updatedAt'] as const) if (key in doc) row[key] = doc[key];
   return row;
 }

@@ -32,7 +32,8 @@ export function sizeLimitProblem(field: SanitizedField & { maxSize?: number }, v
   const chars = field.maxLength ?? DEFAULT_MAX_LENGTH[field.type];
   if (chars !== undefined) {
     const items = Array.isArray(value) ? value : [value];
-    if (items.some((item) => typeof item === 'string' && item.length > chars)) return `This value must be at most ${chars} characters long.`;
+    if (items.some((item) => typeof item === 'string' && item.length > chars))
+      return `This value must be at most ${chars} characters long.`;
     return null;
   }
   const bytes = field.maxSize ?? DEFAULT_MAX_SIZE[field.type];
@@ -41,8 +42,16 @@ export function sizeLimitProblem(field: SanitizedField & { maxSize?: number }, v
 }
 
 /** Why a whole document is too large (naming its largest field), or null. */
-export function documentSizeProblem(doc: Record<string, unknown>, limit = DEFAULT_MAX_DOCUMENT_SIZE): { message: string; field: string } | null {
+export function documentSizeProblem(
+  doc: Record<string, unknown>,
+  limit = DEFAULT_MAX_DOCUMENT_SIZE,
+): { message: string; field: string } | null {
   if (bytesOf(doc) <= limit) return null;
-  const sizes = Object.entries(doc).map(([key, value]) => [key, bytesOf(value)] as const).sort((a, b) => b[1] - a[1]);
-  return { message: `The document must be at most ${limit} bytes as JSON; "${sizes[0][0]}" is the largest field.`, field: sizes[0][0] };
+  const sizes = Object.entries(doc)
+    .map(([key, value]) => [key, bytesOf(value)] as const)
+    .sort((a, b) => b[1] - a[1]);
+  return {
+    message: `The document must be at most ${limit} bytes as JSON; "${sizes[0][0]}" is the largest field.`,
+    field: sizes[0][0],
+  };
 }

@@ -29,7 +29,11 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Ar
 
 /** Validates `input` against `fields`; returns coerced values (only for keys present) and the errors found. */
 export async function validateFields(
-  fields: SanitizedField[], input: Record<string, unknown>, options: ValidateOptions, prefix = '', requireAll = options.operation === 'create',
+  fields: SanitizedField[],
+  input: Record<string, unknown>,
+  options: ValidateOptions,
+  prefix = '',
+  requireAll = options.operation === 'create',
 ): Promise<{ values: Record<string, unknown>; errors: FieldError[] }> {
   const values: Record<string, unknown> = {};
   const errors: FieldError[] = [];
@@ -52,10 +56,16 @@ export async function validateFields(
     }
     const raw = input[field.name];
     if (field.localized && options.allLocales) {
-      if (!isObject(raw)) { errors.push({ field: key, message: 'With locale=all, a localized field takes an object keyed by locale.' }); continue; }
+      if (!isObject(raw)) {
+        errors.push({ field: key, message: 'With locale=all, a localized field takes an object keyed by locale.' });
+        continue;
+      }
       const out: Record<string, unknown> = {};
       for (const [locale, value] of Object.entries(raw)) {
-        if (!options.allLocales.includes(locale)) { errors.push({ field: `${key}.${locale}`, message: `Unknown locale "${locale}".` }); continue; }
+        if (!options.allLocales.includes(locale)) {
+          errors.push({ field: `${key}.${locale}`, message: `Unknown locale "${locale}".` });
+          continue;
+        }
         const result = await validateValue(field, value, options, `${key}.${locale}`, input);
         errors.push(...result.errors);
         out[locale] = result.value;
@@ -71,24 +81,42 @@ export async function validateFields(
 }
 
 async function validateValue(
-  field: SanitizedField, raw: unknown, options: ValidateOptions, key: string, siblingData: Record<string, unknown>,
+  field: SanitizedField,
+  raw: unknown,
+  options: ValidateOptions,
+  key: string,
+  siblingData: Record<string, unknown>,
 ): Promise<{ value: unknown; errors: FieldError[] }> {
   const errors: FieldError[] = [];
   const fail = (message: string) => ({ value: raw, errors: [{ field: key, message }] });
   if (isEmpty(raw) && !(field.type === 'checkbox' && raw === false)) {
     if (field.required) return fail('This field is required.');
-    if (field.minRows && (field.type === 'array' || field.type === 'blocks')) return fail(`This field needs at least ${field.minRows} rows.`);
-    return { value: field.hasMany || field.type === 'array' || field.type === 'blocks' ? (raw === null ? null : raw ?? null) : null, errors };
+    if (field.minRows && (field.type === 'array' || field.type === 'blocks'))
+      return fail(`This field needs at least ${field.minRows} rows.`);
+    return {
+      value:
+        field.hasMany || field.type === 'array' || field.type === 'blocks'
+          ? raw === null
+            ? null
+            : (raw ?? null)
+          : null,
+      errors,
+    };
   }
   const tooLarge = sizeLimitProblem(field, raw);
   if (tooLarge) return fail(tooLarge);
   let value: unknown = raw;
   switch (field.type) {
-    case 'text': case 'textarea': case 'markdown': case 'code': {
+    case 'text':
+    case 'textarea':
+    case 'markdown':
+    case 'code': {
       if (field.hasMany) return fail('This field does not take a list.');
       if (typeof raw !== 'string') return fail('This field must be text.');
-      if (field.minLength !== undefined && raw.length < field.minLength) return fail(`This value must be at least ${field.minLength} characters long.`);
-      if (field.maxLength !== undefined && raw.length > field.maxLength) return fail(`This value must be at most ${field.maxLength} characters long.`);
+      if (field.minLength !== undefined && raw.length < field.minLength)
+        return fail(`This value must be at least ${field.minLength} characters long.`);
+      if (field.maxLength !== undefined && raw.length > field.maxLength)
+        return fail(`This value must be at most ${field.maxLength} characters long.`);
       break;
     }
     case 'email': {
@@ -120,16 +148,20 @@ async function validateValue(
       value = parsed.point;
       break;
     }
-    case 'select': case 'radio': {
+    case 'select':
+    case 'radio': {
       const allowed = new Set(field.options!.map((o) => o.value));
       const list = field.hasMany ? raw : [raw];
       if (!Array.isArray(list)) return fail('This field takes a list of options.');
-      for (const item of list) if (typeof item !== 'string' || !allowed.has(item)) return fail(`"${String(item)}" is not one of the options.`);
+      for (const item of list)
+        if (typeof item !== 'string' || !allowed.has(item)) return fail(`"${String(item)}" is not one of the options.`);
       break;
     }
-    case 'relationship': case 'upload': {
+    case 'relationship':
+    case 'upload': {
       const parsed = parseRelationValue(field, raw);
-      if ('error' in parsed) return { value: raw, errors: [{ field: parsed.at ? `${key}.${parsed.at}` : key, message: parsed.error }] };
+      if ('error' in parsed)
+        return { value: raw, errors: [{ field: parsed.at ? `${key}.${parsed.at}` : key, message: parsed.error }] };
       value = parsed.value;
       break;
     }
@@ -152,14 +184,19 @@ async function validateValue(
       if (!Array.isArray(raw)) return fail('This field takes a list of blocks.');
       const bounds = rowBoundsError(field, raw, key);
       if (bounds) return fail(bounds);
-      const result = await validateBlockRows(field, raw, key, (fields, row, at) => validateFields(fields, row, options, at, true));
+      const result = await validateBlockRows(field, raw, key, (fields, row, at) =>
+        validateFields(fields, row, options, at, true),
+      );
       errors.push(...result.errors);
       value = result.value;
       break;
     }
     case 'richText': {
-      const result = await validateRichText(field, raw, key, (fields, row, at) => validateFields(fields, row, options, at, true));
-      if (result.errors.length === 0 && field.required && !hasContent(result.value)) return fail('This field is required.');
+      const result = await validateRichText(field, raw, key, (fields, row, at) =>
+        validateFields(fields, row, options, at, true),
+      );
+      if (result.errors.length === 0 && field.required && !hasContent(result.value))
+        return fail('This field is required.');
       errors.push(...result.errors);
       value = result.value;
       break;
@@ -171,7 +208,10 @@ async function validateValue(
       const rows: Record<string, unknown>[] = [];
       for (let i = 0; i < raw.length; i++) {
         const row = raw[i];
-        if (!isObject(row)) { errors.push({ field: `${key}.${i}`, message: 'Each row must be an object.' }); continue; }
+        if (!isObject(row)) {
+          errors.push({ field: `${key}.${i}`, message: 'Each row must be an object.' });
+          continue;
+        }
         const result = await validateFields(field.fields!, row, options, `${key}.${i}`, true);
         errors.push(...result.errors);
         rows.push({ id: rowId(row), ...result.values });
@@ -181,8 +221,15 @@ async function validateValue(
     }
   }
   if (errors.length === 0 && field.validate) {
-    const verdict = await field.validate(value, { data: options.data, siblingData, operation: options.operation, user: options.user, id: options.id });
-    if (verdict !== true) errors.push({ field: key, message: typeof verdict === 'string' ? verdict : 'This value is not valid.' });
+    const verdict = await field.validate(value, {
+      data: options.data,
+      siblingData,
+      operation: options.operation,
+      user: options.user,
+      id: options.id,
+    });
+    if (verdict !== true)
+      errors.push({ field: key, message: typeof verdict === 'string' ? verdict : 'This value is not valid.' });
   }
   return { value, errors };
 }
@@ -194,7 +241,13 @@ export { toId };
  * `locale`). Publishing checks this, because a save validates only the fields it sends: a never-saved
  * global or a draft could otherwise go live with a required field still empty.
  */
-export function missingRequired(fields: SanitizedField[], doc: Record<string, unknown>, locale: string | null, prefix = '', root = doc): FieldError[] {
+export function missingRequired(
+  fields: SanitizedField[],
+  doc: Record<string, unknown>,
+  locale: string | null,
+  prefix = '',
+  root = doc,
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
@@ -205,9 +258,12 @@ export function missingRequired(fields: SanitizedField[], doc: Record<string, un
       if (field.required) errors.push({ field: key, message: 'This field is required.' });
       continue;
     }
-    if (field.type === 'group' && isObject(value)) errors.push(...missingRequired(field.fields!, value, locale, key, root));
+    if (field.type === 'group' && isObject(value))
+      errors.push(...missingRequired(field.fields!, value, locale, key, root));
     if (field.type === 'array' && Array.isArray(value)) {
-      value.forEach((row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`, root)));
+      value.forEach(
+        (row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`, root)),
+      );
     }
     if (field.type === 'blocks' && Array.isArray(value)) {
       value.forEach((row, i) => {

@@ -30,8 +30,12 @@ export type WalkOptions = {
 
 /** Calls `visit` for every non-empty value of a field for which `wanted(field)` holds. */
 export function visitValues(
-  fields: SanitizedField[], doc: Doc, wanted: (field: SanitizedField) => boolean, visit: (location: ValueLocation) => void,
-  options: WalkOptions, prefix = '',
+  fields: SanitizedField[],
+  doc: Doc,
+  wanted: (field: SanitizedField) => boolean,
+  visit: (location: ValueLocation) => void,
+  options: WalkOptions,
+  prefix = '',
 ): void {
   for (const field of fields) {
     const value = doc[field.name];
@@ -39,7 +43,8 @@ export function visitValues(
     const path = prefix ? `${prefix}.${field.name}` : field.name;
     if (field.localized && options.keyedByLocale && isObject(value) && !isOwnObject(field, value)) {
       for (const [locale, own] of Object.entries(value)) {
-        if (own !== null && own !== undefined) visitOne(field, value, locale, own, `${path}.${locale}`, wanted, visit, options);
+        if (own !== null && own !== undefined)
+          visitOne(field, value, locale, own, `${path}.${locale}`, wanted, visit, options);
       }
     } else {
       visitOne(field, doc, field.name, value, path, wanted, visit, options);
@@ -48,8 +53,14 @@ export function visitValues(
 }
 
 function visitOne(
-  field: SanitizedField, holder: Doc, key: string, value: unknown, path: string,
-  wanted: (field: SanitizedField) => boolean, visit: (location: ValueLocation) => void, options: WalkOptions,
+  field: SanitizedField,
+  holder: Doc,
+  key: string,
+  value: unknown,
+  path: string,
+  wanted: (field: SanitizedField) => boolean,
+  visit: (location: ValueLocation) => void,
+  options: WalkOptions,
 ): void {
   if (wanted(field)) visit({ field, holder, key, value, path });
   // Values inside a localized container are plain: only the container's own value is keyed by locale.
@@ -74,8 +85,13 @@ export { isRelationField };
  * whose value holds it (for rich text, the rich text field) and `siblingData` the object that field sits in.
  */
 export type RelationSlot = {
-  slug: string; holder: Record<string | number, unknown>; key: string | number; id: number; path: string;
-  field: SanitizedField; siblingData: Doc;
+  slug: string;
+  holder: Record<string | number, unknown>;
+  key: string | number;
+  id: number;
+  path: string;
+  field: SanitizedField;
+  siblingData: Doc;
 };
 
 /**
@@ -83,32 +99,80 @@ export type RelationSlot = {
  * text the upload and relationship nodes, internal links' `doc`, and the relationship fields of embedded
  * blocks. Population and the write-time existence check both read them from here.
  */
-export function visitRelations(fields: SanitizedField[], doc: Doc, visit: (slot: RelationSlot) => void, options: WalkOptions, prefix = ''): void {
-  visitValues(fields, doc, (f) => isRelationField(f) || f.type === 'richText', ({ field, holder, key, value, path }) => {
-    if (field.type === 'richText') {
-      if (isRichTextValue(value)) richTextRelations(field, value, path, holder, visit);
-      return;
-    }
-    // One slot per id, or per `{ relationTo, value }` item of a polymorphic value.
-    relationSlots(field, holder, key).forEach((slot, i) => visit({
-      slug: slot.relationTo, holder: slot.holder as Record<string | number, unknown>, key: slot.key, id: slot.id,
-      path: Array.isArray(value) ? `${path}.${i}` : path, field, siblingData: holder,
-    }));
-  }, options, prefix);
+export function visitRelations(
+  fields: SanitizedField[],
+  doc: Doc,
+  visit: (slot: RelationSlot) => void,
+  options: WalkOptions,
+  prefix = '',
+): void {
+  visitValues(
+    fields,
+    doc,
+    (f) => isRelationField(f) || f.type === 'richText',
+    ({ field, holder, key, value, path }) => {
+      if (field.type === 'richText') {
+        if (isRichTextValue(value)) richTextRelations(field, value, path, holder, visit);
+        return;
+      }
+      // One slot per id, or per `{ relationTo, value }` item of a polymorphic value.
+      relationSlots(field, holder, key).forEach((slot, i) =>
+        visit({
+          slug: slot.relationTo,
+          holder: slot.holder as Record<string | number, unknown>,
+          key: slot.key,
+          id: slot.id,
+          path: Array.isArray(value) ? `${path}.${i}` : path,
+          field,
+          siblingData: holder,
+        }),
+      );
+    },
+    options,
+    prefix,
+  );
 }
 
-function richTextRelations(field: SanitizedField, value: RichTextValue, path: string, siblingData: Doc, visit: (slot: RelationSlot) => void): void {
+function richTextRelations(
+  field: SanitizedField,
+  value: RichTextValue,
+  path: string,
+  siblingData: Doc,
+  visit: (slot: RelationSlot) => void,
+): void {
   visitNodes(value, (node, at) => {
     const nodePath = `${path}.${at}`;
-    if ((node.type === 'upload' || node.type === 'relationship') && typeof node.value === 'number' && typeof node.relationTo === 'string') {
+    if (
+      (node.type === 'upload' || node.type === 'relationship') &&
+      typeof node.value === 'number' &&
+      typeof node.relationTo === 'string'
+    ) {
       visit({ slug: node.relationTo, holder: node, key: 'value', id: node.value, path: nodePath, field, siblingData });
     }
     const fields = node.fields;
-    if ((node.type === 'link' || node.type === 'autolink') && isObject(fields) && fields.linkType === 'internal' && isObject(fields.doc)) {
+    if (
+      (node.type === 'link' || node.type === 'autolink') &&
+      isObject(fields) &&
+      fields.linkType === 'internal' &&
+      isObject(fields.doc)
+    ) {
       const target = fields.doc;
-      if (typeof target.value === 'number' && typeof target.relationTo === 'string') visit({ slug: target.relationTo, holder: target, key: 'value', id: target.value, path: `${nodePath}.fields.doc`, field, siblingData });
+      if (typeof target.value === 'number' && typeof target.relationTo === 'string')
+        visit({
+          slug: target.relationTo,
+          holder: target,
+          key: 'value',
+          id: target.value,
+          path: `${nodePath}.fields.doc`,
+          field,
+          siblingData,
+        });
     }
-    if ((node.type === 'block' || node.type === 'inlineBlock') && isObject(fields) && typeof fields.blockType === 'string') {
+    if (
+      (node.type === 'block' || node.type === 'inlineBlock') &&
+      isObject(fields) &&
+      typeof fields.blockType === 'string'
+    ) {
       const block = field.richTextBlocksBySlug?.get(fields.blockType);
       if (block) visitRelations(block.fields, fields, visit, { keyedByLocale: false }, `${nodePath}.fields`);
     }

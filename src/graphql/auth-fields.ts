@@ -4,7 +4,14 @@
  * `resetPasswordUser`, `unlockUser`. Each calls the auth functions REST's routes call; a login or reset
  * also sets the session cookies, as REST does.
  */
-import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfig,
+} from 'graphql';
 import { countUsers, login, type LoginResult } from '../operations/login.ts';
 import { endSession, findSession, refreshSession } from '../auth/sessions.ts';
 import { forgotPassword } from '../auth/password-reset.ts';
@@ -31,7 +38,8 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 function signedIn(req: GraphQLRequest, result: LoginResult) {
   req.personal = true;
-  for (const cookie of req.transport.sessionCookies(result.session.token, result.session.csrfToken)) req.headers.append('set-cookie', cookie);
+  for (const cookie of req.transport.sessionCookies(result.session.token, result.session.csrfToken))
+    req.headers.append('set-cookie', cookie);
   return { user: result.user, token: result.session.token, exp: seconds(result.session.expiresAt) };
 }
 
@@ -45,13 +53,23 @@ export function authQueries(build: SchemaBuild): Fields {
   const user = { type: build.docTypes.get(users.slug)! };
   return {
     [`me${name}`]: {
-      type: objectType(formatName(`${users.slug}Me`), { user, exp: { type: GraphQLInt }, token: string, collection: string, strategy: string }, build),
+      type: objectType(
+        formatName(`${users.slug}Me`),
+        { user, exp: { type: GraphQLInt }, token: string, collection: string, strategy: string },
+        build,
+      ),
       resolve: async (_, _args, req) => {
         req.personal = true;
         const { user: caller, token, via } = req.credentials;
         if (!caller) return { user: null, exp: null, token: null, collection: users.slug, strategy: null };
         const session = via === 'api-key' || !token ? null : await findSession(req.cms, token);
-        return { user: await ownUser(req, caller), exp: session ? seconds(session.expiresAt) : null, token: session ? token : null, collection: users.slug, strategy: via === 'api-key' ? 'api-key' : 'local-jwt' };
+        return {
+          user: await ownUser(req, caller),
+          exp: session ? seconds(session.expiresAt) : null,
+          token: session ? token : null,
+          collection: users.slug,
+          strategy: via === 'api-key' ? 'api-key' : 'local-jwt',
+        };
       },
     },
     [`initialized${name}`]: {
@@ -70,11 +88,24 @@ export function authMutations(build: SchemaBuild): Fields {
   const user = { type: build.docTypes.get(users.slug)! };
   return {
     [`login${name}`]: {
-      type: objectType(formatName(`${users.slug}LoginResult`), { user, exp: { type: GraphQLInt }, token: string }, build),
+      type: objectType(
+        formatName(`${users.slug}LoginResult`),
+        { user, exp: { type: GraphQLInt }, token: string },
+        build,
+      ),
       args: { email: { type: new GraphQLNonNull(GraphQLString) }, password: string, code: string },
       resolve: async (_, args, req) => {
         req.transport.checkLoginOrigin();
-        return signedIn(req, await login(req.cms, { email: args.email, password: args.password, code: args.code, client: req.transport.client, via: 'graphql' }));
+        return signedIn(
+          req,
+          await login(req.cms, {
+            email: args.email,
+            password: args.password,
+            code: args.code,
+            client: req.transport.client,
+            via: 'graphql',
+          }),
+        );
       },
     },
     [`logout${name}`]: {
@@ -88,14 +119,25 @@ export function authMutations(build: SchemaBuild): Fields {
       },
     },
     [`refreshToken${name}`]: {
-      type: objectType(formatName(`${users.slug}Refreshed${name}`), { user, exp: { type: GraphQLInt }, refreshedToken: string, strategy: string }, build),
+      type: objectType(
+        formatName(`${users.slug}Refreshed${name}`),
+        { user, exp: { type: GraphQLInt }, refreshedToken: string, strategy: string },
+        build,
+      ),
       resolve: async (_, _args, req) => {
         req.personal = true;
         const { user: caller, token, via, csrfToken } = req.credentials;
         const refreshed = caller && token && via !== 'api-key' ? await refreshSession(req.cms, token) : null;
         if (!refreshed) throw unauthorized('A valid session is required to refresh it.');
-        if (via === 'cookie') for (const cookie of req.transport.sessionCookies(token!, csrfToken!)) req.headers.append('set-cookie', cookie);
-        return { user: await ownUser(req, caller!), refreshedToken: token, exp: seconds(refreshed.expiresAt), strategy: 'local-jwt' };
+        if (via === 'cookie')
+          for (const cookie of req.transport.sessionCookies(token!, csrfToken!))
+            req.headers.append('set-cookie', cookie);
+        return {
+          user: await ownUser(req, caller!),
+          refreshedToken: token,
+          exp: seconds(refreshed.expiresAt),
+          strategy: 'local-jwt',
+        };
       },
     },
     [`forgotPassword${name}`]: {
@@ -111,7 +153,13 @@ export function authMutations(build: SchemaBuild): Fields {
       args: { token: string, password: string, code: string },
       resolve: async (_, args, req) => {
         req.transport.checkLoginOrigin();
-        const result = await resetPassword(req.cms, { token: args.token, password: args.password, code: args.code, client: req.transport.client, via: 'graphql' });
+        const result = await resetPassword(req.cms, {
+          token: args.token,
+          password: args.password,
+          code: args.code,
+          client: req.transport.client,
+          via: 'graphql',
+        });
         return signedIn(req, result);
       },
     },

@@ -4,10 +4,23 @@
  * `restoreVersionPost`). Each resolver is one call of the operation REST makes, at depth 0 and without
  * joins: related and joined documents are resolved by the selection (resolve-relationship.ts, join-field.ts).
  */
-import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLInputObjectType } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLInputObjectType,
+} from 'graphql';
 import type { SanitizedCollection } from '../config/types.ts';
 import { count, create, deleteDocument, duplicate, find, findByID, update } from '../operations/index.ts';
-import { findCollectionVersionByID, findCollectionVersions, restoreCollectionVersion } from '../operations/collection-versions.ts';
+import {
+  findCollectionVersionByID,
+  findCollectionVersions,
+  restoreCollectionVersion,
+} from '../operations/collection-versions.ts';
 import { documentType, paginatedType, versionType } from './object-types.ts';
 import { mutationInput } from './mutation-inputs.ts';
 import { toWhere, versionsWhereInput, whereInput } from './where-inputs.ts';
@@ -20,7 +33,10 @@ type Fields = Record<string, GraphQLFieldConfig<unknown, GraphQLRequest, any>>;
 const id = { type: new GraphQLNonNull(GraphQLInt) };
 
 export function collectionDocType(collection: SanitizedCollection, build: SchemaBuild): void {
-  build.docTypes.set(collection.slug, documentType(collection, build.names.collections.get(collection.slug)!.singular, build));
+  build.docTypes.set(
+    collection.slug,
+    documentType(collection, build.names.collections.get(collection.slug)!.singular, build),
+  );
 }
 
 export function collectionQueries(collection: SanitizedCollection, build: SchemaBuild): Fields {
@@ -32,23 +48,52 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
     [singular]: {
       type,
       args: { id, draft: { type: GraphQLBoolean }, ...localeArgs(build), ...richTextArgs },
-      resolve: (_, args, req, info) => findByID(rootContext(req, info, args, collection), { collection: slug, id: args.id, draft: args.draft ?? false, depth: 0, joins: false }),
+      resolve: (_, args, req, info) =>
+        findByID(rootContext(req, info, args, collection), {
+          collection: slug,
+          id: args.id,
+          draft: args.draft ?? false,
+          depth: 0,
+          joins: false,
+        }),
     },
     [plural]: {
       type: paginatedType(plural, type, build),
       args: {
-        draft: { type: GraphQLBoolean }, where: { type: where }, ...localeArgs(build), ...richTextArgs,
-        limit: { type: GraphQLInt }, page: { type: GraphQLInt }, pagination: { type: GraphQLBoolean }, sort: { type: GraphQLString },
+        draft: { type: GraphQLBoolean },
+        where: { type: where },
+        ...localeArgs(build),
+        ...richTextArgs,
+        limit: { type: GraphQLInt },
+        page: { type: GraphQLInt },
+        pagination: { type: GraphQLBoolean },
+        sort: { type: GraphQLString },
       },
-      resolve: (_, args, req, info) => find(rootContext(req, info, args, collection), {
-        collection: slug, where: toWhere(args.where), limit: args.limit ?? undefined, page: args.page ?? undefined,
-        sort: args.sort ?? undefined, pagination: args.pagination ?? undefined, draft: args.draft ?? false, depth: 0, joins: false,
-      }),
+      resolve: (_, args, req, info) =>
+        find(rootContext(req, info, args, collection), {
+          collection: slug,
+          where: toWhere(args.where),
+          limit: args.limit ?? undefined,
+          page: args.page ?? undefined,
+          sort: args.sort ?? undefined,
+          pagination: args.pagination ?? undefined,
+          draft: args.draft ?? false,
+          depth: 0,
+          joins: false,
+        }),
     },
     [`count${plural}`]: {
-      type: build.named(`count${plural}`, () => new GraphQLObjectType({ name: `count${plural}`, fields: { totalDocs: { type: GraphQLInt } } })),
+      type: build.named(
+        `count${plural}`,
+        () => new GraphQLObjectType({ name: `count${plural}`, fields: { totalDocs: { type: GraphQLInt } } }),
+      ),
       args: { draft: { type: GraphQLBoolean }, where: { type: where }, ...localeArgs(build, false) },
-      resolve: (_, args, req, info) => count(rootContext(req, info, args, collection), { collection: slug, where: toWhere(args.where), draft: args.draft ?? false }),
+      resolve: (_, args, req, info) =>
+        count(rootContext(req, info, args, collection), {
+          collection: slug,
+          where: toWhere(args.where),
+          draft: args.draft ?? false,
+        }),
     },
   };
   if (!collection.drafts) return fields;
@@ -56,14 +101,32 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
   fields[`version${singular}`] = {
     type: record,
     args: { id, ...localeArgs(build), ...richTextArgs },
-    resolve: (_, args, req, info) => findCollectionVersionByID(rootContext(req, info, args, collection), { collection: slug, version: args.id, depth: 0 }),
+    resolve: (_, args, req, info) =>
+      findCollectionVersionByID(rootContext(req, info, args, collection), {
+        collection: slug,
+        version: args.id,
+        depth: 0,
+      }),
   };
   fields[`versions${plural}`] = {
     type: paginatedType(`versions${plural}`, record, build),
-    args: { where: { type: versionsWhereInput(`versions${singular}`, build) }, ...localeArgs(build), ...richTextArgs, limit: { type: GraphQLInt }, page: { type: GraphQLInt }, sort: { type: GraphQLString } },
-    resolve: (_, args, req, info) => findCollectionVersions(rootContext(req, info, args, collection), {
-      collection: slug, where: toWhere(args.where), limit: args.limit ?? undefined, page: args.page ?? undefined, sort: args.sort ?? undefined, depth: 0,
-    }),
+    args: {
+      where: { type: versionsWhereInput(`versions${singular}`, build) },
+      ...localeArgs(build),
+      ...richTextArgs,
+      limit: { type: GraphQLInt },
+      page: { type: GraphQLInt },
+      sort: { type: GraphQLString },
+    },
+    resolve: (_, args, req, info) =>
+      findCollectionVersions(rootContext(req, info, args, collection), {
+        collection: slug,
+        where: toWhere(args.where),
+        limit: args.limit ?? undefined,
+        page: args.page ?? undefined,
+        sort: args.sort ?? undefined,
+        depth: 0,
+      }),
   };
   return fields;
 }
@@ -80,29 +143,51 @@ export function collectionMutations(collection: SanitizedCollection, build: Sche
     [`create${singular}`]: {
       type,
       args: { ...data(createInput, true), draft: { type: GraphQLBoolean }, ...localeArgs(build, false) },
-      resolve: (_, args, req, info) => create(rootContext(req, info, args), { collection: slug, data: plain(args.data) ?? {}, draft: args.draft ?? false, depth: 0 }),
+      resolve: (_, args, req, info) =>
+        create(rootContext(req, info, args), {
+          collection: slug,
+          data: plain(args.data) ?? {},
+          draft: args.draft ?? false,
+          depth: 0,
+        }),
     },
     [`update${singular}`]: {
       type,
-      args: { id, ...data(updateInput, false), draft: { type: GraphQLBoolean }, autosave: { type: GraphQLBoolean }, ...localeArgs(build, false) },
-      resolve: (_, args, req, info) => update(rootContext(req, info, args), { collection: slug, id: args.id, data: plain(args.data) ?? {}, draft: args.draft ?? false, depth: 0 }),
+      args: {
+        id,
+        ...data(updateInput, false),
+        draft: { type: GraphQLBoolean },
+        autosave: { type: GraphQLBoolean },
+        ...localeArgs(build, false),
+      },
+      resolve: (_, args, req, info) =>
+        update(rootContext(req, info, args), {
+          collection: slug,
+          id: args.id,
+          data: plain(args.data) ?? {},
+          draft: args.draft ?? false,
+          depth: 0,
+        }),
     },
     [`delete${singular}`]: {
       type,
       args: { id },
-      resolve: (_, args, req, info) => deleteDocument(rootContext(req, info, args), { collection: slug, id: args.id, depth: 0 }),
+      resolve: (_, args, req, info) =>
+        deleteDocument(rootContext(req, info, args), { collection: slug, id: args.id, depth: 0 }),
     },
     [`duplicate${singular}`]: {
       type,
       args: { id, ...data(updateInput, false) },
-      resolve: (_, args, req, info) => duplicate(rootContext(req, info, args), { collection: slug, id: args.id, data: plain(args.data), depth: 0 }),
+      resolve: (_, args, req, info) =>
+        duplicate(rootContext(req, info, args), { collection: slug, id: args.id, data: plain(args.data), depth: 0 }),
     },
   };
   if (collection.drafts) {
     fields[`restoreVersion${singular}`] = {
       type,
       args: { id, draft: { type: GraphQLBoolean } },
-      resolve: (_, args, req, info) => restoreCollectionVersion(rootContext(req, info, args), { collection: slug, version: args.id, depth: 0 }),
+      resolve: (_, args, req, info) =>
+        restoreCollectionVersion(rootContext(req, info, args), { collection: slug, version: args.id, depth: 0 }),
     };
   }
   return fields;

@@ -4,8 +4,16 @@
  * with graphql-js, and its errors in the API's shape: `{ message, path, extensions: { statusCode, field? } }`.
  */
 import {
-  GraphQLError, execute, getOperationAST, parse, specifiedRules, validate,
-  type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode,
+  GraphQLError,
+  execute,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import type { CMS } from '../cms.ts';
 import { APIError, badRequest } from '../errors.ts';
@@ -18,7 +26,8 @@ export type GraphQLParams = { query: string; variables: Record<string, unknown> 
 
 /** `{ query, variables, operationName }` from a JSON body or a GET's query string (variables as JSON text). */
 export function readParams(raw: unknown): GraphQLParams {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('Send { query, variables, operationName }.');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw badRequest('Send { query, variables, operationName }.');
   const { query, variables, operationName } = raw as Record<string, unknown>;
   if (typeof query !== 'string' || !query.trim()) throw badRequest('A query is required.', 'query');
   let vars = variables;
@@ -29,9 +38,15 @@ export function readParams(raw: unknown): GraphQLParams {
       throw badRequest('variables must be JSON.', 'variables');
     }
   }
-  if (vars !== undefined && vars !== null && (typeof vars !== 'object' || Array.isArray(vars))) throw badRequest('variables must be an object.', 'variables');
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw badRequest('operationName must be a string.', 'operationName');
-  return { query, variables: (vars as Record<string, unknown>) ?? null, operationName: (operationName as string) ?? null };
+  if (vars !== undefined && vars !== null && (typeof vars !== 'object' || Array.isArray(vars)))
+    throw badRequest('variables must be an object.', 'variables');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
+    throw badRequest('operationName must be a string.', 'operationName');
+  return {
+    query,
+    variables: (vars as Record<string, unknown>) ?? null,
+    operationName: (operationName as string) ?? null,
+  };
 }
 
 export type Plan = { document: DocumentNode; errors: readonly GraphQLError[] };
@@ -57,7 +72,10 @@ function makePlan(cms: CMS, schema: GraphQLSchema, query: string): Plan {
   try {
     document = parse(query, { maxTokens: 20_000 });
   } catch (error) {
-    return { document: { kind: 'Document', definitions: [] } as unknown as DocumentNode, errors: [error as GraphQLError] };
+    return {
+      document: { kind: 'Document', definitions: [] } as unknown as DocumentNode,
+      errors: [error as GraphQLError],
+    };
   }
   const invalid = validate(schema, document, specifiedRules, { maxErrors: 20 });
   if (invalid.length) return { document, errors: invalid };
@@ -67,24 +85,40 @@ function makePlan(cms: CMS, schema: GraphQLSchema, query: string): Plan {
 /** The operation to run, or a 400 when the document does not say which. */
 export function operationOf(plan: Plan, params: GraphQLParams): OperationDefinitionNode {
   const operation = getOperationAST(plan.document, params.operationName);
-  if (!operation) throw badRequest(params.operationName ? `Unknown operation "${params.operationName}".` : 'Name the operation to run (operationName).', 'operationName');
+  if (!operation)
+    throw badRequest(
+      params.operationName
+        ? `Unknown operation "${params.operationName}".`
+        : 'Name the operation to run (operationName).',
+      'operationName',
+    );
   return operation;
 }
 
 export function runOperation(req: GraphQLRequest, plan: Plan, params: GraphQLParams): Promise<ExecutionResult> {
-  return Promise.resolve(execute({
-    schema: schemaOf(req.cms.config),
-    document: plan.document,
-    variableValues: params.variables,
-    operationName: params.operationName,
-    contextValue: req,
-  }));
+  return Promise.resolve(
+    execute({
+      schema: schemaOf(req.cms.config),
+      document: plan.document,
+      variableValues: params.variables,
+      operationName: params.operationName,
+      contextValue: req,
+    }),
+  );
 }
 
-export type ErrorItem = { message: string; path?: readonly (string | number)[]; locations?: unknown; extensions: { statusCode: number; field?: string; errors?: unknown } };
+export type ErrorItem = {
+  message: string;
+  path?: readonly (string | number)[];
+  locations?: unknown;
+  extensions: { statusCode: number; field?: string; errors?: unknown };
+};
 
 export function formatError(cms: CMS, error: GraphQLError): ErrorItem {
-  const where = { ...(error.path ? { path: error.path } : {}), ...(error.locations ? { locations: error.locations } : {}) };
+  const where = {
+    ...(error.path ? { path: error.path } : {}),
+    ...(error.locations ? { locations: error.locations } : {}),
+  };
   const original = error.originalError;
   if (original instanceof APIError) {
     const extensions: ErrorItem['extensions'] = { statusCode: original.status };

@@ -5,8 +5,18 @@
  */
 import { isPolymorphic } from '../config/relation-targets.ts';
 import {
-  GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLString, GraphQLUnionType,
-  type GraphQLFieldConfigArgumentMap, type GraphQLFieldResolver, type GraphQLInputType, type GraphQLOutputType,
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLObjectType,
+  GraphQLString,
+  GraphQLUnionType,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldResolver,
+  type GraphQLInputType,
+  type GraphQLOutputType,
 } from 'graphql';
 import type { FieldType, SanitizedBlock, SanitizedField } from '../config/types.ts';
 import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON } from './scalars.ts';
@@ -41,7 +51,8 @@ export type FieldMapping = {
   complexity?: number;
 };
 
-const listIf = <T extends GraphQLOutputType | GraphQLInputType>(many: boolean | undefined, type: T) => (many ? new GraphQLList(type) : type) as T;
+const listIf = <T extends GraphQLOutputType | GraphQLInputType>(many: boolean | undefined, type: T) =>
+  (many ? new GraphQLList(type) : type) as T;
 
 function scalar(type: GraphQLOutputType & GraphQLInputType, operators: string[]): FieldMapping {
   return {
@@ -66,15 +77,24 @@ function optionsEnum(field: SanitizedField, name: string, build: SchemaBuild): G
 }
 
 const select: FieldMapping = {
-  output: (field, parent, build) => listIf(field.hasMany, optionsEnum(field, combineParentName(parent, field.name), build)),
-  input: (field, parent, build) => listIf(field.hasMany, optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build)),
-  operators: (field, parent, build) => ({ names: [...EQUALITY, ...LISTS, 'contains'], type: optionsEnum(field, `${combineParentName(parent, field.name)}_Input`, build) }),
+  output: (field, parent, build) =>
+    listIf(field.hasMany, optionsEnum(field, combineParentName(parent, field.name), build)),
+  input: (field, parent, build) =>
+    listIf(field.hasMany, optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build)),
+  operators: (field, parent, build) => ({
+    names: [...EQUALITY, ...LISTS, 'contains'],
+    type: optionsEnum(field, `${combineParentName(parent, field.name)}_Input`, build),
+  }),
 };
 
 /** One collection: its document type; several: Payload's `{ relationTo, value }` object with a union (polymorphic.ts). */
 const relationship: FieldMapping = {
-  output: (field, parent, build) => (isPolymorphic(field) ? polymorphicOutput(field, parent, build) : listIf(field.hasMany, build.docTypes.get(field.relationTo as string)!)),
-  input: (field, parent, build) => (isPolymorphic(field) ? polymorphicInput(field, parent, build) : listIf(field.hasMany, GraphQLInt)),
+  output: (field, parent, build) =>
+    isPolymorphic(field)
+      ? polymorphicOutput(field, parent, build)
+      : listIf(field.hasMany, build.docTypes.get(field.relationTo as string)!),
+  input: (field, parent, build) =>
+    isPolymorphic(field) ? polymorphicInput(field, parent, build) : listIf(field.hasMany, GraphQLInt),
   operators: () => ({ names: [...EQUALITY, ...LISTS, 'contains'], type: GraphQLJSON }),
   resolve: (field) => (isPolymorphic(field) ? resolvePolymorphic(field) : resolveRelationship(field)),
   complexity: 10,
@@ -83,8 +103,10 @@ const relationship: FieldMapping = {
 /** Rows of an array, or a group: an object type of their own, named after the parent and the field. */
 function nested(list: boolean): FieldMapping {
   return {
-    output: (field, parent, build) => listIf(list, nestedOutput(field, combineParentName(parent, toWords(field.name)), build, list)),
-    input: (field, parent, build) => listIf(list, nestedInput(field, combineParentName(parent, toWords(field.name)), build)),
+    output: (field, parent, build) =>
+      listIf(list, nestedOutput(field, combineParentName(parent, toWords(field.name)), build, list)),
+    input: (field, parent, build) =>
+      listIf(list, nestedInput(field, combineParentName(parent, toWords(field.name)), build)),
     operators: () => null,
   };
 }
@@ -93,14 +115,20 @@ function nested(list: boolean): FieldMapping {
 const blocks: FieldMapping = {
   output: (field, parent, build) => {
     const name = combineParentName(parent, toWords(field.name));
-    return new GraphQLList(build.named(name, () => new GraphQLUnionType({
-      name,
-      types: () => (field.blocks ?? []).map((block) => blockType(block, build)),
-      resolveType: (row: Record<string, unknown>) => {
-        const block = field.blocksBySlug?.get(String(row.blockType));
-        return block ? blockTypeName(block) : undefined;
-      },
-    })));
+    return new GraphQLList(
+      build.named(
+        name,
+        () =>
+          new GraphQLUnionType({
+            name,
+            types: () => (field.blocks ?? []).map((block) => blockType(block, build)),
+            resolveType: (row: Record<string, unknown>) => {
+              const block = field.blocksBySlug?.get(String(row.blockType));
+              return block ? blockTypeName(block) : undefined;
+            },
+          }),
+      ),
+    );
   },
   input: () => new GraphQLList(GraphQLJSON),
   operators: () => null,
@@ -110,10 +138,19 @@ const blockTypeName = (block: SanitizedBlock) => formatName(block.interfaceName 
 
 function blockType(block: SanitizedBlock, build: SchemaBuild): GraphQLObjectType {
   const name = blockTypeName(block);
-  return build.named(name, () => new GraphQLObjectType({
+  return build.named(
     name,
-    fields: () => ({ id: { type: GraphQLString }, blockName: { type: GraphQLString }, blockType: { type: GraphQLString }, ...outputFields(block.fields, name, build) }),
-  }));
+    () =>
+      new GraphQLObjectType({
+        name,
+        fields: () => ({
+          id: { type: GraphQLString },
+          blockName: { type: GraphQLString },
+          blockType: { type: GraphQLString },
+          ...outputFields(block.fields, name, build),
+        }),
+      }),
+  );
 }
 
 /** A join field: `{ docs, hasNextPage, totalDocs }` with Payload's arguments (join-field.ts); never written. */
@@ -128,8 +165,12 @@ const join: FieldMapping = {
 
 /** Layout fields (tabs, row, collapsible) never reach here: their fields are stored, and mapped, at their own level. */
 const layout: FieldMapping = {
-  output: () => { throw new Error('layout fields are flattened before GraphQL sees them'); },
-  input: () => { throw new Error('layout fields are flattened before GraphQL sees them'); },
+  output: () => {
+    throw new Error('layout fields are flattened before GraphQL sees them');
+  },
+  input: () => {
+    throw new Error('layout fields are flattened before GraphQL sees them');
+  },
   operators: () => null,
 };
 
@@ -148,7 +189,12 @@ export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
   join,
   array: nested(true),
   group: nested(false),
-  radio: { ...select, output: (field, parent, build) => optionsEnum(field, combineParentName(parent, field.name), build), input: (field, parent, build) => optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build) },
+  radio: {
+    ...select,
+    output: (field, parent, build) => optionsEnum(field, combineParentName(parent, field.name), build),
+    input: (field, parent, build) =>
+      optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build),
+  },
   code: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
   point: scalar(GraphQLJSON, [...EQUALITY, 'near']),
   // Lexical JSON (docs/rich-text.md), or a string with `richText: html|markdown|text`; not queryable, like Payload's rich text.
@@ -160,7 +206,8 @@ export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
 };
 
 /** A field that appears in the schema: hidden fields are left out entirely. */
-export const inSchema = (field: SanitizedField) => !field.hidden && Boolean(field.name) && FIELD_MAPPINGS[field.type] !== layout;
+export const inSchema = (field: SanitizedField) =>
+  !field.hidden && Boolean(field.name) && FIELD_MAPPINGS[field.type] !== layout;
 
 /** The id's operators (`Int`). */
 export const ID_OPERATORS: Operators = { names: [...EQUALITY, ...COMPARISON, ...LISTS], type: GraphQLInt };

@@ -25,7 +25,8 @@ export function globalQueries(global: SanitizedGlobal, build: SchemaBuild): Fiel
     [name]: {
       type: documentType(global, name, build, false),
       args: { draft: { type: GraphQLBoolean }, ...localeArgs(build), ...richTextArgs },
-      resolve: (_, args, req, info) => findGlobal(rootContext(req, info, args, global), { slug, draft: args.draft ?? false, depth: 0 }),
+      resolve: (_, args, req, info) =>
+        findGlobal(rootContext(req, info, args, global), { slug, draft: args.draft ?? false, depth: 0 }),
     },
   };
   if (!global.drafts) return fields;
@@ -33,14 +34,28 @@ export function globalQueries(global: SanitizedGlobal, build: SchemaBuild): Fiel
   fields[`version${name}`] = {
     type: record,
     args: { id, ...localeArgs(build), ...richTextArgs },
-    resolve: (_, args, req, info) => findVersionByID(rootContext(req, info, args, global), { global: slug, version: args.id, depth: 0 }),
+    resolve: (_, args, req, info) =>
+      findVersionByID(rootContext(req, info, args, global), { global: slug, version: args.id, depth: 0 }),
   };
   fields[`versions${name}`] = {
     type: paginatedType(`versions${name}`, record, build),
-    args: { where: { type: versionsWhereInput(`versions${name}`, build) }, ...localeArgs(build), ...richTextArgs, limit: { type: GraphQLInt }, page: { type: GraphQLInt }, sort: { type: GraphQLString } },
-    resolve: (_, args, req, info) => findVersions(rootContext(req, info, args, global), {
-      global: slug, where: toWhere(args.where), sort: args.sort ?? undefined, limit: args.limit ?? undefined, page: args.page ?? undefined, depth: 0,
-    }),
+    args: {
+      where: { type: versionsWhereInput(`versions${name}`, build) },
+      ...localeArgs(build),
+      ...richTextArgs,
+      limit: { type: GraphQLInt },
+      page: { type: GraphQLInt },
+      sort: { type: GraphQLString },
+    },
+    resolve: (_, args, req, info) =>
+      findVersions(rootContext(req, info, args, global), {
+        global: slug,
+        where: toWhere(args.where),
+        sort: args.sort ?? undefined,
+        limit: args.limit ?? undefined,
+        page: args.page ?? undefined,
+        depth: 0,
+      }),
   };
   return fields;
 }
@@ -53,15 +68,26 @@ export function globalMutations(global: SanitizedGlobal, build: SchemaBuild): Fi
   const fields: Fields = {
     [`update${name}`]: {
       type,
-      args: { ...(input ? { data: { type: input } } : {}), draft: { type: GraphQLBoolean }, ...localeArgs(build, false) },
-      resolve: (_, args, req, info) => updateGlobal(rootContext(req, info, args), { slug, data: plain(args.data) ?? {}, draft: args.draft ?? false, depth: 0 }),
+      args: {
+        ...(input ? { data: { type: input } } : {}),
+        draft: { type: GraphQLBoolean },
+        ...localeArgs(build, false),
+      },
+      resolve: (_, args, req, info) =>
+        updateGlobal(rootContext(req, info, args), {
+          slug,
+          data: plain(args.data) ?? {},
+          draft: args.draft ?? false,
+          depth: 0,
+        }),
     },
   };
   if (global.drafts) {
     fields[`restoreVersion${name}`] = {
       type,
       args: { id, draft: { type: GraphQLBoolean } },
-      resolve: (_, args, req, info) => restoreVersion(rootContext(req, info, args), { global: slug, version: args.id, depth: 0 }),
+      resolve: (_, args, req, info) =>
+        restoreVersion(rootContext(req, info, args), { global: slug, version: args.id, depth: 0 }),
     };
   }
   return fields;

@@ -21,7 +21,13 @@ type Batch<T> = { ids: Set<number>; done: Promise<Map<number, T>> };
 
 export type RelatedLoader = {
   load(ctx: OperationContext, collection: string, id: number): Promise<Doc | null>;
-  join(ctx: OperationContext, owner: SanitizedCollection, field: SanitizedField, query: JoinQuery, id: number): Promise<JoinValue | null>;
+  join(
+    ctx: OperationContext,
+    owner: SanitizedCollection,
+    field: SanitizedField,
+    query: JoinQuery,
+    id: number,
+  ): Promise<JoinValue | null>;
 };
 
 const afterThisTurn = (work: () => void) => Promise.resolve().then(() => process.nextTick(work));
@@ -29,7 +35,12 @@ const afterThisTurn = (work: () => void) => Promise.resolve().then(() => process
 /** Ids asked under one key in one turn, read together by `read` once the turn ends. */
 function batcher<T>() {
   const pending = new WeakMap<OperationContext, Map<string, Batch<T>>>();
-  return (ctx: OperationContext, key: string, id: number, read: (ids: number[]) => Promise<Map<number, T>>): Promise<T | null> => {
+  return (
+    ctx: OperationContext,
+    key: string,
+    id: number,
+    read: (ids: number[]) => Promise<Map<number, T>>,
+  ): Promise<T | null> => {
     let byKey = pending.get(ctx);
     if (!byKey) pending.set(ctx, (byKey = new Map()));
     let batch = byKey.get(key);
@@ -59,14 +70,22 @@ export function createRelatedLoader(): RelatedLoader {
       if (!docs) known.set(ctx, (docs = new Map()));
       const key = `${collection}:${id}`;
       let doc = docs.get(key);
-      if (!doc) docs.set(key, (doc = related(ctx, collection, id, (ids) => findRelated(ctx, getCollection(ctx.cms, collection), ids, 0, false))));
+      if (!doc)
+        docs.set(
+          key,
+          (doc = related(ctx, collection, id, (ids) =>
+            findRelated(ctx, getCollection(ctx.cms, collection), ids, 0, false),
+          )),
+        );
       return doc;
     },
     join(ctx, owner, field, query, id) {
       return joined(ctx, JSON.stringify([owner.slug, field.name, query]), id, async (ids) => {
         const docs: Doc[] = ids.map((i) => ({ id: i }));
         // Depth 1: the joined documents come presented in the same read (their own joins left to the selection).
-        await readJoin(ctx, owner, field, docs, 1, query, (c, e, rows, depth) => presentDocs(c, e, rows, depth, undefined, false));
+        await readJoin(ctx, owner, field, docs, 1, query, (c, e, rows, depth) =>
+          presentDocs(c, e, rows, depth, undefined, false),
+        );
         return new Map(docs.map((d) => [d.id as number, d[field.name] as JoinValue]));
       });
     },

@@ -13,15 +13,23 @@ import { statusInput } from './status-input.ts';
 function inputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): GraphQLInputFieldConfigMap {
   const out: GraphQLInputFieldConfigMap = {};
   // Join fields are read-only: Payload's inputs leave them out.
-  for (const field of fields.filter((f) => inSchema(f) && f.type !== 'join')) out[field.name] = { type: FIELD_MAPPINGS[field.type].input(field, parent, build) };
+  for (const field of fields.filter((f) => inSchema(f) && f.type !== 'join'))
+    out[field.name] = { type: FIELD_MAPPINGS[field.type].input(field, parent, build) };
   return out;
 }
 
 export function nestedInput(field: SanitizedField, name: string, build: SchemaBuild): GraphQLInputType {
-  return build.named(`${name}Input`, () => new GraphQLInputObjectType({
-    name: `${name}Input`,
-    fields: () => ({ ...(field.type === 'array' ? { id: { type: GraphQLString } } : {}), ...inputFields(field.fields ?? [], name, build) }),
-  }));
+  return build.named(
+    `${name}Input`,
+    () =>
+      new GraphQLInputObjectType({
+        name: `${name}Input`,
+        fields: () => ({
+          ...(field.type === 'array' ? { id: { type: GraphQLString } } : {}),
+          ...inputFields(field.fields ?? [], name, build),
+        }),
+      }),
+  );
 }
 
 /** Null when nothing can be written (a collection whose fields are all hidden or set by the system). */

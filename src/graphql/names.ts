@@ -9,7 +9,11 @@ import type { SanitizedCollection, SanitizedConfig, SanitizedGlobal } from '../c
 /** Payload's `formatName`: a string made into a legal GraphQL name. */
 export function formatName(text: string): string {
   const start = /^[0-9]/.test(text) ? `_${text}` : text;
-  const formatted = start.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ /g, '').replace(/[^_0-9A-Za-z]/g, '_');
+  const formatted = start
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ /g, '')
+    .replace(/[^_0-9A-Za-z]/g, '_');
   return formatted || '_';
 }
 
@@ -46,16 +50,18 @@ export function entityNames(config: SanitizedConfig) {
   const seen = new Map<string, string>();
   const claim = (name: string, owner: string) => {
     const other = seen.get(name);
-    if (other && other !== owner) throw new Error(`GraphQL: "${owner}" and "${other}" would both be named ${name}; give one of them labels.`);
+    if (other && other !== owner)
+      throw new Error(`GraphQL: "${owner}" and "${other}" would both be named ${name}; give one of them labels.`);
     seen.set(name, owner);
   };
-  for (const [slug, n] of collections) (claim(n.singular, slug), claim(n.plural, slug));
+  for (const [slug, n] of collections) claim(n.singular, slug), claim(n.plural, slug);
   for (const [slug, name] of globals) claim(name, `globals/${slug}`);
   return { collections, globals };
 }
 
 // Words whose plural is themselves (Payload's pluralize knows them): their lists are `all<Name>`.
-const UNCOUNTABLE = /(media|data|metadata|news|information|content|equipment|feedback|series|species|software|settings)$/i;
+const UNCOUNTABLE =
+  /(media|data|metadata|news|information|content|equipment|feedback|series|species|software|settings)$/i;
 
 function pluralOf(slug: string): string {
   if (UNCOUNTABLE.test(slug) || /s$/.test(slug)) return slug;

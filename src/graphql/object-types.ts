@@ -5,8 +5,15 @@
  */
 import { isUploadCollection } from '../config/upload-collections.ts';
 import {
-  GraphQLBoolean, GraphQLEnumType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString,
-  type GraphQLFieldConfigMap, type GraphQLOutputType,
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfigMap,
+  type GraphQLOutputType,
 } from 'graphql';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { FIELD_MAPPINGS, inSchema } from './field-types.ts';
@@ -33,15 +40,34 @@ export function outputFields(fields: SanitizedField[], parent: string, build: Sc
 }
 
 /** A group's object, or an array's row (rows carry their `id`). */
-export function nestedOutput(field: SanitizedField, name: string, build: SchemaBuild, rows: boolean): GraphQLOutputType {
-  return build.named(name, () => new GraphQLObjectType({
+export function nestedOutput(
+  field: SanitizedField,
+  name: string,
+  build: SchemaBuild,
+  rows: boolean,
+): GraphQLOutputType {
+  return build.named(
     name,
-    fields: () => ({ ...(rows ? { id: { type: GraphQLString } } : {}), ...outputFields(field.fields ?? [], name, build) }),
-  }));
+    () =>
+      new GraphQLObjectType({
+        name,
+        fields: () => ({
+          ...(rows ? { id: { type: GraphQLString } } : {}),
+          ...outputFields(field.fields ?? [], name, build),
+        }),
+      }),
+  );
 }
 
 const statusEnum = (name: string, build: SchemaBuild) =>
-  build.named(`${name}__status`, () => new GraphQLEnumType({ name: `${name}__status`, values: { draft: { value: 'draft' }, published: { value: 'published' } } }));
+  build.named(
+    `${name}__status`,
+    () =>
+      new GraphQLEnumType({
+        name: `${name}__status`,
+        values: { draft: { value: 'draft' }, published: { value: 'published' } },
+      }),
+  );
 
 /** What every stored document has beside its fields: timestamps, the status of drafts, a media file's URL. */
 function systemFields(entity: Entity, name: string, build: SchemaBuild): Fields {
@@ -52,54 +78,77 @@ function systemFields(entity: Entity, name: string, build: SchemaBuild): Fields 
 }
 
 export function documentType(entity: Entity, name: string, build: SchemaBuild, withId = true): GraphQLObjectType {
-  return build.named(name, () => new GraphQLObjectType({
+  return build.named(
     name,
-    fields: () => ({
-      ...(withId ? { id: { type: new GraphQLNonNull(GraphQLInt) } } : {}),
-      ...outputFields(entity.fields, name, build),
-      ...systemFields(entity, name, build),
-    }),
-  }));
+    () =>
+      new GraphQLObjectType({
+        name,
+        fields: () => ({
+          ...(withId ? { id: { type: new GraphQLNonNull(GraphQLInt) } } : {}),
+          ...outputFields(entity.fields, name, build),
+          ...systemFields(entity, name, build),
+        }),
+      }),
+  );
 }
 
 /** Payload's page of documents: `{ docs, totalDocs, limit, page, totalPages, pagingCounter, … }`. */
 export function paginatedType(name: string, doc: GraphQLOutputType, build: SchemaBuild): GraphQLObjectType {
-  return build.named(name, () => new GraphQLObjectType({
+  return build.named(
     name,
-    fields: {
-      docs: { type: new GraphQLList(doc) },
-      hasNextPage: { type: GraphQLBoolean },
-      hasPrevPage: { type: GraphQLBoolean },
-      limit: { type: GraphQLInt },
-      nextPage: { type: GraphQLInt },
-      offset: { type: GraphQLInt },
-      page: { type: GraphQLInt },
-      pagingCounter: { type: GraphQLInt },
-      prevPage: { type: GraphQLInt },
-      totalDocs: { type: GraphQLInt },
-      totalPages: { type: GraphQLInt },
-    },
-  }));
+    () =>
+      new GraphQLObjectType({
+        name,
+        fields: {
+          docs: { type: new GraphQLList(doc) },
+          hasNextPage: { type: GraphQLBoolean },
+          hasPrevPage: { type: GraphQLBoolean },
+          limit: { type: GraphQLInt },
+          nextPage: { type: GraphQLInt },
+          offset: { type: GraphQLInt },
+          page: { type: GraphQLInt },
+          pagingCounter: { type: GraphQLInt },
+          prevPage: { type: GraphQLInt },
+          totalDocs: { type: GraphQLInt },
+          totalPages: { type: GraphQLInt },
+        },
+      }),
+  );
 }
 
 /** A version record `{ id, parent, version, status, latest, createdAt, updatedAt }`; `version` is the document as saved then. */
 export function versionType(entity: Entity, name: string, build: SchemaBuild): GraphQLObjectType {
   const saved = documentType(entity, `${name}Version_Version`, build, false);
-  return build.named(`${name}Version`, () => new GraphQLObjectType({
-    name: `${name}Version`,
-    fields: () => ({
-      id: { type: new GraphQLNonNull(GraphQLInt) },
-      ...(entity.kind === 'collection'
-        ? { parent: { type: build.docTypes.get(entity.slug)!, resolve: resolveRelationship(parentField(entity.slug)), extensions: { complexity: 10 } } }
-        : {}),
-      version: { type: saved },
-      status: { type: statusEnum(name, build) },
-      latest: { type: GraphQLBoolean },
-      createdAt: { type: GraphQLDateTime },
-      updatedAt: { type: GraphQLDateTime },
-    }),
-  }));
+  return build.named(
+    `${name}Version`,
+    () =>
+      new GraphQLObjectType({
+        name: `${name}Version`,
+        fields: () => ({
+          id: { type: new GraphQLNonNull(GraphQLInt) },
+          ...(entity.kind === 'collection'
+            ? {
+                parent: {
+                  type: build.docTypes.get(entity.slug)!,
+                  resolve: resolveRelationship(parentField(entity.slug)),
+                  extensions: { complexity: 10 },
+                },
+              }
+            : {}),
+          version: { type: saved },
+          status: { type: statusEnum(name, build) },
+          latest: { type: GraphQLBoolean },
+          createdAt: { type: GraphQLDateTime },
+          updatedAt: { type: GraphQLDateTime },
+        }),
+      }),
+  );
 }
 
-
-const parentField = (slug: string): SanitizedField => ({ name: 'parent', type: 'relationship', relationTo: slug, path: 'parent', localized: false });
+const parentField = (slug: string): SanitizedField => ({
+  name: 'parent',
+  type: 'relationship',
+  relationTo: slug,
+  path: 'parent',
+  localized: false,
+});

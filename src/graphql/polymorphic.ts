@@ -5,7 +5,14 @@
  * `Post_RelatedRelationshipInput { relationTo, value }`. Values resolve through the request's loader, so
  * a list's related documents are read in one batch per collection.
  */
-import { GraphQLEnumType, GraphQLInputObjectType, GraphQLList, GraphQLObjectType, GraphQLUnionType, type GraphQLFieldResolver } from 'graphql';
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLObjectType,
+  GraphQLUnionType,
+  type GraphQLFieldResolver,
+} from 'graphql';
 import type { SanitizedField } from '../config/types.ts';
 import { relationTargets } from '../config/relation-targets.ts';
 import { GraphQLJSON } from './scalars.ts';
@@ -18,33 +25,53 @@ type Doc = Record<string, unknown>;
 const COLLECTION = Symbol('collection');
 
 function targetsEnum(field: SanitizedField, name: string, build: SchemaBuild): GraphQLEnumType {
-  return build.named(name, () => new GraphQLEnumType({ name, values: Object.fromEntries(relationTargets(field).map((slug) => [formatName(slug), { value: slug }])) }));
+  return build.named(
+    name,
+    () =>
+      new GraphQLEnumType({
+        name,
+        values: Object.fromEntries(relationTargets(field).map((slug) => [formatName(slug), { value: slug }])),
+      }),
+  );
 }
 
 export function polymorphicOutput(field: SanitizedField, parent: string, build: SchemaBuild) {
   const name = combineParentName(parent, toWords(field.name));
-  const type = build.named(`${name}_Relationship`, () => new GraphQLObjectType({
-    name: `${name}_Relationship`,
-    fields: () => ({
-      relationTo: { type: targetsEnum(field, `${name}_RelationTo`, build) },
-      value: {
-        type: build.named(name, () => new GraphQLUnionType({
-          name,
-          types: () => relationTargets(field).map((slug) => build.docTypes.get(slug)!),
-          resolveType: (doc: Doc & { [COLLECTION]?: string }) => build.docTypes.get(doc[COLLECTION] ?? '')?.name,
-        })),
-      },
-    }),
-  }));
+  const type = build.named(
+    `${name}_Relationship`,
+    () =>
+      new GraphQLObjectType({
+        name: `${name}_Relationship`,
+        fields: () => ({
+          relationTo: { type: targetsEnum(field, `${name}_RelationTo`, build) },
+          value: {
+            type: build.named(
+              name,
+              () =>
+                new GraphQLUnionType({
+                  name,
+                  types: () => relationTargets(field).map((slug) => build.docTypes.get(slug)!),
+                  resolveType: (doc: Doc & { [COLLECTION]?: string }) =>
+                    build.docTypes.get(doc[COLLECTION] ?? '')?.name,
+                }),
+            ),
+          },
+        }),
+      }),
+  );
   return field.hasMany ? new GraphQLList(type) : type;
 }
 
 export function polymorphicInput(field: SanitizedField, parent: string, build: SchemaBuild) {
   const name = `${combineParentName(parent, toWords(field.name))}RelationshipInput`;
-  const type = build.named(name, () => new GraphQLInputObjectType({
+  const type = build.named(
     name,
-    fields: { relationTo: { type: targetsEnum(field, `${name}RelationTo`, build) }, value: { type: GraphQLJSON } },
-  }));
+    () =>
+      new GraphQLInputObjectType({
+        name,
+        fields: { relationTo: { type: targetsEnum(field, `${name}RelationTo`, build) }, value: { type: GraphQLJSON } },
+      }),
+  );
   return field.hasMany ? new GraphQLList(type) : type;
 }
 

@@ -13,7 +13,13 @@ import { createRelatedLoader, type RelatedLoader } from './loader.ts';
 import type { RichTextFormat } from '../richtext/convert-values.ts';
 
 /** Who asks, as the HTTP layer authenticated them. */
-export type Caller = { user: User | null; via: 'cookie' | 'bearer' | 'api-key' | null; token?: string; csrfToken?: string; scopes?: string[] | null };
+export type Caller = {
+  user: User | null;
+  via: 'cookie' | 'bearer' | 'api-key' | null;
+  token?: string;
+  csrfToken?: string;
+  scopes?: string[] | null;
+};
 
 /** What the sign-in mutations need from the transport: where the client is, and how sessions travel as cookies. */
 export type SessionTransport = {
@@ -44,17 +50,39 @@ export type GraphQLRequest = {
   headers: Headers;
 };
 
-export function createGraphQLRequest(cms: CMS, ctx: OperationContext, credentials: Caller, transport: SessionTransport): GraphQLRequest {
-  return { cms, ctx, credentials, transport, loader: createRelatedLoader(), roots: new Map(), richText: new Map(), read: new Set(), personal: false, headers: new Headers() };
+export function createGraphQLRequest(
+  cms: CMS,
+  ctx: OperationContext,
+  credentials: Caller,
+  transport: SessionTransport,
+): GraphQLRequest {
+  return {
+    cms,
+    ctx,
+    credentials,
+    transport,
+    loader: createRelatedLoader(),
+    roots: new Map(),
+    richText: new Map(),
+    read: new Set(),
+    personal: false,
+    headers: new Headers(),
+  };
 }
 
 type LocaleArgs = { locale?: string | null; fallbackLocale?: string | null; richText?: RichTextFormat | null };
 
 /** A root field's context: the request's, in the locale the field asks for. */
-export function rootContext(req: GraphQLRequest, info: GraphQLResolveInfo, args: LocaleArgs, entity?: Entity): OperationContext {
+export function rootContext(
+  req: GraphQLRequest,
+  info: GraphQLResolveInfo,
+  args: LocaleArgs,
+  entity?: Entity,
+): OperationContext {
   const ctx: OperationContext = { ...req.ctx };
   if (args.locale) ctx.locale = args.locale;
-  if (args.fallbackLocale !== undefined && args.fallbackLocale !== null) ctx.fallbackLocale = args.fallbackLocale === 'none' ? null : args.fallbackLocale;
+  if (args.fallbackLocale !== undefined && args.fallbackLocale !== null)
+    ctx.fallbackLocale = args.fallbackLocale === 'none' ? null : args.fallbackLocale;
   req.roots.set(info.path.key as string, ctx);
   if (args.richText) req.richText.set(info.path.key as string, args.richText);
   if (entity) req.read.add(entity);
@@ -69,7 +97,9 @@ export function contextAt(req: GraphQLRequest, info: GraphQLResolveInfo): Operat
 }
 
 /** Whether any rule or hook of this request looked at the request itself (then its answer is not kept). */
-export const readsRequest = (req: GraphQLRequest) => Boolean(req.ctx.readsRequest) || [...req.roots.values()].some((ctx) => ctx.readsRequest);
+export const readsRequest = (req: GraphQLRequest) =>
+  Boolean(req.ctx.readsRequest) || [...req.roots.values()].some((ctx) => ctx.readsRequest);
 
 /** GraphQL hands input objects over without a prototype; operations get plain JSON data, as from REST. */
-export const plain = <T>(value: T): T => (value === undefined || value === null ? value : JSON.parse(JSON.stringify(value)));
+export const plain = <T>(value: T): T =>
+  value === undefined || value === null ? value : JSON.parse(JSON.stringify(value));

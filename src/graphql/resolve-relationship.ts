@@ -13,7 +13,8 @@ export function resolveRelationship(field: SanitizedField): GraphQLFieldResolver
   return (parent, _args, req, info) => {
     const value = parent[field.name];
     const ctx = contextAt(req, info);
-    const one = (v: unknown) => (typeof v === 'number' ? req.loader.load(ctx, field.relationTo as string, v) : v ?? null);
+    const one = (v: unknown) =>
+      typeof v === 'number' ? req.loader.load(ctx, field.relationTo as string, v) : (v ?? null);
     return Array.isArray(value) ? Promise.all(value.map(one)) : one(value);
   };
 }

@@ -6,7 +6,15 @@
  * where not readable) at the field's `depth` argument (default 1, as REST's default; 0 keeps ids, as
  * Payload's own rich text field takes `depth`), so JSON and HTML carry the documents REST's would.
  */
-import { GraphQLEnumType, GraphQLInt, Kind, type GraphQLFieldConfigArgumentMap, type GraphQLFieldResolver, type GraphQLResolveInfo, type ValueNode } from 'graphql';
+import {
+  GraphQLEnumType,
+  GraphQLInt,
+  Kind,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+  type ValueNode,
+} from 'graphql';
 import type { SanitizedField } from '../config/types.ts';
 import { convertRichText, RICH_TEXT_FORMATS, type RichTextFormat } from '../richtext/convert-values.ts';
 import { isObject, isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
@@ -47,11 +55,16 @@ async function populated(value: RichTextValue, req: GraphQLRequest, info: GraphQ
   const load = (target: Doc) => {
     if (typeof target.relationTo !== 'string' || typeof target.value !== 'number') return;
     if (!req.cms.config.collectionsBySlug.has(target.relationTo)) return;
-    reads.push(req.loader.load(ctx, target.relationTo, target.value).then((doc) => { target.value = doc; }));
+    reads.push(
+      req.loader.load(ctx, target.relationTo, target.value).then((doc) => {
+        target.value = doc;
+      }),
+    );
   };
   visitNodes(copy, (node) => {
     if (node.type === 'upload' || node.type === 'relationship') load(node as Doc);
-    else if ((node.type === 'link' || node.type === 'autolink') && isObject(node.fields) && isObject(node.fields.doc)) load(node.fields.doc);
+    else if ((node.type === 'link' || node.type === 'autolink') && isObject(node.fields) && isObject(node.fields.doc))
+      load(node.fields.doc);
   });
   await Promise.all(reads);
   return copy;

@@ -30,7 +30,8 @@ export const GraphQLJSON = new GraphQLScalarType({
 });
 
 function dateTime(value: unknown): string {
-  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw new GraphQLError('DateTime must be an ISO 8601 date string.');
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+    throw new GraphQLError('DateTime must be an ISO 8601 date string.');
   return value;
 }
 

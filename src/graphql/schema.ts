@@ -18,7 +18,8 @@ function buildSchema(config: SanitizedConfig): GraphQLSchema {
   const build = startBuild(config);
   // Every document type first: relationships anywhere may point at any of them.
   for (const collection of config.collections) collectionDocType(collection, build);
-  const query = {}, mutation = {};
+  const query = {},
+    mutation = {};
   for (const collection of config.collections) {
     Object.assign(query, collectionQueries(collection, build));
     Object.assign(mutation, collectionMutations(collection, build));

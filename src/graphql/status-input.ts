@@ -14,4 +14,7 @@ class StatusEnum extends GraphQLEnumType {
 }
 
 export const statusInput = (name: string, build: SchemaBuild): GraphQLEnumType =>
-  build.named(name, () => new StatusEnum({ name, values: { draft: { value: 'draft' }, published: { value: 'published' } } }));
+  build.named(
+    name,
+    () => new StatusEnum({ name, values: { draft: { value: 'draft' }, published: { value: 'published' } } }),
+  );

@@ -14,16 +14,28 @@ import { plain } from './request-context.ts';
 
 const PATH_SEPARATOR = '__';
 
-function operatorInput(name: string, operators: Operators, required: boolean, build: SchemaBuild): GraphQLInputObjectType {
+function operatorInput(
+  name: string,
+  operators: Operators,
+  required: boolean,
+  build: SchemaBuild,
+): GraphQLInputObjectType {
   return build.named(name, () => {
     const fields: GraphQLInputFieldConfigMap = {};
-    for (const op of operators.names) fields[op] = { type: op === 'in' || op === 'not_in' ? new GraphQLList(operators.type) : operators.type };
+    for (const op of operators.names)
+      fields[op] = { type: op === 'in' || op === 'not_in' ? new GraphQLList(operators.type) : operators.type };
     if (!required) fields.exists = { type: GraphQLBoolean };
     return new GraphQLInputObjectType({ name, fields });
   });
 }
 
-function fieldInputs(fields: SanitizedField[], prefix: string, parent: string, build: SchemaBuild, out: GraphQLInputFieldConfigMap): void {
+function fieldInputs(
+  fields: SanitizedField[],
+  prefix: string,
+  parent: string,
+  build: SchemaBuild,
+  out: GraphQLInputFieldConfigMap,
+): void {
   for (const field of fields.filter(inSchema)) {
     const key = formatName(`${prefix}${field.name}`);
     if (field.type === 'group' || field.type === 'array') {
@@ -31,29 +43,71 @@ function fieldInputs(fields: SanitizedField[], prefix: string, parent: string, b
       continue;
     }
     const operators = FIELD_MAPPINGS[field.type].operators(field, parent, build);
-    if (operators) out[key] = { type: operatorInput(`${combineParentName(parent, key)}_operator`, operators, Boolean(field.required && !prefix), build) };
+    if (operators)
+      out[key] = {
+        type: operatorInput(
+          `${combineParentName(parent, key)}_operator`,
+          operators,
+          Boolean(field.required && !prefix),
+          build,
+        ),
+      };
   }
 }
 
 export type WhereExtras = { id?: boolean; timestamps?: boolean; status?: boolean };
 
 /** `Post_where` (and `Post_where_and`, `Post_where_or`) for these fields. */
-export function whereInput(fields: SanitizedField[], name: string, build: SchemaBuild, extras: WhereExtras = {}): GraphQLInputObjectType {
+export function whereInput(
+  fields: SanitizedField[],
+  name: string,
+  build: SchemaBuild,
+  extras: WhereExtras = {},
+): GraphQLInputObjectType {
   return build.named(`${name}_where`, () => {
     const own: GraphQLInputFieldConfigMap = {};
     fieldInputs(fields, '', name, build, own);
     if (extras.id !== false) own.id = { type: operatorInput(`${name}_id_operator`, ID_OPERATORS, false, build) };
     if (extras.timestamps !== false) {
       for (const key of ['createdAt', 'updatedAt']) {
-        own[key] = { type: operatorInput(`${name}_${key}_operator`, { names: ['equals', 'not_equals', 'greater_than_equal', 'greater_than', 'less_than_equal', 'less_than', 'like'], type: GraphQLDateTime }, false, build) };
+        own[key] = {
+          type: operatorInput(
+            `${name}_${key}_operator`,
+            {
+              names: [
+                'equals',
+                'not_equals',
+                'greater_than_equal',
+                'greater_than',
+                'less_than_equal',
+                'less_than',
+                'like',
+              ],
+              type: GraphQLDateTime,
+            },
+            false,
+            build,
+          ),
+        };
       }
     }
     if (extras.status) {
-      const status = { type: operatorInput(`${name}__status_operator`, { names: ['equals', 'not_equals', 'in', 'not_in'], type: statusInput(`${name}__status_Input`, build) }, false, build) };
+      const status = {
+        type: operatorInput(
+          `${name}__status_operator`,
+          { names: ['equals', 'not_equals', 'in', 'not_in'], type: statusInput(`${name}__status_Input`, build) },
+          false,
+          build,
+        ),
+      };
       own.status = own._status = status;
     }
-    const combined = (suffix: string): GraphQLInputObjectType => new GraphQLInputObjectType({ name: `${name}_where_${suffix}`, fields: () => ({ ...own, ...recursive }) });
-    const recursive: GraphQLInputFieldConfigMap = { AND: { type: new GraphQLList(combined('and')) }, OR: { type: new GraphQLList(combined('or')) } };
+    const combined = (suffix: string): GraphQLInputObjectType =>
+      new GraphQLInputObjectType({ name: `${name}_where_${suffix}`, fields: () => ({ ...own, ...recursive }) });
+    const recursive: GraphQLInputFieldConfigMap = {
+      AND: { type: new GraphQLList(combined('and')) },
+      OR: { type: new GraphQLList(combined('or')) },
+    };
     return new GraphQLInputObjectType({ name: `${name}_where`, fields: { ...own, ...recursive } });
   });
 }

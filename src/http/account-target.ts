@@ -17,9 +17,13 @@ export async function accountTarget(input: RouteInput): Promise<AccountTarget> {
     if (credentials.via === 'api-key') throw forbidden('This needs a signed-in session, not an API key.');
     return { user: credentials.user, own: true };
   }
-  if (!isFullAdmin(credentials.user, credentials.scopes)) throw forbidden("Only admins can manage another user's account.");
+  if (!isFullAdmin(credentials.user, credentials.scopes))
+    throw forbidden("Only admins can manage another user's account.");
   const id = parseId(query.user);
-  const row = await cms.store.get<{ id: number; email: string; role: string }>('SELECT "id", "email", "role" FROM "users" WHERE "id" = ?', [id]);
+  const row = await cms.store.get<{ id: number; email: string; role: string }>(
+    'SELECT "id", "email", "role" FROM "users" WHERE "id" = ?',
+    [id],
+  );
   if (!row) throw notFound('User not found.');
   return { user: { id: row.id, email: row.email, role: row.role }, own: false };
 }

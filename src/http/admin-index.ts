@@ -2,29 +2,29 @@
  * The admin's index.html: the built template with the admin prefix and `window.__CMS__` filled in at serve
  * time. The runtime config is process-wide (one admin per process): set it at server start.
  */
-import { readFileSync } from 'node:fs'
-import { filesGeneration } from './admin-files.ts'
-import { etagOf, type Loaded } from './static-file.ts'
+import { readFileSync } from 'node:fs';
+import { filesGeneration } from './admin-files.ts';
+import { etagOf, type Loaded } from './static-file.ts';
 
 export interface AdminRuntimeConfig {
   /** e.g. `/api/cms` */
-  apiPrefix: string
+  apiPrefix: string;
   /** e.g. `/admin` */
-  adminPrefix: string
+  adminPrefix: string;
   /** Anything else the admin should know at start (serverURL, version, …); must be JSON. */
-  [key: string]: unknown
+  [key: string]: unknown;
 }
 
-const DEFAULT_CONFIG: AdminRuntimeConfig = { apiPrefix: '/api/cms', adminPrefix: '/admin' }
-const BASE_PLACEHOLDER = /__CMS_ADMIN_BASE__/g
-const CONFIG_PLACEHOLDER = '<!--cms:runtime-config-->'
+const DEFAULT_CONFIG: AdminRuntimeConfig = { apiPrefix: '/api/cms', adminPrefix: '/admin' };
+const BASE_PLACEHOLDER = /__CMS_ADMIN_BASE__/g;
+const CONFIG_PLACEHOLDER = '<!--cms:runtime-config-->';
 
-let runtimeConfig: AdminRuntimeConfig = { ...DEFAULT_CONFIG }
-let index: { page: Loaded; generation: number } | null = null
+let runtimeConfig: AdminRuntimeConfig = { ...DEFAULT_CONFIG };
+let index: { page: Loaded; generation: number } | null = null;
 
 function trimSlash(p: string): string {
-  const t = p.replace(/\/+$/, '')
-  return t === '' ? '' : t.startsWith('/') ? t : `/${t}`
+  const t = p.replace(/\/+$/, '');
+  return t === '' ? '' : t.startsWith('/') ? t : `/${t}`;
 }
 
 /**
@@ -37,12 +37,12 @@ export function setAdminRuntimeConfig(config: Partial<AdminRuntimeConfig>): void
     ...config,
     apiPrefix: trimSlash(config.apiPrefix ?? DEFAULT_CONFIG.apiPrefix),
     adminPrefix: trimSlash(config.adminPrefix ?? DEFAULT_CONFIG.adminPrefix),
-  }
-  index = null
+  };
+  index = null;
 }
 
 function htmlAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function scriptJson(v: unknown): string {
@@ -50,18 +50,18 @@ function scriptJson(v: unknown): string {
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** index.html from the template `file`, made once per runtime config and per listing of the files. */
 export function loadIndex(file: string): Loaded {
   if (!index || index.generation !== filesGeneration()) {
-    const template = readFileSync(file, 'utf8')
+    const template = readFileSync(file, 'utf8');
     const html = template
       .replace(BASE_PLACEHOLDER, htmlAttr(runtimeConfig.adminPrefix))
-      .replace(CONFIG_PLACEHOLDER, `<script>window.__CMS__=${scriptJson(runtimeConfig)}</script>`)
-    const body = new TextEncoder().encode(html)
-    index = { page: { body, etag: etagOf(body) }, generation: filesGeneration() }
+      .replace(CONFIG_PLACEHOLDER, `<script>window.__CMS__=${scriptJson(runtimeConfig)}</script>`);
+    const body = new TextEncoder().encode(html);
+    index = { page: { body, etag: etagOf(body) }, generation: filesGeneration() };
   }
-  return index.page
+  return index.page;
 }

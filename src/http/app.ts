@@ -67,7 +67,8 @@ export function createApp(cms: CMS) {
       // Kept answers that are still current skip routing altogether (docs/caching.md); other verbs go on
       // without waiting for a promise.
       if (request.method === 'GET') return answerFromCache(cms, request);
-      if (request.method === 'POST' && pathAndQuery(request.url) === graphQLPath) return answerGraphQLFromCache(cms, request);
+      if (request.method === 'POST' && pathAndQuery(request.url) === graphQLPath)
+        return answerGraphQLFromCache(cms, request);
     })
     .get(adminPrefix || '/', admin)
     .get(`${adminPrefix}/*`, admin)

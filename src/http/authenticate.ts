@@ -77,7 +77,11 @@ const known = new WeakMap<Request, Promise<Credentials>>();
  */
 export function credentialsOf(cms: CMS, request: Request): Promise<Credentials> {
   let credentials = known.get(request);
-  if (!credentials) known.set(request, (credentials = authenticate(cms, request, () => requestReading(cms.store, request, { exact: true }))));
+  if (!credentials)
+    known.set(
+      request,
+      (credentials = authenticate(cms, request, () => requestReading(cms.store, request, { exact: true }))),
+    );
   return credentials;
 }
 
@@ -85,7 +89,11 @@ export function credentialsOf(cms: CMS, request: Request): Promise<Credentials> 
  * `reading`: how a kept session is checked; a fresh reading unless the caller knows this runs before the
  * request writes anything (getCMSUser may be called from a hook, after a write of the same request).
  */
-export async function authenticate(cms: CMS, request: Request, reading: () => Promise<Reading> = () => cms.store.changeCounters({ exact: true })): Promise<Credentials> {
+export async function authenticate(
+  cms: CMS,
+  request: Request,
+  reading: () => Promise<Reading> = () => cms.store.changeCounters({ exact: true }),
+): Promise<Credentials> {
   const bearer = bearerToken(request);
   if (bearer) {
     if (bearer.startsWith(API_KEY_PREFIX)) {
@@ -105,14 +113,31 @@ export async function authenticate(cms: CMS, request: Request, reading: () => Pr
   return { user: null, via: null };
 }
 
-async function sessionCredentials(cms: CMS, token: string, via: 'bearer' | 'cookie', reading: () => Promise<Reading>): Promise<Credentials | null> {
-  const found = await keptSessionLookup(cms, hashToken(token), async () => {
-    const session = await findSession(cms, token);
-    const user = session ? await loadUser(cms, session.userId) : null;
-    return user ? { session: session!, user, twoFactorSetupRequired: await mustEnrolTwoFactor(cms, user) } : null;
-  }, reading());
+async function sessionCredentials(
+  cms: CMS,
+  token: string,
+  via: 'bearer' | 'cookie',
+  reading: () => Promise<Reading>,
+): Promise<Credentials | null> {
+  const found = await keptSessionLookup(
+    cms,
+    hashToken(token),
+    async () => {
+      const session = await findSession(cms, token);
+      const user = session ? await loadUser(cms, session.userId) : null;
+      return user ? { session: session!, user, twoFactorSetupRequired: await mustEnrolTwoFactor(cms, user) } : null;
+    },
+    reading(),
+  );
   if (!found) return null;
-  const credentials: Credentials = { user: found.user, via, token, csrfToken: found.session.csrfToken, sessionId: found.session.id, expiresAt: found.session.expiresAt };
+  const credentials: Credentials = {
+    user: found.user,
+    via,
+    token,
+    csrfToken: found.session.csrfToken,
+    sessionId: found.session.id,
+    expiresAt: found.session.expiresAt,
+  };
   if (found.twoFactorSetupRequired) credentials.twoFactorSetupRequired = true;
   return credentials;
 }
@@ -141,7 +166,8 @@ export function requestOrigin(request: Request): string | null {
 export function checkCsrf(cms: CMS, request: Request, credentials: Credentials): void {
   if (credentials.via !== 'cookie' || !UNSAFE.has(request.method)) return;
   const sent = request.headers.get(CSRF_HEADER);
-  if (!sent || !credentials.csrfToken || !sameToken(sent, credentials.csrfToken)) throw forbidden('Missing or invalid CSRF token.');
+  if (!sent || !credentials.csrfToken || !sameToken(sent, credentials.csrfToken))
+    throw forbidden('Missing or invalid CSRF token.');
   const origin = requestOrigin(request);
   if (!origin || (origin !== ownOrigin(cms.config, request) && !cms.config.auth.trustedOrigins.includes(origin))) {
     throw forbidden('This origin is not allowed to make cookie-authenticated requests.');
@@ -158,6 +184,12 @@ export function checkLoginOrigin(cms: CMS, request: Request): void {
   if (header === null) return;
   const origin = normalizeOrigin(header);
   const { cors, auth } = cms.config;
-  if (origin === ownOrigin(cms.config, request) || auth.trustedOrigins.includes(origin) || cors === '*' || cors.includes(origin)) return;
+  if (
+    origin === ownOrigin(cms.config, request) ||
+    auth.trustedOrigins.includes(origin) ||
+    cors === '*' ||
+    cors.includes(origin)
+  )
+    return;
   throw forbidden('This origin is not allowed to log in.');
 }

@@ -26,7 +26,9 @@ const held = new WeakMap<Request, number>();
 
 function reserve(request: Request, bytes: number): void {
   if (budgetUsed + bytes > JSON_BODY_BUDGET) {
-    throw new APIError(503, 'The server is busy receiving other request bodies; retry shortly.', undefined, { headers: { 'retry-after': '1' } });
+    throw new APIError(503, 'The server is busy receiving other request bodies; retry shortly.', undefined, {
+      headers: { 'retry-after': '1' },
+    });
   }
   budgetUsed += bytes;
   held.set(request, (held.get(request) ?? 0) + bytes);
@@ -78,7 +80,8 @@ async function readTextUnder(request: Request, limit: number): Promise<string> {
   // With a declared length the server reads exactly that many bytes (HTTP framing), already checked
   // against the limit: one native read, much cheaper than pulling the stream chunk by chunk. Bytes, not
   // `text()`, so the decoding is the same as below (a byte-order mark is kept, and refused by JSON.parse).
-  if (declared > 0 && request.headers.get('transfer-encoding') === null) return Buffer.from(await request.arrayBuffer()).toString('utf8');
+  if (declared > 0 && request.headers.get('transfer-encoding') === null)
+    return Buffer.from(await request.arrayBuffer()).toString('utf8');
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body) {

@@ -55,13 +55,24 @@ export async function answerFromCache(cms: CMS, request: Request): Promise<Respo
  * For reads whose key is more than their URL (a GraphQL query sent with POST: `what` names the query,
  * its variables and operation): the kept answer, if there is one and it is still current.
  */
-export async function answerKeptRead(cms: CMS, request: Request, credentials: Credentials, what: string): Promise<Response | undefined> {
+export async function answerKeptRead(
+  cms: CMS,
+  request: Request,
+  credentials: Credentials,
+  what: string,
+): Promise<Response | undefined> {
   const cache = responseCacheOf(cms);
   if (!cache || cache.entries === 0 || credentials.twoFactorSetupRequired) return undefined;
   return answerKept(cms, cache, request, credentials, callerKey(credentials, what));
 }
 
-async function answerKept(cms: CMS, cache: ResponseCache<KeptAnswer>, request: Request, credentials: Credentials, key: string): Promise<Response | undefined> {
+async function answerKept(
+  cms: CMS,
+  cache: ResponseCache<KeptAnswer>,
+  request: Request,
+  credentials: Credentials,
+  key: string,
+): Promise<Response | undefined> {
   const kept = cache.get(key);
   if (!kept) return undefined;
   if (!sameCounters(kept.counters, await countersOf(requestReading(cms.store, request), kept.tables))) return undefined;
@@ -75,13 +86,22 @@ async function answerKept(cms: CMS, cache: ResponseCache<KeptAnswer>, request: R
  * is taken, and answers the body and the tables it depends on, or null tables when it must not be kept
  * (a mutation, an error, an answer about the session, a rule that looked at the request).
  */
-export async function keptRead(cms: CMS, request: Request, credentials: Credentials, what: string, compute: () => Promise<{ body: unknown; tables: string[] | null }>): Promise<Response> {
+export async function keptRead(
+  cms: CMS,
+  request: Request,
+  credentials: Credentials,
+  what: string,
+  compute: () => Promise<{ body: unknown; tables: string[] | null }>,
+): Promise<Response> {
   const cache = responseCacheOf(cms);
   const reading = cache ? requestReading(cms.store, request) : null;
   if (reading) await reading;
   const { body, tables } = await compute();
   if (cache) cache.stats.misses++;
-  const keep = cache && tables ? { cache, key: callerKey(credentials, what), counters: await countersOf(reading!, tables), tables } : null;
+  const keep =
+    cache && tables
+      ? { cache, key: callerKey(credentials, what), counters: await countersOf(reading!, tables), tables }
+      : null;
   return keepAndAnswer(request, credentials, body, 'no-cache', keep);
 }
 
@@ -91,7 +111,11 @@ export async function keptRead(cms: CMS, request: Request, credentials: Credenti
  * `entity` is the collection or global read (undefined when the slug is unknown: `compute` then throws
  * its 404).
  */
-export async function cachedRead(input: RouteInput, entity: Entity | undefined, compute: () => Promise<unknown>): Promise<Response> {
+export async function cachedRead(
+  input: RouteInput,
+  entity: Entity | undefined,
+  compute: () => Promise<unknown>,
+): Promise<Response> {
   const { cms, ctx, request, credentials } = input;
   const control = entity?.cache.control ?? 'no-cache';
   const cache = entity && entity.cache.enabled && keepable(input) ? responseCacheOf(cms) : null;
@@ -108,9 +132,22 @@ export async function cachedRead(input: RouteInput, entity: Entity | undefined, 
 
 type Keep = { cache: ResponseCache<KeptAnswer>; key: string; counters: number[]; tables: string[] };
 
-function keepAndAnswer(request: Request, credentials: Credentials, body: unknown, control: string, keep: Keep | null): Response {
+function keepAndAnswer(
+  request: Request,
+  credentials: Credentials,
+  body: unknown,
+  control: string,
+  keep: Keep | null,
+): Response {
   const bytes = new TextEncoder().encode(JSON.stringify(body));
-  const fresh: KeptAnswer = { body: bytes, etag: etagOf(bytes), counters: keep?.counters ?? [], tables: keep?.tables ?? [], control, route: routeOf(request) };
+  const fresh: KeptAnswer = {
+    body: bytes,
+    etag: etagOf(bytes),
+    counters: keep?.counters ?? [],
+    tables: keep?.tables ?? [],
+    control,
+    route: routeOf(request),
+  };
   if (keep) keep.cache.set(keep.key, fresh);
   return answer(request, fresh, credentials.user ? PRIVATE : control);
 }
@@ -163,5 +200,7 @@ const etagOf = (body: Uint8Array<ArrayBuffer>) => `"${body.byteLength.toString(3
 function answer(request: Request, kept: CachedAnswer, control: string): Response {
   const unchanged = notModified(request, [kept.etag], { etag: kept.etag, 'cache-control': control });
   if (unchanged) return unchanged;
-  return new Response(kept.body, { headers: { 'content-type': 'application/json; charset=utf-8', etag: kept.etag, 'cache-control': control } });
+  return new Response(kept.body, {
+    headers: { 'content-type': 'application/json; charset=utf-8', etag: kept.etag, 'cache-control': control },
+  });
 }

@@ -13,7 +13,10 @@ import type { SessionClient } from '../auth/sessions.ts';
 /** The peer's address, or how to ask for it: asked once, when something needs it (most requests never do). */
 const peers = new WeakMap<Request, string | null | (() => string | undefined | null)>();
 
-export function rememberPeerAddress(request: Request, address: string | undefined | null | (() => string | undefined | null)): void {
+export function rememberPeerAddress(
+  request: Request,
+  address: string | undefined | null | (() => string | undefined | null),
+): void {
   peers.set(request, typeof address === 'function' ? address : address ? unmapIPv4(address) : null);
 }
 
@@ -83,7 +86,10 @@ export function ownOrigin(config: SanitizedConfig, request: Request): string {
   const proto = first('x-forwarded-proto');
   const forwardedHost = first('x-forwarded-host');
   // Only a bare host[:port]: anything else could smuggle a path or user info into the origin.
-  const host = forwardedHost && /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(forwardedHost) ? forwardedHost : url.host;
+  const host =
+    forwardedHost && /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(forwardedHost)
+      ? forwardedHost
+      : url.host;
   const scheme = proto === 'https' || proto === 'http' ? proto : url.protocol.slice(0, -1);
   try {
     return new URL(`${scheme}://${host}`).origin;

@@ -13,5 +13,7 @@ export function etagMatches(header: string | null, ...etags: string[]): boolean 
 
 /** A 304 with `headers` when the request already holds one of `etags`, else null. */
 export function notModified(request: Request, etags: string[], headers: Record<string, string>): Response | null {
-  return etagMatches(request.headers.get('if-none-match'), ...etags) ? new Response(null, { status: 304, headers }) : null;
+  return etagMatches(request.headers.get('if-none-match'), ...etags)
+    ? new Response(null, { status: 304, headers })
+    : null;
 }

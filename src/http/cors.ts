@@ -8,7 +8,9 @@ import { OVERRIDE_HEADERS } from './method-override.ts';
 
 // Payload's clients send a method-override header on long reads (docs/payload-compatibility.md), so preflights allow it.
 // x-cms-lock-token: the editor's document lock (docs/content-model.md).
-const ALLOW_HEADERS = ['content-type', 'authorization', 'x-csrf-token', 'x-cms-lock-token', ...OVERRIDE_HEADERS].join(', ');
+const ALLOW_HEADERS = ['content-type', 'authorization', 'x-csrf-token', 'x-cms-lock-token', ...OVERRIDE_HEADERS].join(
+  ', ',
+);
 const ALLOW_METHODS = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
 
 export function corsHeaders(config: SanitizedConfig, origin: string | null): Record<string, string> | null {
@@ -37,7 +39,8 @@ export function applyCors(config: SanitizedConfig, origin: string | null, header
   if (!cors && !dependsOnOrigin(config)) return;
   const vary = headers.get('vary');
   if (!vary) headers.set('vary', 'Origin');
-  else if (!vary.split(',').some((v) => v.trim().toLowerCase() === 'origin' || v.trim() === '*')) headers.set('vary', `${vary}, Origin`);
+  else if (!vary.split(',').some((v) => v.trim().toLowerCase() === 'origin' || v.trim() === '*'))
+    headers.set('vary', `${vary}, Origin`);
 }
 
 export function preflight(config: SanitizedConfig, request: Request): Response {
@@ -45,6 +48,11 @@ export function preflight(config: SanitizedConfig, request: Request): Response {
   if (!headers) return new Response(null, { status: 204, headers: dependsOnOrigin(config) ? { vary: 'Origin' } : {} });
   return new Response(null, {
     status: 204,
-    headers: { ...headers, 'access-control-allow-methods': ALLOW_METHODS, 'access-control-allow-headers': ALLOW_HEADERS, 'access-control-max-age': '600' },
+    headers: {
+      ...headers,
+      'access-control-allow-methods': ALLOW_METHODS,
+      'access-control-allow-headers': ALLOW_HEADERS,
+      'access-control-max-age': '600',
+    },
   });
 }

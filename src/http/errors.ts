@@ -8,7 +8,10 @@ import { faultAnswer, faultKind } from '../faults.ts';
 import { logFailure } from './failure-log.ts';
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 }
 
 export function errorResponse(cms: CMS, error: unknown): Response {
@@ -20,7 +23,8 @@ export function errorResponse(cms: CMS, error: unknown): Response {
     return json(answer.toBody(), answer.status, answer.headers);
   }
   logFailure(cms, error instanceof Error ? `${error.name}: ${error.message}` : String(error), error);
-  const message = cms.config.dev && error instanceof Error ? `${error.name}: ${error.message}` : 'Something went wrong.';
+  const message =
+    cms.config.dev && error instanceof Error ? `${error.name}: ${error.message}` : 'Something went wrong.';
   return json({ errors: [{ message }] }, 500);
 }
 

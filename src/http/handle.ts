@@ -38,8 +38,20 @@ export type Options = {
 };
 
 /** The operation context of an HTTP request: its caller, and where it came from (the audit log's `via` and `ip`). */
-export function requestContext(cms: CMS, request: Request, credentials: Credentials, overrides: Partial<OperationContext> = {}): OperationContext {
-  const ctx = createContext(cms, { user: credentials.user, scopes: credentials.scopes ?? null, apiKey: credentials.apiKey ?? null, req: request, via: 'rest', ...overrides });
+export function requestContext(
+  cms: CMS,
+  request: Request,
+  credentials: Credentials,
+  overrides: Partial<OperationContext> = {},
+): OperationContext {
+  const ctx = createContext(cms, {
+    user: credentials.user,
+    scopes: credentials.scopes ?? null,
+    apiKey: credentials.apiKey ?? null,
+    req: request,
+    via: 'rest',
+    ...overrides,
+  });
   // Worked out when asked (links in mails, written entries): parsing the URL or the forwarding chain on every read would cost for nothing.
   Object.defineProperty(ctx, 'origin', { enumerable: true, get: () => ownOrigin(cms.config, request) });
   Object.defineProperty(ctx, 'ip', { enumerable: true, get: () => clientIP(cms.config, request) });
@@ -55,7 +67,13 @@ export function withCors(cms: CMS, request: Request, response: Response): Respon
   return response;
 }
 
-export async function handle(cms: CMS, request: Request, params: Record<string, string>, route: Route, options: Options = {}): Promise<Response> {
+export async function handle(
+  cms: CMS,
+  request: Request,
+  params: Record<string, string>,
+  route: Route,
+  options: Options = {},
+): Promise<Response> {
   let response: Response;
   try {
     const url = request.url;
@@ -84,13 +102,28 @@ export async function handle(cms: CMS, request: Request, params: Record<string, 
 /** A path with a handler per method; any other method is a 405 naming the allowed ones. */
 export function methods(cms: CMS, table: Partial<Record<string, Route>>, options: Options = {}) {
   const allowed = Object.keys(table);
-  return ({ request, params, route: pattern }: { request: Request; params: Record<string, string>; route?: string }) => {
+  return ({
+    request,
+    params,
+    route: pattern,
+  }: {
+    request: Request;
+    params: Record<string, string>;
+    route?: string;
+  }) => {
     if (pattern) rememberRoute(request, pattern);
     // A POST that asks to be read as a GET is dispatched to GET and only to GET (src/http/method-override.ts).
     const override = methodOverride(request);
     if (override === 'invalid') return handle(cms, request, params ?? {}, refuseOverride, { csrf: false });
-    const route = override === 'read' ? table.GET : table[request.method] ?? (request.method === 'HEAD' ? table.GET : undefined);
+    const route =
+      override === 'read' ? table.GET : (table[request.method] ?? (request.method === 'HEAD' ? table.GET : undefined));
     if (!route) return withCors(cms, request, methodNotAllowed(allowed));
-    return handle(cms, request, params ?? {}, route, override === 'read' ? { ...options, overrideRead: true } : options);
+    return handle(
+      cms,
+      request,
+      params ?? {},
+      route,
+      override === 'read' ? { ...options, overrideRead: true } : options,
+    );
   };
 }

@@ -21,7 +21,12 @@ const streaming = new WeakSet<Request>();
 const hasBody = (request: Request) => request.body !== null && (request.headers.get('content-length') ?? '') !== '0';
 
 /** Runs `handle` for a request Bun.serve received, with the idle timer lifted while the server works. */
-export async function withoutIdleCut(server: Server<unknown>, request: Request, idleSeconds: number, handle: () => Promise<Response>): Promise<Response> {
+export async function withoutIdleCut(
+  server: Server<unknown>,
+  request: Request,
+  idleSeconds: number,
+  handle: () => Promise<Response>,
+): Promise<Response> {
   let lifted = false;
   const lift = () => {
     if (lifted) return;

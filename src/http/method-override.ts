@@ -31,12 +31,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * The body of an override read: a qs-form (`application/x-www-form-urlencoded`) or JSON query. `data`
  * (live preview's unsaved values) is kept apart; the rest is merged over the URL's query by the caller.
  */
-export async function readOverrideBody(request: Request): Promise<{ query: Record<string, unknown>; unsaved?: unknown }> {
+export async function readOverrideBody(
+  request: Request,
+): Promise<{ query: Record<string, unknown>; unsaved?: unknown }> {
   const type = request.headers.get('content-type') ?? '';
-  const body = type.includes('application/x-www-form-urlencoded') ? parseQuery(await readText(request)) : await readJSON(request);
+  const body = type.includes('application/x-www-form-urlencoded')
+    ? parseQuery(await readText(request))
+    : await readJSON(request);
   if (!isObject(body)) throw badRequest('The body of a method-override read must be an object.');
   const { data, ...rest } = body;
   // JSON gives numbers and booleans (`depth: 2`, `draft: true`) where a query string gives text.
-  const query = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v]));
+  const query = Object.fromEntries(
+    Object.entries(rest).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v]),
+  );
   return { query, unsaved: data };
 }

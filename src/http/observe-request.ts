@@ -28,10 +28,14 @@ export function pathWithoutQueryValues(url: string): string {
   const path = pathAndQuery(url);
   const q = path.indexOf('?');
   if (q === -1) return path;
-  const keys = path.slice(q + 1).split('&').filter(Boolean).map((pair) => {
-    const eq = pair.indexOf('=');
-    return eq === -1 ? pair : pair.slice(0, eq);
-  });
+  const keys = path
+    .slice(q + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq === -1 ? pair : pair.slice(0, eq);
+    });
   return `${path.slice(0, q)}${keys.length ? `?${keys.join('&')}` : ''}`;
 }
 
@@ -42,9 +46,18 @@ export function observeRequest(cms: CMS, request: Request, status: number, ms: n
   countRequest(cms, request.method, route, status, ms / 1000);
   if (format === 'off') return;
   const rounded = Math.round(ms * 10) / 10;
-  logLater(cms, format === 'json'
-    ? JSON.stringify({ time: new Date(cms.clock.now()).toISOString(), method: request.method, path, status, ms: rounded })
-    : `${request.method} ${path} ${status} ${rounded}ms`);
+  logLater(
+    cms,
+    format === 'json'
+      ? JSON.stringify({
+          time: new Date(cms.clock.now()).toISOString(),
+          method: request.method,
+          path,
+          status,
+          ms: rounded,
+        })
+      : `${request.method} ${path} ${status} ${rounded}ms`,
+  );
 }
 
 /**

@@ -11,11 +11,16 @@ function toRequest(input: Request | Headers | Record<string, string | string[] |
   if (input instanceof Request) return input;
   const headers = new Headers();
   if (input instanceof Headers) input.forEach((v, k) => headers.set(k, v));
-  else for (const [k, v] of Object.entries(input)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+  else
+    for (const [k, v] of Object.entries(input))
+      if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
   return new Request('http://localhost/', { headers });
 }
 
-export async function getCMSUser(input: Request | Headers | Record<string, string | string[] | undefined>, cms: CMS | { cms: CMS } | null = defaultCMS()): Promise<User | null> {
+export async function getCMSUser(
+  input: Request | Headers | Record<string, string | string[] | undefined>,
+  cms: CMS | { cms: CMS } | null = defaultCMS(),
+): Promise<User | null> {
   const instance = cms && 'cms' in cms ? cms.cms : cms;
   if (!instance) throw new Error('getCMSUser: no CMS instance (call getCMS() first or pass one)');
   try {
@@ -25,7 +30,11 @@ export async function getCMSUser(input: Request | Headers | Record<string, strin
   }
 }
 
-type H3Event = { node?: { req?: { headers?: Record<string, string | string[] | undefined> } }; headers?: Headers; request?: Request };
+type H3Event = {
+  node?: { req?: { headers?: Record<string, string | string[] | undefined> } };
+  headers?: Headers;
+  request?: Request;
+};
 
 export function useCMSUser(event: H3Event, cms?: CMS | { cms: CMS } | null): Promise<User | null> {
   const source = event.request ?? event.headers ?? event.node?.req?.headers;

@@ -19,7 +19,11 @@ export const JOB_LOOP_INTERVAL_MS = 60_000;
  */
 export const FIRST_RUN_DELAY_MS = 250;
 
-export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS, firstRunDelayMs = Math.min(FIRST_RUN_DELAY_MS, intervalMs)): { stop(): Promise<void> } {
+export function startJobLoop(
+  cms: CMS,
+  intervalMs = JOB_LOOP_INTERVAL_MS,
+  firstRunDelayMs = Math.min(FIRST_RUN_DELAY_MS, intervalMs),
+): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let stopped = false;
   let started = false;
@@ -32,8 +36,12 @@ export function startJobLoop(cms: CMS, intervalMs = JOB_LOOP_INTERVAL_MS, firstR
     running = (async () => {
       await runJobs(cms).catch((error) => cms.log.error('job runner failed:', error));
       await sweepUploadsIfDue(cms, { force: atStart });
-      backup ??= runScheduledBackupIfDue(cms, aborts.signal).finally(() => { backup = null; });
-    })().finally(() => { running = null; });
+      backup ??= runScheduledBackupIfDue(cms, aborts.signal).finally(() => {
+        backup = null;
+      });
+    })().finally(() => {
+      running = null;
+    });
   };
   const timer = setInterval(tick, intervalMs);
   const first = setTimeout(tick, firstRunDelayMs);

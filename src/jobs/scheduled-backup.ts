@@ -26,7 +26,11 @@ export async function runScheduledBackupIfDue(cms: CMS, signal?: AbortSignal): P
       return null;
     }
     if (!fellDueBetween(schedule, Number(last), now)) return null;
-    const claimed = await cms.store.run('UPDATE "_cms_settings" SET "value" = ? WHERE "key" = ? AND "value" = ?', [String(now), SETTING, last]);
+    const claimed = await cms.store.run('UPDATE "_cms_settings" SET "value" = ? WHERE "key" = ? AND "value" = ?', [
+      String(now),
+      SETTING,
+      last,
+    ]);
     if (claimed.changes !== 1) return null;
     const backup = await createBackup(cms, { signal });
     cms.log.info(`backup written: ${backup.name} (${backup.size} bytes) to ${backup.where}`);

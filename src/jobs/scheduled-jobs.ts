@@ -14,7 +14,13 @@ import { checkPaging, pageInfo } from '../query/page-info.ts';
 import { countPendingJobs, listPendingJobs, type PendingFilter } from '../versions/jobs-store.ts';
 import { presentJob } from '../operations/present-job.ts';
 
-export type ScheduledJobsArgs = { limit?: number; page?: number; collection?: unknown; global?: unknown; parent?: unknown };
+export type ScheduledJobsArgs = {
+  limit?: number;
+  page?: number;
+  collection?: unknown;
+  global?: unknown;
+  parent?: unknown;
+};
 
 export async function listScheduledJobs(ctx: OperationContext, args: ScheduledJobsArgs = {}): Promise<PaginatedDocs> {
   if (!ctx.overrideAccess) {
@@ -34,9 +40,11 @@ const given = (v: unknown) => v !== undefined && v !== '';
 
 function readFilter(ctx: OperationContext, args: ScheduledJobsArgs): PendingFilter {
   const { collectionsBySlug, globalsBySlug } = ctx.cms.config;
-  if (given(args.collection) && given(args.global)) throw badRequest('Give "collection" or "global", not both.', 'global');
+  if (given(args.collection) && given(args.global))
+    throw badRequest('Give "collection" or "global", not both.', 'global');
   if (given(args.global)) {
-    if (typeof args.global !== 'string' || !globalsBySlug.has(args.global)) throw badRequest(`Unknown global "${String(args.global)}".`, 'global');
+    if (typeof args.global !== 'string' || !globalsBySlug.has(args.global))
+      throw badRequest(`Unknown global "${String(args.global)}".`, 'global');
     if (given(args.parent)) throw badRequest('"parent" narrows a collection; a global has no documents.', 'parent');
     return { kind: 'global', slug: args.global };
   }
@@ -44,14 +52,22 @@ function readFilter(ctx: OperationContext, args: ScheduledJobsArgs): PendingFilt
     if (given(args.parent)) throw badRequest('"parent" needs "collection".', 'parent');
     return {};
   }
-  if (typeof args.collection !== 'string' || !collectionsBySlug.has(args.collection)) throw badRequest(`Unknown collection "${String(args.collection)}".`, 'collection');
-  return { kind: 'collection', slug: args.collection, ...(given(args.parent) ? { parents: readIds(args.parent) } : {}) };
+  if (typeof args.collection !== 'string' || !collectionsBySlug.has(args.collection))
+    throw badRequest(`Unknown collection "${String(args.collection)}".`, 'collection');
+  return {
+    kind: 'collection',
+    slug: args.collection,
+    ...(given(args.parent) ? { parents: readIds(args.parent) } : {}),
+  };
 }
 
 /** `parent=1,2,3` (or an array, as qs parses `parent[]=`): positive integer ids, at most a page's worth. */
 function readIds(value: unknown): number[] {
   const items = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
-  const ids = items.map((s) => s.trim()).filter(Boolean).map((s) => (/^\d+$/.test(s) ? Number(s) : NaN));
+  const ids = items
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : NaN));
   if (ids.length === 0 || ids.length > 100 || ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) {
     throw badRequest('"parent" must be a comma-separated list of up to 100 document ids.', 'parent');
   }

@@ -30,18 +30,32 @@ async function describeEntity(ctx: OperationContext, entity: Entity): Promise<Re
   const read = await may(ctx, entity, 'read');
   const update = await may(ctx, entity, 'update');
   const publishes = mayPublish(ctx);
-  const rights: Record<string, boolean> = entity.kind === 'collection'
-    ? { read, create: await may(ctx, entity, 'create'), update, delete: publishes && (await may(ctx, entity, 'delete')) }
-    : { read, update };
+  const rights: Record<string, boolean> =
+    entity.kind === 'collection'
+      ? {
+          read,
+          create: await may(ctx, entity, 'create'),
+          update,
+          delete: publishes && (await may(ctx, entity, 'delete')),
+        }
+      : { read, update };
   if (entity.drafts) rights.publish = publishes && update;
   const title = entity.kind === 'collection' ? entity.admin?.useAsTitle : undefined;
-  return { slug: entity.slug, drafts: entity.drafts, ...(title ? { titleField: title } : {}), fields: entity.fields.filter((f) => !f.hidden).map(describeField), youMay: rights };
+  return {
+    slug: entity.slug,
+    drafts: entity.drafts,
+    ...(title ? { titleField: title } : {}),
+    fields: entity.fields.filter((f) => !f.hidden).map(describeField),
+    youMay: rights,
+  };
 }
 
 export async function describeSite(ctx: OperationContext): Promise<Record<string, unknown>> {
   const { config } = ctx.cms;
   return {
-    locales: config.localization ? { locales: config.localization.locales, defaultLocale: config.localization.defaultLocale } : null,
+    locales: config.localization
+      ? { locales: config.localization.locales, defaultLocale: config.localization.defaultLocale }
+      : null,
     collections: await Promise.all(config.collections.map((c) => describeEntity(ctx, c))),
     globals: await Promise.all(config.globals.map((g) => describeEntity(ctx, g))),
     notes: [

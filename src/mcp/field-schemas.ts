@@ -13,38 +13,81 @@ const optionValues = (field: SanitizedField) => (field.options ?? []).map((o) =>
 
 function valueSchema(field: SanitizedField): JSONSchema {
   const label = field.label ? `${labelText(field.label)}. ` : '';
-  const described = (schema: JSONSchema, text: string): JSONSchema => ({ ...schema, description: `${label}${text}`.trim() });
+  const described = (schema: JSONSchema, text: string): JSONSchema => ({
+    ...schema,
+    description: `${label}${text}`.trim(),
+  });
   switch (field.type) {
-    case 'number': return described({ type: 'number', ...(field.min !== undefined ? { minimum: field.min } : {}), ...(field.max !== undefined ? { maximum: field.max } : {}) }, 'A number.');
-    case 'checkbox': return described({ type: 'boolean' }, 'true or false.');
-    case 'date': return described({ type: 'string', format: 'date-time' }, 'An ISO 8601 date-time, e.g. 2026-03-01T09:00:00Z.');
-    case 'email': return described({ type: 'string', format: 'email' }, 'An email address.');
-    case 'radio': return described({ type: 'string', enum: optionValues(field) }, 'One of the allowed values.');
-    case 'code': return described({ type: 'string' }, 'Source code as text.');
-    case 'point': return described({ type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 }, '[longitude, latitude].');
-    case 'richText': return described({ type: ['string', 'object'] }, 'Markdown text (stored as rich text), or rich text JSON ({ root: … }).');
-    case 'blocks': return described({ type: 'array', items: { anyOf: (field.blocks ?? []).map(blockSchema) } }, 'A list of blocks; each row names its block in blockType.');
+    case 'number':
+      return described(
+        {
+          type: 'number',
+          ...(field.min !== undefined ? { minimum: field.min } : {}),
+          ...(field.max !== undefined ? { maximum: field.max } : {}),
+        },
+        'A number.',
+      );
+    case 'checkbox':
+      return described({ type: 'boolean' }, 'true or false.');
+    case 'date':
+      return described({ type: 'string', format: 'date-time' }, 'An ISO 8601 date-time, e.g. 2026-03-01T09:00:00Z.');
+    case 'email':
+      return described({ type: 'string', format: 'email' }, 'An email address.');
+    case 'radio':
+      return described({ type: 'string', enum: optionValues(field) }, 'One of the allowed values.');
+    case 'code':
+      return described({ type: 'string' }, 'Source code as text.');
+    case 'point':
+      return described(
+        { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 },
+        '[longitude, latitude].',
+      );
+    case 'richText':
+      return described(
+        { type: ['string', 'object'] },
+        'Markdown text (stored as rich text), or rich text JSON ({ root: … }).',
+      );
+    case 'blocks':
+      return described(
+        { type: 'array', items: { anyOf: (field.blocks ?? []).map(blockSchema) } },
+        'A list of blocks; each row names its block in blockType.',
+      );
     case 'select': {
       const one = { type: 'string', enum: optionValues(field) };
-      return field.hasMany ? described({ type: 'array', items: one }, 'A list of the allowed values.') : described(one, 'One of the allowed values.');
+      return field.hasMany
+        ? described({ type: 'array', items: one }, 'A list of the allowed values.')
+        : described(one, 'One of the allowed values.');
     }
     case 'relationship':
     case 'upload': {
       const text = `The id of a document of "${field.relationTo}"${field.type === 'upload' ? ' (upload a file with the upload tool first)' : ''}.`;
-      return field.hasMany ? described({ type: 'array', items: { type: 'integer' } }, `A list of ids of "${field.relationTo}" documents.`) : described({ type: 'integer' }, text);
+      return field.hasMany
+        ? described({ type: 'array', items: { type: 'integer' } }, `A list of ids of "${field.relationTo}" documents.`)
+        : described({ type: 'integer' }, text);
     }
-    case 'json': return described({}, 'Any JSON value.');
-    case 'markdown': return described({ type: 'string' }, 'Markdown text.');
-    case 'textarea': return described({ type: 'string' }, 'Plain text, may span lines.');
-    case 'array': return described({ type: 'array', items: objectSchema(field.fields ?? [], true) }, 'A list of rows.');
-    case 'group': return described(objectSchema(field.fields ?? [], false), 'A group of fields.');
-    default: return described({ type: 'string' }, 'Text.');
+    case 'json':
+      return described({}, 'Any JSON value.');
+    case 'markdown':
+      return described({ type: 'string' }, 'Markdown text.');
+    case 'textarea':
+      return described({ type: 'string' }, 'Plain text, may span lines.');
+    case 'array':
+      return described({ type: 'array', items: objectSchema(field.fields ?? [], true) }, 'A list of rows.');
+    case 'group':
+      return described(objectSchema(field.fields ?? [], false), 'A group of fields.');
+    default:
+      return described({ type: 'string' }, 'Text.');
   }
 }
 
 function blockSchema(block: NonNullable<SanitizedField['blocks']>[number]): JSONSchema {
   const rows = objectSchema(block.fields, true);
-  return { ...rows, title: block.slug, properties: { blockType: { const: block.slug }, blockName: { type: 'string' }, ...(rows.properties as JSONSchema) }, required: ['blockType', ...((rows.required as string[]) ?? [])] };
+  return {
+    ...rows,
+    title: block.slug,
+    properties: { blockType: { const: block.slug }, blockName: { type: 'string' }, ...(rows.properties as JSONSchema) },
+    required: ['blockType', ...((rows.required as string[]) ?? [])],
+  };
 }
 
 /** A localized field takes one locale's value (the `locale` argument), or with locale "all" an object keyed by locale. */
@@ -53,7 +96,10 @@ function fieldSchema(field: SanitizedField, locales: string[] | null): JSONSchem
   if (!field.localized || !locales) return value;
   return {
     description: `${value.description} Localized: the value for the tool's \`locale\`, or with locale "all" an object keyed by locale (${locales.join(', ')}).`,
-    anyOf: [value, { type: 'object', properties: Object.fromEntries(locales.map((l) => [l, value])), additionalProperties: false }],
+    anyOf: [
+      value,
+      { type: 'object', properties: Object.fromEntries(locales.map((l) => [l, value])), additionalProperties: false },
+    ],
   };
 }
 
@@ -63,7 +109,9 @@ function writable(field: SanitizedField): boolean {
 
 function objectSchema(fields: SanitizedField[], requireFields: boolean, locales: string[] | null = null): JSONSchema {
   const shown = fields.filter(writable);
-  const required = requireFields ? shown.filter((f) => f.required && f.defaultValue === undefined).map((f) => f.name) : [];
+  const required = requireFields
+    ? shown.filter((f) => f.required && f.defaultValue === undefined).map((f) => f.name)
+    : [];
   return {
     type: 'object',
     properties: Object.fromEntries(shown.map((f) => [f.name, fieldSchema(f, locales)])),
@@ -75,8 +123,13 @@ function objectSchema(fields: SanitizedField[], requireFields: boolean, locales:
 /** The `data` of a create (`required` listed) or an update (every field optional) of one collection or global. */
 export function dataSchema(config: SanitizedConfig, entity: Entity, operation: 'create' | 'update'): JSONSchema {
   const locales = config.localization?.locales ?? null;
-  const fields = isUploadCollection(entity) ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name)) : entity.fields;
-  const extra = entity.kind === 'collection' && entity.builtIn === 'users' ? { password: { type: 'string', description: 'At least 8 characters; leave out to send an invitation.' } } : {};
+  const fields = isUploadCollection(entity)
+    ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name))
+    : entity.fields;
+  const extra =
+    entity.kind === 'collection' && entity.builtIn === 'users'
+      ? { password: { type: 'string', description: 'At least 8 characters; leave out to send an invitation.' } }
+      : {};
   const schema = objectSchema(fields, operation === 'create', locales);
   return { title: entity.slug, ...schema, properties: { ...(schema.properties as JSONSchema), ...extra } };
 }

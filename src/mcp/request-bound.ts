@@ -13,7 +13,8 @@ export function takeRequest(cms: CMS, caller: string, limit: number): number {
   let callers = windows.get(cms);
   if (!callers) windows.set(cms, (callers = new Map()));
   const now = cms.clock.now();
-  if (callers.size > 1000) for (const [key, times] of callers) if (times[times.length - 1] <= now - WINDOW_MS) callers.delete(key);
+  if (callers.size > 1000)
+    for (const [key, times] of callers) if (times[times.length - 1] <= now - WINDOW_MS) callers.delete(key);
   const recent = (callers.get(caller) ?? []).filter((at) => at > now - WINDOW_MS);
   if (recent.length >= limit) {
     callers.set(caller, recent);

@@ -18,15 +18,25 @@ import pkg from '../../package.json' with { type: 'json' };
 /** Base64 grows a file by a third; the JSON-RPC envelope and other arguments need a little more. */
 const bodyLimit = (maxFileSize: number) => Math.ceil(maxFileSize / 3) * 4 + 256 * 1024;
 
-const INSTRUCTIONS = 'Call describe first. Writes to drafts collections save drafts; publishing needs the mcp:publish permission.';
+const INSTRUCTIONS =
+  'Call describe first. Writes to drafts collections save drafts; publishing needs the mcp:publish permission.';
 // A server builds a JSON Schema validator (Ajv) unless given one: most of a call's cost when made per request.
 const validator = new AjvJsonSchemaValidator();
 
 export async function serveMCP(ctx: OperationContext, request: Request): Promise<Response> {
-  const server = new Server({ name: 'cms', version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator });
+  const server = new Server(
+    { name: 'cms', version: pkg.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions(ctx.cms.config) }));
-  server.setRequestHandler(CallToolRequestSchema, (call) => callTool(ctx, call.params.name, call.params.arguments ?? {}));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: bodyLimit(ctx.cms.config.upload.maxFileSize) });
+  server.setRequestHandler(CallToolRequestSchema, (call) =>
+    callTool(ctx, call.params.name, call.params.arguments ?? {}),
+  );
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: bodyLimit(ctx.cms.config.upload.maxFileSize),
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(request);
@@ -40,7 +50,10 @@ async function callTool(ctx: OperationContext, name: string, args: Record<string
   try {
     if (!tool) throw new APIError(400, `There is no tool "${name}".`, 'name');
     if (tool.publishes && !mayPublish(ctx)) {
-      throw new APIError(403, `"${name}" needs the ${PUBLISH_SCOPE} scope on the API key (or an admin session). Ask an editor to do it, or to grant that scope.`);
+      throw new APIError(
+        403,
+        `"${name}" needs the ${PUBLISH_SCOPE} scope on the API key (or an admin session). Ask an editor to do it, or to grant that scope.`,
+      );
     }
     const result = await tool.run(ctx, args);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };

@@ -13,14 +13,23 @@ import { stageLocalFile } from '../uploads/staging.ts';
 import { describeSite } from './describe.ts';
 import { id, object, optionalInteger, optionalText, optionalWhere, text, type Args } from './tool-arguments.ts';
 
-export type Tool = { name: string; publishes?: boolean; run(ctx: OperationContext, args: Args): Promise<Record<string, unknown>> };
+export type Tool = {
+  name: string;
+  publishes?: boolean;
+  run(ctx: OperationContext, args: Args): Promise<Record<string, unknown>>;
+};
 
 /** The locale and drafts options every read and write tool takes. */
 function withLocale(ctx: OperationContext, args: Args): OperationContext {
   const locale = optionalText(args, 'locale');
   if (!locale) return ctx;
   const { localization } = ctx.cms.config;
-  if (!localization || (locale !== 'all' && !localization.locales.includes(locale))) throw new APIError(400, `"locale" must be one of ${[...(localization?.locales ?? []), 'all'].join(', ')}.`, 'locale');
+  if (!localization || (locale !== 'all' && !localization.locales.includes(locale)))
+    throw new APIError(
+      400,
+      `"locale" must be one of ${[...(localization?.locales ?? []), 'all'].join(', ')}.`,
+      'locale',
+    );
   return { ...ctx, locale };
 }
 
@@ -33,7 +42,8 @@ function draftData(entity: Entity, data: Record<string, unknown>): Record<string
 
 const collectionOf = (ctx: OperationContext, args: Args) => getCollection(ctx.cms, text(args, 'collection'));
 const depthOf = (args: Args) => Math.min(optionalInteger(args, 'depth') ?? 0, 3);
-const refOf = (args: Args): { global: string } | { collection: string; id: number } => (args.global !== undefined ? { global: text(args, 'global') } : { collection: text(args, 'collection'), id: id(args) });
+const refOf = (args: Args): { global: string } | { collection: string; id: number } =>
+  args.global !== undefined ? { global: text(args, 'global') } : { collection: text(args, 'collection'), id: id(args) };
 
 /** The collection's title field, which `search` matches until full-text search is available. */
 function titleField(ctx: OperationContext, slug: string): string {
@@ -47,18 +57,35 @@ export const TOOLS: Tool[] = [
   { name: 'describe', run: async (ctx) => describeSite(ctx) },
   {
     name: 'find',
-    run: (ctx, args) => operations.find(withLocale(ctx, args), {
-      collection: collectionOf(ctx, args).slug, where: optionalWhere(args), sort: optionalText(args, 'sort'),
-      limit: optionalInteger(args, 'limit') ?? 10, page: optionalInteger(args, 'page') ?? 1, depth: depthOf(args), draft: args.draft === true,
-    }),
+    run: (ctx, args) =>
+      operations.find(withLocale(ctx, args), {
+        collection: collectionOf(ctx, args).slug,
+        where: optionalWhere(args),
+        sort: optionalText(args, 'sort'),
+        limit: optionalInteger(args, 'limit') ?? 10,
+        page: optionalInteger(args, 'page') ?? 1,
+        depth: depthOf(args),
+        draft: args.draft === true,
+      }),
   },
   {
     name: 'find_by_id',
-    run: (ctx, args) => operations.findByID(withLocale(ctx, args), { collection: collectionOf(ctx, args).slug, id: id(args), depth: depthOf(args), draft: args.draft === true }),
+    run: (ctx, args) =>
+      operations.findByID(withLocale(ctx, args), {
+        collection: collectionOf(ctx, args).slug,
+        id: id(args),
+        depth: depthOf(args),
+        draft: args.draft === true,
+      }),
   },
   {
     name: 'count',
-    run: (ctx, args) => operations.count(ctx, { collection: collectionOf(ctx, args).slug, where: optionalWhere(args), draft: args.draft === true }),
+    run: (ctx, args) =>
+      operations.count(ctx, {
+        collection: collectionOf(ctx, args).slug,
+        where: optionalWhere(args),
+        draft: args.draft === true,
+      }),
   },
   {
     // The collection's full-text index (docs/search.md) when it has one, best match first; else every word in its title field.
@@ -66,16 +93,31 @@ export const TOOLS: Tool[] = [
     run: (ctx, args) => {
       const collection = collectionOf(ctx, args);
       const query = text(args, 'query');
-      const paging = { limit: optionalInteger(args, 'limit') ?? 10, page: optionalInteger(args, 'page') ?? 1, depth: 0, draft: args.draft === true };
-      if (collection.search) return operations.find(withLocale(ctx, args), { collection: collection.slug, search: query, ...paging });
-      return operations.find(withLocale(ctx, args), { collection: collection.slug, where: { [titleField(ctx, collection.slug)]: { like: query } }, ...paging });
+      const paging = {
+        limit: optionalInteger(args, 'limit') ?? 10,
+        page: optionalInteger(args, 'page') ?? 1,
+        depth: 0,
+        draft: args.draft === true,
+      };
+      if (collection.search)
+        return operations.find(withLocale(ctx, args), { collection: collection.slug, search: query, ...paging });
+      return operations.find(withLocale(ctx, args), {
+        collection: collection.slug,
+        where: { [titleField(ctx, collection.slug)]: { like: query } },
+        ...paging,
+      });
     },
   },
   {
     name: 'create',
     run: async (ctx, args) => {
       const collection = collectionOf(ctx, args);
-      const doc = await operations.create(withLocale(ctx, args), { collection: collection.slug, data: draftData(collection, object(args, 'data')), draft: collection.drafts, depth: 0 });
+      const doc = await operations.create(withLocale(ctx, args), {
+        collection: collection.slug,
+        data: draftData(collection, object(args, 'data')),
+        draft: collection.drafts,
+        depth: 0,
+      });
       return { doc, message: collection.drafts ? 'Saved as a draft; publish it with the publish tool.' : 'Created.' };
     },
   },
@@ -83,41 +125,80 @@ export const TOOLS: Tool[] = [
     name: 'update',
     run: async (ctx, args) => {
       const collection = collectionOf(ctx, args);
-      const doc = await operations.update(withLocale(ctx, args), { collection: collection.slug, id: id(args), data: draftData(collection, object(args, 'data')), draft: collection.drafts, depth: 0 });
-      return { doc, message: collection.drafts ? 'Saved as a draft; the live document is unchanged until published.' : 'Updated.' };
+      const doc = await operations.update(withLocale(ctx, args), {
+        collection: collection.slug,
+        id: id(args),
+        data: draftData(collection, object(args, 'data')),
+        draft: collection.drafts,
+        depth: 0,
+      });
+      return {
+        doc,
+        message: collection.drafts ? 'Saved as a draft; the live document is unchanged until published.' : 'Updated.',
+      };
     },
   },
   {
-    name: 'delete', publishes: true,
-    run: async (ctx, args) => ({ doc: await operations.deleteDocument(ctx, { collection: collectionOf(ctx, args).slug, id: id(args), depth: 0 }), message: 'Deleted.' }),
+    name: 'delete',
+    publishes: true,
+    run: async (ctx, args) => ({
+      doc: await operations.deleteDocument(ctx, { collection: collectionOf(ctx, args).slug, id: id(args), depth: 0 }),
+      message: 'Deleted.',
+    }),
   },
   {
-    name: 'publish', publishes: true,
+    name: 'publish',
+    publishes: true,
     run: async (ctx, args) => {
       const ref = refOf(args);
       const data = { status: 'published' };
-      const doc = 'global' in ref ? await operations.updateGlobal(ctx, { slug: getGlobal(ctx.cms, ref.global).slug, data, depth: 0 })
-        : await operations.update(ctx, { collection: getCollection(ctx.cms, ref.collection).slug, id: ref.id, data, depth: 0 });
+      const doc =
+        'global' in ref
+          ? await operations.updateGlobal(ctx, { slug: getGlobal(ctx.cms, ref.global).slug, data, depth: 0 })
+          : await operations.update(ctx, {
+              collection: getCollection(ctx.cms, ref.collection).slug,
+              id: ref.id,
+              data,
+              depth: 0,
+            });
       return { doc, message: 'Published.' };
     },
   },
   {
-    name: 'unpublish', publishes: true,
-    run: async (ctx, args) => ({ doc: await operations.unpublish(ctx, { ...refOf(args), depth: 0 }), message: 'Unpublished.' }),
+    name: 'unpublish',
+    publishes: true,
+    run: async (ctx, args) => ({
+      doc: await operations.unpublish(ctx, { ...refOf(args), depth: 0 }),
+      message: 'Unpublished.',
+    }),
   },
   {
-    name: 'schedule', publishes: true,
-    run: async (ctx, args) => ({ doc: await operations.scheduleAction(ctx, { ...refOf(args), action: args.action, at: args.at }), message: 'Scheduled.' }),
+    name: 'schedule',
+    publishes: true,
+    run: async (ctx, args) => ({
+      doc: await operations.scheduleAction(ctx, { ...refOf(args), action: args.action, at: args.at }),
+      message: 'Scheduled.',
+    }),
   },
   {
     name: 'find_global',
-    run: (ctx, args) => operations.findGlobal(withLocale(ctx, args), { slug: getGlobal(ctx.cms, text(args, 'global')).slug, depth: depthOf(args), draft: args.draft === true }),
+    run: (ctx, args) =>
+      operations.findGlobal(withLocale(ctx, args), {
+        slug: getGlobal(ctx.cms, text(args, 'global')).slug,
+        depth: depthOf(args),
+        draft: args.draft === true,
+      }),
   },
   {
     name: 'update_global',
     run: async (ctx, args) => {
       const global = getGlobal(ctx.cms, text(args, 'global'));
-      const doc = await operations.updateGlobal(withLocale(ctx, args), { slug: global.slug, data: draftData(global, object(args, 'data')), draft: global.drafts, depth: 0 });
+      const doc = await operations.updateGlobal(withLocale(ctx, args), {
+        slug: global.slug,
+        data: draftData(global, object(args, 'data')),
+        draft: global.drafts,
+        depth: 0,
+      });
       return { doc, message: global.drafts ? 'Saved as a draft; publish it with the publish tool.' : 'Saved.' };
     },
   },
@@ -126,9 +207,16 @@ export const TOOLS: Tool[] = [
     run: async (ctx, args) => {
       const filename = text(args, 'filename');
       const base64 = text(args, 'data');
-      if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64)) throw new APIError(400, '"data" must be the file\'s bytes in base64.', 'data');
+      if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64))
+        throw new APIError(400, '"data" must be the file\'s bytes in base64.', 'data');
       const fields = args.fields === undefined ? {} : object(args, 'fields');
-      const doc = await operations.upload(ctx, { receive: async (limits) => ({ file: await stageLocalFile({ data: Buffer.from(base64, 'base64'), name: filename }, limits), data: fields }), depth: 0 });
+      const doc = await operations.upload(ctx, {
+        receive: async (limits) => ({
+          file: await stageLocalFile({ data: Buffer.from(base64, 'base64'), name: filename }, limits),
+          data: fields,
+        }),
+        depth: 0,
+      });
       return { doc, message: 'Uploaded.' };
     },
   },

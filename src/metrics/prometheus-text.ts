@@ -5,7 +5,14 @@
 import { LATENCY_BUCKETS, type Metrics } from './registry.ts';
 
 /** The response cache's figures (src/cache/response-cache.ts); null when the config turns it off. */
-export type CacheFigures = { entries: number; bytes: number; maxBytes: number; hits: number; misses: number; evictions: number } | null;
+export type CacheFigures = {
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+  hits: number;
+  misses: number;
+  evictions: number;
+} | null;
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -24,23 +31,40 @@ function family(name: string, type: 'counter' | 'gauge' | 'histogram', help: str
   return `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${samples.join('\n')}${samples.length ? '\n' : ''}`;
 }
 
-export function renderMetrics(metrics: Metrics, gauges: { databaseBytes: number; uptimeSeconds: number; cache: CacheFigures }): string {
+export function renderMetrics(
+  metrics: Metrics,
+  gauges: { databaseBytes: number; uptimeSeconds: number; cache: CacheFigures },
+): string {
   const requests = [...metrics.requests].map(([key, count]) => {
     const [method, route, status] = key.split(' ') as [string, string, string];
     return sample('cms_http_requests_total', { method, route, status }, count);
   });
   const h = metrics.latency;
   let cumulative = 0;
-  const latency = LATENCY_BUCKETS.map((le, i) => sample('cms_http_request_duration_seconds_bucket', { le: String(le) }, (cumulative += h.buckets[i]!)));
+  const latency = LATENCY_BUCKETS.map((le, i) =>
+    sample('cms_http_request_duration_seconds_bucket', { le: String(le) }, (cumulative += h.buckets[i]!)),
+  );
   latency.push(
     sample('cms_http_request_duration_seconds_bucket', { le: '+Inf' }, h.count),
     sample('cms_http_request_duration_seconds_sum', {}, h.sum),
     sample('cms_http_request_duration_seconds_count', {}, h.count),
   );
-  const outcomes = Object.entries(metrics.webhookAttempts).map(([outcome, n]) => sample('cms_webhook_attempts_total', { outcome }, n));
+  const outcomes = Object.entries(metrics.webhookAttempts).map(([outcome, n]) =>
+    sample('cms_webhook_attempts_total', { outcome }, n),
+  );
   return [
-    family('cms_http_requests_total', 'counter', 'HTTP requests answered, by method, route pattern and status.', requests),
-    family('cms_http_request_duration_seconds', 'histogram', 'Time to answer HTTP requests (until the headers are sent).', latency),
+    family(
+      'cms_http_requests_total',
+      'counter',
+      'HTTP requests answered, by method, route pattern and status.',
+      requests,
+    ),
+    family(
+      'cms_http_request_duration_seconds',
+      'histogram',
+      'Time to answer HTTP requests (until the headers are sent).',
+      latency,
+    ),
     family('cms_job_runs_total', 'counter', 'Runs of the job runner (loop, /jobs/run, Local API), by outcome.', [
       sample('cms_job_runs_total', { outcome: 'ok' }, metrics.jobRuns.ok),
       sample('cms_job_runs_total', { outcome: 'error' }, metrics.jobRuns.error),
@@ -49,22 +73,47 @@ export function renderMetrics(metrics: Metrics, gauges: { databaseBytes: number;
       sample('cms_scheduled_jobs_total', { outcome: 'ran' }, metrics.jobs.ran),
       sample('cms_scheduled_jobs_total', { outcome: 'failed' }, metrics.jobs.failed),
     ]),
-    family('cms_webhook_attempts_total', 'counter', 'Webhook delivery attempts, by outcome (sent, retry, failed, interrupted).', outcomes),
-    family('cms_database_size_bytes', 'gauge', 'Size of the database, as its engine counts it.', [sample('cms_database_size_bytes', {}, gauges.databaseBytes)]),
-    family('cms_uptime_seconds', 'gauge', 'Seconds since the instance started.', [sample('cms_uptime_seconds', {}, gauges.uptimeSeconds)]),
+    family(
+      'cms_webhook_attempts_total',
+      'counter',
+      'Webhook delivery attempts, by outcome (sent, retry, failed, interrupted).',
+      outcomes,
+    ),
+    family('cms_database_size_bytes', 'gauge', 'Size of the database, as its engine counts it.', [
+      sample('cms_database_size_bytes', {}, gauges.databaseBytes),
+    ]),
+    family('cms_uptime_seconds', 'gauge', 'Seconds since the instance started.', [
+      sample('cms_uptime_seconds', {}, gauges.uptimeSeconds),
+    ]),
     ...(gauges.cache ? cacheFamilies(gauges.cache) : []),
   ].join('');
 }
 
 function cacheFamilies(cache: NonNullable<CacheFigures>): string[] {
   return [
-    family('cms_response_cache_entries', 'gauge', 'Answers kept in the response cache.', [sample('cms_response_cache_entries', {}, cache.entries)]),
-    family('cms_response_cache_bytes', 'gauge', 'Memory the kept answers take, as the cache counts it.', [sample('cms_response_cache_bytes', {}, cache.bytes)]),
-    family('cms_response_cache_max_bytes', 'gauge', 'The configured bound of cms_response_cache_bytes (cache.maxSize).', [sample('cms_response_cache_max_bytes', {}, cache.maxBytes)]),
-    family('cms_response_cache_lookups_total', 'counter', 'Cacheable reads, by result: hit (served as kept) or miss (computed).', [
-      sample('cms_response_cache_lookups_total', { result: 'hit' }, cache.hits),
-      sample('cms_response_cache_lookups_total', { result: 'miss' }, cache.misses),
+    family('cms_response_cache_entries', 'gauge', 'Answers kept in the response cache.', [
+      sample('cms_response_cache_entries', {}, cache.entries),
     ]),
-    family('cms_response_cache_evictions_total', 'counter', 'Answers dropped to stay within cache.maxSize.', [sample('cms_response_cache_evictions_total', {}, cache.evictions)]),
+    family('cms_response_cache_bytes', 'gauge', 'Memory the kept answers take, as the cache counts it.', [
+      sample('cms_response_cache_bytes', {}, cache.bytes),
+    ]),
+    family(
+      'cms_response_cache_max_bytes',
+      'gauge',
+      'The configured bound of cms_response_cache_bytes (cache.maxSize).',
+      [sample('cms_response_cache_max_bytes', {}, cache.maxBytes)],
+    ),
+    family(
+      'cms_response_cache_lookups_total',
+      'counter',
+      'Cacheable reads, by result: hit (served as kept) or miss (computed).',
+      [
+        sample('cms_response_cache_lookups_total', { result: 'hit' }, cache.hits),
+        sample('cms_response_cache_lookups_total', { result: 'miss' }, cache.misses),
+      ],
+    ),
+    family('cms_response_cache_evictions_total', 'counter', 'Answers dropped to stay within cache.maxSize.', [
+      sample('cms_response_cache_evictions_total', {}, cache.evictions),
+    ]),
   ];
 }

@@ -29,10 +29,11 @@ export async function refusedFields(config: SanitizedConfig, mayRead: MayRead): 
 export function callerConfig(config: SanitizedConfig, refused: string[]): SanitizedConfig {
   if (refused.length === 0) return config;
   const set = new Set(refused);
-  const hide = (owner: string, fields: SanitizedField[]): SanitizedField[] => fields.map((field) => {
-    if (set.has(`${owner}.${field.path}`)) return { ...field, hidden: true };
-    return field.fields ? { ...field, fields: hide(owner, field.fields) } : field;
-  });
+  const hide = (owner: string, fields: SanitizedField[]): SanitizedField[] =>
+    fields.map((field) => {
+      if (set.has(`${owner}.${field.path}`)) return { ...field, hidden: true };
+      return field.fields ? { ...field, fields: hide(owner, field.fields) } : field;
+    });
   return {
     ...config,
     collections: config.collections.map((c) => ({ ...c, fields: hide(c.slug, c.fields) })),

@@ -15,17 +15,37 @@ const nullableInteger = { type: ['integer', 'null'] };
 export function listOf(items: Schema): Schema {
   return {
     type: 'object',
-    required: ['docs', 'totalDocs', 'limit', 'page', 'totalPages', 'hasNextPage', 'hasPrevPage', 'nextPage', 'prevPage'],
+    required: [
+      'docs',
+      'totalDocs',
+      'limit',
+      'page',
+      'totalPages',
+      'hasNextPage',
+      'hasPrevPage',
+      'nextPage',
+      'prevPage',
+    ],
     properties: {
-      docs: { type: 'array', items }, totalDocs: integer, limit: integer, page: integer, totalPages: integer,
-      hasNextPage: { type: 'boolean' }, hasPrevPage: { type: 'boolean' }, nextPage: nullableInteger, prevPage: nullableInteger,
+      docs: { type: 'array', items },
+      totalDocs: integer,
+      limit: integer,
+      page: integer,
+      totalPages: integer,
+      hasNextPage: { type: 'boolean' },
+      hasPrevPage: { type: 'boolean' },
+      nextPage: nullableInteger,
+      prevPage: nullableInteger,
     },
   };
 }
 
 /** `{ doc, message }`, the answer of every single-document write. */
-export const docAnswer = (doc: Schema, extra: Record<string, Schema> = {}): Schema =>
-  ({ type: 'object', required: ['doc', 'message'], properties: { doc, message: string, ...extra } });
+export const docAnswer = (doc: Schema, extra: Record<string, Schema> = {}): Schema => ({
+  type: 'object',
+  required: ['doc', 'message'],
+  properties: { doc, message: string, ...extra },
+});
 
 /** `status` and its Payload alias `_status` on collections and globals with drafts (docs/documents.md, docs/payload-compatibility.md). */
 export function statusProperties(drafts: boolean): Record<string, Schema> {
@@ -44,9 +64,24 @@ function querySchemas(): Record<string, Schema> {
   const ops = (names: string[], schema: Schema) => Object.fromEntries(names.map((n) => [n, schema]));
   return {
     WhereCondition: {
-      type: 'object', additionalProperties: false,
+      type: 'object',
+      additionalProperties: false,
       properties: {
-        ...ops(['equals', 'not_equals', 'gt', 'gte', 'lt', 'lte', 'greater_than', 'greater_than_equal', 'less_than', 'less_than_equal'], scalar),
+        ...ops(
+          [
+            'equals',
+            'not_equals',
+            'gt',
+            'gte',
+            'lt',
+            'lte',
+            'greater_than',
+            'greater_than_equal',
+            'less_than',
+            'less_than_equal',
+          ],
+          scalar,
+        ),
         ...ops(['in', 'not_in'], scalars),
         ...ops(['like', 'not_like', 'contains'], string),
         exists: { anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }] },
@@ -54,7 +89,8 @@ function querySchemas(): Record<string, Schema> {
     },
     Where: {
       type: 'object',
-      description: 'Field paths (`title`, `seo.title`, `links.url`, `category.name`) to conditions; `and`/`or` take lists of further `where` objects.',
+      description:
+        'Field paths (`title`, `seo.title`, `links.url`, `category.name`) to conditions; `and`/`or` take lists of further `where` objects.',
       properties: { and: { type: 'array', items: ref('Where') }, or: { type: 'array', items: ref('Where') } },
       additionalProperties: { anyOf: [ref('WhereCondition'), { type: 'array', items: ref('Where') }] },
     },
@@ -76,54 +112,104 @@ export function sharedSchemas(config: SanitizedConfig): Record<string, Schema> {
   return {
     ...querySchemas(),
     Error: {
-      type: 'object', required: ['errors'],
+      type: 'object',
+      required: ['errors'],
       properties: {
         errors: {
-          type: 'array', minItems: 1,
-          items: { type: 'object', required: ['message'], properties: { message: string, field: string, path: string } },
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['message'],
+            properties: { message: string, field: string, path: string },
+          },
         },
       },
     },
     ScheduledJob: {
-      type: 'object', required: ['id', 'action', 'at', 'parent', 'state', 'createdAt'],
+      type: 'object',
+      required: ['id', 'action', 'at', 'parent', 'state', 'createdAt'],
       properties: {
-        id: integer, action: { enum: ['publish', 'unpublish'] }, at: string, parent: { type: ['integer', 'string', 'null'] },
-        state: string, createdAt: string, ...(target ? { collection: string, global: string } : {}),
+        id: integer,
+        action: { enum: ['publish', 'unpublish'] },
+        at: string,
+        parent: { type: ['integer', 'string', 'null'] },
+        state: string,
+        createdAt: string,
+        ...(target ? { collection: string, global: string } : {}),
       },
     },
     ScheduleRequest: {
-      type: 'object', required: ['action', 'at'],
+      type: 'object',
+      required: ['action', 'at'],
       properties: { action: { enum: ['publish', 'unpublish'] }, at: { type: 'string', format: 'date-time' } },
     },
     LoginRequest: {
-      type: 'object', required: ['email', 'password'],
-      properties: { email: string, password: string, code: { type: 'string', description: 'TOTP or recovery code, when two-factor sign-in is on.' } },
+      type: 'object',
+      required: ['email', 'password'],
+      properties: {
+        email: string,
+        password: string,
+        code: { type: 'string', description: 'TOTP or recovery code, when two-factor sign-in is on.' },
+      },
     },
     LoginResult: {
-      type: 'object', required: ['user', 'token', 'exp', 'csrfToken'],
-      properties: { message: string, user: ref('Users'), token: string, exp: integer, csrfToken: string, twoFactorSetupRequired: { type: 'boolean' } },
+      type: 'object',
+      required: ['user', 'token', 'exp', 'csrfToken'],
+      properties: {
+        message: string,
+        user: ref('Users'),
+        token: string,
+        exp: integer,
+        csrfToken: string,
+        twoFactorSetupRequired: { type: 'boolean' },
+      },
     },
     Session: {
-      type: 'object', required: ['id', 'createdAt', 'lastUsedAt', 'expiresAt', 'current'],
-      properties: { id: string, createdAt: string, lastUsedAt: string, expiresAt: string, userAgent: nullableString, ip: nullableString, current: { type: 'boolean' } },
+      type: 'object',
+      required: ['id', 'createdAt', 'lastUsedAt', 'expiresAt', 'current'],
+      properties: {
+        id: string,
+        createdAt: string,
+        lastUsedAt: string,
+        expiresAt: string,
+        userAgent: nullableString,
+        ip: nullableString,
+        current: { type: 'boolean' },
+      },
     },
     Backup: {
-      type: 'object', required: ['name'],
+      type: 'object',
+      required: ['name'],
       properties: { name: string, size: integer, createdAt: string },
     },
     WebhookDelivery: {
-      type: 'object', required: ['id', 'event', 'url', 'state', 'attempts', 'createdAt'],
+      type: 'object',
+      required: ['id', 'event', 'url', 'state', 'attempts', 'createdAt'],
       properties: {
-        id: { type: ['integer', 'string'] }, event: string, url: string, collection: nullableString, global: nullableString,
-        docId: { type: ['integer', 'string', 'null'] }, state: { enum: ['pending', 'sending', 'failed'] }, attempts: integer,
-        lastError: nullableString, nextAttemptAt: nullableString, createdAt: string,
+        id: { type: ['integer', 'string'] },
+        event: string,
+        url: string,
+        collection: nullableString,
+        global: nullableString,
+        docId: { type: ['integer', 'string', 'null'] },
+        state: { enum: ['pending', 'sending', 'failed'] },
+        attempts: integer,
+        lastError: nullableString,
+        nextAttemptAt: nullableString,
+        createdAt: string,
       },
     },
     JobRun: {
-      type: 'object', required: ['jobs', 'webhooks'],
+      type: 'object',
+      required: ['jobs', 'webhooks'],
       properties: {
         jobs: { type: 'object', required: ['ran', 'failed'], properties: { ran: integer, failed: integer } },
-        webhooks: { type: 'object', required: ['sent', 'failed', 'pending'], properties: { sent: integer, failed: integer, pending: integer } },
+        webhooks: {
+          type: 'object',
+          required: ['sent', 'failed', 'pending'],
+          properties: { sent: integer, failed: integer, pending: integer },
+        },
       },
     },
   };
@@ -132,39 +218,116 @@ export function sharedSchemas(config: SanitizedConfig): Record<string, Schema> {
 /** A version record (docs/drafts-and-versions.md): `version` holds the document as it was saved. */
 export function versionRecord(document: Schema): Schema {
   return {
-    type: 'object', required: ['id', 'parent', 'version', 'createdAt', 'updatedAt', 'latest'],
-    properties: { id: integer, parent: { type: ['integer', 'string', 'null'] }, version: document, status: string, createdAt: string, updatedAt: string, latest: { type: 'boolean' }, author: {} },
+    type: 'object',
+    required: ['id', 'parent', 'version', 'createdAt', 'updatedAt', 'latest'],
+    properties: {
+      id: integer,
+      parent: { type: ['integer', 'string', 'null'] },
+      version: document,
+      status: string,
+      createdAt: string,
+      updatedAt: string,
+      latest: { type: 'boolean' },
+      author: {},
+    },
   };
 }
 
-const queryParameter = (name: string, schema: Schema, description: string) => ({ name, in: 'query', required: false, schema, description });
+const queryParameter = (name: string, schema: Schema, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  description,
+});
 
 export function sharedParameters(config: SanitizedConfig): Record<string, unknown> {
   const locales = config.localization?.locales;
   return {
-    where: { ...queryParameter('where', ref('Where'), 'Filter: `where[<field>][<operator>]=<value>` (qs bracket form), or a JSON object; `and`/`or` nest.'), style: 'deepObject', explode: true },
+    where: {
+      ...queryParameter(
+        'where',
+        ref('Where'),
+        'Filter: `where[<field>][<operator>]=<value>` (qs bracket form), or a JSON object; `and`/`or` nest.',
+      ),
+      style: 'deepObject',
+      explode: true,
+    },
     sort: queryParameter('sort', string, 'A field name; a leading `-` sorts descending.'),
     limit: queryParameter('limit', { type: 'integer', minimum: 1, maximum: 100, default: 10 }, 'Page size, 1 to 100.'),
     page: queryParameter('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number.'),
-    depth: queryParameter('depth', { type: 'integer', minimum: 0, maximum: 3, default: 1 }, 'How deep relationships are populated; 0 gives ids.'),
-    draft: queryParameter('draft', { enum: ['true', 'false'] }, 'Read the pending draft, or save as a draft (logged-in users).'),
-    select: { ...queryParameter('select', ref('Select'), '`select[<field>]=true` returns only those fields, `=false` omits them.'), style: 'deepObject', explode: true },
-    populate: { ...queryParameter('populate', ref('Populate'), '`populate[<collection>][<field>]=true` narrows populated documents.'), style: 'deepObject', explode: true },
-    pagination: queryParameter('pagination', { enum: ['true', 'false'] }, '`false` returns every matching document in one answer.'),
+    depth: queryParameter(
+      'depth',
+      { type: 'integer', minimum: 0, maximum: 3, default: 1 },
+      'How deep relationships are populated; 0 gives ids.',
+    ),
+    draft: queryParameter(
+      'draft',
+      { enum: ['true', 'false'] },
+      'Read the pending draft, or save as a draft (logged-in users).',
+    ),
+    select: {
+      ...queryParameter(
+        'select',
+        ref('Select'),
+        '`select[<field>]=true` returns only those fields, `=false` omits them.',
+      ),
+      style: 'deepObject',
+      explode: true,
+    },
+    populate: {
+      ...queryParameter(
+        'populate',
+        ref('Populate'),
+        '`populate[<collection>][<field>]=true` narrows populated documents.',
+      ),
+      style: 'deepObject',
+      explode: true,
+    },
+    pagination: queryParameter(
+      'pagination',
+      { enum: ['true', 'false'] },
+      '`false` returns every matching document in one answer.',
+    ),
     preview: queryParameter('preview', string, 'A preview token: the current draft without login.'),
-    ...(locales ? {
-      locale: queryParameter('locale', { enum: [...locales, 'all'] }, 'The locale to read or write; `all` reads every locale keyed by code.'),
-      fallbackLocale: queryParameter('fallback-locale', string, '`false` turns off the fallback to the default locale.'),
-    } : {}),
+    ...(locales
+      ? {
+          locale: queryParameter(
+            'locale',
+            { enum: [...locales, 'all'] },
+            'The locale to read or write; `all` reads every locale keyed by code.',
+          ),
+          fallbackLocale: queryParameter(
+            'fallback-locale',
+            string,
+            '`false` turns off the fallback to the default locale.',
+          ),
+        }
+      : {}),
   };
 }
 
 /** Cookie sessions need the CSRF header on writes; bearer sessions and API keys do not (docs/accounts.md). */
 export const securitySchemes = {
-  bearerSession: { type: 'http', scheme: 'bearer', description: 'A session token (the `cms-session` value), as `Bearer` or `JWT`.' },
-  apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'cms_…', description: 'An API key, acting as its user within its scopes; also `users API-Key <key>`.' },
+  bearerSession: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A session token (the `cms-session` value), as `Bearer` or `JWT`.',
+  },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'cms_…',
+    description: 'An API key, acting as its user within its scopes; also `users API-Key <key>`.',
+  },
   sessionCookie: { type: 'apiKey', in: 'cookie', name: 'cms-session' },
-  csrfToken: { type: 'apiKey', in: 'header', name: 'x-csrf-token', description: 'Required with the cookie on POST, PATCH, PUT and DELETE; from the login answer, `GET /users/me` or the `cms-csrf` cookie.' },
+  csrfToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-csrf-token',
+    description:
+      'Required with the cookie on POST, PATCH, PUT and DELETE; from the login answer, `GET /users/me` or the `cms-csrf` cookie.',
+  },
   cronSecret: { type: 'http', scheme: 'bearer', description: 'The cron secret (`jobs.secret` or CMS_CRON_SECRET).' },
 };
 

@@ -30,7 +30,8 @@ export function openAPIDocument(config: SanitizedConfig): Record<string, unknown
     info: {
       title: 'CMS API',
       version: pkg.version,
-      description: 'Generated from this instance\'s config. Errors answer `{ errors: [{ message, field? }] }`. Cookie sessions send `x-csrf-token` on writes; bearer sessions and API keys do not.',
+      description:
+        "Generated from this instance's config. Errors answer `{ errors: [{ message, field? }] }`. Cookie sessions send `x-csrf-token` on writes; bearer sessions and API keys do not.",
     },
     // Relative, so the document holds wherever the instance is served; absolute when serverURL is set.
     servers: [{ url: `${config.serverURL ?? ''}${config.routes.api}` || '/' }],

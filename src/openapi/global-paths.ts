@@ -12,7 +12,10 @@ export const globalSchemaName = (global: SanitizedGlobal) => `${schemaName(globa
 
 export function globalSchemas(config: SanitizedConfig, global: SanitizedGlobal): Record<string, Schema> {
   const name = globalSchemaName(global);
-  return { [name]: documentSchema(config, global, 'global'), [`${name}Update`]: objectOf(global.fields, 'write', statusProperties(global.drafts)) };
+  return {
+    [name]: documentSchema(config, global, 'global'),
+    [`${name}Update`]: objectOf(global.fields, 'write', statusProperties(global.drafts)),
+  };
 }
 
 export function globalPaths(config: SanitizedConfig, global: SanitizedGlobal): Paths {
@@ -21,26 +24,58 @@ export function globalPaths(config: SanitizedConfig, global: SanitizedGlobal): P
   const tags = [`globals/${global.slug}`];
   const locale = localeParameters(config);
   const doc = ref(name);
-  const saved = { type: 'object', required: ['doc', 'result', 'message'], properties: { doc, result: doc, message: { type: 'string' } } };
+  const saved = {
+    type: 'object',
+    required: ['doc', 'result', 'message'],
+    properties: { doc, result: doc, message: { type: 'string' } },
+  };
   const paths: Paths = {
     [base]: {
-      get: operation('get', base, { summary: `Read the ${global.slug} global`, tags, parameters: [parameter('depth'), parameter('draft'), parameter('select'), parameter('populate'), parameter('preview'), ...locale], ok: { 200: json(doc) }, errors: [400, 401, 403] }),
+      get: operation('get', base, {
+        summary: `Read the ${global.slug} global`,
+        tags,
+        parameters: [
+          parameter('depth'),
+          parameter('draft'),
+          parameter('select'),
+          parameter('populate'),
+          parameter('preview'),
+          ...locale,
+        ],
+        ok: { 200: json(doc) },
+        errors: [400, 401, 403],
+      }),
       post: operation('post', base, {
         summary: `Save the ${global.slug} global`,
-        description: 'With `X-HTTP-Method-Override: GET` and a JSON body `{ data?, depth?, locale?, draft? }` this reads the global with `data` merged over it and saves nothing (docs/payload-compatibility.md); the answer is then the document.',
-        tags, parameters: [parameter('depth'), parameter('draft'), ...locale], body: ref(`${name}Update`),
-        ok: { 200: json({ anyOf: [saved, doc] }) }, errors: [400, 401, 403],
+        description:
+          'With `X-HTTP-Method-Override: GET` and a JSON body `{ data?, depth?, locale?, draft? }` this reads the global with `data` merged over it and saves nothing (docs/payload-compatibility.md); the answer is then the document.',
+        tags,
+        parameters: [parameter('depth'), parameter('draft'), ...locale],
+        body: ref(`${name}Update`),
+        ok: { 200: json({ anyOf: [saved, doc] }) },
+        errors: [400, 401, 403],
       }),
     },
     [`${base}/preview`]: {
-      post: operation('post', `${base}/preview`, { summary: `Live preview of unsaved changes to the ${global.slug} global`, tags, parameters: [parameter('depth'), ...locale], body: { type: 'object' }, ok: { 200: json(previewAnswer(doc)) }, errors: [400, 401, 403] }),
+      post: operation('post', `${base}/preview`, {
+        summary: `Live preview of unsaved changes to the ${global.slug} global`,
+        tags,
+        parameters: [parameter('depth'), ...locale],
+        body: { type: 'object' },
+        ok: { 200: json(previewAnswer(doc)) },
+        errors: [400, 401, 403],
+      }),
     },
   };
   if (global.drafts) {
     const record = versionRecord(doc);
     const drafts = draftPaths(base, { tags, target: [], doc, record, locale });
     // Payload restores a global's version with POST on the version's own path (docs/payload-compatibility.md).
-    drafts[`${base}/versions/{version}`]!.post = { ...drafts[`${base}/versions/{version}/restore`]!.post, operationId: `postGlobals${schemaName(global.slug)}VersionsVersion`, summary: 'Restore a version (Payload\'s path)' };
+    drafts[`${base}/versions/{version}`]!.post = {
+      ...drafts[`${base}/versions/{version}/restore`]!.post,
+      operationId: `postGlobals${schemaName(global.slug)}VersionsVersion`,
+      summary: "Restore a version (Payload's path)",
+    };
     Object.assign(paths, drafts);
   }
   return paths;

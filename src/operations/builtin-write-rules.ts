@@ -11,7 +11,10 @@ import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 
 type Doc = Record<string, unknown>;
-type WriteRule = (data: Doc, write: { operation: 'create' | 'update'; internal?: boolean }) => Promise<{ system?: Doc; reveal?: Doc }>;
+type WriteRule = (
+  data: Doc,
+  write: { operation: 'create' | 'update'; internal?: boolean },
+) => Promise<{ system?: Doc; reveal?: Doc }>;
 
 // `mcp:publish` lets an assistant over MCP publish, unpublish, schedule and delete (docs/mcp.md).
 const SCOPE = /^(\*|mcp:publish|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;
@@ -43,9 +46,17 @@ export const BUILT_IN_WRITE_RULES: Partial<Record<NonNullable<SanitizedCollectio
 };
 
 /** Documents of upload collections come from uploads; the fields the upload sets cannot be written (except by the upload). */
-export function uploadWriteRule(slug: string, data: Doc, { operation, internal }: { operation: 'create' | 'update'; internal?: boolean }): void {
+export function uploadWriteRule(
+  slug: string,
+  data: Doc,
+  { operation, internal }: { operation: 'create' | 'update'; internal?: boolean },
+): void {
   if (internal) return;
-  if (operation === 'create') throw badRequest(`A ${slug} document is created by uploading a file (POST /${slug} as multipart/form-data, or upload()).`, 'file');
+  if (operation === 'create')
+    throw badRequest(
+      `A ${slug} document is created by uploading a file (POST /${slug} as multipart/form-data, or upload()).`,
+      'file',
+    );
   for (const key of Object.keys(data)) {
     if (MEDIA_SYSTEM_FIELDS.has(key)) throw badRequest(`"${key}" is set by the upload and cannot be changed.`, key);
   }

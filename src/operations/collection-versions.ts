@@ -21,7 +21,15 @@ import { presentVersions } from './present-version.ts';
 import { restoreVersion } from './restore-version.ts';
 import { localeOf, type OperationContext } from './context.ts';
 
-export type FindCollectionVersionsArgs = { collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; author?: boolean };
+export type FindCollectionVersionsArgs = {
+  collection: string;
+  where?: Where;
+  sort?: string;
+  limit?: number;
+  page?: number;
+  depth?: number;
+  author?: boolean;
+};
 export type CollectionVersionArgs = { collection: string; version: number | string; depth?: number; author?: boolean };
 
 export async function findCollectionVersions(ctx: OperationContext, args: FindCollectionVersionsArgs) {
@@ -35,16 +43,27 @@ export async function findCollectionVersions(ctx: OperationContext, args: FindCo
   const locale = localeOf(ctx);
   const readWhere = await checkAccess(ctx, collection, 'read');
   const updateWhere = await checkAccess(ctx, collection, 'update');
-  const documents = andParts([compileWhere(dialect, collection, readWhere, locale, TRUSTED), compileWhere(dialect, collection, updateWhere, locale, TRUSTED)]);
+  const documents = andParts([
+    compileWhere(dialect, collection, readWhere, locale, TRUSTED),
+    compileWhere(dialect, collection, updateWhere, locale, TRUSTED),
+  ]);
   const where = andParts([
     { sql: `"kind" = 'collection' AND "slug" = ?`, params: [collection.slug] },
-    { sql: `"parent" IN (SELECT "id" FROM ${quote(collection.table)}${documents ? ` WHERE ${documents.sql}` : ''})`, params: documents?.params ?? [] },
+    {
+      sql: `"parent" IN (SELECT "id" FROM ${quote(collection.table)}${documents ? ` WHERE ${documents.sql}` : ''})`,
+      params: documents?.params ?? [],
+    },
     versionRecordsWhere(dialect, args.where),
   ]);
   const orderBy = versionRecordsOrder(dialect, args.sort);
   const totalDocs = await countRows(ctx.cms.store, VERSION_RECORDS, where);
-  const rows = totalDocs ? await selectRows(ctx.cms.store, VERSION_RECORDS, where, orderBy, limit, (page - 1) * limit) : [];
-  return { docs: await presentVersions(ctx, collection, rows as never, args.depth ?? 1, args.author), ...pageInfo(totalDocs, limit, page) };
+  const rows = totalDocs
+    ? await selectRows(ctx.cms.store, VERSION_RECORDS, where, orderBy, limit, (page - 1) * limit)
+    : [];
+  return {
+    docs: await presentVersions(ctx, collection, rows as never, args.depth ?? 1, args.author),
+    ...pageInfo(totalDocs, limit, page),
+  };
 }
 
 /** One version record; its document must be one the caller may update (else 404/401/403 as the nested route). */

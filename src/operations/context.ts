@@ -48,7 +48,12 @@ export function createContext(cms: CMS, overrides: Partial<OperationContext> = {
 
 /** Who is writing, as plain data for the change's transaction (src/audit). */
 export function originOf(ctx: OperationContext): WriteOrigin {
-  const origin: WriteOrigin = { user: ctx.user?.id ?? null, apiKey: ctx.apiKey ?? null, via: ctx.via, ip: ctx.ip ?? null };
+  const origin: WriteOrigin = {
+    user: ctx.user?.id ?? null,
+    apiKey: ctx.apiKey ?? null,
+    via: ctx.via,
+    ip: ctx.ip ?? null,
+  };
   if (ctx.auditAction) origin.action = ctx.auditAction;
   return origin;
 }
@@ -71,7 +76,11 @@ export function singleLocaleOf(ctx: OperationContext): string | undefined {
  * A rule's or hook's arguments with `req` behind a getter, so that looking at the request (even by
  * destructuring it) marks the answer as one the response cache must not keep (docs/caching.md).
  */
-export function withRequest<T extends object>(ctx: OperationContext, args: T, req: unknown = ctx.req): T & { req: any } {
+export function withRequest<T extends object>(
+  ctx: OperationContext,
+  args: T,
+  req: unknown = ctx.req,
+): T & { req: any } {
   return Object.defineProperty(args, 'req', {
     enumerable: true,
     get() {

@@ -39,15 +39,28 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
     return presentDoc(ctx, collection, trashed, 0);
   }
   const now = isoNow(ctx.cms.clock);
-  await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
-    const write = () => deleteRow(scope.tx, collection, id);
-    if (collection.builtIn === 'users') {
-      await guardLastActiveAdmin(scope.tx, write);
-      await forgetAccount(scope.tx, id);
-    } else await write();
-    await forgetDocumentHistory(ctx.cms, scope.tx, collection, id);
-    if (!announced) await scope.emit({ type: 'delete', collection: collection.slug, id, doc: existing, previousDoc: existing, timestamp: now });
-  }, originOf(ctx));
+  await inTransaction(
+    ctx.cms.store,
+    ctx.cms.events,
+    async (scope) => {
+      const write = () => deleteRow(scope.tx, collection, id);
+      if (collection.builtIn === 'users') {
+        await guardLastActiveAdmin(scope.tx, write);
+        await forgetAccount(scope.tx, id);
+      } else await write();
+      await forgetDocumentHistory(ctx.cms, scope.tx, collection, id);
+      if (!announced)
+        await scope.emit({
+          type: 'delete',
+          collection: collection.slug,
+          id,
+          doc: existing,
+          previousDoc: existing,
+          timestamp: now,
+        });
+    },
+    originOf(ctx),
+  );
   if (isUploadCollection(collection)) await deleteMediaFiles(ctx.cms, existing);
   if (!announced) await runSideEffectHooks(ctx, collection, 'afterDelete', { id, doc: existing, operation: 'delete' });
   return presentDoc(ctx, collection, existing, 0);

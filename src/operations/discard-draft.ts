@@ -14,7 +14,12 @@ export async function discardDraft(ctx: OperationContext, args: DiscardDraftArgs
   const { entity, owner, live } = await loadForUpdate(ctx, args, { drafts: true });
   const removed = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
     const count = await deletePendingDrafts(scope.tx, owner);
-    if (count) await writeAuditEntry(scope.tx, ctx.cms, { action: 'discard_draft', ...subjectOf(eventSubject(owner)), origin: originOf(ctx) });
+    if (count)
+      await writeAuditEntry(scope.tx, ctx.cms, {
+        action: 'discard_draft',
+        ...subjectOf(eventSubject(owner)),
+        origin: originOf(ctx),
+      });
     return count;
   });
   if (!removed) throw notFound('There is no pending draft to discard.');

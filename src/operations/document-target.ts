@@ -25,7 +25,11 @@ export function requireDrafts(entity: Entity): void {
   if (!entity.drafts) throw badRequest(`"${entity.slug}" does not have drafts enabled.`);
 }
 
-export async function loadForUpdate(ctx: OperationContext, ref: DocumentRef, options: { drafts?: boolean } = {}): Promise<Target> {
+export async function loadForUpdate(
+  ctx: OperationContext,
+  ref: DocumentRef,
+  options: { drafts?: boolean } = {},
+): Promise<Target> {
   const entity = entityOf(ctx, ref);
   if (options.drafts) requireDrafts(entity);
   if (entity.kind === 'global') {

@@ -26,9 +26,15 @@ export async function duplicate(ctx: OperationContext, args: DuplicateArgs): Pro
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(original)) if (!SYSTEM.has(key)) data[key] = value;
   for (const field of collection.fields) copyUnique(field, data);
-  return create(ctx, { collection: collection.slug, data: { ...data, ...args.data }, depth: args.depth, draft: collection.drafts });
+  return create(ctx, {
+    collection: collection.slug,
+    data: { ...data, ...args.data },
+    depth: args.depth,
+    draft: collection.drafts,
+  });
 }
 
 function copyUnique(field: SanitizedField, data: Record<string, unknown>): void {
-  if (field.unique && typeof data[field.name] === 'string' && data[field.name] !== '') data[field.name] = `${data[field.name]} - Copy`;
+  if (field.unique && typeof data[field.name] === 'string' && data[field.name] !== '')
+    data[field.name] = `${data[field.name]} - Copy`;
 }

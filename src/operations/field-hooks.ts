@@ -17,32 +17,58 @@ const hooked = new WeakMap<SanitizedField[], boolean>();
 export function hasFieldHooks(fields: SanitizedField[]): boolean {
   let answer = hooked.get(fields);
   if (answer === undefined) {
-    answer = fields.some((f) => (f.hooks && Object.keys(f.hooks).length > 0)
-      || (f.fields && hasFieldHooks(f.fields)) || (f.blocks?.some((b) => hasFieldHooks(b.fields)) ?? false));
+    answer = fields.some(
+      (f) =>
+        (f.hooks && Object.keys(f.hooks).length > 0) ||
+        (f.fields && hasFieldHooks(f.fields)) ||
+        (f.blocks?.some((b) => hasFieldHooks(b.fields)) ?? false),
+    );
     hooked.set(fields, answer);
   }
   return answer;
 }
 
-export async function runFieldHooks(ctx: OperationContext, fields: SanitizedField[], name: FieldHookName, doc: Doc, args: Omit<Args, 'data'> & { data?: Doc }): Promise<Doc> {
+export async function runFieldHooks(
+  ctx: OperationContext,
+  fields: SanitizedField[],
+  name: FieldHookName,
+  doc: Doc,
+  args: Omit<Args, 'data'> & { data?: Doc },
+): Promise<Doc> {
   if (!hasFieldHooks(fields)) return doc;
   const copy = structuredClone(doc);
   await visit(ctx, fields, name, copy, { ...args, data: args.data ?? copy }, '');
   return copy;
 }
 
-async function visit(ctx: OperationContext, fields: SanitizedField[], name: FieldHookName, sibling: Doc, args: Args, prefix: string): Promise<void> {
+async function visit(
+  ctx: OperationContext,
+  fields: SanitizedField[],
+  name: FieldHookName,
+  sibling: Doc,
+  args: Args,
+  prefix: string,
+): Promise<void> {
   for (const field of fields) {
     const path = prefix ? `${prefix}.${field.name}` : field.name;
     for (const hook of field.hooks?.[name] ?? []) {
-      const result = await hook(withRequest(ctx, {
-        value: sibling[field.name], data: args.data, siblingData: sibling, originalDoc: args.originalDoc,
-        operation: args.operation, user: ctx.user, field, path,
-      }));
+      const result = await hook(
+        withRequest(ctx, {
+          value: sibling[field.name],
+          data: args.data,
+          siblingData: sibling,
+          originalDoc: args.originalDoc,
+          operation: args.operation,
+          user: ctx.user,
+          field,
+          path,
+        }),
+      );
       if (result !== undefined) sibling[field.name] = result;
     }
     const value = sibling[field.name];
-    if (field.type === 'group' && field.fields && isObject(value)) await visit(ctx, field.fields, name, value, args, path);
+    if (field.type === 'group' && field.fields && isObject(value))
+      await visit(ctx, field.fields, name, value, args, path);
     if ((field.type === 'array' || field.type === 'blocks') && Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const row = value[i];

@@ -11,16 +11,26 @@ import { withoutTrashed } from './trash.ts';
 import { parseJoins } from '../query/join-options.ts';
 
 /** `data`: unsaved values merged over the document as read (Payload's method-override read); nothing is saved. */
-export type FindByIDArgs = ShapeArgs & { collection: string; id: number | string; depth?: number; draft?: boolean; preview?: string; data?: unknown; trash?: boolean };
+export type FindByIDArgs = ShapeArgs & {
+  collection: string;
+  id: number | string;
+  depth?: number;
+  draft?: boolean;
+  preview?: string;
+  data?: unknown;
+  trash?: boolean;
+};
 
 export async function findByID(ctx: OperationContext, args: FindByIDArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
   const id = parseId(args.id);
-  if (args.preview !== undefined) return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1, args.richText);
+  if (args.preview !== undefined)
+    return readWithPreviewToken(ctx, { collection: collection.slug, id }, args.preview, args.depth ?? 1, args.richText);
   const accessWhere = withoutTrashed(collection, await checkAccess(ctx, collection, 'read', { id }), args.trash);
   const shape = await readShapeOf(ctx, collection, args);
   let stored = await loadStored(ctx, collection, id, accessWhere);
-  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)) stored = await withPendingDraft(ctx.cms.store, collection, stored);
+  if (args.draft && collection.drafts && (ctx.user || ctx.overrideAccess))
+    stored = await withPendingDraft(ctx.cms.store, collection, stored);
   if (args.data !== undefined) stored = mergeUnsaved(ctx, collection, stored, args.data);
   return presentDoc(ctx, collection, stored, args.depth ?? 1, shape, parseJoins(args.joins));
 }

@@ -14,7 +14,13 @@ import { readRelated } from './populate.ts';
 
 type Doc = Record<string, unknown>;
 
-export async function findRelated(ctx: OperationContext, related: SanitizedCollection, ids: number[], depth: number, joins: JoinRequest = {}): Promise<Map<number, Doc>> {
+export async function findRelated(
+  ctx: OperationContext,
+  related: SanitizedCollection,
+  ids: number[],
+  depth: number,
+  joins: JoinRequest = {},
+): Promise<Map<number, Doc>> {
   const found = await readRelated(ctx, related, [...new Set(ids)]);
   if (!found) return new Map();
   const presented = await presentDocs(ctx, related, found.rows, depth, undefined, joins);

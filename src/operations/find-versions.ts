@@ -16,7 +16,14 @@ import { presentVersions } from './present-version.ts';
 import type { OperationContext } from './context.ts';
 
 /** `author`: add who saved each version to the records (`?author=true`). */
-export type FindVersionsArgs = DocumentRef & { where?: Where; sort?: string; limit?: number; page?: number; depth?: number; author?: boolean };
+export type FindVersionsArgs = DocumentRef & {
+  where?: Where;
+  sort?: string;
+  limit?: number;
+  page?: number;
+  depth?: number;
+  author?: boolean;
+};
 export type FindVersionArgs = DocumentRef & { version: number | string; depth?: number; author?: boolean };
 
 export async function findVersions(ctx: OperationContext, args: FindVersionsArgs) {
@@ -31,8 +38,13 @@ export async function findVersions(ctx: OperationContext, args: FindVersionsArgs
   ]);
   const orderBy = versionRecordsOrder(dialect, args.sort, '-id');
   const totalDocs = await countRows(ctx.cms.store, VERSION_RECORDS, where);
-  const rows = totalDocs ? ((await selectRows(ctx.cms.store, VERSION_RECORDS, where, orderBy, limit, (page - 1) * limit)) as VersionRow[]) : [];
-  return { docs: await presentVersions(ctx, entity, rows, args.depth ?? 1, args.author), ...pageInfo(totalDocs, limit, page) };
+  const rows = totalDocs
+    ? ((await selectRows(ctx.cms.store, VERSION_RECORDS, where, orderBy, limit, (page - 1) * limit)) as VersionRow[])
+    : [];
+  return {
+    docs: await presentVersions(ctx, entity, rows, args.depth ?? 1, args.author),
+    ...pageInfo(totalDocs, limit, page),
+  };
 }
 
 export async function findVersionByID(ctx: OperationContext, args: FindVersionArgs): Promise<Record<string, unknown>> {

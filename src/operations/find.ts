@@ -25,7 +25,13 @@ const byRank = (rows: Row[], ranked: Ranked) => {
 import { parseJoins } from '../query/join-options.ts';
 
 export type FindArgs = ShapeArgs & {
-  collection: string; where?: Where; sort?: string; limit?: number; page?: number; depth?: number; draft?: boolean;
+  collection: string;
+  where?: Where;
+  sort?: string;
+  limit?: number;
+  page?: number;
+  depth?: number;
+  draft?: boolean;
   /** false: every matching document in one answer (docs/payload-compatibility.md). */
   pagination?: boolean;
   /** Full-text search terms (docs/search.md): only matching documents, best first unless `sort` is given. */
@@ -54,14 +60,22 @@ export type PaginatedDocs = {
  * logged-in `draft=true` reads the pending drafts' content as the source. Find, count and the bulk writes
  * all match through here.
  */
-export async function matchDocuments(ctx: OperationContext, collection: SanitizedCollection, args: { where?: Where; draft?: boolean; trash?: boolean }) {
+export async function matchDocuments(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  args: { where?: Where; draft?: boolean; trash?: boolean },
+) {
   const accessWhere = withoutTrashed(collection, await checkAccess(ctx, collection, 'read'), args.trash);
   const locale = localeOf(ctx);
   const { dialect } = ctx.cms.store;
   const rights = await queryRights(ctx, collection);
   const related = await relatedQueries(ctx, collection, args.where, locale);
-  const where = andParts([compileWhere(dialect, collection, accessWhere, locale, TRUSTED), compileWhere(dialect, collection, args.where, locale, rights, related)]);
-  const from = args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(dialect, collection) : null;
+  const where = andParts([
+    compileWhere(dialect, collection, accessWhere, locale, TRUSTED),
+    compileWhere(dialect, collection, args.where, locale, rights, related),
+  ]);
+  const from =
+    args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(dialect, collection) : null;
   return { where, from, rights, locale };
 }
 
@@ -69,13 +83,16 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const collection = getCollection(ctx.cms, args.collection);
   const paginate = args.pagination !== false;
   const limit = args.limit ?? DEFAULT_LIMIT;
-  const page = paginate ? args.page ?? 1 : 1;
+  const page = paginate ? (args.page ?? 1) : 1;
   if (paginate) checkPaging(limit, page);
   const matched = await matchDocuments(ctx, collection, args);
   const { from, rights, locale } = matched;
   const { store } = ctx.cms;
   const searched = args.search === undefined ? null : args.search;
-  const where = searched !== null && args.sort !== undefined ? andParts([matched.where, matchFilter(ctx, collection, searched, matched)]) : matched.where;
+  const where =
+    searched !== null && args.sort !== undefined
+      ? andParts([matched.where, matchFilter(ctx, collection, searched, matched)])
+      : matched.where;
   const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights, args.where, collection.defaultSort);
   const shape = await readShapeOf(ctx, collection, args, rights);
   const offset = paginate ? (page - 1) * limit : 0;
@@ -85,15 +102,40 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
     // Best first: the page of matches is ranked (and counted) before any document row is read.
     const { ranked, total } = await rankedPage(ctx, collection, searched, matched, paginate ? limit : null, offset);
     totalDocs = total;
-    rows = ranked.length ? byRank(await selectRows(store, collection, andParts([where, store.dialect.inList('"id"', ranked.map((r) => r.docId))]), orderBy, null, 0, from), ranked) : [];
+    rows = ranked.length
+      ? byRank(
+          await selectRows(
+            store,
+            collection,
+            andParts([
+              where,
+              store.dialect.inList(
+                '"id"',
+                ranked.map((r) => r.docId),
+              ),
+            ]),
+            orderBy,
+            null,
+            0,
+            from,
+          ),
+          ranked,
+        )
+      : [];
   } else {
     totalDocs = await countRows(store, collection, where, from);
-    rows = totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
+    rows =
+      totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
   }
   const stored = rows.map((r) => rowToDoc(collection, r));
   const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape, parseJoins(args.joins));
   // A whole list is one page holding every document.
-  return { docs, ...(paginate ? pageInfo(totalDocs, limit, page) : { ...pageInfo(totalDocs, Math.max(totalDocs, 1), 1), limit: totalDocs }) };
+  return {
+    docs,
+    ...(paginate
+      ? pageInfo(totalDocs, limit, page)
+      : { ...pageInfo(totalDocs, Math.max(totalDocs, 1), 1), limit: totalDocs }),
+  };
 }
 
 /** `{ totalDocs }` of what the same find would list, under the same read filter (docs/payload-compatibility.md). */

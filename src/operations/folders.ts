@@ -14,12 +14,23 @@ import type { OperationContext } from './context.ts';
 const MAX_DEPTH = 256;
 
 /** Refuses putting folder `id` into `parent` when `parent` is `id` or lies below it. */
-export async function assertFolderPlacement(ctx: OperationContext, folders: SanitizedCollection, id: number, parent: unknown): Promise<void> {
+export async function assertFolderPlacement(
+  ctx: OperationContext,
+  folders: SanitizedCollection,
+  id: number,
+  parent: unknown,
+): Promise<void> {
   let at = typeof parent === 'number' ? parent : null;
   for (let depth = 0; at !== null; depth++) {
-    if (at === id || depth > MAX_DEPTH) throw badRequest('A folder cannot be moved into itself or into one of its own sub-folders.', FOLDER_FIELD);
+    if (at === id || depth > MAX_DEPTH)
+      throw badRequest('A folder cannot be moved into itself or into one of its own sub-folders.', FOLDER_FIELD);
     const row = await selectRowById(ctx.cms.store, folders, at);
-    at = typeof row?.[FOLDER_FIELD] === 'number' ? (row[FOLDER_FIELD] as number) : row?.[FOLDER_FIELD] == null ? null : Number(row[FOLDER_FIELD]);
+    at =
+      typeof row?.[FOLDER_FIELD] === 'number'
+        ? (row[FOLDER_FIELD] as number)
+        : row?.[FOLDER_FIELD] == null
+          ? null
+          : Number(row[FOLDER_FIELD]);
   }
 }
 
@@ -28,6 +39,10 @@ export async function assertFolderEmpty(ctx: OperationContext, id: number): Prom
   const holders = ctx.cms.config.collections.filter((c) => c.folders || c.builtIn === 'folders');
   for (const c of holders) {
     const n = await countRows(ctx.cms.store, c, { sql: `${quote(FOLDER_FIELD)} = ?`, params: [id] });
-    if (n > 0) throw new APIError(409, 'The folder is not empty: move or delete what is in it first (documents in the trash count too).');
+    if (n > 0)
+      throw new APIError(
+        409,
+        'The folder is not empty: move or delete what is in it first (documents in the trash count too).',
+      );
   }
 }

@@ -28,21 +28,40 @@ export function joinFieldsOf(entity: Entity): SanitizedField[] {
   return entity.kind === 'collection' ? entity.fields.filter((f) => f.type === 'join') : [];
 }
 
-export async function readJoins(ctx: OperationContext, entity: Entity, docs: Doc[], depth: number, request: JoinRequest, present: Present): Promise<void> {
+export async function readJoins(
+  ctx: OperationContext,
+  entity: Entity,
+  docs: Doc[],
+  depth: number,
+  request: JoinRequest,
+  present: Present,
+): Promise<void> {
   const fields = joinFieldsOf(entity);
   if (request === false || fields.length === 0 || docs.length === 0) return;
   for (const name of Object.keys(request)) {
-    if (!fields.some((f) => f.name === name)) throw badRequest(`"${name}" is not a join field of ${(entity as SanitizedCollection).slug}.`, `joins.${name}`);
+    if (!fields.some((f) => f.name === name))
+      throw badRequest(`"${name}" is not a join field of ${(entity as SanitizedCollection).slug}.`, `joins.${name}`);
   }
-  for (const field of fields) await readJoin(ctx, entity as SanitizedCollection, field, docs, depth, request[field.name] ?? {}, present);
+  for (const field of fields)
+    await readJoin(ctx, entity as SanitizedCollection, field, docs, depth, request[field.name] ?? {}, present);
 }
 
 /** One join field's value on each of `docs` (their ids are all it reads of them), with `query`'s paging. */
-export async function readJoin(ctx: OperationContext, entity: SanitizedCollection, field: SanitizedField, docs: Doc[], depth: number, query: JoinQuery, present: Present): Promise<void> {
+export async function readJoin(
+  ctx: OperationContext,
+  entity: SanitizedCollection,
+  field: SanitizedField,
+  docs: Doc[],
+  depth: number,
+  query: JoinQuery,
+  present: Present,
+): Promise<void> {
   const target = ctx.cms.config.collectionsBySlug.get(field.collection!)!;
   const limit = query.limit ?? field.defaultLimit ?? 10;
   const page = query.page ?? 1;
-  const empty = () => { for (const doc of docs) doc[field.name] = { docs: [], hasNextPage: false, totalDocs: 0 }; };
+  const empty = () => {
+    for (const doc of docs) doc[field.name] = { docs: [], hasNextPage: false, totalDocs: 0 };
+  };
   let accessWhere: Where | null;
   try {
     accessWhere = await checkAccess(ctx, target, 'read');
@@ -65,7 +84,14 @@ export async function readJoin(ctx: OperationContext, entity: SanitizedCollectio
     compileWhere(store.dialect, target, query.where, locale, rights),
   ]);
   const sort = query.sort ?? field.defaultSort ?? (target as { defaultSort?: string }).defaultSort;
-  const rows = await selectRows(store, target, where, compileSort(store.dialect, target, sort, locale, rights), null, 0);
+  const rows = await selectRows(
+    store,
+    target,
+    where,
+    compileSort(store.dialect, target, sort, locale, rights),
+    null,
+    0,
+  );
   const related = rows.map((row) => rowToDoc(target, row));
 
   // Each related document, in the join's order, under every read document it points at.
@@ -81,12 +107,13 @@ export async function readJoin(ctx: OperationContext, entity: SanitizedCollectio
   const pages = new Map<number, Doc[]>();
   for (const [parent, list] of byParent) pages.set(parent, list.slice((page - 1) * limit, page * limit));
   const shown = [...new Set([...pages.values()].flat())];
-  const presented = depth > 0 ? new Map((await present(ctx, target, shown, depth - 1)).map((d) => [d.id as number, d])) : null;
+  const presented =
+    depth > 0 ? new Map((await present(ctx, target, shown, depth - 1)).map((d) => [d.id as number, d])) : null;
   for (const doc of docs) {
     const list = byParent.get(doc.id as number) ?? [];
     const slice = pages.get(doc.id as number) ?? [];
     doc[field.name] = {
-      docs: slice.map((d) => (presented ? presented.get(d.id as number) ?? null : d.id)),
+      docs: slice.map((d) => (presented ? (presented.get(d.id as number) ?? null) : d.id)),
       hasNextPage: page * limit < list.length,
       totalDocs: list.length,
     };
@@ -96,8 +123,14 @@ export async function readJoin(ctx: OperationContext, entity: SanitizedCollectio
 /** The ids of `slug` documents that the stored document's field `onField` points at (any locale, any row). */
 function pointedAt(fields: SanitizedField[], onField: SanitizedField, slug: string, doc: Doc): Set<number> {
   const ids = new Set<number>();
-  visitValues(fields, doc, (field) => field === onField, ({ field, holder, key }) => {
-    for (const slot of relationSlots(field, holder, key)) if (slot.relationTo === slug) ids.add(slot.id);
-  }, { keyedByLocale: true });
+  visitValues(
+    fields,
+    doc,
+    (field) => field === onField,
+    ({ field, holder, key }) => {
+      for (const slot of relationSlots(field, holder, key)) if (slot.relationTo === slug) ids.add(slot.id);
+    },
+    { keyedByLocale: true },
+  );
   return ids;
 }

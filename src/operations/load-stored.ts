@@ -16,21 +16,41 @@ import { withoutTrashed } from './trash.ts';
 export const GLOBAL_ROW = 1;
 
 /** The stored document (every locale) if it exists and the filter lets it through; else 404. */
-export async function loadStored(ctx: OperationContext, collection: SanitizedCollection, id: number, filter: Parameters<typeof compileWhere>[2] = null): Promise<Record<string, unknown>> {
+export async function loadStored(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  id: number,
+  filter: Parameters<typeof compileWhere>[2] = null,
+): Promise<Record<string, unknown>> {
   const { store } = ctx.cms;
-  const row = await selectRowById(store, collection, id, compileWhere(store.dialect, collection, filter, localeOf(ctx), TRUSTED));
+  const row = await selectRowById(
+    store,
+    collection,
+    id,
+    compileWhere(store.dialect, collection, filter, localeOf(ctx), TRUSTED),
+  );
   if (!row) throw notFound('Document not found.');
   return rowToDoc(collection, row);
 }
 
 /** The stored document if the reader may see it: a read rule that says no is a 401/403, a filter (or the trash, unless `trash`) that hides it a 404. */
-export async function loadReadable(ctx: OperationContext, collection: SanitizedCollection, id: number, trash?: boolean): Promise<Record<string, unknown>> {
+export async function loadReadable(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  id: number,
+  trash?: boolean,
+): Promise<Record<string, unknown>> {
   const readWhere = await checkAccess(ctx, collection, 'read', { id });
   return loadStored(ctx, collection, id, withoutTrashed(collection, readWhere, trash));
 }
 
 /** An access rule that answered with a filter allows only documents that match it. */
-export async function assertMatches(ctx: OperationContext, collection: SanitizedCollection, id: number, where: Where | null): Promise<void> {
+export async function assertMatches(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  id: number,
+  where: Where | null,
+): Promise<void> {
   if (!where) return;
   const { store } = ctx.cms;
   const filter = compileWhere(store.dialect, collection, where, localeOf(ctx), TRUSTED);
@@ -47,7 +67,8 @@ export async function loadGlobal(ctx: OperationContext, global: SanitizedGlobal)
   }
   const doc: Record<string, unknown> = {};
   for (const field of global.fields) {
-    doc[field.name] = storedDefaultOf(field, { user: ctx.user }, ctx.cms.config.localization?.defaultLocale ?? null) ?? null;
+    doc[field.name] =
+      storedDefaultOf(field, { user: ctx.user }, ctx.cms.config.localization?.defaultLocale ?? null) ?? null;
   }
   if (global.drafts) doc.status = 'draft';
   doc.createdAt = null;

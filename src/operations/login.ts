@@ -27,7 +27,11 @@ export type LoginInput = { email?: unknown; password?: unknown; code?: unknown; 
 
 export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
   if (typeof input.email !== 'string' || typeof input.password !== 'string' || !input.email || !input.password) {
-    throw new APIError(400, 'Email and password are required.', typeof input.email === 'string' && input.email ? 'password' : 'email');
+    throw new APIError(
+      400,
+      'Email and password are required.',
+      typeof input.email === 'string' && input.email ? 'password' : 'email',
+    );
   }
   const email = input.email.trim().toLowerCase();
   const password = input.password;
@@ -39,17 +43,30 @@ export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
     // Always run scrypt, so an unknown email takes as long as a wrong password.
     const valid = await verifyPassword(password, (row?.passwordHash as string | undefined) ?? null);
     const found = row ? (rowToDoc(users, row) as User) : null;
-    const failed = (error: APIError) => writeAuditEntry(cms.store, cms, { action: 'login_failed', collection: 'users', document: row ? (row.id as number) : null, origin }).then(() => {
-      throw error;
-    });
+    const failed = (error: APIError) =>
+      writeAuditEntry(cms.store, cms, {
+        action: 'login_failed',
+        collection: 'users',
+        document: row ? (row.id as number) : null,
+        origin,
+      }).then(() => {
+        throw error;
+      });
     if (!valid || !found || found.active === false) return failed(new APIError(401, WRONG));
     // A wrong or missing code counts as a failed login.
-    await requireSecondFactor(cms, found.id, await enabledSecondFactor(cms.store, found.id), input.code).catch((error) => (error instanceof APIError ? failed(error) : Promise.reject(error)));
+    await requireSecondFactor(cms, found.id, await enabledSecondFactor(cms.store, found.id), input.code).catch(
+      (error) => (error instanceof APIError ? failed(error) : Promise.reject(error)),
+    );
     return found;
   });
   const session = await cms.store.transaction(async (tx) => {
     const made = await createSession(cms, user.id, input.client, tx);
-    await writeAuditEntry(tx, cms, { action: 'login', collection: 'users', document: user.id, origin: { ...origin, user: user.id } });
+    await writeAuditEntry(tx, cms, {
+      action: 'login',
+      collection: 'users',
+      document: user.id,
+      origin: { ...origin, user: user.id },
+    });
     return made;
   });
   const ctx = createContext(cms, { user, overrideAccess: true });
@@ -57,7 +74,11 @@ export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
 }
 
 /** Creates the first admin; only while there are no users (checked again inside the insert's transaction). */
-export async function registerFirstAdmin(cms: CMS, data: { email?: unknown; password?: unknown; name?: unknown }, client: SessionClient = {}): Promise<LoginResult> {
+export async function registerFirstAdmin(
+  cms: CMS,
+  data: { email?: unknown; password?: unknown; name?: unknown },
+  client: SessionClient = {},
+): Promise<LoginResult> {
   if ((await countUsers(cms)) > 0) throw forbidden('An admin already exists. Log in instead.');
   // Nobody could invite the first admin: it needs its password now.
   if (data.password === undefined) throw new APIError(400, 'This field is required.', 'password');

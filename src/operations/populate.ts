@@ -28,7 +28,12 @@ type Group = { entity: Entity; docs: Doc[] };
 
 /** Replaces ids by documents in `docs` (already prepared) down to `depth` levels, in place. */
 export async function populateRelationships(
-  ctx: OperationContext, entity: Entity, docs: Doc[], depth: number, narrow: ReadShape['populate'] | undefined, steps: PresentSteps,
+  ctx: OperationContext,
+  entity: Entity,
+  docs: Doc[],
+  depth: number,
+  narrow: ReadShape['populate'] | undefined,
+  steps: PresentSteps,
 ): Promise<void> {
   const keyedByLocale = !ctx.locale || ctx.locale === 'all';
   let level: Group[] = [{ entity, docs }];
@@ -41,7 +46,8 @@ export async function populateRelationships(
       slots.set(slot.slug, list);
       list.push(slot);
     };
-    for (const group of level) for (const doc of group.docs) visitRelations(group.entity.fields, doc, into, { keyedByLocale });
+    for (const group of level)
+      for (const doc of group.docs) visitRelations(group.entity.fields, doc, into, { keyedByLocale });
     const next: Group[] = [];
     const assigned: { slot: Slot; doc: Doc }[] = [];
     for (const [slug, list] of slots) {
@@ -51,7 +57,12 @@ export async function populateRelationships(
         for (const slot of list) slot.holder[slot.key] = null;
         continue;
       }
-      const prepared = await steps.prepare(ctx, related!, byId.rows, narrow ? { select: narrow[slug], populate: narrow } : undefined);
+      const prepared = await steps.prepare(
+        ctx,
+        related!,
+        byId.rows,
+        narrow ? { select: narrow[slug], populate: narrow } : undefined,
+      );
       const presented = new Map(prepared.map((d) => [d.id as number, d]));
       for (const slot of list) {
         const doc = presented.get(slot.id) ?? null;
@@ -66,19 +77,29 @@ export async function populateRelationships(
   // afterRead sees its document populated, so the deepest level finishes first.
   for (const { groups, assigned } of filled.reverse()) {
     const finished = new Map<Doc, Doc>();
-    for (const group of groups) for (const doc of group.docs) finished.set(doc, await steps.finish(ctx, group.entity, doc));
+    for (const group of groups)
+      for (const doc of group.docs) finished.set(doc, await steps.finish(ctx, group.entity, doc));
     for (const { slot, doc } of assigned) slot.holder[slot.key] = finished.get(doc) ?? doc;
   }
 }
 
 /** The stored documents of `ids` the reader may read (one query), or null when the collection is not readable at all. */
-export async function readRelated(ctx: OperationContext, related: SanitizedCollection, ids: number[]): Promise<{ rows: Doc[] } | null> {
+export async function readRelated(
+  ctx: OperationContext,
+  related: SanitizedCollection,
+  ids: number[],
+): Promise<{ rows: Doc[] } | null> {
   let accessWhere = null;
   try {
     accessWhere = withoutTrashed(related, await checkAccess(ctx, related, 'read'));
   } catch {
     return null;
   }
-  const rows = await selectRowsByIds(ctx.cms.store, related, ids, compileWhere(ctx.cms.store.dialect, related, accessWhere, localeOf(ctx), TRUSTED));
+  const rows = await selectRowsByIds(
+    ctx.cms.store,
+    related,
+    ids,
+    compileWhere(ctx.cms.store.dialect, related, accessWhere, localeOf(ctx), TRUSTED),
+  );
   return { rows: rows.map((r) => rowToDoc(related, r)) };
 }

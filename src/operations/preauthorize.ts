@@ -7,7 +7,9 @@ import { preauthorize, type AccessAction } from '../access/check-access.ts';
 import { getCollection, getGlobal } from './entities.ts';
 import type { OperationContext } from './context.ts';
 
-export type WriteTarget = ({ collection: string; id?: string | number } | { global: string }) & { action: AccessAction };
+export type WriteTarget = ({ collection: string; id?: string | number } | { global: string }) & {
+  action: AccessAction;
+};
 
 export async function preauthorizeWrite(ctx: OperationContext, target: WriteTarget): Promise<void> {
   const entity = 'global' in target ? getGlobal(ctx.cms, target.global) : getCollection(ctx.cms, target.collection);

@@ -33,7 +33,9 @@ export type PreparedWrite = {
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function prepareWrite(
-  ctx: OperationContext, entity: Entity, input: unknown,
+  ctx: OperationContext,
+  entity: Entity,
+  input: unknown,
   options: { operation: 'create' | 'update'; existing: Doc | null; id?: number; internal?: boolean },
 ): Promise<PreparedWrite> {
   if (!isObject(input)) throw badRequest('The request body must be a JSON object.');
@@ -52,7 +54,8 @@ export async function prepareWrite(
     delete data._status;
   }
   if ('status' in data && entity.drafts) {
-    if (data.status !== 'draft' && data.status !== 'published') throw badRequest('status must be "draft" or "published".', 'status');
+    if (data.status !== 'draft' && data.status !== 'published')
+      throw badRequest('status must be "draft" or "published".', 'status');
     status = data.status;
     delete data.status;
   }
@@ -65,8 +68,14 @@ export async function prepareWrite(
   data = await runHooks(ctx, entity, 'beforeValidate', 'data', { data, originalDoc: existing, operation, id });
   if (operation === 'create') applyDefaults(ctx, entity.fields, data);
 
-  const allLocales = ctx.locale === 'all' ? ctx.cms.config.localization?.locales ?? null : null;
-  const { values, errors } = await validateFields(entity.fields, data, { operation, user: ctx.user, id, data: { ...existing, ...data }, allLocales });
+  const allLocales = ctx.locale === 'all' ? (ctx.cms.config.localization?.locales ?? null) : null;
+  const { values, errors } = await validateFields(entity.fields, data, {
+    operation,
+    user: ctx.user,
+    id,
+    data: { ...existing, ...data },
+    allLocales,
+  });
   errors.push(...(await relationProblems(ctx, entity.fields, values, { ...existing, ...values }, id)));
   const tooLarge = errors.length ? null : documentSizeProblem({ ...existing, ...values }, entity.maxDocumentSize);
   if (tooLarge) errors.push(tooLarge);
@@ -75,12 +84,24 @@ export async function prepareWrite(
   // beforeChange hooks see the status the save asks for, in both spellings, as Payload's do (a hook that
   // stamps `publishedAt` when `siblingData._status` is 'published'); the status itself is set by the save.
   const asked = status ? { status, _status: status } : {};
-  const hooked = await runFieldHooks(ctx, entity.fields, 'beforeChange', { ...values, ...asked }, { originalDoc: existing, operation });
-  const result = await runHooks(ctx, entity, 'beforeChange', 'data', { data: hooked, originalDoc: existing, operation, id });
+  const hooked = await runFieldHooks(
+    ctx,
+    entity.fields,
+    'beforeChange',
+    { ...values, ...asked },
+    { originalDoc: existing, operation },
+  );
+  const result = await runHooks(ctx, entity, 'beforeChange', 'data', {
+    data: hooked,
+    originalDoc: existing,
+    operation,
+    id,
+  });
   // Only the status given to the hooks goes back out: without drafts a field may be called `status`.
   const { status: _s, _status: _a, ...withoutAsked } = result;
   const changed = status ? withoutAsked : result;
-  if (entity.kind === 'collection' && entity.builtIn === 'folders' && id !== undefined) await assertFolderPlacement(ctx, entity, id, changed.folder);
+  if (entity.kind === 'collection' && entity.builtIn === 'folders' && id !== undefined)
+    await assertFolderPlacement(ctx, entity, id, changed.folder);
   // Hooks may answer a date as a Date (Payload's do): it is kept as its ISO string, like a date sent as JSON.
   for (const [key, value] of Object.entries(changed)) if (value instanceof Date) changed[key] = value.toISOString();
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
@@ -102,7 +123,14 @@ export function validationError(errors: FieldError[]): APIError {
   return new APIError(400, errors[0].message, errors[0].field, { errors });
 }
 
-async function dropDeniedFields(ctx: OperationContext, fields: SanitizedField[], data: Doc, operation: 'create' | 'update', existing: Doc | null, id?: number): Promise<Doc> {
+async function dropDeniedFields(
+  ctx: OperationContext,
+  fields: SanitizedField[],
+  data: Doc,
+  operation: 'create' | 'update',
+  existing: Doc | null,
+  id?: number,
+): Promise<Doc> {
   if (ctx.overrideAccess) return data;
   const out = { ...data };
   for (const field of fields) {

@@ -9,9 +9,27 @@ import { presentDocs } from './present.ts';
 import type { OperationContext } from './context.ts';
 import { presentAuthors } from './version-authors.ts';
 
-export async function presentVersions(ctx: OperationContext, entity: Entity, rows: VersionRow[], depth: number, withAuthor = false): Promise<Record<string, unknown>[]> {
-  const docs = await presentDocs(ctx, entity, rows.map((row) => JSON.parse(row.version) as Record<string, unknown>), depth, undefined, false);
-  const authors = withAuthor ? await presentAuthors(ctx, rows.map((row) => row.author ?? null)) : [];
+export async function presentVersions(
+  ctx: OperationContext,
+  entity: Entity,
+  rows: VersionRow[],
+  depth: number,
+  withAuthor = false,
+): Promise<Record<string, unknown>[]> {
+  const docs = await presentDocs(
+    ctx,
+    entity,
+    rows.map((row) => JSON.parse(row.version) as Record<string, unknown>),
+    depth,
+    undefined,
+    false,
+  );
+  const authors = withAuthor
+    ? await presentAuthors(
+        ctx,
+        rows.map((row) => row.author ?? null),
+      )
+    : [];
   return rows.map((row, i) => ({
     id: row.id,
     // A global has no document id.

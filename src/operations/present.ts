@@ -27,14 +27,26 @@ const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null &
  * `shape`: the read's `select` and `populate`, already checked (src/operations/read-shape.ts). `joins`: which
  * join fields to read and how (src/query/join-options.ts); documents populated inside others get none.
  */
-export async function presentDocs(ctx: OperationContext, entity: Entity, stored: Doc[], depth: number, shape?: ReadShape, joins: JoinRequest = {}): Promise<Doc[]> {
+export async function presentDocs(
+  ctx: OperationContext,
+  entity: Entity,
+  stored: Doc[],
+  depth: number,
+  shape?: ReadShape,
+  joins: JoinRequest = {},
+): Promise<Doc[]> {
   const out = await prepareDocs(ctx, entity, stored, shape);
   if (depth > 0) await populateRelationships(ctx, entity, out, depth, shape?.populate, STEPS);
   await readJoins(ctx, entity, out, depth, joins, (c, e, docs, d) => presentDocs(c, e, docs, d, undefined, false));
   if (shape?.select) dropUnselected(joinFieldsOf(entity), out, shape.select);
   for (let i = 0; i < out.length; i++) out[i] = await finishDoc(ctx, entity, out[i]);
   // Virtual fields get their values from afterRead hooks, after the selection: a selection leaves them out too.
-  if (shape?.select) dropUnselected(entity.fields.filter((f) => f.virtual), out, shape.select);
+  if (shape?.select)
+    dropUnselected(
+      entity.fields.filter((f) => f.virtual),
+      out,
+      shape.select,
+    );
   if (shape?.richText) {
     const options = { config: ctx.cms.config, keyedByLocale: !ctx.locale || ctx.locale === 'all' };
     for (const doc of out) convertRichTextValues(doc, entity.fields, shape.richText, options);
@@ -48,8 +60,12 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
   // Most collections have no hidden fields and no field rules: then there is nothing to strip.
   const strip = needsStrip(ctx, entity.fields);
   for (const doc of stored) {
-    let current = entity.hooks.beforeRead.length ? await runHooks(ctx, entity, 'beforeRead', 'doc', { doc, operation: 'read' }) : doc;
-    current = ctx.locale ? localizeForRead(entity.fields, current, { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale }) : current;
+    let current = entity.hooks.beforeRead.length
+      ? await runHooks(ctx, entity, 'beforeRead', 'doc', { doc, operation: 'read' })
+      : doc;
+    current = ctx.locale
+      ? localizeForRead(entity.fields, current, { locale: ctx.locale, fallbackLocale: ctx.fallbackLocale })
+      : current;
     if (strip) current = await stripFields(ctx, entity.fields, current, current);
     if (isUploadCollection(entity)) current = decorateMedia(ctx.cms, current, entity.slug);
     // Payload's clients read the status as `_status` (docs/payload-compatibility.md): every document carries both.
@@ -65,13 +81,24 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
 
 /** After population: field afterRead hooks, then the collection's. */
 async function finishDoc(ctx: OperationContext, entity: Entity, doc: Doc): Promise<Doc> {
-  const hooked = hasFieldHooks(entity.fields) ? await runFieldHooks(ctx, entity.fields, 'afterRead', doc, { originalDoc: null, operation: 'read' }) : doc;
-  return entity.hooks.afterRead.length ? runHooks(ctx, entity, 'afterRead', 'doc', { doc: hooked, operation: 'read' }) : hooked;
+  const hooked = hasFieldHooks(entity.fields)
+    ? await runFieldHooks(ctx, entity.fields, 'afterRead', doc, { originalDoc: null, operation: 'read' })
+    : doc;
+  return entity.hooks.afterRead.length
+    ? runHooks(ctx, entity, 'afterRead', 'doc', { doc: hooked, operation: 'read' })
+    : hooked;
 }
 
 const STEPS: PresentSteps = { prepare: prepareDocs, finish: finishDoc };
 
-export async function presentDoc(ctx: OperationContext, entity: Entity, stored: Doc, depth: number, shape?: ReadShape, joins?: JoinRequest): Promise<Doc> {
+export async function presentDoc(
+  ctx: OperationContext,
+  entity: Entity,
+  stored: Doc,
+  depth: number,
+  shape?: ReadShape,
+  joins?: JoinRequest,
+): Promise<Doc> {
   return (await presentDocs(ctx, entity, [stored], depth, shape, joins))[0];
 }
 
@@ -103,7 +130,14 @@ async function stripFields(ctx: OperationContext, fields: SanitizedField[], doc:
     // Read in every locale, a localized container is keyed by locale: strip each locale's value.
     const keyed = field.localized && (!ctx.locale || ctx.locale === 'all') && isObject(doc[field.name]);
     out[field.name] = keyed
-      ? Object.fromEntries(await Promise.all(Object.entries(doc[field.name] as Doc).map(async ([locale, value]) => [locale, await stripContainer(ctx, field, value, root)])))
+      ? Object.fromEntries(
+          await Promise.all(
+            Object.entries(doc[field.name] as Doc).map(async ([locale, value]) => [
+              locale,
+              await stripContainer(ctx, field, value, root),
+            ]),
+          ),
+        )
       : await stripContainer(ctx, field, doc[field.name], root);
   }
   return out;
@@ -114,16 +148,23 @@ function containerNeedsStrip(ctx: OperationContext, field: SanitizedField): bool
 }
 
 /** One value of a group, array, blocks or rich text field (one locale's) with the fields inside stripped. */
-async function stripContainer(ctx: OperationContext, field: SanitizedField, value: unknown, root: Doc): Promise<unknown> {
+async function stripContainer(
+  ctx: OperationContext,
+  field: SanitizedField,
+  value: unknown,
+  root: Doc,
+): Promise<unknown> {
   if (field.type === 'group' && isObject(value)) return stripFields(ctx, field.fields!, value, root);
   if (field.type === 'array' && Array.isArray(value)) {
     return Promise.all(value.map((row) => (isObject(row) ? stripFields(ctx, field.fields!, row, root) : row)));
   }
   if (field.blocks && Array.isArray(value)) {
-    return Promise.all(value.map((row) => {
-      const block = blockOfRow(field, row);
-      return block && isObject(row) ? stripFields(ctx, block.fields, row, root) : row;
-    }));
+    return Promise.all(
+      value.map((row) => {
+        const block = blockOfRow(field, row);
+        return block && isObject(row) ? stripFields(ctx, block.fields, row, root) : row;
+      }),
+    );
   }
   if (field.richTextBlocks) {
     const copy = copyWithBlocks(field, value);
@@ -135,9 +176,17 @@ async function stripContainer(ctx: OperationContext, field: SanitizedField, valu
 }
 
 function needsStrip(ctx: OperationContext, fields: SanitizedField[]): boolean {
-  return fields.some((f) => (f.hidden && !ctx.showHiddenFields) || (f.access?.read && !ctx.overrideAccess) || (f.fields && needsStrip(ctx, f.fields)) || blocksNeedStrip(ctx, f));
+  return fields.some(
+    (f) =>
+      (f.hidden && !ctx.showHiddenFields) ||
+      (f.access?.read && !ctx.overrideAccess) ||
+      (f.fields && needsStrip(ctx, f.fields)) ||
+      blocksNeedStrip(ctx, f),
+  );
 }
 
 function blocksNeedStrip(ctx: OperationContext, field: SanitizedField): boolean {
-  return Boolean([...(field.blocks ?? []), ...(field.richTextBlocks ?? [])].some((block) => needsStrip(ctx, block.fields)));
+  return Boolean(
+    [...(field.blocks ?? []), ...(field.richTextBlocks ?? [])].some((block) => needsStrip(ctx, block.fields)),
+  );
 }

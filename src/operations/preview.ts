@@ -19,7 +19,11 @@ import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
 /** `origin`: the API's own origin as the request reached it (src/http/client-ip.ts), for the fallback URL. */
-export type PreviewArgs = ({ collection: string; id?: number | string } | { global: string }) & { data: unknown; depth?: number; origin?: string };
+export type PreviewArgs = ({ collection: string; id?: number | string } | { global: string }) & {
+  data: unknown;
+  depth?: number;
+  origin?: string;
+};
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -37,7 +41,9 @@ export async function previewDocument(ctx: OperationContext, args: PreviewArgs):
   }
   const doc = await presentDoc(ctx, entity, mergeUnsaved(ctx, entity, base, args.data), args.depth ?? 1);
   const token = signPreviewToken(ctx.cms, { kind: entity.kind, slug: entity.slug, id });
-  const target = entity.livePreview?.url ? await entity.livePreview.url({ doc, locale: ctx.locale ?? undefined }) : apiReadURL(ctx, entity, id, args.origin);
+  const target = entity.livePreview?.url
+    ? await entity.livePreview.url({ doc, locale: ctx.locale ?? undefined })
+    : apiReadURL(ctx, entity, id, args.origin);
   return { doc, url: withQueryParam(String(target), 'preview', token) };
 }
 
@@ -50,14 +56,27 @@ export function mergeUnsaved(ctx: OperationContext, entity: Entity, base: Doc, d
 
 /** `GET …?preview=<token>`: the current draft (pending draft, else live) without login; a bad token is a 403. */
 /** `richText`: the read's `richText=` format (src/richtext/convert-values.ts), as on any read. */
-export async function readWithPreviewToken(ctx: OperationContext, ref: { collection: string; id: number } | { global: string }, token: string, depth: number, richText?: unknown): Promise<Doc> {
+export async function readWithPreviewToken(
+  ctx: OperationContext,
+  ref: { collection: string; id: number } | { global: string },
+  token: string,
+  depth: number,
+  richText?: unknown,
+): Promise<Doc> {
   const format = richTextFormatOf(richText);
   const entity = entityOf(ctx, ref);
   const id = 'id' in ref ? ref.id : null;
   verifyPreviewToken(ctx.cms, token, { kind: entity.kind, slug: entity.slug, id } satisfies PreviewSubject);
-  const live = entity.kind === 'global' ? await loadGlobal(ctx, entity) : await readLiveDoc(ctx.cms.store, ownerOf(entity, id!));
+  const live =
+    entity.kind === 'global' ? await loadGlobal(ctx, entity) : await readLiveDoc(ctx.cms.store, ownerOf(entity, id!));
   if (!live) throw notFound('Document not found.');
-  return presentDoc(ctx, entity, await withPendingDraft(ctx.cms.store, entity, live), depth, format ? { richText: format } : undefined);
+  return presentDoc(
+    ctx,
+    entity,
+    await withPendingDraft(ctx.cms.store, entity, live),
+    depth,
+    format ? { richText: format } : undefined,
+  );
 }
 
 function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc {

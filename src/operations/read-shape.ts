@@ -12,7 +12,10 @@ import { richTextFormatOf } from '../richtext/convert-values.ts';
 import type { OperationContext } from './context.ts';
 
 /** What every read operation takes, in Payload's form: `{ title: true }`, `{ users: { name: true } }` (query strings give 'true'). */
-export type ShapeArgs = { select?: unknown; populate?: unknown; richText?: unknown;
+export type ShapeArgs = {
+  select?: unknown;
+  populate?: unknown;
+  richText?: unknown;
   /** `false`, or per join field `{ limit, page, sort, where }` (src/query/join-options.ts). */
   joins?: unknown;
 };
@@ -21,15 +24,29 @@ export type ShapeArgs = { select?: unknown; populate?: unknown; richText?: unkno
  * The read's shape, parsed and checked; undefined when it asks for everything. `rights`: the caller's
  * rights on `entity` when the read has them already (a find matched with them), so its rules are asked once.
  */
-export async function readShapeOf(ctx: OperationContext, entity: Entity, args: ShapeArgs, rights?: QueryRights): Promise<ReadShape | undefined> {
-  const shape: ReadShape = { select: parseSelect(args.select), populate: parsePopulate(args.populate), richText: richTextFormatOf(args.richText) };
+export async function readShapeOf(
+  ctx: OperationContext,
+  entity: Entity,
+  args: ShapeArgs,
+  rights?: QueryRights,
+): Promise<ReadShape | undefined> {
+  const shape: ReadShape = {
+    select: parseSelect(args.select),
+    populate: parsePopulate(args.populate),
+    richText: richTextFormatOf(args.richText),
+  };
   if (!shape.select && !shape.populate) return shape.richText ? { richText: shape.richText } : undefined;
   await checkReadShape(ctx, entity, shape, rights);
   return shape;
 }
 
-async function checkReadShape(ctx: OperationContext, entity: Entity, shape: ReadShape, rights: QueryRights | undefined): Promise<void> {
-  if (shape.select) checkSelection(entity, shape.select, rights ?? await queryRights(ctx, entity));
+async function checkReadShape(
+  ctx: OperationContext,
+  entity: Entity,
+  shape: ReadShape,
+  rights: QueryRights | undefined,
+): Promise<void> {
+  if (shape.select) checkSelection(entity, shape.select, rights ?? (await queryRights(ctx, entity)));
   for (const [slug, selection] of Object.entries(shape.populate ?? {})) {
     const related = ctx.cms.config.collectionsBySlug.get(slug);
     if (!related) throw badRequest(`Unknown collection "${slug}" in populate.`, 'populate');

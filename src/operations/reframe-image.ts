@@ -19,7 +19,12 @@ export type Reframed = { sizes: Doc; commit(): Promise<void>; discard(): Promise
 const FRAME_FIELDS = ['focalX', 'focalY', 'crop'] as const;
 
 /** Null when nothing that frames the image changed, or it has no sizes to make. */
-export async function reframeIfChanged(cms: CMS, existing: Doc, next: Doc, imageSizes: ImageSize[]): Promise<Reframed | null> {
+export async function reframeIfChanged(
+  cms: CMS,
+  existing: Doc,
+  next: Doc,
+  imageSizes: ImageSize[],
+): Promise<Reframed | null> {
   if (FRAME_FIELDS.every((f) => JSON.stringify(existing[f] ?? null) === JSON.stringify(next[f] ?? null))) return null;
   const frame = frameOf(next);
   const filename = existing.filename as string;
@@ -35,7 +40,15 @@ export async function reframeIfChanged(cms: CMS, existing: Doc, next: Doc, image
     if (stored.body instanceof Blob) await Bun.write(original, stored.body);
     else await Bun.write(original, new Response(stored.body));
     const mimeType = existing.mimeType as string;
-    const made = await makeImageSizes(sharp, original, mimeType, imageSizes, stagingDir, { width: existing.width as number, height: existing.height as number }, frame);
+    const made = await makeImageSizes(
+      sharp,
+      original,
+      mimeType,
+      imageSizes,
+      stagingDir,
+      { width: existing.width as number, height: existing.height as number },
+      frame,
+    );
     const version = randomSizeVersion();
     const sizes: Doc = {};
     try {
@@ -48,10 +61,17 @@ export async function reframeIfChanged(cms: CMS, existing: Doc, next: Doc, image
     } finally {
       await Promise.all(made.map((m) => removeQuietly(m.path)));
     }
-    const oldKeys = Object.values((existing.sizes ?? {}) as Record<string, SizeEntry>).map((s) => s?.filename).filter((k): k is string => typeof k === 'string');
+    const oldKeys = Object.values((existing.sizes ?? {}) as Record<string, SizeEntry>)
+      .map((s) => s?.filename)
+      .filter((k): k is string => typeof k === 'string');
     return {
       sizes,
-      commit: () => removeStoredFiles(cms, oldKeys.filter((k) => !newKeys.includes(k)), `media document ${existing.id} was reframed`),
+      commit: () =>
+        removeStoredFiles(
+          cms,
+          oldKeys.filter((k) => !newKeys.includes(k)),
+          `media document ${existing.id} was reframed`,
+        ),
       discard: () => removeStoredFiles(cms, newKeys, 'a reframe failed'),
     };
   } catch (error) {

@@ -17,7 +17,10 @@ import type { LoginResult } from './login.ts';
  * Sets a new password with a link's token: spends the token, ends every session (the password changed),
  * and signs in. A user with two-factor sign-in on also sends `code`, as at login.
  */
-export async function resetPassword(cms: CMS, input: { token?: unknown; password?: unknown; code?: unknown; client: SessionClient; via?: Via }): Promise<LoginResult> {
+export async function resetPassword(
+  cms: CMS,
+  input: { token?: unknown; password?: unknown; code?: unknown; client: SessionClient; via?: Via },
+): Promise<LoginResult> {
   if (typeof input.token !== 'string' || !input.token) throw badRequest(INVALID_LINK, 'token');
   const now = cms.clock.now();
   const found = await findResetToken(cms.store, input.token, now);
@@ -27,10 +30,13 @@ export async function resetPassword(cms: CMS, input: { token?: unknown; password
   if (problem) throw badRequest(problem, 'password');
   const totp = await enabledSecondFactor(cms.store, user.id);
   if (totp) {
-    await checkAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null), () => requireSecondFactor(cms, user.id, totp, input.code));
+    await checkAttempt(cms, loginLockKeys(cms, user.email, input.client.ip ?? null), () =>
+      requireSecondFactor(cms, user.id, totp, input.code),
+    );
   }
   const token = input.token;
-  if (!(await cms.store.transaction((tx) => spendResetToken(tx, token, user.id, now)))) throw badRequest(INVALID_LINK, 'token');
+  if (!(await cms.store.transaction((tx) => spendResetToken(tx, token, user.id, now))))
+    throw badRequest(INVALID_LINK, 'token');
   const ctx = createContext(cms, { user, overrideAccess: true, via: input.via ?? 'rest', ip: input.client.ip ?? null });
   const doc = await update(ctx, { collection: 'users', id: user.id, data: { password: input.password }, depth: 0 });
   return { user: doc, session: await createSession(cms, user.id, input.client) };

@@ -16,18 +16,34 @@ import type { OperationContext } from './context.ts';
 
 export type RestoreVersionArgs = DocumentRef & { version: number | string; depth?: number };
 
-export async function restoreVersion(ctx: OperationContext, args: RestoreVersionArgs): Promise<Record<string, unknown>> {
+export async function restoreVersion(
+  ctx: OperationContext,
+  args: RestoreVersionArgs,
+): Promise<Record<string, unknown>> {
   const { entity, owner } = await loadForUpdate(ctx, args, { drafts: true });
   const row = await findVersion(ctx.cms.store, owner, parseVersionId(args.version));
   if (!row) throw notFound('Version not found.');
-  const { id: _id, createdAt: _c, updatedAt: _u, status: _s, ...fields } = JSON.parse(row.version) as Record<string, unknown>;
+  const {
+    id: _id,
+    createdAt: _c,
+    updatedAt: _u,
+    status: _s,
+    ...fields
+  } = JSON.parse(row.version) as Record<string, unknown>;
   // With every locale at once a localized field takes an object; one never set is stored as null.
-  if (ctx.cms.config.localization) for (const field of entity.fields) if (field.localized && fields[field.name] == null) fields[field.name] = {};
+  if (ctx.cms.config.localization)
+    for (const field of entity.fields) if (field.localized && fields[field.name] == null) fields[field.name] = {};
   const publish = row.status === 'published';
   const data = { ...fields, status: publish ? 'published' : 'draft' };
-  const allLocales: OperationContext = { ...ctx, locale: ctx.cms.config.localization ? 'all' : null, fallbackLocale: null, auditAction: 'restore' };
+  const allLocales: OperationContext = {
+    ...ctx,
+    locale: ctx.cms.config.localization ? 'all' : null,
+    fallbackLocale: null,
+    auditAction: 'restore',
+  };
   if (entity.kind === 'global') await updateGlobal(allLocales, { slug: entity.slug, data, draft: !publish, depth: 0 });
   else await update(allLocales, { collection: entity.slug, id: owner.parent, data, draft: !publish, depth: 0 });
-  const stored = (publish ? null : await pendingDraft(ctx.cms.store, owner)) ?? (await readLiveDoc(ctx.cms.store, owner))!;
+  const stored =
+    (publish ? null : await pendingDraft(ctx.cms.store, owner)) ?? (await readLiveDoc(ctx.cms.store, owner))!;
   return presentDoc(ctx, entity, stored, args.depth ?? 1);
 }

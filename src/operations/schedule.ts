@@ -4,7 +4,15 @@
  */
 import { badRequest, notFound } from '../errors.ts';
 import { isoNow } from '../clock.ts';
-import { JOB_ACTIONS, cancelJob, findPendingJob, insertJob, pendingJobsOf, type JobAction, type JobRow } from '../versions/jobs-store.ts';
+import {
+  JOB_ACTIONS,
+  cancelJob,
+  findPendingJob,
+  insertJob,
+  pendingJobsOf,
+  type JobAction,
+  type JobRow,
+} from '../versions/jobs-store.ts';
 import { eventSubject } from '../versions/live-row.ts';
 import { subjectOf, writeAuditEntry } from '../audit/write-entry.ts';
 import { presentJob } from './present-job.ts';
@@ -17,25 +25,37 @@ export type CancelScheduleArgs = DocumentRef & { job: number | string };
 
 export async function scheduleAction(ctx: OperationContext, args: ScheduleArgs): Promise<Record<string, unknown>> {
   const { owner } = await loadForUpdate(ctx, args, { drafts: true });
-  if (!JOB_ACTIONS.includes(args.action as JobAction)) throw badRequest(`"action" must be one of: ${JOB_ACTIONS.join(', ')}.`, 'action');
+  if (!JOB_ACTIONS.includes(args.action as JobAction))
+    throw badRequest(`"action" must be one of: ${JOB_ACTIONS.join(', ')}.`, 'action');
   const at = parseTime(args.at);
   if (at <= ctx.cms.clock.now()) throw badRequest('"at" must be in the future.', 'at');
   const { cms } = ctx;
   const job = await cms.store.transaction(async (tx) => {
     const row = await insertJob(tx, owner, args.action as JobAction, at, isoNow(cms.clock));
-    await writeAuditEntry(tx, cms, { action: 'schedule', ...subjectOf(eventSubject(owner)), origin: originOf(ctx), changes: { schedule: { from: null, to: scheduled(row) } } });
+    await writeAuditEntry(tx, cms, {
+      action: 'schedule',
+      ...subjectOf(eventSubject(owner)),
+      origin: originOf(ctx),
+      changes: { schedule: { from: null, to: scheduled(row) } },
+    });
     return row;
   });
   return presentJob(job);
 }
 
-export async function listScheduled(ctx: OperationContext, args: DocumentRef): Promise<{ docs: Record<string, unknown>[] }> {
+export async function listScheduled(
+  ctx: OperationContext,
+  args: DocumentRef,
+): Promise<{ docs: Record<string, unknown>[] }> {
   const { owner } = await loadForUpdate(ctx, args, { drafts: true });
   return { docs: (await pendingJobsOf(ctx.cms.store, owner)).map(presentJob) };
 }
 
 /** Cancels a pending job of this document; another document's job, or one already run, is a 404. */
-export async function cancelScheduled(ctx: OperationContext, args: CancelScheduleArgs): Promise<Record<string, unknown>> {
+export async function cancelScheduled(
+  ctx: OperationContext,
+  args: CancelScheduleArgs,
+): Promise<Record<string, unknown>> {
   const { owner } = await loadForUpdate(ctx, args, { drafts: true });
   let jobId: number;
   try {
@@ -45,11 +65,18 @@ export async function cancelScheduled(ctx: OperationContext, args: CancelSchedul
   }
   const { cms } = ctx;
   const job = await findPendingJob(cms.store, owner, jobId);
-  const cancelled = job && await cms.store.transaction(async (tx) => {
-    if (!(await cancelJob(tx, job.id, isoNow(cms.clock)))) return false;
-    await writeAuditEntry(tx, cms, { action: 'unschedule', ...subjectOf(eventSubject(owner)), origin: originOf(ctx), changes: { schedule: { from: scheduled(job), to: null } } });
-    return true;
-  });
+  const cancelled =
+    job &&
+    (await cms.store.transaction(async (tx) => {
+      if (!(await cancelJob(tx, job.id, isoNow(cms.clock)))) return false;
+      await writeAuditEntry(tx, cms, {
+        action: 'unschedule',
+        ...subjectOf(eventSubject(owner)),
+        origin: originOf(ctx),
+        changes: { schedule: { from: scheduled(job), to: null } },
+      });
+      return true;
+    }));
   if (!job || !cancelled) throw notFound('Scheduled job not found.');
   return presentJob({ ...job, state: 'cancelled' });
 }

@@ -28,32 +28,57 @@ export function withoutTrashed(collection: SanitizedCollection, where: Where | n
 export const isTrashed = (doc: Doc) => typeof doc.deletedAt === 'string' && doc.deletedAt !== '';
 
 /** Stamps `deletedAt`; announced as a delete. Returns the stored document as it now is. */
-export async function moveToTrash(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Doc): Promise<Doc> {
+export async function moveToTrash(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  id: number,
+  existing: Doc,
+): Promise<Doc> {
   const now = isoNow(ctx.cms.clock);
   return stampDeleted(ctx, collection, id, existing, now, 'delete');
 }
 
 /** Clears `deletedAt`; announced as a create (the document is back for every reader). */
-export async function restoreFromTrash(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Doc): Promise<Doc> {
+export async function restoreFromTrash(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  id: number,
+  existing: Doc,
+): Promise<Doc> {
   return stampDeleted(ctx, collection, id, existing, null, 'create');
 }
 
-async function stampDeleted(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Doc, deletedAt: string | null, type: 'delete' | 'create'): Promise<Doc> {
+async function stampDeleted(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  id: number,
+  existing: Doc,
+  deletedAt: string | null,
+  type: 'delete' | 'create',
+): Promise<Doc> {
   const now = isoNow(ctx.cms.clock);
-  return inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
-    if (!(await selectRowById(scope.tx, collection, id))) throw notFound('Document not found.');
-    await updateRow(scope.tx, collection, id, { deletedAt, updatedAt: now });
-    const saved = rowToDoc(collection, (await selectRowById(scope.tx, collection, id))!);
-    await scope.emit({ type, collection: collection.slug, id, doc: saved, previousDoc: existing, timestamp: now });
-    return saved;
-  }, originOf(ctx));
+  return inTransaction(
+    ctx.cms.store,
+    ctx.cms.events,
+    async (scope) => {
+      if (!(await selectRowById(scope.tx, collection, id))) throw notFound('Document not found.');
+      await updateRow(scope.tx, collection, id, { deletedAt, updatedAt: now });
+      const saved = rowToDoc(collection, (await selectRowById(scope.tx, collection, id))!);
+      await scope.emit({ type, collection: collection.slug, id, doc: saved, previousDoc: existing, timestamp: now });
+      return saved;
+    },
+    originOf(ctx),
+  );
 }
 
 /**
  * Removes, for good, trashed documents older than their collection's `keepDays` (the job runner calls
  * this on each run). Each goes through the ordinary final delete, so its versions and files go too.
  */
-export async function emptyExpiredTrash(cms: CMS, removeForGood: (ctx: OperationContext, collection: string, id: number) => Promise<unknown>): Promise<number> {
+export async function emptyExpiredTrash(
+  cms: CMS,
+  removeForGood: (ctx: OperationContext, collection: string, id: number) => Promise<unknown>,
+): Promise<number> {
   let removed = 0;
   const now = cms.clock.now();
   for (const collection of cms.config.collections) {

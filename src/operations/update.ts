@@ -26,7 +26,17 @@ import { isTrashed, moveToTrash, restoreFromTrash } from './trash.ts';
  * `trash`: the document may be in the trash; `deletedAt: null` in `data` restores it (docs/trash.md).
  * `autosave`: a draft saved while the editor types; never publishes, collapses into the previous autosave (docs/content-model.md).
  */
-export type UpdateArgs = { collection: string; id: number | string; data: unknown; depth?: number; draft?: boolean; autosave?: boolean; internal?: boolean; lockToken?: string; trash?: boolean };
+export type UpdateArgs = {
+  collection: string;
+  id: number | string;
+  data: unknown;
+  depth?: number;
+  draft?: boolean;
+  autosave?: boolean;
+  internal?: boolean;
+  lockToken?: string;
+  trash?: boolean;
+};
 
 export async function update(ctx: OperationContext, args: UpdateArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
@@ -40,52 +50,102 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     if (Object.keys(rest).length === 0) return presentDoc(ctx, collection, existing, args.depth ?? 1);
     args = { ...args, data: rest };
   }
-  const updateWhere = await checkAccess(ctx, collection, 'update', { id, data: args.data as Record<string, unknown>, doc: existing });
+  const updateWhere = await checkAccess(ctx, collection, 'update', {
+    id,
+    data: args.data as Record<string, unknown>,
+    doc: existing,
+  });
   await assertMatches(ctx, collection, id, updateWhere);
   // Drafts: a save starts from the pending draft when there is one (docs/drafts-and-versions.md).
   const owner = ownerOf(collection, id);
-  const base = collection.drafts ? (await pendingDraft(ctx.cms.store, owner)) ?? existing : existing;
-  const prepared = await prepareWrite(ctx, collection, args.data, { operation: 'update', existing: base, id, internal: args.internal });
+  const base = collection.drafts ? ((await pendingDraft(ctx.cms.store, owner)) ?? existing) : existing;
+  const prepared = await prepareWrite(ctx, collection, args.data, {
+    operation: 'update',
+    existing: base,
+    id,
+    internal: args.internal,
+  });
   const now = isoNow(ctx.cms.clock);
-  const onlyDraft = args.autosave ? autosaveTarget(collection) : savesOnlyDraft(collection, args.draft, prepared.status);
+  const onlyDraft = args.autosave
+    ? autosaveTarget(collection)
+    : savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
   assertPublishable(ctx, collection, stored, onlyDraft);
   // A new focal point or crop makes the image sizes again (reframe-image.ts); the old files go after the commit.
-  const reframed = isUploadCollection(collection) && !args.internal ? await reframeIfChanged(ctx.cms, existing, stored, collection.upload.imageSizes) : null;
+  const reframed =
+    isUploadCollection(collection) && !args.internal
+      ? await reframeIfChanged(ctx.cms, existing, stored, collection.upload.imageSizes)
+      : null;
   if (reframed) stored.sizes = reframed.sizes;
 
-  const doc = await inTransaction(ctx.cms.store, ctx.cms.events, async (scope) => {
-    const { tx } = scope;
-    const before = await selectRowById(tx, collection, id);
-    if (!before) throw notFound('Document not found.');
-    await assertSaveHoldsLock(ctx, tx, { collection: collection.slug, id }, args.lockToken);
-    const previous = rowToDoc(collection, before);
-    if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
-    if (onlyDraft) return { saved: await saveDraftOnly(scope, owner, { ...stored, id, createdAt: previous.createdAt }, base, stampOf(ctx, now), args.autosave), previous: base };
-    const write = () => updateRow(tx, collection, id, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, updatedAt: now });
-    if (collection.builtIn === 'users') await guardLastActiveAdmin(tx, write);
-    else await write();
-    const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);
-    if (collection.builtIn === 'users') await endSessionsOnUserChange(tx, id, previous, saved, Boolean(prepared.system.passwordHash));
-    const publishedDraft = collection.drafts && (await recordLiveVersion(tx, owner, saved, stampOf(ctx, now)));
-    const event = { collection: collection.slug, id, doc: saved, previousDoc: previous, timestamp: now };
-    await scope.emit({ ...event, type: 'update' });
-    for (const type of statusEvents(previous, saved, publishedDraft)) await scope.emit({ ...event, type });
-    return { saved, previous };
-  }, originOf(ctx)).catch(async (error) => {
+  const doc = await inTransaction(
+    ctx.cms.store,
+    ctx.cms.events,
+    async (scope) => {
+      const { tx } = scope;
+      const before = await selectRowById(tx, collection, id);
+      if (!before) throw notFound('Document not found.');
+      await assertSaveHoldsLock(ctx, tx, { collection: collection.slug, id }, args.lockToken);
+      const previous = rowToDoc(collection, before);
+      if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
+      if (onlyDraft)
+        return {
+          saved: await saveDraftOnly(
+            scope,
+            owner,
+            { ...stored, id, createdAt: previous.createdAt },
+            base,
+            stampOf(ctx, now),
+            args.autosave,
+          ),
+          previous: base,
+        };
+      const write = () =>
+        updateRow(tx, collection, id, {
+          ...docToRow(collection, stored, tx.dialect),
+          ...prepared.system,
+          updatedAt: now,
+        });
+      if (collection.builtIn === 'users') await guardLastActiveAdmin(tx, write);
+      else await write();
+      const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);
+      if (collection.builtIn === 'users')
+        await endSessionsOnUserChange(tx, id, previous, saved, Boolean(prepared.system.passwordHash));
+      const publishedDraft = collection.drafts && (await recordLiveVersion(tx, owner, saved, stampOf(ctx, now)));
+      const event = { collection: collection.slug, id, doc: saved, previousDoc: previous, timestamp: now };
+      await scope.emit({ ...event, type: 'update' });
+      for (const type of statusEvents(previous, saved, publishedDraft)) await scope.emit({ ...event, type });
+      return { saved, previous };
+    },
+    originOf(ctx),
+  ).catch(async (error) => {
     await reframed?.discard();
     throw error;
   });
   await reframed?.commit();
 
-  const fieldsChanged = await runFieldHooks(ctx, collection.fields, 'afterChange', doc.saved, { originalDoc: doc.previous, operation: 'update' });
-  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', { doc: fieldsChanged, previousDoc: doc.previous, operation: 'update', id });
+  const fieldsChanged = await runFieldHooks(ctx, collection.fields, 'afterChange', doc.saved, {
+    originalDoc: doc.previous,
+    operation: 'update',
+  });
+  const changed = await runHooks(ctx, collection, 'afterChange', 'doc', {
+    doc: fieldsChanged,
+    previousDoc: doc.previous,
+    operation: 'update',
+    id,
+  });
   return presentDoc(ctx, collection, changed, args.depth ?? 1);
 }
 
 /** `deletedAt: null` restores (update access); a date trashes (delete access), as Payload's clients do it. */
-async function moveInOrOutOfTrash(ctx: OperationContext, collection: SanitizedCollection, id: number, existing: Record<string, unknown>, deletedAt: unknown) {
+async function moveInOrOutOfTrash(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  id: number,
+  existing: Record<string, unknown>,
+  deletedAt: unknown,
+) {
   const wanted = deletedAt !== null && deletedAt !== undefined && deletedAt !== '';
   if (wanted === isTrashed(existing)) return existing;
   if (!wanted) {

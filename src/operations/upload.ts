@@ -14,7 +14,14 @@ import type { CMS } from '../cms.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { loadSharp } from '../uploads/sharp-loader.ts';
 import { sniffUploadType, type DetectedType } from '../uploads/upload-type.ts';
-import { frameOf, makeImageSizes, readDimensions, type Dimensions, type Frame, type MadeSize } from '../uploads/image-sizes.ts';
+import {
+  frameOf,
+  makeImageSizes,
+  readDimensions,
+  type Dimensions,
+  type Frame,
+  type MadeSize,
+} from '../uploads/image-sizes.ts';
 import { sizeFileName, storedFileName } from '../uploads/file-names.ts';
 import { removeQuietly, stagingDirOf, type StagedFile, type UploadLimits } from '../uploads/staging.ts';
 import { mediaFileKeys, removeStoredFiles } from '../uploads/media-files.ts';
@@ -38,7 +45,9 @@ export async function upload(ctx: OperationContext, args: UploadArgs): Promise<D
   const media = uploadCollection(ctx, args.collection);
   await checkAccess(ctx, media, 'create');
   const received = await args.receive(await uploadLimits(ctx.cms, media.upload!));
-  return storeAndWrite(ctx, media, received, (data) => create(ctx, { collection: media.slug, data, depth: args.depth, internal: true }));
+  return storeAndWrite(ctx, media, received, (data) =>
+    create(ctx, { collection: media.slug, data, depth: args.depth, internal: true }),
+  );
 }
 
 function uploadCollection(ctx: OperationContext, slug = MEDIA_SLUG): SanitizedCollection {
@@ -60,14 +69,25 @@ export async function replaceUpload(ctx: OperationContext, args: UploadArgs & { 
   const existing = await loadReadable(ctx, media, id);
   await checkAccess(ctx, media, 'update', { id, doc: existing });
   const received = await args.receive(await uploadLimits(ctx.cms, media.upload!));
-  const doc = await storeAndWrite(ctx, media, received, (data) => update(ctx, { collection: media.slug, id, data, depth: args.depth, internal: true }));
+  const doc = await storeAndWrite(ctx, media, received, (data) =>
+    update(ctx, { collection: media.slug, id, data, depth: args.depth, internal: true }),
+  );
   const kept = new Set(mediaFileKeys(await loadStored(ctx, media, id, null)));
-  await removeStoredFiles(ctx.cms, mediaFileKeys(existing).filter((key) => !kept.has(key)), `${media.slug} document ${id} got a new file`);
+  await removeStoredFiles(
+    ctx.cms,
+    mediaFileKeys(existing).filter((key) => !kept.has(key)),
+    `${media.slug} document ${id} got a new file`,
+  );
   return doc;
 }
 
 /** Checks and stores the received file and its image sizes, then `write`s the document; whatever fails, no new file stays in storage. */
-async function storeAndWrite(ctx: OperationContext, media: SanitizedCollection, received: ReceivedUpload, write: (data: Doc) => Promise<Doc>): Promise<Doc> {
+async function storeAndWrite(
+  ctx: OperationContext,
+  media: SanitizedCollection,
+  received: ReceivedUpload,
+  write: (data: Doc) => Promise<Doc>,
+): Promise<Doc> {
   const staged = [received.file.path];
   const stored: string[] = [];
   try {
@@ -110,12 +130,19 @@ function refuseUploadFields(data: Doc): void {
   }
 }
 
-async function processImage(options: SanitizedUpload, file: StagedFile, type: DetectedType, frame: Frame): Promise<{ dimensions: Dimensions | null; sizes: MadeSize[] }> {
+async function processImage(
+  options: SanitizedUpload,
+  file: StagedFile,
+  type: DetectedType,
+  frame: Frame,
+): Promise<{ dimensions: Dimensions | null; sizes: MadeSize[] }> {
   const sharp = type.mimeType.startsWith('image/') ? await loadSharp() : null;
   if (!sharp) return { dimensions: null, sizes: [] };
   const dimensions = await readDimensions(sharp, file.path, type.mimeType);
   const stagingDir = path.dirname(file.path);
-  const sizes = dimensions ? await makeImageSizes(sharp, file.path, type.mimeType, options.imageSizes, stagingDir, dimensions, frame) : [];
+  const sizes = dimensions
+    ? await makeImageSizes(sharp, file.path, type.mimeType, options.imageSizes, stagingDir, dimensions, frame)
+    : [];
   return { dimensions, sizes };
 }
 
@@ -125,7 +152,13 @@ function uploadRecord(file: StagedFile, type: DetectedType, dimensions: Dimensio
   const sizes: Doc = {};
   for (const size of made) {
     sizeFiles[size.name] = sizeFileName(filename, size.name);
-    sizes[size.name] = { filename: sizeFiles[size.name], width: size.width, height: size.height, filesize: size.filesize, mimeType: type.mimeType };
+    sizes[size.name] = {
+      filename: sizeFiles[size.name],
+      width: size.width,
+      height: size.height,
+      filesize: size.filesize,
+      mimeType: type.mimeType,
+    };
   }
   const fields = {
     filename,

@@ -15,7 +15,12 @@ export async function presentAuthors(ctx: OperationContext, ids: (number | null)
   const readable = new Map<number, Record<string, unknown>>();
   if (wanted.length) {
     try {
-      const users = await find(ctx, { collection: USERS_SLUG, where: { id: { in: wanted } }, depth: 0, pagination: false });
+      const users = await find(ctx, {
+        collection: USERS_SLUG,
+        where: { id: { in: wanted } },
+        depth: 0,
+        pagination: false,
+      });
       for (const user of users.docs) readable.set(user.id as number, user);
     } catch (error) {
       // Not allowed to read users at all (no session, an API key without `users:read`): ids only.

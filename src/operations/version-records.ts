@@ -8,11 +8,26 @@ import type { Entity, SanitizedField, Where } from '../config/types.ts';
 import type { Dialect, SQLPart } from '../db/store.ts';
 import { compileSort, compileWhere, TRUSTED } from '../query/where.ts';
 
-const column = (name: string, type: SanitizedField['type']): SanitizedField => ({ name, type, path: name, localized: false });
+const column = (name: string, type: SanitizedField['type']): SanitizedField => ({
+  name,
+  type,
+  path: name,
+  localized: false,
+});
 export const VERSION_RECORDS = {
-  kind: 'global', slug: '_cms_versions', table: '_cms_versions', drafts: false, maxVersions: 0,
-  fields: [column('parent', 'number'), column('status', 'text'), column('latest', 'checkbox'), column('author', 'number')],
-  fieldsByName: new Map(), hooks: {},
+  kind: 'global',
+  slug: '_cms_versions',
+  table: '_cms_versions',
+  drafts: false,
+  maxVersions: 0,
+  fields: [
+    column('parent', 'number'),
+    column('status', 'text'),
+    column('latest', 'checkbox'),
+    column('author', 'number'),
+  ],
+  fieldsByName: new Map(),
+  hooks: {},
 } as unknown as Entity;
 const STATUS_ALIASES = new Set(['_status', 'version.status', 'version._status']);
 

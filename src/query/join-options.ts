@@ -14,7 +14,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function whole(value: unknown, name: string, min: number, max: number): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw badRequest(`"${name}" must be a whole number from ${min} to ${max}.`, name);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw badRequest(`"${name}" must be a whole number from ${min} to ${max}.`, name);
   return n;
 }
 
@@ -25,12 +26,19 @@ export function parseJoins(value: unknown): JoinRequest {
   const out: Record<string, JoinQuery> = {};
   for (const [name, raw] of Object.entries(value)) {
     if (!isObject(raw)) throw badRequest(`"joins[${name}]" takes limit, page, sort or where.`, `joins.${name}`);
-    for (const key of Object.keys(raw)) if (!['limit', 'page', 'sort', 'where'].includes(key)) throw badRequest(`Unknown join option "${key}".`, `joins.${name}.${key}`);
+    for (const key of Object.keys(raw))
+      if (!['limit', 'page', 'sort', 'where'].includes(key))
+        throw badRequest(`Unknown join option "${key}".`, `joins.${name}.${key}`);
     let where = raw.where;
     if (typeof where === 'string') {
-      try { where = JSON.parse(where); } catch { throw badRequest(`"joins[${name}][where]" must be an object.`, `joins.${name}.where`); }
+      try {
+        where = JSON.parse(where);
+      } catch {
+        throw badRequest(`"joins[${name}][where]" must be an object.`, `joins.${name}.where`);
+      }
     }
-    if (where !== undefined && !isObject(where)) throw badRequest(`"joins[${name}][where]" must be an object.`, `joins.${name}.where`);
+    if (where !== undefined && !isObject(where))
+      throw badRequest(`"joins[${name}][where]" must be an object.`, `joins.${name}.where`);
     out[name] = {
       limit: whole(raw.limit, `joins.${name}.limit`, 1, 100),
       page: whole(raw.page, `joins.${name}.page`, 1, Number.MAX_SAFE_INTEGER),

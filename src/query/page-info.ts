@@ -8,7 +8,8 @@ export const MAX_LIMIT = 100;
 const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_LIMIT);
 
 export function checkPaging(limit: number, page: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');
   if (!Number.isInteger(page) || page < 1) throw badRequest('"page" must be 1 or more.', 'page');
   if (page > MAX_PAGE) throw badRequest(`"page" must be at most ${MAX_PAGE}.`, 'page');
 }

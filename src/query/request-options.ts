@@ -30,7 +30,12 @@ export { DEFAULT_LIMIT, MAX_LIMIT } from './page-info.ts';
 export const MAX_DEPTH = 3;
 
 export function parseQuery(search: string): Record<string, unknown> {
-  return qs.parse(search.startsWith('?') ? search.slice(1) : search, { depth: 12, arrayLimit: 200, parameterLimit: 2000, allowDots: false });
+  return qs.parse(search.startsWith('?') ? search.slice(1) : search, {
+    depth: 12,
+    arrayLimit: 200,
+    parameterLimit: 2000,
+    allowDots: false,
+  });
 }
 
 function integer(value: unknown, name: string, fallback: number): number {
@@ -63,7 +68,8 @@ export function readOptions(query: Record<string, unknown>, config: SanitizedCon
   checkPaging(limit, page);
   const depth = integer(query.depth, 'depth', 1);
   if (depth < 0) throw badRequest('"depth" must be 0 or more.', 'depth');
-  const sort = query.sort === undefined ? undefined : Array.isArray(query.sort) ? query.sort.join(',') : String(query.sort);
+  const sort =
+    query.sort === undefined ? undefined : Array.isArray(query.sort) ? query.sort.join(',') : String(query.sort);
   return {
     where: parseWhere(query.where),
     sort,
@@ -83,11 +89,15 @@ export function readOptions(query: Record<string, unknown>, config: SanitizedCon
 }
 
 /** `locale` (a code or `all`) and `fallback-locale` (`false`, `none` or a code). */
-export function localeOptions(query: Record<string, unknown>, config: SanitizedConfig): { locale: string | null; fallbackLocale: string | null } {
+export function localeOptions(
+  query: Record<string, unknown>,
+  config: SanitizedConfig,
+): { locale: string | null; fallbackLocale: string | null } {
   const l10n = config.localization;
   if (!l10n) return { locale: null, fallbackLocale: null };
   const requested = query.locale === undefined || query.locale === '' ? l10n.defaultLocale : String(query.locale);
-  if (requested !== 'all' && !l10n.locales.includes(requested)) throw badRequest(`Unknown locale "${requested}".`, 'locale');
+  if (requested !== 'all' && !l10n.locales.includes(requested))
+    throw badRequest(`Unknown locale "${requested}".`, 'locale');
   const fallbackRaw = query['fallback-locale'] ?? query.fallbackLocale;
   let fallbackLocale: string | null = l10n.fallback ? l10n.defaultLocale : null;
   if (fallbackRaw !== undefined) {

@@ -29,7 +29,8 @@ export function parseSelect(value: unknown, name = 'select'): Selection | undefi
   const leaves = new Set<boolean>();
   const tree = readTree(value, name, leaves, 0);
   if (leaves.size === 0) return undefined;
-  if (leaves.size > 1) throw badRequest(`"${name}" takes either fields to include (true) or fields to leave out (false), not both.`, name);
+  if (leaves.size > 1)
+    throw badRequest(`"${name}" takes either fields to include (true) or fields to leave out (false), not both.`, name);
   return { include: leaves.has(true), tree };
 }
 
@@ -50,7 +51,12 @@ function readTree(value: Record<string, unknown>, name: string, leaves: Set<bool
       holder[last] = isObject(holder[last]) ? { ...(holder[last] as SelectTree), ...inner } : inner;
       continue;
     }
-    const flag = raw === true || raw === 'true' || raw === '1' ? true : raw === false || raw === 'false' || raw === '0' ? false : null;
+    const flag =
+      raw === true || raw === 'true' || raw === '1'
+        ? true
+        : raw === false || raw === 'false' || raw === '0'
+          ? false
+          : null;
     if (flag === null) throw badRequest(`"${name}[${rawKey}]" must be true or false.`, name);
     leaves.add(flag);
     holder[last] = flag;
@@ -61,7 +67,8 @@ function readTree(value: Record<string, unknown>, name: string, leaves: Set<bool
 /** `populate[<collection>]…` → a Selection per collection slug. */
 export function parsePopulate(value: unknown): Record<string, Selection> | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!isObject(value)) throw badRequest('"populate" must be an object such as populate[users][name]=true.', 'populate');
+  if (!isObject(value))
+    throw badRequest('"populate" must be an object such as populate[users][name]=true.', 'populate');
   const out: Record<string, Selection> = {};
   for (const [slug, inner] of Object.entries(value)) {
     const selection = parseSelect(inner, `populate[${slug}]`);

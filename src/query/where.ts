@@ -17,12 +17,36 @@ export { quote };
  * as FROM items aliased r1, r2, …. `onlyExists`: a polymorphic value as a whole, of which only `exists` can
  * be asked (else `.relationTo` or `.value`).
  */
-type Target = { expr: string; field: SanitizedField | null; kind: 'id' | 'date' | 'text' | 'number' | 'boolean' | 'point'; many: boolean; rows: string[]; onlyExists?: boolean };
+type Target = {
+  expr: string;
+  field: SanitizedField | null;
+  kind: 'id' | 'date' | 'text' | 'number' | 'boolean' | 'point';
+  many: boolean;
+  rows: string[];
+  onlyExists?: boolean;
+};
 
 const OPERATOR_ALIASES: Record<string, string> = {
-  greater_than: 'gt', greater_than_equal: 'gte', less_than: 'lt', less_than_equal: 'lte',
+  greater_than: 'gt',
+  greater_than_equal: 'gte',
+  less_than: 'lt',
+  less_than_equal: 'lte',
 };
-const OPERATORS = new Set(['equals', 'not_equals', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'like', 'not_like', 'contains', 'exists', 'near']);
+const OPERATORS = new Set([
+  'equals',
+  'not_equals',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'not_in',
+  'like',
+  'not_like',
+  'contains',
+  'exists',
+  'near',
+]);
 const MAX_DEPTH = 8;
 const MAX_CONDITIONS = 100;
 // SQLite refuses expressions deeper than 1000 terms and LIKE patterns over 50,000 bytes: bound what one
@@ -51,11 +75,24 @@ export const TRUSTED: QueryRights = { trusted: true };
  */
 export type RelatedQueries = ReadonlyMap<string, { entity: Entity; readFilter: SQLPart | null; rights: QueryRights }>;
 
-type CompileState = { count: number; values: number; denied: ReadonlySet<string> | null; dialect: Dialect; related: RelatedQueries | null };
+type CompileState = {
+  count: number;
+  values: number;
+  denied: ReadonlySet<string> | null;
+  dialect: Dialect;
+  related: RelatedQueries | null;
+};
 
 const deniedOf = (rights: QueryRights) => ('denied' in rights && rights.denied.size > 0 ? rights.denied : null);
 
-export function compileWhere(dialect: Dialect, entity: Entity, where: Where | undefined | null, locale: LocaleOptions | null, rights: QueryRights, related: RelatedQueries | null = null): SQLPart | null {
+export function compileWhere(
+  dialect: Dialect,
+  entity: Entity,
+  where: Where | undefined | null,
+  locale: LocaleOptions | null,
+  rights: QueryRights,
+  related: RelatedQueries | null = null,
+): SQLPart | null {
   if (!where || (isObject(where) && Object.keys(where).length === 0)) return null;
   return compileNode(entity, where, locale, 0, { count: 0, values: 0, denied: deniedOf(rights), dialect, related });
 }
@@ -76,7 +113,14 @@ export function relationshipOf(entity: Entity, key: string): SanitizedField | nu
  * `name` matches: `"author" IN (SELECT "id" FROM "authors" WHERE …)`; with `hasMany`, any of its ids.
  * The condition inside is compiled for the related collection, under the caller's rights there.
  */
-function relatedCondition(entity: Entity, key: string, operators: Record<string, unknown>, locale: LocaleOptions | null, depth: number, state: CompileState): SQLPart | null {
+function relatedCondition(
+  entity: Entity,
+  key: string,
+  operators: Record<string, unknown>,
+  locale: LocaleOptions | null,
+  depth: number,
+  state: CompileState,
+): SQLPart | null {
   const field = relationshipOf(entity, key);
   const related = field && state.related?.get(field.name);
   if (!field || !related) return null;
@@ -95,13 +139,25 @@ function relatedCondition(entity: Entity, key: string, operators: Record<string,
   state.values = innerState.values;
   const filters = [inner, related.readFilter].filter((p): p is SQLPart => p !== null);
   const where = filters.length ? ` WHERE ${join(filters, ' AND ').sql}` : '';
-  const ids = { sql: `SELECT "id" FROM ${quote(related.entity.table)}${where}`, params: filters.flatMap((p) => p.params) };
+  const ids = {
+    sql: `SELECT "id" FROM ${quote(related.entity.table)}${where}`,
+    params: filters.flatMap((p) => p.params),
+  };
   if (!head.many) return { sql: `${head.expr} IN (${ids.sql})`, params: ids.params };
   const item = state.dialect.jsonValue('value', [], 'integer');
-  return { sql: `EXISTS (SELECT 1 FROM ${state.dialect.jsonItems(head.expr)} WHERE ${item} IN (${ids.sql}))`, params: ids.params };
+  return {
+    sql: `EXISTS (SELECT 1 FROM ${state.dialect.jsonItems(head.expr)} WHERE ${item} IN (${ids.sql}))`,
+    params: ids.params,
+  };
 }
 
-function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null, depth: number, state: CompileState): SQLPart | null {
+function compileNode(
+  entity: Entity,
+  node: unknown,
+  locale: LocaleOptions | null,
+  depth: number,
+  state: CompileState,
+): SQLPart | null {
   if (depth > MAX_DEPTH) throw badRequest(`The where query is nested more than ${MAX_DEPTH} levels deep.`);
   if (!isObject(node)) throw badRequest('The where query must be an object.');
   const parts: SQLPart[] = [];
@@ -109,11 +165,14 @@ function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null
     if (key === 'and' || key === 'or') {
       const list = Array.isArray(value) ? value : isObject(value) ? Object.values(value) : null;
       if (!list) throw badRequest(`"${key}" takes a list of conditions.`);
-      const inner = list.map((item) => compileNode(entity, item, locale, depth + 1, state)).filter((p): p is SQLPart => p !== null);
+      const inner = list
+        .map((item) => compileNode(entity, item, locale, depth + 1, state))
+        .filter((p): p is SQLPart => p !== null);
       if (inner.length) parts.push(join(inner, key === 'and' ? ' AND ' : ' OR '));
       continue;
     }
-    if (!isObject(value)) throw badRequest(`The condition on "${key}" needs an operator, such as ${key}[equals]=…`, key);
+    if (!isObject(value))
+      throw badRequest(`The condition on "${key}" needs an operator, such as ${key}[equals]=…`, key);
     const through = relatedCondition(entity, key, value, locale, depth, state);
     if (through) {
       parts.push(through);
@@ -121,10 +180,12 @@ function compileNode(entity: Entity, node: unknown, locale: LocaleOptions | null
     }
     const target = resolveTarget(state.dialect, entity, key, locale, state.denied);
     for (const [rawOperator, operand] of Object.entries(value)) {
-      if (++state.count > MAX_CONDITIONS) throw badRequest(`The where query has more than ${MAX_CONDITIONS} conditions.`);
+      if (++state.count > MAX_CONDITIONS)
+        throw badRequest(`The where query has more than ${MAX_CONDITIONS} conditions.`);
       const operator = OPERATOR_ALIASES[rawOperator] ?? rawOperator;
       if (!OPERATORS.has(operator)) throw badRequest(`Unknown operator "${rawOperator}" on "${key}".`, key);
-      if (target.onlyExists && operator !== 'exists') throw badRequest(`Query "${key}.relationTo" or "${key}.value" (or "exists" on "${key}").`, key);
+      if (target.onlyExists && operator !== 'exists')
+        throw badRequest(`Query "${key}.relationTo" or "${key}.value" (or "exists" on "${key}").`, key);
       const part = condition(state.dialect, target, operator, operand, key);
       state.values += part.params.length;
       if (state.values > MAX_VALUES) throw badRequest(`The where query has more than ${MAX_VALUES} values.`);
@@ -149,12 +210,19 @@ function localizedExpr(dialect: Dialect, base: string, jsonPath: string[], local
 
 function kindOf(field: SanitizedField): Target['kind'] {
   switch (field.type) {
-    case 'number': return 'number';
-    case 'checkbox': return 'boolean';
-    case 'relationship': case 'upload': return 'id';
-    case 'date': return 'date';
-    case 'point': return 'point';
-    default: return 'text';
+    case 'number':
+      return 'number';
+    case 'checkbox':
+      return 'boolean';
+    case 'relationship':
+    case 'upload':
+      return 'id';
+    case 'date':
+      return 'date';
+    case 'point':
+      return 'point';
+    default:
+      return 'text';
   }
 }
 
@@ -162,11 +230,20 @@ function kindOf(field: SanitizedField): Target['kind'] {
  * A field path (`title`, `seo.title`, `items.name`) → the SQL expression that reads it. A denied path, or
  * one below a denied group or array, answers exactly as an unknown field does.
  */
-function resolveTarget(dialect: Dialect, entity: Entity, path: string, locale: LocaleOptions | null, denied: ReadonlySet<string> | null): Target {
+function resolveTarget(
+  dialect: Dialect,
+  entity: Entity,
+  path: string,
+  locale: LocaleOptions | null,
+  denied: ReadonlySet<string> | null,
+): Target {
   if (path === 'id') return { expr: '"id"', field: null, kind: 'id', many: false, rows: [] };
-  if (path === 'createdAt' || path === 'updatedAt') return { expr: quote(path), field: null, kind: 'date', many: false, rows: [] };
-  if (path === 'deletedAt' && entity.kind === 'collection' && entity.trash) return { expr: '"deletedAt"', field: null, kind: 'date', many: false, rows: [] };
-  if ((path === 'status' || path === '_status') && entity.drafts) return { expr: '"status"', field: null, kind: 'text', many: false, rows: [] };
+  if (path === 'createdAt' || path === 'updatedAt')
+    return { expr: quote(path), field: null, kind: 'date', many: false, rows: [] };
+  if (path === 'deletedAt' && entity.kind === 'collection' && entity.trash)
+    return { expr: '"deletedAt"', field: null, kind: 'date', many: false, rows: [] };
+  if ((path === 'status' || path === '_status') && entity.drafts)
+    return { expr: '"status"', field: null, kind: 'text', many: false, rows: [] };
   const segments = path.split('.');
   let fields = entity.fields;
   let field: SanitizedField | undefined;
@@ -186,7 +263,8 @@ function resolveTarget(dialect: Dialect, entity: Entity, path: string, locale: L
       base = localizedExpr(dialect, base, jsonPath, locale);
       jsonPath = [];
     }
-    if (i < segments.length - 1 && isPolymorphic(field)) return polymorphicTarget(dialect, field, base, jsonPath, rows, segments.slice(i + 1), path);
+    if (i < segments.length - 1 && isPolymorphic(field))
+      return polymorphicTarget(dialect, field, base, jsonPath, rows, segments.slice(i + 1), path);
     if (i < segments.length - 1) {
       if (field.type === 'array' || field.type === 'blocks') {
         // Conditions on a field inside rows match when any row matches (rows inside rows: any of those).
@@ -201,12 +279,18 @@ function resolveTarget(dialect: Dialect, entity: Entity, path: string, locale: L
     }
   }
   const f = field!;
-  if (f.type === 'group' || f.type === 'array' || f.type === 'blocks') throw badRequest(`The field "${path}" holds other fields; query one of them.`, path);
-  if (isPolymorphic(f)) return { expr: dialect.jsonGet(base, jsonPath), field: f, kind: 'text', many: false, rows, onlyExists: true };
+  if (f.type === 'group' || f.type === 'array' || f.type === 'blocks')
+    throw badRequest(`The field "${path}" holds other fields; query one of them.`, path);
+  if (isPolymorphic(f))
+    return { expr: dialect.jsonGet(base, jsonPath), field: f, kind: 'text', many: false, rows, onlyExists: true };
   const column = segments.length === 1 && isColumnField(f);
   const kind = kindOf(f);
   // A hasMany list and a point stay JSON (read item by item); anything else is read as its kind's value.
-  const expr = column ? base : f.hasMany || kind === 'point' ? dialect.jsonGet(base, jsonPath) : dialect.jsonValue(base, jsonPath, valueKind(kind, f));
+  const expr = column
+    ? base
+    : f.hasMany || kind === 'point'
+      ? dialect.jsonGet(base, jsonPath)
+      : dialect.jsonValue(base, jsonPath, valueKind(kind, f));
   return { expr, field: f, kind, many: Boolean(f.hasMany), rows };
 }
 
@@ -216,9 +300,12 @@ const rowKeyFields = new WeakMap<SanitizedField, SanitizedField[]>();
 function queryableRowFields(field: SanitizedField): SanitizedField[] {
   let list = rowKeyFields.get(field);
   if (!list) {
-    const keys = ['id', 'blockType', 'blockName'].map((name): SanitizedField => ({ name, type: 'text', path: `${field.path}.${name}`, localized: false }));
+    const keys = ['id', 'blockType', 'blockName'].map(
+      (name): SanitizedField => ({ name, type: 'text', path: `${field.path}.${name}`, localized: false }),
+    );
     const byName = new Map<string, SanitizedField>(keys.map((k) => [k.name, k]));
-    for (const block of field.blocks ?? []) for (const inner of block.fields) if (!byName.has(inner.name)) byName.set(inner.name, inner);
+    for (const block of field.blocks ?? [])
+      for (const inner of block.fields) if (!byName.has(inner.name)) byName.set(inner.name, inner);
     list = [...byName.values()];
     rowKeyFields.set(field, list);
   }
@@ -229,12 +316,25 @@ function queryableRowFields(field: SanitizedField): SanitizedField[] {
  * `link.relationTo` / `link.value` of a polymorphic relationship: keys of its JSON object. With hasMany a
  * condition matches when any item matches (the items are iterated like array rows).
  */
-function polymorphicTarget(dialect: Dialect, field: SanitizedField, base: string, jsonPath: string[], rows: string[], rest: string[], path: string): Target {
+function polymorphicTarget(
+  dialect: Dialect,
+  field: SanitizedField,
+  base: string,
+  jsonPath: string[],
+  rows: string[],
+  rest: string[],
+  path: string,
+): Target {
   const [part, ...more] = rest;
-  if (more.length > 0 || (part !== 'relationTo' && part !== 'value')) throw badRequest(`The field "${path}" does not exist (query ${field.name}.relationTo or ${field.name}.value).`, path);
+  if (more.length > 0 || (part !== 'relationTo' && part !== 'value'))
+    throw badRequest(
+      `The field "${path}" does not exist (query ${field.name}.relationTo or ${field.name}.value).`,
+      path,
+    );
   const kind = part === 'value' ? 'id' : 'text';
   const valueKindOf = part === 'value' ? 'integer' : 'text';
-  if (!field.hasMany) return { expr: dialect.jsonValue(base, [...jsonPath, part], valueKindOf), field, kind, many: false, rows };
+  if (!field.hasMany)
+    return { expr: dialect.jsonValue(base, [...jsonPath, part], valueKindOf), field, kind, many: false, rows };
   const alias = `r${rows.length + 1}`;
   const items = [...rows, `${dialect.jsonItems(dialect.jsonGet(base, jsonPath))} AS ${alias}`];
   return { expr: dialect.jsonValue(`${alias}.value`, [part], valueKindOf), field, kind, many: false, rows: items };
@@ -278,7 +378,10 @@ function list(value: unknown, key: string): unknown[] {
   if (Array.isArray(value)) return value;
   if (isObject(value)) return Object.values(value);
   if (value === null || value === undefined) throw badRequest(`"${key}" needs a list of values.`, key);
-  return String(value).split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return String(value)
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 // Conditions both engines accept (PostgreSQL has no integer truth values).
@@ -304,7 +407,8 @@ function condition(dialect: Dialect, target: Target, operator: string, operand: 
 /** Points take `near` (within a distance, nearest first by default) and `exists`. */
 function pointCondition(dialect: Dialect, target: Target, operator: string, operand: unknown, key: string): SQLPart {
   if (target.kind !== 'point') throw badRequest(`"near" works only on point fields; "${key}" is not one.`, key);
-  if (target.rows.length) throw badRequest(`"${key}" is inside rows; points are queried at the top or inside groups.`, key);
+  if (target.rows.length)
+    throw badRequest(`"${key}" is inside rows; points are queried at the top or inside groups.`, key);
   if (operator === 'exists') return scalarCondition(dialect, { ...target, kind: 'number' }, operator, operand, key);
   if (operator !== 'near') throw badRequest(`A point takes "near" or "exists", not "${operator}".`, key);
   const near = parseNear(operand, key);
@@ -323,7 +427,15 @@ function parseNear(operand: unknown, key: string): Near {
   const numbers = parts.map((p) => (p === '' || p === 'null' ? null : Number(p)));
   const [lng, lat, max = null, min = null] = numbers;
   const bad = parts.length < 2 || parts.length > 4 || numbers.some((n) => n !== null && !Number.isFinite(n));
-  if (bad || lng === null || lat === null || Math.abs(lng) > 180 || Math.abs(lat) > 90 || (max !== null && max < 0) || (min !== null && min < 0)) {
+  if (
+    bad ||
+    lng === null ||
+    lat === null ||
+    Math.abs(lng) > 180 ||
+    Math.abs(lat) > 90 ||
+    (max !== null && max < 0) ||
+    (min !== null && min < 0)
+  ) {
     throw badRequest(`"near" on "${key}" takes <longitude>,<latitude>,<maxDistance in m>[,<minDistance in m>].`, key);
   }
   return { lng, lat, maxDistance: max, minDistance: min };
@@ -354,13 +466,18 @@ function scalarCondition(dialect: Dialect, target: Target, operator: string, ope
       if (isNullValue(operand)) return { sql: textual ? `(${e} IS NULL OR ${e} = '')` : `${e} IS NULL`, params: [] };
       return { sql: `${e} = ?`, params: [coerce(target, operand, key)] };
     case 'not_equals':
-      if (isNullValue(operand)) return { sql: textual ? `(${e} IS NOT NULL AND ${e} <> '')` : `${e} IS NOT NULL`, params: [] };
+      if (isNullValue(operand))
+        return { sql: textual ? `(${e} IS NOT NULL AND ${e} <> '')` : `${e} IS NOT NULL`, params: [] };
       return { sql: `(${e} IS NULL OR ${e} <> ?)`, params: [coerce(target, operand, key)] };
-    case 'gt': case 'gte': case 'lt': case 'lte': {
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
       const sign = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[operator];
       return { sql: `${e} ${sign} ?`, params: [coerce(target, operand, key)] };
     }
-    case 'in': case 'not_in': {
+    case 'in':
+    case 'not_in': {
       const items = list(operand, key);
       if (items.length > MAX_LIST) throw badRequest(`"${operator}" on "${key}" takes at most ${MAX_LIST} values.`, key);
       const values = items.map((v) => coerce(target, v, key));
@@ -370,10 +487,12 @@ function scalarCondition(dialect: Dialect, target: Target, operator: string, ope
         ? { sql: `${e} IN (${marks})`, params: values }
         : { sql: `(${e} IS NULL OR ${e} NOT IN (${marks}))`, params: values };
     }
-    case 'like': case 'not_like': {
+    case 'like':
+    case 'not_like': {
       const text = searchText(operand, key);
       const words = text.split(/\s+/).filter(Boolean);
-      if (words.length > MAX_WORDS) throw badRequest(`"${operator}" on "${key}" takes at most ${MAX_WORDS} words.`, key);
+      if (words.length > MAX_WORDS)
+        throw badRequest(`"${operator}" on "${key}" takes at most ${MAX_WORDS} words.`, key);
       checkSearchLength(text, key);
       if (words.length === 0) return { sql: operator === 'like' ? TRUE : FALSE, params: [] };
       const all = words.map(() => dialect.likeInsensitive(e)).join(' AND ');
@@ -381,10 +500,14 @@ function scalarCondition(dialect: Dialect, target: Target, operator: string, ope
       return operator === 'like' ? { sql: `(${all})`, params } : { sql: `(${e} IS NULL OR NOT (${all}))`, params };
     }
     case 'contains':
-      return { sql: dialect.likeInsensitive(e), params: [`%${escapeLike(checkSearchLength(searchText(operand, key), key))}%`] };
+      return {
+        sql: dialect.likeInsensitive(e),
+        params: [`%${escapeLike(checkSearchLength(searchText(operand, key), key))}%`],
+      };
     case 'exists': {
       const yes = parseExists(operand, key);
-      if (textual) return { sql: yes ? `(${e} IS NOT NULL AND ${e} <> '')` : `(${e} IS NULL OR ${e} = '')`, params: [] };
+      if (textual)
+        return { sql: yes ? `(${e} IS NOT NULL AND ${e} <> '')` : `(${e} IS NULL OR ${e} = '')`, params: [] };
       return { sql: yes ? `${e} IS NOT NULL` : `${e} IS NULL`, params: [] };
     }
   }
@@ -392,12 +515,14 @@ function scalarCondition(dialect: Dialect, target: Target, operator: string, ope
 }
 
 function searchText(operand: unknown, key: string): string {
-  if (isObject(operand) || Array.isArray(operand)) throw badRequest(`The value for "${key}" must be a single value.`, key);
+  if (isObject(operand) || Array.isArray(operand))
+    throw badRequest(`The value for "${key}" must be a single value.`, key);
   return String(operand ?? '');
 }
 
 function checkSearchLength(text: string, key: string): string {
-  if (text.length > MAX_TERM_LENGTH) throw badRequest(`The search on "${key}" is longer than ${MAX_TERM_LENGTH} characters.`, key);
+  if (text.length > MAX_TERM_LENGTH)
+    throw badRequest(`The search on "${key}" is longer than ${MAX_TERM_LENGTH} characters.`, key);
   return text;
 }
 
@@ -420,9 +545,13 @@ function manyCondition(dialect: Dialect, target: Target, operator: string, opera
     case 'equals':
       if (isNullValue(operand)) return manyCondition(dialect, target, 'exists', false, key);
       break;
-    case 'not_equals': case 'not_in': {
+    case 'not_equals':
+    case 'not_in': {
       const positive = scalarCondition(dialect, item, operator === 'not_equals' ? 'equals' : 'in', operand, key);
-      return { sql: `NOT EXISTS (SELECT 1 FROM ${dialect.jsonItems(e)} WHERE ${positive.sql})`, params: positive.params };
+      return {
+        sql: `NOT EXISTS (SELECT 1 FROM ${dialect.jsonItems(e)} WHERE ${positive.sql})`,
+        params: positive.params,
+      };
     }
   }
   const inner = scalarCondition(dialect, item, operator, operand, key);
@@ -434,8 +563,13 @@ function manyCondition(dialect: Dialect, target: Target, operator: string, opera
  * where orders nearest first, ahead of the collection's `defaultSort`.
  */
 export function compileSort(
-  dialect: Dialect, entity: Entity, asked: string | string[] | undefined, locale: LocaleOptions | null, rights: QueryRights,
-  where?: Where | null, defaultSort?: string,
+  dialect: Dialect,
+  entity: Entity,
+  asked: string | string[] | undefined,
+  locale: LocaleOptions | null,
+  rights: QueryRights,
+  where?: Where | null,
+  defaultSort?: string,
 ): string {
   const near = asked === undefined ? findNear(where) : null;
   const sort = asked ?? defaultSort;
@@ -445,7 +579,9 @@ export function compileSort(
     const { lng, lat } = parseNear(near.near, near.path);
     return `${dialect.distanceMeters(target.expr, lng, lat)} ASC, "id" ASC`;
   }
-  const items = (Array.isArray(sort) ? sort : String(sort ?? '-createdAt').split(',')).map((s) => String(s).trim()).filter(Boolean);
+  const items = (Array.isArray(sort) ? sort : String(sort ?? '-createdAt').split(','))
+    .map((s) => String(s).trim())
+    .filter(Boolean);
   if (items.length === 0) items.push('-createdAt');
   if (items.length > MAX_SORT_FIELDS) throw badRequest(`"sort" takes at most ${MAX_SORT_FIELDS} fields.`, 'sort');
   const parts: string[] = [];
@@ -454,7 +590,8 @@ export function compileSort(
     const descending = item.startsWith('-');
     const name = item.replace(/^[-+]/, '');
     const target = resolveTarget(dialect, entity, name, locale, deniedOf(rights));
-    if (target.many || target.rows.length || target.kind === 'point' || target.onlyExists) throw badRequest(`Cannot sort by "${name}".`, name);
+    if (target.many || target.rows.length || target.kind === 'point' || target.onlyExists)
+      throw badRequest(`Cannot sort by "${name}".`, name);
     parts.push(`${target.expr} ${descending ? 'DESC' : 'ASC'}`);
     if (parts.length === 1) idDirection = descending ? 'DESC' : 'ASC';
     if (name === 'id') return parts.join(', ');

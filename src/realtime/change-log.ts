@@ -37,25 +37,40 @@ export function recordChanges(cms: CMS): void {
     const { type, draft } = logged(event);
     const tx: Queryable = scope.tx;
     if (tx.dialect.orderedAppend) await tx.run(tx.dialect.orderedAppend);
-    await tx.run('INSERT INTO "_cms_events" ("at", "type", "kind", "slug", "docId", "draft", "deleted") VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      cms.clock.now(), type, event.global ? 'global' : 'collection', event.global ?? event.collection!, event.id ?? 0, draft,
-      type === 'delete' ? JSON.stringify(event.doc) : null,
-    ]);
+    await tx.run(
+      'INSERT INTO "_cms_events" ("at", "type", "kind", "slug", "docId", "draft", "deleted") VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [
+        cms.clock.now(),
+        type,
+        event.global ? 'global' : 'collection',
+        event.global ?? event.collection!,
+        event.id ?? 0,
+        draft,
+        type === 'delete' ? JSON.stringify(event.doc) : null,
+      ],
+    );
   });
 }
 
 /** Entries of the log after `afterId`, oldest first (at most `limit`). */
 export function changesAfter(store: Queryable, afterId: number, limit = 500): Promise<LoggedChange[]> {
-  return store.all<LoggedChange>('SELECT "id", "at", "type", "kind", "slug", "docId", "draft", "deleted" FROM "_cms_events" WHERE "id" > ? ORDER BY "id" LIMIT ?', [afterId, limit]);
+  return store.all<LoggedChange>(
+    'SELECT "id", "at", "type", "kind", "slug", "docId", "draft", "deleted" FROM "_cms_events" WHERE "id" > ? ORDER BY "id" LIMIT ?',
+    [afterId, limit],
+  );
 }
 
 export async function lastChangeId(store: Queryable): Promise<number> {
-  const row = await store.get<{ last: number | null }>('SELECT CAST(max("id") AS INTEGER) AS "last" FROM "_cms_events"');
+  const row = await store.get<{ last: number | null }>(
+    'SELECT CAST(max("id") AS INTEGER) AS "last" FROM "_cms_events"',
+  );
   return Number(row?.last ?? 0);
 }
 
 /** The job loop's part: entries older than the replay window go. */
 export async function pruneChangeLog(cms: CMS): Promise<number> {
-  const { changes } = await cms.store.run('DELETE FROM "_cms_events" WHERE "at" < ?', [cms.clock.now() - REPLAY_WINDOW_MS]);
+  const { changes } = await cms.store.run('DELETE FROM "_cms_events" WHERE "at" < ?', [
+    cms.clock.now() - REPLAY_WINDOW_MS,
+  ]);
   return changes;
 }

@@ -10,7 +10,12 @@ import type { OperationContext } from '../operations/context.ts';
 
 type Doc = Record<string, unknown>;
 
-export async function couldRead(ctx: OperationContext, collection: SanitizedCollection, id: number, doc: Doc): Promise<boolean> {
+export async function couldRead(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  id: number,
+  doc: Doc,
+): Promise<boolean> {
   let where: Where | null;
   try {
     where = await checkAccess(ctx, collection, 'read', { id });
@@ -24,25 +29,41 @@ function valueAt(doc: Doc, path: string, locale: string | null): unknown {
   let value: unknown = doc;
   for (const part of path.split('.')) value = value && typeof value === 'object' ? (value as Doc)[part] : undefined;
   // A localized value is kept per locale.
-  if (value && typeof value === 'object' && !Array.isArray(value) && locale && locale in (value as Doc)) value = (value as Doc)[locale];
+  if (value && typeof value === 'object' && !Array.isArray(value) && locale && locale in (value as Doc))
+    value = (value as Doc)[locale];
   return value;
 }
 
 const listOf = (v: unknown) => (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v]);
-const same = (a: unknown, b: unknown) => a === b || (a !== null && b !== null && a !== undefined && b !== undefined && String(a) === String(b));
+const same = (a: unknown, b: unknown) =>
+  a === b || (a !== null && b !== null && a !== undefined && b !== undefined && String(a) === String(b));
 
 function test(operator: string, actual: unknown, expected: unknown): boolean {
   switch (operator) {
-    case 'equals': return same(actual, expected);
-    case 'not_equals': return !same(actual, expected);
-    case 'in': return listOf(expected).some((e) => same(actual, e));
-    case 'not_in': return !listOf(expected).some((e) => same(actual, e));
-    case 'exists': return (actual !== null && actual !== undefined) === (expected === true || expected === 'true');
-    case 'gt': case 'greater_than': return (actual as number) > (expected as number);
-    case 'gte': case 'greater_than_equal': return (actual as number) >= (expected as number);
-    case 'lt': case 'less_than': return (actual as number) < (expected as number);
-    case 'lte': case 'less_than_equal': return (actual as number) <= (expected as number);
-    default: return false;
+    case 'equals':
+      return same(actual, expected);
+    case 'not_equals':
+      return !same(actual, expected);
+    case 'in':
+      return listOf(expected).some((e) => same(actual, e));
+    case 'not_in':
+      return !listOf(expected).some((e) => same(actual, e));
+    case 'exists':
+      return (actual !== null && actual !== undefined) === (expected === true || expected === 'true');
+    case 'gt':
+    case 'greater_than':
+      return (actual as number) > (expected as number);
+    case 'gte':
+    case 'greater_than_equal':
+      return (actual as number) >= (expected as number);
+    case 'lt':
+    case 'less_than':
+      return (actual as number) < (expected as number);
+    case 'lte':
+    case 'less_than_equal':
+      return (actual as number) <= (expected as number);
+    default:
+      return false;
   }
 }
 
@@ -50,7 +71,8 @@ export function matches(where: Where, doc: Doc, locale: string | null): boolean 
   for (const [key, condition] of Object.entries(where as Record<string, unknown>)) {
     if (key === 'and' || key === 'or') {
       const parts = (condition as Where[]) ?? [];
-      const ok = key === 'and' ? parts.every((w) => matches(w, doc, locale)) : parts.some((w) => matches(w, doc, locale));
+      const ok =
+        key === 'and' ? parts.every((w) => matches(w, doc, locale)) : parts.some((w) => matches(w, doc, locale));
       if (!ok) return false;
       continue;
     }

@@ -61,16 +61,24 @@ export function openEventStream(options: EventStreamOptions, headers: Record<str
     }
     finish();
   };
-  const body = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-      c.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`));
-      heartbeat = setInterval(() => write(': ping\n\n'), options.heartbeatInterval);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        c.enqueue(encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`));
+        heartbeat = setInterval(() => write(': ping\n\n'), options.heartbeatInterval);
+      },
+      cancel: finish,
     },
-    cancel: finish,
-  }, { highWaterMark: options.maxBufferBytes, size: (chunk) => chunk?.byteLength ?? 0 });
+    { highWaterMark: options.maxBufferBytes, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
   const response = new Response(body, {
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', ...headers },
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      ...headers,
+    },
   });
   return {
     response,

@@ -61,10 +61,12 @@ function createHub(cms: CMS): Hub {
 
   const wake = () => {
     if (pumping) return void (again = true);
-    pumping = pump().catch((error) => cms.log.error('realtime: following the change log failed:', error)).finally(() => {
-      pumping = null;
-      if (again && !closed) wake();
-    });
+    pumping = pump()
+      .catch((error) => cms.log.error('realtime: following the change log failed:', error))
+      .finally(() => {
+        pumping = null;
+        if (again && !closed) wake();
+      });
   };
 
   async function pump() {
@@ -84,9 +86,12 @@ function createHub(cms: CMS): Hub {
 
   /** Closes the streams whose session ended (logout, a session removed, the user deactivated), on any instance. */
   async function dropEndedSessions() {
-    await Promise.all([...subscribers].map(async (subscriber) => {
-      if (subscriber.sessionAlive && !(await subscriber.sessionAlive().catch(() => true))) subscriber.stream.close(false);
-    }));
+    await Promise.all(
+      [...subscribers].map(async (subscriber) => {
+        if (subscriber.sessionAlive && !(await subscriber.sessionAlive().catch(() => true)))
+          subscriber.stream.close(false);
+      }),
+    );
   }
 
   /** The entries after the client's last one, still in the window and no later than what others got. */
@@ -113,11 +118,18 @@ function createHub(cms: CMS): Hub {
       if (!topic || (change.draft && !seesDrafts(subscriber))) continue;
       let view = reads.get(subscriber.key);
       if (!view) reads.set(subscriber.key, (view = viewOf(subscriber, change, cms.log)));
-      sends.push(view.then((doc) => {
-        if (doc === HIDDEN) return;
-        const subject = change.kind === 'global' ? { global: change.slug } : { collection: change.slug, id: change.docId };
-        subscriber.stream.send({ id: change.id, type: change.type, data: { type: change.type, topic: topic.name, ...subject, doc } });
-      }));
+      sends.push(
+        view.then((doc) => {
+          if (doc === HIDDEN) return;
+          const subject =
+            change.kind === 'global' ? { global: change.slug } : { collection: change.slug, id: change.docId };
+          subscriber.stream.send({
+            id: change.id,
+            type: change.type,
+            data: { type: change.type, topic: topic.name, ...subject, doc },
+          });
+        }),
+      );
     }
     await Promise.all(sends);
   }
@@ -129,10 +141,19 @@ function createHub(cms: CMS): Hub {
     async subscribe(viewer, topics, lastEventId) {
       const { maxConnections, maxBufferBytes, heartbeatInterval } = cms.config.realtime;
       if (closed) throw new APIError(503, 'The server is shutting down.');
-      if (subscribers.size >= maxConnections) throw new APIError(429, `Too many realtime connections: this server holds at most ${maxConnections}.`, undefined, { headers: { 'retry-after': '5' } });
+      if (subscribers.size >= maxConnections)
+        throw new APIError(
+          429,
+          `Too many realtime connections: this server holds at most ${maxConnections}.`,
+          undefined,
+          { headers: { 'retry-after': '5' } },
+        );
       await start();
       const subscriber: Subscriber = {
-        ...viewer, topics, cursor: lastEventId ?? cursor!, replayFrom: lastEventId,
+        ...viewer,
+        topics,
+        cursor: lastEventId ?? cursor!,
+        replayFrom: lastEventId,
         stream: openEventStream({ maxBufferBytes, heartbeatInterval, onClose: () => subscribers.delete(subscriber) }),
       };
       subscribers.add(subscriber);

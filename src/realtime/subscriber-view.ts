@@ -25,7 +25,11 @@ export type Viewer = {
   sessionAlive?: () => Promise<boolean>;
 };
 
-export function viewerKey(ctx: OperationContext, options: ReadOptions, scopes: readonly string[] | null | undefined): string {
+export function viewerKey(
+  ctx: OperationContext,
+  options: ReadOptions,
+  scopes: readonly string[] | null | undefined,
+): string {
   const user = ctx.user ? `${ctx.user.id}:${Bun.hash(JSON.stringify(ctx.user)).toString(36)}` : 'anonymous';
   return JSON.stringify([user, scopes ?? null, ctx.locale, ctx.fallbackLocale, options]);
 }
@@ -33,7 +37,11 @@ export function viewerKey(ctx: OperationContext, options: ReadOptions, scopes: r
 /** Whether a save that changed only the pending draft concerns this viewer. */
 export const seesDrafts = (viewer: Viewer) => viewer.options.draft || viewer.options.preview !== undefined;
 
-export async function viewOf(viewer: Viewer, change: LoggedChange, log: { error(...a: unknown[]): void }): Promise<View> {
+export async function viewOf(
+  viewer: Viewer,
+  change: LoggedChange,
+  log: { error(...a: unknown[]): void },
+): Promise<View> {
   const { ctx, options } = viewer;
   try {
     if (change.type === 'delete') {
@@ -46,7 +54,8 @@ export async function viewOf(viewer: Viewer, change: LoggedChange, log: { error(
       ? await findGlobal(ctx, { slug: change.slug, ...shape })
       : await findByID(ctx, { collection: change.slug, id: change.docId, ...shape });
   } catch (error) {
-    if (!(error instanceof APIError && error.status < 500)) log.error('realtime: reading a changed document failed:', error);
+    if (!(error instanceof APIError && error.status < 500))
+      log.error('realtime: reading a changed document failed:', error);
     return HIDDEN;
   }
 }

@@ -13,16 +13,30 @@ const MAX_TOPICS_LENGTH = 8_192;
 
 export function parseTopics(raw: unknown, config: SanitizedConfig): Topic[] {
   const text = Array.isArray(raw) ? raw.join(',') : raw;
-  if (typeof text !== 'string' || text.trim() === '') throw badRequest('Name at least one topic: ?topics=<collection>,<collection>/<id>,globals/<slug>.', 'topics');
-  if (text.length > MAX_TOPICS_LENGTH) throw badRequest(`The topics list is too long (at most ${config.realtime.maxTopics} topics).`, 'topics');
-  const names = [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))];
-  if (names.length > config.realtime.maxTopics) throw badRequest(`Too many topics: ${names.length} (at most ${config.realtime.maxTopics}).`, 'topics');
+  if (typeof text !== 'string' || text.trim() === '')
+    throw badRequest('Name at least one topic: ?topics=<collection>,<collection>/<id>,globals/<slug>.', 'topics');
+  if (text.length > MAX_TOPICS_LENGTH)
+    throw badRequest(`The topics list is too long (at most ${config.realtime.maxTopics} topics).`, 'topics');
+  const names = [
+    ...new Set(
+      text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (names.length > config.realtime.maxTopics)
+    throw badRequest(`Too many topics: ${names.length} (at most ${config.realtime.maxTopics}).`, 'topics');
   return names.map((name) => topicOf(name, config));
 }
 
 function topicOf(name: string, config: SanitizedConfig): Topic {
   const parts = name.split('/');
-  const unknown = () => badRequest(`Unknown topic "${name.slice(0, 100)}": use <collection>, <collection>/<id> or globals/<slug>.`, 'topics');
+  const unknown = () =>
+    badRequest(
+      `Unknown topic "${name.slice(0, 100)}": use <collection>, <collection>/<id> or globals/<slug>.`,
+      'topics',
+    );
   if (parts[0] === 'globals') {
     if (parts.length !== 2 || !config.globalsBySlug.has(parts[1])) throw unknown();
     return { name, kind: 'global', slug: parts[1], id: null };

@@ -10,9 +10,13 @@ export type BlockNode = { node: LexicalNode & { fields: Record<string, unknown> 
 
 function copyNode(node: LexicalNode, field: SanitizedField, found: BlockNode[]): LexicalNode {
   const out: LexicalNode = { ...node };
-  if (Array.isArray(node.children)) out.children = node.children.map((child) => (isObject(child) ? copyNode(child as LexicalNode, field, found) : child));
+  if (Array.isArray(node.children))
+    out.children = node.children.map((child) =>
+      isObject(child) ? copyNode(child as LexicalNode, field, found) : child,
+    );
   if ((node.type === 'block' || node.type === 'inlineBlock') && isObject(node.fields)) {
-    const block = typeof node.fields.blockType === 'string' ? field.richTextBlocksBySlug?.get(node.fields.blockType) : undefined;
+    const block =
+      typeof node.fields.blockType === 'string' ? field.richTextBlocksBySlug?.get(node.fields.blockType) : undefined;
     out.fields = { ...node.fields };
     if (block) found.push({ node: out as BlockNode['node'], block });
   }
@@ -20,7 +24,10 @@ function copyNode(node: LexicalNode, field: SanitizedField, found: BlockNode[]):
 }
 
 /** A copy of `value` and its block nodes (in document order), or null when it is not a rich text value. */
-export function copyWithBlocks(field: SanitizedField, value: unknown): { value: RichTextValue; blocks: BlockNode[] } | null {
+export function copyWithBlocks(
+  field: SanitizedField,
+  value: unknown,
+): { value: RichTextValue; blocks: BlockNode[] } | null {
   if (!isRichTextValue(value)) return null;
   const blocks: BlockNode[] = [];
   return { value: { ...value, root: copyNode(value.root, field, blocks) as RichTextValue['root'] }, blocks };

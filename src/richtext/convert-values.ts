@@ -14,7 +14,11 @@ import { richTextToText } from './to-text.ts';
 export type RichTextFormat = 'html' | 'markdown' | 'text';
 export const RICH_TEXT_FORMATS: readonly RichTextFormat[] = ['html', 'markdown', 'text'];
 
-const CONVERT: Record<RichTextFormat, (value: RichTextValue) => string> = { html: richTextToHTML, markdown: richTextToMarkdown, text: richTextToText };
+const CONVERT: Record<RichTextFormat, (value: RichTextValue) => string> = {
+  html: richTextToHTML,
+  markdown: richTextToMarkdown,
+  text: richTextToText,
+};
 
 /** One rich text value as a string in that format. */
 export const convertRichText = (value: RichTextValue, format: RichTextFormat): string => CONVERT[format](value);
@@ -22,7 +26,8 @@ export const convertRichText = (value: RichTextValue, format: RichTextFormat): s
 /** The format a read asked for (`richText=` in a query, an option of the Local API), checked; undefined for JSON. */
 export function richTextFormatOf(value: unknown): RichTextFormat | undefined {
   if (value === undefined || value === '' || value === 'json') return undefined;
-  if (typeof value === 'string' && (RICH_TEXT_FORMATS as readonly string[]).includes(value)) return value as RichTextFormat;
+  if (typeof value === 'string' && (RICH_TEXT_FORMATS as readonly string[]).includes(value))
+    return value as RichTextFormat;
   throw badRequest('"richText" must be html, markdown or text.', 'richText');
 }
 
@@ -32,27 +37,47 @@ type Options = { config?: SanitizedConfig; keyedByLocale?: boolean };
  * Converts in place and answers `doc`. `config` lets it reach into populated relationships (their own
  * rich text is converted too); `keyedByLocale` for `locale=all` reads, where localized values are per-locale records.
  */
-export function convertRichTextValues<T extends Record<string, unknown>>(doc: T, fields: SanitizedField[], format: RichTextFormat, options: Options = {}): T {
+export function convertRichTextValues<T extends Record<string, unknown>>(
+  doc: T,
+  fields: SanitizedField[],
+  format: RichTextFormat,
+  options: Options = {},
+): T {
   convertIn(doc, fields, format, options, new Set());
   return doc;
 }
 
-function convertIn(doc: Record<string, unknown>, fields: SanitizedField[], format: RichTextFormat, options: Options, seen: Set<object>): void {
+function convertIn(
+  doc: Record<string, unknown>,
+  fields: SanitizedField[],
+  format: RichTextFormat,
+  options: Options,
+  seen: Set<object>,
+): void {
   if (seen.has(doc)) return;
   seen.add(doc);
-  const wanted = (f: SanitizedField) => f.type === 'richText' || ((f.type === 'relationship' || f.type === 'upload') && Boolean(options.config));
-  visitValues(fields, doc, wanted, ({ field, holder, key, value }) => {
-    if (field.type === 'richText') {
-      if (isRichTextValue(value)) holder[key] = CONVERT[format](value);
-      return;
-    }
-    // Populated documents, also as the `value` of a polymorphic item (its own collection named beside it).
-    for (const item of [value].flat()) {
-      if (!isObject(item)) continue;
-      const polymorphic = Array.isArray(field.relationTo);
-      const related = options.config!.collectionsBySlug.get(polymorphic ? String(item.relationTo) : field.relationTo as string);
-      const populated = polymorphic ? item.value : item;
-      if (related && isObject(populated)) convertIn(populated, related.fields, format, options, seen);
-    }
-  }, { keyedByLocale: Boolean(options.keyedByLocale) });
+  const wanted = (f: SanitizedField) =>
+    f.type === 'richText' || ((f.type === 'relationship' || f.type === 'upload') && Boolean(options.config));
+  visitValues(
+    fields,
+    doc,
+    wanted,
+    ({ field, holder, key, value }) => {
+      if (field.type === 'richText') {
+        if (isRichTextValue(value)) holder[key] = CONVERT[format](value);
+        return;
+      }
+      // Populated documents, also as the `value` of a polymorphic item (its own collection named beside it).
+      for (const item of [value].flat()) {
+        if (!isObject(item)) continue;
+        const polymorphic = Array.isArray(field.relationTo);
+        const related = options.config!.collectionsBySlug.get(
+          polymorphic ? String(item.relationTo) : (field.relationTo as string),
+        );
+        const populated = polymorphic ? item.value : item;
+        if (related && isObject(populated)) convertIn(populated, related.fields, format, options, seen);
+      }
+    },
+    { keyedByLocale: Boolean(options.keyedByLocale) },
+  );
 }

@@ -7,11 +7,28 @@ export type LexicalNode = { type: string; children?: LexicalNode[]; [key: string
 export type RichTextValue = { root: LexicalNode & { type: 'root' } };
 
 /** Bits of a text node's `format`. */
-export const TEXT_FORMAT = { bold: 1, italic: 2, strikethrough: 4, underline: 8, code: 16, subscript: 32, superscript: 64 } as const;
+export const TEXT_FORMAT = {
+  bold: 1,
+  italic: 2,
+  strikethrough: 4,
+  underline: 8,
+  code: 16,
+  subscript: 32,
+  superscript: 64,
+} as const;
 export const ALL_TEXT_FORMATS = 127;
 
 /** Nodes that sit at the top of the text, one after the other. */
-export const BLOCK_NODES = new Set(['paragraph', 'heading', 'list', 'quote', 'horizontalrule', 'upload', 'relationship', 'block']);
+export const BLOCK_NODES = new Set([
+  'paragraph',
+  'heading',
+  'list',
+  'quote',
+  'horizontalrule',
+  'upload',
+  'relationship',
+  'block',
+]);
 /** Nodes that sit inside a paragraph, heading, quote, list item or link. */
 export const INLINE_NODES = new Set(['text', 'linebreak', 'tab', 'link', 'autolink', 'inlineBlock']);
 
@@ -29,15 +46,30 @@ export const CHILDREN_OF: Record<string, Set<string>> = {
 
 /** The `version` Payload 3 (Lexical 0.2x–0.5x) writes for each node type; filled in when a write leaves it out. */
 export const NODE_VERSIONS: Record<string, number> = {
-  root: 1, paragraph: 1, heading: 1, text: 1, linebreak: 1, tab: 1, list: 1, listitem: 1, quote: 1,
-  link: 3, autolink: 2, horizontalrule: 1, upload: 3, relationship: 2, block: 2, inlineBlock: 1,
+  root: 1,
+  paragraph: 1,
+  heading: 1,
+  text: 1,
+  linebreak: 1,
+  tab: 1,
+  list: 1,
+  listitem: 1,
+  quote: 1,
+  link: 3,
+  autolink: 2,
+  horizontalrule: 1,
+  upload: 3,
+  relationship: 2,
+  block: 2,
+  inlineBlock: 1,
 };
 
 export const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 export const LIST_TYPES: Record<string, 'ul' | 'ol'> = { bullet: 'ul', number: 'ol', check: 'ul' };
 export const ELEMENT_FORMATS = new Set(['', 'left', 'start', 'center', 'right', 'end', 'justify']);
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function isRichTextValue(value: unknown): value is RichTextValue {
   return isObject(value) && isObject(value.root) && value.root.type === 'root' && Array.isArray(value.root.children);
@@ -50,7 +82,8 @@ export function visitNodes(value: RichTextValue, visit: (node: LexicalNode, path
     const [node, path] = pending.pop()!;
     if (node !== value.root) visit(node, path);
     const children = Array.isArray(node.children) ? node.children : [];
-    for (let i = children.length - 1; i >= 0; i--) if (isObject(children[i])) pending.push([children[i], `${path}.children.${i}`]);
+    for (let i = children.length - 1; i >= 0; i--)
+      if (isObject(children[i])) pending.push([children[i], `${path}.children.${i}`]);
   }
 }
 
@@ -67,7 +100,11 @@ export function hasContent(value: unknown): boolean {
   if (!isRichTextValue(value)) return false;
   let found = false;
   visitNodes(value, (node) => {
-    if ((node.type === 'text' && String(node.text).trim() !== '') || ['upload', 'relationship', 'block', 'inlineBlock', 'horizontalrule'].includes(node.type)) found = true;
+    if (
+      (node.type === 'text' && String(node.text).trim() !== '') ||
+      ['upload', 'relationship', 'block', 'inlineBlock', 'horizontalrule'].includes(node.type)
+    )
+      found = true;
   });
   return found;
 }

@@ -17,7 +17,14 @@ export const escapeHTML = (value: string) => value.replace(/[&<>"']/g, (c) => ES
 export function safeURL(url: string): string {
   // eslint-disable-next-line no-control-regex
   const cleaned = url.trim().replace(/[\x00-\x1f\x7f]/g, '');
-  if (!cleaned || cleaned.startsWith('#') || cleaned.startsWith('/') || cleaned.startsWith('./') || cleaned.startsWith('../')) return cleaned;
+  if (
+    !cleaned ||
+    cleaned.startsWith('#') ||
+    cleaned.startsWith('/') ||
+    cleaned.startsWith('./') ||
+    cleaned.startsWith('../')
+  )
+    return cleaned;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(cleaned);
   if (scheme && !['http', 'https', 'mailto', 'tel'].includes(scheme[1].toLowerCase())) return '#';
   // A colon before any slash reads as a scheme to a browser even when our pattern did not match it.
@@ -25,14 +32,21 @@ export function safeURL(url: string): string {
   return cleaned;
 }
 
-const ALIGN: Record<string, string> = { center: 'center', end: 'right', justify: 'justify', right: 'right', start: 'left' };
+const ALIGN: Record<string, string> = {
+  center: 'center',
+  end: 'right',
+  justify: 'justify',
+  right: 'right',
+  start: 'left',
+};
 
 /** Alignment and indent as CSS, from the node's fixed vocabulary only (never its free-form `style`). */
 function cssOf(node: LexicalNode): string {
   let css = '';
   const align = typeof node.format === 'string' ? ALIGN[node.format] : undefined;
   if (align) css += `text-align: ${align};`;
-  if (typeof node.indent === 'number' && node.indent > 0 && node.type !== 'listitem') css += `padding-inline-start: ${node.indent * 40}px;`;
+  if (typeof node.indent === 'number' && node.indent > 0 && node.type !== 'listitem')
+    css += `padding-inline-start: ${node.indent * 40}px;`;
   return css;
 }
 
@@ -65,10 +79,14 @@ function nodeToHTML(node: LexicalNode, parent: LexicalNode, options: HTMLOptions
   const style = css ? ` style="${css}"` : '';
   const children = () => nodesToHTML(node.children ?? [], node, options);
   switch (node.type) {
-    case 'text': return textToHTML(node);
-    case 'tab': return '\t';
-    case 'linebreak': return '<br />';
-    case 'horizontalrule': return '<hr />';
+    case 'text':
+      return textToHTML(node);
+    case 'tab':
+      return '\t';
+    case 'linebreak':
+      return '<br />';
+    case 'horizontalrule':
+      return '<hr />';
     case 'paragraph': {
       const inner = children();
       return inner ? `<p${style}>${inner}</p>` : `<p${style}><br /></p>`;
@@ -77,18 +95,27 @@ function nodeToHTML(node: LexicalNode, parent: LexicalNode, options: HTMLOptions
       const tag = HEADING_TAGS.has(String(node.tag)) ? String(node.tag) : 'h1';
       return `<${tag}${style}>${children()}</${tag}>`;
     }
-    case 'quote': return `<blockquote${style}>${children()}</blockquote>`;
+    case 'quote':
+      return `<blockquote${style}>${children()}</blockquote>`;
     case 'list': {
       const tag = node.tag === 'ol' ? 'ol' : 'ul';
       const listType = ['bullet', 'check', 'number'].includes(String(node.listType)) ? String(node.listType) : 'bullet';
       return `<${tag}${style} class="list-${listType}">${children()}</${tag}>`;
     }
-    case 'listitem': return listItemToHTML(node, parent, css, children());
-    case 'link': case 'autolink': return linkToHTML(node, style, children(), options);
-    case 'upload': return uploadToHTML(node, style);
+    case 'listitem':
+      return listItemToHTML(node, parent, css, children());
+    case 'link':
+    case 'autolink':
+      return linkToHTML(node, style, children(), options);
+    case 'upload':
+      return uploadToHTML(node, style);
     // Payload has no default markup for these (it prints "unknown node"); a page renders them itself.
-    case 'relationship': case 'block': case 'inlineBlock': return '';
-    default: return '';
+    case 'relationship':
+    case 'block':
+    case 'inlineBlock':
+      return '';
+    default:
+      return '';
   }
 }
 
@@ -121,9 +148,13 @@ function listItemToHTML(node: LexicalNode, parent: LexicalNode, css: string, chi
           tabIndex="-1"
           value="${value}"
         >
-          ${hasSubLists ? children : `<input${node.checked ? ' checked' : ''} id="${id}" readOnly="true" type="checkbox" />
+          ${
+            hasSubLists
+              ? children
+              : `<input${node.checked ? ' checked' : ''} id="${id}" readOnly="true" type="checkbox" />
             <label htmlFor="${id}">${children}</label>
-            <br />`}
+            <br />`
+          }
         </li>`;
   }
   return `<li
@@ -176,7 +207,15 @@ function uploadToHTML(node: LexicalNode, style: string): string {
   }
   let picture = '';
   for (const variant of sizes) {
-    if (!variant.width || !variant.height || !variant.mimeType || !variant.filesize || !variant.filename || !variant.url) continue;
+    if (
+      !variant.width ||
+      !variant.height ||
+      !variant.mimeType ||
+      !variant.filesize ||
+      !variant.filename ||
+      !variant.url
+    )
+      continue;
     picture += `
         <source
           media="(max-width: ${size(variant.width)}px)"

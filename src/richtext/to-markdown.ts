@@ -12,48 +12,77 @@ export function richTextToMarkdown(value: RichTextValue): string {
 }
 
 function blocksToMarkdown(nodes: LexicalNode[]): string {
-  return nodes.map(blockToMarkdown).filter((block) => block !== '').join('\n\n');
+  return nodes
+    .map(blockToMarkdown)
+    .filter((block) => block !== '')
+    .join('\n\n');
 }
 
 function blockToMarkdown(node: LexicalNode): string {
   switch (node.type) {
-    case 'paragraph': return inlineToMarkdown(node.children ?? []);
-    case 'heading': return `${'#'.repeat(Number(String(node.tag).slice(1)) || 1)} ${inlineToMarkdown(node.children ?? [])}`;
-    case 'quote': return inlineToMarkdown(node.children ?? []).split('\n').map((line) => `> ${line}`).join('\n');
-    case 'list': return listToMarkdown(node, 0);
-    case 'horizontalrule': return '---';
-    case 'upload': return uploadToMarkdown(node);
-    default: return '';
+    case 'paragraph':
+      return inlineToMarkdown(node.children ?? []);
+    case 'heading':
+      return `${'#'.repeat(Number(String(node.tag).slice(1)) || 1)} ${inlineToMarkdown(node.children ?? [])}`;
+    case 'quote':
+      return inlineToMarkdown(node.children ?? [])
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n');
+    case 'list':
+      return listToMarkdown(node, 0);
+    case 'horizontalrule':
+      return '---';
+    case 'upload':
+      return uploadToMarkdown(node);
+    default:
+      return '';
   }
 }
 
 function listToMarkdown(list: LexicalNode, depth: number): string {
   const pad = '   '.repeat(depth);
   const start = typeof list.start === 'number' ? list.start : 1;
-  return (list.children ?? []).map((item, i) => {
-    const nested = (item.children ?? []).filter((c) => c.type === 'list');
-    const inline = (item.children ?? []).filter((c) => c.type !== 'list');
-    const marker = list.listType === 'number' ? `${start + i}.` : list.listType === 'check' ? `- [${item.checked ? 'x' : ' '}]` : '-';
-    const lines = [inline.length ? `${pad}${marker} ${inlineToMarkdown(inline).replaceAll('\n', `\n${pad}   `)}` : ''];
-    for (const sub of nested) lines.push(listToMarkdown(sub, depth + 1));
-    return lines.filter(Boolean).join('\n');
-  }).join('\n');
+  return (list.children ?? [])
+    .map((item, i) => {
+      const nested = (item.children ?? []).filter((c) => c.type === 'list');
+      const inline = (item.children ?? []).filter((c) => c.type !== 'list');
+      const marker =
+        list.listType === 'number'
+          ? `${start + i}.`
+          : list.listType === 'check'
+            ? `- [${item.checked ? 'x' : ' '}]`
+            : '-';
+      const lines = [
+        inline.length ? `${pad}${marker} ${inlineToMarkdown(inline).replaceAll('\n', `\n${pad}   `)}` : '',
+      ];
+      for (const sub of nested) lines.push(listToMarkdown(sub, depth + 1));
+      return lines.filter(Boolean).join('\n');
+    })
+    .join('\n');
 }
 
 function inlineToMarkdown(nodes: LexicalNode[]): string {
-  return nodes.map((node) => {
-    switch (node.type) {
-      case 'text': return textToMarkdown(node);
-      case 'tab': return '\t';
-      case 'linebreak': return '  \n';
-      case 'link': case 'autolink': {
-        const fields = isObject(node.fields) ? node.fields : {};
-        const url = fields.linkType === 'internal' ? internalURL(fields.doc) : String(fields.url ?? '');
-        return `[${inlineToMarkdown(node.children ?? [])}](${destination(url)})`;
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case 'text':
+          return textToMarkdown(node);
+        case 'tab':
+          return '\t';
+        case 'linebreak':
+          return '  \n';
+        case 'link':
+        case 'autolink': {
+          const fields = isObject(node.fields) ? node.fields : {};
+          const url = fields.linkType === 'internal' ? internalURL(fields.doc) : String(fields.url ?? '');
+          return `[${inlineToMarkdown(node.children ?? [])}](${destination(url)})`;
+        }
+        default:
+          return '';
       }
-      default: return '';
-    }
-  }).join('');
+    })
+    .join('');
 }
 
 function textToMarkdown(node: LexicalNode): string {
@@ -75,7 +104,10 @@ function textToMarkdown(node: LexicalNode): string {
 
 /** Characters that would start Markdown syntax where the text meant them literally. */
 function escapeMarkdown(text: string): string {
-  return text.replace(/([\\`*_~[\]<>])/g, '\\$1').replace(/^([#>+-])(?=\s)/gm, '\\$1').replace(/^(\d+)\.(?=\s)/gm, '$1\\.');
+  return text
+    .replace(/([\\`*_~[\]<>])/g, '\\$1')
+    .replace(/^([#>+-])(?=\s)/gm, '\\$1')
+    .replace(/^(\d+)\.(?=\s)/gm, '$1\\.');
 }
 
 function destination(url: string): string {

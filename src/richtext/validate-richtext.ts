@@ -8,7 +8,14 @@ import type { SanitizedBlock, SanitizedField } from '../config/types.ts';
 import { validateBlockRow } from '../fields/types/blocks.ts';
 import { markdownToRichText } from './from-markdown.ts';
 import {
-  ALL_TEXT_FORMATS, CHILDREN_OF, ELEMENT_FORMATS, HEADING_TAGS, LIST_TYPES, NODE_VERSIONS, isObject, type LexicalNode,
+  ALL_TEXT_FORMATS,
+  CHILDREN_OF,
+  ELEMENT_FORMATS,
+  HEADING_TAGS,
+  LIST_TYPES,
+  NODE_VERSIONS,
+  isObject,
+  type LexicalNode,
 } from './nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -16,7 +23,10 @@ type FieldError = { message: string; field: string };
 type ValidateRow = (fields: SanitizedField[], row: Doc, key: string) => Promise<{ values: Doc; errors: FieldError[] }>;
 
 class NodeError extends Error {
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -25,10 +35,17 @@ class NodeError extends Error {
 const MAX_NODE_DEPTH = 40;
 
 export async function validateRichText(
-  field: SanitizedField, raw: unknown, key: string, validateRow: ValidateRow,
+  field: SanitizedField,
+  raw: unknown,
+  key: string,
+  validateRow: ValidateRow,
 ): Promise<{ value: unknown; errors: FieldError[] }> {
   const input = typeof raw === 'string' ? markdownToRichText(raw) : raw;
-  if (!isObject(input) || !isObject(input.root)) return { value: raw, errors: [{ field: key, message: 'Rich text must be an object with a "root" node (or a Markdown string).' }] };
+  if (!isObject(input) || !isObject(input.root))
+    return {
+      value: raw,
+      errors: [{ field: key, message: 'Rich text must be an object with a "root" node (or a Markdown string).' }],
+    };
   const blocks: { path: string; node: Doc }[] = [];
   let root: LexicalNode;
   try {
@@ -40,8 +57,17 @@ export async function validateRichText(
   }
   const errors: FieldError[] = [];
   for (const { path, node } of blocks) {
-    if (!field.richTextBlocks?.length) { errors.push({ field: path, message: 'This rich text field takes no blocks.' }); continue; }
-    const result = await validateBlockRow(field.richTextBlocks, field.richTextBlocksBySlug as Map<string, SanitizedBlock>, node.fields, `${path}.fields`, validateRow);
+    if (!field.richTextBlocks?.length) {
+      errors.push({ field: path, message: 'This rich text field takes no blocks.' });
+      continue;
+    }
+    const result = await validateBlockRow(
+      field.richTextBlocks,
+      field.richTextBlocksBySlug as Map<string, SanitizedBlock>,
+      node.fields,
+      `${path}.fields`,
+      validateRow,
+    );
     errors.push(...result.errors);
     if (result.row) node.fields = result.row;
   }
@@ -49,27 +75,43 @@ export async function validateRichText(
 }
 
 /** The node as stored; block nodes are collected so their fields can be checked like a blocks field's rows. */
-function checkNode(node: unknown, parent: string, path: string, depth: number, blocks: { path: string; node: Doc }[]): LexicalNode {
+function checkNode(
+  node: unknown,
+  parent: string,
+  path: string,
+  depth: number,
+  blocks: { path: string; node: Doc }[],
+): LexicalNode {
   if (!isObject(node)) throw new NodeError(path, 'Each node must be an object.');
   const type = node.type;
-  if (typeof type !== 'string' || !(type in NODE_VERSIONS)) throw new NodeError(path, `Unknown rich text node type ${JSON.stringify(type ?? null)}.`);
-  if (type !== 'root' && !CHILDREN_OF[parent]?.has(type)) throw new NodeError(path, `A "${type}" node cannot sit inside a "${parent}" node.`);
-  if (depth > MAX_NODE_DEPTH) throw new NodeError(path, `Rich text nodes may nest at most ${MAX_NODE_DEPTH} levels deep.`);
+  if (typeof type !== 'string' || !(type in NODE_VERSIONS))
+    throw new NodeError(path, `Unknown rich text node type ${JSON.stringify(type ?? null)}.`);
+  if (type !== 'root' && !CHILDREN_OF[parent]?.has(type))
+    throw new NodeError(path, `A "${type}" node cannot sit inside a "${parent}" node.`);
+  if (depth > MAX_NODE_DEPTH)
+    throw new NodeError(path, `Rich text nodes may nest at most ${MAX_NODE_DEPTH} levels deep.`);
   const out: LexicalNode = { ...node, type, version: integerOr(node.version, NODE_VERSIONS[type], path, 'version') };
-  const fail = (message: string): never => { throw new NodeError(path, message); };
+  const fail = (message: string): never => {
+    throw new NodeError(path, message);
+  };
   if (type in CHILDREN_OF) {
     if (!Array.isArray(node.children)) fail(`A "${type}" node needs a list of children.`);
-    out.children = (node.children as unknown[]).map((child, i) => checkNode(child, type, `${path}.children.${i}`, depth + 1, blocks));
+    out.children = (node.children as unknown[]).map((child, i) =>
+      checkNode(child, type, `${path}.children.${i}`, depth + 1, blocks),
+    );
     out.direction = node.direction === undefined ? null : node.direction;
-    if (out.direction !== null && out.direction !== 'ltr' && out.direction !== 'rtl') fail('"direction" must be "ltr", "rtl" or null.');
+    if (out.direction !== null && out.direction !== 'ltr' && out.direction !== 'rtl')
+      fail('"direction" must be "ltr", "rtl" or null.');
     out.indent = integerOr(node.indent, 0, path, 'indent');
   }
   if (type in CHILDREN_OF || ['upload', 'relationship', 'block'].includes(type)) {
     out.format = node.format ?? '';
-    if (typeof out.format !== 'string' || !ELEMENT_FORMATS.has(out.format)) fail('"format" must be an alignment ("", left, center, right, justify, start, end).');
+    if (typeof out.format !== 'string' || !ELEMENT_FORMATS.has(out.format))
+      fail('"format" must be an alignment ("", left, center, right, justify, start, end).');
   }
   switch (type) {
-    case 'text': case 'tab': {
+    case 'text':
+    case 'tab': {
       if (typeof node.text !== 'string') fail('A text node needs "text".');
       if (type === 'tab' && node.text !== '\t') fail('A tab node holds one tab character.');
       out.format = integerOr(node.format, 0, path, 'format');
@@ -77,7 +119,8 @@ function checkNode(node: unknown, parent: string, path: string, depth: number, b
       out.style = node.style ?? '';
       if (typeof out.style !== 'string') fail('"style" must be text.');
       out.mode = node.mode ?? 'normal';
-      if (!['normal', 'token', 'segmented'].includes(out.mode as string)) fail('"mode" must be normal, token or segmented.');
+      if (!['normal', 'token', 'segmented'].includes(out.mode as string))
+        fail('"mode" must be normal, token or segmented.');
       out.detail = integerOr(node.detail, 0, path, 'detail');
       break;
     }
@@ -89,9 +132,11 @@ function checkNode(node: unknown, parent: string, path: string, depth: number, b
       break;
     case 'list': {
       const listType = node.listType;
-      if (typeof listType !== 'string' || !(listType in LIST_TYPES)) fail('A list needs "listType" bullet, number or check.');
+      if (typeof listType !== 'string' || !(listType in LIST_TYPES))
+        fail('A list needs "listType" bullet, number or check.');
       out.tag = node.tag ?? LIST_TYPES[listType as string];
-      if (out.tag !== LIST_TYPES[listType as string]) fail(`A ${listType} list has tag "${LIST_TYPES[listType as string]}".`);
+      if (out.tag !== LIST_TYPES[listType as string])
+        fail(`A ${listType} list has tag "${LIST_TYPES[listType as string]}".`);
       out.start = integerOr(node.start, 1, path, 'start');
       break;
     }
@@ -99,16 +144,21 @@ function checkNode(node: unknown, parent: string, path: string, depth: number, b
       out.value = integerOr(node.value, 1, path, 'value');
       if (node.checked !== undefined && typeof node.checked !== 'boolean') fail('"checked" must be true or false.');
       break;
-    case 'link': case 'autolink':
+    case 'link':
+    case 'autolink':
       out.fields = checkLinkFields(node.fields, fail);
       break;
-    case 'upload': case 'relationship': {
-      if (typeof node.relationTo !== 'string' || !node.relationTo) fail(`An ${type} node needs "relationTo" (a collection).`);
+    case 'upload':
+    case 'relationship': {
+      if (typeof node.relationTo !== 'string' || !node.relationTo)
+        fail(`An ${type} node needs "relationTo" (a collection).`);
       out.value = idOf(node.value) ?? fail(`An ${type} node needs "value" (a document id).`);
-      if (type === 'upload' && node.fields !== undefined && node.fields !== null && !isObject(node.fields)) fail('"fields" must be an object.');
+      if (type === 'upload' && node.fields !== undefined && node.fields !== null && !isObject(node.fields))
+        fail('"fields" must be an object.');
       break;
     }
-    case 'block': case 'inlineBlock':
+    case 'block':
+    case 'inlineBlock':
       if (!isObject(node.fields)) fail(`A ${type} node needs "fields" ({ id, blockType, … }).`);
       blocks.push({ path, node: out });
       break;
@@ -125,7 +175,8 @@ function checkLinkFields(fields: unknown, fail: (message: string) => never): Doc
     if (typeof out.url !== 'string') fail('A custom link needs "url".');
   } else if (linkType === 'internal') {
     const doc = out.doc;
-    if (!isObject(doc) || typeof doc.relationTo !== 'string') fail('An internal link needs "doc" ({ relationTo, value }).');
+    if (!isObject(doc) || typeof doc.relationTo !== 'string')
+      fail('An internal link needs "doc" ({ relationTo, value }).');
     const id = idOf((doc as Doc).value) ?? fail('An internal link needs "doc.value" (a document id).');
     out.doc = { relationTo: (doc as Doc).relationTo, value: id };
   } else {
@@ -143,6 +194,7 @@ function idOf(value: unknown): number | null {
 
 function integerOr(value: unknown, fallback: number, path: string, name: string): number {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new NodeError(path, `"${name}" must be a whole number, 0 or more.`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw new NodeError(path, `"${name}" must be a whole number, 0 or more.`);
   return value;
 }

@@ -31,21 +31,41 @@ export function searchLocale(ctx: OperationContext): string {
 }
 
 /** `"docId", "score"` of every match for this caller, or null when it may read none of the search fields. */
-function matchQuery(ctx: OperationContext, collection: SanitizedCollection, input: string | Term[], scope: ReadScope): SQLPart | null {
-  if (!collection.search) throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
+function matchQuery(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  input: string | Term[],
+  scope: ReadScope,
+): SQLPart | null {
+  if (!collection.search)
+    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
   const terms = typeof input === 'string' ? parseTerms(input) : input;
   const fields = collection.search.fields;
   const allowed = fields.map((f, i) => (deniedPath(scope.rights, f.path) ? -1 : i)).filter((i) => i >= 0);
   if (allowed.length === 0) return null;
   const name = searchLocale(ctx);
   const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
-  return ctx.cms.store.dialect.search.match(searchTable(collection), fields.length, allowed, terms, locale, Boolean(scope.from));
+  return ctx.cms.store.dialect.search.match(
+    searchTable(collection),
+    fields.length,
+    allowed,
+    terms,
+    locale,
+    Boolean(scope.from),
+  );
 }
 
 /** The search as a condition on the collection's `"id"`, for lists sorted by something else than rank. */
-export function matchFilter(ctx: OperationContext, collection: SanitizedCollection, input: string | Term[], scope: ReadScope): SQLPart {
+export function matchFilter(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  input: string | Term[],
+  scope: ReadScope,
+): SQLPart {
   const query = matchQuery(ctx, collection, input, scope);
-  return query ? { sql: `"id" IN (SELECT "m"."docId" FROM (${query.sql}) AS "m")`, params: query.params } : { sql: '1 = 0', params: [] };
+  return query
+    ? { sql: `"id" IN (SELECT "m"."docId" FROM (${query.sql}) AS "m")`, params: query.params }
+    : { sql: '1 = 0', params: [] };
 }
 
 /**
@@ -53,13 +73,23 @@ export function matchFilter(ctx: OperationContext, collection: SanitizedCollecti
  * there are in all. Without a read filter or `where` every match is readable, so the collection's table
  * is not touched at all; with one, the matches are narrowed to the ids it lets through before ranking.
  */
-export async function rankedPage(ctx: OperationContext, collection: SanitizedCollection, input: string | Term[], scope: ReadScope, limit: number | null, offset: number): Promise<{ ranked: Ranked; total: number }> {
+export async function rankedPage(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  input: string | Term[],
+  scope: ReadScope,
+  limit: number | null,
+  offset: number,
+): Promise<{ ranked: Ranked; total: number }> {
   const query = matchQuery(ctx, collection, input, scope);
   if (!query) return { ranked: [], total: 0 };
   const { store } = ctx.cms;
   const source = scope.from ? `${scope.from.sql} AS ${quote(collection.table)}` : quote(collection.table);
   const readable: SQLPart = scope.where
-    ? { sql: ` WHERE "m"."docId" IN (SELECT "id" FROM ${source} WHERE ${scope.where.sql})`, params: [...(scope.from?.params ?? []), ...scope.where.params] }
+    ? {
+        sql: ` WHERE "m"."docId" IN (SELECT "id" FROM ${source} WHERE ${scope.where.sql})`,
+        params: [...(scope.from?.params ?? []), ...scope.where.params],
+      }
     : { sql: '', params: [] };
   const body = `FROM (${query.sql}) AS "m"${readable.sql}`;
   const params = [...query.params, ...readable.params];
@@ -70,6 +100,8 @@ export async function rankedPage(ctx: OperationContext, collection: SanitizedCol
   const ranked = rows.map((r) => ({ docId: Number(r.docId), score: Number(r.score) }));
   // A short page (not past the end) already tells the total; otherwise one count, which ranks nothing.
   const known = limit === null || (ranked.length < limit && (ranked.length > 0 || offset === 0));
-  const total = known ? offset + ranked.length : (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" ${body}`, params))!.n;
+  const total = known
+    ? offset + ranked.length
+    : (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" ${body}`, params))!.n;
   return { ranked, total: Number(total) };
 }

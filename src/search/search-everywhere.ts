@@ -23,18 +23,28 @@ export type SearchArgs = { q: unknown; collections?: unknown; limit?: number; dr
 function collectionsOf(ctx: OperationContext, names: unknown): SanitizedCollection[] {
   const all = ctx.cms.config.collections.filter((c) => c.search);
   if (names === undefined || names === '') return all;
-  const list = (Array.isArray(names) ? names.join(',') : String(names)).split(',').map((n) => n.trim()).filter(Boolean);
+  const list = (Array.isArray(names) ? names.join(',') : String(names))
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   if (list.length > 100) throw badRequest('Too many collections.', 'collections');
   return list.map((slug) => {
     const collection = ctx.cms.config.collectionsBySlug.get(slug);
     if (!collection) throw badRequest(`Unknown collection "${slug.slice(0, 100)}".`, 'collections');
-    if (!collection.search) throw badRequest(`The collection "${slug}" is not searchable (it has no search option).`, 'collections');
+    if (!collection.search)
+      throw badRequest(`The collection "${slug}" is not searchable (it has no search option).`, 'collections');
     return collection;
   });
 }
 
 /** The best `limit` hits of one collection (only those get a snippet), and how many match in all. */
-async function hitsIn(ctx: OperationContext, collection: SanitizedCollection, terms: Term[], draft: boolean, limit: number): Promise<{ hits: SearchHit[]; total: number }> {
+async function hitsIn(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  terms: Term[],
+  draft: boolean,
+  limit: number,
+): Promise<{ hits: SearchHit[]; total: number }> {
   let matched: Awaited<ReturnType<typeof matchDocuments>>;
   try {
     matched = await matchDocuments(ctx, collection, { draft });
@@ -46,20 +56,51 @@ async function hitsIn(ctx: OperationContext, collection: SanitizedCollection, te
   const { ranked, total } = await rankedPage(ctx, collection, terms, matched, limit, 0);
   if (!ranked.length) return { hits: [], total };
   const { store } = ctx.cms;
-  const rows = await selectRows(store, collection, andParts([matched.where, store.dialect.inList('"id"', ranked.map((r) => r.docId))]), '"id"', null, 0, matched.from);
-  const docs = await presentDocs(ctx, collection, rows.map((r) => rowToDoc(collection, r)), 0);
+  const rows = await selectRows(
+    store,
+    collection,
+    andParts([
+      matched.where,
+      store.dialect.inList(
+        '"id"',
+        ranked.map((r) => r.docId),
+      ),
+    ]),
+    '"id"',
+    null,
+    0,
+    matched.from,
+  );
+  const docs = await presentDocs(
+    ctx,
+    collection,
+    rows.map((r) => rowToDoc(collection, r)),
+    0,
+  );
   const score = new Map(ranked.map((r) => [r.docId, r.score]));
   const titleField = collection.admin?.useAsTitle;
   const locale = searchLocale(ctx);
   const hits = docs.map((doc) => {
     const texts = textsOf(ctx.cms, collection, doc, locale);
-    const title = titleField && typeof doc[titleField] === 'string' ? (doc[titleField] as string) : texts.find((t) => t.trim())?.split('\n')[0] ?? String(doc.id);
-    return { collection: collection.slug, id: doc.id as number, title, snippet: snippetOf(texts, terms), rank: score.get(doc.id as number) ?? 0 };
+    const title =
+      titleField && typeof doc[titleField] === 'string'
+        ? (doc[titleField] as string)
+        : (texts.find((t) => t.trim())?.split('\n')[0] ?? String(doc.id));
+    return {
+      collection: collection.slug,
+      id: doc.id as number,
+      title,
+      snippet: snippetOf(texts, terms),
+      rank: score.get(doc.id as number) ?? 0,
+    };
   });
   return { hits, total };
 }
 
-export async function searchEverywhere(ctx: OperationContext, args: SearchArgs): Promise<{ docs: SearchHit[]; totalDocs: number }> {
+export async function searchEverywhere(
+  ctx: OperationContext,
+  args: SearchArgs,
+): Promise<{ docs: SearchHit[]; totalDocs: number }> {
   const terms = parseTerms(args.q, 'q');
   const limit = args.limit ?? 10;
   checkPaging(limit, 1);

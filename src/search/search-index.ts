@@ -29,7 +29,9 @@ export const indexLocales = (cms: CMS) => cms.config.localization?.locales ?? ['
  * (`Hel` + bold `lo`) stays one word.
  */
 function richTextStrings(value: RichTextValue): string[] {
-  return (value.root.children ?? []).map((node) => richTextToText({ root: { ...value.root, children: [node] } })).filter(Boolean);
+  return (value.root.children ?? [])
+    .map((node) => richTextToText({ root: { ...value.root, children: [node] } }))
+    .filter(Boolean);
 }
 
 /** Every string inside a value: rich text's plain text, list items, nested rows. */
@@ -40,7 +42,8 @@ function strings(value: unknown, out: string[]): void {
   else if (value && typeof value === 'object') {
     const node = value as Doc;
     if (typeof node.text === 'string') out.push(node.text);
-    for (const [key, child] of Object.entries(node)) if (key !== 'text' && typeof child === 'object') strings(child, out);
+    for (const [key, child] of Object.entries(node))
+      if (key !== 'text' && typeof child === 'object') strings(child, out);
   }
 }
 
@@ -50,7 +53,8 @@ function valuesAt(value: unknown, parts: string[], locale: string, locales: stri
   if (!value || typeof value !== 'object') return parts.length ? [] : [value];
   const object = value as Doc;
   const keys = Object.keys(object);
-  if (locale && keys.length && keys.every((k) => locales.includes(k))) return valuesAt(object[locale] ?? object[fallback], parts, locale, locales, fallback);
+  if (locale && keys.length && keys.every((k) => locales.includes(k)))
+    return valuesAt(object[locale] ?? object[fallback], parts, locale, locales, fallback);
   if (!parts.length) return [value];
   return valuesAt(object[parts[0]], parts.slice(1), locale, locales, fallback);
 }
@@ -65,7 +69,13 @@ export function textsOf(cms: CMS, collection: SanitizedCollection, doc: Doc, loc
   });
 }
 
-async function writeRows(cms: CMS, db: Queryable, collection: SanitizedCollection, doc: Doc, draft: number): Promise<void> {
+async function writeRows(
+  cms: CMS,
+  db: Queryable,
+  collection: SanitizedCollection,
+  doc: Doc,
+  draft: number,
+): Promise<void> {
   const table = searchTable(collection);
   for (const [index, locale] of indexLocales(cms).entries()) {
     const row: SearchRow = { docId: doc.id as number, locale, draft, texts: textsOf(cms, collection, doc, locale) };
@@ -78,7 +88,14 @@ async function writeRows(cms: CMS, db: Queryable, collection: SanitizedCollectio
  * A document's rows, after any write of it: its live text, and its pending draft's where one is. `fresh`:
  * the document is new, so it has no rows to remove.
  */
-export async function indexDocument(cms: CMS, db: Queryable, collection: SanitizedCollection, id: number, live: Doc | null, fresh = false): Promise<void> {
+export async function indexDocument(
+  cms: CMS,
+  db: Queryable,
+  collection: SanitizedCollection,
+  id: number,
+  live: Doc | null,
+  fresh = false,
+): Promise<void> {
   const table = searchTable(collection);
   if (!fresh) {
     const remove = db.dialect.search.remove(table, id, false);
@@ -92,7 +109,10 @@ export async function indexDocument(cms: CMS, db: Queryable, collection: Sanitiz
 
 /** Whether a save left every search field as it was, in every locale (its rows need no rewrite). */
 const sameText = (cms: CMS, collection: SanitizedCollection, doc: Doc, previous: Doc) =>
-  indexLocales(cms).every((locale) => textsOf(cms, collection, doc, locale).join('\0') === textsOf(cms, collection, previous, locale).join('\0'));
+  indexLocales(cms).every(
+    (locale) =>
+      textsOf(cms, collection, doc, locale).join('\0') === textsOf(cms, collection, previous, locale).join('\0'),
+  );
 
 export function indexChanges(cms: CMS): void {
   cms.events.on(async (event, scope) => {
@@ -105,26 +125,47 @@ export function indexChanges(cms: CMS): void {
       return writeRows(cms, scope.tx, collection, { ...event.doc, id: event.id }, 1);
     }
     // Without drafts an update touches only the live rows: none to rewrite when no searched text changed.
-    if (event.type === 'update' && !collection.drafts && event.previousDoc && sameText(cms, collection, event.doc, event.previousDoc)) return;
-    await indexDocument(cms, scope.tx, collection, event.id, event.type === 'delete' ? null : event.doc, event.type === 'create');
+    if (
+      event.type === 'update' &&
+      !collection.drafts &&
+      event.previousDoc &&
+      sameText(cms, collection, event.doc, event.previousDoc)
+    )
+      return;
+    await indexDocument(
+      cms,
+      scope.tx,
+      collection,
+      event.id,
+      event.type === 'delete' ? null : event.doc,
+      event.type === 'create',
+    );
   });
 }
 
-const signatureOf = (cms: CMS, collection: SanitizedCollection) => JSON.stringify({ fields: collection.search!.fields, locales: indexLocales(cms), v: 1 });
+const signatureOf = (cms: CMS, collection: SanitizedCollection) =>
+  JSON.stringify({ fields: collection.search!.fields, locales: indexLocales(cms), v: 1 });
 
 /** Rebuilds one collection's index from its documents; `progress(done, total)` after each batch. */
-export async function reindexCollection(cms: CMS, collection: SanitizedCollection, progress: (done: number, total: number) => void = () => {}): Promise<number> {
+export async function reindexCollection(
+  cms: CMS,
+  collection: SanitizedCollection,
+  progress: (done: number, total: number) => void = () => {},
+): Promise<number> {
   const { store } = cms;
   const table = searchTable(collection);
   await store.transaction(async (tx) => {
     await tx.exec(tx.dialect.search.drop(table));
     for (const statement of tx.dialect.search.create(table, collection.search!.fields.length)) await tx.exec(statement);
   });
-  const total = (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "${collection.table}"`))!.n;
+  const total = (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "${collection.table}"`))!
+    .n;
   let done = 0;
   let after = 0;
   for (;;) {
-    const rows = await store.all<Doc>(`SELECT * FROM "${collection.table}" WHERE "id" > ? ORDER BY "id" LIMIT 500`, [after]);
+    const rows = await store.all<Doc>(`SELECT * FROM "${collection.table}" WHERE "id" > ? ORDER BY "id" LIMIT 500`, [
+      after,
+    ]);
     if (!rows.length) break;
     await store.transaction(async (tx) => {
       for (const row of rows) {
@@ -143,8 +184,12 @@ export async function reindexCollection(cms: CMS, collection: SanitizedCollectio
 /** At start: each index whose table is missing or whose fields or locales changed is made and filled. */
 export async function ensureSearchIndexes(cms: CMS): Promise<void> {
   for (const collection of searchable(cms)) {
-    const exists = await cms.store.get(cms.store.dialect.tableExists(searchTable(collection)).sql, cms.store.dialect.tableExists(searchTable(collection)).params);
-    if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection)) continue;
+    const exists = await cms.store.get(
+      cms.store.dialect.tableExists(searchTable(collection)).sql,
+      cms.store.dialect.tableExists(searchTable(collection)).params,
+    );
+    if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection))
+      continue;
     await reindexCollection(cms, collection);
   }
 }

@@ -9,7 +9,9 @@ const WINDOW = 160;
 const escapeHTML = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function snippetOf(texts: string[], terms: Term[]): string {
-  const words = terms.flatMap((t) => t.words.map((w, i) => ({ word: w, prefix: t.prefix && i === t.words.length - 1 })));
+  const words = terms.flatMap((t) =>
+    t.words.map((w, i) => ({ word: w, prefix: t.prefix && i === t.words.length - 1 })),
+  );
   const hit = (word: string) => {
     const folded = fold(word);
     return words.some((w) => (w.prefix ? folded.startsWith(w.word) : folded === w.word));

@@ -12,12 +12,12 @@ export type { Term };
 export const MAX_QUERY_LENGTH = 500;
 export const MAX_TERMS = 32;
 
-
 const wordsOf = (text: string) => fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 
 export function parseTerms(input: unknown, field = 'search'): Term[] {
   if (typeof input !== 'string') throw badRequest(`"${field}" must be text.`, field);
-  if (input.length > MAX_QUERY_LENGTH) throw badRequest(`"${field}" is too long (at most ${MAX_QUERY_LENGTH} characters).`, field);
+  if (input.length > MAX_QUERY_LENGTH)
+    throw badRequest(`"${field}" is too long (at most ${MAX_QUERY_LENGTH} characters).`, field);
   const terms: Term[] = [];
   const parts = input.split('"');
   parts.forEach((part, i) => {

@@ -30,14 +30,27 @@ export function fileResponse(request: Request, filename: string, mimeType: strin
   if (unchanged) return unchanged;
 
   const head = request.method === 'HEAD';
-  const range = stored.body instanceof Blob && rangeApplies(request, headers.etag) ? parseRange(request.headers.get('range')!, stored.size) : null;
+  const range =
+    stored.body instanceof Blob && rangeApplies(request, headers.etag)
+      ? parseRange(request.headers.get('range')!, stored.size)
+      : null;
   if (range === 'unsatisfiable') {
-    return new Response(null, { status: 416, headers: { ...withoutBodyHeaders(headers), 'content-range': `bytes */${stored.size}` } });
+    return new Response(null, {
+      status: 416,
+      headers: { ...withoutBodyHeaders(headers), 'content-range': `bytes */${stored.size}` },
+    });
   }
   if (range) {
     const length = range.end - range.start + 1;
     const body = head ? null : sendable((stored.body as Blob).slice(range.start, range.end + 1));
-    return new Response(body, { status: 206, headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${stored.size}`, 'content-length': String(length) } });
+    return new Response(body, {
+      status: 206,
+      headers: {
+        ...headers,
+        'content-range': `bytes ${range.start}-${range.end}/${stored.size}`,
+        'content-length': String(length),
+      },
+    });
   }
   const body = head ? null : stored.body instanceof Blob ? sendable(stored.body) : stored.body;
   return new Response(body, { status: 200, headers: { ...headers, 'content-length': String(stored.size) } });

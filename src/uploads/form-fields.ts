@@ -18,7 +18,8 @@ export function formFieldsToData(collection: SanitizedCollection, parts: Record<
     } catch {
       throw badRequest('The part "_payload" is not valid JSON.', '_payload');
     }
-    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw badRequest('The part "_payload" must be a JSON object.', '_payload');
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+      throw badRequest('The part "_payload" must be a JSON object.', '_payload');
     checkJSONNesting(payload, 'The part "_payload"', '_payload');
     Object.assign(data, payload);
   }
@@ -32,7 +33,8 @@ export function formFieldsToData(collection: SanitizedCollection, parts: Record<
 }
 
 function readPart(field: SanitizedField, text: string): unknown {
-  const structured = field.hasMany || field.localized || ['json', 'array', 'group', 'blocks', 'point', 'richText'].includes(field.type);
+  const structured =
+    field.hasMany || field.localized || ['json', 'array', 'group', 'blocks', 'point', 'richText'].includes(field.type);
   if (structured) return parseOr(text, text);
   if (text === '' && field.type !== 'text' && field.type !== 'textarea' && field.type !== 'markdown') return null;
   switch (field.type) {

@@ -14,7 +14,12 @@ export const MAX_IMAGE_PIXELS = 268_402_689;
 
 /** Formats sizes are written in: the original's own. Other images get dimensions but no sizes. */
 const OUTPUT_FORMATS: Record<string, 'jpeg' | 'png' | 'webp' | 'avif' | 'gif' | 'tiff'> = {
-  'image/jpeg': 'jpeg', 'image/png': 'png', 'image/webp': 'webp', 'image/avif': 'avif', 'image/gif': 'gif', 'image/tiff': 'tiff',
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/gif': 'gif',
+  'image/tiff': 'tiff',
 };
 
 export type Dimensions = { width: number; height: number };
@@ -22,7 +27,11 @@ export type Dimensions = { width: number; height: number };
  * Where the sizes look (docs/media.md): the focal point in percent of the original (Payload's `focalX`,
  * `focalY`, 50/50 when unset) and an optional crop `{ x, y, width, height }` in percent of the original.
  */
-export type Frame = { focalX?: number | null; focalY?: number | null; crop?: { x: number; y: number; width: number; height: number } | null };
+export type Frame = {
+  focalX?: number | null;
+  focalY?: number | null;
+  crop?: { x: number; y: number; width: number; height: number } | null;
+};
 type Region = { left: number; top: number; width: number; height: number };
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(Math.max(n, lo), hi);
@@ -52,7 +61,12 @@ export function sizeRegion(original: Dimensions, frame: Frame, size: ImageSize):
 }
 export type MadeSize = { name: string; path: string; width: number; height: number; filesize: number };
 
-const inputOptions = { limitInputPixels: MAX_IMAGE_PIXELS, sequentialRead: true, autoOrient: true, failOn: 'error' as const };
+const inputOptions = {
+  limitInputPixels: MAX_IMAGE_PIXELS,
+  sequentialRead: true,
+  autoOrient: true,
+  failOn: 'error' as const,
+};
 
 /** Width and height as displayed (EXIF orientation applied), or null for files sharp does not read. */
 export async function readDimensions(sharp: Sharp, file: string, mimeType: string): Promise<Dimensions | null> {
@@ -69,7 +83,10 @@ export async function readDimensions(sharp: Sharp, file: string, mimeType: strin
   }
   if (!width || !height) return null;
   if (width * height > MAX_IMAGE_PIXELS) {
-    throw badRequest(`The image is ${width}×${height} pixels, more than the limit of ${MAX_IMAGE_PIXELS} pixels.`, 'file');
+    throw badRequest(
+      `The image is ${width}×${height} pixels, more than the limit of ${MAX_IMAGE_PIXELS} pixels.`,
+      'file',
+    );
   }
   return { width, height };
 }
@@ -79,23 +96,41 @@ export async function readDimensions(sharp: Sharp, file: string, mimeType: strin
  * absent, else cropped to `width`×`height` around the focal point; inside the crop when there is one;
  * never enlarged. Nothing is left behind when one fails.
  */
-export async function makeImageSizes(sharp: Sharp, file: string, mimeType: string, sizes: ImageSize[], stagingDir: string, original?: Dimensions, frame: Frame = {}): Promise<MadeSize[]> {
+export async function makeImageSizes(
+  sharp: Sharp,
+  file: string,
+  mimeType: string,
+  sizes: ImageSize[],
+  stagingDir: string,
+  original?: Dimensions,
+  frame: Frame = {},
+): Promise<MadeSize[]> {
   const format = OUTPUT_FORMATS[mimeType];
   if (!format || sizes.length === 0) return [];
-  const made = await Promise.allSettled(sizes.map(async (size): Promise<MadeSize> => {
-    const target = stagingPath(stagingDir, `-${size.name}`);
-    try {
-      const framed = original && (frame.crop || size.height);
-      const info = await (framed ? sharp(file, inputOptions).extract(sizeRegion(original, frame, size)) : sharp(file, inputOptions))
-        .resize({ width: size.width, height: size.height, fit: size.height ? 'cover' : 'inside', withoutEnlargement: true })
-        .toFormat(format)
-        .toFile(target);
-      return { name: size.name, path: target, width: info.width, height: info.height, filesize: info.size };
-    } catch (error) {
-      await removeQuietly(target);
-      throw error;
-    }
-  }));
+  const made = await Promise.allSettled(
+    sizes.map(async (size): Promise<MadeSize> => {
+      const target = stagingPath(stagingDir, `-${size.name}`);
+      try {
+        const framed = original && (frame.crop || size.height);
+        const info = await (framed
+          ? sharp(file, inputOptions).extract(sizeRegion(original, frame, size))
+          : sharp(file, inputOptions)
+        )
+          .resize({
+            width: size.width,
+            height: size.height,
+            fit: size.height ? 'cover' : 'inside',
+            withoutEnlargement: true,
+          })
+          .toFormat(format)
+          .toFile(target);
+        return { name: size.name, path: target, width: info.width, height: info.height, filesize: info.size };
+      } catch (error) {
+        await removeQuietly(target);
+        throw error;
+      }
+    }),
+  );
   const failed = made.find((m) => m.status === 'rejected');
   if (failed) {
     await Promise.all(made.map((m) => (m.status === 'fulfilled' ? removeQuietly(m.value.path) : undefined)));
@@ -111,11 +146,21 @@ function firstLine(error: unknown): string {
 /** `crop` is `{ x, y, width, height }` in percent of the original, inside it, or null. */
 export function frameOf(doc: Record<string, unknown>): Frame {
   const crop = doc.crop;
-  if (crop === null || crop === undefined) return { focalX: doc.focalX as number, focalY: doc.focalY as number, crop: null };
+  if (crop === null || crop === undefined)
+    return { focalX: doc.focalX as number, focalY: doc.focalY as number, crop: null };
   const c = crop as Record<string, unknown>;
   const parts = ['x', 'y', 'width', 'height'].map((k) => c[k]);
-  const valid = typeof crop === 'object' && parts.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 100)
-    && (c.width as number) > 0 && (c.height as number) > 0 && (c.x as number) + (c.width as number) <= 100.0001 && (c.y as number) + (c.height as number) <= 100.0001;
+  const valid =
+    typeof crop === 'object' &&
+    parts.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 100) &&
+    (c.width as number) > 0 &&
+    (c.height as number) > 0 &&
+    (c.x as number) + (c.width as number) <= 100.0001 &&
+    (c.y as number) + (c.height as number) <= 100.0001;
   if (!valid) throw badRequest('crop must be { x, y, width, height } in percent of the image, inside it.', 'crop');
-  return { focalX: doc.focalX as number, focalY: doc.focalY as number, crop: { x: c.x as number, y: c.y as number, width: c.width as number, height: c.height as number } };
+  return {
+    focalX: doc.focalX as number,
+    focalY: doc.focalY as number,
+    crop: { x: c.x as number, y: c.y as number, width: c.width as number, height: c.height as number },
+  };
 }

@@ -11,10 +11,17 @@ type Doc = Record<string, unknown>;
 type SizeEntry = { filename?: unknown; mimeType?: unknown };
 
 /** The storage key and type of a stored file name, or null when no document of `media` (an upload collection; outside the trash) has that exact name. */
-export async function findStoredFile(cms: CMS, media: SanitizedCollection, name: string): Promise<{ key: string; mimeType: string } | null> {
+export async function findStoredFile(
+  cms: CMS,
+  media: SanitizedCollection,
+  name: string,
+): Promise<{ key: string; mimeType: string } | null> {
   if (!STORED_NAME.test(name)) return null;
-  const byFilename = (filename: string) => cms.store.get<{ mimeType: string | null; sizes: unknown }>(
-    `SELECT "mimeType", "sizes" FROM ${quote(media.table)} WHERE "filename" = ?${media.trash ? ' AND "deletedAt" IS NULL' : ''}`, [filename]);
+  const byFilename = (filename: string) =>
+    cms.store.get<{ mimeType: string | null; sizes: unknown }>(
+      `SELECT "mimeType", "sizes" FROM ${quote(media.table)} WHERE "filename" = ?${media.trash ? ' AND "deletedAt" IS NULL' : ''}`,
+      [filename],
+    );
   const original = await byFilename(name);
   if (original) return { key: name, mimeType: original.mimeType ?? 'application/octet-stream' };
   const size = splitSizeFileName(name);
@@ -22,7 +29,11 @@ export async function findStoredFile(cms: CMS, media: SanitizedCollection, name:
     const parent = await byFilename(filename);
     if (!parent?.sizes) continue;
     const entry = (cms.store.dialect.decodeJSON(parent.sizes) as Record<string, SizeEntry>)[size!.sizeName];
-    if (entry?.filename === name) return { key: name, mimeType: typeof entry.mimeType === 'string' ? entry.mimeType : parent.mimeType ?? 'application/octet-stream' };
+    if (entry?.filename === name)
+      return {
+        key: name,
+        mimeType: typeof entry.mimeType === 'string' ? entry.mimeType : (parent.mimeType ?? 'application/octet-stream'),
+      };
   }
   return null;
 }
@@ -41,13 +52,17 @@ export function mediaFileKeys(doc: Doc): string[] {
 
 /** Removes stored files, never throwing: what cannot be removed is logged as left over. */
 export async function removeStoredFiles(cms: CMS, keys: string[], reason: string): Promise<void> {
-  await Promise.all(keys.map(async (key) => {
-    try {
-      await cms.storage.delete(key);
-    } catch (error) {
-      cms.log.warn(`media: ${reason}: could not remove stored file "${key}", it is left over: ${error instanceof Error ? error.message : error}`);
-    }
-  }));
+  await Promise.all(
+    keys.map(async (key) => {
+      try {
+        await cms.storage.delete(key);
+      } catch (error) {
+        cms.log.warn(
+          `media: ${reason}: could not remove stored file "${key}", it is left over: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+    }),
+  );
 }
 
 /** Called once a media document is deleted (src/operations/delete.ts): its files go too. */

@@ -21,11 +21,15 @@ const FRAME_FIELDS = ['focalX', 'focalY', 'crop'];
 export function decorateMedia(cms: CMS, doc: Doc, collection: string): Doc {
   const out: Doc = { ...doc };
   for (const name of FRAME_FIELDS) if (out[name] === null) delete out[name];
-  if ('filename' in doc) out.url = typeof doc.filename === 'string' && doc.filename ? mediaFileURL(cms, doc.filename, collection) : null;
+  if ('filename' in doc)
+    out.url = typeof doc.filename === 'string' && doc.filename ? mediaFileURL(cms, doc.filename, collection) : null;
   if (isObject(doc.sizes)) {
     const sizes: Doc = {};
     for (const [name, size] of Object.entries(doc.sizes)) {
-      sizes[name] = isObject(size) && typeof size.filename === 'string' ? { ...size, url: mediaFileURL(cms, size.filename, collection) } : size;
+      sizes[name] =
+        isObject(size) && typeof size.filename === 'string'
+          ? { ...size, url: mediaFileURL(cms, size.filename, collection) }
+          : size;
     }
     out.sizes = sizes;
   }
@@ -37,11 +41,13 @@ export function stripMediaURLs(doc: Doc): Doc {
   const out: Doc = { ...doc };
   delete out.url;
   if (isObject(doc.sizes)) {
-    out.sizes = Object.fromEntries(Object.entries(doc.sizes).map(([name, size]) => {
-      if (!isObject(size)) return [name, size];
-      const { url: _url, ...stored } = size;
-      return [name, stored];
-    }));
+    out.sizes = Object.fromEntries(
+      Object.entries(doc.sizes).map(([name, size]) => {
+        if (!isObject(size)) return [name, size];
+        const { url: _url, ...stored } = size;
+        return [name, stored];
+      }),
+    );
   }
   return out;
 }

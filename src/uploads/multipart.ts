@@ -7,7 +7,14 @@
  */
 import { APIError, badRequest } from '../errors.ts';
 import { faultKind } from '../faults.ts';
-import { createStagedWriter, removeQuietly, tooLarge, type StagedFile, type StagedWriter, type UploadLimits } from './staging.ts';
+import {
+  createStagedWriter,
+  removeQuietly,
+  tooLarge,
+  type StagedFile,
+  type StagedWriter,
+  type UploadLimits,
+} from './staging.ts';
 
 /** Room for the framing and the text parts on top of the file, when checking Content-Length up front. */
 export const FORM_ALLOWANCE = 1024 * 1024;
@@ -73,7 +80,10 @@ class FormReader {
   private textBytes = 0;
   private preambleBytes = 0;
 
-  constructor(boundary: string, private readonly limits: UploadLimits) {
+  constructor(
+    boundary: string,
+    private readonly limits: UploadLimits,
+  ) {
     this.delimiter = Buffer.from(`\r\n--${boundary}`);
   }
 
@@ -123,7 +133,8 @@ class FormReader {
           if (this.buffer.length > 256) throw malformed('a boundary line is too long');
           return false;
         }
-        if (!/^[ \t]*$/.test(this.buffer.subarray(0, end).toString('latin1'))) throw malformed('a boundary line has extra text');
+        if (!/^[ \t]*$/.test(this.buffer.subarray(0, end).toString('latin1')))
+          throw malformed('a boundary line has extra text');
         this.buffer = this.buffer.subarray(end + 2);
         this.state = 'headers';
         return true;
@@ -168,9 +179,11 @@ class FormReader {
     const params = disposition ? dispositionParams(disposition.slice(disposition.indexOf(':') + 1)) : null;
     if (!params || params.name === undefined) throw malformed('a part has no Content-Disposition name');
     const name = params.name;
-    const filename = params['filename*'] !== undefined ? decodeExtended(params['filename*']) : params.filename ?? null;
+    const filename =
+      params['filename*'] !== undefined ? decodeExtended(params['filename*']) : (params.filename ?? null);
     if (name === 'file') {
-      if (this.file || this.part?.writer) throw badRequest('Send one file per upload: the part "file" appears more than once.', 'file');
+      if (this.file || this.part?.writer)
+        throw badRequest('Send one file per upload: the part "file" appears more than once.', 'file');
       this.part = { name, filename, writer: await createStagedWriter(this.limits), text: [] };
       return;
     }
@@ -183,7 +196,8 @@ class FormReader {
     if (bytes.length === 0) return;
     if (part.writer) return part.writer.write(bytes);
     this.textBytes += bytes.length;
-    if (this.textBytes > MAX_TEXT_BYTES) throw badRequest(`The text parts are longer than ${MAX_TEXT_BYTES} bytes in all.`, part.name);
+    if (this.textBytes > MAX_TEXT_BYTES)
+      throw badRequest(`The text parts are longer than ${MAX_TEXT_BYTES} bytes in all.`, part.name);
     part.text.push(Buffer.from(bytes));
   }
 

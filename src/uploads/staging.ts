@@ -17,7 +17,8 @@ export function stagingDirOf(storage: { stagingDir?: string }, dataDir: string):
 export type UploadLimits = { maxFileSize: number; stagingDir: string };
 export type StagedFile = { path: string; size: number; originalName: string };
 
-export const tooLarge = (maxFileSize: number) => new APIError(413, `The file is larger than the limit of ${maxFileSize} bytes.`, 'file');
+export const tooLarge = (maxFileSize: number) =>
+  new APIError(413, `The file is larger than the limit of ${maxFileSize} bytes.`, 'file');
 
 export function stagingPath(stagingDir: string, suffix = ''): string {
   return path.join(stagingDir, `${randomUUID()}${suffix}.part`);
@@ -74,7 +75,11 @@ export async function createStagedWriter(limits: UploadLimits): Promise<StagedWr
 }
 
 /** Writes a stream to a new staged file; over the limit: 413 and no file left. */
-export async function stageStream(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, originalName: string, limits: UploadLimits): Promise<StagedFile> {
+export async function stageStream(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  originalName: string,
+  limits: UploadLimits,
+): Promise<StagedFile> {
   const writer = await createStagedWriter(limits);
   try {
     for await (const chunk of source) await writer.write(chunk);
@@ -98,7 +103,11 @@ export async function stageLocalFile(file: LocalUploadFile, limits: UploadLimits
   }
   if (file instanceof Blob) {
     if (file.size > limits.maxFileSize) throw tooLarge(limits.maxFileSize);
-    return stageStream(file.stream() as unknown as AsyncIterable<Uint8Array>, file instanceof File ? file.name : '', limits);
+    return stageStream(
+      file.stream() as unknown as AsyncIterable<Uint8Array>,
+      file instanceof File ? file.name : '',
+      limits,
+    );
   }
   if (file && typeof file === 'object' && (file.data instanceof Uint8Array || file.data instanceof ArrayBuffer)) {
     const bytes = file.data instanceof Uint8Array ? file.data : new Uint8Array(file.data);

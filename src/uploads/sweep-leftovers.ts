@@ -20,7 +20,8 @@ export async function sweepUploadLeftovers(cms: CMS): Promise<SweepCounts> {
   const cutoff = cms.clock.now() - LEFTOVER_AGE_MS;
   const staged = await sweepStaged(stagingDirOf(cms.storage, cms.config.dataDir), cutoff);
   const stored = await sweepStored(cms, cutoff);
-  if (staged || stored) cms.log.info(`uploads: removed ${staged} staged and ${stored} stored files left by an interrupted upload`);
+  if (staged || stored)
+    cms.log.info(`uploads: removed ${staged} staged and ${stored} stored files left by an interrupted upload`);
   return { staged, stored };
 }
 
@@ -54,9 +55,15 @@ async function sweepStored(cms: CMS, cutoff: number): Promise<number> {
 async function namedFiles(cms: CMS): Promise<Set<string>> {
   const names = new Set<string>();
   for (const collection of cms.config.collections.filter(isUploadCollection)) {
-    const rows = await cms.store.all<{ filename: string | null; sizes: unknown }>(`SELECT "filename", "sizes" FROM ${quote(collection.table)}`);
+    const rows = await cms.store.all<{ filename: string | null; sizes: unknown }>(
+      `SELECT "filename", "sizes" FROM ${quote(collection.table)}`,
+    );
     for (const row of rows) {
-      for (const key of mediaFileKeys({ filename: row.filename, sizes: row.sizes ? cms.store.dialect.decodeJSON(row.sizes) : null })) names.add(key);
+      for (const key of mediaFileKeys({
+        filename: row.filename,
+        sizes: row.sizes ? cms.store.dialect.decodeJSON(row.sizes) : null,
+      }))
+        names.add(key);
     }
   }
   return names;

@@ -12,7 +12,12 @@ export async function sniffUploadType(file: string, allowed: string[]): Promise<
   // single-file build cannot follow; a Bun.file blob is read lazily, as far as detection needs.
   const { fileTypeFromBlob } = await import('file-type');
   const detected = await fileTypeFromBlob(Bun.file(file));
-  if (!detected) throw new APIError(415, 'The file type could not be recognised from its contents; it is not an allowed type.', 'file');
+  if (!detected)
+    throw new APIError(
+      415,
+      'The file type could not be recognised from its contents; it is not an allowed type.',
+      'file',
+    );
   if (!mimeTypeAllowed(detected.mime, allowed)) {
     throw new APIError(415, `Files of type ${detected.mime} are not allowed (allowed: ${allowed.join(', ')}).`, 'file');
   }

@@ -26,10 +26,11 @@ export function draftSource(dialect: Dialect, collection: SanitizedCollection): 
       json.has(name) ? dialect.jsonGet('d."version"', [name]) : dialect.jsonValue('d."version"', [name], kinds[type]);
     const pick = ({ name, type }: { name: string; type: string }) =>
       `CASE WHEN d."version" IS NULL THEN t.${quote(name)} ELSE ${draftValue(name, type)} END AS ${quote(name)}`;
-    sql = `(SELECT t."id", ${columns.map(pick).join(', ')}, t."createdAt" FROM ${quote(collection.table)} t LEFT JOIN (`
-      + `SELECT v."parent", v."version" FROM "_cms_versions" v WHERE v."id" IN (`
-      + `SELECT max("id") FROM "_cms_versions" WHERE "kind" = 'collection' AND "slug" = ? AND "pending" = 1 GROUP BY "parent")`
-      + `) d ON d."parent" = t."id")`;
+    sql =
+      `(SELECT t."id", ${columns.map(pick).join(', ')}, t."createdAt" FROM ${quote(collection.table)} t LEFT JOIN (` +
+      `SELECT v."parent", v."version" FROM "_cms_versions" v WHERE v."id" IN (` +
+      `SELECT max("id") FROM "_cms_versions" WHERE "kind" = 'collection' AND "slug" = ? AND "pending" = 1 GROUP BY "parent")` +
+      `) d ON d."parent" = t."id")`;
     cache.set(collection, sql);
   }
   return { sql, params: [collection.slug] };

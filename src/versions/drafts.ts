@@ -8,7 +8,13 @@ import { badRequest } from '../errors.ts';
 import type { Entity } from '../config/types.ts';
 import type { Queryable } from '../db/store.ts';
 import type { TransactionScope } from '../events/change-events.ts';
-import { insertVersion, newestPendingDraft, settlePendingDrafts, type VersionOwner, saveAutosaveVersion } from './store.ts';
+import {
+  insertVersion,
+  newestPendingDraft,
+  settlePendingDrafts,
+  type VersionOwner,
+  saveAutosaveVersion,
+} from './store.ts';
 import { eventSubject, ownerOf } from './live-row.ts';
 
 type Doc = Record<string, unknown>;
@@ -43,7 +49,13 @@ export type VersionStamp = { now: string; author: number | null };
  * The version of a live write. Pending drafts the write merged in become history, except for unpublish,
  * which keeps the pending draft pending. Returns whether a pending draft was taken live.
  */
-export async function recordLiveVersion(tx: Queryable, owner: VersionOwner, saved: Doc, stamp: VersionStamp, options: { keepPending?: boolean } = {}): Promise<boolean> {
+export async function recordLiveVersion(
+  tx: Queryable,
+  owner: VersionOwner,
+  saved: Doc,
+  stamp: VersionStamp,
+  options: { keepPending?: boolean } = {},
+): Promise<boolean> {
   const tookDraft = options.keepPending ? false : (await settlePendingDrafts(tx, owner)) > 0;
   await insertVersion(tx, owner, saved, { status: String(saved.status ?? 'draft'), pending: false, ...stamp });
   return tookDraft;
@@ -51,7 +63,14 @@ export async function recordLiveVersion(tx: Queryable, owner: VersionOwner, save
 
 /** A save that stores only a draft: a pending version, the live row untouched; announces `draft`. */
 /** `autosave`: collapse into the newest version when that is an autosave too (versions/store.ts). */
-export async function saveDraftOnly(scope: TransactionScope, owner: VersionOwner, draft: Doc, previous: Doc | null, stamp: VersionStamp, autosave = false): Promise<Doc> {
+export async function saveDraftOnly(
+  scope: TransactionScope,
+  owner: VersionOwner,
+  draft: Doc,
+  previous: Doc | null,
+  stamp: VersionStamp,
+  autosave = false,
+): Promise<Doc> {
   const { now } = stamp;
   const doc = { ...draft, status: 'draft', updatedAt: now };
   if (autosave) await saveAutosaveVersion(scope.tx, owner, doc, stamp);

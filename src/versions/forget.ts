@@ -6,7 +6,12 @@ import { deleteAllVersions } from './store.ts';
 import { cancelJobsOf } from './jobs-store.ts';
 import { isoNow } from '../clock.ts';
 
-export async function forgetDocumentHistory(cms: CMS, tx: Queryable, collection: SanitizedCollection, id: number): Promise<void> {
+export async function forgetDocumentHistory(
+  cms: CMS,
+  tx: Queryable,
+  collection: SanitizedCollection,
+  id: number,
+): Promise<void> {
   const owner = { entity: collection, parent: id };
   await deleteAllVersions(tx, owner);
   await cancelJobsOf(tx, owner, isoNow(cms.clock));

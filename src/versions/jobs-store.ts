@@ -20,28 +20,55 @@ export const FINISHED_JOB_RETENTION_MS = 30 * 24 * 3600_000;
 const OWNED_BY = `"kind" = ? AND "slug" = ? AND "parent" = ?`;
 const owned = (owner: VersionOwner) => [owner.entity.kind, owner.entity.slug, owner.parent];
 
-export async function insertJob(db: Queryable, owner: VersionOwner, action: JobAction, at: number, now: string): Promise<JobRow> {
-  return (await db.get<JobRow>(`INSERT INTO "_cms_jobs" ("action", "kind", "slug", "parent", "at", "state", "createdAt")
-    VALUES (?, ?, ?, ?, ?, 'pending', ?) RETURNING *`, [action, ...owned(owner), at, now]))!;
+export async function insertJob(
+  db: Queryable,
+  owner: VersionOwner,
+  action: JobAction,
+  at: number,
+  now: string,
+): Promise<JobRow> {
+  return (await db.get<JobRow>(
+    `INSERT INTO "_cms_jobs" ("action", "kind", "slug", "parent", "at", "state", "createdAt")
+    VALUES (?, ?, ?, ?, ?, 'pending', ?) RETURNING *`,
+    [action, ...owned(owner), at, now],
+  ))!;
 }
 
 /** Pending jobs of one document, soonest first. */
 export function pendingJobsOf(db: Queryable, owner: VersionOwner): Promise<JobRow[]> {
-  return db.all<JobRow>(`SELECT * FROM "_cms_jobs" WHERE ${OWNED_BY} AND "state" = 'pending' ORDER BY "at" ASC, "id" ASC`, owned(owner));
+  return db.all<JobRow>(
+    `SELECT * FROM "_cms_jobs" WHERE ${OWNED_BY} AND "state" = 'pending' ORDER BY "at" ASC, "id" ASC`,
+    owned(owner),
+  );
 }
 
 /** A pending job of this document; another document's job is not found. */
 export async function findPendingJob(db: Queryable, owner: VersionOwner, id: number): Promise<JobRow | undefined> {
-  return (await db.get<JobRow>(`SELECT * FROM "_cms_jobs" WHERE ${OWNED_BY} AND "id" = ? AND "state" = 'pending'`, [...owned(owner), id])) ?? undefined;
+  return (
+    (await db.get<JobRow>(`SELECT * FROM "_cms_jobs" WHERE ${OWNED_BY} AND "id" = ? AND "state" = 'pending'`, [
+      ...owned(owner),
+      id,
+    ])) ?? undefined
+  );
 }
 
 /** Cancels one pending job; false when it was no longer pending (a runner claimed it meanwhile). */
 export async function cancelJob(db: Queryable, id: number, now: string): Promise<boolean> {
-  return (await db.run(`UPDATE "_cms_jobs" SET "state" = 'cancelled', "finishedAt" = ? WHERE "id" = ? AND "state" = 'pending'`, [now, id])).changes > 0;
+  return (
+    (
+      await db.run(
+        `UPDATE "_cms_jobs" SET "state" = 'cancelled', "finishedAt" = ? WHERE "id" = ? AND "state" = 'pending'`,
+        [now, id],
+      )
+    ).changes > 0
+  );
 }
 
 export async function cancelJobsOf(db: Queryable, owner: VersionOwner, now: string): Promise<void> {
-  await db.run(`UPDATE "_cms_jobs" SET "state" = 'cancelled', "finishedAt" = ? WHERE ${OWNED_BY} AND "state" = 'pending'`, [now, ...owned(owner)]);
+  await db.run(
+    `UPDATE "_cms_jobs" SET "state" = 'cancelled', "finishedAt" = ? WHERE ${OWNED_BY} AND "state" = 'pending'`,
+    [now, ...owned(owner)],
+  );
 }
 
 /**
@@ -74,12 +101,22 @@ export async function releaseExpiredLeases(db: Queryable, now: number): Promise<
 }
 
 export function releaseStatement(_dialect: Dialect, now: number): SQLPart {
-  return { sql: `UPDATE "_cms_jobs" SET "state" = 'pending', "lockedUntil" = NULL WHERE "state" = 'running' AND "lockedUntil" <= ?`, params: [now] };
+  return {
+    sql: `UPDATE "_cms_jobs" SET "state" = 'pending', "lockedUntil" = NULL WHERE "state" = 'running' AND "lockedUntil" <= ?`,
+    params: [now],
+  };
 }
 
-export async function finishJob(db: Queryable, id: number, outcome: { state: 'done' } | { state: 'failed'; error: string }, now: string): Promise<void> {
-  await db.run(`UPDATE "_cms_jobs" SET "state" = ?, "error" = ?, "lockedUntil" = NULL, "finishedAt" = ? WHERE "id" = ?`,
-    [outcome.state, outcome.state === 'failed' ? outcome.error : null, now, id]);
+export async function finishJob(
+  db: Queryable,
+  id: number,
+  outcome: { state: 'done' } | { state: 'failed'; error: string },
+  now: string,
+): Promise<void> {
+  await db.run(
+    `UPDATE "_cms_jobs" SET "state" = ?, "error" = ?, "lockedUntil" = NULL, "finishedAt" = ? WHERE "id" = ?`,
+    [outcome.state, outcome.state === 'failed' ? outcome.error : null, now, id],
+  );
 }
 
 export async function purgeFinishedJobs(db: Queryable, olderThan: number): Promise<void> {
@@ -88,7 +125,10 @@ export async function purgeFinishedJobs(db: Queryable, olderThan: number): Promi
 }
 
 export function purgeStatement(_dialect: Dialect, olderThan: number): SQLPart {
-  return { sql: `DELETE FROM "_cms_jobs" WHERE "state" IN ('done', 'failed', 'cancelled') AND "at" <= ?`, params: [olderThan] };
+  return {
+    sql: `DELETE FROM "_cms_jobs" WHERE "state" IN ('done', 'failed', 'cancelled') AND "at" <= ?`,
+    params: [olderThan],
+  };
 }
 
 /** Which pending jobs across the site: all, one collection or global, or some documents of one collection. */
@@ -104,11 +144,27 @@ function pendingWhere(dialect: Dialect, filter: PendingFilter): SQLPart {
 /** Scheduled actions still waiting (the admin's `GET /health` and `GET /jobs/scheduled`). */
 export async function countPendingJobs(db: Queryable, filter: PendingFilter = {}): Promise<number> {
   const where = pendingWhere(db.dialect, filter);
-  return (await db.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_jobs" WHERE ${where.sql}`, where.params))?.n ?? 0;
+  return (
+    (
+      await db.get<{ n: number }>(
+        `SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_jobs" WHERE ${where.sql}`,
+        where.params,
+      )
+    )?.n ?? 0
+  );
 }
 
 /** Pending jobs across the site, soonest first (through the (state, at) index). */
-export function listPendingJobs(db: Queryable, filter: PendingFilter, limit: number, offset: number): Promise<JobRow[]> {
+export function listPendingJobs(
+  db: Queryable,
+  filter: PendingFilter,
+  limit: number,
+  offset: number,
+): Promise<JobRow[]> {
   const where = pendingWhere(db.dialect, filter);
-  return db.all<JobRow>(`SELECT * FROM "_cms_jobs" WHERE ${where.sql} ORDER BY "at" ASC, "id" ASC LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
+  return db.all<JobRow>(`SELECT * FROM "_cms_jobs" WHERE ${where.sql} ORDER BY "at" ASC, "id" ASC LIMIT ? OFFSET ?`, [
+    ...where.params,
+    limit,
+    offset,
+  ]);
 }

@@ -16,7 +16,9 @@ export const rowIdOf = (owner: VersionOwner) => (owner.entity.kind === 'global' 
 
 /** What an event names: `{ collection, id }` or `{ global }`. */
 export function eventSubject(owner: VersionOwner): { collection: string; id: number } | { global: string } {
-  return owner.entity.kind === 'global' ? { global: owner.entity.slug } : { collection: owner.entity.slug, id: owner.parent };
+  return owner.entity.kind === 'global'
+    ? { global: owner.entity.slug }
+    : { collection: owner.entity.slug, id: owner.parent };
 }
 
 export async function readLiveDoc(db: Queryable, owner: VersionOwner): Promise<Doc | null> {
@@ -31,4 +33,7 @@ export async function writeLiveStatus(db: Queryable, owner: VersionOwner, status
   await updateRow(db, owner.entity, rowIdOf(owner), { status, updatedAt: now });
 }
 
-export const ownerOf = (entity: Entity, id?: number): VersionOwner => ({ entity, parent: entity.kind === 'global' ? 0 : id! });
+export const ownerOf = (entity: Entity, id?: number): VersionOwner => ({
+  entity,
+  parent: entity.kind === 'global' ? 0 : id!,
+});

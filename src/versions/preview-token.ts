@@ -15,7 +15,12 @@ type Payload = { k: string; s: string; id: number | null; exp: number };
 const mac = (cms: CMS, payload: string) => createHmac('sha256', cms.secret).update(`cms-preview.${payload}`).digest();
 
 export function signPreviewToken(cms: CMS, subject: PreviewSubject): string {
-  const payload: Payload = { k: subject.kind, s: subject.slug, id: subject.id, exp: cms.clock.now() + PREVIEW_TOKEN_LIFETIME_MS };
+  const payload: Payload = {
+    k: subject.kind,
+    s: subject.slug,
+    id: subject.id,
+    exp: cms.clock.now() + PREVIEW_TOKEN_LIFETIME_MS,
+  };
   const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${encoded}.${mac(cms, encoded).toString('base64url')}`;
 }

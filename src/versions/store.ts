@@ -17,13 +17,30 @@ export type VersionOwner = { entity: Entity; parent: number };
 const OWNED_BY = `"kind" = ? AND "slug" = ? AND "parent" = ?`;
 const owned = (owner: VersionOwner) => [owner.entity.kind, owner.entity.slug, owner.parent];
 
-export async function insertVersion(db: Queryable, owner: VersionOwner, doc: Doc, options: { status: string; pending: boolean; now: string; author: number | null; autosave?: boolean }): Promise<VersionRow> {
+export async function insertVersion(
+  db: Queryable,
+  owner: VersionOwner,
+  doc: Doc,
+  options: { status: string; pending: boolean; now: string; author: number | null; autosave?: boolean },
+): Promise<VersionRow> {
   const row = (await db.get<VersionRow>(
     `INSERT INTO "_cms_versions" ("kind", "slug", "parent", "version", "status", "pending", "latest", "createdAt", "updatedAt", "author", "autosave")
      VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) RETURNING *`,
-    [...owned(owner), JSON.stringify(doc), options.status, options.pending ? 1 : 0, options.now, options.now, options.author, options.autosave ? 1 : 0],
+    [
+      ...owned(owner),
+      JSON.stringify(doc),
+      options.status,
+      options.pending ? 1 : 0,
+      options.now,
+      options.now,
+      options.author,
+      options.autosave ? 1 : 0,
+    ],
   ))!;
-  await db.run(`UPDATE "_cms_versions" SET "latest" = 0 WHERE ${OWNED_BY} AND "latest" = 1 AND "id" <> ?`, [...owned(owner), row.id]);
+  await db.run(`UPDATE "_cms_versions" SET "latest" = 0 WHERE ${OWNED_BY} AND "latest" = 1 AND "id" <> ?`, [
+    ...owned(owner),
+    row.id,
+  ]);
   await pruneVersions(db, owner, owner.entity.maxVersions);
   return row;
 }
@@ -32,10 +49,23 @@ export async function insertVersion(db: Queryable, owner: VersionOwner, doc: Doc
  * An autosaved draft: when the newest version is itself a pending autosave, it is updated in place, so a
  * run of autosaves leaves one version; otherwise (after a manual save or a publish) a new one starts.
  */
-export async function saveAutosaveVersion(db: Queryable, owner: VersionOwner, doc: Doc, options: { now: string; author: number | null }): Promise<void> {
-  const latest = await db.get<VersionRow>(`SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} AND "latest" = 1 ORDER BY "id" DESC LIMIT 1`, owned(owner));
+export async function saveAutosaveVersion(
+  db: Queryable,
+  owner: VersionOwner,
+  doc: Doc,
+  options: { now: string; author: number | null },
+): Promise<void> {
+  const latest = await db.get<VersionRow>(
+    `SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} AND "latest" = 1 ORDER BY "id" DESC LIMIT 1`,
+    owned(owner),
+  );
   if (latest && latest.autosave === 1 && latest.pending === 1) {
-    await db.run(`UPDATE "_cms_versions" SET "version" = ?, "updatedAt" = ?, "author" = ? WHERE "id" = ?`, [JSON.stringify(doc), options.now, options.author, latest.id]);
+    await db.run(`UPDATE "_cms_versions" SET "version" = ?, "updatedAt" = ?, "author" = ? WHERE "id" = ?`, [
+      JSON.stringify(doc),
+      options.now,
+      options.author,
+      latest.id,
+    ]);
     return;
   }
   await insertVersion(db, owner, doc, { status: 'draft', pending: true, autosave: true, ...options });
@@ -43,38 +73,58 @@ export async function saveAutosaveVersion(db: Queryable, owner: VersionOwner, do
 
 /** The newest pending draft of one document, if any. */
 export async function newestPendingDraft(db: Queryable, owner: VersionOwner): Promise<VersionRow | undefined> {
-  return (await db.get<VersionRow>(`SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} AND "pending" = 1 ORDER BY "id" DESC LIMIT 1`, owned(owner))) ?? undefined;
+  return (
+    (await db.get<VersionRow>(
+      `SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} AND "pending" = 1 ORDER BY "id" DESC LIMIT 1`,
+      owned(owner),
+    )) ?? undefined
+  );
 }
 
 /** Pending drafts a live write took in become ordinary history. */
 export async function settlePendingDrafts(db: Queryable, owner: VersionOwner): Promise<number> {
-  return (await db.run(`UPDATE "_cms_versions" SET "pending" = 0 WHERE ${OWNED_BY} AND "pending" = 1`, owned(owner))).changes;
+  return (await db.run(`UPDATE "_cms_versions" SET "pending" = 0 WHERE ${OWNED_BY} AND "pending" = 1`, owned(owner)))
+    .changes;
 }
 
 /** Removes the pending draft (every pending version of the document); returns how many rows went. */
 export async function deletePendingDrafts(db: Queryable, owner: VersionOwner): Promise<number> {
-  const removed = (await db.run(`DELETE FROM "_cms_versions" WHERE ${OWNED_BY} AND "pending" = 1`, owned(owner))).changes;
+  const removed = (await db.run(`DELETE FROM "_cms_versions" WHERE ${OWNED_BY} AND "pending" = 1`, owned(owner)))
+    .changes;
   if (removed) await markNewestAsLatest(db, owner);
   return removed;
 }
 
 async function markNewestAsLatest(db: Queryable, owner: VersionOwner): Promise<void> {
-  const newest = await db.get<{ id: number }>(`SELECT "id" FROM "_cms_versions" WHERE ${OWNED_BY} ORDER BY "id" DESC LIMIT 1`, owned(owner));
+  const newest = await db.get<{ id: number }>(
+    `SELECT "id" FROM "_cms_versions" WHERE ${OWNED_BY} ORDER BY "id" DESC LIMIT 1`,
+    owned(owner),
+  );
   if (newest) await db.run(`UPDATE "_cms_versions" SET "latest" = 1 WHERE "id" = ?`, [newest.id]);
 }
 
 export async function countVersions(db: Queryable, owner: VersionOwner): Promise<number> {
-  return (await db.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_versions" WHERE ${OWNED_BY}`, owned(owner)))!.n;
+  return (await db.get<{ n: number }>(
+    `SELECT CAST(count(*) AS INTEGER) AS "n" FROM "_cms_versions" WHERE ${OWNED_BY}`,
+    owned(owner),
+  ))!.n;
 }
 
 /** Newest first. */
 export function listVersions(db: Queryable, owner: VersionOwner, limit: number, offset: number): Promise<VersionRow[]> {
-  return db.all<VersionRow>(`SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} ORDER BY "id" DESC LIMIT ? OFFSET ?`, [...owned(owner), limit, offset]);
+  return db.all<VersionRow>(`SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} ORDER BY "id" DESC LIMIT ? OFFSET ?`, [
+    ...owned(owner),
+    limit,
+    offset,
+  ]);
 }
 
 /** One version of this document; a version of another document is not found. */
 export async function findVersion(db: Queryable, owner: VersionOwner, id: number): Promise<VersionRow | undefined> {
-  return (await db.get<VersionRow>(`SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} AND "id" = ?`, [...owned(owner), id])) ?? undefined;
+  return (
+    (await db.get<VersionRow>(`SELECT * FROM "_cms_versions" WHERE ${OWNED_BY} AND "id" = ?`, [...owned(owner), id])) ??
+    undefined
+  );
 }
 
 /**
@@ -87,12 +137,19 @@ export async function pruneVersions(db: Queryable, owner: VersionOwner, max: num
   if (excess <= 0) return;
   const keep: number[] = [];
   for (const pending of [0, 1]) {
-    const newest = await db.get<{ id: number }>(`SELECT "id" FROM "_cms_versions" WHERE ${OWNED_BY} AND "pending" = ? ORDER BY "id" DESC LIMIT 1`, [...owned(owner), pending]);
+    const newest = await db.get<{ id: number }>(
+      `SELECT "id" FROM "_cms_versions" WHERE ${OWNED_BY} AND "pending" = ? ORDER BY "id" DESC LIMIT 1`,
+      [...owned(owner), pending],
+    );
     if (newest) keep.push(newest.id);
   }
   const kept = db.dialect.inList('"id"', keep);
-  const oldest = (await db.all<{ id: number }>(`SELECT "id" FROM "_cms_versions" WHERE ${OWNED_BY} AND NOT (${kept.sql}) ORDER BY "id" ASC LIMIT ?`,
-    [...owned(owner), ...kept.params, excess])).map((r) => r.id);
+  const oldest = (
+    await db.all<{ id: number }>(
+      `SELECT "id" FROM "_cms_versions" WHERE ${OWNED_BY} AND NOT (${kept.sql}) ORDER BY "id" ASC LIMIT ?`,
+      [...owned(owner), ...kept.params, excess],
+    )
+  ).map((r) => r.id);
   if (oldest.length) {
     const dropped = db.dialect.inList('"id"', oldest);
     await db.run(`DELETE FROM "_cms_versions" WHERE ${dropped.sql}`, dropped.params);
@@ -105,6 +162,15 @@ export async function deleteAllVersions(db: Queryable, owner: VersionOwner): Pro
 }
 
 /** One version of any document of a collection, by its own id (Payload's `/:collection/versions/:id`). */
-export async function findCollectionVersion(db: Queryable, collection: Entity, id: number): Promise<VersionRow | undefined> {
-  return (await db.get<VersionRow>(`SELECT * FROM "_cms_versions" WHERE "kind" = 'collection' AND "slug" = ? AND "id" = ?`, [collection.slug, id])) ?? undefined;
+export async function findCollectionVersion(
+  db: Queryable,
+  collection: Entity,
+  id: number,
+): Promise<VersionRow | undefined> {
+  return (
+    (await db.get<VersionRow>(`SELECT * FROM "_cms_versions" WHERE "kind" = 'collection' AND "slug" = ? AND "id" = ?`, [
+      collection.slug,
+      id,
+    ])) ?? undefined
+  );
 }

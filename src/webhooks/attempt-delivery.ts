@@ -31,7 +31,14 @@ async function attemptOnce(runtime: WebhookRuntime, row: DeliveryRow): Promise<A
   }
   const controller = new AbortController();
   runtime.sends.add(controller);
-  const request = { url: row.url, deliveryId: row.id, event: row.event, body: row.body, signature: row.signature, headers: target.headers };
+  const request = {
+    url: row.url,
+    deliveryId: row.id,
+    event: row.event,
+    body: row.body,
+    signature: row.signature,
+    headers: target.headers,
+  };
   const outcome = await sendWebhookRequest(request, controller.signal).finally(() => runtime.sends.delete(controller));
   const now = cms.clock.now();
   if (outcome.ok) {

@@ -9,7 +9,13 @@ import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import { DELIVERIES_TABLE, type DeliveryRow, type DeliveryState } from '../db/deliveries-table.ts';
-import { countDeliveries, deliveriesTableExists, findDelivery, listDeliveryRows, requeueDelivery } from './delivery-store.ts';
+import {
+  countDeliveries,
+  deliveriesTableExists,
+  findDelivery,
+  listDeliveryRows,
+  requeueDelivery,
+} from './delivery-store.ts';
 import { hasRoom, startDelivery } from './start-webhooks.ts';
 import { webhookRuntime } from './webhook-runtime.ts';
 
@@ -21,7 +27,8 @@ async function authorize(ctx: OperationContext, action: 'read' | 'update'): Prom
   if (ctx.overrideAccess) return;
   if (!ctx.user) throw unauthorized();
   if (ctx.user.role !== 'admin') throw forbidden();
-  if (ctx.scopes && !scopeAllows(ctx.scopes, DELIVERIES_TABLE, action)) throw forbidden('This API key is not allowed to perform this action.');
+  if (ctx.scopes && !scopeAllows(ctx.scopes, DELIVERIES_TABLE, action))
+    throw forbidden('This API key is not allowed to perform this action.');
 }
 
 export function presentDelivery(row: DeliveryRow): DeliveryView {
@@ -45,12 +52,20 @@ export function presentDelivery(row: DeliveryRow): DeliveryView {
 const STATES: readonly DeliveryState[] = ['pending', 'sending', 'failed'];
 
 /** `state` narrows the list to one state (the admin's filter); anything else is a 400 naming `state`. */
-export async function listDeliveries(ctx: OperationContext, args: { limit?: number; page?: number; state?: unknown } = {}): Promise<PaginatedDocs> {
+export async function listDeliveries(
+  ctx: OperationContext,
+  args: { limit?: number; page?: number; state?: unknown } = {},
+): Promise<PaginatedDocs> {
   await authorize(ctx, 'read');
   const limit = args.limit ?? DEFAULT_LIMIT;
   const page = args.page ?? 1;
   checkPaging(limit, page);
-  const state = args.state === undefined || args.state === '' ? undefined : (STATES as readonly unknown[]).includes(args.state) ? (args.state as DeliveryState) : null;
+  const state =
+    args.state === undefined || args.state === ''
+      ? undefined
+      : (STATES as readonly unknown[]).includes(args.state)
+        ? (args.state as DeliveryState)
+        : null;
   if (state === null) throw badRequest(`state must be one of ${STATES.join(', ')}.`, 'state');
   const totalDocs = await countDeliveries(ctx.cms.store, state);
   const rows = totalDocs === 0 ? [] : await listDeliveryRows(ctx.cms.store, limit, (page - 1) * limit, state);

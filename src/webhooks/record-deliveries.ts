@@ -25,17 +25,22 @@ export function recordDeliveries(cms: CMS, sender: FreshSender): ChangeListener 
       // first: it becomes due for other runners only after the same 5 minutes as an interrupted send. When
       // this process has no room, the row is due at once and the job loop sends it.
       const mine = sender.hasRoom();
-      await insertDelivery(scope.tx, {
-        id,
-        event: event.type,
-        url: target.url,
-        target: index,
-        collection: event.collection ?? null,
-        global: event.global ?? null,
-        docId: event.collection !== undefined ? (event.id ?? null) : null,
-        body,
-        signature: target.secret ? signBody(target.secret, body) : null,
-      }, now, mine ? now + SENDING_LEASE_MS : now);
+      await insertDelivery(
+        scope.tx,
+        {
+          id,
+          event: event.type,
+          url: target.url,
+          target: index,
+          collection: event.collection ?? null,
+          global: event.global ?? null,
+          docId: event.collection !== undefined ? (event.id ?? null) : null,
+          body,
+          signature: target.secret ? signBody(target.secret, body) : null,
+        },
+        now,
+        mine ? now + SENDING_LEASE_MS : now,
+      );
       if (mine) scope.afterCommit(() => sender.start(id));
     }
   };

@@ -12,7 +12,8 @@ import { MAX_CONCURRENT_SENDS, track, webhookRuntime } from './webhook-runtime.t
 export type RetryCounts = { sent: number; failed: number; pending: number };
 
 export async function retryDueWebhooks(cms: CMS): Promise<RetryCounts> {
-  if (cms.config.webhooks.length === 0 || !(await deliveriesTableExists(cms.store))) return { sent: 0, failed: 0, pending: 0 };
+  if (cms.config.webhooks.length === 0 || !(await deliveriesTableExists(cms.store)))
+    return { sent: 0, failed: 0, pending: 0 };
   const runtime = webhookRuntime(cms);
   // Due means due when the run started: a row retried in this run is never taken twice by it.
   const dueBy = cms.clock.now();

@@ -7,7 +7,16 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /** Wait after attempt n (index n - 1). The first two are the quick, in-process retries. */
-export const RETRY_DELAYS = [1 * SECOND, 5 * SECOND, 1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 6 * HOUR, 12 * HOUR] as const;
+export const RETRY_DELAYS = [
+  1 * SECOND,
+  5 * SECOND,
+  1 * MINUTE,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+] as const;
 export const QUICK_RETRIES = 2;
 /** The first attempt plus one per retry delay. */
 export const MAX_ATTEMPTS = RETRY_DELAYS.length + 1;

@@ -39,7 +39,13 @@ export async function sendWebhookRequest(request: WebhookRequest, cancel?: Abort
   const timeout = AbortSignal.timeout(webhookTiming.timeoutMs);
   const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
   try {
-    const response = await fetch(request.url, { method: 'POST', headers: requestHeaders(request), body: request.body, redirect: 'manual', signal });
+    const response = await fetch(request.url, {
+      method: 'POST',
+      headers: requestHeaders(request),
+      body: request.body,
+      redirect: 'manual',
+      signal,
+    });
     await discardAnswer(response);
     if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
     const error = `HTTP ${response.status}${response.status >= 300 && response.status < 400 ? ' (redirects are not followed)' : ''}`;

@@ -9,12 +9,21 @@ import { claimDelivery, deliveriesTableExists } from './delivery-store.ts';
 import { DELIVERIES_TABLE } from '../db/deliveries-table.ts';
 import { recordDeliveries } from './record-deliveries.ts';
 import { webhookTiming } from './retry-schedule.ts';
-import { MAX_QUEUED_SENDS, stopWebhookRuntime, track, wait, webhookRuntime, type WebhookRuntime } from './webhook-runtime.ts';
+import {
+  MAX_QUEUED_SENDS,
+  stopWebhookRuntime,
+  track,
+  wait,
+  webhookRuntime,
+  type WebhookRuntime,
+} from './webhook-runtime.ts';
 
 export async function startWebhooks(cms: CMS): Promise<void> {
   if (!(await deliveriesTableExists(cms.store))) {
     // Only when start-up migrations were skipped (the migrate commands): writing would fail without the table.
-    cms.log.warn(`webhooks are configured but the "${DELIVERIES_TABLE}" table does not exist yet: run \`cms migrate\`; no deliveries are recorded until then`);
+    cms.log.warn(
+      `webhooks are configured but the "${DELIVERIES_TABLE}" table does not exist yet: run \`cms migrate\`; no deliveries are recorded until then`,
+    );
     return;
   }
   const runtime = webhookRuntime(cms);
@@ -33,7 +42,9 @@ export function hasRoom(runtime: WebhookRuntime): boolean {
 
 /** Sends a stored pending delivery from this process, in the background, with the quick retries. */
 export function startDelivery(runtime: WebhookRuntime, id: string): void {
-  track(runtime.chains, sendWithQuickRetries(runtime, id)).catch((error) => runtime.cms.log.error('webhook delivery failed:', error));
+  track(runtime.chains, sendWithQuickRetries(runtime, id)).catch((error) =>
+    runtime.cms.log.error('webhook delivery failed:', error),
+  );
 }
 
 async function sendWithQuickRetries(runtime: WebhookRuntime, id: string): Promise<void> {

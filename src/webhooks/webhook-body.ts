@@ -13,10 +13,19 @@ const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null &
 
 /** `{ event, collection, id, doc, timestamp }`, or `{ event, global, doc, timestamp }` for a global. */
 export function webhookBody(config: SanitizedConfig, event: ChangeEvent): string {
-  const entity = event.collection !== undefined ? config.collectionsBySlug.get(event.collection) : config.globalsBySlug.get(event.global!);
+  const entity =
+    event.collection !== undefined
+      ? config.collectionsBySlug.get(event.collection)
+      : config.globalsBySlug.get(event.global!);
   const doc = entity ? withoutHiddenFields(entity.fields, event.doc) : event.doc;
   if (event.collection !== undefined) {
-    return JSON.stringify({ event: event.type, collection: event.collection, id: event.id ?? doc.id ?? null, doc, timestamp: event.timestamp });
+    return JSON.stringify({
+      event: event.type,
+      collection: event.collection,
+      id: event.id ?? doc.id ?? null,
+      doc,
+      timestamp: event.timestamp,
+    });
   }
   return JSON.stringify({ event: event.type, global: event.global, doc, timestamp: event.timestamp });
 }
@@ -45,7 +54,8 @@ export function withoutHiddenFields(fields: SanitizedField[], doc: Doc): Doc {
 
 function stripChildren(field: SanitizedField, value: unknown): unknown {
   if (field.type === 'group' && isObject(value)) return withoutHiddenFields(field.fields!, value);
-  if (field.type === 'array' && Array.isArray(value)) return value.map((row) => (isObject(row) ? withoutHiddenFields(field.fields!, row) : row));
+  if (field.type === 'array' && Array.isArray(value))
+    return value.map((row) => (isObject(row) ? withoutHiddenFields(field.fields!, row) : row));
   if (field.type === 'blocks' && Array.isArray(value)) {
     return value.map((row) => {
       const block = blockOfRow(field, row);
@@ -61,7 +71,8 @@ function stripChildren(field: SanitizedField, value: unknown): unknown {
 }
 
 /** The fields of a blocks field's blocks, or of the blocks a rich text field embeds. */
-const blockFields = (field: SanitizedField) => [...(field.blocks ?? []), ...(field.richTextBlocks ?? [])].flatMap((b) => b.fields);
+const blockFields = (field: SanitizedField) =>
+  [...(field.blocks ?? []), ...(field.richTextBlocks ?? [])].flatMap((b) => b.fields);
 
 function hasHidden(fields: SanitizedField[]): boolean {
   return fields.some((f) => f.hidden || (f.fields !== undefined && hasHidden(f.fields)) || hasHidden(blockFields(f)));

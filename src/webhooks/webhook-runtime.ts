@@ -34,7 +34,15 @@ const runtimes = new WeakMap<CMS, WebhookRuntime>();
 export function webhookRuntime(cms: CMS): WebhookRuntime {
   let runtime = runtimes.get(cms);
   if (!runtime) {
-    runtime = { cms, limiter: createSendLimiter(MAX_CONCURRENT_SENDS), chains: new Set(), runs: new Set(), sends: new Set(), waits: new Set(), closed: false };
+    runtime = {
+      cms,
+      limiter: createSendLimiter(MAX_CONCURRENT_SENDS),
+      chains: new Set(),
+      runs: new Set(),
+      sends: new Set(),
+      waits: new Set(),
+      closed: false,
+    };
     runtimes.set(cms, runtime);
   }
   return runtime;

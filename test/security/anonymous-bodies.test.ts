@@ -22,7 +22,11 @@ function bigJSON(size: number): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-async function post(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}): Promise<number | string> {
+async function post(
+  url: string,
+  body: Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = {},
+): Promise<number | string> {
   try {
     const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
     await res.arrayBuffer();
@@ -39,16 +43,22 @@ describe('attack: 48 concurrent anonymous 16 MB JSON posts (child process)', () 
     // Warm up the paths the attack takes, so what follows measures growth, not first use.
     for (let i = 0; i < 3; i++) await post(`${server.api}/posts`, bigJSON(MB));
   });
-  afterAll(async () => { await server?.stop(); });
+  afterAll(async () => {
+    await server?.stop();
+  });
 
   test('every one is a 401 and the server stays within 100 MB of idle', async () => {
     Bun.gc(true);
     await Bun.sleep(200);
     const idle = server.rssMB();
     const body = bigJSON(16 * MB - 1);
-    const { peak, result } = await peakRSS(server, () => Promise.all(Array.from({ length: 48 }, () => post(`${server.api}/posts`, body))));
+    const { peak, result } = await peakRSS(server, () =>
+      Promise.all(Array.from({ length: 48 }, () => post(`${server.api}/posts`, body))),
+    );
     expect(result as unknown[]).toEqual(Array(48).fill(401));
-    console.log(`anonymous flood: idle ${idle.toFixed(1)} MB, peak ${peak.toFixed(1)} MB (+${(peak - idle).toFixed(1)} MB)`);
+    console.log(
+      `anonymous flood: idle ${idle.toFixed(1)} MB, peak ${peak.toFixed(1)} MB (+${(peak - idle).toFixed(1)} MB)`,
+    );
     expect(peak - idle).toBeLessThan(100);
   }, 60_000);
 
@@ -66,21 +76,37 @@ describe('attack: bodies the caller may not send, in process', () => {
       collections: [
         { slug: 'posts', fields: [{ name: 'title', type: 'text' }] },
         // A rule that reads the body: anonymous callers may file public comments only.
-        { slug: 'comments', access: { create: ({ data }: any) => data?.kind === 'public' }, fields: [{ name: 'kind', type: 'text' }] },
+        {
+          slug: 'comments',
+          access: { create: ({ data }: any) => data?.kind === 'public' },
+          fields: [{ name: 'kind', type: 'text' }],
+        },
       ],
     });
     admin = await t.user('admin');
   });
-  afterAll(async () => { await t?.stop(); });
+  afterAll(async () => {
+    await t?.stop();
+  });
 
   test('an anonymous body over the JSON limit is a 401, not a 413: it was never read', async () => {
-    const res = await t.request('POST', '/posts', { body: new Blob([bigJSON(20 * MB)]), headers: { 'content-type': 'application/json' } });
+    const res = await t.request('POST', '/posts', {
+      body: new Blob([bigJSON(20 * MB)]),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(401);
   });
 
   test('an API key outside its scopes is a 403 before its body is read', async () => {
-    const key = await t.request('POST', '/api-keys', { token: admin.token, body: { name: 'ro', user: admin.user.id, scopes: ['posts:read'] } });
-    const res = await t.request('POST', '/posts', { token: key.body.key, body: new Blob([bigJSON(20 * MB)]), headers: { 'content-type': 'application/json' } });
+    const key = await t.request('POST', '/api-keys', {
+      token: admin.token,
+      body: { name: 'ro', user: admin.user.id, scopes: ['posts:read'] },
+    });
+    const res = await t.request('POST', '/posts', {
+      token: key.body.key,
+      body: new Blob([bigJSON(20 * MB)]),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(403);
   });
 
@@ -91,9 +117,13 @@ describe('attack: bodies the caller may not send, in process', () => {
 
   test('bodies held at once are bounded: past the budget a write is a 503 with Retry-After, and the budget comes back', async () => {
     const port = new URL(t.api).port;
-    const held = Array.from({ length: JSON_BODY_BUDGET / MAX_JSON_BODY }, () => net.connect(Number(port), '127.0.0.1', function (this: net.Socket) {
-      this.write(`POST /api/cms/posts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${admin.token}\r\nContent-Type: application/json\r\nContent-Length: ${MAX_JSON_BODY}\r\n\r\n{"title":"`);
-    }));
+    const held = Array.from({ length: JSON_BODY_BUDGET / MAX_JSON_BODY }, () =>
+      net.connect(Number(port), '127.0.0.1', function (this: net.Socket) {
+        this.write(
+          `POST /api/cms/posts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${admin.token}\r\nContent-Type: application/json\r\nContent-Length: ${MAX_JSON_BODY}\r\n\r\n{"title":"`,
+        );
+      }),
+    );
     for (let i = 0; i < 100 && jsonBodyBytesHeld() < JSON_BODY_BUDGET; i++) await Bun.sleep(10);
     expect(jsonBodyBytesHeld()).toBe(JSON_BODY_BUDGET);
     const refused = await t.request('POST', '/posts', { token: admin.token, body: { title: 'one more' } });

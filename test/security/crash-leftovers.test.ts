@@ -48,7 +48,9 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
 describe('attack: kill -9 during uploads (child process)', () => {
   let first: ChildServer;
   let second: ChildServer | undefined;
-  afterAll(async () => { await second?.stop(); });
+  afterAll(async () => {
+    await second?.stop();
+  });
 
   test('after a restart the leftovers are gone and every media document keeps its files', async () => {
     first = await startChildServer(config);
@@ -60,10 +62,22 @@ describe('attack: kill -9 during uploads (child process)', () => {
     }
     const inFlight = Array.from({ length: 3 }, () => {
       const upload = stalledUpload();
-      return fetch(`${first.api}/media`, { method: 'POST', body: upload.body, duplex: 'half', headers: { ...auth, 'content-type': upload.contentType } } as RequestInit)
-        .then((r) => r.status, () => 'dropped');
+      return fetch(`${first.api}/media`, {
+        method: 'POST',
+        body: upload.body,
+        duplex: 'half',
+        headers: { ...auth, 'content-type': upload.contentType },
+      } as RequestInit).then(
+        (r) => r.status,
+        () => 'dropped',
+      );
     });
-    await until(() => filesIn(incoming).filter((f) => f.endsWith('.part') && fs.statSync(path.join(incoming, f)).size > 0).length === 3, 'three staged uploads');
+    await until(
+      () =>
+        filesIn(incoming).filter((f) => f.endsWith('.part') && fs.statSync(path.join(incoming, f)).size > 0).length ===
+        3,
+      'three staged uploads',
+    );
     await first.crash();
     expect(await Promise.all(inFlight)).toEqual(['dropped', 'dropped', 'dropped']);
 
@@ -72,14 +86,20 @@ describe('attack: kill -9 during uploads (child process)', () => {
     fs.writeFileSync(path.join(uploads, 'young-abcdefghij.pdf'), pdf());
     const staged = filesIn(incoming);
     expect(staged.length).toBe(3);
-    for (const name of fs.readdirSync(uploads)) if (name !== 'young-abcdefghij.pdf' && name !== '.incoming') age(path.join(uploads, name), 2 * HOUR);
+    for (const name of fs.readdirSync(uploads))
+      if (name !== 'young-abcdefghij.pdf' && name !== '.incoming') age(path.join(uploads, name), 2 * HOUR);
     for (const name of staged) age(path.join(incoming, name), 2 * HOUR);
 
     second = await startChildServer(config, { dir: first.dir });
-    await until(() => filesIn(incoming).length === 0 && !fs.existsSync(path.join(uploads, 'orphan-abcdefghij.pdf')), 'the sweep at start');
+    await until(
+      () => filesIn(incoming).length === 0 && !fs.existsSync(path.join(uploads, 'orphan-abcdefghij.pdf')),
+      'the sweep at start',
+    );
     expect(fs.existsSync(path.join(uploads, 'young-abcdefghij.pdf'))).toBe(true);
 
-    const list = await (await fetch(`${second.api}/media?limit=100`, { headers: { authorization: `Bearer ${second.token}` } })).json() as { docs: any[] };
+    const list = (await (
+      await fetch(`${second.api}/media?limit=100`, { headers: { authorization: `Bearer ${second.token}` } })
+    ).json()) as { docs: any[] };
     const named = list.docs.flatMap((d) => [d.filename, ...Object.values(d.sizes ?? {}).map((s: any) => s.filename)]);
     expect(list.docs.length).toBe(2);
     expect(named.length).toBe(3);
@@ -93,12 +113,20 @@ describe('attack: kill -9 during uploads (child process)', () => {
 
 describe('the sweep runs daily by cms.clock, remembered in the database', () => {
   let t: TestServer;
-  beforeAll(async () => { t = await startTestServer({}, { jobLoop: true }); });
-  afterAll(async () => { await t?.stop(); });
+  beforeAll(async () => {
+    t = await startTestServer({}, { jobLoop: true });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
 
   test('not again within a day of the last sweep; once a day has passed, old leftovers go', async () => {
-    const recorded = async () => (await t.cms.store.all<{ value: string }>(`SELECT "value" FROM "_cms_settings" WHERE "key" = 'uploads.lastSweepAt'`))
-      .map((row) => ({ at: Number(row.value) }));
+    const recorded = async () =>
+      (
+        await t.cms.store.all<{ value: string }>(
+          `SELECT "value" FROM "_cms_settings" WHERE "key" = 'uploads.lastSweepAt'`,
+        )
+      ).map((row) => ({ at: Number(row.value) }));
     await until(async () => (await recorded()).length === 1, 'the sweep at start');
     const started = t.clock.now();
     expect(await recorded()).toEqual([{ at: started }]);

@@ -21,9 +21,23 @@ const config: UserConfig = {
         { name: 'code', type: 'text', access: { read: adminOnly } },
         { name: 'pin', type: 'number', access: { read: adminOnly } },
         { name: 'note', type: 'text', hidden: true },
-        { name: 'meta', type: 'group', fields: [{ name: 'label', type: 'text' }, { name: 'token', type: 'text', access: { read: adminOnly } }] },
+        {
+          name: 'meta',
+          type: 'group',
+          fields: [
+            { name: 'label', type: 'text' },
+            { name: 'token', type: 'text', access: { read: adminOnly } },
+          ],
+        },
         { name: 'sealed', type: 'group', access: { read: adminOnly }, fields: [{ name: 'inner', type: 'text' }] },
-        { name: 'rows', type: 'array', fields: [{ name: 'label', type: 'text' }, { name: 'cost', type: 'number', access: { read: adminOnly } }] },
+        {
+          name: 'rows',
+          type: 'array',
+          fields: [
+            { name: 'label', type: 'text' },
+            { name: 'cost', type: 'number', access: { read: adminOnly } },
+          ],
+        },
         // A rule that reads the document: asked without one it cannot say yes, so it must not throw a 500.
         { name: 'byDoc', type: 'text', access: { read: ({ doc }) => (doc as { title: string }).title === 'open' } },
         { name: 'next', type: 'relationship', relationTo: 'vaults' },
@@ -33,12 +47,18 @@ const config: UserConfig = {
       slug: 'memos',
       drafts: true,
       access: { read: () => true },
-      fields: [{ name: 'title', type: 'text' }, { name: 'code', type: 'text', access: { read: adminOnly } }],
+      fields: [
+        { name: 'title', type: 'text' },
+        { name: 'code', type: 'text', access: { read: adminOnly } },
+      ],
     },
     {
       slug: 'links',
       access: { read: () => true },
-      fields: [{ name: 'vault', type: 'relationship', relationTo: 'vaults' }, { name: 'name', type: 'text' }],
+      fields: [
+        { name: 'vault', type: 'relationship', relationTo: 'vaults' },
+        { name: 'name', type: 'text' },
+      ],
     },
   ],
 };
@@ -57,18 +77,49 @@ describe('a field the caller may not read cannot be used to query', () => {
     t = await startTestServer(config);
     admin = await t.user('admin');
     editor = await t.user('editor');
-    const body = { title: 'open', code: SECRET, pin: 4821, note: 'hidden-note', meta: { label: 'l', token: 'tok-9' }, sealed: { inner: 'in-1' }, rows: [{ label: 'r', cost: 7.25 }], byDoc: 'bd' };
+    const body = {
+      title: 'open',
+      code: SECRET,
+      pin: 4821,
+      note: 'hidden-note',
+      meta: { label: 'l', token: 'tok-9' },
+      sealed: { inner: 'in-1' },
+      rows: [{ label: 'r', cost: 7.25 }],
+      byDoc: 'bd',
+    };
     expect((await t.request('POST', '/vaults', { token: admin.token, body })).status).toBe(201);
-    expect((await t.request('POST', '/memos', { token: admin.token, body: { title: 'm', code: 'memo-1', status: 'published' } })).status).toBe(201);
-    expect((await t.request('PATCH', '/memos/1?draft=true', { token: admin.token, body: { code: 'memo-2' } })).status).toBe(200);
-    expect((await t.request('POST', '/vaults', { token: admin.token, body: { title: 'outer', code: 'outer-code', next: 1 } })).status).toBe(201);
-    expect((await t.request('POST', '/links', { token: admin.token, body: { vault: 2, name: 'to-vault' } })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/memos', {
+          token: admin.token,
+          body: { title: 'm', code: 'memo-1', status: 'published' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await t.request('PATCH', '/memos/1?draft=true', { token: admin.token, body: { code: 'memo-2' } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await t.request('POST', '/vaults', {
+          token: admin.token,
+          body: { title: 'outer', code: 'outer-code', next: 1 },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await t.request('POST', '/links', { token: admin.token, body: { vault: 2, name: 'to-vault' } })).status,
+    ).toBe(201);
   });
   afterAll(() => t.stop());
 
   const expectUnknownField = async (query: string, field: string, token?: string) => {
     const res = await t.request('GET', `/vaults?${query}`, { token });
-    expect({ query, status: res.status, errors: res.body?.errors }).toEqual({ query, status: 400, errors: [{ message: `The field "${field}" does not exist.`, field, path: field }] });
+    expect({ query, status: res.status, errors: res.body?.errors }).toEqual({
+      query,
+      status: 400,
+      errors: [{ message: `The field "${field}" does not exist.`, field, path: field }],
+    });
   };
 
   test('/openapi.json names only the fields the caller may read, and each caller gets its own', async () => {
@@ -113,7 +164,10 @@ describe('a field the caller may not read cannot be used to query', () => {
   test('inside and/or, in JSON form, through dot paths and array rows', async () => {
     await expectUnknownField('where[or][0][title][equals]=x&where[or][1][code][like]=k7', 'code');
     await expectUnknownField('where[and][0][or][0][pin][gte]=4000', 'pin');
-    await expectUnknownField(`where=${encodeURIComponent(JSON.stringify({ or: [{ title: { equals: 'x' } }, { and: [{ code: { gte: 'k' } }] }] }))}`, 'code');
+    await expectUnknownField(
+      `where=${encodeURIComponent(JSON.stringify({ or: [{ title: { equals: 'x' } }, { and: [{ code: { gte: 'k' } }] }] }))}`,
+      'code',
+    );
     await expectUnknownField('where[meta.token][equals]=tok-9', 'meta.token');
     await expectUnknownField('where[sealed.inner][equals]=in-1', 'sealed.inner');
     await expectUnknownField('where[rows.cost][gt]=10', 'rows.cost');
@@ -122,7 +176,12 @@ describe('a field the caller may not read cannot be used to query', () => {
   });
 
   test('sort by an unreadable field is refused the same way (no order oracle)', async () => {
-    for (const [sort, field] of [['code', 'code'], ['-pin', 'pin'], ['meta.token', 'meta.token'], ['note', 'note']]) {
+    for (const [sort, field] of [
+      ['code', 'code'],
+      ['-pin', 'pin'],
+      ['meta.token', 'meta.token'],
+      ['note', 'note'],
+    ]) {
       const res = await t.request('GET', `/vaults?sort=${sort}`, { token: editor.token });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ message: `The field "${field}" does not exist.`, field, path: field }]);
@@ -140,17 +199,23 @@ describe('a field the caller may not read cannot be used to query', () => {
   });
 
   test('readable siblings stay queryable', async () => {
-    const res = await t.request('GET', '/vaults?where[meta.label][equals]=l&where[rows.label][equals]=r&sort=title', { token: editor.token });
+    const res = await t.request('GET', '/vaults?where[meta.label][equals]=l&where[rows.label][equals]=r&sort=title', {
+      token: editor.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.totalDocs).toBe(1);
   });
 
   test('whoever may read the field may query it', async () => {
-    const res = await t.request('GET', `/vaults?where[code][equals]=${SECRET}&where[rows.cost][gt]=5&sort=-pin,code`, { token: admin.token });
+    const res = await t.request('GET', `/vaults?where[code][equals]=${SECRET}&where[rows.cost][gt]=5&sort=-pin,code`, {
+      token: admin.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.totalDocs).toBe(1);
     // Hidden stays hidden for every caller over REST.
-    expect((await t.request('GET', '/vaults?where[note][equals]=hidden-note', { token: admin.token })).status).toBe(400);
+    expect((await t.request('GET', '/vaults?where[note][equals]=hidden-note', { token: admin.token })).status).toBe(
+      400,
+    );
   });
 
   test('populated documents at every depth leave out what the caller may not read', async () => {
@@ -160,7 +225,8 @@ describe('a field the caller may not read cannot be used to query', () => {
       expect(res.status).toBe(200);
       expect(res.body.docs[0].vault.title).toBe('outer');
       if (depth > 1) expect(res.body.docs[0].vault.next.title).toBe('open');
-      for (const value of ['outer-code', SECRET, '4821', 'hidden-note', 'tok-9', 'in-1', '7.25']) expect(res.text).not.toContain(value);
+      for (const value of ['outer-code', SECRET, '4821', 'hidden-note', 'tok-9', 'in-1', '7.25'])
+        expect(res.text).not.toContain(value);
     }
     expect((await t.request('GET', '/links/1?depth=2', { token: admin.token })).text).toContain(SECRET);
   });
@@ -169,8 +235,16 @@ describe('a field the caller may not read cannot be used to query', () => {
     const cms = await getCMS({ config: { database: `${t.dir}/local.db`, ...config }, rootDir: t.dir, log: quietLog });
     try {
       await cms.create({ collection: 'vaults', data: { title: 'open', code: SECRET, note: 'n1' } });
-      expect((await cms.find({ collection: 'vaults', where: { code: { equals: SECRET }, note: { equals: 'n1' } } })).totalDocs).toBe(1);
-      const denied = cms.find({ collection: 'vaults', where: { code: { gte: 'k' } }, overrideAccess: false, user: null });
+      expect(
+        (await cms.find({ collection: 'vaults', where: { code: { equals: SECRET }, note: { equals: 'n1' } } }))
+          .totalDocs,
+      ).toBe(1);
+      const denied = cms.find({
+        collection: 'vaults',
+        where: { code: { gte: 'k' } },
+        overrideAccess: false,
+        user: null,
+      });
       await expect(denied).rejects.toMatchObject({ status: 400, field: 'code' });
     } finally {
       await cms.close();

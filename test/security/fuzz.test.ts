@@ -9,8 +9,15 @@ import path from 'node:path';
 
 test('bad input of every class answers 4xx (or a normal answer): no 5xx, no hang, no crash', async () => {
   const script = path.join(import.meta.dir, '../../scripts/fuzz.ts');
-  const run = Bun.spawn([process.execPath, script, '--requests', '300', '--seed', '7', '--timeout', '5000', '--budget', '20'], { stdout: 'pipe', stderr: 'pipe' });
-  const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+  const run = Bun.spawn(
+    [process.execPath, script, '--requests', '300', '--seed', '7', '--timeout', '5000', '--budget', '20'],
+    { stdout: 'pipe', stderr: 'pipe' },
+  );
+  const [out, err, code] = await Promise.all([
+    new Response(run.stdout).text(),
+    new Response(run.stderr).text(),
+    run.exited,
+  ]);
   const summary = out.trim().split('\n').at(-1) ?? '';
   if (code !== 0) throw new Error(`fuzz failed (${code}):\n${out.slice(-4000)}\n${err.slice(-2000)}`);
   expect(summary).toMatch(/^fuzz: 300 requests, 0 5xx, 0 hangs, 0 unanswered, no crash/);

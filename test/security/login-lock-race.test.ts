@@ -16,9 +16,12 @@ const attempt = (t: TestServer, password: string, from?: string, email = VICTIM)
   t.request('POST', '/users/login', { body: { email, password }, headers: from ? { 'x-forwarded-for': from } : {} });
 
 const failuresRecorded = async (t: TestServer, prefix: string) =>
-  (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM _cms_login_attempts WHERE key LIKE ?', [`${prefix}%`]))!.n;
+  (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM _cms_login_attempts WHERE key LIKE ?', [
+    `${prefix}%`,
+  ]))!.n;
 
-const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+const statusCounts = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
 describe('login lock under a burst of parallel guesses', () => {
   test('200 concurrent wrong passwords: exactly maxLoginAttempts are checked, the rest are 429, and the right password then is 429 too', async () => {
@@ -26,7 +29,8 @@ describe('login lock under a burst of parallel guesses', () => {
     await t.user('editor', VICTIM, RIGHT);
     const burst = await Promise.all(Array.from({ length: 200 }, (_, i) => attempt(t, `wrong-guess-${i}`)));
     expect(statusCounts(burst.map((r) => r.status))).toEqual({ 401: MAX, 429: 200 - MAX });
-    for (const locked of burst.filter((r) => r.status === 429)) expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const locked of burst.filter((r) => r.status === 429))
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await failuresRecorded(t, 'pair:')).toBe(MAX);
     expect(await failuresRecorded(t, 'email:')).toBe(MAX);
     const right = await attempt(t, RIGHT);
@@ -56,8 +60,17 @@ describe('login lock under a burst of parallel guesses', () => {
       });
       expect(make.status).toBe(201);
       const login = (api: string, password: string) =>
-        fetch(`${api}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: VICTIM, password }) }).then((r) => r.status);
-      const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => [login(first.api, `wrong-a-${i}`), login(second.api, `wrong-b-${i}`)]).flat());
+        fetch(`${api}/users/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: VICTIM, password }),
+        }).then((r) => r.status);
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => [
+          login(first.api, `wrong-a-${i}`),
+          login(second.api, `wrong-b-${i}`),
+        ]).flat(),
+      );
       expect(statusCounts(statuses)).toEqual({ 401: MAX, 429: 200 - MAX });
       expect(await login(second.api, RIGHT)).toBe(429);
       expect(await login(first.api, RIGHT)).toBe(429);

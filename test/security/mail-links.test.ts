@@ -16,7 +16,14 @@ afterAll(() => sink.stop());
 const portOf = (t: TestServer) => Number(new URL(t.url).port);
 
 async function forgot(t: TestServer, host: string, email: string, headers: Record<string, string> = {}) {
-  const res = await rawJSON(portOf(t), 'POST', `${new URL(t.api).pathname}/users/forgot-password`, host, { email }, headers);
+  const res = await rawJSON(
+    portOf(t),
+    'POST',
+    `${new URL(t.api).pathname}/users/forgot-password`,
+    host,
+    { email },
+    headers,
+  );
   expect(res.status).toBe(200);
   await t.cms.background.idle();
 }
@@ -64,12 +71,21 @@ describe('with email.allowedHosts', () => {
     await Bun.sleep(200);
     expect(mailsTo('listed@example.com')).toHaveLength(0);
     await forgot(t, 'cms.example.com', 'listed@example.com');
-    expect(linkIn(await sink.next('listed@example.com')).startsWith('http://cms.example.com/admin/reset-password?token=')).toBe(true);
+    expect(
+      linkIn(await sink.next('listed@example.com')).startsWith('http://cms.example.com/admin/reset-password?token='),
+    ).toBe(true);
   });
 
   test('an invitation asked for through a foreign Host is not mailed there', async () => {
     const admin = await t.login('boss@example.com', 'password123');
-    const res = await rawJSON(portOf(t), 'POST', `${new URL(t.api).pathname}/users`, 'evil.example', { email: 'invitee@example.com' }, { Authorization: `Bearer ${admin.token}` });
+    const res = await rawJSON(
+      portOf(t),
+      'POST',
+      `${new URL(t.api).pathname}/users`,
+      'evil.example',
+      { email: 'invitee@example.com' },
+      { Authorization: `Bearer ${admin.token}` },
+    );
     expect(res.status).toBe(201);
     await t.cms.background.idle();
     await Bun.sleep(200);
@@ -87,10 +103,17 @@ describe('with serverURL', () => {
 
   test('the link is on serverURL whatever the Host says', async () => {
     await forgot(t, 'evil.example', 'served@example.com');
-    expect(linkIn(await sink.next('served@example.com')).startsWith('https://cms.example.org/admin/reset-password?token=')).toBe(true);
+    expect(
+      linkIn(await sink.next('served@example.com')).startsWith('https://cms.example.org/admin/reset-password?token='),
+    ).toBe(true);
   });
 });
 
 test('email.allowedHosts takes hosts only', () => {
-  expect(() => sanitizeConfig({ email: { transport: 'smtp://127.0.0.1:25', allowedHosts: ['https://evil.example/'] } }, { configPath: '/x/cms.config.ts', rootDir: '/x' })).toThrow(/email\.allowedHosts/);
+  expect(() =>
+    sanitizeConfig(
+      { email: { transport: 'smtp://127.0.0.1:25', allowedHosts: ['https://evil.example/'] } },
+      { configPath: '/x/cms.config.ts', rootDir: '/x' },
+    ),
+  ).toThrow(/email\.allowedHosts/);
 });

@@ -19,7 +19,14 @@ describe('GET /jobs/run with a cookie session runs nothing', () => {
     admin = await t.user('admin');
     const post = await t.request('POST', '/posts?draft=true', { token: admin.token, body: { title: 'Embargoed' } });
     const at = new Date(t.clock.now() + HOUR).toISOString();
-    expect((await t.request('POST', `/posts/${post.body.doc.id}/schedule`, { token: admin.token, body: { action: 'publish', at } })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', `/posts/${post.body.doc.id}/schedule`, {
+          token: admin.token,
+          body: { action: 'publish', at },
+        })
+      ).status,
+    ).toBe(201);
     t.clock.advance(2 * HOUR);
   });
   afterAll(() => t.stop());
@@ -46,7 +53,9 @@ describe('GET /jobs/run with a cookie session runs nothing', () => {
 
   test('a wrong cron secret is a 401 with either verb', async () => {
     for (const method of ['GET', 'POST']) {
-      expect((await t.request(method, '/jobs/run', { headers: { authorization: 'Bearer not-the-secret' } })).status).toBe(401);
+      expect(
+        (await t.request(method, '/jobs/run', { headers: { authorization: 'Bearer not-the-secret' } })).status,
+      ).toBe(401);
     }
     expect(await pending()).toBe(1);
   });
@@ -59,7 +68,9 @@ describe('GET /jobs/run with a cookie session runs nothing', () => {
 
   test('the cron secret still works with GET and POST', async () => {
     for (const method of ['GET', 'POST']) {
-      expect((await t.request(method, '/jobs/run', { headers: { authorization: `Bearer ${JOBS_SECRET}` } })).status).toBe(200);
+      expect(
+        (await t.request(method, '/jobs/run', { headers: { authorization: `Bearer ${JOBS_SECRET}` } })).status,
+      ).toBe(200);
     }
   });
 });
@@ -67,9 +78,13 @@ describe('GET /jobs/run with a cookie session runs nothing', () => {
 describe('login and logout check Origin', () => {
   let t: TestServer;
   const sessionCount = async () => (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM _cms_sessions'))!.n;
-  const login = (headers: Record<string, string>) => t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' }, headers });
+  const login = (headers: Record<string, string>) =>
+    t.request('POST', '/users/login', { body: { email: 'ed@example.com', password: 'password123' }, headers });
   beforeAll(async () => {
-    t = await startTestServer({ cors: ['https://site.example'], auth: { trustedOrigins: ['https://trusted.example'] } });
+    t = await startTestServer({
+      cors: ['https://site.example'],
+      auth: { trustedOrigins: ['https://trusted.example'] },
+    });
     await t.user('editor', 'ed@example.com', 'password123');
   });
   afterAll(() => t.stop());
@@ -86,7 +101,12 @@ describe('login and logout check Origin', () => {
   });
 
   test('own, trusted and cors origins may log in; so may scripts that send no Origin', async () => {
-    const origins: Record<string, string>[] = [{ origin: t.url }, { origin: 'https://trusted.example' }, { origin: 'https://site.example' }, {}];
+    const origins: Record<string, string>[] = [
+      { origin: t.url },
+      { origin: 'https://trusted.example' },
+      { origin: 'https://site.example' },
+      {},
+    ];
     for (const headers of origins) {
       expect((await login(headers)).status).toBe(200);
     }
@@ -94,7 +114,10 @@ describe('login and logout check Origin', () => {
 
   test('first-register from a foreign origin is refused before it creates anything', async () => {
     const fresh = await startTestServer();
-    const res = await fresh.request('POST', '/users/first-register', { body: { email: 'boss@example.com', password: 'password123' }, headers: { origin: EVIL } });
+    const res = await fresh.request('POST', '/users/first-register', {
+      body: { email: 'boss@example.com', password: 'password123' },
+      headers: { origin: EVIL },
+    });
     expect(res.status).toBe(403);
     expect((await fresh.request('GET', '/users/init')).body.hasUsers).toBe(false);
     await fresh.stop();
@@ -104,7 +127,10 @@ describe('login and logout check Origin', () => {
     const s = await t.login('ed@example.com', 'password123');
     const cookie = `cms-session=${s.token}`;
     expect((await t.request('POST', '/users/logout', { headers: { cookie, origin: t.url } })).status).toBe(403);
-    expect((await t.request('POST', '/users/logout', { headers: { cookie, 'x-csrf-token': s.csrfToken, origin: EVIL } })).status).toBe(403);
+    expect(
+      (await t.request('POST', '/users/logout', { headers: { cookie, 'x-csrf-token': s.csrfToken, origin: EVIL } }))
+        .status,
+    ).toBe(403);
     expect((await t.request('GET', '/users/me', { token: s.token })).body.user?.email).toBe('ed@example.com');
   });
 

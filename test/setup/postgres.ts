@@ -11,5 +11,6 @@ if (!process.env.CMS_TEST_POSTGRES_URL) {
   const result = Bun.spawnSync(['bash', script], { stdout: 'pipe', stderr: 'pipe' });
   const url = result.stdout.toString().trim();
   if (result.exitCode === 0 && url) process.env.CMS_TEST_POSTGRES_URL = url;
-  else console.error(`PostgreSQL is not available, so the PostgreSQL tests will fail: ${result.stderr.toString().trim()}`);
+  else
+    console.error(`PostgreSQL is not available, so the PostgreSQL tests will fail: ${result.stderr.toString().trim()}`);
 }

@@ -23,7 +23,11 @@ export async function openBrowserPage(options: Parameters<typeof launchBrowser>[
   return { browser, page, pageErrors };
 }
 
-export async function openAdminLoggedIn(t: TestServer, who: { name: string; email: string; password: string }, options: Parameters<typeof launchBrowser>[0] = {}): Promise<AdminPage> {
+export async function openAdminLoggedIn(
+  t: TestServer,
+  who: { name: string; email: string; password: string },
+  options: Parameters<typeof launchBrowser>[0] = {},
+): Promise<AdminPage> {
   const opened = await openBrowserPage({ viewport: { width: 1366, height: 900 }, ...options });
   await opened.page.goto(`${t.url}/admin`);
   await logInThroughForm(opened.page, who);

@@ -6,7 +6,13 @@ import { DEFAULT_TEST_ENGINE, tempDir } from '../harness.ts';
 import { createTestDatabase } from './postgres.ts';
 
 export type ChildServer = {
-  url: string; api: string; pid: number; dir: string; token: string; rssMB(): number; stop(): Promise<void>;
+  url: string;
+  api: string;
+  pid: number;
+  dir: string;
+  token: string;
+  rssMB(): number;
+  stop(): Promise<void>;
   /** `kill -9`: no shutdown, the folder stays for a restart (`startChildServer(config, { dir })`). */
   crash(): Promise<void>;
   /** How it ended on its own ('SIGBUS', 'exit 1'), or null while it runs or after stop()/crash(). */
@@ -17,20 +23,32 @@ export type ChildServer = {
  * `dir`: run over another child's folder and database file (beside it, or as a restart after it stopped;
  * its admin logs in instead of registering); `register: false` makes no session at all (token is then '').
  */
-export async function startChildServer(config: Record<string, unknown>, options: { dir?: string; register?: boolean } = {}): Promise<ChildServer> {
+export async function startChildServer(
+  config: Record<string, unknown>,
+  options: { dir?: string; register?: boolean } = {},
+): Promise<ChildServer> {
   const dir = options.dir ?? tempDir('cms-child-');
   const configPath = path.join(dir, 'cms.config.json');
   // A child over another's folder shares its database; a new one gets a file, or on PostgreSQL a fresh database.
-  const earlier = options.dir && fs.existsSync(configPath) ? (JSON.parse(fs.readFileSync(configPath, 'utf8')).database as string) : null;
+  const earlier =
+    options.dir && fs.existsSync(configPath)
+      ? (JSON.parse(fs.readFileSync(configPath, 'utf8')).database as string)
+      : null;
   const database = earlier ?? (DEFAULT_TEST_ENGINE === 'postgres' ? (await createTestDatabase()).url : 'data/cms.db');
   fs.writeFileSync(configPath, JSON.stringify({ database, ...config }));
   const main = path.join(import.meta.dir, '../../src/cli/main.ts');
-  const child: ChildProcess = spawn(process.execPath, [main, 'serve', '--config', configPath, '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+  const child: ChildProcess = spawn(process.execPath, [main, 'serve', '--config', configPath, '--port', '0'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   let output = '';
   let ended: string | null = null;
   let stopping = false;
   child.stderr!.on('data', (d) => (output += d));
-  child.on('exit', (code, signal) => { if (!stopping) ended = signal ?? `exit ${code}`; });
+  child.on('exit', (code, signal) => {
+    if (!stopping) ended = signal ?? `exit ${code}`;
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       output += d;
@@ -43,10 +61,21 @@ export async function startChildServer(config: Record<string, unknown>, options:
   const api = `${url}/api/cms`;
   const admin = JSON.stringify({ email: 'admin@example.com', password: 'password123' });
   const entry = options.dir ? 'login' : 'first-register';
-  const registered = options.register === false ? null : await fetch(`${api}/users/${entry}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: admin });
+  const registered =
+    options.register === false
+      ? null
+      : await fetch(`${api}/users/${entry}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: admin,
+        });
   const token = registered ? ((await registered.json()) as { token: string }).token : '';
   return {
-    url, api, pid: child.pid!, dir, token,
+    url,
+    api,
+    pid: child.pid!,
+    dir,
+    token,
     rssMB() {
       const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
@@ -69,9 +98,14 @@ export async function startChildServer(config: Record<string, unknown>, options:
 }
 
 /** Samples a process's RSS while `work` runs; returns the peak. */
-export async function peakRSS(server: ChildServer, work: () => Promise<unknown>): Promise<{ peak: number; result: unknown }> {
+export async function peakRSS(
+  server: ChildServer,
+  work: () => Promise<unknown>,
+): Promise<{ peak: number; result: unknown }> {
   let peak = server.rssMB();
-  const timer = setInterval(() => { peak = Math.max(peak, server.rssMB()); }, 10);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, server.rssMB());
+  }, 10);
   try {
     const result = await work();
     peak = Math.max(peak, server.rssMB());

@@ -20,8 +20,14 @@ export function consumerProject(): string {
 
 /** Runs a command to its end; its output and exit code. */
 export function run(cmd: string[], cwd: string): { code: number; out: string } {
-  const result = Bun.spawnSync(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });
+  const result = Bun.spawnSync(cmd, {
+    cwd,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   return { code: result.exitCode, out: result.stdout.toString() + result.stderr.toString() };
 }
 
-export const cli = (args: string[], cwd: string) => run([process.execPath, path.join(ROOT, 'src/cli/main.ts'), ...args], cwd);
+export const cli = (args: string[], cwd: string) =>
+  run([process.execPath, path.join(ROOT, 'src/cli/main.ts'), ...args], cwd);

@@ -17,8 +17,10 @@ export type TestDatabase = {
 export function adminUrl(): string {
   const url = process.env.CMS_TEST_POSTGRES_URL;
   if (!url) {
-    throw new Error('CMS_TEST_POSTGRES_URL is not set: the PostgreSQL tests need a cluster. Run `.ci/postgres` '
-      + '(as root) and export the URL it prints, or see README "Running the tests against PostgreSQL".');
+    throw new Error(
+      'CMS_TEST_POSTGRES_URL is not set: the PostgreSQL tests need a cluster. Run `.ci/postgres` ' +
+        '(as root) and export the URL it prints, or see README "Running the tests against PostgreSQL".',
+    );
   }
   return url;
 }

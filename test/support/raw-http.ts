@@ -14,12 +14,23 @@ export function rawGet(port: number, rawPath: string): Promise<{ status: number;
 }
 
 /** A JSON request with a Host header of the test's choice (fetch() always sends the URL's own). */
-export function rawJSON(port: number, method: string, path: string, host: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+export function rawJSON(
+  port: number,
+  method: string,
+  path: string,
+  host: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const payload = Buffer.from(JSON.stringify(body));
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n${extra}Connection: close\r\n\r\n`);
+      socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n${extra}Connection: close\r\n\r\n`,
+      );
       socket.write(payload);
     });
     let data = '';

@@ -9,9 +9,19 @@ import { importContent } from '../../src/content-files/import-content.ts';
 import type { UserConfig } from '../../src/config/types.ts';
 import { startTestServer, tempDir, type TestServer } from '../harness.ts';
 
-export type RoundTrip = { source: TestServer; target: TestServer; work: string; first: string; second: string; stop(): Promise<void> };
+export type RoundTrip = {
+  source: TestServer;
+  target: TestServer;
+  work: string;
+  first: string;
+  second: string;
+  stop(): Promise<void>;
+};
 
-export async function exportImportExport(config: () => UserConfig, seed: (source: TestServer) => Promise<void>): Promise<RoundTrip> {
+export async function exportImportExport(
+  config: () => UserConfig,
+  seed: (source: TestServer) => Promise<void>,
+): Promise<RoundTrip> {
   const work = tempDir('cms-round-trip-');
   const first = path.join(work, 'first');
   const second = path.join(work, 'second');
@@ -22,7 +32,11 @@ export async function exportImportExport(config: () => UserConfig, seed: (source
   await importContent(target.cms, first);
   await exportContent(target.cms, { outDir: second });
   return {
-    source, target, work, first, second,
+    source,
+    target,
+    work,
+    first,
+    second,
     async stop() {
       await source.stop();
       await target.stop();

@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 export type S3TestServer = {
-  endpoint: string; bucket: string; dir: string; stop(): Promise<void>;
+  endpoint: string;
+  bucket: string;
+  dir: string;
+  stop(): Promise<void>;
   /** Stops the server but keeps its files, as an outage would; `resume` starts it again on the same port. */
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -25,7 +28,11 @@ new S3rver({ port: Number(port), address: '127.0.0.1', directory, silent: true, 
 
 function launch(dir: string, bucket: string, port: number): Promise<{ child: ChildProcess; port: number }> {
   const s3rverPath = path.join(import.meta.dir, '../../node_modules/s3rver');
-  const child: ChildProcess = spawn('node', ['--openssl-legacy-provider', '-e', LAUNCHER, s3rverPath, dir, bucket, String(process.pid), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    'node',
+    ['--openssl-legacy-provider', '-e', LAUNCHER, s3rverPath, dir, bucket, String(process.pid), String(port)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {

@@ -25,14 +25,23 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     logger: false,
     onData(stream, _session, callback) {
       simpleParser(stream).then((parsed) => {
-        const addresses = (a: unknown) => (Array.isArray(a) ? a : a ? [a] : []).map((x: { text: string }) => x.text).join(', ');
-        mails.push({ from: addresses(parsed.from), to: addresses(parsed.to), subject: parsed.subject ?? '', text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '' });
+        const addresses = (a: unknown) =>
+          (Array.isArray(a) ? a : a ? [a] : []).map((x: { text: string }) => x.text).join(', ');
+        mails.push({
+          from: addresses(parsed.from),
+          to: addresses(parsed.to),
+          subject: parsed.subject ?? '',
+          text: parsed.text ?? '',
+          html: typeof parsed.html === 'string' ? parsed.html : '',
+        });
         for (const wake of waiters.splice(0)) wake();
         callback();
       }, callback);
     },
   });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.server.address() as { port: number }).port)),
+  );
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,

@@ -31,7 +31,8 @@ export async function openSSE(url: string, headers: Record<string, string> = {})
     async waitFor(count, ms = 5000) {
       const deadline = Date.now() + ms;
       while (client.data.length < count) {
-        if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${count} events, got ${client.data.length}: ${JSON.stringify(events)}`);
+        if (Date.now() > deadline)
+          throw new Error(`waited ${ms} ms for ${count} events, got ${client.data.length}: ${JSON.stringify(events)}`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 50);

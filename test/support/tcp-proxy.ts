@@ -11,20 +11,31 @@ export function tcpProxy(target: { host: string; port: number }) {
   let port = 0;
   const listen = () => {
     listener = Bun.listen<{ peer?: Socket<unknown>; pending: Uint8Array[] }>({
-      hostname: '127.0.0.1', port,
+      hostname: '127.0.0.1',
+      port,
       socket: {
         open(client) {
           client.data = { pending: [] };
           open.add(client);
-          void Bun.connect({ hostname: target.host, port: target.port, socket: {
-            open(server) {
-              client.data.peer = server;
-              for (const chunk of client.data.pending) server.write(chunk);
+          void Bun.connect({
+            hostname: target.host,
+            port: target.port,
+            socket: {
+              open(server) {
+                client.data.peer = server;
+                for (const chunk of client.data.pending) server.write(chunk);
+              },
+              data(_server, chunk) {
+                client.write(chunk);
+              },
+              close() {
+                client.end();
+              },
+              error() {
+                client.end();
+              },
             },
-            data(_server, chunk) { client.write(chunk); },
-            close() { client.end(); },
-            error() { client.end(); },
-          } }).catch(() => client.end());
+          }).catch(() => client.end());
         },
         data(client, chunk) {
           if (client.data.peer) client.data.peer.write(chunk);
@@ -40,7 +51,9 @@ export function tcpProxy(target: { host: string; port: number }) {
   };
   listen();
   return {
-    get port() { return port; },
+    get port() {
+      return port;
+    },
     cut() {
       listener?.stop(true);
       listener = null;

@@ -5,13 +5,19 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 export function fromBase32(text: string): Uint8Array<ArrayBuffer> {
-  const bits = [...text.replace(/=+$/, '').toUpperCase()].map((c) => ALPHABET.indexOf(c).toString(2).padStart(5, '0')).join('');
+  const bits = [...text.replace(/=+$/, '').toUpperCase()]
+    .map((c) => ALPHABET.indexOf(c).toString(2).padStart(5, '0'))
+    .join('');
   const bytes = new Uint8Array(Math.floor(bits.length / 8));
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(bits.slice(i * 8, i * 8 + 8), 2);
   return bytes;
 }
 
-export async function referenceTOTP(key: Uint8Array<ArrayBuffer>, unixSeconds: number, options: { digits?: number; hash?: 'SHA-1' | 'SHA-256' | 'SHA-512' } = {}): Promise<string> {
+export async function referenceTOTP(
+  key: Uint8Array<ArrayBuffer>,
+  unixSeconds: number,
+  options: { digits?: number; hash?: 'SHA-1' | 'SHA-256' | 'SHA-512' } = {},
+): Promise<string> {
   const { digits = 6, hash = 'SHA-1' } = options;
   const counter = Math.floor(unixSeconds / 30);
   const message = new DataView(new ArrayBuffer(8));

@@ -8,7 +8,10 @@ import path from 'node:path';
 Bun.plugin({
   name: 'no-sharp',
   setup(build) {
-    build.module('sharp', () => ({ contents: 'throw new Error("Could not load the sharp module using the linux-x64 runtime\\nmore help text");', loader: 'js' }));
+    build.module('sharp', () => ({
+      contents: 'throw new Error("Could not load the sharp module using the linux-x64 runtime\\nmore help text");',
+      loader: 'js',
+    }));
   },
 });
 
@@ -17,7 +20,14 @@ console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(
 const { getCMS } = await import('../../src/local.ts');
 const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'cms-no-sharp-'));
 const quiet = { info() {}, warn() {}, error() {} };
-const cms = await getCMS({ config: { database: path.join(dir, 'cms.db'), upload: { dir: path.join(dir, 'files'), imageSizes: [{ name: 'thumb', width: 10 }] } }, rootDir: dir, log: quiet });
+const cms = await getCMS({
+  config: {
+    database: path.join(dir, 'cms.db'),
+    upload: { dir: path.join(dir, 'files'), imageSizes: [{ name: 'thumb', width: 10 }] },
+  },
+  rootDir: dir,
+  log: quiet,
+});
 const png = Buffer.from(process.argv[2], 'base64');
 const first = await cms.upload({ file: { data: png, name: 'a.png' } });
 const second = await cms.upload({ file: { data: png, name: 'b.png' } });

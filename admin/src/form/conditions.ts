@@ -4,42 +4,52 @@
  * exists the form asks the server which are shown, a short pause after the last keystroke
  * (docs/admin.md, "Conditions").
  */
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { fieldConditions, type Doc, type Field } from '../api.ts'
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { fieldConditions, type Doc, type Field } from '../api.ts';
 
-const PAUSE_MS = 250
+const PAUSE_MS = 250;
 
 /** Whether any field, at any depth (tabs, rows, groups, arrays, blocks), has a condition. */
 export function hasConditions(fields: Field[]): boolean {
-  return fields.some((f) => Boolean(f.admin?.condition) || hasConditions(f.fields ?? []) || (f.tabs ?? []).some((t) => hasConditions(t.fields)) || (f.blocks ?? []).some((b) => hasConditions(b.fields)))
+  return fields.some(
+    (f) =>
+      Boolean(f.admin?.condition) ||
+      hasConditions(f.fields ?? []) ||
+      (f.tabs ?? []).some((t) => hasConditions(t.fields)) ||
+      (f.blocks ?? []).some((b) => hasConditions(b.fields)),
+  );
 }
 
 /** Paths of fields with a condition mapped to whether they are shown for `values`; `{}` until known. */
-export function useConditions(owner: { collection: string } | { global: string }, fields: Field[], values: Doc): Record<string, boolean> {
-  const [visible, setVisible] = useState<Record<string, boolean>>({})
-  const wanted = useRef(hasConditions(fields))
-  wanted.current = hasConditions(fields)
-  const body = JSON.stringify(values)
-  const key = 'global' in owner ? `g:${owner.global}` : `c:${owner.collection}`
+export function useConditions(
+  owner: { collection: string } | { global: string },
+  fields: Field[],
+  values: Doc,
+): Record<string, boolean> {
+  const [visible, setVisible] = useState<Record<string, boolean>>({});
+  const wanted = useRef(hasConditions(fields));
+  wanted.current = hasConditions(fields);
+  const body = JSON.stringify(values);
+  const key = 'global' in owner ? `g:${owner.global}` : `c:${owner.collection}`;
 
   useEffect(() => {
-    if (!wanted.current) return
-    let live = true
+    if (!wanted.current) return;
+    let live = true;
     const timer = setTimeout(() => {
       fieldConditions(owner, values)
         .then((r) => {
-          if (!live) return
+          if (!live) return;
           // Keep the same object when nothing changed, so the form does not render again for nothing.
-          setVisible((prev) => (JSON.stringify(prev) === JSON.stringify(r.visible) ? prev : r.visible))
+          setVisible((prev) => (JSON.stringify(prev) === JSON.stringify(r.visible) ? prev : r.visible));
         })
         // Unknown (offline, an older server): every field stays shown, as with no condition.
-        .catch(() => {})
-    }, PAUSE_MS)
+        .catch(() => {});
+    }, PAUSE_MS);
     return () => {
-      live = false
-      clearTimeout(timer)
-    }
-  }, [key, body])
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [key, body]);
 
-  return visible
+  return visible;
 }

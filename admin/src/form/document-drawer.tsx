@@ -5,89 +5,105 @@
  * and hands it back, so the field can rename its chip or choose the new document while the form
  * underneath keeps its unsaved edits. A chunk of its own, fetched when first opened (lazy.tsx).
  */
-import { createPortal } from 'preact'
-import { useEffect, useMemo, useState } from 'preact/hooks'
-import { docs, type CollectionConfig, type Doc } from '../api.ts'
-import { useApp } from '../app-context.ts'
-import { docLabel, message, singularLabel } from '../format.ts'
-import { t } from '../i18n/i18n.ts'
-import { confirmDialog, ErrorBox, Modal, Spinner } from '../ui.tsx'
-import { useConditions } from './conditions.ts'
-import { ErrorSummary, useDocumentForm, useFieldContext } from './document-form.tsx'
-import { FieldList } from './fields.tsx'
-import { FormContext } from './form-context.ts'
-import { forgetChoices } from './relationship-field.tsx'
-import { changedFields, emptyDoc } from './values.ts'
+import { createPortal } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { docs, type CollectionConfig, type Doc } from '../api.ts';
+import { useApp } from '../app-context.ts';
+import { docLabel, message, singularLabel } from '../format.ts';
+import { t } from '../i18n/i18n.ts';
+import { confirmDialog, ErrorBox, Modal, Spinner } from '../ui.tsx';
+import { useConditions } from './conditions.ts';
+import { ErrorSummary, useDocumentForm, useFieldContext } from './document-form.tsx';
+import { FieldList } from './fields.tsx';
+import { FormContext } from './form-context.ts';
+import { forgetChoices } from './relationship-field.tsx';
+import { changedFields, emptyDoc } from './values.ts';
 
 export interface DocumentDrawerProps {
-  collection: CollectionConfig
+  collection: CollectionConfig;
   /** The document to edit, or null to create one. */
-  id: string | null
-  onClose: () => void
-  onSaved: (doc: Doc) => void
+  id: string | null;
+  onClose: () => void;
+  onSaved: (doc: Doc) => void;
 }
 
-type Mode = 'save' | 'draft' | 'publish'
+type Mode = 'save' | 'draft' | 'publish';
 
 /** Keys of a path-keyed map under the drawer's own prefix, so its inputs' ids never meet the page's. */
-const prefixed = <T,>(map: Record<string, T> | undefined, prefix: string) => (map ? Object.fromEntries(Object.entries(map).map(([k, v]) => [`${prefix}.${k}`, v])) : map)
+const prefixed = <T,>(map: Record<string, T> | undefined, prefix: string) =>
+  map ? Object.fromEntries(Object.entries(map).map(([k, v]) => [`${prefix}.${k}`, v])) : map;
 
 export default function DocumentDrawer(props: DocumentDrawerProps) {
-  const c = props.collection
-  const { locale } = useApp()
-  const creating = props.id === null
+  const c = props.collection;
+  const { locale } = useApp();
+  const creating = props.id === null;
   // As on the edit page, a file's facts are the preview's, not inputs.
-  const fields = useMemo(() => (c.builtIn === 'media' ? c.fields.filter((f) => !f.admin?.readOnly) : c.fields), [c])
-  const form = useDocumentForm(fields, false, undefined, undefined, false)
-  const [loaded, setLoaded] = useState(creating)
-  const [loadError, setLoadError] = useState<string | null>(null)
-  const visible = useConditions({ collection: c.slug }, fields, form.values)
-  const owner = useMemo(() => (creating ? undefined : { collection: c.slug, id: props.id! }), [c.slug, props.id])
-  const base = useFieldContext(form, { visible, owner, readOnly: false })
-  const prefix = `drawer-${c.slug}`
-  const context = useMemo(() => ({ ...base, errors: prefixed(base.errors, prefix)!, visible: prefixed(base.visible, prefix) }), [base, prefix])
+  const fields = useMemo(() => (c.builtIn === 'media' ? c.fields.filter((f) => !f.admin?.readOnly) : c.fields), [c]);
+  const form = useDocumentForm(fields, false, undefined, undefined, false);
+  const [loaded, setLoaded] = useState(creating);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const visible = useConditions({ collection: c.slug }, fields, form.values);
+  const owner = useMemo(() => (creating ? undefined : { collection: c.slug, id: props.id! }), [c.slug, props.id]);
+  const base = useFieldContext(form, { visible, owner, readOnly: false });
+  const prefix = `drawer-${c.slug}`;
+  const context = useMemo(
+    () => ({ ...base, errors: prefixed(base.errors, prefix)!, visible: prefixed(base.visible, prefix) }),
+    [base, prefix],
+  );
 
   useEffect(() => {
-    if (creating) return form.reset(emptyDoc(fields))
-    let live = true
+    if (creating) return form.reset(emptyDoc(fields));
+    let live = true;
     docs
       .get(c.slug, props.id!, { locale, draft: c.drafts })
       .then((d) => live && (form.reset(d), setLoaded(true)))
-      .catch((e) => live && setLoadError(message(e)))
+      .catch((e) => live && setLoadError(message(e)));
     return () => {
-      live = false
-    }
-  }, [c.slug, props.id, locale])
+      live = false;
+    };
+  }, [c.slug, props.id, locale]);
 
   const save = async (mode: Mode) => {
-    if (form.busy) return
-    const data = changedFields(fields, form.values, form.initial)
-    if (mode === 'publish') data.status = 'published'
-    form.setBusy(true)
-    form.clearErrors()
+    if (form.busy) return;
+    const data = changedFields(fields, form.values, form.initial);
+    if (mode === 'publish') data.status = 'published';
+    form.setBusy(true);
+    form.clearErrors();
     try {
-      const params = { locale, draft: mode === 'draft' }
-      const r = creating ? await docs.create(c.slug, data, params) : await docs.update(c.slug, props.id!, data, params)
-      forgetChoices(c.slug)
-      form.setBusy(false)
-      props.onSaved(r.doc)
+      const params = { locale, draft: mode === 'draft' };
+      const r = creating ? await docs.create(c.slug, data, params) : await docs.update(c.slug, props.id!, data, params);
+      forgetChoices(c.slug);
+      form.setBusy(false);
+      props.onSaved(r.doc);
     } catch (e) {
-      form.setBusy(false)
-      form.showError(e)
+      form.setBusy(false);
+      form.showError(e);
     }
-  }
+  };
 
   const close = async () => {
-    if (form.dirty && !(await confirmDialog({ title: t('drawer.discardTitle'), message: t('drawer.discardMessage'), confirm: t('drawer.discard'), cancel: t('drawer.keepEditing'), danger: true }))) return
-    props.onClose()
-  }
+    if (
+      form.dirty &&
+      !(await confirmDialog({
+        title: t('drawer.discardTitle'),
+        message: t('drawer.discardMessage'),
+        confirm: t('drawer.discard'),
+        cancel: t('drawer.keepEditing'),
+        danger: true,
+      }))
+    )
+      return;
+    props.onClose();
+  };
 
-  const name = singularLabel(c)
-  const title = creating ? t('drawer.newTitle', { label: name, labelLower: name.toLowerCase() }) : t('drawer.editTitle', { label: docLabel(c, form.initial) || name })
+  const name = singularLabel(c);
+  const title = creating
+    ? t('drawer.newTitle', { label: name, labelLower: name.toLowerCase() })
+    : t('drawer.editTitle', { label: docLabel(c, form.initial) || name });
   const submit = (mode: Mode) => (e?: Event) => {
-    e?.preventDefault()
-    void save(mode)
-  }
+    e?.preventDefault();
+    void save(mode);
+  };
 
   // On the body, not inside the page's form: the drawer's own form and its submit stay apart from the page's.
   return createPortal(
@@ -105,8 +121,19 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
               {t('drawer.saveDraft')}
             </button>
           )}
-          <button type="button" class="primary" disabled={form.busy || !loaded} onClick={submit(c.drafts ? 'publish' : 'save')}>
-            {form.busy ? t('drawer.saving') : c.drafts ? t('drawer.publish') : creating ? t('drawer.create') : t('drawer.save')}
+          <button
+            type="button"
+            class="primary"
+            disabled={form.busy || !loaded}
+            onClick={submit(c.drafts ? 'publish' : 'save')}
+          >
+            {form.busy
+              ? t('drawer.saving')
+              : c.drafts
+                ? t('drawer.publish')
+                : creating
+                  ? t('drawer.create')
+                  : t('drawer.save')}
           </button>
         </>
       }
@@ -128,5 +155,5 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
       )}
     </Modal>,
     document.body,
-  )
+  );
 }

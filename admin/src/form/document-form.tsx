@@ -2,72 +2,80 @@
  * State shared by the collection and global edit views: values vs. what was loaded, errors from the
  * server mapped onto fields, the unsaved-changes guard, Ctrl/⌘+S, and the error summary.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
-import { ApiError, type Doc, type Field } from '../api.ts'
-import { useApp } from '../app-context.ts'
-import { fieldLabel, formatDate, humanize, message } from '../format.ts'
-import { setLeaveGuard } from '../router.tsx'
-import { confirmDialog } from '../ui.tsx'
-import { inputId, type FormState } from './form-context.ts'
-import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts'
-import { changedFields, dataFields, isDirty, withDefaults } from './values.ts'
-import { t, tn } from '../i18n/i18n.ts'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, type Doc, type Field } from '../api.ts';
+import { useApp } from '../app-context.ts';
+import { fieldLabel, formatDate, humanize, message } from '../format.ts';
+import { setLeaveGuard } from '../router.tsx';
+import { confirmDialog } from '../ui.tsx';
+import { inputId, type FormState } from './form-context.ts';
+import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts';
+import { changedFields, dataFields, isDirty, withDefaults } from './values.ts';
+import { t, tn } from '../i18n/i18n.ts';
 
 export interface DocumentFormState {
-  values: Doc
-  setValues: (v: Doc) => void
-  initial: Doc
+  values: Doc;
+  setValues: (v: Doc) => void;
+  initial: Doc;
   /** Replace both the values and the baseline (after load or save). */
-  reset: (doc: Doc) => void
-  dirty: boolean
-  busy: boolean
-  setBusy: (b: boolean) => void
+  reset: (doc: Doc) => void;
+  dirty: boolean;
+  busy: boolean;
+  setBusy: (b: boolean) => void;
   /** Server errors by field path, and the ones that name no field. */
-  fieldErrors: Record<string, string>
-  generalError: string | null
-  clientErrors: Record<string, string>
-  clearErrors: () => void
+  fieldErrors: Record<string, string>;
+  generalError: string | null;
+  clientErrors: Record<string, string>;
+  clearErrors: () => void;
   /** Shows a failed save: field errors inline (and focuses the first), the rest on top. */
-  showError: (e: unknown) => void
-  formContext: FormState
+  showError: (e: unknown) => void;
+  formContext: FormState;
   /** Values typed earlier and kept in local storage (the session ended before they were saved), if they differ. */
-  recovered: UnsavedEntry | null
-  restoreRecovered: () => void
+  recovered: UnsavedEntry | null;
+  restoreRecovered: () => void;
   /** Drops the kept values: after a save, or when the editor discards them. */
-  forgetUnsaved: () => void
+  forgetUnsaved: () => void;
   /** An autosave stored `sent` (changed fields): they become the baseline, what was typed since stays. */
-  markSaved: (sent: Doc) => void
+  markSaved: (sent: Doc) => void;
 }
 
 /**
  * `storageKey` (see unsaved-store.ts) keeps typed values across a lost session. `guardLeaving` false is for a
  * form inside another (the related-document drawer): the page's own form keeps the one leave guard.
  */
-export function useDocumentForm(fields: Field[], extraDirty = false, lockedFields?: Set<string>, storageKey?: string, guardLeaving = true): DocumentFormState {
-  const { locale } = useApp()
-  const [recovered, setRecovered] = useState<UnsavedEntry | null>(null)
-  const [initial, setInitial] = useState<Doc>({})
-  const [values, setValues] = useState<Doc>({})
-  const [busy, setBusy] = useState(false)
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({})
-  const [generalError, setGeneralError] = useState<string | null>(null)
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({})
-  const focusFirst = useRef(false)
+export function useDocumentForm(
+  fields: Field[],
+  extraDirty = false,
+  lockedFields?: Set<string>,
+  storageKey?: string,
+  guardLeaving = true,
+): DocumentFormState {
+  const { locale } = useApp();
+  const [recovered, setRecovered] = useState<UnsavedEntry | null>(null);
+  const [initial, setInitial] = useState<Doc>({});
+  const [values, setValues] = useState<Doc>({});
+  const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [generalError, setGeneralError] = useState<string | null>(null);
+  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  const focusFirst = useRef(false);
 
-  const changed = isDirty(fields, values, initial)
-  const dirty = extraDirty || changed
-  useLeaveGuard(guardLeaving && dirty, storageKey)
+  const changed = isDirty(fields, values, initial);
+  const dirty = extraDirty || changed;
+  useLeaveGuard(guardLeaving && dirty, storageKey);
 
   useEffect(() => {
-    if (storageKey && changed) keepUnsaved(storageKey, values)
-  }, [values, initial, storageKey])
+    if (storageKey && changed) keepUnsaved(storageKey, values);
+  }, [values, initial, storageKey]);
 
   useEffect(() => {
-    if (!focusFirst.current) return
-    focusFirst.current = false
-    const first = document.querySelector<HTMLElement>('.field.has-error input, .field.has-error select, .field.has-error textarea, .field.has-error button')
-    first?.focus()
-  })
+    if (!focusFirst.current) return;
+    focusFirst.current = false;
+    const first = document.querySelector<HTMLElement>(
+      '.field.has-error input, .field.has-error select, .field.has-error textarea, .field.has-error button',
+    );
+    first?.focus();
+  });
 
   const formContext = useMemo<FormState>(
     () => ({
@@ -77,26 +85,26 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
       lockedFields,
       setClientError: (path, m) =>
         setClientErrors((prev) => {
-          if ((prev[path] ?? null) === m) return prev
-          const next = { ...prev }
-          if (m === null) delete next[path]
-          else next[path] = m
-          return next
+          if ((prev[path] ?? null) === m) return prev;
+          const next = { ...prev };
+          if (m === null) delete next[path];
+          else next[path] = m;
+          return next;
         }),
     }),
     [fieldErrors, busy, locale, lockedFields],
-  )
+  );
 
   return {
     values,
     setValues,
     initial,
     reset: (doc) => {
-      const full = withDefaults(fields, doc)
-      setInitial(full)
-      setValues(full)
-      const kept = storageKey ? readUnsaved(storageKey) : null
-      setRecovered(kept && isDirty(fields, { ...full, ...kept.values }, full) ? kept : null)
+      const full = withDefaults(fields, doc);
+      setInitial(full);
+      setValues(full);
+      const kept = storageKey ? readUnsaved(storageKey) : null;
+      setRecovered(kept && isDirty(fields, { ...full, ...kept.values }, full) ? kept : null);
     },
     dirty,
     busy,
@@ -105,40 +113,40 @@ export function useDocumentForm(fields: Field[], extraDirty = false, lockedField
     generalError,
     clientErrors,
     clearErrors: () => {
-      setFieldErrors({})
-      setGeneralError(null)
+      setFieldErrors({});
+      setGeneralError(null);
     },
     showError: (e) => {
       if (e instanceof ApiError && e.errors.some((x) => x.field)) {
-        const map: Record<string, string> = {}
-        for (const x of e.errors) if (x.field) map[x.field] ??= x.message
-        setFieldErrors(map)
-        const general = e.errors.filter((x) => !x.field).map((x) => x.message)
-        setGeneralError(general.length ? general.join(' ') : null)
-        focusFirst.current = true
+        const map: Record<string, string> = {};
+        for (const x of e.errors) if (x.field) map[x.field] ??= x.message;
+        setFieldErrors(map);
+        const general = e.errors.filter((x) => !x.field).map((x) => x.message);
+        setGeneralError(general.length ? general.join(' ') : null);
+        focusFirst.current = true;
       } else {
-        setFieldErrors({})
-        setGeneralError(message(e))
+        setFieldErrors({});
+        setGeneralError(message(e));
       }
     },
     formContext,
     recovered,
     restoreRecovered: () => {
-      if (recovered) setValues({ ...values, ...changedFields(fields, { ...values, ...recovered.values }, values) })
-      setRecovered(null)
+      if (recovered) setValues({ ...values, ...changedFields(fields, { ...values, ...recovered.values }, values) });
+      setRecovered(null);
     },
     forgetUnsaved: () => {
-      if (storageKey) forgetUnsaved(storageKey)
-      setRecovered(null)
+      if (storageKey) forgetUnsaved(storageKey);
+      setRecovered(null);
     },
     markSaved: (sent) => setInitial((prev) => ({ ...prev, ...sent })),
-  }
+  };
 }
 
 /** Offers values kept from a session that ended before they were saved. */
 export function RecoveredBanner(props: { form: DocumentFormState }) {
-  const r = props.form.recovered
-  if (!r) return null
+  const r = props.form.recovered;
+  if (!r) return null;
   return (
     <div class="alert warn" role="status">
       <p>{t('form.recovered', { date: formatDate(r.at) })}</p>
@@ -151,7 +159,7 @@ export function RecoveredBanner(props: { form: DocumentFormState }) {
         </button>
       </div>
     </div>
-  )
+  );
 }
 
 /** Asks before leaving (in-app navigation, back button, reload or closing the tab) while `dirty`. */
@@ -159,63 +167,69 @@ export function useLeaveGuard(dirty: boolean, storageKey?: string): void {
   // A layout effect runs right after the render that made the form dirty, before the next click can
   // navigate away; a plain effect may run a frame later.
   useLayoutEffect(() => {
-    if (!dirty) return
+    if (!dirty) return;
     setLeaveGuard(async () => {
-      const leave = await confirmDialog({ title: t('form.leaveTitle'), message: t('form.leaveMessage'), confirm: t('form.leave'), cancel: t('form.stay'), danger: true })
+      const leave = await confirmDialog({
+        title: t('form.leaveTitle'),
+        message: t('form.leaveMessage'),
+        confirm: t('form.leave'),
+        cancel: t('form.stay'),
+        danger: true,
+      });
       // Leaving on purpose discards them; only a lost session should bring them back.
-      if (leave && storageKey) forgetUnsaved(storageKey)
-      return leave
-    })
+      if (leave && storageKey) forgetUnsaved(storageKey);
+      return leave;
+    });
     const unload = (e: BeforeUnloadEvent) => {
-      e.preventDefault()
-      e.returnValue = ''
-    }
-    addEventListener('beforeunload', unload)
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    addEventListener('beforeunload', unload);
     return () => {
-      setLeaveGuard(null)
-      removeEventListener('beforeunload', unload)
-    }
-  }, [dirty, storageKey])
+      setLeaveGuard(null);
+      removeEventListener('beforeunload', unload);
+    };
+  }, [dirty, storageKey]);
 }
 
 /** Ctrl+S / ⌘+S runs `save` instead of the browser's "save page". */
 export function useSaveShortcut(save: () => void): void {
-  const ref = useRef(save)
-  ref.current = save
+  const ref = useRef(save);
+  ref.current = save;
   useEffect(() => {
     const on = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
-        e.preventDefault()
-        ref.current()
+        e.preventDefault();
+        ref.current();
       }
-    }
-    addEventListener('keydown', on)
-    return () => removeEventListener('keydown', on)
-  }, [])
+    };
+    addEventListener('keydown', on);
+    return () => removeEventListener('keydown', on);
+  }, []);
 }
 
 /** Finds a field's label by dotted path for the summary (`items.0.label` → "Items › 1 › Label"). */
 function pathLabel(fields: Field[], path: string): string {
-  const parts: string[] = []
-  let list: Field[] | null | undefined = fields
+  const parts: string[] = [];
+  let list: Field[] | null | undefined = fields;
   for (const seg of path.split('.')) {
     if (/^\d+$/.test(seg)) {
-      parts.push(t('form.row', { n: Number(seg) + 1 }))
-      continue
+      parts.push(t('form.row', { n: Number(seg) + 1 }));
+      continue;
     }
-    const f: Field | undefined = list ? dataFields(list).find((x) => x.name === seg) : undefined
-    parts.push(f ? fieldLabel(f) : humanize(seg))
-    list = f?.blocks ? f.blocks.flatMap((b) => b.fields) : f?.fields
+    const f: Field | undefined = list ? dataFields(list).find((x) => x.name === seg) : undefined;
+    parts.push(f ? fieldLabel(f) : humanize(seg));
+    list = f?.blocks ? f.blocks.flatMap((b) => b.fields) : f?.fields;
   }
-  return parts.join(' › ')
+  return parts.join(' › ');
 }
 
 /** The errors of a failed save, each linking to its field (like the GOV.UK error summary); `prefix` is the fields' path prefix, if any. */
 export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; prefix?: string }) {
-  const id = (path: string) => inputId(props.prefix ? `${props.prefix}.${path}` : path)
-  const { fieldErrors, generalError } = props.form
-  const entries = Object.entries(fieldErrors)
-  if (!generalError && entries.length === 0) return null
+  const id = (path: string) => inputId(props.prefix ? `${props.prefix}.${path}` : path);
+  const { fieldErrors, generalError } = props.form;
+  const entries = Object.entries(fieldErrors);
+  if (!generalError && entries.length === 0) return null;
   return (
     <div class="alert error" role="alert">
       {generalError && <p>{generalError}</p>}
@@ -230,8 +244,8 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; 
                 <a
                   href={`#${id(path)}`}
                   onClick={(e) => {
-                    e.preventDefault()
-                    document.getElementById(id(path))?.focus()
+                    e.preventDefault();
+                    document.getElementById(id(path))?.focus();
                   }}
                 >
                   {pathLabel(props.fields, path)}
@@ -243,17 +257,20 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; 
         </>
       )}
     </div>
-  )
+  );
 }
 
 /**
  * The form's context with what the view knows besides errors: which conditional fields are shown, the
  * document (for join fields), and whether someone else's lock makes it read-only.
  */
-export function useFieldContext(form: DocumentFormState, extras: { visible: Record<string, boolean>; owner?: { collection: string; id: string | number }; readOnly: boolean }): FormState {
-  const base = form.formContext
+export function useFieldContext(
+  form: DocumentFormState,
+  extras: { visible: Record<string, boolean>; owner?: { collection: string; id: string | number }; readOnly: boolean },
+): FormState {
+  const base = form.formContext;
   return useMemo(
     () => ({ ...base, visible: extras.visible, owner: extras.owner, disabled: base.disabled || extras.readOnly }),
     [base, extras.visible, extras.owner?.collection, extras.owner?.id, extras.readOnly],
-  )
+  );
 }

@@ -4,32 +4,36 @@
  * asks first. An editor whose lock was taken over learns it from the next heartbeat or from the 409 of
  * their save (their typing stays in the unsaved-edits store). docs/admin.md, "Editing together".
  */
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError, currentCsrf, locks, runtime, type DocumentOwner, type LockInfo } from '../api.ts'
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, currentCsrf, locks, runtime, type DocumentOwner, type LockInfo } from '../api.ts';
 
-const HEARTBEAT_MS = 60_000
+const HEARTBEAT_MS = 60_000;
 
 export type LockState =
   | { status: 'none' } // no lock yet, or the server offers none (a new document, an older server)
   | { status: 'mine' }
   | { status: 'other'; holder: LockInfo['user'] }
-  | { status: 'lost'; holder: LockInfo['user'] }
+  | { status: 'lost'; holder: LockInfo['user'] };
 
 export interface DocumentLock {
-  state: LockState
+  state: LockState;
   /** Sent with every save so a save after a takeover is refused. */
-  token: string | null
-  takeOver: () => Promise<void>
+  token: string | null;
+  takeOver: () => Promise<void>;
 }
 
-const lockUrl = (o: DocumentOwner) => runtime.apiPrefix + ('global' in o ? `/globals/${encodeURIComponent(o.global)}/lock` : `/${encodeURIComponent(o.collection)}/${encodeURIComponent(String(o.id))}/lock`)
+const lockUrl = (o: DocumentOwner) =>
+  runtime.apiPrefix +
+  ('global' in o
+    ? `/globals/${encodeURIComponent(o.global)}/lock`
+    : `/${encodeURIComponent(o.collection)}/${encodeURIComponent(String(o.id))}/lock`);
 
 /** Releases on tab close too: a keepalive request outlives the page. */
 function releaseOnExit(o: DocumentOwner, token: string): void {
-  const headers: Record<string, string> = { 'x-cms-lock-token': token }
-  const csrf = currentCsrf()
-  if (csrf) headers['x-csrf-token'] = csrf
-  void fetch(lockUrl(o), { method: 'DELETE', headers, credentials: 'same-origin', keepalive: true }).catch(() => {})
+  const headers: Record<string, string> = { 'x-cms-lock-token': token };
+  const csrf = currentCsrf();
+  if (csrf) headers['x-csrf-token'] = csrf;
+  void fetch(lockUrl(o), { method: 'DELETE', headers, credentials: 'same-origin', keepalive: true }).catch(() => {});
 }
 
 /**
@@ -37,70 +41,71 @@ function releaseOnExit(o: DocumentOwner, token: string): void {
  * their session ended) is taken over without asking, as Payload does.
  */
 export function useDocumentLock(owner: DocumentOwner | null, me: string | number): DocumentLock {
-  const [state, setState] = useState<LockState>({ status: 'none' })
-  const token = useRef<string | null>(null)
-  const key = owner ? JSON.stringify(owner) : ''
+  const [state, setState] = useState<LockState>({ status: 'none' });
+  const token = useRef<string | null>(null);
+  const key = owner ? JSON.stringify(owner) : '';
 
-  const holderNow = async (o: DocumentOwner): Promise<LockInfo['user']> => (await locks.read(o).catch(() => ({ lock: null }))).lock?.user ?? null
+  const holderNow = async (o: DocumentOwner): Promise<LockInfo['user']> =>
+    (await locks.read(o).catch(() => ({ lock: null }))).lock?.user ?? null;
 
   /** Take (or renew) the lock; someone else holding it shows who, a lost one says so. */
   const claim = async (o: DocumentOwner, alive: () => boolean) => {
     try {
-      const r = await locks.take(o, token.current)
-      if (!alive()) return
-      token.current = r.lock.token ?? token.current
-      setState({ status: 'mine' })
+      const r = await locks.take(o, token.current);
+      if (!alive()) return;
+      token.current = r.lock.token ?? token.current;
+      setState({ status: 'mine' });
     } catch (e) {
-      if (!alive()) return
+      if (!alive()) return;
       if (e instanceof ApiError && e.status === 409) {
-        const holder = await holderNow(o)
-        if (!alive()) return
+        const holder = await holderNow(o);
+        if (!alive()) return;
         if (!token.current && holder && String(holder.id) === String(me)) {
-          const r = await locks.take(o, null, true).catch(() => null)
-          if (!alive() || !r) return
-          token.current = r.lock.token ?? null
-          return setState({ status: 'mine' })
+          const r = await locks.take(o, null, true).catch(() => null);
+          if (!alive() || !r) return;
+          token.current = r.lock.token ?? null;
+          return setState({ status: 'mine' });
         }
-        setState(token.current ? { status: 'lost', holder } : { status: 'other', holder })
+        setState(token.current ? { status: 'lost', holder } : { status: 'other', holder });
       }
       // Anything else (offline, no lock routes): carry on unlocked; the next heartbeat tries again.
     }
-  }
+  };
 
   useEffect(() => {
-    if (!owner) return setState({ status: 'none' })
-    let live = true
-    const alive = () => live
-    token.current = null
-    void claim(owner, alive)
+    if (!owner) return setState({ status: 'none' });
+    let live = true;
+    const alive = () => live;
+    token.current = null;
+    void claim(owner, alive);
     const beat = setInterval(() => {
       // Someone else's lock is only watched: when it lapses or is released, this editor takes it.
       setState((s) => {
-        if (s.status !== 'lost') void claim(owner, alive)
-        return s
-      })
-    }, HEARTBEAT_MS)
-    const exit = () => token.current && releaseOnExit(owner, token.current)
-    addEventListener('pagehide', exit)
+        if (s.status !== 'lost') void claim(owner, alive);
+        return s;
+      });
+    }, HEARTBEAT_MS);
+    const exit = () => token.current && releaseOnExit(owner, token.current);
+    addEventListener('pagehide', exit);
     return () => {
-      live = false
-      clearInterval(beat)
-      removeEventListener('pagehide', exit)
-      if (token.current) releaseOnExit(owner, token.current)
-      token.current = null
-    }
-  }, [key])
+      live = false;
+      clearInterval(beat);
+      removeEventListener('pagehide', exit);
+      if (token.current) releaseOnExit(owner, token.current);
+      token.current = null;
+    };
+  }, [key]);
 
   return {
     state,
     get token() {
-      return token.current
+      return token.current;
     },
     takeOver: async () => {
-      if (!owner) return
-      const r = await locks.take(owner, null, true)
-      token.current = r.lock.token ?? null
-      setState({ status: 'mine' })
+      if (!owner) return;
+      const r = await locks.take(owner, null, true);
+      token.current = r.lock.token ?? null;
+      setState({ status: 'mine' });
     },
-  }
+  };
 }

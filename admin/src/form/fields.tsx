@@ -1,51 +1,81 @@
 /** One input per field type, and the frame around it (label, badges, description, inline error). */
-import type { ComponentChildren } from 'preact'
-import type { Doc, Field } from '../api.ts'
-import { fieldLabel, fieldOptions } from '../format.ts'
-import { editorFor, layoutEditor } from './field-editors.ts'
-import { inputId, useForm, type FieldProps } from './form-context.ts'
-import { isLayoutField, isReadOnly } from './values.ts'
+import type { ComponentChildren } from 'preact';
+import type { Doc, Field } from '../api.ts';
+import { fieldLabel, fieldOptions } from '../format.ts';
+import { editorFor, layoutEditor } from './field-editors.ts';
+import { inputId, useForm, type FieldProps } from './form-context.ts';
+import { isLayoutField, isReadOnly } from './values.ts';
 
 /**
  * The fields of a document, a group or a row. Layout fields (tabs, rows, collapsibles) edit the same
  * value as the list they sit in; a field whose condition is false for the values typed is left out.
  * `position` picks the top-level fields of the main column or of the sidebar (`admin.position`).
  */
-export function FieldList(props: { fields: Field[]; value: Doc; onChange: (v: Doc) => void; path?: string; position?: 'main' | 'sidebar' }) {
-  const form = useForm()
-  const Layout = layoutEditor()
-  const shown = props.position ? props.fields.filter((f) => (f.admin?.position === 'sidebar') === (props.position === 'sidebar')) : props.fields
+export function FieldList(props: {
+  fields: Field[];
+  value: Doc;
+  onChange: (v: Doc) => void;
+  path?: string;
+  position?: 'main' | 'sidebar';
+}) {
+  const form = useForm();
+  const Layout = layoutEditor();
+  const shown = props.position
+    ? props.fields.filter((f) => (f.admin?.position === 'sidebar') === (props.position === 'sidebar'))
+    : props.fields;
   return (
     <>
       {shown.map((f, i) => {
-        if (isLayoutField(f)) return <Layout key={`${f.type}-${i}`} field={f} path={props.path ?? ''} value={props.value ?? {}} onChange={props.onChange} />
-        const path = props.path ? `${props.path}.${f.name}` : f.name
-        if (f.admin?.condition && form.visible?.[path] === false) return null
-        return <FieldInput key={f.name} field={f} path={path} value={props.value?.[f.name]} onChange={(v) => props.onChange({ ...props.value, [f.name]: v })} />
+        if (isLayoutField(f))
+          return (
+            <Layout
+              key={`${f.type}-${i}`}
+              field={f}
+              path={props.path ?? ''}
+              value={props.value ?? {}}
+              onChange={props.onChange}
+            />
+          );
+        const path = props.path ? `${props.path}.${f.name}` : f.name;
+        if (f.admin?.condition && form.visible?.[path] === false) return null;
+        return (
+          <FieldInput
+            key={f.name}
+            field={f}
+            path={path}
+            value={props.value?.[f.name]}
+            onChange={(v) => props.onChange({ ...props.value, [f.name]: v })}
+          />
+        );
       })}
     </>
-  )
+  );
 }
 
 /** The editor registered for the field's type (form/editors.tsx), inside its frame unless it draws its own. */
 export function FieldInput(props: FieldProps) {
-  const editor = editorFor(props.field)
-  const Editor = editor.component
-  if (editor.framed === false) return <Editor {...props} />
+  const editor = editorFor(props.field);
+  const Editor = editor.component;
+  if (editor.framed === false) return <Editor {...props} />;
   return (
     <FieldFrame field={props.field} path={props.path}>
       <Editor {...props} />
     </FieldFrame>
-  )
+  );
 }
 
 /** Label, badges, description and the inline error, wired to the control by id and aria attributes. */
-export function FieldFrame(props: { field: Field; path: string; children: ComponentChildren; as?: 'div' | 'fieldset' }) {
-  const { field, path } = props
-  const form = useForm()
-  const error = form.errors[path]
-  const id = inputId(path)
-  const description = typeof field.admin?.description === 'string' ? field.admin.description : null
+export function FieldFrame(props: {
+  field: Field;
+  path: string;
+  children: ComponentChildren;
+  as?: 'div' | 'fieldset';
+}) {
+  const { field, path } = props;
+  const form = useForm();
+  const error = form.errors[path];
+  const id = inputId(path);
+  const description = typeof field.admin?.description === 'string' ? field.admin.description : null;
   const label = (
     <>
       {fieldLabel(field)}
@@ -54,9 +84,13 @@ export function FieldFrame(props: { field: Field; path: string; children: Compon
           *
         </span>
       )}
-      {field.localized && form.locale && <span class="locale-tag" aria-hidden="true">{form.locale}</span>}
+      {field.localized && form.locale && (
+        <span class="locale-tag" aria-hidden="true">
+          {form.locale}
+        </span>
+      )}
     </>
-  )
+  );
   return (
     <div class={`field field-${field.type} ${error ? 'has-error' : ''}`} data-path={path}>
       {props.as === 'fieldset' ? (
@@ -80,16 +114,18 @@ export function FieldFrame(props: { field: Field; path: string; children: Compon
         </p>
       )}
     </div>
-  )
+  );
 }
 
 /** Attributes every native control gets: id, aria links to the error and description, disabled. */
 export function useControlProps(props: { field: Field; path: string }) {
-  const form = useForm()
-  const id = inputId(props.path)
-  const error = form.errors[props.path]
-  const describedBy = [error ? `${id}-error` : '', props.field.admin?.description ? `${id}-desc` : ''].filter(Boolean).join(' ')
-  const locked = isReadOnly(props.field) || form.disabled || Boolean(form.lockedFields?.has(props.path))
+  const form = useForm();
+  const id = inputId(props.path);
+  const error = form.errors[props.path];
+  const describedBy = [error ? `${id}-error` : '', props.field.admin?.description ? `${id}-desc` : '']
+    .filter(Boolean)
+    .join(' ');
+  const locked = isReadOnly(props.field) || form.disabled || Boolean(form.lockedFields?.has(props.path));
   return {
     id,
     name: props.path,
@@ -97,31 +133,40 @@ export function useControlProps(props: { field: Field; path: string }) {
     'aria-invalid': error ? ('true' as const) : undefined,
     'aria-required': props.field.required ? ('true' as const) : undefined,
     'aria-describedby': describedBy || undefined,
-  }
+  };
 }
 
-export const placeholderOf = (f: Field) => (typeof f.admin?.placeholder === 'string' ? f.admin.placeholder : undefined)
+export const placeholderOf = (f: Field) => (typeof f.admin?.placeholder === 'string' ? f.admin.placeholder : undefined);
 
 export function TextInput(props: FieldProps<string | null>) {
-  const attrs = useControlProps(props)
-  const placeholder = placeholderOf(props.field)
+  const attrs = useControlProps(props);
+  const placeholder = placeholderOf(props.field);
   const common = {
     ...attrs,
     value: props.value ?? '',
     placeholder,
     autoComplete: 'off',
-    onInput: (e: { currentTarget: HTMLInputElement }) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value),
-  }
-  return props.field.type === 'email' ? <input type="email" {...common} /> : <input type="text" {...common} />
+    onInput: (e: { currentTarget: HTMLInputElement }) =>
+      props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value),
+  };
+  return props.field.type === 'email' ? <input type="email" {...common} /> : <input type="text" {...common} />;
 }
 
 export function TextArea(props: FieldProps<string | null>) {
-  const attrs = useControlProps(props)
-  return <textarea {...attrs} rows={4} placeholder={placeholderOf(props.field)} value={props.value ?? ''} onInput={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)} />
+  const attrs = useControlProps(props);
+  return (
+    <textarea
+      {...attrs}
+      rows={4}
+      placeholder={placeholderOf(props.field)}
+      value={props.value ?? ''}
+      onInput={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}
+    />
+  );
 }
 
 export function NumberInput(props: FieldProps<number | null>) {
-  const attrs = useControlProps(props)
+  const attrs = useControlProps(props);
   return (
     <input
       {...attrs}
@@ -131,32 +176,32 @@ export function NumberInput(props: FieldProps<number | null>) {
       placeholder={placeholderOf(props.field)}
       value={props.value ?? ''}
       onInput={(e) => {
-        const t = e.currentTarget.value
-        if (t === '') props.onChange(null)
-        else if (Number.isFinite(Number(t))) props.onChange(Number(t))
+        const t = e.currentTarget.value;
+        if (t === '') props.onChange(null);
+        else if (Number.isFinite(Number(t))) props.onChange(Number(t));
       }}
     />
-  )
+  );
 }
 
 /** `<input type=datetime-local>` works in local time; the API stores ISO 8601 (UTC). */
 export function toLocalInput(iso: string | null): string {
-  if (!iso) return ''
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return ''
-  const p = (n: number) => String(n).padStart(2, '0')
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
 /** `2026-03-01T09:30` typed in the local zone → ISO UTC, or null while empty or incomplete. */
 export function fromLocalInput(v: string): string | null {
-  if (!v) return null
-  const d = new Date(v)
-  return Number.isNaN(d.getTime()) ? null : d.toISOString()
+  if (!v) return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 export function DateInput(props: FieldProps<string | null>) {
-  const attrs = useControlProps(props)
+  const attrs = useControlProps(props);
   return (
     <input
       {...attrs}
@@ -165,13 +210,18 @@ export function DateInput(props: FieldProps<string | null>) {
       value={toLocalInput(props.value)}
       onInput={(e) => props.onChange(fromLocalInput(e.currentTarget.value))}
     />
-  )
+  );
 }
 
 export function SelectInput(props: FieldProps<string | null>) {
-  const attrs = useControlProps(props)
+  const attrs = useControlProps(props);
   return (
-    <select {...attrs} class="narrow" value={props.value ?? ''} onChange={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}>
+    <select
+      {...attrs}
+      class="narrow"
+      value={props.value ?? ''}
+      onChange={(e) => props.onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}
+    >
       <option value="">— Select —</option>
       {fieldOptions(props.field).map((o) => (
         <option value={o.value} key={o.value}>
@@ -179,20 +229,29 @@ export function SelectInput(props: FieldProps<string | null>) {
         </option>
       ))}
     </select>
-  )
+  );
 }
 
 export function CheckboxField(props: FieldProps<boolean>) {
-  const attrs = useControlProps(props)
-  const form = useForm()
-  const error = form.errors[props.path]
+  const attrs = useControlProps(props);
+  const form = useForm();
+  const error = form.errors[props.path];
   return (
     <div class={`field field-checkbox ${error ? 'has-error' : ''}`} data-path={props.path}>
       <label class="check">
-        <input {...attrs} type="checkbox" checked={Boolean(props.value)} onChange={(e) => props.onChange(e.currentTarget.checked)} />
+        <input
+          {...attrs}
+          type="checkbox"
+          checked={Boolean(props.value)}
+          onChange={(e) => props.onChange(e.currentTarget.checked)}
+        />
         <span>
           {fieldLabel(props.field)}
-          {props.field.localized && form.locale && <span class="locale-tag" aria-hidden="true">{form.locale}</span>}
+          {props.field.localized && form.locale && (
+            <span class="locale-tag" aria-hidden="true">
+              {form.locale}
+            </span>
+          )}
         </span>
       </label>
       {error && (
@@ -201,5 +260,5 @@ export function CheckboxField(props: FieldProps<boolean>) {
         </p>
       )}
     </div>
-  )
+  );
 }

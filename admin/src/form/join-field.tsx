@@ -3,66 +3,69 @@
  * links, and a button that opens that collection's create form already pointing here. Read-only: the
  * join is changed by editing the documents it lists.
  */
-import { useEffect, useState } from 'preact/hooks'
-import { docs, type CollectionConfig, type Doc, type Field, type ListResult } from '../api.ts'
-import { findCollection, useApp } from '../app-context.ts'
-import { docLabel, fieldLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts'
-import { Link, navigate } from '../router.tsx'
-import { Icon } from '../ui.tsx'
-import { inputId, useForm } from './form-context.ts'
-import { dataFields } from './values.ts'
-import { t } from '../i18n/i18n.ts'
+import { useEffect, useState } from 'preact/hooks';
+import { docs, type CollectionConfig, type Doc, type Field, type ListResult } from '../api.ts';
+import { findCollection, useApp } from '../app-context.ts';
+import { docLabel, fieldLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts';
+import { Link, navigate } from '../router.tsx';
+import { Icon } from '../ui.tsx';
+import { inputId, useForm } from './form-context.ts';
+import { dataFields } from './values.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** The relationship field at dot path `on` in `target`, when it sits at the top or inside groups. */
 function fieldAt(target: CollectionConfig, on: string): Field | undefined {
-  let list: Field[] = target.fields
-  let found: Field | undefined
+  let list: Field[] = target.fields;
+  let found: Field | undefined;
   for (const seg of on.split('.')) {
-    found = dataFields(list).find((f) => f.name === seg)
-    if (!found) return undefined
-    list = found.fields ?? []
+    found = dataFields(list).find((f) => f.name === seg);
+    if (!found) return undefined;
+    list = found.fields ?? [];
   }
-  return found?.type === 'relationship' || found?.type === 'upload' ? found : undefined
+  return found?.type === 'relationship' || found?.type === 'upload' ? found : undefined;
 }
 
 /** The value of `on` that points at `owner`, shaped as the field takes it, nested by the dot path. */
 export function pointingAt(field: Field, on: string, owner: { collection: string; id: string | number }): Doc {
-  const one = Array.isArray(field.relationTo) ? { relationTo: owner.collection, value: owner.id } : owner.id
-  let value: unknown = field.hasMany ? [one] : one
-  for (const seg of on.split('.').reverse()) value = { [seg]: value }
-  return value as Doc
+  const one = Array.isArray(field.relationTo) ? { relationTo: owner.collection, value: owner.id } : owner.id;
+  let value: unknown = field.hasMany ? [one] : one;
+  for (const seg of on.split('.').reverse()) value = { [seg]: value };
+  return value as Doc;
 }
 
 export function JoinField(props: { field: Field; path: string }) {
-  const { config, handOver } = useApp()
-  const form = useForm()
-  const owner = form.owner
-  const target = findCollection(config, props.field.collection)
-  const on = props.field.on ?? ''
-  const [result, setResult] = useState<ListResult | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [limit, setLimit] = useState(props.field.defaultLimit ?? 10)
-  const onField = target ? fieldAt(target, on) : undefined
+  const { config, handOver } = useApp();
+  const form = useForm();
+  const owner = form.owner;
+  const target = findCollection(config, props.field.collection);
+  const on = props.field.on ?? '';
+  const [result, setResult] = useState<ListResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [limit, setLimit] = useState(props.field.defaultLimit ?? 10);
+  const onField = target ? fieldAt(target, on) : undefined;
 
   useEffect(() => {
-    if (!owner || !target) return
-    let live = true
-    const where = onField && Array.isArray(onField.relationTo) ? { and: [{ [`${on}.relationTo`]: { equals: owner.collection } }, { [`${on}.value`]: { equals: owner.id } }] } : { [on]: { equals: owner.id } }
+    if (!owner || !target) return;
+    let live = true;
+    const where =
+      onField && Array.isArray(onField.relationTo)
+        ? { and: [{ [`${on}.relationTo`]: { equals: owner.collection } }, { [`${on}.value`]: { equals: owner.id } }] }
+        : { [on]: { equals: owner.id } };
     docs
       .list(target.slug, { where, limit, draft: target.drafts })
       .then((r) => live && (setResult(r), setError(null)))
-      .catch((e) => live && setError(message(e)))
+      .catch((e) => live && setError(message(e)));
     return () => {
-      live = false
-    }
-  }, [owner?.collection, owner?.id, target?.slug, limit])
+      live = false;
+    };
+  }, [owner?.collection, owner?.id, target?.slug, limit]);
 
-  const labelId = `${inputId(props.path)}-label`
+  const labelId = `${inputId(props.path)}-label`;
   const create = () => {
-    if (!owner || !target || !onField) return
-    handOver.give('prefill', `/collections/${target.slug}/create`, pointingAt(onField, on, owner))
-    void navigate(`/collections/${target.slug}/create`)
-  }
+    if (!owner || !target || !onField) return;
+    handOver.give('prefill', `/collections/${target.slug}/create`, pointingAt(onField, on, owner));
+    void navigate(`/collections/${target.slug}/create`);
+  };
 
   return (
     <section class="field field-join" data-path={props.path} aria-labelledby={labelId}>
@@ -72,11 +75,15 @@ export function JoinField(props: { field: Field; path: string }) {
         </span>
         {result && <span class="muted small">{result.totalDocs} in all</span>}
       </div>
-      {typeof props.field.admin?.description === 'string' && <p class="field-description">{props.field.admin.description}</p>}
+      {typeof props.field.admin?.description === 'string' && (
+        <p class="field-description">{props.field.admin.description}</p>
+      )}
       {!target ? (
         <p class="field-error">{t('fields.unknownCollection', { slug: String(props.field.collection) })}</p>
       ) : !owner ? (
-        <p class="muted">{t('fields.joinSaveFirst', { label: pluralLabel(target), labelLower: pluralLabel(target).toLowerCase() })}</p>
+        <p class="muted">
+          {t('fields.joinSaveFirst', { label: pluralLabel(target), labelLower: pluralLabel(target).toLowerCase() })}
+        </p>
       ) : error ? (
         <p class="field-error">{error}</p>
       ) : !result ? (
@@ -84,7 +91,9 @@ export function JoinField(props: { field: Field; path: string }) {
       ) : (
         <>
           {result.docs.length === 0 ? (
-            <p class="muted">{t('fields.joinNone', { label: pluralLabel(target), labelLower: pluralLabel(target).toLowerCase() })}</p>
+            <p class="muted">
+              {t('fields.joinNone', { label: pluralLabel(target), labelLower: pluralLabel(target).toLowerCase() })}
+            </p>
           ) : (
             <div class="table-wrap">
               <table class="join-table">
@@ -110,7 +119,11 @@ export function JoinField(props: { field: Field; path: string }) {
             </div>
           )}
           {result.hasNextPage && (
-            <button type="button" class="ghost small" onClick={() => setLimit(limit + (props.field.defaultLimit ?? 10))}>
+            <button
+              type="button"
+              class="ghost small"
+              onClick={() => setLimit(limit + (props.field.defaultLimit ?? 10))}
+            >
               Show more ({result.totalDocs - result.docs.length} left)
             </button>
           )}
@@ -118,9 +131,10 @@ export function JoinField(props: { field: Field; path: string }) {
       )}
       {target && owner && onField && !target.builtIn && (
         <button type="button" class="add-row" onClick={create} disabled={form.disabled}>
-          <Icon name="plus" /> {t('fields.joinNew', { label: singularLabel(target), labelLower: singularLabel(target).toLowerCase() })}
+          <Icon name="plus" />{' '}
+          {t('fields.joinNew', { label: singularLabel(target), labelLower: singularLabel(target).toLowerCase() })}
         </button>
       )}
     </section>
-  )
+  );
 }

@@ -1,17 +1,23 @@
 /** The content locale switch of the list and edit views, shown only where some field is localized. */
-import type { Field } from '../api.ts'
-import { useApp } from '../app-context.ts'
-import { confirmDialog, Icon } from '../ui.tsx'
-import { t } from '../i18n/i18n.ts'
+import type { Field } from '../api.ts';
+import { useApp } from '../app-context.ts';
+import { confirmDialog, Icon } from '../ui.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** Whether any field (at any depth) is localized, i.e. whether a locale switcher means anything here. */
 export function hasLocalizedFields(fields: Field[]): boolean {
-  return fields.some((f) => f.localized || hasLocalizedFields(f.fields ?? []) || (f.tabs ?? []).some((t) => hasLocalizedFields(t.fields)) || (f.blocks ?? []).some((b) => hasLocalizedFields(b.fields)))
+  return fields.some(
+    (f) =>
+      f.localized ||
+      hasLocalizedFields(f.fields ?? []) ||
+      (f.tabs ?? []).some((t) => hasLocalizedFields(t.fields)) ||
+      (f.blocks ?? []).some((b) => hasLocalizedFields(b.fields)),
+  );
 }
 
 export function LocaleSwitcher(props: { dirty: boolean; fields: Field[] }) {
-  const { config, locale, setLocale } = useApp()
-  if (!config.localization || !locale || !hasLocalizedFields(props.fields)) return null
+  const { config, locale, setLocale } = useApp();
+  if (!config.localization || !locale || !hasLocalizedFields(props.fields)) return null;
   return (
     <label class="locale-switch" title={t('locale.content')}>
       <Icon name="globe" />
@@ -19,10 +25,19 @@ export function LocaleSwitcher(props: { dirty: boolean; fields: Field[] }) {
       <select
         value={locale}
         onChange={async (e) => {
-          const next = e.currentTarget.value
-          e.currentTarget.value = locale
-          if (props.dirty && !(await confirmDialog({ title: t('locale.switchTitle'), message: t('locale.switchMessage'), confirm: t('locale.switch'), danger: true }))) return
-          setLocale(next)
+          const next = e.currentTarget.value;
+          e.currentTarget.value = locale;
+          if (
+            props.dirty &&
+            !(await confirmDialog({
+              title: t('locale.switchTitle'),
+              message: t('locale.switchMessage'),
+              confirm: t('locale.switch'),
+              danger: true,
+            }))
+          )
+            return;
+          setLocale(next);
         }}
       >
         {config.localization.locales.map((l) => (
@@ -33,5 +48,5 @@ export function LocaleSwitcher(props: { dirty: boolean; fields: Field[] }) {
         ))}
       </select>
     </label>
-  )
+  );
 }

@@ -2,25 +2,28 @@
  * A rich text field: the Lexical editor is a chunk of its own, fetched the first time a rich text field
  * is on screen, so the admin's first load does not grow with it (docs/admin.md).
  */
-import type { ComponentType } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
-import { fieldLabel, message } from '../format.ts'
-import { ErrorBox, Spinner } from '../ui.tsx'
-import { inputId, type FieldProps } from './form-context.ts'
-import { isReadOnly } from './values.ts'
-import type { EditorProps } from '../richtext/editor.tsx'
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { fieldLabel, message } from '../format.ts';
+import { ErrorBox, Spinner } from '../ui.tsx';
+import { inputId, type FieldProps } from './form-context.ts';
+import { isReadOnly } from './values.ts';
+import type { EditorProps } from '../richtext/editor.tsx';
 
-let loading: Promise<ComponentType<EditorProps>> | null = null
-const loadEditor = () => (loading ??= import('../richtext/editor.tsx').then((m) => m.default))
+let loading: Promise<ComponentType<EditorProps>> | null = null;
+const loadEditor = () => (loading ??= import('../richtext/editor.tsx').then((m) => m.default));
 
 export function RichTextField(props: FieldProps) {
-  const [Editor, setEditor] = useState<ComponentType<EditorProps> | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [Editor, setEditor] = useState<ComponentType<EditorProps> | null>(null);
+  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    loadEditor().then((E) => setEditor(() => E), (e) => setError(message(e)))
-  }, [])
-  if (error) return <ErrorBox error={error} />
-  if (!Editor) return <Spinner />
+    loadEditor().then(
+      (E) => setEditor(() => E),
+      (e) => setError(message(e)),
+    );
+  }, []);
+  if (error) return <ErrorBox error={error} />;
+  if (!Editor) return <Spinner />;
   return (
     <Editor
       id={inputId(props.path)}
@@ -32,5 +35,5 @@ export function RichTextField(props: FieldProps) {
       features={props.field.features ?? undefined}
       blocks={props.field.blocks ?? undefined}
     />
-  )
+  );
 }

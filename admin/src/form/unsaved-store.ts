@@ -3,22 +3,22 @@
  * that ends mid-edit (expired, logged out elsewhere) loses nothing: after logging in again the form
  * offers them back. Removed after a save, an explicit discard, or leaving the page on purpose.
  */
-import type { Doc } from '../api.ts'
+import type { Doc } from '../api.ts';
 
-const PREFIX = 'cms-unsaved:'
+const PREFIX = 'cms-unsaved:';
 
 export interface UnsavedEntry {
-  values: Doc
-  at: string
+  values: Doc;
+  at: string;
 }
 
 export function unsavedKey(userId: unknown, path: string, locale: string | undefined): string {
-  return `${PREFIX}${String(userId)}:${path}${locale ? `@${locale}` : ''}`
+  return `${PREFIX}${String(userId)}:${path}${locale ? `@${locale}` : ''}`;
 }
 
 export function keepUnsaved(key: string, values: Doc): void {
   try {
-    localStorage.setItem(key, JSON.stringify({ values, at: new Date().toISOString() } satisfies UnsavedEntry))
+    localStorage.setItem(key, JSON.stringify({ values, at: new Date().toISOString() } satisfies UnsavedEntry));
   } catch {
     // Storage full or disabled: the form still works, only recovery is lost.
   }
@@ -26,16 +26,16 @@ export function keepUnsaved(key: string, values: Doc): void {
 
 export function readUnsaved(key: string): UnsavedEntry | null {
   try {
-    const entry = JSON.parse(localStorage.getItem(key) ?? 'null') as UnsavedEntry | null
-    return entry && typeof entry.values === 'object' && entry.values ? entry : null
+    const entry = JSON.parse(localStorage.getItem(key) ?? 'null') as UnsavedEntry | null;
+    return entry && typeof entry.values === 'object' && entry.values ? entry : null;
   } catch {
-    return null
+    return null;
   }
 }
 
 export function forgetUnsaved(key: string): void {
   try {
-    localStorage.removeItem(key)
+    localStorage.removeItem(key);
   } catch {
     // Nothing kept.
   }

@@ -1,5 +1,5 @@
 /** German: the words of the pages loaded lazily, a chunk of its own. */
-import type { PageCatalogue } from './i18n.ts'
+import type { PageCatalogue } from './i18n.ts';
 
 const de: PageCatalogue = {
   'edit.missing': '{label}: nicht vorhanden (oder für Sie nicht sichtbar).',
@@ -27,7 +27,8 @@ const de: PageCatalogue = {
   'edit.save': 'Speichern',
   'edit.copyKeyNow': 'Kopieren Sie diesen Schlüssel jetzt; er wird nur einmal angezeigt:',
   'edit.copyKey': 'Schlüssel kopieren',
-  'edit.inviteNote': 'Senden Sie diesen Einladungslink an den neuen Benutzer (7 Tage gültig; er wurde auch per E-Mail verschickt, falls E-Mail eingerichtet ist):',
+  'edit.inviteNote':
+    'Senden Sie diesen Einladungslink an den neuen Benutzer (7 Tage gültig; er wurde auch per E-Mail verschickt, falls E-Mail eingerichtet ist):',
   'edit.copyInvite': 'Einladungslink kopieren',
   'edit.detailsLabel': 'Dokumentdetails',
   'edit.id': 'ID',
@@ -41,7 +42,8 @@ const de: PageCatalogue = {
   'drafts.draft': 'Entwurf',
   'drafts.pending': 'Änderungen ausstehend',
   'drafts.discardTitle': 'Entwurf verwerfen?',
-  'drafts.discardMessage': 'Die ausstehenden Änderungen werden entfernt und das Formular zeigt wieder den veröffentlichten Inhalt.',
+  'drafts.discardMessage':
+    'Die ausstehenden Änderungen werden entfernt und das Formular zeigt wieder den veröffentlichten Inhalt.',
   'drafts.unsavedLost': 'Ihre ungespeicherten Änderungen gehen ebenfalls verloren.',
   'drafts.discard': 'Entwurf verwerfen',
   'drafts.unpublished': 'Veröffentlichung aufgehoben',
@@ -51,23 +53,28 @@ const de: PageCatalogue = {
   'drafts.publishChanges': 'Änderungen veröffentlichen',
   'drafts.publish': 'Veröffentlichen',
   'autosave.saving': 'Automatisch speichern…',
-  'autosave.offline': 'Offline: Änderungen bleiben in diesem Browser und werden gespeichert, sobald der Server wieder erreichbar ist',
+  'autosave.offline':
+    'Offline: Änderungen bleiben in diesem Browser und werden gespeichert, sobald der Server wieder erreichbar ist',
   'autosave.failed': 'Automatisches Speichern fehlgeschlagen',
   'autosave.savedAt': 'Entwurf automatisch gespeichert um {time}',
   'lock.someoneElse': 'Jemand anderes',
   'lock.takeOverTitle': 'Bearbeitung übernehmen?',
-  'lock.takeOverMessage': '{who} bearbeitet dieses Dokument. Wenn Sie übernehmen, können die ungespeicherten Änderungen dort nicht mehr gespeichert werden (sie bleiben in deren Browser erhalten).',
+  'lock.takeOverMessage':
+    '{who} bearbeitet dieses Dokument. Wenn Sie übernehmen, können die ungespeicherten Änderungen dort nicht mehr gespeichert werden (sie bleiben in deren Browser erhalten).',
   'lock.takeOver': 'Übernehmen',
   'lock.editingNow': 'Sie bearbeiten jetzt',
   'lock.isEditing': '{who} bearbeitet',
-  'lock.readOnly': 'dieses Dokument gerade. Für Sie ist es schreibgeschützt, bis die Person es verlässt oder Sie übernehmen.',
+  'lock.readOnly':
+    'dieses Dokument gerade. Für Sie ist es schreibgeschützt, bis die Person es verlässt oder Sie übernehmen.',
   'lock.tookOver': '{who} hat dieses Dokument übernommen.',
-  'lock.lost': 'Ihre Änderungen bleiben in diesem Browser; kopieren Sie, was Sie brauchen, bevor Sie die Seite verlassen.',
+  'lock.lost':
+    'Ihre Änderungen bleiben in diesem Browser; kopieren Sie, was Sie brauchen, bevor Sie die Seite verlassen.',
   'trash.moveTitle': 'In den Papierkorb verschieben?',
   'trash.moveMessage': '„{title}“ wird in den Papierkorb verschoben und kann von dort wiederhergestellt werden.',
   'trash.forGood': 'Endgültig löschen (ohne Papierkorb)',
   'form.leaveTitle': 'Ohne Speichern verlassen?',
-  'form.leaveMessage': 'Sie haben ungespeicherte Änderungen auf dieser Seite. Sie gehen verloren, wenn Sie die Seite verlassen.',
+  'form.leaveMessage':
+    'Sie haben ungespeicherte Änderungen auf dieser Seite. Sie gehen verloren, wenn Sie die Seite verlassen.',
   'form.leave': 'Seite verlassen',
   'form.stay': 'Bleiben',
   'form.row': 'Zeile {n}',
@@ -75,7 +82,8 @@ const de: PageCatalogue = {
   'form.needAttention.other': '{n} Felder müssen überprüft werden.',
   'live.changedBy': 'Geändert von {name}',
   'live.changedElsewhere': 'Anderswo geändert',
-  'live.whileEditing': 'während Sie bearbeitet haben. Speichern würde diese Änderung in den von Ihnen bearbeiteten Feldern überschreiben.',
+  'live.whileEditing':
+    'während Sie bearbeitet haben. Speichern würde diese Änderung in den von Ihnen bearbeiteten Feldern überschreiben.',
   'live.load': 'Deren Änderung laden',
   'live.keep': 'Meine Änderungen behalten',
   'live.deleted': 'Anderswo gelöscht',
@@ -88,7 +96,8 @@ const de: PageCatalogue = {
   'copy.explainAfter': 'ersetzen die in der gewählten Sprachversion.',
   'copy.explainAfterDraft': 'ersetzen die in der gewählten Sprachversion, als Entwurf gespeichert.',
   'copy.target': 'Ziel-Sprachversion',
-  'versions.outcomeDraftKeep': 'Der am {date} gespeicherte Inhalt wird zum ausstehenden Entwurf; der veröffentlichte Inhalt ändert sich nicht.',
+  'versions.outcomeDraftKeep':
+    'Der am {date} gespeicherte Inhalt wird zum ausstehenden Entwurf; der veröffentlichte Inhalt ändert sich nicht.',
   'versions.outcomePublished': 'Der am {date} gespeicherte Inhalt wird zum veröffentlichten Dokument.',
   'versions.outcomeDraft': 'Der am {date} gespeicherte Inhalt wird zum ausstehenden Entwurf.',
   'versions.unsavedLost': 'Ihre ungespeicherten Änderungen gehen verloren.',
@@ -148,7 +157,8 @@ const de: PageCatalogue = {
   'fields.addBelow': 'Darunter hinzufügen',
   'fields.duplicateNamed': '{title} duplizieren',
   'fields.remove': 'Entfernen',
-  'fields.unknownBlock': 'Der Blocktyp „{type}“ dieser Zeile steht nicht in der Konfiguration; er bleibt unverändert erhalten.',
+  'fields.unknownBlock':
+    'Der Blocktyp „{type}“ dieser Zeile steht nicht in der Konfiguration; er bleibt unverändert erhalten.',
   'fields.addAnotherBlock': 'Weiteren Block hinzufügen',
   'fields.addBlock': 'Block hinzufügen',
   'fields.filterBlocks': 'Blöcke filtern',
@@ -162,7 +172,8 @@ const de: PageCatalogue = {
   'fields.addOption': '+ Hinzufügen…',
   'fields.codeTab': 'Tab fügt einen Tabulator ein; drücken Sie Escape und dann Tab, um weiterzugehen.',
   'fields.unknownCollection': 'Unbekannte Sammlung „{slug}“.',
-  'fields.joinSaveFirst': 'Speichern Sie dieses Dokument zuerst; dann erscheinen hier die {label}, die darauf verweisen.',
+  'fields.joinSaveFirst':
+    'Speichern Sie dieses Dokument zuerst; dann erscheinen hier die {label}, die darauf verweisen.',
   'fields.joinNone': 'Noch keine {label} verweisen hierher.',
   'fields.joinNew': '{label} hier anlegen',
   'fields.coordinates': 'Koordinaten',
@@ -289,7 +300,8 @@ const de: PageCatalogue = {
   'scheduled.cancelIt': 'Abbrechen',
   'scheduled.cancelled': 'Geplante Aktion abgebrochen',
   'scheduled.title': 'Geplant',
-  'scheduled.intro': 'Veröffentlichungen und Depublizierungen, die auf ihren Zeitpunkt warten, über alle Sammlungen und Globals hinweg.',
+  'scheduled.intro':
+    'Veröffentlichungen und Depublizierungen, die auf ihren Zeitpunkt warten, über alle Sammlungen und Globals hinweg.',
   'scheduled.none': 'Nichts ist geplant.',
   'scheduled.when': 'Wann',
   'scheduled.document': 'Dokument',
@@ -308,7 +320,8 @@ const de: PageCatalogue = {
   'audit.nobody': 'niemand',
   'audit.userN': 'Benutzer #{id}',
   'audit.title': 'Änderungsprotokoll',
-  'audit.intro': 'Jede Änderung: wer sie vorgenommen hat, wie und was sich geändert hat. Passwörter, Schlüssel und verborgene Felder werden nie aufgezeichnet.',
+  'audit.intro':
+    'Jede Änderung: wer sie vorgenommen hat, wie und was sich geändert hat. Passwörter, Schlüssel und verborgene Felder werden nie aufgezeichnet.',
   'audit.user': 'Benutzer',
   'audit.anyone': 'Alle',
   'audit.collection': 'Sammlung',
@@ -339,7 +352,8 @@ const de: PageCatalogue = {
   'assistant.write': 'Lesen und Entwürfe schreiben',
   'assistant.defaultName': 'Assistent',
   'assistant.title': 'Assistenten verbinden',
-  'assistant.intro': 'KI-Assistenten (Claude, Cursor, VS Code und andere, die MCP sprechen) können hier Inhalte mit einem Schlüssel lesen und bearbeiten, der auf Ihre Auswahl beschränkt ist. Was sie in Sammlungen mit Entwürfen speichern, bleibt ein Entwurf, bis jemand veröffentlicht – es sei denn, Sie erlauben ihnen das Veröffentlichen.',
+  'assistant.intro':
+    'KI-Assistenten (Claude, Cursor, VS Code und andere, die MCP sprechen) können hier Inhalte mit einem Schlüssel lesen und bearbeiten, der auf Ihre Auswahl beschränkt ist. Was sie in Sammlungen mit Entwürfen speichern, bleibt ein Entwurf, bis jemand veröffentlicht – es sei denn, Sie erlauben ihnen das Veröffentlichen.',
   'assistant.address': 'MCP-Adresse:',
   'assistant.copyAddress': 'MCP-Adresse kopieren',
   'assistant.keyName': 'Name des Schlüssels',
@@ -347,7 +361,8 @@ const de: PageCatalogue = {
   'assistant.accessTo': 'Zugriff auf {label}',
   'assistant.publish': 'Auch veröffentlichen, depublizieren, planen und löschen, wo er schreiben darf',
   'assistant.create': 'Schlüssel erstellen und Einrichtung anzeigen',
-  'assistant.shownOnce': 'Der Schlüssel wird nur jetzt angezeigt. Fügen Sie eines dieser Beispiele in die Einstellungen Ihres Assistenten ein:',
+  'assistant.shownOnce':
+    'Der Schlüssel wird nur jetzt angezeigt. Fügen Sie eines dieser Beispiele in die Einstellungen Ihres Assistenten ein:',
   'assistant.copyKey': 'Schlüssel kopieren',
   'assistant.copySetup': '{client}-Einrichtung kopieren',
   'assistant.another': 'Weiteren Schlüssel erstellen',
@@ -381,7 +396,8 @@ const de: PageCatalogue = {
   'security.qrLabel': 'QR-Code zum Scannen mit Ihrer Authenticator-App',
   'security.qrLoading': 'QR-Code wird geladen…',
   'security.twoFactor': 'Zwei-Faktor-Anmeldung',
-  'security.codesIntro': 'Die Zwei-Faktor-Anmeldung ist aktiv. Bewahren Sie diese Wiederherstellungscodes sicher auf; jeder funktioniert einmal, und sie werden nur jetzt angezeigt:',
+  'security.codesIntro':
+    'Die Zwei-Faktor-Anmeldung ist aktiv. Bewahren Sie diese Wiederherstellungscodes sicher auf; jeder funktioniert einmal, und sie werden nur jetzt angezeigt:',
   'security.continue': 'Weiter',
   'security.isOn': 'Die Zwei-Faktor-Anmeldung ist aktiv.',
   'security.isOff': 'Die Zwei-Faktor-Anmeldung ist deaktiviert.',
@@ -407,7 +423,8 @@ const de: PageCatalogue = {
   'userAccount.copyLink': 'Link kopieren',
   'userAccount.validUntil': 'Gültig bis {date}. Wer ihn öffnet, wählt das Passwort.',
   'userAccount.resetTitle': 'Zwei-Faktor-Anmeldung zurücksetzen?',
-  'userAccount.resetMessage': '{label} meldet sich nur mit dem Passwort an, bis die Zwei-Faktor-Anmeldung erneut eingerichtet ist.',
+  'userAccount.resetMessage':
+    '{label} meldet sich nur mit dem Passwort an, bis die Zwei-Faktor-Anmeldung erneut eingerichtet ist.',
   'userAccount.resetTwoFactor': 'Zwei-Faktor zurücksetzen',
   'userAccount.resetDone': 'Zwei-Faktor-Anmeldung zurückgesetzt',
   'userAccount.sessions': 'Sitzungen',
@@ -419,7 +436,8 @@ const de: PageCatalogue = {
   'password.mismatch': 'Die Passwörter stimmen nicht überein.',
   'password.change': 'Passwort ändern',
   'password.atLeast': 'Mindestens {n} Zeichen.',
-  'password.invite': ' Oder lassen Sie beide leer, um einzuladen: Sie erhalten einen Link (7 Tage gültig, bei eingerichtetem E-Mail-Versand auch per E-Mail), über den die neue Person ein Passwort wählt.',
+  'password.invite':
+    ' Oder lassen Sie beide leer, um einzuladen: Sie erhalten einen Link (7 Tage gültig, bei eingerichtetem E-Mail-Versand auch per E-Mail), über den die neue Person ein Passwort wählt.',
   'password.ownSessions': ' Sie bleiben hier angemeldet; Ihre anderen Sitzungen enden.',
   'password.userSessions': ' Alle Sitzungen dieser Person enden.',
   'password.confirm': 'Passwort bestätigen',
@@ -440,7 +458,8 @@ const de: PageCatalogue = {
   'upload.typeRefused': '{name}: Dateien vom Typ {type} werden nicht angenommen (erlaubt: {allowed}).',
   'upload.failed': 'Der Upload ist fehlgeschlagen: Der Server ist nicht erreichbar.',
   'upload.cancelled': 'Upload abgebrochen.',
-  'form.recovered': 'Änderungen, die Sie hier am {date} eingegeben haben, wurden nie gespeichert (die Sitzung endete oder die Seite wurde geschlossen).',
+  'form.recovered':
+    'Änderungen, die Sie hier am {date} eingegeben haben, wurden nie gespeichert (die Sitzung endete oder die Seite wurde geschlossen).',
   'form.restoreUnsaved': 'Nicht gespeicherte Änderungen wiederherstellen',
   'form.discardThem': 'Verwerfen',
   'rt.bold': 'Fett',
@@ -463,7 +482,8 @@ const de: PageCatalogue = {
   'rt.collection': 'Sammlung',
   'rt.document': 'Dokument',
   'rt.searchIn': '{label} suchen…',
-  'rt.badUrl': 'Geben Sie eine Webadresse (https://…), eine E-Mail-Adresse (mailto:…), eine Telefonnummer (tel:…) oder einen Pfad (/…) an.',
+  'rt.badUrl':
+    'Geben Sie eine Webadresse (https://…), eine E-Mail-Adresse (mailto:…), eine Telefonnummer (tel:…) oder einen Pfad (/…) an.',
   'rt.chooseDocument': 'Wählen Sie ein Dokument.',
   'rt.editLink': 'Link bearbeiten',
   'rt.addLink': 'Link hinzufügen',
@@ -486,6 +506,6 @@ const de: PageCatalogue = {
   'rt.remove': 'Entfernen',
   'rt.imageEmbed': 'Bild: Medium {id}',
   'rt.documentEmbed': 'Dokument: {collection} {id}',
-}
+};
 
-export default de
+export default de;

@@ -1,5 +1,5 @@
 /** German: a chunk of its own, fetched when the reader's language is German (i18n.ts). */
-import type { Catalogue } from './i18n.ts'
+import type { Catalogue } from './i18n.ts';
 
 const de: Catalogue = {
   'shell.notFound': 'Nicht gefunden',
@@ -45,7 +45,8 @@ const de: Catalogue = {
   'account.language': 'Sprache',
   'account.languageLabel': 'Sprache der Verwaltung',
   'account.languageBrowser': 'Wie im Browser',
-  'account.languageHint': 'Wird in diesem Browser gespeichert. Datums- und Zahlenformate richten sich ebenfalls danach.',
+  'account.languageHint':
+    'Wird in diesem Browser gespeichert. Datums- und Zahlenformate richten sich ebenfalls danach.',
   'account.securityTitle': 'Anmeldung und Sicherheit',
   'auth.twoFactorTitle': 'Zwei-Faktor-Anmeldung',
   'auth.login': 'Anmelden',
@@ -142,7 +143,8 @@ const de: Catalogue = {
   'bulk.save': 'Speichern',
   'bulk.fieldToSet': 'Zu setzendes Feld',
   'bulk.everyGets': 'Jedes ausgewählte Dokument erhält diesen Wert.',
-  'bulk.everyGetsDraft': 'Jedes ausgewählte Dokument erhält diesen Wert in einem neuen Entwurf; veröffentlichen Sie die Dokumente, damit er live geht.',
+  'bulk.everyGetsDraft':
+    'Jedes ausgewählte Dokument erhält diesen Wert in einem neuen Entwurf; veröffentlichen Sie die Dokumente, damit er live geht.',
   'filter.none': 'Keine Filter: Alle Dokumente werden angezeigt.',
   'filter.and': 'und',
   'filter.fieldOf': 'Feld von Filter {n}',
@@ -195,7 +197,8 @@ const de: Catalogue = {
   'auth.twoFactorCode': 'Code der Zwei-Faktor-Anmeldung',
   'auth.twoFactorCodeHint': 'Der 6-stellige Code aus Ihrer Authenticator-App oder ein Wiederherstellungscode.',
   'auth.forgotTitle': 'Passwort vergessen',
-  'auth.forgotIntro': 'Geben Sie Ihre E-Mail-Adresse ein; wir senden Ihnen einen Link, um ein neues Passwort zu wählen.',
+  'auth.forgotIntro':
+    'Geben Sie Ihre E-Mail-Adresse ein; wir senden Ihnen einen Link, um ein neues Passwort zu wählen.',
   'auth.sending': 'Wird gesendet…',
   'auth.sendLink': 'Link senden',
   'auth.backToLogin': 'Zurück zur Anmeldung',
@@ -209,6 +212,6 @@ const de: Catalogue = {
   'errors.tooLarge': 'Die Datei ist zu groß.',
   'errors.unreachable': 'Der Server ist nicht erreichbar.',
   'errors.requestFailed': 'Anfrage fehlgeschlagen ({status}).',
-}
+};
 
-export default de
+export default de;

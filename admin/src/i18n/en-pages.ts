@@ -54,7 +54,8 @@ const en = {
   'autosave.savedAt': 'Draft autosaved at {time}',
   'lock.someoneElse': 'Someone else',
   'lock.takeOverTitle': 'Take over editing?',
-  'lock.takeOverMessage': '{who} is editing this document. If you take over, their unsaved changes cannot be saved here (they keep them in their browser).',
+  'lock.takeOverMessage':
+    '{who} is editing this document. If you take over, their unsaved changes cannot be saved here (they keep them in their browser).',
   'lock.takeOver': 'Take over',
   'lock.editingNow': 'You are editing now',
   'lock.isEditing': '{who} is editing',
@@ -146,7 +147,7 @@ const en = {
   'fields.addBelow': 'Add below',
   'fields.duplicateNamed': 'Duplicate {title}',
   'fields.remove': 'Remove',
-  'fields.unknownBlock': 'This row\'s block type “{type}” is not in the config; it is kept as it is.',
+  'fields.unknownBlock': "This row's block type “{type}” is not in the config; it is kept as it is.",
   'fields.addAnotherBlock': 'Add another block',
   'fields.addBlock': 'Add a block',
   'fields.filterBlocks': 'Filter blocks',
@@ -306,7 +307,8 @@ const en = {
   'audit.nobody': 'nobody',
   'audit.userN': 'user #{id}',
   'audit.title': 'Audit log',
-  'audit.intro': 'Every write: who made it, how, and what it changed. Passwords, keys and hidden fields are never recorded.',
+  'audit.intro':
+    'Every write: who made it, how, and what it changed. Passwords, keys and hidden fields are never recorded.',
   'audit.user': 'User',
   'audit.anyone': 'Anyone',
   'audit.collection': 'Collection',
@@ -337,7 +339,8 @@ const en = {
   'assistant.write': 'Read and write drafts',
   'assistant.defaultName': 'Assistant',
   'assistant.title': 'Connect an assistant',
-  'assistant.intro': 'AI assistants (Claude, Cursor, VS Code and others that speak MCP) can read and edit content here with a key limited to what you choose. Their saves on collections with drafts stay drafts until someone publishes, unless you let them publish.',
+  'assistant.intro':
+    'AI assistants (Claude, Cursor, VS Code and others that speak MCP) can read and edit content here with a key limited to what you choose. Their saves on collections with drafts stay drafts until someone publishes, unless you let them publish.',
   'assistant.address': 'MCP address:',
   'assistant.copyAddress': 'Copy the MCP address',
   'assistant.keyName': 'Key name',
@@ -345,7 +348,7 @@ const en = {
   'assistant.accessTo': 'Access to {label}',
   'assistant.publish': 'Also publish, unpublish, schedule and delete where it may write',
   'assistant.create': 'Create key and show the setup',
-  'assistant.shownOnce': 'The key is shown only now. Paste one of these into your assistant\'s settings:',
+  'assistant.shownOnce': "The key is shown only now. Paste one of these into your assistant's settings:",
   'assistant.copyKey': 'Copy the key',
   'assistant.copySetup': 'Copy the {client} setup',
   'assistant.another': 'Make another key',
@@ -379,7 +382,8 @@ const en = {
   'security.qrLabel': 'QR code to scan with your authenticator app',
   'security.qrLoading': 'Loading the QR code…',
   'security.twoFactor': 'Two-factor sign-in',
-  'security.codesIntro': 'Two-factor sign-in is on. Keep these recovery codes somewhere safe; each works once, and they are shown only now:',
+  'security.codesIntro':
+    'Two-factor sign-in is on. Keep these recovery codes somewhere safe; each works once, and they are shown only now:',
   'security.continue': 'Continue',
   'security.isOn': 'Two-factor sign-in is on.',
   'security.isOff': 'Two-factor sign-in is off.',
@@ -417,7 +421,8 @@ const en = {
   'password.mismatch': 'The passwords do not match.',
   'password.change': 'Change password',
   'password.atLeast': 'At least {n} characters.',
-  'password.invite': ' Or leave both empty to invite: you get a link (valid 7 days, also mailed when email is set up) where the new user chooses one.',
+  'password.invite':
+    ' Or leave both empty to invite: you get a link (valid 7 days, also mailed when email is set up) where the new user chooses one.',
   'password.ownSessions': ' You stay logged in here; your other sessions end.',
   'password.userSessions': ' All of this user’s sessions end.',
   'password.confirm': 'Confirm password',
@@ -484,6 +489,6 @@ const en = {
   'rt.remove': 'Remove',
   'rt.imageEmbed': 'Image: media {id}',
   'rt.documentEmbed': 'Document: {collection} {id}',
-}
+};
 
-export default en
+export default en;

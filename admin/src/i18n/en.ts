@@ -207,6 +207,6 @@ const en = {
   'errors.tooLarge': 'The file is too large.',
   'errors.unreachable': 'The server cannot be reached.',
   'errors.requestFailed': 'Request failed ({status}).',
-}
+};
 
-export default en
+export default en;

@@ -1,5 +1,5 @@
 /** Spanish: the words of the pages loaded lazily, a chunk of its own. */
-import type { PageCatalogue } from './i18n.ts'
+import type { PageCatalogue } from './i18n.ts';
 
 const es: PageCatalogue = {
   'edit.missing': 'Este {labelLower} no existe (o no puede verlo).',
@@ -27,7 +27,8 @@ const es: PageCatalogue = {
   'edit.save': 'Guardar',
   'edit.copyKeyNow': 'Copie esta clave ahora; solo se muestra una vez:',
   'edit.copyKey': 'Copiar clave',
-  'edit.inviteNote': 'Envíe este enlace de invitación al nuevo usuario (válido 7 días; también se envió por correo si el correo está configurado):',
+  'edit.inviteNote':
+    'Envíe este enlace de invitación al nuevo usuario (válido 7 días; también se envió por correo si el correo está configurado):',
   'edit.copyInvite': 'Copiar enlace de invitación',
   'edit.detailsLabel': 'Detalles del documento',
   'edit.id': 'ID',
@@ -41,7 +42,8 @@ const es: PageCatalogue = {
   'drafts.draft': 'borrador',
   'drafts.pending': 'cambios pendientes',
   'drafts.discardTitle': '¿Descartar el borrador?',
-  'drafts.discardMessage': 'Los cambios pendientes se eliminan y el formulario vuelve a mostrar el contenido publicado.',
+  'drafts.discardMessage':
+    'Los cambios pendientes se eliminan y el formulario vuelve a mostrar el contenido publicado.',
   'drafts.unsavedLost': 'Sus cambios sin guardar también se pierden.',
   'drafts.discard': 'Descartar borrador',
   'drafts.unpublished': 'Despublicado',
@@ -56,7 +58,8 @@ const es: PageCatalogue = {
   'autosave.savedAt': 'Borrador guardado automáticamente a las {time}',
   'lock.someoneElse': 'Otra persona',
   'lock.takeOverTitle': '¿Tomar el control de la edición?',
-  'lock.takeOverMessage': '{who} está editando este documento. Si toma el control, sus cambios sin guardar no podrán guardarse aquí (se conservan en su navegador).',
+  'lock.takeOverMessage':
+    '{who} está editando este documento. Si toma el control, sus cambios sin guardar no podrán guardarse aquí (se conservan en su navegador).',
   'lock.takeOver': 'Tomar el control',
   'lock.editingNow': 'Ahora está editando',
   'lock.isEditing': '{who} está editando',
@@ -88,7 +91,8 @@ const es: PageCatalogue = {
   'copy.explainAfter': 'reemplazan los del idioma elegido.',
   'copy.explainAfterDraft': 'reemplazan los del idioma elegido, guardados como borrador.',
   'copy.target': 'Idioma de destino',
-  'versions.outcomeDraftKeep': 'El contenido guardado el {date} pasa a ser el borrador pendiente; lo publicado no cambia.',
+  'versions.outcomeDraftKeep':
+    'El contenido guardado el {date} pasa a ser el borrador pendiente; lo publicado no cambia.',
   'versions.outcomePublished': 'El contenido guardado el {date} pasa a ser el documento publicado.',
   'versions.outcomeDraft': 'El contenido guardado el {date} pasa a ser el borrador pendiente.',
   'versions.unsavedLost': 'Sus cambios sin guardar se perderán.',
@@ -308,7 +312,8 @@ const es: PageCatalogue = {
   'audit.nobody': 'nadie',
   'audit.userN': 'usuario n.º {id}',
   'audit.title': 'Registro de auditoría',
-  'audit.intro': 'Cada escritura: quién la hizo, cómo y qué cambió. Las contraseñas, las claves y los campos ocultos nunca se registran.',
+  'audit.intro':
+    'Cada escritura: quién la hizo, cómo y qué cambió. Las contraseñas, las claves y los campos ocultos nunca se registran.',
   'audit.user': 'Usuario',
   'audit.anyone': 'Cualquiera',
   'audit.collection': 'Colección',
@@ -339,7 +344,8 @@ const es: PageCatalogue = {
   'assistant.write': 'Leer y escribir borradores',
   'assistant.defaultName': 'Asistente',
   'assistant.title': 'Conectar un asistente',
-  'assistant.intro': 'Los asistentes de IA (Claude, Cursor, VS Code y otros que hablan MCP) pueden leer y editar contenido aquí con una clave limitada a lo que usted elija. Lo que guarden en colecciones con borradores sigue siendo borrador hasta que alguien publique, salvo que usted les permita publicar.',
+  'assistant.intro':
+    'Los asistentes de IA (Claude, Cursor, VS Code y otros que hablan MCP) pueden leer y editar contenido aquí con una clave limitada a lo que usted elija. Lo que guarden en colecciones con borradores sigue siendo borrador hasta que alguien publique, salvo que usted les permita publicar.',
   'assistant.address': 'Dirección MCP:',
   'assistant.copyAddress': 'Copiar la dirección MCP',
   'assistant.keyName': 'Nombre de la clave',
@@ -347,7 +353,8 @@ const es: PageCatalogue = {
   'assistant.accessTo': 'Acceso a {label}',
   'assistant.publish': 'También publicar, despublicar, programar y eliminar donde pueda escribir',
   'assistant.create': 'Crear la clave y mostrar la configuración',
-  'assistant.shownOnce': 'La clave solo se muestra ahora. Pegue uno de estos fragmentos en la configuración de su asistente:',
+  'assistant.shownOnce':
+    'La clave solo se muestra ahora. Pegue uno de estos fragmentos en la configuración de su asistente:',
   'assistant.copyKey': 'Copiar la clave',
   'assistant.copySetup': 'Copiar la configuración de {client}',
   'assistant.another': 'Crear otra clave',
@@ -381,7 +388,8 @@ const es: PageCatalogue = {
   'security.qrLabel': 'Código QR para escanear con su aplicación de autenticación',
   'security.qrLoading': 'Cargando el código QR…',
   'security.twoFactor': 'Inicio de sesión en dos pasos',
-  'security.codesIntro': 'El inicio de sesión en dos pasos está activado. Guarde estos códigos de recuperación en un lugar seguro; cada uno sirve una vez y solo se muestran ahora:',
+  'security.codesIntro':
+    'El inicio de sesión en dos pasos está activado. Guarde estos códigos de recuperación en un lugar seguro; cada uno sirve una vez y solo se muestran ahora:',
   'security.continue': 'Continuar',
   'security.isOn': 'El inicio de sesión en dos pasos está activado.',
   'security.isOff': 'El inicio de sesión en dos pasos está desactivado.',
@@ -419,7 +427,8 @@ const es: PageCatalogue = {
   'password.mismatch': 'Las contraseñas no coinciden.',
   'password.change': 'Cambiar la contraseña',
   'password.atLeast': 'Al menos {n} caracteres.',
-  'password.invite': ' O deje ambos vacíos para invitar: obtendrá un enlace (válido 7 días, también enviado por correo si está configurado) donde la persona nueva elige una.',
+  'password.invite':
+    ' O deje ambos vacíos para invitar: obtendrá un enlace (válido 7 días, también enviado por correo si está configurado) donde la persona nueva elige una.',
   'password.ownSessions': ' Seguirá con la sesión iniciada aquí; sus demás sesiones terminan.',
   'password.userSessions': ' Todas las sesiones de este usuario terminan.',
   'password.confirm': 'Confirmar la contraseña',
@@ -440,7 +449,8 @@ const es: PageCatalogue = {
   'upload.typeRefused': '{name}: no se aceptan archivos de tipo {type} (permitidos: {allowed}).',
   'upload.failed': 'La subida falló: no se puede contactar con el servidor.',
   'upload.cancelled': 'Subida cancelada.',
-  'form.recovered': 'Los cambios que escribió aquí el {date} nunca se guardaron (la sesión terminó o la página se cerró).',
+  'form.recovered':
+    'Los cambios que escribió aquí el {date} nunca se guardaron (la sesión terminó o la página se cerró).',
   'form.restoreUnsaved': 'Restaurar los cambios sin guardar',
   'form.discardThem': 'Descartarlos',
   'rt.bold': 'Negrita',
@@ -486,6 +496,6 @@ const es: PageCatalogue = {
   'rt.remove': 'Quitar',
   'rt.imageEmbed': 'Imagen: medio {id}',
   'rt.documentEmbed': 'Documento: {collection} {id}',
-}
+};
 
-export default es
+export default es;

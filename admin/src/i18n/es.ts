@@ -1,5 +1,5 @@
 /** Spanish: a chunk of its own, fetched when the reader's language is Spanish (i18n.ts). */
-import type { Catalogue } from './i18n.ts'
+import type { Catalogue } from './i18n.ts';
 
 const es: Catalogue = {
   'shell.notFound': 'No encontrado',
@@ -142,7 +142,8 @@ const es: Catalogue = {
   'bulk.save': 'Guardar',
   'bulk.fieldToSet': 'Campo que se fijará',
   'bulk.everyGets': 'Cada documento seleccionado recibe este valor.',
-  'bulk.everyGetsDraft': 'Cada documento seleccionado recibe este valor en un nuevo borrador; publíquelos para que entre en vigor.',
+  'bulk.everyGetsDraft':
+    'Cada documento seleccionado recibe este valor en un nuevo borrador; publíquelos para que entre en vigor.',
   'filter.none': 'Sin filtros: se muestran todos los documentos.',
   'filter.and': 'y',
   'filter.fieldOf': 'Campo del filtro {n}',
@@ -209,6 +210,6 @@ const es: Catalogue = {
   'errors.tooLarge': 'El archivo es demasiado grande.',
   'errors.unreachable': 'No se puede contactar con el servidor.',
   'errors.requestFailed': 'La solicitud falló ({status}).',
-}
+};
 
-export default es
+export default es;

@@ -1,5 +1,5 @@
 /** French: the words of the pages loaded lazily, a chunk of its own. */
-import type { PageCatalogue } from './i18n.ts'
+import type { PageCatalogue } from './i18n.ts';
 
 const fr: PageCatalogue = {
   'edit.missing': 'Ce {labelLower} n’existe pas (ou vous ne pouvez pas le voir).',
@@ -27,7 +27,8 @@ const fr: PageCatalogue = {
   'edit.save': 'Enregistrer',
   'edit.copyKeyNow': 'Copiez cette clé maintenant ; elle n’est affichée qu’une fois :',
   'edit.copyKey': 'Copier la clé',
-  'edit.inviteNote': 'Envoyez ce lien d’invitation au nouvel utilisateur (valable 7 jours ; il a aussi été envoyé par e-mail si l’e-mail est configuré) :',
+  'edit.inviteNote':
+    'Envoyez ce lien d’invitation au nouvel utilisateur (valable 7 jours ; il a aussi été envoyé par e-mail si l’e-mail est configuré) :',
   'edit.copyInvite': 'Copier le lien d’invitation',
   'edit.detailsLabel': 'Détails du document',
   'edit.id': 'ID',
@@ -41,7 +42,8 @@ const fr: PageCatalogue = {
   'drafts.draft': 'brouillon',
   'drafts.pending': 'modifications en attente',
   'drafts.discardTitle': 'Abandonner le brouillon ?',
-  'drafts.discardMessage': 'Les modifications en attente sont supprimées et le formulaire affiche de nouveau le contenu publié.',
+  'drafts.discardMessage':
+    'Les modifications en attente sont supprimées et le formulaire affiche de nouveau le contenu publié.',
   'drafts.unsavedLost': 'Vos modifications non enregistrées sont aussi perdues.',
   'drafts.discard': 'Abandonner le brouillon',
   'drafts.unpublished': 'Dépublié',
@@ -51,18 +53,22 @@ const fr: PageCatalogue = {
   'drafts.publishChanges': 'Publier les modifications',
   'drafts.publish': 'Publier',
   'autosave.saving': 'Enregistrement automatique…',
-  'autosave.offline': 'Hors ligne : les modifications sont conservées dans ce navigateur et enregistrées au retour du serveur',
+  'autosave.offline':
+    'Hors ligne : les modifications sont conservées dans ce navigateur et enregistrées au retour du serveur',
   'autosave.failed': 'Échec de l’enregistrement automatique',
   'autosave.savedAt': 'Brouillon enregistré automatiquement à {time}',
   'lock.someoneElse': 'Quelqu’un d’autre',
   'lock.takeOverTitle': 'Prendre la main ?',
-  'lock.takeOverMessage': '{who} modifie ce document. Si vous prenez la main, ses modifications non enregistrées ne pourront plus être enregistrées ici (elles restent dans son navigateur).',
+  'lock.takeOverMessage':
+    '{who} modifie ce document. Si vous prenez la main, ses modifications non enregistrées ne pourront plus être enregistrées ici (elles restent dans son navigateur).',
   'lock.takeOver': 'Prendre la main',
   'lock.editingNow': 'Vous modifiez maintenant',
   'lock.isEditing': '{who} modifie',
-  'lock.readOnly': 'ce document. Il est en lecture seule pour vous jusqu’à son départ ou jusqu’à ce que vous preniez la main.',
+  'lock.readOnly':
+    'ce document. Il est en lecture seule pour vous jusqu’à son départ ou jusqu’à ce que vous preniez la main.',
   'lock.tookOver': '{who} a pris la main',
-  'lock.lost': 'sur ce document. Vos modifications restent dans ce navigateur ; copiez ce dont vous avez besoin avant de partir.',
+  'lock.lost':
+    'sur ce document. Vos modifications restent dans ce navigateur ; copiez ce dont vous avez besoin avant de partir.',
   'trash.moveTitle': 'Mettre à la corbeille ?',
   'trash.moveMessage': '« {title} » sera mis à la corbeille, d’où il pourra être restauré.',
   'trash.forGood': 'Supprimer définitivement (sans passer par la corbeille)',
@@ -75,7 +81,8 @@ const fr: PageCatalogue = {
   'form.needAttention.other': '{n} champs demandent votre attention.',
   'live.changedBy': 'Modifié par {name}',
   'live.changedElsewhere': 'Modifié ailleurs',
-  'live.whileEditing': 'pendant que vous modifiiez. Enregistrer maintenant écraserait cette modification dans les champs que vous avez modifiés.',
+  'live.whileEditing':
+    'pendant que vous modifiiez. Enregistrer maintenant écraserait cette modification dans les champs que vous avez modifiés.',
   'live.load': 'Charger sa modification',
   'live.keep': 'Garder mes modifications',
   'live.deleted': 'Supprimé ailleurs',
@@ -88,7 +95,8 @@ const fr: PageCatalogue = {
   'copy.explainAfter': 'remplacent celles de la langue choisie.',
   'copy.explainAfterDraft': 'remplacent celles de la langue choisie, enregistrées en brouillon.',
   'copy.target': 'Langue cible',
-  'versions.outcomeDraftKeep': 'Le contenu enregistré le {date} devient le brouillon en attente ; ce qui est publié ne change pas.',
+  'versions.outcomeDraftKeep':
+    'Le contenu enregistré le {date} devient le brouillon en attente ; ce qui est publié ne change pas.',
   'versions.outcomePublished': 'Le contenu enregistré le {date} devient le document publié.',
   'versions.outcomeDraft': 'Le contenu enregistré le {date} devient le brouillon en attente.',
   'versions.unsavedLost': 'Vos modifications non enregistrées seront perdues.',
@@ -148,7 +156,8 @@ const fr: PageCatalogue = {
   'fields.addBelow': 'Ajouter en dessous',
   'fields.duplicateNamed': 'Dupliquer {title}',
   'fields.remove': 'Retirer',
-  'fields.unknownBlock': 'Le type de bloc « {type} » de cette ligne n’est pas dans la configuration ; il est conservé tel quel.',
+  'fields.unknownBlock':
+    'Le type de bloc « {type} » de cette ligne n’est pas dans la configuration ; il est conservé tel quel.',
   'fields.addAnotherBlock': 'Ajouter un autre bloc',
   'fields.addBlock': 'Ajouter un bloc',
   'fields.filterBlocks': 'Filtrer les blocs',
@@ -289,7 +298,8 @@ const fr: PageCatalogue = {
   'scheduled.cancelIt': 'L’annuler',
   'scheduled.cancelled': 'Action planifiée annulée',
   'scheduled.title': 'Planifié',
-  'scheduled.intro': 'Publications et dépublications en attente de leur heure, dans toutes les collections et tous les globaux.',
+  'scheduled.intro':
+    'Publications et dépublications en attente de leur heure, dans toutes les collections et tous les globaux.',
   'scheduled.none': 'Rien n’est planifié.',
   'scheduled.when': 'Quand',
   'scheduled.document': 'Document',
@@ -308,7 +318,8 @@ const fr: PageCatalogue = {
   'audit.nobody': 'personne',
   'audit.userN': 'utilisateur n° {id}',
   'audit.title': 'Journal d’audit',
-  'audit.intro': 'Chaque écriture : qui l’a faite, comment et ce qu’elle a modifié. Les mots de passe, les clés et les champs masqués ne sont jamais enregistrés.',
+  'audit.intro':
+    'Chaque écriture : qui l’a faite, comment et ce qu’elle a modifié. Les mots de passe, les clés et les champs masqués ne sont jamais enregistrés.',
   'audit.user': 'Utilisateur',
   'audit.anyone': 'N’importe qui',
   'audit.collection': 'Collection',
@@ -339,7 +350,8 @@ const fr: PageCatalogue = {
   'assistant.write': 'Lecture et écriture de brouillons',
   'assistant.defaultName': 'Assistant',
   'assistant.title': 'Connecter un assistant',
-  'assistant.intro': 'Les assistants d’IA (Claude, Cursor, VS Code et d’autres qui parlent MCP) peuvent lire et modifier le contenu ici avec une clé limitée à ce que vous choisissez. Leurs enregistrements dans les collections avec brouillons restent des brouillons jusqu’à ce que quelqu’un publie, sauf si vous les autorisez à publier.',
+  'assistant.intro':
+    'Les assistants d’IA (Claude, Cursor, VS Code et d’autres qui parlent MCP) peuvent lire et modifier le contenu ici avec une clé limitée à ce que vous choisissez. Leurs enregistrements dans les collections avec brouillons restent des brouillons jusqu’à ce que quelqu’un publie, sauf si vous les autorisez à publier.',
   'assistant.address': 'Adresse MCP :',
   'assistant.copyAddress': 'Copier l’adresse MCP',
   'assistant.keyName': 'Nom de la clé',
@@ -347,7 +359,8 @@ const fr: PageCatalogue = {
   'assistant.accessTo': 'Accès à {label}',
   'assistant.publish': 'Publier, dépublier, planifier et supprimer aussi là où il peut écrire',
   'assistant.create': 'Créer la clé et afficher la configuration',
-  'assistant.shownOnce': 'La clé n’est affichée que maintenant. Collez l’un de ces extraits dans les réglages de votre assistant :',
+  'assistant.shownOnce':
+    'La clé n’est affichée que maintenant. Collez l’un de ces extraits dans les réglages de votre assistant :',
   'assistant.copyKey': 'Copier la clé',
   'assistant.copySetup': 'Copier la configuration {client}',
   'assistant.another': 'Créer une autre clé',
@@ -381,7 +394,8 @@ const fr: PageCatalogue = {
   'security.qrLabel': 'QR code à scanner avec votre application d’authentification',
   'security.qrLoading': 'Chargement du QR code…',
   'security.twoFactor': 'Connexion à deux facteurs',
-  'security.codesIntro': 'La connexion à deux facteurs est activée. Conservez ces codes de récupération en lieu sûr ; chacun ne sert qu’une fois et ils ne sont affichés que maintenant :',
+  'security.codesIntro':
+    'La connexion à deux facteurs est activée. Conservez ces codes de récupération en lieu sûr ; chacun ne sert qu’une fois et ils ne sont affichés que maintenant :',
   'security.continue': 'Continuer',
   'security.isOn': 'La connexion à deux facteurs est activée.',
   'security.isOff': 'La connexion à deux facteurs est désactivée.',
@@ -419,7 +433,8 @@ const fr: PageCatalogue = {
   'password.mismatch': 'Les mots de passe ne correspondent pas.',
   'password.change': 'Changer le mot de passe',
   'password.atLeast': 'Au moins {n} caractères.',
-  'password.invite': ' Ou laissez les deux vides pour inviter : vous obtenez un lien (valable 7 jours, aussi envoyé par e-mail si l’e-mail est configuré) où la nouvelle personne en choisit un.',
+  'password.invite':
+    ' Ou laissez les deux vides pour inviter : vous obtenez un lien (valable 7 jours, aussi envoyé par e-mail si l’e-mail est configuré) où la nouvelle personne en choisit un.',
   'password.ownSessions': ' Vous restez connecté ici ; vos autres sessions prennent fin.',
   'password.userSessions': ' Toutes les sessions de cet utilisateur prennent fin.',
   'password.confirm': 'Confirmer le mot de passe',
@@ -440,7 +455,8 @@ const fr: PageCatalogue = {
   'upload.typeRefused': '{name} : les fichiers de type {type} ne sont pas acceptés (autorisés : {allowed}).',
   'upload.failed': 'Le téléversement a échoué : le serveur est injoignable.',
   'upload.cancelled': 'Téléversement annulé.',
-  'form.recovered': 'Les modifications saisies ici le {date} n’ont jamais été enregistrées (la session a pris fin ou la page a été fermée).',
+  'form.recovered':
+    'Les modifications saisies ici le {date} n’ont jamais été enregistrées (la session a pris fin ou la page a été fermée).',
   'form.restoreUnsaved': 'Restaurer les modifications non enregistrées',
   'form.discardThem': 'Les abandonner',
   'rt.bold': 'Gras',
@@ -463,7 +479,8 @@ const fr: PageCatalogue = {
   'rt.collection': 'Collection',
   'rt.document': 'Document',
   'rt.searchIn': 'Rechercher {labelLower}…',
-  'rt.badUrl': 'Indiquez une adresse web (https://…), une adresse e-mail (mailto:…), un numéro de téléphone (tel:…) ou un chemin (/…).',
+  'rt.badUrl':
+    'Indiquez une adresse web (https://…), une adresse e-mail (mailto:…), un numéro de téléphone (tel:…) ou un chemin (/…).',
   'rt.chooseDocument': 'Choisissez un document.',
   'rt.editLink': 'Modifier le lien',
   'rt.addLink': 'Ajouter un lien',
@@ -486,6 +503,6 @@ const fr: PageCatalogue = {
   'rt.remove': 'Supprimer',
   'rt.imageEmbed': 'Image : média {id}',
   'rt.documentEmbed': 'Document : {collection} {id}',
-}
+};
 
-export default fr
+export default fr;

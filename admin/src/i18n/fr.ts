@@ -1,5 +1,5 @@
 /** French: a chunk of its own, fetched when the reader's language is French (i18n.ts). */
-import type { Catalogue } from './i18n.ts'
+import type { Catalogue } from './i18n.ts';
 
 const fr: Catalogue = {
   'shell.notFound': 'Introuvable',
@@ -49,7 +49,8 @@ const fr: Catalogue = {
   'account.securityTitle': 'Connexion et sécurité',
   'auth.twoFactorTitle': 'Connexion à deux facteurs',
   'auth.login': 'Se connecter',
-  'auth.passwordAccepted': 'Mot de passe accepté. Saisissez le code de votre application d’authentification pour terminer.',
+  'auth.passwordAccepted':
+    'Mot de passe accepté. Saisissez le code de votre application d’authentification pour terminer.',
   'auth.email': 'E-mail',
   'auth.password': 'Mot de passe',
   'auth.name': 'Nom',
@@ -142,7 +143,8 @@ const fr: Catalogue = {
   'bulk.save': 'Enregistrer',
   'bulk.fieldToSet': 'Champ à définir',
   'bulk.everyGets': 'Chaque document sélectionné reçoit cette valeur.',
-  'bulk.everyGetsDraft': 'Chaque document sélectionné reçoit cette valeur dans un nouveau brouillon ; publiez-les pour la mettre en ligne.',
+  'bulk.everyGetsDraft':
+    'Chaque document sélectionné reçoit cette valeur dans un nouveau brouillon ; publiez-les pour la mettre en ligne.',
   'filter.none': 'Aucun filtre : tous les documents sont listés.',
   'filter.and': 'et',
   'filter.fieldOf': 'Champ du filtre {n}',
@@ -195,7 +197,8 @@ const fr: Catalogue = {
   'auth.twoFactorCode': 'Code à deux facteurs',
   'auth.twoFactorCodeHint': 'Le code à 6 chiffres de votre application d’authentification, ou un code de récupération.',
   'auth.forgotTitle': 'Mot de passe oublié',
-  'auth.forgotIntro': 'Saisissez votre adresse e-mail et nous vous enverrons un lien pour choisir un nouveau mot de passe.',
+  'auth.forgotIntro':
+    'Saisissez votre adresse e-mail et nous vous enverrons un lien pour choisir un nouveau mot de passe.',
   'auth.sending': 'Envoi…',
   'auth.sendLink': 'Envoyer le lien',
   'auth.backToLogin': 'Retour à la connexion',
@@ -209,6 +212,6 @@ const fr: Catalogue = {
   'errors.tooLarge': 'Le fichier est trop volumineux.',
   'errors.unreachable': 'Le serveur est injoignable.',
   'errors.requestFailed': 'La requête a échoué ({status}).',
-}
+};
 
-export default fr
+export default fr;

@@ -3,95 +3,133 @@
  * is given in percent, and "Replace file" sends the new file as a multipart PATCH (docs/media.md). Each
  * change saves at once; the server makes the image sizes again.
  */
-import { useState } from 'preact/hooks'
-import { api, currentCsrf, errorFromBody, runtime, type Doc } from '../api.ts'
-import { toast } from '../ui.tsx'
-import { t } from '../i18n/i18n.ts'
+import { useState } from 'preact/hooks';
+import { api, currentCsrf, errorFromBody, runtime, type Doc } from '../api.ts';
+import { toast } from '../ui.tsx';
+import { t } from '../i18n/i18n.ts';
 
-type Crop = { x: number; y: number; width: number; height: number }
-const round = (n: number) => Math.round(n * 10) / 10
+type Crop = { x: number; y: number; width: number; height: number };
+const round = (n: number) => Math.round(n * 10) / 10;
 
 async function replaceFile(id: string | number, file: File): Promise<Doc> {
-  const body = new FormData()
-  body.append('file', file, file.name)
-  const headers: Record<string, string> = { accept: 'application/json' }
-  const token = currentCsrf()
-  if (token) headers['x-csrf-token'] = token
-  const res = await fetch(`${runtime.apiPrefix}/media/${encodeURIComponent(String(id))}`, { method: 'PATCH', body, headers, credentials: 'same-origin' })
-  const data = await res.json().catch(() => null)
-  if (!res.ok) throw errorFromBody(res.status, data)
-  return data.doc as Doc
+  const body = new FormData();
+  body.append('file', file, file.name);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = currentCsrf();
+  if (token) headers['x-csrf-token'] = token;
+  const res = await fetch(`${runtime.apiPrefix}/media/${encodeURIComponent(String(id))}`, {
+    method: 'PATCH',
+    body,
+    headers,
+    credentials: 'same-origin',
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw errorFromBody(res.status, data);
+  return data.doc as Doc;
 }
 
 export function FrameEditor(props: { doc: Doc; onChange(doc: Doc): void }) {
-  const d = props.doc
-  const [busy, setBusy] = useState(false)
-  const crop = (d.crop as Crop | null) ?? null
-  const [draft, setDraft] = useState<Crop>(crop ?? { x: 0, y: 0, width: 100, height: 100 })
-  const url = typeof d.url === 'string' ? d.url : null
+  const d = props.doc;
+  const [busy, setBusy] = useState(false);
+  const crop = (d.crop as Crop | null) ?? null;
+  const [draft, setDraft] = useState<Crop>(crop ?? { x: 0, y: 0, width: 100, height: 100 });
+  const url = typeof d.url === 'string' ? d.url : null;
   const save = async (data: Doc, message: string) => {
-    setBusy(true)
+    setBusy(true);
     try {
-      const res = await api<{ doc: Doc }>('PATCH', `/media/${encodeURIComponent(String(d.id))}`, data)
-      props.onChange(res.doc)
-      toast(message)
+      const res = await api<{ doc: Doc }>('PATCH', `/media/${encodeURIComponent(String(d.id))}`, data);
+      props.onChange(res.doc);
+      toast(message);
     } catch (e) {
-      toast(e instanceof Error ? e.message : String(e), 'error')
+      toast(e instanceof Error ? e.message : String(e), 'error');
     } finally {
-      setBusy(false)
+      setBusy(false);
     }
-  }
+  };
   const pick = (e: MouseEvent) => {
-    const box = (e.currentTarget as HTMLElement).getBoundingClientRect()
-    const focalX = round(((e.clientX - box.left) / box.width) * 100)
-    const focalY = round(((e.clientY - box.top) / box.height) * 100)
-    void save({ focalX, focalY }, t('media.focalSaved'))
-  }
+    const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    const focalX = round(((e.clientX - box.left) / box.width) * 100);
+    const focalY = round(((e.clientY - box.top) / box.height) * 100);
+    void save({ focalX, focalY }, t('media.focalSaved'));
+  };
   const replace = async (e: Event) => {
-    const input = e.currentTarget as HTMLInputElement
-    const file = input.files?.[0]
-    input.value = ''
-    if (!file) return
-    setBusy(true)
+    const input = e.currentTarget as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    setBusy(true);
     try {
-      props.onChange(await replaceFile(d.id!, file))
-      toast(t('media.fileReplaced'))
+      props.onChange(await replaceFile(d.id!, file));
+      toast(t('media.fileReplaced'));
     } catch (err) {
-      toast(err instanceof Error ? err.message : String(err), 'error')
+      toast(err instanceof Error ? err.message : String(err), 'error');
     } finally {
-      setBusy(false)
+      setBusy(false);
     }
-  }
-  if (!url) return null
-  const isImage = typeof d.width === 'number'
-  const fx = typeof d.focalX === 'number' ? d.focalX : 50
-  const fy = typeof d.focalY === 'number' ? d.focalY : 50
+  };
+  if (!url) return null;
+  const isImage = typeof d.width === 'number';
+  const fx = typeof d.focalX === 'number' ? d.focalX : 50;
+  const fy = typeof d.focalY === 'number' ? d.focalY : 50;
   const field = (key: keyof Crop, label: string) => (
     <label class="frame-crop-field">
       {label}
-      <input type="number" min={0} max={100} step={0.1} value={draft[key]} aria-label={t('media.cropField', { label })}
-        onInput={(e) => setDraft({ ...draft, [key]: Number((e.currentTarget as HTMLInputElement).value) })} />
+      <input
+        type="number"
+        min={0}
+        max={100}
+        step={0.1}
+        value={draft[key]}
+        aria-label={t('media.cropField', { label })}
+        onInput={(e) => setDraft({ ...draft, [key]: Number((e.currentTarget as HTMLInputElement).value) })}
+      />
     </label>
-  )
+  );
   return (
     <div class="frame-editor" aria-busy={busy}>
       {isImage && (
         <div class="frame-image" onClick={pick} title={t('media.focalHint')} data-testid="frame-image">
           <img src={url} alt={String(d.alt ?? '')} />
-          {crop && <div class="frame-crop" style={{ left: `${crop.x}%`, top: `${crop.y}%`, width: `${crop.width}%`, height: `${crop.height}%` }} />}
-          <span class="frame-focal" style={{ left: `${fx}%`, top: `${fy}%` }} aria-label={t('media.focalAt', { x: fx, y: fy })} />
+          {crop && (
+            <div
+              class="frame-crop"
+              style={{ left: `${crop.x}%`, top: `${crop.y}%`, width: `${crop.width}%`, height: `${crop.height}%` }}
+            />
+          )}
+          <span
+            class="frame-focal"
+            style={{ left: `${fx}%`, top: `${fy}%` }}
+            aria-label={t('media.focalAt', { x: fx, y: fy })}
+          />
         </div>
       )}
       <div class="frame-actions">
         {isImage && (
-          <form class="frame-crop-form" onSubmit={(e) => { e.preventDefault(); void save({ crop: draft }, t('media.cropSaved')) }}>
+          <form
+            class="frame-crop-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save({ crop: draft }, t('media.cropSaved'));
+            }}
+          >
             <span>{t('media.cropTitle')}</span>
             {field('x', t('media.left'))}
             {field('y', t('media.top'))}
             {field('width', t('media.width'))}
             {field('height', t('media.height'))}
-            <button type="submit" class="btn" disabled={busy}>{t('media.applyCrop')}</button>
-            {crop && <button type="button" class="btn" disabled={busy} onClick={() => void save({ crop: null }, t('media.cropRemoved'))}>{t('media.removeCrop')}</button>}
+            <button type="submit" class="btn" disabled={busy}>
+              {t('media.applyCrop')}
+            </button>
+            {crop && (
+              <button
+                type="button"
+                class="btn"
+                disabled={busy}
+                onClick={() => void save({ crop: null }, t('media.cropRemoved'))}
+              >
+                {t('media.removeCrop')}
+              </button>
+            )}
           </form>
         )}
         <label class="btn frame-replace">
@@ -100,5 +138,5 @@ export function FrameEditor(props: { doc: Doc; onChange(doc: Doc): void }) {
         </label>
       </div>
     </div>
-  )
+  );
 }

@@ -1,19 +1,24 @@
 /** Media documents as thumbnail cards, and the searchable, paged list behind them (library and picker). */
-import { useEffect, useState } from 'preact/hooks'
-import { docs, type Doc, type ListResult } from '../api.ts'
-import { formatBytes, message } from '../format.ts'
-import { Link } from '../router.tsx'
-import { ErrorBox, Icon, Pager, Spinner } from '../ui.tsx'
-import { thumbnailURL } from '../upload.ts'
+import { useEffect, useState } from 'preact/hooks';
+import { docs, type Doc, type ListResult } from '../api.ts';
+import { formatBytes, message } from '../format.ts';
+import { Link } from '../router.tsx';
+import { ErrorBox, Icon, Pager, Spinner } from '../ui.tsx';
+import { thumbnailURL } from '../upload.ts';
 
 export function MediaThumb(props: { doc: Doc | null | undefined; size?: 'small' | 'large' }) {
-  const url = thumbnailURL(props.doc)
-  const [broken, setBroken] = useState(false)
-  const ext = typeof props.doc?.filename === 'string' ? props.doc.filename.split('.').pop()?.toUpperCase() : ''
+  const url = thumbnailURL(props.doc);
+  const [broken, setBroken] = useState(false);
+  const ext = typeof props.doc?.filename === 'string' ? props.doc.filename.split('.').pop()?.toUpperCase() : '';
   return (
     <div class={`thumb ${props.size ?? ''}`}>
       {url && !broken ? (
-        <img src={url} alt={typeof props.doc?.alt === 'string' ? props.doc.alt : ''} loading="lazy" onError={() => setBroken(true)} />
+        <img
+          src={url}
+          alt={typeof props.doc?.alt === 'string' ? props.doc.alt : ''}
+          loading="lazy"
+          onError={() => setBroken(true)}
+        />
       ) : (
         <span class="thumb-file">
           <Icon name={url ? 'image' : 'file'} size={22} />
@@ -21,12 +26,12 @@ export function MediaThumb(props: { doc: Doc | null | undefined; size?: 'small' 
         </span>
       )}
     </div>
-  )
+  );
 }
 
 function CardBody(props: { doc: Doc }) {
-  const d = props.doc
-  const dims = typeof d.width === 'number' && typeof d.height === 'number' ? `${d.width}×${d.height}` : ''
+  const d = props.doc;
+  const dims = typeof d.width === 'number' && typeof d.height === 'number' ? `${d.width}×${d.height}` : '';
   return (
     <>
       <MediaThumb doc={d} />
@@ -35,62 +40,89 @@ function CardBody(props: { doc: Doc }) {
       </span>
       <span class="muted small">{[dims, formatBytes(d.filesize)].filter(Boolean).join(' · ')}</span>
     </>
-  )
+  );
 }
 
 /** `draggable`: cards can be dropped on a folder (media/folders.tsx). */
-export function MediaGrid(props: { docs: Doc[]; onPick?: (doc: Doc) => void; selected?: string | null; draggable?: boolean }) {
+export function MediaGrid(props: {
+  docs: Doc[];
+  onPick?: (doc: Doc) => void;
+  selected?: string | null;
+  draggable?: boolean;
+}) {
   return (
     <ul class="media-grid">
       {props.docs.map((d) => (
         <li key={String(d.id)}>
           {props.onPick ? (
-            <button type="button" class={`media-card ${props.selected === String(d.id) ? 'selected' : ''}`} aria-pressed={props.selected === String(d.id)} onClick={() => props.onPick!(d)}>
+            <button
+              type="button"
+              class={`media-card ${props.selected === String(d.id) ? 'selected' : ''}`}
+              aria-pressed={props.selected === String(d.id)}
+              onClick={() => props.onPick!(d)}
+            >
               <CardBody doc={d} />
             </button>
           ) : (
-            <Link to={`/collections/media/${d.id}`} class="media-card" draggable={props.draggable} onDragStart={(e) => e.dataTransfer?.setData('application/x-cms-item', `media:${d.id}`)}>
+            <Link
+              to={`/collections/media/${d.id}`}
+              class="media-card"
+              draggable={props.draggable}
+              onDragStart={(e) => e.dataTransfer?.setData('application/x-cms-item', `media:${d.id}`)}
+            >
               <CardBody doc={d} />
             </Link>
           )}
         </li>
       ))}
     </ul>
-  )
+  );
 }
 
 /** Which folder to list: '' every file, 'none' files in no folder, else a folder's id. */
-const folderWhere = (folder: string) => (folder === '' ? null : folder === 'none' ? { folder: { exists: false } } : { folder: { equals: Number(folder) } })
+const folderWhere = (folder: string) =>
+  folder === '' ? null : folder === 'none' ? { folder: { exists: false } } : { folder: { equals: Number(folder) } };
 
 /** Loads a page of media, optionally filtered by file name and folder. `version` bumps force a reload. */
 export function useMediaPage(page: number, search: string, version: number, limit = 24, folder = '') {
-  const [data, setData] = useState<ListResult | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [data, setData] = useState<ListResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    let live = true
-    const byName = search.trim() ? { or: [{ originalName: { like: search.trim() } }, { filename: { like: search.trim() } }] } : null
-    const parts = [byName, folderWhere(folder)].filter((x) => x !== null)
-    const where = parts.length > 1 ? { and: parts } : parts[0] ?? undefined
+    let live = true;
+    const byName = search.trim()
+      ? { or: [{ originalName: { like: search.trim() } }, { filename: { like: search.trim() } }] }
+      : null;
+    const parts = [byName, folderWhere(folder)].filter((x) => x !== null);
+    const where = parts.length > 1 ? { and: parts } : (parts[0] ?? undefined);
     docs
       .list('media', { page, limit, sort: '-createdAt', where })
       .then((r) => live && (setData(r), setError(null)))
-      .catch((e) => live && setError(message(e)))
+      .catch((e) => live && setError(message(e)));
     return () => {
-      live = false
-    }
-  }, [page, search, version, folder])
-  return { data, error }
+      live = false;
+    };
+  }, [page, search, version, folder]);
+  return { data, error };
 }
 
-export function MediaResults(props: { data: ListResult | null; error: string | null; page: number; setPage: (p: number) => void; onPick?: (d: Doc) => void; selected?: string | null; emptyText: string; draggable?: boolean }) {
-  const { data, error } = props
-  if (error) return <ErrorBox error={error} />
-  if (!data) return <Spinner />
-  if (data.docs.length === 0) return <div class="empty">{props.emptyText}</div>
+export function MediaResults(props: {
+  data: ListResult | null;
+  error: string | null;
+  page: number;
+  setPage: (p: number) => void;
+  onPick?: (d: Doc) => void;
+  selected?: string | null;
+  emptyText: string;
+  draggable?: boolean;
+}) {
+  const { data, error } = props;
+  if (error) return <ErrorBox error={error} />;
+  if (!data) return <Spinner />;
+  if (data.docs.length === 0) return <div class="empty">{props.emptyText}</div>;
   return (
     <>
       <MediaGrid docs={data.docs} onPick={props.onPick} selected={props.selected} draggable={props.draggable} />
       <Pager list={data} setPage={props.setPage} />
     </>
-  )
+  );
 }

@@ -23,4 +23,4 @@ export const EDITOR_CSS = `
 .rt-dialog,.rt-doc-chooser{display:grid;gap:.4rem}
 .rt-dialog fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 @media (max-width:480px){.rt-button{min-width:40px;min-height:40px}}
-`
+`;

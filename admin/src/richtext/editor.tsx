@@ -4,82 +4,144 @@
  * Lexical. The value in and out is the Lexical JSON the API stores (docs/rich-text.md); Payload's link
  * `fields` are mapped onto Lexical's link node at the boundary (lexical-json.ts).
  */
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
-  $getSelection, $isRangeSelection, $createParagraphNode, $createTextNode, $setSelection, type BaseSelection, $getRoot, $insertNodes, CAN_REDO_COMMAND, CAN_UNDO_COMMAND, COMMAND_PRIORITY_LOW,
-  createEditor, FORMAT_TEXT_COMMAND, REDO_COMMAND, SELECTION_CHANGE_COMMAND, UNDO_COMMAND, type LexicalEditor, type TextFormatType,
-} from 'lexical'
-import { $createHeadingNode, $createQuoteNode, $isHeadingNode, HeadingNode, QuoteNode, registerRichText, type HeadingTagType } from '@lexical/rich-text'
-import { $isListNode, INSERT_CHECK_LIST_COMMAND, INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, registerCheckList, registerList, REMOVE_LIST_COMMAND } from '@lexical/list'
-import { $createLinkNode, $isLinkNode, $toggleLink, AutoLinkNode, LinkNode } from '@lexical/link'
-import { createEmptyHistoryState, registerHistory } from '@lexical/history'
-import { $convertFromMarkdownString, CHECK_LIST, ELEMENT_TRANSFORMERS, registerMarkdownShortcuts, TEXT_FORMAT_TRANSFORMERS, TEXT_MATCH_TRANSFORMERS } from '@lexical/markdown'
-import { $setBlocksType } from '@lexical/selection'
-import { $getNearestNodeOfType, $unwrapNode, mergeRegister } from '@lexical/utils'
-import { $createEmbedNode, EMBED_NODES } from './embed-nodes.ts'
-import { fromLexical, isAllowedLinkURL, toLexical } from './lexical-json.ts'
-import { EDITOR_CSS } from './editor-css.ts'
-import { DocumentDialog, LinkDialog, type LinkChoice } from './embed-dialogs.tsx'
-import { MediaPicker } from '../form/upload-field.tsx'
-import { BlockPicker } from '../form/blocks-field.tsx'
-import type { Block } from '../api.ts'
-import { $collectBlockEmbeds, BlockEmbeds, newBlockData, type BlockEmbed } from './block-embeds.tsx'
-import { t } from '../i18n/i18n.ts'
+  $getSelection,
+  $isRangeSelection,
+  $createParagraphNode,
+  $createTextNode,
+  $setSelection,
+  type BaseSelection,
+  $getRoot,
+  $insertNodes,
+  CAN_REDO_COMMAND,
+  CAN_UNDO_COMMAND,
+  COMMAND_PRIORITY_LOW,
+  createEditor,
+  FORMAT_TEXT_COMMAND,
+  REDO_COMMAND,
+  SELECTION_CHANGE_COMMAND,
+  UNDO_COMMAND,
+  type LexicalEditor,
+  type TextFormatType,
+} from 'lexical';
+import {
+  $createHeadingNode,
+  $createQuoteNode,
+  $isHeadingNode,
+  HeadingNode,
+  QuoteNode,
+  registerRichText,
+  type HeadingTagType,
+} from '@lexical/rich-text';
+import {
+  $isListNode,
+  INSERT_CHECK_LIST_COMMAND,
+  INSERT_ORDERED_LIST_COMMAND,
+  INSERT_UNORDERED_LIST_COMMAND,
+  ListItemNode,
+  ListNode,
+  registerCheckList,
+  registerList,
+  REMOVE_LIST_COMMAND,
+} from '@lexical/list';
+import { $createLinkNode, $isLinkNode, $toggleLink, AutoLinkNode, LinkNode } from '@lexical/link';
+import { createEmptyHistoryState, registerHistory } from '@lexical/history';
+import {
+  $convertFromMarkdownString,
+  CHECK_LIST,
+  ELEMENT_TRANSFORMERS,
+  registerMarkdownShortcuts,
+  TEXT_FORMAT_TRANSFORMERS,
+  TEXT_MATCH_TRANSFORMERS,
+} from '@lexical/markdown';
+import { $setBlocksType } from '@lexical/selection';
+import { $getNearestNodeOfType, $unwrapNode, mergeRegister } from '@lexical/utils';
+import { $createEmbedNode, EMBED_NODES } from './embed-nodes.ts';
+import { fromLexical, isAllowedLinkURL, toLexical } from './lexical-json.ts';
+import { EDITOR_CSS } from './editor-css.ts';
+import { DocumentDialog, LinkDialog, type LinkChoice } from './embed-dialogs.tsx';
+import { MediaPicker } from '../form/upload-field.tsx';
+import { BlockPicker } from '../form/blocks-field.tsx';
+import type { Block } from '../api.ts';
+import { $collectBlockEmbeds, BlockEmbeds, newBlockData, type BlockEmbed } from './block-embeds.tsx';
+import { t } from '../i18n/i18n.ts';
 
-type Value = Record<string, unknown> | string | null
+type Value = Record<string, unknown> | string | null;
 export type EditorProps = {
-  id: string
+  id: string;
   /** The field's dotted path in the form: errors of blocks in the text are keyed below it. */
-  path: string
-  value: Value
-  onChange: (value: Value) => void
-  readOnly?: boolean
-  features?: string[]
+  path: string;
+  value: Value;
+  onChange: (value: Value) => void;
+  readOnly?: boolean;
+  features?: string[];
   /** The field's blocks, insertable as block or inline block nodes. */
-  blocks?: Block[]
-  label: string
-}
+  blocks?: Block[];
+  label: string;
+};
 
-const TRANSFORMERS = [CHECK_LIST, ...ELEMENT_TRANSFORMERS, ...TEXT_FORMAT_TRANSFORMERS, ...TEXT_MATCH_TRANSFORMERS]
-const formatButtons = (): [TextFormatType, string, string][] => [['bold', 'B', t('rt.bold')], ['italic', 'I', t('rt.italic')], ['underline', 'U', t('rt.underline')], ['strikethrough', 'S', t('rt.strikethrough')], ['code', '</>', t('rt.code')]]
+const TRANSFORMERS = [CHECK_LIST, ...ELEMENT_TRANSFORMERS, ...TEXT_FORMAT_TRANSFORMERS, ...TEXT_MATCH_TRANSFORMERS];
+const formatButtons = (): [TextFormatType, string, string][] => [
+  ['bold', 'B', t('rt.bold')],
+  ['italic', 'I', t('rt.italic')],
+  ['underline', 'U', t('rt.underline')],
+  ['strikethrough', 'S', t('rt.strikethrough')],
+  ['code', '</>', t('rt.code')],
+];
 
-type Dialog = { kind: 'link' | 'upload' | 'relationship' | 'block' | 'inlineBlock'; link: LinkChoice | null }
-type Active = { formats: Set<string>; block: string; link: boolean; canUndo: boolean; canRedo: boolean }
+type Dialog = { kind: 'link' | 'upload' | 'relationship' | 'block' | 'inlineBlock'; link: LinkChoice | null };
+type Active = { formats: Set<string>; block: string; link: boolean; canUndo: boolean; canRedo: boolean };
 
 export default function RichTextEditor(props: EditorProps) {
-  const host = useRef<HTMLDivElement>(null)
-  const editorRef = useRef<LexicalEditor | null>(null)
-  const [active, setActive] = useState<Active>({ formats: new Set(), block: 'paragraph', link: false, canUndo: false, canRedo: false })
-  const [dialog, setDialog] = useState<Dialog | null>(null)
-  const [embeds, setEmbeds] = useState<BlockEmbed[]>([])
-  const [focusKey, setFocusKey] = useState<string | null>(null)
-  const blocks = props.blocks ?? []
-  const on = (feature: string) => !props.features || props.features.includes(feature)
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<LexicalEditor | null>(null);
+  const [active, setActive] = useState<Active>({
+    formats: new Set(),
+    block: 'paragraph',
+    link: false,
+    canUndo: false,
+    canRedo: false,
+  });
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [embeds, setEmbeds] = useState<BlockEmbed[]>([]);
+  const [focusKey, setFocusKey] = useState<string | null>(null);
+  const blocks = props.blocks ?? [];
+  const on = (feature: string) => !props.features || props.features.includes(feature);
 
   useEffect(() => {
-    injectStyles()
+    injectStyles();
     const editor = createEditor({
       namespace: 'cms-richtext',
       nodes: [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, AutoLinkNode, ...EMBED_NODES],
       editable: !props.readOnly,
       onError: (error) => console.error(error),
-      theme: { text: { bold: 'rt-bold', italic: 'rt-italic', underline: 'rt-underline', strikethrough: 'rt-strike', code: 'rt-code' }, list: { listitemChecked: 'rt-checked', listitemUnchecked: 'rt-unchecked' } },
-    })
-    editorRef.current = editor
-    editor.setRootElement(host.current)
-    load(editor, props.value)
-    let last = JSON.stringify(props.value)
-    let lastEmbeds = ''
+      theme: {
+        text: {
+          bold: 'rt-bold',
+          italic: 'rt-italic',
+          underline: 'rt-underline',
+          strikethrough: 'rt-strike',
+          code: 'rt-code',
+        },
+        list: { listitemChecked: 'rt-checked', listitemUnchecked: 'rt-unchecked' },
+      },
+    });
+    editorRef.current = editor;
+    editor.setRootElement(host.current);
+    load(editor, props.value);
+    let last = JSON.stringify(props.value);
+    let lastEmbeds = '';
     /** Keeps the list of block nodes (and their paths, which move as the text changes) for the portals. */
     const readEmbeds = () => {
-      const next = editor.getEditorState().read(() => $collectBlockEmbeds(props.path))
-      const text = JSON.stringify(next)
+      const next = editor.getEditorState().read(() => $collectBlockEmbeds(props.path));
+      const text = JSON.stringify(next);
       if (text !== lastEmbeds) {
-        lastEmbeds = text
-        setEmbeds(next)
+        lastEmbeds = text;
+        setEmbeds(next);
       }
-    }
-    readEmbeds()
+    };
+    readEmbeds();
     const unregister = mergeRegister(
       registerRichText(editor),
       registerList(editor),
@@ -89,83 +151,140 @@ export default function RichTextEditor(props: EditorProps) {
       editor.registerNodeTransform(LinkNode, dropUnsafeLink),
       editor.registerNodeTransform(AutoLinkNode, dropUnsafeLink),
       editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
-        editorState.read(() => setActive((a) => ({ ...a, ...readActive() })))
-        readEmbeds()
-        if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return
-        const json = fromLexical(editorState.toJSON() as unknown as Record<string, unknown>)
-        const text = JSON.stringify(json)
+        editorState.read(() => setActive((a) => ({ ...a, ...readActive() })));
+        readEmbeds();
+        if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return;
+        const json = fromLexical(editorState.toJSON() as unknown as Record<string, unknown>);
+        const text = JSON.stringify(json);
         if (text !== last) {
-          last = text
-          props.onChange(json)
+          last = text;
+          props.onChange(json);
         }
       }),
-      editor.registerCommand(CAN_UNDO_COMMAND, (canUndo) => (setActive((a) => ({ ...a, canUndo })), false), COMMAND_PRIORITY_LOW),
-      editor.registerCommand(CAN_REDO_COMMAND, (canRedo) => (setActive((a) => ({ ...a, canRedo })), false), COMMAND_PRIORITY_LOW),
-      editor.registerCommand(SELECTION_CHANGE_COMMAND, () => (editor.getEditorState().read(() => setActive((a) => ({ ...a, ...readActive() }))), false), COMMAND_PRIORITY_LOW),
-    )
+      editor.registerCommand(
+        CAN_UNDO_COMMAND,
+        (canUndo) => (setActive((a) => ({ ...a, canUndo })), false),
+        COMMAND_PRIORITY_LOW,
+      ),
+      editor.registerCommand(
+        CAN_REDO_COMMAND,
+        (canRedo) => (setActive((a) => ({ ...a, canRedo })), false),
+        COMMAND_PRIORITY_LOW,
+      ),
+      editor.registerCommand(
+        SELECTION_CHANGE_COMMAND,
+        () => (editor.getEditorState().read(() => setActive((a) => ({ ...a, ...readActive() }))), false),
+        COMMAND_PRIORITY_LOW,
+      ),
+    );
     return () => {
-      unregister()
-      editor.setRootElement(null)
-    }
-  }, [])
+      unregister();
+      editor.setRootElement(null);
+    };
+  }, []);
 
   const run = (fn: (editor: LexicalEditor) => void) => () => {
-    const editor = editorRef.current
-    if (editor) fn(editor)
-  }
-  const blockType = (tag: 'paragraph' | 'quote' | HeadingTagType) => run((editor) => editor.update(() => {
-    const selection = $getSelection()
-    if (!$isRangeSelection(selection)) return
-    const target = active.block === tag ? 'paragraph' : tag
-    $setBlocksType(selection, () => (target === 'paragraph' ? $createParagraphNode() : target === 'quote' ? $createQuoteNode() : $createHeadingNode(target)))
-  }))
-  const list = (kind: 'bullet' | 'number' | 'check') => run((editor) => {
-    if (active.block === kind) editor.dispatchCommand(REMOVE_LIST_COMMAND, undefined)
-    else editor.dispatchCommand(kind === 'bullet' ? INSERT_UNORDERED_LIST_COMMAND : kind === 'number' ? INSERT_ORDERED_LIST_COMMAND : INSERT_CHECK_LIST_COMMAND, undefined)
-  })
+    const editor = editorRef.current;
+    if (editor) fn(editor);
+  };
+  const blockType = (tag: 'paragraph' | 'quote' | HeadingTagType) =>
+    run((editor) =>
+      editor.update(() => {
+        const selection = $getSelection();
+        if (!$isRangeSelection(selection)) return;
+        const target = active.block === tag ? 'paragraph' : tag;
+        $setBlocksType(selection, () =>
+          target === 'paragraph'
+            ? $createParagraphNode()
+            : target === 'quote'
+              ? $createQuoteNode()
+              : $createHeadingNode(target),
+        );
+      }),
+    );
+  const list = (kind: 'bullet' | 'number' | 'check') =>
+    run((editor) => {
+      if (active.block === kind) editor.dispatchCommand(REMOVE_LIST_COMMAND, undefined);
+      else
+        editor.dispatchCommand(
+          kind === 'bullet'
+            ? INSERT_UNORDERED_LIST_COMMAND
+            : kind === 'number'
+              ? INSERT_ORDERED_LIST_COMMAND
+              : INSERT_CHECK_LIST_COMMAND,
+          undefined,
+        );
+    });
   /** The selection before a dialog took the focus, put back when the dialog answers. */
-  const saved = useRef<BaseSelection | null>(null)
-  const openDialog = (kind: Dialog['kind']) => run((editor) => {
-    saved.current = editor.getEditorState().read(() => $getSelection()?.clone() ?? null)
-    const current = kind === 'link' ? editor.getEditorState().read(readLink) : null
-    setDialog({ kind, link: current })
-  })
+  const saved = useRef<BaseSelection | null>(null);
+  const openDialog = (kind: Dialog['kind']) =>
+    run((editor) => {
+      saved.current = editor.getEditorState().read(() => $getSelection()?.clone() ?? null);
+      const current = kind === 'link' ? editor.getEditorState().read(readLink) : null;
+      setDialog({ kind, link: current });
+    });
   const closeDialog = () => {
-    setDialog(null)
-    editorRef.current?.focus()
-  }
+    setDialog(null);
+    editorRef.current?.focus();
+  };
   /** Runs `fn` in an update with the selection the dialog interrupted. */
   const atSaved = (fn: () => void) => {
     editorRef.current?.update(() => {
-      if (saved.current) $setSelection(saved.current.clone())
-      fn()
-    })
-    closeDialog()
-  }
-  const applyLink = (choice: LinkChoice) => atSaved(() => {
-    const attributes = { target: choice.newTab ? '_blank' : null, rel: choice.newTab ? 'noopener noreferrer' : null }
-    const selection = $getSelection()
-    if ($isRangeSelection(selection) && selection.isCollapsed() && !dialog?.link) {
-      $insertNodes([$createLinkNode(choice.url, attributes).append($createTextNode(choice.label))])
-    } else {
-      $toggleLink({ url: choice.url, ...attributes })
-    }
-  })
-  const insertEmbed = (data: Record<string, unknown> & { type: string }) => atSaved(() => $insertNodes([$createEmbedNode(data)]))
-  const insertBlock = (block: Block, inline: boolean) => atSaved(() => {
-    const node = $createEmbedNode(newBlockData(block, inline))
-    $insertNodes([node])
-    setFocusKey(node.getKey())
-  })
+      if (saved.current) $setSelection(saved.current.clone());
+      fn();
+    });
+    closeDialog();
+  };
+  const applyLink = (choice: LinkChoice) =>
+    atSaved(() => {
+      const attributes = { target: choice.newTab ? '_blank' : null, rel: choice.newTab ? 'noopener noreferrer' : null };
+      const selection = $getSelection();
+      if ($isRangeSelection(selection) && selection.isCollapsed() && !dialog?.link) {
+        $insertNodes([$createLinkNode(choice.url, attributes).append($createTextNode(choice.label))]);
+      } else {
+        $toggleLink({ url: choice.url, ...attributes });
+      }
+    });
+  const insertEmbed = (data: Record<string, unknown> & { type: string }) =>
+    atSaved(() => $insertNodes([$createEmbedNode(data)]));
+  const insertBlock = (block: Block, inline: boolean) =>
+    atSaved(() => {
+      const node = $createEmbedNode(newBlockData(block, inline));
+      $insertNodes([node]);
+      setFocusKey(node.getKey());
+    });
 
   const button = (label: string, text: string, pressed: boolean | null, onClick: () => void, disabled = false) => (
-    <button type="button" class="rt-button" aria-label={label} title={label} aria-pressed={pressed === null ? undefined : pressed} disabled={disabled || props.readOnly} onMouseDown={(e) => e.preventDefault()} onClick={onClick}>{text}</button>
-  )
+    <button
+      type="button"
+      class="rt-button"
+      aria-label={label}
+      title={label}
+      aria-pressed={pressed === null ? undefined : pressed}
+      disabled={disabled || props.readOnly}
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={onClick}
+    >
+      {text}
+    </button>
+  );
   return (
     <div class="rt-editor">
       <div class="rt-toolbar" role="toolbar" aria-label={`${props.label}: formatting`}>
-        {on('heading') && (['h1', 'h2', 'h3'] as const).map((tag) => button(t('rt.heading', { n: tag.slice(1) }), tag.toUpperCase(), active.block === tag, blockType(tag)))}
-        {formatButtons().filter(([format]) => on(format)).map(([format, text, label]) => button(label, text, active.formats.has(format), run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format))))}
+        {on('heading') &&
+          (['h1', 'h2', 'h3'] as const).map((tag) =>
+            button(t('rt.heading', { n: tag.slice(1) }), tag.toUpperCase(), active.block === tag, blockType(tag)),
+          )}
+        {formatButtons()
+          .filter(([format]) => on(format))
+          .map(([format, text, label]) =>
+            button(
+              label,
+              text,
+              active.formats.has(format),
+              run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format)),
+            ),
+          )}
         {on('list') && button(t('rt.bulleted'), '•', active.block === 'bullet', list('bullet'))}
         {on('list') && button(t('rt.numbered'), '1.', active.block === 'number', list('number'))}
         {on('checklist') && button(t('rt.checklist'), '☑', active.block === 'check', list('check'))}
@@ -175,63 +294,127 @@ export default function RichTextEditor(props: EditorProps) {
         {on('relationship') && button(t('rt.insertDocument'), '⧉', null, openDialog('relationship'))}
         {on('blocks') && blocks.length > 0 && button(t('rt.insertBlock'), '▦', null, openDialog('block'))}
         {on('blocks') && blocks.length > 0 && button(t('rt.insertInlineBlock'), '▭', null, openDialog('inlineBlock'))}
-        {button(t('rt.undo'), '↶', null, run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)), !active.canUndo)}
-        {button(t('rt.redo'), '↷', null, run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)), !active.canRedo)}
+        {button(
+          t('rt.undo'),
+          '↶',
+          null,
+          run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)),
+          !active.canUndo,
+        )}
+        {button(
+          t('rt.redo'),
+          '↷',
+          null,
+          run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)),
+          !active.canRedo,
+        )}
       </div>
-      <div ref={host} id={props.id} class="rt-content" contentEditable={!props.readOnly} role="textbox" aria-multiline="true" aria-label={props.label} />
-      {dialog?.kind === 'link' && <LinkDialog initial={dialog.link} onApply={applyLink} onRemove={dialog.link ? () => atSaved(() => $toggleLink(null)) : undefined} onClose={closeDialog} />}
-      {dialog?.kind === 'upload' && <MediaPicker selected={null} onClose={closeDialog} onPick={(doc) => insertEmbed({ type: 'upload', relationTo: 'media', value: doc.id, fields: null, format: '', version: 3 })} />}
-      {dialog?.kind === 'relationship' && <DocumentDialog onClose={closeDialog} onPick={(slug, doc) => insertEmbed({ type: 'relationship', relationTo: slug, value: doc.id, format: '', version: 2 })} />}
-      {(dialog?.kind === 'block' || dialog?.kind === 'inlineBlock') && <BlockPicker blocks={blocks} onClose={closeDialog} onPick={(b) => insertBlock(b, dialog.kind === 'inlineBlock')} />}
-      {editorRef.current && <BlockEmbeds editor={editorRef.current} embeds={embeds} blocks={blocks} focusKey={focusKey} onFocused={() => setFocusKey(null)} />}
+      <div
+        ref={host}
+        id={props.id}
+        class="rt-content"
+        contentEditable={!props.readOnly}
+        role="textbox"
+        aria-multiline="true"
+        aria-label={props.label}
+      />
+      {dialog?.kind === 'link' && (
+        <LinkDialog
+          initial={dialog.link}
+          onApply={applyLink}
+          onRemove={dialog.link ? () => atSaved(() => $toggleLink(null)) : undefined}
+          onClose={closeDialog}
+        />
+      )}
+      {dialog?.kind === 'upload' && (
+        <MediaPicker
+          selected={null}
+          onClose={closeDialog}
+          onPick={(doc) =>
+            insertEmbed({ type: 'upload', relationTo: 'media', value: doc.id, fields: null, format: '', version: 3 })
+          }
+        />
+      )}
+      {dialog?.kind === 'relationship' && (
+        <DocumentDialog
+          onClose={closeDialog}
+          onPick={(slug, doc) =>
+            insertEmbed({ type: 'relationship', relationTo: slug, value: doc.id, format: '', version: 2 })
+          }
+        />
+      )}
+      {(dialog?.kind === 'block' || dialog?.kind === 'inlineBlock') && (
+        <BlockPicker
+          blocks={blocks}
+          onClose={closeDialog}
+          onPick={(b) => insertBlock(b, dialog.kind === 'inlineBlock')}
+        />
+      )}
+      {editorRef.current && (
+        <BlockEmbeds
+          editor={editorRef.current}
+          embeds={embeds}
+          blocks={blocks}
+          focusKey={focusKey}
+          onFocused={() => setFocusKey(null)}
+        />
+      )}
     </div>
-  )
+  );
 }
 
 function load(editor: LexicalEditor, value: Value): void {
   if (typeof value === 'string' && value.trim()) {
-    editor.update(() => $convertFromMarkdownString(value, TRANSFORMERS), { discrete: true })
+    editor.update(() => $convertFromMarkdownString(value, TRANSFORMERS), { discrete: true });
   } else if (value && typeof value === 'object' && 'root' in value) {
-    editor.setEditorState(editor.parseEditorState(JSON.stringify(toLexical(value))))
+    editor.setEditorState(editor.parseEditorState(JSON.stringify(toLexical(value))));
   } else {
-    editor.update(() => {
-      const root = $getRoot()
-      if (root.getChildrenSize() === 0) root.append($createParagraphNode())
-    }, { discrete: true })
+    editor.update(
+      () => {
+        const root = $getRoot();
+        if (root.getChildrenSize() === 0) root.append($createParagraphNode());
+      },
+      { discrete: true },
+    );
   }
 }
 
 /** The link around the selection, as the link dialog edits it. */
 function readLink(): LinkChoice | null {
-  const selection = $getSelection()
-  if (!$isRangeSelection(selection)) return null
-  const node = $getNearestNodeOfType(selection.anchor.getNode(), LinkNode)
-  return node ? { url: node.getURL(), newTab: node.getTarget() === '_blank', label: node.getTextContent() } : null
+  const selection = $getSelection();
+  if (!$isRangeSelection(selection)) return null;
+  const node = $getNearestNodeOfType(selection.anchor.getNode(), LinkNode);
+  return node ? { url: node.getURL(), newTab: node.getTarget() === '_blank', label: node.getTextContent() } : null;
 }
 
 /** A link whose URL the API would never render (pasted `javascript:`) becomes its plain text. */
 function dropUnsafeLink(node: LinkNode): void {
-  if (!isAllowedLinkURL(node.getURL())) $unwrapNode(node)
+  if (!isAllowedLinkURL(node.getURL())) $unwrapNode(node);
 }
 
 /** Which formats, block type and link the selection is in, for the toolbar's pressed states. */
 function readActive(): Partial<Active> {
-  const selection = $getSelection()
-  if (!$isRangeSelection(selection)) return {}
-  const formats = new Set(formatButtons().map(([f]) => f).filter((f) => selection.hasFormat(f)))
-  const anchor = selection.anchor.getNode()
-  const top = anchor.getKey() === 'root' ? anchor : anchor.getTopLevelElementOrThrow()
-  const listNode = $getNearestNodeOfType(anchor, ListNode)
-  const block = listNode && $isListNode(listNode) ? listNode.getListType() : $isHeadingNode(top) ? top.getTag() : top.getType()
-  const parent = anchor.getParent()
-  return { formats, block, link: $isLinkNode(parent) || $isLinkNode(anchor) }
+  const selection = $getSelection();
+  if (!$isRangeSelection(selection)) return {};
+  const formats = new Set(
+    formatButtons()
+      .map(([f]) => f)
+      .filter((f) => selection.hasFormat(f)),
+  );
+  const anchor = selection.anchor.getNode();
+  const top = anchor.getKey() === 'root' ? anchor : anchor.getTopLevelElementOrThrow();
+  const listNode = $getNearestNodeOfType(anchor, ListNode);
+  const block =
+    listNode && $isListNode(listNode) ? listNode.getListType() : $isHeadingNode(top) ? top.getTag() : top.getType();
+  const parent = anchor.getParent();
+  return { formats, block, link: $isLinkNode(parent) || $isLinkNode(anchor) };
 }
 
-let styled = false
+let styled = false;
 function injectStyles(): void {
-  if (styled) return
-  styled = true
-  const style = document.createElement('style')
-  style.textContent = EDITOR_CSS
-  document.head.append(style)
+  if (styled) return;
+  styled = true;
+  const style = document.createElement('style');
+  style.textContent = EDITOR_CSS;
+  document.head.append(style);
 }

@@ -3,25 +3,29 @@
  * new tab or not) and a document to embed. Documents are found with the relationship field's searching
  * combobox; images come from the upload field's media picker (editor.tsx opens that one directly).
  */
-import { useState } from 'preact/hooks'
-import type { CollectionConfig, Doc } from '../api.ts'
-import { findCollection, useApp } from '../app-context.ts'
-import { docLabel, labelParams, pluralLabel, singularLabel } from '../format.ts'
-import { Combobox } from '../form/relationship-field.tsx'
-import { Modal } from '../ui.tsx'
-import { isAllowedLinkURL } from './lexical-json.ts'
-import { t } from '../i18n/i18n.ts'
+import { useState } from 'preact/hooks';
+import type { CollectionConfig, Doc } from '../api.ts';
+import { findCollection, useApp } from '../app-context.ts';
+import { docLabel, labelParams, pluralLabel, singularLabel } from '../format.ts';
+import { Combobox } from '../form/relationship-field.tsx';
+import { Modal } from '../ui.tsx';
+import { isAllowedLinkURL } from './lexical-json.ts';
+import { t } from '../i18n/i18n.ts';
 
 /** What the link dialog answers: a URL, or `cms-doc:<collection>/<id>` for a document (lexical-json.ts). */
-export type LinkChoice = { url: string; newTab: boolean; label: string }
+export type LinkChoice = { url: string; newTab: boolean; label: string };
 
-const INTERNAL = /^cms-doc:([a-z][\w-]*)\/(\d+)$/i
+const INTERNAL = /^cms-doc:([a-z][\w-]*)\/(\d+)$/i;
 
 /** A collection chooser and a search over its documents; `id` prefixes the controls' ids. */
-function DocumentChooser(props: { id: string; chosen: { slug: string; doc: Doc } | null; onChoose: (choice: { slug: string; doc: Doc }) => void }) {
-  const { config, locale } = useApp()
-  const [slug, setSlug] = useState(props.chosen?.slug ?? config.collections[0]?.slug ?? '')
-  const target = findCollection(config, slug)
+function DocumentChooser(props: {
+  id: string;
+  chosen: { slug: string; doc: Doc } | null;
+  onChoose: (choice: { slug: string; doc: Doc }) => void;
+}) {
+  const { config, locale } = useApp();
+  const [slug, setSlug] = useState(props.chosen?.slug ?? config.collections[0]?.slug ?? '');
+  const target = findCollection(config, slug);
   return (
     <div class="rt-doc-chooser">
       <label for={`${props.id}-collection`}>{t('rt.collection')}</label>
@@ -33,34 +37,56 @@ function DocumentChooser(props: { id: string; chosen: { slug: string; doc: Doc }
         ))}
       </select>
       <label for={`${props.id}-search`}>{t('rt.document')}</label>
-      {target && <Combobox key={slug} attrs={{ id: `${props.id}-search` }} target={target} locale={locale} exclude={[]} onPick={(doc) => props.onChoose({ slug, doc })} placeholder={t('rt.searchIn', labelParams(singularLabel(target)))} />}
+      {target && (
+        <Combobox
+          key={slug}
+          attrs={{ id: `${props.id}-search` }}
+          target={target}
+          locale={locale}
+          exclude={[]}
+          onPick={(doc) => props.onChoose({ slug, doc })}
+          placeholder={t('rt.searchIn', labelParams(singularLabel(target)))}
+        />
+      )}
       {props.chosen && (
         <p class="muted small" role="status">
-          Chosen: {docLabel(findCollection(config, props.chosen.slug), props.chosen.doc)} ({props.chosen.slug} #{String(props.chosen.doc.id)})
+          Chosen: {docLabel(findCollection(config, props.chosen.slug), props.chosen.doc)} ({props.chosen.slug} #
+          {String(props.chosen.doc.id)})
         </p>
       )}
     </div>
-  )
+  );
 }
 
-export function LinkDialog(props: { initial: LinkChoice | null; onApply: (choice: LinkChoice) => void; onRemove?: () => void; onClose: () => void }) {
-  const internal = props.initial ? INTERNAL.exec(props.initial.url) : null
-  const [kind, setKind] = useState<'url' | 'doc'>(internal ? 'doc' : 'url')
-  const [url, setUrl] = useState(internal ? '' : props.initial?.url ?? '')
-  const [chosen, setChosen] = useState<{ slug: string; doc: Doc } | null>(internal ? { slug: internal[1]!, doc: { id: Number(internal[2]) } } : null)
-  const [newTab, setNewTab] = useState(props.initial?.newTab ?? false)
-  const [error, setError] = useState<string | null>(null)
-  const { config } = useApp()
+export function LinkDialog(props: {
+  initial: LinkChoice | null;
+  onApply: (choice: LinkChoice) => void;
+  onRemove?: () => void;
+  onClose: () => void;
+}) {
+  const internal = props.initial ? INTERNAL.exec(props.initial.url) : null;
+  const [kind, setKind] = useState<'url' | 'doc'>(internal ? 'doc' : 'url');
+  const [url, setUrl] = useState(internal ? '' : (props.initial?.url ?? ''));
+  const [chosen, setChosen] = useState<{ slug: string; doc: Doc } | null>(
+    internal ? { slug: internal[1]!, doc: { id: Number(internal[2]) } } : null,
+  );
+  const [newTab, setNewTab] = useState(props.initial?.newTab ?? false);
+  const [error, setError] = useState<string | null>(null);
+  const { config } = useApp();
 
   const apply = () => {
     if (kind === 'url') {
-      const target = url.trim()
-      if (!target || !isAllowedLinkURL(target)) return setError(t('rt.badUrl'))
-      return props.onApply({ url: target, newTab, label: target })
+      const target = url.trim();
+      if (!target || !isAllowedLinkURL(target)) return setError(t('rt.badUrl'));
+      return props.onApply({ url: target, newTab, label: target });
     }
-    if (!chosen) return setError(t('rt.chooseDocument'))
-    props.onApply({ url: `cms-doc:${chosen.slug}/${String(chosen.doc.id)}`, newTab, label: docLabel(findCollection(config, chosen.slug), chosen.doc) })
-  }
+    if (!chosen) return setError(t('rt.chooseDocument'));
+    props.onApply({
+      url: `cms-doc:${chosen.slug}/${String(chosen.doc.id)}`,
+      newTab,
+      label: docLabel(findCollection(config, chosen.slug), chosen.doc),
+    });
+  };
 
   return (
     <Modal
@@ -85,29 +111,52 @@ export function LinkDialog(props: { initial: LinkChoice | null; onApply: (choice
       <form
         class="rt-dialog"
         onSubmit={(e) => {
-          e.preventDefault()
-          apply()
+          e.preventDefault();
+          apply();
         }}
       >
         <fieldset>
           <legend>{t('rt.linkTo')}</legend>
           <label class="check">
-            <input type="radio" name="rt-link-kind" checked={kind === 'url'} onChange={() => (setKind('url'), setError(null))} /> {t('rt.webAddress')}
+            <input
+              type="radio"
+              name="rt-link-kind"
+              checked={kind === 'url'}
+              onChange={() => (setKind('url'), setError(null))}
+            />{' '}
+            {t('rt.webAddress')}
           </label>
           <label class="check">
-            <input type="radio" name="rt-link-kind" checked={kind === 'doc'} onChange={() => (setKind('doc'), setError(null))} /> {t('rt.aDocument')}
+            <input
+              type="radio"
+              name="rt-link-kind"
+              checked={kind === 'doc'}
+              onChange={() => (setKind('doc'), setError(null))}
+            />{' '}
+            {t('rt.aDocument')}
           </label>
         </fieldset>
         {kind === 'url' ? (
           <>
             <label for="rt-link-url">{t('rt.url')}</label>
-            <input id="rt-link-url" type="text" inputMode="url" autoFocus value={url} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? 'rt-link-error' : undefined} onInput={(e) => (setUrl(e.currentTarget.value), setError(null))} placeholder="https://example.com/" />
+            <input
+              id="rt-link-url"
+              type="text"
+              inputMode="url"
+              autoFocus
+              value={url}
+              aria-invalid={error ? 'true' : undefined}
+              aria-describedby={error ? 'rt-link-error' : undefined}
+              onInput={(e) => (setUrl(e.currentTarget.value), setError(null))}
+              placeholder="https://example.com/"
+            />
           </>
         ) : (
           <DocumentChooser id="rt-link-doc" chosen={chosen} onChoose={(c) => (setChosen(c), setError(null))} />
         )}
         <label class="check">
-          <input type="checkbox" checked={newTab} onChange={(e) => setNewTab(e.currentTarget.checked)} /> {t('rt.newTab')}
+          <input type="checkbox" checked={newTab} onChange={(e) => setNewTab(e.currentTarget.checked)} />{' '}
+          {t('rt.newTab')}
         </label>
         {error && (
           <p id="rt-link-error" class="field-error" role="alert">
@@ -116,7 +165,7 @@ export function LinkDialog(props: { initial: LinkChoice | null; onApply: (choice
         )}
       </form>
     </Modal>
-  )
+  );
 }
 
 /** Picks a document of any collection to embed as a relationship node. */
@@ -127,5 +176,5 @@ export function DocumentDialog(props: { onPick: (slug: string, doc: Doc) => void
         <DocumentChooser id="rt-embed-doc" chosen={null} onChoose={(c) => props.onPick(c.slug, c.doc)} />
       </div>
     </Modal>
-  )
+  );
 }

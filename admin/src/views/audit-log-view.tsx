@@ -3,16 +3,29 @@
  * and action; each entry shows who, how (REST, GraphQL, MCP, …), from where, and the fields it changed.
  * A document's versions panel links here with its collection and id filled in.
  */
-import { useEffect, useState } from 'preact/hooks'
-import { docs, type ListResult } from '../api.ts'
-import { ops, type AuditEntry, type AuditFilter } from '../ops-api.ts'
-import { useApp } from '../app-context.ts'
-import { exactTime, formatDate, globalLabel, message, pluralLabel } from '../format.ts'
-import { Link, updateQuery, type Location } from '../router.tsx'
-import { ErrorBox, Pager, Spinner } from '../ui.tsx'
-import { t } from '../i18n/i18n.ts'
+import { useEffect, useState } from 'preact/hooks';
+import { docs, type ListResult } from '../api.ts';
+import { ops, type AuditEntry, type AuditFilter } from '../ops-api.ts';
+import { useApp } from '../app-context.ts';
+import { exactTime, formatDate, globalLabel, message, pluralLabel } from '../format.ts';
+import { Link, updateQuery, type Location } from '../router.tsx';
+import { ErrorBox, Pager, Spinner } from '../ui.tsx';
+import { t } from '../i18n/i18n.ts';
 
-const ACTIONS = ['create', 'update', 'delete', 'publish', 'unpublish', 'restore', 'discard_draft', 'schedule', 'unschedule', 'login', 'login_failed', 'import']
+const ACTIONS = [
+  'create',
+  'update',
+  'delete',
+  'publish',
+  'unpublish',
+  'restore',
+  'discard_draft',
+  'schedule',
+  'unschedule',
+  'login',
+  'login_failed',
+  'import',
+];
 
 /** An action's name in the reader's language. */
 const actionLabel = (a: string): string =>
@@ -29,13 +42,14 @@ const actionLabel = (a: string): string =>
     login: t('audit.login'),
     login_failed: t('audit.loginFailed'),
     import: t('audit.import'),
-  })[a] ?? a.replace('_', ' ')
+  })[a] ?? a.replace('_', ' ');
 
-const shown = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value))
+const shown = (value: unknown) =>
+  value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
 
 function Changes(props: { changes: AuditEntry['changes'] }) {
-  const paths = Object.keys(props.changes)
-  if (paths.length === 0) return <span class="muted">—</span>
+  const paths = Object.keys(props.changes);
+  if (paths.length === 0) return <span class="muted">—</span>;
   return (
     <details>
       <summary>{paths.length === 1 ? paths[0] : t('audit.fields', { n: paths.length })}</summary>
@@ -44,43 +58,62 @@ function Changes(props: { changes: AuditEntry['changes'] }) {
           <div key={p}>
             <dt>{p}</dt>
             <dd>
-              <del class="truncate">{shown(props.changes[p]!.from)}</del> → <ins class="truncate">{shown(props.changes[p]!.to)}</ins>
+              <del class="truncate">{shown(props.changes[p]!.from)}</del> →{' '}
+              <ins class="truncate">{shown(props.changes[p]!.to)}</ins>
             </dd>
           </div>
         ))}
       </dl>
     </details>
-  )
+  );
 }
 
 export default function AuditLogView(props: { location: Location }) {
-  const { config } = useApp()
-  const q = props.location.query
-  const filter: AuditFilter = { user: q.get('user') ?? '', collection: q.get('collection') ?? '', document: q.get('document') ?? '', action: q.get('action') ?? '' }
-  const page = Math.max(1, Number(q.get('page')) || 1)
-  const setQuery = (changes: Record<string, string | null>) => updateQuery(q, { ...changes, page: null })
-  const [list, setList] = useState<ListResult<AuditEntry> | null>(null)
-  const [users, setUsers] = useState<{ id: number; email: string }[]>([])
-  const [error, setError] = useState<string | null>(null)
-  const key = JSON.stringify([filter, page])
+  const { config } = useApp();
+  const q = props.location.query;
+  const filter: AuditFilter = {
+    user: q.get('user') ?? '',
+    collection: q.get('collection') ?? '',
+    document: q.get('document') ?? '',
+    action: q.get('action') ?? '',
+  };
+  const page = Math.max(1, Number(q.get('page')) || 1);
+  const setQuery = (changes: Record<string, string | null>) => updateQuery(q, { ...changes, page: null });
+  const [list, setList] = useState<ListResult<AuditEntry> | null>(null);
+  const [users, setUsers] = useState<{ id: number; email: string }[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const key = JSON.stringify([filter, page]);
 
   useEffect(() => {
-    let live = true
-    setError(null)
-    ops.auditLog(page, filter).then((r) => live && setList(r)).catch((e) => live && setError(message(e)))
+    let live = true;
+    setError(null);
+    ops
+      .auditLog(page, filter)
+      .then((r) => live && setList(r))
+      .catch((e) => live && setError(message(e)));
     return () => {
-      live = false
-    }
-  }, [key])
+      live = false;
+    };
+  }, [key]);
   useEffect(() => {
-    docs.list('users', { limit: 100, sort: 'email' }).then((r) => setUsers(r.docs as { id: number; email: string }[])).catch(() => {})
-  }, [])
-  const emailOf = (id: number | null) => (id === null ? t('audit.nobody') : users.find((u) => u.id === id)?.email ?? t('audit.userN', { id }))
+    docs
+      .list('users', { limit: 100, sort: 'email' })
+      .then((r) => setUsers(r.docs as { id: number; email: string }[]))
+      .catch(() => {});
+  }, []);
+  const emailOf = (id: number | null) =>
+    id === null ? t('audit.nobody') : (users.find((u) => u.id === id)?.email ?? t('audit.userN', { id }));
   const subject = (e: AuditEntry) => {
-    if (e.global) return <Link to={`/globals/${e.global}`}>{e.global}</Link>
-    if (e.collection && e.document !== null && e.action !== 'delete') return <Link to={`/collections/${e.collection}/${e.document}`}>{`${e.collection} #${e.document}`}</Link>
-    return <span>{e.collection}{e.document !== null ? ` #${e.document}` : ''}</span>
-  }
+    if (e.global) return <Link to={`/globals/${e.global}`}>{e.global}</Link>;
+    if (e.collection && e.document !== null && e.action !== 'delete')
+      return <Link to={`/collections/${e.collection}/${e.document}`}>{`${e.collection} #${e.document}`}</Link>;
+    return (
+      <span>
+        {e.collection}
+        {e.document !== null ? ` #${e.document}` : ''}
+      </span>
+    );
+  };
 
   return (
     <section>
@@ -89,7 +122,11 @@ export default function AuditLogView(props: { location: Location }) {
       <div class="toolbar">
         <label>
           {t('audit.user')}{' '}
-          <select aria-label={t('audit.user')} value={filter.user} onChange={(e) => setQuery({ user: e.currentTarget.value || null })}>
+          <select
+            aria-label={t('audit.user')}
+            value={filter.user}
+            onChange={(e) => setQuery({ user: e.currentTarget.value || null })}
+          >
             <option value="">{t('audit.anyone')}</option>
             {users.map((u) => (
               <option value={String(u.id)} key={u.id}>
@@ -100,7 +137,11 @@ export default function AuditLogView(props: { location: Location }) {
         </label>
         <label>
           {t('audit.collection')}{' '}
-          <select aria-label={t('audit.collection')} value={filter.collection} onChange={(e) => setQuery({ collection: e.currentTarget.value || null, document: null })}>
+          <select
+            aria-label={t('audit.collection')}
+            value={filter.collection}
+            onChange={(e) => setQuery({ collection: e.currentTarget.value || null, document: null })}
+          >
             <option value="">{t('audit.all')}</option>
             {config.collections.map((c) => (
               <option value={c.slug} key={c.slug}>
@@ -116,11 +157,22 @@ export default function AuditLogView(props: { location: Location }) {
         </label>
         <label>
           {t('audit.document')}{' '}
-          <input type="number" aria-label={t('audit.document')} min={1} size={6} value={filter.document} onChange={(e) => setQuery({ document: e.currentTarget.value || null })} />
+          <input
+            type="number"
+            aria-label={t('audit.document')}
+            min={1}
+            size={6}
+            value={filter.document}
+            onChange={(e) => setQuery({ document: e.currentTarget.value || null })}
+          />
         </label>
         <label>
           {t('audit.action')}{' '}
-          <select aria-label={t('audit.action')} value={filter.action} onChange={(e) => setQuery({ action: e.currentTarget.value || null })}>
+          <select
+            aria-label={t('audit.action')}
+            value={filter.action}
+            onChange={(e) => setQuery({ action: e.currentTarget.value || null })}
+          >
             <option value="">{t('audit.all')}</option>
             {ACTIONS.map((a) => (
               <option value={a} key={a}>
@@ -151,7 +203,11 @@ export default function AuditLogView(props: { location: Location }) {
                 <tr key={e.id}>
                   <td title={exactTime(e.at)}>{formatDate(e.at)}</td>
                   <td>
-                    <span class={`badge ${e.action === 'login_failed' || e.action === 'delete' ? 'danger' : e.action === 'publish' ? 'ok' : ''}`}>{actionLabel(e.action)}</span>
+                    <span
+                      class={`badge ${e.action === 'login_failed' || e.action === 'delete' ? 'danger' : e.action === 'publish' ? 'ok' : ''}`}
+                    >
+                      {actionLabel(e.action)}
+                    </span>
                   </td>
                   <td>{subject(e)}</td>
                   <td>
@@ -173,5 +229,5 @@ export default function AuditLogView(props: { location: Location }) {
       )}
       {list && <Pager list={list} setPage={(n) => updateQuery(q, { page: String(n) })} />}
     </section>
-  )
+  );
 }

@@ -1,42 +1,46 @@
 /** Admins: back up now (with a progress bar from GET /backups `running`), the list, downloads (docs/operations.md). */
-import { useEffect, useState } from 'preact/hooks'
-import { ops, type BackupList } from '../ops-api.ts'
-import { formatBytes, formatDate, message } from '../format.ts'
-import { ErrorBox, Spinner, toast } from '../ui.tsx'
-import { t } from '../i18n/i18n.ts'
+import { useEffect, useState } from 'preact/hooks';
+import { ops, type BackupList } from '../ops-api.ts';
+import { formatBytes, formatDate, message } from '../format.ts';
+import { ErrorBox, Spinner, toast } from '../ui.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** POST /backups answers only when the archive is written; meanwhile the list's `running` says how far it is. */
-const POLL_MS = 400
+const POLL_MS = 400;
 
 export default function BackupsView() {
-  const [list, setList] = useState<BackupList | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const [list, setList] = useState<BackupList | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
 
-  const load = () => ops.backups().then(setList).catch((e) => setError(message(e)))
-  useEffect(() => void load(), [])
+  const load = () =>
+    ops
+      .backups()
+      .then(setList)
+      .catch((e) => setError(message(e)));
+  useEffect(() => void load(), []);
 
   // Also follows a backup started elsewhere (the schedule, another tab) until it ends.
-  const running = list?.running ?? null
+  const running = list?.running ?? null;
   useEffect(() => {
-    if (!busy && !running) return
-    const timer = setInterval(() => void load(), POLL_MS)
-    return () => clearInterval(timer)
-  }, [busy, Boolean(running)])
+    if (!busy && !running) return;
+    const timer = setInterval(() => void load(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [busy, Boolean(running)]);
 
   const backUp = async () => {
-    setBusy(true)
-    setError(null)
+    setBusy(true);
+    setError(null);
     try {
-      await ops.backUpNow()
-      toast(t('backups.written'))
+      await ops.backUpNow();
+      toast(t('backups.written'));
     } catch (e) {
-      setError(message(e))
+      setError(message(e));
     } finally {
-      setBusy(false)
-      void load()
+      setBusy(false);
+      void load();
     }
-  }
+  };
 
   return (
     <section>
@@ -49,7 +53,12 @@ export default function BackupsView() {
       {running && (
         <div class="backup-progress">
           <label for="backup-progress">
-            {t('backups.progress', { name: running.name, phase: running.phase, done: running.done, total: running.total })}
+            {t('backups.progress', {
+              name: running.name,
+              phase: running.phase,
+              done: running.done,
+              total: running.total,
+            })}
           </label>
           <progress id="backup-progress" max={Math.max(running.total, 1)} value={running.done} />
         </div>
@@ -84,5 +93,5 @@ export default function BackupsView() {
         </div>
       )}
     </section>
-  )
+  );
 }

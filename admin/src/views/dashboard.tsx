@@ -1,30 +1,32 @@
 /** Start page: every collection (with its document count) and global, one click away. */
-import { useEffect, useState } from 'preact/hooks'
-import { docs } from '../api.ts'
-import { collectionIcon, mayManage, useApp, visibleCollections } from '../app-context.ts'
-import { globalLabel, pluralLabel, singularLabel } from '../format.ts'
-import { Link } from '../router.tsx'
-import { Icon } from '../ui.tsx'
-import { t, tn } from '../i18n/i18n.ts'
+import { useEffect, useState } from 'preact/hooks';
+import { docs } from '../api.ts';
+import { collectionIcon, mayManage, useApp, visibleCollections } from '../app-context.ts';
+import { globalLabel, pluralLabel, singularLabel } from '../format.ts';
+import { Link } from '../router.tsx';
+import { Icon } from '../ui.tsx';
+import { t, tn } from '../i18n/i18n.ts';
 
 export function Dashboard() {
-  const { config, user } = useApp()
+  const { config, user } = useApp();
   // Project collections first; the built-in ones (media, users, API keys) after them.
-  const collections = visibleCollections(config, user).sort((a, b) => Number(Boolean(a.builtIn)) - Number(Boolean(b.builtIn)))
-  const [counts, setCounts] = useState<Record<string, number>>({})
+  const collections = visibleCollections(config, user).sort(
+    (a, b) => Number(Boolean(a.builtIn)) - Number(Boolean(b.builtIn)),
+  );
+  const [counts, setCounts] = useState<Record<string, number>>({});
 
   useEffect(() => {
-    let live = true
+    let live = true;
     for (const c of collections) {
       docs
         .list(c.slug, { limit: 1 })
         .then((r) => live && setCounts((m) => ({ ...m, [c.slug]: r.totalDocs })))
-        .catch(() => {})
+        .catch(() => {});
     }
     return () => {
-      live = false
-    }
-  }, [config])
+      live = false;
+    };
+  }, [config]);
 
   return (
     <section>
@@ -39,10 +41,17 @@ export function Dashboard() {
                 <Icon name={collectionIcon(c)} size={18} />
               </span>
               <strong>{pluralLabel(c)}</strong>
-              <span class="muted small">{c.slug in counts ? tn('dashboard.documents', counts[c.slug]!) : '\u00a0'}</span>
+              <span class="muted small">
+                {c.slug in counts ? tn('dashboard.documents', counts[c.slug]!) : '\u00a0'}
+              </span>
             </Link>
             {mayManage(c, user) && (
-              <Link to={`/collections/${c.slug}/create`} class="tile-add" aria-label={t('dashboard.create', { label: singularLabel(c) })} title={t('dashboard.create', { label: singularLabel(c) })}>
+              <Link
+                to={`/collections/${c.slug}/create`}
+                class="tile-add"
+                aria-label={t('dashboard.create', { label: singularLabel(c) })}
+                title={t('dashboard.create', { label: singularLabel(c) })}
+              >
                 <Icon name="plus" />
               </Link>
             )}
@@ -68,5 +77,5 @@ export function Dashboard() {
         </>
       )}
     </section>
-  )
+  );
 }

@@ -2,73 +2,79 @@
  * What a document or global with drafts shows and offers, shared by both edit views: its live status
  * beside the pending draft's, and Unpublish, Discard draft, Save draft, Publish.
  */
-import { useEffect, useState } from 'preact/hooks'
-import { drafts, type Doc, type VersionOwner } from '../api.ts'
-import { message } from '../format.ts'
-import { confirmDialog, toast } from '../ui.tsx'
-import { t } from '../i18n/i18n.ts'
+import { useEffect, useState } from 'preact/hooks';
+import { drafts, type Doc, type VersionOwner } from '../api.ts';
+import { message } from '../format.ts';
+import { confirmDialog, toast } from '../ui.tsx';
+import { t } from '../i18n/i18n.ts';
 
 /** The live status, plus "changes pending" when a published document has a newer draft. */
 export function StatusBadges(props: { draft: unknown; live: unknown }) {
-  const status = props.live ?? props.draft
+  const status = props.live ?? props.draft;
   return (
     <>
-      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>{status === 'published' ? t('drafts.published') : status === 'draft' || status == null ? t('drafts.draft') : String(status)}</span>
+      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>
+        {status === 'published'
+          ? t('drafts.published')
+          : status === 'draft' || status == null
+            ? t('drafts.draft')
+            : String(status)}
+      </span>
       {status === 'published' && props.draft === 'draft' && <span class="badge draft">{t('drafts.pending')}</span>}
     </>
-  )
+  );
 }
 
 /** The status of what is live (the form shows the pending draft), read again whenever `doc` changes. */
 export function useLiveStatus(enabled: boolean, doc: Doc | null, readLive: () => Promise<Doc>): string | null {
-  const [status, setStatus] = useState<string | null>(null)
+  const [status, setStatus] = useState<string | null>(null);
   useEffect(() => {
-    if (!enabled || !doc) return setStatus(null)
-    let current = true
+    if (!enabled || !doc) return setStatus(null);
+    let current = true;
     readLive()
       .then((d) => current && setStatus(typeof d.status === 'string' ? d.status : null))
-      .catch(() => current && setStatus(null))
+      .catch(() => current && setStatus(null));
     return () => {
-      current = false
-    }
-  }, [doc])
-  return status
+      current = false;
+    };
+  }, [doc]);
+  return status;
 }
 
-export type SaveMode = 'save' | 'draft' | 'publish'
+export type SaveMode = 'save' | 'draft' | 'publish';
 
 export function DraftButtons(props: {
-  owner: VersionOwner | null
-  live: string | null
-  draft: string | null
-  busy: boolean
-  dirty: boolean
-  save: (mode: SaveMode) => void
+  owner: VersionOwner | null;
+  live: string | null;
+  draft: string | null;
+  busy: boolean;
+  dirty: boolean;
+  save: (mode: SaveMode) => void;
   /** After unpublish or discard: the document to show now. */
-  onChanged: (doc: Doc) => void
+  onChanged: (doc: Doc) => void;
 }) {
-  const { owner } = props
-  const published = (props.live ?? props.draft) === 'published'
-  const pending = published && props.draft === 'draft'
+  const { owner } = props;
+  const published = (props.live ?? props.draft) === 'published';
+  const pending = published && props.draft === 'draft';
   const act = async (kind: 'unpublish' | 'discard') => {
-    if (!owner) return
+    if (!owner) return;
     if (kind === 'discard') {
       const ok = await confirmDialog({
         title: t('drafts.discardTitle'),
         message: t('drafts.discardMessage') + (props.dirty ? ' ' + t('drafts.unsavedLost') : ''),
         confirm: t('drafts.discard'),
         danger: true,
-      })
-      if (!ok) return
+      });
+      if (!ok) return;
     }
     try {
-      const r = kind === 'unpublish' ? await drafts.unpublish(owner) : await drafts.discard(owner)
-      props.onChanged(r.doc)
-      toast(kind === 'unpublish' ? t('drafts.unpublished') : t('drafts.discarded'))
+      const r = kind === 'unpublish' ? await drafts.unpublish(owner) : await drafts.discard(owner);
+      props.onChanged(r.doc);
+      toast(kind === 'unpublish' ? t('drafts.unpublished') : t('drafts.discarded'));
     } catch (e) {
-      toast(message(e), 'error')
+      toast(message(e), 'error');
     }
-  }
+  };
   return (
     <>
       {owner && pending && (
@@ -90,5 +96,5 @@ export function DraftButtons(props: {
         </button>
       </span>
     </>
-  )
+  );
 }

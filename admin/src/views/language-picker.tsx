@@ -2,24 +2,24 @@
  * The admin's language for this browser (docs/admin.md, "Languages"): "Browser default" follows
  * `navigator.languages`; a choice is kept in `localStorage` and applied at once.
  */
-import { useState } from 'preact/hooks'
-import { message } from '../format.ts'
-import { LANGUAGES, language, loadLanguage, preferredLanguage, saveLanguage, t } from '../i18n/i18n.ts'
-import { ErrorBox } from '../ui.tsx'
+import { useState } from 'preact/hooks';
+import { message } from '../format.ts';
+import { LANGUAGES, language, loadLanguage, preferredLanguage, saveLanguage, t } from '../i18n/i18n.ts';
+import { ErrorBox } from '../ui.tsx';
 
 export function LanguagePicker() {
-  const [chosen, setChosen] = useState(() => (localStorage.getItem('cms-language') ? language() : ''))
-  const [error, setError] = useState<string | null>(null)
+  const [chosen, setChosen] = useState(() => (localStorage.getItem('cms-language') ? language() : ''));
+  const [error, setError] = useState<string | null>(null);
   const pick = async (code: string) => {
-    setError(null)
-    saveLanguage(code || null)
-    setChosen(code)
+    setError(null);
+    saveLanguage(code || null);
+    setChosen(code);
     try {
-      await loadLanguage(code || preferredLanguage())
+      await loadLanguage(code || preferredLanguage());
     } catch (e) {
-      setError(message(e))
+      setError(message(e));
     }
-  }
+  };
   return (
     <section class="panel language-picker">
       <h2>{t('account.language')}</h2>
@@ -37,5 +37,5 @@ export function LanguagePicker() {
       <p class="muted small">{t('account.languageHint')}</p>
       <ErrorBox error={error} />
     </section>
-  )
+  );
 }

@@ -1,31 +1,31 @@
 /** Who else is editing this document, and the way to take over from them (after a confirmation). */
-import type { DocumentLock } from '../form/document-lock.ts'
-import { message } from '../format.ts'
-import { confirmDialog, toast } from '../ui.tsx'
-import { t } from '../i18n/i18n.ts'
+import type { DocumentLock } from '../form/document-lock.ts';
+import { message } from '../format.ts';
+import { confirmDialog, toast } from '../ui.tsx';
+import { t } from '../i18n/i18n.ts';
 
-const nameOf = (u: { name: string | null; email: string } | null) => (u ? u.name || u.email : t('lock.someoneElse'))
+const nameOf = (u: { name: string | null; email: string } | null) => (u ? u.name || u.email : t('lock.someoneElse'));
 
 export function LockBanner(props: { lock: DocumentLock; onTakenOver: () => void }) {
-  const { state } = props.lock
+  const { state } = props.lock;
   if (state.status === 'other') {
-    const who = nameOf(state.holder)
+    const who = nameOf(state.holder);
     const takeOver = async () => {
       const ok = await confirmDialog({
         title: t('lock.takeOverTitle'),
         message: t('lock.takeOverMessage', { who }),
         confirm: t('lock.takeOver'),
         danger: true,
-      })
-      if (!ok) return
+      });
+      if (!ok) return;
       try {
-        await props.lock.takeOver()
-        props.onTakenOver()
-        toast(t('lock.editingNow'))
+        await props.lock.takeOver();
+        props.onTakenOver();
+        toast(t('lock.editingNow'));
       } catch (e) {
-        toast(message(e), 'error')
+        toast(message(e), 'error');
       }
-    }
+    };
     return (
       <div class="alert warn lock-banner" role="status">
         <p>
@@ -37,7 +37,7 @@ export function LockBanner(props: { lock: DocumentLock; onTakenOver: () => void 
           </button>
         </div>
       </div>
-    )
+    );
   }
   if (state.status === 'lost')
     return (
@@ -46,6 +46,6 @@ export function LockBanner(props: { lock: DocumentLock; onTakenOver: () => void 
           <strong>{t('lock.tookOver', { who: nameOf(state.holder) })}</strong> {t('lock.lost')}
         </p>
       </div>
-    )
-  return null
+    );
+  return null;
 }

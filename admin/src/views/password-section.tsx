@@ -3,31 +3,41 @@
  * one: on create (admins may leave it empty to invite: the server answers with an invitation link), behind
  * "Change password" on edit.
  */
-import { useForm } from '../form/form-context.ts'
-import { t } from '../i18n/i18n.ts'
+import { useForm } from '../form/form-context.ts';
+import { t } from '../i18n/i18n.ts';
 
 export interface PasswordState {
-  open: boolean
-  value: string
-  confirm: string
+  open: boolean;
+  value: string;
+  confirm: string;
 }
 
-export const MIN_PASSWORD = 8
+export const MIN_PASSWORD = 8;
 
 /** Why the password cannot be sent yet, or null. `invite`: an empty password on create makes an invitation. */
-export function passwordProblem(p: PasswordState, creating: boolean, invite = false): { field: string; message: string } | null {
-  if (!p.open) return null
-  if (!p.value && (!creating || (invite && !p.confirm))) return null
-  if (!p.value) return { field: 'password', message: t('password.required') }
-  if (p.value.length < MIN_PASSWORD) return { field: 'password', message: t('password.tooShort', { n: MIN_PASSWORD }) }
-  if (p.value !== p.confirm) return { field: 'confirmPassword', message: t('password.mismatch') }
-  return null
+export function passwordProblem(
+  p: PasswordState,
+  creating: boolean,
+  invite = false,
+): { field: string; message: string } | null {
+  if (!p.open) return null;
+  if (!p.value && (!creating || (invite && !p.confirm))) return null;
+  if (!p.value) return { field: 'password', message: t('password.required') };
+  if (p.value.length < MIN_PASSWORD) return { field: 'password', message: t('password.tooShort', { n: MIN_PASSWORD }) };
+  if (p.value !== p.confirm) return { field: 'confirmPassword', message: t('password.mismatch') };
+  return null;
 }
 
-export function PasswordSection(props: { state: PasswordState; onChange: (s: PasswordState) => void; creating: boolean; own: boolean; invite?: boolean }) {
-  const form = useForm()
-  const s = props.state
-  const set = (p: Partial<PasswordState>) => props.onChange({ ...s, ...p })
+export function PasswordSection(props: {
+  state: PasswordState;
+  onChange: (s: PasswordState) => void;
+  creating: boolean;
+  own: boolean;
+  invite?: boolean;
+}) {
+  const form = useForm();
+  const s = props.state;
+  const set = (p: Partial<PasswordState>) => props.onChange({ ...s, ...p });
   if (!s.open) {
     return (
       <div class="field">
@@ -38,11 +48,11 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
           </button>
         </div>
       </div>
-    )
+    );
   }
-  const errPassword = form.errors.password
-  const errConfirm = form.errors.confirmPassword
-  const required = props.creating && !props.invite
+  const errPassword = form.errors.password;
+  const errConfirm = form.errors.confirmPassword;
+  const required = props.creating && !props.invite;
   return (
     <fieldset class="group password-group">
       <legend>{props.creating ? t('auth.password') : t('password.change')}</legend>
@@ -50,7 +60,11 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
         <div class={`field ${errPassword ? 'has-error' : ''}`} data-path="password">
           <label class="field-label" for="field-password">
             {props.creating ? t('auth.password') : t('auth.newPassword')}
-            {required && <span class="req" aria-hidden="true">*</span>}
+            {required && (
+              <span class="req" aria-hidden="true">
+                *
+              </span>
+            )}
           </label>
           <input
             id="field-password"
@@ -99,12 +113,16 @@ export function PasswordSection(props: { state: PasswordState; onChange: (s: Pas
         </div>
         {!props.creating && (
           <div>
-            <button type="button" class="link small" onClick={() => props.onChange({ open: false, value: '', confirm: '' })}>
+            <button
+              type="button"
+              class="link small"
+              onClick={() => props.onChange({ open: false, value: '', confirm: '' })}
+            >
               {t('password.keep')}
             </button>
           </div>
         )}
       </div>
     </fieldset>
-  )
+  );
 }

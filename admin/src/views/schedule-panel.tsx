@@ -2,75 +2,76 @@
  * Publish or unpublish later: a date and time in the editor's own time zone (named, with the UTC time
  * beside it), the document's pending jobs with Cancel. Uses `…/schedule` (docs/drafts-and-versions.md); the job runner publishes the latest draft when the time comes.
  */
-import { useEffect, useState } from 'preact/hooks'
-import { schedule, type ScheduledJob, type VersionOwner } from '../api.ts'
-import { fromLocalInput } from '../form/fields.tsx'
-import { message } from '../format.ts'
-import { Icon, toast } from '../ui.tsx'
-import { intlLocale, t } from '../i18n/i18n.ts'
+import { useEffect, useState } from 'preact/hooks';
+import { schedule, type ScheduledJob, type VersionOwner } from '../api.ts';
+import { fromLocalInput } from '../form/fields.tsx';
+import { message } from '../format.ts';
+import { Icon, toast } from '../ui.tsx';
+import { intlLocale, t } from '../i18n/i18n.ts';
 
-export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || t('schedule.localTime')
+export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || t('schedule.localTime');
 
 /** "Mar 1, 2026, 10:30 AM (Europe/Berlin) · 09:30 UTC" */
 export function zonedTime(iso: string): { local: string; utc: string } {
-  const d = new Date(iso)
+  const d = new Date(iso);
   return {
     local: `${d.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' })} (${timeZone()})`,
     utc: `${d.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })} UTC`,
-  }
+  };
 }
 
 /** A job's action in words: the job list shows `publish` / `unpublish`. */
-export const actionText = (action: string) => (action === 'publish' ? t('schedule.publish') : action === 'unpublish' ? t('schedule.unpublish') : action)
+export const actionText = (action: string) =>
+  action === 'publish' ? t('schedule.publish') : action === 'unpublish' ? t('schedule.unpublish') : action;
 
 export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; onChange?: () => void }) {
-  const [jobs, setJobs] = useState<ScheduledJob[] | null>(null)
-  const [action, setAction] = useState<'publish' | 'unpublish'>('publish')
-  const [when, setWhen] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const [tick, setTick] = useState(0)
-  const ownerKey = JSON.stringify(props.owner)
-  const iso = fromLocalInput(when)
+  const [jobs, setJobs] = useState<ScheduledJob[] | null>(null);
+  const [action, setAction] = useState<'publish' | 'unpublish'>('publish');
+  const [when, setWhen] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [tick, setTick] = useState(0);
+  const ownerKey = JSON.stringify(props.owner);
+  const iso = fromLocalInput(when);
 
   useEffect(() => {
-    let live = true
+    let live = true;
     schedule
       .list(props.owner)
       .then((r) => live && setJobs(r.docs))
-      .catch((e) => live && setError(message(e)))
+      .catch((e) => live && setError(message(e)));
     return () => {
-      live = false
-    }
-  }, [ownerKey, props.reloadKey, tick])
+      live = false;
+    };
+  }, [ownerKey, props.reloadKey, tick]);
 
   const add = async () => {
-    if (!iso) return setError(t('schedule.choose'))
-    setBusy(true)
+    if (!iso) return setError(t('schedule.choose'));
+    setBusy(true);
     try {
-      await schedule.add(props.owner, action, iso)
-      setWhen('')
-      setError(null)
-      toast(action === 'publish' ? t('schedule.publishScheduled') : t('schedule.unpublishScheduled'))
-      setTick((n) => n + 1)
-      props.onChange?.()
+      await schedule.add(props.owner, action, iso);
+      setWhen('');
+      setError(null);
+      toast(action === 'publish' ? t('schedule.publishScheduled') : t('schedule.unpublishScheduled'));
+      setTick((n) => n + 1);
+      props.onChange?.();
     } catch (e) {
-      setError(message(e))
+      setError(message(e));
     } finally {
-      setBusy(false)
+      setBusy(false);
     }
-  }
+  };
 
   const cancel = async (job: ScheduledJob) => {
     try {
-      await schedule.cancel(props.owner, job.id)
-      toast(t('schedule.cancelled'))
-      setTick((n) => n + 1)
-      props.onChange?.()
+      await schedule.cancel(props.owner, job.id);
+      toast(t('schedule.cancelled'));
+      setTick((n) => n + 1);
+      props.onChange?.();
     } catch (e) {
-      toast(message(e), 'error')
+      toast(message(e), 'error');
     }
-  }
+  };
 
   return (
     <section class="panel" aria-labelledby="schedule-title">
@@ -80,7 +81,7 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
       {jobs && jobs.length > 0 && (
         <ol class="jobs" aria-label={t('schedule.pending')}>
           {jobs.map((j) => {
-            const when = zonedTime(j.at)
+            const when = zonedTime(j.at);
             return (
               <li key={String(j.id)}>
                 <div>
@@ -88,11 +89,16 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
                   <div class="small">{when.local}</div>
                   <div class="muted small">{when.utc}</div>
                 </div>
-                <button type="button" class="small" onClick={() => void cancel(j)} aria-label={t('schedule.cancelJob', { action: actionText(j.action), at: when.local })}>
+                <button
+                  type="button"
+                  class="small"
+                  onClick={() => void cancel(j)}
+                  aria-label={t('schedule.cancelJob', { action: actionText(j.action), at: when.local })}
+                >
                   {t('ui.cancel')}
                 </button>
               </li>
-            )
+            );
           })}
         </ol>
       )}
@@ -100,14 +106,24 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
         <label class="field-label" for="schedule-action">
           {t('schedule.action')}
         </label>
-        <select id="schedule-action" value={action} onChange={(e) => setAction(e.currentTarget.value as 'publish' | 'unpublish')}>
+        <select
+          id="schedule-action"
+          value={action}
+          onChange={(e) => setAction(e.currentTarget.value as 'publish' | 'unpublish')}
+        >
           <option value="publish">{t('drafts.publish')}</option>
           <option value="unpublish">{t('drafts.unpublish')}</option>
         </select>
         <label class="field-label" for="schedule-at">
           {t('schedule.when')} <span class="muted small">({timeZone()})</span>
         </label>
-        <input id="schedule-at" type="datetime-local" value={when} onInput={(e) => setWhen(e.currentTarget.value)} aria-describedby="schedule-utc" />
+        <input
+          id="schedule-at"
+          type="datetime-local"
+          value={when}
+          onInput={(e) => setWhen(e.currentTarget.value)}
+          aria-describedby="schedule-utc"
+        />
         <p id="schedule-utc" class="muted small" aria-live="polite">
           {iso ? `= ${zonedTime(iso).utc}` : t('schedule.zones')}
         </p>
@@ -117,5 +133,5 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
         </button>
       </div>
     </section>
-  )
+  );
 }

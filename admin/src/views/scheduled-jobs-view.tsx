@@ -1,83 +1,98 @@
 /** Admins: every pending scheduled publish / unpublish across the site, soonest first, each cancellable. */
-import { useEffect, useState } from 'preact/hooks'
-import { docs, schedule, type Doc, type ListResult, type ScheduledJob } from '../api.ts'
-import { findCollection, useApp } from '../app-context.ts'
-import { docTitle, exactTime, formatDate, globalLabel, message, singularLabel } from '../format.ts'
-import { Link, updateQuery, type Location } from '../router.tsx'
-import { confirmDialog, ErrorBox, Pager, Spinner, toast } from '../ui.tsx'
-import { contentTopics, useRefreshOnChange } from '../realtime.ts'
-import { t } from '../i18n/i18n.ts'
+import { useEffect, useState } from 'preact/hooks';
+import { docs, schedule, type Doc, type ListResult, type ScheduledJob } from '../api.ts';
+import { findCollection, useApp } from '../app-context.ts';
+import { docTitle, exactTime, formatDate, globalLabel, message, singularLabel } from '../format.ts';
+import { Link, updateQuery, type Location } from '../router.tsx';
+import { confirmDialog, ErrorBox, Pager, Spinner, toast } from '../ui.tsx';
+import { contentTopics, useRefreshOnChange } from '../realtime.ts';
+import { t } from '../i18n/i18n.ts';
 
-const PAGE_SIZE = 20
-const actionLabel = (action: string) => (action === 'publish' ? t('schedule.publish') : t('schedule.unpublish'))
+const PAGE_SIZE = 20;
+const actionLabel = (action: string) => (action === 'publish' ? t('schedule.publish') : t('schedule.unpublish'));
 
 /** The scheduled documents' titles: one read per collection on the page (pending drafts, as the editor shows them). */
-async function titlesOf(config: ReturnType<typeof useApp>['config'], jobs: ScheduledJob[]): Promise<Map<string, string>> {
-  const bySlug = new Map<string, Set<string>>()
-  for (const j of jobs) if (j.collection && j.parent != null) (bySlug.get(j.collection) ?? bySlug.set(j.collection, new Set()).get(j.collection)!).add(String(j.parent))
-  const titles = new Map<string, string>()
+async function titlesOf(
+  config: ReturnType<typeof useApp>['config'],
+  jobs: ScheduledJob[],
+): Promise<Map<string, string>> {
+  const bySlug = new Map<string, Set<string>>();
+  for (const j of jobs)
+    if (j.collection && j.parent != null)
+      (bySlug.get(j.collection) ?? bySlug.set(j.collection, new Set()).get(j.collection)!).add(String(j.parent));
+  const titles = new Map<string, string>();
   await Promise.all(
     [...bySlug].map(async ([slug, ids]) => {
-      const c = findCollection(config, slug)
-      const r = await docs.list(slug, { where: { id: { in: [...ids].join(',') } }, limit: ids.size, draft: c?.drafts }).catch(() => null)
-      for (const d of r?.docs ?? ([] as Doc[])) titles.set(`${slug}:${d.id}`, docTitle(c, d))
+      const c = findCollection(config, slug);
+      const r = await docs
+        .list(slug, { where: { id: { in: [...ids].join(',') } }, limit: ids.size, draft: c?.drafts })
+        .catch(() => null);
+      for (const d of r?.docs ?? ([] as Doc[])) titles.set(`${slug}:${d.id}`, docTitle(c, d));
     }),
-  )
-  return titles
+  );
+  return titles;
 }
 
 export default function ScheduledJobsView(props: { location: Location }) {
-  const { config } = useApp()
-  const q = props.location.query
-  const page = Math.max(1, Number(q.get('page')) || 1)
-  const [list, setList] = useState<ListResult<ScheduledJob> | null>(null)
-  const [titles, setTitles] = useState<Map<string, string>>(new Map())
-  const [error, setError] = useState<string | null>(null)
-  const [reload, setReload] = useState(0)
+  const { config } = useApp();
+  const q = props.location.query;
+  const page = Math.max(1, Number(q.get('page')) || 1);
+  const [list, setList] = useState<ListResult<ScheduledJob> | null>(null);
+  const [titles, setTitles] = useState<Map<string, string>>(new Map());
+  const [error, setError] = useState<string | null>(null);
+  const [reload, setReload] = useState(0);
   // A publish by the job loop (or anyone) takes its job off the list.
-  useRefreshOnChange(contentTopics(config), () => setReload((n) => n + 1), 400)
+  useRefreshOnChange(contentTopics(config), () => setReload((n) => n + 1), 400);
 
   useEffect(() => {
-    let live = true
-    setError(null)
+    let live = true;
+    setError(null);
     schedule
       .pending({ page, limit: PAGE_SIZE })
       .then(async (r) => {
-        const found = await titlesOf(config, r.docs)
-        if (live) (setList(r), setTitles(found))
+        const found = await titlesOf(config, r.docs);
+        if (live) setList(r), setTitles(found);
       })
-      .catch((e) => live && setError(message(e)))
+      .catch((e) => live && setError(message(e)));
     return () => {
-      live = false
-    }
-  }, [page, reload])
+      live = false;
+    };
+  }, [page, reload]);
 
   const target = (j: ScheduledJob) => {
     if (j.global) {
-      const g = config.globals.find((x) => x.slug === j.global)
-      return { to: `/globals/${encodeURIComponent(j.global)}`, title: g ? globalLabel(g) : j.global, kind: t('dashboard.global') }
+      const g = config.globals.find((x) => x.slug === j.global);
+      return {
+        to: `/globals/${encodeURIComponent(j.global)}`,
+        title: g ? globalLabel(g) : j.global,
+        kind: t('dashboard.global'),
+      };
     }
-    const c = findCollection(config, j.collection)
+    const c = findCollection(config, j.collection);
     return {
       to: `/collections/${encodeURIComponent(j.collection!)}/${encodeURIComponent(String(j.parent))}`,
       title: titles.get(`${j.collection}:${j.parent}`) ?? `#${j.parent}`,
       kind: c ? singularLabel(c) : j.collection!,
-    }
-  }
+    };
+  };
 
   const cancel = async (j: ScheduledJob) => {
-    const { title } = target(j)
-    const params = { title, at: formatDate(j.at) }
-    const ok = await confirmDialog({ title: t('scheduled.cancelTitle'), message: j.action === 'publish' ? t('scheduled.cancelPublish', params) : t('scheduled.cancelUnpublish', params), confirm: t('scheduled.cancelIt') })
-    if (!ok) return
+    const { title } = target(j);
+    const params = { title, at: formatDate(j.at) };
+    const ok = await confirmDialog({
+      title: t('scheduled.cancelTitle'),
+      message: j.action === 'publish' ? t('scheduled.cancelPublish', params) : t('scheduled.cancelUnpublish', params),
+      confirm: t('scheduled.cancelIt'),
+    });
+    if (!ok) return;
     try {
-      await schedule.cancel(j.global ? { global: j.global } : { collection: j.collection!, id: j.parent! }, j.id)
-      toast(t('scheduled.cancelled'))
-      setReload((n) => n + 1)
+      await schedule.cancel(j.global ? { global: j.global } : { collection: j.collection!, id: j.parent! }, j.id);
+      toast(t('scheduled.cancelled'));
+      setReload((n) => n + 1);
     } catch (e) {
-      toast(message(e), 'error')
+      toast(message(e), 'error');
     }
-  }
+  };
 
   return (
     <section>
@@ -100,7 +115,7 @@ export default function ScheduledJobsView(props: { location: Location }) {
             </thead>
             <tbody>
               {list.docs.map((j) => {
-                const job = target(j)
+                const job = target(j);
                 return (
                   <tr key={String(j.id)}>
                     <td>
@@ -116,12 +131,17 @@ export default function ScheduledJobsView(props: { location: Location }) {
                       <div class="muted small">{job.kind}</div>
                     </td>
                     <td>
-                      <button type="button" class="ghost" onClick={() => void cancel(j)} aria-label={t('scheduled.cancelOf', { action: actionLabel(j.action), title: job.title })}>
+                      <button
+                        type="button"
+                        class="ghost"
+                        onClick={() => void cancel(j)}
+                        aria-label={t('scheduled.cancelOf', { action: actionLabel(j.action), title: job.title })}
+                      >
                         {t('scheduled.cancel')}
                       </button>
                     </td>
                   </tr>
-                )
+                );
               })}
             </tbody>
           </table>
@@ -129,5 +149,5 @@ export default function ScheduledJobsView(props: { location: Location }) {
       )}
       {list && <Pager list={list} setPage={(n) => updateQuery(q, { page: String(n) })} />}
     </section>
-  )
+  );
 }

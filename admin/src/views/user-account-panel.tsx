@@ -2,30 +2,33 @@
  * What an admin does for another user's sign-in (docs/accounts.md): copy a reset link (there may be no SMTP
  * to mail one), reset a lost second factor, see and end the user's sessions.
  */
-import { deviceName } from '../device-name.ts'
-import { useEffect, useState } from 'preact/hooks'
-import { account } from '../account-api.ts'
-import { formatDate, message } from '../format.ts'
-import { confirmDialog, ErrorBox, SecretRow, toast } from '../ui.tsx'
-import { useSessions } from './account-security.tsx'
-import { t } from '../i18n/i18n.ts'
+import { deviceName } from '../device-name.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { account } from '../account-api.ts';
+import { formatDate, message } from '../format.ts';
+import { confirmDialog, ErrorBox, SecretRow, toast } from '../ui.tsx';
+import { useSessions } from './account-security.tsx';
+import { t } from '../i18n/i18n.ts';
 
-type UserId = number | string
+type UserId = number | string;
 
 function ResetLink(props: { user: UserId }) {
-  const [link, setLink] = useState<{ url: string; expiresAt: string } | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [link, setLink] = useState<{ url: string; expiresAt: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
   const create = async () => {
-    setError(null)
+    setError(null);
     try {
-      const made = await account.resetLink(props.user)
-      setLink(made)
+      const made = await account.resetLink(props.user);
+      setLink(made);
       // Copying right away saves a click; the link stays shown for when the browser refuses.
-      await navigator.clipboard?.writeText(made.url).then(() => toast(t('userAccount.resetCopied')), () => undefined)
+      await navigator.clipboard?.writeText(made.url).then(
+        () => toast(t('userAccount.resetCopied')),
+        () => undefined,
+      );
     } catch (e) {
-      setError(message(e))
+      setError(message(e));
     }
-  }
+  };
   return (
     <div class="account-part">
       <button type="button" onClick={() => void create()}>
@@ -39,29 +42,36 @@ function ResetLink(props: { user: UserId }) {
         </>
       )}
     </div>
-  )
+  );
 }
 
 function TwoFactorReset(props: { user: UserId; label: string }) {
-  const [enabled, setEnabled] = useState<boolean | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  useEffect(() => void account.twoFactor(props.user).then((r) => setEnabled(r.enabled), (e) => setError(message(e))), [props.user])
+  const [enabled, setEnabled] = useState<boolean | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(
+    () =>
+      void account.twoFactor(props.user).then(
+        (r) => setEnabled(r.enabled),
+        (e) => setError(message(e)),
+      ),
+    [props.user],
+  );
   const reset = async () => {
     const ok = await confirmDialog({
       title: t('userAccount.resetTitle'),
       message: t('userAccount.resetMessage', { label: props.label }),
       confirm: t('userAccount.resetTwoFactor'),
       danger: true,
-    })
-    if (!ok) return
+    });
+    if (!ok) return;
     try {
-      await account.resetTwoFactor(props.user)
-      setEnabled(false)
-      toast(t('userAccount.resetDone'))
+      await account.resetTwoFactor(props.user);
+      setEnabled(false);
+      toast(t('userAccount.resetDone'));
     } catch (e) {
-      setError(message(e))
+      setError(message(e));
     }
-  }
+  };
   return (
     <div class="account-part">
       <ErrorBox error={error} />
@@ -72,11 +82,11 @@ function TwoFactorReset(props: { user: UserId; label: string }) {
         </button>
       )}
     </div>
-  )
+  );
 }
 
 function UserSessions(props: { user: UserId }) {
-  const { sessions, error, act } = useSessions(props.user)
+  const { sessions, error, act } = useSessions(props.user);
   return (
     <div class="account-part">
       <h3>{t('userAccount.sessions')}</h3>
@@ -87,7 +97,9 @@ function UserSessions(props: { user: UserId }) {
           <ul class="user-sessions">
             {sessions.map((s) => (
               <li key={s.id}>
-                <span class="truncate" title={s.userAgent ?? undefined}>{deviceName(s.userAgent)}</span>
+                <span class="truncate" title={s.userAgent ?? undefined}>
+                  {deviceName(s.userAgent)}
+                </span>
                 <span class="muted small">
                   {s.ip ?? ''} · {t('userAccount.lastUsed', { date: formatDate(s.lastUsedAt) })}
                 </span>
@@ -103,7 +115,7 @@ function UserSessions(props: { user: UserId }) {
         </>
       )}
     </div>
-  )
+  );
 }
 
 export function UserAccountPanel(props: { user: UserId; label: string }) {
@@ -116,5 +128,5 @@ export function UserAccountPanel(props: { user: UserId; label: string }) {
       <TwoFactorReset user={props.user} label={props.label} />
       <UserSessions user={props.user} />
     </section>
-  )
+  );
 }

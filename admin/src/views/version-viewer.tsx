@@ -2,42 +2,47 @@
  * One version, read-only, compared field by field with another (changed fields highlighted). Loaded on
  * demand (import() from versions-panel.tsx): only people who open a version pay for it.
  */
-import { useState } from 'preact/hooks'
-import type { Doc, Field, Version } from '../api.ts'
-import { dataFields, same } from '../form/values.ts'
-import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts'
-import { Modal } from '../ui.tsx'
-import { statusText } from './versions-panel.tsx'
-import { t, tn } from '../i18n/i18n.ts'
+import { useState } from 'preact/hooks';
+import type { Doc, Field, Version } from '../api.ts';
+import { dataFields, same } from '../form/values.ts';
+import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts';
+import { Modal } from '../ui.tsx';
+import { statusText } from './versions-panel.tsx';
+import { t, tn } from '../i18n/i18n.ts';
 
 /** A stored value as text for reading: lists and objects as indented JSON. */
 export function valueText(v: unknown): string {
-  if (v === null || v === undefined || v === '') return '—'
-  if (typeof v === 'string') return v
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
-  return JSON.stringify(v, null, 2)
+  if (v === null || v === undefined || v === '') return '—';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v, null, 2);
 }
 
 export function versionLabel(v: Version): string {
-  return `${formatDate(v.updatedAt ?? v.createdAt)} · ${statusText(v.status)}${v.latest ? ` · ${t('versions.current')}` : ''}`
+  return `${formatDate(v.updatedAt ?? v.createdAt)} · ${statusText(v.status)}${v.latest ? ` · ${t('versions.current')}` : ''}`;
 }
 
 export default function VersionViewer(props: {
-  fields: Field[]
-  version: Version
+  fields: Field[];
+  version: Version;
   /** The versions it may be compared with (the panel's page). */
-  others: Version[]
-  onClose: () => void
-  onRestore: (v: Version, asDraft: boolean) => void
+  others: Version[];
+  onClose: () => void;
+  onRestore: (v: Version, asDraft: boolean) => void;
 }) {
-  const { version } = props
-  const choices = props.others.filter((o) => o.id !== version.id)
-  const [otherId, setOtherId] = useState<string>(() => String((choices.find((o) => o.latest) ?? choices[0])?.id ?? ''))
-  const other = choices.find((o) => String(o.id) === otherId)
-  const doc: Doc = version.version ?? {}
-  const against: Doc | null = other?.version ?? null
-  const rows = dataFields(props.fields).map((f) => ({ f, a: doc[f.name], b: against?.[f.name], changed: against !== null && !same(doc[f.name], against[f.name]) }))
-  const changedCount = rows.filter((r) => r.changed).length
+  const { version } = props;
+  const choices = props.others.filter((o) => o.id !== version.id);
+  const [otherId, setOtherId] = useState<string>(() => String((choices.find((o) => o.latest) ?? choices[0])?.id ?? ''));
+  const other = choices.find((o) => String(o.id) === otherId);
+  const doc: Doc = version.version ?? {};
+  const against: Doc | null = other?.version ?? null;
+  const rows = dataFields(props.fields).map((f) => ({
+    f,
+    a: doc[f.name],
+    b: against?.[f.name],
+    changed: against !== null && !same(doc[f.name], against[f.name]),
+  }));
+  const changedCount = rows.filter((r) => r.changed).length;
 
   return (
     <Modal
@@ -66,7 +71,9 @@ export default function VersionViewer(props: {
         <div>
           <dt>{t('versions.saved')}</dt>
           <dd>
-            <time dateTime={String(version.updatedAt ?? version.createdAt ?? '')}>{exactTime(version.updatedAt ?? version.createdAt)}</time>
+            <time dateTime={String(version.updatedAt ?? version.createdAt ?? '')}>
+              {exactTime(version.updatedAt ?? version.createdAt)}
+            </time>
           </dd>
         </div>
         <div>
@@ -129,5 +136,5 @@ export default function VersionViewer(props: {
         </table>
       </div>
     </Modal>
-  )
+  );
 }

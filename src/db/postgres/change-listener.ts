@@ -39,11 +39,17 @@ export function listenForChanges(url: string): ChangeListener {
       healthy = false;
     },
   });
-  const subscription = sql.listen(CHANGES_CHANNEL, (payload: string) => tell(payload), () => {
-    if (closed) return;
-    healthy = true;
-    tell(null);
-  }).catch(() => null);
+  const subscription = sql
+    .listen(
+      CHANGES_CHANNEL,
+      (payload: string) => tell(payload),
+      () => {
+        if (closed) return;
+        healthy = true;
+        tell(null);
+      },
+    )
+    .catch(() => null);
   return {
     healthy: () => healthy && !closed,
     onChange(listener) {

@@ -16,7 +16,13 @@ import { configTables, jsonColumnsByTable, type IndexModel } from '../table-mode
 
 export type PostgresColumnType = 'integer' | 'bigint' | 'double precision' | 'text' | 'jsonb';
 /** `nextId`: the id column, defaulting to `cms_next_id('<table>')` (no gaps after failed inserts, like SQLite). */
-export type PostgresColumn = { name: string; type: PostgresColumnType; notNull?: boolean; primaryKey?: boolean; nextId?: boolean };
+export type PostgresColumn = {
+  name: string;
+  type: PostgresColumnType;
+  notNull?: boolean;
+  primaryKey?: boolean;
+  nextId?: boolean;
+};
 export type PostgresTable = { name: string; columns: PostgresColumn[]; indexes: IndexModel[] };
 
 export function postgresTables(config: SanitizedConfig): PostgresTable[] {
@@ -47,7 +53,10 @@ export function drizzlePostgresTables(models: PostgresTable[]): Record<string, u
       columns[c.name] = col;
     }
     out[model.name] = pgTable(model.name, columns, (t: any) =>
-      model.indexes.map((i) => (i.unique ? uniqueIndex(i.name) : index(i.name)).on(...(i.columns.map((c) => t[c]) as [any]))));
+      model.indexes.map((i) =>
+        (i.unique ? uniqueIndex(i.name) : index(i.name)).on(...(i.columns.map((c) => t[c]) as [any])),
+      ),
+    );
   }
   return out;
 }

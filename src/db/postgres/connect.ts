@@ -14,8 +14,14 @@ import { DEFAULT_POOL_SIZE, describeUrl } from '../../config/database-url.ts';
 
 export async function connectPostgres(url: string, options: { poolSize?: number } = {}): Promise<SQL> {
   const max = options.poolSize ?? DEFAULT_POOL_SIZE;
-  if (!Number.isInteger(max) || max < 1) throw new ConfigError(`Config error: databasePool: expected a positive integer, got ${JSON.stringify(options.poolSize)}`);
-  if (!URL.canParse(url)) throw new ConfigError('Database error: the PostgreSQL URL cannot be parsed (expected postgres://user:password@host:port/database)');
+  if (!Number.isInteger(max) || max < 1)
+    throw new ConfigError(
+      `Config error: databasePool: expected a positive integer, got ${JSON.stringify(options.poolSize)}`,
+    );
+  if (!URL.canParse(url))
+    throw new ConfigError(
+      'Database error: the PostgreSQL URL cannot be parsed (expected postgres://user:password@host:port/database)',
+    );
   const sql = new Bun.SQL(url, { max, connectionTimeout: 10 });
   try {
     await sql`SELECT 1`;
@@ -34,14 +40,22 @@ function startupError(error: unknown, url: string): Error {
   switch (e.errno ?? e.code) {
     case 'ERR_POSTGRES_CONNECTION_REFUSED':
     case 'ERR_POSTGRES_CONNECTION_TIMEOUT':
-      return new ConfigError(`Database error: cannot reach PostgreSQL at ${where}: is the server running and the host and port right?`);
+      return new ConfigError(
+        `Database error: cannot reach PostgreSQL at ${where}: is the server running and the host and port right?`,
+      );
     case '3D000':
-      return new ConfigError(`Database error: database "${database}" does not exist on ${where}: create it (createdb ${database}) or fix the URL`);
+      return new ConfigError(
+        `Database error: database "${database}" does not exist on ${where}: create it (createdb ${database}) or fix the URL`,
+      );
     case '28P01':
     case '28000':
-      return new ConfigError(`Database error: PostgreSQL refused the login at ${where}: ${e.message} (check the user and password in the URL)`);
+      return new ConfigError(
+        `Database error: PostgreSQL refused the login at ${where}: ${e.message} (check the user and password in the URL)`,
+      );
     case 'ERR_POSTGRES_TLS_NOT_AVAILABLE':
-      return new ConfigError(`Database error: ${where} does not offer TLS but the URL asks for it (sslmode): ${e.message}`);
+      return new ConfigError(
+        `Database error: ${where} does not offer TLS but the URL asks for it (sslmode): ${e.message}`,
+      );
     default:
       return new ConfigError(`Database error: cannot connect to PostgreSQL at ${where}: ${e.message ?? String(error)}`);
   }

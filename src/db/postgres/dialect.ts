@@ -31,11 +31,15 @@ const asText = (expr: string, path: readonly string[]) => `(${asJson(expr)} #>> 
 function typed(json: string, kind: ValueKind): string {
   switch (kind) {
     // float8 (not numeric): Bun.SQL reads numeric back as a string.
-    case 'number': return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json})::float8 END)`;
+    case 'number':
+      return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json})::float8 END)`;
     // Booleans are integers 1/0 here, as json_extract answers them on SQLite (checkboxes in versions).
-    case 'integer': return `(CASE jsonb_typeof(${json}) WHEN 'number' THEN (${json})::bigint WHEN 'boolean' THEN (${json})::boolean::integer END)`;
-    case 'boolean': return `(CASE jsonb_typeof(${json}) WHEN 'boolean' THEN (${json})::boolean::integer WHEN 'number' THEN (${json})::integer END)`;
-    default: throw new Error(`not a typed kind: ${kind}`);
+    case 'integer':
+      return `(CASE jsonb_typeof(${json}) WHEN 'number' THEN (${json})::bigint WHEN 'boolean' THEN (${json})::boolean::integer END)`;
+    case 'boolean':
+      return `(CASE jsonb_typeof(${json}) WHEN 'boolean' THEN (${json})::boolean::integer WHEN 'number' THEN (${json})::integer END)`;
+    default:
+      throw new Error(`not a typed kind: ${kind}`);
   }
 }
 
@@ -97,9 +101,11 @@ export const postgresDialect: Dialect = {
   jsonGet,
   jsonValue,
   distanceMeters,
-  jsonArrayLength: (expr) => `(CASE WHEN ${expr} IS NULL THEN NULL WHEN jsonb_typeof(${asJson(expr)}) = 'array' THEN jsonb_array_length(${asJson(expr)}) ELSE 0 END)`,
+  jsonArrayLength: (expr) =>
+    `(CASE WHEN ${expr} IS NULL THEN NULL WHEN jsonb_typeof(${asJson(expr)}) = 'array' THEN jsonb_array_length(${asJson(expr)}) ELSE 0 END)`,
   // jsonb_array_elements names its column `value`, like json_each; anything but an array has no items.
-  jsonItems: (expr) => `jsonb_array_elements(CASE WHEN jsonb_typeof(${asJson(expr)}) = 'array' THEN ${asJson(expr)} END)`,
+  jsonItems: (expr) =>
+    `jsonb_array_elements(CASE WHEN jsonb_typeof(${asJson(expr)}) = 'array' THEN ${asJson(expr)} END)`,
   // Through text so that `like` on a number or JSON value matches as on SQLite instead of failing.
   likeInsensitive: (expr) => `(${expr})::text ILIKE ? ESCAPE '\\'`,
   // One array parameter whose element type PostgreSQL takes from `expr`; any length, one prepared statement.
@@ -109,7 +115,10 @@ export const postgresDialect: Dialect = {
   orderedAppend: 'SELECT pg_advisory_xact_lock(7265636)',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   lockTable: (table) => `LOCK TABLE "${table.replaceAll('"', '""')}" IN SHARE ROW EXCLUSIVE MODE`,
-  tableExists: (table) => ({ sql: `SELECT 1 AS "found" FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`, params: [table] }),
+  tableExists: (table) => ({
+    sql: `SELECT 1 AS "found" FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`,
+    params: [table],
+  }),
   // One statement-level trigger per table, calling the function of system migration 0004.
   changeTriggers: (table) => [
     `CREATE TRIGGER "_cms_changes" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table.replaceAll('"', '""')}" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change('${table.replaceAll("'", "''")}')`,

@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process';
 import { ConfigError } from '../../errors.ts';
 
-const INSTALL_HINT = 'install PostgreSQL\'s client programs (Debian and Ubuntu: apt-get install postgresql-client), or back the database up with your own tools';
+const INSTALL_HINT =
+  "install PostgreSQL's client programs (Debian and Ubuntu: apt-get install postgresql-client), or back the database up with your own tools";
 
 /** The URL without its password, and the environment that carries it. */
 function connection(url: string): { url: string; env: Record<string, string | undefined> } {
@@ -26,18 +27,39 @@ function run(program: string, args: string[], url: string): Promise<void> {
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${program} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${program} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`)),
+    );
   });
 }
 
 /** A consistent dump of the whole database (one snapshot: pg_dump runs in one repeatable-read transaction). */
 export function dumpPostgres(url: string, file: string): Promise<void> {
-  return run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${connection(url).url}`], url);
+  return run(
+    'pg_dump',
+    ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${connection(url).url}`],
+    url,
+  );
 }
 
 /** Replaces what the database holds with the dump's objects and rows, all or nothing. */
 export function restorePostgres(url: string, file: string): Promise<void> {
-  return run('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', `--dbname=${connection(url).url}`, file], url);
+  return run(
+    'pg_restore',
+    [
+      '--clean',
+      '--if-exists',
+      '--no-owner',
+      '--no-privileges',
+      '--single-transaction',
+      '--exit-on-error',
+      `--dbname=${connection(url).url}`,
+      file,
+    ],
+    url,
+  );
 }
 
 /**
@@ -49,7 +71,8 @@ export async function otherSessions(url: string): Promise<number> {
   const sql = new Bun.SQL(url, { max: 1 });
   try {
     for (let tries = 0; ; tries++) {
-      const [{ n }] = await sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+      const [{ n }] =
+        await sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
       if (n === 0 || tries === 20) return n;
       await Bun.sleep(100);
     }

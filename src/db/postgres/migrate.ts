@@ -17,7 +17,10 @@ export type MigrationSource = { name: string; sql: string };
 export const MIGRATION_LOCK_KEY = 0x636d73;
 
 /** In journal order, embedded in the binary. */
-export const postgresSystemMigrations: MigrationSource[] = generatedSystemMigrations.map((m) => ({ name: m.tag, sql: m.sql }));
+export const postgresSystemMigrations: MigrationSource[] = generatedSystemMigrations.map((m) => ({
+  name: m.tag,
+  sql: m.sql,
+}));
 
 /** The lock this async call chain already holds, so that nesting reuses it instead of waiting on itself. */
 const held = new AsyncLocalStorage<{ sql: SQL; conn: ReservedSQL }>();
@@ -44,7 +47,10 @@ export async function withMigrationLock<T>(sql: SQL, fn: (conn: ReservedSQL) => 
 }
 
 /** How many embedded system migrations are not applied yet (none of them when their record table is missing). */
-export async function pendingPostgresSystemMigrations(sql: Pick<SQL, 'unsafe'>, list: readonly MigrationSource[] = postgresSystemMigrations): Promise<number> {
+export async function pendingPostgresSystemMigrations(
+  sql: Pick<SQL, 'unsafe'>,
+  list: readonly MigrationSource[] = postgresSystemMigrations,
+): Promise<number> {
   const [found] = await sql.unsafe(`SELECT to_regclass('"_cms_system_migrations"') IS NOT NULL AS "found"`);
   if (!found?.found) return list.length;
   const done = await appliedPostgresMigrations(sql as SQL, '_cms_system_migrations');
@@ -52,10 +58,16 @@ export async function pendingPostgresSystemMigrations(sql: Pick<SQL, 'unsafe'>, 
 }
 
 /** Applies the embedded system migrations not applied yet. Returns the names applied. */
-export async function applyPostgresSystemMigrations(sql: SQL, now: string, list: readonly MigrationSource[] = postgresSystemMigrations): Promise<string[]> {
+export async function applyPostgresSystemMigrations(
+  sql: SQL,
+  now: string,
+  list: readonly MigrationSource[] = postgresSystemMigrations,
+): Promise<string[]> {
   return withMigrationLock(sql, async (conn) => {
     // The system tables' own record; it cannot live in a system migration, it says which ones ran.
-    await conn.unsafe('CREATE TABLE IF NOT EXISTS "_cms_system_migrations" ("name" text PRIMARY KEY, "hash" text NOT NULL, "appliedAt" text NOT NULL)');
+    await conn.unsafe(
+      'CREATE TABLE IF NOT EXISTS "_cms_system_migrations" ("name" text PRIMARY KEY, "hash" text NOT NULL, "appliedAt" text NOT NULL)',
+    );
     return applyPending(conn, list, '_cms_system_migrations', now);
   });
 }
@@ -64,17 +76,31 @@ export async function applyPostgresSystemMigrations(sql: SQL, now: string, list:
  * Applies the project's migration files not applied yet (recorded in `_cms_schema_migrations`, a system
  * table, so the system migrations must have run). Returns the names applied.
  */
-export async function applyPostgresMigrationFiles(sql: SQL, files: readonly MigrationSource[], now: string, onProgress?: (name: string) => void): Promise<string[]> {
+export async function applyPostgresMigrationFiles(
+  sql: SQL,
+  files: readonly MigrationSource[],
+  now: string,
+  onProgress?: (name: string) => void,
+): Promise<string[]> {
   return withMigrationLock(sql, (conn) => applyPending(conn, files, '_cms_schema_migrations', now, onProgress));
 }
 
-export async function appliedPostgresMigrations(sql: SQL | ReservedSQL, table = '_cms_schema_migrations'): Promise<Set<string>> {
+export async function appliedPostgresMigrations(
+  sql: SQL | ReservedSQL,
+  table = '_cms_schema_migrations',
+): Promise<Set<string>> {
   const rows = await sql.unsafe(`SELECT "name" FROM "${table}"`);
   return new Set(rows.map((r: { name: string }) => r.name));
 }
 
 /** Call only while holding the lock: the applied list read here stays true until the files are applied. */
-async function applyPending(conn: ReservedSQL, list: readonly MigrationSource[], table: string, now: string, onProgress?: (name: string) => void): Promise<string[]> {
+async function applyPending(
+  conn: ReservedSQL,
+  list: readonly MigrationSource[],
+  table: string,
+  now: string,
+  onProgress?: (name: string) => void,
+): Promise<string[]> {
   const done = await appliedPostgresMigrations(conn, table);
   const withHash = table === '_cms_system_migrations';
   const applied: string[] = [];
@@ -85,7 +111,11 @@ async function applyPending(conn: ReservedSQL, list: readonly MigrationSource[],
     try {
       for (const statement of statements(migration.sql)) await conn.unsafe(statement);
       if (withHash) {
-        await conn.unsafe(`INSERT INTO "${table}" ("name", "hash", "appliedAt") VALUES ($1, $2, $3)`, [migration.name, sha256(migration.sql), now]);
+        await conn.unsafe(`INSERT INTO "${table}" ("name", "hash", "appliedAt") VALUES ($1, $2, $3)`, [
+          migration.name,
+          sha256(migration.sql),
+          now,
+        ]);
       } else {
         await conn.unsafe(`INSERT INTO "${table}" ("name", "appliedAt") VALUES ($1, $2)`, [migration.name, now]);
       }
@@ -101,8 +131,15 @@ async function applyPending(conn: ReservedSQL, list: readonly MigrationSource[],
 
 /** A file's statements, without comment-only lines (a file may start with `-- generated …` lines). */
 export function statements(text: string): string[] {
-  return text.split('--> statement-breakpoint')
-    .map((s) => s.split('\n').filter((l) => !l.trim().startsWith('--')).join('\n').trim())
+  return text
+    .split('--> statement-breakpoint')
+    .map((s) =>
+      s
+        .split('\n')
+        .filter((l) => !l.trim().startsWith('--'))
+        .join('\n')
+        .trim(),
+    )
     .filter(Boolean);
 }
 

@@ -14,7 +14,11 @@ type Tables = Record<string, { name: string; columns: Record<string, { type: str
 export type PostgresSnapshot = PendingChange['snapshot'];
 
 /** Null when the database already matches `tables` (the previous snapshot's fingerprint is the same). */
-export async function diffPostgres(tables: PostgresTable[], previous: PostgresSnapshot | null, options: { allowDestructive?: boolean } = {}): Promise<PendingChange | null> {
+export async function diffPostgres(
+  tables: PostgresTable[],
+  previous: PostgresSnapshot | null,
+  options: { allowDestructive?: boolean } = {},
+): Promise<PendingChange | null> {
   const print = createHash('sha256').update(JSON.stringify(tables)).digest('hex');
   if (previous?.fingerprint === print) return null;
   const kit = await import('drizzle-kit/api');
@@ -23,7 +27,11 @@ export async function diffPostgres(tables: PostgresTable[], previous: PostgresSn
   // drizzle-kit keys PostgreSQL tables by "schema.name"; messages name the table.
   const destructive = findDestructive(byName(before.tables as Tables), byName(next.tables as Tables));
   const statements = await changeStatements(destructive, options, () => kit.generateMigration(before, next));
-  return { statements, destructive, snapshot: { fingerprint: print, drizzle: next as unknown as PostgresSnapshot['drizzle'] } };
+  return {
+    statements,
+    destructive,
+    snapshot: { fingerprint: print, drizzle: next as unknown as PostgresSnapshot['drizzle'] },
+  };
 }
 
 const byName = (tables: Tables) => Object.fromEntries(Object.values(tables).map((t) => [t.name, t]));

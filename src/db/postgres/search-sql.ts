@@ -10,14 +10,22 @@ import { fold } from '../search-sql.ts';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const columns = (fields: number) => Array.from({ length: fields }, (_, i) => `"f${i}"`);
-const vectorOf = (cols: string[]) => `to_tsvector('simple', ${cols.map((c) => `coalesce(${c}, '')`).join(` || ' ' || `)})`;
+const vectorOf = (cols: string[]) =>
+  `to_tsvector('simple', ${cols.map((c) => `coalesce(${c}, '')`).join(` || ' ' || `)})`;
 
 /** A tsquery text: words are letters and digits only, so nothing in it is syntax of the user's. */
-const tsQuery = (terms: Term[]) => terms.map((t) => (t.words.length > 1 ? `(${t.words.join(' <-> ')})` : `${t.words[0]}${t.prefix ? ':*' : ''}`)).join(' & ');
+const tsQuery = (terms: Term[]) =>
+  terms
+    .map((t) => (t.words.length > 1 ? `(${t.words.join(' <-> ')})` : `${t.words[0]}${t.prefix ? ':*' : ''}`))
+    .join(' & ');
 
 export const postgresSearchSQL: SearchSQL = {
   create: (table, fields) => [
-    `CREATE TABLE IF NOT EXISTS ${q(table)} ("docId" integer NOT NULL, "locale" text NOT NULL, "draft" integer NOT NULL, ${columns(fields).map((c) => `${c} text`).join(', ')}, "tsv" tsvector NOT NULL, PRIMARY KEY ("docId", "locale", "draft"))`,
+    `CREATE TABLE IF NOT EXISTS ${q(table)} ("docId" integer NOT NULL, "locale" text NOT NULL, "draft" integer NOT NULL, ${columns(
+      fields,
+    )
+      .map((c) => `${c} text`)
+      .join(', ')}, "tsv" tsvector NOT NULL, PRIMARY KEY ("docId", "locale", "draft"))`,
     `CREATE INDEX IF NOT EXISTS ${q(`${table}_tsv`)} ON ${q(table)} USING gin ("tsv")`,
   ],
   drop: (table) => `DROP TABLE IF EXISTS ${q(table)}`,
@@ -28,7 +36,10 @@ export const postgresSearchSQL: SearchSQL = {
       params: [row.docId, row.locale, row.draft, ...row.texts.map(fold)],
     };
   },
-  remove: (table, docId, onlyDraft) => ({ sql: `DELETE FROM ${q(table)} WHERE "docId" = ?${onlyDraft ? ' AND "draft" = 1' : ''}`, params: [docId] }),
+  remove: (table, docId, onlyDraft) => ({
+    sql: `DELETE FROM ${q(table)} WHERE "docId" = ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
+    params: [docId],
+  }),
   match(table, fields, allowed, terms, locale, draft) {
     const t = q(table);
     const vector = allowed.length === fields ? `${t}."tsv"` : vectorOf(allowed.map((i) => `${t}."f${i}"`));

@@ -87,7 +87,8 @@ function queryable(on: Runner, inTransaction: boolean): Queryable {
     exec: async (sql) => void (await on.unsafe(sql)),
     async lockTable(table) {
       // Outside a transaction PostgreSQL refuses LOCK TABLE; a check-then-write there is a caller's bug.
-      if (!inTransaction) throw new Error(`lockTable("${table}") needs a transaction: the lock lasts until its commit.`);
+      if (!inTransaction)
+        throw new Error(`lockTable("${table}") needs a transaction: the lock lasts until its commit.`);
       await on.unsafe(postgresDialect.lockTable(table)!);
     },
   };
@@ -97,11 +98,22 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   const sql = await connectPostgres(url, { poolSize: options.poolSize });
   const gate = poolGate(options.poolSize ?? DEFAULT_POOL_SIZE, options.poolWaitMs ?? POOL_WAIT_MS);
   // Statements outside a transaction take a pool connection each: through the gate (a transaction's own go on its connection).
-  const gated: Runner = { unsafe: ((text: string, params?: unknown[]) => gate(async () => await sql.unsafe(text, params))) as SQL['unsafe'] };
+  const gated: Runner = {
+    unsafe: ((text: string, params?: unknown[]) => gate(async () => await sql.unsafe(text, params))) as SQL['unsafe'],
+  };
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
   const lock = <T>(work: () => Promise<T>) => withMigrationLock(sql, () => work());
 
-  const counters = keptCounters(url, async () => new Map((await query(gated, 'SELECT "name", "version" FROM "_cms_changes"')).map((r: Row) => [r.name as string, Number(r.version)])));
+  const counters = keptCounters(
+    url,
+    async () =>
+      new Map(
+        (await query(gated, 'SELECT "name", "version" FROM "_cms_changes"')).map((r: Row) => [
+          r.name as string,
+          Number(r.version),
+        ]),
+      ),
+  );
   const afterWrite = <T>(result: T) => {
     counters.wrote();
     return result;
@@ -109,28 +121,34 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   const pool = queryable(gated, false);
 
   const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
-    gate(() => sql.begin((on) => {
-      const tx: Store = {
-        ...queryable(on, true),
-        inTransaction: true,
-        transaction: (inner) => inner(tx),
-        applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
-        pendingSystemMigrations: () => pendingPostgresSystemMigrations(on),
-        withMigrationLock: lock,
-        snapshotTo: async () => null,
-        continueIdsAfterCopy: () => Promise.reject(new Error('Ids are continued outside a transaction.')),
-        changeCounters: () => Promise.reject(new Error('Change counters are read outside a transaction.')),
-        watchChanges: () => () => {},
-        close: () => Promise.reject(new Error('A transaction cannot close the store.')),
-      };
-      return work(tx);
-    }) as Promise<T>).then(afterWrite);
+    gate(
+      () =>
+        sql.begin((on) => {
+          const tx: Store = {
+            ...queryable(on, true),
+            inTransaction: true,
+            transaction: (inner) => inner(tx),
+            applySystemMigrations: () =>
+              Promise.reject(new Error('System migrations do not run inside a transaction.')),
+            pendingSystemMigrations: () => pendingPostgresSystemMigrations(on),
+            withMigrationLock: lock,
+            snapshotTo: async () => null,
+            continueIdsAfterCopy: () => Promise.reject(new Error('Ids are continued outside a transaction.')),
+            changeCounters: () => Promise.reject(new Error('Change counters are read outside a transaction.')),
+            watchChanges: () => () => {},
+            close: () => Promise.reject(new Error('A transaction cannot close the store.')),
+          };
+          return work(tx);
+        }) as Promise<T>,
+    ).then(afterWrite);
 
   return {
     ...pool,
     // Writes outside a transaction (a SELECT writes nothing; anything else may).
-    all: <T>(text: string, params?: Params) => pool.all<T>(text, params).then((rows) => (isRead(text) ? rows : afterWrite(rows))),
-    get: <T>(text: string, params?: Params) => pool.get<T>(text, params).then((row) => (isRead(text) ? row : afterWrite(row))),
+    all: <T>(text: string, params?: Params) =>
+      pool.all<T>(text, params).then((rows) => (isRead(text) ? rows : afterWrite(rows))),
+    get: <T>(text: string, params?: Params) =>
+      pool.get<T>(text, params).then((row) => (isRead(text) ? row : afterWrite(row))),
     run: (text, params) => pool.run(text, params).then(afterWrite),
     insert: (text, params) => pool.insert(text, params).then(afterWrite),
     exec: (text) => pool.exec(text).then(afterWrite),
@@ -164,14 +182,21 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
 async function continueIds(sql: SQL, tables: readonly string[]): Promise<void> {
   for (const table of tables) {
     const name = `"${table.replaceAll('"', '""')}"`;
-    const [column] = await sql.unsafe(`SELECT column_default AS "fallback", is_identity AS "identity" FROM information_schema.columns
-      WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'id'`, [table]);
+    const [column] = await sql.unsafe(
+      `SELECT column_default AS "fallback", is_identity AS "identity" FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'id'`,
+      [table],
+    );
     const identity = column?.identity === 'YES';
     const counted = String(column?.fallback ?? '').startsWith('cms_next_id(');
     if (!identity && !counted) continue;
     const [{ max }] = await sql.unsafe(`SELECT max("id")::bigint AS "max" FROM ${name}`);
     if (max === null) continue;
     if (identity) await sql.unsafe(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [name, Number(max)]);
-    else await sql.unsafe(`INSERT INTO "_cms_ids" ("table", "last") VALUES ($1, $2) ON CONFLICT ("table") DO UPDATE SET "last" = excluded."last"`, [table, Number(max)]);
+    else
+      await sql.unsafe(
+        `INSERT INTO "_cms_ids" ("table", "last") VALUES ($1, $2) ON CONFLICT ("table") DO UPDATE SET "last" = excluded."last"`,
+        [table, Number(max)],
+      );
   }
 }

@@ -10,26 +10,34 @@ import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
 const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
 
-export const sessions = pgTable('_cms_sessions', {
-  /** sha256 of the token; the token itself is never stored. */
-  tokenHash: text('tokenHash').primaryKey(),
-  userId: integer('userId').notNull(),
-  csrfToken: text('csrfToken').notNull(),
-  expiresAt: epochMs('expiresAt').notNull(),
-  createdAt: epochMs('createdAt').notNull(),
-  id: text('id'),
-  lastUsedAt: epochMs('lastUsedAt'),
-  userAgent: text('userAgent'),
-  ip: text('ip'),
-}, (t) => [index('_cms_sessions_user_idx').on(t.userId), uniqueIndex('_cms_sessions_id_idx').on(t.id)]);
+export const sessions = pgTable(
+  '_cms_sessions',
+  {
+    /** sha256 of the token; the token itself is never stored. */
+    tokenHash: text('tokenHash').primaryKey(),
+    userId: integer('userId').notNull(),
+    csrfToken: text('csrfToken').notNull(),
+    expiresAt: epochMs('expiresAt').notNull(),
+    createdAt: epochMs('createdAt').notNull(),
+    id: text('id'),
+    lastUsedAt: epochMs('lastUsedAt'),
+    userAgent: text('userAgent'),
+    ip: text('ip'),
+  },
+  (t) => [index('_cms_sessions_user_idx').on(t.userId), uniqueIndex('_cms_sessions_id_idx').on(t.id)],
+);
 
-export const resetTokens = pgTable('_cms_reset_tokens', {
-  tokenHash: text('tokenHash').primaryKey(),
-  userId: integer('userId').notNull(),
-  kind: text('kind').notNull(),
-  expiresAt: epochMs('expiresAt').notNull(),
-  createdAt: epochMs('createdAt').notNull(),
-}, (t) => [index('_cms_reset_tokens_user_idx').on(t.userId)]);
+export const resetTokens = pgTable(
+  '_cms_reset_tokens',
+  {
+    tokenHash: text('tokenHash').primaryKey(),
+    userId: integer('userId').notNull(),
+    kind: text('kind').notNull(),
+    expiresAt: epochMs('expiresAt').notNull(),
+    createdAt: epochMs('createdAt').notNull(),
+  },
+  (t) => [index('_cms_reset_tokens_user_idx').on(t.userId)],
+);
 
 export const totp = pgTable('_cms_totp', {
   userId: integer('userId').primaryKey(),
@@ -38,33 +46,45 @@ export const totp = pgTable('_cms_totp', {
   lastStep: epochMs('lastStep'),
 });
 
-export const recoveryCodes = pgTable('_cms_recovery_codes', {
-  id: id(),
-  userId: integer('userId').notNull(),
-  codeHash: text('codeHash').notNull(),
-}, (t) => [index('_cms_recovery_codes_user_idx').on(t.userId, t.codeHash)]);
+export const recoveryCodes = pgTable(
+  '_cms_recovery_codes',
+  {
+    id: id(),
+    userId: integer('userId').notNull(),
+    codeHash: text('codeHash').notNull(),
+  },
+  (t) => [index('_cms_recovery_codes_user_idx').on(t.userId, t.codeHash)],
+);
 
-export const loginAttempts = pgTable('_cms_login_attempts', {
-  id: id(),
-  /** `email:<address>` or `ip:<address>`. */
-  key: text('key').notNull(),
-  at: epochMs('at').notNull(),
-}, (t) => [index('_cms_login_attempts_key_idx').on(t.key, t.at)]);
+export const loginAttempts = pgTable(
+  '_cms_login_attempts',
+  {
+    id: id(),
+    /** `email:<address>` or `ip:<address>`. */
+    key: text('key').notNull(),
+    at: epochMs('at').notNull(),
+  },
+  (t) => [index('_cms_login_attempts_key_idx').on(t.key, t.at)],
+);
 
-export const versions = pgTable('_cms_versions', {
-  id: id(),
-  kind: text('kind').notNull(),
-  slug: text('slug').notNull(),
-  parent: integer('parent').notNull(),
-  version: text('version').notNull(),
-  status: text('status').notNull(),
-  latest: integer('latest').notNull().default(0),
-  pending: integer('pending').notNull().default(0),
-  createdAt: text('createdAt').notNull(),
-  updatedAt: text('updatedAt').notNull(),
-  author: integer('author'),
-  autosave: integer('autosave').notNull().default(0),
-}, (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)]);
+export const versions = pgTable(
+  '_cms_versions',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    slug: text('slug').notNull(),
+    parent: integer('parent').notNull(),
+    version: text('version').notNull(),
+    status: text('status').notNull(),
+    latest: integer('latest').notNull().default(0),
+    pending: integer('pending').notNull().default(0),
+    createdAt: text('createdAt').notNull(),
+    updatedAt: text('updatedAt').notNull(),
+    author: integer('author'),
+    autosave: integer('autosave').notNull().default(0),
+  },
+  (t) => [index('_cms_versions_parent_idx').on(t.kind, t.slug, t.parent, t.id)],
+);
 
 export const locks = pgTable('_cms_locks', {
   target: text('target').primaryKey(),
@@ -74,24 +94,32 @@ export const locks = pgTable('_cms_locks', {
   heartbeatAt: epochMs('heartbeatAt').notNull(),
 });
 
-export const jobs = pgTable('_cms_jobs', {
-  id: id(),
-  action: text('action').notNull(),
-  kind: text('kind').notNull(),
-  slug: text('slug').notNull(),
-  parent: integer('parent').notNull(),
-  at: epochMs('at').notNull(),
-  state: text('state').notNull(),
-  error: text('error'),
-  lockedUntil: epochMs('lockedUntil'),
-  createdAt: text('createdAt').notNull(),
-  finishedAt: text('finishedAt'),
-}, (t) => [index('_cms_jobs_due_idx').on(t.state, t.at), index('_cms_jobs_parent_idx').on(t.kind, t.slug, t.parent)]);
+export const jobs = pgTable(
+  '_cms_jobs',
+  {
+    id: id(),
+    action: text('action').notNull(),
+    kind: text('kind').notNull(),
+    slug: text('slug').notNull(),
+    parent: integer('parent').notNull(),
+    at: epochMs('at').notNull(),
+    state: text('state').notNull(),
+    error: text('error'),
+    lockedUntil: epochMs('lockedUntil'),
+    createdAt: text('createdAt').notNull(),
+    finishedAt: text('finishedAt'),
+  },
+  (t) => [index('_cms_jobs_due_idx').on(t.state, t.at), index('_cms_jobs_parent_idx').on(t.kind, t.slug, t.parent)],
+);
 
-export const schemaMigrations = pgTable('_cms_schema_migrations', {
-  name: text('name').primaryKey(),
-  appliedAt: text('appliedAt').notNull(),
-}, (t) => [uniqueIndex('_cms_schema_migrations_name_idx').on(t.name)]);
+export const schemaMigrations = pgTable(
+  '_cms_schema_migrations',
+  {
+    name: text('name').primaryKey(),
+    appliedAt: text('appliedAt').notNull(),
+  },
+  (t) => [uniqueIndex('_cms_schema_migrations_name_idx').on(t.name)],
+);
 
 /**
  * Values every instance must share (docs/postgres.md), e.g. the generated secret: on SQLite it is a file beside
@@ -119,28 +147,36 @@ export const changes = pgTable('_cms_changes', {
 });
 
 /** The realtime change log (../system-schema.ts `changeLog`). */
-export const changeLog = pgTable('_cms_events', {
-  id: id(),
-  at: epochMs('at').notNull(),
-  type: text('type').notNull(),
-  kind: text('kind').notNull(),
-  slug: text('slug').notNull(),
-  docId: integer('docId').notNull(),
-  draft: integer('draft').notNull().default(0),
-  deleted: text('deleted'),
-}, (t) => [index('_cms_events_at_idx').on(t.at)]);
+export const changeLog = pgTable(
+  '_cms_events',
+  {
+    id: id(),
+    at: epochMs('at').notNull(),
+    type: text('type').notNull(),
+    kind: text('kind').notNull(),
+    slug: text('slug').notNull(),
+    docId: integer('docId').notNull(),
+    draft: integer('draft').notNull().default(0),
+    deleted: text('deleted'),
+  },
+  (t) => [index('_cms_events_at_idx').on(t.at)],
+);
 
 /** The audit log (../system-schema.ts `auditLog`). */
-export const auditLog = pgTable('_cms_audit_log', {
-  id: id(),
-  at: text('at').notNull(),
-  action: text('action').notNull(),
-  collection: text('collection'),
-  global: text('global'),
-  document: integer('document'),
-  user: integer('user'),
-  apiKey: integer('apiKey'),
-  via: text('via').notNull(),
-  ip: text('ip'),
-  changes: text('changes').notNull(),
-}, (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)]);
+export const auditLog = pgTable(
+  '_cms_audit_log',
+  {
+    id: id(),
+    at: text('at').notNull(),
+    action: text('action').notNull(),
+    collection: text('collection'),
+    global: text('global'),
+    document: integer('document'),
+    user: integer('user'),
+    apiKey: integer('apiKey'),
+    via: text('via').notNull(),
+    ip: text('ip'),
+    changes: text('changes').notNull(),
+  },
+  (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)],
+);

@@ -39,7 +39,9 @@ export function commitWatcher(file: string): CommitWatcher {
   let lastVersion = -1;
   let lastHere = -1;
   let lookedThisTurn = false;
-  const endTurn = () => { lookedThisTurn = false; };
+  const endTurn = () => {
+    lookedThisTurn = false;
+  };
   return {
     changed() {
       const here = commitsHere.get(key) ?? 0;

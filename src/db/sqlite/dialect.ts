@@ -3,7 +3,11 @@ import { sqliteSearchSQL } from './search-sql.ts';
 import type { Dialect } from '../store.ts';
 
 /** `$."a"."b"`: segments come from the config; quotes are escaped for the path and for the SQL string. */
-const jsonPath = (path: readonly string[]) => `'$${path.map((p) => `."${p.replaceAll('"', '\\"')}"`).join('').replaceAll("'", "''")}'`;
+const jsonPath = (path: readonly string[]) =>
+  `'$${path
+    .map((p) => `."${p.replaceAll('"', '\\"')}"`)
+    .join('')
+    .replaceAll("'", "''")}'`;
 
 /** A checked finite number as SQL text, parenthesised so a minus sign never meets another. */
 function numberLiteral(value: number): string {
@@ -41,9 +45,14 @@ export const sqliteDialect: Dialect = {
   tableExists: (table) => ({ sql: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
   // SQLite triggers run per row; one per operation, named so that the insert one stands for all three
   // (they are made in one transaction).
-  changeTriggers: (table) => CHANGE_OPERATIONS.map((op) => `CREATE TRIGGER IF NOT EXISTS "${`_cms_changes_${table}_${op}`.replaceAll('"', '""')}" AFTER ${op.toUpperCase()} ON "${table.replaceAll('"', '""')}" BEGIN
+  changeTriggers: (table) =>
+    CHANGE_OPERATIONS.map(
+      (
+        op,
+      ) => `CREATE TRIGGER IF NOT EXISTS "${`_cms_changes_${table}_${op}`.replaceAll('"', '""')}" AFTER ${op.toUpperCase()} ON "${table.replaceAll('"', '""')}" BEGIN
   INSERT INTO "_cms_changes" ("name", "version") VALUES (${sqlString(table)}, 1) ON CONFLICT ("name") DO UPDATE SET "version" = "version" + 1;
-END`),
+END`,
+    ),
   tablesWithChangeTriggers: `SELECT "tbl_name" AS "table" FROM sqlite_master WHERE "type" = 'trigger' AND "name" = '_cms_changes_' || "tbl_name" || '_insert'`,
   databaseSize: 'SELECT page_count * page_size AS "bytes" FROM pragma_page_count(), pragma_page_size()',
   uniqueViolation(error) {

@@ -19,13 +19,21 @@ function drizzleTables(models: TableModel[]): Record<string, unknown> {
       columns[c.name] = col;
     }
     out[model.name] = sqliteTable(model.name, columns, (t: any) =>
-      model.indexes.map((i) => (i.unique ? uniqueIndex(i.name) : index(i.name)).on(...(i.columns.map((c) => t[c]) as [any]))));
+      model.indexes.map((i) =>
+        (i.unique ? uniqueIndex(i.name) : index(i.name)).on(...(i.columns.map((c) => t[c]) as [any])),
+      ),
+    );
   }
   return out;
 }
 
 /** The change from `previous` (null: an empty database) to `tables`, whose fingerprint is `print`. */
-export async function diffSqlite(tables: TableModel[], print: string, previous: Snapshot | null, options: { allowDestructive?: boolean } = {}): Promise<PendingChange> {
+export async function diffSqlite(
+  tables: TableModel[],
+  print: string,
+  previous: Snapshot | null,
+  options: { allowDestructive?: boolean } = {},
+): Promise<PendingChange> {
   const kit = await import('drizzle-kit/api');
   const empty = await kit.generateSQLiteDrizzleJson({});
   const next = await kit.generateSQLiteDrizzleJson(drizzleTables(tables));

@@ -15,7 +15,9 @@ function ftsQuery(terms: Term[], allowed: number[], fields: number): string {
 }
 
 export const sqliteSearchSQL: SearchSQL = {
-  create: (table, fields) => [`CREATE VIRTUAL TABLE IF NOT EXISTS ${q(table)} USING fts5("locale" UNINDEXED, "draft" UNINDEXED, ${columns(fields).join(', ')}, tokenize = 'unicode61 remove_diacritics 2')`],
+  create: (table, fields) => [
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${q(table)} USING fts5("locale" UNINDEXED, "draft" UNINDEXED, ${columns(fields).join(', ')}, tokenize = 'unicode61 remove_diacritics 2')`,
+  ],
   drop: (table) => `DROP TABLE IF EXISTS ${q(table)}`,
   insert: (table, row, localeIndex) => ({
     sql: `INSERT INTO ${q(table)} ("rowid", "locale", "draft", ${columns(row.texts.length).join(', ')}) VALUES (?, ?, ?, ${row.texts.map(() => '?').join(', ')})`,

@@ -38,14 +38,21 @@ const migrationLocks = new Map<string, Promise<unknown>>();
 function withFileMigrationLock<T>(key: string, work: () => Promise<T>): Promise<T> {
   const previous = migrationLocks.get(key) ?? Promise.resolve();
   const next = previous.then(work, work);
-  const settled = next.then(() => {}, () => {});
+  const settled = next.then(
+    () => {},
+    () => {},
+  );
   migrationLocks.set(key, settled);
-  void settled.then(() => { if (migrationLocks.get(key) === settled) migrationLocks.delete(key); });
+  void settled.then(() => {
+    if (migrationLocks.get(key) === settled) migrationLocks.delete(key);
+  });
   return next;
 }
 
 function open(file: string, readonly: boolean): Database {
-  const db = readonly ? new Database(file, { readonly: true, strict: true }) : new Database(file, { create: true, strict: true });
+  const db = readonly
+    ? new Database(file, { readonly: true, strict: true })
+    : new Database(file, { create: true, strict: true });
   if (!readonly) {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
@@ -75,7 +82,14 @@ export function openSqliteStore(file: string): Store {
   const read = statementsOn(reader);
   const turn = turnFor(file);
   // Prepared once: `exec` parses its text on every call, which cost as much again as the insert itself.
-  const control = ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK', 'SAVEPOINT "cms_write"', 'RELEASE "cms_write"', 'ROLLBACK TO "cms_write"'].map((sql) => writer.prepare(sql));
+  const control = [
+    'BEGIN IMMEDIATE',
+    'COMMIT',
+    'ROLLBACK',
+    'SAVEPOINT "cms_write"',
+    'RELEASE "cms_write"',
+    'ROLLBACK TO "cms_write"',
+  ].map((sql) => writer.prepare(sql));
   const [begin, commit, rollback, savepoint, releaseSavepoint, rollbackToSavepoint] = control;
   // Checkpoints run in a worker, not in COMMIT (a file only: `:memory:` has no log).
   let checkpointer: Checkpointer | null = null;
@@ -114,14 +128,23 @@ export function openSqliteStore(file: string): Store {
   const watcher = file === ':memory:' ? null : commitWatcher(file);
   const changed = watcher ? watcher.changed : () => true;
   if (watcher) {
-    checkpointer = startCheckpointer(file, () => performance.now(), () => writer.exec(`PRAGMA wal_autocheckpoint = ${CHECKPOINT_FRAMES}`));
+    checkpointer = startCheckpointer(
+      file,
+      () => performance.now(),
+      () => writer.exec(`PRAGMA wal_autocheckpoint = ${CHECKPOINT_FRAMES}`),
+    );
     writer.exec(`PRAGMA wal_autocheckpoint = ${HARD_LIMIT_FRAMES}`);
   }
   let counters: ReadonlyMap<string, number> = new Map();
   let closed = false;
   const changeCounters = async () => {
     if (closed) throw new Error('The store is closed.');
-    if (changed()) counters = new Map(read.all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"').map((r) => [r.name, r.version]));
+    if (changed())
+      counters = new Map(
+        read
+          .all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"')
+          .map((r) => [r.name, r.version]),
+      );
     return counters;
   };
 
@@ -195,20 +218,33 @@ export function openSqliteStore(file: string): Store {
  */
 function pendingSystemMigrationsOn(db: Database): MigrationMeta[] {
   const all = toDrizzleMigrations(systemMigrations);
-  const known = db.query<{ found: number }, []>(`SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = '__cms_system_migrations'`).get();
+  const known = db
+    .query<{ found: number }, []>(
+      `SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = '__cms_system_migrations'`,
+    )
+    .get();
   if (!known) return all;
-  const last = db.query<{ created_at: number }, []>('SELECT created_at FROM "__cms_system_migrations" ORDER BY created_at DESC LIMIT 1').get();
+  const last = db
+    .query<{ created_at: number }, []>(
+      'SELECT created_at FROM "__cms_system_migrations" ORDER BY created_at DESC LIMIT 1',
+    )
+    .get();
   return all.filter((m) => !last || Number(last.created_at) < m.folderMillis);
 }
 
 function applySystemMigrationsOn(db: Database): void {
-  db.exec('CREATE TABLE IF NOT EXISTS "__cms_system_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS "__cms_system_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+  );
   const pending = pendingSystemMigrationsOn(db);
   if (pending.length === 0) return;
   db.transaction(() => {
     for (const migration of pending) {
       for (const statement of migration.sql) if (statement.trim()) db.run(statement);
-      db.query('INSERT INTO "__cms_system_migrations" ("hash", "created_at") VALUES (?, ?)').run(migration.hash, migration.folderMillis);
+      db.query('INSERT INTO "__cms_system_migrations" ("hash", "created_at") VALUES (?, ?)').run(
+        migration.hash,
+        migration.folderMillis,
+      );
     }
   })();
 }

@@ -24,7 +24,8 @@ export function watchCounters(read: () => Promise<Counters>) {
         const before = last;
         last = now;
         if (!before || now === before) continue;
-        for (const [name, version] of now) if (before.get(name) !== version) for (const watcher of watchers) watcher(name);
+        for (const [name, version] of now)
+          if (before.get(name) !== version) for (const watcher of watchers) watcher(name);
       } while (again && watchers.size > 0);
     } catch {
       // A closed store: nothing more to report.

@@ -34,7 +34,10 @@ export type WriteConnection = {
 };
 
 type Batch = {
-  on: WriteConnection; members: number; committed: Promise<void>; settle(error?: unknown): void;
+  on: WriteConnection;
+  members: number;
+  committed: Promise<void>;
+  settle(error?: unknown): void;
   /** The commit scheduled for the end of this turn of the event loop. */
   timer: ReturnType<typeof setImmediate> | null;
 };
@@ -74,7 +77,9 @@ export const turnBusy = (turn: WriteTurn) => turn.held || turn.batch !== null;
 function openBatch(on: WriteConnection): Batch {
   on.begin();
   let settle!: (error?: unknown) => void;
-  const committed = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+  const committed = new Promise<void>(
+    (resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))),
+  );
   // Members that failed on their own never await it; a failed commit must not become an unhandled rejection.
   committed.catch(() => {});
   return { on, members: 0, committed, settle, timer: null };

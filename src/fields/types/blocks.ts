@@ -18,7 +18,10 @@ type ValidateRow = (fields: SanitizedField[], row: Doc, key: string) => Promise<
 
 /** Checks every row with `validateRow` (the block's fields); answers the rows as stored. */
 export async function validateBlockRows(
-  field: SanitizedField, rows: unknown[], key: string, validateRow: ValidateRow,
+  field: SanitizedField,
+  rows: unknown[],
+  key: string,
+  validateRow: ValidateRow,
 ): Promise<{ value: Doc[]; errors: FieldError[] }> {
   const errors: FieldError[] = [];
   const value: Doc[] = [];
@@ -32,13 +35,20 @@ export async function validateBlockRows(
 
 /** One row of blocks (a blocks field's, or a block embedded in rich text) as stored, with what is wrong with it. */
 export async function validateBlockRow(
-  blocks: SanitizedBlock[], bySlug: Map<string, SanitizedBlock>, row: unknown, at: string, validateRow: ValidateRow,
+  blocks: SanitizedBlock[],
+  bySlug: Map<string, SanitizedBlock>,
+  row: unknown,
+  at: string,
+  validateRow: ValidateRow,
 ): Promise<{ row: Doc | null; errors: FieldError[] }> {
   if (!isObject(row)) return { row: null, errors: [{ field: at, message: 'Each row must be an object.' }] };
   const block = typeof row.blockType === 'string' ? bySlug.get(row.blockType) : undefined;
   if (!block) {
     const known = blocks.map((b) => b.slug).join(', ');
-    const message = typeof row.blockType === 'string' ? `Unknown block type "${row.blockType}" (expected one of ${known}).` : `Each row needs a blockType (one of ${known}).`;
+    const message =
+      typeof row.blockType === 'string'
+        ? `Unknown block type "${row.blockType}" (expected one of ${known}).`
+        : `Each row needs a blockType (one of ${known}).`;
     return { row: null, errors: [{ field: `${at}.blockType`, message }] };
   }
   const errors: FieldError[] = [];

@@ -2,7 +2,8 @@
 
 /** The point as numbers, or the message saying what is wrong with it. */
 export function parsePoint(raw: unknown): { point: [number, number] } | { error: string } {
-  if (!Array.isArray(raw) || raw.length !== 2) return { error: 'A point is a list of two numbers: [longitude, latitude].' };
+  if (!Array.isArray(raw) || raw.length !== 2)
+    return { error: 'A point is a list of two numbers: [longitude, latitude].' };
   const [lng, lat] = raw.map((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v));
   if (typeof lng !== 'number' || typeof lat !== 'number' || !Number.isFinite(lng) || !Number.isFinite(lat)) {
     return { error: 'A point is a list of two numbers: [longitude, latitude].' };

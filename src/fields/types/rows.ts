@@ -14,7 +14,8 @@ export function rowBoundsError(field: SanitizedField, rows: unknown[], key: stri
   if (depth > MAX_ROW_NESTING) return `Rows may nest at most ${MAX_ROW_NESTING} levels deep.`;
   const max = Math.min(field.maxRows ?? MAX_ROWS, MAX_ROWS);
   if (rows.length > max) return `This field takes at most ${max} rows.`;
-  if (field.minRows !== undefined && rows.length < field.minRows) return `This field needs at least ${field.minRows} rows.`;
+  if (field.minRows !== undefined && rows.length < field.minRows)
+    return `This field needs at least ${field.minRows} rows.`;
   return null;
 }
 

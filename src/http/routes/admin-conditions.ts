@@ -19,12 +19,18 @@ async function answer(input: RouteInput, entity: Entity | undefined) {
   if (!entity) throw notFound('Unknown collection or global.');
   const body = await readJSON(input.request);
   const data = isObject(body) && isObject(body.data) ? body.data : body;
-  if (!isObject(data)) throw badRequest('The body must be { data: { …the form\'s values } }.', 'data');
+  if (!isObject(data)) throw badRequest("The body must be { data: { …the form's values } }.", 'data');
   return { body: { visible: fieldVisibility(entity.fields, data) } };
 }
 
 export function adminConditionRoutes(cms: CMS) {
   return new Elysia()
-    .all('/_admin/conditions/globals/:slug', methods(cms, { POST: (input) => answer(input, cms.config.globalsBySlug.get(input.params.slug)) }))
-    .all('/_admin/conditions/:collection', methods(cms, { POST: (input) => answer(input, cms.config.collectionsBySlug.get(input.params.collection)) }));
+    .all(
+      '/_admin/conditions/globals/:slug',
+      methods(cms, { POST: (input) => answer(input, cms.config.globalsBySlug.get(input.params.slug)) }),
+    )
+    .all(
+      '/_admin/conditions/:collection',
+      methods(cms, { POST: (input) => answer(input, cms.config.collectionsBySlug.get(input.params.collection)) }),
+    );
 }

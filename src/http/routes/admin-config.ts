@@ -19,21 +19,44 @@ function describeField(field: SanitizedField): Record<string, unknown> {
     virtual: Boolean(field.virtual),
     // A filter may be a function: the admin only learns that its choices are checked on save.
     filterOptions: field.filterOptions !== undefined,
-    ...(field.type === 'join' ? { collection: field.collection, on: field.on, defaultLimit: field.defaultLimit, defaultSort: field.defaultSort ?? null } : {}),
-    defaultValue: typeof field.defaultValue === 'function' ? null : field.defaultValue ?? null,
+    ...(field.type === 'join'
+      ? {
+          collection: field.collection,
+          on: field.on,
+          defaultLimit: field.defaultLimit,
+          defaultSort: field.defaultSort ?? null,
+        }
+      : {}),
+    defaultValue: typeof field.defaultValue === 'function' ? null : (field.defaultValue ?? null),
     // As written, layout fields included: the editor arranges them; values are stored by `fields`' names.
     fields: describeFields(field.editorFields ?? field.fields),
     ...(field.type === 'richText' ? { features: field.features ?? null } : {}),
     ...(field.minRows !== undefined ? { minRows: field.minRows } : {}),
     ...(field.maxRows !== undefined ? { maxRows: field.maxRows } : {}),
-    ...(field.tabs ? { tabs: field.tabs.map((tab) => ({ label: tab.label ?? null, name: tab.name ?? null, description: tab.description ?? null, admin: tab.admin ?? null, fields: describeFields(tab.editorFields) })) } : {}),
+    ...(field.tabs
+      ? {
+          tabs: field.tabs.map((tab) => ({
+            label: tab.label ?? null,
+            name: tab.name ?? null,
+            description: tab.description ?? null,
+            admin: tab.admin ?? null,
+            fields: describeFields(tab.editorFields),
+          })),
+        }
+      : {}),
     // A rich text field's blocks are offered by its editor, edited with the same forms as a blocks field.
-    ...(field.blocks ?? field.richTextBlocks ? {
-      blocks: (field.blocks ?? field.richTextBlocks)!.map((block) => ({
-        slug: block.slug, labels: block.labels ?? null, interfaceName: block.interfaceName ?? null, imageURL: block.imageURL ?? null,
-        admin: serializable(block.admin), fields: describeFields(block.editorFields),
-      })),
-    } : {}),
+    ...((field.blocks ?? field.richTextBlocks)
+      ? {
+          blocks: (field.blocks ?? field.richTextBlocks)!.map((block) => ({
+            slug: block.slug,
+            labels: block.labels ?? null,
+            interfaceName: block.interfaceName ?? null,
+            imageURL: block.imageURL ?? null,
+            admin: serializable(block.admin),
+            fields: describeFields(block.editorFields),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -88,17 +111,31 @@ export function adminConfigRoutes(cms: CMS) {
       search: c.search !== null,
       fields: describeFields(c.editorFields),
     })),
-    globals: cms.config.globals.map((g) => ({ slug: g.slug, drafts: g.drafts, autosave: g.autosave, label: g.label ?? null, livePreview: Boolean(g.livePreview?.url), fields: describeFields(g.editorFields) })),
+    globals: cms.config.globals.map((g) => ({
+      slug: g.slug,
+      drafts: g.drafts,
+      autosave: g.autosave,
+      label: g.label ?? null,
+      livePreview: Boolean(g.livePreview?.url),
+      fields: describeFields(g.editorFields),
+    })),
     localization: cms.config.localization,
     upload: { maxFileSize: cms.config.upload.maxFileSize, mimeTypes: cms.config.upload.mimeTypes },
     // Which optional areas exist, so the admin offers only those (the audit-log view, the assistant panel).
     features: { audit: Boolean(cms.config.audit), mcp: Boolean(cms.config.mcp) },
   };
-  return new Elysia().all('/_admin/config', methods(cms, {
-    GET: ({ credentials }) => {
-      if (!credentials.user) throw unauthorized();
-      return { body };
-    },
-    // The admin needs it to show the two-factor setup screen.
-  }, { duringTwoFactorSetup: true }));
+  return new Elysia().all(
+    '/_admin/config',
+    methods(
+      cms,
+      {
+        GET: ({ credentials }) => {
+          if (!credentials.user) throw unauthorized();
+          return { body };
+        },
+        // The admin needs it to show the two-factor setup screen.
+      },
+      { duringTwoFactorSetup: true },
+    ),
+  );
 }

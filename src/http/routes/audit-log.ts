@@ -7,10 +7,16 @@ import { methods } from '../handle.ts';
 
 export function auditLogRoutes(cms: CMS) {
   if (!cms.config.audit) return new Elysia();
-  return new Elysia().all('/audit-log', methods(cms, {
-    GET: async ({ ctx, query }) => {
-      const { where, sort, limit, page } = readOptions(query, cms.config);
-      return { body: await listAuditEntries(ctx, { where, sort, limit, page }), headers: { 'cache-control': 'no-store' } };
-    },
-  }));
+  return new Elysia().all(
+    '/audit-log',
+    methods(cms, {
+      GET: async ({ ctx, query }) => {
+        const { where, sort, limit, page } = readOptions(query, cms.config);
+        return {
+          body: await listAuditEntries(ctx, { where, sort, limit, page }),
+          headers: { 'cache-control': 'no-store' },
+        };
+      },
+    }),
+  );
 }

@@ -13,7 +13,8 @@ import { methods, type Route } from '../handle.ts';
 import { bodyReceived } from '../long-requests.ts';
 
 function requireAdmin(credentials: Credentials): void {
-  if (!isFullAdmin(credentials.user, credentials.scopes)) throw credentials.user ? forbidden('Only admins may make or read backups.') : unauthorized();
+  if (!isFullAdmin(credentials.user, credentials.scopes))
+    throw credentials.user ? forbidden('Only admins may make or read backups.') : unauthorized();
 }
 
 export function backupRoutes(cms: CMS) {
@@ -26,9 +27,15 @@ export function backupRoutes(cms: CMS) {
   };
   const list: Route = async ({ credentials }) => {
     requireAdmin(credentials);
-    const [{ backupTarget }, { runningBackup }] = await Promise.all([import('../../backups/backup-target.ts'), import('../../backups/create-backup.ts')]);
+    const [{ backupTarget }, { runningBackup }] = await Promise.all([
+      import('../../backups/backup-target.ts'),
+      import('../../backups/create-backup.ts'),
+    ]);
     const docs = await backupTarget(cms.config).list();
-    return { body: { docs, totalDocs: docs.length, running: runningBackup(cms) }, headers: { 'cache-control': 'no-store' } };
+    return {
+      body: { docs, totalDocs: docs.length, running: runningBackup(cms) },
+      headers: { 'cache-control': 'no-store' },
+    };
   };
   const download: Route = async ({ credentials, params }) => {
     requireAdmin(credentials);

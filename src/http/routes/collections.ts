@@ -3,7 +3,17 @@ import { isUploadCollection } from '../../config/upload-collections.ts';
 import { Elysia } from 'elysia';
 import { lockTokenOf } from './locks.ts';
 import type { CMS } from '../../cms.ts';
-import { count, create, deleteDocument, deleteMany, find, findByID, replaceUpload, update, updateMany } from '../../operations/index.ts';
+import {
+  count,
+  create,
+  deleteDocument,
+  deleteMany,
+  find,
+  findByID,
+  replaceUpload,
+  update,
+  updateMany,
+} from '../../operations/index.ts';
 import { receiveMultipart } from '../../uploads/multipart.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { readJSON } from '../body.ts';
@@ -24,75 +34,170 @@ export function listRoute(cms: CMS, slug?: string): Route {
     const collection = slug ?? input.params.collection;
     // Options are parsed inside: an answer served from the cache was made from the same, valid, query.
     return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
-      const { where, sort, limit, page, depth, draft, select, populate, joins, pagination, richText } = readOptions(input.query, cms.config);
+      const { where, sort, limit, page, depth, draft, select, populate, joins, pagination, richText } = readOptions(
+        input.query,
+        cms.config,
+      );
       const search = input.query.search === undefined ? undefined : String(input.query.search);
-      return find(input.ctx, { collection, where, sort, limit, page, depth, draft, select, populate, joins, pagination, search, richText, trash: trashFlag(input) });
+      return find(input.ctx, {
+        collection,
+        where,
+        sort,
+        limit,
+        page,
+        depth,
+        draft,
+        select,
+        populate,
+        joins,
+        pagination,
+        search,
+        richText,
+        trash: trashFlag(input),
+      });
     });
   };
 }
 
 export function collectionRoutes(cms: CMS) {
   return new Elysia()
-    .all('/:collection/count', methods(cms, {
-      GET: (input) => {
-        const collection = input.params.collection;
-        return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
-          const { where, draft } = readOptions(input.query, cms.config);
-          return count(input.ctx, { collection, where, draft, trash: trashFlag(input) });
-        });
-      },
-    }))
-    .all('/:collection', methods(cms, {
-      GET: listRoute(cms),
-      POST: async (input) => {
-        const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-        const doc = await create(input.ctx, { collection: input.params.collection, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input) });
-        // A new API key, or an invitation link, is shown once: in the document and, for clients that look there, beside it.
-        const shown = input.params.collection === 'api-keys' ? { key: doc.key } : doc.inviteUrl ? { inviteUrl: doc.inviteUrl } : {};
-        return { status: 201, body: { doc, ...shown, message: 'Successfully created.' } };
-      },
-      // Bulk writes by `where` (docs/payload-compatibility.md): the single-document operation on each matching document.
-      PATCH: async (input) => {
-        const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-        const result = await updateMany(input.ctx, { collection: input.params.collection, where: o.where!, data: await readJSON(input.request), depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });
-        return { body: { ...result, message: bulkMessage('Updated', result) } };
-      },
-      DELETE: async (input) => {
-        const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-        const result = await deleteMany(input.ctx, { collection: input.params.collection, where: o.where!, depth: o.depth, draft: draftFlag(input), trash: trashFlag(input) });
-        return { body: { ...result, message: bulkMessage('Deleted', result) } };
-      },
-    }, {
-      writes: (p, method) => (method === 'POST' ? { collection: p.collection, action: 'create' } : method === 'PATCH' ? { collection: p.collection, action: 'update' } : null),
-    }))
-    .all('/:collection/:id', methods(cms, {
-      GET: (input) => {
-        const { collection, id } = input.params;
-        return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
-          const { depth, draft, preview, select, populate, joins, richText } = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-          return findByID(input.ctx, { collection, id, depth, draft, preview, select, populate, joins, richText, data: input.unsaved, trash: trashFlag(input) });
-        });
-      },
-      PATCH: async (input) => {
-        const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
-        // An upload collection takes a new file as multipart/form-data (Payload's `update({ file })`).
-        const target = cms.config.collectionsBySlug.get(input.params.collection);
-        if (target && isUploadCollection(target) && isMultipart(input.request)) {
-          const doc = await replaceUpload(input.ctx, { collection: target.slug, id: input.params.id, receive: (limits) => receiveMultipart(input.request, limits), depth: o.depth });
-          return { body: { doc, message: 'Updated successfully.' } };
-        }
-        const data = await readJSON(input.request);
-        const doc = await update(input.ctx, {
-          collection: input.params.collection, id: input.params.id, data, depth: o.depth, draft: draftFlag(input),
-          autosave: input.query.autosave === 'true', lockToken: lockTokenOf(input.request), trash: trashFlag(input),
-        });
-        const renewed = await renewOwnSession(cms, input, doc, data);
-        return renewed ?? { body: { doc, message: 'Updated successfully.' } };
-      },
-      DELETE: async (input) => {
-        const { ctx, params } = input;
-        const doc = await deleteDocument(ctx, { collection: params.collection, id: params.id, trash: trashFlag(input) });
-        return { body: { doc, message: 'Deleted successfully.' } };
-      },
-    }, { writes: (p, method) => (method === 'PATCH' ? { collection: p.collection, id: p.id, action: 'update' } : null) }));
+    .all(
+      '/:collection/count',
+      methods(cms, {
+        GET: (input) => {
+          const collection = input.params.collection;
+          return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
+            const { where, draft } = readOptions(input.query, cms.config);
+            return count(input.ctx, { collection, where, draft, trash: trashFlag(input) });
+          });
+        },
+      }),
+    )
+    .all(
+      '/:collection',
+      methods(
+        cms,
+        {
+          GET: listRoute(cms),
+          POST: async (input) => {
+            const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+            const doc = await create(input.ctx, {
+              collection: input.params.collection,
+              data: await readJSON(input.request),
+              depth: o.depth,
+              draft: draftFlag(input),
+            });
+            // A new API key, or an invitation link, is shown once: in the document and, for clients that look there, beside it.
+            const shown =
+              input.params.collection === 'api-keys'
+                ? { key: doc.key }
+                : doc.inviteUrl
+                  ? { inviteUrl: doc.inviteUrl }
+                  : {};
+            return { status: 201, body: { doc, ...shown, message: 'Successfully created.' } };
+          },
+          // Bulk writes by `where` (docs/payload-compatibility.md): the single-document operation on each matching document.
+          PATCH: async (input) => {
+            const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+            const result = await updateMany(input.ctx, {
+              collection: input.params.collection,
+              where: o.where!,
+              data: await readJSON(input.request),
+              depth: o.depth,
+              draft: draftFlag(input),
+              trash: trashFlag(input),
+            });
+            return { body: { ...result, message: bulkMessage('Updated', result) } };
+          },
+          DELETE: async (input) => {
+            const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+            const result = await deleteMany(input.ctx, {
+              collection: input.params.collection,
+              where: o.where!,
+              depth: o.depth,
+              draft: draftFlag(input),
+              trash: trashFlag(input),
+            });
+            return { body: { ...result, message: bulkMessage('Deleted', result) } };
+          },
+        },
+        {
+          writes: (p, method) =>
+            method === 'POST'
+              ? { collection: p.collection, action: 'create' }
+              : method === 'PATCH'
+                ? { collection: p.collection, action: 'update' }
+                : null,
+        },
+      ),
+    )
+    .all(
+      '/:collection/:id',
+      methods(
+        cms,
+        {
+          GET: (input) => {
+            const { collection, id } = input.params;
+            return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
+              const { depth, draft, preview, select, populate, joins, richText } = readOptions(
+                { ...input.query, limit: undefined, page: undefined },
+                cms.config,
+              );
+              return findByID(input.ctx, {
+                collection,
+                id,
+                depth,
+                draft,
+                preview,
+                select,
+                populate,
+                joins,
+                richText,
+                data: input.unsaved,
+                trash: trashFlag(input),
+              });
+            });
+          },
+          PATCH: async (input) => {
+            const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+            // An upload collection takes a new file as multipart/form-data (Payload's `update({ file })`).
+            const target = cms.config.collectionsBySlug.get(input.params.collection);
+            if (target && isUploadCollection(target) && isMultipart(input.request)) {
+              const doc = await replaceUpload(input.ctx, {
+                collection: target.slug,
+                id: input.params.id,
+                receive: (limits) => receiveMultipart(input.request, limits),
+                depth: o.depth,
+              });
+              return { body: { doc, message: 'Updated successfully.' } };
+            }
+            const data = await readJSON(input.request);
+            const doc = await update(input.ctx, {
+              collection: input.params.collection,
+              id: input.params.id,
+              data,
+              depth: o.depth,
+              draft: draftFlag(input),
+              autosave: input.query.autosave === 'true',
+              lockToken: lockTokenOf(input.request),
+              trash: trashFlag(input),
+            });
+            const renewed = await renewOwnSession(cms, input, doc, data);
+            return renewed ?? { body: { doc, message: 'Updated successfully.' } };
+          },
+          DELETE: async (input) => {
+            const { ctx, params } = input;
+            const doc = await deleteDocument(ctx, {
+              collection: params.collection,
+              id: params.id,
+              trash: trashFlag(input),
+            });
+            return { body: { doc, message: 'Deleted successfully.' } };
+          },
+        },
+        {
+          writes: (p, method) => (method === 'PATCH' ? { collection: p.collection, id: p.id, action: 'update' } : null),
+        },
+      ),
+    );
 }

@@ -16,7 +16,16 @@ import { clearedCookies, sessionCookies } from './users.ts';
 import { pathAndQuery } from '../observe-request.ts';
 import { answerKeptRead, keptRead } from '../cached-read.ts';
 import { createGraphQLRequest, type GraphQLRequest } from '../../graphql/request-context.ts';
-import { cacheTables, formatError, formatResult, operationOf, planQuery, readParams, runOperation, type GraphQLParams } from '../../graphql/execute.ts';
+import {
+  cacheTables,
+  formatError,
+  formatResult,
+  operationOf,
+  planQuery,
+  readParams,
+  runOperation,
+  type GraphQLParams,
+} from '../../graphql/execute.ts';
 import { signInMutations } from '../../graphql/auth-fields.ts';
 
 export function graphQLRoutes(cms: CMS) {
@@ -28,7 +37,8 @@ export function graphQLRoutes(cms: CMS) {
     if (!Array.isArray(raw)) return runOne(cms, input, readParams(raw), signIn, false);
     // Batched operations (Apollo's batch link): bounded, run one after another, never kept.
     if (input.request.method !== 'POST') throw badRequest('Batched operations need POST.');
-    if (raw.length === 0 || raw.length > limits.maxBatch) throw badRequest(`A batch holds 1 to ${limits.maxBatch} operations.`);
+    if (raw.length === 0 || raw.length > limits.maxBatch)
+      throw badRequest(`A batch holds 1 to ${limits.maxBatch} operations.`);
     const answers: unknown[] = [];
     const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
     for (const item of raw) {
@@ -41,7 +51,13 @@ export function graphQLRoutes(cms: CMS) {
   return new Elysia().all('/graphql', methods(cms, { GET: serve, POST: serve }, { csrf: false }));
 }
 
-async function runOne(cms: CMS, input: RouteInput, params: GraphQLParams, signIn: Set<string>, batched: boolean): Promise<Response> {
+async function runOne(
+  cms: CMS,
+  input: RouteInput,
+  params: GraphQLParams,
+  signIn: Set<string>,
+  batched: boolean,
+): Promise<Response> {
   const { request, credentials } = input;
   const post = request.method === 'POST';
   // A query asked for again is answered from the cache before it is even parsed.
@@ -52,13 +68,23 @@ async function runOne(cms: CMS, input: RouteInput, params: GraphQLParams, signIn
   }
   const plan = planQuery(cms, params.query);
   // A query that cannot run: 400 for clients of the GraphQL-over-HTTP media type, 200 for plain JSON ones (that spec's rule).
-  if (plan.errors.length) return answer({ errors: plan.errors.map((e) => formatError(cms, e)), data: null }, wantsGraphQLResponse(request) ? 400 : 200, undefined, request);
+  if (plan.errors.length)
+    return answer(
+      { errors: plan.errors.map((e) => formatError(cms, e)), data: null },
+      wantsGraphQLResponse(request) ? 400 : 200,
+      undefined,
+      request,
+    );
   const operation = operationOf(plan, params);
   input.ctx.via = 'graphql'; // the audit log's `via` for every write of this request
   const req = createGraphQLRequest(cms, input.ctx, credentials, {
     client: sessionClient(cms.config, request),
-    get ip() { return clientIP(cms.config, request); },
-    get origin() { return ownOrigin(cms.config, request); },
+    get ip() {
+      return clientIP(cms.config, request);
+    },
+    get origin() {
+      return ownOrigin(cms.config, request);
+    },
     checkLoginOrigin: () => checkLoginOrigin(cms, request),
     sessionCookies: (token, csrfToken) => sessionCookies(cms, token, csrfToken),
     clearedCookies: () => clearedCookies(cms),
@@ -76,7 +102,8 @@ async function runOne(cms: CMS, input: RouteInput, params: GraphQLParams, signIn
 
 /** A mutation never runs from a GET (a link or an image could send one), and a cookie session's needs the CSRF token. */
 function refuseUnsafeWrite(cms: CMS, input: RouteInput, operation: OperationDefinitionNode, signIn: Set<string>): void {
-  if (input.request.method !== 'POST') throw new APIError(405, 'Mutations need POST.', undefined, { headers: { allow: 'POST' } });
+  if (input.request.method !== 'POST')
+    throw new APIError(405, 'Mutations need POST.', undefined, { headers: { allow: 'POST' } });
   const fields = operation.selectionSet.selections;
   const onlySignIn = fields.every((s) => s.kind === Kind.FIELD && signIn.has(s.name.value));
   if (!onlySignIn) checkCsrf(cms, input.request, input.credentials);
@@ -85,7 +112,8 @@ function refuseUnsafeWrite(cms: CMS, input: RouteInput, operation: OperationDefi
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 const wantsGraphQLResponse = (request: Request) => request.headers.get('accept')?.includes(GRAPHQL_RESPONSE) ?? false;
 
-const postKey = (params: GraphQLParams) => `POST graphql\n${params.operationName ?? ''}\n${params.query}\n${JSON.stringify(params.variables)}`;
+const postKey = (params: GraphQLParams) =>
+  `POST graphql\n${params.operationName ?? ''}\n${params.query}\n${JSON.stringify(params.variables)}`;
 
 /** Bodies read before routing (below), so the route does not read them again; or why they could not be. */
 const readEarly = new WeakMap<Request, string | { refused: unknown }>();
@@ -105,7 +133,12 @@ async function bodyText(request: Request): Promise<string> {
  */
 export async function answerGraphQLFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
   // A method-override read takes its own path through the route (src/http/method-override.ts).
-  if (!cms.config.graphQL || request.headers.has('x-http-method-override') || request.headers.has('x-payload-http-method-override')) return undefined;
+  if (
+    !cms.config.graphQL ||
+    request.headers.has('x-http-method-override') ||
+    request.headers.has('x-payload-http-method-override')
+  )
+    return undefined;
   let text: string;
   try {
     text = await readText(request);

@@ -27,9 +27,14 @@ const DISK_FULL_BYTES = 1024 * 1024;
 
 /** 'full' when a folder the server writes to (data, local uploads) has (almost) no room left. */
 async function diskSpace(cms: CMS): Promise<'ok' | 'full'> {
-  const folders = [cms.config.dataDir, cms.config.upload.storage ? null : cms.config.upload.dir].filter((f): f is string => !!f);
+  const folders = [cms.config.dataDir, cms.config.upload.storage ? null : cms.config.upload.dir].filter(
+    (f): f is string => !!f,
+  );
   for (const folder of folders) {
-    const free = await fs.promises.statfs(folder).then((s) => s.bavail * s.bsize, () => Infinity);
+    const free = await fs.promises.statfs(folder).then(
+      (s) => s.bavail * s.bsize,
+      () => Infinity,
+    );
     if (free < DISK_FULL_BYTES) return 'full';
   }
   return 'ok';
@@ -54,7 +59,9 @@ async function adminDetails(cms: CMS) {
     },
     email: { configured: emailConfigured(cms), lastFailure: await lastEmailFailure(cms) },
     webhooks: {
-      pending: deliveries ? (await countDeliveries(cms.store, 'pending')) + (await countDeliveries(cms.store, 'sending')) : 0,
+      pending: deliveries
+        ? (await countDeliveries(cms.store, 'pending')) + (await countDeliveries(cms.store, 'sending'))
+        : 0,
       failed: deliveries ? await countDeliveries(cms.store, 'failed') : 0,
     },
   };
@@ -62,11 +69,22 @@ async function adminDetails(cms: CMS) {
 
 export function healthRoutes(cms: CMS) {
   const health: Route = async ({ credentials }) => {
-    if (!(await databaseAnswers(cms))) return { status: 503, body: { status: 'error', version: pkg.version, database: 'error' }, headers: { 'cache-control': 'no-store' } };
+    if (!(await databaseAnswers(cms)))
+      return {
+        status: 503,
+        body: { status: 'error', version: pkg.version, database: 'error' },
+        headers: { 'cache-control': 'no-store' },
+      };
     const checks = { storage: await storageAnswers(cms.storage), disk: await diskSpace(cms) };
     const degraded = checks.storage !== 'ok' || checks.disk !== 'ok';
     const admin = isFullAdmin(credentials.user, credentials.scopes);
-    const body = { status: degraded ? 'degraded' : 'ok', version: pkg.version, database: 'ok', ...(degraded || admin ? { checks } : {}), ...(admin ? await adminDetails(cms) : {}) };
+    const body = {
+      status: degraded ? 'degraded' : 'ok',
+      version: pkg.version,
+      database: 'ok',
+      ...(degraded || admin ? { checks } : {}),
+      ...(admin ? await adminDetails(cms) : {}),
+    };
     return { body, headers: { 'cache-control': 'no-store' } };
   };
   const metrics: Route = async ({ request, credentials }) => {
@@ -75,7 +93,11 @@ export function healthRoutes(cms: CMS) {
       throw credentials.user || bearer ? forbidden('The cron secret or an admin is required.') : unauthorized();
     }
     const uptimeSeconds = (cms.clock.now() - metricsOf(cms).startedAt) / 1000;
-    const text = renderMetrics(metricsOf(cms), { databaseBytes: await databaseBytes(cms), uptimeSeconds, cache: cacheFigures(cms) });
+    const text = renderMetrics(metricsOf(cms), {
+      databaseBytes: await databaseBytes(cms),
+      uptimeSeconds,
+      cache: cacheFigures(cms),
+    });
     return new Response(text, { headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
   };
   return new Elysia()

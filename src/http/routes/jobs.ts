@@ -22,18 +22,31 @@ export function jobRoutes(cms: CMS) {
     const bearer = bearerToken(request);
     if (!(bearer && isCronSecret(cms, bearer))) {
       const user = credentials.user;
-      if (!isFullAdmin(credentials.user, credentials.scopes)) throw user ? forbidden('The cron secret or an admin is required.') : unauthorized('The cron secret or an admin session is required.');
-      if (credentials.via === 'cookie' && request.method !== 'POST') throw forbidden('A cookie session runs jobs with POST and the x-csrf-token header.');
+      if (!isFullAdmin(credentials.user, credentials.scopes))
+        throw user
+          ? forbidden('The cron secret or an admin is required.')
+          : unauthorized('The cron secret or an admin session is required.');
+      if (credentials.via === 'cookie' && request.method !== 'POST')
+        throw forbidden('A cookie session runs jobs with POST and the x-csrf-token header.');
     }
     bodyReceived(request); // it reads no body; a run waits for the one in progress and runs every due job
     return { body: await runJobs(cms) };
   };
-  return new Elysia()
-    .all('/jobs/run', methods(cms, { GET: run, POST: run }))
-    .all('/jobs/scheduled', methods(cms, {
+  return new Elysia().all('/jobs/run', methods(cms, { GET: run, POST: run })).all(
+    '/jobs/scheduled',
+    methods(cms, {
       GET: async ({ ctx, query }) => {
         const { limit, page } = readOptions(query, cms.config);
-        return { body: await listScheduledJobs(ctx, { limit, page, collection: query.collection, global: query.global, parent: query.parent }) };
+        return {
+          body: await listScheduledJobs(ctx, {
+            limit,
+            page,
+            collection: query.collection,
+            global: query.global,
+            parent: query.parent,
+          }),
+        };
       },
-    }));
+    }),
+  );
 }

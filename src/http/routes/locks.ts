@@ -17,15 +17,21 @@ export function lockTokenOf(request: Request): string | undefined {
 }
 
 function lockRoutesAt(cms: CMS, path: string, refOf: (p: Record<string, string>) => DocumentRef) {
-  return new Elysia().all(path, methods(cms, {
-    GET: async ({ ctx, params, request }) => ({ body: await readLock(ctx, refOf(params), lockTokenOf(request)) }),
-    POST: async ({ ctx, params, request }) => {
-      const body = request.headers.get('content-length') === '0' ? {} : await readJSON(request).catch(() => ({}));
-      const takeover = typeof body === 'object' && body !== null && (body as Record<string, unknown>).takeover === true;
-      return { body: await takeLock(ctx, refOf(params), { token: lockTokenOf(request), takeover }) };
-    },
-    DELETE: async ({ ctx, params, request }) => ({ body: await releaseLock(ctx, refOf(params), lockTokenOf(request)) }),
-  }));
+  return new Elysia().all(
+    path,
+    methods(cms, {
+      GET: async ({ ctx, params, request }) => ({ body: await readLock(ctx, refOf(params), lockTokenOf(request)) }),
+      POST: async ({ ctx, params, request }) => {
+        const body = request.headers.get('content-length') === '0' ? {} : await readJSON(request).catch(() => ({}));
+        const takeover =
+          typeof body === 'object' && body !== null && (body as Record<string, unknown>).takeover === true;
+        return { body: await takeLock(ctx, refOf(params), { token: lockTokenOf(request), takeover }) };
+      },
+      DELETE: async ({ ctx, params, request }) => ({
+        body: await releaseLock(ctx, refOf(params), lockTokenOf(request)),
+      }),
+    }),
+  );
 }
 
 export function lockRoutes(cms: CMS) {

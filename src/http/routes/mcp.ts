@@ -13,15 +13,25 @@ import { methods, requestContext } from '../handle.ts';
 export function mcpRoutes(cms: CMS) {
   const bound = cms.config.mcp;
   if (!bound) return new Elysia();
-  return new Elysia().all('/mcp', methods(cms, {
-    POST: async ({ request, credentials }) => {
-      if (!credentials.user || (credentials.via !== 'api-key' && credentials.via !== 'bearer')) {
-        throw unauthorized('Send an API key (or a session token) as Authorization: Bearer <key>.');
-      }
-      const caller = credentials.apiKey !== undefined ? `key:${credentials.apiKey}` : `user:${credentials.user.id}`;
-      const wait = takeRequest(cms, caller, bound.requestsPerMinute);
-      if (wait) throw new APIError(429, 'Too many requests for this key; try again later.', undefined, { headers: { 'retry-after': String(wait) } });
-      return serveMCP(requestContext(cms, request, credentials, { via: 'mcp' }), request);
-    },
-  }, { csrf: false }));
+  return new Elysia().all(
+    '/mcp',
+    methods(
+      cms,
+      {
+        POST: async ({ request, credentials }) => {
+          if (!credentials.user || (credentials.via !== 'api-key' && credentials.via !== 'bearer')) {
+            throw unauthorized('Send an API key (or a session token) as Authorization: Bearer <key>.');
+          }
+          const caller = credentials.apiKey !== undefined ? `key:${credentials.apiKey}` : `user:${credentials.user.id}`;
+          const wait = takeRequest(cms, caller, bound.requestsPerMinute);
+          if (wait)
+            throw new APIError(429, 'Too many requests for this key; try again later.', undefined, {
+              headers: { 'retry-after': String(wait) },
+            });
+          return serveMCP(requestContext(cms, request, credentials, { via: 'mcp' }), request);
+        },
+      },
+      { csrf: false },
+    ),
+  );
 }

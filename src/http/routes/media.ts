@@ -26,24 +26,42 @@ function uploadRoutes(cms: CMS, app: Elysia, collection: SanitizedCollection): v
   const { slug } = collection;
   // Only POST is claimed here; GET /<slug> and the other methods fall through to the collection routes.
   // The list is here too for a POST that is a read (method override, src/http/method-override.ts).
-  app.post(`/${slug}`, methods(cms, {
-    GET: listRoute(cms, slug),
-    POST: async ({ ctx, request, query }) => {
-      const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
-      const doc = await upload(ctx, { collection: slug, receive: (limits) => receiveMultipart(request, limits).finally(() => bodyReceived(request)), depth: o.depth });
-      return { status: 201, body: { doc, message: 'Successfully uploaded.' } };
-    },
-  }, { writes: () => ({ collection: slug, action: 'create' }) }));
-  app.all(`/${slug}/file/:name`, methods(cms, {
-    GET: async ({ request, params }) => {
-      const found = await findStoredFile(cms, collection, params.name);
-      if (!found) throw notFound('File not found.');
-      const stored = await cms.storage.get(found.key);
-      if (!stored) {
-        cms.log.warn(`${slug}: "${found.key}" is in the database but missing from storage`);
-        throw notFound('File not found.');
-      }
-      return fileResponse(request, found.key, found.mimeType, stored);
-    },
-  }, { csrf: false }));
+  app.post(
+    `/${slug}`,
+    methods(
+      cms,
+      {
+        GET: listRoute(cms, slug),
+        POST: async ({ ctx, request, query }) => {
+          const o = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
+          const doc = await upload(ctx, {
+            collection: slug,
+            receive: (limits) => receiveMultipart(request, limits).finally(() => bodyReceived(request)),
+            depth: o.depth,
+          });
+          return { status: 201, body: { doc, message: 'Successfully uploaded.' } };
+        },
+      },
+      { writes: () => ({ collection: slug, action: 'create' }) },
+    ),
+  );
+  app.all(
+    `/${slug}/file/:name`,
+    methods(
+      cms,
+      {
+        GET: async ({ request, params }) => {
+          const found = await findStoredFile(cms, collection, params.name);
+          if (!found) throw notFound('File not found.');
+          const stored = await cms.storage.get(found.key);
+          if (!stored) {
+            cms.log.warn(`${slug}: "${found.key}" is in the database but missing from storage`);
+            throw notFound('File not found.');
+          }
+          return fileResponse(request, found.key, found.mimeType, stored);
+        },
+      },
+      { csrf: false },
+    ),
+  );
 }

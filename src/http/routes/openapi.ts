@@ -9,13 +9,29 @@ import { methods } from '../handle.ts';
 import { fieldAllowed } from '../../access/check-access.ts';
 
 export function openAPIRoutes(cms: CMS) {
-  return new Elysia().all('/openapi.json', methods(cms, {
-    GET: async ({ ctx }) => {
-      const [{ openAPIText }, { refusedFields }] = await Promise.all([import('../../openapi/document.ts'), import('../../openapi/caller-view.ts')]);
-      const refused = await refusedFields(cms.config, (rule) => fieldAllowed(ctx, rule, {}));
-      // The document depends on who asks: shared caches must not hand one caller's to another.
-      const control = ctx.user ? 'private, no-cache' : 'no-cache';
-      return new Response(openAPIText(cms.config, refused), { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': control, vary: 'Authorization, Cookie' } });
-    },
-  }, { csrf: false }));
+  return new Elysia().all(
+    '/openapi.json',
+    methods(
+      cms,
+      {
+        GET: async ({ ctx }) => {
+          const [{ openAPIText }, { refusedFields }] = await Promise.all([
+            import('../../openapi/document.ts'),
+            import('../../openapi/caller-view.ts'),
+          ]);
+          const refused = await refusedFields(cms.config, (rule) => fieldAllowed(ctx, rule, {}));
+          // The document depends on who asks: shared caches must not hand one caller's to another.
+          const control = ctx.user ? 'private, no-cache' : 'no-cache';
+          return new Response(openAPIText(cms.config, refused), {
+            headers: {
+              'content-type': 'application/json; charset=utf-8',
+              'cache-control': control,
+              vary: 'Authorization, Cookie',
+            },
+          });
+        },
+      },
+      { csrf: false },
+    ),
+  );
 }

@@ -6,10 +6,13 @@ import { methods } from '../handle.ts';
 import { searchEverywhere } from '../../search/search-everywhere.ts';
 
 export function searchRoutes(cms: CMS) {
-  return new Elysia().all('/search', methods(cms, {
-    GET: async ({ ctx, query }) => {
-      const { limit, draft } = readOptions({ ...query, page: undefined }, cms.config);
-      return { body: await searchEverywhere(ctx, { q: query.q, collections: query.collections, limit, draft }) };
-    },
-  }));
+  return new Elysia().all(
+    '/search',
+    methods(cms, {
+      GET: async ({ ctx, query }) => {
+        const { limit, draft } = readOptions({ ...query, page: undefined }, cms.config);
+        return { body: await searchEverywhere(ctx, { q: query.q, collections: query.collections, limit, draft }) };
+      },
+    }),
+  );
 }

@@ -9,13 +9,21 @@ export function webhookDeliveryRoutes(cms: CMS) {
   // Without webhooks these paths do not exist (404 like any unknown path).
   if (cms.config.webhooks.length === 0) return new Elysia();
   return new Elysia()
-    .all('/webhook-deliveries', methods(cms, {
-      GET: async ({ ctx, query }) => {
-        const { limit, page } = readOptions(query, cms.config);
-        return { body: await listDeliveries(ctx, { limit, page, state: query.state }) };
-      },
-    }))
-    .all('/webhook-deliveries/:id/retry', methods(cms, {
-      POST: async ({ ctx, params }) => ({ body: { doc: await retryDelivery(ctx, params.id), message: 'Delivery queued for another attempt.' } }),
-    }));
+    .all(
+      '/webhook-deliveries',
+      methods(cms, {
+        GET: async ({ ctx, query }) => {
+          const { limit, page } = readOptions(query, cms.config);
+          return { body: await listDeliveries(ctx, { limit, page, state: query.state }) };
+        },
+      }),
+    )
+    .all(
+      '/webhook-deliveries/:id/retry',
+      methods(cms, {
+        POST: async ({ ctx, params }) => ({
+          body: { doc: await retryDelivery(ctx, params.id), message: 'Delivery queued for another attempt.' },
+        }),
+      }),
+    );
 }

@@ -44,7 +44,12 @@ export function createLocalStorage(dir: string): StorageAdapter & { dir: string;
       const file = fileOf(key);
       const stat = await fs.promises.stat(file).catch(() => null);
       if (!stat?.isFile()) return null;
-      return { body: Bun.file(file), size: stat.size, etag: `"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`, lastModified: stat.mtimeMs };
+      return {
+        body: Bun.file(file),
+        size: stat.size,
+        etag: `"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
+        lastModified: stat.mtimeMs,
+      };
     },
     async delete(key) {
       await fs.promises.rm(fileOf(key), { force: true });

@@ -18,7 +18,9 @@ export function createS3Storage(options: S3StorageOptions, env: Env = process.en
   let client: S3Client | null = null;
   const connect = (): S3Client => {
     if (!settings.client.accessKeyId || !settings.client.secretAccessKey) {
-      throw new Error(`S3 storage (bucket "${settings.client.bucket}") has no credentials: set accessKeyId and secretAccessKey in upload.storage, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment before the service starts.`);
+      throw new Error(
+        `S3 storage (bucket "${settings.client.bucket}") has no credentials: set accessKeyId and secretAccessKey in upload.storage, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment before the service starts.`,
+      );
     }
     client ??= new Bun.S3Client(settings.client);
     return client;
@@ -26,7 +28,9 @@ export function createS3Storage(options: S3StorageOptions, env: Env = process.en
   const keyOf = (key: string) => settings.prefix + key;
   const fail = (action: string, key: string, error: unknown): never => {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`S3 storage could not ${action} "${keyOf(key)}" in bucket "${settings.client.bucket}": ${reason}`, { cause: error });
+    throw new Error(`S3 storage could not ${action} "${keyOf(key)}" in bucket "${settings.client.bucket}": ${reason}`, {
+      cause: error,
+    });
   };
 
   return {
@@ -93,7 +97,8 @@ export type S3Settings = { client: S3Options & { bucket: string }; prefix: strin
 
 /** The config's S3 options (docs/media.md) mapped onto Bun's client: path style is Bun's default; `virtualHostedStyle` is the other. */
 export function resolveS3Settings(options: S3StorageOptions, env: Env): S3Settings {
-  if (typeof options.bucket !== 'string' || !options.bucket) throw new ConfigError('Config error: upload.storage.bucket: S3 storage needs a bucket name');
+  if (typeof options.bucket !== 'string' || !options.bucket)
+    throw new ConfigError('Config error: upload.storage.bucket: S3 storage needs a bucket name');
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
   const pathStyle = options.forcePathStyle ?? Boolean(options.endpoint);
   const client: S3Settings['client'] = {

@@ -16,16 +16,18 @@ const states = new WeakMap<StorageAdapter, State>();
 /** The adapter with its calls watched; the same adapter for everything else. */
 export function watchStorage(adapter: StorageAdapter, now: () => number = Date.now): StorageAdapter {
   const state: State = { ok: true, at: -Infinity, probing: null };
-  const watched = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    try {
-      const result = await call(...args);
-      Object.assign(state, { ok: true, at: now() });
-      return result;
-    } catch (error) {
-      if (faultKind(error) === 'file storage unreachable') Object.assign(state, { ok: false, at: now() });
-      throw error;
-    }
-  };
+  const watched =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        const result = await call(...args);
+        Object.assign(state, { ok: true, at: now() });
+        return result;
+      } catch (error) {
+        if (faultKind(error) === 'file storage unreachable') Object.assign(state, { ok: false, at: now() });
+        throw error;
+      }
+    };
   const result: StorageAdapter = {
     ...adapter,
     init: adapter.init?.bind(adapter),
@@ -53,10 +55,16 @@ export async function storageAnswers(adapter: StorageAdapter): Promise<'ok' | 'e
         Object.assign(state, { ok: false, at: now() });
         resolve();
       }, PROBE_TIMEOUT_MS);
-      adapter.get(PROBE_KEY).then(() => {}, () => {}).finally(() => {
-        clearTimeout(timer);
-        resolve();
-      });
+      adapter
+        .get(PROBE_KEY)
+        .then(
+          () => {},
+          () => {},
+        )
+        .finally(() => {
+          clearTimeout(timer);
+          resolve();
+        });
     }).then(() => void (state.probing = null));
     await state.probing;
   }
