@@ -1,9 +1,10 @@
 /** The admin's pure helpers: query strings, labels, form diffs, upload prechecks, the Markdown preview's safety. */
-import { describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import { errorFromBody, queryString, type Field } from '../admin/src/api.ts';
 import { cellText, formatBytes, humanize, singularLabel } from '../admin/src/format.ts';
 import { renderMarkdown } from '../admin/src/markdown.ts';
 import { precheckUpload, thumbnailURL } from '../admin/src/upload.ts';
+import { loadPageMessages } from '../admin/src/i18n/i18n.ts';
 import { changedFields, emptyDoc, withDefaults } from '../admin/src/form/values.ts';
 
 describe('queryString', () => {
@@ -76,6 +77,8 @@ describe('form values', () => {
 
 describe('uploads', () => {
   const limits = { maxFileSize: 1000, mimeTypes: ['image/*', 'application/pdf'] };
+  // The uploader runs inside the lazily loaded pages, whose texts arrive with them.
+  beforeAll(() => loadPageMessages());
   test('refuses what the server would refuse, before sending it', () => {
     expect(precheckUpload(new File([new Uint8Array(10)], 'a.png', { type: 'image/png' }), limits)).toBeNull();
     expect(precheckUpload(new File([new Uint8Array(2000)], 'a.png', { type: 'image/png' }), limits)).toContain(
