@@ -4,7 +4,7 @@
  * honest answer (503 with Retry-After for what passes, 507 for a full disk: src/http/errors.ts) instead of
  * a 500 or a 400 that says its own request was wrong. docs/operations.md "Under faults".
  */
-import { APIError, insufficientStorage, unavailable } from './errors.ts';
+import { type APIError, insufficientStorage, unavailable } from './errors.ts';
 
 export type FaultKind = 'disk full' | 'database unreachable' | 'database busy' | 'file storage unreachable';
 

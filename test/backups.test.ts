@@ -34,7 +34,6 @@ const config: UserConfig = {
   ],
 };
 
-const HOUR = 3_600_000;
 // These restores go into other folders, whose instances have another secret or none yet: the signature
 // that refuses such archives without --trust-archive is tested in test/backup-signature.test.ts.
 const trustArchive = true;

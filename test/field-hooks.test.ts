@@ -137,7 +137,7 @@ const scenarios: Scenario[] = [
     url: '/articles/1',
     status: 200,
     contains: ['"shout":"SECOND"'],
-    check: async (res, t) => {
+    check: async (_res, t) => {
       const row = await t.cms.store.get<Record<string, unknown>>('SELECT * FROM "articles" WHERE "id" = 1');
       expect(row && 'shout' in row).toBe(false);
       expect(seen.noteAfterRead.at(-1)!.path).toBe('meta.note');

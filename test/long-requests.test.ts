@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import net from 'node:net';
 import fs from 'node:fs';
-import path from 'node:path';
 import { createCMS, type CMS } from '../src/cms.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import type { UserConfig } from '../src/config/types.ts';

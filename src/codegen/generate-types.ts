@@ -81,7 +81,7 @@ const key = (entity: Entity) => `${entity.kind}:${entity.slug}`;
 const literal = (value: string) => JSON.stringify(value);
 const property = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : literal(name));
 
-function systemFields(entity: Entity, _variant: Variant, config: SanitizedConfig): string[] {
+function systemFields(entity: Entity, _variant: Variant, _config: SanitizedConfig): string[] {
   const status = entity.drafts ? ['status: "draft" | "published";', '_status: "draft" | "published";'] : [];
   const id = entity.kind === 'collection' ? ['id: number;'] : [];
   // Media documents carry the file's URL, added as they are read (src/uploads/media-urls.ts), and the

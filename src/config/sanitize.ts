@@ -19,10 +19,7 @@ import {
   foldersCollection,
   mediaCollection,
   usersCollection,
-  API_KEYS_SLUG,
   FOLDERS_SLUG,
-  MEDIA_SLUG,
-  USERS_SLUG,
 } from './builtin-collections.ts';
 import { withFolders } from './folders.ts';
 import type { CollectionConfig, SanitizedCollection, SanitizedConfig, SanitizedGlobal, UserConfig } from './types.ts';
