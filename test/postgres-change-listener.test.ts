@@ -58,4 +58,22 @@ onPostgres('change counters over LISTEN/NOTIFY', () => {
       await t.stop();
     }
   });
+
+  test("readings asked together right after the instance's own write all see it", async () => {
+    const t = await startTestServer({
+      collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }],
+    });
+    try {
+      const store = t.cms.store;
+      // biome-ignore lint/suspicious/noSelfCompare: two readings, the same object while kept
+      await waitUntil(async () => (await store.changeCounters()) === (await store.changeCounters()));
+      const before = (await store.changeCounters()).get('posts') ?? 0;
+      await store.run('INSERT INTO "posts" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['new', 'x', 'x']);
+      // The first asks the database; the others, asked before it answers, must wait for it, not take the old kept one.
+      const readings = await Promise.all([1, 2, 3, 4].map(() => store.changeCounters()));
+      expect(readings.map((r) => (r.get('posts') ?? 0) > before)).toEqual([true, true, true, true]);
+    } finally {
+      await t.stop();
+    }
+  });
 });

@@ -13,6 +13,7 @@ export function keptCounters(url: string, read: () => Promise<Counters>) {
   let listener: ChangeListener | null = null;
   let closed = false;
   let kept: Counters | null = null;
+  let inFlight: Promise<Counters> | null = null;
   let stale = true;
   let started = 0;
   let settled = 0;
@@ -28,17 +29,26 @@ export function keptCounters(url: string, read: () => Promise<Counters>) {
     async changeCounters(options: { exact?: boolean } = {}): Promise<Counters> {
       const live = listening();
       if (options.exact || !live?.healthy()) return read();
+      // A reading asked since the last change: callers arriving meanwhile share it rather than the older kept one.
+      if (!stale && inFlight) return inFlight;
       if (kept && !stale) return kept;
       // Marked fresh before asking: a notification arriving during the read makes the next call ask again.
       stale = false;
       const mine = ++started;
-      const counters = await read();
-      // An older read finishing after a newer one must not replace it.
-      if (mine > settled) {
-        settled = mine;
-        kept = counters;
-      }
-      return counters;
+      const reading = read().then((counters) => {
+        // An older read finishing after a newer one must not replace it.
+        if (mine > settled) {
+          settled = mine;
+          kept = counters;
+        }
+        return counters;
+      });
+      inFlight = reading;
+      const done = () => {
+        if (inFlight === reading) inFlight = null;
+      };
+      reading.then(done, done);
+      return reading;
     },
     watchChanges(fn: (name: string | null) => void): () => void {
       local.add(fn);
