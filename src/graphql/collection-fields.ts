@@ -21,11 +21,12 @@ import {
   findCollectionVersions,
   restoreCollectionVersion,
 } from '../operations/collection-versions.ts';
-import { documentType, paginatedType, versionType } from './object-types.ts';
+import { documentType, paginatedType } from './object-types.ts';
 import { mutationInput } from './mutation-inputs.ts';
-import { toWhere, versionsWhereInput, whereInput } from './where-inputs.ts';
+import { toWhere, whereInput } from './where-inputs.ts';
 import { localeArgs } from './locale-args.ts';
 import { richTextArgs } from './rich-text.ts';
+import { versionQueries } from './version-fields.ts';
 import { plain, rootContext, type GraphQLRequest } from './request-context.ts';
 import type { SchemaBuild } from './build-state.ts';
 
@@ -97,37 +98,13 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
     },
   };
   if (!collection.drafts) return fields;
-  const record = versionType(collection, singular, build);
-  fields[`version${singular}`] = {
-    type: record,
-    args: { id, ...localeArgs(build), ...richTextArgs },
-    resolve: (_, args, req, info) =>
-      findCollectionVersionByID(rootContext(req, info, args, collection), {
-        collection: slug,
-        version: args.id,
-        depth: 0,
-      }),
-  };
-  fields[`versions${plural}`] = {
-    type: paginatedType(`versions${plural}`, record, build),
-    args: {
-      where: { type: versionsWhereInput(`versions${singular}`, build) },
-      ...localeArgs(build),
-      ...richTextArgs,
-      limit: { type: GraphQLInt },
-      page: { type: GraphQLInt },
-      sort: { type: GraphQLString },
-    },
-    resolve: (_, args, req, info) =>
-      findCollectionVersions(rootContext(req, info, args, collection), {
-        collection: slug,
-        where: toWhere(args.where),
-        limit: args.limit ?? undefined,
-        page: args.page ?? undefined,
-        sort: args.sort ?? undefined,
-        depth: 0,
-      }),
-  };
+  Object.assign(
+    fields,
+    versionQueries(collection, { one: singular, many: plural }, build, {
+      byID: (ctx, version) => findCollectionVersionByID(ctx, { collection: slug, version, depth: 0 }),
+      list: (ctx, args) => findCollectionVersions(ctx, { collection: slug, ...args, depth: 0 }),
+    }),
+  );
   return fields;
 }
 

@@ -2,16 +2,16 @@
  * A global's queries and mutations with Payload's names: `Settings`, `updateSettings`, and for drafts
  * globals `versionSettings`, `versionsSettings`, `restoreVersionSettings`. Same operations as REST.
  */
-import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, GraphQLString, type GraphQLFieldConfig } from 'graphql';
+import { GraphQLBoolean, GraphQLInt, GraphQLNonNull, type GraphQLFieldConfig } from 'graphql';
 import type { SanitizedGlobal } from '../config/types.ts';
 import { findGlobal, updateGlobal } from '../operations/globals.ts';
 import { findVersionByID, findVersions } from '../operations/find-versions.ts';
 import { restoreVersion } from '../operations/restore-version.ts';
-import { documentType, paginatedType, versionType } from './object-types.ts';
+import { documentType } from './object-types.ts';
 import { mutationInput } from './mutation-inputs.ts';
 import { localeArgs } from './locale-args.ts';
-import { toWhere, versionsWhereInput } from './where-inputs.ts';
 import { richTextArgs } from './rich-text.ts';
+import { versionQueries } from './version-fields.ts';
 import { plain, rootContext, type GraphQLRequest } from './request-context.ts';
 import type { SchemaBuild } from './build-state.ts';
 
@@ -30,33 +30,13 @@ export function globalQueries(global: SanitizedGlobal, build: SchemaBuild): Fiel
     },
   };
   if (!global.drafts) return fields;
-  const record = versionType(global, name, build);
-  fields[`version${name}`] = {
-    type: record,
-    args: { id, ...localeArgs(build), ...richTextArgs },
-    resolve: (_, args, req, info) =>
-      findVersionByID(rootContext(req, info, args, global), { global: slug, version: args.id, depth: 0 }),
-  };
-  fields[`versions${name}`] = {
-    type: paginatedType(`versions${name}`, record, build),
-    args: {
-      where: { type: versionsWhereInput(`versions${name}`, build) },
-      ...localeArgs(build),
-      ...richTextArgs,
-      limit: { type: GraphQLInt },
-      page: { type: GraphQLInt },
-      sort: { type: GraphQLString },
-    },
-    resolve: (_, args, req, info) =>
-      findVersions(rootContext(req, info, args, global), {
-        global: slug,
-        where: toWhere(args.where),
-        sort: args.sort ?? undefined,
-        limit: args.limit ?? undefined,
-        page: args.page ?? undefined,
-        depth: 0,
-      }),
-  };
+  Object.assign(
+    fields,
+    versionQueries(global, { one: name, many: name }, build, {
+      byID: (ctx, version) => findVersionByID(ctx, { global: slug, version, depth: 0 }),
+      list: (ctx, args) => findVersions(ctx, { global: slug, ...args, depth: 0 }),
+    }),
+  );
   return fields;
 }
 
