@@ -101,6 +101,10 @@ describe('GET /openapi.json', () => {
     expect(doc.components.schemas.PostsCreate.required).toEqual(['title']);
     expect(doc.components.schemas.PostsCreate.properties.category).toEqual({ type: 'string', enum: ['news', 'guide'] });
     expect(doc.components.schemas.SettingsGlobal.properties.siteName).toBeDefined();
+    // Every operator a where takes, `near` on points included.
+    expect(Object.keys(doc.components.schemas.WhereCondition.properties)).toEqual(
+      expect.arrayContaining(['equals', 'in', 'like', 'exists', 'near', 'greater_than']),
+    );
     expect(doc.components.schemas.Error.properties.errors.items.required).toEqual(['message']);
     expect(Object.keys(doc.components.securitySchemes)).toEqual([
       'bearerSession',

@@ -85,6 +85,10 @@ function querySchemas(): Record<string, Schema> {
         ...ops(['in', 'not_in'], scalars),
         ...ops(['like', 'not_like', 'contains'], string),
         exists: { anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }] },
+        near: {
+          ...string,
+          description: '`<lng>,<lat>,<max metres>[,<min metres>]` on a point field; sorts by distance.',
+        },
       },
     },
     Where: {
