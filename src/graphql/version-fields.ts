@@ -3,8 +3,9 @@
  * Payload's names: the same two fields for both, each resolved by one call of the operation REST makes.
  */
 import { GraphQLInt, GraphQLNonNull, GraphQLString, type GraphQLFieldConfig } from 'graphql';
-import type { Entity, Where } from '../config/types.ts';
+import type { Entity } from '../config/types.ts';
 import type { OperationContext } from '../operations/context.ts';
+import type { VersionListArgs } from '../operations/find-versions.ts';
 import { paginatedType, versionType } from './object-types.ts';
 import { localeArgs } from './locale-args.ts';
 import { toWhere, versionsWhereInput } from './where-inputs.ts';
@@ -13,7 +14,6 @@ import { rootContext, type GraphQLRequest } from './request-context.ts';
 import type { SchemaBuild } from './build-state.ts';
 
 type Fields = Record<string, GraphQLFieldConfig<unknown, GraphQLRequest, any>>;
-export type VersionList = { where?: Where; limit?: number; page?: number; sort?: string };
 
 /** `one`: the singular name (`Post`, `Settings`); `many`: the plural (`Posts`; a global's is its name again). */
 export function versionQueries(
@@ -22,7 +22,7 @@ export function versionQueries(
   build: SchemaBuild,
   reads: {
     byID: (ctx: OperationContext, version: number) => Promise<unknown>;
-    list: (ctx: OperationContext, args: VersionList) => Promise<unknown>;
+    list: (ctx: OperationContext, args: VersionListArgs) => Promise<unknown>;
   },
 ): Fields {
   const record = versionType(entity, names.one, build);

@@ -5,7 +5,6 @@
  * `where` and `sort` reach the record's own fields (version-records.ts).
  */
 import { notFound } from '../errors.ts';
-import type { Where } from '../config/types.ts';
 import { countRows, selectRows } from '../db/documents.ts';
 import { compileWhere, quote, TRUSTED } from '../query/where.ts';
 import { VERSION_RECORDS, versionRecordsOrder, versionRecordsWhere } from './version-records.ts';
@@ -16,20 +15,12 @@ import { findCollectionVersion } from '../versions/store.ts';
 import { andParts } from '../db/store.ts';
 import { getCollection } from './entities.ts';
 import { loadForUpdate, requireDrafts } from './document-target.ts';
-import { parseVersionId } from './find-versions.ts';
+import { parseVersionId, type VersionListArgs } from './find-versions.ts';
 import { presentVersions } from './present-version.ts';
 import { restoreVersion } from './restore-version.ts';
 import { localeOf, type OperationContext } from './context.ts';
 
-export type FindCollectionVersionsArgs = {
-  collection: string;
-  where?: Where;
-  sort?: string;
-  limit?: number;
-  page?: number;
-  depth?: number;
-  author?: boolean;
-};
+export type FindCollectionVersionsArgs = { collection: string } & VersionListArgs;
 export type CollectionVersionArgs = { collection: string; version: number | string; depth?: number; author?: boolean };
 
 export async function findCollectionVersions(ctx: OperationContext, args: FindCollectionVersionsArgs) {

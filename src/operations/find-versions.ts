@@ -15,8 +15,8 @@ import { parseId } from './entities.ts';
 import { presentVersions } from './present-version.ts';
 import type { OperationContext } from './context.ts';
 
-/** `author`: add who saved each version to the records (`?author=true`). */
-export type FindVersionsArgs = DocumentRef & {
+/** A page of version records. `author`: add who saved each version to the records (`?author=true`). */
+export type VersionListArgs = {
   where?: Where;
   sort?: string;
   limit?: number;
@@ -24,6 +24,7 @@ export type FindVersionsArgs = DocumentRef & {
   depth?: number;
   author?: boolean;
 };
+export type FindVersionsArgs = DocumentRef & VersionListArgs;
 export type FindVersionArgs = DocumentRef & { version: number | string; depth?: number; author?: boolean };
 
 export async function findVersions(ctx: OperationContext, args: FindVersionsArgs) {

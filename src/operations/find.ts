@@ -5,24 +5,24 @@ import { andParts } from '../db/store.ts';
 import { compileSort, compileWhere, TRUSTED } from '../query/where.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
-import type { Where } from '../config/types.ts';
+import type { SanitizedCollection, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { queryRights, relatedQueries } from '../access/query-rights.ts';
 import { getCollection } from './entities.ts';
 import { presentDocs } from './present.ts';
 import { localeOf, type OperationContext } from './context.ts';
 import { draftSource } from '../versions/draft-source.ts';
-import type { SanitizedCollection } from '../config/types.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 import { matchFilter, rankedPage, type Ranked } from '../search/ranked-matches.ts';
 import type { Row } from '../db/store.ts';
 import { withoutTrashed } from './trash.ts';
+import { parseJoins } from '../query/join-options.ts';
 
+/** A page of documents in the order the search ranked them. */
 const byRank = (rows: Row[], ranked: Ranked) => {
   const position = new Map(ranked.map((r, i) => [r.docId, i]));
   return rows.sort((a, b) => position.get(a.id as number)! - position.get(b.id as number)!);
 };
-import { parseJoins } from '../query/join-options.ts';
 
 export type FindArgs = ShapeArgs & {
   collection: string;
