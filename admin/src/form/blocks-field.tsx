@@ -5,9 +5,9 @@
  */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Block, Doc } from '../api.ts';
-import { fieldLabel, humanize, newRowId } from '../format.ts';
+import { humanize, newRowId } from '../format.ts';
 import { Icon, Modal } from '../ui.tsx';
-import { FieldList } from './fields.tsx';
+import { FieldList, LabelText } from './fields.tsx';
 import { errorCountText, errorsUnder, inputId, useForm, type FieldProps } from './form-context.ts';
 import { dataFields, newRow } from './values.ts';
 import { t, tn, localizedLabel } from '../i18n/i18n.ts';
@@ -109,17 +109,7 @@ export function BlocksField(props: FieldProps<Doc[]>) {
     >
       <div class="array-head">
         <span class="field-label" id={labelId}>
-          {fieldLabel(field)}
-          {field.required && (
-            <span class="req" aria-hidden="true">
-              *
-            </span>
-          )}
-          {field.localized && form.locale && (
-            <span class="locale-tag" aria-hidden="true">
-              {form.locale}
-            </span>
-          )}
+          <LabelText field={field} />
         </span>
         <span class="muted small">{tn('fields.blocks', rows.length)}</span>
         {rows.length > 1 && (

@@ -64,6 +64,26 @@ export function FieldInput(props: FieldProps) {
   );
 }
 
+/** A field's label with its badges: the required star (unless `star` is false) and the locale being edited. */
+export function LabelText(props: { field: Field; star?: boolean }) {
+  const form = useForm();
+  return (
+    <>
+      {fieldLabel(props.field)}
+      {props.star !== false && props.field.required && (
+        <span class="req" aria-hidden="true">
+          *
+        </span>
+      )}
+      {props.field.localized && form.locale && (
+        <span class="locale-tag" aria-hidden="true">
+          {form.locale}
+        </span>
+      )}
+    </>
+  );
+}
+
 /** Label, badges, description and the inline error, wired to the control by id and aria attributes. */
 export function FieldFrame(props: {
   field: Field;
@@ -76,21 +96,7 @@ export function FieldFrame(props: {
   const error = form.errors[path];
   const id = inputId(path);
   const description = typeof field.admin?.description === 'string' ? field.admin.description : null;
-  const label = (
-    <>
-      {fieldLabel(field)}
-      {field.required && (
-        <span class="req" aria-hidden="true">
-          *
-        </span>
-      )}
-      {field.localized && form.locale && (
-        <span class="locale-tag" aria-hidden="true">
-          {form.locale}
-        </span>
-      )}
-    </>
-  );
+  const label = <LabelText field={field} />;
   return (
     <div class={`field field-${field.type} ${error ? 'has-error' : ''}`} data-path={path}>
       {props.as === 'fieldset' ? (
@@ -246,12 +252,7 @@ export function CheckboxField(props: FieldProps<boolean>) {
           onChange={(e) => props.onChange(e.currentTarget.checked)}
         />
         <span>
-          {fieldLabel(props.field)}
-          {props.field.localized && form.locale && (
-            <span class="locale-tag" aria-hidden="true">
-              {form.locale}
-            </span>
-          )}
+          <LabelText field={props.field} star={false} />
         </span>
       </label>
       {error && (

@@ -1,9 +1,8 @@
 /** Fields that hold other fields: `group` (a nested object) and `array` (rows you add, remove and reorder). */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Doc } from '../api.ts';
-import { fieldLabel } from '../format.ts';
 import { Icon } from '../ui.tsx';
-import { FieldList } from './fields.tsx';
+import { FieldList, LabelText } from './fields.tsx';
 import { inputId, useForm, type FieldProps } from './form-context.ts';
 import { newRow } from './values.ts';
 import { t } from '../i18n/i18n.ts';
@@ -14,12 +13,7 @@ export function GroupField(props: FieldProps<Doc>) {
   return (
     <fieldset class="group" data-path={props.path}>
       <legend>
-        {fieldLabel(props.field)}
-        {props.field.localized && form.locale && (
-          <span class="locale-tag" aria-hidden="true">
-            {form.locale}
-          </span>
-        )}
+        <LabelText field={props.field} star={false} />
       </legend>
       {error && <p class="field-error">{error}</p>}
       <div class="group-body">
@@ -52,7 +46,6 @@ export function ArrayField(props: FieldProps<Doc[]>) {
   const focusRow = useRef<string | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const error = form.errors[path];
-  const label = fieldLabel(field);
   const disabled = form.disabled || Boolean(field.admin?.readOnly);
 
   useEffect(() => {
@@ -93,17 +86,7 @@ export function ArrayField(props: FieldProps<Doc[]>) {
     >
       <div class="array-head">
         <span class="field-label" id={`${inputId(path)}-label`}>
-          {label}
-          {field.required && (
-            <span class="req" aria-hidden="true">
-              *
-            </span>
-          )}
-          {field.localized && form.locale && (
-            <span class="locale-tag" aria-hidden="true">
-              {form.locale}
-            </span>
-          )}
+          <LabelText field={field} />
         </span>
         <span class="muted small">
           {rows.length} {rows.length === 1 ? 'row' : 'rows'}
