@@ -184,10 +184,8 @@ export async function reindexCollection(
 /** At start: each index whose table is missing or whose fields or locales changed is made and filled. */
 export async function ensureSearchIndexes(cms: CMS): Promise<void> {
   for (const collection of searchable(cms)) {
-    const exists = await cms.store.get(
-      cms.store.dialect.tableExists(searchTable(collection)).sql,
-      cms.store.dialect.tableExists(searchTable(collection)).params,
-    );
+    const lookup = cms.store.dialect.tableExists(searchTable(collection));
+    const exists = await cms.store.get(lookup.sql, lookup.params);
     if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection))
       continue;
     await reindexCollection(cms, collection);
