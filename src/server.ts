@@ -1,12 +1,10 @@
 /** Starts the HTTP server for an instance, and stops it cleanly (in-flight requests finish, database closed). */
 import type { CMS } from './cms.ts';
-import { createApp } from './http/app.ts';
-import { rememberPeerAddress } from './http/client-ip.ts';
-import { DEFAULT_IDLE_TIMEOUT_SECONDS, withoutIdleCut } from './http/long-requests.ts';
-import { flushRequestLog, observeRequest, type LogFormat } from './http/observe-request.ts';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS } from './http/long-requests.ts';
+import { flushRequestLog, type LogFormat } from './http/observe-request.ts';
+import { createRequestHandler } from './http/request-handler.ts';
 import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
-import { startupMark } from './startup-timing.ts';
 import { closeRealtime } from './realtime/hub.ts';
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };
@@ -25,30 +23,15 @@ export type ServerOptions = {
 };
 
 export function startServer(cms: CMS, options: ServerOptions = {}): RunningServer {
-  const app = createApp(cms);
-  startupMark('app built');
   const logFormat = options.logFormat ?? 'text';
   const idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
-  let firstAnswer = true;
+  const handle = createRequestHandler(cms, { logFormat, idleTimeout });
   if (options.tls) markServedOverHttps(cms);
   const server = Bun.serve({
     port: options.port ?? 3000,
     hostname: options.host ?? '127.0.0.1',
     ...(options.tls ? { tls: { cert: Bun.file(options.tls.cert), key: Bun.file(options.tls.key) } } : {}),
-    fetch: async (request, srv) => {
-      const started = performance.now();
-      // Reads ask for the address only if something needs it; writes (logins among them) take it at once,
-      // while the connection is surely open.
-      const read = request.method === 'GET' || request.method === 'HEAD';
-      rememberPeerAddress(request, read ? () => srv.requestIP(request)?.address : srv.requestIP(request)?.address);
-      const response = await withoutIdleCut(srv, request, idleTimeout, () => app.handle(request));
-      observeRequest(cms, request, response.status, performance.now() - started, logFormat);
-      if (firstAnswer) {
-        firstAnswer = false;
-        startupMark('first answer');
-      }
-      return response;
-    },
+    fetch: (request, srv) => handle(request, srv),
     error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),
     // Bodies of any size reach the app: uploads are limited while they stream (413 in the contract's
     // shape, src/uploads/multipart.ts), JSON bodies by readJSON (src/http/body.ts).

@@ -13,7 +13,8 @@ import { manualClock } from '../src/clock.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import type { ChangeEventType } from '../src/events/change-events.ts';
 import type { Engine } from '../src/db/store.ts';
-import { createTestDatabase } from './support/postgres.ts';
+import { serveInProcess } from './support/in-process-server.ts';
+import { createTestDatabase, dropDatabase, type TestDatabase } from './support/postgres.ts';
 
 export const quietLog = { info() {}, warn() {}, error() {} };
 
@@ -34,6 +35,8 @@ export type TestServer = {
   clock: ReturnType<typeof manualClock>;
   events: { type: ChangeEventType; collection?: string; global?: string; id?: number }[];
   request(method: string, pathname: string, options?: RequestOptions): Promise<TestResponse>;
+  /** The raw answer (bytes, streams) to a path under the API, or to an absolute URL; no socket needed. */
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
   login(email: string, password: string): Promise<Session>;
   /** Creates a user through the Local API-level operation (no HTTP) and logs them in. */
   user(role: string, email?: string, password?: string): Promise<Session>;
@@ -81,9 +84,12 @@ export type TestServerOptions = {
   clockStart?: number;
   engine?: Engine;
   jobLoop?: boolean;
+  /** `false`: no socket; requests reach the handler in-process (test/support/in-process-server.ts). */
+  socket?: boolean;
 };
 
 export async function startTestServer(config: UserConfig = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  if (options.socket === false && options.jobLoop) throw new Error('the job loop runs only beside a socket server');
   const dir = options.dir ?? tempDir();
   const clock = manualClock(options.clockStart ?? Date.parse('2026-01-01T00:00:00Z'));
   // PostgreSQL: a fresh database on the test cluster per server, dropped when it stops.
@@ -100,7 +106,10 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     await pg?.drop();
     throw error;
   });
-  const server = startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: options.jobLoop ?? false });
+  const inProcess = options.socket === false ? serveInProcess(cms) : null;
+  const server = inProcess ?? startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: options.jobLoop ?? false });
+  const send = inProcess ? inProcess.fetch : fetch;
+  const absolute = (pathname: string) => (pathname.startsWith('http') ? pathname : `${api}${pathname}`);
   const api = `${server.url}${cms.config.routes.api}`;
   const events: TestServer['events'] = [];
   cms.events.on((e) => void events.push({ type: e.type, collection: e.collection, global: e.global, id: e.id }));
@@ -119,8 +128,7 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
       headers['x-csrf-token'] ??= o.cookie.csrfToken;
       headers.origin ??= server.url;
     }
-    const url = pathname.startsWith('http') ? pathname : `${api}${pathname}`;
-    const res = await fetch(url, { method, headers, body, redirect: 'manual' });
+    const res = await send(absolute(pathname), { method, headers, body, redirect: 'manual' });
     const text = await res.text();
     let parsed: unknown = null;
     try {
@@ -161,6 +169,7 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     clock,
     events,
     request,
+    fetch: (pathname, init = {}) => send(absolute(pathname), { redirect: 'manual', ...init }),
     login,
     user,
     async stop() {
@@ -198,18 +207,18 @@ export type Scenario = {
 
 /**
  * How a table's rows meet state. `seed` runs once, on a server of its own, and leaves the state every row
- * starts from.
- * - `fresh: 'row'`: every row starts from that seeded state and can run alone (`-t`). On
- *   SQLite each row gets a copy of the seeded data folder (a file copy, a few milliseconds); on
- *   PostgreSQL, where a `CREATE DATABASE … TEMPLATE` costs a third of a second, the rows share the seeded
- *   server in order: the SQLite run is what proves they do not lean on each other.
- * - `fresh: 'table'` (the default, what older tables were written for): a story. Rows run in order on one
- *   server and may build on the ones before; run one alone and it may fail. A new table should state what
- *   each row needs (`seed`, a row's `setup`) and say `fresh: 'row'`.
+ * starts from; every row then runs on a copy of it and can run alone (`-t`): on SQLite a copy of the
+ * seeded data folder, on PostgreSQL a database made with `CREATE DATABASE … TEMPLATE` the seeded one (the
+ * next row's copy is made while a row runs, and the copies are dropped after the table).
+ * - `fresh: 'table'` (what older tables were written for, going away): a story. Rows run in order on one
+ *   server and may build on the ones before; run one alone and it may fail.
+ * - `socket: true`: the rows' servers listen on a loopback port, for rows that reach them other than
+ *   through `t.request` (raw HTTP, event streams, another process). Without it they run in-process.
  */
 export type ScenarioTableOptions = {
   seed?: (t: TestServer) => Promise<void> | void;
   fresh?: 'row' | 'table';
+  socket?: boolean;
 };
 
 /** Runs a table of scenarios from the state `seed` leaves (ScenarioTableOptions; a function is the seed). */
@@ -219,33 +228,33 @@ export function runScenarios(
   scenarios: Scenario[],
   options: ScenarioTableOptions | ScenarioTableOptions['seed'] = {},
 ) {
-  const { seed, fresh = 'table' } = typeof options === 'function' ? { seed: options } : options;
+  const { seed, fresh = 'table', socket = false } = typeof options === 'function' ? { seed: options } : options;
   const makeConfig = () => (typeof config === 'function' ? config() : config);
-  const copyPerRow = fresh === 'row' && DEFAULT_TEST_ENGINE === 'sqlite';
+  const serverOptions: TestServerOptions = { socket };
   describe(title, () => {
     let shared: TestServer | undefined;
-    let template: { dir: string; clockNow: number } | undefined;
+    let seeded: SeededState | undefined;
     const sessions = new Map<string, Session>();
     beforeAll(async () => {
-      const t = await startTestServer(makeConfig());
+      const t = await startTestServer(makeConfig(), serverOptions);
       await seed?.(t);
       // Rows on fresh state find a session for every role they ask as already made; a story makes each
       // when its first row asks, as it always did (its rows may count the users).
       if (fresh === 'row') for (const role of rolesAskedAs(scenarios)) sessions.set(role, await t.user(role));
-      if (!copyPerRow) return void (shared = t);
+      if (fresh === 'table') return void (shared = t);
       await t.server.stop();
-      template = { dir: t.dir, clockNow: t.clock.now() };
+      seeded = seededState(t);
     });
     afterAll(async () => {
       await shared?.stop();
-      if (template) fs.rmSync(template.dir, { recursive: true, force: true });
+      await seeded?.remove();
     });
     for (const s of scenarios) {
       test(s.name, async () => {
         if (shared) return runScenario(s, shared, sessions);
-        const dir = tempDir();
-        fs.cpSync(template!.dir, dir, { recursive: true });
-        const t = await startTestServer(makeConfig(), { dir, clockStart: template!.clockNow });
+        const copy = await seeded!.copy();
+        const config = copy.database ? { ...makeConfig(), database: copy.database } : makeConfig();
+        const t = await startTestServer(config, { ...serverOptions, dir: copy.dir, clockStart: seeded!.clockNow });
         try {
           await runScenario(s, t, sessions);
         } finally {
@@ -254,6 +263,48 @@ export function runScenarios(
       });
     }
   });
+}
+
+type SeededState = {
+  clockNow: number;
+  /** A data folder (and on PostgreSQL a database) holding what the seed left, for one row. */
+  copy(): Promise<{ dir: string; database?: string }>;
+  remove(): Promise<void>;
+};
+
+/** The state a stopped seed server left, copied once per row. */
+function seededState(t: TestServer): SeededState {
+  const copyDir = () => {
+    const dir = tempDir();
+    fs.cpSync(t.dir, dir, { recursive: true });
+    return dir;
+  };
+  const removeDir = () => fs.rmSync(t.dir, { recursive: true, force: true });
+  if (!t.database.startsWith('postgres')) {
+    return { clockNow: t.clock.now(), copy: async () => ({ dir: copyDir() }), remove: async () => removeDir() };
+  }
+  const template = t.database;
+  const made: TestDatabase[] = [];
+  let next: Promise<TestDatabase> | undefined;
+  const make = () => {
+    const database = createTestDatabase({ template });
+    database.then((d) => made.push(d)).catch(() => {});
+    return database;
+  };
+  return {
+    clockNow: t.clock.now(),
+    async copy() {
+      const database = await (next ?? make());
+      next = make();
+      return { dir: copyDir(), database: database.url };
+    },
+    async remove() {
+      await next?.catch(() => {});
+      await Promise.all(made.map((d) => d.drop()));
+      await dropDatabase(template);
+      removeDir();
+    },
+  };
 }
 
 function rolesAskedAs(scenarios: Scenario[]): Set<string> {

@@ -28,7 +28,7 @@ const config: UserConfig = {
 const state: { id?: number; doc?: any; old?: string[] } = {};
 
 async function fetchFile(t: TestServer, name: string) {
-  const res = await fetch(`${t.api}/media/file/${name}`);
+  const res = await t.fetch(`/media/file/${name}`);
   return { status: res.status, bytes: res.status === 200 ? Buffer.from(await res.arrayBuffer()) : null };
 }
 /** The size's pixel dimensions and the colour at (x, y), read back with sharp. */

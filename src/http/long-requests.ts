@@ -10,7 +10,7 @@
  * streamed slowly to a client that stopped reading; a live stream (`keepOpen`) keeps it off. Requests
  * made without Bun.serve (`app.handle` in tests) have no timer to lift.
  */
-import type { Server } from 'bun';
+import type { Connection } from './request-handler.ts';
 
 /** Bun's own default; `cms serve` keeps it. */
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 10;
@@ -22,7 +22,7 @@ const hasBody = (request: Request) => request.body !== null && (request.headers.
 
 /** Runs `handle` for a request Bun.serve received, with the idle timer lifted while the server works. */
 export async function withoutIdleCut(
-  server: Server<unknown>,
+  server: Connection,
   request: Request,
   idleSeconds: number,
   handle: () => Promise<Response>,

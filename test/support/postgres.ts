@@ -32,32 +32,43 @@ export function databaseUrl(name: string, base = adminUrl()): string {
   return u.toString();
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `template`: the URL of a database to copy (no connection may be open to it), else an empty one. */
+export async function createTestDatabase(options: { template?: string } = {}): Promise<TestDatabase> {
   const admin = new SQL(adminUrl(), { max: 1 });
   const name = `cms_test_${randomBytes(6).toString('hex')}`;
+  const template = options.template ? ` TEMPLATE "${databaseName(options.template)}"` : '';
   try {
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
+    await admin.unsafe(`CREATE DATABASE "${name}"${template}`);
   } catch (error) {
     throw new Error(`cannot create a test database on ${new URL(adminUrl()).host}: ${(error as Error).message}`);
   } finally {
     await admin.close();
   }
-  return {
-    url: databaseUrl(name),
-    name,
-    /** Best effort: a database left behind (a connection of another role still closing) only costs disk. */
-    async drop() {
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const sql = new SQL(adminUrl(), { max: 1 });
-        try {
-          await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-          return;
-        } catch {
-          await Bun.sleep(100);
-        } finally {
-          await sql.close();
-        }
-      }
-    },
-  };
+  return { url: databaseUrl(name), name, drop: () => dropDatabase(name) };
+}
+
+/** The name of a test database from its URL (the names are ours: cms_test_ and hex digits). */
+function databaseName(url: string): string {
+  const name = new URL(url).pathname.slice(1);
+  if (!/^cms_test_[0-9a-f]+$/.test(name)) throw new Error(`not a test database: ${name}`);
+  return name;
+}
+
+/**
+ * Drops a test database, by name or URL, ending its leftover connections. Best effort: a database left
+ * behind (a connection of another role still closing) only costs disk.
+ */
+export async function dropDatabase(nameOrUrl: string): Promise<void> {
+  const name = nameOrUrl.includes('://') ? databaseName(nameOrUrl) : nameOrUrl;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const sql = new SQL(adminUrl(), { max: 1 });
+    try {
+      await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      return;
+    } catch {
+      await Bun.sleep(100);
+    } finally {
+      await sql.close();
+    }
+  }
 }

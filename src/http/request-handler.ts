@@ -1,0 +1,41 @@
+/**
+ * Every request's way through the app, whatever carries it: the peer's address is noted, the idle timer
+ * is lifted while the server works (http/long-requests.ts), and the answer is logged and counted.
+ * `server.ts` hands it what Bun.serve receives; a caller without a socket (the scenario tests run
+ * in-process) hands it a connection of its own.
+ */
+import type { Server } from 'bun';
+import type { CMS } from '../cms.ts';
+import { startupMark } from '../startup-timing.ts';
+import { createApp } from './app.ts';
+import { rememberPeerAddress } from './client-ip.ts';
+import { withoutIdleCut } from './long-requests.ts';
+import { observeRequest, type LogFormat } from './observe-request.ts';
+
+/** What the handler asks of the connection a request came on: who is at the other end, and its idle timer. */
+export type Connection = Pick<Server<unknown>, 'requestIP' | 'timeout'>;
+
+export type RequestHandler = (request: Request, connection: Connection) => Promise<Response>;
+
+export function createRequestHandler(cms: CMS, options: { logFormat: LogFormat; idleTimeout: number }): RequestHandler {
+  const app = createApp(cms);
+  startupMark('app built');
+  let firstAnswer = true;
+  return async (request, connection) => {
+    const started = performance.now();
+    // Reads ask for the address only if something needs it; writes (logins among them) take it at once,
+    // while the connection is surely open.
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    rememberPeerAddress(
+      request,
+      read ? () => connection.requestIP(request)?.address : connection.requestIP(request)?.address,
+    );
+    const response = await withoutIdleCut(connection, request, options.idleTimeout, () => app.handle(request));
+    observeRequest(cms, request, response.status, performance.now() - started, options.logFormat);
+    if (firstAnswer) {
+      firstAnswer = false;
+      startupMark('first answer');
+    }
+    return response;
+  };
+}
