@@ -29,6 +29,13 @@ const ONCE = [
   'test/store.test.ts',
   'test/typed-consumer.test.ts',
   'test/dialect-conformance.test.ts',
+  // `cms` processes started on a folder of their own, which always hold a SQLite file.
+  'test/config-and-migrations.test.ts',
+  'test/serve-cli.test.ts',
+  'test/shutdown.test.ts',
+  'test/sqlite-snapshot.test.ts',
+  'test/security/fuzz.test.ts',
+  'test/security/restore-archive.test.ts',
 ];
 const args = process.argv.slice(2);
 
