@@ -6,7 +6,8 @@
 import { GraphQLInputObjectType, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
-import { FIELD_MAPPINGS, inSchema } from './field-types.ts';
+import { FIELD_MAPPINGS } from './field-types.ts';
+import { inSchema } from './in-schema.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { statusInput } from './status-input.ts';
 

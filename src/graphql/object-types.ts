@@ -16,7 +16,8 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { Entity, SanitizedField } from '../config/types.ts';
-import { FIELD_MAPPINGS, inSchema } from './field-types.ts';
+import { FIELD_MAPPINGS } from './field-types.ts';
+import { inSchema } from './in-schema.ts';
 import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
 import type { GraphQLRequest } from './request-context.ts';

@@ -5,7 +5,9 @@
  */
 import { GraphQLBoolean, GraphQLInputObjectType, GraphQLList, type GraphQLInputFieldConfigMap } from 'graphql';
 import type { SanitizedField, Where } from '../config/types.ts';
-import { FIELD_MAPPINGS, ID_OPERATORS, inSchema, type Operators } from './field-types.ts';
+import { FIELD_MAPPINGS } from './field-types.ts';
+import { inSchema } from './in-schema.ts';
+import { ID_OPERATORS, type Operators } from './operators.ts';
 import { combineParentName, formatName } from './names.ts';
 import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
