@@ -1,7 +1,8 @@
 /**
  * One entry per field type: its output type (what a read returns), its input type (what a write takes),
  * its where operators, and for relationships how a value is resolved and what it costs. New field types
- * add one entry here; object-types.ts, mutation-inputs.ts and where-inputs.ts read only this table.
+ * add one entry here; object-types.ts, mutation-inputs.ts and where-inputs.ts read only this table, which
+ * the build hands them (build-state.ts).
  */
 import { isPolymorphic } from '../config/relation-targets.ts';
 import {
@@ -28,7 +29,8 @@ import { joinArgs, joinOutput, resolveJoin } from './join-field.ts';
 import { resolveRichText, richTextFieldArgs } from './rich-text.ts';
 import type { GraphQLRequest } from './request-context.ts';
 import { COMPARISON, EQUALITY, LISTS, PARTIAL, type Operators } from './operators.ts';
-// These two build nested types from this table in turn; they are only called while a schema is built.
+// These two build nested types from this table in turn; they read it from the build, not by importing
+// this file back.
 import { nestedOutput, outputFields } from './object-types.ts';
 import { nestedInput } from './mutation-inputs.ts';
 
