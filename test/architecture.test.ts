@@ -109,23 +109,6 @@ function forbidden(edge: Edge): string | null {
   return `${edge.from} → ${edge.to}: ${unitKey(from)} may not import ${unitKey(to)} at run time`;
 }
 
-/**
- * Cycles of mutual recursion over a field tree that landed before this test and wait for their owners to
- * break them (as admin/form did with one table of editors): a cycle is tolerated only when all its modules
- * are in one group. Do not add to this list; remove a group once its cycle is gone (a test says so).
- */
-const KNOWN_CYCLES = [
-  ['config/sanitize-fields.ts', 'config/sanitize-blocks.ts'],
-  [
-    'graphql/object-types.ts',
-    'graphql/field-types.ts',
-    'graphql/mutation-inputs.ts',
-    'graphql/join-field.ts',
-    'graphql/where-inputs.ts',
-  ],
-];
-const known = (chain: string[]) => KNOWN_CYCLES.some((group) => chain.every((m) => group.includes(m)));
-
 /** Every cycle of static run-time imports, each as the chain of modules that closes it. */
 function runtimeCycles(): string[][] {
   const next = new Map<string, string[]>();
@@ -161,19 +144,6 @@ describe('one import direction', () => {
   });
 
   test('no cycle of run-time imports', () => {
-    expect(
-      runtimeCycles()
-        .filter((chain) => !known(chain))
-        .map((chain) => chain.join(' → ')),
-    ).toEqual([]);
-  });
-
-  test('every tolerated cycle still exists (else remove it from KNOWN_CYCLES)', () => {
-    const cycles = runtimeCycles();
-    for (const group of KNOWN_CYCLES)
-      expect({ group, found: cycles.some((chain) => chain.every((m) => group.includes(m))) }).toEqual({
-        group,
-        found: true,
-      });
+    expect(runtimeCycles().map((chain) => chain.join(' → '))).toEqual([]);
   });
 });

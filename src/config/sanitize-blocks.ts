@@ -1,5 +1,5 @@
 /** The blocks of a `blocks` field, and the row bounds of `array` and `blocks` fields, checked at start. */
-import { newLevel, sanitizeLevel, type Fail, type FieldEnv } from './sanitize-fields.ts';
+import type { Fail } from './sanitize-fields.ts';
 import type { Field, SanitizedBlock, SanitizedField } from './types.ts';
 
 const BLOCK_SLUG = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
@@ -8,34 +8,39 @@ export const BLOCK_ROW_KEYS = new Set(['id', 'blockType', 'blockName']);
 /** Rows one array or blocks field may hold (docs/content-model.md); `maxRows` may only lower it. */
 export const MAX_ROWS = 1000;
 
+/**
+ * Checks the fields of one block, written at `key`, as one level of rows: its stored fields and its fields
+ * as written. The field sanitizer passes it in, already bound to where the block sits (path, locale,
+ * depth), because a block's fields are a field tree of their own: importing the sanitizer here would make
+ * the two files import each other.
+ */
+export type SanitizeBlockFields = (
+  fields: unknown,
+  key: string,
+) => { fields: SanitizedField[]; editorFields: SanitizedField[] };
+
 export function sanitizeBlocks(
   blocks: unknown,
   key: string,
-  path: string,
-  insideLocalized: boolean,
-  depth: number,
-  env: FieldEnv,
+  sanitizeFields: SanitizeBlockFields,
+  fail: Fail,
 ): { blocks: SanitizedBlock[]; blocksBySlug: Map<string, SanitizedBlock> } {
-  if (!Array.isArray(blocks) || blocks.length === 0) env.fail(key, 'a blocks field needs a non-empty list of blocks');
+  if (!Array.isArray(blocks) || blocks.length === 0) fail(key, 'a blocks field needs a non-empty list of blocks');
   const blocksBySlug = new Map<string, SanitizedBlock>();
   const list = (blocks as Field['blocks'])!.map((block, i) => {
     const at = `${key}[${i}]`;
-    if (!block || typeof block !== 'object') env.fail(at, 'must be an object');
+    if (!block || typeof block !== 'object') fail(at, 'must be an object');
     if (typeof block.slug !== 'string' || !BLOCK_SLUG.test(block.slug))
-      env.fail(
-        `${at}.slug`,
-        `a block needs a slug (letters, digits, - and _), got ${JSON.stringify(block.slug ?? null)}`,
-      );
-    if (blocksBySlug.has(block.slug)) env.fail(`${at}.slug`, `duplicate block slug "${block.slug}"`);
+      fail(`${at}.slug`, `a block needs a slug (letters, digits, - and _), got ${JSON.stringify(block.slug ?? null)}`);
+    if (blocksBySlug.has(block.slug)) fail(`${at}.slug`, `duplicate block slug "${block.slug}"`);
     if (
       block.interfaceName !== undefined &&
       (typeof block.interfaceName !== 'string' || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(block.interfaceName))
     ) {
-      env.fail(`${at}.interfaceName`, 'must be a TypeScript identifier');
+      fail(`${at}.interfaceName`, 'must be a TypeScript identifier');
     }
-    const level = newLevel(path, insideLocalized, BLOCK_ROW_KEYS, depth);
-    const editorFields = sanitizeLevel(block.fields, `${at}.fields`, level, env);
-    const out: SanitizedBlock = { ...block, fields: level.stored, editorFields };
+    const { fields, editorFields } = sanitizeFields(block.fields, `${at}.fields`);
+    const out: SanitizedBlock = { ...block, fields, editorFields };
     blocksBySlug.set(block.slug, out);
     return out;
   });
@@ -49,18 +54,17 @@ export function sanitizeBlocks(
 export function sanitizeRichTextOptions(
   field: Field,
   at: string,
-  path: string,
-  depth: number,
-  env: FieldEnv,
+  sanitizeFields: SanitizeBlockFields,
+  fail: Fail,
 ): Partial<SanitizedField> {
   if (
     field.features !== undefined &&
     !(Array.isArray(field.features) && field.features.every((f) => typeof f === 'string'))
   ) {
-    env.fail(`${at}.features`, 'must be a list of feature names');
+    fail(`${at}.features`, 'must be a list of feature names');
   }
   if (field.blocks === undefined) return { blocks: undefined };
-  const { blocks, blocksBySlug } = sanitizeBlocks(field.blocks, `${at}.blocks`, path, true, depth, env);
+  const { blocks, blocksBySlug } = sanitizeBlocks(field.blocks, `${at}.blocks`, sanitizeFields, fail);
   return { blocks: undefined, richTextBlocks: blocks, richTextBlocksBySlug: blocksBySlug };
 }
 

@@ -7,7 +7,13 @@
 import { sanitizeFieldOptions } from './field-options.ts';
 import { labelProblem } from './label-text.ts';
 import { isColumnField } from './field-tree.ts';
-import { sanitizeBlocks, sanitizeRichTextOptions, sanitizeRowBounds } from './sanitize-blocks.ts';
+import {
+  BLOCK_ROW_KEYS,
+  sanitizeBlocks,
+  sanitizeRichTextOptions,
+  sanitizeRowBounds,
+  type SanitizeBlockFields,
+} from './sanitize-blocks.ts';
 import {
   FIELD_TYPES,
   LAYOUT_FIELD_TYPES,
@@ -25,7 +31,7 @@ export const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 export const MAX_FIELD_NESTING = 32;
 
 /** One level of stored fields: a document, a group, a row of an array or block. */
-export type FieldLevel = {
+type FieldLevel = {
   path: string;
   /** Inside a localized container, whose fields are then plain. */
   localized: boolean;
@@ -34,7 +40,7 @@ export type FieldLevel = {
   depth: number;
   stored: SanitizedField[];
 };
-export type FieldEnv = { localization: SanitizedConfig['localization']; fail: Fail };
+type FieldEnv = { localization: SanitizedConfig['localization']; fail: Fail };
 
 export function sanitizeFields(
   fields: Field[],
@@ -48,7 +54,7 @@ export function sanitizeFields(
   return { fields: level.stored, editorFields };
 }
 
-export function newLevel(path: string, localized: boolean, reserved: Set<string>, depth: number): FieldLevel {
+function newLevel(path: string, localized: boolean, reserved: Set<string>, depth: number): FieldLevel {
   return { path, localized, reserved, names: new Set(), depth, stored: [] };
 }
 
@@ -57,7 +63,7 @@ export function newLevel(path: string, localized: boolean, reserved: Set<string>
 const configKeys = new WeakMap<SanitizedField, string>();
 export const configKeyOf = (field: SanitizedField): string | undefined => configKeys.get(field);
 
-export function sanitizeLevel(fields: unknown, key: string, level: FieldLevel, env: FieldEnv): SanitizedField[] {
+function sanitizeLevel(fields: unknown, key: string, level: FieldLevel, env: FieldEnv): SanitizedField[] {
   // A collection may have no fields of its own; a container needs some.
   if (!Array.isArray(fields) || (fields.length === 0 && level.depth > 1))
     env.fail(key, 'needs a non-empty list of fields');
@@ -183,13 +189,24 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
     out.fields = inner.stored;
   }
   if (field.type === 'array' || field.type === 'blocks') sanitizeRowBounds(field, at, fail);
-  if (field.type === 'blocks')
-    Object.assign(
-      out,
-      sanitizeBlocks(field.blocks, `${at}.blocks`, path, level.localized || localized, level.depth + 1, env),
-    );
-  if (field.type === 'richText') Object.assign(out, sanitizeRichTextOptions(field, at, path, level.depth + 1, env));
+  if (field.type === 'blocks') {
+    const blockFields = blockFieldsAt(path, level.localized || localized, level.depth + 1, env);
+    Object.assign(out, sanitizeBlocks(field.blocks, `${at}.blocks`, blockFields, fail));
+  }
+  if (field.type === 'richText') {
+    const blockFields = blockFieldsAt(path, true, level.depth + 1, env);
+    Object.assign(out, sanitizeRichTextOptions(field, at, blockFields, fail));
+  }
   if (field.index && (!topLevel || !isColumnField(out)))
     fail(`${at}.index`, 'index works only on top-level, single-value, non-localized fields');
   return out;
+}
+
+/** The fields of each block of a field at `path`: every block is a level of rows of its own. */
+function blockFieldsAt(path: string, localized: boolean, depth: number, env: FieldEnv): SanitizeBlockFields {
+  return (fields, key) => {
+    const level = newLevel(path, localized, BLOCK_ROW_KEYS, depth);
+    const editorFields = sanitizeLevel(fields, key, level, env);
+    return { fields: level.stored, editorFields };
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * One entry per field type: its output type (what a read returns), its input type (what a write takes),
  * its where operators, and for relationships how a value is resolved and what it costs. New field types
- * add one entry here; object-types.ts, mutation-inputs.ts and where-inputs.ts read only this table.
+ * add one entry here; object-types.ts, mutation-inputs.ts and where-inputs.ts read only this table, which
+ * the build hands them (build-state.ts).
  */
 import { isPolymorphic } from '../config/relation-targets.ts';
 import {
@@ -27,17 +28,11 @@ import { polymorphicInput, polymorphicOutput, resolvePolymorphic } from './polym
 import { joinArgs, joinOutput, resolveJoin } from './join-field.ts';
 import { resolveRichText, richTextFieldArgs } from './rich-text.ts';
 import type { GraphQLRequest } from './request-context.ts';
-// These two build nested types from this table in turn; they are only called while a schema is built.
+import { COMPARISON, EQUALITY, LISTS, PARTIAL, type Operators } from './operators.ts';
+// These two build nested types from this table in turn; they read it from the build, not by importing
+// this file back.
 import { nestedOutput, outputFields } from './object-types.ts';
 import { nestedInput } from './mutation-inputs.ts';
-
-/** Payload's operator groups (its spellings; `not_like` is ours as well). */
-const EQUALITY = ['equals', 'not_equals'];
-const COMPARISON = ['greater_than_equal', 'greater_than', 'less_than_equal', 'less_than'];
-const PARTIAL = ['like', 'not_like', 'contains'];
-const LISTS = ['in', 'not_in'];
-
-export type Operators = { names: string[]; type: GraphQLInputType };
 
 export type FieldMapping = {
   output(field: SanitizedField, parent: string, build: SchemaBuild): GraphQLOutputType;
@@ -204,10 +199,3 @@ export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
   row: layout,
   collapsible: layout,
 };
-
-/** A field that appears in the schema: hidden fields are left out entirely. */
-export const inSchema = (field: SanitizedField) =>
-  !field.hidden && Boolean(field.name) && FIELD_MAPPINGS[field.type] !== layout;
-
-/** The id's operators (`Int`). */
-export const ID_OPERATORS: Operators = { names: [...EQUALITY, ...COMPARISON, ...LISTS], type: GraphQLInt };

@@ -6,7 +6,7 @@
 import { GraphQLInputObjectType, GraphQLString, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
-import { FIELD_MAPPINGS, inSchema } from './field-types.ts';
+import { inSchema } from './in-schema.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { statusInput } from './status-input.ts';
 
@@ -14,7 +14,7 @@ function inputFields(fields: SanitizedField[], parent: string, build: SchemaBuil
   const out: GraphQLInputFieldConfigMap = {};
   // Join fields are read-only: Payload's inputs leave them out.
   for (const field of fields.filter((f) => inSchema(f) && f.type !== 'join'))
-    out[field.name] = { type: FIELD_MAPPINGS[field.type].input(field, parent, build) };
+    out[field.name] = { type: build.fieldMappings[field.type].input(field, parent, build) };
   return out;
 }
 

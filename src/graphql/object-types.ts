@@ -1,7 +1,7 @@
 /**
  * Output types: one object type per collection (`Post`) and global (`Settings`), their nested groups
  * and array rows (`Post_Seo`), the paginated list (`Posts`), and version records (`PostVersion`).
- * Field types come from the table in field-types.ts.
+ * Field types come from the table in field-types.ts, which the build carries.
  */
 import { isUploadCollection } from '../config/upload-collections.ts';
 import {
@@ -16,7 +16,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { Entity, SanitizedField } from '../config/types.ts';
-import { FIELD_MAPPINGS, inSchema } from './field-types.ts';
+import { inSchema } from './in-schema.ts';
 import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
 import type { GraphQLRequest } from './request-context.ts';
@@ -28,7 +28,7 @@ type Fields = GraphQLFieldConfigMap<Record<string, unknown>, GraphQLRequest>;
 export function outputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): Fields {
   const out: Fields = {};
   for (const field of fields.filter(inSchema)) {
-    const mapping = FIELD_MAPPINGS[field.type];
+    const mapping = build.fieldMappings[field.type];
     out[field.name] = {
       type: mapping.output(field, parent, build),
       ...(mapping.args ? { args: typeof mapping.args === 'function' ? mapping.args(field, build) : mapping.args } : {}),

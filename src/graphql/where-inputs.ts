@@ -5,7 +5,8 @@
  */
 import { GraphQLBoolean, GraphQLInputObjectType, GraphQLList, type GraphQLInputFieldConfigMap } from 'graphql';
 import type { SanitizedField, Where } from '../config/types.ts';
-import { FIELD_MAPPINGS, ID_OPERATORS, inSchema, type Operators } from './field-types.ts';
+import { inSchema } from './in-schema.ts';
+import { ID_OPERATORS, type Operators } from './operators.ts';
 import { combineParentName, formatName } from './names.ts';
 import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
@@ -42,7 +43,7 @@ function fieldInputs(
       fieldInputs(field.fields ?? [], `${prefix}${field.name}${PATH_SEPARATOR}`, parent, build, out);
       continue;
     }
-    const operators = FIELD_MAPPINGS[field.type].operators(field, parent, build);
+    const operators = build.fieldMappings[field.type].operators(field, parent, build);
     if (operators)
       out[key] = {
         type: operatorInput(
