@@ -14,7 +14,7 @@ import type { UserConfig } from '../src/config/types.ts';
 import type { ChangeEventType } from '../src/events/change-events.ts';
 import type { Engine } from '../src/db/store.ts';
 import { serveInProcess } from './support/in-process-server.ts';
-import { createTestDatabase, dropDatabase, type TestDatabase } from './support/postgres.ts';
+import { createTestDatabase, dropDatabase, keepDatabaseState } from './support/postgres.ts';
 
 export const quietLog = { info() {}, warn() {}, error() {} };
 
@@ -208,8 +208,8 @@ export type Scenario = {
 /**
  * How a table's rows meet state. `seed` runs once, on a server of its own, and leaves the state every row
  * starts from; every row then runs on a copy of it and can run alone (`-t`): on SQLite a copy of the
- * seeded data folder, on PostgreSQL a database made with `CREATE DATABASE … TEMPLATE` the seeded one (the
- * next row's copy is made while a row runs, and the copies are dropped after the table).
+ * seeded data folder, on PostgreSQL the seeded database with its rows put back as the seed left them
+ * (keepDatabaseState in test/support/postgres.ts).
  * - `fresh: 'table'` (what older tables were written for, going away): a story. Rows run in order on one
  *   server and may build on the ones before; run one alone and it may fail.
  * - `socket: true`: the rows' servers listen on a loopback port, for rows that reach them other than
@@ -283,25 +283,16 @@ function seededState(t: TestServer): SeededState {
   if (!t.database.startsWith('postgres')) {
     return { clockNow: t.clock.now(), copy: async () => ({ dir: copyDir() }), remove: async () => removeDir() };
   }
-  const template = t.database;
-  const made: TestDatabase[] = [];
-  let next: Promise<TestDatabase> | undefined;
-  const make = () => {
-    const database = createTestDatabase({ template });
-    database.then((d) => made.push(d)).catch(() => {});
-    return database;
-  };
+  const kept = keepDatabaseState(t.database);
   return {
     clockNow: t.clock.now(),
     async copy() {
-      const database = await (next ?? make());
-      next = make();
-      return { dir: copyDir(), database: database.url };
+      await (await kept).restore();
+      return { dir: copyDir(), database: t.database };
     },
     async remove() {
-      await next?.catch(() => {});
-      await Promise.all(made.map((d) => d.drop()));
-      await dropDatabase(template);
+      await (await kept).close();
+      await dropDatabase(t.database);
       removeDir();
     },
   };
