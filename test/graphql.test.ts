@@ -270,7 +270,8 @@ const scenarios: Scenario[] = [
     headers: { 'x-csrf-token': '' },
     status: 200,
     body: gql('{ countPosts { totalDocs } }'),
-    contains: ['"totalDocs":'],
+    contains: ['{"data":{"countPosts":{"totalDocs":'],
+    notContains: ['"errors"'],
   },
   {
     name: 'an anonymous create is a resolver error: HTTP 200, statusCode 401, data null',
@@ -391,6 +392,7 @@ const scenarios: Scenario[] = [
     method: 'DELETE',
     url: '/graphql',
     status: 405,
+    contains: ['"errors"', 'Method Not Allowed'],
   },
 ];
 
@@ -406,6 +408,8 @@ runScenarios(
       url: '/graphql',
       body: gql('{ meUser { user { id } } }'),
       status: 404,
+      contains: ['"errors"', 'Collection \\"graphql\\" not found.'],
+      notContains: ['"data"'],
     },
   ],
   { fresh: 'row' },
@@ -643,4 +647,5 @@ runScenarios(
       ],
     },
   ],
+  { fresh: 'row' },
 );

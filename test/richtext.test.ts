@@ -518,5 +518,5 @@ runScenarios(
       },
     },
   ],
-  seed,
+  { seed, fresh: 'row' },
 );
