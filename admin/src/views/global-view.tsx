@@ -14,7 +14,7 @@ import { AutosaveStatus, useAutosave } from '../form/autosave.tsx';
 import { useConditions } from '../form/conditions.ts';
 import { useDocumentLock } from '../form/document-lock.ts';
 import { LockBanner } from './lock-banner.tsx';
-import { SidebarFields } from './edit-view.tsx';
+import { SidebarFields } from './sidebar-fields.tsx';
 import { unsavedKey } from '../form/unsaved-store.ts';
 import { FieldList } from '../form/fields.tsx';
 import { FormContext } from '../form/form-context.ts';
