@@ -37,7 +37,7 @@ runScenarios(
       method: 'GET',
       url: '/private',
       status: 401,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
       events: { '*': 0 },
     },
     {
@@ -46,7 +46,7 @@ runScenarios(
       url: '/private',
       body: { text: 'x' },
       status: 401,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
       events: { '*': 0 },
     },
     {
@@ -72,7 +72,7 @@ runScenarios(
       method: 'GET',
       url: '/private/1',
       status: 401,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
       events: { '*': 0 },
     },
   ],
@@ -275,7 +275,7 @@ runScenarios(
       url: '/private/1',
       body: { text: 'y' },
       status: 401,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
       events: { '*': 0 },
     },
     {
@@ -283,7 +283,7 @@ runScenarios(
       method: 'DELETE',
       url: '/private/1',
       status: 401,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
       events: { '*': 0 },
     },
     {
@@ -293,7 +293,7 @@ runScenarios(
       body: { text: 'y' },
       headers: { authorization: 'Bearer forged' },
       status: 401,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
       events: { '*': 0 },
     },
   ],

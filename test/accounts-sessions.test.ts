@@ -2,80 +2,91 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { runScenarios, startTestServer, type TestServer } from './harness.ts';
 
-runScenarios('session routes', {}, [
-  {
-    name: 'listing needs a user',
-    method: 'GET',
-    url: '/users/sessions',
-    status: 401,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'a user lists their own sessions',
-    method: 'GET',
-    url: '/users/sessions',
-    as: 'editor',
-    status: 200,
-    contains: ['"docs":[', '"current":true', '"userAgent":', '"ip":"127.0.0.1"', '"lastUsedAt":"', '"expiresAt":"'],
-    notContains: ['tokenHash', 'csrfToken'],
-  },
-  {
-    name: "an editor cannot list another user's sessions",
-    method: 'GET',
-    url: '/users/sessions?user=999',
-    as: 'editor',
-    status: 403,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: "an admin lists another user's sessions",
-    method: 'GET',
-    url: '/users/sessions?user=1',
-    as: 'admin',
-    status: 200,
-    contains: ['"current":false'],
-    notContains: ['"current":true'],
-  },
-  {
-    name: 'an admin asking for an unknown user gets a 404',
-    method: 'GET',
-    url: '/users/sessions?user=999',
-    as: 'admin',
-    status: 404,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'ending an unknown session is a 404',
-    method: 'DELETE',
-    url: '/users/sessions/0123abcd',
-    as: 'editor',
-    status: 404,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'ending a session by cookie needs the CSRF token',
-    method: 'DELETE',
-    url: '/users/sessions/0123abcd',
-    as: 'cookie:editor',
-    headers: { 'x-csrf-token': 'nope' },
-    status: 403,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'the sessions path takes GET and DELETE only',
-    method: 'POST',
-    url: '/users/sessions',
-    as: 'editor',
-    status: 405,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-]);
+// A user signed in once before any row runs: the admin rows look at their session, not at one a row made.
+let seededUserId = 0;
+const seed = async (t: TestServer) => {
+  seededUserId = (await t.user('editor', 'seeded@example.com')).user.id as number;
+};
+
+runScenarios(
+  'session routes',
+  {},
+  [
+    {
+      name: 'listing needs a user',
+      method: 'GET',
+      url: '/users/sessions',
+      status: 401,
+      contains: ['"errors"', 'You must be logged in'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'a user lists their own sessions',
+      method: 'GET',
+      url: '/users/sessions',
+      as: 'editor',
+      status: 200,
+      contains: ['"docs":[', '"current":true', '"userAgent":', '"ip":"127.0.0.1"', '"lastUsedAt":"', '"expiresAt":"'],
+      notContains: ['tokenHash', 'csrfToken'],
+    },
+    {
+      name: "an editor cannot list another user's sessions",
+      method: 'GET',
+      url: '/users/sessions?user=999',
+      as: 'editor',
+      status: 403,
+      contains: ['"errors"', "Only admins can manage another user's account."],
+      events: { '*': 0 },
+    },
+    {
+      name: "an admin lists another user's sessions",
+      method: 'GET',
+      url: () => `/users/sessions?user=${seededUserId}`,
+      as: 'admin',
+      status: 200,
+      contains: ['"docs":[{', '"current":false'],
+      notContains: ['"current":true'],
+    },
+    {
+      name: 'an admin asking for an unknown user gets a 404',
+      method: 'GET',
+      url: '/users/sessions?user=999',
+      as: 'admin',
+      status: 404,
+      contains: ['"errors"', 'User not found.'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'ending an unknown session is a 404',
+      method: 'DELETE',
+      url: '/users/sessions/0123abcd',
+      as: 'editor',
+      status: 404,
+      contains: ['"errors"', 'Session not found.'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'ending a session by cookie needs the CSRF token',
+      method: 'DELETE',
+      url: '/users/sessions/0123abcd',
+      as: 'cookie:editor',
+      headers: { 'x-csrf-token': 'nope' },
+      status: 403,
+      contains: ['"errors"', 'Missing or invalid CSRF token.'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'the sessions path takes GET and DELETE only',
+      method: 'POST',
+      url: '/users/sessions',
+      as: 'editor',
+      status: 405,
+      contains: ['"errors"', 'Method Not Allowed'],
+      events: { '*': 0 },
+    },
+  ],
+  { seed, fresh: 'row' },
+);
 
 describe('seeing and ending sessions', () => {
   let t: TestServer;

@@ -45,113 +45,144 @@ async function enrol(t: TestServer, token: string): Promise<{ secret: string; re
   return { secret, recoveryCodes: enabled.body.recoveryCodes };
 }
 
-runScenarios('two-factor routes', {}, [
-  {
-    name: 'setup needs a user',
-    method: 'POST',
-    url: '/users/totp/setup',
-    status: 401,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'the status says whether it is on',
-    method: 'GET',
-    url: '/users/totp',
-    as: 'editor',
-    status: 200,
-    contains: ['{"enabled":false}'],
-  },
-  {
-    name: "an editor cannot read another user's status",
-    method: 'GET',
-    url: '/users/totp?user=999',
-    as: 'editor',
-    status: 403,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'setup answers a secret and an otpauth URL',
-    method: 'POST',
-    url: '/users/totp/setup',
-    as: 'editor',
-    status: 200,
-    contains: ['"secret":"', '"otpauthUrl":"otpauth://totp/CMS:editor-', 'issuer=CMS', 'period=30', 'digits=6'],
-  },
-  {
-    name: 'setup is GET-less',
-    method: 'GET',
-    url: '/users/totp/setup',
-    as: 'editor',
-    status: 405,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'enable without setup is a 400',
-    method: 'POST',
-    url: '/users/totp/enable',
-    as: 'admin',
-    body: { code: '123456' },
-    status: 400,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'enable with a wrong code is a 400 naming code',
-    method: 'POST',
-    url: '/users/totp/enable',
-    as: 'editor',
-    body: { code: '000000' },
-    status: 400,
-    contains: ['"field":"code"'],
-  },
-  {
-    name: 'disable needs a code or the password',
-    method: 'POST',
-    url: '/users/totp/disable',
-    as: 'editor',
-    body: {},
-    status: 400,
-    contains: ['"field":"code"'],
-  },
-  {
-    name: 'a cookie session needs the CSRF token',
-    method: 'POST',
-    url: '/users/totp/setup',
-    as: 'cookie:editor',
-    headers: { 'x-csrf-token': 'wrong' },
-    status: 403,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: "an editor cannot clear another user's two-factor",
-    method: 'POST',
-    url: '/users/totp/disable?user=999',
-    as: 'editor',
-    status: 403,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: "an admin clears another user's two-factor",
-    method: 'POST',
-    url: '/users/totp/disable?user=1',
-    as: 'admin',
-    status: 200,
-  },
-  {
-    name: 'an admin clearing an unknown user gets a 404',
-    method: 'POST',
-    url: '/users/totp/disable?user=999',
-    as: 'admin',
-    status: 404,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-]);
+// A member with two-factor on, made before any row runs: the admin's clear acts on them, not on a row's user.
+let memberId = 0;
+const seed = async (t: TestServer) => {
+  const member = await t.user('editor', 'member@example.com');
+  memberId = member.user.id as number;
+  await enrol(t, member.token);
+};
+
+/** Signs in again as the editor the harness made for `as: 'editor'` (its password is the harness default). */
+async function harnessEditor(t: TestServer): Promise<string> {
+  const admin = await t.user('admin');
+  const users = await t.request('GET', '/users?limit=100', { token: admin.token });
+  const editor = users.body.docs.find((u: { email: string }) => u.email.startsWith('editor-'));
+  return (await t.login(editor.email, 'password123')).token;
+}
+
+runScenarios(
+  'two-factor routes',
+  {},
+  [
+    {
+      name: 'setup needs a user',
+      method: 'POST',
+      url: '/users/totp/setup',
+      status: 401,
+      contains: ['"errors"', 'You must be logged in'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'the status says whether it is on',
+      method: 'GET',
+      url: '/users/totp',
+      as: 'editor',
+      status: 200,
+      contains: ['{"enabled":false}'],
+    },
+    {
+      name: "an editor cannot read another user's status",
+      method: 'GET',
+      url: '/users/totp?user=999',
+      as: 'editor',
+      status: 403,
+      contains: ['"errors"', "Only admins can manage another user's account."],
+      events: { '*': 0 },
+    },
+    {
+      name: 'setup answers a secret and an otpauth URL',
+      method: 'POST',
+      url: '/users/totp/setup',
+      as: 'editor',
+      status: 200,
+      contains: ['"secret":"', '"otpauthUrl":"otpauth://totp/CMS:editor-', 'issuer=CMS', 'period=30', 'digits=6'],
+    },
+    {
+      name: 'setup is GET-less',
+      method: 'GET',
+      url: '/users/totp/setup',
+      as: 'editor',
+      status: 405,
+      contains: ['"errors"', 'Method Not Allowed'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'enable without setup is a 400',
+      method: 'POST',
+      url: '/users/totp/enable',
+      as: 'admin',
+      body: { code: '123456' },
+      status: 400,
+      contains: ['"errors"', 'Set up two-factor sign-in first'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'enable with a wrong code is a 400 naming code',
+      method: 'POST',
+      url: '/users/totp/enable',
+      as: 'editor',
+      // Set up but not yet on, so the code is what is wrong (without a setup the answer says to set up first).
+      setup: async (t) => {
+        const token = await harnessEditor(t);
+        expect((await t.request('POST', '/users/totp/setup', { token })).status).toBe(200);
+      },
+      body: { code: '000000' },
+      status: 400,
+      contains: ['"field":"code"', 'The code is not valid.'],
+    },
+    {
+      name: 'disable needs a code or the password',
+      method: 'POST',
+      url: '/users/totp/disable',
+      as: 'editor',
+      body: {},
+      status: 400,
+      contains: ['"field":"code"', 'Send the current code or your password.'],
+    },
+    {
+      name: 'a cookie session needs the CSRF token',
+      method: 'POST',
+      url: '/users/totp/setup',
+      as: 'cookie:editor',
+      headers: { 'x-csrf-token': 'wrong' },
+      status: 403,
+      contains: ['"errors"', 'Missing or invalid CSRF token.'],
+      events: { '*': 0 },
+    },
+    {
+      name: "an editor cannot clear another user's two-factor",
+      method: 'POST',
+      url: '/users/totp/disable?user=999',
+      as: 'editor',
+      status: 403,
+      contains: ['"errors"', "Only admins can manage another user's account."],
+      events: { '*': 0 },
+    },
+    {
+      name: "an admin clears another user's two-factor",
+      method: 'POST',
+      url: () => `/users/totp/disable?user=${memberId}`,
+      as: 'admin',
+      status: 200,
+      contains: ['"message":"Two-factor sign-in is off."'],
+      check: async (_res, t) => {
+        const { token } = await t.user('admin');
+        expect((await t.request('GET', `/users/totp?user=${memberId}`, { token })).body).toEqual({ enabled: false });
+      },
+    },
+    {
+      name: 'an admin clearing an unknown user gets a 404',
+      method: 'POST',
+      url: '/users/totp/disable?user=999',
+      as: 'admin',
+      status: 404,
+      contains: ['"errors"', 'User not found.'],
+      events: { '*': 0 },
+    },
+  ],
+  { seed, fresh: 'row' },
+);
 
 describe('signing in with two factors', () => {
   let t: TestServer;

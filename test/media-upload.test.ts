@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runScenarios, startTestServer, type TestServer } from './harness.ts';
+import { runScenarios, startTestServer, type Scenario, type TestServer } from './harness.ts';
 import { filesIn, form, hugeDimensionPng, jpeg, pdf, png, rawMultipart, svg } from './support/media-fixtures.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { sweepUploadLeftovers } from '../src/uploads/sweep-leftovers.ts';
@@ -37,12 +37,31 @@ const raw = (parts: Parameters<typeof rawMultipart>[0]) => {
   return { body: new Blob([body as Uint8Array<ArrayBuffer>]), headers: { 'content-type': contentType } };
 };
 const uploads = (t: TestServer) => path.join(t.dir, 'uploads');
-/** Only the (empty) staging folder: nothing stored, nothing half-written. */
+/** Nothing stored and nothing half-written since the row's setup: the files are those there before it. */
 const nothingStored = (t: TestServer) => expect(filesIn(uploads(t)).filter((f) => !knownFiles.has(f))).toEqual([]);
 const knownFiles = new Set<string>();
+/** Notes the files there before the request (on PostgreSQL the rows share one server and folder today). */
 const remember = (t: TestServer) => {
+  knownFiles.clear();
   for (const f of filesIn(uploads(t))) knownFiles.add(f);
 };
+
+/** An upload as a new editor that must succeed; answers the document. */
+async function upload(t: TestServer, name: string) {
+  const res = await t.request('POST', '/media', { token: (await t.user('editor')).token, body: form(PNG, name) });
+  expect(res.status).toBe(201);
+  return res.body.doc;
+}
+/** The media document and the post using it as a cover, made before any row runs: the read and PATCH rows. */
+const seeded = { media: 0, post: 0 };
+const seed = async (t: TestServer) => {
+  seeded.media = (await upload(t, 'seeded.png')).id;
+  const post = await t.request('POST', '/posts', { body: { title: 'With cover', cover: seeded.media } });
+  seeded.post = post.body.doc.id;
+};
+/** The files of the document the delete row removes, noted in its setup. */
+let deleted: string[] = [];
+let deletedId = 0;
 
 const emptyName = raw([{ name: 'file', filename: '', type: 'image/png', data: PNG }]);
 const twoFiles = raw([
@@ -80,7 +99,7 @@ const truncated = (() => {
   };
 })();
 
-runScenarios('POST /media', config, [
+const rows: Scenario[] = [
   {
     name: 'a PNG upload answers 201 { doc, message } with every media field',
     method: 'POST',
@@ -128,7 +147,6 @@ runScenarios('POST /media', config, [
       expect(doc.sizes.huge).toMatchObject({ width: 200, height: 100 }); // never enlarged
       for (const size of Object.values(doc.sizes) as { filename: string }[])
         expect(fs.existsSync(path.join(uploads(t), size.filename))).toBe(true);
-      remember(t);
     },
   },
   {
@@ -138,7 +156,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(JPEG, 'photo.jpeg'),
     status: 201,
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc).toMatchObject({
         mimeType: 'image/jpeg',
         width: 400,
@@ -146,7 +164,6 @@ runScenarios('POST /media', config, [
         sizes: { thumb: { width: 100, height: 75 } },
       });
       expect(res.body.doc.filename).toMatch(/^photo-[a-z0-9]{10}\.jpg$/);
-      remember(t);
     },
   },
   {
@@ -157,9 +174,8 @@ runScenarios('POST /media', config, [
     body: () => form(PNG, 'report.pdf', {}, 'application/pdf'),
     status: 201,
     contains: ['"mimeType":"image/png"'],
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.filename).toMatch(/^report-[a-z0-9]{10}\.png$/);
-      remember(t);
     },
   },
   {
@@ -170,7 +186,6 @@ runScenarios('POST /media', config, [
     body: () => form(pdf(), 'terms.pdf'),
     status: 201,
     contains: ['"mimeType":"application/pdf"', '"width":null', '"height":null', '"sizes":{}'],
-    check: (_res, t) => remember(t),
   },
   {
     name: 'a text file named .png is a 415',
@@ -179,7 +194,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(Buffer.from('hello, not an image'), 'evil.png', {}, 'image/png'),
     status: 415,
-    contains: ['"field":"file"'],
+    contains: ['"field":"file"', 'could not be recognised from its contents'],
     events: {},
     check: (_r, t) => nothingStored(t),
   },
@@ -190,6 +205,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(svg(), 'logo.svg', {}, 'image/svg+xml'),
     status: 415,
+    contains: ['"field":"file"', 'could not be recognised from its contents'],
     events: {},
     check: (_r, t) => nothingStored(t),
   },
@@ -200,6 +216,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(Buffer.concat([Buffer.from('<?xml version="1.0"?>'), svg()]), 'logo.svg'),
     status: 415,
+    contains: ['"field":"file"', 'Files of type application/xml are not allowed'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -209,6 +226,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(Buffer.from('504b0304140000000800' + '00'.repeat(40), 'hex'), 'a.zip'),
     status: 415,
+    contains: ['"field":"file"', 'Files of type application/zip are not allowed'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -239,7 +257,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...noFile,
     status: 400,
-    contains: ['"field":"file"'],
+    contains: ['"field":"file"', 'The upload has no part \\"file\\".'],
   },
   {
     name: 'two parts named file is a 400',
@@ -248,7 +266,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...twoFiles,
     status: 400,
-    contains: ['"field":"file"'],
+    contains: ['"field":"file"', 'Send one file per upload'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -258,7 +276,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...otherFilePart,
     status: 400,
-    contains: ['"field":"alt"'],
+    contains: ['"field":"alt"', 'Only the part \\"file\\" may hold a file'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -268,7 +286,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...fileAsText,
     status: 415,
-    contains: ['"field":"file"'],
+    contains: ['"field":"file"', 'could not be recognised from its contents'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -279,7 +297,6 @@ runScenarios('POST /media', config, [
     ...pngAsText,
     status: 201,
     contains: ['"alt":"no file name"', '"filename":"file-'],
-    check: (_r, t) => remember(t),
   },
   {
     name: 'control characters in the part header are accepted and removed from both names',
@@ -288,10 +305,9 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...controlName,
     status: 201,
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.originalName).toBe('tabherebell.png');
       expect(res.body.doc.filename).toMatch(/^tabherebell-[a-z0-9]{10}\.png$/);
-      remember(t);
     },
   },
   {
@@ -301,10 +317,9 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...utf8Name,
     status: 201,
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.originalName).toBe('Crème brûlée 日本.png');
       expect(res.body.doc.filename).toMatch(/^Creme-brulee-[a-z0-9]{10}\.png$/);
-      remember(t);
     },
   },
   {
@@ -314,10 +329,9 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...extendedName,
     status: 201,
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.originalName).toBe('naïve / plan.png');
       expect(res.body.doc.filename).toMatch(/^plan-[a-z0-9]{10}\.png$/);
-      remember(t);
     },
   },
   {
@@ -327,10 +341,9 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...quotedName,
     status: 201,
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.originalName).toBe('say "hi".png');
       expect(res.body.doc.filename).toMatch(/^say-hi-[a-z0-9]{10}\.png$/);
-      remember(t);
     },
   },
   {
@@ -340,7 +353,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...noBoundary,
     status: 400,
-    contains: ['"errors"'],
+    contains: ['"errors"', 'the Content-Type has no boundary'],
     events: { '*': 0 },
   },
   {
@@ -350,6 +363,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     ...truncated,
     status: 400,
+    contains: ['"errors"', 'it ended before the closing boundary'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -359,7 +373,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: { alt: 'x', filename: 'x.png' },
     status: 400,
-    contains: ['"field":"file"'],
+    contains: ['"field":"file"', 'Send the upload as multipart/form-data'],
   },
   {
     name: 'an empty file name is stored as "file-<random>"',
@@ -369,9 +383,8 @@ runScenarios('POST /media', config, [
     ...emptyName,
     status: 201,
     contains: ['"originalName":null'],
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.filename).toMatch(/^file-[a-z0-9]{10}\.png$/);
-      remember(t);
     },
   },
   {
@@ -381,11 +394,10 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(PNG, `${'x'.repeat(996)}.png`),
     status: 201,
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.originalName).toHaveLength(1000);
       expect(res.body.doc.filename.length).toBeLessThanOrEqual(80);
       expect(res.body.doc.filename).toMatch(/^x+-[a-z0-9]{10}\.png$/);
-      remember(t);
     },
   },
   {
@@ -395,10 +407,9 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(PNG, '..\\..//etc/pass\u0001wd Café\u0000 ..png'),
     status: 201,
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.filename).toMatch(/^passwd-Cafe-[a-z0-9]{10}\.png$/);
       expect(res.body.doc.originalName).not.toContain('\u0000');
-      remember(t);
     },
   },
   {
@@ -408,9 +419,8 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(PNG, '../..'),
     status: 201,
-    check: (res, t) => {
+    check: (res) => {
       expect(res.body.doc.filename).toMatch(/^file-[a-z0-9]{10}\.png$/);
-      remember(t);
     },
   },
   {
@@ -420,7 +430,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(PNG, 'a.png', { filename: '../../x.png' }),
     status: 400,
-    contains: ['"field":"filename"'],
+    contains: ['"field":"filename"', 'is set by the upload and cannot be sent'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -431,7 +441,6 @@ runScenarios('POST /media', config, [
     body: () => form(PNG, 'p.png', { _payload: JSON.stringify({ alt: 'from payload' }) }),
     status: 201,
     contains: ['"alt":"from payload"'],
-    check: (_r, t) => remember(t),
   },
   {
     name: 'a _payload that is not JSON is a 400',
@@ -440,7 +449,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(PNG, 'p.png', { _payload: '{nope' }),
     status: 400,
-    contains: ['"field":"_payload"'],
+    contains: ['"field":"_payload"', 'is not valid JSON'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -449,6 +458,7 @@ runScenarios('POST /media', config, [
     url: '/media',
     body: () => form(PNG, 'a.png'),
     status: 401,
+    contains: ['"errors"', 'You must be logged in'],
     events: {},
     check: (_r, t) => nothingStored(t),
   },
@@ -460,6 +470,7 @@ runScenarios('POST /media', config, [
     headers: { 'x-csrf-token': 'wrong' },
     body: () => form(PNG, 'a.png'),
     status: 403,
+    contains: ['"errors"', 'Missing or invalid CSRF token.'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -469,7 +480,7 @@ runScenarios('POST /media', config, [
     as: 'cookie:editor',
     body: () => form(PNG, 'a.png'),
     status: 201,
-    check: (_r, t) => remember(t),
+    contains: ['"originalName":"a.png"', '"mimeType":"image/png"'],
   },
   {
     name: 'a file over upload.maxFileSize is a 413 and leaves nothing',
@@ -478,7 +489,7 @@ runScenarios('POST /media', config, [
     as: 'editor',
     body: () => form(pdf(LIMIT), 'big.pdf'),
     status: 413,
-    contains: ['"errors"', '"field":"file"'],
+    contains: ['"errors"', '"field":"file"', 'larger than the limit of 65536 bytes'],
     events: {},
     check: (_r, t) => nothingStored(t),
   },
@@ -490,7 +501,6 @@ runScenarios('POST /media', config, [
     body: () => form(pdf(LIMIT - pdf().length), 'edge.pdf'),
     status: 201,
     contains: [`"filesize":${LIMIT}`],
-    check: (_r, t) => remember(t),
   },
   {
     name: 'a Content-Length far over the limit is a 413 before the body is read',
@@ -500,6 +510,7 @@ runScenarios('POST /media', config, [
     headers: { 'content-type': 'multipart/form-data; boundary=x' },
     body: () => new Blob([new Uint8Array(LIMIT * 40)]),
     status: 413,
+    contains: ['"field":"file"', 'larger than the limit of 65536 bytes'],
     check: (_r, t) => nothingStored(t),
   },
   {
@@ -509,11 +520,18 @@ runScenarios('POST /media', config, [
     status: 200,
     contains: ['"docs"', '"url":"/api/cms/media/file/'],
   },
-  { name: 'one media document is public', method: 'GET', url: '/media/1', status: 200, contains: ['"id":1', '"url"'] },
+  {
+    name: 'one media document is public',
+    method: 'GET',
+    url: () => `/media/${seeded.media}`,
+    status: 200,
+    contains: ['"originalName":"seeded.png"', '"url"'],
+    check: (res) => expect(res.body.id).toBe(seeded.media),
+  },
   {
     name: 'PATCH changes alt',
     method: 'PATCH',
-    url: '/media/1',
+    url: () => `/media/${seeded.media}`,
     as: 'editor',
     body: { alt: 'New text' },
     status: 200,
@@ -523,90 +541,121 @@ runScenarios('POST /media', config, [
   {
     name: 'PATCH of filename is a 400 naming it',
     method: 'PATCH',
-    url: '/media/1',
+    url: () => `/media/${seeded.media}`,
     as: 'editor',
     body: { filename: 'other.png' },
     status: 400,
-    contains: ['"field":"filename"'],
+    contains: ['"field":"filename"', 'is set by the upload and cannot be changed'],
     events: {},
   },
   {
     name: 'PATCH of sizes is a 400 naming it',
     method: 'PATCH',
-    url: '/media/1',
+    url: () => `/media/${seeded.media}`,
     as: 'editor',
     body: { sizes: {} },
     status: 400,
-    contains: ['"field":"sizes"'],
+    contains: ['"field":"sizes"', 'is set by the upload and cannot be changed'],
   },
   {
     name: 'PATCH of mimeType is a 400 naming it',
     method: 'PATCH',
-    url: '/media/1',
+    url: () => `/media/${seeded.media}`,
     as: 'editor',
     body: { mimeType: 'text/html' },
     status: 400,
-    contains: ['"field":"mimeType"'],
+    contains: ['"field":"mimeType"', 'is set by the upload and cannot be changed'],
   },
   {
     name: 'PATCH without login is a 401',
     method: 'PATCH',
-    url: '/media/1',
+    url: () => `/media/${seeded.media}`,
     body: { alt: 'x' },
     status: 401,
-    contains: ['"errors"'],
+    contains: ['"errors"', 'You must be logged in'],
     events: { '*': 0 },
   },
   {
     name: 'an upload field links a media document',
     method: 'POST',
     url: '/posts',
-    body: { title: 'With cover', cover: 1 },
+    body: () => ({ title: 'With cover', cover: seeded.media }),
     status: 201,
-    contains: ['"cover":{"id":1', '"url":"/api/cms/media/file/'],
+    contains: ['"cover":{"id":', '"originalName":"seeded.png"', '"url":"/api/cms/media/file/'],
+    check: (res) => expect(res.body.doc.cover.id).toBe(seeded.media),
   },
   {
     name: 'upload fields populate with depth',
     method: 'GET',
-    url: '/posts/1?depth=1',
+    url: () => `/posts/${seeded.post}?depth=1`,
     status: 200,
-    contains: ['"cover":{"id":1', '"mimeType":"image/png"', '"sizes":{'],
+    contains: ['"cover":{"id":', '"mimeType":"image/png"', '"sizes":{'],
+    check: (res) => expect(res.body.cover.id).toBe(seeded.media),
   },
-  { name: 'depth=0 gives the media id', method: 'GET', url: '/posts/1?depth=0', status: 200, contains: ['"cover":1'] },
+  {
+    name: 'depth=0 gives the media id',
+    method: 'GET',
+    url: () => `/posts/${seeded.post}?depth=0`,
+    status: 200,
+    contains: ['"cover":'],
+    check: (res) => expect(res.body.cover).toBe(seeded.media),
+  },
   {
     name: 'an upload field naming no media is a 400',
     method: 'POST',
     url: '/posts',
     body: { title: 'x', cover: 999 },
     status: 400,
-    contains: ['"field":"cover"'],
+    contains: ['"field":"cover"', 'No media document with id 999.'],
   },
   {
     name: 'deleting a media document deletes its file and every size',
     method: 'DELETE',
-    url: '/media/1',
+    url: () => `/media/${deletedId}`,
     as: 'editor',
     status: 200,
     events: { delete: 1 },
+    // A document of its own, so the seeded one stays for the other rows.
     setup: async (t) => {
-      const doc = (await t.request('GET', '/media/1')).body;
-      (t as any).deleted = [doc.filename, ...Object.values(doc.sizes).map((s: any) => s.filename)];
-      for (const f of (t as any).deleted) expect(fs.existsSync(path.join(uploads(t), f))).toBe(true);
+      const doc = await upload(t, 'doomed.png');
+      deletedId = doc.id;
+      deleted = [doc.filename, ...Object.values(doc.sizes).map((s: any) => s.filename)];
+      for (const f of deleted) expect(fs.existsSync(path.join(uploads(t), f))).toBe(true);
     },
+    contains: ['"originalName":"doomed.png"', 'Deleted successfully.'],
     check: (_res, t) => {
-      for (const f of (t as any).deleted) expect(fs.existsSync(path.join(uploads(t), f))).toBe(false);
-      expect((t as any).deleted).toHaveLength(4);
+      for (const f of deleted) expect(fs.existsSync(path.join(uploads(t), f))).toBe(false);
+      expect(deleted).toHaveLength(4);
     },
   },
   {
     name: 'a deleted document is a 404',
     method: 'GET',
-    url: '/media/1',
+    url: () => `/media/${deletedId}`,
+    setup: async (t) => {
+      deletedId = (await upload(t, 'gone.png')).id;
+      const del = await t.request('DELETE', `/media/${deletedId}`, { token: (await t.user('editor')).token });
+      expect(del.status).toBe(200);
+    },
     status: 404,
-    contains: ['"errors"'],
+    contains: ['"errors"', 'Document not found.'],
     events: { '*': 0 },
   },
-]);
+];
+
+runScenarios(
+  'POST /media',
+  config,
+  // Every row notes the files there once its setup is done: "leaves nothing" compares with those.
+  rows.map((row) => ({
+    ...row,
+    setup: async (t: TestServer) => {
+      await row.setup?.(t);
+      remember(t);
+    },
+  })),
+  { seed, fresh: 'row' },
+);
 
 describe('POST /media, more', () => {
   let t: TestServer;
