@@ -24,115 +24,134 @@ const START = Date.parse('2026-01-01T00:00:00Z');
 const emptyRun = { jobs: { ran: 0, failed: 0 }, webhooks: { sent: 0, failed: 0, pending: 0 } };
 const shapeIsCounts = (res: { body: unknown }) => expect(res.body).toEqual(emptyRun);
 
-runScenarios('/jobs/run', draftsConfig, [
-  { name: 'without credentials GET is a 401', method: 'GET', url: '/jobs/run', status: 401, contains: ['"errors"'] },
-  {
-    name: 'without credentials POST is a 401',
-    method: 'POST',
-    url: '/jobs/run',
-    status: 401,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'a wrong secret is a 401 (no valid credentials)',
-    method: 'GET',
-    url: '/jobs/run',
-    headers: { authorization: 'Bearer not-the-secret' },
-    status: 401,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'the cron secret runs jobs (GET) and answers the counts',
-    method: 'GET',
-    url: '/jobs/run',
-    headers: { authorization: `Bearer ${JOBS_SECRET}` },
-    status: 200,
-    check: shapeIsCounts,
-  },
-  {
-    name: 'the cron secret runs jobs (POST)',
-    method: 'POST',
-    url: '/jobs/run',
-    headers: { authorization: `Bearer ${JOBS_SECRET}` },
-    status: 200,
-    check: shapeIsCounts,
-  },
-  {
-    name: 'an editor is a 403',
-    as: 'editor',
-    method: 'POST',
-    url: '/jobs/run',
-    status: 403,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'a viewer is a 403',
-    as: 'viewer',
-    method: 'GET',
-    url: '/jobs/run',
-    status: 403,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'an admin session (bearer) runs jobs',
-    as: 'admin',
-    method: 'GET',
-    url: '/jobs/run',
-    status: 200,
-    check: shapeIsCounts,
-  },
-  {
-    name: 'an admin cookie session runs jobs (POST with CSRF token)',
-    as: 'cookie:admin',
-    method: 'POST',
-    url: '/jobs/run',
-    status: 200,
-    check: shapeIsCounts,
-  },
-  {
-    name: 'an admin cookie POST without the CSRF token is a 403',
-    as: 'cookie:admin',
-    method: 'POST',
-    url: '/jobs/run',
-    headers: { 'x-csrf-token': 'wrong' },
-    status: 403,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'another method is a 405',
-    method: 'PUT',
-    url: '/jobs/run',
-    status: 405,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-  {
-    name: 'CMS_CRON_SECRET works too',
-    method: 'GET',
-    url: '/jobs/run',
-    headers: { authorization: 'Bearer from-the-environment' },
-    status: 200,
-    check: shapeIsCounts,
-    setup: () => {
-      process.env.CMS_CRON_SECRET = 'from-the-environment';
+runScenarios(
+  '/jobs/run',
+  draftsConfig,
+  [
+    {
+      name: 'without credentials GET is a 401',
+      method: 'GET',
+      url: '/jobs/run',
+      status: 401,
+      contains: ['"errors"', 'The cron secret or an admin session is required.'],
     },
-  },
-  {
-    name: 'the environment beats the config',
-    method: 'GET',
-    url: '/jobs/run',
-    headers: { authorization: `Bearer ${JOBS_SECRET}` },
-    status: 401,
-    check: () => {
-      delete process.env.CMS_CRON_SECRET;
+    {
+      name: 'without credentials POST is a 401',
+      method: 'POST',
+      url: '/jobs/run',
+      status: 401,
+      contains: ['"errors"', 'The cron secret or an admin session is required.'],
+      events: { '*': 0 },
     },
-  },
-]);
+    {
+      name: 'a wrong secret is a 401 (no valid credentials)',
+      method: 'GET',
+      url: '/jobs/run',
+      headers: { authorization: 'Bearer not-the-secret' },
+      status: 401,
+      contains: ['"errors"', 'The cron secret or an admin session is required.'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'the cron secret runs jobs (GET) and answers the counts',
+      method: 'GET',
+      url: '/jobs/run',
+      headers: { authorization: `Bearer ${JOBS_SECRET}` },
+      status: 200,
+      check: shapeIsCounts,
+    },
+    {
+      name: 'the cron secret runs jobs (POST)',
+      method: 'POST',
+      url: '/jobs/run',
+      headers: { authorization: `Bearer ${JOBS_SECRET}` },
+      status: 200,
+      check: shapeIsCounts,
+    },
+    {
+      name: 'an editor is a 403',
+      as: 'editor',
+      method: 'POST',
+      url: '/jobs/run',
+      status: 403,
+      contains: ['"errors"', 'The cron secret or an admin is required.'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'a viewer is a 403',
+      as: 'viewer',
+      method: 'GET',
+      url: '/jobs/run',
+      status: 403,
+      contains: ['"errors"', 'The cron secret or an admin is required.'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'an admin session (bearer) runs jobs',
+      as: 'admin',
+      method: 'GET',
+      url: '/jobs/run',
+      status: 200,
+      check: shapeIsCounts,
+    },
+    {
+      name: 'an admin cookie session runs jobs (POST with CSRF token)',
+      as: 'cookie:admin',
+      method: 'POST',
+      url: '/jobs/run',
+      status: 200,
+      check: shapeIsCounts,
+    },
+    {
+      name: 'an admin cookie POST without the CSRF token is a 403',
+      as: 'cookie:admin',
+      method: 'POST',
+      url: '/jobs/run',
+      headers: { 'x-csrf-token': 'wrong' },
+      status: 403,
+      contains: ['"errors"', 'Missing or invalid CSRF token.'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'another method is a 405',
+      method: 'PUT',
+      url: '/jobs/run',
+      status: 405,
+      contains: ['"errors"', 'Method Not Allowed'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'CMS_CRON_SECRET works too',
+      method: 'GET',
+      url: '/jobs/run',
+      headers: { authorization: 'Bearer from-the-environment' },
+      status: 200,
+      setup: () => {
+        process.env.CMS_CRON_SECRET = 'from-the-environment';
+      },
+      // The variable goes first, so the rows after this one run without it.
+      check: (res) => {
+        delete process.env.CMS_CRON_SECRET;
+        shapeIsCounts(res);
+      },
+    },
+    {
+      name: 'the environment beats the config',
+      method: 'GET',
+      url: '/jobs/run',
+      headers: { authorization: `Bearer ${JOBS_SECRET}` },
+      status: 401,
+      setup: () => {
+        process.env.CMS_CRON_SECRET = 'from-the-environment';
+      },
+      contains: ['"errors"', 'The cron secret or an admin session is required.'],
+      check: () => {
+        delete process.env.CMS_CRON_SECRET;
+      },
+    },
+  ],
+  { fresh: 'row' },
+);
 
 /** Creates `count` draft posts with a publish scheduled an hour ahead, through the operations. */
 async function draftsWithScheduledPublish(cms: CMS, count: number): Promise<void> {
@@ -360,21 +379,27 @@ describe('Local API', () => {
   });
 });
 
-runScenarios('a cron secret that looks like an API key', { jobs: { secret: 'cms_looks_like_a_key' } }, [
-  {
-    name: 'still runs jobs',
-    method: 'POST',
-    url: '/jobs/run',
-    headers: { authorization: 'Bearer cms_looks_like_a_key' },
-    status: 200,
-  },
-  {
-    name: 'names no user elsewhere',
-    method: 'GET',
-    url: '/api-keys',
-    headers: { authorization: 'Bearer cms_looks_like_a_key' },
-    status: 401,
-    contains: ['"errors"'],
-    events: { '*': 0 },
-  },
-]);
+runScenarios(
+  'a cron secret that looks like an API key',
+  { jobs: { secret: 'cms_looks_like_a_key' } },
+  [
+    {
+      name: 'still runs jobs',
+      method: 'POST',
+      url: '/jobs/run',
+      headers: { authorization: 'Bearer cms_looks_like_a_key' },
+      status: 200,
+      check: shapeIsCounts,
+    },
+    {
+      name: 'names no user elsewhere',
+      method: 'GET',
+      url: '/api-keys',
+      headers: { authorization: 'Bearer cms_looks_like_a_key' },
+      status: 401,
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
+      events: { '*': 0 },
+    },
+  ],
+  { fresh: 'row' },
+);

@@ -154,7 +154,7 @@ runScenarios(
       method: 'GET',
       url: '/jobs/scheduled',
       status: 401,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
       events: { '*': 0 },
     },
     {
@@ -163,7 +163,7 @@ runScenarios(
       method: 'GET',
       url: '/jobs/scheduled',
       status: 403,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'Scheduled jobs across the site are for admins.'],
       events: { '*': 0 },
     },
     {
@@ -172,7 +172,7 @@ runScenarios(
       url: '/jobs/scheduled',
       headers: editorKey,
       status: 403,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'Scheduled jobs across the site are for admins.'],
       events: { '*': 0 },
     },
     {
@@ -189,7 +189,7 @@ runScenarios(
       url: '/jobs/scheduled',
       headers: { authorization: `Bearer ${JOBS_SECRET}` },
       status: 401,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'You must be logged in to perform this action.'],
       events: { '*': 0 },
     },
     {
@@ -198,7 +198,7 @@ runScenarios(
       method: 'POST',
       url: '/jobs/scheduled',
       status: 405,
-      contains: ['"errors"'],
+      contains: ['"errors"', 'Method Not Allowed'],
       events: { '*': 0 },
     },
     {
@@ -228,20 +228,24 @@ runScenarios(
         ]),
     },
   ],
-  async (t) => {
-    const admin = await t.user('admin');
-    const editor = await t.user('editor');
-    const call = (method: string, url: string, body?: unknown) => t.request(method, url, { token: admin.token, body });
-    await call('POST', '/posts', { title: 'One' });
-    await call('POST', '/posts', { title: 'Two' });
-    await call('POST', '/notes', { text: 'Note' });
-    await call('POST', '/posts/1/schedule', { action: 'unpublish', at: at(t, 5) });
-    await call('POST', '/notes/1/schedule', { action: 'unpublish', at: at(t, 3) });
-    await call('POST', '/posts/2/schedule', { action: 'publish', at: at(t, 2) });
-    await call('POST', '/globals/settings/schedule', { action: 'publish', at: at(t, 1) });
-    const key = async (user: number, scopes: string[]) =>
-      (await call('POST', '/api-keys', { name: 'k', user, scopes })).body.doc.key;
-    editorKey.authorization = `Bearer ${await key(editor.user.id as number, ['*'])}`;
-    adminKey.authorization = `Bearer ${await key(admin.user.id as number, ['*'])}`;
+  {
+    fresh: 'row',
+    async seed(t) {
+      const admin = await t.user('admin');
+      const editor = await t.user('editor');
+      const call = (method: string, url: string, body?: unknown) =>
+        t.request(method, url, { token: admin.token, body });
+      await call('POST', '/posts', { title: 'One' });
+      await call('POST', '/posts', { title: 'Two' });
+      await call('POST', '/notes', { text: 'Note' });
+      await call('POST', '/posts/1/schedule', { action: 'unpublish', at: at(t, 5) });
+      await call('POST', '/notes/1/schedule', { action: 'unpublish', at: at(t, 3) });
+      await call('POST', '/posts/2/schedule', { action: 'publish', at: at(t, 2) });
+      await call('POST', '/globals/settings/schedule', { action: 'publish', at: at(t, 1) });
+      const key = async (user: number, scopes: string[]) =>
+        (await call('POST', '/api-keys', { name: 'k', user, scopes })).body.doc.key;
+      editorKey.authorization = `Bearer ${await key(editor.user.id as number, ['*'])}`;
+      adminKey.authorization = `Bearer ${await key(admin.user.id as number, ['*'])}`;
+    },
   },
 );

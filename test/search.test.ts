@@ -297,6 +297,8 @@ runScenarios(
       method: 'GET',
       url: `/articles?search=${encodeURIComponent('coffee* OR NEAR( "x : ^ -{} AND')}`,
       status: 200,
+      // Every word, OR and NEAR too, must match as plain text: no document says them all.
+      contains: ['"docs":[]', '"totalDocs":0'],
     },
     {
       name: 'nothing but syntax is a 400',
@@ -326,7 +328,13 @@ runScenarios(
       status: 400,
       contains: ['not searchable'],
     },
-    { name: '/search without q is a 400', method: 'GET', url: '/search', status: 400 },
+    {
+      name: '/search without q is a 400',
+      method: 'GET',
+      url: '/search',
+      status: 400,
+      contains: ['"field":"q"', '\\"q\\" must be text.'],
+    },
     {
       name: '/search with an unknown collection is a 400',
       method: 'GET',
@@ -334,9 +342,15 @@ runScenarios(
       status: 400,
       contains: ['Unknown collection'],
     },
-    { name: '/search with a bad limit is a 400', method: 'GET', url: '/search?q=x&limit=1000', status: 400 },
+    {
+      name: '/search with a bad limit is a 400',
+      method: 'GET',
+      url: '/search?q=x&limit=1000',
+      status: 400,
+      contains: ['"field":"limit"', '\\"limit\\" must be between 1 and 100.'],
+    },
   ],
-  seed,
+  { seed, fresh: 'row' },
 );
 
 test('a delete leaves the index, a rolled-back write never enters it, and reindex rebuilds it', async () => {

@@ -83,24 +83,31 @@ runScenarios(
       check: (res) => expect(docsOf(res)[0].author).toMatchObject({ id: editor.user.id, email: 'author@example.com' }),
     },
   ],
-  async (t) => {
-    editor = await t.user('editor', 'author@example.com');
-    const admin = await t.user('admin');
-    await t.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { name: 'Ada Author' } });
-    const key = (
-      await t.request('POST', '/api-keys', {
-        token: admin.token,
-        body: { name: 'posts only', user: editor.user.id, scopes: ['posts:read', 'posts:update'] },
-      })
-    ).body.doc.key;
-    keyHeaders.authorization = `Bearer ${key}`;
-    const call = (method: string, url: string, body?: unknown) => t.request(method, url, { token: editor.token, body });
-    await call('POST', '/posts', { title: 'One', status: 'published' }); // version 1: the editor
-    await call('PATCH', '/posts/1?draft=true', { title: 'Two' }); // version 2: the editor's pending draft
-    await localAPI(t.cms).update({ collection: 'posts', id: 1, data: { body: 'by the system' }, draft: true }); // version 3: no user
-    await call('POST', '/posts/1/schedule', { action: 'publish', at: new Date(t.clock.now() + 60_000).toISOString() });
-    t.clock.advance(120_000);
-    await t.request('POST', '/jobs/run', { headers: { authorization: 'Bearer cron-secret-for-tests' } }); // version 4: the job runner
-    await call('POST', '/globals/settings', { siteName: 'Site' });
+  {
+    fresh: 'row',
+    async seed(t) {
+      editor = await t.user('editor', 'author@example.com');
+      const admin = await t.user('admin');
+      await t.request('PATCH', `/users/${editor.user.id}`, { token: admin.token, body: { name: 'Ada Author' } });
+      const key = (
+        await t.request('POST', '/api-keys', {
+          token: admin.token,
+          body: { name: 'posts only', user: editor.user.id, scopes: ['posts:read', 'posts:update'] },
+        })
+      ).body.doc.key;
+      keyHeaders.authorization = `Bearer ${key}`;
+      const call = (method: string, url: string, body?: unknown) =>
+        t.request(method, url, { token: editor.token, body });
+      await call('POST', '/posts', { title: 'One', status: 'published' }); // version 1: the editor
+      await call('PATCH', '/posts/1?draft=true', { title: 'Two' }); // version 2: the editor's pending draft
+      await localAPI(t.cms).update({ collection: 'posts', id: 1, data: { body: 'by the system' }, draft: true }); // version 3: no user
+      await call('POST', '/posts/1/schedule', {
+        action: 'publish',
+        at: new Date(t.clock.now() + 60_000).toISOString(),
+      });
+      t.clock.advance(120_000);
+      await t.request('POST', '/jobs/run', { headers: { authorization: 'Bearer cron-secret-for-tests' } }); // version 4: the job runner
+      await call('POST', '/globals/settings', { siteName: 'Site' });
+    },
   },
 );
