@@ -77,7 +77,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       await t.request('POST', '/private', { token: (await t.user('editor')).token, body: { text: 'x' } });
     },
@@ -298,7 +297,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       const s = await t.user('editor');
       await t.request('POST', '/private', { token: s.token, body: { text: 'x' } });

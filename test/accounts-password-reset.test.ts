@@ -149,7 +149,7 @@ runScenarios(
       events: { '*': 0 },
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );
 
 describe('forgot and reset password by mail', () => {

@@ -85,7 +85,7 @@ runScenarios(
       events: { '*': 0 },
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );
 
 describe('seeing and ending sessions', () => {

@@ -181,7 +181,7 @@ runScenarios(
       events: { '*': 0 },
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );
 
 describe('signing in with two factors', () => {

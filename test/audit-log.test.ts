@@ -453,7 +453,7 @@ runScenarios(
       await setMark(t);
     },
   })),
-  { seed, fresh: 'row' },
+  { seed },
 );
 
 describe('audit log: the other paths, reading it, and retention', () => {

@@ -158,7 +158,6 @@ const scenarios: Scenario[] = [
 ];
 
 runScenarios('autosave and collection options', config, scenarios, {
-  fresh: 'row',
   async seed(t) {
     await t.request('POST', '/posts', { body: { title: 'Live', status: 'published' } });
   },

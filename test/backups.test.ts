@@ -514,7 +514,7 @@ runScenarios(
       events: { '*': 0 },
     },
   ],
-  { fresh: 'row' },
+  {},
 );
 
 test('createBackup --out writes to that folder and leaves retention alone', async () => {

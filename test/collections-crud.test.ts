@@ -317,7 +317,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       await t.request('POST', '/posts', {
         body: { title: 'First', slug: 'first', views: 1, secret: 's3cret', seo: { title: 'S' } },

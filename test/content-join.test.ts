@@ -171,7 +171,7 @@ const scenarios: Scenario[] = [
   },
 ];
 
-runScenarios('join fields', config, scenarios, { seed, fresh: 'row' });
+runScenarios('join fields', config, scenarios, { seed });
 
 describe('join fields, batched and checked', () => {
   test('a list with joins makes one query per join field, not one per document', async () => {

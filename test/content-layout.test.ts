@@ -98,7 +98,7 @@ runScenarios(
       ],
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );
 
 test('fields of unnamed tabs and rows at the top get real columns; blocks and named tabs are JSON', () => {

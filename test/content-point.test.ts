@@ -125,5 +125,5 @@ runScenarios(
       check: (res) => expect(names(res)).toEqual(['Nowhere']),
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );

@@ -337,4 +337,4 @@ const scenarios: Scenario[] = [
   },
 ];
 
-runScenarios('polymorphic relationships', config, scenarios, { seed, fresh: 'row' });
+runScenarios('polymorphic relationships', config, scenarios, { seed });

@@ -454,7 +454,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       const { token } = await t.user('editor');
       await t.request('POST', '/posts', { token, body: { title: 'Live', status: 'published' } });
@@ -632,7 +631,7 @@ runScenarios(
       events: { update: 1 },
     },
   ],
-  { fresh: 'row' },
+  {},
 );
 
 describe('drafts: localization', () => {

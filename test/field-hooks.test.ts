@@ -292,4 +292,4 @@ const scenarios: Scenario[] = [
   },
 ];
 
-runScenarios('field hooks, virtual fields and conditions', config, scenarios, { seed, fresh: 'row' });
+runScenarios('field hooks, virtual fields and conditions', config, scenarios, { seed });

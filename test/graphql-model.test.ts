@@ -213,4 +213,4 @@ const scenarios: Scenario[] = [
   },
 ];
 
-runScenarios('GraphQL: polymorphic relationships and joins', config, scenarios, { seed, fresh: 'row' });
+runScenarios('GraphQL: polymorphic relationships and joins', config, scenarios, { seed });

@@ -396,7 +396,7 @@ const scenarios: Scenario[] = [
   },
 ];
 
-runScenarios('GraphQL', CONFIG, scenarios, { seed: seedPost, fresh: 'row' });
+runScenarios('GraphQL', CONFIG, scenarios, { seed: seedPost });
 
 runScenarios(
   'GraphQL turned off',
@@ -412,7 +412,7 @@ runScenarios(
       notContains: ['"data"'],
     },
   ],
-  { fresh: 'row' },
+  {},
 );
 
 describe('GraphQL reads, writes and the response cache', () => {
@@ -647,5 +647,5 @@ runScenarios(
       ],
     },
   ],
-  { fresh: 'row' },
+  {},
 );

@@ -209,15 +209,14 @@ export type Scenario = {
  * How a table's rows meet state. `seed` runs once, on a server of its own, and leaves the state every row
  * starts from; every row then runs on a copy of it and can run alone (`-t`): on SQLite a copy of the
  * seeded data folder, on PostgreSQL the seeded database with its rows put back as the seed left them
- * (keepDatabaseState in test/support/postgres.ts).
- * - `fresh: 'table'` (what older tables were written for, going away): a story. Rows run in order on one
- *   server and may build on the ones before; run one alone and it may fail.
+ * (keepDatabaseState in test/support/postgres.ts). A session for every role the rows ask as is made by
+ * the seed's server, so it is in every copy.
  * - `socket: true`: the rows' servers listen on a loopback port, for rows that reach them other than
- *   through `t.request` (raw HTTP, event streams, another process). Without it they run in-process.
+ *   through `t.request` and `t.fetch` (raw HTTP, event streams, another process). Without it they run
+ *   in-process.
  */
 export type ScenarioTableOptions = {
   seed?: (t: TestServer) => Promise<void> | void;
-  fresh?: 'row' | 'table';
   socket?: boolean;
 };
 
@@ -228,30 +227,27 @@ export function runScenarios(
   scenarios: Scenario[],
   options: ScenarioTableOptions | ScenarioTableOptions['seed'] = {},
 ) {
-  const { seed, fresh = 'table', socket = false } = typeof options === 'function' ? { seed: options } : options;
+  const { seed, socket = false } = typeof options === 'function' ? { seed: options } : options;
+  const silent = scenarios.filter((s) => !s.contains?.length && !s.check && !s.emptyBody).map((s) => s.name);
+  if (silent.length)
+    throw new Error(`${title}: say what the body holds (contains, check or emptyBody) in: ${silent.join('; ')}`);
   const makeConfig = () => (typeof config === 'function' ? config() : config);
   const serverOptions: TestServerOptions = { socket };
   describe(title, () => {
-    let shared: TestServer | undefined;
     let seeded: SeededState | undefined;
     const sessions = new Map<string, Session>();
     beforeAll(async () => {
       const t = await startTestServer(makeConfig(), serverOptions);
       await seed?.(t);
-      // Rows on fresh state find a session for every role they ask as already made; a story makes each
-      // when its first row asks, as it always did (its rows may count the users).
-      if (fresh === 'row') for (const role of rolesAskedAs(scenarios)) sessions.set(role, await t.user(role));
-      if (fresh === 'table') return void (shared = t);
+      for (const role of rolesAskedAs(scenarios)) sessions.set(role, await t.user(role));
       await t.server.stop();
       seeded = seededState(t);
     });
     afterAll(async () => {
-      await shared?.stop();
       await seeded?.remove();
     });
     for (const s of scenarios) {
       test(s.name, async () => {
-        if (shared) return runScenario(s, shared, sessions);
         const copy = await seeded!.copy();
         const config = copy.database ? { ...makeConfig(), database: copy.database } : makeConfig();
         const t = await startTestServer(config, { ...serverOptions, dir: copy.dir, clockStart: seeded!.clockNow });
@@ -307,9 +303,7 @@ async function runScenario(s: Scenario, t: TestServer, sessions: Map<string, Ses
   const options: RequestOptions = { headers: s.headers };
   if (s.as) {
     const cookie = s.as.startsWith('cookie:');
-    const role = cookie ? s.as.slice(7) : s.as;
-    if (!sessions.has(role)) sessions.set(role, await t.user(role));
-    const session = sessions.get(role)!;
+    const session = sessions.get(cookie ? s.as.slice(7) : s.as)!;
     if (cookie) options.cookie = session;
     else options.token = session.token;
   }

@@ -150,7 +150,7 @@ runScenarios(
       },
     },
   ],
-  { fresh: 'row' },
+  {},
 );
 
 /** Creates `count` draft posts with a publish scheduled an hour ahead, through the operations. */
@@ -401,5 +401,5 @@ runScenarios(
       events: { '*': 0 },
     },
   ],
-  { fresh: 'row' },
+  {},
 );

@@ -306,7 +306,7 @@ runScenarios(
       await row.setup?.(t);
     },
   })),
-  { fresh: 'row' },
+  {},
 );
 
 runScenarios(
@@ -332,5 +332,5 @@ runScenarios(
       notContains: ['"folder"'],
     },
   ],
-  { fresh: 'row' },
+  {},
 );

@@ -242,5 +242,5 @@ runScenarios(
           },
         },
   ),
-  { fresh: 'row' },
+  {},
 );

@@ -654,7 +654,7 @@ runScenarios(
       remember(t);
     },
   })),
-  { seed, fresh: 'row' },
+  { seed },
 );
 
 describe('POST /media, more', () => {

@@ -736,10 +736,9 @@ const authRows: Scenario[] = [
   },
 ];
 
-runScenarios('Payload clients: count', config, countRows, { seed, fresh: 'row' });
-runScenarios('Payload clients: bulk writes', config, bulkRows, { seed, fresh: 'row' });
+runScenarios('Payload clients: count', config, countRows, { seed });
+runScenarios('Payload clients: bulk writes', config, bulkRows, { seed });
 runScenarios("Payload clients: versions at Payload's paths", config, versionRows, {
-  fresh: 'row',
   async seed(t) {
     await seed(t);
     // An editor's post gets a second version, so the list has more than one per document.
@@ -748,10 +747,8 @@ runScenarios("Payload clients: versions at Payload's paths", config, versionRows
 });
 runScenarios('Payload clients: answers, _status, select, populate, pagination', config, shapeRows, {
   seed,
-  fresh: 'row',
 });
 runScenarios('Payload clients: method override', config, overrideRows, {
-  fresh: 'row',
   async seed(t) {
     await seed(t);
     await t.request('POST', '/globals/settings', { token: await admin(t), body: { siteName: 'Site' } });
@@ -759,5 +756,4 @@ runScenarios('Payload clients: method override', config, overrideRows, {
 });
 runScenarios('Payload clients: auth forms, refresh, unlock, init, error paths', config, authRows, {
   seed,
-  fresh: 'row',
 });

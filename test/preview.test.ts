@@ -299,7 +299,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       const { token } = await t.user('editor');
       const call = (method: string, url: string, body?: unknown) => t.request(method, url, { token, body });

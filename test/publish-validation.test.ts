@@ -200,5 +200,5 @@ runScenarios(
       events: { create: 1 },
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );

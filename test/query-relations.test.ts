@@ -92,5 +92,5 @@ runScenarios(
     unknown('where[category.nope][equals]=1', 'category.nope'),
     unknown('where[title.name][equals]=x', 'title.name'),
   ],
-  { seed: fill, fresh: 'row' },
+  { seed: fill },
 );

@@ -192,5 +192,5 @@ runScenarios(
       contains: ['"field":"richText"'],
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );

@@ -518,5 +518,5 @@ runScenarios(
       },
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );

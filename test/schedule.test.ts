@@ -495,7 +495,6 @@ runScenarios(
     }),
   ],
   {
-    fresh: 'row',
     async seed(t) {
       const { token } = await t.user('editor');
       const call = (method: string, url: string, body?: unknown) => t.request(method, url, { token, body });
@@ -665,7 +664,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       const { token } = await t.user('editor');
       await t.request('POST', '/globals/settings', { token, body: { siteName: 'Site', status: 'published' } });

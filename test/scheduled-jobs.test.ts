@@ -229,7 +229,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       const admin = await t.user('admin');
       const editor = await t.user('editor');

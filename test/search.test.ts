@@ -350,7 +350,7 @@ runScenarios(
       contains: ['"field":"limit"', '\\"limit\\" must be between 1 and 100.'],
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );
 
 test('a delete leaves the index, a rolled-back write never enters it, and reindex rebuilds it', async () => {

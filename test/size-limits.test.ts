@@ -198,5 +198,5 @@ runScenarios(
       },
     },
   ],
-  { seed, fresh: 'row' },
+  { seed },
 );

@@ -425,7 +425,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     // Two live posts and a link to the first; a row that needs the first in the trash puts it there.
     async seed(t) {
       ids.garden = (await asAdmin(t, 'POST', '/posts', { title: 'Gardening tips', slug: 'garden' })).body.doc.id;

@@ -84,7 +84,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       editor = await t.user('editor', 'author@example.com');
       const admin = await t.user('admin');

@@ -336,7 +336,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       await t.user('editor', 'editor-v@example.com');
       const { token } = await t.login('editor-v@example.com', 'password123');
@@ -403,7 +402,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t) {
       const { token } = await t.user('editor');
       await t.request('POST', '/notes', { token, body: { text: 'live', status: 'published' } });
@@ -533,7 +531,6 @@ runScenarios(
     },
   ],
   {
-    fresh: 'row',
     async seed(t: TestServer) {
       const { token } = await t.user('editor');
       await t.request('POST', '/globals/settings', { token, body: { siteName: 'Live', status: 'published' } });

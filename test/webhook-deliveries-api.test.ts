@@ -45,7 +45,7 @@ runScenarios(
       contains: ['"errors"', '"message":"Not Found"'],
     },
   ],
-  { fresh: 'row' },
+  {},
 );
 
 describe('webhook deliveries API', () => {

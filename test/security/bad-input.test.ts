@@ -79,7 +79,7 @@ runScenarios(
       contains: ['"message":"Logged out."'],
     },
   ],
-  { fresh: 'row' },
+  {},
 );
 
 runScenarios(
@@ -145,7 +145,7 @@ runScenarios(
       contains: ['"totalDocs":0'],
     },
   ],
-  { fresh: 'row' },
+  {},
 );
 
 /** A drafts document with one version, made before any row runs: the versions rows page through it. */
@@ -193,7 +193,7 @@ runScenarios(
       ...tooLarge('page', 'at most 90071992547409'),
     },
   ],
-  { seed: seedDraft, fresh: 'row' },
+  { seed: seedDraft },
 );
 
 const deep = (levels: number) => '{"title":'.repeat(levels) + '"x"' + '}'.repeat(levels);
@@ -258,5 +258,5 @@ runScenarios(
       contains: ['"doc":{', '/notes?preview='],
     },
   ],
-  { fresh: 'row' },
+  {},
 );
