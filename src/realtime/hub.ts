@@ -149,10 +149,12 @@ function createHub(cms: CMS): Hub {
           { headers: { 'retry-after': '5' } },
         );
       await start();
+      // A new stream starts after the last change committed, not after the last one delivered: a change
+      // made just before it opened, still on its way to the other streams, is not news to it.
       const subscriber: Subscriber = {
         ...viewer,
         topics,
-        cursor: lastEventId ?? cursor!,
+        cursor: lastEventId ?? Math.max(cursor!, await lastChangeId(cms.store)),
         replayFrom: lastEventId,
         stream: openEventStream({ maxBufferBytes, heartbeatInterval, onClose: () => subscribers.delete(subscriber) }),
       };
