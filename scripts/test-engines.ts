@@ -24,6 +24,7 @@ const ONCE = [
   'test/wal-checkpoints.test.ts',
   'test/architecture.test.ts',
   'test/self-contained.test.ts',
+  'test/commit-subjects.test.ts',
   'test/webhook-units.test.ts',
   'test/multipart.test.ts',
   'test/store.test.ts',
