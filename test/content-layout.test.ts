@@ -47,8 +47,15 @@ runScenarios(
       url: '/pages',
       body: { title: 'D', hero: {} },
       status: 201,
-      // Only top-level defaults are applied today, so the tab comes back empty and the default is not checked.
-      contains: ['"title":"D"', '"hero":{'],
+      contains: ['"title":"D"', '"hero":{"type":"lowImpact"'],
+    },
+    {
+      name: 'a named tab left out of a create still gets its radio default',
+      method: 'POST',
+      url: '/pages',
+      body: { title: 'E' },
+      status: 201,
+      contains: ['"title":"E"', '"hero":{"type":"lowImpact"'],
     },
     {
       name: 'a radio value outside the options is a 400 naming its path',

@@ -9,7 +9,7 @@ import { isUploadCollection } from '../config/upload-collections.ts';
 import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
 import { documentSizeProblem } from '../fields/size-limits.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
-import { storedDefaultOf } from '../fields/defaults.ts';
+import { withDefaults } from '../fields/defaults.ts';
 import { relationProblems } from './relation-checks.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { runHooks } from './hooks.ts';
@@ -66,7 +66,7 @@ export async function prepareWrite(
 
   data = await runFieldHooks(ctx, entity.fields, 'beforeValidate', data, { originalDoc: existing, operation });
   data = await runHooks(ctx, entity, 'beforeValidate', 'data', { data, originalDoc: existing, operation, id });
-  if (operation === 'create') applyDefaults(ctx, entity.fields, data);
+  if (operation === 'create') data = applyDefaults(ctx, entity.fields, data);
 
   const allLocales = ctx.locale === 'all' ? (ctx.cms.config.localization?.locales ?? null) : null;
   const { values, errors } = await validateFields(entity.fields, data, {
@@ -141,11 +141,9 @@ async function dropDeniedFields(
   return out;
 }
 
-function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Doc): void {
-  for (const field of fields) {
-    if (field.name in data || field.defaultValue === undefined) continue;
-    // With locale=all the body is in the stored shape, where a default belongs to the default locale.
-    const storeLocale = ctx.locale === 'all' ? ctx.cms.config.localization!.defaultLocale : null;
-    data[field.name] = storedDefaultOf(field, { user: ctx.user, locale: ctx.locale ?? undefined }, storeLocale);
-  }
+/** A create's missing values with defaults, at any depth (fields/defaults.ts). */
+function applyDefaults(ctx: OperationContext, fields: SanitizedField[], data: Doc): Doc {
+  // With locale=all the body is in the stored shape, where a default belongs to the default locale.
+  const storeLocale = ctx.locale === 'all' ? ctx.cms.config.localization!.defaultLocale : null;
+  return withDefaults(fields, data, { user: ctx.user, locale: ctx.locale ?? undefined }, storeLocale);
 }
