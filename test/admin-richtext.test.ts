@@ -75,7 +75,10 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
   async function saveAndRead(id: number): Promise<Node[]> {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     // "Saved" or "Draft saved", never the "Unsaved changes" note the edit put up before the click.
-    await page.getByRole('status').filter({ hasText: /(?<![a-z])saved/i }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /(?<![a-z])saved/i })
+      .waitFor();
     const stored = await t.request('GET', `/posts/${id}?depth=0`, { token: s.token });
     expect(stored.status).toBe(200);
     return stored.body.content.root.children as Node[];
