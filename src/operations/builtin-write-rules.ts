@@ -1,7 +1,8 @@
 /**
  * What a write to a built-in collection does besides the config's own fields, one rule per collection,
  * run by prepareWrite before field access and the hooks. A rule may change `data` in place; it answers
- * values for system columns and what the answer shows once.
+ * values for system columns and what the answer shows once. A check per collection runs once the hooks
+ * have had their say, on what will be stored.
  */
 import { badRequest } from '../errors.ts';
 import type { SanitizedCollection } from '../config/types.ts';
@@ -9,6 +10,9 @@ import { MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 import { hashPassword, passwordProblem } from '../auth/password.ts';
 import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
+import { FOLDER_FIELD } from '../config/builtin-collections.ts';
+import { assertFolderPlacement } from './folders.ts';
+import type { OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
 type WriteRule = (
@@ -42,6 +46,15 @@ export const BUILT_IN_WRITE_RULES: Partial<Record<NonNullable<SanitizedCollectio
     const key = generateApiKey();
     data.prefix = key.slice(0, 10);
     return { system: { keyHash: hashToken(key) }, reveal: { key } };
+  },
+};
+
+type WriteCheck = (ctx: OperationContext, collection: SanitizedCollection, data: Doc, id?: number) => Promise<void>;
+
+export const BUILT_IN_WRITE_CHECKS: Partial<Record<NonNullable<SanitizedCollection['builtIn']>, WriteCheck>> = {
+  /** A folder moved never lands inside itself or one of its own sub-folders. */
+  async folders(ctx, folders, data, id) {
+    if (id !== undefined) await assertFolderPlacement(ctx, folders, id, data[FOLDER_FIELD]);
   },
 };
 

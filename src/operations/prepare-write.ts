@@ -1,7 +1,7 @@
 /**
  * The steps every create and update shares, top to bottom: the built-in collection's write rule
  * (builtin-write-rules.ts), field access, beforeValidate, defaults, validation, relationship targets,
- * beforeChange, then the merge into the stored (all-locale) document.
+ * beforeChange, the built-in collection's check, then the merge into the stored (all-locale) document.
  */
 import { APIError, badRequest } from '../errors.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
@@ -14,8 +14,7 @@ import { relationProblems } from './relation-checks.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { runHooks } from './hooks.ts';
 import { runFieldHooks } from './field-hooks.ts';
-import { assertFolderPlacement } from './folders.ts';
-import { BUILT_IN_WRITE_RULES, uploadWriteRule } from './builtin-write-rules.ts';
+import { BUILT_IN_WRITE_CHECKS, BUILT_IN_WRITE_RULES, uploadWriteRule } from './builtin-write-rules.ts';
 import { singleLocaleOf, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;
@@ -100,8 +99,8 @@ export async function prepareWrite(
   // Only the status given to the hooks goes back out: without drafts a field may be called `status`.
   const { status: _s, _status: _a, ...withoutAsked } = result;
   const changed = status ? withoutAsked : result;
-  if (entity.kind === 'collection' && entity.builtIn === 'folders' && id !== undefined)
-    await assertFolderPlacement(ctx, entity, id, changed.folder);
+  if (entity.kind === 'collection' && entity.builtIn)
+    await BUILT_IN_WRITE_CHECKS[entity.builtIn]?.(ctx, entity, changed, id);
   // Hooks may answer a date as a Date (Payload's do): it is kept as its ISO string, like a date sent as JSON.
   for (const [key, value] of Object.entries(changed)) if (value instanceof Date) changed[key] = value.toISOString();
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
