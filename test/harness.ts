@@ -1,7 +1,9 @@
 /**
- * The scenario harness (CONTRIBUTING.md, "Writing a scenario row"): a real server on a random loopback port over a real SQLite file in a
- * temp folder, and tables of scenarios — method, url, body, headers, who asks, expected status, body
- * fragments that must and must not appear, and the exact internal events that must fire.
+ * The scenario harness (CONTRIBUTING.md, "Writing a scenario row"): test servers on the engine the run
+ * chose (a SQLite file in a temp folder, or a database of the PostgreSQL test cluster), listening on a
+ * random loopback port or answering in-process, and tables of scenarios — method, url, body, headers, who
+ * asks, expected status, body fragments that must and must not appear, and the exact internal events that
+ * must fire — each row on its own copy of the state the table's seed left.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
