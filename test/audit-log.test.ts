@@ -103,7 +103,7 @@ const write = (s: Omit<Scenario, 'check'> & { entries: Expected }): Scenario => 
   check: expectEntries(s.entries),
 });
 
-// Slugs are unique, and on PostgreSQL the rows share one server today: each setup's post gets a slug of its own.
+// Slugs are unique: the posts one setup makes (two for the unique and bulk rows) each get a slug of their own.
 let slugs = 0;
 /** A post made through the Local API (its entries come before the row's mark), with a hidden note to keep out. */
 async function post(t: TestServer, data: Record<string, unknown> = {}): Promise<{ id: number; slug: string }> {

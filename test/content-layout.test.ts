@@ -6,8 +6,7 @@ import { sanitizeConfig } from '../src/config/sanitize.ts';
 import { entityTable } from '../src/db/table-model.ts';
 import type { Field, UserConfig } from '../src/config/types.ts';
 
-// A page for the query rows to find; its values differ from the page the first row creates, so the
-// query rows find only it on PostgreSQL too, where rows share one server in order.
+// The one page every row starts with, for the query rows to find by a row's field and a named tab's.
 async function seed(t: TestServer) {
   const res = await t.request('POST', '/pages', {
     body: { title: 'Seeded', hero: { type: 'none' }, metaTitle: 'Seeded meta', priority: 7, layout: [] },

@@ -27,8 +27,8 @@ const config: UserConfig = {
 };
 
 /**
- * The image every row but the upload works on, made in its own setup (on PostgreSQL the rows share one server
- * today, and they change the image): `halves` with its focal point on the left (10, 50).
+ * The image every row but the upload works on, made by the seed: `halves` with its focal point on the left
+ * (10, 50).
  */
 let halvesDoc: any;
 const uploadHalves = async (t: TestServer) => {
@@ -228,19 +228,4 @@ const rows: Scenario[] = [
   },
 ];
 
-runScenarios(
-  'focal point, crop and file replacement',
-  config,
-  rows.map((row) =>
-    row.method === 'POST'
-      ? row
-      : {
-          ...row,
-          setup: async (t: TestServer) => {
-            await uploadHalves(t);
-            await row.setup?.(t);
-          },
-        },
-  ),
-  {},
-);
+runScenarios('focal point, crop and file replacement', config, rows, { seed: uploadHalves });
