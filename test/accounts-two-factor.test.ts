@@ -167,7 +167,7 @@ runScenarios(
       status: 200,
       contains: ['"message":"Two-factor sign-in is off."'],
       check: async (_res, t) => {
-        const { token } = await t.user('admin');
+        const { token } = await t.session('admin');
         expect((await t.request('GET', `/users/totp?user=${memberId}`, { token })).body).toEqual({ enabled: false });
       },
     },

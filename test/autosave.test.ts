@@ -26,7 +26,7 @@ const config: UserConfig = {
 };
 
 const versions = async (t: any, path: string) =>
-  (await t.request('GET', `${path}/versions?limit=100`, { token: (await t.user('admin')).token })).body;
+  (await t.request('GET', `${path}/versions?limit=100`, { token: (await t.session('admin')).token })).body;
 
 const scenarios: Scenario[] = [
   {
@@ -71,7 +71,7 @@ const scenarios: Scenario[] = [
     check: async (_res, t) => {
       const live = await t.request('GET', '/posts/1');
       expect(live.body.title).toBe('Live');
-      const draft = await t.request('GET', '/posts/1?draft=true', { token: (await t.user('editor')).token });
+      const draft = await t.request('GET', '/posts/1?draft=true', { token: (await t.session('editor')).token });
       expect(draft.body.title).toBe('Sneaky');
     },
   },

@@ -203,7 +203,7 @@ describe('cms backup and cms restore on the command line', () => {
         env: { ...process.env, NODE_ENV: 'production' },
       });
     try {
-      const token = (await t.user('admin')).token;
+      const token = (await t.session('admin')).token;
       expect((await t.request('POST', '/media', { token, body: form(pdf(1000), 'a.pdf') })).status).toBe(201);
       const backup = cli('backup', '--out', out);
       expect(backup.stderr).toBe('');
@@ -250,7 +250,7 @@ describe('S3: uploads read from a bucket, backups kept in a bucket', () => {
     const work = tempDir('cms-backup-s3-');
     const fresh = tempDir('cms-restore-s3-');
     try {
-      const token = (await t.user('admin')).token;
+      const token = (await t.session('admin')).token;
       const files = [pdf(300_000), await png(30, 30)];
       const docs = [];
       for (const [i, bytes] of files.entries())
@@ -370,9 +370,9 @@ describe('schedule and retention', () => {
   });
 });
 
-/** A backup made over HTTP by a new admin, before the row's request, named for the server's clock. */
+/** A backup made over HTTP by the table's admin, before the row's request, named for the server's clock. */
 async function makeBackup(t: TestServer): Promise<void> {
-  const res = await t.request('POST', '/backups', { token: (await t.user('admin')).token });
+  const res = await t.request('POST', '/backups', { token: (await t.session('admin')).token });
   expect(res.status).toBe(201);
 }
 

@@ -9,11 +9,11 @@ import { draftsConfig } from './fixtures/drafts-config.ts';
 /** A request a row's setup makes before its own (a function when its url needs an id a step before made). */
 type Request = [method: string, url: string, body?: unknown];
 type Step = Request | (() => Request);
-/** Makes the steps in order as a new editor; each must succeed. */
+/** Makes the steps in order as the table's editor; each must succeed. */
 const steps =
   (...list: Step[]) =>
   async (t: TestServer) => {
-    const { token } = await t.user('editor');
+    const { token } = await t.session('editor');
     for (const step of list) {
       const [method, url, body] = typeof step === 'function' ? step() : step;
       const res = await t.request(method, url, { token, body });
@@ -31,7 +31,7 @@ const unpublish: Step = ['POST', '/posts/1/unpublish'];
 const ids: Record<string, number> = {};
 const newDraft = async (t: TestServer) => {
   const res = await t.request('POST', '/posts?draft=true', {
-    token: (await t.user('editor')).token,
+    token: (await t.session('editor')).token,
     body: { title: 'New' },
   });
   ids.new = res.body.doc.id;
@@ -47,7 +47,7 @@ const newPublishedSaved = async (t: TestServer) => {
   await steps(() => ['PATCH', `/posts/${ids.new}`, { status: 'published', views: 1 }])(t);
 };
 const plainDoc = async (t: TestServer) => {
-  const res = await t.request('POST', '/posts', { token: (await t.user('editor')).token, body: { title: 'Plain' } });
+  const res = await t.request('POST', '/posts', { token: (await t.session('editor')).token, body: { title: 'Plain' } });
   ids.plain = res.body.doc.id;
 };
 // The story of the settings global, which the seed leaves never saved.
@@ -330,7 +330,7 @@ runScenarios(
       contains: ['"title":"New"', '"status":"draft"'],
       events: { draft: 1 },
       check: async (res, t) => {
-        const saved = await t.request('GET', `/posts/${res.body.doc.id}`, { token: (await t.user('editor')).token });
+        const saved = await t.request('GET', `/posts/${res.body.doc.id}`, { token: (await t.session('editor')).token });
         expect(saved.body).toMatchObject({ id: res.body.doc.id, title: 'New', status: 'draft' });
       },
     },
@@ -455,7 +455,7 @@ runScenarios(
   ],
   {
     async seed(t) {
-      const { token } = await t.user('editor');
+      const { token } = await t.session('editor');
       await t.request('POST', '/posts', { token, body: { title: 'Live', status: 'published' } });
       await t.request('POST', '/pages', { token, body: { title: 'Page' } });
     },

@@ -188,7 +188,7 @@ const scenarios: Scenario[] = [
     ...post('{ Posts { docs { title } } }'),
     as: 'admin',
     check: async (_res, t) => {
-      const { token } = await t.user('admin');
+      const { token } = await t.session('admin');
       const ask = (query: string) =>
         t.request('POST', '/graphql', { token, body: gql(query), headers: { 'x-uncached': String(Math.random()) } });
       const joins = await statementsDuring(t, async () => {

@@ -42,6 +42,14 @@ export type TestServer = {
   login(email: string, password: string): Promise<Session>;
   /** Creates a user through the Local API-level operation (no HTTP) and logs them in. */
   user(role: string, email?: string, password?: string): Promise<Session>;
+  /**
+   * A signed-in user of that role, made once per server and then reused (a new user costs a password hash
+   * and a login). In a scenario table the seed's sessions are every row's: the rows' `as` roles, and any
+   * role the seed asked for.
+   */
+  session(role: string): Promise<Session>;
+  /** The sessions `session` made or was given, by role. */
+  sessions: Map<string, Session>;
   stop(): Promise<void>;
 };
 
@@ -86,6 +94,8 @@ export type TestServerOptions = {
   clockStart?: number;
   engine?: Engine;
   jobLoop?: boolean;
+  /** Sessions by role that `session` answers instead of making new users (valid on a copy of their database). */
+  sessions?: Map<string, Session>;
   /** `false`: no socket; requests reach the handler in-process (test/support/in-process-server.ts). */
   socket?: boolean;
 };
@@ -161,6 +171,15 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     return login(email, password);
   };
 
+  const sessions = new Map(options.sessions);
+  const session = async (role: string): Promise<Session> => {
+    const known = sessions.get(role);
+    if (known) return known;
+    const made = await user(role);
+    sessions.set(role, made);
+    return made;
+  };
+
   return {
     cms,
     server,
@@ -174,6 +193,8 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     fetch: (pathname, init = {}) => send(absolute(pathname), { redirect: 'manual', ...init }),
     login,
     user,
+    session,
+    sessions,
     async stop() {
       await server.stop();
       await pg?.drop();
@@ -237,11 +258,12 @@ export function runScenarios(
   const serverOptions: TestServerOptions = { socket };
   describe(title, () => {
     let seeded: SeededState | undefined;
-    const sessions = new Map<string, Session>();
+    let sessions = new Map<string, Session>();
     beforeAll(async () => {
       const t = await startTestServer(makeConfig(), serverOptions);
       await seed?.(t);
-      for (const role of rolesAskedAs(scenarios)) sessions.set(role, await t.user(role));
+      for (const role of rolesAskedAs(scenarios)) await t.session(role);
+      sessions = t.sessions;
       await t.server.stop();
       seeded = seededState(t);
     });
@@ -252,9 +274,14 @@ export function runScenarios(
       test(s.name, async () => {
         const copy = await seeded!.copy();
         const config = copy.database ? { ...makeConfig(), database: copy.database } : makeConfig();
-        const t = await startTestServer(config, { ...serverOptions, dir: copy.dir, clockStart: seeded!.clockNow });
+        const t = await startTestServer(config, {
+          ...serverOptions,
+          dir: copy.dir,
+          clockStart: seeded!.clockNow,
+          sessions,
+        });
         try {
-          await runScenario(s, t, sessions);
+          await runScenario(s, t);
         } finally {
           await t.stop();
         }
@@ -300,12 +327,12 @@ function rolesAskedAs(scenarios: Scenario[]): Set<string> {
   return new Set(scenarios.flatMap((s) => (s.as ? [s.as.replace(/^cookie:/, '')] : [])));
 }
 
-async function runScenario(s: Scenario, t: TestServer, sessions: Map<string, Session>): Promise<void> {
+async function runScenario(s: Scenario, t: TestServer): Promise<void> {
   await s.setup?.(t);
   const options: RequestOptions = { headers: s.headers };
   if (s.as) {
     const cookie = s.as.startsWith('cookie:');
-    const session = sessions.get(cookie ? s.as.slice(7) : s.as)!;
+    const session = await t.session(cookie ? s.as.slice(7) : s.as);
     if (cookie) options.cookie = session;
     else options.token = session.token;
   }

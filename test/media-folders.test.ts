@@ -109,7 +109,7 @@ const rows: Scenario[] = [
     method: 'GET',
     url: () => `/payload-folders/${ids.photos}`,
     setup: async (t) => {
-      const { token } = await t.user('editor');
+      const { token } = await t.session('editor');
       for (const folder of [ids.photos, ids.summer]) {
         const res = await t.request('PATCH', `/payload-folders/${ids.photos}`, { token, body: { folder } });
         expect(res.status).toBe(400);
@@ -265,7 +265,7 @@ const rows: Scenario[] = [
     status: 200,
     contains: ['"name":"Summer"', 'Deleted successfully.'],
     check: async (_res, t) => {
-      const { token } = await t.user('editor');
+      const { token } = await t.session('editor');
       expect((await t.request('GET', `/payload-folders/${ids.summer}`, { token })).status).toBe(404);
     },
   },

@@ -32,7 +32,7 @@ const config: UserConfig = {
  */
 let halvesDoc: any;
 const uploadHalves = async (t: TestServer) => {
-  const { token } = await t.user('admin');
+  const { token } = await t.session('admin');
   const res = await t.request('POST', '/media', {
     token,
     body: form(halves, 'halves.png', { focalX: '10', focalY: '50' }),
@@ -41,7 +41,7 @@ const uploadHalves = async (t: TestServer) => {
   halvesDoc = res.body.doc;
 };
 const url = () => `/media/${halvesDoc.id}`;
-const admin = async (t: TestServer) => (await t.user('admin')).token;
+const admin = async (t: TestServer) => (await t.session('admin')).token;
 
 /** The file as the file route serves it: its status, and its bytes when it is there. */
 async function fetchFile(t: TestServer, name: string) {

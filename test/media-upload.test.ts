@@ -41,9 +41,9 @@ const uploads = (t: TestServer) => path.join(t.dir, 'uploads');
 const nothingStored = (t: TestServer) => expect(filesIn(uploads(t))).toEqual(seededFiles);
 let seededFiles: string[] = [];
 
-/** An upload as a new editor that must succeed; answers the document. */
+/** An upload as the table's editor that must succeed; answers the document. */
 async function upload(t: TestServer, name: string) {
-  const res = await t.request('POST', '/media', { token: (await t.user('editor')).token, body: form(PNG, name) });
+  const res = await t.request('POST', '/media', { token: (await t.session('editor')).token, body: form(PNG, name) });
   expect(res.status).toBe(201);
   return res.body.doc;
 }
@@ -630,7 +630,7 @@ const rows: Scenario[] = [
     url: () => `/media/${deletedId}`,
     setup: async (t) => {
       deletedId = (await upload(t, 'gone.png')).id;
-      const del = await t.request('DELETE', `/media/${deletedId}`, { token: (await t.user('editor')).token });
+      const del = await t.request('DELETE', `/media/${deletedId}`, { token: (await t.session('editor')).token });
       expect(del.status).toBe(200);
     },
     status: 404,

@@ -11,9 +11,9 @@ const tamperSignature = (token: string) => {
   const [payload, signature] = token.split('.');
   return `${payload}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
 };
-/** A request by a new editor, for what a row needs before its own. */
+/** A request by the table's editor, for what a row needs before its own. */
 const asEditor = async (t: TestServer, method: string, url: string, body: unknown) => {
-  const res = await t.request(method, url, { token: (await t.user('editor')).token, body });
+  const res = await t.request(method, url, { token: (await t.session('editor')).token, body });
   if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${res.text}`);
 };
 const postCount = async (t: TestServer) => (await t.cms.store.get<{ n: number }>('SELECT count(*) AS n FROM posts'))!.n;
@@ -300,7 +300,7 @@ runScenarios(
   ],
   {
     async seed(t) {
-      const { token } = await t.user('editor');
+      const { token } = await t.session('editor');
       const call = (method: string, url: string, body?: unknown) => t.request(method, url, { token, body });
       await call('POST', '/posts', { title: 'Live', status: 'published', secret: 'do-not-show' });
       await call('PATCH', '/posts/1?draft=true', { body: 'draft body' });

@@ -43,7 +43,7 @@ const config: UserConfig = {
 // Globals start never saved. One post is a draft with its title in English only and its nested
 // required field filled.
 async function seed(t: TestServer) {
-  const admin = await t.user('admin');
+  const admin = await t.session('admin');
   const res = await t.request('POST', '/posts?draft=true', {
     token: admin.token,
     body: { title: 'One', seo: { summary: 'S' } },
@@ -51,9 +51,9 @@ async function seed(t: TestServer) {
   if (res.status !== 201 || res.body.doc.id !== 1) throw new Error(res.text);
 }
 
-/** Sends as a new admin and expects the status: what a row's setup does before its own request. */
+/** Sends as the table's admin and expects the status: what a row's setup does before its own request. */
 async function asAdmin(t: TestServer, method: string, url: string, body: unknown, status: number) {
-  const admin = await t.user('admin');
+  const admin = await t.session('admin');
   const res = await t.request(method, url, { token: admin.token, body });
   expect(res.status).toBe(status);
 }

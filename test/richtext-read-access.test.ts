@@ -67,14 +67,14 @@ const content = (lang: string) =>
 // that makes one.
 const previewToken: { value?: string } = {};
 const makePreviewLink = async (t: TestServer) => {
-  const admin = await t.user('admin');
+  const admin = await t.session('admin');
   const res = await t.request('POST', '/posts/1/preview', { token: admin.token, body: {} });
   expect(res.status).toBe(200);
   previewToken.value = new URL(res.body.url).searchParams.get('preview')!;
 };
 
 async function seed(t: TestServer) {
-  const admin = await t.user('admin');
+  const admin = await t.session('admin');
   const made = await t.request('POST', '/posts', {
     token: admin.token,
     body: { title: 'Cards', status: 'published', content: content('en') },

@@ -12,7 +12,7 @@ const inFuture = (ms: number) => (t: TestServer) => new Date(t.clock.now() + ms)
 const cron = { authorization: `Bearer ${JOBS_SECRET}` };
 /** Ids of the jobs and posts a row's setup made, for its request and check. */
 const ids: Record<string, number> = {};
-const editorToken = async (t: TestServer) => (await t.user('editor')).token;
+const editorToken = async (t: TestServer) => (await t.session('editor')).token;
 /** Schedules `action` on `owner` (a document's or global's path) `ms` ahead; answers the job's id. */
 const schedule = async (t: TestServer, owner: string, action: string, ms: number): Promise<number> => {
   const res = await t.request('POST', `${owner}/schedule`, {
@@ -482,7 +482,7 @@ runScenarios(
   ],
   {
     async seed(t) {
-      const { token } = await t.user('editor');
+      const { token } = await t.session('editor');
       const call = (method: string, url: string, body?: unknown) => t.request(method, url, { token, body });
       await call('POST', '/posts', { title: 'Live', status: 'published' });
       await call('PATCH', '/posts/1?draft=true', { title: 'Scheduled draft' });
@@ -648,7 +648,7 @@ runScenarios(
   ],
   {
     async seed(t) {
-      const { token } = await t.user('editor');
+      const { token } = await t.session('editor');
       await t.request('POST', '/globals/settings', { token, body: { siteName: 'Site', status: 'published' } });
       await t.request('POST', '/posts?draft=true', { token, body: { title: 'Draft post' } });
     },

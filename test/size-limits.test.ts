@@ -187,7 +187,7 @@ runScenarios(
       url: '/notes?limit=100',
       setup: async (t) => {
         notesBefore = (await t.request('GET', '/notes?limit=100')).body.totalDocs;
-        const editor = await t.user('editor');
+        const editor = await t.session('editor');
         for (const [method, url, body] of refusedWrites)
           expect((await t.request(method, url, { token: editor.token, body })).status).toBe(400);
       },

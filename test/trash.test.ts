@@ -13,9 +13,9 @@ const JOBS_SECRET = 'trash-jobs-secret';
 const cron = { authorization: `Bearer ${JOBS_SECRET}` };
 /** The seeded posts and link, and what one row's setup made. */
 const ids: Record<string, number> = {};
-/** A request by a new admin that must succeed: a 200, or a 201 for a create. */
+/** A request by the table's admin that must succeed: a 200, or a 201 for a create. */
 const asAdmin = async (t: TestServer, method: string, url: string, body?: unknown) => {
-  const res = await t.request(method, url, { token: (await t.user('admin')).token, body });
+  const res = await t.request(method, url, { token: (await t.session('admin')).token, body });
   if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${url}: ${res.status} ${res.text}`);
   return res;
 };

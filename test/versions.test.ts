@@ -4,9 +4,9 @@ import { runScenarios, type TestServer } from './harness.ts';
 import { draftsConfig } from './fixtures/drafts-config.ts';
 
 const docsOf = (res: { body: any }) => res.body.docs as any[];
-/** A request by a new editor, for what a row needs before its own; it must answer 200. */
+/** A request by the table's editor, for what a row needs before its own; it must answer 200. */
 const asEditor = async (t: TestServer, method: string, url: string, body?: unknown) => {
-  const res = await t.request(method, url, { token: (await t.user('editor')).token, body });
+  const res = await t.request(method, url, { token: (await t.session('editor')).token, body });
   if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${res.text}`);
   return res;
 };
@@ -401,7 +401,7 @@ runScenarios(
   ],
   {
     async seed(t) {
-      const { token } = await t.user('editor');
+      const { token } = await t.session('editor');
       await t.request('POST', '/notes', { token, body: { text: 'live', status: 'published' } });
       for (let i = 1; i <= 5; i++) await t.request('PATCH', '/notes/1?draft=true', { token, body: { text: `d${i}` } });
     },
@@ -530,7 +530,7 @@ runScenarios(
   ],
   {
     async seed(t: TestServer) {
-      const { token } = await t.user('editor');
+      const { token } = await t.session('editor');
       await t.request('POST', '/globals/settings', { token, body: { siteName: 'Live', status: 'published' } });
       await t.request('POST', '/globals/settings?draft=true', { token, body: { siteName: 'Draft' } });
       await t.request('POST', '/posts', { token, body: { title: 'A post' } });
