@@ -94,6 +94,8 @@ export type TestServerOptions = {
   clockStart?: number;
   engine?: Engine;
   jobLoop?: boolean;
+  /** `none`: the database is already migrated for this config (a scenario row's copy); start without checking. */
+  migrate?: 'auto' | 'none';
   /** Sessions by role that `session` answers instead of making new users (valid on a copy of their database). */
   sessions?: Map<string, Session>;
   /** `false`: no socket; requests reach the handler in-process (test/support/in-process-server.ts). */
@@ -114,6 +116,7 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     clock,
     log: quietLog,
     dev: options.dev,
+    migrate: options.migrate,
   }).catch(async (error) => {
     await pg?.drop();
     throw error;
@@ -279,6 +282,7 @@ export function runScenarios(
           dir: copy.dir,
           clockStart: seeded!.clockNow,
           sessions,
+          migrate: 'none',
         });
         try {
           await runScenario(s, t);
