@@ -1,9 +1,11 @@
 /**
- * `bun run test`: the whole suite on each engine (a matrix: the same tests, not a copy). First on
- * SQLite, then again with CMS_TEST_ENGINE=postgres, which makes every test server (test/harness.ts,
+ * `bun run test`: the whole suite on each engine (a matrix: the same tests, not a copy): on
+ * SQLite, and again with CMS_TEST_ENGINE=postgres, which makes every test server (test/harness.ts,
  * test/support/child-server.ts) run on a fresh database of the loopback cluster (test/setup/postgres.ts).
  * Files that do not depend on the engine (the build, the browser, the PostgreSQL-only files) run once.
- * Extra arguments go to both runs (`bun run test test/query.test.ts`). Ends with `N passed, N failed`.
+ * The two runs go at once, each run's output printed whole when it ends (a progress line every 30 s
+ * meanwhile); `--serial` runs them one after the other with their output as it comes. Other arguments go to
+ * both runs (`bun run test test/query.test.ts`). Ends with `N passed, N failed`.
  */
 export {};
 
@@ -38,33 +40,67 @@ const ONCE = [
   'test/security/fuzz.test.ts',
   'test/security/restore-archive.test.ts',
 ];
-const args = process.argv.slice(2);
+const serial = process.argv.includes('--serial');
+const args = process.argv.slice(2).filter((a) => a !== '--serial');
 
 type Outcome = { engine: string; passed: number; failed: number; code: number };
+type Pass = { engine: 'sqlite' | 'postgres'; done: number; failed: number; output: string[] };
 
-async function run(engine: 'sqlite' | 'postgres'): Promise<Outcome> {
-  console.log(`\n=== tests on ${engine} ===`);
-  const ignore = engine === 'postgres' ? ONCE.map((glob) => `--path-ignore-patterns=${glob}`) : [];
+/**
+ * Runs the suite on one engine. `live`: its output goes straight through; otherwise it is kept and printed
+ * whole when the run ends, so that two runs at once do not mix their lines.
+ */
+async function run(pass: Pass, live: boolean): Promise<Outcome> {
+  const heading = `\n=== tests on ${pass.engine} ===\n`;
+  if (live) process.stdout.write(heading);
+  const ignore = pass.engine === 'postgres' ? ONCE.map((glob) => `--path-ignore-patterns=${glob}`) : [];
   // Browser and binary tests start real processes; give them room. On the command line, because this Bun
   // does not read a `timeout` from bunfig.toml's [test] (a test there still stopped at 5 s).
   const proc = Bun.spawn(['bun', 'test', '--timeout=60000', ...ignore, ...args], {
-    env: { ...process.env, CMS_TEST_ENGINE: engine },
-    stdout: 'inherit',
+    env: { ...process.env, CMS_TEST_ENGINE: pass.engine },
+    stdout: 'pipe',
     stderr: 'pipe',
   });
-  // bun test writes results and its summary on stderr: pass it through and read the summary's counts.
+  // bun test writes results and its summary on stderr; tests may print on stdout.
   let tail = '';
-  for await (const chunk of proc.stderr) {
-    process.stderr.write(chunk);
-    tail = (tail + new TextDecoder().decode(chunk)).slice(-4000);
-  }
+  const follow = async (stream: ReadableStream<Uint8Array>, to: NodeJS.WriteStream, results: boolean) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      if (live) to.write(chunk);
+      else pass.output.push(text);
+      if (!results) continue;
+      tail = (tail + text).slice(-4000);
+      pass.done += text.match(/^\((pass|fail)\)/gm)?.length ?? 0;
+      pass.failed += text.match(/^\(fail\)/gm)?.length ?? 0;
+    }
+  };
+  await Promise.all([follow(proc.stdout, process.stdout, false), follow(proc.stderr, process.stderr, true)]);
   const code = await proc.exited;
+  if (!live) process.stderr.write(heading + pass.output.join(''));
   const count = (word: 'pass' | 'fail') =>
     Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
-  return { engine, passed: count('pass'), failed: count('fail'), code };
+  return { engine: pass.engine, passed: count('pass'), failed: count('fail'), code };
 }
 
-const outcomes = [await run('sqlite'), await run('postgres')];
+const passes: Pass[] = [
+  { engine: 'sqlite', done: 0, failed: 0, output: [] },
+  { engine: 'postgres', done: 0, failed: 0, output: [] },
+];
+let outcomes: Outcome[];
+if (serial) outcomes = [await run(passes[0], true), await run(passes[1], true)];
+else {
+  // Both engines at once: the suite mostly waits (on servers, browsers, timers), so the two runs share
+  // the machine's cores well. A progress line every 30 s while their output is held back.
+  const started = performance.now();
+  const progress = setInterval(() => {
+    const seconds = Math.round((performance.now() - started) / 1000);
+    const parts = passes.map((p) => `${p.engine} ${p.done} done${p.failed ? `, ${p.failed} failed` : ''}`);
+    console.log(`tests: ${seconds} s, ${parts.join('; ')}`);
+  }, 30_000);
+  outcomes = await Promise.all(passes.map((p) => run(p, false)));
+  clearInterval(progress);
+}
 console.log('');
 for (const o of outcomes)
   console.log(`${o.engine}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`);
