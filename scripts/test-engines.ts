@@ -40,6 +40,10 @@ const ONCE = [
   'test/security/fuzz.test.ts',
   'test/security/restore-archive.test.ts',
 ];
+// The loopback PostgreSQL cluster is set up here, once, before the runs start: each run would otherwise
+// do it in its preload, both at the same time (two apt-get installs on a fresh machine).
+await import('../test/setup/postgres.ts');
+
 const serial = process.argv.includes('--serial');
 const args = process.argv.slice(2).filter((a) => a !== '--serial');
 
