@@ -145,7 +145,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: 'a write to a collection the field does not allow is refused by the operation',
+    name: 'a write pointing at a document that does not exist is refused by the operation',
     ...post('mutation { createLink(data: { target: { relationTo: posts, value: 999 } }) { id } }'),
     as: 'admin',
     events: {},
