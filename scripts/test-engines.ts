@@ -47,6 +47,12 @@ await import('../test/setup/postgres.ts');
 const serial = process.argv.includes('--serial');
 const args = process.argv.slice(2).filter((a) => a !== '--serial');
 
+/**
+ * Writes to stdout and waits until the text is handed on: a held run's output is large, and the two runs'
+ * outputs and the closing line must reach a pipe whole and in order (an exit with writes pending cut them).
+ */
+const print = (text: string) => new Promise<void>((done) => process.stdout.write(text, () => done()));
+
 type Outcome = { engine: string; passed: number; failed: number; code: number };
 type Pass = { engine: 'sqlite' | 'postgres'; done: number; failed: number; output: string[] };
 
@@ -56,7 +62,7 @@ type Pass = { engine: 'sqlite' | 'postgres'; done: number; failed: number; outpu
  */
 async function run(pass: Pass, live: boolean): Promise<Outcome> {
   const heading = `\n=== tests on ${pass.engine} ===\n`;
-  if (live) process.stdout.write(heading);
+  if (live) await print(heading);
   const ignore = pass.engine === 'postgres' ? ONCE.map((glob) => `--path-ignore-patterns=${glob}`) : [];
   // Browser and binary tests start real processes; give them room. On the command line, because this Bun
   // does not read a `timeout` from bunfig.toml's [test] (a test there still stopped at 5 s).
@@ -65,13 +71,14 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  // bun test writes results and its summary on stderr; tests may print on stdout.
+  // bun test writes results and its summary on stderr, tests may print on stdout: both go to stdout here,
+  // so that they and the closing line reach a pipe in the order they were written.
   let tail = '';
-  const follow = async (stream: ReadableStream<Uint8Array>, to: NodeJS.WriteStream, results: boolean) => {
+  const follow = async (stream: ReadableStream<Uint8Array>, results: boolean) => {
     const decoder = new TextDecoder();
     for await (const chunk of stream) {
       const text = decoder.decode(chunk, { stream: true });
-      if (live) to.write(chunk);
+      if (live) await print(text);
       else pass.output.push(text);
       if (!results) continue;
       tail = (tail + text).slice(-4000);
@@ -79,9 +86,9 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
       pass.failed += text.match(/^\(fail\)/gm)?.length ?? 0;
     }
   };
-  await Promise.all([follow(proc.stdout, process.stdout, false), follow(proc.stderr, process.stderr, true)]);
+  await Promise.all([follow(proc.stdout, false), follow(proc.stderr, true)]);
   const code = await proc.exited;
-  if (!live) process.stderr.write(heading + pass.output.join(''));
+  if (!live) await print(heading + pass.output.join(''));
   const count = (word: 'pass' | 'fail') =>
     Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
   return { engine: pass.engine, passed: count('pass'), failed: count('fail'), code };
@@ -105,10 +112,10 @@ else {
   outcomes = await Promise.all(passes.map((p) => run(p, false)));
   clearInterval(progress);
 }
-console.log('');
-for (const o of outcomes)
-  console.log(`${o.engine}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`);
+const lines = outcomes.map(
+  (o) => `${o.engine}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`,
+);
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(outcomes.some((o) => o.code !== 0) ? 1 : 0);
+await print(`\n${lines.join('\n')}\n${passed} passed, ${failed} failed\n`);
+process.exitCode = outcomes.some((o) => o.code !== 0) ? 1 : 0;
