@@ -2,7 +2,7 @@
 import type { CMS } from './cms.ts';
 import { DEFAULT_IDLE_TIMEOUT_SECONDS } from './http/long-requests.ts';
 import { flushRequestLog, type LogFormat } from './http/observe-request.ts';
-import { createRequestHandler } from './http/request-handler.ts';
+import { createRequestHandler, unexpectedErrorResponse } from './http/request-handler.ts';
 import { markServedOverHttps } from './http/secure-cookies.ts';
 import { startJobLoop } from './jobs/job-loop.ts';
 import { closeRealtime } from './realtime/hub.ts';
@@ -32,7 +32,7 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
     hostname: options.host ?? '127.0.0.1',
     ...(options.tls ? { tls: { cert: Bun.file(options.tls.cert), key: Bun.file(options.tls.key) } } : {}),
     fetch: (request, srv) => handle(request, srv),
-    error: () => new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 }),
+    error: unexpectedErrorResponse,
     // Bodies of any size reach the app: uploads are limited while they stream (413 in the contract's
     // shape, src/uploads/multipart.ts), JSON bodies by readJSON (src/http/body.ts).
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,

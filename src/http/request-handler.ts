@@ -17,6 +17,10 @@ export type Connection = Pick<Server<unknown>, 'requestIP' | 'timeout'>;
 
 export type RequestHandler = (request: Request, connection: Connection) => Promise<Response>;
 
+/** The answer when the handler itself throws: the error shape, and no details. */
+export const unexpectedErrorResponse = () =>
+  new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 });
+
 export function createRequestHandler(cms: CMS, options: { logFormat: LogFormat; idleTimeout: number }): RequestHandler {
   const app = createApp(cms);
   startupMark('app built');

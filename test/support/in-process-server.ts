@@ -7,7 +7,7 @@
 import type { CMS } from '../../src/cms.ts';
 import { DEFAULT_IDLE_TIMEOUT_SECONDS } from '../../src/http/long-requests.ts';
 import { flushRequestLog } from '../../src/http/observe-request.ts';
-import { createRequestHandler, type Connection } from '../../src/http/request-handler.ts';
+import { createRequestHandler, unexpectedErrorResponse, type Connection } from '../../src/http/request-handler.ts';
 import { closeRealtime } from '../../src/realtime/hub.ts';
 import type { RunningServer } from '../../src/server.ts';
 
@@ -46,8 +46,8 @@ export function serveInProcess(cms: CMS): InProcessServer {
       try {
         return await handle(request, loopback);
       } catch {
-        // What Bun.serve's error handler in src/server.ts answers.
-        return new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 });
+        // As Bun.serve's error handler in src/server.ts does.
+        return unexpectedErrorResponse();
       }
     },
     async stop() {
