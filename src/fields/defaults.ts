@@ -60,3 +60,15 @@ export function withDefaults(
   }
   return out;
 }
+
+/** A document never saved: every field with its default (nested ones included), else null, in field order. */
+export function documentOfDefaults(
+  fields: SanitizedField[],
+  args: { user: User | null; locale?: string },
+  storeLocale: string | null,
+): Doc {
+  const filled = withDefaults(fields, {}, args, storeLocale);
+  const doc: Doc = {};
+  for (const field of fields) doc[field.name] = filled[field.name] ?? null;
+  return doc;
+}

@@ -4,7 +4,7 @@
  * the writes and the drafts operations, so none of them imports another.
  */
 import { rowToDoc } from '../fields/row.ts';
-import { withDefaults } from '../fields/defaults.ts';
+import { documentOfDefaults } from '../fields/defaults.ts';
 import { selectRowById } from '../db/documents.ts';
 import { compileWhere, TRUSTED } from '../query/where.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -65,14 +65,7 @@ export async function loadGlobal(ctx: OperationContext, global: SanitizedGlobal)
     delete doc.id;
     return doc;
   }
-  const filled = withDefaults(
-    global.fields,
-    {},
-    { user: ctx.user },
-    ctx.cms.config.localization?.defaultLocale ?? null,
-  );
-  const doc: Record<string, unknown> = {};
-  for (const field of global.fields) doc[field.name] = filled[field.name] ?? null;
+  const doc = documentOfDefaults(global.fields, { user: ctx.user }, ctx.cms.config.localization?.defaultLocale ?? null);
   if (global.drafts) doc.status = 'draft';
   doc.createdAt = null;
   doc.updatedAt = null;

@@ -7,7 +7,7 @@ import { richTextFormatOf } from '../richtext/convert-values.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
-import { withDefaults } from '../fields/defaults.ts';
+import { documentOfDefaults } from '../fields/defaults.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { withPendingDraft, pendingDraft } from '../versions/drafts.ts';
 import { ownerOf, readLiveDoc } from '../versions/live-row.ts';
@@ -81,9 +81,7 @@ export async function readWithPreviewToken(
 
 function defaultsOf(ctx: OperationContext, collection: SanitizedCollection): Doc {
   const locale = singleLocaleOf(ctx);
-  const filled = withDefaults(collection.fields, {}, { user: ctx.user, locale }, locale ?? null);
-  const doc: Doc = { id: null };
-  for (const field of collection.fields) doc[field.name] = filled[field.name] ?? null;
+  const doc: Doc = { id: null, ...documentOfDefaults(collection.fields, { user: ctx.user, locale }, locale ?? null) };
   if (collection.drafts) doc.status = 'draft';
   doc.createdAt = null;
   doc.updatedAt = null;
