@@ -88,11 +88,9 @@ export async function keepDatabaseState(url: string): Promise<{ restore(): Promi
   const tables: string[] = (
     await sql.unsafe(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)
   ).map((r: { tablename: string }) => r.tablename);
-  const sequences: { name: string; last: string | null }[] = (
-    await sql.unsafe(
-      `SELECT sequencename AS name, last_value::text AS last FROM pg_sequences WHERE schemaname = current_schema()`,
-    )
-  ).map((r: { name: string; last: string | null }) => r);
+  const sequences: { name: string; last: string | null }[] = await sql.unsafe(
+    `SELECT sequencename AS name, last_value::text AS last FROM pg_sequences WHERE schemaname = current_schema()`,
+  );
   await sql.unsafe(
     [
       `CREATE SCHEMA ${SEED_SCHEMA}`,
