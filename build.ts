@@ -9,6 +9,8 @@
  *                 with the plugins in src/build/plugins.ts (drizzle-kit driver
  *                 stubs, sharp's native files, the admin's files)
  *   4. check      runs `dist/cms --version` once (the binary for this machine)
+ *   5. client     dist/cms-client-<version>.tgz, the HTTP client as an npm package
+ *                 (src/build/client-package.ts)
  *
  * Flags: --all, --target NAME (one of the five, written to dist/cms-NAME),
  *        --outfile FILE (default dist/cms), --entry FILE (default src/cli/main.ts),
@@ -21,6 +23,7 @@ import { createReadStream, existsSync, mkdirSync, renameSync, rmSync, statSync, 
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { buildAdmin } from './admin/build.ts';
 import { generateEmbedded } from './scripts/generate-embedded.ts';
+import { writeClientPackage } from './src/build/client-package.ts';
 import { cmsBuildPlugins } from './src/build/plugins.ts';
 import { BUILD_TARGETS, hostTarget, type BuildTarget } from './src/build/targets.ts';
 
@@ -178,6 +181,10 @@ export async function build(argv: string[] = []): Promise<void> {
       throw new Error(`${relative(ROOT, runnable.outfile)} --version failed (exit ${proc.exitCode}): ${text}`);
     console.log(`check      --version → ${text.split('\n')[0]}  (${Math.round(performance.now() - t)} ms)`);
   }
+
+  // 5. the HTTP client as a package of its own, for sites that install it with npm.
+  const client = await writeClientPackage(ROOT, join(ROOT, 'dist'));
+  console.log(`client     ${relative(ROOT, client.file)} ${(client.bytes / 1024).toFixed(1)} KiB`);
 
   const total = outputs.reduce((s, o) => s + o.bytes, 0);
   const names = outputs.map((o) => relative(ROOT, o.outfile)).join(', ');

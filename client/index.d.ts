@@ -41,8 +41,11 @@ export type WhereCondition = {
   contains?: string;
   exists?: boolean;
 };
-/** `where` on the entity's paths (`seo.title` included; `category.name` through a relationship is also accepted by the server). */
-export type TypedWhere<P extends string> = { [K in P]?: WhereCondition } & {
+/**
+ * `where` on the entity's paths (`seo.title` included), and on paths through a relationship
+ * (`category.name`, `post.category.title`): the first part is checked, the rest is the server's to check.
+ */
+export type TypedWhere<P extends string> = { [K in P | `${P}.${string}`]?: WhereCondition } & {
   and?: TypedWhere<P>[];
   or?: TypedWhere<P>[];
 };
@@ -50,6 +53,10 @@ type Sort<P extends string> = P | `-${P}`;
 type Shape<E extends EntityTypes> = {
   select?: { [K in keyof E['doc']]?: unknown };
   populate?: Record<string, unknown>;
+  /** Every rich text value as a string in this format instead of its JSON. */
+  richText?: 'html' | 'markdown' | 'text';
+  /** `false` skips join fields; per join field `{ limit, page, sort, where }`. */
+  joins?: false | Record<string, { limit?: number; page?: number; sort?: string; where?: Record<string, unknown> }>;
 };
 
 type Collection<T extends CMSTypesShape, S extends CollectionSlug<T>> = T['collections'][S];

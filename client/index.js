@@ -25,7 +25,20 @@ function appendQuery(params, name, value) {
   else params.append(name, String(value));
 }
 
-const QUERY_KEYS = ['where', 'sort', 'limit', 'page', 'depth', 'draft', 'select', 'populate', 'pagination', 'locale'];
+const QUERY_KEYS = [
+  'where',
+  'sort',
+  'limit',
+  'page',
+  'depth',
+  'draft',
+  'select',
+  'populate',
+  'pagination',
+  'locale',
+  'richText',
+  'joins',
+];
 
 function queryOf(args) {
   const params = new URLSearchParams();
@@ -111,7 +124,7 @@ export function createClient(options) {
     findGlobal: (args) =>
       call(
         'GET',
-        `/globals/${slug(args.slug)}${queryOf({ depth: args.depth, draft: args.draft, locale: args.locale, fallbackLocale: args.fallbackLocale, select: args.select, populate: args.populate })}`,
+        `/globals/${slug(args.slug)}${queryOf({ depth: args.depth, draft: args.draft, locale: args.locale, fallbackLocale: args.fallbackLocale, select: args.select, populate: args.populate, richText: args.richText })}`,
       ),
     updateGlobal: async (args) =>
       (

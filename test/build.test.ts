@@ -427,8 +427,9 @@ describe('bun run build → dist/cms', () => {
   }, BUILD_TIMEOUT);
 
   test('build prints one line per step and the size', () => {
-    for (const step of ['admin', 'embedded', 'compile', 'check', 'done'])
+    for (const step of ['admin', 'embedded', 'compile', 'check', 'client', 'done'])
       expect(buildOutput).toMatch(new RegExp(`^${step} `, 'm'));
+    expect(buildOutput).toMatch(/^client +dist\/cms-client-\d+\.\d+\.\d+\.tgz /m);
     expect(buildOutput).toMatch(/dist\/cms, \d+(\.\d+)? MB/);
   });
 

@@ -10,13 +10,16 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
 import { ROOT } from './support/consumer-project.ts';
+import { writeClientPackage } from '../src/build/client-package.ts';
 
 const SCRIPT = `
 import { createClient, CMSClientError } from 'cms/client';
 const cms = createClient({ url: process.env.CMS_API, key: process.env.CMS_KEY });
 const out = {};
 const a = await cms.create({ collection: 'posts', data: { title: 'From Node', views: 1, seo: { title: 'S' } } });
-const b = await cms.create({ collection: 'posts', data: { title: 'Second', views: 5 } });
+const b = await cms.create({ collection: 'posts', data: { title: 'Second', views: 5, body: 'Some **bold** words' } });
+out.html = (await cms.findByID({ collection: 'posts', id: b.id, richText: 'html' })).body;
+out.markdown = (await cms.find({ collection: 'posts', where: { id: { equals: b.id } }, richText: 'markdown' })).docs[0].body;
 out.created = [a.title, b.title];
 const page = await cms.find({ collection: 'posts', where: { or: [{ views: { gt: 2 } }, { 'seo.title': { equals: 'S' } }] }, sort: 'title', select: { title: true }, limit: 10 });
 out.found = page.docs.map((d) => d.title);
@@ -54,6 +57,7 @@ beforeAll(async () => {
         fields: [
           { name: 'title', type: 'text' },
           { name: 'views', type: 'number' },
+          { name: 'body', type: 'richText' },
           { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }] },
         ],
       },
@@ -77,13 +81,14 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('node loads cms/client through the package exports and every method works', async () => {
+/** Runs a script with the real `node` in `cwd` against the test server; its stdout parsed as JSON. */
+async function runUnderNode(cwd: string, script: string): Promise<unknown> {
   const node = Bun.which('node');
   if (!node) throw new Error('node is not on this machine: the client must be tested under Node');
-  fs.writeFileSync(path.join(dir, 'build.mjs'), SCRIPT);
+  fs.writeFileSync(path.join(cwd, 'build.mjs'), script);
   // Asynchronously: the server answers from this process.
   const child = Bun.spawn([node, 'build.mjs'], {
-    cwd: dir,
+    cwd,
     stdout: 'pipe',
     stderr: 'pipe',
     env: { ...process.env, CMS_API: t.api, CMS_KEY: key },
@@ -94,8 +99,14 @@ test('node loads cms/client through the package exports and every method works',
     child.exited,
   ]);
   expect(err).toBe('');
-  expect(JSON.parse(out)).toEqual({
+  return JSON.parse(out);
+}
+
+test('node loads cms/client through the package exports and every method works', async () => {
+  expect(await runUnderNode(dir, SCRIPT)).toEqual({
     created: ['From Node', 'Second'],
+    html: '<div class="payload-richtext"><p>Some <strong>bold</strong> words</p></div>',
+    markdown: 'Some **bold** words',
     found: ['From Node', 'Second'],
     selected: ['id', 'title'],
     byID: 1,
@@ -108,6 +119,41 @@ test('node loads cms/client through the package exports and every method works',
     missing: 404,
     anonymous: 401,
   });
+});
+
+test('the client package from the build installs with npm and works under node', async () => {
+  const npm = Bun.which('npm');
+  if (!npm) throw new Error('npm is not on this machine: the client package must be installed with it');
+  const out = tempDir('cms-client-package-');
+  const site = tempDir('cms-client-site-');
+  try {
+    const { file, bytes } = await writeClientPackage(ROOT, out);
+    expect(path.basename(file)).toMatch(/^cms-client-\d+\.\d+\.\d+\.tgz$/);
+    expect(bytes).toBeLessThan(20_000);
+    fs.writeFileSync(path.join(site, 'package.json'), '{ "name": "site", "private": true, "type": "module" }\n');
+    const install = Bun.spawnSync([npm, 'install', '--offline', '--no-audit', '--no-fund', file], {
+      cwd: site,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    expect({ code: install.exitCode, err: install.exitCode ? install.stderr.toString() : '' }).toEqual({
+      code: 0,
+      err: '',
+    });
+    expect(fs.readdirSync(path.join(site, 'node_modules/cms')).sort()).toEqual(['README.md', 'client', 'package.json']);
+    const script = `
+import { createClient } from 'cms/client';
+const cms = createClient({ url: process.env.CMS_API, key: process.env.CMS_KEY });
+const made = await cms.create({ collection: 'posts', data: { title: 'Packaged', body: 'Plain *words*' } });
+const read = await cms.findByID({ collection: 'posts', id: made.id, richText: 'text' });
+await cms.delete({ collection: 'posts', id: made.id });
+console.log(JSON.stringify({ title: read.title, body: read.body }));
+`;
+    expect(await runUnderNode(site, script)).toEqual({ title: 'Packaged', body: 'Plain words' });
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+    fs.rmSync(site, { recursive: true, force: true });
+  }
 });
 
 test('a browser bundle of cms/client holds no drizzle-kit, no bun: module and no server code', async () => {

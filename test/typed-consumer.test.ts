@@ -43,6 +43,8 @@ describe('cms generate:types', () => {
     expect(errors.get('bad-client.ts')!.join('\n')).toContain(
       `Type '"newz"' is not assignable to type '"blog" | "news"`,
     );
+    expect(errors.get('bad-client.ts')!.join('\n')).toContain(`'categry.name'`);
+    expect(errors.get('bad-client.ts')!.join('\n')).toContain(`'"pdf"' is not assignable`);
     expect(errors.get('bad-slug.ts')!.join('\n')).toContain(`Type '"postz"' is not assignable`);
     expect(errors.get('bad-field.ts')!.join('\n')).toContain(`'titel' does not exist in type 'PostData'`);
     expect(errors.get('bad-field.ts')!.join('\n')).toContain(`Property 'banner' does not exist`);
