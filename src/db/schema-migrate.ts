@@ -14,6 +14,7 @@ import { configTables, type TableModel } from './table-model.ts';
 import type { PendingChange, Snapshot } from './schema-change.ts';
 import type { Store } from './store.ts';
 import { ConfigError } from '../errors.ts';
+import { migrationStatements, STATEMENT_BREAKPOINT } from './migration-statements.ts';
 
 export type MigrationFile = { name: string; file: string; snapshotFile: string };
 export type { PendingChange } from './schema-change.ts';
@@ -76,7 +77,7 @@ export function writeMigrationFile(
   const safeName = name.replace(/[^\w-]+/g, '_').slice(0, 60) || 'migration';
   const base = `${String(number).padStart(4, '0')}_${safeName}`;
   const body = [...header.map((l) => `-- ${l}`), ...change.statements.map((s) => s.trim().replace(/;?$/, ';'))].join(
-    '\n--> statement-breakpoint\n',
+    `\n${STATEMENT_BREAKPOINT}\n`,
   );
   const file = path.join(dir, `${base}.sql`);
   const snapshotFile = path.join(dir, 'meta', `${base.slice(0, 4)}_snapshot.json`);
@@ -103,17 +104,7 @@ export async function applyMigrationFiles(
   for (const migration of files) {
     if (done.has(migration.name)) continue;
     onProgress?.(migration.name);
-    const statements = fs
-      .readFileSync(migration.file, 'utf8')
-      .split('--> statement-breakpoint')
-      .map((s) =>
-        s
-          .split('\n')
-          .filter((l) => !l.trim().startsWith('--'))
-          .join('\n')
-          .trim(),
-      )
-      .filter(Boolean);
+    const statements = migrationStatements(fs.readFileSync(migration.file, 'utf8'));
     const appliedNow = await store.transaction(async (tx) => {
       // Another process may have applied it since the list was read (SQLite has no lock across processes
       // before this transaction; PostgreSQL's advisory lock makes this a formality).

@@ -9,6 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { ReservedSQL, SQL } from 'bun';
 import { generatedSystemMigrations } from './system-migrations.generated.ts';
+import { migrationStatements } from '../migration-statements.ts';
 
 /** One SQL file: statements separated by drizzle-kit's `--> statement-breakpoint`. */
 export type MigrationSource = { name: string; sql: string };
@@ -109,7 +110,7 @@ async function applyPending(
     onProgress?.(migration.name);
     await conn.unsafe('BEGIN');
     try {
-      for (const statement of statements(migration.sql)) await conn.unsafe(statement);
+      for (const statement of migrationStatements(migration.sql)) await conn.unsafe(statement);
       if (withHash) {
         await conn.unsafe(`INSERT INTO "${table}" ("name", "hash", "appliedAt") VALUES ($1, $2, $3)`, [
           migration.name,
@@ -127,20 +128,6 @@ async function applyPending(
     applied.push(migration.name);
   }
   return applied;
-}
-
-/** A file's statements, without comment-only lines (a file may start with `-- generated …` lines). */
-export function statements(text: string): string[] {
-  return text
-    .split('--> statement-breakpoint')
-    .map((s) =>
-      s
-        .split('\n')
-        .filter((l) => !l.trim().startsWith('--'))
-        .join('\n')
-        .trim(),
-    )
-    .filter(Boolean);
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
