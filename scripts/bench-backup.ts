@@ -4,7 +4,7 @@
  * the write latency during the backup against the same writers without one. The server runs in its own
  * process (`cms serve`); the backup is `POST /backups`, so it shares that process with the writes.
  *
- *   bun scripts/bench-backup.ts                              # the issue's size: 100 MB database, 1 GB uploads
+ *   bun scripts/bench-backup.ts                              # the full size: 100 MB database, 1 GB uploads
  *   bun scripts/bench-backup.ts --db-mb 20 --uploads-mb 200  # a small run
  */
 import { randomBytes } from 'node:crypto';

@@ -5,7 +5,7 @@
  * Documents are written straight into the table (the fill is not what is measured); images go through the
  * upload operation so that they have real sizes and stored names.
  *
- *   bun scripts/bench-export.ts                          # the issue's size: 10,000 documents, 1,000 images
+ *   bun scripts/bench-export.ts                          # the full size: 10,000 documents, 1,000 images
  *   bun scripts/bench-export.ts --docs 2000 --images 200 # a small run
  */
 import fs from 'node:fs';

@@ -10,7 +10,16 @@ import { join, relative } from 'node:path';
 const root = join(import.meta.dir, '..');
 // Written in pieces so that this file does not match itself.
 const forbidden = new RegExp(
-  ['CON' + 'TRACT', 'SP' + 'EC\\b', 'STACK' + '-FACTS', '[Ii]ss' + 'ue [0-9]+', '\u00a7'].join('|'),
+  [
+    'CON' + 'TRACT',
+    'SP' + 'EC\\b',
+    'STACK' + '-FACTS',
+    '[Ii]ss' + 'ue [0-9]+',
+    '\u00a7',
+    // Words that point at a task description a reader does not have.
+    '[Tt]he bri' + 'ef\\b',
+    '[Tt]he iss' + "ue(?:'s|\\b)",
+  ].join('|'),
 );
 const roots = ['src', 'test', 'admin', 'scripts', 'docs', 'README.md', 'CONTRIBUTING.md'];
 const skipped = new Set(['node_modules', 'dist', 'test-artifacts']);
