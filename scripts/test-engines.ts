@@ -32,6 +32,7 @@ const ONCE = [
   'test/store.test.ts',
   'test/typed-consumer.test.ts',
   'test/system-schemas.test.ts',
+  'test/readme-index.test.ts',
   'test/dialect-conformance.test.ts',
   // `cms` processes started on a folder of their own, which always hold a SQLite file.
   'test/config-and-migrations.test.ts',
