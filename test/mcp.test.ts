@@ -370,3 +370,109 @@ describe('MCP request bound', () => {
     await other.close();
   });
 });
+
+describe('MCP publish gate: the trash, upload status and accounts', () => {
+  let t: TestServer;
+  let admin: Session;
+  let writer: Client; // an editor's key without mcp:publish
+  let publisher: Client;
+  let star: Client; // an admin's `*` key, which does not carry mcp:publish
+  let starKey: { id: number; scopes: string[] };
+  const gated = (res: Result) => {
+    expect(res.isError).toBe(true);
+    expect(res.content[0].text).toContain('mcp:publish');
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      collections: [
+        {
+          slug: 'pages',
+          drafts: true,
+          trash: true,
+          access: { read: () => true },
+          fields: [{ name: 'title', type: 'text' }],
+        },
+        { slug: 'media', upload: true, drafts: true, access: { read: () => true }, fields: [] },
+      ],
+      mcp: { requestsPerMinute: 1000 },
+    });
+    admin = await t.user('admin');
+    const editor = await t.user('editor');
+    const key = async (user: Session, scopes: string[]) => {
+      const res = await t.request('POST', '/api-keys', {
+        token: admin.token,
+        body: { name: scopes.join(' '), user: user.user.id, scopes },
+      });
+      expect(res.status).toBe(201);
+      return res.body.doc;
+    };
+    writer = await connect(t, (await key(editor, ['pages:*', 'media:*'])).key);
+    publisher = await connect(t, (await key(editor, ['pages:*', 'mcp:publish'])).key);
+    const made = await key(admin, ['*']);
+    starKey = { id: made.id, scopes: made.scopes };
+    star = await connect(t, made.key);
+  });
+  afterAll(async () => {
+    for (const client of [writer, publisher, star]) await client?.close();
+    await t?.stop();
+  });
+
+  test('moving a live document into the trash, or out of it, needs mcp:publish', async () => {
+    const live = await t.request('POST', '/pages', { token: admin.token, body: { title: 'Live', status: 'published' } });
+    const id = live.body.doc.id;
+    gated(await call(writer, 'update', { collection: 'pages', id, data: { deletedAt: new Date().toISOString() } }));
+    expect((await t.request('GET', `/pages/${id}`)).status).toBe(200);
+    const trashed = await call(publisher, 'update', {
+      collection: 'pages',
+      id,
+      data: { deletedAt: new Date().toISOString() },
+    });
+    expect(trashed.isError).toBeFalsy();
+    expect((await t.request('GET', `/pages/${id}`)).status).toBe(404);
+    gated(await call(writer, 'update', { collection: 'pages', id, data: { deletedAt: null } }));
+    expect((await t.request('GET', `/pages/${id}`)).status).toBe(404);
+    expect((await call(publisher, 'update', { collection: 'pages', id, data: { deletedAt: null } })).isError).toBeFalsy();
+    expect((await t.request('GET', `/pages/${id}`)).body).toMatchObject({ title: 'Live', status: 'published' });
+  });
+
+  test('upload fields cannot set a status', async () => {
+    for (const fields of [{ _status: 'published' }, { status: 'published' }]) {
+      const res = await call(writer, 'upload', { filename: 'dot.png', data: PNG, fields });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent.doc.status).toBe('draft');
+      const read = await t.request('GET', `/media/${res.structuredContent.doc.id}`);
+      expect(read.body.status).toBe('draft');
+    }
+  });
+
+  test('no writes to users or api-keys, even with an admin `*` key', async () => {
+    const adminId = admin.user.id;
+    const refused = [
+      await call(star, 'update', { collection: 'api-keys', id: starKey.id, data: { scopes: ['*', 'mcp:publish'] } }),
+      await call(star, 'create', {
+        collection: 'api-keys',
+        data: { name: 'minted', user: adminId, scopes: ['*', 'mcp:publish'] },
+      }),
+      await call(star, 'create', {
+        collection: 'users',
+        data: { email: 'second@example.com', password: 'correct horse', role: 'admin' },
+      }),
+      await call(star, 'update', { collection: 'users', id: adminId, data: { name: 'Renamed' } }),
+      await call(star, 'delete', { collection: 'api-keys', id: starKey.id }),
+    ];
+    for (const res of refused) expect(res).toMatchObject({ isError: true, structuredContent: { status: 403 } });
+    const keys = await t.request('GET', '/api-keys', { token: admin.token });
+    expect(keys.body.docs.map((k: any) => k.name).sort()).toEqual(['*', 'pages:* mcp:publish', 'pages:* media:*']);
+    expect(keys.body.docs.find((k: any) => k.id === starKey.id).scopes).toEqual(starKey.scopes);
+    expect((await t.request('GET', '/users', { token: admin.token })).body.totalDocs).toBe(2);
+    // Not offered either: the write tools' collection enums leave them out, and describe says no.
+    const { tools } = await star.listTools();
+    for (const name of ['create', 'update', 'delete', 'publish'])
+      expect((tools.find((x) => x.name === name)!.inputSchema as any).properties.collection.enum).not.toContain(
+        'api-keys',
+      );
+    const described = (await call(star, 'describe')).structuredContent.collections;
+    expect(described.find((c: any) => c.slug === 'users').youMay).toMatchObject({ create: false, update: false });
+  });
+});

@@ -126,10 +126,5 @@ export function dataSchema(config: SanitizedConfig, entity: Entity, operation: '
   const fields = isUploadCollection(entity)
     ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name))
     : entity.fields;
-  const extra =
-    entity.kind === 'collection' && entity.builtIn === 'users'
-      ? { password: { type: 'string', description: 'At least 8 characters; leave out to send an invitation.' } }
-      : {};
-  const schema = objectSchema(fields, operation === 'create', locales);
-  return { title: entity.slug, ...schema, properties: { ...(schema.properties as JSONSchema), ...extra } };
+  return { title: entity.slug, ...objectSchema(fields, operation === 'create', locales) };
 }

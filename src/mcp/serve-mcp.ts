@@ -12,7 +12,7 @@ import { APIError } from '../errors.ts';
 import type { OperationContext } from '../operations/context.ts';
 import { toolDefinitions } from './tool-schemas.ts';
 import { TOOLS_BY_NAME } from './tools.ts';
-import { mayPublish, PUBLISH_SCOPE } from './publish-right.ts';
+import { mayPublish, needsPublishRight } from './publish-right.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Base64 grows a file by a third; the JSON-RPC envelope and other arguments need a little more. */
@@ -49,12 +49,7 @@ async function callTool(ctx: OperationContext, name: string, args: Record<string
   const tool = TOOLS_BY_NAME.get(name);
   try {
     if (!tool) throw new APIError(400, `There is no tool "${name}".`, 'name');
-    if (tool.publishes && !mayPublish(ctx)) {
-      throw new APIError(
-        403,
-        `"${name}" needs the ${PUBLISH_SCOPE} scope on the API key (or an admin session). Ask an editor to do it, or to grant that scope.`,
-      );
-    }
+    if (tool.publishes && !mayPublish(ctx)) throw needsPublishRight(`"${name}"`);
     const result = await tool.run(ctx, args);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
