@@ -369,6 +369,54 @@ describe('MCP request bound', () => {
     await client.close();
     await other.close();
   });
+
+  test('every message of a JSON-RPC batch counts against the bound', async () => {
+    const admin = await t.user('admin');
+    const key = (
+      await t.request('POST', '/api-keys', {
+        token: admin.token,
+        body: { name: 'batcher', user: admin.user.id, scopes: ['*'] },
+      })
+    ).body.doc.key;
+    const batch = (n: number, headers: Record<string, string> = {}) =>
+      fetch(`${t.api}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(
+          Array.from({ length: n }, (_, i) => ({
+            jsonrpc: '2.0',
+            id: i + 1,
+            method: 'tools/call',
+            params: { name: 'create', arguments: { collection: 'notes', data: { body: `note ${i}` } } },
+          })),
+        ),
+      });
+    const notes = async () => (await t.request('GET', '/notes', { token: admin.token })).body.totalDocs;
+    const before = await notes();
+    // One request of 100 calls is 100 messages: past the bound of 4, nothing runs.
+    const flood = await batch(100);
+    expect(flood.status).toBe(429);
+    expect(Number(flood.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await notes()).toBe(before);
+    // Three fit; then two more would pass the bound of four, so the whole batch is refused.
+    const three = await batch(3);
+    expect(three.status).toBe(200);
+    expect((await three.json()).length).toBe(3);
+    expect(await notes()).toBe(before + 3);
+    expect((await batch(2)).status).toBe(429);
+    expect(await notes()).toBe(before + 3);
+    // Protocol versions from 2025-06-18 on have no batches at all.
+    t.clock.advance(61_000);
+    const refused = await batch(2, { 'mcp-protocol-version': '2025-06-18' });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.code).toBe(-32600);
+    expect(await notes()).toBe(before + 3);
+  });
 });
 
 describe('MCP publish gate: the trash, upload status and accounts', () => {
