@@ -467,7 +467,10 @@ describe('MCP publish gate: the trash, upload status and accounts', () => {
   });
 
   test('moving a live document into the trash, or out of it, needs mcp:publish', async () => {
-    const live = await t.request('POST', '/pages', { token: admin.token, body: { title: 'Live', status: 'published' } });
+    const live = await t.request('POST', '/pages', {
+      token: admin.token,
+      body: { title: 'Live', status: 'published' },
+    });
     const id = live.body.doc.id;
     gated(await call(writer, 'update', { collection: 'pages', id, data: { deletedAt: new Date().toISOString() } }));
     expect((await t.request('GET', `/pages/${id}`)).status).toBe(200);
@@ -480,7 +483,9 @@ describe('MCP publish gate: the trash, upload status and accounts', () => {
     expect((await t.request('GET', `/pages/${id}`)).status).toBe(404);
     gated(await call(writer, 'update', { collection: 'pages', id, data: { deletedAt: null } }));
     expect((await t.request('GET', `/pages/${id}`)).status).toBe(404);
-    expect((await call(publisher, 'update', { collection: 'pages', id, data: { deletedAt: null } })).isError).toBeFalsy();
+    expect(
+      (await call(publisher, 'update', { collection: 'pages', id, data: { deletedAt: null } })).isError,
+    ).toBeFalsy();
     expect((await t.request('GET', `/pages/${id}`)).body).toMatchObject({ title: 'Live', status: 'published' });
   });
 
@@ -522,5 +527,126 @@ describe('MCP publish gate: the trash, upload status and accounts', () => {
       );
     const described = (await call(star, 'describe')).structuredContent.collections;
     expect(described.find((c: any) => c.slug === 'users').youMay).toMatchObject({ create: false, update: false });
+  });
+});
+
+/**
+ * What function-calling formats and the MCP Inspector's lint reject in a tool's input schema: `type` as a
+ * list (`['string', 'null']`) or an unknown name, an array without `items`, `required` naming a property
+ * that is not there, an empty `enum`, and OpenAPI's `nullable`. Returns each problem with its path.
+ */
+function lintSchema(schema: unknown, path: string, problems: string[] = []): string[] {
+  if (Array.isArray(schema)) schema.forEach((s, i) => lintSchema(s, `${path}.${i}`, problems));
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return problems;
+  const node = schema as Record<string, any>;
+  if ('type' in node && !['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'].includes(node.type))
+    problems.push(`${path}.type: ${JSON.stringify(node.type)}`);
+  if (node.type === 'array' && node.items === undefined) problems.push(`${path}: an array without items`);
+  if (Array.isArray(node.required))
+    for (const name of node.required)
+      if (!node.properties || !(name in node.properties)) problems.push(`${path}.required: ${name} is not a property`);
+  if ('enum' in node && (!Array.isArray(node.enum) || node.enum.length === 0)) problems.push(`${path}.enum: empty`);
+  if ('nullable' in node) problems.push(`${path}.nullable`);
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties')
+      for (const [name, p] of Object.entries(value as object)) lintSchema(p, `${path}.properties.${name}`, problems);
+    else if (key !== 'enum' && key !== 'const' && key !== 'required') lintSchema(value, `${path}.${key}`, problems);
+  }
+  return problems;
+}
+
+describe('MCP tool schemas', () => {
+  let t: TestServer;
+  let client: Client;
+  beforeAll(async () => {
+    t = await startTestServer({
+      localization: { locales: ['en', 'de'], defaultLocale: 'en' },
+      collections: [
+        {
+          slug: 'pages',
+          drafts: true,
+          access: { read: () => true },
+          fields: [
+            { name: 'title', type: 'text', required: true, localized: true },
+            { name: 'body', type: 'richText', localized: true },
+            { name: 'summary', type: 'textarea' },
+            { name: 'notes', type: 'markdown' },
+            { name: 'contact', type: 'email' },
+            { name: 'rank', type: 'number', min: 0 },
+            { name: 'featured', type: 'checkbox' },
+            { name: 'at', type: 'date' },
+            { name: 'kind', type: 'radio', options: ['a', 'b'] },
+            { name: 'tags', type: 'select', hasMany: true, options: ['x', 'y'] },
+            { name: 'snippet', type: 'code' },
+            { name: 'where', type: 'point' },
+            { name: 'extra', type: 'json' },
+            { name: 'parent', type: 'relationship', relationTo: 'pages' },
+            { name: 'link', type: 'relationship', relationTo: ['pages', 'posts'] },
+            { name: 'related', type: 'relationship', relationTo: ['pages', 'posts'], hasMany: true },
+            { name: 'image', type: 'upload', relationTo: 'media' },
+            { name: 'meta', type: 'group', fields: [{ name: 'description', type: 'richText' }] },
+            { name: 'rows', type: 'array', fields: [{ name: 'label', type: 'text', required: true }] },
+            {
+              name: 'layout',
+              type: 'blocks',
+              blocks: [{ slug: 'cta', fields: [{ name: 'text', type: 'richText', required: true }] }],
+            },
+            { type: 'tabs', tabs: [{ label: 'SEO', name: 'seo', fields: [{ name: 'keywords', type: 'text' }] }] },
+            { type: 'row', fields: [{ name: 'left', type: 'text' }] },
+            { name: 'children', type: 'join', collection: 'pages', on: 'parent' },
+          ],
+        },
+        { slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] },
+      ],
+      globals: [{ slug: 'settings', fields: [{ name: 'footer', type: 'richText' }] }],
+      mcp: { requestsPerMinute: 1000 },
+    });
+    const admin = await t.user('admin');
+    const key = await t.request('POST', '/api-keys', {
+      token: admin.token,
+      body: { name: 'lint', user: admin.user.id, scopes: ['*'] },
+    });
+    client = await connect(t, key.body.doc.key);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await t?.stop();
+  });
+
+  test('every tool input schema lints clean: no type lists, arrays with items, required among properties', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(14);
+    const problems = tools.flatMap((tool) => lintSchema(tool.inputSchema, tool.name));
+    expect(problems).toEqual([]);
+  });
+
+  test('each field type has its own schema; a polymorphic relationship takes { relationTo, value }', async () => {
+    const { tools } = await client.listTools();
+    const create = tools.find((x) => x.name === 'create')!.inputSchema as any;
+    const pages = create.properties.data.anyOf.find((s: any) => s.title === 'pages').properties;
+    const { link, related, parent, children, seo, left, rank } = pages;
+    expect(link.type).toBe('object');
+    expect(link.properties.relationTo.enum).toEqual(['pages', 'posts']);
+    expect(link.required).toEqual(['relationTo', 'value']);
+    expect(related.items.properties.value.type).toBe('integer');
+    expect(parent.type).toBe('integer');
+    expect(children).toBeUndefined(); // a join is read-only
+    expect(seo.properties.keywords.type).toBe('string');
+    expect(left.type).toBe('string');
+    expect(rank.minimum).toBe(0);
+    // Only the text fields say "Text."; every other type describes itself.
+    const described = Object.entries(pages).filter(([, s]: [string, any]) => /(^|\. )Text\./.test(s.description));
+    expect(described.map(([name]) => name).sort()).toEqual(['left', 'title']);
+    const post = await call(client, 'create', { collection: 'posts', data: { title: 'Target' } });
+    const made = await call(client, 'create', {
+      collection: 'pages',
+      data: {
+        title: 'Linked',
+        link: { relationTo: 'posts', value: post.structuredContent.doc.id },
+        related: [{ relationTo: 'posts', value: post.structuredContent.doc.id }],
+      },
+    });
+    expect(made.isError).toBeFalsy();
+    expect(made.structuredContent.doc.link).toEqual({ relationTo: 'posts', value: post.structuredContent.doc.id });
   });
 });
