@@ -128,7 +128,10 @@ function build(config: SanitizedConfig): ToolDefinition[] {
       name: 'create',
       description:
         'Creates a document. On drafts collections it is saved as a draft that nobody sees until someone publishes it. Answers { doc, message }.',
-      inputSchema: object({ collection: writableCollection, data: dataOf('create'), ...locale }, ['collection', 'data']),
+      inputSchema: object({ collection: writableCollection, data: dataOf('create'), ...locale }, [
+        'collection',
+        'data',
+      ]),
     },
     {
       name: 'update',

@@ -48,7 +48,11 @@ const collectionOf = (ctx: OperationContext, args: Args) => getCollection(ctx.cm
 function writableCollectionOf(ctx: OperationContext, slug: string): SanitizedCollection {
   const collection = getCollection(ctx.cms, slug);
   if (!mayWriteOverMCP(collection))
-    throw new APIError(403, `MCP does not write ${collection.slug}; use the admin for accounts and API keys.`, 'collection');
+    throw new APIError(
+      403,
+      `MCP does not write ${collection.slug}; use the admin for accounts and API keys.`,
+      'collection',
+    );
   return collection;
 }
 const depthOf = (args: Args) => Math.min(optionalInteger(args, 'depth') ?? 0, 3);
