@@ -2,14 +2,7 @@
 import type { SanitizedConfig } from '../config/types.ts';
 import { listOf, ref } from './components.ts';
 import { json, operation, parameter, type Paths } from './operation.ts';
-
-const query = (name: string, schema: Record<string, unknown>, description: string) => ({
-  name,
-  in: 'query',
-  required: false,
-  schema,
-  description,
-});
+import { query } from './operations-paths.ts';
 
 export function sitePaths(config: SanitizedConfig): Paths {
   const paths: Paths = {
