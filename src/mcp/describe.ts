@@ -62,7 +62,8 @@ export async function describeSite(ctx: OperationContext): Promise<Record<string
     globals: await Promise.all(config.globals.map((g) => describeEntity(ctx, g))),
     notes: [
       'Drafts collections: create and update save drafts; publish makes the latest draft live.',
-      'Relationship and upload fields take document ids; upload a file with the upload tool first.',
+      'Relationship and upload fields take document ids ({ relationTo, value } where a field relates to several collections); upload a file with the upload tool first.',
+      'Users and API keys are read-only here: accounts and keys are managed in the admin.',
     ],
   };
 }

@@ -9,8 +9,11 @@ import type { CMS } from '../cms.ts';
 const WINDOW_MS = 60_000;
 const windows = new WeakMap<CMS, Map<string, number[]>>();
 
-/** Seconds to wait before `count` more messages are allowed, or 0 when they are allowed (and counted). */
-export function takeMessages(cms: CMS, caller: string, limit: number, count: number): number {
+/**
+ * Seconds to wait before `count` more messages are allowed, or 0 when they are allowed (and then counted,
+ * unless `record` is false: a look before reading the body, so a caller already at the bound costs nothing).
+ */
+export function takeMessages(cms: CMS, caller: string, limit: number, count: number, record = true): number {
   let callers = windows.get(cms);
   if (!callers) windows.set(cms, (callers = new Map()));
   const now = cms.clock.now();
@@ -23,7 +26,7 @@ export function takeMessages(cms: CMS, caller: string, limit: number, count: num
     const freed = recent[Math.min(recent.length - 1, Math.max(0, recent.length + count - limit - 1))];
     return Math.max(1, Math.ceil(((freed ?? now) + WINDOW_MS - now) / 1000));
   }
-  for (let i = 0; i < count; i++) recent.push(now);
+  if (record) for (let i = 0; i < count; i++) recent.push(now);
   callers.set(caller, recent);
   return 0;
 }

@@ -24,14 +24,18 @@ export function mcpRoutes(cms: CMS) {
             throw unauthorized('Send an API key (or a session token) as Authorization: Bearer <key>.');
           }
           const caller = credentials.apiKey !== undefined ? `key:${credentials.apiKey}` : `user:${credentials.user.id}`;
+          const refuseAfter = (wait: number) => {
+            if (wait)
+              throw new APIError(429, 'Too many requests for this key; try again later.', undefined, {
+                headers: { 'retry-after': String(wait) },
+              });
+          };
+          // A caller with no room left is refused before its body is read; then every message counts.
+          refuseAfter(takeMessages(cms, caller, bound.requestsPerMinute, 1, false));
           const text = await readText(request, bodyLimit(cms.config.upload.maxFileSize));
           const body = parseMessages(text, request);
           if (body instanceof Response) return body;
-          const wait = takeMessages(cms, caller, bound.requestsPerMinute, body.count);
-          if (wait)
-            throw new APIError(429, 'Too many requests for this key; try again later.', undefined, {
-              headers: { 'retry-after': String(wait) },
-            });
+          refuseAfter(takeMessages(cms, caller, bound.requestsPerMinute, body.count));
           return serveMCP(requestContext(cms, request, credentials, { via: 'mcp' }), request, body.messages);
         },
       },
