@@ -649,3 +649,111 @@ describe('audit: false', () => {
     expect((await t.request('GET', '/audit-log', { token: admin.token })).status).toBe(404);
   });
 });
+
+describe('audit log: hidden fields at every depth', () => {
+  const SECRETS = ['ROW-SECRET', 'BLOCK-SECRET', 'RICH-SECRET', 'GROUP-SECRET', 'LOCALE-SECRET'];
+  const hidden = { name: 'secret', type: 'text', hidden: true } as const;
+  let t: TestServer;
+  let admin: { token: string; user: Record<string, unknown> };
+  const richText = (title: string, secret?: string) => ({
+    root: {
+      type: 'root',
+      direction: null,
+      format: '',
+      indent: 0,
+      version: 1,
+      children: [{ type: 'block', format: '', version: 2, fields: { id: 'b1', blockType: 'card', title, secret } }],
+    },
+  });
+  beforeAll(async () => {
+    t = await startTestServer({
+      localization: { locales: ['en', 'de'], defaultLocale: 'en' },
+      collections: [
+        {
+          slug: 'pages',
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'rows', type: 'array', fields: [{ name: 'label', type: 'text' }, hidden] },
+            {
+              name: 'layout',
+              type: 'blocks',
+              blocks: [{ slug: 'cta', fields: [{ name: 'text', type: 'text' }, hidden] }],
+            },
+            {
+              name: 'content',
+              type: 'richText',
+              blocks: [{ slug: 'card', fields: [{ name: 'title', type: 'text' }, hidden] }],
+            },
+            { name: 'meta', type: 'group', fields: [{ name: 'note', type: 'text' }, hidden] },
+            { name: 'links', type: 'array', localized: true, fields: [{ name: 'url', type: 'text' }, hidden] },
+          ],
+        },
+      ],
+      mcp: { requestsPerMinute: 1000 },
+    });
+    admin = await t.user('admin');
+  });
+  afterAll(() => t?.stop());
+
+  const logged = async () =>
+    JSON.stringify((await t.request('GET', '/audit-log?limit=100', { token: admin.token })).body.docs);
+
+  test('REST, GraphQL and MCP writes record nested values without their hidden fields', async () => {
+    const created = await t.request('POST', '/pages?locale=en', {
+      token: admin.token,
+      body: {
+        title: 'One',
+        rows: [{ label: 'first', secret: 'ROW-SECRET' }],
+        layout: [{ blockType: 'cta', text: 'Go', secret: 'BLOCK-SECRET' }],
+        content: richText('Card', 'RICH-SECRET'),
+        meta: { note: 'n', secret: 'GROUP-SECRET' },
+        links: [{ url: '/a', secret: 'LOCALE-SECRET' }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.doc.id;
+    // The hidden values are stored (a hook or the Local API could read them), only never logged.
+    const stored = await operations.findByID(createContext(t.cms, { overrideAccess: true, showHiddenFields: true }), {
+      collection: 'pages',
+      id,
+      depth: 0,
+    });
+    expect(JSON.stringify(stored)).toContain('ROW-SECRET');
+
+    const graphql = await t.request('POST', '/graphql', {
+      token: admin.token,
+      body: { query: `mutation { updatePage(id: ${id}, data: { rows: [{ label: "second" }], title: "Two" }) { id } }` },
+    });
+    expect(graphql.body.errors).toBeUndefined();
+
+    const key = (
+      await t.request('POST', '/api-keys', {
+        token: admin.token,
+        body: { name: 'mcp', user: admin.user.id, scopes: ['pages:*'] },
+      })
+    ).body.doc.key;
+    const mcp = await t.request('POST', '/mcp', {
+      token: key,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'update',
+          arguments: { collection: 'pages', id, data: { content: richText('Card two'), layout: [], links: [] } },
+        },
+      },
+    });
+    expect(mcp.body.result.isError).toBeFalsy();
+
+    const entries = (await t.request('GET', '/audit-log?sort=id&limit=100', { token: admin.token })).body.docs;
+    const pageEntries = entries.filter((e: Entry) => e.collection === 'pages');
+    expect(pageEntries.map((e: Entry) => e.via)).toEqual(['rest', 'graphql', 'mcp']);
+    // The nested values are there, without the hidden field.
+    expect(pageEntries[0].changes.rows.to).toEqual([{ id: expect.any(String), label: 'first' }]);
+    expect(pageEntries[0].changes['meta.note']).toEqual({ from: null, to: 'n' });
+    const log = await logged();
+    for (const secret of SECRETS) expect(log).not.toContain(secret);
+  });
+});

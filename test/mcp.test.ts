@@ -369,4 +369,284 @@ describe('MCP request bound', () => {
     await client.close();
     await other.close();
   });
+
+  test('every message of a JSON-RPC batch counts against the bound', async () => {
+    const admin = await t.user('admin');
+    const key = (
+      await t.request('POST', '/api-keys', {
+        token: admin.token,
+        body: { name: 'batcher', user: admin.user.id, scopes: ['*'] },
+      })
+    ).body.doc.key;
+    const batch = (n: number, headers: Record<string, string> = {}) =>
+      fetch(`${t.api}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(
+          Array.from({ length: n }, (_, i) => ({
+            jsonrpc: '2.0',
+            id: i + 1,
+            method: 'tools/call',
+            params: { name: 'create', arguments: { collection: 'notes', data: { body: `note ${i}` } } },
+          })),
+        ),
+      });
+    const notes = async () => (await t.request('GET', '/notes', { token: admin.token })).body.totalDocs;
+    const before = await notes();
+    // One request of 100 calls is 100 messages: past the bound of 4, nothing runs.
+    const flood = await batch(100);
+    expect(flood.status).toBe(429);
+    expect(Number(flood.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await notes()).toBe(before);
+    // Three fit; then two more would pass the bound of four, so the whole batch is refused.
+    const three = await batch(3);
+    expect(three.status).toBe(200);
+    expect((await three.json()).length).toBe(3);
+    expect(await notes()).toBe(before + 3);
+    expect((await batch(2)).status).toBe(429);
+    expect(await notes()).toBe(before + 3);
+    // Protocol versions from 2025-06-18 on have no batches at all.
+    t.clock.advance(61_000);
+    const refused = await batch(2, { 'mcp-protocol-version': '2025-06-18' });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.code).toBe(-32600);
+    expect(await notes()).toBe(before + 3);
+  });
+});
+
+describe('MCP publish gate: the trash, upload status and accounts', () => {
+  let t: TestServer;
+  let admin: Session;
+  let writer: Client; // an editor's key without mcp:publish
+  let publisher: Client;
+  let star: Client; // an admin's `*` key, which does not carry mcp:publish
+  let starKey: { id: number; scopes: string[] };
+  const gated = (res: Result) => {
+    expect(res.isError).toBe(true);
+    expect(res.content[0].text).toContain('mcp:publish');
+  };
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      collections: [
+        {
+          slug: 'pages',
+          drafts: true,
+          trash: true,
+          access: { read: () => true },
+          fields: [{ name: 'title', type: 'text' }],
+        },
+        { slug: 'media', upload: true, drafts: true, access: { read: () => true }, fields: [] },
+      ],
+      mcp: { requestsPerMinute: 1000 },
+    });
+    admin = await t.user('admin');
+    const editor = await t.user('editor');
+    const key = async (user: Session, scopes: string[]) => {
+      const res = await t.request('POST', '/api-keys', {
+        token: admin.token,
+        body: { name: scopes.join(' '), user: user.user.id, scopes },
+      });
+      expect(res.status).toBe(201);
+      return res.body.doc;
+    };
+    writer = await connect(t, (await key(editor, ['pages:*', 'media:*'])).key);
+    publisher = await connect(t, (await key(editor, ['pages:*', 'mcp:publish'])).key);
+    const made = await key(admin, ['*']);
+    starKey = { id: made.id, scopes: made.scopes };
+    star = await connect(t, made.key);
+  });
+  afterAll(async () => {
+    for (const client of [writer, publisher, star]) await client?.close();
+    await t?.stop();
+  });
+
+  test('moving a live document into the trash, or out of it, needs mcp:publish', async () => {
+    const live = await t.request('POST', '/pages', {
+      token: admin.token,
+      body: { title: 'Live', status: 'published' },
+    });
+    const id = live.body.doc.id;
+    gated(await call(writer, 'update', { collection: 'pages', id, data: { deletedAt: new Date().toISOString() } }));
+    expect((await t.request('GET', `/pages/${id}`)).status).toBe(200);
+    const trashed = await call(publisher, 'update', {
+      collection: 'pages',
+      id,
+      data: { deletedAt: new Date().toISOString() },
+    });
+    expect(trashed.isError).toBeFalsy();
+    expect((await t.request('GET', `/pages/${id}`)).status).toBe(404);
+    gated(await call(writer, 'update', { collection: 'pages', id, data: { deletedAt: null } }));
+    expect((await t.request('GET', `/pages/${id}`)).status).toBe(404);
+    expect(
+      (await call(publisher, 'update', { collection: 'pages', id, data: { deletedAt: null } })).isError,
+    ).toBeFalsy();
+    expect((await t.request('GET', `/pages/${id}`)).body).toMatchObject({ title: 'Live', status: 'published' });
+  });
+
+  test('upload fields cannot set a status', async () => {
+    for (const fields of [{ _status: 'published' }, { status: 'published' }]) {
+      const res = await call(writer, 'upload', { filename: 'dot.png', data: PNG, fields });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent.doc.status).toBe('draft');
+      const read = await t.request('GET', `/media/${res.structuredContent.doc.id}`);
+      expect(read.body.status).toBe('draft');
+    }
+  });
+
+  test('no writes to users or api-keys, even with an admin `*` key', async () => {
+    const adminId = admin.user.id;
+    const refused = [
+      await call(star, 'update', { collection: 'api-keys', id: starKey.id, data: { scopes: ['*', 'mcp:publish'] } }),
+      await call(star, 'create', {
+        collection: 'api-keys',
+        data: { name: 'minted', user: adminId, scopes: ['*', 'mcp:publish'] },
+      }),
+      await call(star, 'create', {
+        collection: 'users',
+        data: { email: 'second@example.com', password: 'correct horse', role: 'admin' },
+      }),
+      await call(star, 'update', { collection: 'users', id: adminId, data: { name: 'Renamed' } }),
+      await call(star, 'delete', { collection: 'api-keys', id: starKey.id }),
+    ];
+    for (const res of refused) expect(res).toMatchObject({ isError: true, structuredContent: { status: 403 } });
+    const keys = await t.request('GET', '/api-keys', { token: admin.token });
+    expect(keys.body.docs.map((k: any) => k.name).sort()).toEqual(['*', 'pages:* mcp:publish', 'pages:* media:*']);
+    expect(keys.body.docs.find((k: any) => k.id === starKey.id).scopes).toEqual(starKey.scopes);
+    expect((await t.request('GET', '/users', { token: admin.token })).body.totalDocs).toBe(2);
+    // Not offered either: the write tools' collection enums leave them out, and describe says no.
+    const { tools } = await star.listTools();
+    for (const name of ['create', 'update', 'delete', 'publish'])
+      expect((tools.find((x) => x.name === name)!.inputSchema as any).properties.collection.enum).not.toContain(
+        'api-keys',
+      );
+    const described = (await call(star, 'describe')).structuredContent.collections;
+    expect(described.find((c: any) => c.slug === 'users').youMay).toMatchObject({ create: false, update: false });
+  });
+});
+
+/**
+ * What function-calling formats and the MCP Inspector's lint reject in a tool's input schema: `type` as a
+ * list (`['string', 'null']`) or an unknown name, an array without `items`, `required` naming a property
+ * that is not there, an empty `enum`, and OpenAPI's `nullable`. Returns each problem with its path.
+ */
+function lintSchema(schema: unknown, path: string, problems: string[] = []): string[] {
+  if (Array.isArray(schema)) schema.forEach((s, i) => lintSchema(s, `${path}.${i}`, problems));
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return problems;
+  const node = schema as Record<string, any>;
+  if ('type' in node && !['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'].includes(node.type))
+    problems.push(`${path}.type: ${JSON.stringify(node.type)}`);
+  if (node.type === 'array' && node.items === undefined) problems.push(`${path}: an array without items`);
+  if (Array.isArray(node.required))
+    for (const name of node.required)
+      if (!node.properties || !(name in node.properties)) problems.push(`${path}.required: ${name} is not a property`);
+  if ('enum' in node && (!Array.isArray(node.enum) || node.enum.length === 0)) problems.push(`${path}.enum: empty`);
+  if ('nullable' in node) problems.push(`${path}.nullable`);
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties')
+      for (const [name, p] of Object.entries(value as object)) lintSchema(p, `${path}.properties.${name}`, problems);
+    else if (key !== 'enum' && key !== 'const' && key !== 'required') lintSchema(value, `${path}.${key}`, problems);
+  }
+  return problems;
+}
+
+describe('MCP tool schemas', () => {
+  let t: TestServer;
+  let client: Client;
+  beforeAll(async () => {
+    t = await startTestServer({
+      localization: { locales: ['en', 'de'], defaultLocale: 'en' },
+      collections: [
+        {
+          slug: 'pages',
+          drafts: true,
+          access: { read: () => true },
+          fields: [
+            { name: 'title', type: 'text', required: true, localized: true },
+            { name: 'body', type: 'richText', localized: true },
+            { name: 'summary', type: 'textarea' },
+            { name: 'notes', type: 'markdown' },
+            { name: 'contact', type: 'email' },
+            { name: 'rank', type: 'number', min: 0 },
+            { name: 'featured', type: 'checkbox' },
+            { name: 'at', type: 'date' },
+            { name: 'kind', type: 'radio', options: ['a', 'b'] },
+            { name: 'tags', type: 'select', hasMany: true, options: ['x', 'y'] },
+            { name: 'snippet', type: 'code' },
+            { name: 'where', type: 'point' },
+            { name: 'extra', type: 'json' },
+            { name: 'parent', type: 'relationship', relationTo: 'pages' },
+            { name: 'link', type: 'relationship', relationTo: ['pages', 'posts'] },
+            { name: 'related', type: 'relationship', relationTo: ['pages', 'posts'], hasMany: true },
+            { name: 'image', type: 'upload', relationTo: 'media' },
+            { name: 'meta', type: 'group', fields: [{ name: 'description', type: 'richText' }] },
+            { name: 'rows', type: 'array', fields: [{ name: 'label', type: 'text', required: true }] },
+            {
+              name: 'layout',
+              type: 'blocks',
+              blocks: [{ slug: 'cta', fields: [{ name: 'text', type: 'richText', required: true }] }],
+            },
+            { type: 'tabs', tabs: [{ label: 'SEO', name: 'seo', fields: [{ name: 'keywords', type: 'text' }] }] },
+            { type: 'row', fields: [{ name: 'left', type: 'text' }] },
+            { name: 'children', type: 'join', collection: 'pages', on: 'parent' },
+          ],
+        },
+        { slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] },
+      ],
+      globals: [{ slug: 'settings', fields: [{ name: 'footer', type: 'richText' }] }],
+      mcp: { requestsPerMinute: 1000 },
+    });
+    const admin = await t.user('admin');
+    const key = await t.request('POST', '/api-keys', {
+      token: admin.token,
+      body: { name: 'lint', user: admin.user.id, scopes: ['*'] },
+    });
+    client = await connect(t, key.body.doc.key);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await t?.stop();
+  });
+
+  test('every tool input schema lints clean: no type lists, arrays with items, required among properties', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(14);
+    const problems = tools.flatMap((tool) => lintSchema(tool.inputSchema, tool.name));
+    expect(problems).toEqual([]);
+  });
+
+  test('each field type has its own schema; a polymorphic relationship takes { relationTo, value }', async () => {
+    const { tools } = await client.listTools();
+    const create = tools.find((x) => x.name === 'create')!.inputSchema as any;
+    const pages = create.properties.data.anyOf.find((s: any) => s.title === 'pages').properties;
+    const { link, related, parent, children, seo, left, rank } = pages;
+    expect(link.type).toBe('object');
+    expect(link.properties.relationTo.enum).toEqual(['pages', 'posts']);
+    expect(link.required).toEqual(['relationTo', 'value']);
+    expect(related.items.properties.value.type).toBe('integer');
+    expect(parent.type).toBe('integer');
+    expect(children).toBeUndefined(); // a join is read-only
+    expect(seo.properties.keywords.type).toBe('string');
+    expect(left.type).toBe('string');
+    expect(rank.minimum).toBe(0);
+    // Only the text fields say "Text."; every other type describes itself.
+    const described = Object.entries(pages).filter(([, s]: [string, any]) => /(^|\. )Text\./.test(s.description));
+    expect(described.map(([name]) => name).sort()).toEqual(['left', 'title']);
+    const post = await call(client, 'create', { collection: 'posts', data: { title: 'Target' } });
+    const made = await call(client, 'create', {
+      collection: 'pages',
+      data: {
+        title: 'Linked',
+        link: { relationTo: 'posts', value: post.structuredContent.doc.id },
+        related: [{ relationTo: 'posts', value: post.structuredContent.doc.id }],
+      },
+    });
+    expect(made.isError).toBeFalsy();
+    expect(made.structuredContent.doc.link).toEqual({ relationTo: 'posts', value: post.structuredContent.doc.id });
+  });
 });

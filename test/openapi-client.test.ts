@@ -23,7 +23,7 @@ const client = createClient<paths>({
   querySerializer: (query) => qs.stringify(query, { encodeValuesOnly: true }),
 });
 
-const created = await client.POST('/posts', { body: { title: 'Typed', views: 3, seo: { title: 'S' } } });
+const created = await client.POST('/posts', { body: { title: 'Typed', views: 3, seo: { title: 'S' }, body: '# Hi' } });
 if (!created.data) throw new Error(JSON.stringify(created.error));
 const id: number = created.data.doc.id;
 const message: string = created.data.message;
@@ -36,13 +36,21 @@ const first = list.data.docs[0];
 const title: string | null | undefined = first?.title;
 const total: number = list.data.totalDocs;
 
-const one = await client.GET('/posts/{id}', { params: { path: { id }, query: { depth: 0 } } });
+const one = await client.GET('/posts/{id}', { params: { path: { id }, query: { depth: 0, draft: false, richText: 'html' } } });
 const views: number | null | undefined = one.data?.views;
+const html = one.data?.body;
+
+const found = await client.GET('/search', { params: { query: { q: 'typ', collections: 'posts' } } });
+const hit: string | undefined = found.data?.docs[0]?.title;
+const audit = await client.GET('/audit-log', { params: { query: { where: { action: { equals: 'create' } }, limit: 1 } } });
+const action: string | undefined = audit.data?.docs[0]?.action;
+const lock = await client.POST('/posts/{id}/lock', { params: { path: { id } }, body: {} });
+const mine: boolean | undefined = lock.data?.lock.mine;
 
 const media = await client.GET('/media/{id}', { params: { path: { id: Number(process.env.CMS_MEDIA) } } });
 const thumb: number | undefined = media.data?.sizes?.thumb?.width;
 
-console.log(JSON.stringify({ id, message, title, total, views, thumb }));
+console.log(JSON.stringify({ id, message, title, total, views, thumb, html, hit, action, mine }));
 `;
 
 let t: TestServer;
@@ -57,8 +65,10 @@ beforeAll(async () => {
       {
         slug: 'posts',
         access: { read: () => true },
+        search: { fields: ['title'] },
         fields: [
           { name: 'title', type: 'text', required: true },
+          { name: 'body', type: 'richText' },
           { name: 'views', type: 'number' },
           { name: 'cover', type: 'upload', relationTo: 'media' },
           { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text' }] },
@@ -115,5 +125,15 @@ test('openapi-typescript + openapi-fetch: a strict client compiles without casts
   });
   const [out, err] = await Promise.all([new Response(ran.stdout).text(), new Response(ran.stderr).text(), ran.exited]);
   expect(err).toBe('');
-  expect(JSON.parse(out)).toMatchObject({ message: expect.any(String), title: 'Typed', total: 1, views: 3, thumb: 8 });
+  expect(JSON.parse(out)).toMatchObject({
+    message: expect.any(String),
+    title: 'Typed',
+    total: 1,
+    views: 3,
+    thumb: 8,
+    html: expect.stringContaining('<h1>Hi</h1>'),
+    hit: 'Typed',
+    action: 'create',
+    mine: true,
+  });
 }, 60_000);

@@ -14,6 +14,7 @@ import { answer, startReceiver, type Receiver } from './webhook-receiver.ts';
 import { png } from './support/media-fixtures.ts';
 import { fromBase32, referenceTOTP } from './support/totp-reference.ts';
 import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
+import { createApp } from '../src/http/app.ts';
 import type { UserConfig } from '../src/config/types.ts';
 
 const CRON = 'cron-secret-for-the-openapi-test';
@@ -26,10 +27,12 @@ const config = (webhookURL: string): UserConfig => ({
     {
       slug: 'posts',
       drafts: true,
+      search: { fields: ['title'] },
       access: { read: () => true },
       fields: [
         { name: 'title', type: 'text', required: true, localized: true },
         { name: 'body', type: 'markdown' },
+        { name: 'content', type: 'richText' },
         { name: 'views', type: 'number' },
         { name: 'featured', type: 'checkbox' },
         { name: 'publishedOn', type: 'date' },
@@ -211,7 +214,11 @@ describe('every documented operation, answered by the server', () => {
       ...['media', 'users', 'api-keys', 'posts'].flatMap((slug) => [
         () => ({ op: `get /${slug}`, url: `/${slug}?limit=5&depth=2`, status: 200 }),
         () => ({ op: `get /${slug}/count`, url: `/${slug}/count`, status: 200 }),
-        () => ({ op: `get /${slug}/{id}`, url: `/${slug}/${state[slug].id}`, status: 200 }),
+        () => ({
+          op: `get /${slug}/{id}`,
+          url: `/${slug}/${state[slug].id}${slug === 'posts' ? '?richText=markdown&draft=true' : ''}`,
+          status: 200,
+        }),
         () => ({
           op: `post /${slug}/{id}`,
           url: `/${slug}/${state[slug].id}`,
@@ -438,6 +445,23 @@ describe('every documented operation, answered by the server', () => {
       }),
       () => ({ op: 'get /backups', url: '/backups', status: 200 }),
       () => ({ op: 'get /backups/{name}', url: `/backups/${state.backup}`, status: 200 }),
+      () => ({ op: 'get /search', url: '/search?q=hel&collections=posts&draft=false', status: 200 }),
+      () => ({ op: 'get /audit-log', url: '/audit-log?limit=5&where[action][equals]=create', status: 200 }),
+      ...['/posts/{id}', '/media/{id}', '/users/{id}', '/api-keys/{id}', '/globals/settings'].flatMap((template) => {
+        const url = () => `${template.replace('{id}', String(state[template.split('/')[1]]?.id))}/lock`;
+        const token = () => ({ headers: { 'x-cms-lock-token': state.lockToken } });
+        return [
+          () => ({
+            op: `post ${template}/lock`,
+            url: url(),
+            options: { body: {} },
+            status: 200,
+            after: (r: TestResponse) => void (state.lockToken = r.body.lock.token),
+          }),
+          () => ({ op: `get ${template}/lock`, url: url(), options: token(), status: 200 }),
+          () => ({ op: `delete ${template}/lock`, url: url(), options: token(), status: 200 }),
+        ];
+      }),
       ...['posts', 'api-keys', 'users', 'media'].flatMap((slug) => [
         () => ({ op: `delete /${slug}`, url: `/${slug}?where[id][equals]=999999`, status: 200 }),
         () => ({ op: `delete /${slug}/{id}`, url: `/${slug}/${state[slug].id}`, status: 200 }),
@@ -484,4 +508,29 @@ describe('every documented operation, answered by the server', () => {
     expect(failures).toEqual([]);
     expect(documented.filter((op) => !answered.has(op))).toEqual([]);
   }, 60_000);
+});
+
+/**
+ * Routes that are not REST and so have no OpenAPI path: the admin's pages and its private config, and the
+ * protocols with their own self-description (GraphQL introspection, MCP's tools/list, the realtime stream).
+ */
+const NOT_IN_OPENAPI = ['/admin', '/admin/*', '/_admin/config', '/_admin/conditions/', '/graphql', '/mcp', '/realtime'];
+
+describe('every registered route', () => {
+  test('has a path in the document, or is one of the listed exceptions', () => {
+    const api = t.cms.config.routes.api;
+    const slugs = t.cms.config.collections.map((c) => c.slug);
+    const globals = t.cms.config.globals.map((g) => g.slug);
+    const missing: string[] = [];
+    for (const route of createApp(t.cms).routes) {
+      const path = route.path.startsWith(api) ? route.path.slice(api.length) : route.path;
+      if (NOT_IN_OPENAPI.some((skip) => (skip.endsWith('/') ? path.startsWith(skip) : path === skip))) continue;
+      // A template route stands for each collection or global it serves: one of them must be documented.
+      const candidates = (path.startsWith('/globals/:slug') ? globals : path.includes(':collection') ? slugs : [''])
+        .map((slug) => path.replace(':collection', slug).replace(':slug', slug))
+        .map((p) => p.replace(/:(\w+)/g, '{$1}'));
+      if (!candidates.some((p) => doc.paths[p])) missing.push(`${route.method} ${path}`);
+    }
+    expect(missing).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@
  * is checked to read back as the same content; the HTML is checked to be safe whatever the JSON holds.
  */
 import { describe, expect, test } from 'bun:test';
+import { marked } from 'marked';
 import { CASES } from './fixtures/richtext/cases.ts';
 import recorded from './fixtures/richtext/payload-output.json';
 import { richTextToHTML } from '../src/richtext/to-html.ts';
@@ -72,6 +73,35 @@ describe('Markdown out reads back as the same content', () => {
       const again = markdownToRichText(richTextToMarkdown(value));
       expect(again).toEqual(value);
       expect(richTextToMarkdown(value)).toBe(markdown);
+    });
+  }
+});
+
+describe('inline code stays inside its code span', () => {
+  const escapeHTML = (s: string) =>
+    s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+  const img = '<img src=x onerror=alert(1)>';
+  const table: [string, string][] = [
+    ['two backticks inside', `a\`\`${img}\`\`b`],
+    ['one backtick inside', `a\`${img}\`b`],
+    ['a run of three', `x\`\`\`${img}`],
+    ['starts with a backtick', `\`${img}`],
+    ['ends with a backtick', `${img}\``],
+    ['only backticks', '``'],
+    ['spaces at both ends', ` ${img} `],
+    ['a blank line inside', `a\n\n${img}`],
+  ];
+  for (const [name, code] of table) {
+    test(name, () => {
+      const markdown = richTextToMarkdown(root(paragraph(text('see '), text(code, 16))) as unknown as RichTextValue);
+      // Read by a CommonMark parser that passes raw HTML: the code is one code span, its HTML escaped.
+      const shown = code.replace(/\n/g, ' ');
+      expect(marked.parse(markdown, { async: false })).toBe(`<p>see <code>${escapeHTML(shown)}</code></p>\n`);
+      const back = markdownToRichText(markdown).root.children![0].children!;
+      expect(back.map((n) => [n.text, n.format])).toEqual([
+        ['see ', 0],
+        [shown, 16],
+      ]);
     });
   }
 });

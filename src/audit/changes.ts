@@ -1,11 +1,14 @@
 /**
  * What a write changed, as `{ <path>: { from, to } }`: groups and localized values by dot path
- * (`seo.title`, `title.de`), anything else as its whole value. Hidden fields never appear, and neither do
- * the stored secrets of users and API keys (their hashes are columns outside the config's fields, and a
- * key's visible prefix is part of the key).
+ * (`seo.title`, `title.de`), anything else as its whole value. Hidden fields never appear, at any depth
+ * (inside array and block rows, rich text blocks, groups, each locale), and neither do the stored secrets
+ * of users and API keys (their hashes are columns outside the config's fields, and a key's visible prefix
+ * is part of the key). Both sides are stripped before they are compared, so a change to a hidden value
+ * alone records nothing.
  */
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { API_KEYS_SLUG } from '../config/builtin-collections.ts';
+import { withoutHiddenFields } from '../fields/without-hidden.ts';
 import type { AuditChanges } from './write-entry.ts';
 
 type Doc = Record<string, unknown> | null | undefined;
@@ -24,7 +27,8 @@ export function changesBetween(entity: Entity, before: Doc, after: Doc): AuditCh
   const changes: AuditChanges = {};
   const secrets = entity.kind === 'collection' && entity.builtIn === API_KEYS_SLUG;
   const fields = secrets ? entity.fields.filter((f) => f.name !== 'prefix') : entity.fields;
-  walk(fields, before, after, '', changes);
+  const visible = (doc: Doc) => (doc ? withoutHiddenFields(entity.fields, doc) : doc);
+  walk(fields, visible(before), visible(after), '', changes);
   if (entity.drafts && !same(before?.status, after?.status))
     changes.status = { from: before?.status ?? null, to: after?.status ?? null };
   return changes;

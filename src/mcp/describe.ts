@@ -3,6 +3,7 @@ import type { Entity, SanitizedField } from '../config/types.ts';
 import { preauthorize, type AccessAction } from '../access/check-access.ts';
 import type { OperationContext } from '../operations/context.ts';
 import { mayPublish } from './publish-right.ts';
+import { mayWriteOverMCP } from './write-targets.ts';
 
 async function may(ctx: OperationContext, entity: Entity, action: AccessAction): Promise<boolean> {
   try {
@@ -28,15 +29,16 @@ function describeField(field: SanitizedField): Record<string, unknown> {
 
 async function describeEntity(ctx: OperationContext, entity: Entity): Promise<Record<string, unknown>> {
   const read = await may(ctx, entity, 'read');
-  const update = await may(ctx, entity, 'update');
+  const writes = entity.kind === 'global' || mayWriteOverMCP(entity);
+  const update = writes && (await may(ctx, entity, 'update'));
   const publishes = mayPublish(ctx);
   const rights: Record<string, boolean> =
     entity.kind === 'collection'
       ? {
           read,
-          create: await may(ctx, entity, 'create'),
+          create: writes && (await may(ctx, entity, 'create')),
           update,
-          delete: publishes && (await may(ctx, entity, 'delete')),
+          delete: writes && publishes && (await may(ctx, entity, 'delete')),
         }
       : { read, update };
   if (entity.drafts) rights.publish = publishes && update;
@@ -60,7 +62,8 @@ export async function describeSite(ctx: OperationContext): Promise<Record<string
     globals: await Promise.all(config.globals.map((g) => describeEntity(ctx, g))),
     notes: [
       'Drafts collections: create and update save drafts; publish makes the latest draft live.',
-      'Relationship and upload fields take document ids; upload a file with the upload tool first.',
+      'Relationship and upload fields take document ids ({ relationTo, value } where a field relates to several collections); upload a file with the upload tool first.',
+      'Users and API keys are read-only here: accounts and keys are managed in the admin.',
     ],
   };
 }

@@ -44,7 +44,7 @@ function valueSchema(field: SanitizedField): JSONSchema {
       );
     case 'richText':
       return described(
-        { type: ['string', 'object'] },
+        { anyOf: [{ type: 'string' }, { type: 'object' }] },
         'Markdown text (stored as rich text), or rich text JSON ({ root: … }).',
       );
     case 'blocks':
@@ -59,25 +59,55 @@ function valueSchema(field: SanitizedField): JSONSchema {
         : described(one, 'One of the allowed values.');
     }
     case 'relationship':
-    case 'upload': {
-      const text = `The id of a document of "${field.relationTo}"${field.type === 'upload' ? ' (upload a file with the upload tool first)' : ''}.`;
-      return field.hasMany
-        ? described({ type: 'array', items: { type: 'integer' } }, `A list of ids of "${field.relationTo}" documents.`)
-        : described({ type: 'integer' }, text);
-    }
+    case 'upload':
+      return referenceSchema(field, described);
     case 'json':
       return described({}, 'Any JSON value.');
     case 'markdown':
       return described({ type: 'string' }, 'Markdown text.');
     case 'textarea':
       return described({ type: 'string' }, 'Plain text, may span lines.');
+    case 'text':
+      return described({ type: 'string' }, 'Text.');
     case 'array':
       return described({ type: 'array', items: objectSchema(field.fields ?? [], true) }, 'A list of rows.');
     case 'group':
       return described(objectSchema(field.fields ?? [], false), 'A group of fields.');
-    default:
-      return described({ type: 'string' }, 'Text.');
+    // Never written (a join is read-only), and layout fields hold no value of their own: left out by `writable`.
+    case 'join':
+    case 'tabs':
+    case 'row':
+    case 'collapsible':
+      return described({}, 'Not written.');
   }
+}
+
+/**
+ * A relationship or upload: an id, or on a polymorphic one (`relationTo` a list) `{ relationTo, value }`
+ * naming the collection; a list of them with `hasMany`.
+ */
+function referenceSchema(field: SanitizedField, described: (schema: JSONSchema, text: string) => JSONSchema) {
+  const first = field.type === 'upload' ? ' (upload a file with the upload tool first)' : '';
+  if (!Array.isArray(field.relationTo)) {
+    const text = `The id of a document of "${field.relationTo}"${first}.`;
+    return field.hasMany
+      ? described({ type: 'array', items: { type: 'integer' } }, `A list of ids of "${field.relationTo}" documents.`)
+      : described({ type: 'integer' }, text);
+  }
+  const slugs = field.relationTo;
+  const one = {
+    type: 'object',
+    properties: {
+      relationTo: { type: 'string', enum: slugs, description: 'The collection of the document.' },
+      value: { type: 'integer', description: 'The id of the document in that collection.' },
+    },
+    required: ['relationTo', 'value'],
+    additionalProperties: false,
+  };
+  const which = slugs.map((slug) => `"${slug}"`).join(' or ');
+  return field.hasMany
+    ? described({ type: 'array', items: one }, `A list of { relationTo, value }: documents of ${which}.`)
+    : described(one, `{ relationTo, value }: the collection (${which}) and the id of a document in it${first}.`);
 }
 
 function blockSchema(block: NonNullable<SanitizedField['blocks']>[number]): JSONSchema {
@@ -85,7 +115,11 @@ function blockSchema(block: NonNullable<SanitizedField['blocks']>[number]): JSON
   return {
     ...rows,
     title: block.slug,
-    properties: { blockType: { const: block.slug }, blockName: { type: 'string' }, ...(rows.properties as JSONSchema) },
+    properties: {
+      blockType: { type: 'string', const: block.slug },
+      blockName: { type: 'string' },
+      ...(rows.properties as JSONSchema),
+    },
     required: ['blockType', ...((rows.required as string[]) ?? [])],
   };
 }
@@ -104,7 +138,7 @@ function fieldSchema(field: SanitizedField, locales: string[] | null): JSONSchem
 }
 
 function writable(field: SanitizedField): boolean {
-  return !field.hidden && !field.admin?.readOnly;
+  return !field.hidden && !field.admin?.readOnly && field.type !== 'join';
 }
 
 function objectSchema(fields: SanitizedField[], requireFields: boolean, locales: string[] | null = null): JSONSchema {
@@ -126,10 +160,5 @@ export function dataSchema(config: SanitizedConfig, entity: Entity, operation: '
   const fields = isUploadCollection(entity)
     ? entity.fields.filter((f) => !MEDIA_SYSTEM_FIELDS.has(f.name))
     : entity.fields;
-  const extra =
-    entity.kind === 'collection' && entity.builtIn === 'users'
-      ? { password: { type: 'string', description: 'At least 8 characters; leave out to send an invitation.' } }
-      : {};
-  const schema = objectSchema(fields, operation === 'create', locales);
-  return { title: entity.slug, ...schema, properties: { ...(schema.properties as JSONSchema), ...extra } };
+  return { title: entity.slug, ...objectSchema(fields, operation === 'create', locales) };
 }

@@ -12,18 +12,43 @@ import { APIError } from '../errors.ts';
 import type { OperationContext } from '../operations/context.ts';
 import { toolDefinitions } from './tool-schemas.ts';
 import { TOOLS_BY_NAME } from './tools.ts';
-import { mayPublish, PUBLISH_SCOPE } from './publish-right.ts';
+import { mayPublish, needsPublishRight } from './publish-right.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Base64 grows a file by a third; the JSON-RPC envelope and other arguments need a little more. */
-const bodyLimit = (maxFileSize: number) => Math.ceil(maxFileSize / 3) * 4 + 256 * 1024;
+export const bodyLimit = (maxFileSize: number) => Math.ceil(maxFileSize / 3) * 4 + 256 * 1024;
 
 const INSTRUCTIONS =
   'Call describe first. Writes to drafts collections save drafts; publishing needs the mcp:publish permission.';
 // A server builds a JSON Schema validator (Ajv) unless given one: most of a call's cost when made per request.
 const validator = new AjvJsonSchemaValidator();
 
-export async function serveMCP(ctx: OperationContext, request: Request): Promise<Response> {
+/** Protocol versions from which JSON-RPC batches are gone: a batch sent under one of them is refused. */
+const WITHOUT_BATCHES = '2025-06-18';
+
+const rpcError = (status: number, code: number, message: string) =>
+  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+
+/**
+ * The request's JSON-RPC messages and how many they are (the request bound counts each one). A body that
+ * is not JSON, or a batch under a protocol version without batches, is answered here with the JSON-RPC
+ * error the SDK's transport would give.
+ */
+export function parseMessages(text: string, request: Request): { messages: unknown; count: number } | Response {
+  let messages: unknown;
+  try {
+    messages = JSON.parse(text);
+  } catch {
+    return rpcError(400, -32700, 'Parse error: Invalid JSON');
+  }
+  if (!Array.isArray(messages)) return { messages, count: 1 };
+  const version = request.headers.get('mcp-protocol-version');
+  if (version !== null && version >= WITHOUT_BATCHES)
+    return rpcError(400, -32600, `Invalid Request: protocol version ${version} has no JSON-RPC batches.`);
+  return { messages, count: Math.max(1, messages.length) };
+}
+
+export async function serveMCP(ctx: OperationContext, request: Request, messages: unknown): Promise<Response> {
   const server = new Server(
     { name: 'cms', version: pkg.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator },
@@ -39,7 +64,7 @@ export async function serveMCP(ctx: OperationContext, request: Request): Promise
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, { parsedBody: messages });
   } finally {
     await server.close();
   }
@@ -49,12 +74,7 @@ async function callTool(ctx: OperationContext, name: string, args: Record<string
   const tool = TOOLS_BY_NAME.get(name);
   try {
     if (!tool) throw new APIError(400, `There is no tool "${name}".`, 'name');
-    if (tool.publishes && !mayPublish(ctx)) {
-      throw new APIError(
-        403,
-        `"${name}" needs the ${PUBLISH_SCOPE} scope on the API key (or an admin session). Ask an editor to do it, or to grant that scope.`,
-      );
-    }
+    if (tool.publishes && !mayPublish(ctx)) throw needsPublishRight(`"${name}"`);
     const result = await tool.run(ctx, args);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {

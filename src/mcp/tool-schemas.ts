@@ -5,6 +5,7 @@
  */
 import type { SanitizedConfig } from '../config/types.ts';
 import { dataSchema, type JSONSchema } from './field-schemas.ts';
+import { mayWriteOverMCP } from './write-targets.ts';
 
 export type ToolDefinition = { name: string; description: string; inputSchema: JSONSchema & { type: 'object' } };
 
@@ -25,6 +26,12 @@ function build(config: SanitizedConfig): ToolDefinition[] {
   const globals = config.globals.map((g) => g.slug);
   const locales = config.localization ? [...config.localization.locales, 'all'] : null;
   const collection = { type: 'string', enum: collections, description: 'The collection slug (see describe).' };
+  const writable = config.collections.filter(mayWriteOverMCP);
+  const writableCollection = {
+    type: 'string',
+    enum: writable.map((c) => c.slug),
+    description: 'The collection slug (see describe); accounts and API keys are not written over MCP.',
+  };
   const global = { type: 'string', ...(globals.length ? { enum: globals } : {}), description: 'The global slug.' };
   const id = { type: 'integer', minimum: 1, description: 'The document id.' };
   const locale = locales
@@ -67,10 +74,10 @@ function build(config: SanitizedConfig): ToolDefinition[] {
   const dataOf = (operation: 'create' | 'update') => ({
     type: 'object',
     description: `The field values, per collection as below. ${drafts.length ? `On drafts collections (${drafts.join(', ')}) this saves a draft; status cannot be set here.` : ''}`,
-    anyOf: config.collections.map((c) => dataSchema(config, c, operation)),
+    anyOf: writable.map((c) => dataSchema(config, c, operation)),
   });
   const target = {
-    collection,
+    collection: writableCollection,
     id,
     global: { ...global, description: 'A global slug, instead of collection and id.' },
   };
@@ -121,18 +128,26 @@ function build(config: SanitizedConfig): ToolDefinition[] {
       name: 'create',
       description:
         'Creates a document. On drafts collections it is saved as a draft that nobody sees until someone publishes it. Answers { doc, message }.',
-      inputSchema: object({ collection, data: dataOf('create'), ...locale }, ['collection', 'data']),
+      inputSchema: object({ collection: writableCollection, data: dataOf('create'), ...locale }, [
+        'collection',
+        'data',
+      ]),
     },
     {
       name: 'update',
       description:
         'Changes the given fields of a document; fields left out stay as they are. On drafts collections it saves a draft and the live document stays unchanged until published.',
-      inputSchema: object({ collection, id, data: dataOf('update'), ...locale }, ['collection', 'id', 'data']),
+      inputSchema: object({ collection: writableCollection, id, data: dataOf('update'), ...locale }, [
+        'collection',
+        'id',
+        'data',
+      ]),
     },
     {
       name: 'delete',
-      description: 'Deletes a document for good. Needs the mcp:publish permission.',
-      inputSchema: object({ collection, id }, ['collection', 'id']),
+      description:
+        'Deletes a document (into the trash where the collection has one). Needs the mcp:publish permission, as does moving a document into or out of the trash with update.',
+      inputSchema: object({ collection: writableCollection, id }, ['collection', 'id']),
     },
     {
       name: 'publish',

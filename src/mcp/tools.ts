@@ -4,13 +4,16 @@
  * collections and globals `create` and `update` save drafts only; publishing, unpublishing, scheduling and
  * deleting are separate tools that need the `mcp:publish` scope (or an admin session).
  */
-import type { Entity } from '../config/types.ts';
+import { MEDIA_SLUG } from '../config/builtin-collections.ts';
+import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { APIError } from '../errors.ts';
 import type { OperationContext } from '../operations/context.ts';
 import * as operations from '../operations/index.ts';
 import { getCollection, getGlobal } from '../operations/entities.ts';
 import { stageLocalFile } from '../uploads/staging.ts';
 import { describeSite } from './describe.ts';
+import { mayPublish, needsPublishRight } from './publish-right.ts';
+import { mayWriteOverMCP } from './write-targets.ts';
 import { id, object, optionalInteger, optionalText, optionalWhere, text, type Args } from './tool-arguments.ts';
 
 export type Tool = {
@@ -41,9 +44,31 @@ function draftData(entity: Entity, data: Record<string, unknown>): Record<string
 }
 
 const collectionOf = (ctx: OperationContext, args: Args) => getCollection(ctx.cms, text(args, 'collection'));
+
+function writableCollectionOf(ctx: OperationContext, slug: string): SanitizedCollection {
+  const collection = getCollection(ctx.cms, slug);
+  if (!mayWriteOverMCP(collection))
+    throw new APIError(
+      403,
+      `MCP does not write ${collection.slug}; use the admin for accounts and API keys.`,
+      'collection',
+    );
+  return collection;
+}
 const depthOf = (args: Args) => Math.min(optionalInteger(args, 'depth') ?? 0, 3);
-const refOf = (args: Args): { global: string } | { collection: string; id: number } =>
-  args.global !== undefined ? { global: text(args, 'global') } : { collection: text(args, 'collection'), id: id(args) };
+const refOf = (ctx: OperationContext, args: Args): { global: string } | { collection: string; id: number } =>
+  args.global !== undefined
+    ? { global: text(args, 'global') }
+    : { collection: writableCollectionOf(ctx, text(args, 'collection')).slug, id: id(args) };
+
+/**
+ * Moving a document into the trash takes it from readers, and taking it out puts it back: a delete and a
+ * publish, which need the publish right whichever tool asks for them.
+ */
+function assertMayMoveTrash(ctx: OperationContext, collection: SanitizedCollection, data: Record<string, unknown>) {
+  if (collection.trash && 'deletedAt' in data && !mayPublish(ctx))
+    throw needsPublishRight('Moving a document into or out of the trash');
+}
 
 /** The collection's title field, which `search` matches until full-text search is available. */
 function titleField(ctx: OperationContext, slug: string): string {
@@ -111,7 +136,7 @@ export const TOOLS: Tool[] = [
   {
     name: 'create',
     run: async (ctx, args) => {
-      const collection = collectionOf(ctx, args);
+      const collection = writableCollectionOf(ctx, text(args, 'collection'));
       const doc = await operations.create(withLocale(ctx, args), {
         collection: collection.slug,
         data: draftData(collection, object(args, 'data')),
@@ -124,13 +149,17 @@ export const TOOLS: Tool[] = [
   {
     name: 'update',
     run: async (ctx, args) => {
-      const collection = collectionOf(ctx, args);
+      const collection = writableCollectionOf(ctx, text(args, 'collection'));
+      const data = object(args, 'data');
+      assertMayMoveTrash(ctx, collection, data);
       const doc = await operations.update(withLocale(ctx, args), {
         collection: collection.slug,
         id: id(args),
-        data: draftData(collection, object(args, 'data')),
+        data: draftData(collection, data),
         draft: collection.drafts,
         depth: 0,
+        // A restore names a document in the trash.
+        trash: 'deletedAt' in data,
       });
       return {
         doc,
@@ -142,7 +171,11 @@ export const TOOLS: Tool[] = [
     name: 'delete',
     publishes: true,
     run: async (ctx, args) => ({
-      doc: await operations.deleteDocument(ctx, { collection: collectionOf(ctx, args).slug, id: id(args), depth: 0 }),
+      doc: await operations.deleteDocument(ctx, {
+        collection: writableCollectionOf(ctx, text(args, 'collection')).slug,
+        id: id(args),
+        depth: 0,
+      }),
       message: 'Deleted.',
     }),
   },
@@ -150,7 +183,7 @@ export const TOOLS: Tool[] = [
     name: 'publish',
     publishes: true,
     run: async (ctx, args) => {
-      const ref = refOf(args);
+      const ref = refOf(ctx, args);
       const data = { status: 'published' };
       const doc =
         'global' in ref
@@ -168,7 +201,7 @@ export const TOOLS: Tool[] = [
     name: 'unpublish',
     publishes: true,
     run: async (ctx, args) => ({
-      doc: await operations.unpublish(ctx, { ...refOf(args), depth: 0 }),
+      doc: await operations.unpublish(ctx, { ...refOf(ctx, args), depth: 0 }),
       message: 'Unpublished.',
     }),
   },
@@ -176,7 +209,7 @@ export const TOOLS: Tool[] = [
     name: 'schedule',
     publishes: true,
     run: async (ctx, args) => ({
-      doc: await operations.scheduleAction(ctx, { ...refOf(args), action: args.action, at: args.at }),
+      doc: await operations.scheduleAction(ctx, { ...refOf(ctx, args), action: args.action, at: args.at }),
       message: 'Scheduled.',
     }),
   },
@@ -209,7 +242,9 @@ export const TOOLS: Tool[] = [
       const base64 = text(args, 'data');
       if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(base64))
         throw new APIError(400, '"data" must be the file\'s bytes in base64.', 'data');
-      const fields = args.fields === undefined ? {} : object(args, 'fields');
+      // Like create's data: a status here would publish the new media document.
+      const media = writableCollectionOf(ctx, MEDIA_SLUG);
+      const fields = args.fields === undefined ? {} : draftData(media, object(args, 'fields'));
       const doc = await operations.upload(ctx, {
         receive: async (limits) => ({
           file: await stageLocalFile({ data: Buffer.from(base64, 'base64'), name: filename }, limits),

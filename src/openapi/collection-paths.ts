@@ -10,6 +10,7 @@ import { localesOf, objectOf, type Schema } from './field-schemas.ts';
 import { schemaName } from './names.ts';
 import { json, operation, parameter, pathParameter, type Paths } from './operation.ts';
 import { draftPaths } from './draft-paths.ts';
+import { lockPaths } from './lock-paths.ts';
 
 const overrideHeader = (required: boolean) => ({
   name: 'X-HTTP-Method-Override',
@@ -96,9 +97,11 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
     parameter('draft'),
     parameter('select'),
     parameter('populate'),
+    parameter('richText'),
     ...locale,
   ];
   const listParameters = [
+    ...(collection.search ? [parameter('search')] : []),
     parameter('where'),
     parameter('sort'),
     parameter('limit'),
@@ -244,6 +247,7 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
       }),
     },
   };
+  Object.assign(paths, lockPaths(`${base}/{id}`, tags, [id]));
   if (upload) {
     paths[`${base}/file/{name}`] = {
       get: operation('get', `${base}/file/{name}`, {

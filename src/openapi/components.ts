@@ -204,6 +204,62 @@ export function sharedSchemas(config: SanitizedConfig): Record<string, Schema> {
         createdAt: string,
       },
     },
+    AuditEntry: {
+      type: 'object',
+      required: ['id', 'at', 'action', 'document', 'user', 'apiKey', 'via', 'ip', 'changes'],
+      properties: {
+        id: integer,
+        at: string,
+        action: string,
+        collection: string,
+        global: string,
+        document: nullableInteger,
+        user: nullableInteger,
+        apiKey: nullableInteger,
+        via: { enum: ['rest', 'graphql', 'mcp', 'local', 'job', 'cli'] },
+        ip: nullableString,
+        changes: {
+          type: 'object',
+          description: 'Each changed value by path, as `{ from, to }`.',
+          additionalProperties: { type: 'object', properties: { from: {}, to: {} } },
+        },
+      },
+    },
+    SearchResult: {
+      type: 'object',
+      required: ['docs', 'totalDocs'],
+      properties: {
+        docs: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['collection', 'id', 'title', 'snippet', 'rank'],
+            properties: { collection: string, id: integer, title: string, snippet: string, rank: { type: 'number' } },
+          },
+        },
+        totalDocs: integer,
+      },
+    },
+    Lock: {
+      type: 'object',
+      required: ['user', 'lockedAt', 'expiresAt', 'mine'],
+      properties: {
+        user: {
+          anyOf: [
+            {
+              type: 'object',
+              required: ['id', 'email', 'name'],
+              properties: { id: integer, email: string, name: nullableString },
+            },
+            { type: 'null' },
+          ],
+        },
+        lockedAt: string,
+        expiresAt: string,
+        mine: { type: 'boolean' },
+        token: { type: 'string', description: 'Only in the answer to the one who took the lock.' },
+      },
+    },
     JobRun: {
       type: 'object',
       required: ['jobs', 'webhooks'],
@@ -265,10 +321,21 @@ export function sharedParameters(config: SanitizedConfig): Record<string, unknow
       { type: 'integer', minimum: 0, maximum: 3, default: 1 },
       'How deep relationships are populated; 0 gives ids.',
     ),
+    // Booleans: a generated client sends `true`/`false`, which is what the server reads.
     draft: queryParameter(
       'draft',
-      { enum: ['true', 'false'] },
+      { type: 'boolean' },
       'Read the pending draft, or save as a draft (logged-in users).',
+    ),
+    richText: queryParameter(
+      'richText',
+      { enum: ['html', 'markdown', 'text'] },
+      'Each rich text value as a string in that format instead of its JSON (docs/rich-text.md).',
+    ),
+    search: queryParameter(
+      'search',
+      string,
+      "Full-text search in the collection's search fields: every word must match, the last as a prefix; best match first unless `sort` is given.",
     ),
     select: {
       ...queryParameter(
@@ -290,7 +357,7 @@ export function sharedParameters(config: SanitizedConfig): Record<string, unknow
     },
     pagination: queryParameter(
       'pagination',
-      { enum: ['true', 'false'] },
+      { type: 'boolean' },
       '`false` returns every matching document in one answer.',
     ),
     preview: queryParameter('preview', string, 'A preview token: the current draft without login.'),

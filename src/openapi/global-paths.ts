@@ -6,6 +6,7 @@ import { documentSchema, localeParameters, previewAnswer } from './collection-pa
 import { draftPaths } from './draft-paths.ts';
 import { schemaName } from './names.ts';
 import { json, operation, parameter, type Paths } from './operation.ts';
+import { lockPaths } from './lock-paths.ts';
 
 /** `Global` is added to the name so a global never shares a component with a collection of the same slug. */
 export const globalSchemaName = (global: SanitizedGlobal) => `${schemaName(global.slug)}Global`;
@@ -39,6 +40,7 @@ export function globalPaths(config: SanitizedConfig, global: SanitizedGlobal): P
           parameter('draft'),
           parameter('select'),
           parameter('populate'),
+          parameter('richText'),
           parameter('preview'),
           ...locale,
         ],
@@ -78,5 +80,6 @@ export function globalPaths(config: SanitizedConfig, global: SanitizedGlobal): P
     };
     Object.assign(paths, drafts);
   }
+  Object.assign(paths, lockPaths(base, tags, []));
   return paths;
 }

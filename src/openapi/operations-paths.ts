@@ -4,7 +4,14 @@ import { listOf, publicSecurity, readSecurity, ref, writeSecurity } from './comp
 import { json, operation, parameter, pathParameter, type Paths } from './operation.ts';
 
 const cron = { cronSecret: [] };
-const query = (name: string, schema: Record<string, unknown>) => ({ name, in: 'query', required: false, schema });
+/** An optional query parameter of one route. */
+export const query = (name: string, schema: Record<string, unknown>, description?: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  ...(description ? { description } : {}),
+});
 
 export function operationsPaths(config: SanitizedConfig): Paths {
   const paths: Paths = {

@@ -88,10 +88,7 @@ function inlineToMarkdown(nodes: LexicalNode[]): string {
 function textToMarkdown(node: LexicalNode): string {
   const format = typeof node.format === 'number' ? node.format : 0;
   const raw = String(node.text ?? '');
-  if (format & TEXT_FORMAT.code) {
-    const fence = raw.includes('`') ? '``' : '`';
-    return `${fence}${raw.includes('`') ? ` ${raw} ` : raw}${fence}`;
-  }
+  if (format & TEXT_FORMAT.code) return codeSpan(raw);
   // Markdown's emphasis cannot start or end on a space: keep the spaces outside the markers.
   const [, lead, body, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(raw)!;
   if (!body) return raw;
@@ -100,6 +97,22 @@ function textToMarkdown(node: LexicalNode): string {
   if (format & TEXT_FORMAT.italic) text = `*${text}*`;
   if (format & TEXT_FORMAT.bold) text = `**${text}**`;
   return `${lead}${text}${trail}`;
+}
+
+/**
+ * Inline code as a CommonMark code span: fenced by one backtick more than the longest run inside, so no
+ * run can close it early, and padded with a space when the code starts or ends with a backtick (or with a
+ * space at both ends, which the reader would otherwise strip). A line ending inside would let a blank line
+ * end the paragraph; in a code span it reads as a space anyway, so it is written as one.
+ */
+function codeSpan(raw: string): string {
+  const code = raw.replace(/\r\n?|\n/g, ' ');
+  if (code === '') return '';
+  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const spaced = code.startsWith(' ') && code.endsWith(' ') && code.trim() !== '';
+  const pad = code.startsWith('`') || code.endsWith('`') || spaced ? ' ' : '';
+  return `${fence}${pad}${code}${pad}${fence}`;
 }
 
 /** Characters that would start Markdown syntax where the text meant them literally. */

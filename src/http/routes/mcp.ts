@@ -1,13 +1,14 @@
 /**
  * `POST /mcp`: the Model Context Protocol for AI assistants (docs/mcp.md). Bearer credentials only (an API
- * key or a session token; a cookie alone is not enough, so a web page cannot drive it), a bound on requests
- * per caller, then the MCP server in src/mcp runs as that caller.
+ * key or a session token; a cookie alone is not enough, so a web page cannot drive it), a bound on the
+ * messages per caller (each message of a batch counts), then the MCP server in src/mcp runs as that caller.
  */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { APIError, unauthorized } from '../../errors.ts';
-import { serveMCP } from '../../mcp/serve-mcp.ts';
-import { takeRequest } from '../../mcp/request-bound.ts';
+import { bodyLimit, parseMessages, serveMCP } from '../../mcp/serve-mcp.ts';
+import { readText } from '../body.ts';
+import { takeMessages } from '../../mcp/request-bound.ts';
 import { methods, requestContext } from '../handle.ts';
 
 export function mcpRoutes(cms: CMS) {
@@ -23,12 +24,19 @@ export function mcpRoutes(cms: CMS) {
             throw unauthorized('Send an API key (or a session token) as Authorization: Bearer <key>.');
           }
           const caller = credentials.apiKey !== undefined ? `key:${credentials.apiKey}` : `user:${credentials.user.id}`;
-          const wait = takeRequest(cms, caller, bound.requestsPerMinute);
-          if (wait)
-            throw new APIError(429, 'Too many requests for this key; try again later.', undefined, {
-              headers: { 'retry-after': String(wait) },
-            });
-          return serveMCP(requestContext(cms, request, credentials, { via: 'mcp' }), request);
+          const refuseAfter = (wait: number) => {
+            if (wait)
+              throw new APIError(429, 'Too many requests for this key; try again later.', undefined, {
+                headers: { 'retry-after': String(wait) },
+              });
+          };
+          // A caller with no room left is refused before its body is read; then every message counts.
+          refuseAfter(takeMessages(cms, caller, bound.requestsPerMinute, 1, false));
+          const text = await readText(request, bodyLimit(cms.config.upload.maxFileSize));
+          const body = parseMessages(text, request);
+          if (body instanceof Response) return body;
+          refuseAfter(takeMessages(cms, caller, bound.requestsPerMinute, body.count));
+          return serveMCP(requestContext(cms, request, credentials, { via: 'mcp' }), request, body.messages);
         },
       },
       { csrf: false },
