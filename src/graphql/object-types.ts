@@ -21,6 +21,7 @@ import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
 import type { GraphQLRequest } from './request-context.ts';
 import { resolveRelationship } from './resolve-relationship.ts';
+import type { ListBound } from './limits.ts';
 
 type Fields = GraphQLFieldConfigMap<Record<string, unknown>, GraphQLRequest>;
 
@@ -33,11 +34,22 @@ export function outputFields(fields: SanitizedField[], parent: string, build: Sc
       type: mapping.output(field, parent, build),
       ...(mapping.args ? { args: typeof mapping.args === 'function' ? mapping.args(field, build) : mapping.args } : {}),
       ...(mapping.resolve ? { resolve: mapping.resolve(field) } : {}),
-      ...(mapping.complexity ? { extensions: { complexity: mapping.complexity } } : {}),
+      extensions: { ...(mapping.complexity ? { complexity: mapping.complexity } : {}), ...listBoundOf(field) },
     };
   }
   return out;
 }
+
+/**
+ * What the cost measure counts a list field as holding (limits.ts): rows of an array or blocks field and
+ * the documents of a hasMany relationship up to `maxRows` (10 without it); a join's page its `defaultLimit`.
+ */
+function listBoundOf(field: SanitizedField): ListBound {
+  if (field.type === 'join') return { pageDefault: field.defaultLimit ?? 10 };
+  const many = field.type === 'array' || field.type === 'blocks' || (field.hasMany && RELATED.has(field.type));
+  return many ? { listBound: field.maxRows ?? 10 } : {};
+}
+const RELATED = new Set(['relationship', 'upload']);
 
 /** A group's object, or an array's row (rows carry their `id`). */
 export function nestedOutput(
