@@ -5,7 +5,7 @@
  * introspection fields included and fragments not followed. Validation's cost grows with these counts
  * (many same-named fields are compared pair by pair), so a document over them is refused before it starts.
  */
-import { GraphQLError, Kind, parse, visit, type DocumentNode } from 'graphql';
+import { GraphQLError, Kind, parse, type DocumentNode, type SelectionSetNode } from 'graphql';
 
 export type ScreenLimits = {
   maxQueryBytes: number;
@@ -28,24 +28,29 @@ export function screenQuery(query: string, limits: ScreenLimits): { document: Do
   } catch (error) {
     const message = (error as GraphQLError).message;
     // graphql-js words it "Document contains more that N tokens. Parsing aborted.": say it plainly.
-    if (/more th[ae]n \d+ tokens/.test(message))
+    if (/more th(?:at|an) \d+ tokens/.test(message))
       return { error: refusal(`The query is too long: more than ${limits.maxTokens} tokens.`) };
     return { error: error as GraphQLError };
   }
   let fields = 0;
   let aliases = 0;
   let widest = 0;
-  visit(document, {
-    Field(node) {
-      fields++;
-      if (node.alias) aliases++;
-    },
-    SelectionSet(node) {
-      let count = 0;
-      for (const selection of node.selections) if (selection.kind === Kind.FIELD) count++;
-      widest = Math.max(widest, count);
-    },
-  });
+  // Selection sets by hand, without graphql-js's generic visitor: arguments and directives hold no fields.
+  const sets: SelectionSetNode[] = [];
+  for (const definition of document.definitions)
+    if ('selectionSet' in definition && definition.selectionSet) sets.push(definition.selectionSet);
+  for (let set = sets.pop(); set; set = sets.pop()) {
+    let count = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        count++;
+        if (selection.alias) aliases++;
+      }
+      if ('selectionSet' in selection && selection.selectionSet) sets.push(selection.selectionSet);
+    }
+    fields += count;
+    widest = Math.max(widest, count);
+  }
   if (widest > limits.maxSelections)
     return {
       error: refusal(`A selection set holds ${widest} fields, at most ${limits.maxSelections}.`),
