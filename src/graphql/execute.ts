@@ -1,8 +1,8 @@
 /**
  * One GraphQL operation from request to answer: the parameters checked, the document screened, parsed and
  * validated (kept per query text, so a repeated query is parsed once), measured against the limits with
- * its variables, executed
- * with graphql-js, and its errors in the API's shape: `{ message, path, extensions: { statusCode, field? } }`.
+ * its variables, executed with graphql-js, and its errors in the API's shape:
+ * `{ message, path, extensions: { statusCode, field? } }`.
  */
 import {
   GraphQLError,
