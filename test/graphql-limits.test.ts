@@ -101,6 +101,13 @@ describe('relationship fan-out', () => {
     const deep = await t.request('GET', '/articles?limit=100&depth=2&joins=false');
     expect(deep.status).toBe(400);
     expect(deep.body.errors[0].message).toContain('more than 1500 related documents');
+    // A document shown under many others counts each time: 15 × 10 + 150 × 10 = 1,650, though only 25
+    // distinct articles are read at the second level.
+    const shared = await t.request('GET', '/articles?limit=15&depth=2&joins=false');
+    expect(shared.status).toBe(400);
+    const within = await t.request('GET', '/articles?limit=10&depth=2&joins=false');
+    expect(within.status).toBe(200);
+    expect(within.body.docs[0].links[0].links).toHaveLength(LINKS);
     const shallow = await t.request('GET', '/articles?limit=100&depth=1&joins=false');
     expect(shallow.status).toBe(200);
     expect(shallow.body.docs[0].links).toHaveLength(LINKS);
