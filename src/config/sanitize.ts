@@ -202,7 +202,8 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
 function sanitizeGraphQL(input: UserConfig['graphQL'], fail: Fail): SanitizedConfig['graphQL'] {
   if (input?.disable) return null;
   return {
-    maxComplexity: positiveNumber(input?.maxComplexity ?? 100_000, 'graphQL.maxComplexity', fail),
+    maxComplexity: positiveNumber(input?.maxComplexity ?? 1000, 'graphQL.maxComplexity', fail),
+    maxResultSize: positiveNumber(input?.maxResultSize ?? 100_000, 'graphQL.maxResultSize', fail),
     maxDepth: positiveNumber(input?.maxDepth ?? 10, 'graphQL.maxDepth', fail),
     maxAliases: positiveNumber(input?.maxAliases ?? 30, 'graphQL.maxAliases', fail),
     maxBatch: positiveNumber(input?.maxBatch ?? 10, 'graphQL.maxBatch', fail),

@@ -391,6 +391,7 @@ export interface UserConfig {
   graphQL?: {
     disable?: boolean;
     maxComplexity?: number;
+    maxResultSize?: number;
     maxDepth?: number;
     maxAliases?: number;
     maxBatch?: number;
@@ -537,6 +538,7 @@ export interface SanitizedConfig {
   /** null: no GraphQL endpoint. */
   graphQL: {
     maxComplexity: number;
+    maxResultSize: number;
     maxDepth: number;
     maxAliases: number;
     maxBatch: number;

@@ -1,12 +1,16 @@
 /**
  * What a query may cost, measured on the validated document (with its variables) before anything runs:
- * depth (nested selections, fragments followed) and complexity. Every field costs 1 (introspection fields
- * too), a relationship or join its own weight (10), and everything under a list counts once per item the
- * list may hold: a page of documents its `limit` (10 when not given; `pagination: false` the per-request
- * document cap), a join its `limit` or `defaultLimit`, a hasMany relationship, an array or a blocks field its
- * `maxRows` (10 when not set). Over `graphQL.maxDepth`, `maxComplexity` or `maxAliases` (aliases counted
- * through fragments), the request is refused whole. Introspection fields add no depth: a client's schema
- * query is deep by nature.
+ * - depth: nested selections, fragments followed; introspection fields add none (a client's schema query is
+ *   deep by nature);
+ * - complexity: what the query asks for, each field once: 1 a field, a relationship or join its own weight
+ *   (10); introspection fields nothing;
+ * - size: what the answer may hold, every field (introspection fields too) counted once per item of every
+ *   list it sits in: a page of documents its `limit` (10 when not given; `pagination: false` the per-request
+ *   document cap), a join its `limit` or `defaultLimit`, a hasMany relationship, an array or a blocks field its
+ *   `maxRows` (10 when not set). This is what refuses a relationship followed level after level under a
+ *   large page, which asks for little and would build millions of documents.
+ * Over `graphQL.maxDepth`, `maxComplexity`, `maxResultSize` or `maxAliases` (aliases counted through
+ * fragments), the request is refused whole.
  */
 import {
   GraphQLError,
@@ -26,8 +30,9 @@ import {
   type ValueNode,
 } from 'graphql';
 
-export type Limits = { maxComplexity: number; maxDepth: number; maxAliases: number };
-type Measure = { cost: number; depth: number; aliases: number };
+export type Limits = { maxComplexity: number; maxResultSize: number; maxDepth: number; maxAliases: number };
+/** `size`: fields the answer may hold, lists multiplied out; `cost`: fields asked for, each once. */
+type Measure = { size: number; cost: number; depth: number; aliases: number };
 /** Where a list field's bound comes from, set on the field's `extensions` by the schema build. */
 export type ListBound = { listBound?: number; pageDefault?: number };
 
@@ -64,9 +69,11 @@ export function checkLimits(
   if (m.depth > limits.maxDepth)
     errors.push(refusal(`Query${name} is too deep: ${m.depth} levels, at most ${limits.maxDepth}.`));
   if (m.cost > limits.maxComplexity)
+    errors.push(refusal(`Query${name} is too complex: ${m.cost}, at most ${limits.maxComplexity}.`));
+  if (m.size > limits.maxResultSize)
     errors.push(
       refusal(
-        `Query${name} is too complex: ${Math.round(m.cost)}, at most ${limits.maxComplexity}. Lists count once per item they may hold: ask for a smaller limit or fewer nested relationships.`,
+        `Query${name} could answer too much: ${Math.round(m.size)} values, at most ${limits.maxResultSize}. Every field counts once per item of the lists it sits in: ask for a smaller limit or fewer nested relationships.`,
       ),
     );
   if (m.aliases > limits.maxAliases)
@@ -110,9 +117,10 @@ function measure(
   parent: GraphQLNamedType | undefined,
   page: number | undefined,
 ): Measure {
-  const total: Measure = { cost: 0, depth: 0, aliases: 0 };
+  const total: Measure = { size: 0, cost: 0, depth: 0, aliases: 0 };
   const add = (m: Measure, times: number, depthOffset: number) => {
-    total.cost += m.cost * times;
+    total.size += m.size * times;
+    total.cost += m.cost;
     total.aliases += m.aliases;
     total.depth = Math.max(total.depth, m.depth + depthOffset);
   };
@@ -123,8 +131,8 @@ function measure(
       const field = parent && isObjectType(parent) ? parent.getFields()[name] : undefined;
       const introspection = name.startsWith('__');
       if (introspection && !field) {
-        // `__typename`, `__schema`, `__type`: they cost like any field, and add no depth.
-        total.cost += 1;
+        // `__typename`, `__schema`, `__type`: they take room in the answer like any field, and add no depth.
+        total.size += 1;
         if (selection.selectionSet) {
           const type =
             name === '__typename' ? undefined : walk.schema.getType(name === '__schema' ? '__Schema' : '__Type');
@@ -135,7 +143,8 @@ function measure(
       const weight = typeof field?.extensions?.complexity === 'number' ? field.extensions.complexity : 1;
       const list = field && isListType(getNullableType(field.type));
       const times = list ? (page ?? (field.extensions as ListBound).listBound ?? 1) : 1;
-      total.cost += weight * times;
+      total.size += weight * times;
+      total.cost += weight;
       total.depth = Math.max(total.depth, 1);
       if (selection.selectionSet) {
         const inner = field ? pageSize(walk, selection, field) : undefined;
