@@ -183,6 +183,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
         ? null
         : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
     graphQL: sanitizeGraphQL(input.graphQL, fail),
+    maxPopulatedDocuments: positiveNumber(input.maxPopulatedDocuments ?? 10_000, 'maxPopulatedDocuments', fail),
     realtime: sanitizeRealtime(input.realtime, fail),
     audit:
       input.audit === false ? null : { keepDays: positiveNumber(input.audit?.keepDays ?? 365, 'audit.keepDays', fail) },
@@ -202,9 +203,14 @@ function sanitizeGraphQL(input: UserConfig['graphQL'], fail: Fail): SanitizedCon
   if (input?.disable) return null;
   return {
     maxComplexity: positiveNumber(input?.maxComplexity ?? 1000, 'graphQL.maxComplexity', fail),
+    maxResultSize: positiveNumber(input?.maxResultSize ?? 100_000, 'graphQL.maxResultSize', fail),
     maxDepth: positiveNumber(input?.maxDepth ?? 10, 'graphQL.maxDepth', fail),
     maxAliases: positiveNumber(input?.maxAliases ?? 30, 'graphQL.maxAliases', fail),
     maxBatch: positiveNumber(input?.maxBatch ?? 10, 'graphQL.maxBatch', fail),
+    maxQueryBytes: positiveNumber(input?.maxQueryBytes ?? 65_536, 'graphQL.maxQueryBytes', fail),
+    maxTokens: positiveNumber(input?.maxTokens ?? 10_000, 'graphQL.maxTokens', fail),
+    maxSelections: positiveNumber(input?.maxSelections ?? 200, 'graphQL.maxSelections', fail),
+    maxFields: positiveNumber(input?.maxFields ?? 2000, 'graphQL.maxFields', fail),
   };
 }
 

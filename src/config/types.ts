@@ -387,8 +387,21 @@ export interface UserConfig {
   backups?: { schedule?: 'daily' | 'hourly' | string; keep?: number; dir?: string; storage?: S3StorageOptions | null };
   /** The response cache of GET reads (docs/caching.md): `false` turns it off; `maxSize` in bytes (default 32 MB). */
   cache?: false | { maxSize?: number };
-  /** The GraphQL endpoint (docs/graphql.md): `disable` removes it; `maxComplexity` and `maxDepth` refuse costly queries before they run. */
-  graphQL?: { disable?: boolean; maxComplexity?: number; maxDepth?: number; maxAliases?: number; maxBatch?: number };
+  /** The GraphQL endpoint (docs/graphql.md): `disable` removes it; the others refuse costly queries before they run. */
+  graphQL?: {
+    disable?: boolean;
+    maxComplexity?: number;
+    maxResultSize?: number;
+    maxDepth?: number;
+    maxAliases?: number;
+    maxBatch?: number;
+    maxQueryBytes?: number;
+    maxTokens?: number;
+    maxSelections?: number;
+    maxFields?: number;
+  };
+  /** Related documents one request may populate (REST `depth` and `joins`, GraphQL relationships): more is a 400. */
+  maxPopulatedDocuments?: number;
   /** Limits of the realtime event streams (docs/realtime.md). */
   realtime?: RealtimeConfig;
   /** The audit log of every write (docs/audit-log.md): `false` turns it off; entries older than `keepDays` (default 365) are removed. */
@@ -523,7 +536,18 @@ export interface SanitizedConfig {
   /** null: no response cache. */
   cache: { maxSize: number } | null;
   /** null: no GraphQL endpoint. */
-  graphQL: { maxComplexity: number; maxDepth: number; maxAliases: number; maxBatch: number } | null;
+  graphQL: {
+    maxComplexity: number;
+    maxResultSize: number;
+    maxDepth: number;
+    maxAliases: number;
+    maxBatch: number;
+    maxQueryBytes: number;
+    maxTokens: number;
+    maxSelections: number;
+    maxFields: number;
+  } | null;
+  maxPopulatedDocuments: number;
   realtime: RealtimeSettings;
   /** null: no audit log is written. */
   audit: { keepDays: number } | null;

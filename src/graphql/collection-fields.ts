@@ -81,6 +81,8 @@ export function collectionQueries(collection: SanitizedCollection, build: Schema
           draft: args.draft ?? false,
           depth: 0,
           joins: false,
+          // Any page size: the cost measure bounds what the query does with it (limits.ts).
+          maxLimit: Infinity,
         }),
     },
     [`count${plural}`]: {

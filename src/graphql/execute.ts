@@ -1,13 +1,13 @@
 /**
- * One GraphQL operation from request to answer: the parameters checked, the document parsed, validated
- * and measured against the limits (kept per query text, so a repeated query is parsed once), executed
- * with graphql-js, and its errors in the API's shape: `{ message, path, extensions: { statusCode, field? } }`.
+ * One GraphQL operation from request to answer: the parameters checked, the document screened, parsed and
+ * validated (kept per query text, so a repeated query is parsed once), measured against the limits with
+ * its variables, executed with graphql-js, and its errors in the API's shape:
+ * `{ message, path, extensions: { statusCode, field? } }`.
  */
 import {
   GraphQLError,
   execute,
   getOperationAST,
-  parse,
   specifiedRules,
   validate,
   type DocumentNode,
@@ -19,6 +19,8 @@ import type { CMS } from '../cms.ts';
 import { APIError, badRequest } from '../errors.ts';
 import { schemaOf } from './schema.ts';
 import { checkLimits } from './limits.ts';
+import { screenQuery } from './screen.ts';
+import { budgetError, overBudget } from '../operations/document-budget.ts';
 import { readsRequest, type GraphQLRequest } from './request-context.ts';
 import { dependenciesOf } from '../cache/dependencies.ts';
 
@@ -68,18 +70,27 @@ export function planQuery(cms: CMS, query: string): Plan {
 }
 
 function makePlan(cms: CMS, schema: GraphQLSchema, query: string): Plan {
-  let document: DocumentNode;
-  try {
-    document = parse(query, { maxTokens: 20_000 });
-  } catch (error) {
+  // Size, tokens, selections and aliases first: validation's own cost grows with them (screen.ts).
+  const screened = screenQuery(query, cms.config.graphQL!);
+  if ('error' in screened)
     return {
       document: { kind: 'Document', definitions: [] } as unknown as DocumentNode,
-      errors: [error as GraphQLError],
+      errors: [screened.error],
     };
-  }
+  const document = screened.document;
   const invalid = validate(schema, document, specifiedRules, { maxErrors: 20 });
-  if (invalid.length) return { document, errors: invalid };
-  return { document, errors: checkLimits(schema, document, cms.config.graphQL!) };
+  return { document, errors: invalid };
+}
+
+/**
+ * The cost of the operation to run, with this request's variables (a `limit` may be one): errors mean
+ * nothing runs (limits.ts).
+ */
+export function costErrors(cms: CMS, plan: Plan, operation: OperationDefinitionNode, params: GraphQLParams) {
+  return checkLimits(schemaOf(cms.config), plan.document, operation, params.variables, {
+    ...cms.config.graphQL!,
+    wholeList: cms.config.maxPopulatedDocuments,
+  });
 }
 
 /** The operation to run, or a 400 when the document does not say which. */
@@ -95,17 +106,21 @@ export function operationOf(plan: Plan, params: GraphQLParams): OperationDefinit
   return operation;
 }
 
-export function runOperation(req: GraphQLRequest, plan: Plan, params: GraphQLParams): Promise<ExecutionResult> {
-  return Promise.resolve(
-    execute({
-      schema: schemaOf(req.cms.config),
-      document: plan.document,
-      variableValues: params.variables,
-      operationName: params.operationName,
-      contextValue: req,
-    }),
-  );
+export async function runOperation(req: GraphQLRequest, plan: Plan, params: GraphQLParams): Promise<ExecutionResult> {
+  const result = await execute({
+    schema: schemaOf(req.cms.config),
+    document: plan.document,
+    variableValues: params.variables,
+    operationName: params.operationName,
+    contextValue: req,
+  });
+  // Past the related-document budget the resolvers stopped reading: the answer is that error, not the part read.
+  const budget = req.ctx.documents;
+  if (budget && overBudget(req.ctx)) return { errors: [budgetError(budget.limit)].map(asGraphQLError), data: null };
+  return result;
 }
+
+const asGraphQLError = (error: APIError) => new GraphQLError(error.message, { originalError: error });
 
 export type ErrorItem = {
   message: string;

@@ -19,6 +19,7 @@ import { parseJoins, type JoinQuery } from '../query/join-options.ts';
 import { combineParentName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { contextAt, type GraphQLRequest } from './request-context.ts';
+import { overBudget } from '../operations/document-budget.ts';
 import { toWhere, whereInput } from './where-inputs.ts';
 
 type Doc = Record<string, unknown>;
@@ -56,6 +57,7 @@ export function resolveJoin(field: SanitizedField): GraphQLFieldResolver<Doc, Gr
   let owner: SanitizedCollection | undefined;
   return async (parent, args, req, info) => {
     const ctx = contextAt(req, info);
+    if (overBudget(ctx)) return null;
     owner ??= req.cms.config.collections.find((c) => c.fields.includes(field));
     const asked = Object.fromEntries(
       Object.entries({ ...args, where: toWhere(args.where) }).filter(([, v]) => v !== undefined && v !== null),

@@ -7,6 +7,7 @@ import { isUploadCollection } from '../config/upload-collections.ts';
 import {
   GraphQLBoolean,
   GraphQLEnumType,
+  GraphQLFloat,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
@@ -15,12 +16,14 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLOutputType,
 } from 'graphql';
-import type { Entity, SanitizedField } from '../config/types.ts';
+import type { Entity, ImageSize, SanitizedField } from '../config/types.ts';
+import { combineParentName, toWords } from './names.ts';
 import { inSchema } from './in-schema.ts';
 import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
 import type { GraphQLRequest } from './request-context.ts';
 import { resolveRelationship } from './resolve-relationship.ts';
+import type { ListBound } from './limits.ts';
 
 type Fields = GraphQLFieldConfigMap<Record<string, unknown>, GraphQLRequest>;
 
@@ -33,11 +36,22 @@ export function outputFields(fields: SanitizedField[], parent: string, build: Sc
       type: mapping.output(field, parent, build),
       ...(mapping.args ? { args: typeof mapping.args === 'function' ? mapping.args(field, build) : mapping.args } : {}),
       ...(mapping.resolve ? { resolve: mapping.resolve(field) } : {}),
-      ...(mapping.complexity ? { extensions: { complexity: mapping.complexity } } : {}),
+      extensions: { ...(mapping.complexity ? { complexity: mapping.complexity } : {}), ...listBoundOf(field) },
     };
   }
   return out;
 }
+
+/**
+ * What the cost measure counts a list field as holding (limits.ts): rows of an array or blocks field and
+ * the documents of a hasMany relationship up to `maxRows` (10 without it); a join's page its `defaultLimit`.
+ */
+function listBoundOf(field: SanitizedField): ListBound {
+  if (field.type === 'join') return { pageDefault: field.defaultLimit ?? 10 };
+  const many = field.type === 'array' || field.type === 'blocks' || (field.hasMany && RELATED.has(field.type));
+  return many ? { listBound: field.maxRows ?? 10 } : {};
+}
+const RELATED = new Set(['relationship', 'upload']);
 
 /** A group's object, or an array's row (rows carry their `id`). */
 export function nestedOutput(
@@ -73,9 +87,48 @@ const statusEnum = (name: string, build: SchemaBuild) =>
 function systemFields(entity: Entity, name: string, build: SchemaBuild): Fields {
   const out: Fields = { updatedAt: { type: GraphQLDateTime }, createdAt: { type: GraphQLDateTime } };
   if (entity.drafts) out.status = out._status = { type: statusEnum(name, build) };
-  if (isUploadCollection(entity)) out.url = { type: GraphQLString };
+  if (isUploadCollection(entity)) {
+    out.url = { type: GraphQLString };
+    if (entity.upload.imageSizes.length) out.sizes = { type: sizesType(entity.upload.imageSizes, name, build) };
+  }
   return out;
 }
+
+/**
+ * An upload collection's `sizes` as Payload types it: `Media_Sizes { thumbnail: Media_Sizes_Thumbnail }`, one
+ * field per configured image size (null when the image was too small for it); JSON without image sizes.
+ */
+function sizesType(sizes: ImageSize[], parent: string, build: SchemaBuild): GraphQLObjectType {
+  const name = combineParentName(parent, 'Sizes');
+  return build.named(
+    name,
+    () =>
+      new GraphQLObjectType({
+        name,
+        fields: () =>
+          Object.fromEntries(
+            sizes.map((size) => [size.name, { type: sizeType(combineParentName(name, toWords(size.name)), build) }]),
+          ),
+      }),
+  );
+}
+
+const sizeType = (name: string, build: SchemaBuild) =>
+  build.named(
+    name,
+    () =>
+      new GraphQLObjectType({
+        name,
+        fields: {
+          url: { type: GraphQLString },
+          width: { type: GraphQLFloat },
+          height: { type: GraphQLFloat },
+          mimeType: { type: GraphQLString },
+          filesize: { type: GraphQLFloat },
+          filename: { type: GraphQLString },
+        },
+      }),
+  );
 
 export function documentType(entity: Entity, name: string, build: SchemaBuild, withId = true): GraphQLObjectType {
   return build.named(

@@ -19,6 +19,7 @@ import { GraphQLJSON } from './scalars.ts';
 import { combineParentName, formatName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { contextAt, type GraphQLRequest } from './request-context.ts';
+import { trySpendDocuments } from '../operations/document-budget.ts';
 
 type Doc = Record<string, unknown>;
 /** Which collection a resolved document came from, for the union's resolveType (never serialised). */
@@ -86,6 +87,9 @@ export function resolvePolymorphic(field: SanitizedField): GraphQLFieldResolver<
       return doc ? { relationTo, value: { ...doc, [COLLECTION]: relationTo } } : null;
     };
     const value = parent[field.name];
+    const count = Array.isArray(value) ? value.length : value == null ? 0 : 1;
+    // Past the request's budget nothing more is read: the whole answer becomes that one error (execute.ts).
+    if (!trySpendDocuments(ctx, count)) return field.hasMany ? [] : null;
     if (!field.hasMany) return one(value);
     return Array.isArray(value) ? (await Promise.all(value.map(one))).filter(Boolean) : [];
   };

@@ -6,6 +6,7 @@
 import type { GraphQLFieldResolver } from 'graphql';
 import type { SanitizedField } from '../config/types.ts';
 import { contextAt, type GraphQLRequest } from './request-context.ts';
+import { trySpendDocuments } from '../operations/document-budget.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -13,8 +14,11 @@ export function resolveRelationship(field: SanitizedField): GraphQLFieldResolver
   return (parent, _args, req, info) => {
     const value = parent[field.name];
     const ctx = contextAt(req, info);
+    const many = Array.isArray(value);
+    // Past the request's budget nothing more is read: the whole answer becomes that one error (execute.ts).
+    if (!trySpendDocuments(ctx, many ? value.length : value == null ? 0 : 1)) return many ? [] : null;
     const one = (v: unknown) =>
       typeof v === 'number' ? req.loader.load(ctx, field.relationTo as string, v) : (v ?? null);
-    return Array.isArray(value) ? Promise.all(value.map(one)) : one(value);
+    return many ? Promise.all(value.map(one)) : one(value);
   };
 }

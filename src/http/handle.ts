@@ -4,6 +4,7 @@
  */
 import type { CMS } from '../cms.ts';
 import { createContext, type OperationContext } from '../operations/context.ts';
+import { documentBudget } from '../operations/document-budget.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
 import { preauthorizeWrite, type WriteTarget } from '../operations/preauthorize.ts';
 import { checkCsrf, credentialsOf, type Credentials } from './authenticate.ts';
@@ -50,6 +51,7 @@ export function requestContext(
     apiKey: credentials.apiKey ?? null,
     req: request,
     via: 'rest',
+    documents: documentBudget(cms.config.maxPopulatedDocuments),
     ...overrides,
   });
   // Worked out when asked (links in mails, written entries): parsing the URL or the forwarding chain on every read would cost for nothing.

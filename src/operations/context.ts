@@ -2,6 +2,7 @@
 import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import type { Via, WriteOrigin } from '../events/change-events.ts';
+import type { DocumentBudget } from './document-budget.ts';
 
 export type OperationContext = {
   cms: CMS;
@@ -28,6 +29,8 @@ export type OperationContext = {
   ip?: string | null;
   /** The id of the API key the caller sent, if any. */
   apiKey?: number | null;
+  /** The related documents this request may still populate (src/operations/document-budget.ts); none: unbounded. */
+  documents?: DocumentBudget;
   /** What a write is recorded as in the audit log when it is not the change's own kind (restore). */
   auditAction?: string;
 };

@@ -38,6 +38,8 @@ export type FindArgs = ShapeArgs & {
   search?: string;
   /** Trashed documents too (docs/trash.md); `where[deletedAt][exists]=true` narrows to them. */
   trash?: boolean;
+  /** The largest `limit` taken: REST's 100 unless the transport bounds pages otherwise (GraphQL: by cost). */
+  maxLimit?: number;
 };
 export type CountArgs = { collection: string; where?: Where; draft?: boolean; trash?: boolean };
 
@@ -84,7 +86,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const paginate = args.pagination !== false;
   const limit = args.limit ?? DEFAULT_LIMIT;
   const page = paginate ? (args.page ?? 1) : 1;
-  if (paginate) checkPaging(limit, page);
+  if (paginate) checkPaging(limit, page, args.maxLimit);
   const matched = await matchDocuments(ctx, collection, args);
   const { from, rights, locale } = matched;
   const { store } = ctx.cms;

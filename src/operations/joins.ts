@@ -20,6 +20,7 @@ import type { JoinQuery, JoinRequest } from '../query/join-options.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { queryRights } from '../access/query-rights.ts';
 import { localeOf, type OperationContext } from './context.ts';
+import { spendDocuments } from './document-budget.ts';
 
 type Doc = Record<string, unknown>;
 type Present = (ctx: OperationContext, entity: Entity, stored: Doc[], depth: number) => Promise<Doc[]>;
@@ -107,6 +108,11 @@ export async function readJoin(
   const pages = new Map<number, Doc[]>();
   for (const [parent, list] of byParent) pages.set(parent, list.slice((page - 1) * limit, page * limit));
   const shown = [...new Set([...pages.values()].flat())];
+  if (depth > 0) {
+    let placed = 0;
+    for (const doc of docs) placed += pages.get(doc.id as number)?.length ?? 0;
+    spendDocuments(ctx, placed);
+  }
   const presented =
     depth > 0 ? new Map((await present(ctx, target, shown, depth - 1)).map((d) => [d.id as number, d])) : null;
   for (const doc of docs) {

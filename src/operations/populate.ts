@@ -14,6 +14,7 @@ import { compileWhere, TRUSTED } from '../query/where.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { localeOf, type OperationContext } from './context.ts';
 import type { ReadShape } from '../query/select.ts';
+import { spendDocuments } from './document-budget.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -39,15 +40,29 @@ export async function populateRelationships(
   let level: Group[] = [{ entity, docs }];
   // Per level below the top: the related documents read and the slots they filled, finished deepest first.
   const filled: { groups: Group[]; assigned: { slot: Slot; doc: Doc }[] }[] = [];
+  // How many times each document of the level appears in the answer: a related document shared by many
+  // slots is one object, but the answer spells it out under each of them (document-budget.ts).
+  let shown = new Map<Doc, number>();
   for (let remaining = depth; remaining > 0 && level.length; remaining--) {
     const slots = new Map<string, Slot[]>();
+    const times = new Map<Slot, number>();
+    let placed = 0;
+    let weight = 1;
     const into = (slot: Slot) => {
       const list = slots.get(slot.slug) ?? [];
       slots.set(slot.slug, list);
       list.push(slot);
+      times.set(slot, weight);
+      placed += weight;
     };
     for (const group of level)
-      for (const doc of group.docs) visitRelations(group.entity.fields, doc, into, { keyedByLocale });
+      for (const doc of group.docs) {
+        weight = shown.get(doc) ?? 1;
+        visitRelations(group.entity.fields, doc, into, { keyedByLocale });
+      }
+    // Counted before reading: a request past its budget reads nothing more.
+    spendDocuments(ctx, placed);
+    const nextShown = new Map<Doc, number>();
     const next: Group[] = [];
     const assigned: { slot: Slot; doc: Doc }[] = [];
     for (const [slug, list] of slots) {
@@ -67,12 +82,16 @@ export async function populateRelationships(
       for (const slot of list) {
         const doc = presented.get(slot.id) ?? null;
         slot.holder[slot.key] = doc;
-        if (doc) assigned.push({ slot, doc });
+        if (doc) {
+          assigned.push({ slot, doc });
+          nextShown.set(doc, (nextShown.get(doc) ?? 0) + times.get(slot)!);
+        }
       }
       next.push({ entity: related!, docs: prepared });
     }
     filled.push({ groups: next, assigned });
     level = next;
+    shown = nextShown;
   }
   // afterRead sees its document populated, so the deepest level finishes first.
   for (const { groups, assigned } of filled.reverse()) {

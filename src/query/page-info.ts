@@ -7,11 +7,16 @@ export const MAX_LIMIT = 100;
 /** Above this, `(page - 1) * limit` is no longer an exact integer, and SQLite refuses the OFFSET. */
 const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_LIMIT);
 
-export function checkPaging(limit: number, page: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw badRequest(`"limit" must be between 1 and ${MAX_LIMIT}.`, 'limit');
+/** `maxLimit`: REST's 100, or none for GraphQL, whose cost measure bounds its pages (docs/graphql.md). */
+export function checkPaging(limit: number, page: number, maxLimit = MAX_LIMIT): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit)
+    throw badRequest(
+      maxLimit === Infinity ? '"limit" must be 1 or more.' : `"limit" must be between 1 and ${maxLimit}.`,
+      'limit',
+    );
   if (!Number.isInteger(page) || page < 1) throw badRequest('"page" must be 1 or more.', 'page');
-  if (page > MAX_PAGE) throw badRequest(`"page" must be at most ${MAX_PAGE}.`, 'page');
+  const maxPage = limit <= MAX_LIMIT ? MAX_PAGE : Math.floor(Number.MAX_SAFE_INTEGER / limit);
+  if (page > maxPage) throw badRequest(`"page" must be at most ${maxPage}.`, 'page');
 }
 
 export function pageInfo(totalDocs: number, limit: number, page: number) {

@@ -4,7 +4,7 @@
  * Absent when the config turns GraphQL off.
  */
 import { Elysia } from 'elysia';
-import { Kind, type OperationDefinitionNode } from 'graphql';
+import { Kind, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import type { CMS } from '../../cms.ts';
 import { APIError, badRequest } from '../../errors.ts';
 import { parseJSONBody, readText, releaseBody } from '../body.ts';
@@ -18,6 +18,7 @@ import { answerKeptRead, keptRead } from '../cached-read.ts';
 import { createGraphQLRequest, type GraphQLRequest } from '../../graphql/request-context.ts';
 import {
   cacheTables,
+  costErrors,
   formatError,
   formatResult,
   operationOf,
@@ -66,16 +67,19 @@ async function runOne(
     const kept = await answerKeptRead(cms, request, credentials, what);
     if (kept) return kept;
   }
-  const plan = planQuery(cms, params.query);
   // A query that cannot run: 400 for clients of the GraphQL-over-HTTP media type, 200 for plain JSON ones (that spec's rule).
-  if (plan.errors.length)
-    return answer(
-      { errors: plan.errors.map((e) => formatError(cms, e)), data: null },
+  const refuse = (errors: readonly GraphQLError[]) =>
+    answer(
+      { errors: errors.map((e) => formatError(cms, e)), data: null },
       wantsGraphQLResponse(request) ? 400 : 200,
       undefined,
       request,
     );
+  const plan = planQuery(cms, params.query);
+  if (plan.errors.length) return refuse(plan.errors);
   const operation = operationOf(plan, params);
+  const tooCostly = costErrors(cms, plan, operation, params);
+  if (tooCostly.length) return refuse(tooCostly);
   input.ctx.via = 'graphql'; // the audit log's `via` for every write of this request
   const req = createGraphQLRequest(cms, input.ctx, credentials, {
     client: sessionClient(cms.config, request),

@@ -29,6 +29,8 @@ export function realtimeRoutes(cms: CMS) {
           const { depth, draft, preview } = readOptions({ ...query, limit: undefined, page: undefined }, cms.config);
           const options = { depth, draft: Boolean(draft), ...(preview ? { preview } : {}) };
           const lastEventId = lastEventIdOf(request, query);
+          // A stream reads once per event for as long as it lives: the per-request document budget is not its bound.
+          delete ctx.documents;
           const { token } = credentials;
           // A stream lives on after its request: it ends when its session does (docs/realtime.md).
           const sessionAlive =
