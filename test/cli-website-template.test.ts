@@ -9,82 +9,22 @@ import { GraphQLClient } from 'graphql-request';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PAYLOAD_WEBSITE_QUERIES as Q, slugListing } from './fixtures/payload-website-queries.ts';
-import { tempDir } from './harness.ts';
+import { initWebsite, serveWebsite, TEMPLATE_ADMIN, type ServedSite } from './support/website-template.ts';
 
-const MAIN = path.join(import.meta.dir, '../src/cli/main.ts');
-const ADMIN = { email: 'ada@example.com', password: 'password123', name: 'Ada Admin' };
-
-type Served = { url: string; out: () => string; stop: () => Promise<void> };
-
-/** `cms` in `cwd` on a free port, until it says where it listens. */
-async function serve(cwd: string, env: Record<string, string> = {}): Promise<Served> {
-  const child = Bun.spawn([process.execPath, MAIN, '--port', '0'], {
-    cwd,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: { ...process.env, NODE_ENV: 'production', ...env },
-  });
-  let out = '';
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + 30_000;
-  let match: RegExpExecArray | null = null;
-  while (!match && Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += decoder.decode(value);
-    match = /listening on (http:\/\/[^/\s]+)/.exec(out);
-  }
-  if (!match) throw new Error(`cms did not start: ${out}${await new Response(child.stderr).text()}`);
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      out += decoder.decode(value);
-    }
-  })();
-  return {
-    url: match[1]!,
-    out: () => out,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await child.exited;
-    },
-  };
-}
-
-const dir = tempDir('cms-website-');
-const site = path.join(dir, 'site');
-let server: Served;
+const ADMIN = TEMPLATE_ADMIN;
+let project: ReturnType<typeof initWebsite>;
+let site: string;
+let server: ServedSite;
 let api: string;
 let client: GraphQLClient;
 let made: { stdout: string; exitCode: number };
 let token = '';
 
 beforeAll(async () => {
-  const init = Bun.spawnSync([process.execPath, MAIN, 'init', 'site', '--template', 'website'], {
-    cwd: dir,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  made = { stdout: init.stdout.toString(), exitCode: init.exitCode };
-  // The admin first, before the server ever started: the sample content must still come.
-  const admin = Bun.spawnSync(
-    [
-      process.execPath,
-      MAIN,
-      'create-admin',
-      '--email',
-      ADMIN.email,
-      '--password',
-      ADMIN.password,
-      '--name',
-      ADMIN.name,
-    ],
-    { cwd: site, stdout: 'pipe', stderr: 'pipe' },
-  );
-  if (admin.exitCode !== 0) throw new Error(admin.stderr.toString());
-  server = await serve(site);
+  // The admin is made before the server ever started: the sample content must still come.
+  project = initWebsite();
+  ({ site, init: made } = project);
+  server = await serveWebsite(site);
   api = `${server.url}/api/cms`;
   client = new GraphQLClient(`${api}/graphql`);
   const login = await fetch(`${api}/users/login`, {
@@ -97,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  project?.remove();
 });
 
 const byName = <T>(list: T[] | null | undefined, key: keyof T) => (list ?? []).map((item) => item[key]);
@@ -275,7 +215,7 @@ describe('the site beside the admin', () => {
 
   test('a frontend of its own (SITE_URL) is allowed by CORS and trusted for cookie writes', async () => {
     const own = 'http://localhost:4321';
-    const other = await serve(site, { SITE_URL: own });
+    const other = await serveWebsite(site, { SITE_URL: own });
     try {
       const otherApi = `${other.url}/api/cms`;
       const preflight = await fetch(`${otherApi}/pages`, {

@@ -1,0 +1,90 @@
+/**
+ * The website template in Chromium, as a newcomer meets it: the site `cms init --template website`
+ * writes, served by `cms` beside the admin, shows the sample pages, posts, header and footer (in English
+ * and German); the admin's live preview frames that site on the same host, and what the editor types
+ * reaches it through Payload's live-preview protocol, merged with the editor's cookie.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { buildAdmin } from '../admin/build.ts';
+import { hasChromium } from './browser.ts';
+import { logInThroughForm, openBrowserPage, type AdminPage } from './support/admin-page.ts';
+import { initWebsite, serveWebsite, TEMPLATE_ADMIN, type ServedSite } from './support/website-template.ts';
+
+const STEP = 30_000;
+
+describe.skipIf(!hasChromium())('the website template in the browser', () => {
+  let project: ReturnType<typeof initWebsite>;
+  let server: ServedSite;
+  let opened: AdminPage;
+  let page: Page;
+
+  beforeAll(async () => {
+    await buildAdmin();
+    project = initWebsite();
+    server = await serveWebsite(project.site);
+    opened = await openBrowserPage({ viewport: { width: 1366, height: 900 } });
+    page = opened.page;
+  }, 90_000);
+
+  afterAll(async () => {
+    await opened?.browser.close();
+    await server?.stop();
+    project?.remove();
+  });
+
+  test(
+    'the site shows the home page, a post with its author, header and footer, and German',
+    async () => {
+      await page.goto(`${server.url}/`);
+      await page.getByRole('heading', { level: 1, name: 'A whole site, ready to edit' }).waitFor();
+      const header = page.locator('#header');
+      await header.getByRole('link', { name: 'Contact' }).waitFor();
+      expect(await header.getByRole('link').allTextContents()).toEqual(['Home', 'Posts', 'Contact']);
+      expect(await page.locator('#footer').getByRole('link').allTextContents()).toEqual(['Posts', 'Contact', 'Admin']);
+      // The archive of the latest posts and the hand-picked one.
+      await page.locator('.archive .card').first().waitFor();
+      expect(await page.locator('.archive').first().locator('.card h3').count()).toBe(3);
+      await page.getByRole('link', { name: 'Read the posts' }).click();
+      await page.waitForURL(/\/posts$/);
+      await page.getByRole('link', { name: 'Welcome to your new site' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Welcome to your new site' }).waitFor();
+      await page.getByText(`${TEMPLATE_ADMIN.name} ·`).waitFor();
+      await page.getByRole('link', { name: 'DE', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Willkommen auf der neuen Seite' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      expect(opened.pageErrors).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    "live preview in the admin frames the site on the same host and follows the editor's typing",
+    async () => {
+      await page.goto(`${server.url}/admin`);
+      await logInThroughForm(page, TEMPLATE_ADMIN);
+      await page.getByRole('heading', { name: `Welcome, ${TEMPLATE_ADMIN.name}` }).waitFor();
+      const api = `${server.url}/api/cms`;
+      const contact = await (await fetch(`${api}/pages?where[slug][equals]=contact&depth=0`)).json();
+      await page.goto(`${server.url}/admin/collections/pages/${contact.docs[0].id}`);
+      const toggle = page.getByRole('button', { name: 'Live preview' });
+      if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+      const frame = page.frameLocator('iframe[title="Live preview of the site"]');
+      await frame.getByRole('heading', { level: 1, name: 'Contact' }).waitFor();
+      const src = await page.locator('iframe[title="Live preview of the site"]').getAttribute('src');
+      expect(new URL(src!, server.url).origin).toBe(server.url);
+
+      await page
+        .getByRole('textbox', { name: /^Title/ })
+        .first()
+        .fill('Talk to us');
+      // The site merged the typed title over the draft (method-override read with the editor's cookie).
+      const site = page.frames().find((f) => f.url().startsWith(`${server.url}/contact`))!;
+      await site.waitForFunction(() => document.title === 'Talk to us');
+      expect(Number(await site.evaluate(() => document.body.dataset.livePreview))).toBeGreaterThan(0);
+      await site.getByText('Preview: drafts shown').waitFor();
+      expect(opened.pageErrors).toEqual([]);
+    },
+    STEP,
+  );
+});
