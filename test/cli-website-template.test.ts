@@ -256,3 +256,57 @@ describe('the site beside the admin', () => {
     }
   });
 });
+
+describe('what the template shows off', () => {
+  const as = () => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+
+  test('slugs made from the title and kept when the title changes; search; the trash; a second locale', async () => {
+    const made = await fetch(`${api}/posts?draft=true`, {
+      method: 'POST',
+      headers: as(),
+      body: JSON.stringify({ title: 'Grüße aus Köln!', content: 'Hallo.' }),
+    });
+    expect(made.status).toBe(201);
+    const { doc } = (await made.json()) as { doc: { id: number; slug: string } };
+    expect(doc.slug).toBe('grusse-aus-koln');
+    const renamed = await fetch(`${api}/posts/${doc.id}?draft=true`, {
+      method: 'PATCH',
+      headers: as(),
+      body: JSON.stringify({ title: 'Another title' }),
+    });
+    expect(((await renamed.json()) as { doc: { slug: string } }).doc.slug).toBe('grusse-aus-koln');
+
+    const found = (await (await fetch(`${api}/posts?search=shortcut&depth=0`)).json()) as { docs: { slug: string }[] };
+    expect(found.docs.map((d) => d.slug)).toEqual(['writing-in-rich-text']);
+    const across = (await (await fetch(`${api}/search?q=contact`, { headers: as() })).json()) as {
+      docs: { collection: string }[];
+    };
+    expect(across.docs.map((d) => d.collection)).toContain('pages');
+
+    const removed = await fetch(`${api}/posts/${doc.id}`, { method: 'DELETE', headers: as() });
+    expect(removed.status).toBe(200);
+    const trash = (await (
+      await fetch(`${api}/posts?trash=true&where[deletedAt][exists]=true`, { headers: as() })
+    ).json()) as {
+      docs: { id: number }[];
+    };
+    expect(trash.docs.map((d) => d.id)).toContain(doc.id);
+
+    const german = (await (await fetch(`${api}/pages?where[slug][equals]=home&locale=de&depth=0`)).json()) as {
+      docs: { title: string }[];
+    };
+    expect(german.docs[0]!.title).toBe('Startseite');
+  });
+
+  test('autosave, folders, labels by language and select options with labels reach the admin', async () => {
+    const res = await fetch(`${api}/_admin/config`, { headers: as() });
+    expect(res.status).toBe(200);
+    const config = (await res.json()) as any;
+    const text = JSON.stringify(config);
+    const pages = config.collections.find((c: { slug: string }) => c.slug === 'pages');
+    expect(pages.autosave ?? pages.drafts?.autosave ?? pages.versions?.drafts?.autosave).toBeTruthy();
+    expect(text).toContain('"de":"Seite"');
+    expect(text).toContain('"label":{"en":"High impact","de":"Groß"}');
+    expect(text).toContain('payload-folders');
+  });
+});
