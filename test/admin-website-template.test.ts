@@ -83,6 +83,16 @@ describe.skipIf(!hasChromium())('the website template in the browser', () => {
       await site.waitForFunction(() => document.title === 'Talk to us');
       expect(Number(await site.evaluate(() => document.body.dataset.livePreview))).toBeGreaterThan(0);
       await site.getByText('Preview: drafts shown').waitFor();
+
+      // The header global previews on the home page: its navigation follows the typing.
+      await page.goto(`${server.url}/admin/globals/header`);
+      const nav = page.frameLocator('iframe[title="Live preview of the site"]').locator('#header');
+      await nav.getByRole('link', { name: 'Contact' }).waitFor();
+      await page
+        .getByRole('textbox', { name: /^Label/ })
+        .last()
+        .fill('Write to us');
+      await nav.getByRole('link', { name: 'Write to us' }).waitFor();
       expect(opened.pageErrors).toEqual([]);
     },
     STEP,
