@@ -52,6 +52,7 @@ describe('cms init --template website', () => {
     );
     expect(fs.readdirSync(path.join(site, 'site')).sort()).toEqual(['index.html', 'site.css', 'site.js']);
     expect(server.out()).toContain('added the sample content');
+    expect(server.out()).toContain(`site at ${server.url}/ (the files in ${path.join(site, 'site')})`);
     // The site and the admin on one host name: the one the server prints.
     expect(server.url).toStartWith('http://127.0.0.1:');
   });
