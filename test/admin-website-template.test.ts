@@ -11,7 +11,7 @@ import { hasChromium } from './browser.ts';
 import { logInThroughForm, openBrowserPage, type AdminPage } from './support/admin-page.ts';
 import { initWebsite, serveWebsite, TEMPLATE_ADMIN, type ServedSite } from './support/website-template.ts';
 
-const STEP = 30_000;
+const STEP = 60_000;
 
 describe.skipIf(!hasChromium())('the website template in the browser', () => {
   let project: ReturnType<typeof initWebsite>;
@@ -93,6 +93,32 @@ describe.skipIf(!hasChromium())('the website template in the browser', () => {
         .last()
         .fill('Write to us');
       await nav.getByRole('link', { name: 'Write to us' }).waitFor();
+      expect(opened.pageErrors).toEqual([]);
+    },
+    STEP,
+  );
+
+  test(
+    'every collection and global of the template opens in the admin without an error',
+    async () => {
+      const api = `${server.url}/api/cms`;
+      const login = await fetch(`${api}/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: TEMPLATE_ADMIN.email, password: TEMPLATE_ADMIN.password }),
+      });
+      const { token } = (await login.json()) as { token: string };
+      for (const slug of ['pages', 'posts', 'projects', 'categories', 'comments', 'media', 'users']) {
+        const list = await fetch(`${api}/${slug}?depth=0&limit=1`, { headers: { authorization: `Bearer ${token}` } });
+        const id = ((await list.json()) as { docs: { id: number }[] }).docs[0]!.id;
+        await page.goto(`${server.url}/admin/collections/${slug}/${id}`);
+        await page.locator('form').first().waitFor();
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+      }
+      for (const slug of ['header', 'footer', 'settings']) {
+        await page.goto(`${server.url}/admin/globals/${slug}`);
+        await page.locator('form').first().waitFor();
+      }
       expect(opened.pageErrors).toEqual([]);
     },
     STEP,
