@@ -53,6 +53,31 @@ describe.skipIf(!hasChromium())('the website template in the browser', () => {
       await page.getByRole('link', { name: 'DE', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Willkommen auf der neuen Seite' }).waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+
+      // A signed preview link (the admin's "Preview") shows the saved draft to a reader without a session.
+      const api = `${server.url}/api/cms`;
+      const login = await fetch(`${api}/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: TEMPLATE_ADMIN.email, password: TEMPLATE_ADMIN.password }),
+      });
+      const auth = {
+        authorization: `Bearer ${((await login.json()) as { token: string }).token}`,
+        'content-type': 'application/json',
+      };
+      const posts = await (await fetch(`${api}/posts?where[slug][equals]=welcome-to-your-new-site&depth=0`)).json();
+      const id = posts.docs[0].id;
+      await fetch(`${api}/posts/${id}?draft=true`, {
+        method: 'PATCH',
+        headers: auth,
+        body: JSON.stringify({ title: 'Not published yet' }),
+      });
+      const preview = await fetch(`${api}/posts/${id}/preview`, { method: 'POST', headers: auth, body: '{}' });
+      const { url } = (await preview.json()) as { url: string };
+      await page.goto(new URL(url, server.url).href);
+      await page.getByRole('heading', { level: 1, name: 'Not published yet' }).waitFor();
+      await page.goto(`${server.url}/posts/welcome-to-your-new-site`);
+      await page.getByRole('heading', { level: 1, name: 'Welcome to your new site' }).waitFor();
       expect(opened.pageErrors).toEqual([]);
     },
     STEP,
