@@ -309,5 +309,13 @@ describe('what the template shows off', () => {
     expect(text).toContain('"de":"Seite"');
     expect(text).toContain('"label":{"en":"High impact","de":"Groß"}');
     expect(text).toContain('payload-folders');
+    const folders = (await (await fetch(`${api}/payload-folders?depth=0&sort=id`, { headers: as() })).json()) as {
+      docs: { name: string }[];
+    };
+    expect(folders.docs.map((f) => f.name)).toEqual(['Site images', 'Company']);
+    const trashed = (await (
+      await fetch(`${api}/pages?trash=true&where[deletedAt][exists]=true&depth=0`, { headers: as() })
+    ).json()) as { docs: { title: string }[] };
+    expect(trashed.docs.map((d) => d.title)).toEqual(['Old offers']);
   });
 });
