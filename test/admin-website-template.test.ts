@@ -9,20 +9,26 @@ import type { Page } from 'playwright-core';
 import { buildAdmin } from '../admin/build.ts';
 import { hasChromium } from './browser.ts';
 import { logInThroughForm, openBrowserPage, type AdminPage } from './support/admin-page.ts';
-import { initWebsite, serveWebsite, TEMPLATE_ADMIN, type ServedSite } from './support/website-template.ts';
+import {
+  initWebsite,
+  serveWebsite,
+  TEMPLATE_ADMIN,
+  type ServedSite,
+  type WebsiteProject,
+} from './support/website-template.ts';
 
 const STEP = 60_000;
 
 describe.skipIf(!hasChromium())('the website template in the browser', () => {
-  let project: ReturnType<typeof initWebsite>;
+  let project: WebsiteProject;
   let server: ServedSite;
   let opened: AdminPage;
   let page: Page;
 
   beforeAll(async () => {
     await buildAdmin();
-    project = initWebsite();
-    server = await serveWebsite(project.site);
+    project = await initWebsite();
+    server = await serveWebsite(project.site, project.env);
     opened = await openBrowserPage({ viewport: { width: 1366, height: 900 } });
     page = opened.page;
   }, 90_000);
@@ -30,7 +36,7 @@ describe.skipIf(!hasChromium())('the website template in the browser', () => {
   afterAll(async () => {
     await opened?.browser.close();
     await server?.stop();
-    project?.remove();
+    await project?.remove();
   });
 
   test(

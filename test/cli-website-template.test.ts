@@ -6,13 +6,20 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { GraphQLClient } from 'graphql-request';
+import { DEFAULT_TEST_ENGINE } from './harness.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PAYLOAD_WEBSITE_QUERIES as Q, slugListing } from './fixtures/payload-website-queries.ts';
-import { initWebsite, serveWebsite, TEMPLATE_ADMIN, type ServedSite } from './support/website-template.ts';
+import {
+  initWebsite,
+  serveWebsite,
+  TEMPLATE_ADMIN,
+  type ServedSite,
+  type WebsiteProject,
+} from './support/website-template.ts';
 
 const ADMIN = TEMPLATE_ADMIN;
-let project: ReturnType<typeof initWebsite>;
+let project: WebsiteProject;
 let site: string;
 let server: ServedSite;
 let api: string;
@@ -22,9 +29,9 @@ let token = '';
 
 beforeAll(async () => {
   // The admin is made before the server ever started: the sample content must still come.
-  project = initWebsite();
+  project = await initWebsite();
   ({ site, init: made } = project);
-  server = await serveWebsite(site);
+  server = await serveWebsite(site, project.env);
   api = `${server.url}/api/cms`;
   client = new GraphQLClient(`${api}/graphql`);
   const login = await fetch(`${api}/users/login`, {
@@ -37,7 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  project?.remove();
+  await project?.remove();
 });
 
 const byName = <T>(list: T[] | null | undefined, key: keyof T) => (list ?? []).map((item) => item[key]);
@@ -52,6 +59,9 @@ describe('cms init --template website', () => {
     );
     expect(fs.readdirSync(path.join(site, 'site')).sort()).toEqual(['index.html', 'site.css', 'site.js']);
     expect(server.out()).toContain('added the sample content');
+    expect(server.out()).toMatch(
+      DEFAULT_TEST_ENGINE === 'postgres' ? / · database cms_test@/ : / · database \S+cms\.db/,
+    );
     expect(server.out()).toContain(`site at ${server.url}/ (the files in ${path.join(site, 'site')})`);
     // The site and the admin on one host name: the one the server prints.
     expect(server.url).toStartWith('http://127.0.0.1:');
@@ -216,7 +226,7 @@ describe('the site beside the admin', () => {
 
   test('a frontend of its own (SITE_URL) is allowed by CORS and trusted for cookie writes', async () => {
     const own = 'http://localhost:4321';
-    const other = await serveWebsite(site, { SITE_URL: own });
+    const other = await serveWebsite(site, { ...project.env, SITE_URL: own });
     try {
       const otherApi = `${other.url}/api/cms`;
       const preflight = await fetch(`${otherApi}/pages`, {
