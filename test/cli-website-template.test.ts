@@ -68,6 +68,20 @@ describe('cms init --template website', () => {
   });
 });
 
+test('init overwrites none of the files a folder already has', () => {
+  const folder = path.join(project.dir, 'mine');
+  fs.mkdirSync(path.join(folder, 'site'), { recursive: true });
+  fs.writeFileSync(path.join(folder, 'site', 'index.html'), 'my own site');
+  const again = Bun.spawnSync(
+    [process.execPath, path.join(import.meta.dir, '../src/cli/main.ts'), 'init', folder, '--template', 'website'],
+    { stdout: 'pipe', stderr: 'pipe' },
+  );
+  expect(again.exitCode).not.toBe(0);
+  expect(again.stderr.toString()).toContain(`${path.join(folder, 'site', 'index.html')} already exists`);
+  expect(fs.readFileSync(path.join(folder, 'site', 'index.html'), 'utf8')).toBe('my own site');
+  expect(fs.existsSync(path.join(folder, 'cms.config.ts'))).toBe(false);
+});
+
 describe("Payload's website frontend queries, unchanged, through graphql-request", () => {
   test('a page by slug: hero with links and media, every layout block, meta', async () => {
     const { Pages } = await client.request<any>(Q.PAGE!, { slug: 'home', draft: false });

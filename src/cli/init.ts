@@ -55,6 +55,9 @@ export async function initCommand(args: CLIArgs): Promise<void> {
     template === 'website'
       ? (await import('./templates/website.ts')).WEBSITE_TEMPLATE
       : { 'cms.config.ts': STARTER_CONFIG };
+  // Nothing of the project's is overwritten: a site of its own in site/, an edited seed.
+  const taken = Object.keys(files).find((name) => existsSync(join(dir, name)));
+  if (taken) throw new ConfigError(`${join(dir, taken)} already exists; cms init leaves it alone`);
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
