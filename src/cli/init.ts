@@ -1,7 +1,8 @@
 /**
  * `cms init [DIR] [--template website]`: a commented starter cms.config.ts (or a whole website with a
  * seed file and a small frontend the server serves, docs/templates.md) and a .gitignore for what the
- * server writes, then the next two commands. Never overwrites a config; adds only missing lines to an existing .gitignore.
+ * server writes, then the next two commands. Never overwrites a config or another file it would write;
+ * adds only missing lines to an existing .gitignore.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
