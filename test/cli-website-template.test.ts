@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { GraphQLClient } from 'graphql-request';
 import { DEFAULT_TEST_ENGINE } from './harness.ts';
+import { sanitizeConfig } from '../src/config/sanitize.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PAYLOAD_WEBSITE_QUERIES as Q, slugListing } from './fixtures/payload-website-queries.ts';
@@ -210,6 +211,14 @@ describe('the site beside the admin', () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ errors: [expect.objectContaining({ message: expect.any(String) })] });
     expect(await (await fetch(`${server.url}/admin`)).text()).not.toContain('/site.js');
+  });
+
+  test('publicDir resolves beside the config, and refuses to take the root from the API or the admin', () => {
+    const at = { configPath: '/srv/cms.config.ts', rootDir: '/srv' };
+    expect(sanitizeConfig({ publicDir: 'site' }, at).publicDir).toBe('/srv/site');
+    expect(sanitizeConfig({}, at).publicDir).toBeNull();
+    expect(() => sanitizeConfig({ publicDir: 'site', routes: { admin: '/' } }, at)).toThrow(/publicDir/);
+    expect(() => sanitizeConfig({ publicDir: 'site', routes: { api: '/' } }, at)).toThrow(/publicDir/);
   });
 
   test('live preview points at the site on the same host, and the site merges the editor’s values with the cookie', async () => {
