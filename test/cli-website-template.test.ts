@@ -251,6 +251,8 @@ describe('the site beside the admin', () => {
     const own = 'http://localhost:4321';
     const other = await serveWebsite(site, { ...project.env, SITE_URL: own });
     try {
+      // A second start over the same database leaves the content alone.
+      expect(other.out()).not.toContain('sample content');
       const otherApi = `${other.url}/api/cms`;
       const preflight = await fetch(`${otherApi}/pages`, {
         method: 'OPTIONS',
