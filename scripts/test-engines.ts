@@ -16,7 +16,6 @@ const ONCE = [
   'test/build*.test.ts',
   'test/i18n-catalogues.test.ts',
   'test/richtext-convert.test.ts',
-  'test/cli-website-template.test.ts',
   'test/admin-*.test.ts',
   'test/create-admin-tty.test.ts',
   'test/postgres-*.test.ts',

@@ -1,10 +1,11 @@
 /**
- * `cms init [DIR] [--template website]`: a commented starter cms.config.ts (or a whole marketing site with
- * a seed file, docs/rich-text.md and the README) and a .gitignore for what the server writes, then the
- * next two commands. Never overwrites a config; adds only missing lines to an existing .gitignore.
+ * `cms init [DIR] [--template website]`: a commented starter cms.config.ts (or a whole website with a
+ * seed file and a small frontend the server serves, docs/templates.md) and a .gitignore for what the
+ * server writes, then the next two commands. Never overwrites a config or another file it would write;
+ * adds only missing lines to an existing .gitignore.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
 import type { CLIArgs } from './args.ts';
 import { commandFrom } from './invoked-as.ts';
@@ -55,8 +56,14 @@ export async function initCommand(args: CLIArgs): Promise<void> {
     template === 'website'
       ? (await import('./templates/website.ts')).WEBSITE_TEMPLATE
       : { 'cms.config.ts': STARTER_CONFIG };
+  // Nothing of the project's is overwritten: a site of its own in site/, an edited seed.
+  const taken = Object.keys(files).find((name) => existsSync(join(dir, name)));
+  if (taken) throw new ConfigError(`${join(dir, taken)} already exists; cms init leaves it alone`);
   mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   const gitignore = join(dir, '.gitignore');
   const had = existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : '';
   const present = new Set(had.split(/\r?\n/).map((l) => l.trim()));
@@ -80,5 +87,9 @@ export async function initCommand(args: CLIArgs): Promise<void> {
       ? `  cd ${where.includes(' ') ? JSON.stringify(where) : where}`
       : `  ${cms} create-admin     # or create the first admin in the browser`,
   );
-  console.log(`  ${cms}                  # serves http://127.0.0.1:3000; open /admin`);
+  console.log(
+    files['site/index.html']
+      ? `  ${cms}                  # serves the site at http://127.0.0.1:3000/ and the admin at http://127.0.0.1:3000/admin`
+      : `  ${cms}                  # serves http://127.0.0.1:3000; open /admin`,
+  );
 }

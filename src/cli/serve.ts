@@ -29,6 +29,8 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
   console.log(
     `cms listening on ${server.url}${cms.config.routes.admin} · database ${cms.config.databaseLabel} · config ${where}${dev ? ' · dev' : ''}`,
   );
+  if (cms.config.publicDir)
+    console.log(`site at ${publicOrigin(cms, server.url)}/ (the files in ${cms.config.publicDir})`);
   if ((await countUsers(cms)) === 0)
     console.log(`no users yet: open ${adminURL(cms, server.url)} to create the first admin (or run cms create-admin)`);
   let stopping = false;
@@ -81,9 +83,11 @@ function logFormat(args: CLIArgs): LogFormat {
   return format;
 }
 
-/** The admin as a person would open it: serverURL when set, else the listening address (any-address binds shown as localhost). */
+/** The server as a person would open it: serverURL when set, else the listening address (any-address binds shown as localhost). */
+function publicOrigin(cms: CMS, listening: string): string {
+  return cms.config.serverURL?.replace(/\/+$/, '') ?? listening.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost');
+}
+
 function adminURL(cms: CMS, listening: string): string {
-  const origin =
-    cms.config.serverURL?.replace(/\/+$/, '') ?? listening.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost');
-  return `${origin}${cms.config.routes.admin}`;
+  return `${publicOrigin(cms, listening)}${cms.config.routes.admin}`;
 }

@@ -169,6 +169,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
       options.builtInDefaults ? path.join(dataDir, 'migrations') : resolve('migrations'),
     ),
     routes,
+    publicDir: publicDirOf(input.publicDir, routes, resolve, fail),
     cors: cors === '*' ? '*' : cors.map(normalizeOrigin),
     trustProxy: sanitizeTrustProxy(input.trustProxy, fail),
     auth,
@@ -217,6 +218,19 @@ function sanitizeGraphQL(input: UserConfig['graphQL'], fail: Fail): SanitizedCon
 function sanitizeRoute(route: string, key: string, fail: Fail): string {
   if (typeof route !== 'string' || !route.startsWith('/')) fail(key, 'must start with /');
   return route === '/' ? '' : route.replace(/\/+$/, '');
+}
+
+function publicDirOf(
+  value: unknown,
+  routes: { api: string; admin: string },
+  resolve: (p: string) => string,
+  fail: Fail,
+): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !value.trim()) fail('publicDir', 'must be a folder path');
+  // The folder takes the root: the API and the admin need paths of their own below it.
+  if (!routes.api || !routes.admin) fail('publicDir', 'needs routes.api and routes.admin below the root (not "/")');
+  return resolve(value as string);
 }
 
 function positiveNumber(value: unknown, key: string, fail: Fail): number {

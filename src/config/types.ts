@@ -408,6 +408,8 @@ export interface UserConfig {
   audit?: false | { keepDays?: number };
   /** The MCP endpoint for AI assistants (docs/mcp.md): `false` removes it; `requestsPerMinute` bounds each key (default 120). */
   mcp?: false | { requestsPerMinute?: number };
+  /** A folder of static files (a small site) served at `/`, beside the API and the admin (docs/config.md). */
+  publicDir?: string;
   collections?: CollectionConfig[];
   globals?: GlobalConfig[];
 }
@@ -509,6 +511,8 @@ export interface SanitizedConfig {
   migrationsDir: string;
   dataDir: string;
   routes: { api: string; admin: string };
+  /** The folder served at `/`, or null. */
+  publicDir?: string | null;
   cors: string[] | '*';
   trustProxy: TrustProxy;
   auth: {

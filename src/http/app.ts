@@ -28,6 +28,7 @@ import { pathAndQuery } from './observe-request.ts';
 import { adminConfigRoutes } from './routes/admin-config.ts';
 import { adminConditionRoutes } from './routes/admin-conditions.ts';
 import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
+import { publicFiles } from './public-files.ts';
 
 export function createApp(cms: CMS) {
   const api = new Elysia({ prefix: cms.config.routes.api })
@@ -61,9 +62,12 @@ export function createApp(cms: CMS) {
     return serveAdminAsset(pathname, request) ?? notFoundResponse();
   };
 
+  const site = publicFiles(cms.config.publicDir, cms.config.routes);
   return new Elysia()
     .onRequest(({ request }) => {
       if (request.method === 'OPTIONS') return preflight(cms.config, request);
+      const file = site(request);
+      if (file) return file;
       // Kept answers that are still current skip routing altogether (docs/caching.md); other verbs go on
       // without waiting for a promise.
       if (request.method === 'GET') return answerFromCache(cms, request);
