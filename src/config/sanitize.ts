@@ -204,7 +204,7 @@ function sanitizeGraphQL(input: UserConfig['graphQL'], fail: Fail): SanitizedCon
   if (input?.disable) return null;
   return {
     maxComplexity: positiveNumber(input?.maxComplexity ?? 1000, 'graphQL.maxComplexity', fail),
-    maxResultSize: positiveNumber(input?.maxResultSize ?? 100_000, 'graphQL.maxResultSize', fail),
+    maxResultSize: positiveNumber(input?.maxResultSize ?? 1_000_000, 'graphQL.maxResultSize', fail),
     maxDepth: positiveNumber(input?.maxDepth ?? 10, 'graphQL.maxDepth', fail),
     maxAliases: positiveNumber(input?.maxAliases ?? 30, 'graphQL.maxAliases', fail),
     maxBatch: positiveNumber(input?.maxBatch ?? 10, 'graphQL.maxBatch', fail),
