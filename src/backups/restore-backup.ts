@@ -92,7 +92,7 @@ async function replaceData(
     const before = path.resolve(config.dataDir, `postgres.dump${undo.suffix}`);
     await dumpPostgres(config.databasePath, before);
     undo.movedAside.push(before);
-    undo.then({
+    undo.add({
       what: `the database (as it was before, it is dumped in ${before})`,
       undo: async () => {
         // pg_restore runs in one transaction: only one that committed left anything to load back.

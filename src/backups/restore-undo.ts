@@ -13,7 +13,7 @@ export type RestoreUndo = {
   /** `file` is about to be written by the restore: when nothing is there now, undoing removes it. */
   writing(file: string): void;
   /** Another step to undo, such as loading the database as it was. */
-  then(step: { what: string; undo: () => Promise<void> }): void;
+  add(step: { what: string; undo: () => Promise<void> }): void;
   /** Everything moved aside, in order. */
   movedAside: string[];
   /** What names beside themselves end with: `.before-restore-<UTC time>`. */
@@ -51,7 +51,7 @@ export function restoreUndo(suffix: string): RestoreUndo {
         undo: () => fs.promises.rm(target, { recursive: true, force: true }),
       });
     },
-    then(step) {
+    add(step) {
       steps.push(step);
     },
     async putBack() {
