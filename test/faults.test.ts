@@ -7,7 +7,7 @@
  * normally once the fault is gone.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCMS } from '../src/cms.ts';
@@ -16,6 +16,7 @@ import { startServer, type RunningServer } from '../src/server.ts';
 import { DEFAULT_TEST_ENGINE, sharedTestDatabase, tempDir } from './harness.ts';
 import { form, png } from './support/media-fixtures.ts';
 import { createTestDatabase } from './support/postgres.ts';
+import { smallDisk } from './support/small-disk.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
 import { tcpProxy } from './support/tcp-proxy.ts';
 
@@ -190,23 +191,6 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'sqlite')('SQLite held by another proces
     }
   }, 30_000);
 });
-
-/** A tmpfs of `megabytes` at a new folder, or null where this process may not mount one. */
-function smallDisk(megabytes: number): { dir: string; unmount(): void } | null {
-  const dir = tempDir('cms-faults-disk-');
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir]);
-  if (mounted.status !== 0) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-  return {
-    dir,
-    unmount() {
-      spawnSync('umount', [dir]);
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 const disk = smallDisk(16);
 afterAll(() => disk?.unmount());

@@ -188,6 +188,44 @@ describe('webhook retries', () => {
     expect(await rows(t)).toMatchObject([{ state: 'failed', attempts: 1, lastError: 'HTTP 410', nextAttemptAt: null }]);
   });
 
+  test('a failed delivery is logged with the target origin only, and its error holds no path or query', async () => {
+    const secretPath = '/hooks/SECRET-SEGMENT-4f9a?token=SECRET-TOKEN-77c1';
+    const closed = startReceiver();
+    const unreachable = closed.url + secretPath;
+    await closed.stop();
+    for (const [respond, url] of [
+      [answer(410, 'gone'), undefined],
+      [answer(200), unreachable],
+    ] as const) {
+      receiver = startReceiver(respond);
+      const target = url ?? receiver.url + secretPath;
+      t = await startTestServer({
+        webhooks: [{ url: target, collections: ['posts'], events: ['create'] }],
+        collections: [{ slug: 'posts', access: open, fields: [{ name: 'title', type: 'text' }] }],
+      });
+      const logged: string[] = [];
+      const keep = (...parts: unknown[]) => void logged.push(parts.map(String).join(' '));
+      t.cms.log = { info: keep, warn: keep, error: keep };
+      await createPost(t);
+      await flushWebhooks(t.cms);
+      // The unreachable target walks the ladder to its end; the 410 fails at once.
+      for (let i = 0; i < MAX_ATTEMPTS && (await rows(t)).some((r) => r.state === 'pending'); i++) {
+        t.clock.advance(24 * 60 * MINUTE);
+        await retryDueWebhooks(t.cms);
+      }
+      const [row] = await rows(t);
+      expect(row.state).toBe('failed');
+      expect(logged.filter((line) => line.includes('failed'))).toEqual([
+        expect.stringContaining(`to ${new URL(target).origin} failed`),
+      ]);
+      expect(JSON.stringify({ logged, lastError: row.lastError })).not.toContain('SECRET');
+      await t.stop();
+      await receiver.stop();
+      t = null;
+      receiver = null;
+    }
+  });
+
   test('429 is retried', async () => {
     const { t, receiver } = await setup((_q, i) => new Response(null, { status: i === 0 ? 429 : 200 }));
     await createPost(t);

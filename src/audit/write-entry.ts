@@ -42,9 +42,14 @@ export type AuditEntry = {
 export const SYSTEM_ORIGIN: WriteOrigin = { user: null, apiKey: null, via: 'local', ip: null };
 
 export async function writeAuditEntry(db: Queryable, cms: CMS, entry: AuditEntry): Promise<void> {
-  if (!cms.config.audit) return;
+  await insertAuditEntry(db, cms, entry);
+}
+
+/** As writeAuditEntry, answering the new entry's id (null when the audit log is off). */
+export async function insertAuditEntry(db: Queryable, cms: CMS, entry: AuditEntry): Promise<number | null> {
+  if (!cms.config.audit) return null;
   const { origin } = entry;
-  await db.run(
+  return db.insert(
     `INSERT INTO "${AUDIT_TABLE}" ("at", "action", "collection", "global", "document", "user", "apiKey", "via", "ip", "changes")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [

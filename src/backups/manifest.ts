@@ -1,7 +1,9 @@
 /**
  * The manifest of a backup (the archive's last entry) and the check that an archive is whole: every entry
- * the manifest names is present with its size and sha256, and nothing else is in the archive. Restore runs
- * the check over the whole file before it touches anything.
+ * the manifest names is present once with its size and sha256, and nothing else is in the archive. Restore
+ * runs the check over the whole file before it touches anything, so whatever would stop a restore halfway
+ * and can be known from the archive (an entry twice, a database the manifest names but does not hold) is
+ * refused there.
  */
 import { readTarGz } from './tar-read.ts';
 import { SIGNATURE_ENTRY } from './archive-signature.ts';
@@ -44,7 +46,11 @@ export async function checkArchive(file: string): Promise<CheckedArchive> {
   let manifestText: Uint8Array = new Uint8Array();
   let signature: string | null = null;
   try {
+    const names = new Set<string>();
     for await (const entry of readTarGz(file)) {
+      // Restore writes entries in order: a name seen twice would be written twice, its first copy unchecked.
+      if (names.has(entry.name)) throw new Error(`${entry.name} appears twice`);
+      names.add(entry.name);
       if (entry.name === MANIFEST_ENTRY) {
         manifestText = await bytes(entry.body);
         manifest = JSON.parse(Buffer.from(manifestText).toString('utf8'));
@@ -69,9 +75,8 @@ export async function checkArchive(file: string): Promise<CheckedArchive> {
     throw new BackupArchiveError(`${file} has no backup manifest`);
   if (manifest.formatVersion !== 1)
     throw new BackupArchiveError(`${file} is a backup format this version does not know (${manifest.formatVersion})`);
+  refuseUnrestorableManifest(file, manifest);
   for (const expected of manifest.entries) {
-    if (!ENTRY_PATH.test(expected.path) || expected.path.split('/').includes('..'))
-      throw new BackupArchiveError(`${file}: the manifest names an unexpected entry "${expected.path}"`);
     const found = seen.get(expected.path);
     if (!found) throw new BackupArchiveError(`${file}: ${expected.path} is missing`);
     if (found.size !== expected.size || found.sha256 !== expected.sha256)
@@ -82,6 +87,25 @@ export async function checkArchive(file: string): Promise<CheckedArchive> {
   }
   if (seen.size) throw new BackupArchiveError(`${file}: ${[...seen.keys()][0]} is not in the manifest`);
   return { manifest, manifestText, signature };
+}
+
+/** What would make a restore stop after moving the current data aside, told from the manifest alone. */
+function refuseUnrestorableManifest(file: string, manifest: Manifest): void {
+  const listed = new Set<string>();
+  for (const expected of manifest.entries) {
+    const entryPath = (expected as Partial<ManifestEntry>)?.path;
+    if (typeof entryPath !== 'string' || !ENTRY_PATH.test(entryPath) || entryPath.split('/').includes('..'))
+      throw new BackupArchiveError(`${file}: the manifest names an unexpected entry "${entryPath}"`);
+    if (listed.has(entryPath)) throw new BackupArchiveError(`${file}: the manifest names ${entryPath} twice`);
+    listed.add(entryPath);
+  }
+  // The database entry is the one the manifest names, or none: restore moves the current one aside for it.
+  const databases = [...listed].filter((entryPath) => entryPath.startsWith('database/'));
+  const named = manifest.database ?? null;
+  if (named !== null && !listed.has(named))
+    throw new BackupArchiveError(`${file}: the manifest names the database ${named} but does not list it`);
+  if (databases.some((entryPath) => entryPath !== named))
+    throw new BackupArchiveError(`${file}: the manifest lists a database entry it does not name as its database`);
 }
 
 async function bytes(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {

@@ -7,6 +7,8 @@
  *      with `.before-restore-<UTC time>` (never deleted; on S3 nothing is moved, and the backup's files are
  *      written over their own names, leaving any others where they are);
  *   4. extract, checking each entry's sha256 again as it is written.
+ * A restore that stops during 3 or 4 puts back what it moved aside and removes what it wrote
+ * (./restore-undo.ts), so the instance is left as it was, never half restored.
  * The restored instance then starts from exactly the database, secret, schema history and files it had at
  * backup time, so it answers what the original answered then.
  */
@@ -22,6 +24,7 @@ import { createStorage } from '../uploads/storage/select.ts';
 import { checkArchive, type CheckedArchive, type Manifest } from './manifest.ts';
 import { restoringSecret, signatureMatches } from './archive-signature.ts';
 import { readTarGz } from './tar-read.ts';
+import { restoreUndo, type RestoreUndo } from './restore-undo.ts';
 
 export type RestoreResult = { manifest: Manifest; movedAside: string[]; restored: number };
 export type RestoreProgress = { phase: string; done?: number; total?: number };
@@ -55,25 +58,54 @@ export async function restoreBackup(
     );
   }
 
-  const suffix = `.before-restore-${new Date(options.now).toISOString().replace(/[-:]/g, '')}`;
-  const movedAside: string[] = [];
-  const moveAside = async (file: string) => {
-    const target = path.resolve(file);
-    if (!fs.existsSync(target)) return;
-    await fs.promises.rename(target, target + suffix);
-    movedAside.push(target + suffix);
-  };
+  const undo = restoreUndo(`.before-restore-${new Date(options.now).toISOString().replace(/[-:]/g, '')}`);
+  try {
+    const restored = await replaceData(config, file, manifest, dump, undo, options);
+    return { manifest, movedAside: undo.movedAside, restored };
+  } catch (error) {
+    // Halfway is the worst place to stop: the next start would find no database and open first-register.
+    const failed = await undo.putBack();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(
+      failed.length
+        ? `the restore stopped (${reason}) and could not put everything back: ${failed.join('; ')}`
+        : `the restore stopped (${reason}); everything it had moved aside or written was put back, nothing was changed`,
+    );
+  }
+}
+
+/** Steps 3 and 4: the current data aside, the archive's in its place; each change noted in `undo`. */
+async function replaceData(
+  config: SanitizedConfig,
+  file: string,
+  manifest: Manifest,
+  dump: boolean,
+  undo: RestoreUndo,
+  options: RestoreOptions,
+): Promise<number> {
   const hasEntry = (prefix: string) => manifest.entries.some((e) => e.path.startsWith(prefix));
+  let databaseRestored = false;
   options.onProgress?.({ phase: 'moving current data aside' });
   fs.mkdirSync(config.dataDir, { recursive: true });
   if (dump) {
     // Nothing to rename on a server: the database as it was goes into a dump beside the data.
-    const before = path.resolve(config.dataDir, `postgres.dump${suffix}`);
+    const before = path.resolve(config.dataDir, `postgres.dump${undo.suffix}`);
     await dumpPostgres(config.databasePath, before);
-    movedAside.push(before);
-  } else if (manifest.database) for (const f of ['', '-wal', '-shm']) await moveAside(config.databasePath + f);
-  if (hasEntry('data/secret')) await moveAside(path.join(config.dataDir, 'secret'));
-  if (!config.upload.storage) await moveAside(config.upload.dir);
+    undo.movedAside.push(before);
+    undo.add({
+      what: `the database (as it was before, it is dumped in ${before})`,
+      undo: async () => {
+        // pg_restore runs in one transaction: only one that committed left anything to load back.
+        if (databaseRestored) await restorePostgres(config.databasePath, before);
+        await fs.promises.rm(before, { force: true });
+      },
+    });
+  } else if (manifest.database) for (const f of ['', '-wal', '-shm']) await undo.moveAside(config.databasePath + f);
+  if (hasEntry('data/secret')) await undo.moveAside(path.join(config.dataDir, 'secret'));
+  if (!config.upload.storage) {
+    await undo.moveAside(config.upload.dir);
+    undo.writing(config.upload.dir);
+  }
 
   fs.mkdirSync(config.dataDir, { recursive: true });
   const storage = await createStorage(config);
@@ -87,9 +119,7 @@ export async function restoreBackup(
     const temp = stagingPath(staging);
     try {
       if ((await writeFile(entry.body, temp)) !== sha256)
-        throw new ConfigError(
-          `${entry.name} changed since it was verified; the data moved aside is intact: ${movedAside.join(', ')}`,
-        );
+        throw new Error(`${entry.name} changed since it was verified`);
       await place(entry.name, temp, entry.size);
     } finally {
       await fs.promises.rm(temp, { force: true });
@@ -97,14 +127,18 @@ export async function restoreBackup(
     restored++;
     options.onProgress?.({ phase: 'restoring', done: restored, total: expected.size });
   }
-  return { manifest, movedAside, restored };
+  return restored;
 
   async function place(name: string, temp: string, size: number) {
     const [kind, ...rest] = name.split('/');
     const relative = rest.join('/');
     if (kind === 'uploads')
       return storage.put(relative, Bun.file(temp), { contentType: 'application/octet-stream', size });
-    if (name === POSTGRES_DUMP) return restorePostgres(config.databasePath, temp);
+    if (name === POSTGRES_DUMP) {
+      await restorePostgres(config.databasePath, temp);
+      databaseRestored = true;
+      return;
+    }
     const target =
       kind === 'database'
         ? config.databasePath
@@ -114,9 +148,10 @@ export async function restoreBackup(
     if (kind === 'migrations' && fs.existsSync(target)) {
       // Migration files usually live in the project's repository: one that is already right stays put.
       if (Buffer.compare(fs.readFileSync(target), fs.readFileSync(temp)) === 0) return;
-      await moveAside(target);
+      await undo.moveAside(target);
     }
     fs.mkdirSync(path.dirname(target), { recursive: true });
+    undo.writing(target);
     await fs.promises.copyFile(temp, target);
     if (kind === 'data') fs.chmodSync(target, 0o600);
   }

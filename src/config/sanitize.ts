@@ -291,7 +291,8 @@ function sanitizeWebhooks(
       const url = new URL(w.url);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
     } catch {
-      fail(`${at}.url`, `"${w.url}" is not an http(s) URL`);
+      // Not echoed: a target URL may hold its receiver's secret, and this message is printed and logged.
+      fail(`${at}.url`, 'is not an http(s) URL');
     }
     for (const e of w.events ?? [])
       if (!events.includes(e)) fail(`${at}.events`, `unknown event "${e}" (expected ${events.join(', ')})`);

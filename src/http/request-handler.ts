@@ -9,6 +9,7 @@ import type { CMS } from '../cms.ts';
 import { startupMark } from '../startup-timing.ts';
 import { createApp } from './app.ts';
 import { rememberPeerAddress } from './client-ip.ts';
+import { drainUnreadBody } from './drain-body.ts';
 import { withoutIdleCut } from './long-requests.ts';
 import { observeRequest, type LogFormat } from './observe-request.ts';
 
@@ -36,6 +37,8 @@ export function createRequestHandler(cms: CMS, options: { logFormat: LogFormat; 
     );
     const response = await withoutIdleCut(connection, request, options.idleTimeout, () => app.handle(request));
     observeRequest(cms, request, response.status, performance.now() - started, options.logFormat);
+    // A body left unread would make the close a reset that can destroy this answer (drain-body.ts).
+    await drainUnreadBody(request);
     if (firstAnswer) {
       firstAnswer = false;
       startupMark('first answer');

@@ -12,6 +12,7 @@ import { create } from './create.ts';
 import { presentDoc } from './present.ts';
 import { createContext } from './context.ts';
 import { writeAuditEntry } from '../audit/write-entry.ts';
+import { recordFailedLogin } from '../audit/failed-logins.ts';
 import type { Via, WriteOrigin } from '../events/change-events.ts';
 
 const WRONG = 'The email or password provided is incorrect.';
@@ -44,12 +45,7 @@ export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
     const valid = await verifyPassword(password, (row?.passwordHash as string | undefined) ?? null);
     const found = row ? (rowToDoc(users, row) as User) : null;
     const failed = (error: APIError) =>
-      writeAuditEntry(cms.store, cms, {
-        action: 'login_failed',
-        collection: 'users',
-        document: row ? (row.id as number) : null,
-        origin,
-      }).then(() => {
+      recordFailedLogin(cms, row ? (row.id as number) : null, origin).then(() => {
         throw error;
       });
     if (!valid || !found || found.active === false) return failed(new APIError(401, WRONG));

@@ -20,6 +20,8 @@ import { autosaveTarget, pendingDraft, recordLiveVersion, saveDraftOnly, savesOn
 import { ownerOf } from '../versions/live-row.ts';
 import type { SanitizedCollection } from '../config/types.ts';
 import { reframeIfChanged } from './reframe-image.ts';
+import { frameOf } from '../uploads/image-sizes.ts';
+import { documentTurnKey, inDocumentTurn } from './document-turn.ts';
 import { isTrashed, moveToTrash, restoreFromTrash } from './trash.ts';
 
 /**
@@ -40,6 +42,20 @@ export type UpdateArgs = {
 
 export async function update(ctx: OperationContext, args: UpdateArgs): Promise<Record<string, unknown>> {
   const collection = getCollection(ctx.cms, args.collection);
+  // A new frame changes a media document's files: one such write at a time (document-turn.ts). An
+  // internal update is a file replacement's own save, already in its turn.
+  if (isUploadCollection(collection) && !args.internal) {
+    const key = documentTurnKey(collection.slug, parseId(args.id));
+    return inDocumentTurn(ctx.cms, key, () => updateNow(ctx, collection, args));
+  }
+  return updateNow(ctx, collection, args);
+}
+
+async function updateNow(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  args: UpdateArgs,
+): Promise<Record<string, unknown>> {
   const id = parseId(args.id);
   let existing = await loadReadable(ctx, collection, id, args.trash);
   const data = args.data as Record<string, unknown> | null;
@@ -72,6 +88,8 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
   assertPublishable(ctx, collection, stored, onlyDraft);
+  // A crop is stored as its four numbers only: anything else sent inside it is dropped (a 400 if they are wrong).
+  if (isUploadCollection(collection) && stored.crop != null) stored.crop = frameOf(stored).crop;
   // A new focal point or crop makes the image sizes again (reframe-image.ts); the old files go after the commit.
   const reframed =
     isUploadCollection(collection) && !args.internal

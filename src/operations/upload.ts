@@ -32,6 +32,7 @@ import { create } from './create.ts';
 import { update } from './update.ts';
 import { loadReadable, loadStored } from './load-stored.ts';
 import type { OperationContext } from './context.ts';
+import { documentTurnKey, inDocumentTurn } from './document-turn.ts';
 
 type Doc = Record<string, unknown>;
 /** The staged file and the field values: as data (Local API) or as the text parts of a form (REST). */
@@ -66,6 +67,16 @@ export async function replaceUpload(ctx: OperationContext, args: UploadArgs & { 
   const media = uploadCollection(ctx, args.collection);
   const id = toId(args.id);
   if (id === null) throw notFound('Document not found.');
+  // The files to displace are the document's as it is when this replacement's turn comes (document-turn.ts).
+  return inDocumentTurn(ctx.cms, documentTurnKey(media.slug, id), () => replaceInTurn(ctx, media, id, args));
+}
+
+async function replaceInTurn(
+  ctx: OperationContext,
+  media: SanitizedCollection,
+  id: number,
+  args: UploadArgs,
+): Promise<Doc> {
   const existing = await loadReadable(ctx, media, id);
   await checkAccess(ctx, media, 'update', { id, doc: existing });
   const received = await args.receive(await uploadLimits(ctx.cms, media.upload!));

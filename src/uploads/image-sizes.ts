@@ -4,7 +4,8 @@
  * it, so a small file that unpacks to gigabytes of pixels (a decompression bomb) costs nothing.
  */
 import type { ImageSize } from '../config/types.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, insufficientStorage } from '../errors.ts';
+import { faultKind } from '../faults.ts';
 import { removeQuietly, stagingPath } from './staging.ts';
 
 import type { Sharp } from './sharp-loader.ts';
@@ -134,9 +135,17 @@ export async function makeImageSizes(
   const failed = made.find((m) => m.status === 'rejected');
   if (failed) {
     await Promise.all(made.map((m) => (m.status === 'fulfilled' ? removeQuietly(m.value.path) : undefined)));
-    throw badRequest(`The image could not be resized: ${firstLine((failed as PromiseRejectedResult).reason)}`, 'file');
+    const reason = (failed as PromiseRejectedResult).reason;
+    if (isDiskFull(reason)) throw insufficientStorage();
+    throw badRequest(`The image could not be resized: ${firstLine(reason)}`, 'file');
   }
   return made.map((m) => (m as PromiseFulfilledResult<MadeSize>).value);
+}
+
+/** libvips reports a write that found no room in its message only ("system error: No space left on device"). */
+function isDiskFull(error: unknown): boolean {
+  if (faultKind(error) === 'disk full') return true;
+  return /No space left on device|Disk quota exceeded/.test(error instanceof Error ? error.message : String(error));
 }
 
 function firstLine(error: unknown): string {

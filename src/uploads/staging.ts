@@ -54,7 +54,10 @@ export async function createStagedWriter(limits: UploadLimits): Promise<StagedWr
     async write(chunk) {
       if (size + chunk.byteLength > limits.maxFileSize) throw tooLarge(limits.maxFileSize);
       size += chunk.byteLength;
-      sink.write(chunk);
+      // A write the sink cannot take at once answers a promise; left alone, its rejection (a full disk)
+      // would be unhandled and end the process, so it is awaited here and fails this upload instead.
+      const written = sink.write(chunk);
+      if (written instanceof Promise) await written;
       pending += chunk.byteLength;
       if (pending >= FLUSH_BYTES) {
         pending = 0;
@@ -67,7 +70,8 @@ export async function createStagedWriter(limits: UploadLimits): Promise<StagedWr
       return { path: target, size, originalName: cleanOriginalName(originalName) };
     },
     async discard() {
-      if (open) await Promise.resolve(sink.end()).catch(() => {});
+      // On a full disk `end()` may throw at once as well as reject: either way the file goes.
+      if (open) await (async () => sink.end())().catch(() => {});
       open = false;
       await removeQuietly(target);
     },

@@ -6,6 +6,7 @@ import type { DeliveryRow } from '../db/deliveries-table.ts';
 import { failDelivery, releaseDelivery, removeDelivery, rescheduleDelivery } from './delivery-store.ts';
 import { nextRetry } from './retry-schedule.ts';
 import { sendWebhookRequest } from './send-request.ts';
+import { targetOrigin } from './target-origin.ts';
 import type { WebhookRuntime } from './webhook-runtime.ts';
 
 export type AttemptResult =
@@ -53,7 +54,8 @@ async function attemptOnce(runtime: WebhookRuntime, row: DeliveryRow): Promise<A
   if (!step) {
     await failDelivery(cms.store, row, outcome.error);
     const why = outcome.retry ? `after ${row.attempts} attempts` : 'not retried';
-    cms.log.warn(`webhook ${row.id} (${row.event}) to ${row.url} failed: ${outcome.error}; ${why}`);
+    // The origin only: a target's path or query often holds its secret (target-origin.ts).
+    cms.log.warn(`webhook ${row.id} (${row.event}) to ${targetOrigin(row.url)} failed: ${outcome.error}; ${why}`);
     return { result: 'failed' };
   }
   await rescheduleDelivery(cms.store, row, outcome.error, now + step.delay);

@@ -4,6 +4,7 @@
  */
 import { webhookTiming } from './retry-schedule.ts';
 import { isRetryableStatus } from './retry-schedule.ts';
+import { withoutTargetPath } from './target-origin.ts';
 
 export type WebhookRequest = {
   url: string;
@@ -53,7 +54,9 @@ export async function sendWebhookRequest(request: WebhookRequest, cancel?: Abort
   } catch (error) {
     if (cancel?.aborted) return { ok: false, retry: true, error: 'interrupted: the process was shutting down' };
     if (timeout.aborted) return { ok: false, retry: true, error: `timeout after ${webhookTiming.timeoutMs / 1000} s` };
-    return { ok: false, retry: true, error: `network error: ${(error as Error)?.message ?? String(error)}` };
+    // Stored as the row's last error and logged: never with the target's path or query.
+    const message = withoutTargetPath((error as Error)?.message ?? String(error), request.url);
+    return { ok: false, retry: true, error: `network error: ${message}` };
   }
 }
 

@@ -1,12 +1,15 @@
 /**
  * Attack: flood the server with large anonymous JSON writes. Nothing large is read before the caller is
  * known (docs/request-bodies.md): 48 concurrent anonymous 16 MB posts are refused without being read and
- * leave the server (a separate `cms serve` process, measured through /proc) within 100 MB of idle.
+ * leave the server (a separate `cms serve` process, measured through /proc) within 100 MB of idle. And
+ * every refused sender sees its answer: the unread body is drained (up to a bound) before the connection
+ * closes, so the close is not a reset that destroys the answer on its way.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import net from 'node:net';
 import { peakRSS, startChildServer, type ChildServer } from '../support/child-server.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
+import { sendLargeBody } from '../support/raw-http.ts';
 import { JSON_BODY_BUDGET, MAX_JSON_BODY, jsonBodyBytesHeld } from '../../src/http/body.ts';
 
 const MB = 1024 * 1024;
@@ -135,4 +138,54 @@ describe('attack: bodies the caller may not send, in process', () => {
     expect(jsonBodyBytesHeld()).toBe(0);
     expect((await t.request('POST', '/posts', { token: admin.token, body: { title: 'one more' } })).status).toBe(201);
   });
+});
+
+describe('attack: large bodies refused early, each sender sees its answer (child process, raw sockets)', () => {
+  const ATTEMPTS = 24;
+  let server: ChildServer;
+  let port = 0;
+  beforeAll(async () => {
+    server = await startChildServer({ collections: [posts] });
+    port = Number(new URL(server.url).port);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const all = (send: () => Promise<number | string>) => Promise.all(Array.from({ length: ATTEMPTS }, send));
+
+  test(`${ATTEMPTS} anonymous 4 MB posts sent fast, the connection closing after the answer: ${ATTEMPTS} 401s`, async () => {
+    const answers = await all(() =>
+      sendLargeBody(port, { path: '/api/cms/posts', size: 4 * MB, headers: { connection: 'close' } }),
+    );
+    expect(answers).toEqual(Array(ATTEMPTS).fill(401));
+  }, 60_000);
+
+  test(`${ATTEMPTS} anonymous 16 MB posts sent fast on kept-alive connections: ${ATTEMPTS} 401s`, async () => {
+    const answers = await all(() => sendLargeBody(port, { path: '/api/cms/posts', size: 16 * MB }));
+    expect(answers).toEqual(Array(ATTEMPTS).fill(401));
+  }, 60_000);
+
+  test('anonymous 1 MB posts sent slowly, in 32 KB pieces: every one a 401', async () => {
+    const answers = await all(() =>
+      sendLargeBody(port, {
+        path: '/api/cms/posts',
+        size: MB,
+        chunk: 32 * 1024,
+        delayMs: 5,
+        headers: { connection: 'close' },
+      }),
+    );
+    expect(answers).toEqual(Array(ATTEMPTS).fill(401));
+  }, 60_000);
+
+  test(`${ATTEMPTS} signed-in posts declaring more than the JSON limit: ${ATTEMPTS} 413s`, async () => {
+    const answers = await all(() =>
+      sendLargeBody(port, {
+        path: '/api/cms/posts',
+        size: MAX_JSON_BODY + MB,
+        headers: { connection: 'close', authorization: `Bearer ${server.token}` },
+      }),
+    );
+    expect(answers).toEqual(Array(ATTEMPTS).fill(413));
+  }, 60_000);
 });

@@ -39,3 +39,49 @@ export function rawJSON(
     socket.on('error', reject);
   });
 }
+
+/**
+ * A request with a body of `size` bytes of `x`, written as fast as the socket takes it or in `chunk`s
+ * `delayMs` apart, whatever the server does meanwhile. Answers the status of the answer that arrived, or
+ * how the connection failed without one (`ECONNRESET`, `EPIPE`): what a client actually sees.
+ */
+export function sendLargeBody(
+  port: number,
+  options: { path: string; size: number; headers?: Record<string, string>; chunk?: number; delayMs?: number },
+): Promise<number | string> {
+  const chunk = Buffer.alloc(options.chunk ?? 64 * 1024, 0x78);
+  const extra = Object.entries(options.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return new Promise((resolve) => {
+    let data = '';
+    let settled = false;
+    const settle = (how: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(data)?.[1];
+      resolve(status ? Number(status) : how);
+    };
+    const socket = net.connect(port, '127.0.0.1', async () => {
+      socket.write(
+        `POST ${options.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${options.size}\r\n${extra}\r\n`,
+      );
+      for (let sent = 0; sent < options.size && !socket.destroyed; ) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, options.size - sent));
+        sent += piece.length;
+        if (!socket.write(piece)) await new Promise((r) => socket.once('drain', r).once('close', r));
+        if (options.delayMs) await Bun.sleep(options.delayMs);
+      }
+    });
+    socket.setMaxListeners(0);
+    socket.on('data', (d) => {
+      data += d.toString('latin1');
+      if (data.includes('\r\n\r\n')) settle('answered');
+    });
+    socket.on('error', (error) => settle((error as NodeJS.ErrnoException).code ?? error.message));
+    socket.on('close', () => settle('closed without an answer'));
+    const timer = setTimeout(() => settle('no answer in 30 s'), 30_000);
+  });
+}

@@ -44,7 +44,9 @@ export function createS3Storage(options: S3StorageOptions, env: Env = process.en
         const writer = s3.file(keyOf(key)).writer({ type: contentType, partSize: PART_SIZE, queueSize: 2 });
         let pending = 0;
         for await (const chunk of body.stream()) {
-          writer.write(chunk);
+          // A promise here is a write that could not be queued at once; awaited, so a rejection fails this put.
+          const written = writer.write(chunk);
+          if (written instanceof Promise) await written;
           pending += chunk.byteLength;
           // The writer queues without limit; waiting per part keeps at most a couple of parts in memory.
           if (pending >= PART_SIZE) {
