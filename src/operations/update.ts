@@ -64,6 +64,8 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     existing: base,
     id,
     internal: args.internal,
+    draft: args.draft,
+    autosave: args.autosave,
   });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = args.autosave
@@ -71,7 +73,7 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
     : savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
-  assertPublishable(ctx, collection, stored, onlyDraft);
+  await assertPublishable(ctx, collection, stored, onlyDraft, { sent: prepared.sent, id });
   // A new focal point or crop makes the image sizes again (reframe-image.ts); the old files go after the commit.
   const reframed =
     isUploadCollection(collection) && !args.internal
@@ -88,7 +90,8 @@ export async function update(ctx: OperationContext, args: UpdateArgs): Promise<R
       if (!before) throw notFound('Document not found.');
       await assertSaveHoldsLock(ctx, tx, { collection: collection.slug, id }, args.lockToken);
       const previous = rowToDoc(collection, before);
-      if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
+      if (onlyDraft && collection.validateDrafts)
+        await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
       if (onlyDraft)
         return {
           saved: await saveDraftOnly(
