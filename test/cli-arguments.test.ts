@@ -7,30 +7,12 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from './harness.ts';
+import { notesProject, runCLI } from './support/run-cli.ts';
 
-const MAIN = path.join(import.meta.dir, '../src/cli/main.ts');
 const work = tempDir('cms-cli-arguments-');
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-
-const cms = (cwd: string, ...args: string[]) => {
-  const run = Bun.spawnSync([process.execPath, MAIN, ...args], {
-    cwd,
-    env: { ...process.env, NODE_ENV: 'production', CMS_TEST_ENGINE: '' },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  return { code: run.exitCode, out: run.stdout.toString(), err: run.stderr.toString() };
-};
-
-function project(name: string): string {
-  const dir = path.join(work, name);
-  fs.mkdirSync(dir);
-  fs.writeFileSync(
-    path.join(dir, 'cms.config.ts'),
-    `export default { collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }] };\n`,
-  );
-  return dir;
-}
+const cms = runCLI;
+const project = (name: string) => notesProject(work, name);
 
 describe('arguments a command does not take', () => {
   const dir = project('refusals');
