@@ -41,7 +41,7 @@ export type WhereCondition = {
   contains?: string;
   exists?: boolean;
 };
-/** `where` on the entity's paths (`seo.title` included; `category.name` through a relationship is also accepted by the server). */
+/** `where` on the entity's paths (`seo.title`, and `category.name` through a relationship to one collection). */
 export type TypedWhere<P extends string> = { [K in P]?: WhereCondition } & {
   and?: TypedWhere<P>[];
   or?: TypedWhere<P>[];

@@ -86,14 +86,13 @@ export async function readDocumentBody(
   if (!isMultipart(request)) return readJSON(request);
   const bytes = await readBytesUnder(request, MAX_JSON_BODY);
   bodyReceived(request);
-  let form: FormData;
-  try {
-    form = await new Response(new Blob([new Uint8Array(bytes)]), {
-      headers: { 'content-type': request.headers.get('content-type')! },
-    }).formData();
-  } catch {
-    throw badRequest('The request body is not valid multipart/form-data.');
-  }
+  const form = await new Response(new Blob([new Uint8Array(bytes)]), {
+    headers: { 'content-type': request.headers.get('content-type')! },
+  })
+    .formData()
+    .catch(() => {
+      throw badRequest('The request body is not valid multipart/form-data.');
+    });
   const parts: Record<string, string> = {};
   for (const [name, value] of form.entries()) {
     if (typeof value !== 'string')
