@@ -41,11 +41,8 @@ export type WhereCondition = {
   contains?: string;
   exists?: boolean;
 };
-/**
- * `where` on the entity's paths (`seo.title` included), and on paths through a relationship
- * (`category.name`, `post.category.title`): the first part is checked, the rest is the server's to check.
- */
-export type TypedWhere<P extends string> = { [K in P | `${P}.${string}`]?: WhereCondition } & {
+/** `where` on the entity's paths (`seo.title`, and `category.name` through a relationship to one collection). */
+export type TypedWhere<P extends string> = { [K in P]?: WhereCondition } & {
   and?: TypedWhere<P>[];
   or?: TypedWhere<P>[];
 };

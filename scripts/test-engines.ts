@@ -35,6 +35,7 @@ const ONCE = [
   'test/dialect-conformance.test.ts',
   // `cms` processes started on a folder of their own, which always hold a SQLite file.
   'test/config-and-migrations.test.ts',
+  'test/cli-arguments.test.ts',
   'test/serve-cli.test.ts',
   'test/shutdown.test.ts',
   'test/sqlite-snapshot.test.ts',

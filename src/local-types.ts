@@ -36,14 +36,8 @@ export type TypedCommon<T extends CMSTypesShape, L> = {
 };
 type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
 
-/**
- * `where` on the entity's paths (`seo.title` included) and on paths through a relationship (`category.name`:
- * the first part is checked here, the rest when the query runs), with `and` / `or` nesting.
- */
-export type TypedWhere<P extends string> = { [K in P | `${P}.${string}`]?: unknown } & {
-  and?: TypedWhere<P>[];
-  or?: TypedWhere<P>[];
-};
+/** `where` on the entity's paths (`seo.title`, and `category.name` through a relationship), with `and` / `or` nesting. */
+export type TypedWhere<P extends string> = { [K in P]?: unknown } & { and?: TypedWhere<P>[]; or?: TypedWhere<P>[] };
 type Sort<P extends string> = P | `-${P}`;
 type Shape<E extends EntityTypes> = {
   select?: { [K in keyof E['doc']]?: unknown };

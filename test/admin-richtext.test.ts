@@ -26,6 +26,8 @@ const config: UserConfig = {
         {
           name: 'content',
           type: 'richText',
+          // As Payload's website template writes it: no label shown; the editor keeps the field's name.
+          label: false,
           blocks: [
             { slug: 'callout', fields: [{ name: 'note', type: 'text' }] },
             {
@@ -123,6 +125,14 @@ describe.skipIf(!hasChromium())('admin: the rich text editor', () => {
       ['strong', 1],
       [' end', 0],
     ]);
+  });
+
+  test('label: false shows no label above the editor, which screen readers still hear named', async () => {
+    await openPost();
+    const label = page.locator('[data-path="content"] .field-label').first();
+    expect(await label.textContent()).toBe('Content');
+    expect(await label.boundingBox().then((box) => (box?.height ?? 0) <= 1)).toBe(true);
+    await expect(editor().getAttribute('aria-label')).resolves.toBe('Content');
   });
 
   test('"## " makes a heading and "- " a bulleted list', async () => {

@@ -15,6 +15,7 @@ import type { UserConfig } from '../src/config/types.ts';
 import { localAPI } from '../src/local.ts';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
 import { fingerprint, png } from './support/media-fixtures.ts';
+import { notesProject, runCLI } from './support/run-cli.ts';
 
 const config: UserConfig = {
   serverURL: 'https://cms.example.com',
@@ -313,27 +314,10 @@ describe('import reads regular files inside the folder only, and refuses before 
 });
 
 describe('the cms export and cms import commands', () => {
-  const MAIN = path.join(import.meta.dir, '../src/cli/main.ts');
   const work = tempDir('cms-export-cli-');
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
-  const cms = (cwd: string, ...args: string[]) => {
-    const p = Bun.spawnSync([process.execPath, MAIN, ...args], {
-      cwd,
-      env: { ...process.env, NODE_ENV: 'production', CMS_TEST_ENGINE: '' },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
-  };
-  const project = (name: string) => {
-    const dir = path.join(work, name);
-    fs.mkdirSync(dir);
-    fs.writeFileSync(
-      path.join(dir, 'cms.config.ts'),
-      `export default { collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }] };\n`,
-    );
-    return dir;
-  };
+  const cms = runCLI;
+  const project = (name: string) => notesProject(work, name);
 
   test('export writes the folder with a progress line; import loads it into a new project', async () => {
     const a = project('a');

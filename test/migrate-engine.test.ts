@@ -23,6 +23,7 @@ const config = {
     {
       slug: 'posts',
       drafts: true,
+      search: { fields: ['title', 'seo.description'] },
       fields: [
         { name: 'title', type: 'text', required: true, localized: true },
         { name: 'slug', type: 'text', unique: true },
@@ -46,6 +47,8 @@ const reads = [
   '/posts/2?locale=de',
   '/posts/1/versions',
   '/users?sort=id',
+  // The full-text index is made again on the new engine: the same documents match.
+  '/posts?search=about&sort=id&limit=100&depth=0',
 ];
 
 const cli = (...args: string[]) =>
@@ -120,6 +123,7 @@ describe('cms migrate:engine', () => {
     expect({ code: run.exitCode, err: run.stderr.toString() }).toEqual({ code: 0, err: '' });
     expect(out).toContain('posts: 30/30');
     expect(out).toContain('every count matches');
+    expect(out).toContain('reindexed posts: 30 documents');
     expect(out).not.toContain('cms_test:cms_test@'); // the password never printed
     expect(fs.readdirSync(path.join(dir, 'migrations', 'postgres')).some((f) => f.endsWith('.sql'))).toBe(true);
 

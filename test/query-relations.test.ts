@@ -1,8 +1,8 @@
 /**
- * `where` through a relationship (`where[category.name][equals]=News`, as Payload allows), one level deep,
- * single and hasMany, under the reader's access to the related collection: its read filter limits which
- * related documents can match, and its fields the reader may not read are unknown fields
- * (docs/payload-compatibility.md).
+ * `where` through a relationship (`where[category.name][equals]=News`, as Payload allows), and on through
+ * further relationships (`where[post.category.name][equals]=News`), single and hasMany, under the reader's
+ * access to each related collection: its read filter limits which related documents can match, and its
+ * fields the reader may not read are unknown fields (docs/payload-compatibility.md).
  */
 import { expect } from 'bun:test';
 import { runScenarios, type Scenario, type TestServer } from './harness.ts';
@@ -32,6 +32,22 @@ const config: UserConfig = {
         { name: 'vault', type: 'relationship', relationTo: 'vaults' },
       ],
     },
+    {
+      slug: 'comments',
+      access: { read: () => true },
+      fields: [
+        { name: 'body', type: 'text' },
+        { name: 'post', type: 'relationship', relationTo: 'posts' },
+      ],
+    },
+    {
+      slug: 'replies',
+      access: { read: () => true },
+      fields: [
+        { name: 'body', type: 'text' },
+        { name: 'comment', type: 'relationship', relationTo: 'comments' },
+      ],
+    },
   ],
 };
 
@@ -45,7 +61,26 @@ async function fill(t: TestServer) {
   await api.create({ collection: 'posts', data: { title: 'B', category: 2, tags: [2] } });
   await api.create({ collection: 'posts', data: { title: 'C', category: 3 } });
   await api.create({ collection: 'posts', data: { title: 'D' } });
+  for (const [post, body] of [
+    [1, 'on A'],
+    [2, 'on B'],
+    [3, 'on C'],
+    [4, 'on D'],
+  ] as const) {
+    await api.create({ collection: 'comments', data: { body, post } });
+    await api.create({ collection: 'replies', data: { body: `re ${body}`, comment: post } });
+  }
 }
+
+/** The bodies of the `collection` documents the query finds, as `as` reads them. */
+const findsBodies = (collection: string, query: string, bodies: string[], as?: string): Scenario => ({
+  name: `${collection}: ${query}${as ? ` (${as})` : ''} → ${bodies.join(', ') || 'none'}`,
+  method: 'GET',
+  url: `/${collection}?depth=0&limit=100&sort=body&${query}`,
+  as,
+  status: 200,
+  check: (res) => expect(res.body.docs.map((d: { body: string }) => d.body)).toEqual(bodies),
+});
 
 const finds = (query: string, titles: string[], as?: string): Scenario => ({
   name: `${query}${as ? ` (${as})` : ''} → ${titles.join(', ') || 'none'}`,
@@ -55,10 +90,10 @@ const finds = (query: string, titles: string[], as?: string): Scenario => ({
   status: 200,
   check: (res) => expect(res.body.docs.map((d: { title: string }) => d.title)).toEqual(titles),
 });
-const unknown = (query: string, field: string, as?: string): Scenario => ({
-  name: `${query}${as ? ` (${as})` : ''} is an unknown field`,
+const unknown = (query: string, field: string, as?: string, collection = 'posts'): Scenario => ({
+  name: `${collection === 'posts' ? '' : `${collection}: `}${query}${as ? ` (${as})` : ''} is an unknown field`,
   method: 'GET',
-  url: `/posts?${query}`,
+  url: `/${collection}?${query}`,
   as,
   status: 400,
   check: (res) =>
@@ -91,6 +126,38 @@ runScenarios(
     finds('where[vault.code][equals]=v1', ['A'], 'editor'),
     unknown('where[category.nope][equals]=1', 'category.nope'),
     unknown('where[title.name][equals]=x', 'title.name'),
+    // Two and three relationships deep, with the reader's access at every hop.
+    findsBodies('comments', 'where[post.category.name][equals]=News', ['on A']),
+    findsBodies('comments', 'where[post.tags.name][equals]=Guides', ['on A']),
+    findsBodies('comments', 'where[post.category.visible][equals]=true', ['on A', 'on C']),
+    findsBodies('comments', 'where[post.category.name][equals]=Hidden', []),
+    findsBodies('comments', 'where[post.category.name][equals]=Hidden', ['on B'], 'editor'),
+    unknown('where[post.category.secret][equals]=s3cret', 'post.category.secret', undefined, 'comments'),
+    findsBodies('comments', 'where[post.category.secret][equals]=s3cret', ['on B'], 'admin'),
+    unknown('where[post.vault.code][equals]=v1', 'post.vault.code', undefined, 'comments'),
+    findsBodies('comments', 'where[post.vault.code][equals]=v1', ['on A'], 'editor'),
+    unknown('where[post.category.nope][equals]=1', 'post.category.nope', undefined, 'comments'),
+    findsBodies('replies', 'where[comment.post.category.name][equals]=Guides', ['re on C']),
+    findsBodies(
+      'replies',
+      'where[or][0][comment.post.category.name][equals]=News&where[or][1][comment.post.title][equals]=D',
+      ['re on A', 're on D'],
+    ),
+    {
+      name: 'the Local API queries two relationships deep',
+      method: 'GET',
+      url: '/comments?limit=1',
+      status: 200,
+      contains: ['"docs"'],
+      check: async (_res, t) => {
+        const found = await localAPI(t.cms).find({
+          collection: 'comments',
+          where: { 'post.category.name': { equals: 'Hidden' } },
+          depth: 0,
+        });
+        expect(found.docs.map((d) => d.body)).toEqual(['on B']);
+      },
+    },
   ],
   { seed: fill },
 );

@@ -61,7 +61,8 @@ export interface Field {
   /** Layout fields (`tabs`, `row`, `collapsible`) have none: their fields sit at their own level. */
   name: string;
   type: FieldType;
-  label?: LabelText | null;
+  /** `false`: no label shown (screen readers still get the field's name). */
+  label?: LabelText | false | null;
   required?: boolean;
   localized?: boolean;
   hasMany?: boolean;

@@ -10,7 +10,14 @@
 import type { Entity, FieldAccessRule, SanitizedField, Where } from '../config/types.ts';
 import type { LocaleOptions } from '../fields/localize.ts';
 import { withRequest, type OperationContext } from '../operations/context.ts';
-import { compileWhere, relationshipOf, TRUSTED, type QueryRights, type RelatedQueries } from '../query/where.ts';
+import {
+  compileWhere,
+  relationshipOf,
+  TRUSTED,
+  type QueryRights,
+  type RelatedQueries,
+  type RelatedQuery,
+} from '../query/where.ts';
 import { checkAccess } from './check-access.ts';
 
 /** A field that may be denied: hidden, or with a read rule; `within` is the path of its guarded ancestor, if any. */
@@ -67,36 +74,42 @@ function collectGuarded(fields: SanitizedField[], prefix: string, within: string
   }
 }
 
+/** How many relationships a `where` path may read through (`post.category.title` reads through two). */
+export const MAX_RELATION_HOPS = 4;
+
 /**
- * The relationships a caller's `where` reads through (`author.name`), each with the related collection,
- * the caller's read filter there and what the caller may query there: a condition through a relationship
- * matches only documents the caller could read and fields the caller could query. A related collection the
- * caller may not read at all is left out, so its paths are unknown fields to them, as any denied field is.
+ * The relationships a caller's `where` reads through (`author.name`, and on through further relationships:
+ * `post.category.title`), each with the related collection, the caller's read filter there, what the
+ * caller may query there, and the relationships read through from there: at every hop a condition matches
+ * only documents the caller could read and fields the caller could query. A related collection the caller
+ * may not read at all is left out, so its paths are unknown fields to them, as any denied field is.
  */
 export async function relatedQueries(
   ctx: OperationContext,
   entity: Entity,
   where: Where | undefined,
   locale: LocaleOptions | null,
+  hops = 1,
 ): Promise<RelatedQueries | null> {
-  const fields = new Map<string, SanitizedField>();
+  // The relationship fields the paths start with, and the rest of each path (as keys of a `where` one hop on).
+  const fields = new Map<string, { field: SanitizedField; rest: Where }>();
   const visit = (node: unknown, depth: number): void => {
     if (typeof node !== 'object' || node === null || depth > 8) return;
     for (const [key, value] of Object.entries(node)) {
       if (key === 'and' || key === 'or') for (const item of Object.values(value ?? {})) visit(item, depth + 1);
       else {
         const field = relationshipOf(entity, key);
-        if (field) fields.set(field.name, field);
+        if (!field) continue;
+        const entry = fields.get(field.name) ?? { field, rest: {} };
+        entry.rest[key.slice(field.name.length + 1)] = {};
+        fields.set(field.name, entry);
       }
     }
   };
   visit(where, 0);
   if (fields.size === 0) return null;
-  const related = new Map<
-    string,
-    { entity: Entity; readFilter: ReturnType<typeof compileWhere>; rights: QueryRights }
-  >();
-  for (const field of fields.values()) {
+  const related = new Map<string, RelatedQuery>();
+  for (const { field, rest } of fields.values()) {
     const target = ctx.cms.config.collectionsBySlug.get(field.relationTo as string);
     if (!target) continue;
     const readWhere = await checkAccess(ctx, target, 'read').catch(() => undefined);
@@ -105,6 +118,7 @@ export async function relatedQueries(
       entity: target,
       readFilter: compileWhere(ctx.cms.store.dialect, target, readWhere, locale, TRUSTED),
       rights: await queryRights(ctx, target),
+      related: hops < MAX_RELATION_HOPS ? await relatedQueries(ctx, target, rest, locale, hops + 1) : null,
     });
   }
   return related;

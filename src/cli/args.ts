@@ -1,5 +1,9 @@
-/** Parses `cms <command> [flags]`. Flags beat env, env beats config (docs/config.md). */
+/**
+ * Parses `cms <command> [flags]`. Flags beat env, env beats config (docs/config.md). Each command takes
+ * only its own flags and positionals: anything else is refused with its usage line, never ignored.
+ */
 import { parseArgs } from 'node:util';
+import { ConfigError } from '../errors.ts';
 
 export type CLIArgs = { command: string; flags: Record<string, string | boolean | undefined>; rest: string[] };
 
@@ -32,7 +36,82 @@ export function parseCLI(argv: string[]): CLIArgs {
     },
   });
   const [command = 'serve', ...rest] = positionals;
-  return { command: values.help ? 'help' : values.version ? 'version' : command, flags: values, rest };
+  const parsed = { command: values.help ? 'help' : values.version ? 'version' : command, flags: values, rest };
+  checkCommandArgs(parsed);
+  return parsed;
+}
+
+/** What each command takes beside `--config`: its flags, how many positionals, and its usage line. */
+type CommandShape = { flags: string[]; positionals: [min: number, max: number]; usage: string };
+
+const COMMANDS: Record<string, CommandShape> = {
+  serve: {
+    flags: ['port', 'host', 'dev', 'tls-cert', 'tls-key', 'log-format'],
+    positionals: [0, 0],
+    usage:
+      'cms [serve] [--config FILE] [--port N] [--host H] [--dev] [--tls-cert FILE --tls-key FILE] [--log-format text|json]',
+  },
+  init: { flags: ['template'], positionals: [0, 1], usage: 'cms init [DIR] [--template website]' },
+  'create-admin': {
+    flags: ['email', 'password', 'name'],
+    positionals: [0, 0],
+    usage: 'cms create-admin [--email E --password P --name N] [--config FILE]',
+  },
+  migrate: { flags: [], positionals: [0, 0], usage: 'cms migrate [--config FILE]' },
+  'migrate:status': { flags: [], positionals: [0, 0], usage: 'cms migrate:status [--config FILE]' },
+  'migrate:create': { flags: [], positionals: [0, 1], usage: 'cms migrate:create [NAME] [--config FILE]' },
+  'migrate:engine': {
+    flags: ['to'],
+    positionals: [0, 0],
+    usage: 'cms migrate:engine --to postgres://… [--config FILE]',
+  },
+  'generate:types': { flags: ['out'], positionals: [0, 0], usage: 'cms generate:types [--out FILE] [--config FILE]' },
+  'generate:graphql-schema': {
+    flags: ['out'],
+    positionals: [0, 0],
+    usage: 'cms generate:graphql-schema [--out FILE] [--config FILE]',
+  },
+  backup: {
+    flags: ['out', 'with-database'],
+    positionals: [0, 0],
+    usage: 'cms backup [--out DIR] [--with-database] [--config FILE]',
+  },
+  restore: {
+    flags: ['trust-archive'],
+    positionals: [1, 1],
+    usage: 'cms restore FILE [--trust-archive] [--config FILE]',
+  },
+  export: {
+    flags: ['out', 'locale', 'drafts'],
+    positionals: [0, 1],
+    usage: 'cms export [DIR | --out DIR] [--locale all|CODE] [--drafts] [--config FILE]',
+  },
+  import: { flags: [], positionals: [1, 1], usage: 'cms import DIR [--config FILE]' },
+  reindex: { flags: ['collection'], positionals: [0, 0], usage: 'cms reindex [--collection SLUG] [--config FILE]' },
+  help: { flags: [], positionals: [0, 0], usage: 'cms --help' },
+  version: { flags: [], positionals: [0, 0], usage: 'cms --version' },
+};
+
+/** Refuses a flag or positional the command does not take (an unknown command is main.ts's to name). */
+function checkCommandArgs({ command, flags, rest }: CLIArgs): void {
+  const shape = COMMANDS[command];
+  // `--help` and `--version` answer whatever else was typed.
+  if (!shape || command === 'help' || command === 'version') return;
+  const refuse = (problem: string): never => {
+    throw new ConfigError(`cms ${command}: ${problem}\nusage: ${shape.usage}`);
+  };
+  const allowed = new Set([...shape.flags, 'config', 'help', 'version']);
+  const unknown = Object.keys(flags).filter((flag) => flags[flag] !== undefined && !allowed.has(flag));
+  if (unknown.length) refuse(`it does not take ${unknown.map((flag) => `--${flag}`).join(', ')}`);
+  const [min, max] = shape.positionals;
+  if (rest.length > max)
+    refuse(
+      `unexpected argument${rest.length - max > 1 ? 's' : ''} ${rest
+        .slice(max)
+        .map((a) => `"${a}"`)
+        .join(' ')}`,
+    );
+  if (rest.length < min) refuse('an argument is missing');
 }
 
 export const HELP = `cms: a headless CMS in one file
@@ -53,7 +132,7 @@ Usage:
   cms backup [--out DIR] [--with-database]                     write a backup (database, uploads, manifest) now;
                                                                PostgreSQL: --with-database adds a pg_dump
   cms restore FILE [--trust-archive]                           check a backup, move current data aside, restore it
-  cms export [--out DIR] [--locale all|CODE] [--drafts]       write content as JSON files plus media (default export/ beside the config)
+  cms export [DIR | --out DIR] [--locale all|CODE] [--drafts] write content as JSON files plus media (default export/ beside the config)
   cms import DIR                                               load an export folder into this instance (ids kept)
   cms reindex [--collection SLUG]                              rebuild the full-text search indexes from the documents
   cms --help | --version

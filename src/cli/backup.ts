@@ -8,6 +8,7 @@ import { loadConfig } from '../config/load.ts';
 import { ConfigError } from '../errors.ts';
 import type { CLIArgs } from './args.ts';
 import { progressLine } from './progress-line.ts';
+import { reindexWithProgress } from './reindex.ts';
 import { megabytes, total } from './common.ts';
 
 export async function backupCommand(args: CLIArgs): Promise<void> {
@@ -47,5 +48,12 @@ export async function restoreCommand(args: CLIArgs): Promise<void> {
   );
   if (result.movedAside.length)
     console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
-  if (!result.manifest.database) console.log(result.manifest.note ?? 'this backup holds no database');
+  if (!result.manifest.database) return void console.log(result.manifest.note ?? 'this backup holds no database');
+  // The full-text indexes are derived data: rebuilt from the restored documents, so searches find them.
+  const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, migrate: 'none' });
+  try {
+    await reindexWithProgress(cms);
+  } finally {
+    await cms.close();
+  }
 }

@@ -1,4 +1,4 @@
-/** `cms export [--out DIR] [--locale all|<code>] [--drafts]` and `cms import DIR` (docs/export.md). */
+/** `cms export [DIR | --out DIR] [--locale all|<code>] [--drafts]` and `cms import DIR` (docs/export.md). */
 import path from 'node:path';
 import { createCMS } from '../cms.ts';
 import { ConfigError } from '../errors.ts';
@@ -8,12 +8,22 @@ import type { CLIArgs } from './args.ts';
 import { progressLine } from './progress-line.ts';
 import { megabytes, total } from './common.ts';
 
+/** The folder to write to: `cms export DIR` or `--out DIR`, the same folder either way; both at once is refused. */
+function outFolderOf(args: CLIArgs): string | undefined {
+  const [positional] = args.rest;
+  const flag = args.flags.out as string | undefined;
+  if (positional !== undefined && flag !== undefined)
+    throw new ConfigError('cms export: name the folder once, as DIR or as --out DIR');
+  return positional ?? flag;
+}
+
 export async function exportCommand(args: CLIArgs): Promise<void> {
+  const outArg = outFolderOf(args);
   // Reads beside a running server, like a backup: the schema is left as it is, and a database that is
   // behind its config (never served, or a config changed since) is an error naming the command to run.
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, migrate: 'verify' });
   try {
-    const outDir = path.resolve((args.flags.out as string | undefined) ?? path.join(cms.config.rootDir, 'export'));
+    const outDir = path.resolve(outArg ?? path.join(cms.config.rootDir, 'export'));
     const line = progressLine('export');
     const result = await exportContent(cms, {
       outDir,

@@ -3,7 +3,8 @@
  * PostgreSQL database with a progress line, then checks the count of every table. The target's schema is
  * made by opening it the way `cms serve` would (system migrations, then the config's tables, its migration
  * file written to migrations/postgres/); the generated secret comes along, so sessions, API keys and preview
- * links keep working. Uploads stay where the storage setting puts them. Nothing changes on the source.
+ * links keep working. The full-text indexes are rebuilt on the target from the copied documents. Uploads stay
+ * where the storage setting puts them. Nothing changes on the source.
  */
 import { createCMS, type CMS } from '../cms.ts';
 import { ConfigError } from '../errors.ts';
@@ -12,6 +13,7 @@ import { copyEngine, prepareEmptyTarget } from '../db/copy-engine.ts';
 import { SECRET_SETTING } from '../secret.ts';
 import { writeSetting } from '../db/settings.ts';
 import type { CLIArgs } from './args.ts';
+import { reindexWithProgress } from './reindex.ts';
 
 export async function migrateEngineCommand(args: CLIArgs): Promise<void> {
   const to = args.flags.to as string | undefined;
@@ -46,6 +48,8 @@ export async function migrateEngineCommand(args: CLIArgs): Promise<void> {
       throw new ConfigError(
         `migrate:engine: ${wrong.length} table(s) differ after the copy: ${wrong.map((c) => c.table).join(', ')}`,
       );
+    // The full-text indexes are derived from the documents: made again on the target rather than copied.
+    await reindexWithProgress(target);
     const rows = counts.reduce((n, c) => n + c.target, 0);
     console.log(
       `copied ${rows} rows in ${counts.length} tables; every count matches. Point \`database\` (or DATABASE_URL) at the new database to use it.`,

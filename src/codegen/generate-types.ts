@@ -6,6 +6,7 @@
  */
 import type { Entity, SanitizedBlock, SanitizedConfig, SanitizedField } from '../config/types.ts';
 import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
+import { isRelationField } from '../config/relation-targets.ts';
 import { typeNames } from './type-names.ts';
 
 type Variant = 'doc' | 'allLocales' | 'data';
@@ -56,7 +57,7 @@ export function generateTypes(config: SanitizedConfig, source: string): string {
       `export interface ${name}Data ${objectType(writableFields(entity), 'data', nameOf, 0, dataExtras(entity))}`,
     );
     out.push(`/** Paths \`where\` and \`sort\` accept on \`${entity.slug}\`. */`);
-    out.push(`export type ${name}Path = ${paths(entity).map(literal).join(' | ')};`, '');
+    out.push(`export type ${name}Path = ${[...paths(entity).map(literal), ...relationPaths(entity)].join(' | ')};`, '');
   }
   for (const [name, body] of nameOf.blockInterfaces)
     out.push(`/** A block row, named by its \`interfaceName\`. */`, `export interface ${name} ${body}`, '');
@@ -207,6 +208,16 @@ function blockType(block: SanitizedBlock, variant: Variant, nameOf: NameOf, dept
   if (!nameOf.blockInterfaces.has(block.interfaceName))
     nameOf.blockInterfaces.set(block.interfaceName, objectType(block.fields, variant, nameOf, 0, extras));
   return block.interfaceName;
+}
+
+/**
+ * Paths through a top-level relationship to one collection (`category.name`, `post.category.title`), which
+ * `where` reads through: any path below the field, checked by the server under the reader's access.
+ */
+function relationPaths(entity: Entity): string[] {
+  return entity.fields
+    .filter((f) => !f.hidden && isRelationField(f) && typeof f.relationTo === 'string')
+    .map((f) => `\`${f.name}.\${string}\``);
 }
 
 /** Top-level fields, group paths (`seo.title`) and array row paths (`links.url`), as `where` reads them. */

@@ -5,8 +5,8 @@
  */
 import type { LabelText } from './types.ts';
 
-export function labelText(label: LabelText | undefined | null, language = 'en'): string | undefined {
-  if (label === undefined || label === null) return undefined;
+export function labelText(label: LabelText | false | undefined | null, language = 'en'): string | undefined {
+  if (label === undefined || label === null || label === false) return undefined;
   if (typeof label === 'string') return label;
   return label[language] ?? label.en ?? Object.values(label)[0];
 }

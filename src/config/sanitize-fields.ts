@@ -144,7 +144,8 @@ function sanitizeField(field: Field, at: string, level: FieldLevel, env: FieldEn
     fail(`${at}.unique`, 'unique works only on top-level, single-value, non-localized fields');
   if (field.validate !== undefined && typeof field.validate !== 'function')
     fail(`${at}.validate`, 'must be a function');
-  const labelError = labelProblem(field.label);
+  // `false` asks for no label at all, as Payload's templates write it.
+  const labelError = field.label === false ? null : labelProblem(field.label);
   if (labelError) fail(`${at}.label`, labelError);
   const path = topLevel ? name : `${level.path}.${name}`;
   const out: SanitizedField = {

@@ -151,7 +151,8 @@ export interface Field {
   /** Every field but the layout ones (tabs, row, collapsible) has a name. */
   name?: string;
   type: FieldType;
-  label?: LabelText;
+  /** `false` shows no label (Payload's templates write it on rich-text fields). */
+  label?: LabelText | false;
   required?: boolean;
   unique?: boolean;
   index?: boolean;
@@ -457,6 +458,8 @@ export interface SanitizedCollection
   upload: SanitizedUpload | null;
   /** Drafts saved from the admin while typing, collapsed into one version (null: off). */
   autosave: { interval: number } | null;
+  /** Drafts are validated like publishes (`drafts: { validate: true }`). */
+  validateDrafts: boolean;
   timestamps: boolean;
   cache: SanitizedEntityCache;
   /** null: not searchable. */
@@ -479,6 +482,8 @@ export interface SanitizedCollection
 
 export interface SanitizedGlobal extends Omit<GlobalConfig, 'fields' | 'hooks' | 'cache' | 'drafts' | 'versions'> {
   autosave: { interval: number } | null;
+  /** Drafts are validated like publishes (`drafts: { validate: true }`). */
+  validateDrafts: boolean;
   cache: SanitizedEntityCache;
   fields: SanitizedField[];
   editorFields: SanitizedField[];

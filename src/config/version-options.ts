@@ -5,10 +5,16 @@
  */
 type Fail = (key: string, message: string) => never;
 export type AutosaveOption = boolean | { interval?: number };
-export type DraftsOption = boolean | { autosave?: AutosaveOption };
+/** `validate: true` checks drafts like publishes (Payload's `versions.drafts.validate`). */
+export type DraftsOption = boolean | { autosave?: AutosaveOption; validate?: boolean };
 export type VersionsOption = boolean | { drafts?: DraftsOption; maxPerDoc?: number };
 
-export type SanitizedVersioning = { drafts: boolean; autosave: { interval: number } | null; maxVersions: number };
+export type SanitizedVersioning = {
+  drafts: boolean;
+  autosave: { interval: number } | null;
+  maxVersions: number;
+  validateDrafts: boolean;
+};
 
 const DEFAULT_AUTOSAVE_INTERVAL = 800;
 
@@ -41,7 +47,10 @@ export function sanitizeVersioning(
   const maxVersions = input.maxVersions ?? fromVersions.maxPerDoc ?? 100;
   if (!Number.isInteger(maxVersions) || maxVersions < 1)
     fail(`${key}.versions.maxPerDoc`, 'must be a whole number of 1 or more');
-  return { drafts: Boolean(drafts), autosave, maxVersions };
+  const validateDrafts = typeof drafts === 'object' ? drafts.validate : undefined;
+  if (validateDrafts !== undefined && typeof validateDrafts !== 'boolean')
+    fail(`${key}.drafts.validate`, 'must be true or false');
+  return { drafts: Boolean(drafts), autosave, maxVersions, validateDrafts: Boolean(validateDrafts) };
 }
 
 export function sanitizeDefaultSort(value: unknown, key: string, fail: Fail): string | undefined {

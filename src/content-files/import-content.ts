@@ -5,8 +5,9 @@
  * storage (a failure later leaves only unnamed files, which the upload sweep removes), and the documents
  * are written in one transaction: inserted, or replacing the document of the same id, so importing into
  * an empty instance, or again into one that holds the same content, gives the same documents.
- * This is a bulk load like `cms migrate:engine`, not a series of saves: no hooks, versions or webhooks; each
- * document gets one audit-log entry (`import`, via `cli`) in the same transaction.
+ * This is a bulk load like `cms migrate:engine`, not a series of saves: no hooks, versions, webhooks or realtime
+ * events; each document gets one audit-log entry (`import`, via `cli`) and its full-text index rows in the
+ * same transaction, and the change counters move as for any write (the tables' triggers).
  */
 import fs from 'node:fs';
 import { isUploadCollection } from '../config/upload-collections.ts';
@@ -34,6 +35,7 @@ import { SYSTEM_ORIGIN, writeAuditEntry } from '../audit/write-entry.ts';
 import { changesBetween } from '../audit/changes.ts';
 import { outsideFileProblem } from './folder-files.ts';
 import { isoNow } from '../clock.ts';
+import { indexDocument } from '../search/search-index.ts';
 
 export type ImportProgress = { phase: string; done: number; total: number };
 export type ImportResult = { documents: Record<string, number>; globals: number; mediaFiles: number };
@@ -71,7 +73,7 @@ export async function importContent(
   const now = isoNow(cms.clock);
   await cms.store.transaction(async (tx) => {
     for (const [i, item] of loaded.entries()) {
-      await upsertDocument(tx, item, now).catch((error) => {
+      const saved = await upsertDocument(tx, item, now).catch((error) => {
         const field = tx.dialect.uniqueViolation(error);
         refuse(
           field
@@ -79,6 +81,9 @@ export async function importContent(
             : `${item.file}: ${(error as Error).message}`,
         );
       });
+      // Searchable documents are indexed as a save would index them, in the same transaction.
+      if (saved && item.entity.kind === 'collection' && item.entity.search)
+        await indexDocument(cms, tx, item.entity, item.id, saved);
       const subject =
         item.entity.kind === 'global'
           ? { global: item.entity.slug }
@@ -214,7 +219,7 @@ function checkFields(
  * inserted or replacing the same id. A collection with `timestamps: false` exports no times; its rows
  * are stamped with the time of the import.
  */
-async function upsertDocument(tx: Queryable, { entity, id, doc }: Loaded, now: string): Promise<void> {
+async function upsertDocument(tx: Queryable, { entity, id, doc }: Loaded, now: string): Promise<Doc> {
   let stored: Doc = { ...doc };
   delete stored._status;
   delete stored.id;
@@ -230,4 +235,5 @@ async function upsertDocument(tx: Queryable, { entity, id, doc }: Loaded, now: s
     `INSERT INTO ${quote(entity.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("id") DO UPDATE SET ${updates}`,
     values,
   );
+  return { ...stored, id };
 }

@@ -6,7 +6,7 @@
  * process, the CLI, a Local API script, another instance, even hand-written SQL.
  */
 import type { SanitizedConfig } from '../config/types.ts';
-import type { Store } from './store.ts';
+import type { Queryable, Store } from './store.ts';
 
 export async function ensureChangeTriggers(config: SanitizedConfig, store: Store): Promise<void> {
   const tables = [...config.collections, ...config.globals].map((entity) => entity.table);
@@ -18,4 +18,15 @@ export async function ensureChangeTriggers(config: SanitizedConfig, store: Store
   await store.transaction(async (tx) => {
     for (const table of missing) for (const statement of store.dialect.changeTriggers(table)) await tx.exec(statement);
   });
+}
+
+/**
+ * Counts a change of `table` by hand, for a write its triggers do not see: a rebuilt search index is derived
+ * from the table, and what was kept on the strength of the old count must be computed again.
+ */
+export async function countChange(db: Queryable, table: string): Promise<void> {
+  await db.run(
+    'INSERT INTO "_cms_changes" ("name", "version") VALUES (?, 1) ON CONFLICT ("name") DO UPDATE SET "version" = "_cms_changes"."version" + 1',
+    [table],
+  );
 }

@@ -21,6 +21,11 @@ export type ValidateOptions = {
   /** The whole document as it will be (for custom validators). */
   data: Record<string, unknown>;
   allLocales?: string[] | null;
+  /**
+   * A save that only makes a draft: types and shapes are checked, but not `required`, `minRows` or custom
+   * `validate` functions, so an unfinished document can be kept; publishing checks them (`publishProblems`).
+   */
+  draft?: boolean;
 };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -51,7 +56,8 @@ export async function validateFields(
     }
     const present = field.name in input;
     if (!present) {
-      if (requireAll && field.required) errors.push({ field: key, message: 'This field is required.' });
+      if (requireAll && field.required && !options.draft)
+        errors.push({ field: key, message: 'This field is required.' });
       continue;
     }
     const raw = input[field.name];
@@ -90,8 +96,8 @@ async function validateValue(
   const errors: FieldError[] = [];
   const fail = (message: string) => ({ value: raw, errors: [{ field: key, message }] });
   if (isEmpty(raw) && !(field.type === 'checkbox' && raw === false)) {
-    if (field.required) return fail('This field is required.');
-    if (field.minRows && (field.type === 'array' || field.type === 'blocks'))
+    if (field.required && !options.draft) return fail('This field is required.');
+    if (field.minRows && !options.draft && (field.type === 'array' || field.type === 'blocks'))
       return fail(`This field needs at least ${field.minRows} rows.`);
     return {
       value:
@@ -182,7 +188,7 @@ async function validateValue(
     }
     case 'blocks': {
       if (!Array.isArray(raw)) return fail('This field takes a list of blocks.');
-      const bounds = rowBoundsError(field, raw, key);
+      const bounds = rowBoundsError(field, raw, key, !options.draft);
       if (bounds) return fail(bounds);
       const result = await validateBlockRows(field, raw, key, (fields, row, at) =>
         validateFields(fields, row, options, at, true),
@@ -195,7 +201,7 @@ async function validateValue(
       const result = await validateRichText(field, raw, key, (fields, row, at) =>
         validateFields(fields, row, options, at, true),
       );
-      if (result.errors.length === 0 && field.required && !hasContent(result.value))
+      if (result.errors.length === 0 && field.required && !options.draft && !hasContent(result.value))
         return fail('This field is required.');
       errors.push(...result.errors);
       value = result.value;
@@ -203,7 +209,7 @@ async function validateValue(
     }
     case 'array': {
       if (!Array.isArray(raw)) return fail('This field takes a list.');
-      const bounds = rowBoundsError(field, raw, key);
+      const bounds = rowBoundsError(field, raw, key, !options.draft);
       if (bounds) return fail(bounds);
       const rows: Record<string, unknown>[] = [];
       for (let i = 0; i < raw.length; i++) {
@@ -220,7 +226,7 @@ async function validateValue(
       break;
     }
   }
-  if (errors.length === 0 && field.validate) {
+  if (errors.length === 0 && field.validate && !options.draft) {
     const verdict = await field.validate(value, {
       data: options.data,
       siblingData,
@@ -236,18 +242,23 @@ async function validateValue(
 
 export { toId };
 
+/** What a publish check needs beyond the document: who publishes, and the top-level fields this request sent. */
+export type PublishCheck = { user: User | null; id?: number; sent: Set<string>; insideSent?: boolean };
+
 /**
- * Required fields that are empty in a whole stored document (all locales; a localized value is read in
- * `locale`). Publishing checks this, because a save validates only the fields it sends: a never-saved
- * global or a draft could otherwise go live with a required field still empty.
+ * What keeps a whole stored document (all locales; a localized value is read in `locale`) from going live:
+ * empty required fields, too few rows, and custom `validate` functions that refuse. A save checks only the
+ * fields it sends, and a draft skips these checks, so a never-saved global or a draft could otherwise be
+ * published unfinished. Fields this request sent were already validated whole; their `validate` is not run twice.
  */
-export function missingRequired(
+export async function publishProblems(
   fields: SanitizedField[],
   doc: Record<string, unknown>,
   locale: string | null,
+  check: PublishCheck,
   prefix = '',
   root = doc,
-): FieldError[] {
+): Promise<FieldError[]> {
   const errors: FieldError[] = [];
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
@@ -258,18 +269,28 @@ export function missingRequired(
       if (field.required) errors.push({ field: key, message: 'This field is required.' });
       continue;
     }
+    const sentWhole = check.insideSent || (prefix === '' && check.sent.has(field.name));
+    const inner = sentWhole ? { ...check, insideSent: true } : check;
+    const rows = (field.type === 'array' || field.type === 'blocks') && Array.isArray(value) ? value : null;
+    if (rows && field.minRows !== undefined && rows.length < field.minRows)
+      errors.push({ field: key, message: `This field needs at least ${field.minRows} rows.` });
     if (field.type === 'group' && isObject(value))
-      errors.push(...missingRequired(field.fields!, value, locale, key, root));
-    if (field.type === 'array' && Array.isArray(value)) {
-      value.forEach(
-        (row, i) => isObject(row) && errors.push(...missingRequired(field.fields!, row, locale, `${key}.${i}`, root)),
-      );
+      errors.push(...(await publishProblems(field.fields!, value, locale, inner, key, root)));
+    for (const [i, row] of (rows ?? []).entries()) {
+      if (!isObject(row)) continue;
+      const rowFields = field.type === 'array' ? field.fields! : blockOfRow(field, row)?.fields;
+      if (rowFields) errors.push(...(await publishProblems(rowFields, row, locale, inner, `${key}.${i}`, root)));
     }
-    if (field.type === 'blocks' && Array.isArray(value)) {
-      value.forEach((row, i) => {
-        const block = blockOfRow(field, row);
-        if (block) errors.push(...missingRequired(block.fields, row as Record<string, unknown>, locale, `${key}.${i}`));
+    if (field.validate && !sentWhole) {
+      const verdict = await field.validate(value, {
+        data: root,
+        siblingData: doc,
+        operation: 'update',
+        user: check.user,
+        id: check.id,
       });
+      if (verdict !== true)
+        errors.push({ field: key, message: typeof verdict === 'string' ? verdict : 'This value is not valid.' });
     }
   }
   return errors;

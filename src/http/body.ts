@@ -1,10 +1,13 @@
 /**
  * Reads a JSON request body; malformed or too deeply nested JSON is a 400, an empty body an empty object,
  * one over the limit a 413 (checked while it streams), and one that would pass the process's body budget
- * a 503.
+ * a 503. A document write may also come as multipart/form-data with its fields in a `_payload` JSON part,
+ * as Payload's clients send it, under the same limit and budget.
  */
 import { APIError, badRequest } from '../errors.ts';
+import type { SanitizedField } from '../config/types.ts';
 import { checkJSONNesting } from '../fields/json-nesting.ts';
+import { formFieldsToData } from '../uploads/form-fields.ts';
 import { bodyReceived } from './long-requests.ts';
 
 /**
@@ -64,16 +67,46 @@ export function parseJSONBody(text: string): unknown {
 
 /** The body as text, under the same limit and budget as JSON bodies. */
 export async function readText(request: Request, limit = MAX_JSON_BODY): Promise<string> {
-  const text = await readTextUnder(request, limit);
+  const text = (await readBytesUnder(request, limit)).toString('utf8');
   bodyReceived(request);
   return text;
 }
 
-async function readTextUnder(request: Request, limit: number): Promise<string> {
+export const isMultipart = (request: Request) =>
+  /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
+
+/**
+ * The fields of a document write: a JSON body, or multipart/form-data whose `_payload` part holds them as
+ * JSON and whose other text parts are read by their field's type. Files belong to upload routes only.
+ */
+export async function readDocumentBody(
+  request: Request,
+  fields: { fieldsByName: Map<string, SanitizedField> } | undefined,
+): Promise<unknown> {
+  if (!isMultipart(request)) return readJSON(request);
+  const bytes = await readBytesUnder(request, MAX_JSON_BODY);
+  bodyReceived(request);
+  const form = await new Response(new Blob([new Uint8Array(bytes)]), {
+    headers: { 'content-type': request.headers.get('content-type')! },
+  })
+    .formData()
+    .catch(() => {
+      throw badRequest('The request body is not valid multipart/form-data.');
+    });
+  const parts: Record<string, string> = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== 'string')
+      throw badRequest(`The part "${name}" is a file; only an upload collection's own routes take files.`, name);
+    parts[name] = value;
+  }
+  return formFieldsToData(fields ?? { fieldsByName: new Map() }, parts);
+}
+
+async function readBytesUnder(request: Request, limit: number): Promise<Buffer> {
   const tooLarge = () => new APIError(413, `The request body is larger than ${limit} bytes.`);
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw tooLarge();
-  if (!request.body) return '';
+  if (!request.body) return Buffer.alloc(0);
   // A declared length is reserved up front, so a body that cannot fit is refused before it is read;
   // a chunked one reserves as it arrives.
   if (declared > 0) reserve(request, declared);
@@ -81,7 +114,7 @@ async function readTextUnder(request: Request, limit: number): Promise<string> {
   // against the limit: one native read, much cheaper than pulling the stream chunk by chunk. Bytes, not
   // `text()`, so the decoding is the same as below (a byte-order mark is kept, and refused by JSON.parse).
   if (declared > 0 && request.headers.get('transfer-encoding') === null)
-    return Buffer.from(await request.arrayBuffer()).toString('utf8');
+    return Buffer.from(await request.arrayBuffer());
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body) {
@@ -90,5 +123,5 @@ async function readTextUnder(request: Request, limit: number): Promise<string> {
     if (size > declared) reserve(request, chunk.byteLength);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -33,6 +33,7 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
     operation: 'create',
     existing: null,
     internal: args.internal,
+    draft: args.draft,
   });
   const now = isoNow(ctx.cms.clock);
   const stored = { ...prepared.stored };

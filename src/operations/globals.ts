@@ -64,12 +64,14 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
   const prepared = await prepareWrite(ctx, global, args.data, {
     operation: 'update',
     existing: base.updatedAt ? base : null,
+    draft: args.draft,
+    autosave: args.autosave,
   });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = args.autosave ? autosaveTarget(global) : savesOnlyDraft(global, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (global.drafts) stored.status = onlyDraft ? 'draft' : (prepared.status ?? existing.status);
-  assertPublishable(ctx, global, stored, onlyDraft);
+  await assertPublishable(ctx, global, stored, onlyDraft, { sent: prepared.sent });
 
   const doc = await inTransaction(
     ctx.cms.store,

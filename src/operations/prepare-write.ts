@@ -6,7 +6,7 @@
 import { APIError, badRequest } from '../errors.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { isUploadCollection } from '../config/upload-collections.ts';
-import { missingRequired, validateFields, type FieldError } from '../fields/validate.ts';
+import { publishProblems, validateFields, type FieldError } from '../fields/validate.ts';
 import { documentSizeProblem } from '../fields/size-limits.ts';
 import { mergeLocalizedWrite } from '../fields/localize.ts';
 import { withDefaults } from '../fields/defaults.ts';
@@ -27,6 +27,8 @@ export type PreparedWrite = {
   status?: string;
   /** Shown once in the answer and never stored (a new API key). */
   reveal?: Doc;
+  /** The top-level fields this save sent and validated. */
+  sent: Set<string>;
 };
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -35,7 +37,16 @@ export async function prepareWrite(
   ctx: OperationContext,
   entity: Entity,
   input: unknown,
-  options: { operation: 'create' | 'update'; existing: Doc | null; id?: number; internal?: boolean },
+  options: {
+    operation: 'create' | 'update';
+    existing: Doc | null;
+    id?: number;
+    internal?: boolean;
+    /** The request saves a draft (`draft=true`): unless it publishes, validation is the draft's. */
+    draft?: boolean;
+    /** An autosave: always only a draft. */
+    autosave?: boolean;
+  },
 ): Promise<PreparedWrite> {
   if (!isObject(input)) throw badRequest('The request body must be a JSON object.');
   const { operation, existing, id } = options;
@@ -74,6 +85,7 @@ export async function prepareWrite(
     id,
     data: { ...existing, ...data },
     allLocales,
+    draft: validatesAsDraft(entity, options, status),
   });
   errors.push(...(await relationProblems(ctx, entity.fields, values, { ...existing, ...values }, id)));
   const tooLarge = errors.length ? null : documentSizeProblem({ ...existing, ...values }, entity.maxDocumentSize);
@@ -104,18 +116,35 @@ export async function prepareWrite(
   // Hooks may answer a date as a Date (Payload's do): it is kept as its ISO string, like a date sent as JSON.
   for (const [key, value] of Object.entries(changed)) if (value instanceof Date) changed[key] = value.toISOString();
   const stored = mergeLocalizedWrite(entity.fields, changed, existing, ctx.locale);
-  return { stored, system, status, reveal };
+  return { stored, system, status, reveal, sent: new Set(Object.keys(values)) };
+}
+
+/** A draft save skips `required`, `minRows`, `unique` and custom checks, unless the entity asks drafts to validate. */
+function validatesAsDraft(
+  entity: Entity,
+  save: { draft?: boolean; autosave?: boolean },
+  status: string | undefined,
+): boolean {
+  return Boolean(entity.drafts && !entity.validateDrafts && (save.autosave || (save.draft && status !== 'published')));
 }
 
 /**
  * An update that makes what is live (any save without drafts, else one whose result is published and not
- * only a draft) must leave no required field empty in the whole document, read in the request's locale
- * else the default: a save validates only the fields it sends. `stored` carries the resulting status.
+ * only a draft) must leave the whole document valid, read in the request's locale else the default: no
+ * required field empty, no list below its `minRows`, no custom `validate` refusing (a save validates only
+ * the fields it sends, and drafts skip these). `stored` carries the resulting status.
  */
-export function assertPublishable(ctx: OperationContext, entity: Entity, stored: Doc, onlyDraft: boolean): void {
+export async function assertPublishable(
+  ctx: OperationContext,
+  entity: Entity,
+  stored: Doc,
+  onlyDraft: boolean,
+  check: { sent: Set<string>; id?: number },
+): Promise<void> {
   if (onlyDraft || (entity.drafts && stored.status !== 'published')) return;
-  const missing = missingRequired(entity.fields, stored, ctx.cms.config.localization ? singleLocaleOf(ctx)! : null);
-  if (missing.length) throw validationError(missing);
+  const locale = ctx.cms.config.localization ? singleLocaleOf(ctx)! : null;
+  const problems = await publishProblems(entity.fields, stored, locale, { ...check, user: ctx.user });
+  if (problems.length) throw validationError(problems);
 }
 
 export function validationError(errors: FieldError[]): APIError {

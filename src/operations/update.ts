@@ -80,6 +80,8 @@ async function updateNow(
     existing: base,
     id,
     internal: args.internal,
+    draft: args.draft,
+    autosave: args.autosave,
   });
   const now = isoNow(ctx.cms.clock);
   const onlyDraft = args.autosave
@@ -87,7 +89,7 @@ async function updateNow(
     : savesOnlyDraft(collection, args.draft, prepared.status);
   const stored = { ...prepared.stored };
   if (collection.drafts) stored.status = prepared.status ?? existing.status;
-  assertPublishable(ctx, collection, stored, onlyDraft);
+  await assertPublishable(ctx, collection, stored, onlyDraft, { sent: prepared.sent, id });
   // A crop is stored as its four numbers only: anything else sent inside it is dropped (a 400 if they are wrong).
   if (isUploadCollection(collection) && stored.crop != null) stored.crop = frameOf(stored).crop;
   // A new focal point or crop makes the image sizes again (reframe-image.ts); the old files go after the commit.
@@ -106,7 +108,8 @@ async function updateNow(
       if (!before) throw notFound('Document not found.');
       await assertSaveHoldsLock(ctx, tx, { collection: collection.slug, id }, args.lockToken);
       const previous = rowToDoc(collection, before);
-      if (onlyDraft) await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
+      if (onlyDraft && collection.validateDrafts)
+        await assertUniqueAmongOthers(tx, collection, id, docToRow(collection, stored, tx.dialect));
       if (onlyDraft)
         return {
           saved: await saveDraftOnly(

@@ -69,11 +69,17 @@ export const TRUSTED: QueryRights = { trusted: true };
 
 /**
  * The collections a caller's `where` reaches through relationship fields (`author.name`), by the
- * relationship field's name: the related collection, the caller's read filter on it, and what the caller
- * may query there (src/access/query-rights.ts `relatedQueries`). A relationship not in the map cannot be
- * queried through.
+ * relationship field's name: the related collection, the caller's read filter on it, what the caller may
+ * query there, and the relationships it reads through from there (`post.category.title`)
+ * (src/access/query-rights.ts `relatedQueries`). A relationship not in the map cannot be queried through.
  */
-export type RelatedQueries = ReadonlyMap<string, { entity: Entity; readFilter: SQLPart | null; rights: QueryRights }>;
+export type RelatedQuery = {
+  entity: Entity;
+  readFilter: SQLPart | null;
+  rights: QueryRights;
+  related: RelatedQueries | null;
+};
+export type RelatedQueries = ReadonlyMap<string, RelatedQuery>;
 
 type CompileState = {
   count: number;
@@ -126,12 +132,12 @@ function relatedCondition(
   if (!field || !related) return null;
   const head = resolveTarget(state.dialect, entity, field.name, locale, state.denied);
   const rest = key.slice(field.name.length + 1);
-  const innerState = { ...state, denied: deniedOf(related.rights), related: null };
+  const innerState = { ...state, denied: deniedOf(related.rights), related: related.related };
   let inner: SQLPart | null;
   try {
     inner = compileNode(related.entity, { [rest]: operators }, locale, depth + 1, innerState);
   } catch (error) {
-    // Errors name the path as the caller wrote it.
+    // Errors name the path as the caller wrote it (a hop further on has named it from there already).
     if (!(error instanceof APIError) || error.field !== rest) throw error;
     throw badRequest(error.message.replaceAll(`"${rest}"`, `"${key}"`), key);
   }

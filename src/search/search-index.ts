@@ -9,6 +9,7 @@ import type { CMS } from '../cms.ts';
 import type { SanitizedCollection } from '../config/types.ts';
 import type { Queryable } from '../db/store.ts';
 import { readSetting, writeSetting } from '../db/settings.ts';
+import { countChange } from '../db/change-triggers.ts';
 import { rowToDoc } from '../fields/row.ts';
 import { pendingDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
@@ -146,7 +147,10 @@ export function indexChanges(cms: CMS): void {
 const signatureOf = (cms: CMS, collection: SanitizedCollection) =>
   JSON.stringify({ fields: collection.search!.fields, locales: indexLocales(cms), v: 1 });
 
-/** Rebuilds one collection's index from its documents; `progress(done, total)` after each batch. */
+/**
+ * Rebuilds one collection's index from its documents; `progress(done, total)` after each batch. Counts a
+ * change of the collection's table when done, as a write would.
+ */
 export async function reindexCollection(
   cms: CMS,
   collection: SanitizedCollection,
@@ -178,6 +182,8 @@ export async function reindexCollection(
     progress(done, total);
   }
   await writeSetting(store, `search:${collection.slug}`, signatureOf(cms, collection));
+  // Searches answered before the rebuild, kept by the response cache of any running server, are stale now.
+  await countChange(store, collection.table);
   return done;
 }
 

@@ -3,13 +3,16 @@
  * type (numbers, checkboxes, ids, JSON for structured fields); a `_payload` part may carry every field
  * as one JSON object, as Payload's clients send it. Validation happens in the operation as for JSON.
  */
-import type { SanitizedCollection, SanitizedField } from '../config/types.ts';
+import type { SanitizedField } from '../config/types.ts';
 import { badRequest } from '../errors.ts';
 import { checkJSONNesting } from '../fields/json-nesting.ts';
 
 type Doc = Record<string, unknown>;
 
-export function formFieldsToData(collection: SanitizedCollection, parts: Record<string, string>): Doc {
+export function formFieldsToData(
+  collection: { fieldsByName: Map<string, SanitizedField> },
+  parts: Record<string, string>,
+): Doc {
   const data: Doc = {};
   if ('_payload' in parts) {
     let payload: unknown;

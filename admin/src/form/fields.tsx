@@ -97,14 +97,15 @@ export function FieldFrame(props: {
   const id = inputId(path);
   const description = typeof field.admin?.description === 'string' ? field.admin.description : null;
   const label = <LabelText field={field} />;
+  const labelClass = field.label === false ? 'field-label visually-hidden' : 'field-label';
   return (
     <div class={`field field-${field.type} ${error ? 'has-error' : ''}`} data-path={path}>
       {props.as === 'fieldset' ? (
-        <span class="field-label" id={`${id}-label`}>
+        <span class={labelClass} id={`${id}-label`}>
           {label}
         </span>
       ) : (
-        <label class="field-label" for={id}>
+        <label class={labelClass} for={id}>
           {label}
         </label>
       )}

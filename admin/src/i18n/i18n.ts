@@ -75,8 +75,8 @@ export const formatNumber = (n: number, options?: Intl.NumberFormatOptions) =>
   new Intl.NumberFormat(intlTag, options).format(n);
 
 /** A label from the config in the reader's language: theirs, else English, else the first given. */
-export function localizedLabel(label: LabelText | null | undefined): string | undefined {
-  if (label === null || label === undefined) return undefined;
+export function localizedLabel(label: LabelText | false | null | undefined): string | undefined {
+  if (label === null || label === undefined || label === false) return undefined;
   if (typeof label === 'string') return label;
   return label[current] ?? label.en ?? Object.values(label)[0];
 }

@@ -16,7 +16,7 @@ import {
 } from '../../operations/index.ts';
 import { receiveMultipart } from '../../uploads/multipart.ts';
 import { readOptions } from '../../query/request-options.ts';
-import { readJSON } from '../body.ts';
+import { isMultipart, readDocumentBody } from '../body.ts';
 import { methods, type Route, type RouteInput } from '../handle.ts';
 import { renewOwnSession } from './users.ts';
 import { cachedRead } from '../cached-read.ts';
@@ -24,7 +24,6 @@ import { cachedRead } from '../cached-read.ts';
 const draftFlag = (input: RouteInput) => input.query.draft === 'true';
 /** Payload's `trash=true`: trashed documents count too (docs/trash.md). */
 const trashFlag = (input: RouteInput) => input.query.trash === 'true';
-const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '');
 const bulkMessage = (verb: string, result: { docs: unknown[]; errors: unknown[] }) =>
   `${verb} ${result.docs.length} of ${result.docs.length + result.errors.length} documents.`;
 
@@ -83,7 +82,7 @@ export function collectionRoutes(cms: CMS) {
             const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
             const doc = await create(input.ctx, {
               collection: input.params.collection,
-              data: await readJSON(input.request),
+              data: await readDocumentBody(input.request, cms.config.collectionsBySlug.get(input.params.collection)),
               depth: o.depth,
               draft: draftFlag(input),
             });
@@ -102,7 +101,7 @@ export function collectionRoutes(cms: CMS) {
             const result = await updateMany(input.ctx, {
               collection: input.params.collection,
               where: o.where!,
-              data: await readJSON(input.request),
+              data: await readDocumentBody(input.request, cms.config.collectionsBySlug.get(input.params.collection)),
               depth: o.depth,
               draft: draftFlag(input),
               trash: trashFlag(input),
@@ -171,7 +170,7 @@ export function collectionRoutes(cms: CMS) {
               });
               return { body: { doc, message: 'Updated successfully.' } };
             }
-            const data = await readJSON(input.request);
+            const data = await readDocumentBody(input.request, target);
             const doc = await update(input.ctx, {
               collection: input.params.collection,
               id: input.params.id,

@@ -4,7 +4,7 @@ import { lockTokenOf } from './locks.ts';
 import type { CMS } from '../../cms.ts';
 import { findGlobal, updateGlobal } from '../../operations/index.ts';
 import { readOptions } from '../../query/request-options.ts';
-import { readJSON } from '../body.ts';
+import { readDocumentBody } from '../body.ts';
 import { methods } from '../handle.ts';
 import { cachedRead } from '../cached-read.ts';
 
@@ -37,7 +37,7 @@ export function globalRoutes(cms: CMS) {
           const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
           const doc = await updateGlobal(input.ctx, {
             slug: input.params.slug,
-            data: await readJSON(input.request),
+            data: await readDocumentBody(input.request, cms.config.globalsBySlug.get(input.params.slug)),
             depth: o.depth,
             draft: input.query.draft === 'true',
             autosave: input.query.autosave === 'true',
