@@ -14,7 +14,13 @@ import { REPLAY_WINDOW_MS } from '../src/realtime/change-log.ts';
 
 const config = (): UserConfig => ({
   localization: { locales: ['en', 'de'], defaultLocale: 'en' },
-  realtime: { maxConnections: 40, maxTopics: 3, heartbeatInterval: 200 },
+  realtime: {
+    maxConnections: 40,
+    maxAnonymousConnections: 40,
+    maxConnectionsPerAddress: 100,
+    maxTopics: 3,
+    heartbeatInterval: 200,
+  },
   collections: [
     {
       slug: 'posts',
