@@ -37,7 +37,6 @@ export type StreamCounts = {
   admit(owner: string): void;
   add(owner: string): void;
   remove(owner: string): void;
-  readonly size: number;
 };
 
 export function streamCounts(settings: () => RealtimeSettings): StreamCounts {
@@ -51,15 +50,15 @@ export function streamCounts(settings: () => RealtimeSettings): StreamCounts {
       if (size >= limits.maxConnections)
         throw refuse(`Too many realtime connections: this server holds at most ${limits.maxConnections}.`);
       const isAnonymous = owner.startsWith(ANONYMOUS);
-      if (isAnonymous && anonymous >= limits.maxAnonymousConnections)
-        throw refuse(
-          `Too many realtime connections without sign-in: this server holds at most ${limits.maxAnonymousConnections}; signed-in users can still connect.`,
-        );
       const own = byOwner.get(owner) ?? 0;
       if (isAnonymous && own >= limits.maxConnectionsPerAddress)
         throw refuse(`Too many realtime connections from this address: at most ${limits.maxConnectionsPerAddress}.`);
       if (!isAnonymous && own >= limits.maxConnectionsPerUser)
         throw refuse(`Too many realtime connections for this user: at most ${limits.maxConnectionsPerUser}.`);
+      if (isAnonymous && anonymous >= limits.maxAnonymousConnections)
+        throw refuse(
+          `Too many realtime connections without sign-in: this server holds at most ${limits.maxAnonymousConnections}; signed-in users can still connect.`,
+        );
     },
     add(owner) {
       size++;
@@ -72,9 +71,6 @@ export function streamCounts(settings: () => RealtimeSettings): StreamCounts {
       const left = (byOwner.get(owner) ?? 1) - 1;
       if (left > 0) byOwner.set(owner, left);
       else byOwner.delete(owner);
-    },
-    get size() {
-      return size;
     },
   };
 }
