@@ -63,6 +63,7 @@ function createHub(cms: CMS): Hub {
   let sweeper: ReturnType<typeof setInterval> | null = null;
   let checking: Promise<void> | null = null;
   let checkAgain = false;
+  let sweeping: Promise<void> | null = null;
   let pumping: Promise<void> | null = null;
   let again = false;
   let closed = false;
@@ -93,6 +94,8 @@ function createHub(cms: CMS): Hub {
       for (const subscriber of subscribers) if (subscriber.replayFrom !== null) await replay(subscriber);
       for (;;) {
         const batch = await changesAfter(cms.store, cursor!);
+        // Credentials changed before these entries were read are looked up again before they are told.
+        await checking;
         for (const change of batch) {
           await deliver(change, [...subscribers]);
           cursor = change.id;
@@ -158,8 +161,12 @@ function createHub(cms: CMS): Hub {
       if (subscriber.stream.open && subscriber.expiresAt !== null && subscriber.expiresAt <= now)
         expired.push(subscriber);
     }
-    if (expired.length)
-      void recheck(expired).catch((error) => cms.log.error('realtime: checking credentials failed:', error));
+    if (expired.length && !sweeping)
+      sweeping = recheck(expired)
+        .catch((error) => cms.log.error('realtime: checking credentials failed:', error))
+        .finally(() => {
+          sweeping = null;
+        });
   }
 
   /** The entries after the client's last one, still in the window and no later than what others got. */
@@ -252,7 +259,7 @@ function createHub(cms: CMS): Hub {
       if (sweeper) clearInterval(sweeper);
       for (const subscriber of [...subscribers])
         subscriber.stream.close(`retry: ${RETRY_MS}\n: closing, reconnect\n\n`);
-      await pumping;
+      await Promise.all([pumping, checking, sweeping]);
     },
   };
 }
