@@ -5,9 +5,9 @@
  * Runs on the engine of CMS_TEST_ENGINE.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import net from 'node:net';
+import type net from 'node:net';
 import { startTestServer, type TestServer } from './harness.ts';
-import { openSSE, type SSEClient } from './support/sse-client.ts';
+import { openSSE, openStalledStream, type SSEClient } from './support/sse-client.ts';
 import { hubOf } from '../src/realtime/hub.ts';
 
 let t: TestServer;
@@ -54,16 +54,13 @@ async function until(check: () => boolean, ms: number, what: string) {
 test('a subscriber that never reads is closed once its buffer limit is passed; one that reads is not', async () => {
   const hub = hubOf(t.cms);
   const reader = await subscribe({ authorization: `Bearer ${admin.token}` });
-  const { port } = new URL(t.url);
-  // A raw client that sends its request and then never reads a byte: what the server sends fills the
-  // kernel's buffers first, then the stream's own queue.
-  const slow = net.connect({ host: '127.0.0.1', port: Number(port) });
-  sockets.push(slow);
-  await new Promise<void>((resolve) => slow.once('connect', () => resolve()));
-  slow.pause();
-  slow.write(
-    `GET /api/cms/realtime?topics=posts HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: text/event-stream\r\nauthorization: Bearer ${admin.token}\r\n\r\n`,
+  // A client that never reads: what the server sends fills the kernel's buffers first, then the server's.
+  const slow = await openStalledStream(
+    t.url,
+    '/api/cms/realtime?topics=posts',
+    `authorization: Bearer ${admin.token}\r\n`,
   );
+  sockets.push(slow.socket);
   await until(() => hub.size === 2, 3000, "the raw client's stream to open");
 
   const body = 'x'.repeat(200_000);
@@ -75,6 +72,8 @@ test('a subscriber that never reads is closed once its buffer limit is passed; o
     await Bun.sleep(5);
   }
   await until(() => hub.size === 1, 3000, 'the slow stream to be closed');
+  // Its connection is cut, not left open with what it did not read.
+  await until(slow.ended, 3000, 'the slow connection to be cut');
   expect(written).toBeLessThan(100);
   // The reader got every event and is still open.
   await reader.waitFor(written, 10_000);
@@ -115,21 +114,6 @@ test('ending a session from another device ends its stream too', async () => {
   await until(() => ended, 3000, "the ended session's stream to end");
 });
 
-/** A raw client that sends its request and never reads; `ended()` tells whether the server dropped it. */
-async function stalledClient(server: TestServer, headers = '') {
-  const { port } = new URL(server.url);
-  const socket = net.connect({ host: '127.0.0.1', port: Number(port) });
-  sockets.push(socket);
-  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-  socket.pause();
-  let ended = false;
-  for (const event of ['close', 'end', 'error']) socket.on(event, () => (ended = true));
-  socket.write(
-    `GET /api/cms/realtime?topics=posts HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: text/event-stream\r\n${headers}\r\n`,
-  );
-  return { ended: () => ended };
-}
-
 test('a write the client leaves waiting longer than writeTimeout cuts its connection (test clock)', async () => {
   const s = await startTestServer({
     realtime: { maxBufferBytes: 100_000_000, writeTimeout: 10_000 },
@@ -137,7 +121,8 @@ test('a write the client leaves waiting longer than writeTimeout cuts its connec
   });
   try {
     const editor = await s.user('admin');
-    const client = await stalledClient(s);
+    const client = await openStalledStream(s.url, '/api/cms/realtime?topics=posts');
+    sockets.push(client.socket);
     await until(() => hubOf(s.cms).size === 1, 3000, 'the stream to open');
     // ~12 MB: more than the kernel's socket buffers take, far less than the buffer bound.
     const body = 'y'.repeat(400_000);
