@@ -92,9 +92,9 @@ test('stalled streams are cut at their buffer bound while large documents are sa
     `${WAVES} waves of ${STALLED} stalled streams, ${SAVES} saves of ${BODY_CHARS / 1000} kB each: RSS ${baselineRSS.toFixed(0)} -> peak ${peak.toFixed(0)} MB, ` +
       `${ended} of ${WAVES * STALLED} closed by the server, descriptors ${baselineFds} -> ${fdsAfter}`,
   );
-  // Each stream is sent ~10 MB, more than the kernel's socket buffers take; what the server kept for the streams it gave up on added ~2 MB each, wave
-  // after wave (+160 to +190 MB over three waves). Bounded: per stream 0.2 MB plus the event in flight, freed
-  // when cut.
+  // Each stream is sent ~10 MB, more than the kernel's socket buffers take. Before the server cut sockets
+  // itself, what it kept for the streams it gave up on added ~1 MB each, wave after wave (+160 to +190 MB
+  // over three waves). Bounded: per stream 0.2 MB plus the event in flight, freed when it is cut.
   expect(peak - baselineRSS).toBeLessThan(100);
   expect(ended).toBe(WAVES * STALLED);
   // A few more for the keep-alive connections of the saves; before, one more for every stalled client.
