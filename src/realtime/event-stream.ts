@@ -32,7 +32,7 @@ export type EventStreamOptions = {
 
 export type SSEStream = {
   response: Response;
-  /** Sends an event made by `encodeEvent`; false once the stream is closed (by the client, by shutdown, or for reading too slowly). */
+  /** Sends an event made by `encodeEvent`; false once the stream is closed (by the client, by shutdown, or cut). */
   send(event: Uint8Array): boolean;
   /**
    * Ends the stream after `last` (a block of SSE lines: a `retry:` hint on shutdown, or the event saying
@@ -41,8 +41,6 @@ export type SSEStream = {
   close(last?: string): void;
   /** Cuts the connection when a write has waited longer than the write timeout (the hub asks now and then). */
   checkWriteTimeout(): void;
-  /** Bytes written that have not reached the socket yet. */
-  readonly unsent: number;
   readonly open: boolean;
 };
 
@@ -50,7 +48,7 @@ export function openEventStream(options: EventStreamOptions, headers: Record<str
   let controller: ReadableStreamDirectController | null = null;
   let open = true;
   let unsent = 0;
-  /** Since when (by `options.now`) the oldest write still waiting has waited; null while none waits. */
+  /** Since when (by `options.now`) writes have waited without one of them draining; null while none waits. */
   let waitingSince: number | null = null;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
   /** What was sent before Bun asked for the body (it asks as soon as the response goes out). */
@@ -152,9 +150,6 @@ export function openEventStream(options: EventStreamOptions, headers: Record<str
     },
     checkWriteTimeout() {
       if (open && waitingSince !== null && options.now() - waitingSince > options.writeTimeout) cut();
-    },
-    get unsent() {
-      return unsent;
     },
     get open() {
       return open;
