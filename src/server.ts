@@ -37,6 +37,9 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
     // shape, src/uploads/multipart.ts), JSON bodies by readJSON (src/http/body.ts).
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     idleTimeout,
+    // Bun's own development mode (it prints every response stream cut on purpose, such as a realtime
+    // client that stopped reading) only with --dev; Bun would otherwise take it from NODE_ENV.
+    development: cms.config.dev,
   });
   // Closers run last-in first; the job loop's goes first in the list so it stops last: the webhook
   // runtime aborts its in-flight sends before the loop waits for its own run to finish.

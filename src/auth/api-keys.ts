@@ -17,10 +17,13 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(32).toString('base64url');
 }
 
-export async function resolveApiKey(cms: CMS, key: string): Promise<{ user: User; scopes: string[]; keyId: number }> {
+export async function resolveApiKey(
+  cms: CMS,
+  key: string,
+): Promise<{ user: User; scopes: string[]; keyId: number; expiresAt: number | null }> {
   const keyHash = hashToken(key);
-  const { user, scopes, keyId } = await keptApiKeyLookup(cms, keyHash, () => lookUpApiKey(cms, keyHash));
-  return { user, scopes, keyId };
+  const { user, scopes, keyId, expiresAt } = await keptApiKeyLookup(cms, keyHash, () => lookUpApiKey(cms, keyHash));
+  return { user, scopes, keyId, expiresAt };
 }
 
 async function lookUpApiKey(cms: CMS, keyHash: string): Promise<ApiKeyLookup> {

@@ -32,7 +32,7 @@ export type Credentials = {
   apiKey?: number;
   /** The session's public id (sessions list: `current`). */
   sessionId?: string;
-  /** When the session ends (ms); sessions only. */
+  /** When the session or API key ends (ms); absent for a key without an end. */
   expiresAt?: number;
   /** The user's role requires two-factor sign-in and it is not set up: only enrolment routes answer. */
   twoFactorSetupRequired?: boolean;
@@ -99,8 +99,8 @@ export async function authenticate(
     if (bearer.startsWith(API_KEY_PREFIX)) {
       // A cron secret that happens to look like a key names no user; /jobs/run checks it itself.
       if (isCronSecret(cms, bearer)) return { user: null, via: null };
-      const { user, scopes, keyId } = await resolveApiKey(cms, bearer);
-      return { user, via: 'api-key', scopes, apiKey: keyId };
+      const { user, scopes, keyId, expiresAt } = await resolveApiKey(cms, bearer);
+      return { user, via: 'api-key', scopes, apiKey: keyId, ...(expiresAt === null ? {} : { expiresAt }) };
     }
     const credentials = await sessionCredentials(cms, bearer, 'bearer', reading);
     if (credentials) return credentials;

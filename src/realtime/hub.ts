@@ -4,13 +4,25 @@
  * at once; other processes through the commit watcher on SQLite, LISTEN/NOTIFY on PostgreSQL, with a
  * catch-up read after a reconnect) and reads the log by id, so events reach every stream in commit order,
  * once each. A stream opened with `Last-Event-ID` first gets what it missed (within the replay window).
+ *
+ * A stream acts with the rights of its credentials as they are now, not as they were when it opened:
+ * when users, sessions or API keys change (on any instance: the same change counters tell) and when its
+ * credentials expire, they are looked up again; a stream whose credentials no longer hold ends, one
+ * whose user changed (a new role) reads every later event with the new rights.
  */
 import type { CMS } from '../cms.ts';
 import { APIError } from '../errors.ts';
 import { changesAfter, lastChangeId, REPLAY_WINDOW_MS, type LoggedChange } from './change-log.ts';
-import { openEventStream, type SSEStream } from './event-stream.ts';
+import { encodeEvent, openEventStream, RETRY_MS, type SSEStream } from './event-stream.ts';
+import { endedEventId } from './last-event-id.ts';
+import { streamCounts } from './stream-limits.ts';
 import { topicFor, type Topic } from './topics.ts';
-import { HIDDEN, seesDrafts, viewOf, type View, type Viewer } from './subscriber-view.ts';
+import { HIDDEN, seesDrafts, viewOf, type SharedLookUp, type View, type Viewer } from './subscriber-view.ts';
+
+/** The tables whose changes may change what a stream's credentials give (the change counters name them). */
+const CREDENTIAL_TABLES = new Set(['_cms_sessions', 'users', 'api-keys', '_cms_totp']);
+/** How often (ms, real time) streams are checked for expired credentials and writes waiting too long. */
+const SWEEP_MS = 1_000;
 
 type Subscriber = Viewer & {
   topics: Topic[];
@@ -45,8 +57,13 @@ export function closeRealtime(cms: CMS): Promise<void> {
 
 function createHub(cms: CMS): Hub {
   const subscribers = new Set<Subscriber>();
+  const counts = streamCounts(() => cms.config.realtime);
   let cursor: number | null = null;
   let stopWatching: (() => void) | null = null;
+  let sweeper: ReturnType<typeof setInterval> | null = null;
+  let checking: Promise<void> | null = null;
+  let checkAgain = false;
+  let sweeping: Promise<void> | null = null;
   let pumping: Promise<void> | null = null;
   let again = false;
   let closed = false;
@@ -55,8 +72,10 @@ function createHub(cms: CMS): Hub {
     cursor ??= await lastChangeId(cms.store);
     stopWatching ??= cms.store.watchChanges((name) => {
       if (name === null || name === '_cms_events') wake();
-      if (name === null || name === '_cms_sessions') void dropEndedSessions();
+      if (name === null || CREDENTIAL_TABLES.has(name)) recheckAll();
     });
+    sweeper ??= setInterval(sweep, SWEEP_MS);
+    sweeper.unref?.();
   };
 
   const wake = () => {
@@ -75,6 +94,8 @@ function createHub(cms: CMS): Hub {
       for (const subscriber of subscribers) if (subscriber.replayFrom !== null) await replay(subscriber);
       for (;;) {
         const batch = await changesAfter(cms.store, cursor!);
+        // Credentials changed before these entries were read are looked up again before they are told.
+        await checking;
         for (const change of batch) {
           await deliver(change, [...subscribers]);
           cursor = change.id;
@@ -84,14 +105,68 @@ function createHub(cms: CMS): Hub {
     } while (again && !closed);
   }
 
-  /** Closes the streams whose session ended (logout, a session removed, the user deactivated), on any instance. */
-  async function dropEndedSessions() {
+  /** Every stream with credentials, looked up again; one check at a time, and one more if asked meanwhile. */
+  function recheckAll() {
+    if (checking) return void (checkAgain = true);
+    checking = recheck([...subscribers].filter((s) => s.recheck))
+      .catch((error) => cms.log.error('realtime: checking credentials failed:', error))
+      .finally(() => {
+        checking = null;
+        if (checkAgain && !closed) {
+          checkAgain = false;
+          recheckAll();
+        }
+      });
+  }
+
+  async function recheck(list: Subscriber[]) {
+    const lookUps = new Map<string, Promise<unknown>>();
+    const shared: SharedLookUp = <T>(id: string, lookUp: () => Promise<T>) => {
+      let found = lookUps.get(id);
+      if (!found) lookUps.set(id, (found = lookUp()));
+      return found as Promise<T>;
+    };
     await Promise.all(
-      [...subscribers].map(async (subscriber) => {
-        if (subscriber.sessionAlive && !(await subscriber.sessionAlive().catch(() => true)))
-          subscriber.stream.close(false);
+      list.map(async (subscriber) => {
+        let now: Viewer | null;
+        try {
+          now = await subscriber.recheck!(shared);
+        } catch (error) {
+          // The database did not answer: the stream keeps its rights until the next check.
+          cms.log.error("realtime: checking a stream's credentials failed:", error);
+          return;
+        }
+        if (!subscriber.stream.open) return;
+        if (now === null) return endForCredentials(subscriber);
+        subscriber.ctx = now.ctx;
+        subscriber.key = now.key;
+        subscriber.expiresAt = now.expiresAt;
+        subscriber.recheck = now.recheck;
       }),
     );
+  }
+
+  /** Ends the stream with an event whose id tells a reconnect that the credentials ended (./last-event-id.ts). */
+  function endForCredentials(subscriber: Subscriber) {
+    const data = JSON.stringify({ type: 'end', reason: 'The credentials this stream was opened with no longer hold.' });
+    subscriber.stream.close(`id: ${endedEventId(subscriber.cursor)}\nevent: end\ndata: ${data}\n\n`);
+  }
+
+  /** Writes waiting too long are cut; credentials past their end are looked up again. */
+  function sweep() {
+    const now = cms.clock.now();
+    const expired: Subscriber[] = [];
+    for (const subscriber of subscribers) {
+      subscriber.stream.checkWriteTimeout();
+      if (subscriber.stream.open && subscriber.expiresAt !== null && subscriber.expiresAt <= now)
+        expired.push(subscriber);
+    }
+    if (expired.length && !sweeping)
+      sweeping = recheck(expired)
+        .catch((error) => cms.log.error('realtime: checking credentials failed:', error))
+        .finally(() => {
+          sweeping = null;
+        });
   }
 
   /** The entries after the client's last one, still in the window and no later than what others got. */
@@ -110,24 +185,28 @@ function createHub(cms: CMS): Hub {
 
   async function deliver(change: LoggedChange, to: Subscriber[], replaying = false) {
     const reads = new Map<string, Promise<View>>();
+    // Streams that read alike and listen by the same topic get the same bytes, encoded once.
+    const blocks = new Map<string, Uint8Array>();
+    const subject = change.kind === 'global' ? { global: change.slug } : { collection: change.slug, id: change.docId };
     const sends: Promise<void>[] = [];
     for (const subscriber of to) {
       if (change.id <= subscriber.cursor || (subscriber.replayFrom !== null && !replaying)) continue;
       subscriber.cursor = change.id;
       const topic = topicFor(subscriber.topics, change);
       if (!topic || (change.draft && !seesDrafts(subscriber))) continue;
-      let view = reads.get(subscriber.key);
-      if (!view) reads.set(subscriber.key, (view = viewOf(subscriber, change, cms.log)));
+      const { key } = subscriber;
+      let view = reads.get(key);
+      if (!view) reads.set(key, (view = viewOf(subscriber, change, cms.log)));
       sends.push(
         view.then((doc) => {
           if (doc === HIDDEN) return;
-          const subject =
-            change.kind === 'global' ? { global: change.slug } : { collection: change.slug, id: change.docId };
-          subscriber.stream.send({
-            id: change.id,
-            type: change.type,
-            data: { type: change.type, topic: topic.name, ...subject, doc },
-          });
+          const blockKey = `${key}\n${topic.name}`;
+          let block = blocks.get(blockKey);
+          if (!block) {
+            block = encodeEvent(change.id, change.type, { type: change.type, topic: topic.name, ...subject, doc });
+            blocks.set(blockKey, block);
+          }
+          subscriber.stream.send(block);
         }),
       );
     }
@@ -139,24 +218,35 @@ function createHub(cms: CMS): Hub {
       return subscribers.size;
     },
     async subscribe(viewer, topics, lastEventId) {
-      const { maxConnections, maxBufferBytes, heartbeatInterval } = cms.config.realtime;
+      const { maxBufferBytes, heartbeatInterval, writeTimeout } = cms.config.realtime;
       if (closed) throw new APIError(503, 'The server is shutting down.');
-      if (subscribers.size >= maxConnections)
-        throw new APIError(
-          429,
-          `Too many realtime connections: this server holds at most ${maxConnections}.`,
-          undefined,
-          { headers: { 'retry-after': '5' } },
-        );
-      await start();
-      // A new stream starts after the last change committed, not after the last one delivered: a change
-      // made just before it opened, still on its way to the other streams, is not news to it.
+      // The place is taken before anything is awaited, so that streams opened at once count each other.
+      counts.admit(viewer.owner);
+      counts.add(viewer.owner);
+      let from: number;
+      try {
+        await start();
+        // A new stream starts after the last change committed, not after the last one delivered: a change
+        // made just before it opened, still on its way to the other streams, is not news to it.
+        from = lastEventId ?? Math.max(cursor!, await lastChangeId(cms.store));
+      } catch (error) {
+        counts.remove(viewer.owner);
+        throw error;
+      }
       const subscriber: Subscriber = {
         ...viewer,
         topics,
-        cursor: lastEventId ?? Math.max(cursor!, await lastChangeId(cms.store)),
+        cursor: from,
         replayFrom: lastEventId,
-        stream: openEventStream({ maxBufferBytes, heartbeatInterval, onClose: () => subscribers.delete(subscriber) }),
+        stream: openEventStream({
+          maxBufferBytes,
+          heartbeatInterval,
+          writeTimeout,
+          now: () => cms.clock.now(),
+          onClose: () => {
+            if (subscribers.delete(subscriber)) counts.remove(subscriber.owner);
+          },
+        }),
       };
       subscribers.add(subscriber);
       if (lastEventId !== null) wake();
@@ -166,8 +256,10 @@ function createHub(cms: CMS): Hub {
       closed = true;
       stopWatching?.();
       stopWatching = null;
-      for (const subscriber of [...subscribers]) subscriber.stream.close(true);
-      await pumping;
+      if (sweeper) clearInterval(sweeper);
+      for (const subscriber of [...subscribers])
+        subscriber.stream.close(`retry: ${RETRY_MS}\n: closing, reconnect\n\n`);
+      await Promise.all([pumping, checking, sweeping]);
     },
   };
 }

@@ -21,9 +21,19 @@ export type Viewer = {
   ctx: OperationContext;
   options: ReadOptions;
   key: string;
-  /** Whether the session the stream was opened with still exists; absent for API keys and anonymous streams. */
-  sessionAlive?: () => Promise<boolean>;
+  /** Whom the per-client bounds count the stream for (./stream-limits.ts). */
+  owner: string;
+  /** When its credentials end (ms by `cms.clock`); null when they do not, or there are none. */
+  expiresAt: number | null;
+  /**
+   * Looks its credentials up again (after users, sessions or keys changed anywhere, and at `expiresAt`):
+   * the viewer they give now, or null when they no longer hold. Absent for a stream without credentials.
+   */
+  recheck?: (shared: SharedLookUp) => Promise<Viewer | null>;
 };
+
+/** Runs `lookUp` once per `id` in one check, for every stream opened with the same credentials. */
+export type SharedLookUp = <T>(id: string, lookUp: () => Promise<T>) => Promise<T>;
 
 export function viewerKey(
   ctx: OperationContext,

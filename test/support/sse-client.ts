@@ -1,4 +1,9 @@
-/** A small Server-Sent Events reader for tests: opens a stream, collects events, waits for them with a bound. */
+/**
+ * A small Server-Sent Events reader for tests: opens a stream, collects events, waits for them with a
+ * bound; and a client that opens a stream and never reads it.
+ */
+import net from 'node:net';
+
 export type SSEEvent = { id?: string; event?: string; data?: any; comment?: string; retry?: number };
 
 export type SSEClient = {
@@ -80,4 +85,25 @@ export async function openSSE(url: string, headers: Record<string, string> = {})
     }
   })();
   return client;
+}
+
+export type StalledStream = { socket: net.Socket; ended(): boolean };
+
+/**
+ * A raw client that sends its request for `path` (e.g. `/api/cms/realtime?topics=posts`) and never reads
+ * a byte: what the server sends fills the kernel's buffers, then the server's. `ended()` tells whether
+ * the server dropped the connection (a reset is seen even by a client that does not read).
+ */
+export async function openStalledStream(serverURL: string, path: string, headers = ''): Promise<StalledStream> {
+  const { hostname, port } = new URL(serverURL);
+  const socket = net.connect({ host: hostname, port: Number(port) });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('error', reject);
+  });
+  socket.pause();
+  let ended = false;
+  for (const event of ['close', 'end', 'error']) socket.on(event, () => (ended = true));
+  socket.write(`GET ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\naccept: text/event-stream\r\n${headers}\r\n`);
+  return { socket, ended: () => ended };
 }
