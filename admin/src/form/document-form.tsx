@@ -8,14 +8,16 @@ import { useApp } from '../app-context.ts';
 import { fieldLabel, formatDate, humanize, message } from '../format.ts';
 import { setLeaveGuard } from '../router.tsx';
 import { confirmDialog } from '../ui.tsx';
-import { inputId, type FormState } from './form-context.ts';
+import { inputId, pathWriter, type FormState, type Writer } from './form-context.ts';
 import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts';
 import { changedFields, dataFields, isDirty, withDefaults } from './values.ts';
 import { t, tn } from '../i18n/i18n.ts';
 
 export interface DocumentFormState {
   values: Doc;
-  setValues: (v: Doc) => void;
+  setValues: (v: Doc | ((prev: Doc) => Doc)) => void;
+  /** Field editors write through it (WriteContext): each path into the values as they are now. */
+  writer: Writer;
   initial: Doc;
   /** Replace both the values and the baseline (after load or save). */
   reset: (doc: Doc) => void;
@@ -59,6 +61,7 @@ export function useDocumentForm(
   const [generalError, setGeneralError] = useState<string | null>(null);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const focusFirst = useRef(false);
+  const writer = useMemo(() => pathWriter(setValues), []);
 
   const changed = isDirty(fields, values, initial);
   const dirty = extraDirty || changed;
@@ -98,6 +101,7 @@ export function useDocumentForm(
   return {
     values,
     setValues,
+    writer,
     initial,
     reset: (doc) => {
       const full = withDefaults(fields, doc);
@@ -270,7 +274,13 @@ export function useFieldContext(
 ): FormState {
   const base = form.formContext;
   return useMemo(
-    () => ({ ...base, visible: extras.visible, owner: extras.owner, disabled: base.disabled || extras.readOnly }),
+    () => ({
+      ...base,
+      visible: extras.visible,
+      owner: extras.owner,
+      disabled: base.disabled || extras.readOnly,
+      readOnly: extras.readOnly,
+    }),
     [base, extras.visible, extras.owner?.collection, extras.owner?.id, extras.readOnly],
   );
 }

@@ -49,6 +49,9 @@ const de: PageCatalogue = {
   'drafts.unpublished': 'Veröffentlichung aufgehoben',
   'drafts.discarded': 'Entwurf verworfen',
   'drafts.unpublish': 'Veröffentlichung aufheben',
+  'drafts.unpublishTitle': 'Veröffentlichung aufheben?',
+  'drafts.unpublishMessage':
+    'Der veröffentlichte Inhalt ist sofort offline; er bleibt hier als Entwurf und kann wieder veröffentlicht werden.',
   'drafts.saveDraft': 'Entwurf speichern',
   'drafts.publishChanges': 'Änderungen veröffentlichen',
   'drafts.publish': 'Veröffentlichen',

@@ -45,6 +45,9 @@ const en = {
   'drafts.unpublished': 'Unpublished',
   'drafts.discarded': 'Draft discarded',
   'drafts.unpublish': 'Unpublish',
+  'drafts.unpublishTitle': 'Unpublish it?',
+  'drafts.unpublishMessage':
+    'The live content goes offline at once; it stays here as a draft and can be published again.',
   'drafts.saveDraft': 'Save draft',
   'drafts.publishChanges': 'Publish changes',
   'drafts.publish': 'Publish',

@@ -49,6 +49,9 @@ const es: PageCatalogue = {
   'drafts.unpublished': 'Despublicado',
   'drafts.discarded': 'Borrador descartado',
   'drafts.unpublish': 'Despublicar',
+  'drafts.unpublishTitle': '¿Despublicar?',
+  'drafts.unpublishMessage':
+    'El contenido publicado deja de estar en línea enseguida; queda aquí como borrador y se puede volver a publicar.',
   'drafts.saveDraft': 'Guardar borrador',
   'drafts.publishChanges': 'Publicar cambios',
   'drafts.publish': 'Publicar',

@@ -49,6 +49,9 @@ const fr: PageCatalogue = {
   'drafts.unpublished': 'Dépublié',
   'drafts.discarded': 'Brouillon abandonné',
   'drafts.unpublish': 'Dépublier',
+  'drafts.unpublishTitle': 'Dépublier ?',
+  'drafts.unpublishMessage':
+    'Le contenu en ligne est retiré tout de suite ; il reste ici comme brouillon et peut être republié.',
   'drafts.saveDraft': 'Enregistrer le brouillon',
   'drafts.publishChanges': 'Publier les modifications',
   'drafts.publish': 'Publier',

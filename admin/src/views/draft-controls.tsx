@@ -49,6 +49,8 @@ export function DraftButtons(props: {
   draft: string | null;
   busy: boolean;
   dirty: boolean;
+  /** Someone else holds the lock: every action is off. */
+  readOnly?: boolean;
   save: (mode: SaveMode) => void;
   /** After unpublish or discard: the document to show now. */
   onChanged: (doc: Doc) => void;
@@ -56,17 +58,26 @@ export function DraftButtons(props: {
   const { owner } = props;
   const published = (props.live ?? props.draft) === 'published';
   const pending = published && props.draft === 'draft';
+  const off = props.busy || Boolean(props.readOnly);
   const act = async (kind: 'unpublish' | 'discard') => {
-    if (!owner) return;
-    if (kind === 'discard') {
-      const ok = await confirmDialog({
-        title: t('drafts.discardTitle'),
-        message: t('drafts.discardMessage') + (props.dirty ? ' ' + t('drafts.unsavedLost') : ''),
-        confirm: t('drafts.discard'),
-        danger: true,
-      });
-      if (!ok) return;
-    }
+    if (!owner || props.readOnly) return;
+    // Both change what is stored at once (unpublishing takes the live content offline): ask first.
+    const ok = await confirmDialog(
+      kind === 'discard'
+        ? {
+            title: t('drafts.discardTitle'),
+            message: t('drafts.discardMessage') + (props.dirty ? ' ' + t('drafts.unsavedLost') : ''),
+            confirm: t('drafts.discard'),
+            danger: true,
+          }
+        : {
+            title: t('drafts.unpublishTitle'),
+            message: t('drafts.unpublishMessage'),
+            confirm: t('drafts.unpublish'),
+            danger: true,
+          },
+    );
+    if (!ok) return;
     try {
       const r = kind === 'unpublish' ? await drafts.unpublish(owner) : await drafts.discard(owner);
       props.onChanged(r.doc);
@@ -78,20 +89,20 @@ export function DraftButtons(props: {
   return (
     <>
       {owner && pending && (
-        <button type="button" class="ghost" onClick={() => void act('discard')} disabled={props.busy}>
+        <button type="button" class="ghost" onClick={() => void act('discard')} disabled={off}>
           {t('drafts.discard')}
         </button>
       )}
       {owner && published && (
-        <button type="button" class="ghost" onClick={() => void act('unpublish')} disabled={props.busy}>
+        <button type="button" class="ghost" onClick={() => void act('unpublish')} disabled={off}>
           {t('drafts.unpublish')}
         </button>
       )}
       <span class="save-actions">
-        <button type="button" onClick={() => props.save('draft')} disabled={props.busy}>
+        <button type="button" onClick={() => props.save('draft')} disabled={off}>
           {t('drafts.saveDraft')}
         </button>
-        <button type="button" class="primary" onClick={() => props.save('publish')} disabled={props.busy}>
+        <button type="button" class="primary" onClick={() => props.save('publish')} disabled={off}>
           {published ? t('drafts.publishChanges') : t('drafts.publish')}
         </button>
       </span>

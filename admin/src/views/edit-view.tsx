@@ -132,6 +132,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           preview={canPreview ? { open: previewOpen, onToggle: setPreviewOpen } : null}
           live={liveStatus}
           draft={draftStatus}
+          readOnly={someoneElse}
           save={(m) => void save(m)}
           onChanged={edited.showSaved}
           onCopyToLocale={copyTargets && (() => setCopying(true))}
@@ -174,7 +175,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
               <FieldList
                 fields={fields}
                 value={form.values}
-                onChange={form.setValues}
+                writer={form.writer}
                 position={creating ? undefined : 'main'}
               />
               {isUsers && (

@@ -24,7 +24,13 @@ export function zonedTime(iso: string): { local: string; utc: string } {
 export const actionText = (action: string) =>
   action === 'publish' ? t('schedule.publish') : action === 'unpublish' ? t('schedule.unpublish') : action;
 
-export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; onChange?: () => void }) {
+export function SchedulePanel(props: {
+  owner: VersionOwner;
+  reloadKey: unknown;
+  onChange?: () => void;
+  /** Someone else holds the lock: what is scheduled is shown, nothing can be added or cancelled. */
+  readOnly?: boolean;
+}) {
   const [jobs, setJobs] = useState<ScheduledJob[] | null>(null);
   const [action, setAction] = useState<'publish' | 'unpublish'>('publish');
   const [when, setWhen] = useState('');
@@ -92,6 +98,7 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
                 <button
                   type="button"
                   class="small"
+                  disabled={props.readOnly}
                   onClick={() => void cancel(j)}
                   aria-label={t('schedule.cancelJob', { action: actionText(j.action), at: when.local })}
                 >
@@ -128,7 +135,7 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
           {iso ? `= ${zonedTime(iso).utc}` : t('schedule.zones')}
         </p>
         {error && <p class="field-error">{error}</p>}
-        <button type="button" disabled={busy || !iso} onClick={() => void add()}>
+        <button type="button" disabled={busy || !iso || props.readOnly} onClick={() => void add()}>
           {t('schedule.schedule')}
         </button>
       </div>
