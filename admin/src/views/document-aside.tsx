@@ -7,7 +7,7 @@ import { isAdmin, useApp } from '../app-context.ts';
 import type { DocumentFormState } from '../form/document-form.tsx';
 import type { FormState } from '../form/form-context.ts';
 import { docLabel, formatDate } from '../format.ts';
-import { StatusBadges } from './draft-controls.tsx';
+import { StatusBadges } from './status-badges.tsx';
 import { LanguagePicker } from './language-picker.tsx';
 import { SchedulePanel } from './schedule-panel.tsx';
 import { SidebarFields } from './sidebar-fields.tsx';

@@ -1,29 +1,12 @@
 /**
- * What a document or global with drafts shows and offers, shared by both edit views: its live status
- * beside the pending draft's, and Unpublish, Discard draft, Save draft, Publish.
+ * What a document or global with drafts offers, shared by both edit views: Unpublish, Discard draft, Save
+ * draft, Publish (the status badges are status-badges.tsx, which lists show too).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { drafts, type Doc, type VersionOwner } from '../api.ts';
 import { message } from '../format.ts';
 import { confirmDialog, toast } from '../ui.tsx';
 import { t } from '../i18n/i18n.ts';
-
-/** The live status, plus "changes pending" when a published document has a newer draft. */
-export function StatusBadges(props: { draft: unknown; live: unknown }) {
-  const status = props.live ?? props.draft;
-  return (
-    <>
-      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>
-        {status === 'published'
-          ? t('drafts.published')
-          : status === 'draft' || status == null
-            ? t('drafts.draft')
-            : String(status)}
-      </span>
-      {status === 'published' && props.draft === 'draft' && <span class="badge draft">{t('drafts.pending')}</span>}
-    </>
-  );
-}
 
 /** The status of what is live (the form shows the pending draft), read again whenever `doc` changes. */
 export function useLiveStatus(enabled: boolean, doc: Doc | null, readLive: () => Promise<Doc>): string | null {

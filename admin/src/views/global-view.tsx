@@ -23,7 +23,8 @@ import { formatDate, globalLabel, message } from '../format.ts';
 import { ErrorBox, Spinner, toast } from '../ui.tsx';
 import { VersionsPanel } from './versions-panel.tsx';
 import { SchedulePanel } from './schedule-panel.tsx';
-import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx';
+import { DraftButtons, useLiveStatus, type SaveMode } from './draft-controls.tsx';
+import { StatusBadges } from './status-badges.tsx';
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx';
 import { t } from '../i18n/i18n.ts';
 
