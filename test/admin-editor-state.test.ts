@@ -123,9 +123,12 @@ describe.skipIf(!hasChromium())('admin: the edit form keeps what is typed, and l
   };
   const readDraft = async (collection: string, id: number) =>
     (await t.request('GET', `/${collection}/${id}?draft=true&depth=0`, { token: s.token })).body;
-  /** Waits until the autosave status says a draft was saved after `since`. */
+  /** Waits until the autosave status says a draft was saved, and what followed has settled. */
   const autosaved = async (p: Page = page) => {
-    await p.getByTestId('autosave-status').filter({ hasText: /saved/i }).waitFor();
+    await p
+      .getByTestId('autosave-status')
+      .filter({ hasText: /autosaved at/i })
+      .waitFor();
     await p.waitForLoadState('networkidle');
   };
   const open = async (path: string, heading: string, p: Page = page) => {
@@ -378,6 +381,8 @@ describe.skipIf(!hasChromium())('admin: the edit form keeps what is typed, and l
     STEP,
   );
 
+  // Needs the server to save drafts without their required checks (as Payload does); until then the
+  // autosave is answered 400 and this fails at the first wait.
   test(
     'autosave keeps saving while a new block misses a required value, and shows what is missing',
     async () => {
@@ -392,7 +397,10 @@ describe.skipIf(!hasChromium())('admin: the edit form keeps what is typed, and l
         const d = await readDraft('pages', id);
         return [d.title, d.layout?.[0]?.caption];
       }, ['Gallery, edited', 'A caption']);
-      await page.getByText('Picture: This field is required', { exact: false }).first().waitFor();
+      // Publishing will ask for the picture: the form says so before anyone presses Publish.
+      const needed = page.locator('.missing-before-publish');
+      await needed.getByRole('link', { name: 'Layout › row 1 › Picture' }).waitFor();
+      expect(await needed.getByRole('link').count()).toBe(1);
     },
     STEP,
   );

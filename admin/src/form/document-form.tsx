@@ -11,6 +11,7 @@ import { confirmDialog } from '../ui.tsx';
 import { inputId, pathWriter, type FormState, type Writer } from './form-context.ts';
 import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts';
 import { changedFields, dataFields, isDirty, withDefaults } from './values.ts';
+import { missingRequired } from './missing.ts';
 import { t, tn } from '../i18n/i18n.ts';
 
 export interface DocumentFormState {
@@ -260,6 +261,42 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; 
           </ul>
         </>
       )}
+    </div>
+  );
+}
+
+/**
+ * Required fields still empty, each linking to its field: a draft is saved without them, publishing is not.
+ * Shown for documents with drafts, so that autosave can go on while the editor sees what is left to do.
+ */
+export function MissingBeforePublish(props: {
+  form: DocumentFormState;
+  fields: Field[];
+  visible: Record<string, boolean>;
+}) {
+  const missing = useMemo(
+    () => missingRequired(props.fields, props.form.values, props.visible),
+    [props.fields, props.form.values, props.visible],
+  );
+  if (missing.length === 0) return null;
+  return (
+    <div class="alert info missing-before-publish" role="status">
+      <p>{t('form.neededToPublish')}</p>
+      <ul>
+        {missing.map((path) => (
+          <li key={path}>
+            <a
+              href={`#${inputId(path)}`}
+              onClick={(e) => {
+                e.preventDefault();
+                document.getElementById(inputId(path))?.focus();
+              }}
+            >
+              {pathLabel(props.fields, path)}
+            </a>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

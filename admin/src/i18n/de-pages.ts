@@ -77,6 +77,7 @@ const de: PageCatalogue = {
     'Sie haben ungespeicherte Änderungen auf dieser Seite. Sie gehen verloren, wenn Sie die Seite verlassen.',
   'form.leave': 'Seite verlassen',
   'form.stay': 'Bleiben',
+  'form.neededToPublish': 'Vor dem Veröffentlichen nötig (Entwürfe werden auch ohne sie gespeichert):',
   'form.row': 'Zeile {n}',
   'form.needAttention.one': 'Ein Feld muss überprüft werden.',
   'form.needAttention.other': '{n} Felder müssen überprüft werden.',

@@ -69,6 +69,7 @@ const en = {
   'form.leaveMessage': 'You have unsaved changes on this page. They will be lost if you leave.',
   'form.leave': 'Leave page',
   'form.stay': 'Stay',
+  'form.neededToPublish': 'Needed before publishing (drafts are saved without them):',
   'form.row': 'row {n}',
   'form.needAttention.one': 'One field needs attention.',
   'form.needAttention.other': '{n} fields need attention.',

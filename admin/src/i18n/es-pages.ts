@@ -73,6 +73,7 @@ const es: PageCatalogue = {
   'form.leaveMessage': 'Tiene cambios sin guardar en esta página. Se perderán si sale.',
   'form.leave': 'Salir de la página',
   'form.stay': 'Quedarse',
+  'form.neededToPublish': 'Necesario antes de publicar (los borradores se guardan sin ello):',
   'form.row': 'fila {n}',
   'form.needAttention.one': 'Un campo requiere atención.',
   'form.needAttention.other': '{n} campos requieren atención.',

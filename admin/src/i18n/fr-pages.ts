@@ -76,6 +76,7 @@ const fr: PageCatalogue = {
   'form.leaveMessage': 'Cette page contient des modifications non enregistrées. Elles seront perdues si vous partez.',
   'form.leave': 'Quitter la page',
   'form.stay': 'Rester',
+  'form.neededToPublish': 'À remplir avant de publier (les brouillons sont enregistrés sans) :',
   'form.row': 'ligne {n}',
   'form.needAttention.one': 'Un champ demande votre attention.',
   'form.needAttention.other': '{n} champs demandent votre attention.',

@@ -9,6 +9,7 @@ import { docs, type AdminConfig, type CollectionConfig, type Field } from '../ap
 import { isAdmin, useApp } from '../app-context.ts';
 import {
   ErrorSummary,
+  MissingBeforePublish,
   RecoveredBanner,
   useDocumentForm,
   useFieldContext,
@@ -169,6 +170,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           <RecoveredBanner form={form} />
           <LiveChangeNotice {...live} />
           <ErrorSummary form={form} fields={fields} />
+          {c.drafts && !creating && <MissingBeforePublish form={form} fields={fields} visible={visible} />}
           {isMedia && doc && <MediaPreview doc={doc} onChange={edited.show} />}
           <FormContext.Provider value={fieldContext}>
             <div class="fields">
