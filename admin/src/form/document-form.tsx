@@ -14,6 +14,9 @@ import { changedFields, dataFields, isDirty, withDefaults } from './values.ts';
 import { missingRequired } from './missing.ts';
 import { t, tn } from '../i18n/i18n.ts';
 
+/** How long after the last change typed values are kept in local storage. */
+const KEEP_AFTER_MS = 400;
+
 export interface DocumentFormState {
   values: Doc;
   setValues: (v: Doc | ((prev: Doc) => Doc)) => void;
@@ -68,9 +71,22 @@ export function useDocumentForm(
   const dirty = extraDirty || changed;
   useLeaveGuard(guardLeaving && dirty, storageKey);
 
+  // Kept a pause after the last change (writing the whole document on every keystroke costs a long one
+  // dearly), at once when a save starts (it may be refused), and when the form goes away meanwhile.
+  const pendingKeep = useRef<(() => void) | null>(null);
   useEffect(() => {
-    if (storageKey && changed) keepUnsaved(storageKey, values);
-  }, [values, initial, storageKey]);
+    pendingKeep.current = null;
+    if (!storageKey || !changed) return;
+    const write = () => {
+      pendingKeep.current = null;
+      keepUnsaved(storageKey, values);
+    };
+    if (busy) return write();
+    pendingKeep.current = write;
+    const timer = setTimeout(write, KEEP_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [values, initial, storageKey, busy]);
+  useEffect(() => () => pendingKeep.current?.(), []);
 
   useEffect(() => {
     if (!focusFirst.current) return;
