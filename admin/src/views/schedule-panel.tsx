@@ -9,7 +9,9 @@ import { message } from '../format.ts';
 import { Icon, toast } from '../ui.tsx';
 import { intlLocale, t } from '../i18n/i18n.ts';
 
-export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || t('schedule.localTime');
+let zone: string | undefined;
+/** The browser's time zone (asked once: asking builds a formatter, and the panel renders with every keystroke). */
+export const timeZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone) || t('schedule.localTime');
 
 /** "Mar 1, 2026, 10:30 AM (Europe/Berlin) · 09:30 UTC" */
 export function zonedTime(iso: string): { local: string; utc: string } {
