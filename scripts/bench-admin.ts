@@ -19,23 +19,12 @@ import type { UserConfig } from '../src/config/types.ts';
 import { launchBrowser } from '../test/browser.ts';
 import { startTestServer } from '../test/harness.ts';
 import { logInThroughForm } from '../test/support/admin-page.ts';
+import { paragraph, root as rootOf, text } from '../test/fixtures/richtext/nodes.ts';
 
 const { values } = parseArgs({ options: { keys: { type: 'string', default: '120' } } });
 const KEYS = Math.max(10, Number(values.keys));
 
-const text = (t: string) => ({ type: 'text', text: t, format: 0, style: '', mode: 'normal', detail: 0, version: 1 });
-const paragraph = (t: string) => ({
-  type: 'paragraph',
-  children: [text(t)],
-  direction: 'ltr',
-  format: '',
-  indent: 0,
-  version: 1,
-  textFormat: 0,
-});
-const root = (paragraphs: string[]) => ({
-  root: { type: 'root', children: paragraphs.map(paragraph), direction: 'ltr', format: '', indent: 0, version: 1 },
-});
+const root = (paragraphs: string[]) => rootOf(...paragraphs.map((p) => paragraph(text(p))));
 const WORDS = 'the quick brown fox jumps over a lazy dog while editors write long pages of careful prose'.split(' ');
 const words = (n: number, seed = 0) =>
   Array.from({ length: n }, (_, i) => WORDS[(i * 7 + seed) % WORDS.length]).join(' ');

@@ -413,6 +413,8 @@ describe.skipIf(!hasChromium())('admin: the edit form keeps what is typed, and l
         await p.getByRole('link', { name: 'Posts' }).first().click();
         await p.getByRole('link', { name: 'Has pending' }).waitFor();
         await p.waitForLoadState('networkidle');
+        // The rendered text, a line a badge: keys would read "drafts.published".
+        // biome-ignore lint/performance/useDomNodeTextContent: textContent runs the badges' words together
         const body = await p.locator('main').evaluate((el) => (el as HTMLElement).innerText);
         expect(body.match(/\b[a-z]+\.[a-z][a-zA-Z]+\b/gi) ?? []).toEqual([]);
         expect(body).toContain('Published');

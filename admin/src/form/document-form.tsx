@@ -2,6 +2,7 @@
  * State shared by the collection and global edit views: values vs. what was loaded, errors from the
  * server mapped onto fields, the unsaved-changes guard, Ctrl/⌘+S, and the error summary.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type Doc, type Field } from '../api.ts';
 import { useApp } from '../app-context.ts';
@@ -245,6 +246,21 @@ function pathLabel(fields: Field[], path: string): string {
   return parts.join(' › ');
 }
 
+/** A link that moves the focus to a field's input. */
+function FieldLink(props: { id: string; children: ComponentChildren }) {
+  return (
+    <a
+      href={`#${props.id}`}
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById(props.id)?.focus();
+      }}
+    >
+      {props.children}
+    </a>
+  );
+}
+
 /** The errors of a failed save, each linking to its field (like the GOV.UK error summary); `prefix` is the fields' path prefix, if any. */
 export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; prefix?: string }) {
   const id = (path: string) => inputId(props.prefix ? `${props.prefix}.${path}` : path);
@@ -262,16 +278,7 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; 
           <ul>
             {entries.map(([path, m]) => (
               <li key={path}>
-                <a
-                  href={`#${id(path)}`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    document.getElementById(id(path))?.focus();
-                  }}
-                >
-                  {pathLabel(props.fields, path)}
-                </a>
-                : {m}
+                <FieldLink id={id(path)}>{pathLabel(props.fields, path)}</FieldLink>: {m}
               </li>
             ))}
           </ul>
@@ -301,15 +308,7 @@ export function MissingBeforePublish(props: {
       <ul>
         {missing.map((path) => (
           <li key={path}>
-            <a
-              href={`#${inputId(path)}`}
-              onClick={(e) => {
-                e.preventDefault();
-                document.getElementById(inputId(path))?.focus();
-              }}
-            >
-              {pathLabel(props.fields, path)}
-            </a>
+            <FieldLink id={inputId(path)}>{pathLabel(props.fields, path)}</FieldLink>
           </li>
         ))}
       </ul>
