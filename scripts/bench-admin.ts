@@ -6,8 +6,11 @@
  *
  * Per key: from the keydown's time stamp to the moment the page's main thread is free again after the
  * `input` event (every handler and the render it started have run: "handled"), and to the first frame after
- * that ("painted"). Keys are typed `--keys` at a time with a pause between them, so one key's work does not
- * overlap the next; figures are the median and the 95th percentile over all keys.
+ * that ("painted"), as the median and the 95th percentile over all keys; and the main thread's CPU time per
+ * key (Chromium's `ThreadTime` metric over the whole run, divided by the keys), which other load on a shared
+ * machine disturbs far less than the wall-clock figures. Keys are typed `--keys` at a time with a pause
+ * between them, so one key's work does not overlap the next. A bare `<input>` added to the 40-block page
+ * gives the cost of a key that renders nothing.
  *
  *   bun scripts/bench-admin.ts                 # 120 keys per case
  *   bun scripts/bench-admin.ts --keys 60
@@ -128,16 +131,26 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
 
-async function typeInto(page: Page, selector: string): Promise<{ handled: number[]; painted: number[] }> {
+type Keys = { handled: number[]; painted: number[]; cpu: number };
+
+async function typeInto(page: Page, selector: string): Promise<Keys> {
   await page.locator(selector).click();
   await page.keyboard.press('Control+End');
   await installProbe(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const threadTime = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN;
+  const start = await threadTime();
   for (let i = 0; i < KEYS; i++) {
     await page.keyboard.type(i % 6 === 5 ? ' ' : 'abcdefghij'[i % 10]!);
     await page.waitForTimeout(30);
   }
   await page.waitForTimeout(300);
-  return page.evaluate(() => (window as unknown as { __keys: { handled: number[]; painted: number[] } }).__keys);
+  const cpu = ((await threadTime()) - start) * 1000;
+  await cdp.detach();
+  const keys = await page.evaluate(() => (window as unknown as { __keys: Keys }).__keys);
+  return { ...keys, cpu: cpu / KEYS };
 }
 
 const t = await startTestServer(config);
@@ -161,21 +174,24 @@ try {
   await page.getByRole('heading', { name: `Welcome, ${ADMIN.name}` }).waitFor();
 
   const cases: [string, string, string][] = [
+    ['40-block page: a bare input (baseline)', `/collections/pages/${pageId}`, '#bare'],
     ['40-block page: title', `/collections/pages/${pageId}`, '#field-title'],
     ['40-block page: rich text of block 19', `/collections/pages/${pageId}`, '#field-layout-18-body'],
     ['5,000-word post: title', `/collections/posts/${postId}`, '#field-title'],
     ['5,000-word post: end of the text', `/collections/posts/${postId}`, '#field-content'],
   ];
-  console.log(`${KEYS} keys per case; milliseconds from keydown (median / p95)`);
-  console.log('| Case | Handled | Painted |');
-  console.log('|---|---|---|');
+  console.log(`${KEYS} keys per case; milliseconds from keydown (median / p95), main-thread CPU per key`);
+  console.log('| Case | Handled | Painted | CPU per key |');
+  console.log('|---|---|---|---|');
   for (const [name, path, selector] of cases) {
     await page.goto(`${t.url}/admin${path}`);
-    await page.locator(selector).waitFor();
+    await page.locator(selector === '#bare' ? '#field-title' : selector).waitFor();
     await page.waitForLoadState('networkidle');
+    if (selector === '#bare')
+      await page.evaluate(() => document.body.prepend(Object.assign(document.createElement('input'), { id: 'bare' })));
     const r = await typeInto(page, selector);
     const f = (xs: number[]) => `${quantile(xs, 0.5).toFixed(1)} / ${quantile(xs, 0.95).toFixed(1)}`;
-    console.log(`| ${name} | ${f(r.handled)} | ${f(r.painted)} |`);
+    console.log(`| ${name} | ${f(r.handled)} | ${f(r.painted)} | ${r.cpu.toFixed(1)} |`);
   }
 } finally {
   await browser.close();
