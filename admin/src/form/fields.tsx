@@ -89,7 +89,7 @@ export const FieldInput = renderOnChange(function FieldInput(props: FieldProps) 
  * `component`, rendered again only when one of its props changed (as preact/compat's `memo`, without the
  * compat layer in the first load). Context it reads still reaches it.
  */
-function renderOnChange<P extends object>(component: FunctionComponent<P>): FunctionComponent<P> {
+export function renderOnChange<P extends object>(component: FunctionComponent<P>): FunctionComponent<P> {
   function Memoised(this: { props: P; shouldComponentUpdate?: (next: P) => boolean }, props: P) {
     this.shouldComponentUpdate = (next: P) => {
       const prev = this.props as Record<string, unknown>;
