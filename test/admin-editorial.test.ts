@@ -243,6 +243,7 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
       await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor();
       await page.getByText('changes pending').waitFor();
       await page.getByRole('button', { name: 'Unpublish' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Unpublish' }).click();
       await page.getByRole('status').filter({ hasText: 'Unpublished' }).waitFor();
       expect((await t.request('GET', '/globals/banner', { token: s.token })).body.status).toBe('draft');
     },

@@ -5,7 +5,9 @@ import { cellText, formatBytes, humanize, singularLabel } from '../admin/src/for
 import { renderMarkdown } from '../admin/src/markdown.ts';
 import { precheckUpload, thumbnailURL } from '../admin/src/upload.ts';
 import { loadPageMessages } from '../admin/src/i18n/i18n.ts';
-import { changedFields, emptyDoc, withDefaults } from '../admin/src/form/values.ts';
+import { changedFields, emptyDoc, same, withDefaults } from '../admin/src/form/values.ts';
+import { pathWriter, setIn } from '../admin/src/form/form-context.ts';
+import { missingRequired } from '../admin/src/form/missing.ts';
 
 describe('queryString', () => {
   test('writes the bracket form the API reads, leaving out empty values', () => {
@@ -72,6 +74,50 @@ describe('form values', () => {
     const values = { ...initial, title: 'b', filename: 'y.png', seo: { title: null } };
     expect(changedFields(fields, values, initial)).toEqual({ title: 'b' });
     expect(changedFields(fields, { ...emptyDoc(fields), done: true }, emptyDoc(fields))).toEqual({ done: true });
+  });
+
+  test('values are compared as stored, whatever order their keys come in', () => {
+    const stored = { root: { type: 'root', children: [{ type: 'text', text: 'a', format: 0 }], version: 1 } };
+    const reordered = { root: { version: 1, children: [{ format: 0, text: 'a', type: 'text' }], type: 'root' } };
+    expect(same(stored, reordered)).toBe(true);
+    expect(same(stored, { root: { ...stored.root, version: 2 } })).toBe(false);
+    expect(same([1, 2], [2, 1])).toBe(false);
+    expect(same(null, undefined)).toBe(true);
+    expect(same({ a: null }, {})).toBe(true);
+    expect(changedFields(fields, { ...emptyDoc(fields), seo: { title: null } }, emptyDoc(fields))).toEqual({});
+  });
+
+  test('a write by path changes only that path, on the values as they are then', () => {
+    const doc = { title: 'a', rows: [{ x: '1' }, { x: '2' }], seo: { title: 's' } };
+    const next = setIn(doc, ['rows', '1', 'x'], '3') as typeof doc;
+    expect(next).toEqual({ title: 'a', rows: [{ x: '1' }, { x: '3' }], seo: { title: 's' } });
+    expect(next.seo).toBe(doc.seo);
+    expect(next.rows[0]).toBe(doc.rows[0]);
+    let state: Record<string, unknown> = { title: 'a', seo: { title: null } };
+    const writer = pathWriter((fn) => (state = fn(state)), 'drawer-posts');
+    writer.at('drawer-posts.title')('b');
+    writer.at('drawer-posts.seo.title')('c');
+    expect(state).toEqual({ title: 'b', seo: { title: 'c' } });
+    expect(writer.at('drawer-posts.title')).toBe(writer.at('drawer-posts.title'));
+  });
+
+  test('required values still empty are listed by path, at every depth', () => {
+    const withRequired: Field[] = [
+      { name: 'title', type: 'text', required: true },
+      { name: 'seo', type: 'group', fields: [{ name: 'title', type: 'text', required: true }] },
+      {
+        name: 'layout',
+        type: 'blocks',
+        blocks: [{ slug: 'media', fields: [{ name: 'image', type: 'upload', relationTo: 'media', required: true }] }],
+      },
+    ];
+    const doc = {
+      title: 'Set',
+      seo: { title: '' },
+      layout: [{ blockType: 'media', image: 3 }, { blockType: 'media' }],
+    };
+    expect(missingRequired(withRequired, doc)).toEqual(['seo.title', 'layout.1.image']);
+    expect(missingRequired(withRequired, doc, { 'seo.title': false })).toEqual(['layout.1.image']);
   });
 });
 

@@ -63,16 +63,24 @@ export function fieldLabel(f: Field): string {
 }
 
 export function formatDate(v: unknown): string {
-  if (typeof v !== 'string' || !v) return '';
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' });
+  return dateText(v, 'short');
 }
 
 /** To the second, with the time zone: where "which save was it" matters (versions). */
 export function exactTime(v: unknown): string {
+  return dateText(v, 'long');
+}
+
+/** One formatter per language and style: making one costs far more than using it, and forms render often. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function dateText(v: unknown, timeStyle: 'short' | 'long'): string {
   if (typeof v !== 'string' || !v) return '';
   const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? v : d.toLocaleString(intlLocale(), { dateStyle: 'medium', timeStyle: 'long' });
+  if (Number.isNaN(d.getTime())) return v;
+  const key = `${intlLocale()} ${timeStyle}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium', timeStyle })));
+  return f.format(d);
 }
 
 export function formatBytes(n: unknown): string {

@@ -62,7 +62,7 @@ export function useAutosave(options: {
       live = false;
       clearTimeout(timer);
     };
-  }, [enabled, JSON.stringify(form.values), form.busy, retry]);
+  }, [enabled, form.values, form.busy, retry]);
 
   return state;
 }

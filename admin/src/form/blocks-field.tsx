@@ -3,11 +3,11 @@
  * description); rows can be inserted anywhere, moved (buttons, Alt+↑/↓ on a row's heading, or dragged by
  * the handle), duplicated, folded one by one or all at once, and removed. A folded row counts its errors.
  */
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Block, Doc } from '../api.ts';
 import { humanize, newRowId } from '../format.ts';
 import { Icon, Modal } from '../ui.tsx';
-import { FieldList, LabelText } from './fields.tsx';
+import { FieldList, LabelText, renderOnChange } from './fields.tsx';
 import { errorCountText, errorsUnder, inputId, useForm, type FieldProps } from './form-context.ts';
 import { dataFields, newRow } from './values.ts';
 import { t, tn, localizedLabel } from '../i18n/i18n.ts';
@@ -99,6 +99,38 @@ export function BlocksField(props: FieldProps<Doc[]>) {
     setCollapsed(next);
   };
   const allCollapsed = rows.length > 0 && rows.every((r, i) => collapsed.has(keyOf(r, i)));
+  // The rows get one object whose functions call this render's handlers: a row renders again only when
+  // its own value or state changed, not on every keystroke elsewhere in the list.
+  const latest = useRef<RowActions | null>(null);
+  latest.current = {
+    move,
+    toggle,
+    duplicate,
+    remove,
+    pickAt: setPicking,
+    drag: setDragging,
+    dropAt: setDropAt,
+    dropOn: (i) => {
+      if (dragging !== null) move(dragging, i);
+      setDragging(null);
+      setDropAt(null);
+    },
+    change: (i, v) => set(rows.map((r, j) => (j === i ? v : r))),
+  };
+  const actions = useMemo<RowActions>(
+    () => ({
+      move: (...a) => latest.current!.move(...a),
+      toggle: (...a) => latest.current!.toggle(...a),
+      duplicate: (...a) => latest.current!.duplicate(...a),
+      remove: (...a) => latest.current!.remove(...a),
+      pickAt: (...a) => latest.current!.pickAt(...a),
+      drag: (...a) => latest.current!.drag(...a),
+      dropAt: (...a) => latest.current!.dropAt(...a),
+      dropOn: (...a) => latest.current!.dropOn(...a),
+      change: (...a) => latest.current!.change(...a),
+    }),
+    [],
+  );
 
   return (
     <div
@@ -127,136 +159,23 @@ export function BlocksField(props: FieldProps<Doc[]>) {
       <ol class="rows" ref={listRef}>
         {rows.map((row, i) => {
           const key = keyOf(row, i);
-          const block = blockOf(row);
-          const open = !collapsed.has(key);
-          const title = blockRowTitle(row, block, i);
-          const rowPath = `${path}.${i}`;
-          const rowError = form.errors[rowPath] ?? form.errors[`${rowPath}.blockType`];
-          const errors = errorsUnder(form.errors, [rowPath]);
           return (
-            <li
-              class={`row block-row${dropAt === i && dragging !== null && dragging !== i ? ' drop-target' : ''}${errors ? ' has-error' : ''}`}
+            <BlockRow
               key={key}
-              data-row={key}
-              draggable={dragging === i}
-              onDragStart={(e) => {
-                e.dataTransfer?.setData('text/plain', String(i));
-                if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
-              }}
-              onDragOver={(e) => {
-                if (dragging === null) return;
-                e.preventDefault();
-                setDropAt(i);
-              }}
-              onDrop={(e) => {
-                e.preventDefault();
-                if (dragging !== null) move(dragging, i);
-                setDragging(null);
-                setDropAt(null);
-              }}
-              onDragEnd={() => {
-                setDragging(null);
-                setDropAt(null);
-              }}
-            >
-              <div class="row-head">
-                <span
-                  class="drag-handle"
-                  aria-hidden="true"
-                  title={t('fields.drag')}
-                  onPointerDown={() => !disabled && setDragging(i)}
-                  onPointerUp={() => setDragging(null)}
-                >
-                  <Icon name="drag" />
-                </span>
-                <button
-                  type="button"
-                  class="row-toggle"
-                  aria-expanded={open}
-                  aria-keyshortcuts="Alt+ArrowUp Alt+ArrowDown"
-                  onClick={() => toggle(key)}
-                  onKeyDown={(e) => {
-                    if (!e.altKey || disabled || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
-                    e.preventDefault();
-                    move(i, e.key === 'ArrowUp' ? i - 1 : i + 1, '.row-toggle');
-                  }}
-                >
-                  <Icon name="chevron" />
-                  <span class="row-title">{title}</span>
-                  <span class="block-type muted small">{block ? blockLabel(block) : String(row.blockType ?? '?')}</span>
-                  {errors > 0 && <span class="error-count">{errorCountText(errors)}</span>}
-                </button>
-                <div class="row-actions">
-                  <button
-                    type="button"
-                    class="icon-button"
-                    disabled={disabled || i === 0}
-                    aria-label={t('fields.moveUpNamed', { title })}
-                    title={t('fields.moveUp')}
-                    onClick={() =>
-                      move(i, i - 1, `button[aria-label="${CSS.escape(t('fields.moveUpNamed', { title }))}"]`)
-                    }
-                  >
-                    <Icon name="up" />
-                  </button>
-                  <button
-                    type="button"
-                    class="icon-button"
-                    disabled={disabled || i === rows.length - 1}
-                    aria-label={t('fields.moveDownNamed', { title })}
-                    title={t('fields.moveDown')}
-                    onClick={() =>
-                      move(i, i + 1, `button[aria-label="${CSS.escape(t('fields.moveDownNamed', { title }))}"]`)
-                    }
-                  >
-                    <Icon name="down" />
-                  </button>
-                  <button
-                    type="button"
-                    class="icon-button"
-                    disabled={disabled || full}
-                    aria-label={t('fields.addAfter', { title })}
-                    title={t('fields.addBelow')}
-                    onClick={() => setPicking(i + 1)}
-                  >
-                    <Icon name="plus" />
-                  </button>
-                  <button
-                    type="button"
-                    class="icon-button"
-                    disabled={disabled || full}
-                    aria-label={t('fields.duplicateNamed', { title })}
-                    title={t('edit.duplicate')}
-                    onClick={() => duplicate(i)}
-                  >
-                    <Icon name="copy" />
-                  </button>
-                  <button
-                    type="button"
-                    class="icon-button danger-text"
-                    disabled={disabled}
-                    aria-label={t('fields.removeNamed', { title })}
-                    title={t('fields.remove')}
-                    onClick={() => remove(i)}
-                  >
-                    <Icon name="trash" />
-                  </button>
-                </div>
-              </div>
-              {rowError && <p class="field-error">{rowError}</p>}
-              <div class="row-body" hidden={!open}>
-                {block ? (
-                  <FieldList
-                    fields={block.fields}
-                    value={row}
-                    path={rowPath}
-                    onChange={(v) => set(rows.map((r, j) => (j === i ? v : r)))}
-                  />
-                ) : (
-                  <p class="muted">{t('fields.unknownBlock', { type: String(row.blockType) })}</p>
-                )}
-              </div>
-            </li>
+              rowKey={key}
+              row={row}
+              index={i}
+              last={i === rows.length - 1}
+              block={blockOf(row)}
+              path={`${path}.${i}`}
+              open={!collapsed.has(key)}
+              dropTarget={dropAt === i && dragging !== null && dragging !== i}
+              dragged={dragging === i}
+              dragging={dragging !== null}
+              disabled={disabled}
+              full={full}
+              actions={actions}
+            />
           );
         })}
       </ol>
@@ -274,6 +193,161 @@ export function BlocksField(props: FieldProps<Doc[]>) {
     </div>
   );
 }
+
+type RowActions = {
+  move: (from: number, to: number, focus?: string) => void;
+  toggle: (key: string) => void;
+  duplicate: (i: number) => void;
+  remove: (i: number) => void;
+  pickAt: (at: number | null) => void;
+  drag: (i: number | null) => void;
+  dropAt: (i: number | null) => void;
+  /** The row being dragged is dropped on row `i`. */
+  dropOn: (i: number) => void;
+  change: (i: number, row: Doc) => void;
+};
+
+/** One row of a blocks field; it renders again only when its own value or state changed. */
+const BlockRow = renderOnChange(function BlockRow(p: {
+  rowKey: string;
+  row: Doc;
+  index: number;
+  last: boolean;
+  block: Block | undefined;
+  path: string;
+  open: boolean;
+  dropTarget: boolean;
+  dragged: boolean;
+  dragging: boolean;
+  disabled: boolean;
+  full: boolean;
+  actions: RowActions;
+}) {
+  const form = useForm();
+  const { row, index: i, block, open, disabled, full, actions } = p;
+  const { move, toggle, duplicate, remove } = actions;
+  const setPicking = actions.pickAt;
+  const setDragging = actions.drag;
+  const setDropAt = actions.dropAt;
+  const key = p.rowKey;
+  const title = blockRowTitle(row, block, i);
+  const rowPath = p.path;
+  const rowError = form.errors[rowPath] ?? form.errors[`${rowPath}.blockType`];
+  const errors = errorsUnder(form.errors, [rowPath]);
+  return (
+    <li
+      class={`row block-row${p.dropTarget ? ' drop-target' : ''}${errors ? ' has-error' : ''}`}
+      data-row={key}
+      draggable={p.dragged}
+      onDragStart={(e) => {
+        e.dataTransfer?.setData('text/plain', String(i));
+        if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
+      }}
+      onDragOver={(e) => {
+        if (!p.dragging) return;
+        e.preventDefault();
+        setDropAt(i);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        actions.dropOn(i);
+      }}
+      onDragEnd={() => {
+        setDragging(null);
+        setDropAt(null);
+      }}
+    >
+      <div class="row-head">
+        <span
+          class="drag-handle"
+          aria-hidden="true"
+          title={t('fields.drag')}
+          onPointerDown={() => !disabled && setDragging(i)}
+          onPointerUp={() => setDragging(null)}
+        >
+          <Icon name="drag" />
+        </span>
+        <button
+          type="button"
+          class="row-toggle"
+          aria-expanded={open}
+          aria-keyshortcuts="Alt+ArrowUp Alt+ArrowDown"
+          onClick={() => toggle(key)}
+          onKeyDown={(e) => {
+            if (!e.altKey || disabled || (e.key !== 'ArrowUp' && e.key !== 'ArrowDown')) return;
+            e.preventDefault();
+            move(i, e.key === 'ArrowUp' ? i - 1 : i + 1, '.row-toggle');
+          }}
+        >
+          <Icon name="chevron" />
+          <span class="row-title">{title}</span>
+          <span class="block-type muted small">{block ? blockLabel(block) : String(row.blockType ?? '?')}</span>
+          {errors > 0 && <span class="error-count">{errorCountText(errors)}</span>}
+        </button>
+        <div class="row-actions">
+          <button
+            type="button"
+            class="icon-button"
+            disabled={disabled || i === 0}
+            aria-label={t('fields.moveUpNamed', { title })}
+            title={t('fields.moveUp')}
+            onClick={() => move(i, i - 1, `button[aria-label="${CSS.escape(t('fields.moveUpNamed', { title }))}"]`)}
+          >
+            <Icon name="up" />
+          </button>
+          <button
+            type="button"
+            class="icon-button"
+            disabled={disabled || p.last}
+            aria-label={t('fields.moveDownNamed', { title })}
+            title={t('fields.moveDown')}
+            onClick={() => move(i, i + 1, `button[aria-label="${CSS.escape(t('fields.moveDownNamed', { title }))}"]`)}
+          >
+            <Icon name="down" />
+          </button>
+          <button
+            type="button"
+            class="icon-button"
+            disabled={disabled || full}
+            aria-label={t('fields.addAfter', { title })}
+            title={t('fields.addBelow')}
+            onClick={() => setPicking(i + 1)}
+          >
+            <Icon name="plus" />
+          </button>
+          <button
+            type="button"
+            class="icon-button"
+            disabled={disabled || full}
+            aria-label={t('fields.duplicateNamed', { title })}
+            title={t('edit.duplicate')}
+            onClick={() => duplicate(i)}
+          >
+            <Icon name="copy" />
+          </button>
+          <button
+            type="button"
+            class="icon-button danger-text"
+            disabled={disabled}
+            aria-label={t('fields.removeNamed', { title })}
+            title={t('fields.remove')}
+            onClick={() => remove(i)}
+          >
+            <Icon name="trash" />
+          </button>
+        </div>
+      </div>
+      {rowError && <p class="field-error">{rowError}</p>}
+      <div class="row-body" hidden={!open}>
+        {block ? (
+          <FieldList fields={block.fields} value={row} path={rowPath} onChange={(v) => actions.change(i, v)} />
+        ) : (
+          <p class="muted">{t('fields.unknownBlock', { type: String(row.blockType) })}</p>
+        )}
+      </div>
+    </li>
+  );
+});
 
 /** The blocks to choose from, as buttons with their label and, when configured, image and description. */
 export function BlockPicker(props: { blocks: Block[]; onPick: (b: Block) => void; onClose: () => void }) {

@@ -29,7 +29,8 @@ export function useConditions(
   const [visible, setVisible] = useState<Record<string, boolean>>({});
   const wanted = useRef(hasConditions(fields));
   wanted.current = hasConditions(fields);
-  const body = JSON.stringify(values);
+  // Only a form with conditions asks the server, so only then does the whole document need writing out.
+  const body = wanted.current ? JSON.stringify(values) : '';
   const key = 'global' in owner ? `g:${owner.global}` : `c:${owner.collection}`;
 
   useEffect(() => {

@@ -15,7 +15,7 @@ import { confirmDialog, ErrorBox, Modal, Spinner } from '../ui.tsx';
 import { useConditions } from './conditions.ts';
 import { ErrorSummary, useDocumentForm, useFieldContext } from './document-form.tsx';
 import { FieldList } from './fields.tsx';
-import { FormContext } from './form-context.ts';
+import { FormContext, pathWriter } from './form-context.ts';
 import { forgetChoices } from './relationship-field.tsx';
 import { changedFields, emptyDoc } from './values.ts';
 
@@ -46,6 +46,7 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
   const owner = useMemo(() => (creating ? undefined : { collection: c.slug, id: props.id! }), [c.slug, props.id]);
   const base = useFieldContext(form, { visible, owner, readOnly: false });
   const prefix = `drawer-${c.slug}`;
+  const writer = useMemo(() => pathWriter(form.setValues, prefix), [prefix]);
   const context = useMemo(
     () => ({ ...base, errors: prefixed(base.errors, prefix)!, visible: prefixed(base.visible, prefix) }),
     [base, prefix],
@@ -147,7 +148,7 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
           <ErrorSummary form={form} fields={fields} prefix={prefix} />
           <FormContext.Provider value={context}>
             <div class="fields">
-              <FieldList fields={fields} value={form.values} onChange={form.setValues} path={prefix} />
+              <FieldList fields={fields} value={form.values} path={prefix} writer={writer} />
             </div>
           </FormContext.Provider>
           <button type="submit" hidden tabIndex={-1} aria-hidden="true" />

@@ -2,20 +2,27 @@
  * State shared by the collection and global edit views: values vs. what was loaded, errors from the
  * server mapped onto fields, the unsaved-changes guard, Ctrl/⌘+S, and the error summary.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, type Doc, type Field } from '../api.ts';
 import { useApp } from '../app-context.ts';
 import { fieldLabel, formatDate, humanize, message } from '../format.ts';
 import { setLeaveGuard } from '../router.tsx';
 import { confirmDialog } from '../ui.tsx';
-import { inputId, type FormState } from './form-context.ts';
+import { inputId, pathWriter, type FormState, type Writer } from './form-context.ts';
 import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts';
 import { changedFields, dataFields, isDirty, withDefaults } from './values.ts';
+import { missingRequired } from './missing.ts';
 import { t, tn } from '../i18n/i18n.ts';
+
+/** How long after the last change typed values are kept in local storage. */
+const KEEP_AFTER_MS = 400;
 
 export interface DocumentFormState {
   values: Doc;
-  setValues: (v: Doc) => void;
+  setValues: (v: Doc | ((prev: Doc) => Doc)) => void;
+  /** Field editors write through it (WriteContext): each path into the values as they are now. */
+  writer: Writer;
   initial: Doc;
   /** Replace both the values and the baseline (after load or save). */
   reset: (doc: Doc) => void;
@@ -59,14 +66,28 @@ export function useDocumentForm(
   const [generalError, setGeneralError] = useState<string | null>(null);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const focusFirst = useRef(false);
+  const writer = useMemo(() => pathWriter(setValues), []);
 
   const changed = isDirty(fields, values, initial);
   const dirty = extraDirty || changed;
   useLeaveGuard(guardLeaving && dirty, storageKey);
 
+  // Kept a pause after the last change (writing the whole document on every keystroke costs a long one
+  // dearly), at once when a save starts (it may be refused), and when the form goes away meanwhile.
+  const pendingKeep = useRef<(() => void) | null>(null);
   useEffect(() => {
-    if (storageKey && changed) keepUnsaved(storageKey, values);
-  }, [values, initial, storageKey]);
+    pendingKeep.current = null;
+    if (!storageKey || !changed) return;
+    const write = () => {
+      pendingKeep.current = null;
+      keepUnsaved(storageKey, values);
+    };
+    if (busy) return write();
+    pendingKeep.current = write;
+    const timer = setTimeout(write, KEEP_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [values, initial, storageKey, busy]);
+  useEffect(() => () => pendingKeep.current?.(), []);
 
   useEffect(() => {
     if (!focusFirst.current) return;
@@ -98,6 +119,7 @@ export function useDocumentForm(
   return {
     values,
     setValues,
+    writer,
     initial,
     reset: (doc) => {
       const full = withDefaults(fields, doc);
@@ -224,6 +246,21 @@ function pathLabel(fields: Field[], path: string): string {
   return parts.join(' › ');
 }
 
+/** A link that moves the focus to a field's input. */
+function FieldLink(props: { id: string; children: ComponentChildren }) {
+  return (
+    <a
+      href={`#${props.id}`}
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById(props.id)?.focus();
+      }}
+    >
+      {props.children}
+    </a>
+  );
+}
+
 /** The errors of a failed save, each linking to its field (like the GOV.UK error summary); `prefix` is the fields' path prefix, if any. */
 export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; prefix?: string }) {
   const id = (path: string) => inputId(props.prefix ? `${props.prefix}.${path}` : path);
@@ -241,21 +278,40 @@ export function ErrorSummary(props: { form: DocumentFormState; fields: Field[]; 
           <ul>
             {entries.map(([path, m]) => (
               <li key={path}>
-                <a
-                  href={`#${id(path)}`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    document.getElementById(id(path))?.focus();
-                  }}
-                >
-                  {pathLabel(props.fields, path)}
-                </a>
-                : {m}
+                <FieldLink id={id(path)}>{pathLabel(props.fields, path)}</FieldLink>: {m}
               </li>
             ))}
           </ul>
         </>
       )}
+    </div>
+  );
+}
+
+/**
+ * Required fields still empty, each linking to its field: a draft is saved without them, publishing is not.
+ * Shown for documents with drafts, so that autosave can go on while the editor sees what is left to do.
+ */
+export function MissingBeforePublish(props: {
+  form: DocumentFormState;
+  fields: Field[];
+  visible: Record<string, boolean>;
+}) {
+  const missing = useMemo(
+    () => missingRequired(props.fields, props.form.values, props.visible),
+    [props.fields, props.form.values, props.visible],
+  );
+  if (missing.length === 0) return null;
+  return (
+    <div class="alert info missing-before-publish" role="status">
+      <p>{t('form.neededToPublish')}</p>
+      <ul>
+        {missing.map((path) => (
+          <li key={path}>
+            <FieldLink id={inputId(path)}>{pathLabel(props.fields, path)}</FieldLink>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -270,7 +326,13 @@ export function useFieldContext(
 ): FormState {
   const base = form.formContext;
   return useMemo(
-    () => ({ ...base, visible: extras.visible, owner: extras.owner, disabled: base.disabled || extras.readOnly }),
+    () => ({
+      ...base,
+      visible: extras.visible,
+      owner: extras.owner,
+      disabled: base.disabled || extras.readOnly,
+      readOnly: extras.readOnly,
+    }),
     [base, extras.visible, extras.owner?.collection, extras.owner?.id, extras.readOnly],
   );
 }

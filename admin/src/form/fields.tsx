@@ -1,24 +1,41 @@
 /** One input per field type, and the frame around it (label, badges, description, inline error). */
-import type { ComponentChildren } from 'preact';
+import { createElement, type ComponentChildren, type FunctionComponent } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { Doc, Field } from '../api.ts';
 import { fieldLabel, fieldOptions } from '../format.ts';
 import { editorFor, layoutEditor } from './field-editors.ts';
-import { inputId, useForm, type FieldProps } from './form-context.ts';
+import { inputId, useForm, WriteContext, type FieldProps, type Writer } from './form-context.ts';
 import { isLayoutField, isReadOnly } from './values.ts';
 
 /**
  * The fields of a document, a group or a row. Layout fields (tabs, rows, collapsibles) edit the same
  * value as the list they sit in; a field whose condition is false for the values typed is left out.
  * `position` picks the top-level fields of the main column or of the sidebar (`admin.position`).
+ * Inside a form that provides a writer (WriteContext) each field writes its own path into the form's current
+ * values, and `onChange` is not called; without one (a lone input, as in bulk edit) changes go up `onChange`.
  */
 export function FieldList(props: {
   fields: Field[];
   value: Doc;
-  onChange: (v: Doc) => void;
+  onChange?: (v: Doc) => void;
   path?: string;
   position?: 'main' | 'sidebar';
+  /** The form's writer, given by the list at a form's top; nested lists take it from there. */
+  writer?: Writer;
 }) {
+  if (props.writer)
+    return (
+      <WriteContext.Provider value={props.writer}>
+        <FieldList {...props} writer={undefined} />
+      </WriteContext.Provider>
+    );
+  return <Fields {...props} />;
+}
+
+function Fields(props: Parameters<typeof FieldList>[0]) {
   const form = useForm();
+  const writer = useContext(WriteContext);
+  const onChange = props.onChange ?? (() => {});
   const Layout = layoutEditor();
   const shown = props.position
     ? props.fields.filter((f) => (f.admin?.position === 'sidebar') === (props.position === 'sidebar'))
@@ -33,7 +50,7 @@ export function FieldList(props: {
               field={f}
               path={props.path ?? ''}
               value={props.value ?? {}}
-              onChange={props.onChange}
+              onChange={onChange}
             />
           );
         const path = props.path ? `${props.path}.${f.name}` : f.name;
@@ -44,7 +61,7 @@ export function FieldList(props: {
             field={f}
             path={path}
             value={props.value?.[f.name]}
-            onChange={(v) => props.onChange({ ...props.value, [f.name]: v })}
+            onChange={writer ? writer.at(path) : (v) => onChange({ ...props.value, [f.name]: v })}
           />
         );
       })}
@@ -52,8 +69,12 @@ export function FieldList(props: {
   );
 }
 
-/** The editor registered for the field's type (form/editors.tsx), inside its frame unless it draws its own. */
-export function FieldInput(props: FieldProps) {
+/**
+ * The editor registered for the field's type (form/editors.tsx), inside its frame unless it draws its own.
+ * It renders again only when its field, path, value or writer changed: typing in one field leaves the
+ * others of a long document alone.
+ */
+export const FieldInput = renderOnChange(function FieldInput(props: FieldProps) {
   const editor = editorFor(props.field);
   const Editor = editor.component;
   if (editor.framed === false) return <Editor {...props} />;
@@ -62,6 +83,25 @@ export function FieldInput(props: FieldProps) {
       <Editor {...props} />
     </FieldFrame>
   );
+});
+
+/**
+ * `component`, rendered again only when one of its props changed (as preact/compat's `memo`, without the
+ * compat layer in the first load). Context it reads still reaches it.
+ */
+export function renderOnChange<P extends object>(component: FunctionComponent<P>): FunctionComponent<P> {
+  function Memoised(this: { props: P; shouldComponentUpdate?: (next: P) => boolean }, props: P) {
+    this.shouldComponentUpdate = (next: P) => {
+      const prev = this.props as Record<string, unknown>;
+      const now = next as Record<string, unknown>;
+      for (const k in prev) if (!(k in now)) return true;
+      for (const k in now) if (prev[k] !== now[k]) return true;
+      return false;
+    };
+    return createElement(component, props);
+  }
+  Memoised.displayName = `Memo(${component.displayName ?? component.name})`;
+  return Memoised as unknown as FunctionComponent<P>;
 }
 
 /** A field's label with its badges: the required star (unless `star` is false) and the locale being edited. */

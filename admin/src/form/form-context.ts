@@ -1,7 +1,7 @@
 /** What every field input of one form shares: the errors by path, and a way to report client-side ones. */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { Field } from '../api.ts';
+import type { Doc, Field } from '../api.ts';
 
 export interface FormState {
   /** Error message by dotted path (`title`, `seo.title`, `items.0.label`), from the server's 400 answer. */
@@ -9,6 +9,8 @@ export interface FormState {
   /** Errors found in the browser (unparsable JSON); saving is refused while any exists. */
   setClientError: (path: string, message: string | null) => void;
   disabled: boolean;
+  /** Someone else holds the document's lock: nothing may be changed (unlike `disabled`, not while saving). */
+  readOnly?: boolean;
   /** The locale being edited, shown on localized fields. */
   locale?: string;
   /** Field names the current user may not change (e.g. `role` for non-admins). */
@@ -29,6 +31,51 @@ export interface FieldProps<V = unknown> {
   path: string;
   value: V;
   onChange: (value: V) => void;
+}
+
+/**
+ * Where field editors write: one value at a dotted path, into the form's values as they are at that moment
+ * (a functional update), never into a copy an editor kept from an earlier render. `at(path)` answers the same
+ * function for the same path every time, so editors given it stay equal between renders and skip them.
+ */
+export interface Writer {
+  at(path: string): (value: unknown) => void;
+}
+
+export const WriteContext = createContext<Writer | null>(null);
+
+/** A copy of `doc` with `value` at `segments`, copying only the objects and lists on the way. */
+export function setIn(doc: unknown, segments: string[], value: unknown): unknown {
+  if (segments.length === 0) return value;
+  const [head, ...rest] = segments as [string, ...string[]];
+  if (Array.isArray(doc)) {
+    const i = Number(head);
+    const next = [...doc];
+    next[i] = setIn(doc[i], rest, value);
+    return next;
+  }
+  const base = doc && typeof doc === 'object' ? (doc as Doc) : {};
+  return { ...base, [head]: setIn(base[head], rest, value) };
+}
+
+/**
+ * A writer over `update` (a state setter taking a function of the current values). Paths start with
+ * `prefix` when the form's inputs are named below one (a drawer's form, a block inside rich text).
+ */
+export function pathWriter(update: (fn: (prev: Doc) => Doc) => void, prefix = ''): Writer {
+  const cache = new Map<string, (value: unknown) => void>();
+  return {
+    at(path) {
+      let write = cache.get(path);
+      if (!write) {
+        const rel = prefix && path.startsWith(`${prefix}.`) ? path.slice(prefix.length + 1) : path;
+        const segments = rel.split('.');
+        write = (value) => update((prev) => setIn(prev, segments, value) as Doc);
+        cache.set(path, write);
+      }
+      return write;
+    },
+  };
 }
 
 export const inputId = (path: string) => `field-${path.replace(/[^a-zA-Z0-9_-]/g, '-')}`;

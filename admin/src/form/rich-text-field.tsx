@@ -6,7 +6,7 @@ import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { fieldLabel, message } from '../format.ts';
 import { ErrorBox, Spinner } from '../ui.tsx';
-import { inputId, type FieldProps } from './form-context.ts';
+import { inputId, useForm, type FieldProps } from './form-context.ts';
 import { isReadOnly } from './values.ts';
 import type { EditorProps } from '../richtext/editor.tsx';
 
@@ -16,6 +16,7 @@ const loadEditor = () => (loading ??= import('../richtext/editor.tsx').then((m) 
 export function RichTextField(props: FieldProps) {
   const [Editor, setEditor] = useState<ComponentType<EditorProps> | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const form = useForm();
   useEffect(() => {
     loadEditor().then(
       (E) => setEditor(() => E),
@@ -31,7 +32,7 @@ export function RichTextField(props: FieldProps) {
       label={fieldLabel(props.field)}
       value={props.value as EditorProps['value']}
       onChange={props.onChange}
-      readOnly={isReadOnly(props.field)}
+      readOnly={isReadOnly(props.field) || Boolean(form.readOnly) || Boolean(form.lockedFields?.has(props.path))}
       features={props.field.features ?? undefined}
       blocks={props.field.blocks ?? undefined}
     />

@@ -69,8 +69,25 @@ export function withDefaults(fields: Field[], doc: Doc): Doc {
   return out;
 }
 
-/** Equal as stored (JSON), with undefined and null alike. */
-export const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/**
+ * Equal as stored, whatever order each object's keys come in (the rich text editor writes its own), with
+ * undefined and null alike.
+ */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined || a === null || b === undefined || b === null) return (a ?? null) === (b ?? null);
+  if (typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const list = b as unknown[];
+    return a.length === list.length && a.every((x, i) => same(x, list[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  for (const k of keys) if (!same(x[k], y[k])) return false;
+  return true;
+}
 
 /**
  * The editable top-level fields whose value differs from `initial`: what a PATCH sends, and what a create

@@ -6,7 +6,7 @@
  * land on the inputs without any mapping.
  */
 import { createPortal } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   $getNodeByKey,
   $getRoot,
@@ -18,7 +18,7 @@ import {
 import type { Block, Doc } from '../api.ts';
 import { blockLabel, blockRowTitle } from '../form/blocks-field.tsx';
 import { FieldList } from '../form/fields.tsx';
-import { errorCountText, errorsUnder, useForm } from '../form/form-context.ts';
+import { errorCountText, errorsUnder, pathWriter, useForm } from '../form/form-context.ts';
 import { newRow } from '../form/values.ts';
 import { Modal } from '../ui.tsx';
 import type { EmbedData } from './embed-nodes.ts';
@@ -123,17 +123,24 @@ function BlockEmbedView(props: {
     else box.current?.querySelector<HTMLElement>('input, textarea, select')?.focus();
   }, [props.focusKey]);
 
-  const setFields = (fields: Doc) =>
-    editor.update(() => {
-      const node = $getNodeByKey(embed.key) as unknown as { getWritable(): { __data: EmbedData } } | null;
-      if (node) {
-        const writable = node.getWritable();
-        writable.__data = { ...writable.__data, fields };
-      }
-    });
+  // Each input writes its own path into the node's fields as they are at that moment.
+  const writer = useMemo(
+    () =>
+      pathWriter(
+        (change) =>
+          editor.update(() => {
+            const node = $getNodeByKey(embed.key) as unknown as { getWritable(): { __data: EmbedData } } | null;
+            if (!node) return;
+            const writable = node.getWritable();
+            writable.__data = { ...writable.__data, fields: change((writable.__data.fields ?? {}) as Doc) };
+          }),
+        `${embed.path}.fields`,
+      ),
+    [editor, embed.key, embed.path],
+  );
   const remove = () => editor.update(() => $getNodeByKey(embed.key)?.remove());
   const fieldsForm = block ? (
-    <FieldList fields={block.fields} value={row} path={`${embed.path}.fields`} onChange={setFields} />
+    <FieldList fields={block.fields} value={row} path={`${embed.path}.fields`} writer={writer} />
   ) : (
     <p class="muted">{t('rt.unknownBlock', { type: String(row.blockType) })}</p>
   );

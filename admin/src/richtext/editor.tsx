@@ -65,6 +65,7 @@ import { MediaPicker } from '../form/upload-field.tsx';
 import { BlockPicker } from '../form/blocks-field.tsx';
 import type { Block } from '../api.ts';
 import { $collectBlockEmbeds, BlockEmbeds, newBlockData, type BlockEmbed } from './block-embeds.tsx';
+import { same } from '../form/values.ts';
 import { t } from '../i18n/i18n.ts';
 
 type Value = Record<string, unknown> | string | null;
@@ -107,6 +108,13 @@ export default function RichTextEditor(props: EditorProps) {
   const [embeds, setEmbeds] = useState<BlockEmbed[]>([]);
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const blocks = props.blocks ?? [];
+  // The latest props, for listeners registered once: writes go where the field is now.
+  const onChangeRef = useRef(props.onChange);
+  onChangeRef.current = props.onChange;
+  const pathRef = useRef(props.path);
+  pathRef.current = props.path;
+  /** What the editor was given, what it showed of it, and what it last handed back. */
+  const sync = useRef<Sync>({ given: null, loaded: null, emitted: null });
   const on = (feature: string) => !props.features || props.features.includes(feature);
 
   useEffect(() => {
@@ -129,12 +137,11 @@ export default function RichTextEditor(props: EditorProps) {
     });
     editorRef.current = editor;
     editor.setRootElement(host.current);
-    load(editor, props.value);
-    let last = JSON.stringify(props.value);
+    sync.current = loadValue(editor, props.value);
     let lastEmbeds = '';
     /** Keeps the list of block nodes (and their paths, which move as the text changes) for the portals. */
     const readEmbeds = () => {
-      const next = editor.getEditorState().read(() => $collectBlockEmbeds(props.path));
+      const next = editor.getEditorState().read(() => $collectBlockEmbeds(pathRef.current));
       const text = JSON.stringify(next);
       if (text !== lastEmbeds) {
         lastEmbeds = text;
@@ -155,11 +162,12 @@ export default function RichTextEditor(props: EditorProps) {
         readEmbeds();
         if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return;
         const json = fromLexical(editorState.toJSON() as unknown as Record<string, unknown>);
-        const text = JSON.stringify(json);
-        if (text !== last) {
-          last = text;
-          props.onChange(json);
-        }
+        // The text as it was given (Lexical's key order and defaults aside) is handed back as given, so
+        // opening a document, or undoing every change, leaves the form as stored.
+        const value = same(json, sync.current.loaded) ? sync.current.given : json;
+        if (same(value, sync.current.emitted)) return;
+        sync.current.emitted = value;
+        onChangeRef.current(value);
       }),
       editor.registerCommand(
         CAN_UNDO_COMMAND,
@@ -182,6 +190,20 @@ export default function RichTextEditor(props: EditorProps) {
       editor.setRootElement(null);
     };
   }, []);
+
+  useEffect(() => {
+    editorRef.current?.setEditable(!props.readOnly);
+  }, [props.readOnly]);
+
+  // A value from outside (a change loaded from elsewhere, a restored version, a discarded draft) replaces
+  // the text, unless it is what the editor holds already, or the editor has the focus: what is being
+  // typed is never replaced under the caret.
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor || same(props.value, sync.current.emitted)) return;
+    if (host.current?.contains(document.activeElement)) return;
+    sync.current = loadValue(editor, props.value);
+  }, [props.value]);
 
   const run = (fn: (editor: LexicalEditor) => void) => () => {
     const editor = editorRef.current;
@@ -361,6 +383,15 @@ export default function RichTextEditor(props: EditorProps) {
       )}
     </div>
   );
+}
+
+type Sync = { given: Value; loaded: unknown; emitted: Value };
+
+/** Shows `value` in the editor and answers what it was given and what the editor made of it. */
+function loadValue(editor: LexicalEditor, value: Value): Sync {
+  load(editor, value);
+  const loaded = fromLexical(editor.getEditorState().toJSON() as unknown as Record<string, unknown>);
+  return { given: value, loaded, emitted: value };
 }
 
 function load(editor: LexicalEditor, value: Value): void {

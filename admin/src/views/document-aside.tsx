@@ -7,7 +7,7 @@ import { isAdmin, useApp } from '../app-context.ts';
 import type { DocumentFormState } from '../form/document-form.tsx';
 import type { FormState } from '../form/form-context.ts';
 import { docLabel, formatDate } from '../format.ts';
-import { StatusBadges } from './draft-controls.tsx';
+import { StatusBadges } from './status-badges.tsx';
 import { LanguagePicker } from './language-picker.tsx';
 import { SchedulePanel } from './schedule-panel.tsx';
 import { SidebarFields } from './sidebar-fields.tsx';
@@ -39,7 +39,9 @@ export function DocumentAside(props: {
       <DocumentFacts c={c} doc={doc} draft={props.draft} live={props.live} />
       {isUsers && props.own && <LanguagePicker />}
       {isUsers && !props.own && isAdmin(user) && <UserAccountPanel user={doc.id!} label={docLabel(c, doc)} />}
-      {c.drafts && <SchedulePanel owner={{ collection: c.slug, id }} reloadKey={props.saves} />}
+      {c.drafts && (
+        <SchedulePanel owner={{ collection: c.slug, id }} reloadKey={props.saves} readOnly={props.context.readOnly} />
+      )}
       {c.drafts && (
         <VersionsPanel
           owner={{ collection: c.slug, id }}
@@ -49,6 +51,7 @@ export function DocumentAside(props: {
           current={form.initial}
           saveDraft={(data) => docs.update(c.slug, id, data, { locale, draft: true }).then((r) => r.doc)}
           onRestored={props.onRestored}
+          readOnly={props.context.readOnly}
         />
       )}
     </aside>

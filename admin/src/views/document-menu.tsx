@@ -20,6 +20,8 @@ export function DocumentMenu(props: {
   doc: Doc | null;
   fields: Field[];
   form: DocumentFormState;
+  /** Someone else holds the lock: no action here may change or copy what they are editing. */
+  readOnly: boolean;
   /** Offers Copy to locale when given. */
   onCopyToLocale: (() => void) | null;
 }) {
@@ -27,6 +29,7 @@ export function DocumentMenu(props: {
   const { user, handOver } = useApp();
   const path = `/collections/${c.slug}`;
   if (c.builtIn && !mayManage(c, user)) return null;
+  const off = form.busy || props.readOnly;
 
   const remove = async () => {
     const title = docLabel(c, props.doc ?? form.values);
@@ -63,17 +66,17 @@ export function DocumentMenu(props: {
   return (
     <MoreActions label={t('edit.moreActions')}>
       {!c.builtIn && (
-        <button type="button" class="ghost" onClick={() => void duplicate()} disabled={form.busy}>
+        <button type="button" class="ghost" onClick={() => void duplicate()} disabled={off}>
           <Icon name="copy" /> {t('edit.duplicate')}
         </button>
       )}
       {props.onCopyToLocale && (
-        <button type="button" class="ghost" onClick={props.onCopyToLocale} disabled={form.busy}>
+        <button type="button" class="ghost" onClick={props.onCopyToLocale} disabled={off}>
           <Icon name="copy" /> {t('edit.copyToLocale')}
         </button>
       )}
       {mayManage(c, user) && (
-        <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={form.busy}>
+        <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={off}>
           <Icon name="trash" /> {t('edit.delete')}
         </button>
       )}

@@ -7,6 +7,7 @@ import { useApp } from '../app-context.ts';
 import { useAutosave, type AutosaveState } from '../form/autosave.tsx';
 import type { DocumentFormState } from '../form/document-form.tsx';
 import type { DocumentLock } from '../form/document-lock.ts';
+import { docTopic, ownSave } from './own-saves.ts';
 
 export function useDraftAutosave(o: {
   c: CollectionConfig;
@@ -30,6 +31,10 @@ export function useDraftAutosave(o: {
     fields: o.fields,
     form: o.form,
     save: (data) =>
-      docs.update(c.slug, id!, data, { locale, draft: true, autosave: true, lockToken: lock.token }).then((r) => r.doc),
+      ownSave(docTopic(c.slug, id!), () =>
+        docs
+          .update(c.slug, id!, data, { locale, draft: true, autosave: true, lockToken: lock.token })
+          .then((r) => r.doc),
+      ),
   });
 }

@@ -1,29 +1,12 @@
 /**
- * What a document or global with drafts shows and offers, shared by both edit views: its live status
- * beside the pending draft's, and Unpublish, Discard draft, Save draft, Publish.
+ * What a document or global with drafts offers, shared by both edit views: Unpublish, Discard draft, Save
+ * draft, Publish (the status badges are status-badges.tsx, which lists show too).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { drafts, type Doc, type VersionOwner } from '../api.ts';
 import { message } from '../format.ts';
 import { confirmDialog, toast } from '../ui.tsx';
 import { t } from '../i18n/i18n.ts';
-
-/** The live status, plus "changes pending" when a published document has a newer draft. */
-export function StatusBadges(props: { draft: unknown; live: unknown }) {
-  const status = props.live ?? props.draft;
-  return (
-    <>
-      <span class={`badge ${status === 'published' ? 'ok' : 'draft'}`}>
-        {status === 'published'
-          ? t('drafts.published')
-          : status === 'draft' || status == null
-            ? t('drafts.draft')
-            : String(status)}
-      </span>
-      {status === 'published' && props.draft === 'draft' && <span class="badge draft">{t('drafts.pending')}</span>}
-    </>
-  );
-}
 
 /** The status of what is live (the form shows the pending draft), read again whenever `doc` changes. */
 export function useLiveStatus(enabled: boolean, doc: Doc | null, readLive: () => Promise<Doc>): string | null {
@@ -49,6 +32,8 @@ export function DraftButtons(props: {
   draft: string | null;
   busy: boolean;
   dirty: boolean;
+  /** Someone else holds the lock: every action is off. */
+  readOnly?: boolean;
   save: (mode: SaveMode) => void;
   /** After unpublish or discard: the document to show now. */
   onChanged: (doc: Doc) => void;
@@ -56,17 +41,26 @@ export function DraftButtons(props: {
   const { owner } = props;
   const published = (props.live ?? props.draft) === 'published';
   const pending = published && props.draft === 'draft';
+  const off = props.busy || Boolean(props.readOnly);
   const act = async (kind: 'unpublish' | 'discard') => {
-    if (!owner) return;
-    if (kind === 'discard') {
-      const ok = await confirmDialog({
-        title: t('drafts.discardTitle'),
-        message: t('drafts.discardMessage') + (props.dirty ? ' ' + t('drafts.unsavedLost') : ''),
-        confirm: t('drafts.discard'),
-        danger: true,
-      });
-      if (!ok) return;
-    }
+    if (!owner || props.readOnly) return;
+    // Both change what is stored at once (unpublishing takes the live content offline): ask first.
+    const ok = await confirmDialog(
+      kind === 'discard'
+        ? {
+            title: t('drafts.discardTitle'),
+            message: t('drafts.discardMessage') + (props.dirty ? ' ' + t('drafts.unsavedLost') : ''),
+            confirm: t('drafts.discard'),
+            danger: true,
+          }
+        : {
+            title: t('drafts.unpublishTitle'),
+            message: t('drafts.unpublishMessage'),
+            confirm: t('drafts.unpublish'),
+            danger: true,
+          },
+    );
+    if (!ok) return;
     try {
       const r = kind === 'unpublish' ? await drafts.unpublish(owner) : await drafts.discard(owner);
       props.onChanged(r.doc);
@@ -78,20 +72,20 @@ export function DraftButtons(props: {
   return (
     <>
       {owner && pending && (
-        <button type="button" class="ghost" onClick={() => void act('discard')} disabled={props.busy}>
+        <button type="button" class="ghost" onClick={() => void act('discard')} disabled={off}>
           {t('drafts.discard')}
         </button>
       )}
       {owner && published && (
-        <button type="button" class="ghost" onClick={() => void act('unpublish')} disabled={props.busy}>
+        <button type="button" class="ghost" onClick={() => void act('unpublish')} disabled={off}>
           {t('drafts.unpublish')}
         </button>
       )}
       <span class="save-actions">
-        <button type="button" onClick={() => props.save('draft')} disabled={props.busy}>
+        <button type="button" onClick={() => props.save('draft')} disabled={off}>
           {t('drafts.saveDraft')}
         </button>
-        <button type="button" class="primary" onClick={() => props.save('publish')} disabled={props.busy}>
+        <button type="button" class="primary" onClick={() => props.save('publish')} disabled={off}>
           {published ? t('drafts.publishChanges') : t('drafts.publish')}
         </button>
       </span>

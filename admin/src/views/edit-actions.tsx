@@ -25,6 +25,8 @@ export function EditActions(props: {
   preview: { open: boolean; onToggle: (open: boolean) => void } | null;
   live: string | null;
   draft: string | null;
+  /** Someone else holds the lock: every action is off. */
+  readOnly: boolean;
   save: (mode: SaveMode) => void;
   /** Shows what an unpublish or a discarded draft left stored. */
   onChanged: (doc: Doc) => void;
@@ -57,6 +59,7 @@ export function EditActions(props: {
           doc={props.doc}
           fields={props.fields}
           form={form}
+          readOnly={props.readOnly}
           onCopyToLocale={props.onCopyToLocale}
         />
       )}
@@ -66,6 +69,7 @@ export function EditActions(props: {
         form={form}
         live={props.live}
         draft={props.draft}
+        readOnly={props.readOnly}
         save={props.save}
         onChanged={props.onChanged}
       />

@@ -9,6 +9,7 @@ import { docs, type AdminConfig, type CollectionConfig, type Field } from '../ap
 import { isAdmin, useApp } from '../app-context.ts';
 import {
   ErrorSummary,
+  MissingBeforePublish,
   RecoveredBanner,
   useDocumentForm,
   useFieldContext,
@@ -132,6 +133,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           preview={canPreview ? { open: previewOpen, onToggle: setPreviewOpen } : null}
           live={liveStatus}
           draft={draftStatus}
+          readOnly={someoneElse}
           save={(m) => void save(m)}
           onChanged={edited.showSaved}
           onCopyToLocale={copyTargets && (() => setCopying(true))}
@@ -168,13 +170,14 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           <RecoveredBanner form={form} />
           <LiveChangeNotice {...live} />
           <ErrorSummary form={form} fields={fields} />
+          {c.drafts && !creating && <MissingBeforePublish form={form} fields={fields} visible={visible} />}
           {isMedia && doc && <MediaPreview doc={doc} onChange={edited.show} />}
           <FormContext.Provider value={fieldContext}>
             <div class="fields">
               <FieldList
                 fields={fields}
                 value={form.values}
-                onChange={form.setValues}
+                writer={form.writer}
                 position={creating ? undefined : 'main'}
               />
               {isUsers && (

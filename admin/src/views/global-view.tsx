@@ -23,7 +23,8 @@ import { formatDate, globalLabel, message } from '../format.ts';
 import { ErrorBox, Spinner, toast } from '../ui.tsx';
 import { VersionsPanel } from './versions-panel.tsx';
 import { SchedulePanel } from './schedule-panel.tsx';
-import { DraftButtons, StatusBadges, useLiveStatus, type SaveMode } from './draft-controls.tsx';
+import { DraftButtons, useLiveStatus, type SaveMode } from './draft-controls.tsx';
+import { StatusBadges } from './status-badges.tsx';
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx';
 import { t } from '../i18n/i18n.ts';
 
@@ -135,11 +136,17 @@ export function GlobalView(props: { global: GlobalConfig }) {
               draft={draftStatus}
               busy={form.busy}
               dirty={form.dirty}
+              readOnly={someoneElse}
               save={(m) => void save(m)}
               onChanged={showDoc}
             />
           ) : (
-            <button type="button" class="primary" onClick={() => void save('save')} disabled={form.busy || !form.dirty}>
+            <button
+              type="button"
+              class="primary"
+              onClick={() => void save('save')}
+              disabled={form.busy || someoneElse || !form.dirty}
+            >
               {form.busy ? t('edit.saving') : t('edit.save')}
             </button>
           )}
@@ -159,7 +166,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
           <ErrorSummary form={form} fields={g.fields} />
           <FormContext.Provider value={fieldContext}>
             <div class="fields">
-              <FieldList fields={g.fields} value={form.values} onChange={form.setValues} position="main" />
+              <FieldList fields={g.fields} value={form.values} writer={form.writer} position="main" />
             </div>
           </FormContext.Provider>
           <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
@@ -182,7 +189,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
               </div>
             </dl>
           </section>
-          {g.drafts && <SchedulePanel owner={{ global: g.slug }} reloadKey={saves} />}
+          {g.drafts && <SchedulePanel owner={{ global: g.slug }} reloadKey={saves} readOnly={someoneElse} />}
           {g.drafts && (
             <VersionsPanel
               owner={{ global: g.slug }}
@@ -192,6 +199,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
               current={form.initial}
               saveDraft={(data) => globals.save(g.slug, data, { locale, draft: true }).then((r) => r.doc)}
               onRestored={showDoc}
+              readOnly={someoneElse}
             />
           )}
         </aside>

@@ -19,7 +19,7 @@ import {
 import { Link, navigate, replaceQuery, updateQuery, type Location } from '../router.tsx';
 import { ErrorBox, Icon, Spinner } from '../ui.tsx';
 import { LocaleSwitcher } from '../form/locale-switcher.tsx';
-import { StatusBadges } from './draft-controls.tsx';
+import { StatusBadges } from './status-badges.tsx';
 import { readConditions, whereOf, writeConditions } from '../list/list-filter.ts';
 import { ColumnPicker, useColumns } from '../list/column-picker.tsx';
 import FilterPanel from '../list/filter-builder.tsx';

@@ -8,6 +8,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { versions, type Doc, type Version, type VersionOwner } from '../api.ts';
 import { useApp } from '../app-context.ts';
 import { useRealtime, type RealtimeEvent } from '../realtime.ts';
+import { same } from '../form/values.ts';
+import { isOwnSave, onSettled, saving } from './own-saves.ts';
 import { t } from '../i18n/i18n.ts';
 
 export type LiveChange = { doc: Doc | null; by: string | null };
@@ -51,16 +53,7 @@ async function authorOf(
 }
 
 /** The same saved state (key order aside): an echo of a save this form already shows. */
-function sameSave(a: Doc | null, b: Doc | null): boolean {
-  if (!a || !b) return false;
-  const canon = (d: Doc) =>
-    JSON.stringify(
-      Object.keys(d)
-        .sort()
-        .map((k) => [k, d[k]]),
-    );
-  return canon(a) === canon(b);
-}
+const sameSave = (a: Doc | null, b: Doc | null): boolean => Boolean(a && b && same(a, b));
 
 export function useLiveDocument(o: Options): { change: LiveChange | null; load: () => void; keep: () => void } {
   const { user } = useApp();
@@ -74,8 +67,10 @@ export function useLiveDocument(o: Options): { change: LiveChange | null; load: 
   const consider = async (e: RealtimeEvent) => {
     const now = latest.current;
     if (!now.owner || !now.doc) return;
-    if (now.busy) return void (held.current = e);
-    if (e.type !== 'delete' && sameSave(e.doc, now.doc)) return;
+    // While this window's own save is on its way, an event is probably its echo: look once it answered.
+    if (now.busy || saving(topic)) return void (held.current = e);
+    // This window's own save (an autosave, typed over since): nothing to report, and nothing to put back.
+    if (e.type !== 'delete' && (isOwnSave(topic, e.doc) || sameSave(e.doc, now.doc))) return;
     if (!now.dirty && e.doc) {
       setChange(null);
       return now.show(e.doc);
@@ -92,12 +87,14 @@ export function useLiveDocument(o: Options): { change: LiveChange | null; load: 
         : '';
   useRealtime(topic ? [topic] : [], (e) => void consider(e), o.locale);
 
-  useEffect(() => {
-    if (o.busy || !held.current) return;
+  const considerHeld = () => {
+    if (latest.current.busy || saving(topic) || !held.current) return;
     const e = held.current;
     held.current = null;
     void consider(e);
-  }, [o.busy]);
+  };
+  useEffect(considerHeld, [o.busy]);
+  useEffect(() => onSettled((settledTopic) => settledTopic === topic && considerHeld()), [topic]);
   // A save of the editor's own settles the question.
   useEffect(() => {
     if (change && sameSave(change.doc, o.doc)) setChange(null);

@@ -11,6 +11,8 @@ export function SaveButtons(props: {
   form: DocumentFormState;
   live: string | null;
   draft: string | null;
+  /** Someone else holds the lock. */
+  readOnly: boolean;
   save: (mode: SaveMode) => void;
   /** Shows what an unpublish or a discarded draft left stored. */
   onChanged: (doc: Doc) => void;
@@ -25,6 +27,7 @@ export function SaveButtons(props: {
         draft={props.draft}
         busy={form.busy}
         dirty={form.dirty}
+        readOnly={props.readOnly}
         save={props.save}
         onChanged={props.onChanged}
       />
@@ -35,7 +38,7 @@ export function SaveButtons(props: {
         type="button"
         class="primary"
         onClick={() => props.save('save')}
-        disabled={form.busy || (!creating && !form.dirty)}
+        disabled={form.busy || props.readOnly || (!creating && !form.dirty)}
       >
         {form.busy ? t('edit.saving') : creating ? t('edit.create') : t('edit.save')}
       </button>

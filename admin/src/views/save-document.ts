@@ -14,6 +14,7 @@ import { singularLabel } from '../format.ts';
 import { navigate } from '../router.tsx';
 import { toast } from '../ui.tsx';
 import type { SaveMode } from './draft-controls.tsx';
+import { docTopic, ownSave } from './own-saves.ts';
 import { passwordProblem, type PasswordState } from './password-section.tsx';
 import { t } from '../i18n/i18n.ts';
 
@@ -81,8 +82,10 @@ export function useSaveDocument(o: SaveDocumentOptions): DocumentSave {
     form.clearErrors();
     try {
       const params = { locale, draft: mode === 'draft', lockToken: o.lockToken };
-      const r = creating ? await docs.create(c.slug, data, params) : await docs.update(c.slug, id, data, params);
-      await afterSave(r.doc, mode);
+      const saved = creating
+        ? (await docs.create(c.slug, data, params)).doc
+        : await ownSave(docTopic(c.slug, id), () => docs.update(c.slug, id, data, params).then((r) => r.doc));
+      await afterSave(saved, mode);
     } catch (e) {
       form.showError(e);
     } finally {

@@ -9,7 +9,9 @@ import { message } from '../format.ts';
 import { Icon, toast } from '../ui.tsx';
 import { intlLocale, t } from '../i18n/i18n.ts';
 
-export const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || t('schedule.localTime');
+let zone: string | undefined;
+/** The browser's time zone (asked once: asking builds a formatter, and the panel renders with every keystroke). */
+export const timeZone = () => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone) || t('schedule.localTime');
 
 /** "Mar 1, 2026, 10:30 AM (Europe/Berlin) · 09:30 UTC" */
 export function zonedTime(iso: string): { local: string; utc: string } {
@@ -24,7 +26,13 @@ export function zonedTime(iso: string): { local: string; utc: string } {
 export const actionText = (action: string) =>
   action === 'publish' ? t('schedule.publish') : action === 'unpublish' ? t('schedule.unpublish') : action;
 
-export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; onChange?: () => void }) {
+export function SchedulePanel(props: {
+  owner: VersionOwner;
+  reloadKey: unknown;
+  onChange?: () => void;
+  /** Someone else holds the lock: what is scheduled is shown, nothing can be added or cancelled. */
+  readOnly?: boolean;
+}) {
   const [jobs, setJobs] = useState<ScheduledJob[] | null>(null);
   const [action, setAction] = useState<'publish' | 'unpublish'>('publish');
   const [when, setWhen] = useState('');
@@ -92,6 +100,7 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
                 <button
                   type="button"
                   class="small"
+                  disabled={props.readOnly}
                   onClick={() => void cancel(j)}
                   aria-label={t('schedule.cancelJob', { action: actionText(j.action), at: when.local })}
                 >
@@ -128,7 +137,7 @@ export function SchedulePanel(props: { owner: VersionOwner; reloadKey: unknown; 
           {iso ? `= ${zonedTime(iso).utc}` : t('schedule.zones')}
         </p>
         {error && <p class="field-error">{error}</p>}
-        <button type="button" disabled={busy || !iso} onClick={() => void add()}>
+        <button type="button" disabled={busy || !iso || props.readOnly} onClick={() => void add()}>
           {t('schedule.schedule')}
         </button>
       </div>

@@ -28,8 +28,10 @@ export default function VersionViewer(props: {
   /** The versions it may be compared with (the panel's page). */
   others: Version[];
   onClose: () => void;
-  onRestore: (v: Version, asDraft: boolean) => void;
+  /** null where the version may not be restored (someone else holds the lock). */
+  onRestore: ((v: Version, asDraft: boolean) => void) | null;
 }) {
+  const onRestore = props.onRestore;
   const { version } = props;
   const choices = props.others.filter((o) => o.id !== version.id);
   const [otherId, setOtherId] = useState<string>(() => String((choices.find((o) => o.latest) ?? choices[0])?.id ?? ''));
@@ -54,12 +56,12 @@ export default function VersionViewer(props: {
           <button type="button" class="ghost" onClick={props.onClose}>
             {t('ui.close')}
           </button>
-          {!version.latest && (
+          {!version.latest && onRestore && (
             <>
-              <button type="button" onClick={() => props.onRestore(version, true)}>
+              <button type="button" onClick={() => onRestore(version, true)}>
                 {t('versions.restoreDraft')}
               </button>
-              <button type="button" class="primary" onClick={() => props.onRestore(version, false)}>
+              <button type="button" class="primary" onClick={() => onRestore(version, false)}>
                 {t('versions.restore')}
               </button>
             </>

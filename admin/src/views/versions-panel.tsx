@@ -37,6 +37,8 @@ export function VersionsPanel(props: {
   current: Doc;
   saveDraft: (data: Doc) => Promise<Doc>;
   onRestored: (doc: Doc) => void;
+  /** Someone else holds the lock: versions can be read, not restored. */
+  readOnly?: boolean;
 }) {
   const { locale, config, user } = useApp();
   const [page, setPage] = useState(1);
@@ -143,7 +145,7 @@ export function VersionsPanel(props: {
                     {v.latest && <span class="badge">{t('versions.current')}</span>}
                   </div>
                 </div>
-                {!v.latest && (
+                {!v.latest && !props.readOnly && (
                   <div class="version-actions">
                     <button
                       type="button"
@@ -184,7 +186,7 @@ export function VersionsPanel(props: {
           version={open.version}
           others={data?.docs ?? []}
           onClose={() => setOpen(null)}
-          onRestore={(v, asDraft) => void restore(v, asDraft)}
+          onRestore={props.readOnly ? null : (v, asDraft) => void restore(v, asDraft)}
         />
       )}
     </section>
