@@ -282,7 +282,7 @@ export function Combobox(props: {
           {result?.hasNextPage && (
             <li class="combo-note">
               <button type="button" class="ghost small" onMouseDown={(e) => (e.preventDefault(), setPage(page + 1))}>
-                More ({result.totalDocs - items.length} left)
+                {t('fields.moreLeft', { n: result.totalDocs - items.length })}
               </button>
             </li>
           )}

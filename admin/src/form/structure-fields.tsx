@@ -5,7 +5,7 @@ import { Icon } from '../ui.tsx';
 import { FieldList, LabelText } from './fields.tsx';
 import { inputId, useForm, type FieldProps } from './form-context.ts';
 import { newRow } from './values.ts';
-import { t } from '../i18n/i18n.ts';
+import { t, tn } from '../i18n/i18n.ts';
 
 export function GroupField(props: FieldProps<Doc>) {
   const form = useForm();
@@ -89,7 +89,7 @@ export function ArrayField(props: FieldProps<Doc[]>) {
           <LabelText field={field} />
         </span>
         <span class="muted small">
-          {rows.length} {rows.length === 1 ? 'row' : 'rows'}
+          {tn('fields.rows', rows.length)}
         </span>
       </div>
       {error && <p class="field-error">{error}</p>}

@@ -50,8 +50,9 @@ function DocumentChooser(props: {
       )}
       {props.chosen && (
         <p class="muted small" role="status">
-          Chosen: {docLabel(findCollection(config, props.chosen.slug), props.chosen.doc)} ({props.chosen.slug} #
-          {String(props.chosen.doc.id)})
+          {t('rt.chosen', {
+            label: `${docLabel(findCollection(config, props.chosen.slug), props.chosen.doc)} (${props.chosen.slug} #${String(props.chosen.doc.id)})`,
+          })}
         </p>
       )}
     </div>

