@@ -88,9 +88,7 @@ export function ArrayField(props: FieldProps<Doc[]>) {
         <span class="field-label" id={`${inputId(path)}-label`}>
           <LabelText field={field} />
         </span>
-        <span class="muted small">
-          {tn('fields.rows', rows.length)}
-        </span>
+        <span class="muted small">{tn('fields.rows', rows.length)}</span>
       </div>
       {error && <p class="field-error">{error}</p>}
       <ol class="rows" ref={listRef}>
