@@ -132,18 +132,6 @@ describe.skipIf(!hasChromium())('admin polish', () => {
       await page.locator('.blocks-field, [data-row]').first().waitFor();
       await page.waitForTimeout(300);
       const width = await page.evaluate(() => document.scrollingElement!.scrollWidth);
-      if (width > 375)
-        console.log(
-          await page.evaluate(() =>
-            [...document.querySelectorAll('main *')]
-              .filter((e) => e.getBoundingClientRect().right > 376)
-              .slice(0, 12)
-              .map(
-                (e) =>
-                  `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)} ${getComputedStyle(e).minWidth}`,
-              ),
-          ),
-        );
       expect(width).toBeLessThanOrEqual(375);
     });
   }, 30_000);
