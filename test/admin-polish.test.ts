@@ -12,7 +12,7 @@ import { hasChromium } from './browser.ts';
 import { openAdminLoggedIn, type AdminPage } from './support/admin-page.ts';
 import { form, png } from './support/media-fixtures.ts';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
-import { paragraph, root, text } from './fixtures/richtext/nodes.ts';
+import { block, paragraph, root, text, upload } from './fixtures/richtext/nodes.ts';
 
 const ADMIN = { name: 'Ada', email: 'ada@example.com', password: 'correct horse 2' };
 
@@ -69,6 +69,18 @@ describe.skipIf(!hasChromium())('admin polish', () => {
             { name: 'title', type: 'text' },
             { name: 'hero', type: 'upload', relationTo: 'media' },
             { name: 'content', type: 'richText' },
+          ],
+        },
+        {
+          slug: 'notes',
+          admin: { useAsTitle: 'title' },
+          fields: [
+            { name: 'title', type: 'text' },
+            {
+              name: 'content',
+              type: 'richText',
+              blocks: [{ slug: 'callout', fields: [{ name: 'note', type: 'text' }] }],
+            },
           ],
         },
         { slug: 'media', folders: true, fields: [] },
@@ -211,4 +223,139 @@ describe.skipIf(!hasChromium())('admin polish', () => {
       expect([stored.body.focalX, stored.body.focalY]).toEqual([60, 45]);
     });
   }, 30_000);
+
+  type Node = { type: string; text?: string; children?: Node[]; [key: string]: unknown };
+  const textOf = (node: Node): string =>
+    node.type === 'text' ? String(node.text) : (node.children ?? []).map(textOf).join('');
+
+  /** A note with this content, opened; answers its id. */
+  async function openNote(page: Page, content: unknown): Promise<number> {
+    const made = await t.request('POST', '/notes', { token: s.token, body: { title: 'Note', content } });
+    expect(made.status).toBe(201);
+    await page.goto(`${t.url}/admin/collections/notes/${made.body.doc.id}`);
+    await page.getByRole('textbox', { name: 'Content' }).waitFor();
+    return made.body.doc.id;
+  }
+
+  async function saveAndRead(page: Page, id: number): Promise<Node[]> {
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /(?<![a-z])saved/i })
+      .waitFor();
+    const stored = await t.request('GET', `/notes/${id}?depth=0`, { token: s.token });
+    return stored.body.content.root.children as Node[];
+  }
+
+  test('the rich text toolbar is one tab stop of icons named as they show; links go to content', async () => {
+    await open({}, async (page) => {
+      const id = await openNote(page, root(paragraph(text('Read the docs'))));
+      const editor = page.getByRole('textbox', { name: 'Content' });
+      const toolbar = page.getByRole('toolbar', { name: 'Content: formatting' });
+      const buttons = await toolbar.getByRole('button').evaluateAll((els) =>
+        els.map((b) => ({
+          name: b.getAttribute('aria-label'),
+          text: (b.textContent ?? '').trim(),
+          icon: b.querySelector('svg') !== null,
+          tab: (b as HTMLElement).tabIndex,
+        })),
+      );
+      expect(buttons.map((b) => b.name)).toEqual([
+        'Heading 1',
+        'Heading 2',
+        'Heading 3',
+        'Bold',
+        'Italic',
+        'Underline',
+        'Strikethrough',
+        'Code',
+        'Bulleted list',
+        'Numbered list',
+        'Checklist',
+        'Quote',
+        'Link',
+        'Insert image',
+        'Insert document',
+        'Insert block',
+        'Insert inline block',
+        'Undo',
+        'Redo',
+      ]);
+      // Drawn, not written: no characters whose look depends on an emoji font, nothing to mismatch the name.
+      expect(buttons.filter((b) => b.text !== '' || !b.icon)).toEqual([]);
+      expect(buttons.filter((b) => b.tab === 0).map((b) => b.name)).toEqual(['Heading 1']);
+
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+      await editor.click();
+      await page.keyboard.press('Shift+Tab');
+      expect(await focused()).toBe('Heading 1');
+      await page.keyboard.press('ArrowRight');
+      expect(await focused()).toBe('Heading 2');
+      await page.keyboard.press('End');
+      expect(await focused()).toBe('Insert inline block');
+      await page.keyboard.press('Shift+Tab');
+      expect(await toolbar.evaluate((el) => el.contains(document.activeElement))).toBe(false);
+
+      // A link applied to selected text: the very next key types after it, never over it.
+      await editor.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Shift+Control+ArrowLeft');
+      await toolbar.getByRole('button', { name: 'Link', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add link' });
+      await dialog.getByLabel('URL').fill('https://example.com/docs');
+      await dialog.getByLabel('URL').press('Enter');
+      await page.keyboard.type('!');
+      await editor.locator('a', { hasText: 'docs' }).waitFor();
+      expect(await editor.innerText()).toBe('Read the docs!');
+
+      // The document dialog starts on the first content collection and offers no accounts, keys or folders.
+      await page.keyboard.type(' See ');
+      await toolbar.getByRole('button', { name: 'Link', exact: true }).click();
+      await dialog.getByLabel('A document').check();
+      const collection = dialog.getByLabel('Collection');
+      expect(await collection.locator('option').allTextContents()).toEqual(['Pages', 'Posts', 'Notes', 'Media']);
+      expect(await collection.inputValue()).toBe('pages');
+      await dialog.getByRole('combobox', { name: 'Document' }).fill('Home');
+      await page.getByRole('option', { name: /Home/ }).click();
+      await dialog.getByRole('button', { name: 'Apply link' }).click();
+      const internal = editor.locator('a', { hasText: 'Home' });
+      await internal.waitFor();
+      expect(await internal.getAttribute('href')).toBe(`/admin/collections/pages/${pageId}`);
+      await editor.locator('a[title="Links to Home"]').waitFor();
+      const [p] = await saveAndRead(page, id);
+      expect(textOf(p!)).toBe('Read the docs! See Home');
+    });
+  }, 60_000);
+
+  test('blocks and images in text: named images, a line after the last block, removal undone', async () => {
+    await open({}, async (page) => {
+      const id = await openNote(
+        page,
+        root(
+          paragraph(text('Intro')),
+          upload(mediaId),
+          block({ id: 'c1', blockType: 'callout', note: 'Mind the gap' }),
+        ),
+      );
+      const editor = page.getByRole('textbox', { name: 'Content' });
+      await editor.locator('.rt-embed', { hasText: 'Image: The harbour at dusk' }).waitFor();
+      await editor.getByRole('img', { name: 'The harbour at dusk' }).waitFor();
+
+      // Removing a block is undone by Ctrl+Z, where the focus goes.
+      const box = editor.getByRole('group', { name: 'Block: Mind the gap' });
+      await box.waitFor();
+      await box.getByRole('button', { name: /Remove block/ }).click();
+      await box.waitFor({ state: 'detached' });
+      await page.keyboard.press('Control+z');
+      await box.waitFor();
+      // Down from the end of the text before the trailing blocks: a new line after them, where typing goes.
+      await editor.getByText('Intro').click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.type('After');
+      const nodes = await saveAndRead(page, id);
+      expect(nodes.map((n) => n.type)).toEqual(['paragraph', 'upload', 'block', 'paragraph']);
+      expect(textOf(nodes[3]!)).toBe('After');
+    });
+  }, 60_000);
 });

@@ -514,6 +514,14 @@ const de: PageCatalogue = {
   'rt.remove': 'Entfernen',
   'rt.imageEmbed': 'Bild: Medium {id}',
   'rt.documentEmbed': 'Dokument: {collection} {id}',
+  'rt.imageNamed': 'Bild: {name}',
+  'rt.toolbar': '{label}: Formatierung',
+  'rt.selectionToolbar': '{label}: markierter Text',
+  'rt.blockRemoved': 'Block entfernt. Strg+Z holt ihn zurück.',
+  'rt.openDocument': 'Verweist auf {label}',
+  'rt.slashMenu': 'Einfügen',
+  'rt.slashNone': 'Nichts passt',
+  'rt.paragraph': 'Absatz',
 };
 
 export default de;

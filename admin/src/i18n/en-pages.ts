@@ -497,6 +497,14 @@ const en = {
   'rt.remove': 'Remove',
   'rt.imageEmbed': 'Image: media {id}',
   'rt.documentEmbed': 'Document: {collection} {id}',
+  'rt.imageNamed': 'Image: {name}',
+  'rt.toolbar': '{label}: formatting',
+  'rt.selectionToolbar': '{label}: selected text',
+  'rt.blockRemoved': 'Block removed. Ctrl+Z brings it back.',
+  'rt.openDocument': 'Links to {label}',
+  'rt.slashMenu': 'Insert',
+  'rt.slashNone': 'Nothing matches',
+  'rt.paragraph': 'Paragraph',
 };
 
 export default en;

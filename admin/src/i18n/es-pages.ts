@@ -504,6 +504,14 @@ const es: PageCatalogue = {
   'rt.remove': 'Quitar',
   'rt.imageEmbed': 'Imagen: medio {id}',
   'rt.documentEmbed': 'Documento: {collection} {id}',
+  'rt.imageNamed': 'Imagen: {name}',
+  'rt.toolbar': '{label}: formato',
+  'rt.selectionToolbar': '{label}: texto seleccionado',
+  'rt.blockRemoved': 'Bloque eliminado. Ctrl+Z lo recupera.',
+  'rt.openDocument': 'Enlaza a {label}',
+  'rt.slashMenu': 'Insertar',
+  'rt.slashNone': 'Nada coincide',
+  'rt.paragraph': 'Párrafo',
 };
 
 export default es;

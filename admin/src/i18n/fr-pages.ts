@@ -511,6 +511,14 @@ const fr: PageCatalogue = {
   'rt.remove': 'Supprimer',
   'rt.imageEmbed': 'Image : média {id}',
   'rt.documentEmbed': 'Document : {collection} {id}',
+  'rt.imageNamed': 'Image : {name}',
+  'rt.toolbar': '{label} : mise en forme',
+  'rt.selectionToolbar': '{label} : texte sélectionné',
+  'rt.blockRemoved': 'Bloc supprimé. Ctrl+Z le rétablit.',
+  'rt.openDocument': 'Lien vers {label}',
+  'rt.slashMenu': 'Insérer',
+  'rt.slashNone': 'Aucun résultat',
+  'rt.paragraph': 'Paragraphe',
 };
 
 export default fr;
