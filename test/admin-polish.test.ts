@@ -358,4 +358,47 @@ describe.skipIf(!hasChromium())('admin polish', () => {
       expect(textOf(nodes[3]!)).toBe('After');
     });
   }, 60_000);
+
+  test('selected text gets a floating toolbar; "/" offers blocks and elements by keyboard', async () => {
+    await open({}, async (page) => {
+      const id = await openNote(page, root(paragraph(text('Calm water'))));
+      const editor = page.getByRole('textbox', { name: 'Content' });
+      const floating = page.getByRole('toolbar', { name: 'Content: selected text' });
+      await editor.click();
+      await page.keyboard.press('Control+End');
+      expect(await floating.count()).toBe(0);
+      await page.keyboard.press('Shift+Control+ArrowLeft');
+      await floating.waitFor();
+      expect(
+        await floating.getByRole('button').evaluateAll((els) => els.map((b) => b.getAttribute('aria-label'))),
+      ).toEqual(['Bold', 'Italic', 'Underline', 'Code', 'Link']);
+      await floating.getByRole('button', { name: 'Bold' }).click();
+      await editor.locator('.rt-bold', { hasText: 'water' }).waitFor();
+      await page.keyboard.press('End');
+      await floating.waitFor({ state: 'detached' });
+
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('/head');
+      const menu = page.getByRole('listbox', { name: 'Insert' });
+      await menu.waitFor();
+      expect(await menu.getByRole('option').allTextContents()).toEqual(['Heading 1', 'Heading 2', 'Heading 3']);
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'detached' });
+      await page.keyboard.type('Tides');
+      await editor.locator('h2', { hasText: 'Tides' }).waitFor();
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('/call');
+      await menu.getByRole('option', { name: 'Callout' }).waitFor();
+      await page.keyboard.press('Enter');
+      const box = editor.getByRole('group', { name: /^Block: / });
+      await box.getByRole('textbox', { name: 'Note' }).waitFor();
+      const nodes = await saveAndRead(page, id);
+      // The block takes the line the "/" was typed on; the caret goes to a new line after it.
+      expect(nodes.map((n) => n.type)).toEqual(['paragraph', 'heading', 'block', 'paragraph']);
+      expect(nodes[1]).toMatchObject({ tag: 'h2' });
+      expect(textOf(nodes[1]!)).toBe('Tides');
+      expect(nodes.map(textOf).join('|')).not.toContain('/');
+    });
+  }, 60_000);
 });

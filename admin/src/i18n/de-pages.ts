@@ -520,7 +520,6 @@ const de: PageCatalogue = {
   'rt.blockRemoved': 'Block entfernt. Strg+Z holt ihn zurück.',
   'rt.openDocument': 'Verweist auf {label}',
   'rt.slashMenu': 'Einfügen',
-  'rt.slashNone': 'Nichts passt',
   'rt.paragraph': 'Absatz',
 };
 

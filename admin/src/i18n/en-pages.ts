@@ -503,7 +503,6 @@ const en = {
   'rt.blockRemoved': 'Block removed. Ctrl+Z brings it back.',
   'rt.openDocument': 'Links to {label}',
   'rt.slashMenu': 'Insert',
-  'rt.slashNone': 'Nothing matches',
   'rt.paragraph': 'Paragraph',
 };
 

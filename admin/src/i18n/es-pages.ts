@@ -510,7 +510,6 @@ const es: PageCatalogue = {
   'rt.blockRemoved': 'Bloque eliminado. Ctrl+Z lo recupera.',
   'rt.openDocument': 'Enlaza a {label}',
   'rt.slashMenu': 'Insertar',
-  'rt.slashNone': 'Nada coincide',
   'rt.paragraph': 'Párrafo',
 };
 

@@ -517,7 +517,6 @@ const fr: PageCatalogue = {
   'rt.blockRemoved': 'Bloc supprimé. Ctrl+Z le rétablit.',
   'rt.openDocument': 'Lien vers {label}',
   'rt.slashMenu': 'Insérer',
-  'rt.slashNone': 'Aucun résultat',
   'rt.paragraph': 'Paragraphe',
 };
 

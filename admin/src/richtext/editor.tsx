@@ -69,6 +69,9 @@ import { t } from '../i18n/i18n.ts';
 import { Toolbar, type RtIcon, type ToolButton } from './toolbar.tsx';
 import { registerInternalLinks } from './internal-links.ts';
 import { registerTrailingParagraph } from './trailing-paragraph.ts';
+import { FloatingToolbar } from './floating-toolbar.tsx';
+import { SlashMenu, type SlashItem } from './slash-menu.tsx';
+import { blockLabel } from '../form/blocks-field.tsx';
 import { useApp } from '../app-context.ts';
 
 type Value = Record<string, unknown> | string | null;
@@ -291,7 +294,7 @@ export default function RichTextEditor(props: EditorProps) {
       run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format)),
     );
   const hasBlocks = on('blocks') && blocks.length > 0;
-  const tools: (ToolButton | false)[] = [
+  const toolList: (ToolButton | false)[] = [
     ...(on('heading')
       ? (['h1', 'h2', 'h3'] as const).map((tag) =>
           tool(t('rt.heading', { n: tag.slice(1) }), tag, active.block === tag, blockType(tag)),
@@ -324,12 +327,26 @@ export default function RichTextEditor(props: EditorProps) {
       !active.canRedo,
     ),
   ];
+  const tools = toolList.filter((b): b is ToolButton => b !== false);
+  const selectionTools = tools.filter((b) =>
+    (['bold', 'italic', 'underline', 'code', 'link'] as RtIcon[]).includes(b.icon),
+  );
+  /** Runs `fn` at the caret, as a dialog's answer would (the "/" menu's insertions). */
+  const atCaret = (fn: () => void) =>
+    run((editor) => {
+      saved.current = editor.getEditorState().read(() => $getSelection()?.clone() ?? null);
+      fn();
+    });
+  const slashItems: SlashItem[] = [
+    { label: t('rt.paragraph'), run: blockType('paragraph') },
+    ...tools
+      .filter((b) => ['h1', 'h2', 'h3', 'bullet', 'number', 'check', 'quote', 'image', 'document'].includes(b.icon))
+      .map((b) => ({ label: b.label, run: b.onClick })),
+    ...(hasBlocks ? blocks.map((b) => ({ label: blockLabel(b), run: atCaret(() => insertBlock(b, false)) })) : []),
+  ];
   return (
     <div class="rt-editor">
-      <Toolbar
-        label={t('rt.toolbar', { label: props.label })}
-        buttons={tools.filter((b): b is ToolButton => b !== false)}
-      />
+      <Toolbar label={t('rt.toolbar', { label: props.label })} buttons={tools} />
       <div
         ref={host}
         id={props.id}
@@ -339,6 +356,16 @@ export default function RichTextEditor(props: EditorProps) {
         aria-multiline="true"
         aria-label={props.label}
       />
+      {editorRef.current && !props.readOnly && (
+        <>
+          <FloatingToolbar
+            editor={editorRef.current}
+            label={t('rt.selectionToolbar', { label: props.label })}
+            buttons={selectionTools}
+          />
+          <SlashMenu editor={editorRef.current} id={`${props.id}-slash`} items={slashItems} />
+        </>
+      )}
       {dialog?.kind === 'link' && (
         <LinkDialog
           initial={dialog.link}
