@@ -81,6 +81,7 @@ describe.skipIf(!hasChromium())('admin polish', () => {
               type: 'richText',
               blocks: [{ slug: 'callout', fields: [{ name: 'note', type: 'text' }] }],
             },
+            { name: 'see', type: 'relationship', relationTo: 'pages', admin: { position: 'sidebar' } },
           ],
         },
         { slug: 'media', folders: true, fields: [] },
@@ -244,7 +245,7 @@ describe.skipIf(!hasChromium())('admin polish', () => {
       .filter({ hasText: /(?<![a-z])saved/i })
       .waitFor();
     const stored = await t.request('GET', `/notes/${id}?depth=0`, { token: s.token });
-    return stored.body.content.root.children as Node[];
+    return (stored.body.content?.root.children ?? []) as Node[];
   }
 
   test('the rich text toolbar is one tab stop of icons named as they show; links go to content', async () => {
@@ -399,6 +400,22 @@ describe.skipIf(!hasChromium())('admin polish', () => {
       expect(nodes[1]).toMatchObject({ tag: 'h2' });
       expect(textOf(nodes[1]!)).toBe('Tides');
       expect(nodes.map(textOf).join('|')).not.toContain('/');
+    });
+  }, 60_000);
+
+  test('a relationship in the side column has room, and Enter picks the only match', async () => {
+    await open({}, async (page) => {
+      const id = await openNote(page, null);
+      const search = page.getByRole('combobox', { name: 'See' });
+      await search.waitFor();
+      expect((await search.boundingBox())!.width).toBeGreaterThan(200);
+      await search.fill('Home');
+      await page.getByRole('option', { name: /Home/ }).waitFor();
+      await search.press('Enter');
+      await page.getByRole('option', { name: /Home/ }).waitFor({ state: 'detached' });
+      await saveAndRead(page, id);
+      const stored = await t.request('GET', `/notes/${id}?depth=0`, { token: s.token });
+      expect(stored.body.see).toBe(pageId);
     });
   }, 60_000);
 });

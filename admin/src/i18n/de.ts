@@ -59,6 +59,8 @@ const de: Catalogue = {
   'auth.firstTitle': 'Ersten Administrator anlegen',
   'auth.firstIntro': 'Es gibt noch keinen Benutzer. Dieses Konto wird der Administrator.',
   'auth.minLength': 'Mindestens 8 Zeichen.',
+  'auth.confirmPassword': 'Passwort bestätigen',
+  'auth.mismatch': 'Die Passwörter stimmen nicht überein.',
   'auth.creating': 'Wird angelegt…',
   'auth.createAdmin': 'Administrator anlegen',
   'common.users': 'Benutzer',

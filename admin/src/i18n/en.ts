@@ -56,6 +56,8 @@ const en = {
   'auth.firstTitle': 'Create the first admin',
   'auth.firstIntro': 'No user exists yet. This account will be the administrator.',
   'auth.minLength': 'At least 8 characters.',
+  'auth.confirmPassword': 'Confirm password',
+  'auth.mismatch': 'The passwords do not match.',
   'auth.creating': 'Creating…',
   'auth.createAdmin': 'Create admin',
   'common.users': 'Users',

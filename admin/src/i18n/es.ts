@@ -58,6 +58,8 @@ const es: Catalogue = {
   'auth.firstTitle': 'Crear el primer administrador',
   'auth.firstIntro': 'Todavía no hay ningún usuario. Esta cuenta será la de administrador.',
   'auth.minLength': 'Al menos 8 caracteres.',
+  'auth.confirmPassword': 'Confirmar la contraseña',
+  'auth.mismatch': 'Las contraseñas no coinciden.',
   'auth.creating': 'Creando…',
   'auth.createAdmin': 'Crear administrador',
   'common.users': 'Usuarios',

@@ -59,6 +59,8 @@ const fr: Catalogue = {
   'auth.firstTitle': 'Créer le premier administrateur',
   'auth.firstIntro': 'Aucun utilisateur n’existe encore. Ce compte sera l’administrateur.',
   'auth.minLength': 'Au moins 8 caractères.',
+  'auth.confirmPassword': 'Confirmer le mot de passe',
+  'auth.mismatch': 'Les mots de passe ne correspondent pas.',
   'auth.creating': 'Création…',
   'auth.createAdmin': 'Créer l’administrateur',
   'common.users': 'Utilisateurs',
