@@ -43,6 +43,7 @@ describe.skipIf(!hasChromium())('admin polish', () => {
         {
           slug: 'pages',
           drafts: true,
+          search: { fields: ['title'] },
           admin: { useAsTitle: 'title' },
           livePreview: { url: ({ doc }) => `http://127.0.0.1:9/pages/${String(doc.id)}` },
           fields: [
@@ -165,6 +166,18 @@ describe.skipIf(!hasChromium())('admin polish', () => {
         .evaluateAll((els) => els.map((e) => getComputedStyle(e).textTransform));
       expect(badges.length).toBeGreaterThan(0);
       expect(badges.every((v) => v === 'none')).toBe(true);
+      // The palette's key hint in the side bar shows whole.
+      const hint = await page.locator('.palette-button kbd').evaluate((kbd) => {
+        const box = kbd.getBoundingClientRect();
+        const button = kbd.closest('button')!.getBoundingClientRect();
+        const nav = kbd.closest('nav, .sidebar')!.getBoundingClientRect();
+        return {
+          inside: box.left >= button.left && box.right <= button.right && box.right <= nav.right,
+          whole: kbd.scrollWidth <= kbd.clientWidth + 1 && box.height < 30,
+          text: kbd.textContent,
+        };
+      });
+      expect(hint).toEqual({ inside: true, whole: true, text: 'Ctrl K' });
     });
   }, 30_000);
 
@@ -209,6 +222,9 @@ describe.skipIf(!hasChromium())('admin polish', () => {
       await page.goto(`${t.url}/admin/collections/media/${mediaId}`);
       const replace = page.getByRole('button', { name: 'Replace file' });
       await replace.waitFor();
+      // The focal point and crop are edited on the image, not as raw fields below it.
+      await page.getByLabel('Alt').waitFor();
+      expect(await page.locator('[data-path="focalX"], [data-path="focalY"], [data-path="crop"]').count()).toBe(0);
       await replace.focus();
       const chooser = page.waitForEvent('filechooser');
       await page.keyboard.press('Enter');
