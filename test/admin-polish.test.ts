@@ -39,6 +39,7 @@ describe.skipIf(!hasChromium())('admin polish', () => {
   beforeAll(async () => {
     await buildAdmin();
     t = await startTestServer({
+      localization: { locales: ['en', 'de'], defaultLocale: 'en' },
       collections: [
         {
           slug: 'pages',
@@ -84,6 +85,13 @@ describe.skipIf(!hasChromium())('admin polish', () => {
             },
             { name: 'see', type: 'relationship', relationTo: 'pages', admin: { position: 'sidebar' } },
           ],
+        },
+        {
+          slug: 'articles',
+          drafts: { autosave: { interval: 200 } },
+          admin: { useAsTitle: 'title' },
+          livePreview: { url: ({ doc }) => `http://127.0.0.1:9/articles/${String(doc.id)}` },
+          fields: [{ name: 'title', type: 'text', localized: true }],
         },
         { slug: 'media', folders: true, fields: [] },
       ],
@@ -432,6 +440,29 @@ describe.skipIf(!hasChromium())('admin polish', () => {
       await saveAndRead(page, id);
       const stored = await t.request('GET', `/notes/${id}?depth=0`, { token: s.token });
       expect(stored.body.see).toBe(pageId);
+    });
+  }, 60_000);
+
+  test('the German header stays one line at 1366 px and drops "autosaved" once published', async () => {
+    const made = await t.request('POST', '/articles', { token: s.token, body: { title: 'Ebbe' } });
+    await open({ viewport: { width: 1366, height: 900 } }, async (page) => {
+      await page.evaluate(() => localStorage.setItem('cms-language', 'de'));
+      await page.goto(`${t.url}/admin/collections/articles/${made.body.doc.id}`);
+      const title = page.getByRole('textbox', { name: 'Title' });
+      await title.fill('Ebbe und Flut');
+      const status = page.getByTestId('autosave-status');
+      await status.filter({ hasText: 'Entwurf automatisch gespeichert' }).waitFor();
+      const rows = await page
+        .locator('.edit-head .actions > *')
+        .evaluateAll((els) => [
+          ...new Set(els.map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))),
+        ]);
+      expect(rows.length).toBe(1);
+      const right = await page.locator('.edit-head .actions').evaluate((e) => e.getBoundingClientRect().right);
+      expect(right).toBeLessThanOrEqual(1366);
+      await page.getByRole('button', { name: 'Veröffentlichen', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Veröffentlicht' }).first().waitFor();
+      await expect(status.filter({ hasText: 'automatisch gespeichert' }).count()).resolves.toBe(0);
     });
   }, 60_000);
 });
