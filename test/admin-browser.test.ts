@@ -121,7 +121,7 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
       await page.getByRole('heading', { name: 'Create the first admin' }).waitFor();
       await page.getByLabel('Name').fill(ADMIN.name);
       await page.getByLabel('Email').fill(ADMIN.email);
-      await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+      await page.locator('input[name="password"]').fill(ADMIN.password);
       await page.getByLabel('Confirm password').fill(`${ADMIN.password}x`);
       await page.getByRole('button', { name: 'Create admin' }).click();
       await page.getByRole('alert').filter({ hasText: 'The passwords do not match.' }).waitFor();
