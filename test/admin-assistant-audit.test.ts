@@ -113,8 +113,8 @@ describe.skipIf(!hasChromium())('admin: assistants and the audit log', () => {
       const rows = page.locator('.audit-table tbody tr');
       await rows.first().waitFor();
       expect(await rows.count()).toBe(2);
-      expect(await rows.nth(0).textContent()).toContain('publish');
-      expect(await rows.nth(1).textContent()).toContain('create');
+      expect(await rows.nth(0).textContent()).toContain('Publish');
+      expect(await rows.nth(1).textContent()).toContain('Create');
       await rows.nth(0).getByText('2 fields').click();
       expect(await rows.nth(0).textContent()).toContain('Audited, edited');
 

@@ -66,6 +66,7 @@ describe.skipIf(!hasChromium())('admin polish', () => {
         {
           slug: 'posts',
           drafts: true,
+          trash: true,
           admin: { useAsTitle: 'title' },
           fields: [
             { name: 'title', type: 'text' },
@@ -463,6 +464,28 @@ describe.skipIf(!hasChromium())('admin polish', () => {
       await page.getByRole('button', { name: 'Veröffentlichen', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Veröffentlicht' }).first().waitFor();
       await expect(status.filter({ hasText: 'automatisch gespeichert' }).count()).resolves.toBe(0);
+    });
+  }, 60_000);
+
+  test('the audit log names documents by title and people by name, and a restore from trash as one', async () => {
+    const made = await t.request('POST', '/posts', { token: s.token, body: { title: 'Lighthouse' } });
+    const id = made.body.doc.id;
+    expect((await t.request('DELETE', `/posts/${id}`, { token: s.token })).status).toBe(200);
+    const back = await t.request('PATCH', `/posts/${id}?trash=true`, { token: s.token, body: { deletedAt: null } });
+    expect(back.status).toBe(200);
+    await open({}, async (page) => {
+      await page.goto(`${t.url}/admin/operations/audit?collection=posts&document=${id}`);
+      const rows = page.locator('table.audit-table tbody tr');
+      await rows.first().getByRole('link', { name: 'Lighthouse' }).waitFor();
+      const shown = await rows.evaluateAll((trs) =>
+        trs.map((tr) =>
+          [...tr.querySelectorAll('td')].slice(1, 4).map((td) => (td as HTMLElement).innerText.split('\n')[0]),
+        ),
+      );
+      expect(shown.map((r) => r[0])).toEqual(['Restore', 'Delete', 'Create']);
+      expect(shown[0]).toEqual(['Restore', 'Lighthouse', 'Ada']);
+      expect(JSON.stringify(shown)).not.toContain('ada@example.com');
+      expect(JSON.stringify(shown)).not.toContain(`#${id}`);
     });
   }, 60_000);
 });
