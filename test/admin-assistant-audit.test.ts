@@ -127,9 +127,9 @@ describe.skipIf(!hasChromium())('admin: assistants and the audit log', () => {
       await page.getByLabel('Document', { exact: true }).fill('');
       await page.getByLabel('Document', { exact: true }).dispatchEvent('change');
       await page.getByLabel('Collection', { exact: true }).selectOption('users');
-      await page.getByLabel('User', { exact: true }).selectOption({ label: ADMIN.email });
+      await page.getByLabel('User', { exact: true }).selectOption({ label: `${ADMIN.name} (${ADMIN.email})` });
       await rows.first().waitFor();
-      expect(await rows.first().textContent()).toContain(ADMIN.email);
+      expect(await rows.first().textContent()).toContain(ADMIN.name);
     },
     STEP,
   );

@@ -233,17 +233,29 @@ export default function RichTextEditor(props: EditorProps) {
       const current = kind === 'link' ? editor.getEditorState().read(readLink) : null;
       setDialog({ kind, link: current });
     });
-  const closeDialog = () => {
+  /**
+   * The dialog goes at once, not at the next render, and the text has the focus before anything else
+   * happens: a key pressed right after the answer reaches the text, never the closing dialog.
+   */
+  const leaveDialog = () => {
+    (document.activeElement?.closest('dialog[open]') as HTMLDialogElement | null)?.close();
     setDialog(null);
+    editorRef.current?.getRootElement()?.focus({ preventScroll: true });
+  };
+  const closeDialog = () => {
+    leaveDialog();
     editorRef.current?.focus();
   };
-  /** Runs `fn` in an update with the selection the dialog interrupted. */
+  /** Runs `fn` in an update with the selection the dialog interrupted (committed at once). */
   const atSaved = (fn: () => void) => {
-    editorRef.current?.update(() => {
-      if (saved.current) $setSelection(saved.current.clone());
-      fn();
-    });
-    closeDialog();
+    leaveDialog();
+    editorRef.current?.update(
+      () => {
+        if (saved.current) $setSelection(saved.current.clone());
+        fn();
+      },
+      { discrete: true },
+    );
   };
   const applyLink = (choice: LinkChoice) =>
     atSaved(() => {
