@@ -6,6 +6,7 @@
  */
 import {
   $createParagraphNode,
+  $getNearestNodeFromDOMNode,
   $getRoot,
   $getSelection,
   $isDecoratorNode,
@@ -29,6 +30,25 @@ const isBlock = (node: LexicalNode | null | undefined) => $isDecoratorNode(node)
 function $onlyBlocksFrom(index: number): boolean {
   const rest = $getRoot().getChildren().slice(index);
   return rest.length > 0 && rest.every(isBlock);
+}
+
+/**
+ * Whether the browser's caret is at the end of a top-level element with only blocks after it. Read from
+ * the page, not the editor's state: a key right after End or a click arrives before the editor has heard of
+ * the caret's move.
+ */
+function $caretAtEndBeforeBlocks(root: HTMLElement | null): boolean {
+  const dom = window.getSelection();
+  if (!root || !dom || !dom.isCollapsed || !dom.focusNode || !root.contains(dom.focusNode)) return false;
+  let top: Node | null = dom.focusNode;
+  while (top && top.parentNode !== root) top = top.parentNode;
+  if (!top) return false;
+  const rest = document.createRange();
+  rest.setStart(dom.focusNode, dom.focusOffset);
+  rest.setEnd(top, top.childNodes.length);
+  if (rest.toString() !== '') return false;
+  const node = $getNearestNodeFromDOMNode(top);
+  return node !== null && $isRootNode(node.getParent()) && $onlyBlocksFrom(node.getIndexWithinParent() + 1);
 }
 
 /** Whether the selection is at the end of what can be typed in, with only blocks after it. */
@@ -69,7 +89,7 @@ function $appendParagraph(): void {
 
 export function registerTrailingParagraph(editor: LexicalEditor): () => void {
   const onArrow = (event: KeyboardEvent | null) => {
-    if (event?.shiftKey || !$beforeTrailingBlocks()) return false;
+    if (event?.shiftKey || !($beforeTrailingBlocks() || $caretAtEndBeforeBlocks(editor.getRootElement()))) return false;
     event?.preventDefault();
     $appendParagraph();
     return true;
