@@ -28,6 +28,7 @@ const ONCE = [
   'test/commit-subjects.test.ts',
   'test/webhook-units.test.ts',
   'test/multipart.test.ts',
+  'test/compressed-json.test.ts',
   'test/store.test.ts',
   'test/typed-consumer.test.ts',
   'test/system-schemas.test.ts',

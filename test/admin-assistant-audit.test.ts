@@ -113,8 +113,8 @@ describe.skipIf(!hasChromium())('admin: assistants and the audit log', () => {
       const rows = page.locator('.audit-table tbody tr');
       await rows.first().waitFor();
       expect(await rows.count()).toBe(2);
-      expect(await rows.nth(0).textContent()).toContain('publish');
-      expect(await rows.nth(1).textContent()).toContain('create');
+      expect(await rows.nth(0).textContent()).toContain('Publish');
+      expect(await rows.nth(1).textContent()).toContain('Create');
       await rows.nth(0).getByText('2 fields').click();
       expect(await rows.nth(0).textContent()).toContain('Audited, edited');
 
@@ -127,9 +127,9 @@ describe.skipIf(!hasChromium())('admin: assistants and the audit log', () => {
       await page.getByLabel('Document', { exact: true }).fill('');
       await page.getByLabel('Document', { exact: true }).dispatchEvent('change');
       await page.getByLabel('Collection', { exact: true }).selectOption('users');
-      await page.getByLabel('User', { exact: true }).selectOption({ label: ADMIN.email });
+      await page.getByLabel('User', { exact: true }).selectOption({ label: `${ADMIN.name} (${ADMIN.email})` });
       await rows.first().waitFor();
-      expect(await rows.first().textContent()).toContain(ADMIN.email);
+      expect(await rows.first().textContent()).toContain(ADMIN.name);
     },
     STEP,
   );

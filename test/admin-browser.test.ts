@@ -115,13 +115,18 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
   });
 
   test(
-    'with no users, the first-admin form creates an admin and lands on the dashboard',
+    'with no users, the first-admin form asks for the password twice, creates an admin and lands on the dashboard',
     async () => {
       await page.goto(admin());
       await page.getByRole('heading', { name: 'Create the first admin' }).waitFor();
       await page.getByLabel('Name').fill(ADMIN.name);
       await page.getByLabel('Email').fill(ADMIN.email);
-      await page.getByLabel('Password').fill(ADMIN.password);
+      await page.locator('input[name="password"]').fill(ADMIN.password);
+      await page.getByLabel('Confirm password').fill(`${ADMIN.password}x`);
+      await page.getByRole('button', { name: 'Create admin' }).click();
+      await page.getByRole('alert').filter({ hasText: 'The passwords do not match.' }).waitFor();
+      expect((await t.request('GET', '/users/init')).body.initialized).toBe(false);
+      await page.getByLabel('Confirm password').fill(ADMIN.password);
       await page.getByRole('button', { name: 'Create admin' }).click();
       await page.getByRole('heading', { name: `Welcome, ${ADMIN.name}` }).waitFor();
       expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Posts' }).count()).toBe(1);

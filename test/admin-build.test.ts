@@ -22,7 +22,9 @@ import { startTestServer, type TestServer } from './harness.ts';
 const BUDGET_GZIP_BYTES = 50_000;
 const ALL_GZIP_BYTES = 140_000;
 /** The rich text editor (Lexical) is its own chunk, fetched only when a rich text field is on screen. */
-const EDITOR_GZIP_BYTES = 140_000;
+// 145 kB (+5 kB) since the editor has a floating toolbar on selections, a "/" menu, its own drawn icons and a
+// line after trailing blocks (≈2.5 kB gzipped together, the chunk at ≈141 kB).
+const EDITOR_GZIP_BYTES = 145_000;
 const isEditor = (path: string) => path.startsWith('assets/editor-');
 
 describe('admin bundle', () => {

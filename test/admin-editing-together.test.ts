@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
     STEP,
   );
 
-  test('locks: another editor sees who is editing, takes over, and the first save is refused with the text kept', async () => {
+  test('locks: another editor sees who is editing, takes over, the first learns it at once and a save is refused with the text kept', async () => {
     await page.goto(admin(`/collections/categories/${newsId}`));
     await page.getByRole('heading', { name: 'News' }).waitFor();
     await page.waitForLoadState('networkidle');
@@ -168,6 +168,8 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
       await p2.getByRole('dialog').getByRole('button', { name: 'Take over' }).click();
       await p2.getByRole('status').filter({ hasText: 'You are editing now' }).waitFor();
       expect(await p2.locator('#field-name').isDisabled()).toBe(false);
+      // The first editor is told at once (within a few seconds), before trying to save.
+      await page.getByRole('alert').filter({ hasText: 'Lin Editor took over' }).waitFor({ timeout: 10_000 });
 
       await page.locator('#field-name').fill('News, edited by Grace');
       await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -155,9 +155,9 @@ describe.skipIf(!hasChromium())('admin languages', () => {
       await page.getByRole('heading', { name: 'Webhook-Zustellungen' }).waitFor();
       expect(await page.locator('main select option').allTextContents()).toEqual([
         'Alle',
-        'wartend',
-        'wird gesendet',
-        'fehlgeschlagen',
+        'Wartend',
+        'Wird gesendet',
+        'Fehlgeschlagen',
       ]);
       await page.goto(admin('/operations/backups'));
       await page.getByRole('heading', { name: 'Sicherungen' }).waitFor();

@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium())('admin: trash, framing and folders', () => {
 
         const replacement = path.join(dir, `replacement-${width}.png`);
         fs.writeFileSync(replacement, await png(120, 90, '#22aa44'));
-        await page.locator('.frame-replace input[type=file]').setInputFiles(replacement);
+        await page.locator('.frame-editor input[type=file]').setInputFiles(replacement);
         await page.getByRole('status').filter({ hasText: 'File replaced' }).waitFor();
         const replaced = await read(`/media/${doc.id}`);
         expect(replaced).toMatchObject({ width: 120, height: 90, originalName: `replacement-${width}.png` });

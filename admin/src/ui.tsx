@@ -242,7 +242,8 @@ const PATHS: Record<string, string> = {
     'M8 10a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4',
 };
 
-export function Icon(props: { name: keyof typeof PATHS | string; size?: number }) {
+/** One of the icons above by `name`, or a path of the same 16 px grid given as `d` (the editor's own icons). */
+export function Icon(props: { name: keyof typeof PATHS | string; d?: string; size?: number }) {
   const s = props.size ?? 16;
   return (
     <svg
@@ -257,7 +258,7 @@ export function Icon(props: { name: keyof typeof PATHS | string; size?: number }
       stroke-linejoin="round"
       aria-hidden="true"
     >
-      <path d={PATHS[props.name] ?? ''} />
+      <path d={props.d ?? PATHS[props.name] ?? ''} />
     </svg>
   );
 }

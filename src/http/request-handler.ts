@@ -1,6 +1,7 @@
 /**
  * Every request's way through the app, whatever carries it: the peer's address is noted, the idle timer
- * is lifted while the server works (http/long-requests.ts), and the answer is logged and counted.
+ * is lifted while the server works (http/long-requests.ts), the answer is compressed when it is JSON the
+ * client may take compressed (http/compress-json.ts), and it is logged and counted.
  * `server.ts` hands it what Bun.serve receives; a caller without a socket (the scenario tests run
  * in-process) hands it a connection of its own.
  */
@@ -11,6 +12,7 @@ import { createApp } from './app.ts';
 import { rememberPeerAddress } from './client-ip.ts';
 import { drainUnreadBody } from './drain-body.ts';
 import { withoutIdleCut } from './long-requests.ts';
+import { compressJSON } from './compress-json.ts';
 import { observeRequest, type LogFormat } from './observe-request.ts';
 
 /** What the handler asks of the connection a request came on: who is at the other end, and its idle timer. */
@@ -35,7 +37,9 @@ export function createRequestHandler(cms: CMS, options: { logFormat: LogFormat; 
       request,
       read ? () => connection.requestIP(request)?.address : connection.requestIP(request)?.address,
     );
-    const response = await withoutIdleCut(connection, request, options.idleTimeout, () => app.handle(request));
+    const response = await withoutIdleCut(connection, request, options.idleTimeout, async () =>
+      compressJSON(request, await app.handle(request)),
+    );
     observeRequest(cms, request, response.status, performance.now() - started, options.logFormat);
     // A body left unread would make the close a reset that can destroy this answer (drain-body.ts).
     await drainUnreadBody(request);

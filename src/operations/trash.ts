@@ -38,14 +38,17 @@ export async function moveToTrash(
   return stampDeleted(ctx, collection, id, existing, now, 'delete');
 }
 
-/** Clears `deletedAt`; announced as a create (the document is back for every reader). */
+/**
+ * Clears `deletedAt`; announced as a create (the document is back for every reader), and kept in the audit
+ * log as the restore it is.
+ */
 export async function restoreFromTrash(
   ctx: OperationContext,
   collection: SanitizedCollection,
   id: number,
   existing: Doc,
 ): Promise<Doc> {
-  return stampDeleted(ctx, collection, id, existing, null, 'create');
+  return stampDeleted({ ...ctx, auditAction: 'restore' }, collection, id, existing, null, 'create');
 }
 
 async function stampDeleted(

@@ -1,13 +1,16 @@
 /**
  * Editing together: the editor takes the document's lock when it opens, renews it while open, and
  * releases it on leaving. When someone else holds it the form is read-only and names them; taking over
- * asks first. An editor whose lock was taken over learns it from the next heartbeat or from the 409 of
- * their save (their typing stays in the unsaved-edits store). docs/admin.md, "Editing together".
+ * asks first. An editor whose lock was taken over learns it within seconds: a held lock is looked at every
+ * few seconds (a cheap read, also when the tab comes back into view), besides the heartbeat and the 409 of
+ * a save (their typing stays in the unsaved-edits store). docs/admin.md, "Editing together".
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, currentCsrf, locks, runtime, type DocumentOwner, type LockInfo } from '../api.ts';
 
 const HEARTBEAT_MS = 60_000;
+/** How often a held lock is checked for a takeover. */
+const WATCH_MS = 4_000;
 
 export type LockState =
   | { status: 'none' } // no lock yet, or the server offers none (a new document, an older server)
@@ -85,11 +88,24 @@ export function useDocumentLock(owner: DocumentOwner | null, me: string | number
         return s;
       });
     }, HEARTBEAT_MS);
+    /** A held lock that the server no longer counts as ours was taken over: say so now, not at the next save. */
+    const watch = async () => {
+      if (!token.current || document.visibilityState === 'hidden') return;
+      const r = await locks.read(owner, token.current).catch(() => null);
+      if (!alive() || !r?.lock || r.lock.mine) return;
+      const holder = r.lock.user;
+      setState((s) => (s.status === 'mine' ? { status: 'lost', holder } : s));
+    };
+    const watching = setInterval(() => void watch(), WATCH_MS);
+    const onVisible = () => void watch();
+    document.addEventListener('visibilitychange', onVisible);
     const exit = () => token.current && releaseOnExit(owner, token.current);
     addEventListener('pagehide', exit);
     return () => {
       live = false;
       clearInterval(beat);
+      clearInterval(watching);
+      document.removeEventListener('visibilitychange', onVisible);
       removeEventListener('pagehide', exit);
       if (token.current) releaseOnExit(owner, token.current);
       token.current = null;

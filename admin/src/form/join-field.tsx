@@ -124,7 +124,7 @@ export function JoinField(props: { field: Field; path: string }) {
               class="ghost small"
               onClick={() => setLimit(limit + (props.field.defaultLimit ?? 10))}
             >
-              Show more ({result.totalDocs - result.docs.length} left)
+              {t('fields.showMoreLeft', { n: result.totalDocs - result.docs.length })}
             </button>
           )}
         </>

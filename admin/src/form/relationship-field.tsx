@@ -156,6 +156,8 @@ export function Combobox(props: {
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<Doc[]>([]);
   const [result, setResult] = useState<ListResult | null>(null);
+  /** The search the shown documents answer (they lag the typing by the pause before asking). */
+  const [answered, setAnswered] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [active, setActive] = useState(-1);
   const [error, setError] = useState<string | null>(null);
@@ -180,6 +182,7 @@ export function Combobox(props: {
           .then((r) => {
             if (!live) return;
             setResult(r);
+            setAnswered(q);
             setItems((prev) => (page === 1 ? r.docs : [...prev, ...r.docs]));
             setError(null);
           })
@@ -234,9 +237,10 @@ export function Combobox(props: {
             setActive((i) => Math.max(0, i - 1));
           } else if (e.key === 'Enter') {
             // Enter belongs to the search, never to the form around it: it picks the highlighted
-            // document, or only opens the list.
+            // document, or the only one that matches what is typed, or only opens the list.
             e.preventDefault();
             if (open && shown[active]) choose(shown[active]!);
+            else if (open && q.trim() && answered === q && shown.length === 1) choose(shown[0]!);
             else setOpen(true);
           } else if (e.key === 'Escape' && open) {
             e.preventDefault();
@@ -282,7 +286,7 @@ export function Combobox(props: {
           {result?.hasNextPage && (
             <li class="combo-note">
               <button type="button" class="ghost small" onMouseDown={(e) => (e.preventDefault(), setPage(page + 1))}>
-                More ({result.totalDocs - items.length} left)
+                {t('fields.moreLeft', { n: result.totalDocs - items.length })}
               </button>
             </li>
           )}

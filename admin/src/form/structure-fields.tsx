@@ -5,7 +5,7 @@ import { Icon } from '../ui.tsx';
 import { FieldList, LabelText } from './fields.tsx';
 import { inputId, useForm, type FieldProps } from './form-context.ts';
 import { newRow } from './values.ts';
-import { t } from '../i18n/i18n.ts';
+import { t, tn } from '../i18n/i18n.ts';
 
 export function GroupField(props: FieldProps<Doc>) {
   const form = useForm();
@@ -88,9 +88,7 @@ export function ArrayField(props: FieldProps<Doc[]>) {
         <span class="field-label" id={`${inputId(path)}-label`}>
           <LabelText field={field} />
         </span>
-        <span class="muted small">
-          {rows.length} {rows.length === 1 ? 'row' : 'rows'}
-        </span>
+        <span class="muted small">{tn('fields.rows', rows.length)}</span>
       </div>
       {error && <p class="field-error">{error}</p>}
       <ol class="rows" ref={listRef}>

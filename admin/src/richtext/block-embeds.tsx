@@ -20,7 +20,7 @@ import { blockLabel, blockRowTitle } from '../form/blocks-field.tsx';
 import { FieldList } from '../form/fields.tsx';
 import { errorCountText, errorsUnder, pathWriter, useForm } from '../form/form-context.ts';
 import { newRow } from '../form/values.ts';
-import { Modal } from '../ui.tsx';
+import { Icon, Modal, toast } from '../ui.tsx';
 import type { EmbedData } from './embed-nodes.ts';
 import { t } from '../i18n/i18n.ts';
 
@@ -138,7 +138,17 @@ function BlockEmbedView(props: {
       ),
     [editor, embed.key, embed.path],
   );
-  const remove = () => editor.update(() => $getNodeByKey(embed.key)?.remove());
+  /** Removing is one step of the editor's history: the focus goes back to the text, where Ctrl+Z undoes it. */
+  const remove = () => {
+    editor.update(() => {
+      const node = $getNodeByKey(embed.key);
+      if (!node) return;
+      node.selectPrevious();
+      node.remove();
+    });
+    editor.getRootElement()?.focus({ preventScroll: true });
+    toast(t('rt.blockRemoved'), 'info');
+  };
   const fieldsForm = block ? (
     <FieldList fields={block.fields} value={row} path={`${embed.path}.fields`} writer={writer} />
   ) : (
@@ -212,7 +222,7 @@ function BlockEmbedView(props: {
           disabled={form.disabled}
           onClick={remove}
         >
-          ✕
+          <Icon name="x" />
         </button>
       </div>
       {nodeError && <p class="field-error">{nodeError}</p>}

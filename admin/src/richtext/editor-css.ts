@@ -22,5 +22,11 @@ export const EDITOR_CSS = `
 .rt-chip{display:inline-flex;gap:.35em;align-items:baseline;padding:0 .4em;border:1px solid var(--border,#ccc);border-radius:999px;background:none;font:inherit;font-size:.9em;cursor:pointer}
 .rt-dialog,.rt-doc-chooser{display:grid;gap:.4rem}
 .rt-dialog fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+.rt-button .icon{display:block;margin:auto}
+.rt-floating{position:fixed;z-index:20;transform:translate(-50%,calc(-100% - 6px))}
+.rt-floating .rt-toolbar{border:1px solid var(--border,#ccc);border-radius:6px;background:var(--panel,#fff);box-shadow:0 4px 14px rgba(0,0,0,.18);position:static;flex-wrap:nowrap}
+.rt-slash-menu{position:fixed;z-index:20;margin:0;padding:4px;list-style:none;min-width:12rem;max-height:16rem;overflow:auto;border:1px solid var(--border,#ccc);border-radius:6px;background:var(--panel,#fff);box-shadow:0 4px 14px rgba(0,0,0,.18)}
+.rt-slash-menu li{padding:.3rem .6rem;border-radius:4px;cursor:pointer}
+.rt-slash-menu li[aria-selected=true]{background:var(--accent-soft,#dbeafe)}
 @media (max-width:480px){.rt-button{min-width:40px;min-height:40px}}
 `;

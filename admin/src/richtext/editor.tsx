@@ -67,6 +67,13 @@ import type { Block } from '../api.ts';
 import { $collectBlockEmbeds, BlockEmbeds, newBlockData, type BlockEmbed } from './block-embeds.tsx';
 import { same } from '../form/values.ts';
 import { t } from '../i18n/i18n.ts';
+import { Toolbar, type RtIcon, type ToolButton } from './toolbar.tsx';
+import { registerInternalLinks } from './internal-links.ts';
+import { registerTrailingParagraph } from './trailing-paragraph.ts';
+import { FloatingToolbar } from './floating-toolbar.tsx';
+import { SlashMenu, type SlashItem } from './slash-menu.tsx';
+import { blockLabel } from '../form/blocks-field.tsx';
+import { useApp } from '../app-context.ts';
 
 type Value = Record<string, unknown> | string | null;
 export type EditorProps = {
@@ -83,12 +90,12 @@ export type EditorProps = {
 };
 
 const TRANSFORMERS = [CHECK_LIST, ...ELEMENT_TRANSFORMERS, ...TEXT_FORMAT_TRANSFORMERS, ...TEXT_MATCH_TRANSFORMERS];
-const formatButtons = (): [TextFormatType, string, string][] => [
-  ['bold', 'B', t('rt.bold')],
-  ['italic', 'I', t('rt.italic')],
-  ['underline', 'U', t('rt.underline')],
-  ['strikethrough', 'S', t('rt.strikethrough')],
-  ['code', '</>', t('rt.code')],
+const formatButtons = (): [TextFormatType & RtIcon, string][] => [
+  ['bold', t('rt.bold')],
+  ['italic', t('rt.italic')],
+  ['underline', t('rt.underline')],
+  ['strikethrough', t('rt.strikethrough')],
+  ['code', t('rt.code')],
 ];
 
 type Dialog = { kind: 'link' | 'upload' | 'relationship' | 'block' | 'inlineBlock'; link: LinkChoice | null };
@@ -115,6 +122,7 @@ export default function RichTextEditor(props: EditorProps) {
   pathRef.current = props.path;
   /** What the editor was given, what it showed of it, and what it last handed back. */
   const sync = useRef<Sync>({ given: null, loaded: null, emitted: null });
+  const { config } = useApp();
   const on = (feature: string) => !props.features || props.features.includes(feature);
 
   useEffect(() => {
@@ -157,6 +165,8 @@ export default function RichTextEditor(props: EditorProps) {
       registerMarkdownShortcuts(editor, TRANSFORMERS),
       editor.registerNodeTransform(LinkNode, dropUnsafeLink),
       editor.registerNodeTransform(AutoLinkNode, dropUnsafeLink),
+      registerInternalLinks(editor, config),
+      registerTrailingParagraph(editor),
       editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
         editorState.read(() => setActive((a) => ({ ...a, ...readActive() })));
         readEmbeds();
@@ -245,17 +255,29 @@ export default function RichTextEditor(props: EditorProps) {
       const current = kind === 'link' ? editor.getEditorState().read(readLink) : null;
       setDialog({ kind, link: current });
     });
-  const closeDialog = () => {
+  /**
+   * The dialog goes at once, not at the next render, and the text has the focus before anything else
+   * happens: a key pressed right after the answer reaches the text, never the closing dialog.
+   */
+  const leaveDialog = () => {
+    (document.activeElement?.closest('dialog[open]') as HTMLDialogElement | null)?.close();
     setDialog(null);
+    editorRef.current?.getRootElement()?.focus({ preventScroll: true });
+  };
+  const closeDialog = () => {
+    leaveDialog();
     editorRef.current?.focus();
   };
-  /** Runs `fn` in an update with the selection the dialog interrupted. */
+  /** Runs `fn` in an update with the selection the dialog interrupted (committed at once). */
   const atSaved = (fn: () => void) => {
-    editorRef.current?.update(() => {
-      if (saved.current) $setSelection(saved.current.clone());
-      fn();
-    });
-    closeDialog();
+    leaveDialog();
+    editorRef.current?.update(
+      () => {
+        if (saved.current) $setSelection(saved.current.clone());
+        fn();
+      },
+      { discrete: true },
+    );
   };
   const applyLink = (choice: LinkChoice) =>
     atSaved(() => {
@@ -265,6 +287,14 @@ export default function RichTextEditor(props: EditorProps) {
         $insertNodes([$createLinkNode(choice.url, attributes).append($createTextNode(choice.label))]);
       } else {
         $toggleLink({ url: choice.url, ...attributes });
+      }
+      // The caret goes after the link: left on the linked text, the next key would replace it.
+      const after = $getSelection();
+      if ($isRangeSelection(after) && !after.isCollapsed()) {
+        const end = after.isBackward() ? after.anchor : after.focus;
+        const [key, offset, type] = [end.key, end.offset, end.type];
+        after.anchor.set(key, offset, type);
+        after.focus.set(key, offset, type);
       }
     });
   const insertEmbed = (data: Record<string, unknown> & { type: string }) =>
@@ -276,61 +306,81 @@ export default function RichTextEditor(props: EditorProps) {
       setFocusKey(node.getKey());
     });
 
-  const button = (label: string, text: string, pressed: boolean | null, onClick: () => void, disabled = false) => (
-    <button
-      type="button"
-      class="rt-button"
-      aria-label={label}
-      title={label}
-      aria-pressed={pressed === null ? undefined : pressed}
-      disabled={disabled || props.readOnly}
-      onMouseDown={(e) => e.preventDefault()}
-      onClick={onClick}
-    >
-      {text}
-    </button>
+  const disabled = Boolean(props.readOnly);
+  const tool = (
+    label: string,
+    icon: RtIcon,
+    pressed: boolean | null,
+    onClick: () => void,
+    off = false,
+  ): ToolButton => ({
+    label,
+    icon,
+    pressed,
+    onClick,
+    disabled: off || disabled,
+  });
+  const formatTool = ([format, label]: [TextFormatType & RtIcon, string]) =>
+    tool(
+      label,
+      format,
+      active.formats.has(format),
+      run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format)),
+    );
+  const hasBlocks = on('blocks') && blocks.length > 0;
+  const toolList: (ToolButton | false)[] = [
+    ...(on('heading')
+      ? (['h1', 'h2', 'h3'] as const).map((tag) =>
+          tool(t('rt.heading', { n: tag.slice(1) }), tag, active.block === tag, blockType(tag)),
+        )
+      : []),
+    ...formatButtons()
+      .filter(([format]) => on(format))
+      .map(formatTool),
+    on('list') && tool(t('rt.bulleted'), 'bullet', active.block === 'bullet', list('bullet')),
+    on('list') && tool(t('rt.numbered'), 'number', active.block === 'number', list('number')),
+    on('checklist') && tool(t('rt.checklist'), 'check', active.block === 'check', list('check')),
+    on('quote') && tool(t('rt.quote'), 'quote', active.block === 'quote', blockType('quote')),
+    on('link') && tool(t('rt.link'), 'link', active.link, openDialog('link')),
+    on('upload') && tool(t('rt.insertImage'), 'image', null, openDialog('upload')),
+    on('relationship') && tool(t('rt.insertDocument'), 'document', null, openDialog('relationship')),
+    hasBlocks && tool(t('rt.insertBlock'), 'block', null, openDialog('block')),
+    hasBlocks && tool(t('rt.insertInlineBlock'), 'inlineBlock', null, openDialog('inlineBlock')),
+    tool(
+      t('rt.undo'),
+      'undo',
+      null,
+      run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)),
+      !active.canUndo,
+    ),
+    tool(
+      t('rt.redo'),
+      'redo',
+      null,
+      run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)),
+      !active.canRedo,
+    ),
+  ];
+  const tools = toolList.filter((b): b is ToolButton => b !== false);
+  const selectionTools = tools.filter((b) =>
+    (['bold', 'italic', 'underline', 'code', 'link'] as RtIcon[]).includes(b.icon),
   );
+  /** Runs `fn` at the caret, as a dialog's answer would (the "/" menu's insertions). */
+  const atCaret = (fn: () => void) =>
+    run((editor) => {
+      saved.current = editor.getEditorState().read(() => $getSelection()?.clone() ?? null);
+      fn();
+    });
+  const slashItems: SlashItem[] = [
+    { label: t('rt.paragraph'), run: blockType('paragraph') },
+    ...tools
+      .filter((b) => ['h1', 'h2', 'h3', 'bullet', 'number', 'check', 'quote', 'image', 'document'].includes(b.icon))
+      .map((b) => ({ label: b.label, run: b.onClick })),
+    ...(hasBlocks ? blocks.map((b) => ({ label: blockLabel(b), run: atCaret(() => insertBlock(b, false)) })) : []),
+  ];
   return (
     <div class="rt-editor">
-      <div class="rt-toolbar" role="toolbar" aria-label={`${props.label}: formatting`}>
-        {on('heading') &&
-          (['h1', 'h2', 'h3'] as const).map((tag) =>
-            button(t('rt.heading', { n: tag.slice(1) }), tag.toUpperCase(), active.block === tag, blockType(tag)),
-          )}
-        {formatButtons()
-          .filter(([format]) => on(format))
-          .map(([format, text, label]) =>
-            button(
-              label,
-              text,
-              active.formats.has(format),
-              run((editor) => editor.dispatchCommand(FORMAT_TEXT_COMMAND, format)),
-            ),
-          )}
-        {on('list') && button(t('rt.bulleted'), '•', active.block === 'bullet', list('bullet'))}
-        {on('list') && button(t('rt.numbered'), '1.', active.block === 'number', list('number'))}
-        {on('checklist') && button(t('rt.checklist'), '☑', active.block === 'check', list('check'))}
-        {on('quote') && button(t('rt.quote'), '❝', active.block === 'quote', blockType('quote'))}
-        {on('link') && button(t('rt.link'), '🔗', active.link, openDialog('link'))}
-        {on('upload') && button(t('rt.insertImage'), '🖼', null, openDialog('upload'))}
-        {on('relationship') && button(t('rt.insertDocument'), '⧉', null, openDialog('relationship'))}
-        {on('blocks') && blocks.length > 0 && button(t('rt.insertBlock'), '▦', null, openDialog('block'))}
-        {on('blocks') && blocks.length > 0 && button(t('rt.insertInlineBlock'), '▭', null, openDialog('inlineBlock'))}
-        {button(
-          t('rt.undo'),
-          '↶',
-          null,
-          run((editor) => editor.dispatchCommand(UNDO_COMMAND, undefined)),
-          !active.canUndo,
-        )}
-        {button(
-          t('rt.redo'),
-          '↷',
-          null,
-          run((editor) => editor.dispatchCommand(REDO_COMMAND, undefined)),
-          !active.canRedo,
-        )}
-      </div>
+      <Toolbar label={t('rt.toolbar', { label: props.label })} buttons={tools} />
       <div
         ref={host}
         id={props.id}
@@ -340,6 +390,16 @@ export default function RichTextEditor(props: EditorProps) {
         aria-multiline="true"
         aria-label={props.label}
       />
+      {editorRef.current && !props.readOnly && (
+        <>
+          <FloatingToolbar
+            editor={editorRef.current}
+            label={t('rt.selectionToolbar', { label: props.label })}
+            buttons={selectionTools}
+          />
+          <SlashMenu editor={editorRef.current} id={`${props.id}-slash`} items={slashItems} />
+        </>
+      )}
       {dialog?.kind === 'link' && (
         <LinkDialog
           initial={dialog.link}

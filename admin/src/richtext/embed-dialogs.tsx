@@ -17,6 +17,15 @@ export type LinkChoice = { url: string; newTab: boolean; label: string };
 
 const INTERNAL = /^cms-doc:([a-z][\w-]*)\/(\d+)$/i;
 
+/**
+ * What text can link to or embed: the content collections first, then media; never accounts, API keys or
+ * folders, which have no page of their own.
+ */
+export function contentCollections(all: CollectionConfig[]): CollectionConfig[] {
+  const own = all.filter((c) => !c.builtIn);
+  return [...own, ...all.filter((c) => c.builtIn === 'media')];
+}
+
 /** A collection chooser and a search over its documents; `id` prefixes the controls' ids. */
 function DocumentChooser(props: {
   id: string;
@@ -24,13 +33,14 @@ function DocumentChooser(props: {
   onChoose: (choice: { slug: string; doc: Doc }) => void;
 }) {
   const { config, locale } = useApp();
-  const [slug, setSlug] = useState(props.chosen?.slug ?? config.collections[0]?.slug ?? '');
+  const collections = contentCollections(config.collections);
+  const [slug, setSlug] = useState(props.chosen?.slug ?? collections[0]?.slug ?? '');
   const target = findCollection(config, slug);
   return (
     <div class="rt-doc-chooser">
       <label for={`${props.id}-collection`}>{t('rt.collection')}</label>
       <select id={`${props.id}-collection`} value={slug} onChange={(e) => setSlug(e.currentTarget.value)}>
-        {config.collections.map((c: CollectionConfig) => (
+        {collections.map((c: CollectionConfig) => (
           <option key={c.slug} value={c.slug}>
             {pluralLabel(c)}
           </option>
@@ -50,8 +60,9 @@ function DocumentChooser(props: {
       )}
       {props.chosen && (
         <p class="muted small" role="status">
-          Chosen: {docLabel(findCollection(config, props.chosen.slug), props.chosen.doc)} ({props.chosen.slug} #
-          {String(props.chosen.doc.id)})
+          {t('rt.chosen', {
+            label: `${docLabel(findCollection(config, props.chosen.slug), props.chosen.doc)} (${props.chosen.slug} #${String(props.chosen.doc.id)})`,
+          })}
         </p>
       )}
     </div>

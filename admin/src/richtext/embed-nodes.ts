@@ -20,23 +20,25 @@ function describe(data: Data): string {
 const isBlock = (type: string) => type === 'block' || type === 'inlineBlock';
 const idOf = (value: unknown) => (typeof value === 'object' && value ? (value as { id?: unknown }).id : value);
 
-/** Puts the media document's thumbnail in front of the label (fetched when the value is only an id). */
+/**
+ * Puts the media document's thumbnail in front of the label (fetched when the value is only an id), and
+ * names the image by its alt text, else its file name.
+ */
 async function showThumbnail(element: HTMLElement, data: Data): Promise<void> {
   const value = data.value;
   const doc =
     typeof value === 'object' && value
       ? (value as Doc)
       : await docs.get(String(data.relationTo ?? 'media'), value as number).catch(() => null);
+  if (!doc) return;
+  const own = (data.fields as { alt?: unknown } | null)?.alt;
+  const name = String((typeof own === 'string' && own) || doc.alt || doc.originalName || doc.filename || '');
+  if (name) element.replaceChildren(document.createTextNode(t('rt.imageNamed', { name })));
   const url = thumbnailURL(doc);
   if (!url) return;
   const img = document.createElement('img');
   img.src = url;
-  img.alt =
-    typeof (data.fields as { alt?: unknown } | null)?.alt === 'string'
-      ? String((data.fields as { alt: string }).alt)
-      : typeof doc?.alt === 'string'
-        ? doc.alt
-        : '';
+  img.alt = name;
   element.prepend(img);
 }
 

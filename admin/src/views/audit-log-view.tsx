@@ -1,13 +1,14 @@
 /**
  * Admins: every write, newest first (docs/audit-log.md), filtered by user, collection or global, document
  * and action; each entry shows who, how (REST, GraphQL, MCP, …), from where, and the fields it changed.
- * A document's versions panel links here with its collection and id filled in.
+ * A document's versions panel links here with its collection and id filled in. Documents are named by
+ * their titles and people by their names (read once per page).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { docs, type ListResult } from '../api.ts';
 import { ops, type AuditEntry, type AuditFilter } from '../ops-api.ts';
-import { useApp } from '../app-context.ts';
-import { exactTime, formatDate, globalLabel, message, pluralLabel } from '../format.ts';
+import { findCollection, useApp } from '../app-context.ts';
+import { docLabel, exactTime, formatDate, globalLabel, message, pluralLabel, singularLabel } from '../format.ts';
 import { Link, updateQuery, type Location } from '../router.tsx';
 import { ErrorBox, Pager, Spinner } from '../ui.tsx';
 import { t } from '../i18n/i18n.ts';
@@ -80,7 +81,9 @@ export default function AuditLogView(props: { location: Location }) {
   const page = Math.max(1, Number(q.get('page')) || 1);
   const setQuery = (changes: Record<string, string | null>) => updateQuery(q, { ...changes, page: null });
   const [list, setList] = useState<ListResult<AuditEntry> | null>(null);
-  const [users, setUsers] = useState<{ id: number; email: string }[]>([]);
+  const [users, setUsers] = useState<{ id: number; email: string; name?: string | null }[]>([]);
+  /** `<collection>/<id>` → the document's title, for the entries on this page. */
+  const [titles, setTitles] = useState<Map<string, string>>(new Map());
   const [error, setError] = useState<string | null>(null);
   const key = JSON.stringify([filter, page]);
 
@@ -89,7 +92,11 @@ export default function AuditLogView(props: { location: Location }) {
     setError(null);
     ops
       .auditLog(page, filter)
-      .then((r) => live && setList(r))
+      .then((r) => {
+        if (!live) return;
+        setList(r);
+        void readTitles(r.docs).then((m) => live && setTitles(m));
+      })
       .catch((e) => live && setError(message(e)));
     return () => {
       live = false;
@@ -98,19 +105,50 @@ export default function AuditLogView(props: { location: Location }) {
   useEffect(() => {
     docs
       .list('users', { limit: 100, sort: 'email' })
-      .then((r) => setUsers(r.docs as { id: number; email: string }[]))
+      .then((r) => setUsers(r.docs as { id: number; email: string; name?: string | null }[]))
       .catch(() => {});
   }, []);
-  const emailOf = (id: number | null) =>
-    id === null ? t('audit.nobody') : (users.find((u) => u.id === id)?.email ?? t('audit.userN', { id }));
+  /** Reads the titles of this page's documents: one list request per collection. */
+  const readTitles = async (entries: AuditEntry[]): Promise<Map<string, string>> => {
+    const ids = new Map<string, Set<number>>();
+    for (const e of entries)
+      if (e.collection && e.document !== null && findCollection(config, e.collection))
+        ids.set(e.collection, (ids.get(e.collection) ?? new Set()).add(e.document));
+    const out = new Map<string, string>();
+    await Promise.all(
+      [...ids].map(([slug, set]) =>
+        docs
+          .list(slug, { where: { id: { in: [...set].join(',') } }, limit: set.size, depth: 0 })
+          .then((r) => {
+            for (const d of r.docs) out.set(`${slug}/${String(d.id)}`, docLabel(findCollection(config, slug), d));
+          })
+          .catch(() => {}),
+      ),
+    );
+    return out;
+  };
+  const nameOf = (id: number | null) => {
+    if (id === null) return t('audit.nobody');
+    const user = users.find((u) => u.id === id);
+    return user ? user.name || user.email : t('audit.userN', { id });
+  };
   const subject = (e: AuditEntry) => {
-    if (e.global) return <Link to={`/globals/${e.global}`}>{e.global}</Link>;
-    if (e.collection && e.document !== null && e.action !== 'delete')
-      return <Link to={`/collections/${e.collection}/${e.document}`}>{`${e.collection} #${e.document}`}</Link>;
+    if (e.global) {
+      const g = config.globals.find((x) => x.slug === e.global);
+      return <Link to={`/globals/${e.global}`}>{g ? globalLabel(g) : e.global}</Link>;
+    }
+    const c = findCollection(config, e.collection ?? undefined);
+    const title = e.document !== null ? titles.get(`${e.collection}/${e.document}`) : undefined;
+    const kind = c ? singularLabel(c) : (e.collection ?? '');
+    const name = title ?? (e.document !== null ? `${kind} #${e.document}` : kind);
     return (
       <span>
-        {e.collection}
-        {e.document !== null ? ` #${e.document}` : ''}
+        {e.collection && e.document !== null && e.action !== 'delete' ? (
+          <Link to={`/collections/${e.collection}/${e.document}`}>{name}</Link>
+        ) : (
+          name
+        )}
+        {title && <div class="muted small">{kind}</div>}
       </span>
     );
   };
@@ -130,7 +168,7 @@ export default function AuditLogView(props: { location: Location }) {
             <option value="">{t('audit.anyone')}</option>
             {users.map((u) => (
               <option value={String(u.id)} key={u.id}>
-                {u.email}
+                {u.name ? `${u.name} (${u.email})` : u.email}
               </option>
             ))}
           </select>
@@ -204,14 +242,14 @@ export default function AuditLogView(props: { location: Location }) {
                   <td title={exactTime(e.at)}>{formatDate(e.at)}</td>
                   <td>
                     <span
-                      class={`badge ${e.action === 'login_failed' || e.action === 'delete' ? 'danger' : e.action === 'publish' ? 'ok' : ''}`}
+                      class={`badge ${e.action === 'login_failed' || e.action === 'delete' ? 'danger' : e.action === 'publish' || e.action === 'restore' ? 'ok' : ''}`}
                     >
                       {actionLabel(e.action)}
                     </span>
                   </td>
                   <td>{subject(e)}</td>
                   <td>
-                    {emailOf(e.user)}
+                    {nameOf(e.user)}
                     {e.apiKey !== null && <div class="muted small">{t('audit.apiKeyN', { id: e.apiKey })}</div>}
                   </td>
                   <td>

@@ -105,12 +105,23 @@ export function FirstRegisterForm(props: { onDone: (r: LoginResult) => void }) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  /** Set when a submit found the two passwords different; nothing is sent then. */
+  const [mismatch, setMismatch] = useState(false);
   const { busy, error, submit } = useSubmit(() => auth.firstRegister(email, password, name), props.onDone);
+  const send = (e: Event) => {
+    if (password !== confirm) {
+      e.preventDefault();
+      setMismatch(true);
+      return;
+    }
+    void submit(e);
+  };
   const fieldError = (f: string) => error?.errors.find((x) => x.field === f)?.message;
   const general = error && !error.errors.some((x) => x.field) ? error.message : null;
   return (
     <AuthCard title={t('auth.firstTitle')} intro={t('auth.firstIntro')}>
-      <form onSubmit={submit} class="form">
+      <form onSubmit={send} class="form">
         <ErrorBox error={general} />
         <label>
           {t('auth.name')}
@@ -150,6 +161,24 @@ export function FirstRegisterForm(props: { onDone: (r: LoginResult) => void }) {
           />
           <span class="field-description">{t('auth.minLength')}</span>
           {fieldError('password') && <span class="field-error">{fieldError('password')}</span>}
+        </label>
+        <label>
+          {t('auth.confirmPassword')}
+          <input
+            type="password"
+            name="confirm-password"
+            autoComplete="new-password"
+            required
+            value={confirm}
+            aria-invalid={mismatch ? 'true' : undefined}
+            aria-describedby={mismatch ? 'first-register-mismatch' : undefined}
+            onInput={(e) => (setConfirm(e.currentTarget.value), setMismatch(false))}
+          />
+          {mismatch && (
+            <span id="first-register-mismatch" class="field-error" role="alert">
+              {t('auth.mismatch')}
+            </span>
+          )}
         </label>
         <button type="submit" class="primary" disabled={busy}>
           {busy ? t('auth.creating') : t('auth.createAdmin')}

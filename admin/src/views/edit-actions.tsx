@@ -38,7 +38,10 @@ export function EditActions(props: {
   return (
     <div class="actions">
       <LocaleSwitcher dirty={form.dirty} fields={props.fields} />
-      {c.autosave && id !== null && <AutosaveStatus state={props.autosave} />}
+      {/* Once published, "draft autosaved" no longer says what is stored; a failure or a save under way still shows. */}
+      {c.autosave && id !== null && (props.draft === 'draft' || props.autosave.status !== 'idle') && (
+        <AutosaveStatus state={props.autosave} />
+      )}
       {form.dirty && !c.autosave && (
         <span class="unsaved" role="status">
           {t('edit.unsaved')}

@@ -49,7 +49,11 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const isUsers = c.builtIn === 'users';
   const isMedia = c.builtIn === 'media';
   // Media's file facts are shown by the preview, not as disabled inputs.
-  const fields = useMemo(() => (isMedia ? c.fields.filter((f) => !f.admin?.readOnly) : c.fields), [c]);
+  // The focal point and crop are set on the image itself (MediaPreview), never as raw numbers and JSON.
+  const fields = useMemo(
+    () => (isMedia ? c.fields.filter((f) => !f.admin?.readOnly && f.admin?.component !== 'focal') : c.fields),
+    [c],
+  );
   const locked = useMemo(() => (isUsers && !isAdmin(user) ? new Set(['role', 'active']) : undefined), [isUsers, user]);
   const [password, setPassword] = useState<PasswordState>({ open: creating, value: '', confirm: '' });
   const form = useDocumentForm(

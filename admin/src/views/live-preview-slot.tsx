@@ -78,10 +78,10 @@ export function LivePreviewButtons(props: {
   return (
     <>
       <button type="button" class="ghost" aria-pressed={props.open} onClick={() => props.onToggle(!props.open)}>
-        <Icon name="eye" /> Live preview
+        <Icon name="eye" /> {t('preview.label')}
       </button>
       <button type="button" class="ghost" onClick={() => void openInTab()}>
-        <Icon name="external" /> Preview
+        <Icon name="external" /> {t('preview.openInTab')}
       </button>
     </>
   );

@@ -9,6 +9,25 @@ import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts';
 import { Modal } from '../ui.tsx';
 import { statusText } from './versions-panel.tsx';
 import { t, tn } from '../i18n/i18n.ts';
+import { RichTextView, UploadView } from './rich-text-view.tsx';
+
+/** One field's value in one column: rich text as text (changes marked), uploads as pictures, the rest as text. */
+function FieldValue(props: { field: Field; value: unknown; against?: unknown; newer: boolean }) {
+  const f = props.field;
+  if (f.type === 'richText' && props.value && typeof props.value === 'object')
+    return <RichTextView value={props.value} against={props.against} newer={props.newer} />;
+  if (f.type === 'upload' && typeof f.relationTo === 'string') {
+    const values = Array.isArray(props.value) ? props.value : [props.value];
+    return (
+      <div class="version-uploads">
+        {values.map((v, i) => (
+          <UploadView key={i} relationTo={f.relationTo as string} value={v} />
+        ))}
+      </div>
+    );
+  }
+  return <pre>{valueText(props.value)}</pre>;
+}
 
 /** A stored value as text for reading: lists and objects as indented JSON. */
 export function valueText(v: unknown): string {
@@ -45,6 +64,8 @@ export default function VersionViewer(props: {
     changed: against !== null && !same(doc[f.name], against[f.name]),
   }));
   const changedCount = rows.filter((r) => r.changed).length;
+  // The panel lists versions newest first.
+  const thisIsNewer = other ? props.others.indexOf(version) <= props.others.indexOf(other) : true;
 
   return (
     <Modal
@@ -125,11 +146,11 @@ export default function VersionViewer(props: {
                   {r.changed && <span class="badge draft">{t('versions.changed')}</span>}
                 </th>
                 <td>
-                  <pre>{valueText(r.a)}</pre>
+                  <FieldValue field={r.f} value={r.a} against={other ? r.b : undefined} newer={thisIsNewer} />
                 </td>
                 {other && (
                   <td>
-                    <pre>{valueText(r.b)}</pre>
+                    <FieldValue field={r.f} value={r.b} against={r.a} newer={!thisIsNewer} />
                   </td>
                 )}
               </tr>
