@@ -159,8 +159,6 @@ const de: PageCatalogue = {
   'fields.addBlock': 'Block hinzufügen',
   'fields.filterBlocks': 'Blöcke filtern',
   'fields.filterBlocksHint': 'Blöcke filtern…',
-  'fields.rows.one': '{n} Zeile',
-  'fields.rows.other': '{n} Zeilen',
   'fields.moreLeft': 'Mehr ({n} übrig)',
   'fields.showMoreLeft': 'Mehr zeigen ({n} übrig)',
   'fields.codeTab': 'Tab fügt einen Tabulator ein; drücken Sie Escape und dann Tab, um weiterzugehen.',

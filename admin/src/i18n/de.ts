@@ -232,6 +232,8 @@ const de: Catalogue = {
   'fields.preview': 'Vorschau',
   'fields.remove': 'Entfernen',
   'fields.rowN': 'Zeile {n}',
+  'fields.rows.one': '{n} Zeile',
+  'fields.rows.other': '{n} Zeilen',
   'fields.selected': 'Ausgewählt',
   'fields.write': 'Schreiben',
   'upload.cancelled': 'Upload abgebrochen.',

@@ -148,8 +148,6 @@ const en = {
   'fields.addBlock': 'Add a block',
   'fields.filterBlocks': 'Filter blocks',
   'fields.filterBlocksHint': 'Filter blocks…',
-  'fields.rows.one': '{n} row',
-  'fields.rows.other': '{n} rows',
   'fields.moreLeft': 'More ({n} left)',
   'fields.showMoreLeft': 'Show more ({n} left)',
   'fields.codeTab': 'Tab inserts a tab; press Escape, then Tab, to move on.',

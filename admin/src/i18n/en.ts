@@ -227,6 +227,8 @@ const en = {
   'fields.preview': 'Preview',
   'fields.remove': 'Remove',
   'fields.rowN': 'Row {n}',
+  'fields.rows.one': '{n} row',
+  'fields.rows.other': '{n} rows',
   'fields.selected': 'Selected',
   'fields.write': 'Write',
   'upload.cancelled': 'Upload cancelled.',

@@ -153,8 +153,6 @@ const es: PageCatalogue = {
   'fields.addBlock': 'Añadir un bloque',
   'fields.filterBlocks': 'Filtrar bloques',
   'fields.filterBlocksHint': 'Filtrar bloques…',
-  'fields.rows.one': '{n} fila',
-  'fields.rows.other': '{n} filas',
   'fields.moreLeft': 'Más ({n} restantes)',
   'fields.showMoreLeft': 'Mostrar más ({n} restantes)',
   'fields.codeTab': 'Tab inserta una tabulación; pulse Escape y luego Tab para continuar.',

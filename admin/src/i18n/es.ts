@@ -230,6 +230,8 @@ const es: Catalogue = {
   'fields.preview': 'Vista previa',
   'fields.remove': 'Quitar',
   'fields.rowN': 'Fila {n}',
+  'fields.rows.one': '{n} fila',
+  'fields.rows.other': '{n} filas',
   'fields.selected': 'Seleccionados',
   'fields.write': 'Escribir',
   'upload.cancelled': 'Subida cancelada.',

@@ -158,8 +158,6 @@ const fr: PageCatalogue = {
   'fields.addBlock': 'Ajouter un bloc',
   'fields.filterBlocks': 'Filtrer les blocs',
   'fields.filterBlocksHint': 'Filtrer les blocs…',
-  'fields.rows.one': '{n} ligne',
-  'fields.rows.other': '{n} lignes',
   'fields.moreLeft': 'Plus ({n} restants)',
   'fields.showMoreLeft': 'Afficher plus ({n} restants)',
   'fields.codeTab': 'Tab insère une tabulation ; appuyez sur Échap puis Tab pour continuer.',

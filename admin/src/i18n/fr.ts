@@ -232,6 +232,8 @@ const fr: Catalogue = {
   'fields.preview': 'Aperçu',
   'fields.remove': 'Retirer',
   'fields.rowN': 'Ligne {n}',
+  'fields.rows.one': '{n} ligne',
+  'fields.rows.other': '{n} lignes',
   'fields.selected': 'Sélection',
   'fields.write': 'Écrire',
   'upload.cancelled': 'Téléversement annulé.',
