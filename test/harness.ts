@@ -304,9 +304,19 @@ type SeededState = {
 /** The state a stopped seed server left, copied once per row. */
 function seededState(t: TestServer): SeededState {
   const copyDir = () => {
-    const dir = tempDir();
-    fs.cpSync(t.dir, dir, { recursive: true });
-    return dir;
+    // A SQLite connection closed late (a finalizer) checkpoints and removes `-wal` and `-shm` while the
+    // folder is being copied: the copy then misses a file it listed. Once they are gone the folder is still,
+    // so a second copy is whole.
+    for (let attempt = 1; ; attempt++) {
+      const dir = tempDir();
+      try {
+        fs.cpSync(t.dir, dir, { recursive: true });
+        return dir;
+      } catch (error) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 3) throw error;
+      }
+    }
   };
   const removeDir = () => fs.rmSync(t.dir, { recursive: true, force: true });
   if (!t.database.startsWith('postgres')) {

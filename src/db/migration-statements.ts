@@ -1,7 +1,7 @@
 /**
  * Migration SQL as drizzle-kit writes it: statements separated by `--> statement-breakpoint` lines, with
- * `-- …` comment lines (a file may start with a header of them). Every runner of migration files (the
- * system migrations on both engines, the config's migration files) splits them here.
+ * `-- …` comment lines (a file may start with a header of them). Every runner of migration files splits them
+ * here, except drizzle's own SQLite migrator, which is handed the parts as its reader would cut them.
  */
 export const STATEMENT_BREAKPOINT = '--> statement-breakpoint';
 

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
 import { generatedSystemMigrations } from './system-migrations.generated.ts';
-import { migrationStatements } from './migration-statements.ts';
+import { STATEMENT_BREAKPOINT } from './migration-statements.ts';
 
 export interface SystemMigration {
   /** drizzle-kit's tag, e.g. `0000_initial`. */
@@ -32,7 +32,7 @@ export const systemMigrations: SystemMigration[] = generatedSystemMigrations;
  */
 export function toDrizzleMigrations(list: readonly SystemMigration[] = systemMigrations): MigrationMeta[] {
   return list.map((m) => ({
-    sql: migrationStatements(m.sql),
+    sql: m.sql.split(STATEMENT_BREAKPOINT),
     bps: true,
     folderMillis: m.when,
     hash: createHash('sha256').update(m.sql).digest('hex'),
