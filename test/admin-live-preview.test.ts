@@ -54,6 +54,10 @@ describe.skipIf(!hasChromium())('admin live preview', () => {
     await buildAdmin();
     site = await startSite(() => ({ serverURL: t.url, apiRoute: '/api/cms' }));
     const siteURL = `http://127.0.0.1:${site.port}`;
+    // A port that answered once and is closed now: a site that is not running.
+    const gone = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('') });
+    const deadURL = `http://127.0.0.1:${gone.port}`;
+    gone.stop(true);
     t = await startTestServer({
       // The site reads with the preview token (CORS) and merges with the editor's cookie (trusted origin).
       auth: { trustedOrigins: [siteURL] },
@@ -69,6 +73,12 @@ describe.skipIf(!hasChromium())('admin live preview', () => {
           ],
         },
         { slug: 'notes', admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text' }] },
+        {
+          slug: 'drafts',
+          admin: { useAsTitle: 'title' },
+          livePreview: { url: ({ doc }) => `${deadURL}/drafts/${doc.id}` },
+          fields: [{ name: 'title', type: 'text' }],
+        },
       ],
       globals: [
         {
@@ -168,6 +178,27 @@ describe.skipIf(!hasChromium())('admin live preview', () => {
       // The open form takes the change (no unsaved edits), the frame shows it, and the site hears of the save.
       await frame().getByRole('heading', { name: 'Saved by a script' }).waitFor();
       await frame().locator('body[data-saves="1"]').waitFor();
+    },
+    STEP,
+  );
+
+  test(
+    'a preview URL that does not answer is named in the pane, and asked again on request',
+    async () => {
+      const doc = await t.request('POST', '/drafts', { token: s.token, body: { title: 'Nowhere yet' } });
+      await page.goto(admin(`/collections/drafts/${doc.body.doc.id}`));
+      await page.getByRole('heading', { name: 'Nowhere yet' }).waitFor();
+      // The pane stays open from the tests before.
+      expect(await page.getByRole('button', { name: 'Live preview' }).getAttribute('aria-pressed')).toBe('true');
+      const warning = page.getByRole('alert').filter({ hasText: 'does not answer' });
+      await warning.waitFor();
+      expect(await warning.textContent()).toContain('http://127.0.0.1:');
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await warning.waitFor();
+      // A site that answers shows no such warning.
+      await page.goto(admin(`/collections/posts/${postId}`));
+      await frame().getByRole('heading', { name: 'Saved by a script' }).waitFor();
+      expect(await page.getByRole('alert').filter({ hasText: 'does not answer' }).count()).toBe(0);
     },
     STEP,
   );

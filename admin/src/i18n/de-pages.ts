@@ -442,6 +442,9 @@ const de: PageCatalogue = {
   'preview.loading': 'Vorschau wird geladen',
   'preview.poppedOut': 'Die Vorschau ist in einem eigenen Fenster geöffnet und folgt dort Ihren Änderungen.',
   'preview.frame': 'Live-Vorschau der Website',
+  'preview.unreachable':
+    'Die Website unter {origin} antwortet nicht: Starten Sie sie oder prüfen Sie die Vorschau-Adresse in der Konfiguration (livePreview.url).',
+  'preview.retry': 'Erneut versuchen',
   'preview.openInTab': 'Vorschau',
   'form.recovered':
     'Änderungen, die Sie hier am {date} eingegeben haben, wurden nie gespeichert (die Sitzung endete oder die Seite wurde geschlossen).',

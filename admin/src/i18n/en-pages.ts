@@ -427,6 +427,9 @@ const en = {
   'preview.loading': 'Loading preview',
   'preview.poppedOut': 'The preview is open in its own window and follows your changes there.',
   'preview.frame': 'Live preview of the site',
+  'preview.unreachable':
+    'The site at {origin} does not answer: start it, or check the preview URL in the config (livePreview.url).',
+  'preview.retry': 'Try again',
   'preview.openInTab': 'Preview',
   'form.recovered': 'Changes you typed here on {date} were never saved (the session ended, or the page closed).',
   'form.restoreUnsaved': 'Restore unsaved changes',

@@ -433,6 +433,9 @@ const es: PageCatalogue = {
   'preview.loading': 'Cargando la vista previa',
   'preview.poppedOut': 'La vista previa está abierta en su propia ventana y sigue allí sus cambios.',
   'preview.frame': 'Vista previa en vivo del sitio',
+  'preview.unreachable':
+    'El sitio en {origin} no responde: inícielo o revise la dirección de vista previa en la configuración (livePreview.url).',
+  'preview.retry': 'Reintentar',
   'preview.openInTab': 'Vista previa',
   'form.recovered':
     'Los cambios que escribió aquí el {date} nunca se guardaron (la sesión terminó o la página se cerró).',

@@ -439,6 +439,9 @@ const fr: PageCatalogue = {
   'preview.loading': 'Chargement de l’aperçu',
   'preview.poppedOut': 'L’aperçu est ouvert dans sa propre fenêtre et y suit vos modifications.',
   'preview.frame': 'Aperçu en direct du site',
+  'preview.unreachable':
+    'Le site à {origin} ne répond pas : démarrez-le, ou vérifiez l’adresse d’aperçu dans la configuration (livePreview.url).',
+  'preview.retry': 'Réessayer',
   'preview.openInTab': 'Aperçu',
   'form.recovered':
     'Les modifications saisies ici le {date} n’ont jamais été enregistrées (la session a pris fin ou la page a été fermée).',

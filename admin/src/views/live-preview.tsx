@@ -23,6 +23,8 @@ type Width = keyof typeof WIDTHS;
 
 /** Typing fires many changes; the site makes one merge request per message, so a short pause batches them. */
 const DEBOUNCE_MS = 120;
+/** How long the site may take to answer before the pane says it does not. */
+const PROBE_MS = 5000;
 
 /** The URL without its `preview` token: a new token alone must not reload the page in the frame. */
 function withoutToken(url: string): string {
@@ -68,6 +70,30 @@ export function LivePreviewPane(props: LivePreviewProps) {
   }, [ownerKey, locale, saves]);
 
   const origin = url ? new URL(url, location.href).origin : null;
+
+  // A frame whose site does not run shows the browser's own error page inside it, which says nothing of
+  // why: the site is asked once (no cookies, an opaque answer is enough) and the pane says so when it
+  // does not answer.
+  const [unreachable, setUnreachable] = useState(false);
+  const [probe, setProbe] = useState(0);
+  const pageURL = url ? withoutToken(url) : null;
+  useEffect(() => {
+    if (!url) return;
+    let live = true;
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), PROBE_MS);
+    fetch(url, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: stop.signal })
+      .then(
+        () => live && setUnreachable(false),
+        () => live && setUnreachable(true),
+      )
+      .finally(() => clearTimeout(timer));
+    return () => {
+      live = false;
+      clearTimeout(timer);
+      stop.abort();
+    };
+  }, [pageURL, probe]);
 
   const targets = (): Window[] => {
     const list: Window[] = [];
@@ -151,6 +177,16 @@ export function LivePreviewPane(props: LivePreviewProps) {
         )}
       </div>
       {error && <ErrorBox error={error} />}
+      {unreachable && url && (
+        <div class="alert warn" role="alert">
+          {t('preview.unreachable', { origin: new URL(url, location.href).origin })}
+          <div class="alert-actions">
+            <button type="button" class="ghost" onClick={() => setProbe((n) => n + 1)}>
+              {t('preview.retry')}
+            </button>
+          </div>
+        </div>
+      )}
       {!error && !url && <Spinner label={t('preview.loading')} />}
       {url && poppedOut && <p class="muted">{t('preview.poppedOut')}</p>}
       {url && !poppedOut && (
