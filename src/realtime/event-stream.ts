@@ -116,8 +116,8 @@ export function openEventStream(options: EventStreamOptions, headers: Record<str
     },
     cancel: finish,
   };
-  // The DOM typings this project compiles with know only the standard constructor; Bun's takes `direct`.
-  const body = new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
+  // Bun's ReadableStream takes `type: 'direct'`; the standard typings know only the other sources.
+  const body = new ReadableStream(source as unknown as ConstructorParameters<typeof ReadableStream<Uint8Array>>[0]);
   const response = new Response(body, {
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',
