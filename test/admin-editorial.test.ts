@@ -99,8 +99,8 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
       await main().getByRole('link', { name: 'Posts' }).click();
       const row = page.getByRole('row', { name: /Draft headline/ });
       await row.waitFor();
-      expect(await row.textContent()).toContain('changes pending');
-      expect(await row.textContent()).toContain('published');
+      expect(await row.textContent()).toContain('Changes pending');
+      expect(await row.textContent()).toContain('Published');
       await page.getByRole('searchbox').fill('headline');
       await page.waitForURL(/q=headline/);
       await page.getByRole('row', { name: /Draft headline/ }).waitFor();

@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium())('admin operations views', () => {
       await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
       const row = page.getByRole('row', { name: /create posts #1/ });
       await row.getByText('HTTP 410').waitFor();
-      expect(await row.textContent()).toContain('failed');
+      expect(await row.textContent()).toContain('Failed');
 
       await page.getByLabel('State').selectOption('pending');
       await page.getByText('No deliveries in state “pending”').waitFor();

@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium())('admin: scheduled jobs and version authors', () 
       expect(await rows.count()).toBe(3);
       const names = await rows.locator('td:nth-child(2) a').allTextContents();
       expect(names).toEqual(['Old news', 'Banner', 'Spring launch']);
-      expect(await rows.nth(0).textContent()).toContain('unpublish');
+      expect(await rows.nth(0).textContent()).toContain('Unpublish');
       await page.screenshot({ path: path.join(SHOTS, 'scheduled-1366.png') });
       await page.setViewportSize({ width: 375, height: 800 });
       await page.screenshot({ path: path.join(SHOTS, 'scheduled-375.png'), fullPage: true });

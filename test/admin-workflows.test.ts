@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium())('admin workflows', () => {
         .waitFor();
 
       await page.getByRole('link', { name: 'First words' }).click();
-      await page.getByRole('button', { name: /Cancel unpublish/ }).click();
+      await page.getByRole('button', { name: /Cancel unpublish/i }).click();
       await page.getByRole('status').filter({ hasText: 'Scheduled job cancelled' }).waitFor();
       await page.getByRole('list', { name: 'Pending jobs' }).waitFor({ state: 'detached' });
       expect((await t.request('GET', `/posts/${postId}/schedule`, { token: s.token })).body.docs).toEqual([]);
