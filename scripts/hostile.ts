@@ -73,8 +73,12 @@ await seed.close();
 
 type Server = { port: number; api: string; pid: number; stop(): Promise<void> };
 
+/** Each attack starts from the seeded state: what one attack wrote (large notes) must not weigh on the next. */
+let attacks = 0;
 async function startServer(): Promise<Server> {
   const port = freePort();
+  const work = `${dir}-attack-${++attacks}`;
+  fs.cpSync(dir, work, { recursive: true });
   const start: Start = {
     command: [
       ...(binary ? [binary] : [process.execPath, path.join(root, 'src/cli/main.ts')]),
@@ -82,7 +86,7 @@ async function startServer(): Promise<Server> {
       '--port',
       String(port),
     ],
-    cwd: dir,
+    cwd: work,
     env: production(),
     url: `http://127.0.0.1:${port}/api/cms/users/init`,
     wait: 30_000,
@@ -95,6 +99,7 @@ async function startServer(): Promise<Server> {
     async stop() {
       p.kill('SIGKILL');
       await p.exited;
+      fs.rmSync(work, { recursive: true, force: true });
     },
   };
 }
