@@ -22,6 +22,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findSharpNative } from '../src/build/sharp-native-source.ts';
 import { BUILD_TARGETS } from '../src/build/targets.ts';
+import { spawnListening } from './support/spawn-listening.ts';
 
 const ROOT = resolve(import.meta.dir, '..');
 const DIST = join(ROOT, 'dist');
@@ -135,24 +136,13 @@ describe('dist/cms-linux-arm64 under qemu-user-static', () => {
       collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] }],
     }\n`,
     );
-    const port = 40000 + Math.floor(Math.random() * 20000);
-    const proc = Bun.spawn(arm64(['serve', '--port', String(port)]), {
+    const server = await spawnListening(arm64(['serve', '--port', '0']), {
       cwd: site,
       env: { HOME: home },
-      stdout: 'pipe',
-      stderr: 'pipe',
+      timeoutMs: 90_000,
     });
     try {
-      const base = `http://127.0.0.1:${port}/api/cms`;
-      let up = false;
-      for (let i = 0; i < 300 && !up; i++) {
-        up = await fetch(`${base}/users/init`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (!up) await Bun.sleep(100);
-      }
-      expect(up).toBe(true);
+      const base = `${server.origin}/api/cms`;
       const first = await fetch(`${base}/users/first-register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -177,13 +167,13 @@ describe('dist/cms-linux-arm64 under qemu-user-static', () => {
       const media = (await uploaded.json()).doc;
       expect(media).toMatchObject({ mimeType: 'image/png', width: 400, height: 300 });
       expect(media.sizes.thumb).toMatchObject({ width: 40, height: 30 });
-      const thumb = await fetch(`http://127.0.0.1:${port}${media.sizes.thumb.url}`);
+      const thumb = await fetch(`${server.origin}${media.sizes.thumb.url}`);
       const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
       expect([meta.width, meta.height]).toEqual([40, 30]);
     } finally {
-      proc.kill('SIGTERM');
-      const code = await proc.exited;
-      if (code !== 0) console.error(`cms-linux-arm64 exited ${code}: ${await new Response(proc.stderr).text()}`);
+      server.proc.kill('SIGTERM');
+      const code = await server.proc.exited;
+      if (code !== 0) console.error(`cms-linux-arm64 exited ${code}: ${server.output()}`);
       expect(code).toBe(0);
     }
   }, 120_000);
@@ -263,10 +253,9 @@ describe('dist/cms-windows-x64.exe under Wine', () => {
       collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] }],
     }\n`,
     );
-    const port = 40000 + Math.floor(Math.random() * 20000);
     // Its output goes to files: pipes nobody reads while it serves stalled it under Wine.
     const [outFile, errFile] = [join(win, 'serve.out'), join(win, 'serve.err')];
-    const proc = Bun.spawn([WINE, exe, 'serve', '--port', String(port)], {
+    const proc = Bun.spawn([WINE, exe, 'serve', '--port', '0'], {
       cwd: site,
       env,
       stdout: Bun.file(outFile),
@@ -274,17 +263,15 @@ describe('dist/cms-windows-x64.exe under Wine', () => {
     });
     let media: any;
     try {
-      const base = `http://127.0.0.1:${port}/api/cms`;
-      let up = false;
-      for (let i = 0; i < 600 && !up; i++) {
-        up = await fetch(`${base}/users/init`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (!up) await Bun.sleep(100);
+      // Port 0: the system picks a free one and the server prints it.
+      let origin: string | undefined;
+      for (let i = 0; i < 600 && !origin && proc.exitCode === null; i++) {
+        origin = /listening on (https?:\/\/[^/\s]+)/.exec(readFileSync(outFile, 'utf8'))?.[1];
+        if (!origin) await Bun.sleep(100);
       }
-      if (!up)
-        throw new Error(`the server did not answer: ${readFileSync(outFile, 'utf8')}${readFileSync(errFile, 'utf8')}`);
+      if (!origin)
+        throw new Error(`the server did not start: ${readFileSync(outFile, 'utf8')}${readFileSync(errFile, 'utf8')}`);
+      const base = `${origin}/api/cms`;
       const first = await fetch(`${base}/users/first-register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -309,7 +296,7 @@ describe('dist/cms-windows-x64.exe under Wine', () => {
       media = (await uploaded.json()).doc;
       expect(media).toMatchObject({ mimeType: 'image/png', width: 400, height: 300 });
       expect(media.sizes.thumb).toMatchObject({ width: 40, height: 30 });
-      const thumb = await fetch(`http://127.0.0.1:${port}${media.sizes.thumb.url}`);
+      const thumb = await fetch(`${origin}${media.sizes.thumb.url}`);
       const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
       expect([meta.width, meta.height]).toEqual([40, 30]);
     } finally {

@@ -26,6 +26,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { type Listening, spawnListening } from './support/spawn-listening.ts';
 
 const ROOT = resolve(import.meta.dir, '..');
 const BUILD_TIMEOUT = 240_000;
@@ -76,21 +77,6 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 }
 
 /** Runs a binary with nothing in its environment but HOME (and what `env` adds). */
-/** Polls a URL until it answers 2xx (a server child starting up), for about 5 s. */
-async function answers(url: string): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return true;
-    await Bun.sleep(50);
-  }
-  return false;
-}
-
 function run(bin: string, args: string[], opts: { cwd: string; env?: Record<string, string> }) {
   const t = performance.now();
   const p = Bun.spawnSync([bin, ...args], {
@@ -103,10 +89,10 @@ function run(bin: string, args: string[], opts: { cwd: string; env?: Record<stri
 }
 
 /** SIGTERM to a `dist/cms serve`, which must then exit 0 (its stderr is shown when it does not). */
-async function expectCleanStop(proc: Bun.Subprocess<'ignore' | 'inherit' | 'pipe', 'pipe', 'pipe'>): Promise<void> {
-  proc.kill('SIGTERM');
-  const code = await proc.exited;
-  if (code !== 0) console.error(`dist/cms exited ${code}: ${await new Response(proc.stderr).text()}`);
+async function expectCleanStop(server: Listening): Promise<void> {
+  server.proc.kill('SIGTERM');
+  const code = await server.proc.exited;
+  if (code !== 0) console.error(`dist/cms exited ${code}: ${server.output()}`);
   expect(code).toBe(0);
 }
 
@@ -465,17 +451,13 @@ describe('bun run build → dist/cms', () => {
     const weak = run(bin, ['create-admin', '--email', 'x@example.com', '--password', 'short'], { cwd: site });
     expect(weak.code).toBe(1);
 
-    const port = 40000 + Math.floor(Math.random() * 20000);
-    const proc = Bun.spawn([bin, 'serve', '--port', String(port)], {
+    mkdirSync(join(work, 'home'), { recursive: true });
+    const server = await spawnListening([bin, 'serve', '--port', '0'], {
       cwd: join(work, 'home'),
       env: { HOME: join(work, 'home'), CMS_CONFIG: join(site, 'cms.config.ts') },
-      stdout: 'pipe',
-      stderr: 'pipe',
     });
-    mkdirSync(join(work, 'home'), { recursive: true });
     try {
-      const base = `http://127.0.0.1:${port}/api/cms`;
-      expect(await answers(`${base}/users/init`)).toBe(true);
+      const base = `${server.origin}/api/cms`;
       const login = await (
         await fetch(`${base}/users/login`, {
           method: 'POST',
@@ -512,17 +494,17 @@ describe('bun run build → dist/cms', () => {
       expect(media).toMatchObject({ mimeType: 'image/png', width: 400, height: 300, alt: 'Red' });
       expect(media.sizes.thumb).toMatchObject({ width: 40, height: 30 });
       expect(media.sizes.card).toMatchObject({ width: 120, height: 80 });
-      const card = await fetch(`http://127.0.0.1:${port}${media.sizes.card.url}`);
+      const card = await fetch(`${server.origin}${media.sizes.card.url}`);
       expect(card.headers.get('content-type')).toBe('image/png');
       const meta = await (await import('sharp')).default(Buffer.from(await card.arrayBuffer())).metadata();
       expect([meta.width, meta.height]).toEqual([120, 80]);
-      const admin = await fetch(`http://127.0.0.1:${port}/admin/`);
+      const admin = await fetch(`${server.origin}/admin/`);
       expect(admin.status).toBe(200);
       expect(await admin.text()).toContain('<html');
       expect(existsSync(join(site, 'data/cms.db'))).toBe(true);
       expect(existsSync(join(site, 'migrations/sqlite/0000_init.sql'))).toBe(true);
     } finally {
-      await expectCleanStop(proc);
+      await expectCleanStop(server);
     }
   }, 30_000);
 
@@ -534,16 +516,12 @@ describe('bun run build → dist/cms', () => {
     expect(
       run(bin, ['create-admin', '--email', 'mail@example.com', '--password', 'password123'], { cwd: site }).code,
     ).toBe(0);
-    const port = 40000 + Math.floor(Math.random() * 20000);
-    const proc = Bun.spawn([bin, 'serve', '--port', String(port)], {
+    const server = await spawnListening([bin, 'serve', '--port', '0'], {
       cwd: site,
       env: { HOME: join(work, 'home'), CMS_SMTP_URL: sink.url, CMS_EMAIL_FROM: 'Site <cms@site.test>' },
-      stdout: 'pipe',
-      stderr: 'pipe',
     });
     try {
-      const base = `http://127.0.0.1:${port}/api/cms`;
-      expect(await answers(`${base}/users/init`)).toBe(true);
+      const base = `${server.origin}/api/cms`;
       const post = (path: string, body: unknown) =>
         fetch(`${base}${path}`, {
           method: 'POST',
@@ -554,13 +532,12 @@ describe('bun run build → dist/cms', () => {
       const mail = await sink.next('mail@example.com', 10_000);
       expect(mail.from).toContain('cms@site.test');
       const link = linkIn(mail);
-      expect(link.startsWith(`http://127.0.0.1:${port}/admin/reset-password?token=`)).toBe(true);
+      expect(link.startsWith(`${server.origin}/admin/reset-password?token=`)).toBe(true);
       const reset = await post('/users/reset-password', { token: tokenOf(link), password: 'new-password-1' });
       expect(reset.status).toBe(200);
       expect((await post('/users/login', { email: 'mail@example.com', password: 'new-password-1' })).status).toBe(200);
     } finally {
-      proc.kill('SIGTERM');
-      expect(await proc.exited).toBe(0);
+      await expectCleanStop(server);
       await sink.stop();
     }
   }, 30_000);
@@ -575,16 +552,12 @@ describe('bun run build → dist/cms', () => {
     expect(
       run(bin, ['create-admin', '--email', 'lazy@example.com', '--password', 'password123'], { cwd: site }).code,
     ).toBe(0);
-    const port = 40000 + Math.floor(Math.random() * 20000);
-    const proc = Bun.spawn([bin, 'serve', '--port', String(port)], {
+    const server = await spawnListening([bin, 'serve', '--port', '0'], {
       cwd: site,
       env: { HOME: join(work, 'home') },
-      stdout: 'pipe',
-      stderr: 'pipe',
     });
     try {
-      const base = `http://127.0.0.1:${port}/api/cms`;
-      expect(await answers(`${base}/users/init`)).toBe(true);
+      const base = `${server.origin}/api/cms`;
       const login = await (
         await fetch(`${base}/users/login`, {
           method: 'POST',
@@ -602,13 +575,13 @@ describe('bun run build → dist/cms', () => {
       expect(download.status).toBe(200);
       const bytes = new Uint8Array(await download.arrayBuffer());
       expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]); // gzip
-      const openapi = await fetch(`http://127.0.0.1:${port}/api/cms/openapi.json`);
+      const openapi = await fetch(`${server.origin}/api/cms/openapi.json`);
       expect(openapi.status).toBe(200);
       const document = await openapi.json();
       expect(document.openapi).toMatch(/^3\.1\./);
       expect(Object.keys(document.paths)).toContain('/posts');
     } finally {
-      await expectCleanStop(proc);
+      await expectCleanStop(server);
     }
   }, 30_000);
 
