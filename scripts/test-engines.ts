@@ -7,7 +7,9 @@
  * meanwhile); `--serial` runs them one after the other with their output as it comes. Other arguments go to
  * both runs (`bun run test test/query.test.ts`). Ends with `N passed, N failed`.
  */
-export {};
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // Run on the SQLite pass only: files that start no CMS on the engine under test (the build, the browser,
 // SQLite-only stores, pure units, the repository checks), the PostgreSQL-only files, and the files that
@@ -56,7 +58,7 @@ const args = process.argv.slice(2).filter((a) => a !== '--serial');
  */
 const print = (text: string) => new Promise<void>((done) => process.stdout.write(text, () => done()));
 
-type Outcome = { engine: string; passed: number; failed: number; code: number };
+type Outcome = { engine: string; passed: number; failed: number; code: number; slowest: string[] };
 type Pass = { engine: 'sqlite' | 'postgres'; done: number; failed: number; output: string[] };
 
 /**
@@ -69,11 +71,18 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
   const ignore = pass.engine === 'postgres' ? ONCE.map((glob) => `--path-ignore-patterns=${glob}`) : [];
   // Browser and binary tests start real processes; give them room. On the command line, because this Bun
   // does not read a `timeout` from bunfig.toml's [test] (a test there still stopped at 5 s).
-  const proc = Bun.spawn(['bun', 'test', '--timeout=60000', ...ignore, ...args], {
-    env: { ...process.env, CMS_TEST_ENGINE: pass.engine },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
+  // Each file's time, written by Bun after the run: the slowest are named at the end, so that a run's log
+  // says where its minutes went.
+  const timings = join(tmpdir(), `cms-test-timings-${process.pid}-${pass.engine}.json`);
+  rmSync(timings, { force: true });
+  const proc = Bun.spawn(
+    ['bun', 'test', '--timeout=60000', `--timings=${timings}`, '--update-timings', ...ignore, ...args],
+    {
+      env: { ...process.env, CMS_TEST_ENGINE: pass.engine },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  );
   // bun test writes results and its summary on stderr, tests may print on stdout: both go to stdout here,
   // so that they and the closing line reach a pipe in the order they were written.
   let tail = '';
@@ -94,7 +103,18 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
   if (!live) await print(heading + pass.output.join(''));
   const count = (word: 'pass' | 'fail') =>
     Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
-  return { engine: pass.engine, passed: count('pass'), failed: count('fail'), code };
+  return { engine: pass.engine, passed: count('pass'), failed: count('fail'), code, slowest: slowestFiles(timings) };
+}
+
+/** The ten files that took longest, from Bun's per-file timings (nothing when the run wrote none). */
+function slowestFiles(path: string): string[] {
+  if (!existsSync(path)) return [];
+  const { files } = JSON.parse(readFileSync(path, 'utf8')) as { files: Record<string, number> };
+  rmSync(path, { force: true });
+  return Object.entries(files)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([file, ms]) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
 }
 
 const passes: Pass[] = [
@@ -115,6 +135,8 @@ else {
   outcomes = await Promise.all(passes.map((p) => run(p, false)));
   clearInterval(progress);
 }
+for (const o of outcomes)
+  if (o.slowest.length) await print(`\nslowest files on ${o.engine}:\n${o.slowest.join('\n')}\n`);
 const lines = outcomes.map(
   (o) => `${o.engine}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`,
 );
