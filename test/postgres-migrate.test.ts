@@ -88,6 +88,8 @@ describe('PostgreSQL migrations', () => {
       '_cms_locks',
       '_cms_login_attempts',
       '_cms_recovery_codes',
+      '_cms_release_items',
+      '_cms_releases',
       '_cms_reset_tokens',
       '_cms_schema_migrations',
       '_cms_sessions',

@@ -81,6 +81,8 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     if (typeof c.slug !== 'string' || !SLUG.test(c.slug))
       fail(`collections[${i}].slug`, `"${c.slug}" is not a valid slug (lowercase letters, digits, - and _)`);
     if (RESERVED_COLLECTION_SLUGS.has(c.slug)) fail(`collections[${i}].slug`, `"${c.slug}" is reserved`);
+    if (input.releases === true && c.slug === 'releases')
+      fail(`collections[${i}].slug`, '"releases" is reserved while releases are on');
     if (seen.has(c.slug)) fail(`collections[${i}].slug`, `duplicate collection slug "${c.slug}"`);
     seen.add(c.slug);
   });
@@ -192,6 +194,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
       input.mcp === false
         ? null
         : { requestsPerMinute: positiveNumber(input.mcp?.requestsPerMinute ?? 120, 'mcp.requestsPerMinute', fail) },
+    releases: input.releases === true,
     collections,
     globals,
     collectionsBySlug,
@@ -281,7 +284,7 @@ function sanitizeWebhooks(
   globals: Map<string, SanitizedGlobal>,
   fail: Fail,
 ) {
-  const events = ['create', 'update', 'delete', 'publish', 'unpublish', 'draft'];
+  const events = ['create', 'update', 'delete', 'publish', 'unpublish', 'draft', 'release'];
   if (input === undefined) return [];
   if (!Array.isArray(input)) fail('webhooks', 'must be a list');
   return input.map((w, i) => {

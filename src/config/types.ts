@@ -409,6 +409,8 @@ export interface UserConfig {
   audit?: false | { keepDays?: number };
   /** The MCP endpoint for AI assistants (docs/mcp.md): `false` removes it; `requestsPerMinute` bounds each key (default 120). */
   mcp?: false | { requestsPerMinute?: number };
+  /** Releases: changes to many drafts documents and globals that go live together (docs/releases.md). */
+  releases?: boolean;
   /** A folder of static files (a small site) served at `/`, beside the API and the admin (docs/config.md). */
   publicDir?: string;
   collections?: CollectionConfig[];
@@ -562,6 +564,7 @@ export interface SanitizedConfig {
   audit: { keepDays: number } | null;
   /** null: no MCP endpoint. */
   mcp: { requestsPerMinute: number } | null;
+  releases: boolean;
   collections: SanitizedCollection[];
   globals: SanitizedGlobal[];
   collectionsBySlug: Map<string, SanitizedCollection>;

@@ -19,6 +19,8 @@ export const SYSTEM_DATA_TABLES = [
   '_cms_totp',
   '_cms_recovery_codes',
   '_cms_audit_log',
+  '_cms_releases',
+  '_cms_release_items',
 ];
 
 export type CopyProgress = { table: string; done: number; total: number };

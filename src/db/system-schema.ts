@@ -204,3 +204,52 @@ export const auditLog = sqliteTable(
   },
   (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)],
 );
+
+/**
+ * Releases (src/releases, docs/releases.md): changes to many documents that go live together. `publishAt`
+ * is epoch ms (the job loop compares it); `lockedUntil` is a runner's lease on a due release; `errors` is
+ * the JSON list of a failed scheduled publish.
+ */
+export const releases = sqliteTable(
+  '_cms_releases',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    title: text('title').notNull(),
+    description: text('description'),
+    status: text('status').notNull(),
+    publishAt: integer('publishAt'),
+    publishedAt: text('publishedAt'),
+    publishedBy: integer('publishedBy'),
+    errors: text('errors'),
+    revertOf: integer('revertOf'),
+    createdBy: integer('createdBy'),
+    createdAt: text('createdAt').notNull(),
+    updatedAt: text('updatedAt').notNull(),
+    lockedUntil: integer('lockedUntil'),
+  },
+  (t) => [index('_cms_releases_due_idx').on(t.status, t.publishAt)],
+);
+
+/**
+ * One document or global of a release: `version` is the pinned version (`_cms_versions.id`);
+ * `previousVersion` and `wasPublished` record, at publish time, what was live before (for a revert).
+ */
+export const releaseItems = sqliteTable(
+  '_cms_release_items',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    release: integer('release').notNull(),
+    kind: text('kind').notNull(),
+    slug: text('slug').notNull(),
+    parent: integer('parent').notNull(),
+    action: text('action').notNull(),
+    version: integer('version'),
+    previousVersion: integer('previousVersion'),
+    wasPublished: integer('wasPublished').notNull().default(0),
+    createdAt: text('createdAt').notNull(),
+  },
+  (t) => [
+    uniqueIndex('_cms_release_items_document_idx').on(t.release, t.kind, t.slug, t.parent),
+    index('_cms_release_items_parent_idx').on(t.kind, t.slug, t.parent),
+  ],
+);

@@ -11,6 +11,7 @@ import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { versionRoutes } from './routes/versions.ts';
+import { releaseRoutes } from './routes/releases.ts';
 import { lockRoutes } from './routes/locks.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -43,6 +44,7 @@ export function createApp(cms: CMS) {
     .use(webhookDeliveryRoutes(cms))
     .use(auditLogRoutes(cms))
     .use(mcpRoutes(cms))
+    .use(releaseRoutes(cms))
     .use(versionRoutes(cms))
     .use(lockRoutes(cms))
     .use(jobRoutes(cms))

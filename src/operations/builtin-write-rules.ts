@@ -21,7 +21,7 @@ type WriteRule = (
 ) => Promise<{ system?: Doc; reveal?: Doc }>;
 
 // `mcp:publish` lets an assistant over MCP publish, unpublish, schedule and delete (docs/mcp.md).
-const SCOPE = /^(\*|mcp:publish|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;
+const SCOPE = /^(\*|mcp:publish|releases:(write|publish)|[a-z][a-z0-9_-]*:(\*|read|create|update|delete))$/;
 
 export const BUILT_IN_WRITE_RULES: Partial<Record<NonNullable<SanitizedCollection['builtIn']>, WriteRule>> = {
   /** A password is checked and stored only as its hash; emails are compared lower-case. */

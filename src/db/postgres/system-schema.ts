@@ -180,3 +180,45 @@ export const auditLog = pgTable(
   },
   (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)],
 );
+
+/** Releases (../system-schema.ts `releases`). */
+export const releases = pgTable(
+  '_cms_releases',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    description: text('description'),
+    status: text('status').notNull(),
+    publishAt: epochMs('publishAt'),
+    publishedAt: text('publishedAt'),
+    publishedBy: integer('publishedBy'),
+    errors: text('errors'),
+    revertOf: integer('revertOf'),
+    createdBy: integer('createdBy'),
+    createdAt: text('createdAt').notNull(),
+    updatedAt: text('updatedAt').notNull(),
+    lockedUntil: epochMs('lockedUntil'),
+  },
+  (t) => [index('_cms_releases_due_idx').on(t.status, t.publishAt)],
+);
+
+/** The items of releases (../system-schema.ts `releaseItems`). */
+export const releaseItems = pgTable(
+  '_cms_release_items',
+  {
+    id: id(),
+    release: integer('release').notNull(),
+    kind: text('kind').notNull(),
+    slug: text('slug').notNull(),
+    parent: integer('parent').notNull(),
+    action: text('action').notNull(),
+    version: integer('version'),
+    previousVersion: integer('previousVersion'),
+    wasPublished: integer('wasPublished').notNull().default(0),
+    createdAt: text('createdAt').notNull(),
+  },
+  (t) => [
+    uniqueIndex('_cms_release_items_document_idx').on(t.release, t.kind, t.slug, t.parent),
+    index('_cms_release_items_parent_idx').on(t.kind, t.slug, t.parent),
+  ],
+);

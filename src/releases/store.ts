@@ -1,0 +1,121 @@
+/**
+ * Release rows in `_cms_releases` and their items in `_cms_release_items` (docs/releases.md). Plain SQL
+ * through the store or the `tx` of the write they belong to; no access rules here.
+ */
+import type { releaseItems, releases } from '../db/system-schema.ts';
+import type { Queryable } from '../db/store.ts';
+
+export type ReleaseRow = typeof releases.$inferSelect;
+export type ReleaseItemRow = typeof releaseItems.$inferSelect;
+export type ReleaseStatus = 'open' | 'scheduled' | 'published' | 'failed';
+export type ItemAction = 'publish' | 'unpublish';
+
+/** What a new item names: its document (kind, slug, parent as in `_cms_versions`) and what happens to it. */
+export type NewItem = {
+  kind: 'collection' | 'global';
+  slug: string;
+  parent: number;
+  action: ItemAction;
+  version: number | null;
+};
+
+export const RELEASES_TABLE = '_cms_releases';
+export const ITEMS_TABLE = '_cms_release_items';
+
+export async function insertRelease(
+  db: Queryable,
+  values: { title: string; description: string | null; createdBy: number | null; now: string; revertOf?: number },
+): Promise<ReleaseRow> {
+  return (await db.get<ReleaseRow>(
+    `INSERT INTO "${RELEASES_TABLE}" ("title", "description", "status", "revertOf", "createdBy", "createdAt", "updatedAt")
+     VALUES (?, ?, 'open', ?, ?, ?, ?) RETURNING *`,
+    [values.title, values.description, values.revertOf ?? null, values.createdBy, values.now, values.now],
+  ))!;
+}
+
+export async function findRelease(db: Queryable, id: number): Promise<ReleaseRow | undefined> {
+  return (await db.get<ReleaseRow>(`SELECT * FROM "${RELEASES_TABLE}" WHERE "id" = ?`, [id])) ?? undefined;
+}
+
+/** Sets the given columns and `updatedAt`. */
+export async function updateRelease(
+  db: Queryable,
+  id: number,
+  values: Partial<Omit<ReleaseRow, 'id' | 'createdAt'>> & { updatedAt: string },
+): Promise<void> {
+  const names = Object.keys(values);
+  await db.run(`UPDATE "${RELEASES_TABLE}" SET ${names.map((n) => `"${n}" = ?`).join(', ')} WHERE "id" = ?`, [
+    ...names.map((n) => (values as Record<string, unknown>)[n] ?? null),
+    id,
+  ]);
+}
+
+export async function deleteRelease(db: Queryable, id: number): Promise<void> {
+  await db.run(`DELETE FROM "${ITEMS_TABLE}" WHERE "release" = ?`, [id]);
+  await db.run(`DELETE FROM "${RELEASES_TABLE}" WHERE "id" = ?`, [id]);
+}
+
+/** An item with what its presentation needs: the newest version of its document, and the pinned version's data. */
+export type ItemWithVersions = ReleaseItemRow & { newestVersion: number | null; pinned: string | null };
+
+/** The items of a release in the order they were added. */
+export function itemsOf(db: Queryable, release: number): Promise<ReleaseItemRow[]> {
+  return db.all<ReleaseItemRow>(`SELECT * FROM "${ITEMS_TABLE}" WHERE "release" = ? ORDER BY "id"`, [release]);
+}
+
+/** As itemsOf, with each item's newest version id and its pinned version's stored document. */
+export function itemsWithVersions(db: Queryable, release: number): Promise<ItemWithVersions[]> {
+  return db.all<ItemWithVersions>(
+    `SELECT "i".*,
+       (SELECT max("v"."id") FROM "_cms_versions" "v" WHERE "v"."kind" = "i"."kind" AND "v"."slug" = "i"."slug" AND "v"."parent" = "i"."parent") AS "newestVersion",
+       (SELECT "p"."version" FROM "_cms_versions" "p" WHERE "p"."id" = "i"."version") AS "pinned"
+     FROM "${ITEMS_TABLE}" "i" WHERE "i"."release" = ? ORDER BY "i"."id"`,
+    [release],
+  );
+}
+
+/** How many items each of these releases holds. */
+export async function itemCounts(db: Queryable, ids: number[]): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  if (ids.length === 0) return counts;
+  const list = db.dialect.inList('"release"', ids);
+  const rows = await db.all<{ release: number; n: number }>(
+    `SELECT "release", CAST(count(*) AS INTEGER) AS "n" FROM "${ITEMS_TABLE}" WHERE ${list.sql} GROUP BY "release"`,
+    list.params,
+  );
+  for (const row of rows) counts.set(Number(row.release), Number(row.n));
+  return counts;
+}
+
+/** Adds an item, or replaces the item of the same document (pinned anew). Answers the item's row. */
+export async function putItem(db: Queryable, release: number, item: NewItem, now: string): Promise<ReleaseItemRow> {
+  await db.run(`DELETE FROM "${ITEMS_TABLE}" WHERE "release" = ? AND "kind" = ? AND "slug" = ? AND "parent" = ?`, [
+    release,
+    item.kind,
+    item.slug,
+    item.parent,
+  ]);
+  return (await db.get<ReleaseItemRow>(
+    `INSERT INTO "${ITEMS_TABLE}" ("release", "kind", "slug", "parent", "action", "version", "createdAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    [release, item.kind, item.slug, item.parent, item.action, item.version, now],
+  ))!;
+}
+
+/** Removes one item of one release; answers whether it was there. */
+export async function removeItem(db: Queryable, release: number, item: number): Promise<boolean> {
+  return (await db.run(`DELETE FROM "${ITEMS_TABLE}" WHERE "release" = ? AND "id" = ?`, [release, item])).changes > 0;
+}
+
+/** What was live before a publish, kept on the item for a later revert. */
+export async function recordPrevious(
+  db: Queryable,
+  item: number,
+  previous: { version: number | null; wasPublished: boolean },
+): Promise<void> {
+  await db.run(`UPDATE "${ITEMS_TABLE}" SET "previousVersion" = ?, "wasPublished" = ? WHERE "id" = ?`, [
+    previous.version,
+    previous.wasPublished ? 1 : 0,
+    item,
+  ]);
+}
