@@ -416,6 +416,39 @@ runScenarios(
       events: { '*': 0 },
     },
     {
+      name: 'a revert is a new open release that, published, puts back exactly what was live before',
+      setup: async (t) => {
+        await ok(t, 'editor', 'POST', '/posts?draft=true', { title: 'Never live' });
+        await ok(t, 'editor', 'POST', '/releases/1/items', { collection: 'posts', id: 3, action: 'publish' });
+        await ok(t, 'editor', 'POST', '/releases/1/publish');
+      },
+      as: 'editor',
+      method: 'POST',
+      url: '/releases/1/revert',
+      status: 201,
+      contains: ['"title":"Revert: Launch"', '"revertOf":1', '"status":"open"'],
+      events: { '*': 0 },
+      check: async (res, t) => {
+        expect(res.body.doc.items.map((i: any) => `${i.collection ?? i.global}:${i.action}`)).toEqual([
+          'posts:publish',
+          'settings:publish',
+          'posts:unpublish',
+        ]);
+        expect(await liveTitles(t)).toEqual(['1:Draft one', '2:Live two', '3:Never live']);
+        await ok(t, 'editor', 'POST', `/releases/${res.body.doc.id}/publish`);
+        expect(await liveTitles(t)).toEqual(['1:Live one', '2:Live two']);
+        expect((await t.request('GET', '/globals/settings')).body.siteName).toBe('Site A');
+      },
+    },
+    {
+      name: 'a release that is not published cannot be reverted',
+      as: 'editor',
+      method: 'POST',
+      url: '/releases/1/revert',
+      status: 409,
+      contains: ['"errors"'],
+    },
+    {
       name: 'a published release is not published again',
       setup: (t) => ok(t, 'editor', 'POST', '/releases/1/publish').then(() => {}),
       as: 'editor',

@@ -11,6 +11,7 @@ import { findReleaseByID, findReleases } from '../../operations/releases/find-re
 import { changeRelease, removeRelease } from '../../operations/releases/change-release.ts';
 import { addReleaseItem, removeReleaseItem } from '../../operations/releases/release-items.ts';
 import { publishRelease } from '../../operations/releases/publish-release.ts';
+import { revertRelease } from '../../operations/releases/revert-release.ts';
 import { readJSON } from '../body.ts';
 import { methods, type RouteInput } from '../handle.ts';
 
@@ -62,6 +63,12 @@ export function releaseRoutes(cms: CMS) {
       '/releases/:id/publish',
       methods(cms, {
         POST: async ({ ctx, params }) => ({ body: { doc: await publishRelease(ctx, params.id) } }),
+      }),
+    )
+    .all(
+      '/releases/:id/revert',
+      methods(cms, {
+        POST: async ({ ctx, params }) => ({ status: 201, body: { doc: await revertRelease(ctx, params.id) } }),
       }),
     );
 }
