@@ -5,6 +5,7 @@
  */
 import { expect } from 'bun:test';
 import { runScenarios, type TestServer } from './harness.ts';
+import { runJobs } from '../src/jobs/run-jobs.ts';
 import { PUBLISH_HOOK, RELEASE_HOOK, releasesConfig } from './fixtures/releases-config.ts';
 
 const as = async (t: TestServer, role: string) => (await t.session(role)).token;
@@ -457,6 +458,104 @@ runScenarios(
       status: 409,
       contains: ['"errors"'],
       events: { '*': 0 },
+    },
+  ],
+  { seed },
+);
+
+const HOUR = 3600_000;
+const inAnHour = (t: TestServer) => new Date(t.clock.now() + HOUR).toISOString();
+const scheduleIn = async (t: TestServer) => {
+  await ok(t, 'editor', 'POST', '/releases/1/schedule', { at: inAnHour(t) });
+};
+/** The job runner's run an hour and a minute later. */
+const runLater = async (t: TestServer) => {
+  t.clock.advance(HOUR + 60_000);
+  return runJobs(t.cms);
+};
+
+runScenarios(
+  'releases: scheduling',
+  releasesConfig,
+  [
+    {
+      name: 'scheduling sets the time and the status',
+      as: 'editor',
+      method: 'POST',
+      url: '/releases/1/schedule',
+      body: (t: TestServer) => ({ at: inAnHour(t) }),
+      status: 200,
+      contains: ['"status":"scheduled"', '"publishAt":"2026-'],
+      events: { '*': 0 },
+    },
+    {
+      name: 'a time in the past is refused',
+      as: 'editor',
+      method: 'POST',
+      url: '/releases/1/schedule',
+      body: { at: '2020-01-01T00:00:00.000Z' },
+      status: 400,
+      contains: ['"field":"at"'],
+    },
+    {
+      name: 'items of a scheduled release cannot change',
+      setup: scheduleIn,
+      as: 'editor',
+      method: 'POST',
+      url: '/releases/1/items',
+      body: { collection: 'posts', id: 2, action: 'publish' },
+      status: 409,
+      contains: ['open'],
+    },
+    {
+      name: 'unscheduling opens the release again',
+      setup: scheduleIn,
+      as: 'editor',
+      method: 'POST',
+      url: '/releases/1/unschedule',
+      status: 200,
+      contains: ['"status":"open"', '"publishAt":null'],
+      check: async (_res, t) => {
+        expect((await runLater(t)).jobs.ran).toBe(0);
+        expect(await liveTitles(t)).toEqual(['1:Live one', '2:Live two']);
+      },
+    },
+    {
+      name: 'the job runner publishes a scheduled release once its time has come',
+      setup: scheduleIn,
+      as: 'editor',
+      method: 'GET',
+      url: '/releases/1',
+      status: 200,
+      contains: ['"status":"scheduled"'],
+      check: async (_res, t) => {
+        t.clock.advance(HOUR - 60_000);
+        expect((await runJobs(t.cms)).jobs.ran).toBe(0);
+        expect((await runLater(t)).jobs.ran).toBe(1);
+        expect(await liveTitles(t)).toEqual(['1:Draft one', '2:Live two']);
+        const release = await ok(t, 'editor', 'GET', '/releases/1');
+        expect(release).toMatchObject({ status: 'published', publishedBy: null });
+      },
+    },
+    {
+      name: 'a scheduled publish that fails marks the release failed with its errors, nothing published',
+      setup: async (t) => {
+        await ok(t, 'editor', 'PATCH', '/posts/2?draft=true', { title: '' });
+        await ok(t, 'editor', 'POST', '/releases/1/items', { collection: 'posts', id: 2, action: 'publish' });
+        await scheduleIn(t);
+        expect((await runLater(t)).jobs.failed).toBe(1);
+      },
+      as: 'editor',
+      method: 'GET',
+      url: '/releases/1',
+      status: 200,
+      contains: ['"status":"failed"', '"field":"title"', '"document":2'],
+      check: async (_res, t) => {
+        expect(await liveTitles(t)).toEqual(['1:Live one', '2:Live two']);
+        // A failed release can be scheduled again.
+        await scheduleIn(t);
+        expect((await ok(t, 'editor', 'GET', '/releases/1')).status).toBe('scheduled');
+      },
     },
   ],
   { seed },

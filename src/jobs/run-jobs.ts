@@ -1,4 +1,4 @@
-/** One run of the job runner (docs/webhooks.md): due scheduled jobs, then due webhook retries, then audit-log retention, then expired trash. Used by the loop, `/jobs/run` and the Local API. */
+/** One run of the job runner (docs/webhooks.md): due scheduled jobs and releases, then due webhook retries, then audit-log retention, then expired trash. Used by the loop, `/jobs/run` and the Local API. */
 import type { CMS } from '../cms.ts';
 import { countJobRun } from '../metrics/registry.ts';
 import { retryDueWebhooks } from '../webhooks/retry-due.ts';
@@ -7,6 +7,7 @@ import { pruneChangeLog } from '../realtime/change-log.ts';
 import { removeOldAuditEntries } from '../audit/remove-old-entries.ts';
 import { emptyExpiredTrash } from '../operations/trash.ts';
 import { deleteDocument } from '../operations/delete.ts';
+import { publishDueReleases } from '../operations/releases/due-releases.ts';
 
 export type JobRunCounts = {
   jobs: { ran: number; failed: number };
@@ -16,6 +17,9 @@ export type JobRunCounts = {
 export async function runJobs(cms: CMS): Promise<JobRunCounts> {
   try {
     const jobs = await runDueJobs(cms);
+    const releases = await publishDueReleases(cms);
+    jobs.ran += releases.ran;
+    jobs.failed += releases.failed;
     const webhooks = await retryDueWebhooks(cms);
     await pruneChangeLog(cms);
     await removeOldAuditEntries(cms);

@@ -119,3 +119,22 @@ export async function recordPrevious(
     item,
   ]);
 }
+
+/** How long a runner owns a due release it claimed; past it, another runner may take it again. */
+export const RELEASE_LEASE_MS = 5 * 60_000;
+
+/**
+ * Claims one scheduled release whose time has come (and that no runner holds): its lease is set, so runners
+ * in several processes each take a different one. PostgreSQL's runners skip a row another one has locked.
+ */
+export async function claimDueRelease(db: Queryable, now: number): Promise<ReleaseRow | undefined> {
+  return (
+    (await db.get<ReleaseRow>(
+      `UPDATE "${RELEASES_TABLE}" SET "lockedUntil" = ? WHERE "id" = (
+        SELECT "id" FROM "${RELEASES_TABLE}" WHERE "status" = 'scheduled' AND "publishAt" <= ?
+          AND ("lockedUntil" IS NULL OR "lockedUntil" < ?) ORDER BY "publishAt" ASC, "id" ASC LIMIT 1${db.dialect.skipLocked}
+      ) RETURNING *`,
+      [now + RELEASE_LEASE_MS, now, now],
+    )) ?? undefined
+  );
+}

@@ -12,6 +12,7 @@ import { changeRelease, removeRelease } from '../../operations/releases/change-r
 import { addReleaseItem, removeReleaseItem } from '../../operations/releases/release-items.ts';
 import { publishRelease } from '../../operations/releases/publish-release.ts';
 import { revertRelease } from '../../operations/releases/revert-release.ts';
+import { scheduleRelease, unscheduleRelease } from '../../operations/releases/schedule-release.ts';
 import { readJSON } from '../body.ts';
 import { methods, type RouteInput } from '../handle.ts';
 
@@ -63,6 +64,20 @@ export function releaseRoutes(cms: CMS) {
       '/releases/:id/publish',
       methods(cms, {
         POST: async ({ ctx, params }) => ({ body: { doc: await publishRelease(ctx, params.id) } }),
+      }),
+    )
+    .all(
+      '/releases/:id/schedule',
+      methods(cms, {
+        POST: async (input) => ({
+          body: { doc: await scheduleRelease(input.ctx, input.params.id, await body(input)) },
+        }),
+      }),
+    )
+    .all(
+      '/releases/:id/unschedule',
+      methods(cms, {
+        POST: async ({ ctx, params }) => ({ body: { doc: await unscheduleRelease(ctx, params.id) } }),
       }),
     )
     .all(
