@@ -33,6 +33,8 @@ const ONCE = [
   'test/compressed-json.test.ts',
   'test/store.test.ts',
   'test/typed-consumer.test.ts',
+  'test/client-types.test.ts',
+  'test/where-operators.test.ts',
   'test/system-schemas.test.ts',
   'test/readme-index.test.ts',
   'test/dialect-conformance.test.ts',

@@ -13,7 +13,8 @@ import { retryDueWebhooks } from './webhooks/retry-due.ts';
 import { runJobs } from './jobs/run-jobs.ts';
 import { listScheduledJobs, type ScheduledJobsArgs } from './jobs/scheduled-jobs.ts';
 import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
-import type { CMSTypesShape, TypedLocalAPI, TYPED_METHODS, UntypedCMS } from './local-types.ts';
+import type { TypedLocalAPI, TYPED_METHODS } from './local-types.ts';
+import type { CMSTypesShape, UntypedCMS } from './wire/typed-api.ts';
 
 /**
  * Payload's read shape: `select: { title: true }`, `populate: { users: { name: true } }`; `richText`

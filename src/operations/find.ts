@@ -2,7 +2,8 @@
 import { rowToDoc } from '../fields/row.ts';
 import { countRows, selectRows } from '../db/documents.ts';
 import { andParts } from '../db/store.ts';
-import { compileSort, compileWhere, TRUSTED } from '../query/where.ts';
+import { compileSort } from '../query/sort.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import type { SanitizedCollection, Where } from '../config/types.ts';
