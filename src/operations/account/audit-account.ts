@@ -3,10 +3,10 @@
  * second factor, lifting a login lock): written through the action's own transaction (docs/audit-log.md).
  */
 import type { Queryable } from '../../db/store.ts';
-import { writeAuditEntry } from '../../audit/write-entry.ts';
+import { writeAuditEntry, type AuditAction } from '../../audit/write-entry.ts';
 import { originOf, type OperationContext } from '../context.ts';
 
-export type AccountAction = 'unlock' | 'end_session' | 'end_sessions' | 'reset_two_factor';
+export type AccountAction = Extract<AuditAction, 'unlock' | 'end_session' | 'end_sessions' | 'reset_two_factor'>;
 
 /** `userId`: the account acted on, or null when no account has the unlocked email. */
 export function auditAccountAction(
