@@ -1,17 +1,14 @@
 /**
  * What `GET /health` answers (public; admins get more, docs/operations.md "Health"): 503 when the database
  * does not answer; `status: 'degraded'` with `checks` when the file storage cannot be reached or a disk the
- * server writes to is full. Cheap enough for a load balancer to poll. `GET /metrics` is for admins or the
- * cron secret.
+ * server writes to is full. Cheap enough for a load balancer to poll.
  */
 import fs from 'node:fs';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CMS } from '../cms.ts';
 import { databaseAnswers } from '../db/health.ts';
-import { forbidden, unauthorized } from '../errors.ts';
 import { isFullAdmin } from '../access/key-limits.ts';
 import type { OperationContext } from '../operations/context.ts';
-import { isCronSecret } from '../jobs/cron-secret.ts';
 import { emailConfigured, lastEmailFailure } from '../email/send-email.ts';
 import { countPendingJobs } from '../versions/jobs-store.ts';
 import { metricsOf } from '../metrics/registry.ts';
@@ -82,10 +79,4 @@ export async function healthReport(ctx: OperationContext): Promise<HealthReport>
       ...(admin ? await adminDetails(cms) : {}),
     },
   };
-}
-
-/** `/metrics`: the cron secret (`bearer`) or an admin; 401 for a caller who sent neither. */
-export function authorizeMetrics(ctx: OperationContext, bearer: string | null): void {
-  if ((bearer && isCronSecret(ctx.cms, bearer)) || isFullAdmin(ctx.user, ctx.scopes)) return;
-  throw ctx.user || bearer ? forbidden('The cron secret or an admin is required.') : unauthorized();
 }
