@@ -19,6 +19,8 @@ export type Caller = {
   token?: string;
   csrfToken?: string;
   scopes?: string[] | null;
+  /** When the session or API key ends (ms). */
+  expiresAt?: number;
 };
 
 /** What the sign-in mutations need from the transport: where the client is, and how sessions travel as cookies. */

@@ -26,6 +26,10 @@ const ACTIONS = [
   'login',
   'login_failed',
   'import',
+  'end_sessions',
+  'end_session',
+  'reset_two_factor',
+  'unlock',
 ];
 
 /** An action's name in the reader's language. */
@@ -43,6 +47,10 @@ const actionLabel = (a: string): string =>
     login: t('audit.login'),
     login_failed: t('audit.loginFailed'),
     import: t('audit.import'),
+    end_sessions: t('audit.endSessions'),
+    end_session: t('audit.endSession'),
+    reset_two_factor: t('audit.resetTwoFactor'),
+    unlock: t('audit.unlock'),
   })[a] ?? a.replace('_', ' ');
 
 const shown = (value: unknown) =>
