@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { registerFirstAdmin } from '../src/operations/login.ts';
-import { createCMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
 import { startChildServer } from '../test/support/child-server.ts';
 
 const { values } = parseArgs({

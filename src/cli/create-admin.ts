@@ -1,5 +1,5 @@
 /** `cms create-admin`: flags, or prompts on a terminal (password not echoed). Works whether or not users exist. */
-import { createCMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
 import { create } from '../operations/create.ts';
 import { createContext } from '../operations/context.ts';
 import { APIError, ConfigError } from '../errors.ts';
