@@ -136,7 +136,7 @@ describe('one import direction', () => {
     expect(modules.length).toBeGreaterThan(250);
     expect(edges.filter((e) => e.runtime).length).toBeGreaterThan(800);
     // The parser tells type-only imports from run-time ones.
-    expect(edges.find((e) => e.from === 'operations/context.ts' && e.to === 'cms.ts')?.runtime).toBe(false);
+    expect(edges.find((e) => e.from === 'operation-context.ts' && e.to === 'cms.ts')?.runtime).toBe(false);
   });
 
   test('every import is one the table allows', () => {

@@ -167,7 +167,7 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     password = 'password123',
   ): Promise<Session> => {
     const { create } = await import('../src/operations/create.ts');
-    const { createContext } = await import('../src/operations/context.ts');
+    const { createContext } = await import('../src/operation-context.ts');
     await create(createContext(cms, { overrideAccess: true }), {
       collection: 'users',
       data: { email, password, role, active: true },

@@ -13,7 +13,7 @@ import { startServer } from '../src/server.ts';
 import { getCMS } from '../src/local.ts';
 import { runJobs } from '../src/jobs/run-jobs.ts';
 import { startJobLoop } from '../src/jobs/job-loop.ts';
-import { createContext } from '../src/operations/context.ts';
+import { createContext } from '../src/operation-context.ts';
 import { create } from '../src/operations/create.ts';
 import { scheduleAction } from '../src/operations/schedule.ts';
 import type { UserConfig } from '../src/config/types.ts';

@@ -12,7 +12,7 @@ import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 import { FOLDER_FIELD } from '../config/builtin-collections.ts';
 import { assertFolderPlacement } from './folders.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 type WriteRule = (

@@ -12,7 +12,7 @@ import { getCollection, parseId } from './entities.ts';
 import { runSideEffectHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
 import { assertMatches, loadReadable } from './load-stored.ts';
-import { originOf, type OperationContext } from './context.ts';
+import { originOf, type OperationContext } from '../operation-context.ts';
 import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
 import { forgetAccount } from '../auth/forget-account.ts';
 import { forgetDocumentHistory } from '../versions/forget.ts';

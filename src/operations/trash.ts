@@ -14,7 +14,7 @@ import { inTransaction } from '../db/transaction.ts';
 import { compileWhere, TRUSTED } from '../query/where.ts';
 import { isoNow } from '../clock.ts';
 import { notFound } from '../errors.ts';
-import { createContext, originOf, type OperationContext } from './context.ts';
+import { createContext, originOf, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 const LIVE: Where = { deletedAt: { exists: false } };

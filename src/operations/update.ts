@@ -14,7 +14,7 @@ import { runFieldHooks } from './field-hooks.ts';
 import { assertSaveHoldsLock } from './locks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
-import { originOf, stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from '../operation-context.ts';
 import { guardLastActiveAdmin, endSessionsOnUserChange } from '../auth/user-invariants.ts';
 import { autosaveTarget, pendingDraft, recordLiveVersion, saveDraftOnly, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';

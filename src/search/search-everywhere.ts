@@ -11,7 +11,7 @@ import { rowToDoc } from '../fields/row.ts';
 import { checkPaging } from '../query/page-info.ts';
 import { matchDocuments } from '../operations/find.ts';
 import { presentDocs } from '../operations/present.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { rankedPage, searchLocale } from './ranked-matches.ts';
 import { parseTerms, type Term } from './terms.ts';
 import { textsOf } from './search-index.ts';
