@@ -204,6 +204,9 @@ describe('one import direction', () => {
     expect(edges.filter((e) => e.runtime).length).toBeGreaterThan(800);
     // The parser tells type-only imports from run-time ones.
     expect(edges.find((e) => e.from === 'operation-context.ts' && e.to === 'cms.ts')?.runtime).toBe(false);
+    // ... and reads `import()` as a run-time import.
+    const lazy = edges.find((e) => e.from === 'admin/form/rich-text-field.tsx' && e.to === 'admin/richtext/editor.tsx');
+    expect(lazy?.runtime && lazy.dynamic).toBe(true);
   });
 
   test('every import is one the table allows', () => {
