@@ -66,7 +66,7 @@ type SectionArgs = {
  * One sanitizer per section of the config, run in this order (a section reads only those above it); each
  * answers its part of the sanitized config.
  */
-const SECTIONS: Record<string, (args: SectionArgs) => Partial<SanitizedConfig>> = {
+const SECTIONS = {
   paths: ({ options }) => ({ configPath: options.configPath, rootDir: options.rootDir, dev: Boolean(options.dev) }),
   auth: ({ input, fail }) => ({ auth: sanitizeAuth(input.auth ?? {}, fail) }),
   localization: ({ input, fail }) => ({ localization: sanitizeLocalization(input.localization, fail) }),
@@ -142,7 +142,13 @@ const SECTIONS: Record<string, (args: SectionArgs) => Partial<SanitizedConfig>> 
         ? null
         : { requestsPerMinute: positiveNumber(input.mcp?.requestsPerMinute ?? 120, 'mcp.requestsPerMinute', fail) },
   }),
-};
+} satisfies Record<string, (args: SectionArgs) => Partial<SanitizedConfig>>;
+
+/** Each key of the sanitized config that no section answers: tsc names it here, so none can be forgotten. */
+type Answered<T> = T extends unknown ? keyof T : never;
+type Unanswered = Exclude<keyof SanitizedConfig, Answered<ReturnType<(typeof SECTIONS)[keyof typeof SECTIONS]>>>;
+const everyKeyAnswered: Record<Unanswered, never> = {};
+void everyKeyAnswered;
 
 export function sanitizeConfig(input: UserConfig, options: Options): SanitizedConfig {
   const where = options.configPath ?? 'built-in defaults';
