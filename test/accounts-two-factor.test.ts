@@ -309,7 +309,7 @@ describe('auth.requireTwoFactor', () => {
       collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }],
     });
     const { create } = await import('../src/operations/create.ts');
-    const { createContext } = await import('../src/operations/context.ts');
+    const { createContext } = await import('../src/operation-context.ts');
     await create(createContext(t.cms, { overrideAccess: true }), {
       collection: 'users',
       data: { email: 'boss@example.com', password: 'password123', role: 'admin' },

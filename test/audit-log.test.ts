@@ -14,7 +14,7 @@ import {
   type TestServer,
 } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
-import { createContext } from '../src/operations/context.ts';
+import { createContext } from '../src/operation-context.ts';
 import { listAuditEntries } from '../src/audit/list-entries.ts';
 import { runJobs } from '../src/jobs/run-jobs.ts';
 import * as operations from '../src/operations/index.ts';

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createCMS, type CMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
+import type { CMS } from '../src/cms.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { manualClock } from '../src/clock.ts';
 import type { UserConfig } from '../src/config/types.ts';
@@ -166,7 +167,7 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     password = 'password123',
   ): Promise<Session> => {
     const { create } = await import('../src/operations/create.ts');
-    const { createContext } = await import('../src/operations/context.ts');
+    const { createContext } = await import('../src/operation-context.ts');
     await create(createContext(cms, { overrideAccess: true }), {
       collection: 'users',
       data: { email, password, role, active: true },

@@ -6,13 +6,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCMS, type CMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
+import type { CMS } from '../src/cms.ts';
 import { manualClock } from '../src/clock.ts';
 import { startServer } from '../src/server.ts';
 import { getCMS } from '../src/local.ts';
 import { runJobs } from '../src/jobs/run-jobs.ts';
 import { startJobLoop } from '../src/jobs/job-loop.ts';
-import { createContext } from '../src/operations/context.ts';
+import { createContext } from '../src/operation-context.ts';
 import { create } from '../src/operations/create.ts';
 import { scheduleAction } from '../src/operations/schedule.ts';
 import type { UserConfig } from '../src/config/types.ts';

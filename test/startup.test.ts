@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
 import { startServer } from '../src/server.ts';
 import { manualClock } from '../src/clock.ts';
 import { tempDir } from './harness.ts';

@@ -1,6 +1,6 @@
 /** `cms export [DIR | --out DIR] [--locale all|<code>] [--drafts]` and `cms import DIR` (docs/export.md). */
 import path from 'node:path';
-import { createCMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
 import { ConfigError } from '../errors.ts';
 import { exportContent } from '../content-files/export-content.ts';
 import { importContent } from '../content-files/import-content.ts';

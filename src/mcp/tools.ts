@@ -7,7 +7,7 @@
 import { MEDIA_SLUG } from '../config/builtin-collections.ts';
 import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { APIError } from '../errors.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import * as operations from '../operations/index.ts';
 import { getCollection, getGlobal } from '../operations/entities.ts';
 import { stageLocalFile } from '../uploads/staging.ts';

@@ -13,7 +13,7 @@ import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
 import { recordLiveVersion, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
-import { originOf, stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from '../operation-context.ts';
 import { inviteNewUser } from '../auth/password-reset.ts';
 
 export type CreateArgs = {

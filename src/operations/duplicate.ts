@@ -11,7 +11,7 @@ import type { SanitizedField } from '../config/types.ts';
 import { getCollection } from './entities.ts';
 import { findByID } from './find-by-id.ts';
 import { create } from './create.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 export type DuplicateArgs = { collection: string; id: number | string; data?: Record<string, unknown>; depth?: number };
 

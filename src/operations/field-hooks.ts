@@ -6,7 +6,7 @@
  */
 import type { FieldHookName, SanitizedField } from '../config/types.ts';
 import { blockOfRow } from '../fields/types/blocks.ts';
-import { withRequest, type OperationContext } from './context.ts';
+import { withRequest, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 type Args = { data: Doc; originalDoc: Doc | null; operation: 'create' | 'update' | 'read' };

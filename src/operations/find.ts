@@ -11,7 +11,7 @@ import { checkAccess } from '../access/check-access.ts';
 import { queryRights, relatedQueries } from '../access/query-rights.ts';
 import { getCollection } from './entities.ts';
 import { presentDocs } from './present.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 import { draftSource } from '../versions/draft-source.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 import { matchFilter, rankedPage, type Ranked } from '../search/ranked-matches.ts';

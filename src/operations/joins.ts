@@ -20,7 +20,7 @@ import { compileWhere, TRUSTED } from '../query/where.ts';
 import type { JoinQuery, JoinRequest } from '../query/join-options.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { queryRights } from '../access/query-rights.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 import { spendDocuments } from './document-budget.ts';
 
 type Doc = Record<string, unknown>;

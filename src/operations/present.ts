@@ -9,7 +9,7 @@ import { localizeForRead } from '../fields/localize.ts';
 import { blockOfRow } from '../fields/types/blocks.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { runHooks } from './hooks.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { populateRelationships, type PresentSteps } from './populate.ts';
 import { decorateMedia } from '../uploads/media-urls.ts';
 import { applySelection, type ReadShape } from '../query/select.ts';

@@ -31,7 +31,7 @@ import { getCollection } from './entities.ts';
 import { create } from './create.ts';
 import { update } from './update.ts';
 import { loadReadable, loadStored } from './load-stored.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { documentTurnKey, inDocumentTurn } from './document-turn.ts';
 
 type Doc = Record<string, unknown>;

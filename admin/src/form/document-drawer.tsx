@@ -16,7 +16,7 @@ import { useConditions } from './conditions.ts';
 import { ErrorSummary, useDocumentForm, useFieldContext } from './document-form.tsx';
 import { FieldList } from './fields.tsx';
 import { FormContext, pathWriter } from './form-context.ts';
-import { forgetChoices } from './relationship-field.tsx';
+import { forgetChoices } from './choice-labels.ts';
 import { changedFields, emptyDoc } from './values.ts';
 
 export interface DocumentDrawerProps {

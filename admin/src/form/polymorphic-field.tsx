@@ -10,7 +10,8 @@ import { docLabel, message, singularLabel } from '../format.ts';
 import { ChipList } from './choice-fields.tsx';
 import { useControlProps } from './fields.tsx';
 import type { FieldProps } from './form-context.ts';
-import { labelKey, labels, RelatedDrawer, searchWhere } from './relationship-field.tsx';
+import { labelKey, labels } from './choice-labels.ts';
+import { RelatedDrawer, searchWhere } from './relationship-field.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const PER_COLLECTION = 5;

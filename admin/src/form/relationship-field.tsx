@@ -12,18 +12,12 @@ import { t } from '../i18n/i18n.ts';
 import { LazyView } from '../lazy.tsx';
 import { Icon } from '../ui.tsx';
 import { ChipList } from './choice-fields.tsx';
+import { labelKey, labels } from './choice-labels.ts';
 import type { DocumentDrawerProps } from './document-drawer.tsx';
 import { useControlProps } from './fields.tsx';
 import type { FieldProps } from './form-context.ts';
 
 const PAGE = 10;
-export const labels = new Map<string, string>();
-export const labelKey = (slug: string, locale: string | undefined, id: string) => `${slug}|${locale ?? ''}|${id}`;
-
-/** Forget the names known for a collection's documents (after they changed). */
-export function forgetChoices(slug: string): void {
-  for (const key of labels.keys()) if (key.startsWith(`${slug}|`)) labels.delete(key);
-}
 
 /** Ids arrive as numbers (depth=0) or, rarely, populated objects. */
 const idOf = (v: unknown): string | null =>

@@ -8,7 +8,8 @@ import type { Doc } from '../api.ts';
 import { findCollection, useApp } from '../app-context.ts';
 import { docLabel, singularLabel } from '../format.ts';
 import { ChipList } from '../form/choice-fields.tsx';
-import { Combobox, labelKey, labels, useLabels } from '../form/relationship-field.tsx';
+import { labelKey, labels } from '../form/choice-labels.ts';
+import { Combobox, useLabels } from '../form/relationship-field.tsx';
 import { t } from '../i18n/i18n.ts';
 import type { Condition, FilterField } from './list-filter.ts';
 

@@ -5,7 +5,7 @@
 import { docs, type CollectionConfig, type Doc, type Field } from '../api.ts';
 import { mayManage, useApp } from '../app-context.ts';
 import type { DocumentFormState } from '../form/document-form.tsx';
-import { forgetChoices } from '../form/relationship-field.tsx';
+import { forgetChoices } from '../form/choice-labels.ts';
 import { changedFields, emptyDoc } from '../form/values.ts';
 import { docLabel, labelParams, singularLabel } from '../format.ts';
 import { MoreActions } from '../popup-menu.tsx';

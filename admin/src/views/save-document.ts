@@ -8,7 +8,7 @@ import { ApiError, docs, type CollectionConfig, type Doc, type Field } from '../
 import { isAdmin, useApp } from '../app-context.ts';
 import type { DocumentFormState } from '../form/document-form.tsx';
 import type { CreatedNote } from '../form/prefill.ts';
-import { forgetChoices } from '../form/relationship-field.tsx';
+import { forgetChoices } from '../form/choice-labels.ts';
 import { changedFields } from '../form/values.ts';
 import { singularLabel } from '../format.ts';
 import { navigate } from '../router.tsx';

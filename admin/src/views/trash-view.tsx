@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, queryString, type CollectionConfig, type ListResult } from '../api.ts';
 import { docTitle, formatDate, labelParams, message, pluralLabel } from '../format.ts';
-import { forgetChoices } from '../form/relationship-field.tsx';
+import { forgetChoices } from '../form/choice-labels.ts';
 import { Link, type Location } from '../router.tsx';
 import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx';
 import { useRefreshOnChange } from '../realtime.ts';

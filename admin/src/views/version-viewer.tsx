@@ -7,7 +7,7 @@ import type { Doc, Field, Version } from '../api.ts';
 import { dataFields, same } from '../form/values.ts';
 import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts';
 import { Modal } from '../ui.tsx';
-import { statusText } from './versions-panel.tsx';
+import { statusText } from './version-status.ts';
 import { t, tn } from '../i18n/i18n.ts';
 import { RichTextView, UploadView } from './rich-text-view.tsx';
 

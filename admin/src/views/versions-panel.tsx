@@ -11,14 +11,7 @@ import { changedFields } from '../form/values.ts';
 import { authorName, exactTime, formatDate, message } from '../format.ts';
 import { confirmDialog, Icon, toast } from '../ui.tsx';
 import { t } from '../i18n/i18n.ts';
-
-/** A version's status as a badge says it (`published`, `draft`). */
-export const statusText = (status: unknown) =>
-  status === 'published'
-    ? t('drafts.published')
-    : status === 'draft' || status == null
-      ? t('drafts.draft')
-      : String(status);
+import { statusText } from './version-status.ts';
 
 type Viewer = typeof import('./version-viewer.tsx').default;
 

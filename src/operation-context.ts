@@ -1,8 +1,10 @@
 /** What every operation receives: the instance and who is asking, in which locale. Plain data. */
-import type { User } from '../config/types.ts';
-import type { CMS } from '../cms.ts';
-import type { Via, WriteOrigin } from '../events/change-events.ts';
-import type { DocumentBudget } from './document-budget.ts';
+import type { User } from './config/types.ts';
+import type { CMS } from './cms.ts';
+import type { Via, WriteOrigin } from './events/change-events.ts';
+
+/** How many related documents a request may still populate (src/operations/document-budget.ts). */
+export type DocumentBudget = { limit: number; used: number };
 
 export type OperationContext = {
   cms: CMS;

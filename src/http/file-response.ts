@@ -5,7 +5,7 @@
  * for anything that is not plainly an image, video, audio or PDF).
  */
 import type { StoredFile } from '../config/types.ts';
-import { notModified } from '../http/conditional-get.ts';
+import { notModified } from './conditional-get.ts';
 
 const INLINE = /^(image\/(?!svg)|video\/|audio\/|application\/pdf$)/;
 
