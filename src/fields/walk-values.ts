@@ -6,7 +6,7 @@
  */
 import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
-import { blockOfRow } from './types/blocks.ts';
+import { blockOfRow } from './kinds/block-rows.ts';
 import { relationSlots } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 

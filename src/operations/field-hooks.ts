@@ -5,7 +5,7 @@
  * They run on a copy of the document, before the collection's hook of the same name.
  */
 import type { FieldHookName, SanitizedField } from '../config/types.ts';
-import { blockOfRow } from '../fields/types/blocks.ts';
+import { blockOfRow } from '../fields/kinds/block-rows.ts';
 import { withRequest, type OperationContext } from './context.ts';
 
 type Doc = Record<string, unknown>;

@@ -1,0 +1,5 @@
+/** `code`: source code as text. */
+import { formScalar, noNested, type Kind } from './kind.ts';
+import { textLike } from './text-value.ts';
+
+export const code: Kind = { ...textLike('Source code as text.', { fromForm: formScalar() }), nested: noNested };

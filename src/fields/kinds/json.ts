@@ -1,0 +1,19 @@
+/** `json`: any value JSON can hold. */
+import { formJSON, invalid, noNested, valid, type Kind } from './kind.ts';
+
+export const json: Kind = {
+  holds: 'value',
+  check(_field, raw, kit) {
+    try {
+      JSON.stringify(raw);
+    } catch {
+      return invalid(raw, kit, 'This field takes JSON.');
+    }
+    return valid(raw);
+  },
+  schema: () => ({}),
+  describe: () => 'Any JSON value.',
+  tsType: () => 'unknown',
+  fromForm: formJSON,
+  nested: noNested,
+};

@@ -1,0 +1,5 @@
+/** `markdown`: Markdown kept as written (docs/content-model.md). */
+import { noNested, type Kind } from './kind.ts';
+import { textLike } from './text-value.ts';
+
+export const markdown: Kind = { ...textLike('Markdown text.'), nested: noNested };

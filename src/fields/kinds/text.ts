@@ -1,0 +1,5 @@
+/** `text`: one line of text. */
+import { noNested, type Kind } from './kind.ts';
+import { textLike } from './text-value.ts';
+
+export const text: Kind = { ...textLike('Text.'), nested: noNested };

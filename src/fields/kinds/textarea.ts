@@ -1,0 +1,5 @@
+/** `textarea`: text that may span lines. */
+import { noNested, type Kind } from './kind.ts';
+import { textLike } from './text-value.ts';
+
+export const textarea: Kind = { ...textLike('Plain text, may span lines.'), nested: noNested };
