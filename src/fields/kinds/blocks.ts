@@ -3,7 +3,7 @@
  * (`{ id, blockType, blockName?, …the block's fields }`); the rows' helpers are in block-rows.ts.
  */
 import { blockOfRow, validateBlockRows } from './block-rows.ts';
-import { formJSON, invalid, isObject, type Kind, type Schema } from './kind.ts';
+import { formJSON, invalid, isObject, oneOf, type Kind, type Schema } from './kind.ts';
 import { rowBoundsError } from './rows.ts';
 
 /** `blockType` names the row's block; writes may leave `id` out (one is generated). */
@@ -25,8 +25,9 @@ export const blocks: Kind = {
   },
   schema: (field, kit) => ({
     type: 'array',
-    items: {
-      oneOf: (field.blocks ?? []).map((block) => {
+    items: oneOf(
+      kit,
+      (field.blocks ?? []).map((block) => {
         const row = kit.objectOf(
           block.fields,
           'row',
@@ -35,7 +36,7 @@ export const blocks: Kind = {
         );
         return kit.strict ? { title: block.slug, ...row } : row;
       }),
-    },
+    ),
     ...(field.minRows !== undefined ? { minItems: field.minRows } : {}),
     ...(field.maxRows !== undefined ? { maxItems: field.maxRows } : {}),
   }),

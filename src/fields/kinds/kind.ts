@@ -30,8 +30,9 @@ export type CheckKit = {
 
 export type Schema = Record<string, unknown>;
 /**
- * What a field's JSON Schema needs of the document schema around it. `strict` asks for every bound the
- * server enforces that a reader of the schema may check before sending (the MCP tools' inputs).
+ * What a field's JSON Schema needs of the document schema around it. `strict` is for the MCP tools' inputs:
+ * every bound the server enforces that a sender may check first, objects closed to other keys, and only
+ * what every function-calling format takes (`anyOf` rather than `oneOf`, `items` on every array).
  */
 export type SchemaKit = {
   mode: 'read' | 'write';
@@ -106,3 +107,6 @@ export const formScalar =
 /** `hasMany` values are a list however they are sent; one schema or type per item is listed then. */
 export const manySchema = (field: SanitizedField, one: Schema): Schema =>
   field.hasMany ? { type: 'array', items: one } : one;
+
+/** Alternatives of which exactly one matches (`anyOf` where the schema is strict: see SchemaKit). */
+export const oneOf = (kit: SchemaKit, schemas: Schema[]): Schema => ({ [kit.strict ? 'anyOf' : 'oneOf']: schemas });

@@ -21,8 +21,9 @@ export const point: Kind = {
     const parsed = parsePoint(raw);
     return 'error' in parsed ? invalid(raw, kit, parsed.error) : valid(parsed.point);
   },
-  schema: () => ({
+  schema: (_field, kit) => ({
     type: 'array',
+    ...(kit.strict ? { items: { type: 'number' } } : {}),
     prefixItems: [
       { type: 'number', minimum: -180, maximum: 180 },
       { type: 'number', minimum: -90, maximum: 90 },

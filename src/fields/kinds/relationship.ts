@@ -5,21 +5,35 @@
  */
 import type { SanitizedField } from '../../config/types.ts';
 import { parseRelationValue } from '../relationship-values.ts';
-import { formScalar, literal, manySchema, noNested, valid, type Kind, type Schema, type SchemaKit } from './kind.ts';
+import {
+  formScalar,
+  literal,
+  manySchema,
+  noNested,
+  oneOf,
+  valid,
+  type Kind,
+  type Schema,
+  type SchemaKit,
+} from './kind.ts';
 
 const ID: Schema = { type: 'integer', minimum: 1 };
 
 function schema(field: SanitizedField, kit: SchemaKit): Schema {
   const ref = (slug: string) => (kit.mode === 'write' ? ID : { anyOf: [ID, kit.document(slug), { type: 'null' }] });
   if (!Array.isArray(field.relationTo)) return manySchema(field, ref(field.relationTo!));
-  return manySchema(field, {
-    oneOf: field.relationTo.map((slug) => ({
-      type: 'object',
-      required: ['relationTo', 'value'],
-      properties: { relationTo: { const: slug }, value: ref(slug) },
-      ...(kit.strict ? { additionalProperties: false } : {}),
-    })),
-  });
+  return manySchema(
+    field,
+    oneOf(
+      kit,
+      field.relationTo.map((slug) => ({
+        type: 'object',
+        required: ['relationTo', 'value'],
+        properties: { relationTo: { const: slug }, value: ref(slug) },
+        ...(kit.strict ? { additionalProperties: false } : {}),
+      })),
+    ),
+  );
 }
 
 /** What to send; `first` is said after a single reference (an upload's hint). */
