@@ -3,7 +3,6 @@
  * `locale: 'all'`, on each locale's value of a localized field). Collects every error before failing.
  */
 import type { SanitizedField, User } from '../config/types.ts';
-import { blockOfRow } from './kinds/block-rows.ts';
 import { kindOf } from './kinds/index.ts';
 import type { FieldError } from './kinds/kind.ts';
 import { sizeLimitProblem } from './size-limits.ts';
@@ -161,12 +160,9 @@ export async function publishProblems(
     const rows = (field.type === 'array' || field.type === 'blocks') && Array.isArray(value) ? value : null;
     if (rows && field.minRows !== undefined && rows.length < field.minRows)
       errors.push({ field: key, message: `This field needs at least ${field.minRows} rows.` });
-    if (field.type === 'group' && isObject(value))
-      errors.push(...(await publishProblems(field.fields!, value, locale, inner, key, root)));
-    for (const [i, row] of (rows ?? []).entries()) {
-      if (!isObject(row)) continue;
-      const rowFields = field.type === 'array' ? field.fields! : blockOfRow(field, row)?.fields;
-      if (rowFields) errors.push(...(await publishProblems(rowFields, row, locale, inner, `${key}.${i}`, root)));
+    for (const nested of kindOf(field).nested(field, value)) {
+      const at = nested.at ? `${key}.${nested.at}` : key;
+      errors.push(...(await publishProblems(nested.fields, nested.value, locale, inner, at, root)));
     }
     if (field.validate && !sentWhole) {
       const verdict = await field.validate(value, {
