@@ -16,7 +16,11 @@ export function checkText(field: SanitizedField, raw: unknown, kit: { key: strin
 export const textLike = (description: string, parts: Partial<Kind> = {}): Omit<Kind, 'nested'> => ({
   holds: 'value',
   check: checkText,
-  schema: () => ({ type: 'string' }),
+  schema: (field, kit) => ({
+    type: 'string',
+    ...(kit.strict && field.minLength !== undefined ? { minLength: field.minLength } : {}),
+    ...(kit.strict && field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
+  }),
   describe: () => description,
   tsType: () => 'string',
   // An empty part of free text is the empty string.
