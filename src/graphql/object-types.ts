@@ -1,7 +1,7 @@
 /**
  * Output types: one object type per collection (`Post`) and global (`Settings`), their nested groups
  * and array rows (`Post_Seo`), the paginated list (`Posts`), and version records (`PostVersion`).
- * Field types come from the table in field-types.ts, which the build carries.
+ * Each field is mapped by its kind (field-types.ts), which the build carries.
  */
 import { isUploadCollection } from '../config/upload-collections.ts';
 import {
@@ -31,7 +31,7 @@ type Fields = GraphQLFieldConfigMap<Record<string, unknown>, GraphQLRequest>;
 export function outputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): Fields {
   const out: Fields = {};
   for (const field of fields.filter(inSchema)) {
-    const mapping = build.fieldMappings[field.type];
+    const mapping = build.mappingOf(field);
     out[field.name] = {
       type: mapping.output(field, parent, build),
       ...(mapping.args ? { args: typeof mapping.args === 'function' ? mapping.args(field, build) : mapping.args } : {}),

@@ -27,6 +27,7 @@ export const array: Kind = {
     items: kit.objectOf(field.fields ?? [], 'row', { id: { type: 'string' } }),
   }),
   describe: () => 'A list of rows.',
+  graphQL: { shape: 'array' },
   tsType: (field, kit) =>
     `${kit.objectType(field.fields ?? [], [kit.variant === 'data' ? 'id?: string;' : 'id: string;'])}[]`,
   fromForm: formJSON,

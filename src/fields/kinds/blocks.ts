@@ -41,6 +41,7 @@ export const blocks: Kind = {
     ...(field.maxRows !== undefined ? { maxItems: field.maxRows } : {}),
   }),
   describe: () => 'A list of blocks; each row names its block in blockType.',
+  graphQL: { shape: 'blocks' },
   tsType: (field, kit) => `(${(field.blocks ?? []).map((block) => kit.blockType(block)).join(' | ')})[]`,
   fromForm: formJSON,
   nested: (field, value) =>

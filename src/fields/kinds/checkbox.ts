@@ -7,6 +7,7 @@ export const checkbox: Kind = {
     typeof raw === 'boolean' ? valid(raw) : invalid(raw, kit, 'This field must be true or false.'),
   schema: () => ({ type: 'boolean' }),
   describe: () => 'true or false.',
+  graphQL: { scalar: 'Boolean', operators: ['equality'] },
   tsType: () => 'boolean',
   fromForm: formScalar((text) =>
     ['true', '1', 'on'].includes(text) ? true : ['false', '0', 'off'].includes(text) ? false : text,

@@ -2,4 +2,7 @@
 import { formScalar, noNested, type Kind } from './kind.ts';
 import { textLike } from './text-value.ts';
 
-export const code: Kind = { ...textLike('Source code as text.', { fromForm: formScalar() }), nested: noNested };
+export const code: Kind = {
+  ...textLike('Source code as text.', ['equality', 'partial', 'lists'], { fromForm: formScalar() }),
+  nested: noNested,
+};

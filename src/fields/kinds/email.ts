@@ -11,6 +11,7 @@ export const email: Kind = {
       : valid(raw.trim()),
   schema: (_field, kit) => (kit.mode === 'write' ? { type: 'string', format: 'email' } : { type: 'string' }),
   describe: () => 'An email address.',
+  graphQL: { scalar: 'EmailAddress', operators: ['equality', 'partial', 'lists'] },
   tsType: () => 'string',
   fromForm: formScalar(),
   nested: noNested,

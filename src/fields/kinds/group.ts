@@ -10,6 +10,7 @@ export const group: Kind = {
   },
   schema: (field, kit) => kit.objectOf(field.fields ?? [], 'group'),
   describe: () => 'A group of fields.',
+  graphQL: { shape: 'group' },
   tsType: (field, kit) => kit.objectType(field.fields ?? []),
   fromForm: formJSON,
   nested: (field, value) => (isObject(value) ? [{ fields: field.fields!, value, at: '' }] : []),

@@ -14,6 +14,7 @@ export const join: Kind = {
     },
   }),
   describe: () => 'Not written.',
+  graphQL: { shape: 'join' },
   tsType: (field, kit) =>
     `{ docs?: (number | ${kit.nameOf(field.collection!)})[]; hasNextPage?: boolean; totalDocs?: number }`,
   fromForm: formScalar(),

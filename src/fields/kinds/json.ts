@@ -13,6 +13,7 @@ export const json: Kind = {
   },
   schema: () => ({}),
   describe: () => 'Any JSON value.',
+  graphQL: { scalar: 'JSON', operators: ['equality', 'partial'] },
   tsType: () => 'unknown',
   fromForm: formJSON,
   nested: noNested,

@@ -60,6 +60,16 @@ export type TypeKit = {
   nameOf(slug: string): string;
 };
 
+/** Where-operator groups a GraphQL filter offers on a scalar (graphql/operators.ts spells them out). */
+export type OperatorGroup = 'equality' | 'comparison' | 'partial' | 'lists' | 'like' | 'near';
+/**
+ * How GraphQL maps a kind (graphql/field-types.ts): a scalar and the where operators it offers, or one of
+ * the shapes built there (options as an enum, a relation, rows, a group, blocks, a join, rich text, layout).
+ */
+export type GraphQLKind =
+  | { scalar: 'String' | 'Float' | 'Boolean' | 'JSON' | 'DateTime' | 'EmailAddress'; operators: OperatorGroup[] }
+  | { shape: 'select' | 'radio' | 'relationship' | 'array' | 'group' | 'blocks' | 'join' | 'richText' | 'layout' };
+
 /** An object held inside a value (a group's, an array's or blocks field's row) and its path below the field ('' for a group). */
 export type NestedValue = { fields: SanitizedField[]; value: Doc; at: string };
 
@@ -72,6 +82,8 @@ export interface Kind {
   schema(field: SanitizedField, kit: SchemaKit): Schema;
   /** What to send, said for an assistant (the MCP tools' inputs). */
   describe(field: SanitizedField): string;
+  /** Its GraphQL type. */
+  graphQL: GraphQLKind;
   /** The TypeScript type of one value. */
   tsType(field: SanitizedField, kit: TypeKit): string;
   /** A text part of an upload form as the value a JSON body would carry (validation follows as for JSON). */

@@ -9,6 +9,7 @@ export const layoutKind: Kind = {
   check: (_field, raw) => valid(raw),
   schema: () => ({}),
   describe: () => 'Not written.',
+  graphQL: { shape: 'layout' },
   tsType: () => 'never',
   fromForm: formScalar(),
   nested: noNested,

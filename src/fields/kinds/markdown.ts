@@ -2,4 +2,4 @@
 import { noNested, type Kind } from './kind.ts';
 import { textLike } from './text-value.ts';
 
-export const markdown: Kind = { ...textLike('Markdown text.'), nested: noNested };
+export const markdown: Kind = { ...textLike('Markdown text.', ['equality', 'partial']), nested: noNested };

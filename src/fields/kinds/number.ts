@@ -16,6 +16,7 @@ export const number: Kind = {
     ...(kit.strict && field.max !== undefined ? { maximum: field.max } : {}),
   }),
   describe: () => 'A number.',
+  graphQL: { scalar: 'Float', operators: ['equality', 'comparison', 'lists'] },
   tsType: () => 'number',
   fromForm: formScalar((text) => (Number.isFinite(Number(text)) ? Number(text) : text)),
   nested: noNested,

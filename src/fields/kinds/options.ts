@@ -20,6 +20,7 @@ export const optionsKind: Kind = {
   },
   schema: (field) => ({ type: 'string', enum: values(field) }),
   describe: () => 'One of the allowed values.',
+  graphQL: { shape: 'radio' },
   tsType: optionsUnion,
   fromForm: formScalar(),
   nested: noNested,

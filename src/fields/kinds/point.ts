@@ -32,6 +32,7 @@ export const point: Kind = {
     maxItems: 2,
   }),
   describe: () => '[longitude, latitude].',
+  graphQL: { scalar: 'JSON', operators: ['equality', 'near'] },
   tsType: () => '[number, number]',
   fromForm: formJSON,
   nested: noNested,

@@ -53,6 +53,7 @@ export const richText: Kind = {
   // A string where a read asks for `richText=html|markdown|text`; writes may send Markdown.
   schema: () => ({ anyOf: [RICH_TEXT, { type: 'string' }] }),
   describe: () => 'Markdown text (stored as rich text), or rich text JSON ({ root: … }).',
+  graphQL: { shape: 'richText' },
   tsType: (_field, kit) => (kit.variant === 'data' ? `${RICH_TEXT_TYPE} | string` : RICH_TEXT_TYPE),
   fromForm: formJSON,
   // Blocks embedded in rich text are nodes, not fields: walk-values reaches them through the nodes.

@@ -6,5 +6,6 @@ export const select: Kind = {
   ...optionsKind,
   schema: (field, kit) => manySchema(field, optionsKind.schema(field, kit)),
   describe: (field) => (field.hasMany ? 'A list of the allowed values.' : 'One of the allowed values.'),
+  graphQL: { shape: 'select' },
   tsType: (field) => (field.hasMany ? `(${optionsUnion(field)})[]` : optionsUnion(field)),
 };

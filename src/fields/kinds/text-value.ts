@@ -1,6 +1,6 @@
 /** What the free-text kinds (text, textarea, markdown, code) share: one string within the field's length bounds. */
 import type { SanitizedField } from '../../config/types.ts';
-import { invalid, valid, type Checked, type Kind } from './kind.ts';
+import { invalid, valid, type Checked, type Kind, type OperatorGroup } from './kind.ts';
 
 export function checkText(field: SanitizedField, raw: unknown, kit: { key: string }): Checked {
   if (field.hasMany) return invalid(raw, kit, 'This field does not take a list.');
@@ -13,7 +13,11 @@ export function checkText(field: SanitizedField, raw: unknown, kit: { key: strin
 }
 
 /** A kind whose value is one string, described to an assistant as `description`. */
-export const textLike = (description: string, parts: Partial<Kind> = {}): Omit<Kind, 'nested'> => ({
+export const textLike = (
+  description: string,
+  operators: OperatorGroup[],
+  parts: Partial<Kind> = {},
+): Omit<Kind, 'nested'> => ({
   holds: 'value',
   check: checkText,
   schema: (field, kit) => ({
@@ -22,6 +26,7 @@ export const textLike = (description: string, parts: Partial<Kind> = {}): Omit<K
     ...(kit.strict && field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
   }),
   describe: () => description,
+  graphQL: { scalar: 'String', operators },
   tsType: () => 'string',
   // An empty part of free text is the empty string.
   fromForm: (_field, text) => text,

@@ -2,4 +2,4 @@
 import { noNested, type Kind } from './kind.ts';
 import { textLike } from './text-value.ts';
 
-export const text: Kind = { ...textLike('Text.'), nested: noNested };
+export const text: Kind = { ...textLike('Text.', ['equality', 'partial', 'lists']), nested: noNested };

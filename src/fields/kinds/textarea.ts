@@ -2,4 +2,7 @@
 import { noNested, type Kind } from './kind.ts';
 import { textLike } from './text-value.ts';
 
-export const textarea: Kind = { ...textLike('Plain text, may span lines.'), nested: noNested };
+export const textarea: Kind = {
+  ...textLike('Plain text, may span lines.', ['equality', 'partial', 'lists']),
+  nested: noNested,
+};
