@@ -27,7 +27,7 @@ import type { ListBound } from './limits.ts';
 
 type Fields = GraphQLFieldConfigMap<Record<string, unknown>, GraphQLRequest>;
 
-/** The fields of a document, group or row, each mapped through the field-type table. */
+/** The fields of a document, group or row, each mapped by its kind. */
 export function outputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): Fields {
   const out: Fields = {};
   for (const field of fields.filter(inSchema)) {
