@@ -5,6 +5,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const email: Kind = {
   holds: 'value',
+  sizeLimit: { chars: 65_536 },
   check: (_field, raw, kit) =>
     typeof raw !== 'string' || !EMAIL.test(raw.trim())
       ? invalid(raw, kit, 'This is not a valid email address.')

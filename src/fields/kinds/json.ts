@@ -3,6 +3,7 @@ import { formJSON, invalid, noNested, valid, type Kind } from './kind.ts';
 
 export const json: Kind = {
   holds: 'value',
+  sizeLimit: { bytes: 1_048_576 },
   check(_field, raw, kit) {
     try {
       JSON.stringify(raw);

@@ -1,7 +1,7 @@
 /**
  * What one field type knows, in one place: how a written value is checked and stored, its JSON Schema as
- * read and as written, its TypeScript type, how an upload form's text part is read, and which nested
- * values it holds. Each type has its own file beside this one; `index.ts` gathers them in a record keyed
+ * read and as written, its GraphQL and TypeScript types, how an upload form's text part is read, and which
+ * nested values it holds. Each type has its own file beside this one; `index.ts` gathers them in a record keyed
  * by every field type, so adding a type without a kind does not compile. Whatever a kind needs of the
  * layer that asks (the whole document's schema, the recursion of validation) it receives as a kit, so
  * kinds import no layer above `fields/`.
@@ -76,6 +76,12 @@ export type NestedValue = { fields: SanitizedField[]; value: Doc; at: string };
 export interface Kind {
   /** `value`: holds a value of its own; `read`: read only (a join); `layout`: arranges others, holds none. */
   holds: 'value' | 'read' | 'layout';
+  /**
+   * How large one value may be unless the field says otherwise (docs/config.md, "Size limits"): characters
+   * of text (`maxLength`, each item of a list) or bytes of its JSON (`maxSize`); none: unbounded but for
+   * the whole document's bound.
+   */
+  sizeLimit?: { chars: number } | { bytes: number };
   /** Checks a non-empty written value and answers it as stored. */
   check(field: SanitizedField, raw: unknown, kit: CheckKit): Checked | Promise<Checked>;
   /** The JSON Schema of one value (a list where the field takes `hasMany`). */

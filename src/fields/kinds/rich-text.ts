@@ -40,6 +40,7 @@ const RICH_TEXT_TYPE =
 
 export const richText: Kind = {
   holds: 'value',
+  sizeLimit: { bytes: 1_048_576 },
   async check(field, raw, kit) {
     const result = await validateRichText(field, raw, kit.key, (row, at) =>
       validateBlockRow(field.richTextBlocks ?? [], field.richTextBlocksBySlug ?? new Map(), row, at, (fields, r, a) =>
