@@ -1,7 +1,8 @@
 /**
  * JSON Schema (2020-12, as OpenAPI 3.1 uses it) for a collection's or global's fields, in the two shapes
  * the API speaks: what a reader gets (ids or populated documents by `depth`, a value or a per-locale
- * record by `locale`, null where unset) and what a writer sends (ids, one locale's value).
+ * record by `locale`, null where unset) and what a writer sends (ids, one locale's value). Each field's
+ * own schema is its kind's (fields/kinds/); the MCP tools publish the same write schema.
  */
 import { labelText } from '../config/label-text.ts';
 import type { SanitizedConfig, SanitizedField } from '../config/types.ts';
