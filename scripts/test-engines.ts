@@ -18,6 +18,7 @@ const ONCE = [
   'test/build*.test.ts',
   'test/i18n-catalogues.test.ts',
   'test/richtext-convert.test.ts',
+  'test/field-kinds.test.ts',
   'test/admin-*.test.ts',
   'test/create-admin-tty.test.ts',
   'test/postgres-*.test.ts',
