@@ -1,0 +1,76 @@
+/**
+ * `cms import wordpress FILE | markdown DIR | payload URL` (docs/moving-in.md): moving a site in. The work is in
+ * src/moving-in/; this reads the flags, opens the instance (a dry run leaves its schema as it is), shows a progress
+ * line on a terminal and prints the report.
+ */
+import path from 'node:path';
+import { createCMS } from '../cms.ts';
+import { ConfigError } from '../errors.ts';
+import type { CLIArgs } from './args.ts';
+import { progressLine } from './progress-line.ts';
+import { finishRun } from '../moving-in/finish-run.ts';
+import type { ImportRun, Progress } from '../moving-in/import-run.ts';
+import type { CMS } from '../cms.ts';
+
+export const IMPORT_SOURCES = ['wordpress', 'markdown', 'payload'] as const;
+type Source = (typeof IMPORT_SOURCES)[number];
+
+const str = (args: CLIArgs, name: string) => args.flags[name] as string | undefined;
+
+/** On a terminal a line rewritten in place (on stderr, so the report on stdout stays plain JSON); elsewhere nothing. */
+function terminalProgress(): { show: Progress; done: () => void } {
+  if (!process.stderr.isTTY) return { show: () => {}, done: () => {} };
+  const line = progressLine('import', undefined, { tty: true, write: (t) => void process.stderr.write(t) });
+  return { show: line.show, done: line.done };
+}
+
+export async function importSourceCommand(args: CLIArgs): Promise<void> {
+  const [source, input] = args.rest as [Source, string];
+  const emit = str(args, 'emit-config');
+  if (emit) return emitConfig(source, input, emit, args);
+  const dryRun = Boolean(args.flags['dry-run']);
+  const cms = await createCMS({ configPath: str(args, 'config') ?? null, migrate: dryRun ? 'verify' : 'auto' });
+  const progress = terminalProgress();
+  try {
+    const run = await runImport(cms, source, input, args, dryRun, progress.show);
+    progress.done();
+    process.stdout.write(await finishRun(run, str(args, 'report')));
+  } finally {
+    progress.done();
+    await cms.close();
+  }
+}
+
+async function runImport(
+  cms: CMS,
+  source: Source,
+  input: string,
+  args: CLIArgs,
+  dryRun: boolean,
+  progress: Progress,
+): Promise<ImportRun> {
+  if (source === 'wordpress') {
+    const { importWordPress } = await import('../moving-in/wordpress-import.ts');
+    const uploads = str(args, 'uploads');
+    return importWordPress(cms, {
+      file: input,
+      uploads: uploads && path.resolve(uploads),
+      fetchMedia: Boolean(args.flags['fetch-media']),
+      dryRun,
+      progress,
+    });
+  }
+  throw new ConfigError(`cms import: "${source}" is not a source this version reads`);
+}
+
+async function emitConfig(source: Source, input: string, file: string, args: CLIArgs): Promise<void> {
+  let text: string;
+  if (source === 'wordpress') {
+    const { readWordPressFile } = await import('../moving-in/wordpress-import.ts');
+    const { wordpressConfig } = await import('../moving-in/wordpress-config.ts');
+    text = wordpressConfig(await readWordPressFile(input));
+  } else throw new ConfigError(`cms import ${source}: --emit-config is for wordpress and markdown`);
+  void args;
+  await Bun.write(file, text);
+  console.log(`wrote ${path.resolve(file)}; nothing was imported`);
+}

@@ -1,0 +1,146 @@
+/**
+ * Reads a WordPress export (WXR: RSS 2.0 with WordPress's own elements) into plain data. fast-xml-parser does the
+ * XML (entities, CDATA, namespaces as prefixes); this file only names what WordPress puts where.
+ */
+import { XMLParser } from 'fast-xml-parser';
+
+export type WxrAuthor = { login: string; email: string; displayName: string };
+export type WxrTerm = {
+  taxonomy: string;
+  id: string;
+  slug: string;
+  name: string;
+  parent: string;
+  description: string;
+};
+export type WxrItem = {
+  id: string;
+  type: string;
+  title: string;
+  link: string;
+  guid: string;
+  creator: string;
+  content: string;
+  excerpt: string;
+  date: string;
+  dateGmt: string;
+  slug: string;
+  status: string;
+  parent: string;
+  menuOrder: number;
+  attachmentUrl: string;
+  /** Terms the item is filed under: `{ domain: 'category' | 'post_tag' | 'nav_menu' | …, slug, name }`. */
+  terms: { domain: string; slug: string; name: string }[];
+  meta: Record<string, string>;
+};
+export type WxrSite = {
+  title: string;
+  link: string;
+  baseSiteUrl: string;
+  baseBlogUrl: string;
+  authors: WxrAuthor[];
+  terms: WxrTerm[];
+  items: WxrItem[];
+};
+
+const LISTS = new Set([
+  'rss.channel.item',
+  'rss.channel.wp:author',
+  'rss.channel.wp:category',
+  'rss.channel.wp:tag',
+  'rss.channel.wp:term',
+  'rss.channel.item.category',
+  'rss.channel.item.wp:postmeta',
+]);
+
+type Node = Record<string, unknown>;
+const str = (value: unknown): string => {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return str((value as Node)['#text']);
+  return String(value);
+};
+const list = (value: unknown): Node[] => (Array.isArray(value) ? value : value ? [value] : []) as Node[];
+
+export function readWxr(xml: string): WxrSite {
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    processEntities: true,
+    htmlEntities: true,
+    isArray: (_name, jpath) => LISTS.has(String(jpath)),
+  });
+  const doc = parser.parse(xml) as Node;
+  const channel = (doc.rss as Node | undefined)?.channel as Node | undefined;
+  if (!channel) throw new Error('not a WordPress export: no <rss><channel>');
+  const terms: WxrTerm[] = [
+    ...list(channel['wp:category']).map((c) => ({
+      taxonomy: 'category',
+      id: str(c['wp:term_id']).trim(),
+      slug: str(c['wp:category_nicename']).trim(),
+      name: str(c['wp:cat_name']).trim(),
+      parent: str(c['wp:category_parent']).trim(),
+      description: str(c['wp:category_description']).trim(),
+    })),
+    ...list(channel['wp:tag']).map((t) => ({
+      taxonomy: 'post_tag',
+      id: str(t['wp:term_id']).trim(),
+      slug: str(t['wp:tag_slug']).trim(),
+      name: str(t['wp:tag_name']).trim(),
+      parent: '',
+      description: str(t['wp:tag_description']).trim(),
+    })),
+    ...list(channel['wp:term']).map((t) => ({
+      taxonomy: str(t['wp:term_taxonomy']).trim(),
+      id: str(t['wp:term_id']).trim(),
+      slug: str(t['wp:term_slug']).trim(),
+      name: str(t['wp:term_name']).trim(),
+      parent: str(t['wp:term_parent']).trim(),
+      description: str(t['wp:term_description']).trim(),
+    })),
+  ];
+  return {
+    title: str(channel.title).trim(),
+    link: str(channel.link).trim(),
+    baseSiteUrl: str(channel['wp:base_site_url']).trim(),
+    baseBlogUrl: str(channel['wp:base_blog_url']).trim(),
+    authors: list(channel['wp:author']).map((a) => ({
+      login: str(a['wp:author_login']).trim(),
+      email: str(a['wp:author_email']).trim(),
+      displayName: str(a['wp:author_display_name']).trim(),
+    })),
+    // A term listed twice (categories also appear as wp:term in newer exports) is read once.
+    terms: terms.filter((t, i) => terms.findIndex((o) => o.taxonomy === t.taxonomy && o.slug === t.slug) === i),
+    items: list(channel.item).map(readItem),
+  };
+}
+
+function readItem(item: Node): WxrItem {
+  const meta: Record<string, string> = {};
+  for (const m of list(item['wp:postmeta'])) meta[str(m['wp:meta_key']).trim()] = str(m['wp:meta_value']);
+  return {
+    id: str(item['wp:post_id']).trim(),
+    type: str(item['wp:post_type']).trim(),
+    title: str(item.title).trim(),
+    link: str(item.link).trim(),
+    guid: str(item.guid).trim(),
+    creator: str(item['dc:creator']).trim(),
+    content: str(item['content:encoded']),
+    excerpt: str(item['excerpt:encoded']).trim(),
+    date: str(item['wp:post_date']).trim(),
+    dateGmt: str(item['wp:post_date_gmt']).trim(),
+    slug: str(item['wp:post_name']).trim(),
+    status: str(item['wp:status']).trim(),
+    parent: str(item['wp:post_parent']).trim(),
+    menuOrder: Number(str(item['wp:menu_order']).trim()) || 0,
+    attachmentUrl: str(item['wp:attachment_url']).trim(),
+    terms: list(item.category).map((c) => ({
+      domain: str(c['@domain']),
+      slug: str(c['@nicename']),
+      name: str(c).trim(),
+    })),
+    meta,
+  };
+}
