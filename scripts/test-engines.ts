@@ -16,6 +16,8 @@ const ONCE = [
   'test/build*.test.ts',
   'test/i18n-catalogues.test.ts',
   'test/richtext-convert.test.ts',
+  'test/richtext-from-html.test.ts',
+  'test/richtext-from-markdown.test.ts',
   'test/admin-*.test.ts',
   'test/create-admin-tty.test.ts',
   'test/postgres-*.test.ts',

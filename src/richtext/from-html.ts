@@ -1,0 +1,463 @@
+/**
+ * HTML in: WordPress post content (classic or Gutenberg), pasted web pages and the raw HTML of Markdown
+ * files become the stored Lexical JSON. htmlparser2 builds the tree (docs/dependencies.md); this file maps
+ * its elements onto the node subset and counts what has no node (tables, galleries, embeds, columns, raw
+ * HTML, shortcodes, scripts), keeping the text of those. Classic WordPress content is stored without
+ * paragraph tags, so there a blank line ends a paragraph and a single line end is a line break, as
+ * WordPress itself renders it; content with block comments is read as ordinary HTML.
+ * docs/rich-text.md ("HTML and Markdown in") lists what maps to what.
+ */
+import { DomUtils, parseDocument } from 'htmlparser2';
+import {
+  addRef,
+  type ConvertOptions,
+  type Converted,
+  element,
+  endParagraph,
+  type Flow,
+  flow,
+  imageNode,
+  joinLines,
+  linebreakNode,
+  linkNode,
+  paragraphNode,
+  type ListItemParts,
+  listNode,
+  lose,
+  lossyOf,
+  placeBlock,
+  pushText,
+  type RichTextRefs,
+  rootValue,
+  ruleNode,
+  type Session,
+  session,
+  textNode,
+} from './build-nodes.ts';
+import type { LexicalNode } from './nodes.ts';
+import { TEXT_FORMAT } from './nodes.ts';
+import { blockComment, blockLoss, closesShortcode, stripShortcodes } from './wordpress-markup.ts';
+
+export type { ConvertOptions, Lossy, RichTextRefs } from './build-nodes.ts';
+
+type HtmlDocument = ReturnType<typeof parseDocument>;
+type DomNode = HtmlDocument['children'][number];
+type DomElement = Extract<DomNode, { attribs: Record<string, string> }>;
+
+/** How text is read where the walk is: its format bits, whether white space is kept, the depth of lists. */
+type Context = { format: number; pre: boolean; depth: number };
+type HtmlSession = Session & {
+  /** Classic content: blank lines end paragraphs, line ends are line breaks. */
+  autop: boolean;
+  /** Nodes met inside a list, quote or heading that stand at the top: placed right after it. */
+  pending: LexicalNode[];
+  html: string;
+};
+
+const parse = (html: string): HtmlDocument => parseDocument(html, { decodeEntities: true });
+
+/** Every link target and image of the HTML, each once, in document order. */
+export function htmlRefs(html: string): RichTextRefs {
+  const refs: RichTextRefs = { links: [], images: [] };
+  for (const el of DomUtils.findAll(() => true, parse(html).children)) {
+    if (el.name === 'a' && el.attribs.href) addRef(refs, 'link', el.attribs.href.trim());
+    if (el.name === 'img' && el.attribs.src) addRef(refs, 'image', el.attribs.src.trim(), el.attribs.alt ?? '');
+  }
+  return refs;
+}
+
+export function htmlToLexical(html: string, options: ConvertOptions = {}): Converted {
+  const s = session(options);
+  return { value: rootValue(htmlBlocks(html, s)), lossy: lossyOf(s) };
+}
+
+/**
+ * The top-level nodes of `html`, losses counted in `outer` (also used for raw HTML inside Markdown).
+ * Content without block comments is read as classic content (`classic`: blank lines end paragraphs).
+ */
+export function htmlBlocks(html: string, outer: Session, classic = true): LexicalNode[] {
+  const doc = parse(html);
+  const isBlockComment = (node: { type: string }) =>
+    node.type === 'comment' && !!blockComment(String((node as { data?: string }).data));
+  const gutenberg = DomUtils.filter(isBlockComment, doc.children, true, 1).length > 0;
+  const s: HtmlSession = { ...outer, autop: classic && !gutenberg, pending: [], html };
+  const top = flow();
+  walk(doc.children, top, s, { format: 0, pre: false, depth: 0 }, null);
+  endParagraph(top);
+  return [...top.blocks, ...s.pending];
+}
+
+function walk(nodes: DomNode[], f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
+  for (const node of nodes) {
+    if (node.type === 'text') addText(String((node as { data: string }).data), f, s, ctx, link);
+    else if (node.type === 'comment') comment(String((node as { data: string }).data), f, s);
+    else if ('attribs' in node) elementNode(node as DomElement, f, s, ctx, link);
+    else if ('children' in node) walk(node.children as DomNode[], f, s, ctx, link);
+  }
+}
+
+function comment(data: string, f: Flow, s: HtmlSession): void {
+  const block = blockComment(data);
+  if (block && !block.closing) {
+    const loss = blockLoss(block.name);
+    if (loss) lose(s, loss);
+  } else if (data.trim() === 'more' || data.trim() === 'nextpage') {
+    // Classic content's "read more" and page break marks: where the intro or a page ends.
+    lose(s, data.trim() === 'more' ? 'more tag' : 'page break');
+    endParagraph(f);
+  }
+}
+
+/** Inline nodes go into the open link's children when inside one, else into the paragraph being written. */
+const target = (f: Flow, link: LexicalNode[] | null) => link ?? f.line;
+
+function addText(data: string, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
+  if (ctx.pre) {
+    data
+      .replaceAll('\r', '')
+      .split('\n')
+      .forEach((line, i) => {
+        if (i > 0) target(f, link).push(linebreakNode());
+        pushText(target(f, link), line, ctx.format);
+      });
+    f.space = false;
+    return;
+  }
+  const stripped = stripShortcodes(data, (name) => closesShortcode(s.html, name));
+  for (const name of stripped.names) lose(s, `shortcode [${name}]`);
+  const text = stripped.text.replaceAll('\r', '');
+  if (!s.autop) return pushCollapsed(text, f, ctx, link);
+  // Classic content: a blank line ends the paragraph, a single line end is a line break.
+  text.split(/\n[ \t]*\n\s*/).forEach((chunk, i) => {
+    if (i > 0) link ? pushCollapsed(' ', f, ctx, link) : endParagraph(f);
+    chunk.split('\n').forEach((line, j) => {
+      if (j > 0) {
+        target(f, link).push(linebreakNode());
+        f.space = true;
+      }
+      pushCollapsed(line, f, ctx, link);
+    });
+  });
+}
+
+/** Text with HTML's white space rule: any run of spaces, tabs and line ends shows as one space. */
+function pushCollapsed(text: string, f: Flow, ctx: Context, link: LexicalNode[] | null): void {
+  let value = text.replace(/[ \t\n\f]+/g, ' ');
+  if (f.space && value.startsWith(' ')) value = value.slice(1);
+  if (!value) return;
+  pushText(target(f, link), value, ctx.format);
+  f.space = value.endsWith(' ');
+}
+
+const FORMAT_OF: Record<string, number> = {
+  strong: TEXT_FORMAT.bold,
+  b: TEXT_FORMAT.bold,
+  em: TEXT_FORMAT.italic,
+  i: TEXT_FORMAT.italic,
+  cite: TEXT_FORMAT.italic,
+  dfn: TEXT_FORMAT.italic,
+  var: TEXT_FORMAT.italic,
+  u: TEXT_FORMAT.underline,
+  ins: TEXT_FORMAT.underline,
+  s: TEXT_FORMAT.strikethrough,
+  strike: TEXT_FORMAT.strikethrough,
+  del: TEXT_FORMAT.strikethrough,
+  code: TEXT_FORMAT.code,
+  kbd: TEXT_FORMAT.code,
+  samp: TEXT_FORMAT.code,
+  tt: TEXT_FORMAT.code,
+  sub: TEXT_FORMAT.subscript,
+  sup: TEXT_FORMAT.superscript,
+};
+/** Elements that hold blocks: their content starts and ends a paragraph of its own. */
+const CONTAINERS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'aside',
+  'nav',
+  'figure',
+  'figcaption',
+  'center',
+  'address',
+  'details',
+  'summary',
+  'hgroup',
+  'fieldset',
+  'dl',
+  'dt',
+  'dd',
+  'li',
+  'body',
+  'html',
+]);
+/** Elements with nothing to keep. */
+const DROPPED = new Set([
+  'head',
+  'title',
+  'meta',
+  'link',
+  'style',
+  'template',
+  'noscript',
+  'base',
+  'wbr',
+  'col',
+  'colgroup',
+  'source',
+  'track',
+  'param',
+  'area',
+  'map',
+]);
+/** Elements whose content shows elsewhere or not at all, by the name the report gives them. */
+const EMBEDS: Record<string, string> = {
+  iframe: 'embed',
+  embed: 'embed',
+  object: 'embed',
+  video: 'video',
+  audio: 'audio',
+  script: 'script',
+  svg: 'svg',
+  canvas: 'canvas',
+  math: 'math',
+};
+const FORM_PARTS = new Set([
+  'form',
+  'input',
+  'button',
+  'select',
+  'textarea',
+  'option',
+  'label',
+  'output',
+  'progress',
+  'meter',
+]);
+
+function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
+  const name = el.name;
+  const children = el.children as DomNode[];
+  if (name in FORMAT_OF) return walk(children, f, s, { ...ctx, format: ctx.format | FORMAT_OF[name] }, link);
+  switch (name) {
+    case 'br':
+      target(f, link).push(linebreakNode());
+      f.space = true;
+      return;
+    case 'img':
+      return image(el, f, s, ctx, link);
+    case 'a':
+      return anchor(el, f, s, ctx, link);
+    case 'span':
+    case 'font':
+      return walk(children, f, s, { ...ctx, format: ctx.format | styleFormat(el.attribs.style ?? '') }, link);
+    case 'q':
+      pushText(target(f, link), '“', ctx.format);
+      walk(children, f, s, ctx, link);
+      pushText(target(f, link), '”', ctx.format);
+      f.space = false;
+      return;
+  }
+  if (DROPPED.has(name)) return;
+  if (name in EMBEDS) return embed(el, f, s, ctx, link);
+  if (FORM_PARTS.has(name)) {
+    if (name === 'form') lose(s, 'form');
+    if (name === 'select' || name === 'textarea' || name === 'input') return;
+    return walk(children, f, s, ctx, link);
+  }
+  // Inside a link, block elements are read as inline ones: the link stays whole.
+  if (link) return walk(children, f, s, ctx, link);
+  if (/^h[1-6]$/.test(name)) return placeContainer(f, s, headingOf(el, s, ctx));
+  switch (name) {
+    case 'ul':
+    case 'ol':
+    case 'menu':
+      return placeContainer(f, s, listOf(el, s, ctx));
+    case 'blockquote':
+      return placeContainer(f, s, quoteOf(el, s, ctx));
+    case 'pre': {
+      endParagraph(f);
+      // A verse block keeps its line breaks but is not code.
+      const code = !(el.attribs.class ?? '').includes('wp-block-verse');
+      walk(children, f, s, { ...ctx, pre: true, format: code ? ctx.format | TEXT_FORMAT.code : ctx.format }, null);
+      endParagraph(f, false);
+      return;
+    }
+    case 'hr':
+      return placeBlock(f, ruleNode());
+    case 'table':
+      lose(s, 'table');
+      return table(el, f, s, ctx);
+  }
+  if (CONTAINERS.has(name)) {
+    endParagraph(f);
+    walk(children, f, s, ctx, null);
+    endParagraph(f);
+    return;
+  }
+  walk(children, f, s, ctx, link);
+}
+
+/** Bold, italic, underline, strikethrough, sub- and superscript written as inline style (word processors). */
+function styleFormat(style: string): number {
+  let format = 0;
+  for (const declaration of style.toLowerCase().split(';')) {
+    const [property, value = ''] = declaration.split(':').map((part) => part.trim());
+    if (property === 'font-weight' && (value === 'bold' || value === 'bolder' || Number(value) >= 600))
+      format |= TEXT_FORMAT.bold;
+    else if (property === 'font-style' && value === 'italic') format |= TEXT_FORMAT.italic;
+    else if (property === 'text-decoration' || property === 'text-decoration-line') {
+      if (value.includes('underline')) format |= TEXT_FORMAT.underline;
+      if (value.includes('line-through')) format |= TEXT_FORMAT.strikethrough;
+    } else if (property === 'vertical-align' && value === 'sub') format |= TEXT_FORMAT.subscript;
+    else if (property === 'vertical-align' && value === 'super') format |= TEXT_FORMAT.superscript;
+  }
+  return format;
+}
+
+function image(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
+  const src = (el.attribs.src ?? '').trim();
+  if (!src) return;
+  const alt = el.attribs.alt ?? '';
+  const made = imageNode(s, src, alt, ctx.format);
+  if (made.block) return placeBlock(f, made.node);
+  // A link holds no link: inside one the image is its alt text.
+  if (link) pushText(link, alt, ctx.format);
+  else target(f, link).push(made.node);
+  f.space = false;
+}
+
+function anchor(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
+  const href = (el.attribs.href ?? '').trim();
+  if (!href || link) return walk(el.children as DomNode[], f, s, ctx, link);
+  const children: LexicalNode[] = [];
+  const images = DomUtils.findAll((node) => node.name === 'img', el.children).length;
+  walk(el.children as DomNode[], f, s, ctx, children);
+  const kept = children.filter((node) => node.type !== 'text' || String(node.text).trim() !== '');
+  if (kept.length) f.line.push(linkNode(s, href, children, el.attribs.target === '_blank'));
+  // An image linked to its own file (WordPress's default) loses nothing; a link elsewhere is lost.
+  else if (images && !isImageFile(href)) lose(s, 'link on an image');
+}
+
+const isImageFile = (href: string) => /\.(jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$/i.test(href.split(/[?#]/)[0]);
+
+function embed(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
+  lose(s, EMBEDS[el.name]);
+  if (el.name === 'script' || el.name === 'svg' || el.name === 'math' || el.name === 'canvas') return;
+  const sourceEl = DomUtils.findOne((node) => node.name === 'source' && !!node.attribs.src, el.children);
+  const src = (el.attribs.src ?? el.attribs.data ?? sourceEl?.attribs.src ?? '').trim();
+  if (!src) return walk(el.children as DomNode[], f, s, ctx, link);
+  if (link) return pushText(link, src, ctx.format);
+  f.line.push(linkNode(s, src, [textNode(src, ctx.format)]));
+  f.space = false;
+}
+
+/** A list, quote or heading: placed at the top, then whatever inside it could not stay there. */
+function placeContainer(f: Flow, s: HtmlSession, node: LexicalNode | null): void {
+  if (node) placeBlock(f, node);
+  else endParagraph(f);
+  if (!f.outer) f.blocks.push(...s.pending.splice(0));
+}
+
+/** Walks `content` into a flow of its own, whose top-level nodes wait in the session's `pending`. */
+function inner(content: DomNode[], s: HtmlSession, ctx: Context): Flow {
+  const f = flow(s.pending);
+  walk(content, f, s, ctx, null);
+  endParagraph(f);
+  return f;
+}
+
+/** The inline content of a flow's blocks, one line each; a list becomes lines of its items' text. */
+function linesOf(f: Flow, s: HtmlSession, where: string): LexicalNode[] {
+  const lines: LexicalNode[][] = [];
+  for (const block of f.blocks) {
+    if (block.type === 'list') {
+      lose(s, `list inside a ${where}`);
+      lines.push(...listLines(block));
+    } else lines.push(block.children ?? []);
+  }
+  return joinLines(lines);
+}
+
+function listLines(list: LexicalNode): LexicalNode[][] {
+  const lines: LexicalNode[][] = [];
+  for (const item of list.children ?? []) {
+    const nested = (item.children ?? []).filter((c) => c.type === 'list');
+    const own = (item.children ?? []).filter((c) => c.type !== 'list');
+    if (own.length) lines.push([textNode(list.listType === 'number' ? `${item.value}. ` : '• '), ...own]);
+    for (const sub of nested) lines.push(...listLines(sub));
+  }
+  return lines;
+}
+
+function headingOf(el: DomElement, s: HtmlSession, ctx: Context): LexicalNode | null {
+  const children = linesOf(inner(el.children as DomNode[], s, ctx), s, 'heading');
+  return children.length ? element('heading', children, { tag: el.name }) : null;
+}
+
+function quoteOf(el: DomElement, s: HtmlSession, ctx: Context): LexicalNode | null {
+  const children = linesOf(inner(el.children as DomNode[], s, ctx), s, 'quote');
+  return children.length ? element('quote', children) : null;
+}
+
+function listOf(el: DomElement, s: HtmlSession, ctx: Context): LexicalNode | null {
+  const depth = ctx.depth;
+  const items: ListItemParts[] = [];
+  let checks = 0;
+  for (const child of el.children as DomNode[]) {
+    if (!('attribs' in child)) {
+      if (child.type === 'text' && String((child as { data: string }).data).trim()) items.push(itemOf([child], s, ctx));
+      continue;
+    }
+    const c = child as DomElement;
+    if (c.name === 'ul' || c.name === 'ol') {
+      // A list written straight inside a list belongs to the item before it.
+      const nested = listOf(c, s, { ...ctx, depth: depth + 1 });
+      if (!nested) continue;
+      if (items.length) items[items.length - 1].nested.push(nested);
+      else items.push({ inline: [], nested: [nested] });
+      continue;
+    }
+    const item = itemOf(c.children as DomNode[], s, ctx);
+    if (item.checked !== undefined) checks++;
+    items.push(item);
+  }
+  if (!items.length) return null;
+  const listType = checks && checks === items.length ? 'check' : el.name === 'ol' ? 'number' : 'bullet';
+  const start = Number.parseInt(el.attribs.start ?? '', 10);
+  return listNode(listType, Number.isSafeInteger(start) && start >= 0 ? start : 1, items, depth);
+}
+
+/** An item from the content of an `li` (or text written straight inside a list). */
+function itemOf(content: DomNode[], s: HtmlSession, ctx: Context): ListItemParts {
+  // A checkbox in an item makes it a check list item (task lists rendered to HTML).
+  const box = DomUtils.findOne((n) => n.name === 'input' && n.attribs.type === 'checkbox', content, true);
+  // Lists inside the item are one level deeper.
+  const f = inner(content, s, { ...ctx, depth: ctx.depth + 1 });
+  const nested = f.blocks.filter((b) => b.type === 'list');
+  const inline = linesOf({ ...f, blocks: f.blocks.filter((b) => b.type !== 'list') }, s, 'list');
+  return { inline, nested, ...(box ? { checked: 'checked' in box.attribs } : {}) };
+}
+
+/** A table's rows as lines of text, cells separated by " | " (a table has no node). */
+function table(el: DomElement, f: Flow, s: HtmlSession, ctx: Context): void {
+  endParagraph(f);
+  const rows = DomUtils.findAll((n) => n.name === 'tr' || n.name === 'caption', el.children);
+  for (const row of rows) {
+    const cells =
+      row.name === 'caption'
+        ? [row]
+        : row.children.filter((c): c is DomElement => 'attribs' in c && (c.name === 'td' || c.name === 'th'));
+    const line: LexicalNode[] = [];
+    cells.forEach((cell, i) => {
+      if (i > 0) pushText(line, ' | ', ctx.format);
+      line.push(...linesOf(inner(cell.children as DomNode[], s, ctx), s, 'table'));
+    });
+    if (line.length) f.blocks.push(paragraphNode(line));
+  }
+  if (!f.outer) f.blocks.push(...s.pending.splice(0));
+}

@@ -1,0 +1,187 @@
+/**
+ * Markdown → rich text (src/richtext/from-markdown.ts) and front matter (src/richtext/front-matter.ts):
+ * Markdown and MDX files become the stored Lexical JSON; what has no node keeps its text and is counted in
+ * `lossy`; code is text, so an image written in a code block is no image. Pure: no server.
+ */
+import { describe, expect, test } from 'bun:test';
+import {
+  type ConvertOptions,
+  markdownRefs,
+  markdownToLexical,
+  splitFrontMatter,
+} from '../src/richtext/from-markdown.ts';
+import { shapes } from './fixtures/richtext/shape.ts';
+
+const media: ConvertOptions = {
+  imageTarget: (src) => (src.includes('missing') ? null : { relationTo: 'media', value: src.length }),
+  linkTarget: (href) => (href.endsWith('.md') ? { relationTo: 'posts', value: href.length } : null),
+};
+const convert = (markdown: string, options: ConvertOptions = media) => {
+  const { value, lossy } = markdownToLexical(markdown, options);
+  return { blocks: shapes(value), lossy: Object.fromEntries(lossy.map((l) => [l.what, l.count])) };
+};
+
+describe('Markdown and its nodes', () => {
+  test('headings, paragraphs, formats, hard breaks, rules', () => {
+    expect(
+      convert('# One\n\nSome **bold**, *it*, ~~gone~~ and `code`.  \nNext line\n\n---\n\n###### Six').blocks,
+    ).toEqual([
+      ['h1', 'One'],
+      [
+        'paragraph',
+        'Some ',
+        ['bold', 1],
+        ', ',
+        ['it', 2],
+        ', ',
+        ['gone', 4],
+        ' and ',
+        ['code', 16],
+        '.',
+        'BR',
+        'Next line',
+      ],
+      'HR',
+      ['h6', 'Six'],
+    ]);
+  });
+  test('nested lists as Lexical stores them, loose items joined by line breaks, task lists', () => {
+    expect(convert('3. three\n\n   more\n   - a\n     1. deep\n4. four\n\n- [x] done\n- [ ] todo').blocks).toEqual([
+      [
+        'number from 3',
+        ['3', 'three', 'BR', 'more'],
+        ['4', ['bullet', ['1 >1', 'a'], ['2 >1', ['number', ['1 >2', 'deep']]]]],
+        ['4', 'four'],
+      ],
+      ['check', ['1 [x]', 'done'], ['2 [ ]', 'todo']],
+    ]);
+  });
+  test('links: external and internal to an imported document', () => {
+    expect(convert('[out](https://x.test/) and [in **b**](../other.md)').blocks).toEqual([
+      ['paragraph', ['link https://x.test/', 'out'], ' and ', ['link posts/11', 'in ', ['b', 1]]],
+    ]);
+  });
+  test('quotes hold their paragraphs as lines', () => {
+    expect(convert('> one\n>\n> two').blocks).toEqual([['quote', 'one', 'BR', 'two']]);
+  });
+  test('a fenced code block is code-formatted text: an image or link in it stays text', () => {
+    const md = '```md\n![chart](chart.png)\n\n[x](y)\n```';
+    expect(convert(md)).toEqual({
+      blocks: [['paragraph', ['![chart](chart.png)', 16], 'BR', 'BR', ['[x](y)', 16]]],
+      lossy: {},
+    });
+    expect(markdownRefs(md)).toEqual({ links: [], images: [] });
+  });
+});
+
+describe('images', () => {
+  test('an image with a media document is an upload node between the paragraph parts', () => {
+    expect(convert('Before ![An A](./a.jpg) after').blocks).toEqual([
+      ['paragraph', 'Before '],
+      'upload media/7 "An A"',
+      ['paragraph', ' after'],
+    ]);
+  });
+  test('an image without one is a link to its file, counted', () => {
+    expect(convert('![chart](missing.png)')).toEqual({
+      blocks: [['paragraph', ['link missing.png', 'chart']]],
+      lossy: { 'image without a media document': 1 },
+    });
+  });
+  test('an image in a list item is placed right after the list', () => {
+    expect(convert('- a ![i](i.png)\n- b').blocks).toEqual([['bullet', ['1', 'a '], ['2', 'b']], 'upload media/5 "i"']);
+  });
+});
+
+describe('what has no node keeps its text and is counted', () => {
+  test('tables become lines of cells', () => {
+    expect(convert('| a | b |\n|---|---|\n| [1](x.md) | **2** |')).toEqual({
+      blocks: [
+        ['paragraph', 'a | b'],
+        ['paragraph', ['link posts/4', '1'], ' | ', ['2', 1]],
+      ],
+      lossy: { table: 1 },
+    });
+  });
+  test('raw HTML: blocks read by the HTML reader, format tags and line breaks kept inline', () => {
+    expect(
+      convert(
+        '<div class="note">\n<p>Raw <b>bold</b></p>\n</div>\n\nH<sub>2</sub>O <u>under</u><br>next <span>s</span>',
+      ),
+    ).toEqual({
+      blocks: [
+        ['paragraph', 'Raw ', ['bold', 1]],
+        ['paragraph', 'H', ['2', 32], 'O ', ['under', 8], 'BR', 'next s'],
+      ],
+      lossy: { 'raw HTML': 2 },
+    });
+  });
+  test('an HTML comment is dropped without a count', () => {
+    expect(convert('a\n\n<!-- note -->\n\nb')).toEqual({
+      blocks: [
+        ['paragraph', 'a'],
+        ['paragraph', 'b'],
+      ],
+      lossy: {},
+    });
+  });
+  test('MDX: imports and exports are dropped, components keep their text; both counted', () => {
+    const mdx = [
+      "import Chart from '../components/Chart.astro';",
+      "import { Tabs,\n  Tab } from './tabs'",
+      'export const meta = { draft: false }',
+      '# Title',
+      '<Chart data={points} />',
+      'Text with <Badge>new</Badge> inside.',
+      '<Tabs>\n\n## Inside\n\n</Tabs>',
+      'import duties are text here, not code.',
+    ].join('\n\n');
+    expect(convert(mdx)).toEqual({
+      blocks: [
+        ['h1', 'Title'],
+        ['paragraph', 'Text with new inside.'],
+        ['h2', 'Inside'],
+        ['paragraph', 'import duties are text here, not code.'],
+      ],
+      lossy: { 'MDX import or export': 3, 'MDX component': 3 },
+    });
+  });
+});
+
+describe('markdownRefs', () => {
+  test('links and images once each, from text, tables, lists and raw HTML; code excluded', () => {
+    const md = '[a](/a) ![i](i.png)\n\n- [a](/a)\n\n| ![t](t.png) |\n|---|\n\n<img src="h.png" alt="H">\n\n`[c](/c)`';
+    expect(markdownRefs(md)).toEqual({
+      links: ['/a'],
+      images: [
+        { src: 'i.png', alt: 'i' },
+        { src: 't.png', alt: 't' },
+        { src: 'h.png', alt: 'H' },
+      ],
+    });
+  });
+});
+
+describe('splitFrontMatter', () => {
+  test('YAML front matter typed by YAML, the body after it', () => {
+    const text =
+      '---\ntitle: "Hello: world"\ndate: 2024-05-01\ncount: 3\ndraft: true\ntags: [a, b]\nhero: ./hero.jpg\n---\n# Body\n';
+    expect(splitFrontMatter(text)).toEqual({
+      data: { title: 'Hello: world', date: '2024-05-01', count: 3, draft: true, tags: ['a', 'b'], hero: './hero.jpg' },
+      body: '# Body\n',
+    });
+  });
+  test('CRLF line ends, a byte order mark, "..." as the closing line, TOML between +++', () => {
+    expect(splitFrontMatter('\uFEFF---\r\na: 1\r\n...\r\nbody')).toEqual({ data: { a: 1 }, body: 'body' });
+    expect(splitFrontMatter('+++\ntitle = "T"\n+++\nbody')).toEqual({ data: { title: 'T' }, body: 'body' });
+  });
+  test('no front matter, an unclosed one, an empty one', () => {
+    expect(splitFrontMatter('# Just text\n---\n')).toEqual({ data: {}, body: '# Just text\n---\n' });
+    expect(splitFrontMatter('---\na: 1\nno end')).toEqual({ data: {}, body: '---\na: 1\nno end' });
+    expect(splitFrontMatter('---\n---\nbody')).toEqual({ data: {}, body: 'body' });
+  });
+  test('front matter that does not parse, or is not a mapping, is an error saying so', () => {
+    expect(() => splitFrontMatter('---\ntitle: [unclosed\n---\n')).toThrow('The front matter is not valid YAML');
+    expect(() => splitFrontMatter('---\n- a\n- b\n---\n')).toThrow('The front matter must be a mapping');
+  });
+});
