@@ -71,6 +71,7 @@ export function neededOf(shape: WordPressShape): Needed {
     users: ['email', 'name'],
   };
   for (const t of shape.types) collections[t.collection] = t.fields;
-  const globals = shape.menus.length ? { [MENUS_GLOBAL]: shape.menus.map((m) => m.field) } : {};
+  const globals: Record<string, string[]> = {};
+  if (shape.menus.length) globals[MENUS_GLOBAL] = shape.menus.map((m) => m.field);
   return { collections, globals };
 }

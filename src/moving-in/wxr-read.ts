@@ -59,6 +59,15 @@ const str = (value: unknown): string => {
   if (typeof value === 'object') return str((value as Node)['#text']);
   return String(value);
 };
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+/** WordPress stores titles and term names HTML-escaped (`&amp;`, `&#8217;`): the plain text of them. */
+export const plainText = (value: string): string =>
+  value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
+    if (code[0] !== '#') return NAMED[code.toLowerCase()] ?? whole;
+    const n = code[1] === 'x' || code[1] === 'X' ? Number.parseInt(code.slice(2), 16) : Number(code.slice(1));
+    return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : whole;
+  });
+const text = (value: unknown) => plainText(str(value).trim());
 const list = (value: unknown): Node[] => (Array.isArray(value) ? value : value ? [value] : []) as Node[];
 
 export function readWxr(xml: string): WxrSite {
@@ -80,36 +89,36 @@ export function readWxr(xml: string): WxrSite {
       taxonomy: 'category',
       id: str(c['wp:term_id']).trim(),
       slug: str(c['wp:category_nicename']).trim(),
-      name: str(c['wp:cat_name']).trim(),
+      name: text(c['wp:cat_name']),
       parent: str(c['wp:category_parent']).trim(),
-      description: str(c['wp:category_description']).trim(),
+      description: text(c['wp:category_description']),
     })),
     ...list(channel['wp:tag']).map((t) => ({
       taxonomy: 'post_tag',
       id: str(t['wp:term_id']).trim(),
       slug: str(t['wp:tag_slug']).trim(),
-      name: str(t['wp:tag_name']).trim(),
+      name: text(t['wp:tag_name']),
       parent: '',
-      description: str(t['wp:tag_description']).trim(),
+      description: text(t['wp:tag_description']),
     })),
     ...list(channel['wp:term']).map((t) => ({
       taxonomy: str(t['wp:term_taxonomy']).trim(),
       id: str(t['wp:term_id']).trim(),
       slug: str(t['wp:term_slug']).trim(),
-      name: str(t['wp:term_name']).trim(),
+      name: text(t['wp:term_name']),
       parent: str(t['wp:term_parent']).trim(),
-      description: str(t['wp:term_description']).trim(),
+      description: text(t['wp:term_description']),
     })),
   ];
   return {
-    title: str(channel.title).trim(),
+    title: text(channel.title),
     link: str(channel.link).trim(),
     baseSiteUrl: str(channel['wp:base_site_url']).trim(),
     baseBlogUrl: str(channel['wp:base_blog_url']).trim(),
     authors: list(channel['wp:author']).map((a) => ({
       login: str(a['wp:author_login']).trim(),
       email: str(a['wp:author_email']).trim(),
-      displayName: str(a['wp:author_display_name']).trim(),
+      displayName: text(a['wp:author_display_name']),
     })),
     // A term listed twice (categories also appear as wp:term in newer exports) is read once.
     terms: terms.filter((t, i) => terms.findIndex((o) => o.taxonomy === t.taxonomy && o.slug === t.slug) === i),
@@ -123,12 +132,12 @@ function readItem(item: Node): WxrItem {
   return {
     id: str(item['wp:post_id']).trim(),
     type: str(item['wp:post_type']).trim(),
-    title: str(item.title).trim(),
+    title: text(item.title),
     link: str(item.link).trim(),
     guid: str(item.guid).trim(),
     creator: str(item['dc:creator']).trim(),
     content: str(item['content:encoded']),
-    excerpt: str(item['excerpt:encoded']).trim(),
+    excerpt: text(item['excerpt:encoded']),
     date: str(item['wp:post_date']).trim(),
     dateGmt: str(item['wp:post_date_gmt']).trim(),
     slug: str(item['wp:post_name']).trim(),
@@ -139,7 +148,7 @@ function readItem(item: Node): WxrItem {
     terms: list(item.category).map((c) => ({
       domain: str(c['@domain']),
       slug: str(c['@nicename']),
-      name: str(c).trim(),
+      name: text(c),
     })),
     meta,
   };
