@@ -241,3 +241,39 @@ describe('cms import wordpress refuses before writing', () => {
     }
   });
 });
+
+describe('the cms import wordpress command', () => {
+  const project = tempDir('cms-import-wp-cli-');
+  afterAll(() => fs.rmSync(project, { recursive: true, force: true }));
+
+  test('--emit-config writes a config the import then runs with; the report on stdout, in --report, redirects beside it', () => {
+    const emit = runCLI(project, 'import', 'wordpress', EXPORT, '--emit-config', 'cms.config.ts');
+    expect(emit.err).toBe('');
+    expect(emit.code).toBe(0);
+    expect(fs.existsSync(path.join(project, 'data'))).toBe(false);
+
+    const run = runCLI(project, 'import', 'wordpress', EXPORT, '--uploads', UPLOADS, '--report', 'out/report.json');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.out);
+    expect(report.source).toBe('wordpress');
+    expect(report.collections.posts.created).toBe(5);
+    expect(JSON.parse(fs.readFileSync(path.join(project, 'out/report.json'), 'utf8'))).toEqual(report);
+    const redirects = JSON.parse(fs.readFileSync(path.join(project, 'out/redirects.json'), 'utf8'));
+    expect(redirects).toContainEqual({ from: '/about/', to: '/pages/about' });
+
+    const again = runCLI(project, 'import', 'wordpress', EXPORT, '--uploads', UPLOADS, '--dry-run');
+    expect(again.code).toBe(0);
+    const dry = JSON.parse(again.out);
+    expect(dry.dryRun).toBe(true);
+    expect(dry.collections.posts).toEqual({ created: 0, updated: 0, unchanged: 5, failed: 0 });
+  });
+
+  test('an unknown source, or a flag of the sources given to `cms import DIR`, is refused', () => {
+    const unknown = runCLI(project, 'import', 'joomla', EXPORT);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('joomla');
+    const flag = runCLI(project, 'import', project, '--dry-run');
+    expect(flag.code).toBe(1);
+    expect(flag.err).toContain('--dry-run');
+  });
+});

@@ -26,10 +26,17 @@ function terminalProgress(): { show: Progress; done: () => void } {
 
 export async function importSourceCommand(args: CLIArgs): Promise<void> {
   const [source, input] = args.rest as [Source, string];
+  if (!IMPORT_SOURCES.includes(source))
+    throw new ConfigError(`cms import: unknown source "${source}" (wordpress, markdown or payload; or cms import DIR)`);
   const emit = str(args, 'emit-config');
   if (emit) return emitConfig(source, input, emit, args);
   const dryRun = Boolean(args.flags['dry-run']);
-  const cms = await createCMS({ configPath: str(args, 'config') ?? null, migrate: dryRun ? 'verify' : 'auto' });
+  // Log lines go to stderr: stdout carries the report alone, so it can be piped into a file or a program.
+  const cms = await createCMS({
+    configPath: str(args, 'config') ?? null,
+    migrate: dryRun ? 'verify' : 'auto',
+    log: { info: console.error, warn: console.error, error: console.error },
+  });
   const progress = terminalProgress();
   try {
     const run = await runImport(cms, source, input, args, dryRun, progress.show);
