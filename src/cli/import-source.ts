@@ -67,6 +67,17 @@ async function runImport(
       progress,
     });
   }
+  if (source === 'markdown') {
+    const { importMarkdown } = await import('../moving-in/markdown-import.ts');
+    return importMarkdown(cms, {
+      dir: input,
+      collection: str(args, 'collection'),
+      root: str(args, 'root'),
+      publicDir: str(args, 'public'),
+      dryRun,
+      progress,
+    });
+  }
   throw new ConfigError(`cms import: "${source}" is not a source this version reads`);
 }
 
@@ -76,8 +87,10 @@ async function emitConfig(source: Source, input: string, file: string, args: CLI
     const { readWordPressFile } = await import('../moving-in/wordpress-import.ts');
     const { wordpressConfig } = await import('../moving-in/wordpress-config.ts');
     text = wordpressConfig(await readWordPressFile(input));
+  } else if (source === 'markdown') {
+    const { markdownConfig } = await import('../moving-in/markdown-config.ts');
+    text = await markdownConfig(input, str(args, 'collection'));
   } else throw new ConfigError(`cms import ${source}: --emit-config is for wordpress and markdown`);
-  void args;
   await Bun.write(file, text);
   console.log(`wrote ${path.resolve(file)}; nothing was imported`);
 }
