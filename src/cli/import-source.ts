@@ -78,7 +78,15 @@ async function runImport(
       progress,
     });
   }
-  throw new ConfigError(`cms import: "${source}" is not a source this version reads`);
+  const { importPayload } = await import('../moving-in/payload-import.ts');
+  return importPayload(cms, {
+    url: input,
+    key: str(args, 'key'),
+    email: str(args, 'email'),
+    password: str(args, 'password'),
+    dryRun,
+    progress,
+  });
 }
 
 async function emitConfig(source: Source, input: string, file: string, args: CLIArgs): Promise<void> {

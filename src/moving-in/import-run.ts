@@ -69,6 +69,10 @@ export type DocumentItem = {
   createdAt?: string;
   /** The source's id, kept on create (a Payload source). */
   id?: number;
+  /** Writes a new document another way than a plain create (an upload); answers its id. */
+  create?: (values: Record<string, unknown>) => Promise<string | number>;
+  /** More writes once the document exists (other locales, a pending draft). */
+  afterSave?: (id: string | number) => Promise<void>;
   /** Where the document was at the source, for redirects.json, and its new path. */
   redirect?: { from: string; to: string };
 };
@@ -133,18 +137,24 @@ async function save(
     if (found) {
       await operations.update(run.ctx, { collection: item.collection, id: existing.docId, data, draft, depth: 0 });
       await schedulePublish(run, item, existing.docId);
+      await item.afterSave?.(existing.docId);
       return existing.docId;
     }
   }
-  const created = await operations.create(run.ctx, {
-    collection: item.collection,
-    data,
-    draft,
-    depth: 0,
-    keep: { id: item.id, createdAt: item.createdAt },
-  });
-  await schedulePublish(run, item, created.id as number);
-  return created.id as number;
+  const id = item.create
+    ? await item.create(data)
+    : ((
+        await operations.create(run.ctx, {
+          collection: item.collection,
+          data,
+          draft,
+          depth: 0,
+          keep: { id: item.id, createdAt: item.createdAt },
+        })
+      ).id as number);
+  await schedulePublish(run, item, id);
+  await item.afterSave?.(id);
+  return id;
 }
 
 /** A publish at the source's date, once: a pending publish job at that time is not added again. */
@@ -164,6 +174,8 @@ export async function writeGlobal(
   slug: string,
   data: Record<string, unknown>,
   hash: string,
+  write: (data: Record<string, unknown>) => Promise<void> = async (values) =>
+    void (await operations.updateGlobal(run.ctx, { slug, data: values })),
 ): Promise<void> {
   const sourceId = `global:${slug}`;
   const existing = run.mapping.get(sourceId);
@@ -171,7 +183,7 @@ export async function writeGlobal(
   if (existing && existing.hash === hash) return count(run.report, label, 'unchanged');
   if (!run.dryRun) {
     try {
-      await operations.updateGlobal(run.ctx, { slug, data });
+      await write(data);
       const mapped = { collection: slug, docId: '1', hash };
       await saveMapping(run.cms.store, run.source, sourceId, mapped);
       run.mapping.set(sourceId, mapped);
