@@ -104,7 +104,13 @@ describe('cms import wordpress', () => {
     const api = localAPI(t.cms);
     const posts = await api.find({ collection: 'posts', draft: true, depth: 0, limit: 10, sort: 'createdAt' });
     const bySlug = Object.fromEntries(posts.docs.map((p: any) => [p.slug, p]));
-    expect(Object.keys(bySlug).sort()).toEqual(['half-written', 'hello-harbour', 'members-only', 'regatta-next-year', 'storm-warning']);
+    expect(Object.keys(bySlug).sort()).toEqual([
+      'half-written',
+      'hello-harbour',
+      'members-only',
+      'regatta-next-year',
+      'storm-warning',
+    ]);
     const hello = bySlug['hello-harbour'];
     expect(hello.status).toBe('published');
     expect(hello.createdAt).toBe('2024-05-01T10:00:00.000Z');
@@ -140,12 +146,15 @@ describe('cms import wordpress', () => {
 
   test('rich text: internal links (also to a later post), images as uploads, losses counted', async () => {
     const api = localAPI(t.cms);
-    const [hello] = (await api.find({ collection: 'posts', where: { slug: { equals: 'hello-harbour' } }, depth: 0 })).docs;
+    const [hello] = (await api.find({ collection: 'posts', where: { slug: { equals: 'hello-harbour' } }, depth: 0 }))
+      .docs;
     const [about] = (await api.find({ collection: 'pages', where: { slug: { equals: 'about' } }, depth: 0 })).docs;
     const [storm] = (await api.find({ collection: 'posts', where: { slug: { equals: 'storm-warning' } }, depth: 0 }))
       .docs;
     const links = nodesOf(hello!.content as RichTextValue, 'link').map((l) => l.fields);
-    expect(links).toContainEqual(expect.objectContaining({ linkType: 'internal', doc: { relationTo: 'pages', value: about!.id } }));
+    expect(links).toContainEqual(
+      expect.objectContaining({ linkType: 'internal', doc: { relationTo: 'pages', value: about!.id } }),
+    );
     expect(links).toContainEqual(
       expect.objectContaining({ linkType: 'internal', doc: { relationTo: 'posts', value: storm!.id } }),
     );
@@ -172,7 +181,10 @@ describe('cms import wordpress', () => {
     expect(redirects).toContainEqual({ from: '/2024/05/hello-harbour/', to: '/posts/hello-harbour' });
     expect(redirects).toContainEqual({ from: '/about/team/', to: '/pages/team' });
     expect(redirects).toContainEqual({ from: '/portfolio/harbour-crane/', to: '/portfolio/harbour-crane' });
-    expect(redirects).toContainEqual({ from: '/category/news/local-news/harbour-news/', to: '/categories/harbour-news' });
+    expect(redirects).toContainEqual({
+      from: '/category/news/local-news/harbour-news/',
+      to: '/categories/harbour-news',
+    });
     expect(redirects).toContainEqual({ from: '/tag/boats/', to: '/tags/boats' });
     // Drafts had no public URL.
     expect(redirects.some((r) => r.to === '/posts/half-written')).toBe(false);
@@ -207,9 +219,12 @@ describe('cms import wordpress refuses before writing', () => {
   });
 
   test('a config lacking a needed collection or field: nothing is written, the message names it', async () => {
-    const error = await importWordPress(t.cms, { file: EXPORT, uploads: UPLOADS, fetchMedia: false, dryRun: false }).catch(
-      (e) => e,
-    );
+    const error = await importWordPress(t.cms, {
+      file: EXPORT,
+      uploads: UPLOADS,
+      fetchMedia: false,
+      dryRun: false,
+    }).catch((e) => e);
     expect(String(error.message)).toContain('collection "portfolio"');
     const row = await t.cms.store.get<{ n: number }>('SELECT COUNT(*) AS "n" FROM "posts"');
     expect(Number(row!.n)).toBe(0);

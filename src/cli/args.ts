@@ -49,6 +49,9 @@ export function parseCLI(argv: string[]): CLIArgs {
   return parsed;
 }
 
+/** What `cms import <source> INPUT` reads (docs/moving-in.md); one positional alone is an export folder. */
+export const IMPORT_SOURCES = ['wordpress', 'markdown', 'payload'];
+
 /** `cms import <source> INPUT` takes these; `cms import DIR` none of them (import-source.ts refuses them there). */
 const IMPORT_FLAGS = [
   'dry-run',
@@ -140,6 +143,8 @@ function checkCommandArgs({ command, flags, rest }: CLIArgs): void {
         .join(' ')}`,
     );
   if (rest.length < min) refuse('an argument is missing');
+  if (command === 'import' && rest.length === 2 && !IMPORT_SOURCES.includes(rest[0]!))
+    refuse(`unexpected argument "${rest[1]}" ("${rest[0]}" is not a source: ${IMPORT_SOURCES.join(', ')})`);
 }
 
 export const HELP = `cms: a headless CMS in one file

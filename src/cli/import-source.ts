@@ -12,8 +12,7 @@ import { finishRun } from '../moving-in/finish-run.ts';
 import type { ImportRun, Progress } from '../moving-in/import-run.ts';
 import type { CMS } from '../cms.ts';
 
-export const IMPORT_SOURCES = ['wordpress', 'markdown', 'payload'] as const;
-type Source = (typeof IMPORT_SOURCES)[number];
+type Source = 'wordpress' | 'markdown' | 'payload';
 
 const str = (args: CLIArgs, name: string) => args.flags[name] as string | undefined;
 
@@ -26,8 +25,6 @@ function terminalProgress(): { show: Progress; done: () => void } {
 
 export async function importSourceCommand(args: CLIArgs): Promise<void> {
   const [source, input] = args.rest as [Source, string];
-  if (!IMPORT_SOURCES.includes(source))
-    throw new ConfigError(`cms import: unknown source "${source}" (wordpress, markdown or payload; or cms import DIR)`);
   const emit = str(args, 'emit-config');
   if (emit) return emitConfig(source, input, emit, args);
   const dryRun = Boolean(args.flags['dry-run']);

@@ -8,11 +8,7 @@ export type EmittedGlobal = { slug: string; fields: EmittedField[] };
 
 const literal = (value: unknown) => JSON.stringify(value).replace(/"([A-Za-z_][A-Za-z0-9_]*)":/g, '$1: ');
 
-export function configText(
-  heading: string,
-  collections: EmittedCollection[],
-  globals: EmittedGlobal[] = [],
-): string {
+export function configText(heading: string, collections: EmittedCollection[], globals: EmittedGlobal[] = []): string {
   const collection = (c: EmittedCollection) =>
     [
       `    {`,

@@ -8,7 +8,16 @@ import path from 'node:path';
 import type { CMS } from '../cms.ts';
 import * as operations from '../operations/index.ts';
 import { markdownRefs, markdownToLexical, type ConvertOptions } from '../richtext/from-markdown.ts';
-import { hashOf, mappedId, PLANNED, relationValue, startRun, writeDocument, type ImportRun, type Progress } from './import-run.ts';
+import {
+  hashOf,
+  mappedId,
+  PLANNED,
+  relationValue,
+  startRun,
+  writeDocument,
+  type ImportRun,
+  type Progress,
+} from './import-run.ts';
 import { importMedia } from './media-import.ts';
 import { imageFileOf, markdownMediaLoader, type MarkdownMediaOptions } from './markdown-media.ts';
 import {
@@ -69,7 +78,10 @@ export async function importMarkdown(cms: CMS, options: MarkdownImportOptions): 
     run.report.collections[collection] ??= { created: 0, updated: 0, unchanged: 0, failed: 0 };
     run.report.collections[collection].failed++;
   }
-  const media = { root: path.resolve(options.root ?? dir), publicDir: options.publicDir && path.resolve(options.publicDir) };
+  const media = {
+    root: path.resolve(options.root ?? dir),
+    publicDir: options.publicDir && path.resolve(options.publicDir),
+  };
   const job = new MarkdownJob(run, dir, collection, fields, media, files);
   const relink: MarkdownFile[] = [];
   for (const [i, file] of files.entries()) {
@@ -98,7 +110,8 @@ class MarkdownJob {
 
   /** Writes one file's document; true when a link in it waits for a file written later. */
   async write(file: MarkdownFile): Promise<boolean> {
-    const slug = typeof file.data.slug === 'string' && file.data.slug.trim() ? file.data.slug.trim() : slugOfPath(file.relative);
+    const slug =
+      typeof file.data.slug === 'string' && file.data.slug.trim() ? file.data.slug.trim() : slugOfPath(file.relative);
     const from = `/${slugOfPath(file.relative).replace(/(^|\/)index$/, '')}/`.replace(/\/+/g, '/');
     let waiting = false;
     await writeDocument(this.run, {
@@ -173,7 +186,10 @@ class MarkdownJob {
     if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('/') || href.startsWith('#')) return null;
     const clean = href.split(/[?#]/)[0]!;
     if (!isMarkdownFile(clean)) return null;
-    const relative = path.relative(this.dir, path.resolve(this.fileDir(file), decodeURI(clean))).split(path.sep).join('/');
+    const relative = path
+      .relative(this.dir, path.resolve(this.fileDir(file), decodeURI(clean)))
+      .split(path.sep)
+      .join('/');
     return this.relatives.has(relative) ? relative : null;
   }
 

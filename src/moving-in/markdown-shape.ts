@@ -61,7 +61,8 @@ function typeOf(values: unknown[]): EmittedField {
     return { type: 'date' };
   if (all((v) => typeof v === 'string' && IMAGE.test(v) && !/\s/.test(v)))
     return { type: 'upload', relationTo: 'media' };
-  if (all((v) => typeof v === 'string')) return { type: values.some((v) => String(v).includes('\n')) ? 'textarea' : 'text' };
+  if (all((v) => typeof v === 'string'))
+    return { type: values.some((v) => String(v).includes('\n')) ? 'textarea' : 'text' };
   if (all((v) => Array.isArray(v) && v.every((s) => typeof s === 'string'))) {
     const options = [...new Set(values.flat() as string[])].sort();
     return { type: 'select', hasMany: true, options };
@@ -77,7 +78,10 @@ export function frontMatterFields(files: MarkdownFile[]): KeyField[] {
       if (RESERVED.has(key) || value === null || value === undefined) continue;
       values.set(key, [...(values.get(key) ?? []), value]);
     }
-  return [...values].map(([key, found]) => ({ key, field: { name: fieldNameOf(key), ...typeOf(found) } as KeyField['field'] }));
+  return [...values].map(([key, found]) => ({
+    key,
+    field: { name: fieldNameOf(key), ...typeOf(found) } as KeyField['field'],
+  }));
 }
 
 export function collectionOfFolder(dir: string, wanted?: string): string {

@@ -13,7 +13,14 @@ import { visitRelations } from '../fields/walk-values.ts';
 import * as operations from '../operations/index.ts';
 import { stageLocalFile } from '../uploads/staging.ts';
 import { hashOf, startRun, writeDocument, writeGlobal, type ImportRun, type Progress } from './import-run.ts';
-import { allDocuments, connectPayload, fetchFile, getJSON, type Credentials, type PayloadSource } from './payload-source.ts';
+import {
+  allDocuments,
+  connectPayload,
+  fetchFile,
+  getJSON,
+  type Credentials,
+  type PayloadSource,
+} from './payload-source.ts';
 import { addMissingMedia, countUnmapped } from './report.ts';
 
 export type PayloadImportOptions = Credentials & { url: string; dryRun: boolean; progress?: Progress };
@@ -22,7 +29,17 @@ type Doc = Record<string, unknown>;
 type Fetched = { collection: SanitizedCollection; doc: Doc; draft: Doc | null };
 
 /** What a read answers beside the fields. */
-const READ_KEYS = new Set(['id', 'createdAt', 'updatedAt', 'status', '_status', 'url', 'thumbnailURL', 'deletedAt', 'globalType']);
+const READ_KEYS = new Set([
+  'id',
+  'createdAt',
+  'updatedAt',
+  'status',
+  '_status',
+  'url',
+  'thumbnailURL',
+  'deletedAt',
+  'globalType',
+]);
 const WRITTEN_FIELD = (f: SanitizedField) => Boolean(f.name) && f.type !== 'join';
 
 export async function importPayload(cms: CMS, options: PayloadImportOptions): Promise<ImportRun> {
@@ -52,9 +69,11 @@ export async function importPayload(cms: CMS, options: PayloadImportOptions): Pr
   if (!run.dryRun) await cms.store.continueIdsAfterCopy([...new Set(ordered.map((i) => i.collection.table))]);
   for (const global of globals) {
     const values = fieldValues(run, `global ${global.slug}`, global.fields, global.doc);
-    await writeGlobal(run, global.slug, values, hashOf(global.doc), (data) => writeLocales(run, data, global.fields, (ctx, d) =>
-      operations.updateGlobal(ctx, { slug: global.slug, data: d }).then(() => {}),
-    ));
+    await writeGlobal(run, global.slug, values, hashOf(global.doc), (data) =>
+      writeLocales(run, data, global.fields, (ctx, d) =>
+        operations.updateGlobal(ctx, { slug: global.slug, data: d }).then(() => {}),
+      ),
+    );
   }
   return run;
 }
@@ -141,7 +160,9 @@ async function writeFetched(run: ImportRun, source: PayloadSource, { collection,
   const upload = isUploadCollection(collection);
   const label = collection.slug;
   const values = fieldValues(run, label, collection.fields, doc, upload);
-  const pending = draft ? fieldValues({ ...run, report: { ...run.report, unmapped: [] } }, label, collection.fields, draft, upload) : null;
+  const pending = draft
+    ? fieldValues({ ...run, report: { ...run.report, unmapped: [] } }, label, collection.fields, draft, upload)
+    : null;
   const id = typeof doc.id === 'number' ? doc.id : /^\d+$/.test(String(doc.id)) ? Number(doc.id) : undefined;
   const l10n = run.cms.config.localization;
   const inDefault = (v: Doc) =>
@@ -182,7 +203,8 @@ async function writeFetched(run: ImportRun, source: PayloadSource, { collection,
         run,
         values,
         collection.fields,
-        (ctx, data) => operations.update(ctx, { ...target, data: { ...data, ...status }, draft: !published }).then(() => {}),
+        (ctx, data) =>
+          operations.update(ctx, { ...target, data: { ...data, ...status }, draft: !published }).then(() => {}),
         false,
       );
       if (pending)

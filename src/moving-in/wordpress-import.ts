@@ -99,7 +99,10 @@ class WordPressJob {
       this.itemsById.set(item.id, item);
       if (!isContent(item)) continue;
       const collection = collectionOfType(item.type);
-      this.slugOf.set(item.id, slugs(collection, slugify(item.slug) || slugify(item.title) || `${item.type}-${item.id}`));
+      this.slugOf.set(
+        item.id,
+        slugs(collection, slugify(item.slug) || slugify(item.title) || `${item.type}-${item.id}`),
+      );
       for (const url of [item.link, item.guid]) {
         const path = pathOfURL(url, siteURL);
         if (path) this.permalinks.set(this.normal(path), `post:${item.id}`);
@@ -140,14 +143,21 @@ class WordPressJob {
     for (const [taxonomy, collection] of Object.entries(TAXONOMIES)) {
       const terms = this.site.terms.filter((t) => t.taxonomy === taxonomy);
       for (const t of terms) this.termsBySlug.set(`${taxonomy}:${t.slug}`, t);
-      for (const [i, term] of parentsFirst(terms, (t) => t.slug, (t) => t.parent).entries()) {
+      for (const [i, term] of parentsFirst(
+        terms,
+        (t) => t.slug,
+        (t) => t.parent,
+      ).entries()) {
         const parent = term.parent ? mappedId(this.run, `term:${taxonomy}:${term.parent}`) : null;
         const ancestors = this.termPath(taxonomy, term);
         await writeDocument(this.run, {
           sourceId: `term:${taxonomy}:${term.slug}`,
           collection,
           hash: hashOf(term),
-          redirect: { from: `/${taxonomy === 'category' ? 'category' : 'tag'}/${ancestors}/`, to: `/${collection}/${term.slug}` },
+          redirect: {
+            from: `/${taxonomy === 'category' ? 'category' : 'tag'}/${ancestors}/`,
+            to: `/${collection}/${term.slug}`,
+          },
           build: () => ({
             title: term.name,
             slug: term.slug,
@@ -175,7 +185,9 @@ class WordPressJob {
     const attachments = this.site.items.filter((i) => i.type === 'attachment');
     for (const [i, item] of attachments.entries()) {
       const url = item.attachmentUrl || item.guid;
-      const id = url ? await importMedia(this.run, url, this.load(url), item.meta._wp_attachment_image_alt ?? '') : null;
+      const id = url
+        ? await importMedia(this.run, url, this.load(url), item.meta._wp_attachment_image_alt ?? '')
+        : null;
       this.attachmentMedia.set(item.id, id);
       this.run.progress({ phase: 'media', done: i + 1, total: attachments.length });
     }
@@ -184,7 +196,13 @@ class WordPressJob {
   async contents(types: string[]): Promise<void> {
     const items = types.flatMap((type) => {
       const ofType = this.site.items.filter((i) => i.type === type && isContent(i));
-      return type === 'page' ? parentsFirst(ofType, (i) => i.id, (i) => (i.parent === '0' ? '' : i.parent)) : ofType;
+      return type === 'page'
+        ? parentsFirst(
+            ofType,
+            (i) => i.id,
+            (i) => (i.parent === '0' ? '' : i.parent),
+          )
+        : ofType;
     });
     const relink: WxrItem[] = [];
     for (const [i, item] of items.entries()) {
@@ -333,7 +351,10 @@ class WordPressJob {
     if (kind === 'post_type') {
       const target = this.itemsById.get(objectId);
       if (!target || !isContent(target)) return null;
-      return { label: item.title || target.title, link: `/${collectionOfType(target.type)}/${this.slugOf.get(objectId)}` };
+      return {
+        label: item.title || target.title,
+        link: `/${collectionOfType(target.type)}/${this.slugOf.get(objectId)}`,
+      };
     }
     if (kind === 'taxonomy') {
       const taxonomy = item.meta._menu_item_object as keyof typeof TAXONOMIES;
