@@ -34,6 +34,7 @@ const ADMIN = { email: 'source-admin@example.com', password: 'correct horse batt
 describe('cms import payload', () => {
   let source: TestServer;
   let target: TestServer;
+  let dry: ImportReport;
   let first: ImportReport;
   let second: ImportReport;
   const ids: Record<string, number> = {};
@@ -64,6 +65,7 @@ describe('cms import payload', () => {
     Object.assign(ids, { news: news.id, image: image.id, older: older.id, live: live.id, draftOnly: draftOnly.id });
 
     target = await startTestServer(config);
+    dry = (await importPayload(target.cms, { url: source.api, ...ADMIN, dryRun: true })).report;
     first = (await importPayload(target.cms, { url: source.api, ...ADMIN, dryRun: false })).report;
     second = (await importPayload(target.cms, { url: source.api, ...ADMIN, dryRun: false })).report;
   });
@@ -82,6 +84,10 @@ describe('cms import payload', () => {
     });
     expect(first.media.imported).toBe(1);
     for (const counts of Object.values(second.collections)) expect(counts.created + counts.updated).toBe(0);
+  });
+
+  test('the dry run before it reported the same and wrote nothing', () => {
+    expect({ ...dry, dryRun: false }).toEqual(first);
   });
 
   test('ids are kept, so relationships stay as they were; every locale comes along', async () => {

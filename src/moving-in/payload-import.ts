@@ -175,15 +175,19 @@ async function writeFetched(run: ImportRun, source: PayloadSource, { collection,
     id,
     createdAt: typeof doc.createdAt === 'string' ? doc.createdAt : undefined,
     status: collection.drafts ? (published ? 'published' : 'draft') : undefined,
-    build: () => inDefault(values),
+    build: () => {
+      // Counted when planned, so a dry run reports the files the real run brings.
+      if (upload) run.report.media.imported++;
+      return inDefault(values);
+    },
     create: upload
       ? async (data) => {
           const bytes = typeof doc.url === 'string' ? await fetchFile(source, doc.url) : null;
           if (!bytes) {
+            run.report.media.imported--;
             addMissingMedia(run.report, String(doc.url ?? doc.filename));
             throw new Error(`the file of ${collection.slug} ${doc.id} could not be fetched from its url`);
           }
-          run.report.media.imported++;
           const created = await operations.upload(run.ctx, {
             collection: collection.slug,
             receive: async (limits) => ({
