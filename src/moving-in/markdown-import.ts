@@ -6,18 +6,9 @@
  */
 import path from 'node:path';
 import type { CMS } from '../cms.ts';
-import * as operations from '../operations/index.ts';
-import { markdownRefs, markdownToLexical, type ConvertOptions } from '../richtext/from-markdown.ts';
-import {
-  hashOf,
-  mappedId,
-  PLANNED,
-  relationValue,
-  startRun,
-  writeDocument,
-  type ImportRun,
-  type Progress,
-} from './import-run.ts';
+import { markdownRefs, markdownToLexical } from '../richtext/from-markdown.ts';
+import { convertContent, relinkContent } from './convert-content.ts';
+import { hashOf, relationValue, startRun, writeDocument, type ImportRun, type Progress } from './import-run.ts';
 import { importMedia } from './media-import.ts';
 import { imageFileOf, markdownMediaLoader, type MarkdownMediaOptions } from './markdown-media.ts';
 import {
@@ -127,7 +118,7 @@ class MarkdownJob {
         return { ...(await this.values(file)), slug, content: converted.value };
       },
     });
-    return waiting && !this.run.dryRun;
+    return waiting;
   }
 
   private fileDir(file: MarkdownFile): string {
@@ -156,29 +147,14 @@ class MarkdownJob {
     return values;
   }
 
-  private async richText(file: MarkdownFile) {
-    const images = new Map<string, string | null>();
-    for (const image of markdownRefs(file.body).images)
-      if (!images.has(image.src)) images.set(image.src, await this.image(file, image.src, image.alt));
-    let waiting = false;
-    const options: ConvertOptions = {
-      linkTarget: (href) => {
-        const target = this.targetOf(file, href);
-        if (!target) return null;
-        const mapped = mappedId(this.run, target);
-        if (!mapped || (mapped.id === PLANNED && !this.run.dryRun)) {
-          waiting = true;
-          return null;
-        }
-        return { relationTo: mapped.collection, value: relationValue(mapped.id) };
-      },
-      imageTarget: (src) => {
-        const id = images.get(src);
-        return id ? { relationTo: 'media', value: relationValue(id) } : null;
-      },
-    };
-    const { value, lossy } = markdownToLexical(file.body, options);
-    return { value, lossy, waiting };
+  private richText(file: MarkdownFile) {
+    return convertContent(this.run, {
+      text: file.body,
+      refs: markdownRefs,
+      convert: markdownToLexical,
+      image: (src, alt) => this.image(file, src, alt),
+      target: (href) => this.targetOf(file, href),
+    });
   }
 
   /** The file a relative link points at (`../other.md#part`), when it is one of the folder's. */
@@ -193,20 +169,7 @@ class MarkdownJob {
     return this.relatives.has(relative) ? relative : null;
   }
 
-  async relink(file: MarkdownFile): Promise<void> {
-    const mapped = mappedId(this.run, file.relative);
-    if (!mapped) return;
-    try {
-      const { value } = await this.richText(file);
-      await operations.update(this.run.ctx, {
-        collection: mapped.collection,
-        id: mapped.id,
-        data: { content: value },
-        draft: isDraft(file.data),
-        depth: 0,
-      });
-    } catch (error) {
-      this.run.report.errors.push({ sourceId: file.relative, message: (error as Error).message });
-    }
+  relink(file: MarkdownFile): Promise<void> {
+    return relinkContent(this.run, file.relative, isDraft(file.data), () => this.richText(file));
   }
 }

@@ -8,12 +8,11 @@
 import type { CMS } from '../cms.ts';
 import * as operations from '../operations/index.ts';
 import { htmlRefs, htmlToLexical } from '../richtext/from-html.ts';
-import type { ConvertOptions } from '../richtext/from-html.ts';
+import { convertContent, relinkContent } from './convert-content.ts';
 import { importMedia } from './media-import.ts';
 import {
   hashOf,
   mappedId,
-  PLANNED,
   relationValue,
   startRun,
   writeDocument,
@@ -237,7 +236,7 @@ class WordPressJob {
         return this.values(item, slug, converted.value);
       },
     });
-    return waiting && !run.dryRun;
+    return waiting;
   }
 
   private values(item: WxrItem, slug: string, content: unknown): Record<string, unknown> {
@@ -265,29 +264,14 @@ class WordPressJob {
   }
 
   /** The content as rich text: its images imported first, links to imported documents made internal. */
-  private async richText(item: WxrItem) {
-    const images = new Map<string, string | null>();
-    for (const image of htmlRefs(item.content).images)
-      if (!images.has(image.src)) images.set(image.src, await this.image(image.src, image.alt));
-    let waiting = false;
-    const options: ConvertOptions = {
-      linkTarget: (href) => {
-        const target = this.targetOf(href);
-        if (!target) return null;
-        const mapped = mappedId(this.run, target);
-        if (!mapped || (mapped.id === PLANNED && !this.run.dryRun)) {
-          waiting = true;
-          return null;
-        }
-        return { relationTo: mapped.collection, value: relationValue(mapped.id) };
-      },
-      imageTarget: (src) => {
-        const id = images.get(src);
-        return id ? { relationTo: 'media', value: relationValue(id) } : null;
-      },
-    };
-    const { value, lossy } = htmlToLexical(item.content, options);
-    return { value, lossy, waiting };
+  private richText(item: WxrItem) {
+    return convertContent(this.run, {
+      text: item.content,
+      refs: htmlRefs,
+      convert: htmlToLexical,
+      image: (src, alt) => this.image(src, alt),
+      target: (href) => this.targetOf(href),
+    });
   }
 
   /** An image in content: the attachment it is (or a resized copy of), else the file its URL names. */
@@ -315,21 +299,8 @@ class WordPressJob {
     return id && this.itemsById.has(id) ? `post:${id}` : null;
   }
 
-  private async relink(item: WxrItem): Promise<void> {
-    const mapped = mappedId(this.run, `post:${item.id}`);
-    if (!mapped) return;
-    try {
-      const { value } = await this.richText(item);
-      await operations.update(this.run.ctx, {
-        collection: mapped.collection,
-        id: mapped.id,
-        data: { content: value },
-        draft: item.status !== 'publish',
-        depth: 0,
-      });
-    } catch (error) {
-      this.run.report.errors.push({ sourceId: `post:${item.id}`, message: (error as Error).message });
-    }
+  private relink(item: WxrItem): Promise<void> {
+    return relinkContent(this.run, `post:${item.id}`, item.status !== 'publish', () => this.richText(item));
   }
 
   async menus(menus: { slug: string; field: string }[]): Promise<void> {
