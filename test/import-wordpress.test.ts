@@ -292,3 +292,56 @@ describe('the cms import wordpress command', () => {
     expect(flag.err).toContain('--dry-run');
   });
 });
+
+describe('cms import wordpress --fetch-media', () => {
+  const dir = tempDir('cms-import-wp-fetch-');
+  let t: TestServer;
+  let files: ReturnType<typeof Bun.serve>;
+  const requested: string[] = [];
+  let file: string;
+
+  beforeAll(async () => {
+    // A host serving the uploads folder at WordPress's path, standing in for the old site.
+    files = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch(req) {
+        const { pathname } = new URL(req.url);
+        requested.push(pathname);
+        const relative = pathname.replace(/^\/wp-content\/uploads\//, '');
+        const target = path.join(UPLOADS, relative);
+        return fs.existsSync(target) && !relative.includes('..')
+          ? new Response(Bun.file(target))
+          : new Response('not found', { status: 404 });
+      },
+    });
+    const origin = `http://127.0.0.1:${files.port}`;
+    file = path.join(dir, 'export.xml');
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(EXPORT, 'utf8')
+        .replaceAll('https://harbour.example', origin)
+        .replaceAll('https://harbourexample.files.wordpress.com', `${origin}/wp-content/uploads`),
+    );
+    t = await startTestServer(await emittedConfig());
+  });
+  afterAll(async () => {
+    await t?.stop();
+    files?.stop(true);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('without --fetch-media nothing is fetched: files not in --uploads are missing', async () => {
+    const { report } = await importWordPress(t.cms, { file, fetchMedia: false, dryRun: true });
+    expect(requested).toEqual([]);
+    expect(report.media).toEqual({ imported: 0, reused: 0, missing: 4 });
+  });
+
+  test('with --fetch-media files come from their URLs; what the host does not have is missing', async () => {
+    const { report } = await importWordPress(t.cms, { file, fetchMedia: true, dryRun: false });
+    expect(requested.length).toBeGreaterThan(0);
+    expect(report.media).toEqual({ imported: 2, reused: 1, missing: 1 });
+    expect(report.missingMedia).toEqual([`http://127.0.0.1:${files.port}/wp-content/uploads/2023/01/lost.jpg`]);
+  });
+});
