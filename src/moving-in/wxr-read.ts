@@ -43,15 +43,6 @@ export type WxrSite = {
   items: WxrItem[];
 };
 
-const LISTS = new Set([
-  'rss.channel.item',
-  'rss.channel.wp:author',
-  'rss.channel.wp:category',
-  'rss.channel.wp:tag',
-  'rss.channel.wp:term',
-  'rss.channel.item.category',
-  'rss.channel.item.wp:postmeta',
-]);
 
 type Node = Record<string, unknown>;
 const str = (value: unknown): string => {
@@ -78,8 +69,7 @@ export function readWxr(xml: string): WxrSite {
     parseAttributeValue: false,
     trimValues: false,
     processEntities: true,
-    htmlEntities: true,
-    isArray: (_name, jpath) => LISTS.has(String(jpath)),
+    // Repeated elements stay single objects when there is one: list() below takes both shapes.
   });
   const doc = parser.parse(xml) as Node;
   const channel = (doc.rss as Node | undefined)?.channel as Node | undefined;
