@@ -16,6 +16,12 @@ export type ConvertOptions = {
   linkTarget?(href: string): DocRef | null;
   /** An image's media document, else null (the image is then kept as a link to its src, and counted lossy). */
   imageTarget?(src: string, alt: string): DocRef | null;
+  /**
+   * HTML only: read line ends as WordPress's classic editor stores them (a blank line ends a paragraph, a
+   * single line end is a line break). Default: on for HTML without Gutenberg block comments; pass false
+   * for HTML from elsewhere (a web page, a paste), where line ends are spaces.
+   */
+  autoParagraphs?: boolean;
 };
 export type Converted = { value: RichTextValue; lossy: Lossy };
 
@@ -133,9 +139,12 @@ export function pushText(into: LexicalNode[], value: string, format: number): vo
   else into.push(textNode(value, format));
 }
 
-/** Ends the current paragraph, if it holds anything, trimming white space and line breaks at its ends. */
-export function endParagraph(f: Flow, trim = true): void {
-  const line = trim ? trimLine(f.line) : f.line;
+/**
+ * Ends the current paragraph, if it holds anything, trimming white space and line breaks at its ends
+ * (`'breaks'`: only line breaks, for preformatted text; false: nothing).
+ */
+export function endParagraph(f: Flow, trim: boolean | 'breaks' = true): void {
+  const line = trim === 'breaks' ? trimBreaks(f.line) : trim ? trimLine(f.line) : f.line;
   if (line.length) f.blocks.push(paragraphNode(line));
   f.line = [];
   f.space = true;
@@ -166,6 +175,14 @@ function trimLine(nodes: LexicalNode[]): LexicalNode[] {
     if (inner.type === 'text') inner.text = String(inner.text).trimEnd();
   }
   return out.filter((node) => node.type !== 'text' || node.text !== '');
+}
+
+function trimBreaks(nodes: LexicalNode[]): LexicalNode[] {
+  let start = 0;
+  let end = nodes.length;
+  while (start < end && nodes[start].type === 'linebreak') start++;
+  while (end > start && nodes[end - 1].type === 'linebreak') end--;
+  return nodes.slice(start, end);
 }
 
 const isBlank = (node: LexicalNode) =>

@@ -20,7 +20,6 @@ import {
   joinLines,
   linebreakNode,
   linkNode,
-  paragraphNode,
   type ListItemParts,
   listNode,
   lose,
@@ -80,11 +79,25 @@ export function htmlBlocks(html: string, outer: Session, classic = true): Lexica
   const isBlockComment = (node: { type: string }) =>
     node.type === 'comment' && !!blockComment(String((node as { data?: string }).data));
   const gutenberg = DomUtils.filter(isBlockComment, doc.children, true, 1).length > 0;
-  const s: HtmlSession = { ...outer, autop: classic && !gutenberg, pending: [], html };
+  const autop = outer.options.autoParagraphs ?? (classic && !gutenberg);
+  const s: HtmlSession = { ...outer, autop, pending: [], html };
   const top = flow();
   walk(doc.children, top, s, { format: 0, pre: false, depth: 0 }, null);
   endParagraph(top);
-  return [...top.blocks, ...s.pending];
+  return [...top.blocks, ...s.pending].map((block) => bareLink(block, s));
+}
+
+/**
+ * A paragraph that is one web address alone: a link to it. Classic WordPress shows such a line as the
+ * page or video it names (an embed), which has no node: counted as one.
+ */
+function bareLink(block: LexicalNode, s: HtmlSession): LexicalNode {
+  const only = block.type === 'paragraph' && block.children?.length === 1 ? block.children[0] : null;
+  if (!only || only.type !== 'text' || only.format !== 0) return block;
+  const url = String(only.text);
+  if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) return block;
+  if (s.autop) lose(s, 'embed');
+  return { ...block, children: [linkNode(s, url, [only])] };
 }
 
 function walk(nodes: DomNode[], f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
@@ -271,7 +284,7 @@ function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link
   }
   // Inside a link, block elements are read as inline ones: the link stays whole.
   if (link) return walk(children, f, s, ctx, link);
-  if (/^h[1-6]$/.test(name)) return placeContainer(f, s, headingOf(el, s, ctx));
+  if (/^h[1-6]$/.test(name)) return placeContainer(f, s, aligned(headingOf(el, s, ctx), el));
   switch (name) {
     case 'ul':
     case 'ol':
@@ -284,7 +297,7 @@ function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link
       // A verse block keeps its line breaks but is not code.
       const code = !(el.attribs.class ?? '').includes('wp-block-verse');
       walk(children, f, s, { ...ctx, pre: true, format: code ? ctx.format | TEXT_FORMAT.code : ctx.format }, null);
-      endParagraph(f, false);
+      endParagraph(f, 'breaks');
       return;
     }
     case 'hr':
@@ -295,11 +308,27 @@ function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link
   }
   if (CONTAINERS.has(name)) {
     endParagraph(f);
+    const first = f.blocks.length;
     walk(children, f, s, ctx, null);
     endParagraph(f);
+    if (name === 'p') for (let i = first; i < f.blocks.length; i++) f.blocks[i] = aligned(f.blocks[i], el);
     return;
   }
   walk(children, f, s, ctx, link);
+}
+
+const ALIGNMENTS = ['left', 'center', 'right', 'justify'];
+
+/** A paragraph or heading with the alignment its element asks for (inline style, or WordPress's classes). */
+function aligned<T extends LexicalNode | null>(node: T, el: DomElement): T {
+  if (!node || (node.type !== 'paragraph' && node.type !== 'heading') || node.format) return node;
+  const classes = (el.attribs.class ?? '').split(/\s+/);
+  let align = ALIGNMENTS.find((a) => classes.includes(`has-text-align-${a}`) || classes.includes(`align${a}`));
+  for (const declaration of (el.attribs.style ?? '').toLowerCase().split(';')) {
+    const [property, value = ''] = declaration.split(':').map((part) => part.trim());
+    if (property === 'text-align' && ALIGNMENTS.includes(value)) align = value;
+  }
+  return align ? { ...node, format: align } : node;
 }
 
 /** Bold, italic, underline, strikethrough, sub- and superscript written as inline style (word processors). */
@@ -428,7 +457,9 @@ function listOf(el: DomElement, s: HtmlSession, ctx: Context): LexicalNode | nul
   }
   if (!items.length) return null;
   const listType = checks && checks === items.length ? 'check' : el.name === 'ol' ? 'number' : 'bullet';
-  const start = Number.parseInt(el.attribs.start ?? '', 10);
+  // The first number: the list's `start`, else its first item's `value` (as Lexical's HTML writes it).
+  const first = (el.children as DomNode[]).find((c): c is DomElement => 'attribs' in c && c.name === 'li');
+  const start = Number.parseInt(el.attribs.start ?? first?.attribs.value ?? '', 10);
   return listNode(listType, Number.isSafeInteger(start) && start >= 0 ? start : 1, items, depth);
 }
 
@@ -452,12 +483,13 @@ function table(el: DomElement, f: Flow, s: HtmlSession, ctx: Context): void {
       row.name === 'caption'
         ? [row]
         : row.children.filter((c): c is DomElement => 'attribs' in c && (c.name === 'td' || c.name === 'th'));
-    const line: LexicalNode[] = [];
+    const line = flow();
     cells.forEach((cell, i) => {
-      if (i > 0) pushText(line, ' | ', ctx.format);
-      line.push(...linesOf(inner(cell.children as DomNode[], s, ctx), s, 'table'));
+      if (i > 0) pushText(line.line, ' | ', ctx.format);
+      line.line.push(...linesOf(inner(cell.children as DomNode[], s, ctx), s, 'table'));
     });
-    if (line.length) f.blocks.push(paragraphNode(line));
+    endParagraph(line);
+    f.blocks.push(...line.blocks);
   }
   if (!f.outer) f.blocks.push(...s.pending.splice(0));
 }
