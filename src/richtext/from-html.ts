@@ -452,11 +452,17 @@ function listOf(el: DomElement, s: HtmlSession, ctx: Context): LexicalNode | nul
       continue;
     }
     const item = itemOf(c.children as DomNode[], s, ctx);
-    if (item.checked !== undefined) checks++;
+    if (item.checked !== undefined || !item.inline.length) checks++;
     items.push(item);
   }
   if (!items.length) return null;
-  const listType = checks && checks === items.length ? 'check' : el.name === 'ol' ? 'number' : 'bullet';
+  // A check list when every item with text has a checkbox (items holding only a nested list have none).
+  const listType =
+    checks === items.length && items.some((i) => i.checked !== undefined)
+      ? 'check'
+      : el.name === 'ol'
+        ? 'number'
+        : 'bullet';
   // The first number: the list's `start`, else its first item's `value` (as Lexical's HTML writes it).
   const first = (el.children as DomNode[]).find((c): c is DomElement => 'attribs' in c && c.name === 'li');
   const start = Number.parseInt(el.attribs.start ?? first?.attribs.value ?? '', 10);

@@ -103,6 +103,11 @@ function blocks(tokens: Token[], f: Flow, s: MdSession, depth: number): void {
           lose(s, 'MDX import or export');
           break;
         }
+        // A JSX element whose attributes are no HTML (`<Chart data={[1, 2]} />`) reads as a paragraph.
+        if (token.type === 'paragraph' && isComponent(token.text.trim()) && token.text.trim().endsWith('>')) {
+          html(token.text, f, s);
+          break;
+        }
         if (token.type === 'text' && !token.tokens) pushText(f.line, decodeEntities(token.text), 0);
         else inline(token.tokens ?? [], f, s, 0, null);
         // A format tag left open ends with its paragraph, as in a browser.
@@ -254,8 +259,9 @@ function inline(tokens: Token[], f: Flow, s: MdSession, format: number, link: Le
     switch (token.type) {
       case 'text':
       case 'escape':
+        // A line end inside a paragraph (a soft break) shows as a space.
         if ('tokens' in token && token.tokens?.length) inline(token.tokens, f, s, format, link);
-        else pushText(into(), decodeEntities(token.text), withHtml(format));
+        else pushText(into(), decodeEntities(token.text).replaceAll('\n', ' '), withHtml(format));
         break;
       case 'strong':
         inline(token.tokens ?? [], f, s, format | TEXT_FORMAT.bold, link);
