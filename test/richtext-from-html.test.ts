@@ -485,6 +485,24 @@ describe('stored through the API and read back as HTML, the same structure', () 
   };
   const spaced = (value: RichTextValue) => seen(shapes(value));
 
+  test('deep nesting converts to a value the API stores: lists join the deepest list, elements read as text', async () => {
+    const nest = (n: number, open: string, close: string) => `${open.repeat(n)}x${close.repeat(n)}`;
+    const lists = htmlToLexical(nest(60, '<ul><li>a', '</li></ul>'));
+    const deepest = JSON.stringify(lists.value).split('"type":"list"').length - 1;
+    expect(deepest).toBe(16);
+    const elements = htmlToLexical(nest(5000, '<div><span>', '</span></div>'));
+    expect(shapes(elements.value)).toEqual([['paragraph', 'x']]);
+    expect(elements.lossy).toEqual([{ what: 'nesting too deep', count: 1 }]);
+    for (const { value } of [
+      lists,
+      elements,
+      htmlToLexical(nest(3000, '<blockquote><a href="/x">', '</a></blockquote>')),
+    ]) {
+      const created = await t.request('POST', '/posts', { body: { title: 'Deep', content: value } });
+      expect(created.status).toBe(201);
+    }
+  });
+
   test('every post of the export', async () => {
     const admin = await t.user('admin');
     const media = await t.request('POST', '/media', { token: admin.token, body: form(await png(), 'pic.png') });

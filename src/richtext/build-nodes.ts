@@ -196,6 +196,12 @@ export function joinLines(lines: LexicalNode[][]): LexicalNode[] {
 export type ListItemParts = { inline: LexicalNode[]; nested: LexicalNode[]; checked?: boolean };
 
 /**
+ * Lists nest at most this deep: a stored value nests at most 40 nodes deep, and each level of a list takes
+ * two (the list and its item). The items of lists nested deeper join the deepest list.
+ */
+export const MAX_LIST_DEPTH = 15;
+
+/**
  * A list as Lexical stores it: an item's nested list sits in an item of its own right after it (which takes
  * no number), and items carry their depth as `indent`.
  */
@@ -207,6 +213,12 @@ export function listNode(
 ): LexicalNode {
   const children: LexicalNode[] = [];
   let value = listType === 'number' ? start : 1;
+  if (depth >= MAX_LIST_DEPTH)
+    items = items.flatMap((item) => [
+      ...(item.inline.length ? [{ ...item, nested: [] }] : []),
+      // The nested lists were built as deep, so they are flat already: their items join this list.
+      ...item.nested.flatMap((list) => (list.children ?? []).map((li) => ({ inline: li.children ?? [], nested: [] }))),
+    ]);
   for (const item of items) {
     if (item.inline.length || !item.nested.length) {
       const extra: Record<string, unknown> = { value, indent: depth };

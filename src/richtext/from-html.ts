@@ -43,14 +43,21 @@ type HtmlDocument = ReturnType<typeof parseDocument>;
 type DomNode = HtmlDocument['children'][number];
 type DomElement = Extract<DomNode, { attribs: Record<string, string> }>;
 
-/** How text is read where the walk is: its format bits, whether white space is kept, the depth of lists. */
-type Context = { format: number; pre: boolean; depth: number };
+/**
+ * How text is read where the walk is: its format bits, whether white space is kept, the depth of lists, and
+ * how many elements deep the walk is.
+ */
+type Context = { format: number; pre: boolean; depth: number; level?: number };
+
+/** Elements nested deeper than this are read as their text alone, so no input can exhaust the stack. */
+const MAX_ELEMENT_DEPTH = 256;
 type HtmlSession = Session & {
   /** Classic content: blank lines end paragraphs, line ends are line breaks. */
   autop: boolean;
   /** Nodes met inside a list, quote or heading that stand at the top: placed right after it. */
   pending: LexicalNode[];
-  html: string;
+  /** The whole HTML in lower case, where shortcodes look for their closing tags. */
+  lowerCaseHtml: string;
 };
 
 const parse = (html: string): HtmlDocument => parseDocument(html, { decodeEntities: true });
@@ -80,7 +87,7 @@ export function htmlBlocks(html: string, outer: Session, classic = true): Lexica
     node.type === 'comment' && !!blockComment(String((node as { data?: string }).data));
   const gutenberg = DomUtils.filter(isBlockComment, doc.children, true, 1).length > 0;
   const autop = outer.options.autoParagraphs ?? (classic && !gutenberg);
-  const s: HtmlSession = { ...outer, autop, pending: [], html };
+  const s: HtmlSession = { ...outer, autop, pending: [], lowerCaseHtml: html.toLowerCase() };
   const top = flow();
   walk(doc.children, top, s, { format: 0, pre: false, depth: 0 }, null);
   endParagraph(top);
@@ -136,7 +143,7 @@ function addText(data: string, f: Flow, s: HtmlSession, ctx: Context, link: Lexi
     f.space = false;
     return;
   }
-  const stripped = stripShortcodes(data, (name) => closesShortcode(s.html, name));
+  const stripped = stripShortcodes(data, (name) => closesShortcode(s.lowerCaseHtml, name));
   for (const name of stripped.names) lose(s, `shortcode [${name}]`);
   const text = stripped.text.replaceAll('\r', '');
   if (!s.autop) return pushCollapsed(text, f, ctx, link);
@@ -160,6 +167,19 @@ function pushCollapsed(text: string, f: Flow, ctx: Context, link: LexicalNode[] 
   if (!value) return;
   pushText(target(f, link), value, ctx.format);
   f.space = value.endsWith(' ');
+}
+
+/** The text under an element, read without recursion. */
+function deepText(el: DomElement): string {
+  const parts: string[] = [];
+  const stack: DomNode[] = [el];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'text') parts.push(String((node as { data: string }).data));
+    else if ('children' in node)
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DomNode);
+  }
+  return parts.join(' ');
 }
 
 const FORMAT_OF: Record<string, number> = {
@@ -252,9 +272,14 @@ const FORM_PARTS = new Set([
   'meter',
 ]);
 
-function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
+function elementNode(el: DomElement, f: Flow, s: HtmlSession, outer: Context, link: LexicalNode[] | null): void {
   const name = el.name;
   const children = el.children as DomNode[];
+  const ctx = { ...outer, level: (outer.level ?? 0) + 1 };
+  if (ctx.level > MAX_ELEMENT_DEPTH) {
+    lose(s, 'nesting too deep');
+    return pushCollapsed(deepText(el), f, ctx, link);
+  }
   if (name in FORMAT_OF) return walk(children, f, s, { ...ctx, format: ctx.format | FORMAT_OF[name] }, link);
   switch (name) {
     case 'br':

@@ -121,7 +121,7 @@ function shortcodeAt(text: string, open: number): ShortcodeTag | null {
 
 const isNameChar = (c: string) => /[\w-]/.test(c);
 
-/** Whether `[/name]` appears in the text: the HTML reader asks it of the whole post. */
-export function closesShortcode(html: string, name: string): boolean {
-  return html.toLowerCase().includes(`[/${name}]`);
+/** Whether `[/name]` appears in the post (given in lower case): the HTML reader asks it of the whole post. */
+export function closesShortcode(lowerCaseHtml: string, name: string): boolean {
+  return lowerCaseHtml.includes(`[/${name}]`);
 }
