@@ -233,6 +233,14 @@ describe('what has no node keeps its text and is counted', () => {
       lossy: { script: 1, form: 1 },
     });
   });
+  test('a link or image the HTML output would never render keeps only its text', () => {
+    expect(
+      convert('<p><a href="javascript:alert(1)">click</a> <img src="data:image/png;base64,AAAA" alt="dot"></p>', {}),
+    ).toEqual({
+      blocks: [['paragraph', 'click dot']],
+      lossy: { 'unsafe link': 1, 'image without a media document': 1 },
+    });
+  });
   test('the more tag ends the intro', () => {
     expect(convert('Intro\n<!--more-->\nRest')).toEqual({
       blocks: [

@@ -95,6 +95,18 @@ describe('images', () => {
       lossy: { 'image without a media document': 1 },
     });
   });
+  test('a linked image: to its own file nothing is lost, elsewhere the link is counted', () => {
+    expect(convert('[![big](small.png)](big.png) [![badge](ci.svg)](https://ci.test/)')).toEqual({
+      blocks: ['upload media/9 "big"', 'upload media/6 "badge"'],
+      lossy: { 'link on an image': 1 },
+    });
+  });
+  test('a link the HTML output would never render keeps only its text', () => {
+    expect(convert('[click](javascript:alert(1)) here')).toEqual({
+      blocks: [['paragraph', 'click here']],
+      lossy: { 'unsafe link': 1 },
+    });
+  });
   test('an image in a list item is placed right after the list', () => {
     expect(convert('- a ![i](i.png)\n- b').blocks).toEqual([['bullet', ['1', 'a '], ['2', 'b']], 'upload media/5 "i"']);
   });

@@ -5,6 +5,7 @@
  * the paragraph it was written in. docs/rich-text.md ("HTML and Markdown in") lists what maps to what.
  */
 import type { LexicalNode, RichTextValue } from './nodes.ts';
+import { safeURL } from './to-html.ts';
 
 /** Every link and image a text points at (each once, in the order written). */
 export type RichTextRefs = { links: string[]; images: { src: string; alt: string }[] };
@@ -78,6 +79,15 @@ export function lossyOf(s: Session): Lossy {
   return [...s.lossy].map(([what, count]) => ({ what, count }));
 }
 
+/**
+ * Whether a link to `href` may be stored: the forms the HTML output renders (http, https, mailto, tel,
+ * relative, fragments). Others (`javascript:`, `data:`) keep their text and lose the link, counted.
+ */
+export const isSafeHref = (href: string) => safeURL(href) !== '#' || href.trim() === '#';
+
+/** Whether an address names an image file (a link around an image to its own file loses nothing). */
+export const isImageFile = (href: string) => /\.(jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$/i.test(href.split(/[?#]/)[0]);
+
 /** A link to `href`: internal when it points at an imported document. */
 export function linkNode(s: Session, href: string, children: LexicalNode[], newTab = false): LexicalNode {
   const doc = s.options.linkTarget?.(href) ?? null;
@@ -104,6 +114,7 @@ export function imageNode(s: Session, src: string, alt: string, format = 0): { b
       },
     };
   lose(s, 'image without a media document');
+  if (!isSafeHref(src)) return { block: false, node: textNode(alt, format) };
   return {
     block: false,
     node: element('link', [textNode(alt || src, format)], {
@@ -145,7 +156,8 @@ export function pushText(into: LexicalNode[], value: string, format: number): vo
  */
 export function endParagraph(f: Flow, trim: boolean | 'breaks' = true): void {
   const line = trim === 'breaks' ? trimBreaks(f.line) : trim ? trimLine(f.line) : f.line;
-  if (line.length) f.blocks.push(paragraphNode(line));
+  // A paragraph of white space alone (between two images, say) is no paragraph.
+  if (line.some((node) => !isBlank(node))) f.blocks.push(paragraphNode(line));
   f.line = [];
   f.space = true;
 }

@@ -17,6 +17,8 @@ import {
   type Flow,
   flow,
   imageNode,
+  isImageFile,
+  isSafeHref,
   joinLines,
   linebreakNode,
   linkNode,
@@ -387,7 +389,8 @@ function image(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: Lexi
 
 function anchor(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
   const href = (el.attribs.href ?? '').trim();
-  if (!href || link) return walk(el.children as DomNode[], f, s, ctx, link);
+  if (href && !link && !isSafeHref(href)) lose(s, 'unsafe link');
+  if (!href || link || !isSafeHref(href)) return walk(el.children as DomNode[], f, s, ctx, link);
   const children: LexicalNode[] = [];
   const images = DomUtils.findAll((node) => node.name === 'img', el.children).length;
   walk(el.children as DomNode[], f, s, ctx, children);
@@ -397,14 +400,12 @@ function anchor(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: Lex
   else if (images && !isImageFile(href)) lose(s, 'link on an image');
 }
 
-const isImageFile = (href: string) => /\.(jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$/i.test(href.split(/[?#]/)[0]);
-
 function embed(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
   lose(s, EMBEDS[el.name]);
   if (el.name === 'script' || el.name === 'svg' || el.name === 'math' || el.name === 'canvas') return;
   const sourceEl = DomUtils.findOne((node) => node.name === 'source' && !!node.attribs.src, el.children);
   const src = (el.attribs.src ?? el.attribs.data ?? sourceEl?.attribs.src ?? '').trim();
-  if (!src) return walk(el.children as DomNode[], f, s, ctx, link);
+  if (!src || !isSafeHref(src)) return walk(el.children as DomNode[], f, s, ctx, link);
   if (link) return pushText(link, src, ctx.format);
   f.line.push(linkNode(s, src, [textNode(src, ctx.format)]));
   f.space = false;

@@ -16,6 +16,8 @@ import {
   type Flow,
   flow,
   imageNode,
+  isImageFile,
+  isSafeHref,
   joinLines,
   linebreakNode,
   linkNode,
@@ -283,9 +285,17 @@ function inline(tokens: Token[], f: Flow, s: MdSession, format: number, link: Le
           inline(token.tokens ?? [], f, s, format, link);
           break;
         }
+        const href = (token as Tokens.Link).href;
+        if (!isSafeHref(href)) {
+          lose(s, 'unsafe link');
+          inline(token.tokens ?? [], f, s, format, null);
+          break;
+        }
         const children: LexicalNode[] = [];
         inline(token.tokens ?? [], f, s, format, children);
-        if (children.length) f.line.push(linkNode(s, (token as Tokens.Link).href, children));
+        if (children.length) f.line.push(linkNode(s, href, children));
+        // A linked image stands alone: a link to its own file loses nothing, a link elsewhere is counted.
+        else if (token.tokens?.some((t) => t.type === 'image') && !isImageFile(href)) lose(s, 'link on an image');
         break;
       }
       case 'image': {
