@@ -1,9 +1,16 @@
 /**
  * Markdown → rich text (src/richtext/from-markdown.ts) and front matter (src/richtext/front-matter.ts):
  * Markdown and MDX files become the stored Lexical JSON; what has no node keeps its text and is counted in
- * `lossy`; code is text, so an image written in a code block is no image. Pure: no server.
+ * `lossy`; code is text, so an image written in a code block is no image. The cases are pure; the files of
+ * test/fixtures/markdown are also stored through the API and read back as HTML with the same structure.
  */
-import { describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { htmlToLexical } from '../src/richtext/from-html.ts';
+import type { RichTextValue } from '../src/richtext/nodes.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+import { form, png } from './support/media-fixtures.ts';
 import {
   type ConvertOptions,
   markdownRefs,
@@ -86,6 +93,18 @@ describe('images', () => {
     expect(convert('![chart](missing.png)')).toEqual({
       blocks: [['paragraph', ['link missing.png', 'chart']]],
       lossy: { 'image without a media document': 1 },
+    });
+  });
+  test('a linked image: to its own file nothing is lost, elsewhere the link is counted', () => {
+    expect(convert('[![big](small.png)](big.png) [![badge](ci.svg)](https://ci.test/)')).toEqual({
+      blocks: ['upload media/9 "big"', 'upload media/6 "badge"'],
+      lossy: { 'link on an image': 1 },
+    });
+  });
+  test('a link the HTML output would never render keeps only its text', () => {
+    expect(convert('[click](javascript:alert(1)) here')).toEqual({
+      blocks: [['paragraph', 'click here']],
+      lossy: { 'unsafe link': 1 },
     });
   });
   test('an image in a list item is placed right after the list', () => {
@@ -185,3 +204,178 @@ describe('splitFrontMatter', () => {
     expect(() => splitFrontMatter('---\n- a\n- b\n---\n')).toThrow('The front matter must be a mapping');
   });
 });
+
+const fixture = (name: string) =>
+  splitFrontMatter(fs.readFileSync(path.join(import.meta.dir, 'fixtures/markdown', name), 'utf8'));
+/** As the importer would: images beside the post or in the assets folder are media, `.md` links are posts. */
+const blogTargets = (mediaId: number, postId: number): ConvertOptions => ({
+  imageTarget: (src) => (src.includes('code.png') ? null : { relationTo: 'media', value: mediaId }),
+  linkTarget: (href) => (href.endsWith('.md') ? { relationTo: 'posts', value: postId } : null),
+});
+
+describe('the files of a Markdown blog', () => {
+  test('a post: front matter typed, every construct mapped', () => {
+    const { data, body } = fixture('hello-world.md');
+    expect(data).toEqual({
+      title: 'Hello, world: a first post',
+      date: '2024-05-01',
+      updated: '2024-05-03T10:30:00Z',
+      draft: false,
+      rating: 4.5,
+      tags: ['intro', 'markdown'],
+      hero: '../../assets/hero.jpg',
+      author: { name: 'Ada', url: 'https://ada.example' },
+    });
+    const { value, lossy } = markdownToLexical(body, blogTargets(1, 2));
+    expect(lossy).toEqual([
+      { what: 'table', count: 1 },
+      { what: 'raw HTML', count: 1 },
+    ]);
+    expect(shapes(value)).toEqual([
+      ['h1', 'Hello, world'],
+      [
+        'paragraph',
+        'This is the ',
+        ['first', 1],
+        ' post of a static blog, written in ',
+        ['Markdown', 2],
+        ' with ',
+        ['no', 4],
+        ' some ',
+        ['inline code', 16],
+        ', a ',
+        ['link https://example.com/docs', 'link to the docs'],
+        ', an autolink ',
+        ['link https://example.com/auto', 'https://example.com/auto'],
+        ' and a ',
+        ['link posts/2', 'link to another post'],
+        '.',
+      ],
+      'upload media/1 "The hero image"',
+      ['paragraph', 'A paragraph with an image inline: '],
+      'upload media/1 "a small icon"',
+      ['paragraph', ' and text after it. A line ending in two spaces', 'BR', 'makes a hard break.'],
+      ['h2', 'Lists'],
+      [
+        'number',
+        ['1', 'First step'],
+        ['2', 'Second step, with a nested list:'],
+        [
+          '3',
+          [
+            'bullet',
+            ['1 >1', 'a bullet'],
+            ['2 >1', 'another, with ', ['bold', 1]],
+            ['3 >1', ['number', ['1 >2', 'deeper']]],
+          ],
+        ],
+        ['3', 'Third step'],
+      ],
+      ['check', ['1 [x]', 'Write the post'], ['2 [ ]', 'Publish it']],
+      ['quote', 'A quote that runs over two lines.', 'BR', 'And a second paragraph.'],
+      'HR',
+      ['h2', 'Code'],
+      ['paragraph', ['// An image in code is text: ![not an image](./code.png)', 16], 'BR', ['const answer = 42;', 16]],
+      ['paragraph', ['indented code block', 16]],
+      ['h2', 'A table'],
+      ['paragraph', 'Name | Value'],
+      ['paragraph', 'one | 1'],
+      ['paragraph', ['link posts/2', 'two'], ' | ', ['2', 1]],
+      ['paragraph', 'Raw HTML'],
+      ['paragraph', 'Some ', ['hidden', 2], ' text.'],
+      ['paragraph', 'H', ['2', 32], 'O and E = mc', ['2', 64], '.'],
+    ]);
+    expect(markdownRefs(body).images).toEqual([
+      { src: '../../assets/hero.jpg', alt: 'The hero image' },
+      { src: './icon.png', alt: 'a small icon' },
+    ]);
+  });
+
+  test('an MDX file: imports, exports and components counted, the text inside components kept', () => {
+    const { data, body } = fixture('components.mdx');
+    expect(data).toEqual({ title: 'With components' });
+    const { value, lossy } = markdownToLexical(body);
+    expect(shapes(value)).toEqual([
+      ['h1', 'Charts'],
+      ['paragraph', 'Some text with a new component.'],
+      ['paragraph', 'First tab'],
+      ['paragraph', 'The end.'],
+    ]);
+    expect(lossy).toEqual([
+      { what: 'MDX import or export', count: 2 },
+      { what: 'MDX component', count: 3 },
+    ]);
+  });
+});
+
+describe('stored through the API and read back as HTML, the same structure', () => {
+  let t: TestServer;
+  const open = { read: () => true, create: () => true, update: () => true, delete: () => true };
+  beforeAll(async () => {
+    t = await startTestServer({
+      collections: [
+        {
+          slug: 'posts',
+          access: open,
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'slug', type: 'text' },
+            { name: 'content', type: 'richText' },
+          ],
+        },
+      ],
+    });
+  });
+  afterAll(() => t.stop());
+
+  test('every file of the blog', async () => {
+    const admin = await t.user('admin');
+    const media = await t.request('POST', '/media', { token: admin.token, body: form(await png(), 'pic.png') });
+    expect(media.status).toBe(201);
+    const target = await t.request('POST', '/posts', { body: { title: 'Second', slug: 'second-post' } });
+    expect(target.status).toBe(201);
+    const mediaURL = String(media.body.doc.url);
+    for (const name of ['hello-world.md', 'components.mdx']) {
+      const { data, body } = fixture(name);
+      const { value } = markdownToLexical(body, blogTargets(media.body.doc.id, target.body.doc.id));
+      const created = await t.request('POST', '/posts', { body: { title: data.title, content: value } });
+      expect(created.status).toBe(201);
+      const stored = await t.request('GET', `/posts/${created.body.doc.id}?depth=0`);
+      expect(shapes(stored.body.content)).toEqual(shapes(value));
+      const read = await t.request('GET', `/posts/${created.body.doc.id}?depth=1&richText=html`);
+      expect(typeof read.body.content).toBe('string');
+      const back = htmlToLexical(read.body.content, {
+        autoParagraphs: false,
+        imageTarget: (src) => (src === mediaURL ? { relationTo: 'media', value: media.body.doc.id } : null),
+        linkTarget: (href) =>
+          href === '/posts/second-post' ? { relationTo: 'posts', value: target.body.doc.id } : null,
+      });
+      expect(readAsHTML(back.value)).toEqual(readAsHTML(value));
+    }
+  });
+});
+
+/**
+ * A value's shapes as HTML shows them: white space at the ends of a paragraph, and at the start of a line,
+ * is not shown, and a run of it is one space.
+ */
+function readAsHTML(value: RichTextValue): unknown {
+  const seen = (shape: unknown): unknown => {
+    if (!Array.isArray(shape)) return typeof shape === 'string' ? shape.replace(/\s+/g, ' ') : shape;
+    const parts = shape.map(seen);
+    const trim = (i: number, side: 'start' | 'end') => {
+      const part = parts[i];
+      const cut = (s: string) => (side === 'start' ? s.trimStart() : s.trimEnd());
+      if (typeof part === 'string' && part !== 'BR') parts[i] = cut(part);
+      else if (Array.isArray(part) && typeof part[0] === 'string' && typeof part[1] === 'number')
+        parts[i] = [cut(part[0]), part[1]];
+    };
+    if (parts.length > 1) {
+      trim(1, 'start');
+      trim(parts.length - 1, 'end');
+      parts.forEach((_, i) => parts[i - 1] === 'BR' && trim(i, 'start'));
+    }
+    return parts.filter((part) => part !== '');
+  };
+  return shapes(value).map(seen);
+}

@@ -5,6 +5,7 @@
  * the paragraph it was written in. docs/rich-text.md ("HTML and Markdown in") lists what maps to what.
  */
 import type { LexicalNode, RichTextValue } from './nodes.ts';
+import { safeURL } from './to-html.ts';
 
 /** Every link and image a text points at (each once, in the order written). */
 export type RichTextRefs = { links: string[]; images: { src: string; alt: string }[] };
@@ -16,6 +17,12 @@ export type ConvertOptions = {
   linkTarget?(href: string): DocRef | null;
   /** An image's media document, else null (the image is then kept as a link to its src, and counted lossy). */
   imageTarget?(src: string, alt: string): DocRef | null;
+  /**
+   * HTML only: read line ends as WordPress's classic editor stores them (a blank line ends a paragraph, a
+   * single line end is a line break). Default: on for HTML without Gutenberg block comments; pass false
+   * for HTML from elsewhere (a web page, a paste), where line ends are spaces.
+   */
+  autoParagraphs?: boolean;
 };
 export type Converted = { value: RichTextValue; lossy: Lossy };
 
@@ -72,6 +79,15 @@ export function lossyOf(s: Session): Lossy {
   return [...s.lossy].map(([what, count]) => ({ what, count }));
 }
 
+/**
+ * Whether a link to `href` may be stored: the forms the HTML output renders (http, https, mailto, tel,
+ * relative, fragments). Others (`javascript:`, `data:`) keep their text and lose the link, counted.
+ */
+export const isSafeHref = (href: string) => safeURL(href) !== '#' || href.trim() === '#';
+
+/** Whether an address names an image file (a link around an image to its own file loses nothing). */
+export const isImageFile = (href: string) => /\.(jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$/i.test(href.split(/[?#]/)[0]);
+
 /** A link to `href`: internal when it points at an imported document. */
 export function linkNode(s: Session, href: string, children: LexicalNode[], newTab = false): LexicalNode {
   const doc = s.options.linkTarget?.(href) ?? null;
@@ -98,6 +114,7 @@ export function imageNode(s: Session, src: string, alt: string, format = 0): { b
       },
     };
   lose(s, 'image without a media document');
+  if (!isSafeHref(src)) return { block: false, node: textNode(alt, format) };
   return {
     block: false,
     node: element('link', [textNode(alt || src, format)], {
@@ -133,10 +150,14 @@ export function pushText(into: LexicalNode[], value: string, format: number): vo
   else into.push(textNode(value, format));
 }
 
-/** Ends the current paragraph, if it holds anything, trimming white space and line breaks at its ends. */
-export function endParagraph(f: Flow, trim = true): void {
-  const line = trim ? trimLine(f.line) : f.line;
-  if (line.length) f.blocks.push(paragraphNode(line));
+/**
+ * Ends the current paragraph, if it holds anything, trimming white space and line breaks at its ends
+ * (`'breaks'`: only line breaks, for preformatted text; false: nothing).
+ */
+export function endParagraph(f: Flow, trim: boolean | 'breaks' = true): void {
+  const line = trim === 'breaks' ? trimBreaks(f.line) : trim ? trimLine(f.line) : f.line;
+  // A paragraph of white space alone (between two images, say) is no paragraph.
+  if (line.some((node) => !isBlank(node))) f.blocks.push(paragraphNode(line));
   f.line = [];
   f.space = true;
 }
@@ -168,6 +189,14 @@ function trimLine(nodes: LexicalNode[]): LexicalNode[] {
   return out.filter((node) => node.type !== 'text' || node.text !== '');
 }
 
+function trimBreaks(nodes: LexicalNode[]): LexicalNode[] {
+  let start = 0;
+  let end = nodes.length;
+  while (start < end && nodes[start].type === 'linebreak') start++;
+  while (end > start && nodes[end - 1].type === 'linebreak') end--;
+  return nodes.slice(start, end);
+}
+
 const isBlank = (node: LexicalNode) =>
   node.type === 'linebreak' || (node.type === 'text' && String(node.text).trim() === '');
 
@@ -177,6 +206,12 @@ export function joinLines(lines: LexicalNode[][]): LexicalNode[] {
 }
 
 export type ListItemParts = { inline: LexicalNode[]; nested: LexicalNode[]; checked?: boolean };
+
+/**
+ * Lists nest at most this deep: a stored value nests at most 40 nodes deep, and each level of a list takes
+ * two (the list and its item). The items of lists nested deeper join the deepest list.
+ */
+export const MAX_LIST_DEPTH = 15;
 
 /**
  * A list as Lexical stores it: an item's nested list sits in an item of its own right after it (which takes
@@ -190,6 +225,12 @@ export function listNode(
 ): LexicalNode {
   const children: LexicalNode[] = [];
   let value = listType === 'number' ? start : 1;
+  if (depth >= MAX_LIST_DEPTH)
+    items = items.flatMap((item) => [
+      ...(item.inline.length ? [{ ...item, nested: [] }] : []),
+      // The nested lists were built as deep, so they are flat already: their items join this list.
+      ...item.nested.flatMap((list) => (list.children ?? []).map((li) => ({ inline: li.children ?? [], nested: [] }))),
+    ]);
   for (const item of items) {
     if (item.inline.length || !item.nested.length) {
       const extra: Record<string, unknown> = { value, indent: depth };

@@ -17,10 +17,11 @@ import {
   type Flow,
   flow,
   imageNode,
+  isImageFile,
+  isSafeHref,
   joinLines,
   linebreakNode,
   linkNode,
-  paragraphNode,
   type ListItemParts,
   listNode,
   lose,
@@ -44,14 +45,21 @@ type HtmlDocument = ReturnType<typeof parseDocument>;
 type DomNode = HtmlDocument['children'][number];
 type DomElement = Extract<DomNode, { attribs: Record<string, string> }>;
 
-/** How text is read where the walk is: its format bits, whether white space is kept, the depth of lists. */
-type Context = { format: number; pre: boolean; depth: number };
+/**
+ * How text is read where the walk is: its format bits, whether white space is kept, the depth of lists, and
+ * how many elements deep the walk is.
+ */
+type Context = { format: number; pre: boolean; depth: number; level?: number };
+
+/** Elements nested deeper than this are read as their text alone, so no input can exhaust the stack. */
+const MAX_ELEMENT_DEPTH = 256;
 type HtmlSession = Session & {
   /** Classic content: blank lines end paragraphs, line ends are line breaks. */
   autop: boolean;
   /** Nodes met inside a list, quote or heading that stand at the top: placed right after it. */
   pending: LexicalNode[];
-  html: string;
+  /** The whole HTML in lower case, where shortcodes look for their closing tags. */
+  lowerCaseHtml: string;
 };
 
 const parse = (html: string): HtmlDocument => parseDocument(html, { decodeEntities: true });
@@ -80,11 +88,25 @@ export function htmlBlocks(html: string, outer: Session, classic = true): Lexica
   const isBlockComment = (node: { type: string }) =>
     node.type === 'comment' && !!blockComment(String((node as { data?: string }).data));
   const gutenberg = DomUtils.filter(isBlockComment, doc.children, true, 1).length > 0;
-  const s: HtmlSession = { ...outer, autop: classic && !gutenberg, pending: [], html };
+  const autop = outer.options.autoParagraphs ?? (classic && !gutenberg);
+  const s: HtmlSession = { ...outer, autop, pending: [], lowerCaseHtml: html.toLowerCase() };
   const top = flow();
   walk(doc.children, top, s, { format: 0, pre: false, depth: 0 }, null);
   endParagraph(top);
-  return [...top.blocks, ...s.pending];
+  return [...top.blocks, ...s.pending].map((block) => bareLink(block, s));
+}
+
+/**
+ * A paragraph that is one web address alone: a link to it. Classic WordPress shows such a line as the
+ * page or video it names (an embed), which has no node: counted as one.
+ */
+function bareLink(block: LexicalNode, s: HtmlSession): LexicalNode {
+  const only = block.type === 'paragraph' && block.children?.length === 1 ? block.children[0] : null;
+  if (!only || only.type !== 'text' || only.format !== 0) return block;
+  const url = String(only.text);
+  if (!/^https?:\/\/\S+$/.test(url) || !URL.canParse(url)) return block;
+  if (s.autop) lose(s, 'embed');
+  return { ...block, children: [linkNode(s, url, [only])] };
 }
 
 function walk(nodes: DomNode[], f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
@@ -123,7 +145,7 @@ function addText(data: string, f: Flow, s: HtmlSession, ctx: Context, link: Lexi
     f.space = false;
     return;
   }
-  const stripped = stripShortcodes(data, (name) => closesShortcode(s.html, name));
+  const stripped = stripShortcodes(data, (name) => closesShortcode(s.lowerCaseHtml, name));
   for (const name of stripped.names) lose(s, `shortcode [${name}]`);
   const text = stripped.text.replaceAll('\r', '');
   if (!s.autop) return pushCollapsed(text, f, ctx, link);
@@ -147,6 +169,19 @@ function pushCollapsed(text: string, f: Flow, ctx: Context, link: LexicalNode[] 
   if (!value) return;
   pushText(target(f, link), value, ctx.format);
   f.space = value.endsWith(' ');
+}
+
+/** The text under an element, read without recursion. */
+function deepText(el: DomElement): string {
+  const parts: string[] = [];
+  const stack: DomNode[] = [el];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === 'text') parts.push(String((node as { data: string }).data));
+    else if ('children' in node)
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DomNode);
+  }
+  return parts.join(' ');
 }
 
 const FORMAT_OF: Record<string, number> = {
@@ -239,9 +274,14 @@ const FORM_PARTS = new Set([
   'meter',
 ]);
 
-function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
+function elementNode(el: DomElement, f: Flow, s: HtmlSession, outer: Context, link: LexicalNode[] | null): void {
   const name = el.name;
   const children = el.children as DomNode[];
+  const ctx = { ...outer, level: (outer.level ?? 0) + 1 };
+  if (ctx.level > MAX_ELEMENT_DEPTH) {
+    lose(s, 'nesting too deep');
+    return pushCollapsed(deepText(el), f, ctx, link);
+  }
   if (name in FORMAT_OF) return walk(children, f, s, { ...ctx, format: ctx.format | FORMAT_OF[name] }, link);
   switch (name) {
     case 'br':
@@ -271,7 +311,7 @@ function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link
   }
   // Inside a link, block elements are read as inline ones: the link stays whole.
   if (link) return walk(children, f, s, ctx, link);
-  if (/^h[1-6]$/.test(name)) return placeContainer(f, s, headingOf(el, s, ctx));
+  if (/^h[1-6]$/.test(name)) return placeContainer(f, s, aligned(headingOf(el, s, ctx), el));
   switch (name) {
     case 'ul':
     case 'ol':
@@ -284,7 +324,7 @@ function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link
       // A verse block keeps its line breaks but is not code.
       const code = !(el.attribs.class ?? '').includes('wp-block-verse');
       walk(children, f, s, { ...ctx, pre: true, format: code ? ctx.format | TEXT_FORMAT.code : ctx.format }, null);
-      endParagraph(f, false);
+      endParagraph(f, 'breaks');
       return;
     }
     case 'hr':
@@ -295,11 +335,27 @@ function elementNode(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link
   }
   if (CONTAINERS.has(name)) {
     endParagraph(f);
+    const first = f.blocks.length;
     walk(children, f, s, ctx, null);
     endParagraph(f);
+    if (name === 'p') for (let i = first; i < f.blocks.length; i++) f.blocks[i] = aligned(f.blocks[i], el);
     return;
   }
   walk(children, f, s, ctx, link);
+}
+
+const ALIGNMENTS = ['left', 'center', 'right', 'justify'];
+
+/** A paragraph or heading with the alignment its element asks for (inline style, or WordPress's classes). */
+function aligned<T extends LexicalNode | null>(node: T, el: DomElement): T {
+  if (!node || (node.type !== 'paragraph' && node.type !== 'heading') || node.format) return node;
+  const classes = (el.attribs.class ?? '').split(/\s+/);
+  let align = ALIGNMENTS.find((a) => classes.includes(`has-text-align-${a}`) || classes.includes(`align${a}`));
+  for (const declaration of (el.attribs.style ?? '').toLowerCase().split(';')) {
+    const [property, value = ''] = declaration.split(':').map((part) => part.trim());
+    if (property === 'text-align' && ALIGNMENTS.includes(value)) align = value;
+  }
+  return align ? { ...node, format: align } : node;
 }
 
 /** Bold, italic, underline, strikethrough, sub- and superscript written as inline style (word processors). */
@@ -333,7 +389,8 @@ function image(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: Lexi
 
 function anchor(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
   const href = (el.attribs.href ?? '').trim();
-  if (!href || link) return walk(el.children as DomNode[], f, s, ctx, link);
+  if (href && !link && !isSafeHref(href)) lose(s, 'unsafe link');
+  if (!href || link || !isSafeHref(href)) return walk(el.children as DomNode[], f, s, ctx, link);
   const children: LexicalNode[] = [];
   const images = DomUtils.findAll((node) => node.name === 'img', el.children).length;
   walk(el.children as DomNode[], f, s, ctx, children);
@@ -343,14 +400,12 @@ function anchor(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: Lex
   else if (images && !isImageFile(href)) lose(s, 'link on an image');
 }
 
-const isImageFile = (href: string) => /\.(jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$/i.test(href.split(/[?#]/)[0]);
-
 function embed(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
   lose(s, EMBEDS[el.name]);
   if (el.name === 'script' || el.name === 'svg' || el.name === 'math' || el.name === 'canvas') return;
   const sourceEl = DomUtils.findOne((node) => node.name === 'source' && !!node.attribs.src, el.children);
   const src = (el.attribs.src ?? el.attribs.data ?? sourceEl?.attribs.src ?? '').trim();
-  if (!src) return walk(el.children as DomNode[], f, s, ctx, link);
+  if (!src || !isSafeHref(src)) return walk(el.children as DomNode[], f, s, ctx, link);
   if (link) return pushText(link, src, ctx.format);
   f.line.push(linkNode(s, src, [textNode(src, ctx.format)]));
   f.space = false;
@@ -423,12 +478,20 @@ function listOf(el: DomElement, s: HtmlSession, ctx: Context): LexicalNode | nul
       continue;
     }
     const item = itemOf(c.children as DomNode[], s, ctx);
-    if (item.checked !== undefined) checks++;
+    if (item.checked !== undefined || !item.inline.length) checks++;
     items.push(item);
   }
   if (!items.length) return null;
-  const listType = checks && checks === items.length ? 'check' : el.name === 'ol' ? 'number' : 'bullet';
-  const start = Number.parseInt(el.attribs.start ?? '', 10);
+  // A check list when every item with text has a checkbox (items holding only a nested list have none).
+  const listType =
+    checks === items.length && items.some((i) => i.checked !== undefined)
+      ? 'check'
+      : el.name === 'ol'
+        ? 'number'
+        : 'bullet';
+  // The first number: the list's `start`, else its first item's `value` (as Lexical's HTML writes it).
+  const first = (el.children as DomNode[]).find((c): c is DomElement => 'attribs' in c && c.name === 'li');
+  const start = Number.parseInt(el.attribs.start ?? first?.attribs.value ?? '', 10);
   return listNode(listType, Number.isSafeInteger(start) && start >= 0 ? start : 1, items, depth);
 }
 
@@ -452,12 +515,13 @@ function table(el: DomElement, f: Flow, s: HtmlSession, ctx: Context): void {
       row.name === 'caption'
         ? [row]
         : row.children.filter((c): c is DomElement => 'attribs' in c && (c.name === 'td' || c.name === 'th'));
-    const line: LexicalNode[] = [];
+    const line = flow();
     cells.forEach((cell, i) => {
-      if (i > 0) pushText(line, ' | ', ctx.format);
-      line.push(...linesOf(inner(cell.children as DomNode[], s, ctx), s, 'table'));
+      if (i > 0) pushText(line.line, ' | ', ctx.format);
+      line.line.push(...linesOf(inner(cell.children as DomNode[], s, ctx), s, 'table'));
     });
-    if (line.length) f.blocks.push(paragraphNode(line));
+    endParagraph(line);
+    f.blocks.push(...line.blocks);
   }
   if (!f.outer) f.blocks.push(...s.pending.splice(0));
 }

@@ -16,6 +16,8 @@ import {
   type Flow,
   flow,
   imageNode,
+  isImageFile,
+  isSafeHref,
   joinLines,
   linebreakNode,
   linkNode,
@@ -101,6 +103,11 @@ function blocks(tokens: Token[], f: Flow, s: MdSession, depth: number): void {
       case 'text':
         if (depth === 0 && token.type === 'paragraph' && isModuleCode(String(token.text))) {
           lose(s, 'MDX import or export');
+          break;
+        }
+        // A JSX element whose attributes are no HTML (`<Chart data={[1, 2]} />`) reads as a paragraph.
+        if (token.type === 'paragraph' && isComponent(token.text.trim()) && token.text.trim().endsWith('>')) {
+          html(token.text, f, s);
           break;
         }
         if (token.type === 'text' && !token.tokens) pushText(f.line, decodeEntities(token.text), 0);
@@ -254,8 +261,9 @@ function inline(tokens: Token[], f: Flow, s: MdSession, format: number, link: Le
     switch (token.type) {
       case 'text':
       case 'escape':
+        // A line end inside a paragraph (a soft break) shows as a space.
         if ('tokens' in token && token.tokens?.length) inline(token.tokens, f, s, format, link);
-        else pushText(into(), decodeEntities(token.text), withHtml(format));
+        else pushText(into(), decodeEntities(token.text).replaceAll('\n', ' '), withHtml(format));
         break;
       case 'strong':
         inline(token.tokens ?? [], f, s, format | TEXT_FORMAT.bold, link);
@@ -277,9 +285,17 @@ function inline(tokens: Token[], f: Flow, s: MdSession, format: number, link: Le
           inline(token.tokens ?? [], f, s, format, link);
           break;
         }
+        const href = (token as Tokens.Link).href;
+        if (!isSafeHref(href)) {
+          lose(s, 'unsafe link');
+          inline(token.tokens ?? [], f, s, format, null);
+          break;
+        }
         const children: LexicalNode[] = [];
         inline(token.tokens ?? [], f, s, format, children);
-        if (children.length) f.line.push(linkNode(s, (token as Tokens.Link).href, children));
+        if (children.length) f.line.push(linkNode(s, href, children));
+        // A linked image stands alone: a link to its own file loses nothing, a link elsewhere is counted.
+        else if (token.tokens?.some((t) => t.type === 'image') && !isImageFile(href)) lose(s, 'link on an image');
         break;
       }
       case 'image': {

@@ -14,8 +14,9 @@ export function blockComment(data: string): BlockComment | null {
   if (!closing && !body.startsWith('wp:')) return null;
   const start = closing ? 4 : 3;
   let end = start;
-  while (end < body.length && !' \t\n\r/'.includes(body[end])) end++;
-  const name = body.slice(start, end);
+  while (end < body.length && !' \t\n\r'.includes(body[end])) end++;
+  // A block without content closes itself: `<!-- wp:spacer /-->`.
+  const name = body.slice(start, end).replace(/\/$/, '');
   return name ? { name: name.startsWith('core/') ? name.slice(5) : name, closing } : null;
 }
 
@@ -42,6 +43,9 @@ const MAPPED = new Set([
   'video',
   'file',
   'details',
+  // The comments inside these blocks (`<!--more-->`, `<!--nextpage-->`) are counted themselves.
+  'more',
+  'nextpage',
 ]);
 /** Blocks whose layout or behaviour has no node, by the name the report gives them. */
 const LOSSY: Record<string, string> = {
@@ -49,8 +53,6 @@ const LOSSY: Record<string, string> = {
   columns: 'columns',
   embed: 'embed',
   html: 'raw HTML',
-  more: 'more tag',
-  nextpage: 'page break',
   buttons: 'buttons',
   cover: 'cover',
   'media-text': 'media and text',
@@ -119,7 +121,7 @@ function shortcodeAt(text: string, open: number): ShortcodeTag | null {
 
 const isNameChar = (c: string) => /[\w-]/.test(c);
 
-/** Whether `[/name]` appears in the text: the HTML reader asks it of the whole post. */
-export function closesShortcode(html: string, name: string): boolean {
-  return html.toLowerCase().includes(`[/${name}]`);
+/** Whether `[/name]` appears in the post (given in lower case): the HTML reader asks it of the whole post. */
+export function closesShortcode(lowerCaseHtml: string, name: string): boolean {
+  return lowerCaseHtml.includes(`[/${name}]`);
 }
