@@ -52,7 +52,7 @@ export function parseCLI(argv: string[]): CLIArgs {
 /** What `cms import <source> INPUT` reads (docs/moving-in.md); one positional alone is an export folder. */
 export const IMPORT_SOURCES = ['wordpress', 'markdown', 'payload'];
 
-/** `cms import <source> INPUT` takes these; `cms import DIR` none of them (import-source.ts refuses them there). */
+/** `cms import <source> INPUT` takes these; `cms import DIR` none of them (export.ts refuses them there). */
 const IMPORT_FLAGS = [
   'dry-run',
   'emit-config',
@@ -168,7 +168,7 @@ Usage:
   cms export [DIR | --out DIR] [--locale all|CODE] [--drafts] write content as JSON files plus media (default export/ beside the config)
   cms import DIR                                               load an export folder into this instance (ids kept)
   cms import wordpress|markdown|payload INPUT                  move a site in (docs/moving-in.md): [--dry-run]
-        [--emit-config FILE] [--report FILE] [--uploads DIR]  [--fetch-media] [--public DIR] [--root DIR]
+        [--emit-config FILE] [--report FILE] [--uploads DIR] [--fetch-media] [--public DIR] [--root DIR]
         [--collection NAME] [--key KEY | --email E --password P]
   cms reindex [--collection SLUG]                              rebuild the full-text search indexes from the documents
   cms --help | --version
