@@ -115,6 +115,23 @@ describe('cms import markdown', () => {
     expect(whats('blog/2024/regatta').join(' ')).toContain('MDX component');
   });
 
+  test('a changed file is updated, the rest unchanged, also from a copy of the folder elsewhere', async () => {
+    const copy = path.join(work, 'copy');
+    fs.cpSync(SITE, copy, { recursive: true });
+    const regatta = path.join(copy, 'content/blog/2024/regatta.mdx');
+    fs.writeFileSync(regatta, fs.readFileSync(regatta, 'utf8').replace('starts at noon', 'starts at one'));
+    const { report } = await importMarkdown(t.cms, {
+      dir: path.join(copy, 'content/blog'),
+      root: copy,
+      publicDir: path.join(copy, 'public'),
+      dryRun: false,
+    });
+    expect(report.collections).toEqual({ blog: { created: 0, updated: 1, unchanged: 2, failed: 0 } });
+    const [doc] = (await localAPI(t.cms).find({ collection: 'blog', where: { slug: { equals: '2024/regatta' } } }))
+      .docs;
+    expect(JSON.stringify(doc!.content)).toContain('starts at one');
+  });
+
   test('without --root, an image outside the imported folder is refused and listed missing', () => {
     expect(withoutRoot.missingMedia).toContain('../../src/assets/harbour.png');
     expect(withoutRoot.missingMedia).toContain('../../public/img/field.png');

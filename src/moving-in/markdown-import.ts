@@ -59,7 +59,8 @@ export async function importMarkdown(cms: CMS, options: MarkdownImportOptions): 
     globals: {},
   });
   const run = await startRun(cms, {
-    source: `markdown:${dir}:${collection}`,
+    // Keyed by collection and path inside the folder, so a folder moved or checked out elsewhere is the same source.
+    source: `markdown:${collection}`,
     kind: 'markdown',
     dryRun: options.dryRun,
     progress: options.progress,
@@ -108,7 +109,8 @@ class MarkdownJob {
     await writeDocument(this.run, {
       sourceId: file.relative,
       collection: this.collection,
-      hash: hashOf({ format: 1, text: file.text, fields: this.fields }),
+      // The file and how its keys are typed; not the other files' values (a new tag elsewhere changes nothing here).
+      hash: hashOf({ format: 1, text: file.text, types: this.fields.map((f) => [f.key, f.field.name, f.field.type]) }),
       status: isDraft(file.data) ? 'draft' : 'published',
       redirect: isDraft(file.data) ? undefined : { from, to: `/${this.collection}/${slug}` },
       build: async () => {
