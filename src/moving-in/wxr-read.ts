@@ -43,7 +43,6 @@ export type WxrSite = {
   items: WxrItem[];
 };
 
-
 type Node = Record<string, unknown>;
 const str = (value: unknown): string => {
   if (value === undefined || value === null) return '';
