@@ -205,6 +205,17 @@ export function joinLines(lines: LexicalNode[][]): LexicalNode[] {
   return lines.filter((line) => line.length).flatMap((line, i) => (i === 0 ? line : [linebreakNode(), ...line]));
 }
 
+/** A list as lines of its items' text, a number or bullet before each (where only text may stand). */
+export function listAsLines(list: LexicalNode): LexicalNode[][] {
+  const lines: LexicalNode[][] = [];
+  for (const item of list.children ?? []) {
+    const own = (item.children ?? []).filter((c) => c.type !== 'list');
+    if (own.length) lines.push([textNode(list.listType === 'number' ? `${item.value}. ` : '• '), ...own]);
+    for (const sub of (item.children ?? []).filter((c) => c.type === 'list')) lines.push(...listAsLines(sub));
+  }
+  return lines;
+}
+
 export type ListItemParts = { inline: LexicalNode[]; nested: LexicalNode[]; checked?: boolean };
 
 /**

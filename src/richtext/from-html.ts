@@ -22,6 +22,7 @@ import {
   joinLines,
   linebreakNode,
   linkNode,
+  listAsLines,
   type ListItemParts,
   listNode,
   lose,
@@ -432,21 +433,10 @@ function linesOf(f: Flow, s: HtmlSession, where: string): LexicalNode[] {
   for (const block of f.blocks) {
     if (block.type === 'list') {
       lose(s, `list inside a ${where}`);
-      lines.push(...listLines(block));
+      lines.push(...listAsLines(block));
     } else lines.push(block.children ?? []);
   }
   return joinLines(lines);
-}
-
-function listLines(list: LexicalNode): LexicalNode[][] {
-  const lines: LexicalNode[][] = [];
-  for (const item of list.children ?? []) {
-    const nested = (item.children ?? []).filter((c) => c.type === 'list');
-    const own = (item.children ?? []).filter((c) => c.type !== 'list');
-    if (own.length) lines.push([textNode(list.listType === 'number' ? `${item.value}. ` : '• '), ...own]);
-    for (const sub of nested) lines.push(...listLines(sub));
-  }
-  return lines;
 }
 
 function headingOf(el: DomElement, s: HtmlSession, ctx: Context): LexicalNode | null {

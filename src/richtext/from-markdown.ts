@@ -21,6 +21,7 @@ import {
   joinLines,
   linebreakNode,
   linkNode,
+  listAsLines,
   type ListItemParts,
   listNode,
   lose,
@@ -33,6 +34,7 @@ import {
   ruleNode,
   type Session,
   session,
+  textNode,
 } from './build-nodes.ts';
 import { htmlBlocks, htmlRefs } from './from-html.ts';
 import { type LexicalNode, type RichTextValue, TEXT_FORMAT } from './nodes.ts';
@@ -120,7 +122,12 @@ function blocks(tokens: Token[], f: Flow, s: MdSession, depth: number): void {
         const inner = flow(s.pending);
         blocks(token.tokens ?? [], inner, s, depth + 1);
         endParagraph(inner, false);
-        const lines = inner.blocks.flatMap((b) => (b.type === 'list' ? listLines(b, s) : [b.children ?? []]));
+        // A quote holds no list: a list in it becomes lines of its items' text.
+        const lines = inner.blocks.flatMap((b) => {
+          if (b.type !== 'list') return [b.children ?? []];
+          lose(s, 'list inside a quote');
+          return listAsLines(b);
+        });
         place(f, s, lines.length ? element('quote', joinLines(lines)) : null);
         break;
       }
@@ -150,16 +157,10 @@ function blocks(tokens: Token[], f: Flow, s: MdSession, depth: number): void {
         break;
       default:
         if ('text' in token && typeof token.text === 'string' && token.text.trim())
-          placeBlock(f, paragraphNode([textOf(token.text.trim())]), false);
+          placeBlock(f, paragraphNode([textNode(token.text.trim())]), false);
     }
   }
 }
-
-const textOf = (value: string) => {
-  const line: LexicalNode[] = [];
-  pushText(line, value, 0);
-  return line[0];
-};
 
 /** A list, quote or heading placed at the top, then what inside it could not stay there. */
 function place(f: Flow, s: MdSession, node: LexicalNode | null): void {
@@ -180,18 +181,6 @@ function listOf(list: Tokens.List, s: MdSession, depth: number): LexicalNode | n
     return { inline, nested, ...(listType === 'check' ? { checked: Boolean(item.checked) } : {}) };
   });
   return items.length ? listNode(listType, start, items, depth) : null;
-}
-
-/** A list inside a quote, as lines of its items' text (a quote holds no list). */
-function listLines(list: LexicalNode, s: MdSession): LexicalNode[][] {
-  lose(s, 'list inside a quote');
-  const lines: LexicalNode[][] = [];
-  for (const item of list.children ?? []) {
-    const own = (item.children ?? []).filter((c) => c.type !== 'list');
-    if (own.length) lines.push([textOf(list.listType === 'number' ? `${item.value}. ` : '• '), ...own]);
-    for (const sub of (item.children ?? []).filter((c) => c.type === 'list')) lines.push(...listLines(sub, s));
-  }
-  return lines;
 }
 
 function table(token: Tokens.Table, f: Flow, s: MdSession): void {
