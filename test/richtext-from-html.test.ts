@@ -39,6 +39,12 @@ describe('classic WordPress content: blank lines are paragraphs, single line end
       ['paragraph', 'After'],
     ]);
   });
+  test('a line end right after <br> is that line break', () => {
+    expect(convert('One<br />\ntwo<br>\n\nthree').blocks).toEqual([
+      ['paragraph', 'One', 'BR', 'two'],
+      ['paragraph', 'three'],
+    ]);
+  });
   test('a blank line inside an inline element still ends the paragraph', () => {
     expect(convert('<em>one\n\ntwo</em>').blocks).toEqual([
       ['paragraph', ['one', 2]],

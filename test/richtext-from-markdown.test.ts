@@ -13,6 +13,7 @@ import {
   type ConvertOptions,
   markdownRefs,
   markdownToLexical,
+  markdownToRichText,
   splitFrontMatter,
 } from '../src/richtext/from-markdown.ts';
 import { shapes } from './fixtures/richtext/shape.ts';
@@ -168,6 +169,17 @@ describe('what has no node keeps its text and is counted', () => {
       ],
       lossy: { 'MDX import or export': 3, 'MDX component': 3 },
     });
+  });
+});
+
+describe('Markdown written to the API', () => {
+  test('a paragraph starting with "import" stays text unless MDX is read', () => {
+    const md = "import x from './x'\n\ntext";
+    expect(convert(md, { mdx: false }).blocks).toEqual([
+      ['paragraph', "import x from './x'"],
+      ['paragraph', 'text'],
+    ]);
+    expect(shapes(markdownToRichText(md))).toEqual(convert(md, { mdx: false }).blocks);
   });
 });
 

@@ -23,6 +23,11 @@ export type ConvertOptions = {
    * for HTML from elsewhere (a web page, a paste), where line ends are spaces.
    */
   autoParagraphs?: boolean;
+  /**
+   * Markdown only: read MDX, where a top-level paragraph starting with `import` or `export` is module code
+   * (dropped, counted). Default true; false keeps such paragraphs as text (Markdown written to the API).
+   */
+  mdx?: boolean;
 };
 export type Converted = { value: RichTextValue; lossy: Lossy };
 

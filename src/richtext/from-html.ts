@@ -153,8 +153,11 @@ function addText(data: string, f: Flow, s: HtmlSession, ctx: Context, link: Lexi
   // Classic content: a blank line ends the paragraph, a single line end is a line break.
   text.split(/\n[ \t]*\n\s*/).forEach((chunk, i) => {
     if (i > 0) link ? pushCollapsed(' ', f, ctx, link) : endParagraph(f);
-    chunk.split('\n').forEach((line, j) => {
-      if (j > 0) {
+    const lines = chunk.split('\n');
+    lines.forEach((line, j) => {
+      // A line end right after a `<br>` is that line break, not another one.
+      const afterBreak = target(f, link).at(-1)?.type === 'linebreak' && !lines[j - 1]?.trim();
+      if (j > 0 && !afterBreak) {
         target(f, link).push(linebreakNode());
         f.space = true;
       }

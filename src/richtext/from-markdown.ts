@@ -49,7 +49,7 @@ const lex = (markdown: string) => Lexer.lex(markdown, { gfm: true });
 
 /** The stored value for a Markdown string written to a rich text field. */
 export function markdownToRichText(markdown: string): RichTextValue {
-  return markdownToLexical(markdown).value;
+  return markdownToLexical(markdown, { mdx: false }).value;
 }
 
 export function markdownToLexical(markdown: string, options: ConvertOptions = {}): Converted {
@@ -103,7 +103,7 @@ function blocks(tokens: Token[], f: Flow, s: MdSession, depth: number): void {
       }
       case 'paragraph':
       case 'text':
-        if (depth === 0 && token.type === 'paragraph' && isModuleCode(String(token.text))) {
+        if (depth === 0 && token.type === 'paragraph' && s.options.mdx !== false && isModuleCode(token.text)) {
           lose(s, 'MDX import or export');
           break;
         }
