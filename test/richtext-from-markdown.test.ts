@@ -140,6 +140,12 @@ describe('what has no node keeps its text and is counted', () => {
       lossy: { 'raw HTML': 2 },
     });
   });
+  test('raw HTML whose every element has a node is not counted', () => {
+    expect(convert('<p><img src="a.png" alt="A"> <b>b</b></p>')).toEqual({
+      blocks: ['upload media/5 "A"', ['paragraph', ['b', 1]]],
+      lossy: {},
+    });
+  });
   test('an HTML comment is dropped without a count', () => {
     expect(convert('a\n\n<!-- note -->\n\nb')).toEqual({
       blocks: [

@@ -80,6 +80,31 @@ export function htmlToLexical(html: string, options: ConvertOptions = {}): Conve
   return { value: rootValue(htmlBlocks(html, s)), lossy: lossyOf(s) };
 }
 
+/** Elements whose every meaning has a node: HTML made of these alone loses nothing. */
+const FULLY_MAPPED = new Set([
+  'p',
+  'br',
+  'img',
+  'a',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'pre',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
+
+/** Whether every element of `html` maps onto a node (raw HTML in Markdown is counted only when not). */
+export function mapsWhole(html: string): boolean {
+  return !DomUtils.findOne((el) => !FULLY_MAPPED.has(el.name) && !(el.name in FORMAT_OF), parse(html).children);
+}
+
 /**
  * The top-level nodes of `html`, losses counted in `outer` (also used for raw HTML inside Markdown).
  * Content without block comments is read as classic content (`classic`: blank lines end paragraphs).

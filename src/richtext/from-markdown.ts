@@ -36,7 +36,7 @@ import {
   session,
   textNode,
 } from './build-nodes.ts';
-import { htmlBlocks, htmlRefs } from './from-html.ts';
+import { htmlBlocks, htmlRefs, mapsWhole } from './from-html.ts';
 import { type LexicalNode, type RichTextValue, TEXT_FORMAT } from './nodes.ts';
 
 export type { ConvertOptions, Lossy, RichTextRefs } from './build-nodes.ts';
@@ -200,15 +200,17 @@ function table(token: Tokens.Table, f: Flow, s: MdSession): void {
 }
 
 /**
- * Raw HTML between Markdown blocks: read by the HTML reader and counted. An MDX component (a tag whose name
- * starts with a capital) keeps the text inside it and is counted as such; an HTML comment is dropped.
+ * Raw HTML between Markdown blocks: read by the HTML reader, and counted unless every element of it has a
+ * node (`<img>`, `<p>`, `<b>` …). An MDX component (a tag whose name starts with a capital) keeps the text
+ * inside it and is counted as such; an HTML comment is dropped.
  */
 function html(raw: string, f: Flow, s: MdSession): void {
   const text = raw.trim();
   if (text.startsWith('<!--') && text.endsWith('-->')) return;
   // A component's end tag alone closes what its start tag counted.
   if (text.startsWith('</') && isComponent(text)) return;
-  lose(s, isComponent(text) ? 'MDX component' : 'raw HTML');
+  if (isComponent(text)) lose(s, 'MDX component');
+  else if (!mapsWhole(text)) lose(s, 'raw HTML');
   endParagraph(f, false);
   for (const node of htmlBlocks(text, s, false)) placeBlock(f, node, false);
 }
