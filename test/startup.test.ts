@@ -29,6 +29,8 @@ const LAZY = [
   /node_modules\/nodemailer\//,
   /node_modules\/sharp\//,
   /node_modules\/file-type\//,
+  /node_modules\/marked\//, // the Markdown reader, on the first Markdown write to a rich text field
+  /node_modules\/htmlparser2\//,
 ];
 
 async function serveAndList(dir: string): Promise<{ init: string[]; openapi: string[] }> {

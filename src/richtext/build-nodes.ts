@@ -23,6 +23,11 @@ export type ConvertOptions = {
    * for HTML from elsewhere (a web page, a paste), where line ends are spaces.
    */
   autoParagraphs?: boolean;
+  /**
+   * Markdown only: read MDX, where a top-level paragraph starting with `import` or `export` is module code
+   * (dropped, counted). Default true; false keeps such paragraphs as text (Markdown written to the API).
+   */
+  mdx?: boolean;
 };
 export type Converted = { value: RichTextValue; lossy: Lossy };
 
@@ -203,6 +208,17 @@ const isBlank = (node: LexicalNode) =>
 /** Joins the inline content of several blocks into one, a line break between each. */
 export function joinLines(lines: LexicalNode[][]): LexicalNode[] {
   return lines.filter((line) => line.length).flatMap((line, i) => (i === 0 ? line : [linebreakNode(), ...line]));
+}
+
+/** A list as lines of its items' text, a number or bullet before each (where only text may stand). */
+export function listAsLines(list: LexicalNode): LexicalNode[][] {
+  const lines: LexicalNode[][] = [];
+  for (const item of list.children ?? []) {
+    const own = (item.children ?? []).filter((c) => c.type !== 'list');
+    if (own.length) lines.push([textNode(list.listType === 'number' ? `${item.value}. ` : '• '), ...own]);
+    for (const sub of (item.children ?? []).filter((c) => c.type === 'list')) lines.push(...listAsLines(sub));
+  }
+  return lines;
 }
 
 export type ListItemParts = { inline: LexicalNode[]; nested: LexicalNode[]; checked?: boolean };

@@ -22,6 +22,7 @@ import {
   joinLines,
   linebreakNode,
   linkNode,
+  listAsLines,
   type ListItemParts,
   listNode,
   lose,
@@ -37,6 +38,16 @@ import {
 } from './build-nodes.ts';
 import type { LexicalNode } from './nodes.ts';
 import { TEXT_FORMAT } from './nodes.ts';
+import {
+  aligned,
+  CONTAINERS,
+  DROPPED,
+  EMBEDS,
+  FORM_PARTS,
+  FORMAT_OF,
+  FULLY_MAPPED,
+  styleFormat,
+} from './html-elements.ts';
 import { blockComment, blockLoss, closesShortcode, stripShortcodes } from './wordpress-markup.ts';
 
 export type { ConvertOptions, Lossy, RichTextRefs } from './build-nodes.ts';
@@ -77,6 +88,11 @@ export function htmlRefs(html: string): RichTextRefs {
 export function htmlToLexical(html: string, options: ConvertOptions = {}): Converted {
   const s = session(options);
   return { value: rootValue(htmlBlocks(html, s)), lossy: lossyOf(s) };
+}
+
+/** Whether every element of `html` maps onto a node (raw HTML in Markdown is counted only when not). */
+export function mapsWhole(html: string): boolean {
+  return !DomUtils.findOne((el) => !FULLY_MAPPED.has(el.name) && !(el.name in FORMAT_OF), parse(html).children);
 }
 
 /**
@@ -152,8 +168,11 @@ function addText(data: string, f: Flow, s: HtmlSession, ctx: Context, link: Lexi
   // Classic content: a blank line ends the paragraph, a single line end is a line break.
   text.split(/\n[ \t]*\n\s*/).forEach((chunk, i) => {
     if (i > 0) link ? pushCollapsed(' ', f, ctx, link) : endParagraph(f);
-    chunk.split('\n').forEach((line, j) => {
-      if (j > 0) {
+    const lines = chunk.split('\n');
+    lines.forEach((line, j) => {
+      // A line end right after a `<br>` is that line break, not another one.
+      const afterBreak = target(f, link).at(-1)?.type === 'linebreak' && !lines[j - 1]?.trim();
+      if (j > 0 && !afterBreak) {
         target(f, link).push(linebreakNode());
         f.space = true;
       }
@@ -183,96 +202,6 @@ function deepText(el: DomElement): string {
   }
   return parts.join(' ');
 }
-
-const FORMAT_OF: Record<string, number> = {
-  strong: TEXT_FORMAT.bold,
-  b: TEXT_FORMAT.bold,
-  em: TEXT_FORMAT.italic,
-  i: TEXT_FORMAT.italic,
-  cite: TEXT_FORMAT.italic,
-  dfn: TEXT_FORMAT.italic,
-  var: TEXT_FORMAT.italic,
-  u: TEXT_FORMAT.underline,
-  ins: TEXT_FORMAT.underline,
-  s: TEXT_FORMAT.strikethrough,
-  strike: TEXT_FORMAT.strikethrough,
-  del: TEXT_FORMAT.strikethrough,
-  code: TEXT_FORMAT.code,
-  kbd: TEXT_FORMAT.code,
-  samp: TEXT_FORMAT.code,
-  tt: TEXT_FORMAT.code,
-  sub: TEXT_FORMAT.subscript,
-  sup: TEXT_FORMAT.superscript,
-};
-/** Elements that hold blocks: their content starts and ends a paragraph of its own. */
-const CONTAINERS = new Set([
-  'p',
-  'div',
-  'section',
-  'article',
-  'main',
-  'header',
-  'footer',
-  'aside',
-  'nav',
-  'figure',
-  'figcaption',
-  'center',
-  'address',
-  'details',
-  'summary',
-  'hgroup',
-  'fieldset',
-  'dl',
-  'dt',
-  'dd',
-  'li',
-  'body',
-  'html',
-]);
-/** Elements with nothing to keep. */
-const DROPPED = new Set([
-  'head',
-  'title',
-  'meta',
-  'link',
-  'style',
-  'template',
-  'noscript',
-  'base',
-  'wbr',
-  'col',
-  'colgroup',
-  'source',
-  'track',
-  'param',
-  'area',
-  'map',
-]);
-/** Elements whose content shows elsewhere or not at all, by the name the report gives them. */
-const EMBEDS: Record<string, string> = {
-  iframe: 'embed',
-  embed: 'embed',
-  object: 'embed',
-  video: 'video',
-  audio: 'audio',
-  script: 'script',
-  svg: 'svg',
-  canvas: 'canvas',
-  math: 'math',
-};
-const FORM_PARTS = new Set([
-  'form',
-  'input',
-  'button',
-  'select',
-  'textarea',
-  'option',
-  'label',
-  'output',
-  'progress',
-  'meter',
-]);
 
 function elementNode(el: DomElement, f: Flow, s: HtmlSession, outer: Context, link: LexicalNode[] | null): void {
   const name = el.name;
@@ -311,7 +240,7 @@ function elementNode(el: DomElement, f: Flow, s: HtmlSession, outer: Context, li
   }
   // Inside a link, block elements are read as inline ones: the link stays whole.
   if (link) return walk(children, f, s, ctx, link);
-  if (/^h[1-6]$/.test(name)) return placeContainer(f, s, aligned(headingOf(el, s, ctx), el));
+  if (/^h[1-6]$/.test(name)) return placeContainer(f, s, aligned(headingOf(el, s, ctx), el.attribs));
   switch (name) {
     case 'ul':
     case 'ol':
@@ -338,41 +267,10 @@ function elementNode(el: DomElement, f: Flow, s: HtmlSession, outer: Context, li
     const first = f.blocks.length;
     walk(children, f, s, ctx, null);
     endParagraph(f);
-    if (name === 'p') for (let i = first; i < f.blocks.length; i++) f.blocks[i] = aligned(f.blocks[i], el);
+    if (name === 'p') for (let i = first; i < f.blocks.length; i++) f.blocks[i] = aligned(f.blocks[i], el.attribs);
     return;
   }
   walk(children, f, s, ctx, link);
-}
-
-const ALIGNMENTS = ['left', 'center', 'right', 'justify'];
-
-/** A paragraph or heading with the alignment its element asks for (inline style, or WordPress's classes). */
-function aligned<T extends LexicalNode | null>(node: T, el: DomElement): T {
-  if (!node || (node.type !== 'paragraph' && node.type !== 'heading') || node.format) return node;
-  const classes = (el.attribs.class ?? '').split(/\s+/);
-  let align = ALIGNMENTS.find((a) => classes.includes(`has-text-align-${a}`) || classes.includes(`align${a}`));
-  for (const declaration of (el.attribs.style ?? '').toLowerCase().split(';')) {
-    const [property, value = ''] = declaration.split(':').map((part) => part.trim());
-    if (property === 'text-align' && ALIGNMENTS.includes(value)) align = value;
-  }
-  return align ? { ...node, format: align } : node;
-}
-
-/** Bold, italic, underline, strikethrough, sub- and superscript written as inline style (word processors). */
-function styleFormat(style: string): number {
-  let format = 0;
-  for (const declaration of style.toLowerCase().split(';')) {
-    const [property, value = ''] = declaration.split(':').map((part) => part.trim());
-    if (property === 'font-weight' && (value === 'bold' || value === 'bolder' || Number(value) >= 600))
-      format |= TEXT_FORMAT.bold;
-    else if (property === 'font-style' && value === 'italic') format |= TEXT_FORMAT.italic;
-    else if (property === 'text-decoration' || property === 'text-decoration-line') {
-      if (value.includes('underline')) format |= TEXT_FORMAT.underline;
-      if (value.includes('line-through')) format |= TEXT_FORMAT.strikethrough;
-    } else if (property === 'vertical-align' && value === 'sub') format |= TEXT_FORMAT.subscript;
-    else if (property === 'vertical-align' && value === 'super') format |= TEXT_FORMAT.superscript;
-  }
-  return format;
 }
 
 function image(el: DomElement, f: Flow, s: HtmlSession, ctx: Context, link: LexicalNode[] | null): void {
@@ -432,21 +330,10 @@ function linesOf(f: Flow, s: HtmlSession, where: string): LexicalNode[] {
   for (const block of f.blocks) {
     if (block.type === 'list') {
       lose(s, `list inside a ${where}`);
-      lines.push(...listLines(block));
+      lines.push(...listAsLines(block));
     } else lines.push(block.children ?? []);
   }
   return joinLines(lines);
-}
-
-function listLines(list: LexicalNode): LexicalNode[][] {
-  const lines: LexicalNode[][] = [];
-  for (const item of list.children ?? []) {
-    const nested = (item.children ?? []).filter((c) => c.type === 'list');
-    const own = (item.children ?? []).filter((c) => c.type !== 'list');
-    if (own.length) lines.push([textNode(list.listType === 'number' ? `${item.value}. ` : '• '), ...own]);
-    for (const sub of nested) lines.push(...listLines(sub));
-  }
-  return lines;
 }
 
 function headingOf(el: DomElement, s: HtmlSession, ctx: Context): LexicalNode | null {

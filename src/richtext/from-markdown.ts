@@ -21,6 +21,7 @@ import {
   joinLines,
   linebreakNode,
   linkNode,
+  listAsLines,
   type ListItemParts,
   listNode,
   lose,
@@ -33,8 +34,9 @@ import {
   ruleNode,
   type Session,
   session,
+  textNode,
 } from './build-nodes.ts';
-import { htmlBlocks, htmlRefs } from './from-html.ts';
+import { htmlBlocks, htmlRefs, mapsWhole } from './from-html.ts';
 import { type LexicalNode, type RichTextValue, TEXT_FORMAT } from './nodes.ts';
 
 export type { ConvertOptions, Lossy, RichTextRefs } from './build-nodes.ts';
@@ -47,7 +49,7 @@ const lex = (markdown: string) => Lexer.lex(markdown, { gfm: true });
 
 /** The stored value for a Markdown string written to a rich text field. */
 export function markdownToRichText(markdown: string): RichTextValue {
-  return markdownToLexical(markdown).value;
+  return markdownToLexical(markdown, { mdx: false }).value;
 }
 
 export function markdownToLexical(markdown: string, options: ConvertOptions = {}): Converted {
@@ -101,7 +103,7 @@ function blocks(tokens: Token[], f: Flow, s: MdSession, depth: number): void {
       }
       case 'paragraph':
       case 'text':
-        if (depth === 0 && token.type === 'paragraph' && isModuleCode(String(token.text))) {
+        if (depth === 0 && token.type === 'paragraph' && s.options.mdx !== false && isModuleCode(token.text)) {
           lose(s, 'MDX import or export');
           break;
         }
@@ -120,7 +122,12 @@ function blocks(tokens: Token[], f: Flow, s: MdSession, depth: number): void {
         const inner = flow(s.pending);
         blocks(token.tokens ?? [], inner, s, depth + 1);
         endParagraph(inner, false);
-        const lines = inner.blocks.flatMap((b) => (b.type === 'list' ? listLines(b, s) : [b.children ?? []]));
+        // A quote holds no list: a list in it becomes lines of its items' text.
+        const lines = inner.blocks.flatMap((b) => {
+          if (b.type !== 'list') return [b.children ?? []];
+          lose(s, 'list inside a quote');
+          return listAsLines(b);
+        });
         place(f, s, lines.length ? element('quote', joinLines(lines)) : null);
         break;
       }
@@ -150,16 +157,10 @@ function blocks(tokens: Token[], f: Flow, s: MdSession, depth: number): void {
         break;
       default:
         if ('text' in token && typeof token.text === 'string' && token.text.trim())
-          placeBlock(f, paragraphNode([textOf(token.text.trim())]), false);
+          placeBlock(f, paragraphNode([textNode(token.text.trim())]), false);
     }
   }
 }
-
-const textOf = (value: string) => {
-  const line: LexicalNode[] = [];
-  pushText(line, value, 0);
-  return line[0];
-};
 
 /** A list, quote or heading placed at the top, then what inside it could not stay there. */
 function place(f: Flow, s: MdSession, node: LexicalNode | null): void {
@@ -182,18 +183,6 @@ function listOf(list: Tokens.List, s: MdSession, depth: number): LexicalNode | n
   return items.length ? listNode(listType, start, items, depth) : null;
 }
 
-/** A list inside a quote, as lines of its items' text (a quote holds no list). */
-function listLines(list: LexicalNode, s: MdSession): LexicalNode[][] {
-  lose(s, 'list inside a quote');
-  const lines: LexicalNode[][] = [];
-  for (const item of list.children ?? []) {
-    const own = (item.children ?? []).filter((c) => c.type !== 'list');
-    if (own.length) lines.push([textOf(list.listType === 'number' ? `${item.value}. ` : '• '), ...own]);
-    for (const sub of (item.children ?? []).filter((c) => c.type === 'list')) lines.push(...listLines(sub, s));
-  }
-  return lines;
-}
-
 function table(token: Tokens.Table, f: Flow, s: MdSession): void {
   endParagraph(f, false);
   for (const row of [token.header, ...token.rows]) {
@@ -211,15 +200,17 @@ function table(token: Tokens.Table, f: Flow, s: MdSession): void {
 }
 
 /**
- * Raw HTML between Markdown blocks: read by the HTML reader and counted. An MDX component (a tag whose name
- * starts with a capital) keeps the text inside it and is counted as such; an HTML comment is dropped.
+ * Raw HTML between Markdown blocks: read by the HTML reader, and counted unless every element of it has a
+ * node (`<img>`, `<p>`, `<b>` …). An MDX component (a tag whose name starts with a capital) keeps the text
+ * inside it and is counted as such; an HTML comment is dropped.
  */
 function html(raw: string, f: Flow, s: MdSession): void {
   const text = raw.trim();
   if (text.startsWith('<!--') && text.endsWith('-->')) return;
   // A component's end tag alone closes what its start tag counted.
   if (text.startsWith('</') && isComponent(text)) return;
-  lose(s, isComponent(text) ? 'MDX component' : 'raw HTML');
+  if (isComponent(text)) lose(s, 'MDX component');
+  else if (!mapsWhole(text)) lose(s, 'raw HTML');
   endParagraph(f, false);
   for (const node of htmlBlocks(text, s, false)) placeBlock(f, node, false);
 }
