@@ -19,6 +19,8 @@ const ONCE = [
   'test/i18n-catalogues.test.ts',
   'test/richtext-convert.test.ts',
   'test/field-kinds.test.ts',
+  'test/richtext-from-html.test.ts',
+  'test/richtext-from-markdown.test.ts',
   'test/admin-*.test.ts',
   'test/create-admin-tty.test.ts',
   'test/postgres-*.test.ts',

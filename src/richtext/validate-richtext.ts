@@ -5,7 +5,6 @@
  * Errors name the node's path (`content.root.children.3`). A Markdown string is stored as the same content.
  */
 import type { SanitizedField } from '../config/types.ts';
-import { markdownToRichText } from './from-markdown.ts';
 import {
   ALL_TEXT_FORMATS,
   CHILDREN_OF,
@@ -40,7 +39,8 @@ export async function validateRichText(
   key: string,
   validateBlock: ValidateBlock,
 ): Promise<{ value: unknown; errors: FieldError[] }> {
-  const input = typeof raw === 'string' ? markdownToRichText(raw) : raw;
+  // The Markdown reader (and the HTML reader it uses for raw HTML) loads with the first Markdown write.
+  const input = typeof raw === 'string' ? (await import('./from-markdown.ts')).markdownToRichText(raw) : raw;
   if (!isObject(input) || !isObject(input.root))
     return {
       value: raw,
