@@ -7,7 +7,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { docs, type Doc } from '../api.ts';
 import { message } from '../format.ts';
-import { ErrorBox, Icon, toast } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Icon } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 export const FOLDERS = 'payload-folders';

@@ -3,7 +3,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { docs, type Doc, type ListResult } from '../api.ts';
 import { formatBytes, message } from '../format.ts';
 import { Link } from '../router.tsx';
-import { ErrorBox, Icon, Pager, Spinner } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Icon } from '../ui.tsx';
+import { Pager } from '../ui/pager.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { thumbnailURL } from '../upload.ts';
 
 export function MediaThumb(props: { doc: Doc | null | undefined; size?: 'small' | 'large' }) {

@@ -8,7 +8,7 @@ import type { CollectionConfig, Doc } from '../api.ts';
 import { findCollection, useApp } from '../app-context.ts';
 import { docLabel, labelParams, pluralLabel, singularLabel } from '../format.ts';
 import { Combobox } from '../form/relationship-field.tsx';
-import { Modal } from '../ui.tsx';
+import { Modal } from '../ui/modal.tsx';
 import { isAllowedLinkURL } from './lexical-json.ts';
 import { t } from '../i18n/i18n.ts';
 

@@ -4,7 +4,9 @@ import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { account, type SessionInfo } from '../account-api.ts';
 import { formatDate, message } from '../format.ts';
-import { ErrorBox, Spinner, toast } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { LanguagePicker } from './language-picker.tsx';
 import { t } from '../i18n/i18n.ts';
 

@@ -10,7 +10,9 @@ import { ops, type AuditEntry, type AuditFilter } from '../ops-api.ts';
 import { findCollection, useApp } from '../app-context.ts';
 import { docLabel, exactTime, formatDate, globalLabel, message, pluralLabel, singularLabel } from '../format.ts';
 import { Link, updateQuery, type Location } from '../router.tsx';
-import { ErrorBox, Pager, Spinner } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Pager } from '../ui/pager.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const ACTIONS = [

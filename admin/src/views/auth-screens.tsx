@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, auth, type LoginResult } from '../api.ts';
 import { message } from '../format.ts';
-import { ErrorBox } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
 import { Link } from '../router.tsx';
 import { TwoFactorCodeField, useTwoFactorPrompt } from './two-factor-field.tsx';
 import { t } from '../i18n/i18n.ts';

@@ -2,7 +2,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ops, type BackupList } from '../ops-api.ts';
 import { formatBytes, formatDate, message } from '../format.ts';
-import { ErrorBox, Spinner, toast } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 /** POST /backups answers only when the archive is written; meanwhile the list's `running` says how far it is. */

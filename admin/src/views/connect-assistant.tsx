@@ -7,7 +7,9 @@ import { docs, runtime } from '../api.ts';
 import { useApp } from '../app-context.ts';
 import { globalLabel, message, pluralLabel } from '../format.ts';
 import { PUBLISH_SCOPE } from '../form/scopes-field.tsx';
-import { CopyButton, ErrorBox, SecretRow } from '../ui.tsx';
+import { CopyButton } from '../ui/copy-button.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { SecretRow } from '../ui/secret-row.tsx';
 import { t } from '../i18n/i18n.ts';
 
 type Right = 'none' | 'read' | 'write';

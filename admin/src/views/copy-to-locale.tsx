@@ -7,7 +7,8 @@ import { useState } from 'preact/hooks';
 import { docs, type CollectionConfig, type Doc } from '../api.ts';
 import { message } from '../format.ts';
 import { dataFields } from '../form/values.ts';
-import { Modal, toast } from '../ui.tsx';
+import { Modal } from '../ui/modal.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 export type CopyToLocaleProps = {

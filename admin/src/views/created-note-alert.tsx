@@ -1,6 +1,6 @@
 /** The note a new document's page shows once after its create, with an API key's secret or an invitation link. */
 import type { CreatedNote } from '../form/prefill.ts';
-import { SecretRow } from '../ui.tsx';
+import { SecretRow } from '../ui/secret-row.tsx';
 import { t } from '../i18n/i18n.ts';
 
 export function CreatedNoteAlert(props: { note: CreatedNote }) {

@@ -10,7 +10,9 @@ import { changedFields, emptyDoc } from '../form/values.ts';
 import { docLabel, labelParams, singularLabel } from '../format.ts';
 import { MoreActions } from '../popup-menu.tsx';
 import { navigate } from '../router.tsx';
-import { confirmDialog, Icon, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { Icon } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { trashChoice } from './trash-choice.tsx';
 import { t } from '../i18n/i18n.ts';
 

@@ -5,7 +5,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { drafts, type Doc, type VersionOwner } from '../api.ts';
 import { message } from '../format.ts';
-import { confirmDialog, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 /** The status of what is live (the form shows the pending draft), read again whenever `doc` changes. */

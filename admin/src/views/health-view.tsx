@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ops, type Health } from '../ops-api.ts';
 import { formatDate, message } from '../format.ts';
-import { ErrorBox, Spinner } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { useApp } from '../app-context.ts';
 import { contentTopics, useRefreshOnChange } from '../realtime.ts';
 import { t, formatNumber } from '../i18n/i18n.ts';

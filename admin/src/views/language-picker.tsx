@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { message } from '../format.ts';
 import { LANGUAGES, language, loadLanguage, preferredLanguage, saveLanguage, t } from '../i18n/i18n.ts';
-import { ErrorBox } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
 
 export function LanguagePicker() {
   const [chosen, setChosen] = useState(() => (localStorage.getItem('cms-language') ? language() : ''));

@@ -6,7 +6,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { preview, type Doc, type VersionOwner } from '../api.ts';
 import { message } from '../format.ts';
-import { Icon, Spinner, toast } from '../ui.tsx';
+import { Icon } from '../ui.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 export interface LivePreviewProps {

@@ -13,7 +13,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { preview } from '../api.ts';
 import { message } from '../format.ts';
-import { ErrorBox, Icon, Spinner } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Icon } from '../ui.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { useRealtime } from '../realtime.ts';
 import type { LivePreviewProps } from './live-preview-slot.tsx';
 import { t } from '../i18n/i18n.ts';

@@ -1,7 +1,8 @@
 /** Who else is editing this document, and the way to take over from them (after a confirmation). */
 import type { DocumentLock } from '../form/document-lock.ts';
 import { message } from '../format.ts';
-import { confirmDialog, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const nameOf = (u: { name: string | null; email: string } | null) => (u ? u.name || u.email : t('lock.someoneElse'));

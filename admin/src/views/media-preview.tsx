@@ -2,7 +2,7 @@
 import type { Doc } from '../api.ts';
 import { formatBytes } from '../format.ts';
 import { MediaThumb } from '../media/media-grid.tsx';
-import { CopyButton } from '../ui.tsx';
+import { CopyButton } from '../ui/copy-button.tsx';
 import { FrameEditor } from '../media/frame-editor.tsx';
 import { t } from '../i18n/i18n.ts';
 

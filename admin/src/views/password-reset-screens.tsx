@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { auth, type LoginResult } from '../api.ts';
 import { Link } from '../router.tsx';
-import { ErrorBox } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
 import { AuthCard, useSubmit } from './auth-screens.tsx';
 import { TwoFactorCodeField, useTwoFactorPrompt } from './two-factor-field.tsx';
 import { t } from '../i18n/i18n.ts';

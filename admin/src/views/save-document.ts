@@ -12,7 +12,7 @@ import { forgetChoices } from '../form/relationship-field.tsx';
 import { changedFields } from '../form/values.ts';
 import { singularLabel } from '../format.ts';
 import { navigate } from '../router.tsx';
-import { toast } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 import type { SaveMode } from './draft-controls.tsx';
 import { docTopic, ownSave } from './own-saves.ts';
 import { passwordProblem, type PasswordState } from './password-section.tsx';

@@ -6,7 +6,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { schedule, type ScheduledJob, type VersionOwner } from '../api.ts';
 import { fromLocalInput } from '../form/fields.tsx';
 import { message } from '../format.ts';
-import { Icon, toast } from '../ui.tsx';
+import { Icon } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { intlLocale, t } from '../i18n/i18n.ts';
 
 let zone: string | undefined;

@@ -4,7 +4,11 @@ import { docs, schedule, type Doc, type ListResult, type ScheduledJob } from '..
 import { findCollection, useApp } from '../app-context.ts';
 import { docTitle, exactTime, formatDate, globalLabel, message, singularLabel } from '../format.ts';
 import { Link, updateQuery, type Location } from '../router.tsx';
-import { confirmDialog, ErrorBox, Pager, Spinner, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Pager } from '../ui/pager.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { contentTopics, useRefreshOnChange } from '../realtime.ts';
 import { t } from '../i18n/i18n.ts';
 

@@ -8,7 +8,11 @@ import { api, queryString, type CollectionConfig, type ListResult } from '../api
 import { docTitle, formatDate, labelParams, message, pluralLabel } from '../format.ts';
 import { forgetChoices } from '../form/relationship-field.tsx';
 import { Link, type Location } from '../router.tsx';
-import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Icon } from '../ui.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { useRefreshOnChange } from '../realtime.ts';
 import { t, tn } from '../i18n/i18n.ts';
 

@@ -6,7 +6,10 @@ import { deviceName } from '../device-name.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { account } from '../account-api.ts';
 import { formatDate, message } from '../format.ts';
-import { confirmDialog, ErrorBox, SecretRow, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { SecretRow } from '../ui/secret-row.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { useSessions } from './account-security.tsx';
 import { t } from '../i18n/i18n.ts';
 

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import type { Doc, Field, Version } from '../api.ts';
 import { dataFields, same } from '../form/values.ts';
 import { authorName, exactTime, fieldLabel, formatDate } from '../format.ts';
-import { Modal } from '../ui.tsx';
+import { Modal } from '../ui/modal.tsx';
 import { statusText } from './versions-panel.tsx';
 import { t, tn } from '../i18n/i18n.ts';
 import { RichTextView, UploadView } from './rich-text-view.tsx';

@@ -9,7 +9,9 @@ import { isAdmin, useApp } from '../app-context.ts';
 import { Link } from '../router.tsx';
 import { changedFields } from '../form/values.ts';
 import { authorName, exactTime, formatDate, message } from '../format.ts';
-import { confirmDialog, Icon, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { Icon } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 /** A version's status as a badge says it (`published`, `draft`). */
