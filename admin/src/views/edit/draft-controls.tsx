@@ -1,27 +1,15 @@
-/**
- * What a document or global with drafts offers, shared by both edit views: Unpublish, Discard draft, Save
- * draft, Publish (the status badges are status-badges.tsx, which lists show too).
- */
-import { useEffect, useState } from 'preact/hooks';
 import { drafts, type Doc, type VersionOwner } from '../../api.ts';
 import { message } from '../../format.ts';
 import { confirmDialog } from '../../ui/confirm-dialog.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { t } from '../../i18n/i18n.ts';
+import { useLoad } from '../../use-load.ts';
 
 /** The status of what is live (the form shows the pending draft), read again whenever `doc` changes. */
 export function useLiveStatus(enabled: boolean, doc: Doc | null, readLive: () => Promise<Doc>): string | null {
-  const [status, setStatus] = useState<string | null>(null);
-  useEffect(() => {
-    if (!enabled || !doc) return setStatus(null);
-    let current = true;
-    readLive()
-      .then((d) => current && setStatus(typeof d.status === 'string' ? d.status : null))
-      .catch(() => current && setStatus(null));
-    return () => {
-      current = false;
-    };
-  }, [doc]);
+  const shown = enabled && doc !== null;
+  const live = useLoad(() => (shown ? readLive().catch(() => null) : undefined), [doc]).data;
+  const status = shown && typeof live?.status === 'string' ? live.status : null;
   return status;
 }
 

@@ -4,11 +4,11 @@
  * version has and the other lacks marked, and uploads as thumbnails labelled by their alt text or file name.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
 import { docs, type Doc } from '../../api.ts';
 import { same } from '../../form/values.ts';
 import { thumbnailURL } from '../../upload.ts';
 import { t } from '../../i18n/i18n.ts';
+import { useLoad } from '../../use-load.ts';
 
 type Node = { type?: string; children?: Node[]; [key: string]: unknown };
 
@@ -150,18 +150,11 @@ const idOf = (value: unknown) => (typeof value === 'object' && value ? (value as
 export function UploadView(props: { relationTo: string; value: unknown }) {
   const given = typeof props.value === 'object' && props.value ? (props.value as Doc) : null;
   const id = idOf(props.value);
-  const [doc, setDoc] = useState<Doc | null>(given);
-  useEffect(() => {
-    if (given || id === null || id === undefined) return;
-    let live = true;
-    docs
-      .get(props.relationTo, id as number)
-      .then((d) => live && setDoc(d))
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [props.relationTo, String(id)]);
+  const loaded = useLoad(
+    () => (given || id === null || id === undefined ? undefined : docs.get(props.relationTo, id as number)),
+    [props.relationTo, String(id)],
+  );
+  const doc = given ?? loaded.data;
   if (id === null || id === undefined) return <span class="muted">—</span>;
   if (!doc) return <span class="muted">{t('ui.loading')}</span>;
   const name = String(doc.alt || doc.filename || `#${String(id)}`);

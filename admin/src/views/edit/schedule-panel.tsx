@@ -2,11 +2,12 @@
  * Publish or unpublish later: a date and time in the editor's own time zone (named, with the UTC time
  * beside it), the document's pending jobs with Cancel. Uses `…/schedule` (docs/drafts-and-versions.md); the job runner publishes the latest draft when the time comes.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { schedule, type ScheduledJob, type VersionOwner } from '../../api.ts';
 import { fromLocalInput } from '../../form/fields.tsx';
 import { message } from '../../format.ts';
 import { Icon } from '../../ui.tsx';
+import { useLoad } from '../../use-load.ts';
 import { toast } from '../../ui/toasts.tsx';
 import { intlLocale, t } from '../../i18n/i18n.ts';
 
@@ -34,25 +35,15 @@ export function SchedulePanel(props: {
   /** Someone else holds the lock: what is scheduled is shown, nothing can be added or cancelled. */
   readOnly?: boolean;
 }) {
-  const [jobs, setJobs] = useState<ScheduledJob[] | null>(null);
   const [action, setAction] = useState<'publish' | 'unpublish'>('publish');
   const [when, setWhen] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [tick, setTick] = useState(0);
   const ownerKey = JSON.stringify(props.owner);
   const iso = fromLocalInput(when);
 
-  useEffect(() => {
-    let live = true;
-    schedule
-      .list(props.owner)
-      .then((r) => live && setJobs(r.docs))
-      .catch((e) => live && setError(message(e)));
-    return () => {
-      live = false;
-    };
-  }, [ownerKey, props.reloadKey, tick]);
+  const loaded = useLoad(() => schedule.list(props.owner), [ownerKey, props.reloadKey]);
+  const jobs = loaded.data?.docs ?? null;
+  const { error, setError } = loaded;
 
   const add = async () => {
     if (!iso) return setError(t('schedule.choose'));
@@ -62,7 +53,7 @@ export function SchedulePanel(props: {
       setWhen('');
       setError(null);
       toast(action === 'publish' ? t('schedule.publishScheduled') : t('schedule.unpublishScheduled'));
-      setTick((n) => n + 1);
+      loaded.reload();
       props.onChange?.();
     } catch (e) {
       setError(message(e));
@@ -75,7 +66,7 @@ export function SchedulePanel(props: {
     try {
       await schedule.cancel(props.owner, job.id);
       toast(t('schedule.cancelled'));
-      setTick((n) => n + 1);
+      loaded.reload();
       props.onChange?.();
     } catch (e) {
       toast(message(e), 'error');

@@ -3,16 +3,8 @@
  * comparable (version-viewer.tsx, loaded on first use), restorable live or as the pending draft.
  */
 import type { FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import {
-  ApiError,
-  versions,
-  type Doc,
-  type Field,
-  type ListResult,
-  type Version,
-  type VersionOwner,
-} from '../../api.ts';
+import { useState } from 'preact/hooks';
+import { ApiError, versions, type Doc, type Field, type Version, type VersionOwner } from '../../api.ts';
 import { isAdmin, useApp } from '../../app-context.ts';
 import { Link } from '../../router.tsx';
 import { changedFields } from '../../form/values.ts';
@@ -21,6 +13,7 @@ import { confirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Icon } from '../../ui.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { t } from '../../i18n/i18n.ts';
+import { useLoad } from '../../use-load.ts';
 
 /** A version's status as a badge says it (`published`, `draft`). */
 export const statusText = (status: unknown) =>
@@ -52,26 +45,21 @@ export function VersionsPanel(props: {
 }) {
   const { locale, config, user } = useApp();
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<ListResult<Version> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [unavailable, setUnavailable] = useState(false);
   const [open, setOpen] = useState<{ version: Version; Viewer: Viewer } | null>(null);
   const ownerKey = JSON.stringify(props.owner);
 
-  useEffect(() => {
-    let live = true;
-    versions
-      .list(props.owner, page, locale)
-      .then((r) => live && (setData(r), setError(null)))
-      .catch((e) => {
-        if (!live) return;
-        if (e instanceof ApiError && (e.status === 404 || e.status === 405)) setUnavailable(true);
-        else setError(message(e));
-      });
-    return () => {
-      live = false;
-    };
-  }, [ownerKey, page, props.reloadKey, locale]);
+  // A server without versions for this owner answers 404 or 405: the panel says so instead of an error.
+  const loaded = useLoad(
+    () =>
+      versions.list(props.owner, page, locale).catch((e) => {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 405)) return 'unavailable' as const;
+        throw e;
+      }),
+    [ownerKey, page, props.reloadKey, locale],
+  );
+  const unavailable = loaded.data === 'unavailable';
+  const data = loaded.data === 'unavailable' ? null : loaded.data;
+  const { error } = loaded;
 
   const view = async (v: Version) => {
     try {

@@ -4,16 +4,14 @@
  * A document's versions panel links here with its collection and id filled in. Documents are named by
  * their titles and people by their names (read once per page).
  */
-import { useEffect, useState } from 'preact/hooks';
-import { docs, type ListResult } from '../../api.ts';
+import { docs } from '../../api.ts';
 import { ops, type AuditEntry, type AuditFilter } from '../../ops-api.ts';
 import { findCollection, useApp } from '../../app-context.ts';
-import { docLabel, exactTime, formatDate, globalLabel, message, pluralLabel, singularLabel } from '../../format.ts';
+import { docLabel, exactTime, formatDate, globalLabel, pluralLabel, singularLabel } from '../../format.ts';
 import { Link, updateQuery, type Location } from '../../router.tsx';
-import { ErrorBox } from '../../ui/error-box.tsx';
-import { Pager } from '../../ui/pager.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
 import { t } from '../../i18n/i18n.ts';
+import { useLoad } from '../../use-load.ts';
+import { OpsTable } from './ops-table.tsx';
 
 const ACTIONS = [
   'create',
@@ -82,34 +80,15 @@ export default function AuditLogView(props: { location: Location }) {
   };
   const page = Math.max(1, Number(q.get('page')) || 1);
   const setQuery = (changes: Record<string, string | null>) => updateQuery(q, { ...changes, page: null });
-  const [list, setList] = useState<ListResult<AuditEntry> | null>(null);
-  const [users, setUsers] = useState<{ id: number; email: string; name?: string | null }[]>([]);
-  /** `<collection>/<id>` → the document's title, for the entries on this page. */
-  const [titles, setTitles] = useState<Map<string, string>>(new Map());
-  const [error, setError] = useState<string | null>(null);
   const key = JSON.stringify([filter, page]);
-
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    ops
-      .auditLog(page, filter)
-      .then((r) => {
-        if (!live) return;
-        setList(r);
-        void readTitles(r.docs).then((m) => live && setTitles(m));
-      })
-      .catch((e) => live && setError(message(e)));
-    return () => {
-      live = false;
-    };
-  }, [key]);
-  useEffect(() => {
-    docs
-      .list('users', { limit: 100, sort: 'email' })
-      .then((r) => setUsers(r.docs as { id: number; email: string; name?: string | null }[]))
-      .catch(() => {});
-  }, []);
+  const { data: list, error } = useLoad(() => ops.auditLog(page, filter), [key]);
+  /** `<collection>/<id>` → the document's title, for the entries on this page. */
+  const titles = useLoad(() => (list ? readTitles(list.docs) : undefined), [list]).data ?? new Map<string, string>();
+  const users = (useLoad(() => docs.list('users', { limit: 100, sort: 'email' }), []).data?.docs ?? []) as {
+    id: number;
+    email: string;
+    name?: string | null;
+  }[];
   /** Reads the titles of this page's documents: one list request per collection. */
   const readTitles = async (entries: AuditEntry[]): Promise<Map<string, string>> => {
     const ids = new Map<string, Set<number>>();
@@ -222,52 +201,46 @@ export default function AuditLogView(props: { location: Location }) {
           </select>
         </label>
       </div>
-      <ErrorBox error={error} />
-      {!list && !error && <Spinner />}
-      {list && list.docs.length === 0 && <p class="muted">{t('audit.noMatch')}</p>}
-      {list && list.docs.length > 0 && (
-        <div class="table-wrap">
-          <table class="ops-table audit-table">
-            <thead>
-              <tr>
-                <th>{t('audit.when')}</th>
-                <th>{t('audit.action')}</th>
-                <th>{t('audit.what')}</th>
-                <th>{t('audit.who')}</th>
-                <th>{t('audit.via')}</th>
-                <th>{t('audit.changes')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.docs.map((e) => (
-                <tr key={e.id}>
-                  <td title={exactTime(e.at)}>{formatDate(e.at)}</td>
-                  <td>
-                    <span
-                      class={`badge ${e.action === 'login_failed' || e.action === 'delete' ? 'danger' : e.action === 'publish' || e.action === 'restore' ? 'ok' : ''}`}
-                    >
-                      {actionLabel(e.action)}
-                    </span>
-                  </td>
-                  <td>{subject(e)}</td>
-                  <td>
-                    {nameOf(e.user)}
-                    {e.apiKey !== null && <div class="muted small">{t('audit.apiKeyN', { id: e.apiKey })}</div>}
-                  </td>
-                  <td>
-                    {e.via}
-                    {e.ip && <div class="muted small">{e.ip}</div>}
-                  </td>
-                  <td>
-                    <Changes changes={e.changes} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {list && <Pager list={list} setPage={(n) => updateQuery(q, { page: String(n) })} />}
+      <OpsTable
+        list={list}
+        error={error}
+        empty={t('audit.noMatch')}
+        class="audit-table"
+        headers={[
+          t('audit.when'),
+          t('audit.action'),
+          t('audit.what'),
+          t('audit.who'),
+          t('audit.via'),
+          t('audit.changes'),
+        ]}
+        rowKey={(e) => e.id}
+        cells={(e) => (
+          <>
+            <td title={exactTime(e.at)}>{formatDate(e.at)}</td>
+            <td>
+              <span
+                class={`badge ${e.action === 'login_failed' || e.action === 'delete' ? 'danger' : e.action === 'publish' || e.action === 'restore' ? 'ok' : ''}`}
+              >
+                {actionLabel(e.action)}
+              </span>
+            </td>
+            <td>{subject(e)}</td>
+            <td>
+              {nameOf(e.user)}
+              {e.apiKey !== null && <div class="muted small">{t('audit.apiKeyN', { id: e.apiKey })}</div>}
+            </td>
+            <td>
+              {e.via}
+              {e.ip && <div class="muted small">{e.ip}</div>}
+            </td>
+            <td>
+              <Changes changes={e.changes} />
+            </td>
+          </>
+        )}
+        setPage={(n) => updateQuery(q, { page: String(n) })}
+      />
     </section>
   );
 }

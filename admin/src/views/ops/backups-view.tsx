@@ -2,10 +2,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ops, type BackupList } from '../../ops-api.ts';
 import { formatBytes, formatDate, message } from '../../format.ts';
-import { ErrorBox } from '../../ui/error-box.tsx';
-import { Spinner } from '../../ui/spinner.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { t } from '../../i18n/i18n.ts';
+import { OpsTable } from './ops-table.tsx';
 
 /** POST /backups answers only when the archive is written; meanwhile the list's `running` says how far it is. */
 const POLL_MS = 400;
@@ -65,35 +64,24 @@ export default function BackupsView() {
           <progress id="backup-progress" max={Math.max(running.total, 1)} value={running.done} />
         </div>
       )}
-      <ErrorBox error={error} />
-      {!list && !error && <Spinner />}
-      {list && list.docs.length === 0 && <p class="muted">{t('backups.none')}</p>}
-      {list && list.docs.length > 0 && (
-        <div class="table-wrap">
-          <table class="ops-table">
-            <thead>
-              <tr>
-                <th>{t('backups.file')}</th>
-                <th>{t('backups.writtenAt')}</th>
-                <th>{t('backups.size')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.docs.map((b) => (
-                <tr key={b.name}>
-                  <td>
-                    <a href={ops.backupURL(b.name)} download={b.name}>
-                      {b.name}
-                    </a>
-                  </td>
-                  <td>{formatDate(b.createdAt)}</td>
-                  <td>{formatBytes(b.size)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <OpsTable
+        list={list}
+        error={error}
+        empty={t('backups.none')}
+        headers={[t('backups.file'), t('backups.writtenAt'), t('backups.size')]}
+        rowKey={(b) => b.name}
+        cells={(b) => (
+          <>
+            <td>
+              <a href={ops.backupURL(b.name)} download={b.name}>
+                {b.name}
+              </a>
+            </td>
+            <td>{formatDate(b.createdAt)}</td>
+            <td>{formatBytes(b.size)}</td>
+          </>
+        )}
+      />
     </section>
   );
 }

@@ -1,12 +1,12 @@
 /** Admins: what GET /health tells an admin (docs/operations.md, "Health"). */
-import { useEffect, useState } from 'preact/hooks';
-import { ops, type Health } from '../../ops-api.ts';
-import { formatDate, message } from '../../format.ts';
+import { ops } from '../../ops-api.ts';
+import { formatDate } from '../../format.ts';
 import { ErrorBox } from '../../ui/error-box.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { useApp } from '../../app-context.ts';
 import { contentTopics, useRefreshOnChange } from '../../realtime.ts';
 import { t, formatNumber } from '../../i18n/i18n.ts';
+import { useLoad } from '../../use-load.ts';
 
 function duration(seconds: number): string {
   const d = Math.floor(seconds / 86400);
@@ -16,17 +16,9 @@ function duration(seconds: number): string {
 }
 
 export default function HealthView() {
-  const [health, setHealth] = useState<Health | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
+  const { data: health, error, reload } = useLoad(() => ops.health(), []);
   // Pending jobs and deliveries move with content changes.
-  useRefreshOnChange(contentTopics(useApp().config), () => setReload((n) => n + 1), 400);
-  useEffect(() => {
-    ops
-      .health()
-      .then(setHealth)
-      .catch((e) => setError(message(e)));
-  }, [reload]);
+  useRefreshOnChange(contentTopics(useApp().config), reload, 400);
   const row = (label: string, value: string) => (
     <div>
       <dt>{label}</dt>
