@@ -2,8 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Doc } from '../api.ts';
 import { Icon } from '../ui.tsx';
-import { FieldList, LabelText } from './fields.tsx';
-import { RowButton } from './row-button.tsx';
+import { FieldList, LabelText, RowButton } from './fields.tsx';
 import { inputId, useForm, type FieldProps } from './form-context.ts';
 import { newRow } from './values.ts';
 import { t, tn } from '../i18n/i18n.ts';
