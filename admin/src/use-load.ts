@@ -3,6 +3,9 @@
  * is called; its answer becomes `data` and a failure's message `error` (cleared when the next read starts).
  * An answer that arrives after a newer read started, or after the view is gone, is dropped, so a slow
  * answer never overwrites a newer one. A `read` that returns nothing has nothing to load yet.
+ *
+ * Options: `fresh` forgets the last answer when a read starts (another document, not another page of the
+ * same list); `onLoad` runs with each answer kept (a form filled with the document read).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { message } from './format.ts';
@@ -17,17 +20,26 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-export function useLoad<T>(read: () => Promise<T> | undefined, deps: unknown[]): Loaded<T> {
+export function useLoad<T>(
+  read: () => Promise<T> | undefined,
+  deps: unknown[],
+  options: { fresh?: boolean; onLoad?: (data: T) => void } = {},
+): Loaded<T> {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
   useEffect(() => {
+    if (options.fresh) setData(null);
+    setError(null);
     const answer = read();
     if (!answer) return;
     let live = true;
-    setError(null);
     answer.then(
-      (d) => live && setData(() => d),
+      (d) => {
+        if (!live) return;
+        setData(() => d);
+        options.onLoad?.(d);
+      },
       (e) => live && setError(message(e)),
     );
     return () => {

@@ -3,13 +3,14 @@
  * collection has drafts), or, for a new one, a blank form filled with what "Duplicate" handed over. It is
  * read again when the locale changes or after the editor takes over someone else's lock.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, docs, type CollectionConfig, type Doc, type Field } from '../../api.ts';
 import { useApp } from '../../app-context.ts';
 import type { DocumentFormState } from '../../form/document-form.tsx';
 import { emptyDoc } from '../../form/values.ts';
-import { labelParams, message, singularLabel } from '../../format.ts';
+import { labelParams, singularLabel } from '../../format.ts';
 import { t } from '../../i18n/i18n.ts';
+import { useLoad } from '../../use-load.ts';
 
 export interface EditedDocument {
   /** What is stored; null while it loads, and while creating. */
@@ -32,38 +33,28 @@ export function useEditedDocument(
   form: DocumentFormState,
 ): EditedDocument {
   const { locale, handOver } = useApp();
-  const [doc, setDoc] = useState<Doc | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [saves, setSaves] = useState(0);
-  const [reloads, setReloads] = useState(0);
   const path = `/collections/${c.slug}`;
-
-  useEffect(() => {
-    let live = true;
-    setLoadError(null);
-    form.clearErrors();
-    setDoc(null);
-    if (id === null) {
-      const blank = c.builtIn === 'users' ? newUserDefaults(c, emptyDoc(fields)) : emptyDoc(fields);
-      form.reset(blank);
-      const copy = handOver.take('prefill', `${path}/create`);
-      if (copy) form.setValues({ ...blank, ...copy });
-      return;
-    }
-    docs
-      .get(c.slug, id, { locale, draft: c.drafts })
-      .then((d) => live && (setDoc(d), form.reset(d)))
-      .catch(
-        (e) =>
-          live &&
-          setLoadError(
-            e instanceof ApiError && e.status === 404 ? t('edit.missing', labelParams(singularLabel(c))) : message(e),
-          ),
-      );
-    return () => {
-      live = false;
-    };
-  }, [c.slug, id, locale, reloads]);
+  const loaded = useLoad(
+    () => {
+      form.clearErrors();
+      if (id === null) {
+        const blank = c.builtIn === 'users' ? newUserDefaults(c, emptyDoc(fields)) : emptyDoc(fields);
+        form.reset(blank);
+        const copy = handOver.take('prefill', `${path}/create`);
+        if (copy) form.setValues({ ...blank, ...copy });
+        return;
+      }
+      return docs.get(c.slug, id, { locale, draft: c.drafts }).catch((e) => {
+        throw e instanceof ApiError && e.status === 404
+          ? new Error(t('edit.missing', labelParams(singularLabel(c))))
+          : e;
+      });
+    },
+    [c.slug, id, locale],
+    { fresh: true, onLoad: (d) => form.reset(d) },
+  );
+  const { data: doc, error: loadError, setData: setDoc } = loaded;
 
   const show = (d: Doc) => {
     setDoc(d);
@@ -73,7 +64,7 @@ export function useEditedDocument(
     show(d);
     setSaves((n) => n + 1);
   };
-  return { doc, loadError, saves, show, showSaved, reload: () => setReloads((n) => n + 1) };
+  return { doc, loadError, saves, show, showSaved, reload: loaded.reload };
 }
 
 /**

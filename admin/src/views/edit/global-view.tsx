@@ -1,5 +1,5 @@
 /** Edit a global (a single document): same form as collections, saved with `POST /globals/:slug`. */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { ApiError, globals, type Doc, type GlobalConfig } from '../../api.ts';
 import { useApp } from '../../app-context.ts';
 import {
@@ -19,7 +19,7 @@ import { unsavedKey } from '../../form/unsaved-store.ts';
 import { FieldList } from '../../form/fields.tsx';
 import { FormContext } from '../../form/form-context.ts';
 import { changedFields } from '../../form/values.ts';
-import { formatDate, globalLabel, message } from '../../format.ts';
+import { formatDate, globalLabel } from '../../format.ts';
 import { ErrorBox } from '../../ui/error-box.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { toast } from '../../ui/toasts.tsx';
@@ -29,15 +29,22 @@ import { DraftButtons, useLiveStatus, type SaveMode } from './draft-controls.tsx
 import { StatusBadges } from './status-badges.tsx';
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx';
 import { t } from '../../i18n/i18n.ts';
+import { useLoad } from '../../use-load.ts';
 
 export function GlobalView(props: { global: GlobalConfig }) {
   const g = props.global;
   const { locale, user } = useApp();
   const form = useDocumentForm(g.fields, false, undefined, unsavedKey(user.id, `/globals/${g.slug}`, locale));
-  const [doc, setDoc] = useState<Doc | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const loaded = useLoad(
+    () => {
+      form.clearErrors();
+      return globals.get(g.slug, { locale, draft: g.drafts });
+    },
+    [g.slug, locale],
+    { fresh: true, onLoad: (d) => form.reset(d) },
+  );
+  const { data: doc, error: loadError, setData: setDoc } = loaded;
   const [saves, setSaves] = useState(0);
-  const [reloads, setReloads] = useState(0);
   const owner = useMemo(() => ({ global: g.slug }), [g.slug]);
   const lock = useDocumentLock(owner, user.id);
   const someoneElse = lock.state.status === 'other';
@@ -51,20 +58,6 @@ export function GlobalView(props: { global: GlobalConfig }) {
     save: (data) =>
       globals.save(g.slug, data, { locale, draft: true, autosave: true, lockToken: lock.token }).then((r) => r.doc),
   });
-
-  useEffect(() => {
-    let live = true;
-    setDoc(null);
-    setLoadError(null);
-    form.clearErrors();
-    globals
-      .get(g.slug, { locale, draft: g.drafts })
-      .then((d) => live && (setDoc(d), form.reset(d)))
-      .catch((e) => live && setLoadError(message(e)));
-    return () => {
-      live = false;
-    };
-  }, [g.slug, locale, reloads]);
 
   const save = async (mode: SaveMode) => {
     if (form.busy) return;
@@ -163,7 +156,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
             void save(g.drafts ? 'draft' : 'save');
           }}
         >
-          <LockBanner lock={lock} onTakenOver={() => setReloads((n) => n + 1)} />
+          <LockBanner lock={lock} onTakenOver={loaded.reload} />
           <RecoveredBanner form={form} />
           <ErrorSummary form={form} fields={g.fields} />
           <FormContext.Provider value={fieldContext}>
