@@ -313,6 +313,12 @@ describe('every documented operation, answered by the server', () => {
         url: `/posts/${state.posts.id}/schedule/${state.postJob}`,
         status: 200,
       }),
+      () => ({
+        op: 'post /posts/{id}/duplicate',
+        url: `/posts/${state.posts.id}/duplicate`,
+        options: { body: { title: 'Copied' } },
+        status: 200,
+      }),
       () => ({ op: 'post /posts/{id}/unpublish', url: `/posts/${state.posts.id}/unpublish`, status: 200 }),
       () => ({ op: 'get /globals/settings', url: '/globals/settings?locale=all', status: 200 }),
       () => ({
