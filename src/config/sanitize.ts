@@ -178,7 +178,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     backups: sanitizeBackups(input.backups, { dir: uploadDir, storage: upload.storage ?? null }, resolve, fail),
     localization,
     webhooks,
-    jobs: { secret: input.jobs?.secret ?? null },
+    jobs: { secret: process.env.CMS_CRON_SECRET || input.jobs?.secret || null },
     cache:
       input.cache === false
         ? null
