@@ -41,6 +41,8 @@ const ONCE = [
   'test/system-schemas.test.ts',
   'test/readme-index.test.ts',
   'test/dialect-conformance.test.ts',
+  'test/transport-parity.test.ts',
+  'test/harness-rules.test.ts',
   // `cms` processes started on a folder of their own, which always hold a SQLite file.
   'test/config-and-migrations.test.ts',
   'test/cli-arguments.test.ts',

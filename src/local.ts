@@ -108,6 +108,8 @@ function untypedLocalAPI(cms: CMS) {
       operations.count(contextFor(cms, args), args),
     create: (args: Common & { collection: string; data: Record<string, unknown>; draft?: boolean }) =>
       operations.create(contextFor(cms, args), args),
+    duplicate: (args: Common & { collection: string; id: number | string; data?: Record<string, unknown> }) =>
+      operations.duplicate(contextFor(cms, args), args),
     update: updateOne(cms) as UpdateOne & UpdateMany,
     delete: deleteOne(cms) as DeleteOne & DeleteMany,
     /** Uploads into media (or `collection`, any upload collection), like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */

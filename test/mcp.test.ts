@@ -107,6 +107,7 @@ describe('MCP over Streamable HTTP', () => {
       'create',
       'delete',
       'describe',
+      'duplicate',
       'find',
       'find_by_id',
       'find_global',
@@ -368,7 +369,7 @@ describe('MCP request bound', () => {
     const other = await connect(t, admin.token);
     await other.listTools();
     t.clock.advance(61_000);
-    expect((await client.listTools()).tools.length).toBe(14);
+    expect((await client.listTools()).tools.length).toBe(15);
     await client.close();
     await other.close();
   });
@@ -618,7 +619,7 @@ describe('MCP tool schemas', () => {
 
   test('every tool input schema lints clean: no type lists, arrays with items, required among properties', async () => {
     const { tools } = await client.listTools();
-    expect(tools.length).toBe(14);
+    expect(tools.length).toBe(15);
     const problems = tools.flatMap((tool) => lintSchema(tool.inputSchema, tool.name));
     expect(problems).toEqual([]);
   });

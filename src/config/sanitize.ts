@@ -120,7 +120,7 @@ const SECTIONS = {
   backups: ({ input, done, resolve, fail }) => ({
     backups: sanitizeBackups(input.backups, { dir: done.upload.dir, storage: done.upload.storage }, resolve, fail),
   }),
-  jobs: ({ input }) => ({ jobs: { secret: input.jobs?.secret ?? null } }),
+  jobs: ({ input }) => ({ jobs: { secret: process.env.CMS_CRON_SECRET || input.jobs?.secret || null } }),
   cache: ({ input, fail }) => ({
     cache:
       input.cache === false

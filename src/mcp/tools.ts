@@ -168,6 +168,19 @@ export const TOOLS: Tool[] = [
     },
   },
   {
+    name: 'duplicate',
+    run: async (ctx, args) => {
+      const collection = writableCollectionOf(ctx, text(args, 'collection'));
+      const doc = await operations.duplicate(withLocale(ctx, args), {
+        collection: collection.slug,
+        id: id(args),
+        data: args.data === undefined ? undefined : draftData(collection, object(args, 'data')),
+        depth: 0,
+      });
+      return { doc, message: collection.drafts ? 'Copied as a draft; publish it with the publish tool.' : 'Copied.' };
+    },
+  },
+  {
     name: 'delete',
     publishes: true,
     run: async (ctx, args) => ({

@@ -1,12 +1,11 @@
 /**
- * A stored document's More actions: Duplicate (a new document's form, filled with these values), Copy to
+ * A stored document's More actions: Duplicate (the server copies the stored document; its page opens), Copy to
  * locale (the dialog itself is the edit view's), and Delete (into the trash where the collection keeps one).
  */
-import { docs, type CollectionConfig, type Doc, type Field } from '../../api.ts';
+import { docs, type CollectionConfig, type Doc } from '../../api.ts';
 import { mayManage, useApp } from '../../app-context.ts';
 import type { DocumentFormState } from '../../form/document-form.tsx';
 import { forgetChoices } from '../../form/choice-labels.ts';
-import { changedFields, emptyDoc } from '../../form/values.ts';
 import { docLabel, labelParams, singularLabel } from '../../format.ts';
 import { MoreActions } from '../../popup-menu.tsx';
 import { navigate } from '../../router.tsx';
@@ -20,7 +19,6 @@ export function DocumentMenu(props: {
   c: CollectionConfig;
   id: string;
   doc: Doc | null;
-  fields: Field[];
   form: DocumentFormState;
   /** Someone else holds the lock: no action here may change or copy what they are editing. */
   readOnly: boolean;
@@ -28,7 +26,7 @@ export function DocumentMenu(props: {
   onCopyToLocale: (() => void) | null;
 }) {
   const { c, form } = props;
-  const { user, handOver } = useApp();
+  const { user, locale, handOver } = useApp();
   const path = `/collections/${c.slug}`;
   if (c.builtIn && !mayManage(c, user)) return null;
   const off = form.busy || props.readOnly;
@@ -56,13 +54,19 @@ export function DocumentMenu(props: {
     }
   };
 
+  // The server copies the stored document (REST's duplicate); the copy's title says it is one.
   const duplicate = async () => {
-    const values = changedFields(props.fields, form.values, emptyDoc(props.fields));
     const titleKey = c.admin?.useAsTitle;
-    if (titleKey && typeof values[titleKey] === 'string')
-      values[titleKey] = t('edit.copyTitle', { title: String(values[titleKey]) });
-    handOver.give('prefill', `${path}/create`, values);
-    await navigate(`${path}/create`);
+    const title = titleKey ? props.doc?.[titleKey] : undefined;
+    const data = titleKey && typeof title === 'string' ? { [titleKey]: t('edit.copyTitle', { title }) } : {};
+    try {
+      const { doc } = await docs.duplicate(c.slug, props.id, data, { locale });
+      forgetChoices(c.slug);
+      handOver.give('note', `${path}/${doc.id}`, { text: t('edit.createdNote', labelParams(singularLabel(c))) });
+      await navigate(`${path}/${doc.id}`);
+    } catch (e) {
+      form.showError(e);
+    }
   };
 
   return (

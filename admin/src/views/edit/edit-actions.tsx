@@ -60,7 +60,6 @@ export function EditActions(props: {
           c={c}
           id={id}
           doc={props.doc}
-          fields={props.fields}
           form={form}
           readOnly={props.readOnly}
           onCopyToLocale={props.onCopyToLocale}

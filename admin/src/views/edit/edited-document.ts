@@ -1,7 +1,8 @@
 /**
  * The document a collection's edit view shows: read in the locale shown (its pending draft where the
- * collection has drafts), or, for a new one, a blank form filled with what "Duplicate" handed over. It is
- * read again when the locale changes or after the editor takes over someone else's lock.
+ * collection has drafts), or, for a new one, a blank form filled with what another page handed over (a
+ * join's "New … here"). It is read again when the locale changes or after the editor takes over someone
+ * else's lock.
  */
 import { useState } from 'preact/hooks';
 import { ApiError, docs, type CollectionConfig, type Doc, type Field } from '../../api.ts';
