@@ -23,6 +23,7 @@ type Read<E extends EntityTypes, L> = L extends 'all' ? E['allLocales'] : E['doc
 type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
 type Common<T extends CMSTypesShape, L> = { locale?: L; fallbackLocale?: T['locale'] | false; depth?: number };
 
+/** One field's conditions: every operator the server takes, under each of its spellings. */
 export type WhereCondition = {
   equals?: unknown;
   not_equals?: unknown;
@@ -40,6 +41,8 @@ export type WhereCondition = {
   not_like?: string;
   contains?: string;
   exists?: boolean;
+  /** `<lng>,<lat>[,<max metres>[,<min metres>]]` on a point field. */
+  near?: string;
 };
 /** `where` on the entity's paths (`seo.title`, and `category.name` through a relationship to one collection). */
 export type TypedWhere<P extends string> = { [K in P]?: WhereCondition } & {
@@ -101,6 +104,14 @@ export interface CMSClient<T extends CMSTypesShape = UntypedCMS> {
   }): Promise<{ totalDocs: number }>;
   create<S extends CollectionSlug<T>>(
     args: Common<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean },
+  ): Promise<Collection<T, S>['doc']>;
+  /** `POST /:collection/:id/duplicate`: a copy as a new document (a draft on a drafts collection), `data` changed in it. */
+  duplicate<S extends CollectionSlug<T>>(
+    args: Common<T, T['locale'] | undefined> & {
+      collection: S;
+      id: number | string;
+      data?: Partial<Collection<T, S>['data']>;
+    },
   ): Promise<Collection<T, S>['doc']>;
   update<S extends CollectionSlug<T>>(
     args: Common<T, T['locale'] | undefined> & {

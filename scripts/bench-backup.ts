@@ -12,8 +12,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { registerFirstAdmin } from '../src/operations/login.ts';
-import { createCMS } from '../src/cms.ts';
+import { registerFirstAdmin } from '../src/operations/account/first-admin.ts';
+import { createContext } from '../src/operation-context.ts';
+import { createCMS } from '../src/create-cms.ts';
 import { startChildServer } from '../test/support/child-server.ts';
 
 const { values } = parseArgs({
@@ -48,7 +49,7 @@ fs.writeFileSync(configPath, JSON.stringify(config));
 // into the table, and incompressible upload files (like images) in the folder.
 {
   const cms = await createCMS({ configPath, log: { info() {}, warn() {}, error() {} } });
-  await registerFirstAdmin(cms, { email: 'admin@example.com', password: 'password123' });
+  await registerFirstAdmin(createContext(cms), { data: { email: 'admin@example.com', password: 'password123' } });
   const body = 'lorem ipsum dolor sit amet '.repeat(380);
   const now = new Date().toISOString();
   for (let done = 0; done < dbMB * 100; done += 1000) {

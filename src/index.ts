@@ -5,8 +5,10 @@
  * checks these sources as they are (the package ships TypeScript, run by Bun directly).
  */
 export { getCMS, localAPI, type LocalAPI, type GetCMSOptions } from './local.ts';
-export type { CMSTypesShape, TypedWhere } from './local-types.ts';
-export { createCMS, type CMS } from './cms.ts';
+export type { TypedWhere } from './local-types.ts';
+export type { CMSTypesShape } from './wire/typed-api.ts';
+export { createCMS } from './create-cms.ts';
+export type { CMS } from './cms.ts';
 export { startServer } from './server.ts';
 export { getCMSUser, useCMSUser } from './http/user-helpers.ts';
 export { APIError } from './errors.ts';

@@ -5,26 +5,21 @@
  */
 import type { User } from './config/types.ts';
 import type { PaginatedDocs } from './operations/find.ts';
+import type {
+  Collection,
+  CollectionSlug,
+  CMSTypesShape,
+  Global,
+  GlobalSlug,
+  LocaleArg,
+  Read,
+  Shape,
+  Sort,
+  TypedWhere as WireWhere,
+} from './wire/typed-api.ts';
 
-type EntityTypes = { doc: object; allLocales: object; data: object; path: string };
-export type CMSTypesShape = {
-  locale: string;
-  collections: Record<string, EntityTypes>;
-  globals: Record<string, EntityTypes>;
-};
-
-type Record_ = Record<string, unknown>;
-/** The map of a project that has not generated its types: anything goes, as before. */
-export type UntypedCMS = {
-  locale: string;
-  collections: Record<string, { doc: Record_; allLocales: Record_; data: Record_; path: string }>;
-  globals: Record<string, { doc: Record_; allLocales: Record_; data: Record_; path: string }>;
-};
-
-type CollectionSlug<T extends CMSTypesShape> = Extract<keyof T['collections'], string>;
-type GlobalSlug<T extends CMSTypesShape> = Extract<keyof T['globals'], string>;
-/** `locale: 'all'` reads every locale's value of localized fields. */
-type Read<E extends EntityTypes, L> = L extends 'all' ? E['allLocales'] : E['doc'];
+/** `where` on the entity's paths (`seo.title`, and `category.name` through a relationship), with `and` / `or` nesting. */
+export type TypedWhere<P extends string> = WireWhere<P, unknown>;
 
 export type TypedCommon<T extends CMSTypesShape, L> = {
   user?: User | null;
@@ -34,21 +29,6 @@ export type TypedCommon<T extends CMSTypesShape, L> = {
   depth?: number;
   showHiddenFields?: boolean;
 };
-type LocaleArg<T extends CMSTypesShape> = T['locale'] | 'all' | undefined;
-
-/** `where` on the entity's paths (`seo.title`, and `category.name` through a relationship), with `and` / `or` nesting. */
-export type TypedWhere<P extends string> = { [K in P]?: unknown } & { and?: TypedWhere<P>[]; or?: TypedWhere<P>[] };
-type Sort<P extends string> = P | `-${P}`;
-type Shape<E extends EntityTypes> = {
-  select?: { [K in keyof E['doc']]?: unknown };
-  populate?: Record<string, unknown>;
-  richText?: 'html' | 'markdown' | 'text';
-  /** `false` skips join fields; per join field `{ limit, page, sort, where }`. */
-  joins?: false | Record<string, { limit?: number; page?: number; sort?: string; where?: Record<string, unknown> }>;
-};
-
-type Collection<T extends CMSTypesShape, S extends CollectionSlug<T>> = T['collections'][S];
-type Global<T extends CMSTypesShape, G extends GlobalSlug<T>> = T['globals'][G];
 type Paginated<D> = Omit<PaginatedDocs, 'docs'> & { docs: D[] };
 type Bulk<D> = { docs: D[]; errors: { id: number; message: string }[] };
 
@@ -82,6 +62,14 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
   ): Promise<{ totalDocs: number }>;
   create<S extends CollectionSlug<T>>(
     args: TypedCommon<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean },
+  ): Promise<Collection<T, S>['doc']>;
+  /** A copy of the document as a new one (a draft on a drafts collection), `data` changed in it. */
+  duplicate<S extends CollectionSlug<T>>(
+    args: TypedCommon<T, T['locale'] | undefined> & {
+      collection: S;
+      id: number | string;
+      data?: Partial<Collection<T, S>['data']>;
+    },
   ): Promise<Collection<T, S>['doc']>;
   update<S extends CollectionSlug<T>>(
     args: TypedCommon<T, T['locale'] | undefined> & {
@@ -129,6 +117,7 @@ export const TYPED_METHODS = [
   'findByID',
   'count',
   'create',
+  'duplicate',
   'update',
   'delete',
   'findGlobal',

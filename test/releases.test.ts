@@ -100,6 +100,7 @@ runScenarios(
       },
       body: { title: 'By key' },
       status: 201,
+      events: { '*': 0 },
       contains: ['"title":"By key"'],
     },
     {
@@ -143,6 +144,7 @@ runScenarios(
       url: '/releases/1/items',
       body: { collection: 'posts', id: 1, action: 'publish' },
       status: 200,
+      events: { '*': 0 },
       contains: ['"title":"Draft one, later"'],
       notContains: ['"changedSinceAdded":true'],
       check: (res) => expect(res.body.doc.items).toHaveLength(2),
@@ -158,6 +160,7 @@ runScenarios(
       url: '/releases/1/items',
       body: () => ({ collection: 'posts', id: 2, action: 'unpublish', version: made.version }),
       status: 200,
+      events: { '*': 0 },
       contains: ['"action":"unpublish"', '"title":"Live two"'],
     },
     {
@@ -203,6 +206,7 @@ runScenarios(
       url: '/releases/1',
       body: { title: 'Launch!' },
       status: 200,
+      events: { '*': 0 },
       contains: ['"title":"Launch!"'],
     },
     {
@@ -214,6 +218,7 @@ runScenarios(
       method: 'DELETE',
       url: () => `/releases/1/items/${made.item}`,
       status: 200,
+      events: { '*': 0 },
       contains: ['"collection":"posts"'],
       notContains: ['"global":"settings"'],
     },
@@ -252,6 +257,7 @@ runScenarios(
       method: 'DELETE',
       url: '/releases/1',
       status: 200,
+      events: { '*': 0 },
       contains: ['"title":"Launch"'],
       check: async (_res, t) =>
         expect((await t.request('GET', '/releases/1', { token: await as(t, 'editor') })).status).toBe(404),
@@ -285,6 +291,7 @@ runScenarios(
       method: 'POST',
       url: '/releases/1/publish',
       status: 200,
+      events: { update: 2, publish: 2 },
       contains: ['"status":"published"'],
       check: async (_res, t) => {
         expect(await liveTitles(t)).toEqual(['1:Draft one', '2:Live two']);
@@ -312,6 +319,7 @@ runScenarios(
       method: 'POST',
       url: '/releases/1/publish',
       status: 200,
+      events: { update: 2, publish: 2 },
       contains: ['"status":"published"'],
       check: async (_res, t) => {
         const release = await deliveries(t, RELEASE_HOOK);
@@ -333,6 +341,7 @@ runScenarios(
       method: 'POST',
       url: '/releases/1/publish',
       status: 200,
+      events: { update: 2, publish: 2 },
       contains: ['"status":"published"'],
       check: async (_res, t) => {
         const entries = await ok(t, 'admin', 'GET', '/audit-log?limit=10');
@@ -514,6 +523,7 @@ runScenarios(
       method: 'POST',
       url: '/releases/1/unschedule',
       status: 200,
+      events: { '*': 0 },
       contains: ['"status":"open"', '"publishAt":null'],
       check: async (_res, t) => {
         expect((await runLater(t)).jobs.ran).toBe(0);

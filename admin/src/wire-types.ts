@@ -1,32 +1,12 @@
 /**
  * The shapes the admin reads from the API: `GET /_admin/config`, documents, lists, versions, jobs, locks.
- * Written by hand from docs/documents.md and docs/drafts-and-versions.md; the server's own types are not shared.
+ * Written from docs/documents.md and docs/drafts-and-versions.md; what the server declares for the wire
+ * (the field types; the `where` operators in list/list-filter.ts) comes from src/wire/, as types only.
  */
+import type { FieldType } from '../../src/wire/fields.ts';
 import type { LabelText } from './i18n/i18n.ts';
 
-export type FieldType =
-  | 'text'
-  | 'textarea'
-  | 'email'
-  | 'number'
-  | 'checkbox'
-  | 'date'
-  | 'select'
-  | 'relationship'
-  | 'upload'
-  | 'json'
-  | 'markdown'
-  | 'array'
-  | 'group'
-  | 'blocks'
-  | 'tabs'
-  | 'row'
-  | 'collapsible'
-  | 'radio'
-  | 'code'
-  | 'point'
-  | 'join'
-  | 'richText';
+export type { FieldType };
 
 /** One kind of row a `blocks` field offers. */
 export interface Block {

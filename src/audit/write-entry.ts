@@ -9,7 +9,10 @@ import type { WriteOrigin } from '../events/change-events.ts';
 
 export const AUDIT_TABLE = '_cms_audit_log';
 
-/** What an entry records: `login`, `login_failed`, `import` beside the changes' own kinds (create, update, publish…). */
+/**
+ * What an entry records: `login`, `login_failed`, `import` and an admin's actions on another account
+ * (src/operations/account/audit-account.ts) beside the changes' own kinds (create, update, publish…).
+ */
 export type AuditAction =
   | 'create'
   | 'update'
@@ -23,6 +26,10 @@ export type AuditAction =
   | 'login'
   | 'login_failed'
   | 'import'
+  | 'end_sessions'
+  | 'end_session'
+  | 'reset_two_factor'
+  | 'unlock'
   | (string & {});
 
 export type AuditChanges = Record<string, { from: unknown; to: unknown }>;

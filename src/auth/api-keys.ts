@@ -13,6 +13,11 @@ import { keptApiKeyLookup, type ApiKeyLookup } from './kept-credentials.ts';
 
 export const API_KEY_PREFIX = 'cms_';
 
+/** Whether a bearer token is an API key rather than a session token: the one test every caller uses. */
+export function isApiKey(token: string): boolean {
+  return token.startsWith(API_KEY_PREFIX);
+}
+
 export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(32).toString('base64url');
 }

@@ -15,6 +15,7 @@
  */
 import { APIError } from '../errors.ts';
 import type { CMS } from '../cms.ts';
+import type { Queryable } from '../db/store.ts';
 
 const T = '"_cms_login_attempts"';
 
@@ -146,10 +147,12 @@ async function clearFailures(cms: CMS, reservation: Reservation): Promise<void> 
  * per-email key and each (IP, email) pair. `LIKE … ESCAPE` matches the pairs on both engines; the email is
  * escaped, so `%` or `_` in it match only themselves.
  */
-export async function unlockEmail(cms: CMS, email: string): Promise<void> {
+export async function unlockEmail(cms: CMS, email: string, db: Queryable = cms.store): Promise<void> {
   const escaped = email.replace(/[\\%_]/g, (c) => `\\${c}`);
-  await cms.store.run(
-    `DELETE FROM ${T} WHERE "key" IN (?, ?) OR "key" LIKE ? ESCAPE '\\' OR "key" LIKE ? ESCAPE '\\'`,
-    [`email:${email}`, `${CHECKING}email:${email}`, `pair:%/${escaped}`, `${CHECKING}pair:%/${escaped}`],
-  );
+  await db.run(`DELETE FROM ${T} WHERE "key" IN (?, ?) OR "key" LIKE ? ESCAPE '\\' OR "key" LIKE ? ESCAPE '\\'`, [
+    `email:${email}`,
+    `${CHECKING}email:${email}`,
+    `pair:%/${escaped}`,
+    `${CHECKING}pair:%/${escaped}`,
+  ]);
 }

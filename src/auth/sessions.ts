@@ -131,17 +131,17 @@ export async function listSessions(cms: CMS, userId: number, currentId: string |
   }));
 }
 
-/** Ends one session of `userId` by its public id; another user's id is a 404 like an unknown one. */
-export async function endSessionById(cms: CMS, userId: number, id: string): Promise<void> {
-  const { changes } = await cms.store.run('DELETE FROM "_cms_sessions" WHERE "id" = ? AND "userId" = ?', [id, userId]);
+/** Ends one session of `userId` by its public id; another user's id is a 404 like an unknown one. `db`: the store or a `tx`. */
+export async function endSessionById(db: Queryable, userId: number, id: string): Promise<void> {
+  const { changes } = await db.run('DELETE FROM "_cms_sessions" WHERE "id" = ? AND "userId" = ?', [id, userId]);
   if (changes === 0) throw notFound('Session not found.');
 }
 
 /** Ends every session of `userId` but `keepId` (the caller's own, when it is theirs); the number ended. */
-export async function endOtherSessions(cms: CMS, userId: number, keepId: string | null): Promise<number> {
+export async function endOtherSessions(db: Queryable, userId: number, keepId: string | null): Promise<number> {
   const { changes } =
     keepId === null
-      ? await cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [userId])
-      : await cms.store.run('DELETE FROM "_cms_sessions" WHERE "userId" = ? AND "id" <> ?', [userId, keepId]);
+      ? await db.run('DELETE FROM "_cms_sessions" WHERE "userId" = ?', [userId])
+      : await db.run('DELETE FROM "_cms_sessions" WHERE "userId" = ? AND "id" <> ?', [userId, keepId]);
   return changes;
 }

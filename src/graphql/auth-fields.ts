@@ -1,7 +1,7 @@
 /**
  * The users collection's session queries and mutations with Payload's names: `meUser`,
  * `initializedUser`, `loginUser`, `logoutUser`, `refreshTokenUser`, `forgotPasswordUser`,
- * `resetPasswordUser`, `unlockUser`. Each calls the auth functions REST's routes call; a login or reset
+ * `resetPasswordUser`, `unlockUser`. Each calls the operation REST's route calls; a login or reset
  * also sets the session cookies, as REST does.
  */
 import {
@@ -13,14 +13,13 @@ import {
   type GraphQLFieldConfig,
 } from 'graphql';
 import { countUsers, login, type LoginResult } from '../operations/login.ts';
-import { endSession, findSession, refreshSession } from '../auth/sessions.ts';
 import { forgotPassword } from '../auth/password-reset.ts';
 import { resetPassword } from '../operations/reset-password.ts';
-import { unlockEmail } from '../auth/login-lock.ts';
-import { isFullAdmin } from '../access/key-limits.ts';
-import { badRequest, forbidden, unauthorized } from '../errors.ts';
-import { presentDoc } from '../operations/present.ts';
-import { API_KEY_PREFIX } from '../auth/api-keys.ts';
+import { me } from '../operations/account/me.ts';
+import { logout } from '../operations/account/logout.ts';
+import { refreshToken } from '../operations/account/refresh.ts';
+import { unlockLogin } from '../operations/account/unlock.ts';
+import { seconds } from '../operations/account/own-user.ts';
 import type { SchemaBuild } from './build-state.ts';
 import type { GraphQLRequest } from './request-context.ts';
 import { collectionNames, formatName } from './names.ts';
@@ -28,13 +27,6 @@ import type { SanitizedConfig } from '../config/types.ts';
 
 type Fields = Record<string, GraphQLFieldConfig<unknown, GraphQLRequest, any>>;
 const string = { type: GraphQLString };
-
-/** The user as the caller reads their own record (never hidden fields). */
-function ownUser(req: GraphQLRequest, user: Record<string, unknown>) {
-  return presentDoc({ ...req.ctx, overrideAccess: true }, req.cms.config.collectionsBySlug.get('users')!, user, 0);
-}
-
-const seconds = (ms: number) => Math.floor(ms / 1000);
 
 function signedIn(req: GraphQLRequest, result: LoginResult) {
   req.personal = true;
@@ -60,16 +52,8 @@ export function authQueries(build: SchemaBuild): Fields {
       ),
       resolve: async (_, _args, req) => {
         req.personal = true;
-        const { user: caller, token, via } = req.credentials;
-        if (!caller) return { user: null, exp: null, token: null, collection: users.slug, strategy: null };
-        const session = via === 'api-key' || !token ? null : await findSession(req.cms, token);
-        return {
-          user: await ownUser(req, caller),
-          exp: session ? seconds(session.expiresAt) : null,
-          token: session ? token : null,
-          collection: users.slug,
-          strategy: via === 'api-key' ? 'api-key' : 'local-jwt',
-        };
+        const { user, token, exp, strategy } = await me(req.ctx, { session: req.credentials });
+        return { user, exp, token, collection: users.slug, strategy };
       },
     },
     [`initialized${name}`]: {
@@ -112,8 +96,7 @@ export function authMutations(build: SchemaBuild): Fields {
       type: GraphQLString,
       resolve: async (_, _args, req) => {
         req.personal = true;
-        const { token } = req.credentials;
-        if (token && !token.startsWith(API_KEY_PREFIX)) await endSession(req.cms, token);
+        await logout(req.ctx, { token: req.credentials.token });
         for (const cookie of req.transport.clearedCookies()) req.headers.append('set-cookie', cookie);
         return 'Logged out.';
       },
@@ -126,18 +109,12 @@ export function authMutations(build: SchemaBuild): Fields {
       ),
       resolve: async (_, _args, req) => {
         req.personal = true;
-        const { user: caller, token, via, csrfToken } = req.credentials;
-        const refreshed = caller && token && via !== 'api-key' ? await refreshSession(req.cms, token) : null;
-        if (!refreshed) throw unauthorized('A valid session is required to refresh it.');
+        const refreshed = await refreshToken(req.ctx, { session: req.credentials });
+        const { token, via, csrfToken } = req.credentials;
         if (via === 'cookie')
           for (const cookie of req.transport.sessionCookies(token!, csrfToken!))
             req.headers.append('set-cookie', cookie);
-        return {
-          user: await ownUser(req, caller!),
-          refreshedToken: token,
-          exp: seconds(refreshed.expiresAt),
-          strategy: 'local-jwt',
-        };
+        return { ...refreshed, strategy: 'local-jwt' };
       },
     },
     [`forgotPassword${name}`]: {
@@ -167,11 +144,7 @@ export function authMutations(build: SchemaBuild): Fields {
       type: new GraphQLNonNull(GraphQLBoolean),
       args: { email: { type: new GraphQLNonNull(GraphQLString) } },
       resolve: async (_, args, req) => {
-        const { user: caller, scopes } = req.credentials;
-        if (!caller) throw unauthorized();
-        if (!isFullAdmin(caller, scopes)) throw forbidden('Only admins can unlock a login.');
-        if (!args.email.trim()) throw badRequest('An email is required.', 'email');
-        await unlockEmail(req.cms, args.email.trim().toLowerCase());
+        await unlockLogin(req.ctx, { email: args.email });
         return true;
       },
     },

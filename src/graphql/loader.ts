@@ -7,7 +7,7 @@
  * their own join fields out: GraphQL reads a join only when it is selected.
  */
 import type { SanitizedCollection, SanitizedField } from '../config/types.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { findRelated } from '../operations/find-related.ts';
 import { getCollection } from '../operations/entities.ts';
 import { readJoin } from '../operations/joins.ts';

@@ -6,7 +6,8 @@
 import { GraphQLBoolean, GraphQLInputObjectType, GraphQLList, type GraphQLInputFieldConfigMap } from 'graphql';
 import type { SanitizedField, Where } from '../config/types.ts';
 import { inSchema } from './in-schema.ts';
-import { ID_OPERATORS, type Operators } from './operators.ts';
+import { COMPARISON, EQUALITY, ID_OPERATORS, LISTS, type Operators } from './operators.ts';
+import { operandKindOf } from '../query/operators.ts';
 import { combineParentName, formatName } from './names.ts';
 import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
@@ -24,7 +25,7 @@ function operatorInput(
   return build.named(name, () => {
     const fields: GraphQLInputFieldConfigMap = {};
     for (const op of operators.names)
-      fields[op] = { type: op === 'in' || op === 'not_in' ? new GraphQLList(operators.type) : operators.type };
+      fields[op] = { type: operandKindOf(op) === 'list' ? new GraphQLList(operators.type) : operators.type };
     if (!required) fields.exists = { type: GraphQLBoolean };
     return new GraphQLInputObjectType({ name, fields });
   });
@@ -43,7 +44,7 @@ function fieldInputs(
       fieldInputs(field.fields ?? [], `${prefix}${field.name}${PATH_SEPARATOR}`, parent, build, out);
       continue;
     }
-    const operators = build.fieldMappings[field.type].operators(field, parent, build);
+    const operators = build.mappingOf(field).operators(field, parent, build);
     if (operators)
       out[key] = {
         type: operatorInput(
@@ -74,18 +75,7 @@ export function whereInput(
         own[key] = {
           type: operatorInput(
             `${name}_${key}_operator`,
-            {
-              names: [
-                'equals',
-                'not_equals',
-                'greater_than_equal',
-                'greater_than',
-                'less_than_equal',
-                'less_than',
-                'like',
-              ],
-              type: GraphQLDateTime,
-            },
+            { names: [...EQUALITY, ...COMPARISON, 'like'], type: GraphQLDateTime },
             false,
             build,
           ),
@@ -96,7 +86,7 @@ export function whereInput(
       const status = {
         type: operatorInput(
           `${name}__status_operator`,
-          { names: ['equals', 'not_equals', 'in', 'not_in'], type: statusInput(`${name}__status_Input`, build) },
+          { names: [...EQUALITY, ...LISTS], type: statusInput(`${name}__status_Input`, build) },
           false,
           build,
         ),

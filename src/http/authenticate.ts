@@ -12,7 +12,7 @@ import { keptSessionLookup } from '../auth/kept-credentials.ts';
 import { requestReading, type Reading } from '../cache/change-counters.ts';
 import { loadUser } from '../auth/load-user.ts';
 import { mustEnrolTwoFactor } from '../auth/two-factor.ts';
-import { API_KEY_PREFIX, resolveApiKey } from '../auth/api-keys.ts';
+import { isApiKey, resolveApiKey } from '../auth/api-keys.ts';
 import { normalizeOrigin } from '../config/origin.ts';
 import { isCronSecret } from '../jobs/cron-secret.ts';
 import { ownOrigin } from './client-ip.ts';
@@ -96,7 +96,7 @@ export async function authenticate(
 ): Promise<Credentials> {
   const bearer = bearerToken(request);
   if (bearer) {
-    if (bearer.startsWith(API_KEY_PREFIX)) {
+    if (isApiKey(bearer)) {
       // A cron secret that happens to look like a key names no user; /jobs/run checks it itself.
       if (isCronSecret(cms, bearer)) return { user: null, via: null };
       const { user, scopes, keyId, expiresAt } = await resolveApiKey(cms, bearer);

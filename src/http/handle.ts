@@ -3,7 +3,7 @@
  * run the route, and answer in the contract's shape (errors included) with CORS headers.
  */
 import type { CMS } from '../cms.ts';
-import { createContext, type OperationContext } from '../operations/context.ts';
+import { createContext, type OperationContext } from '../operation-context.ts';
 import { documentBudget } from '../operations/document-budget.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
 import { preauthorizeWrite, type WriteTarget } from '../operations/preauthorize.ts';

@@ -7,7 +7,7 @@
  */
 import { isFullAdmin } from '../access/key-limits.ts';
 import { badRequest, forbidden, unauthorized } from '../errors.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';

@@ -6,11 +6,11 @@
 import type { SanitizedConfig } from '../config/types.ts';
 import { dataSchema, type JSONSchema } from './field-schemas.ts';
 import { mayWriteOverMCP } from './write-targets.ts';
+import { PAYLOAD_OPERATORS } from '../query/operators.ts';
 
 export type ToolDefinition = { name: string; description: string; inputSchema: JSONSchema & { type: 'object' } };
 
-const WHERE_HELP =
-  'A filter in the REST API\'s where syntax as JSON, e.g. {"title":{"like":"launch"}} or {"and":[{"status":{"equals":"draft"}},{"views":{"greater_than":10}}]}. Operators: equals, not_equals, greater_than, greater_than_equal, less_than, less_than_equal, in, not_in, like (every word), contains, exists.';
+const WHERE_HELP = `A filter in the REST API's where syntax as JSON, e.g. {"title":{"like":"launch"}} or {"and":[{"status":{"equals":"draft"}},{"views":{"greater_than":10}}]}. Operators: ${PAYLOAD_OPERATORS.map((name) => (name === 'like' ? 'like (every word)' : name)).join(', ')}.`;
 
 const cache = new WeakMap<SanitizedConfig, ToolDefinition[]>();
 
@@ -141,6 +141,15 @@ function build(config: SanitizedConfig): ToolDefinition[] {
         'collection',
         'id',
         'data',
+      ]),
+    },
+    {
+      name: 'duplicate',
+      description:
+        'Copies a document into a new one, with the given fields changed in the copy; unique text gets " - Copy". On drafts collections the copy is a draft. Answers { doc, message }.',
+      inputSchema: object({ collection: writableCollection, id, data: dataOf('update'), ...locale }, [
+        'collection',
+        'id',
       ]),
     },
     {

@@ -4,6 +4,7 @@
  */
 import type { SanitizedConfig } from '../config/types.ts';
 import type { Schema } from './field-schemas.ts';
+import { OPERAND_KINDS, spellingsOf, type OperandKind } from '../query/operators.ts';
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const string = { type: 'string' };
@@ -55,41 +56,25 @@ export function statusProperties(drafts: boolean): Record<string, Schema> {
 
 export const message: Schema = { type: 'object', required: ['message'], properties: { message: string } };
 
-/** A value a condition compares with: query strings send text, JSON `where` numbers and booleans too. */
+/** What each operand kind of the where operators takes: query strings send text, JSON `where` numbers and booleans too. */
 const scalar: Schema = { type: ['string', 'number', 'boolean', 'null'] };
-const scalars: Schema = { anyOf: [{ type: 'array', items: scalar }, string] };
+const operandSchemas: Record<OperandKind, Schema> = {
+  value: scalar,
+  list: { anyOf: [{ type: 'array', items: scalar }, string] },
+  text: string,
+  boolean: { anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }] },
+  point: { ...string, description: '`<lng>,<lat>,<max metres>[,<min metres>]` on a point field; sorts by distance.' },
+};
 
 /** The query shapes `where`, `select` and `populate` take (docs/openapi.md), so generated clients type them. */
 function querySchemas(): Record<string, Schema> {
-  const ops = (names: string[], schema: Schema) => Object.fromEntries(names.map((n) => [n, schema]));
   return {
     WhereCondition: {
       type: 'object',
       additionalProperties: false,
-      properties: {
-        ...ops(
-          [
-            'equals',
-            'not_equals',
-            'gt',
-            'gte',
-            'lt',
-            'lte',
-            'greater_than',
-            'greater_than_equal',
-            'less_than',
-            'less_than_equal',
-          ],
-          scalar,
-        ),
-        ...ops(['in', 'not_in'], scalars),
-        ...ops(['like', 'not_like', 'contains'], string),
-        exists: { anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }] },
-        near: {
-          ...string,
-          description: '`<lng>,<lat>,<max metres>[,<min metres>]` on a point field; sorts by distance.',
-        },
-      },
+      properties: Object.fromEntries(
+        OPERAND_KINDS.flatMap((kind) => spellingsOf(kind).map((name) => [name, operandSchemas[kind]])),
+      ),
     },
     Where: {
       type: 'object',

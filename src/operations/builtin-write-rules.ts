@@ -2,7 +2,8 @@
  * What a write to a built-in collection does besides the config's own fields, one rule per collection,
  * run by prepareWrite before field access and the hooks. A rule may change `data` in place; it answers
  * values for system columns and what the answer shows once. A check per collection runs once the hooks
- * have had their say, on what will be stored.
+ * have had their say, on what will be stored; a store rule runs inside the write's transaction, around
+ * the row's write and after it.
  */
 import { badRequest } from '../errors.ts';
 import type { SanitizedCollection } from '../config/types.ts';
@@ -12,7 +13,10 @@ import { generateApiKey } from '../auth/api-keys.ts';
 import { hashToken } from '../auth/sessions.ts';
 import { FOLDER_FIELD } from '../config/builtin-collections.ts';
 import { assertFolderPlacement } from './folders.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
+import type { Queryable } from '../db/store.ts';
+import { endSessionsOnUserChange, guardLastActiveAdmin } from '../auth/user-invariants.ts';
+import { forgetAccount } from '../auth/forget-account.ts';
 
 type Doc = Record<string, unknown>;
 type WriteRule = (
@@ -57,6 +61,31 @@ export const BUILT_IN_WRITE_CHECKS: Partial<Record<NonNullable<SanitizedCollecti
     if (id !== undefined) await assertFolderPlacement(ctx, folders, id, data[FOLDER_FIELD]);
   },
 };
+
+type StoreRule = {
+  /** Runs the row's write (an update's or a delete's), checking around it in the same transaction. */
+  write?: (tx: Queryable, write: () => Promise<void>) => Promise<void>;
+  /** After an update's row is written, in the same transaction: what follows from the change. */
+  updated?: (tx: Queryable, change: { id: number; previous: Doc; saved: Doc; system: Doc }) => Promise<void>;
+  /** After a delete's row is gone, in the same transaction: what must not outlive the document. */
+  deleted?: (tx: Queryable, id: number) => Promise<void>;
+};
+
+const BUILT_IN_STORE_RULES: Partial<Record<NonNullable<SanitizedCollection['builtIn']>, StoreRule>> = {
+  /**
+   * No write leaves the site without an active admin; deactivation or a new password ends the user's
+   * sessions; a deleted user leaves no sessions, second factor or reset tokens behind.
+   */
+  users: {
+    write: guardLastActiveAdmin,
+    updated: (tx, { id, previous, saved, system }) =>
+      endSessionsOnUserChange(tx, id, previous, saved, Boolean(system.passwordHash)),
+    deleted: forgetAccount,
+  },
+};
+
+export const storeRuleOf = (collection: SanitizedCollection): StoreRule | undefined =>
+  collection.builtIn ? BUILT_IN_STORE_RULES[collection.builtIn] : undefined;
 
 /** Documents of upload collections come from uploads; the fields the upload sets cannot be written (except by the upload). */
 export function uploadWriteRule(

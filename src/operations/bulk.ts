@@ -14,7 +14,7 @@ import { matchDocuments } from './find.ts';
 import { getCollection } from './entities.ts';
 import { update } from './update.ts';
 import { deleteDocument } from './delete.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 export type BulkResult = { docs: Doc[]; errors: { id: number; message: string }[] };

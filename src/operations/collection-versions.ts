@@ -18,7 +18,7 @@ import { loadForUpdate, requireDrafts } from './document-target.ts';
 import { parseVersionId, type VersionListArgs } from './find-versions.ts';
 import { presentVersions } from './present-version.ts';
 import { restoreVersion } from './restore-version.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 
 export type FindCollectionVersionsArgs = { collection: string } & VersionListArgs;
 export type CollectionVersionArgs = { collection: string; version: number | string; depth?: number; author?: boolean };

@@ -4,7 +4,7 @@ import { notFound } from '../errors.ts';
 import { deletePendingDrafts } from '../versions/store.ts';
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { presentDoc } from './present.ts';
-import { originOf, type OperationContext } from './context.ts';
+import { originOf, type OperationContext } from '../operation-context.ts';
 import { eventSubject } from '../versions/live-row.ts';
 import { subjectOf, writeAuditEntry } from '../audit/write-entry.ts';
 

@@ -5,9 +5,7 @@
  * whole with a 400, never answered in part. Contexts without a budget (the Local API, jobs) are not bounded.
  */
 import { APIError } from '../errors.ts';
-import type { OperationContext } from './context.ts';
-
-export type DocumentBudget = { limit: number; used: number };
+import type { DocumentBudget, OperationContext } from '../operation-context.ts';
 
 export const documentBudget = (limit: number): DocumentBudget => ({ limit, used: 0 });
 

@@ -10,7 +10,7 @@ import { ownerOf } from '../versions/live-row.ts';
 import type { VersionOwner } from '../versions/store.ts';
 import { getCollection, getGlobal, parseId } from './entities.ts';
 import { assertMatches, loadGlobal, loadReadable } from './load-stored.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 

@@ -5,12 +5,11 @@
  * They run on a copy of the document, before the collection's hook of the same name.
  */
 import type { FieldHookName, SanitizedField } from '../config/types.ts';
-import { blockOfRow } from '../fields/types/blocks.ts';
-import { withRequest, type OperationContext } from './context.ts';
+import { kindOf } from '../fields/kinds/index.ts';
+import { withRequest, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 type Args = { data: Doc; originalDoc: Doc | null; operation: 'create' | 'update' | 'read' };
-const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const hooked = new WeakMap<SanitizedField[], boolean>();
 /** Whether any field of the tree has a hook (answered once per field list). */
@@ -66,15 +65,7 @@ async function visit(
       );
       if (result !== undefined) sibling[field.name] = result;
     }
-    const value = sibling[field.name];
-    if (field.type === 'group' && field.fields && isObject(value))
-      await visit(ctx, field.fields, name, value, args, path);
-    if ((field.type === 'array' || field.type === 'blocks') && Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const row = value[i];
-        const rowFields = field.type === 'blocks' ? blockOfRow(field, row)?.fields : field.fields;
-        if (rowFields && isObject(row)) await visit(ctx, rowFields, name, row, args, `${path}.${i}`);
-      }
-    }
+    for (const nested of kindOf(field).nested(field, sibling[field.name]))
+      await visit(ctx, nested.fields, name, nested.value, args, nested.at ? `${path}.${nested.at}` : path);
   }
 }

@@ -2,7 +2,7 @@
 import { checkAccess } from '../access/check-access.ts';
 import { getCollection, parseId } from './entities.ts';
 import { presentDoc } from './present.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { loadStored } from './load-stored.ts';
 import { withPendingDraft } from '../versions/drafts.ts';
 import { mergeUnsaved, readWithPreviewToken } from './preview.ts';

@@ -8,7 +8,7 @@
  */
 import type { SanitizedCollection } from '../config/types.ts';
 import type { JoinRequest } from '../query/join-options.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { presentDocs } from './present.ts';
 import { readRelated } from './populate.ts';
 

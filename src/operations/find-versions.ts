@@ -13,7 +13,7 @@ import { VERSION_RECORDS, versionRecordsOrder, versionRecordsWhere } from './ver
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { parseId } from './entities.ts';
 import { presentVersions } from './present-version.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 /** A page of version records. `author`: add who saved each version to the records (`?author=true`). */
 export type VersionListArgs = {

@@ -2,7 +2,8 @@
 import { rowToDoc } from '../fields/row.ts';
 import { countRows, selectRows } from '../db/documents.ts';
 import { andParts } from '../db/store.ts';
-import { compileSort, compileWhere, TRUSTED } from '../query/where.ts';
+import { compileSort } from '../query/sort.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import type { SanitizedCollection, Where } from '../config/types.ts';
@@ -10,7 +11,7 @@ import { checkAccess } from '../access/check-access.ts';
 import { queryRights, relatedQueries } from '../access/query-rights.ts';
 import { getCollection } from './entities.ts';
 import { presentDocs } from './present.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 import { draftSource } from '../versions/draft-source.ts';
 import { readShapeOf, type ShapeArgs } from './read-shape.ts';
 import { matchFilter, rankedPage, type Ranked } from '../search/ranked-matches.ts';

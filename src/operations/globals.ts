@@ -11,7 +11,7 @@ import { runFieldHooks } from './field-hooks.ts';
 import { assertSaveHoldsLock } from './locks.ts';
 import { presentDoc } from './present.ts';
 import { statusEvents } from './status-events.ts';
-import { originOf, stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from '../operation-context.ts';
 import {
   autosaveTarget,
   withPendingDraft,

@@ -15,11 +15,12 @@ import { relationSlots } from '../fields/relationship-values.ts';
 import { visitValues } from '../fields/walk-values.ts';
 import { selectRows } from '../db/documents.ts';
 import { andParts } from '../db/store.ts';
-import { compileSort, compileWhere, TRUSTED } from '../query/where.ts';
+import { compileSort } from '../query/sort.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
 import type { JoinQuery, JoinRequest } from '../query/join-options.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { queryRights } from '../access/query-rights.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 import { spendDocuments } from './document-budget.ts';
 
 type Doc = Record<string, unknown>;

@@ -10,7 +10,7 @@ import { compileWhere, TRUSTED } from '../query/where.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { SanitizedCollection, SanitizedGlobal, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 import { withoutTrashed } from './trash.ts';
 
 export const GLOBAL_ROW = 1;

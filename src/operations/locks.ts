@@ -19,7 +19,7 @@ import { selectRowsByIds } from '../db/documents.ts';
 import { rowToDoc } from '../fields/row.ts';
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { parseId } from './entities.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 export type LockInfo = {
   user: { id: number; email: string; name: string | null } | null;

@@ -1,6 +1,7 @@
-/** Login, first admin and the session answer: the operations behind the users routes and `cms create-admin`. */
+/** Login and the session answer: the operations behind the users routes and `cms create-admin`. */
 import { rowToDoc } from '../fields/row.ts';
-import { APIError, forbidden } from '../errors.ts';
+import { countRows } from '../db/documents.ts';
+import { APIError } from '../errors.ts';
 import type { User } from '../config/types.ts';
 import type { CMS } from '../cms.ts';
 import { verifyPassword } from '../auth/password.ts';
@@ -8,9 +9,8 @@ import { createSession, type Session, type SessionClient } from '../auth/session
 import { findUserRowByEmail } from '../auth/load-user.ts';
 import { enabledSecondFactor, requireSecondFactor } from '../auth/two-factor.ts';
 import { checkAttempt, loginLockKeys } from '../auth/login-lock.ts';
-import { create } from './create.ts';
 import { presentDoc } from './present.ts';
-import { createContext } from './context.ts';
+import { createContext } from '../operation-context.ts';
 import { writeAuditEntry } from '../audit/write-entry.ts';
 import { recordFailedLogin } from '../audit/failed-logins.ts';
 import type { Via, WriteOrigin } from '../events/change-events.ts';
@@ -19,8 +19,8 @@ const WRONG = 'The email or password provided is incorrect.';
 
 export type LoginResult = { user: Record<string, unknown>; session: Session };
 
-export async function countUsers(cms: CMS): Promise<number> {
-  return (await cms.store.get<{ n: number }>('SELECT CAST(count(*) AS INTEGER) AS "n" FROM "users"'))!.n;
+export function countUsers(cms: CMS): Promise<number> {
+  return countRows(cms.store, cms.config.collectionsBySlug.get('users')!, null);
 }
 
 /** `via`: the transport asking (REST unless told), for the audit log. */
@@ -67,21 +67,4 @@ export async function login(cms: CMS, input: LoginInput): Promise<LoginResult> {
   });
   const ctx = createContext(cms, { user, overrideAccess: true });
   return { user: await presentDoc(ctx, users, user, 0), session };
-}
-
-/** Creates the first admin; only while there are no users (checked again inside the insert's transaction). */
-export async function registerFirstAdmin(
-  cms: CMS,
-  data: { email?: unknown; password?: unknown; name?: unknown },
-  client: SessionClient = {},
-): Promise<LoginResult> {
-  if ((await countUsers(cms)) > 0) throw forbidden('An admin already exists. Log in instead.');
-  // Nobody could invite the first admin: it needs its password now.
-  if (data.password === undefined) throw new APIError(400, 'This field is required.', 'password');
-  const ctx = createContext(cms, { overrideAccess: true, via: 'rest', ip: client.ip ?? null });
-  const payload: Record<string, unknown> = { email: data.email, password: data.password, role: 'admin', active: true };
-  if (data.name !== undefined) payload.name = data.name;
-  const doc = await create(ctx, { collection: 'users', data: payload, depth: 0, firstUser: true });
-  const session = await createSession(cms, doc.id as number, client);
-  return { user: doc, session };
 }

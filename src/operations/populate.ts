@@ -12,7 +12,7 @@ import { selectRowsByIds } from '../db/documents.ts';
 import { withoutTrashed } from './trash.ts';
 import { compileWhere, TRUSTED } from '../query/where.ts';
 import { checkAccess } from '../access/check-access.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 import type { ReadShape } from '../query/select.ts';
 import { spendDocuments } from './document-budget.ts';
 

@@ -5,7 +5,7 @@
  */
 import { preauthorize, type AccessAction } from '../access/check-access.ts';
 import { getCollection, getGlobal } from './entities.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 export type WriteTarget = ({ collection: string; id?: string | number } | { global: string }) & {
   action: AccessAction;

@@ -15,7 +15,7 @@ import { fieldAllowed } from '../access/check-access.ts';
 import { runHooks } from './hooks.ts';
 import { runFieldHooks } from './field-hooks.ts';
 import { BUILT_IN_WRITE_CHECKS, BUILT_IN_WRITE_RULES, uploadWriteRule } from './builtin-write-rules.ts';
-import { singleLocaleOf, type OperationContext } from './context.ts';
+import { singleLocaleOf, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 export type PreparedWrite = {

@@ -6,7 +6,7 @@
 import type { Entity } from '../config/types.ts';
 import type { VersionRow } from '../versions/store.ts';
 import { presentDocs } from './present.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { presentAuthors } from './version-authors.ts';
 
 export async function presentVersions(

@@ -6,14 +6,14 @@
 import { isUploadCollection } from '../config/upload-collections.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { localizeForRead } from '../fields/localize.ts';
-import { blockOfRow } from '../fields/types/blocks.ts';
+import { blockOfRow } from '../fields/kinds/block-rows.ts';
 import { fieldAllowed } from '../access/check-access.ts';
 import { runHooks } from './hooks.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { populateRelationships, type PresentSteps } from './populate.ts';
 import { decorateMedia } from '../uploads/media-urls.ts';
 import { applySelection, type ReadShape } from '../query/select.ts';
-import { convertRichTextValues } from '../richtext/convert-values.ts';
+import { convertRichTextValues } from '../fields/convert-rich-text.ts';
 import { copyWithBlocks } from '../richtext/block-nodes.ts';
 import type { JoinRequest } from '../query/join-options.ts';
 import { joinFieldsOf, readJoins } from './joins.ts';

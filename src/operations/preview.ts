@@ -15,7 +15,7 @@ import { signPreviewToken, verifyPreviewToken, type PreviewSubject } from '../ve
 import { entityOf, loadForUpdate, type DocumentRef } from './document-target.ts';
 import { loadGlobal } from './load-stored.ts';
 import { presentDoc } from './present.ts';
-import { singleLocaleOf, type OperationContext } from './context.ts';
+import { singleLocaleOf, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 /** `origin`: the API's own origin as the request reached it (src/http/client-ip.ts), for the fallback URL. */

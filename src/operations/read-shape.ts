@@ -9,7 +9,7 @@ import { queryRights } from '../access/query-rights.ts';
 import { checkSelection, parsePopulate, parseSelect, type ReadShape } from '../query/select.ts';
 import type { QueryRights } from '../query/where.ts';
 import { richTextFormatOf } from '../richtext/convert-values.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 /** What every read operation takes, in Payload's form: `{ title: true }`, `{ users: { name: true } }` (query strings give 'true'). */
 export type ShapeArgs = {

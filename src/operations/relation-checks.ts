@@ -8,7 +8,7 @@ import { visitRelations } from '../fields/walk-values.ts';
 import type { FieldError } from '../fields/validate.ts';
 import { existingIds, selectRowsByIds } from '../db/documents.ts';
 import { compileWhere, TRUSTED } from '../query/where.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 type Found = { field: SanitizedField; path: string; relationTo: string; id: number; siblingData: Doc };

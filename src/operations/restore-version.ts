@@ -12,7 +12,7 @@ import { parseVersionId } from './find-versions.ts';
 import { update } from './update.ts';
 import { updateGlobal } from './globals.ts';
 import { presentDoc } from './present.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 export type RestoreVersionArgs = DocumentRef & { version: number | string; depth?: number };
 

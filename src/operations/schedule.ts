@@ -18,7 +18,7 @@ import { subjectOf, writeAuditEntry } from '../audit/write-entry.ts';
 import { presentJob } from './present-job.ts';
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { parseId } from './entities.ts';
-import { originOf, type OperationContext } from './context.ts';
+import { originOf, type OperationContext } from '../operation-context.ts';
 
 export type ScheduleArgs = DocumentRef & { action: unknown; at: unknown };
 export type CancelScheduleArgs = DocumentRef & { job: number | string };

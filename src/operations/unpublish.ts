@@ -6,7 +6,7 @@ import { eventSubject, readLiveDoc, writeLiveStatus } from '../versions/live-row
 import { loadForUpdate, type DocumentRef } from './document-target.ts';
 import { runHooks } from './hooks.ts';
 import { presentDoc } from './present.ts';
-import { originOf, stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from '../operation-context.ts';
 
 export type UnpublishArgs = DocumentRef & { depth?: number };
 

@@ -5,7 +5,7 @@
  */
 import { APIError } from '../errors.ts';
 import { USERS_SLUG } from '../config/builtin-collections.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { find } from './find.ts';
 
 export type VersionAuthor = number | { id: number; email: unknown; name: unknown } | null;

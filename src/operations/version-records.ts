@@ -6,7 +6,8 @@
  */
 import type { Entity, SanitizedField, Where } from '../config/types.ts';
 import type { Dialect, SQLPart } from '../db/store.ts';
-import { compileSort, compileWhere, TRUSTED } from '../query/where.ts';
+import { compileSort } from '../query/sort.ts';
+import { compileWhere, TRUSTED } from '../query/where.ts';
 
 const column = (name: string, type: SanitizedField['type']): SanitizedField => ({
   name,

@@ -6,7 +6,8 @@
  */
 import type { SanitizedCollection, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
+import { operatorOf, type Operator } from '../query/operators.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -38,33 +39,30 @@ const listOf = (v: unknown) => (Array.isArray(v) ? v : typeof v === 'string' ? v
 const same = (a: unknown, b: unknown) =>
   a === b || (a !== null && b !== null && a !== undefined && b !== undefined && String(a) === String(b));
 
-function test(operator: string, actual: unknown, expected: unknown): boolean {
-  switch (operator) {
-    case 'equals':
-      return same(actual, expected);
-    case 'not_equals':
-      return !same(actual, expected);
-    case 'in':
-      return listOf(expected).some((e) => same(actual, e));
-    case 'not_in':
-      return !listOf(expected).some((e) => same(actual, e));
-    case 'exists':
-      return (actual !== null && actual !== undefined) === (expected === true || expected === 'true');
-    case 'gt':
-    case 'greater_than':
-      return (actual as number) > (expected as number);
-    case 'gte':
-    case 'greater_than_equal':
-      return (actual as number) >= (expected as number);
-    case 'lt':
-    case 'less_than':
-      return (actual as number) < (expected as number);
-    case 'lte':
-    case 'less_than_equal':
-      return (actual as number) <= (expected as number);
-    default:
-      return false;
-  }
+type Test = (actual: unknown, expected: unknown) => boolean;
+
+/** What each operator means for a stored value; null where this check cannot decide (text search, distance). */
+const TESTS: Record<Operator, Test | null> = {
+  equals: (actual, expected) => same(actual, expected),
+  not_equals: (actual, expected) => !same(actual, expected),
+  gt: (actual, expected) => (actual as number) > (expected as number),
+  gte: (actual, expected) => (actual as number) >= (expected as number),
+  lt: (actual, expected) => (actual as number) < (expected as number),
+  lte: (actual, expected) => (actual as number) <= (expected as number),
+  in: (actual, expected) => listOf(expected).some((e) => same(actual, e)),
+  not_in: (actual, expected) => !listOf(expected).some((e) => same(actual, e)),
+  like: null,
+  not_like: null,
+  contains: null,
+  exists: (actual, expected) =>
+    (actual !== null && actual !== undefined) === (expected === true || expected === 'true'),
+  near: null,
+};
+
+function test(name: string, actual: unknown, expected: unknown): boolean {
+  const operator = operatorOf(name);
+  const check = operator && TESTS[operator];
+  return check ? check(actual, expected) : false;
 }
 
 export function matches(where: Where, doc: Doc, locale: string | null): boolean {

@@ -10,7 +10,7 @@ import type { CollectionConfig } from '../api.ts';
 import { fromLocalInput, toLocalInput } from '../form/fields.tsx';
 import { lazyComponent } from '../lazy.tsx';
 import { Icon } from '../ui.tsx';
-import { defaultValue, filterFields, OPERATORS, type Condition, type FilterField } from './list-filter.ts';
+import { defaultValue, filterFields, OPERATORS, takesList, type Condition, type FilterField } from './list-filter.ts';
 import { t } from '../i18n/i18n.ts';
 
 export default function FilterPanel(props: {
@@ -161,7 +161,7 @@ function ValueInput(props: {
   const choices =
     condition.op === 'exists' || field?.kind === 'checkbox'
       ? yesNo()
-      : field?.kind === 'select' && !['in', 'not_in'].includes(condition.op)
+      : field?.kind === 'select' && !takesList(condition.op)
         ? field.options
         : undefined;
   if (choices) {
@@ -190,7 +190,7 @@ function ValueInput(props: {
       type="text"
       inputMode={field?.kind === 'number' ? 'decimal' : undefined}
       aria-label={props.label}
-      placeholder={condition.op === 'in' || condition.op === 'not_in' ? t('filter.commaSeparated') : undefined}
+      placeholder={takesList(condition.op) ? t('filter.commaSeparated') : undefined}
       value={condition.value}
       onInput={(e) => props.onChange(e.currentTarget.value)}
     />

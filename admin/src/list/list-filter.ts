@@ -7,6 +7,7 @@ import type { CollectionConfig, Field } from '../api.ts';
 import { fieldLabel, fieldOptions } from '../format.ts';
 import { dataFields } from '../form/values.ts';
 import { t } from '../i18n/i18n.ts';
+import type { OperatorsOfKind, WhereOperator } from '../../../src/wire/where.ts';
 
 export interface Condition {
   field: string;
@@ -39,20 +40,21 @@ const KIND: Partial<Record<Field['type'], FilterField['kind']>> = {
 };
 
 /** An operator whose label is read in the reader's language each time it is shown. */
-const op = (name: string, label: () => string) => ({
+const op = (name: WhereOperator, label: () => string) => ({
   op: name,
   get label() {
     return label();
   },
 });
-const symbol = (name: string, label: string) => ({ op: name, label });
+const symbol = (name: WhereOperator, label: string) => ({ op: name, label });
 const is = () => op('equals', () => t('filter.opIs'));
 const isNot = () => op('not_equals', () => t('filter.opIsNot'));
 const exists = () => op('exists', () => t('filter.opExists'));
 const oneOf = () => op('in', () => t('filter.opOneOf'));
 const noneOf = () => op('not_in', () => t('filter.opNoneOf'));
 
-export const OPERATORS: Record<FilterField['kind'], { op: string; label: string }[]> = {
+/** What the builder offers per kind of field: operators the server knows (typed by src/wire/where.ts). */
+export const OPERATORS: Record<FilterField['kind'], { op: WhereOperator; label: string }[]> = {
   text: [
     op('like', () => t('filter.opWords')),
     op('contains', () => t('filter.opContains')),
@@ -76,6 +78,10 @@ export const OPERATORS: Record<FilterField['kind'], { op: string; label: string 
   relation: [is(), isNot(), oneOf(), noneOf(), exists()],
   id: [is(), oneOf(), noneOf()],
 };
+
+/** The operators whose value is a list (comma-separated in the builder); tsc names this table when one is added. */
+const LIST_OPERATORS: Record<OperatorsOfKind<'list'>, true> = { in: true, not_in: true };
+export const takesList = (op: string) => Object.hasOwn(LIST_OPERATORS, op);
 
 /** What the filter builder offers for a collection, in field order, then the system fields. */
 export function filterFields(c: CollectionConfig): FilterField[] {

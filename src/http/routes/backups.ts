@@ -6,27 +6,21 @@
  */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import { forbidden, notFound, unauthorized } from '../../errors.ts';
-import { isFullAdmin } from '../../access/key-limits.ts';
-import type { Credentials } from '../authenticate.ts';
+import { notFound } from '../../errors.ts';
+import { authorizeBackups } from '../../backups/authorize-backups.ts';
 import { methods, type Route } from '../handle.ts';
 import { bodyReceived } from '../long-requests.ts';
 
-function requireAdmin(credentials: Credentials): void {
-  if (!isFullAdmin(credentials.user, credentials.scopes))
-    throw credentials.user ? forbidden('Only admins may make or read backups.') : unauthorized();
-}
-
 export function backupRoutes(cms: CMS) {
-  const create: Route = async ({ credentials, request }) => {
-    requireAdmin(credentials);
+  const create: Route = async ({ ctx, request }) => {
+    authorizeBackups(ctx);
     bodyReceived(request); // it reads no body; a large backup answers after minutes
     const { createBackup } = await import('../../backups/create-backup.ts');
     const { manifest: _, where: __, ...doc } = await createBackup(cms);
     return { status: 201, body: { doc, message: `Backup ${doc.name} written.` } };
   };
-  const list: Route = async ({ credentials }) => {
-    requireAdmin(credentials);
+  const list: Route = async ({ ctx }) => {
+    authorizeBackups(ctx);
     const [{ backupTarget }, { runningBackup }] = await Promise.all([
       import('../../backups/backup-target.ts'),
       import('../../backups/create-backup.ts'),
@@ -37,8 +31,8 @@ export function backupRoutes(cms: CMS) {
       headers: { 'cache-control': 'no-store' },
     };
   };
-  const download: Route = async ({ credentials, params }) => {
-    requireAdmin(credentials);
+  const download: Route = async ({ ctx, params }) => {
+    authorizeBackups(ctx);
     const { backupTarget, BACKUP_NAME } = await import('../../backups/backup-target.ts');
     const stored = BACKUP_NAME.test(params.name) ? await backupTarget(cms.config).open(params.name) : null;
     if (!stored) throw notFound('No such backup.');

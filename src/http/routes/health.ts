@@ -1,97 +1,22 @@
-/**
- * `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), docs/operations.md.
- * Health answers 503 when the database does not; 200 with `status: 'degraded'` and `checks` when the file
- * storage cannot be reached or a disk the server writes to is full (docs/operations.md "Health"). It is
- * cheap enough for a load balancer to poll.
- */
-import fs from 'node:fs';
+/** `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), docs/operations.md. */
 import { Elysia } from 'elysia';
-import pkg from '../../../package.json' with { type: 'json' };
 import type { CMS } from '../../cms.ts';
-import { databaseAnswers, databaseBytes } from '../../db/health.ts';
-import { forbidden, unauthorized } from '../../errors.ts';
-import { isCronSecret } from '../../jobs/cron-secret.ts';
-import { emailConfigured, lastEmailFailure } from '../../email/send-email.ts';
-import { countPendingJobs } from '../../versions/jobs-store.ts';
+import { databaseBytes } from '../../db/health.ts';
 import { metricsOf } from '../../metrics/registry.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from '../../metrics/prometheus-text.ts';
-import { countDeliveries, deliveriesTableExists } from '../../webhooks/delivery-store.ts';
-import { isFullAdmin } from '../../access/key-limits.ts';
+import { healthReport } from '../../health/health-report.ts';
+import { authorizeMetrics } from '../../health/metrics-access.ts';
 import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 import { cacheFigures } from '../cached-read.ts';
-import { storageAnswers } from '../../uploads/storage/storage-health.ts';
-
-/** Below this many free bytes a disk counts as full: the next upload or write will fail. */
-const DISK_FULL_BYTES = 1024 * 1024;
-
-/** 'full' when a folder the server writes to (data, local uploads) has (almost) no room left. */
-async function diskSpace(cms: CMS): Promise<'ok' | 'full'> {
-  const folders = [cms.config.dataDir, cms.config.upload.storage ? null : cms.config.upload.dir].filter(
-    (f): f is string => !!f,
-  );
-  for (const folder of folders) {
-    const free = await fs.promises.statfs(folder).then(
-      (s) => s.bavail * s.bsize,
-      () => Infinity,
-    );
-    if (free < DISK_FULL_BYTES) return 'full';
-  }
-  return 'ok';
-}
-
-function storageKind(cms: CMS): 'local' | 's3' | 'custom' {
-  const storage = cms.config.upload.storage as { type?: string } | null | undefined;
-  return !storage ? 'local' : storage.type === 's3' ? 's3' : 'custom';
-}
-
-async function adminDetails(cms: CMS) {
-  const metrics = metricsOf(cms);
-  const last = metrics.lastJobRun;
-  const deliveries = await deliveriesTableExists(cms.store);
-  return {
-    uptime: Math.round((cms.clock.now() - metrics.startedAt) / 1000),
-    storage: storageKind(cms),
-    jobs: {
-      lastRunAt: last ? new Date(last.at).toISOString() : null,
-      lastError: last?.error ?? null,
-      scheduledPending: await countPendingJobs(cms.store),
-    },
-    email: { configured: emailConfigured(cms), lastFailure: await lastEmailFailure(cms) },
-    webhooks: {
-      pending: deliveries
-        ? (await countDeliveries(cms.store, 'pending')) + (await countDeliveries(cms.store, 'sending'))
-        : 0,
-      failed: deliveries ? await countDeliveries(cms.store, 'failed') : 0,
-    },
-  };
-}
 
 export function healthRoutes(cms: CMS) {
-  const health: Route = async ({ credentials }) => {
-    if (!(await databaseAnswers(cms)))
-      return {
-        status: 503,
-        body: { status: 'error', version: pkg.version, database: 'error' },
-        headers: { 'cache-control': 'no-store' },
-      };
-    const checks = { storage: await storageAnswers(cms.storage), disk: await diskSpace(cms) };
-    const degraded = checks.storage !== 'ok' || checks.disk !== 'ok';
-    const admin = isFullAdmin(credentials.user, credentials.scopes);
-    const body = {
-      status: degraded ? 'degraded' : 'ok',
-      version: pkg.version,
-      database: 'ok',
-      ...(degraded || admin ? { checks } : {}),
-      ...(admin ? await adminDetails(cms) : {}),
-    };
-    return { body, headers: { 'cache-control': 'no-store' } };
+  const health: Route = async ({ ctx }) => {
+    const { status, body } = await healthReport(ctx);
+    return { status, body, headers: { 'cache-control': 'no-store' } };
   };
-  const metrics: Route = async ({ request, credentials }) => {
-    const bearer = bearerToken(request);
-    if (!(bearer && isCronSecret(cms, bearer)) && !isFullAdmin(credentials.user, credentials.scopes)) {
-      throw credentials.user || bearer ? forbidden('The cron secret or an admin is required.') : unauthorized();
-    }
+  const metrics: Route = async ({ ctx, request }) => {
+    authorizeMetrics(ctx, bearerToken(request));
     const uptimeSeconds = (cms.clock.now() - metricsOf(cms).startedAt) / 1000;
     const text = renderMetrics(metricsOf(cms), {
       databaseBytes: await databaseBytes(cms),

@@ -1,19 +1,15 @@
 /** Two-factor sign-in over HTTP (docs/accounts.md): status, setup, enable, disable; admins read or clear another user's with `?user=`. */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import {
-  clearTwoFactor,
-  disableTwoFactor,
-  enableTwoFactor,
-  setupTwoFactor,
-  twoFactorEnabled,
-} from '../../auth/two-factor.ts';
+import { accountTarget } from '../../operations/account/account-target.ts';
+import { twoFactorStatus } from '../../operations/account/two-factor-status.ts';
+import { setUpTwoFactor, turnOnTwoFactor } from '../../operations/account/two-factor-setup.ts';
+import { resetTwoFactor, turnOffTwoFactor } from '../../operations/account/two-factor-disable.ts';
 import { readJSON } from '../body.ts';
-import { clientIP } from '../client-ip.ts';
 import { methods } from '../handle.ts';
-import { accountTarget } from '../account-target.ts';
 
 const ownOnly = { duringTwoFactorSetup: true };
+const noStore = { 'cache-control': 'no-store' };
 
 export function twoFactorRoutes(cms: CMS) {
   return new Elysia()
@@ -22,13 +18,10 @@ export function twoFactorRoutes(cms: CMS) {
       methods(
         cms,
         {
-          GET: async (input) => {
-            const { user } = await accountTarget(input);
-            return {
-              body: { enabled: await twoFactorEnabled(cms.store, user.id) },
-              headers: { 'cache-control': 'no-store' },
-            };
-          },
+          GET: async ({ ctx, credentials, query }) => ({
+            body: await twoFactorStatus(ctx, { session: credentials, user: query.user }),
+            headers: noStore,
+          }),
         },
         ownOnly,
       ),
@@ -38,16 +31,13 @@ export function twoFactorRoutes(cms: CMS) {
       methods(
         cms,
         {
-          POST: async (input) => {
-            const { user } = await accountTarget({ ...input, query: {} });
-            return {
-              body: {
-                ...(await setupTwoFactor(cms, user)),
-                message: 'Scan the code with your authenticator app, then confirm with a code.',
-              },
-              headers: { 'cache-control': 'no-store' },
-            };
-          },
+          POST: async ({ ctx, credentials }) => ({
+            body: {
+              ...(await setUpTwoFactor(ctx, { session: credentials })),
+              message: 'Scan the code with your authenticator app, then confirm with a code.',
+            },
+            headers: noStore,
+          }),
         },
         ownOnly,
       ),
@@ -57,16 +47,15 @@ export function twoFactorRoutes(cms: CMS) {
       methods(
         cms,
         {
-          POST: async (input) => {
-            const { user } = await accountTarget({ ...input, query: {} });
-            const body = (await readJSON(input.request)) as Record<string, unknown> | null;
-            const recoveryCodes = await enableTwoFactor(cms, user, body?.code);
+          POST: async ({ ctx, credentials, request }) => {
+            await accountTarget(ctx, credentials, undefined); // refused before the body is read
+            const body = (await readJSON(request)) as Record<string, unknown> | null;
             return {
               body: {
-                recoveryCodes,
+                recoveryCodes: await turnOnTwoFactor(ctx, { session: credentials, code: body?.code }),
                 message: 'Two-factor sign-in is on. Keep the recovery codes somewhere safe: they are shown only now.',
               },
-              headers: { 'cache-control': 'no-store' },
+              headers: noStore,
             };
           },
         },
@@ -76,18 +65,14 @@ export function twoFactorRoutes(cms: CMS) {
     .all(
       '/users/totp/disable',
       methods(cms, {
-        POST: async (input) => {
-          const { user, own } = await accountTarget(input);
+        POST: async ({ ctx, credentials, query, request }) => {
+          const { own } = await accountTarget(ctx, credentials, query.user); // refused before the body is read
           if (own) {
-            const body = (await readJSON(input.request)) as Record<string, unknown> | null;
-            await disableTwoFactor(cms, user, {
-              code: body?.code,
-              password: body?.password,
-              ip: clientIP(cms.config, input.request),
-            });
+            const body = (await readJSON(request)) as Record<string, unknown> | null;
+            await turnOffTwoFactor(ctx, { session: credentials, code: body?.code, password: body?.password });
           } else {
             // An admin's reset, for a user who lost their device and recovery codes.
-            await clearTwoFactor(cms.store, user.id);
+            await resetTwoFactor(ctx, { session: credentials, user: query.user });
           }
           return { body: { message: 'Two-factor sign-in is off.' } };
         },

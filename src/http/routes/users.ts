@@ -1,12 +1,13 @@
 /** Sessions over HTTP: login, logout, me, init, first-register (docs/accounts.md). */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
-import { countUsers, login, registerFirstAdmin, type LoginResult } from '../../operations/login.ts';
-import { createSession, endSession, refreshSession } from '../../auth/sessions.ts';
-import { unlockEmail } from '../../auth/login-lock.ts';
-import { isFullAdmin } from '../../access/key-limits.ts';
-import { badRequest, forbidden, unauthorized } from '../../errors.ts';
-import { presentDoc } from '../../operations/present.ts';
+import { countUsers, login, type LoginResult } from '../../operations/login.ts';
+import { registerFirstAdmin } from '../../operations/account/first-admin.ts';
+import { me } from '../../operations/account/me.ts';
+import { logout } from '../../operations/account/logout.ts';
+import { refreshToken } from '../../operations/account/refresh.ts';
+import { authorizeUnlock, unlockLogin } from '../../operations/account/unlock.ts';
+import { createSession } from '../../auth/sessions.ts';
 import { readJSON } from '../body.ts';
 import { sessionClient } from '../client-ip.ts';
 import { mustEnrolTwoFactor } from '../../auth/two-factor.ts';
@@ -95,9 +96,8 @@ export function userRoutes(cms: CMS) {
         methods(
           cms,
           {
-            POST: async ({ request }) => {
-              const token = bearerToken(request) ?? readCookie(request, SESSION_COOKIE);
-              if (token && !token.startsWith('cms_')) await endSession(cms, token);
+            POST: async ({ ctx, request }) => {
+              await logout(ctx, { token: bearerToken(request) ?? readCookie(request, SESSION_COOKIE) });
               const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
               for (const c of clearedCookies(cms)) headers.append('set-cookie', c);
               return new Response(JSON.stringify({ message: 'Logged out.' }), { status: 200, headers });
@@ -113,22 +113,15 @@ export function userRoutes(cms: CMS) {
           cms,
           {
             GET: async ({ ctx, credentials }) => {
-              if (!credentials.user) return { body: { user: null, csrfToken: null } };
-              const users = cms.config.collectionsBySlug.get('users')!;
-              const user = await presentDoc({ ...ctx, overrideAccess: true }, users, credentials.user, 0);
+              const answer = await me(ctx, { session: credentials });
+              if (!answer.user) return { body: { user: null, csrfToken: null } };
               const setup = credentials.twoFactorSetupRequired ? { twoFactorSetupRequired: true } : {};
-              // Payload's shape: the session's token and end (an API key is never echoed: both null), the collection.
-              const session = credentials.via === 'api-key' ? null : credentials;
-              const exp = session?.expiresAt !== undefined ? Math.floor(session.expiresAt / 1000) : null;
-              const body = {
-                user,
-                token: session?.token ?? null,
-                exp,
-                collection: 'users',
-                csrfToken: credentials.csrfToken ?? null,
-                ...setup,
+              // Payload's shape: the session's token and end (both null for an API key), the collection.
+              const { user, token, exp, csrfToken } = answer;
+              return {
+                body: { user, token, exp, collection: 'users', csrfToken, ...setup },
+                headers: { 'cache-control': 'no-store' },
               };
-              return { body, headers: { 'cache-control': 'no-store' } };
             },
           },
           { duringTwoFactorSetup: true },
@@ -148,25 +141,14 @@ export function userRoutes(cms: CMS) {
         '/users/refresh-token',
         methods(cms, {
           POST: async ({ ctx, credentials }) => {
-            // Sessions only: an API key does not expire with a session and has nothing to refresh.
-            if (!credentials.user || !credentials.token || credentials.via === 'api-key')
-              throw unauthorized('A valid session is required to refresh it.');
-            const refreshed = await refreshSession(cms, credentials.token);
-            if (!refreshed) throw unauthorized('A valid session is required to refresh it.');
-            const users = cms.config.collectionsBySlug.get('users')!;
-            const user = await presentDoc({ ...ctx, overrideAccess: true }, users, credentials.user, 0);
-            const body = {
-              message: 'Token refresh successful.',
-              user,
-              refreshedToken: credentials.token,
-              exp: Math.floor(refreshed.expiresAt / 1000),
-            };
+            const refreshed = await refreshToken(ctx, { session: credentials });
+            const body = { message: 'Token refresh successful.', ...refreshed };
             const headers = new Headers({
               'content-type': 'application/json; charset=utf-8',
               'cache-control': 'no-store',
             });
             if (credentials.via === 'cookie')
-              for (const c of sessionCookies(cms, credentials.token, credentials.csrfToken!))
+              for (const c of sessionCookies(cms, credentials.token!, credentials.csrfToken!))
                 headers.append('set-cookie', c);
             return new Response(JSON.stringify(body), { status: 200, headers });
           },
@@ -175,13 +157,10 @@ export function userRoutes(cms: CMS) {
       .all(
         '/users/unlock',
         methods(cms, {
-          POST: async ({ request, credentials }) => {
-            if (!credentials.user) throw unauthorized();
-            if (!isFullAdmin(credentials.user, credentials.scopes)) throw forbidden('Only admins can unlock a login.');
+          POST: async ({ ctx, request }) => {
+            authorizeUnlock(ctx); // before the body is read
             const body = (await readJSON(request)) as Record<string, unknown>;
-            if (typeof body?.email !== 'string' || !body.email.trim())
-              throw badRequest('An email is required.', 'email');
-            await unlockEmail(cms, body.email.trim().toLowerCase());
+            await unlockLogin(ctx, { email: body?.email });
             return { body: { message: 'Success' } };
           },
         }),
@@ -191,12 +170,12 @@ export function userRoutes(cms: CMS) {
         methods(
           cms,
           {
-            POST: async ({ request }) => {
+            POST: async ({ ctx, request }) => {
               checkLoginOrigin(cms, request);
               const body = (await readJSON(request)) as Record<string, unknown>;
               return loginResponse(
                 cms,
-                await registerFirstAdmin(cms, body ?? {}, sessionClient(cms.config, request)),
+                await registerFirstAdmin(ctx, { data: body ?? {}, client: sessionClient(cms.config, request) }),
                 200,
                 'First admin created.',
               );

@@ -18,7 +18,7 @@ import { recordLiveVersion, type VersionStamp } from '../../versions/drafts.ts';
 import { eventSubject, ownerOf, readLiveDoc, rowIdOf } from '../../versions/live-row.ts';
 import { recordPrevious, type ReleaseItemRow } from '../../releases/store.ts';
 import { statusEvents } from '../status-events.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 

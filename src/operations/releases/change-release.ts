@@ -9,7 +9,7 @@ import { writeAuditEntry } from '../../audit/write-entry.ts';
 import { assertMayChange, authorizeReleases } from './release-access.ts';
 import { bodyObject, descriptionOf, titleOf } from './release-input.ts';
 import { loadRelease, releaseRecord } from './load-release.ts';
-import { originOf, type OperationContext } from '../context.ts';
+import { originOf, type OperationContext } from '../../operation-context.ts';
 
 export async function changeRelease(ctx: OperationContext, id: unknown, input: unknown) {
   await authorizeReleases(ctx, 'write');

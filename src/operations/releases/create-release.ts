@@ -5,7 +5,7 @@ import { writeAuditEntry } from '../../audit/write-entry.ts';
 import { authorizeReleases } from './release-access.ts';
 import { bodyObject, descriptionOf, futureTime, titleOf } from './release-input.ts';
 import { releaseRecord } from './load-release.ts';
-import { originOf, type OperationContext } from '../context.ts';
+import { originOf, type OperationContext } from '../../operation-context.ts';
 
 export async function createRelease(ctx: OperationContext, input: unknown): Promise<Record<string, unknown>> {
   await authorizeReleases(ctx, 'write');

@@ -8,7 +8,7 @@ import type { CMS } from '../../cms.ts';
 import { APIError } from '../../errors.ts';
 import { isoNow } from '../../clock.ts';
 import { claimDueRelease, updateRelease } from '../../releases/store.ts';
-import { createContext } from '../context.ts';
+import { createContext } from '../../operation-context.ts';
 import { publishRelease } from './publish-release.ts';
 
 export async function publishDueReleases(cms: CMS): Promise<{ ran: number; failed: number }> {

@@ -1,12 +1,13 @@
 /** `GET /releases` (list shape, `where`, `sort`, paging; newest first) and `GET /releases/:id`. */
 import type { Where } from '../../config/types.ts';
 import { DEFAULT_LIMIT, checkPaging, pageInfo } from '../../query/page-info.ts';
-import { compileSort, compileWhere, TRUSTED } from '../../query/where.ts';
+import { compileSort } from '../../query/sort.ts';
+import { compileWhere, TRUSTED } from '../../query/where.ts';
 import { releaseEntity } from '../../releases/release-entity.ts';
 import { RELEASES_TABLE, type ReleaseRow } from '../../releases/store.ts';
 import { authorizeReleases } from './release-access.ts';
 import { loadRelease, releaseRecord } from './load-release.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 
 export type FindReleasesArgs = { where?: Where; sort?: string; limit?: number; page?: number };
 

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import type { Queryable } from '../../db/store.ts';
 import { findRelease, itemsWithVersions, type ReleaseRow } from '../../releases/store.ts';
 import { presentItem, presentRelease } from '../../releases/present-release.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 
 export function parseReleaseId(id: unknown, what = 'release'): number {
   const n = typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : Number.NaN;

@@ -14,7 +14,7 @@ import { loadForUpdate, type DocumentRef } from '../document-target.ts';
 import { applyItem, checkItem, itemSubject, itemTarget, type CheckedItem, type ItemProblem } from './apply-items.ts';
 import { authorizeReleases } from './release-access.ts';
 import { loadRelease, releaseRecord } from './load-release.ts';
-import { originOf, stampOf, type OperationContext } from '../context.ts';
+import { originOf, stampOf, type OperationContext } from '../../operation-context.ts';
 
 const PUBLISHABLE = ['open', 'scheduled', 'failed'];
 

@@ -8,7 +8,7 @@ import { forbidden, notFound, unauthorized } from '../../errors.ts';
 import { checkAccess } from '../../access/check-access.ts';
 import { scopeAllows } from '../../access/key-limits.ts';
 import type { ReleaseRow } from '../../releases/store.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 
 export type ReleaseRight = 'write' | 'publish';
 

@@ -20,7 +20,7 @@ import { parseVersionId } from '../find-versions.ts';
 import { assertMayChange, authorizeReleases } from './release-access.ts';
 import { bodyObject } from './release-input.ts';
 import { loadRelease, parseReleaseId, releaseRecord } from './load-release.ts';
-import { originOf, type OperationContext } from '../context.ts';
+import { originOf, type OperationContext } from '../../operation-context.ts';
 
 const ACTIONS: ItemAction[] = ['publish', 'unpublish'];
 

@@ -12,7 +12,7 @@ import { itemTarget } from './apply-items.ts';
 import { assertMayPublishItems } from './publish-release.ts';
 import { authorizeReleases } from './release-access.ts';
 import { loadRelease, releaseRecord } from './load-release.ts';
-import { originOf, type OperationContext } from '../context.ts';
+import { originOf, type OperationContext } from '../../operation-context.ts';
 
 export async function revertRelease(ctx: OperationContext, id: unknown): Promise<Record<string, unknown>> {
   await authorizeReleases(ctx, 'publish');

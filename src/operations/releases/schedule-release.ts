@@ -11,7 +11,7 @@ import { assertMayPublishItems } from './publish-release.ts';
 import { assertMayChange, authorizeReleases } from './release-access.ts';
 import { bodyObject, futureTime } from './release-input.ts';
 import { loadRelease, releaseRecord } from './load-release.ts';
-import { originOf, type OperationContext } from '../context.ts';
+import { originOf, type OperationContext } from '../../operation-context.ts';
 
 const SCHEDULABLE = ['open', 'scheduled', 'failed'];
 

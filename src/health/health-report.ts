@@ -1,0 +1,82 @@
+/**
+ * What `GET /health` answers (public; admins get more, docs/operations.md "Health"): 503 when the database
+ * does not answer; `status: 'degraded'` with `checks` when the file storage cannot be reached or a disk the
+ * server writes to is full. Cheap enough for a load balancer to poll.
+ */
+import fs from 'node:fs';
+import pkg from '../../package.json' with { type: 'json' };
+import type { CMS } from '../cms.ts';
+import { databaseAnswers } from '../db/health.ts';
+import { isFullAdmin } from '../access/key-limits.ts';
+import type { OperationContext } from '../operation-context.ts';
+import { emailConfigured, lastEmailFailure } from '../email/send-email.ts';
+import { countPendingJobs } from '../versions/jobs-store.ts';
+import { metricsOf } from '../metrics/registry.ts';
+import { countDeliveries, deliveriesTableExists } from '../webhooks/delivery-store.ts';
+import { storageAnswers } from '../uploads/storage/storage-health.ts';
+
+/** Below this many free bytes a disk counts as full: the next upload or write will fail. */
+const DISK_FULL_BYTES = 1024 * 1024;
+
+/** 'full' when a folder the server writes to (data, local uploads) has (almost) no room left. */
+async function diskSpace(cms: CMS): Promise<'ok' | 'full'> {
+  const folders = [cms.config.dataDir, cms.config.upload.storage ? null : cms.config.upload.dir].filter(
+    (f): f is string => !!f,
+  );
+  for (const folder of folders) {
+    const free = await fs.promises.statfs(folder).then(
+      (s) => s.bavail * s.bsize,
+      () => Infinity,
+    );
+    if (free < DISK_FULL_BYTES) return 'full';
+  }
+  return 'ok';
+}
+
+function storageKind(cms: CMS): 'local' | 's3' | 'custom' {
+  const storage = cms.config.upload.storage as { type?: string } | null | undefined;
+  return !storage ? 'local' : storage.type === 's3' ? 's3' : 'custom';
+}
+
+async function adminDetails(cms: CMS) {
+  const metrics = metricsOf(cms);
+  const last = metrics.lastJobRun;
+  const deliveries = await deliveriesTableExists(cms.store);
+  return {
+    uptime: Math.round((cms.clock.now() - metrics.startedAt) / 1000),
+    storage: storageKind(cms),
+    jobs: {
+      lastRunAt: last ? new Date(last.at).toISOString() : null,
+      lastError: last?.error ?? null,
+      scheduledPending: await countPendingJobs(cms.store),
+    },
+    email: { configured: emailConfigured(cms), lastFailure: await lastEmailFailure(cms) },
+    webhooks: {
+      pending: deliveries
+        ? (await countDeliveries(cms.store, 'pending')) + (await countDeliveries(cms.store, 'sending'))
+        : 0,
+      failed: deliveries ? await countDeliveries(cms.store, 'failed') : 0,
+    },
+  };
+}
+
+export type HealthReport = { status: 200 | 503; body: Record<string, unknown> };
+
+export async function healthReport(ctx: OperationContext): Promise<HealthReport> {
+  const { cms } = ctx;
+  if (!(await databaseAnswers(cms)))
+    return { status: 503, body: { status: 'error', version: pkg.version, database: 'error' } };
+  const checks = { storage: await storageAnswers(cms.storage), disk: await diskSpace(cms) };
+  const degraded = checks.storage !== 'ok' || checks.disk !== 'ok';
+  const admin = isFullAdmin(ctx.user, ctx.scopes);
+  return {
+    status: 200,
+    body: {
+      status: degraded ? 'degraded' : 'ok',
+      version: pkg.version,
+      database: 'ok',
+      ...(degraded || admin ? { checks } : {}),
+      ...(admin ? await adminDetails(cms) : {}),
+    },
+  };
+}
