@@ -33,6 +33,7 @@ const ONCE = [
   'test/commit-subjects.test.ts',
   'test/webhook-units.test.ts',
   'test/multipart.test.ts',
+  'test/releases-local.test.ts',
   'test/compressed-json.test.ts',
   'test/store.test.ts',
   'test/typed-consumer.test.ts',

@@ -14,6 +14,12 @@ import { retryDueWebhooks } from './webhooks/retry-due.ts';
 import { runJobs } from './jobs/run-jobs.ts';
 import { listScheduledJobs, type ScheduledJobsArgs } from './jobs/scheduled-jobs.ts';
 import { stageLocalFile, type LocalUploadFile } from './uploads/staging.ts';
+import { createRelease } from './operations/releases/create-release.ts';
+import { findReleaseByID, findReleases, type FindReleasesArgs } from './operations/releases/find-releases.ts';
+import { addReleaseItem, removeReleaseItem } from './operations/releases/release-items.ts';
+import { publishRelease } from './operations/releases/publish-release.ts';
+import { scheduleRelease, unscheduleRelease } from './operations/releases/schedule-release.ts';
+import { revertRelease } from './operations/releases/revert-release.ts';
 import type { TypedLocalAPI, TYPED_METHODS } from './local-types.ts';
 import type { CMSTypesShape, UntypedCMS } from './wire/typed-api.ts';
 
@@ -153,7 +159,35 @@ function untypedLocalAPI(cms: CMS) {
     retryWebhooks: () => retryDueWebhooks(cms),
     /** Runs due scheduled jobs and webhook retries now (docs/webhooks.md). */
     runJobs: () => runJobs(cms),
+    releases: releasesAPI(cms),
     close: () => cms.close(),
+  };
+}
+
+type ReleaseId = { id: number | string };
+type ReleaseItemInput = ({ collection: string; id: number | string } | { global: string }) & {
+  action: 'publish' | 'unpublish';
+  version?: number | string;
+};
+
+/** `releases.*`: the release routes' operations (docs/releases.md), with the Local API's defaults. */
+function releasesAPI(cms: CMS) {
+  return {
+    create: (args: Common & { data: { title: string; description?: string; publishAt?: string } }) =>
+      createRelease(contextFor(cms, args), args.data),
+    find: (args: Common & FindReleasesArgs = {}) => findReleases(contextFor(cms, args), args),
+    findByID: (args: Common & ReleaseId) => findReleaseByID(contextFor(cms, args), args.id),
+    addItem: (args: Common & ReleaseId & { item: ReleaseItemInput }) =>
+      addReleaseItem(contextFor(cms, args), args.id, args.item),
+    removeItem: (args: Common & ReleaseId & { item: number | string }) =>
+      removeReleaseItem(contextFor(cms, args), args.id, args.item),
+    publish: (args: Common & ReleaseId) => publishRelease(contextFor(cms, args), args.id),
+    schedule: (args: Common & ReleaseId & { at: string | Date }) =>
+      scheduleRelease(contextFor(cms, args), args.id, {
+        at: args.at instanceof Date ? args.at.toISOString() : args.at,
+      }),
+    unschedule: (args: Common & ReleaseId) => unscheduleRelease(contextFor(cms, args), args.id),
+    revert: (args: Common & ReleaseId) => revertRelease(contextFor(cms, args), args.id),
   };
 }
 

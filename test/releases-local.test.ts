@@ -1,0 +1,44 @@
+/** `releases.*` in the Local API (docs/releases.md): the same operations as REST, access skipped unless asked for. */
+import { expect, test } from 'bun:test';
+import path from 'node:path';
+import { getCMS } from '../src/local.ts';
+import { quietLog, tempDir } from './harness.ts';
+
+test('create, addItem, removeItem, find, publish, revert, schedule and unschedule through releases.*', async () => {
+  const dir = tempDir();
+  const cms = await getCMS({
+    config: {
+      database: path.join(dir, 'cms.db'),
+      releases: true,
+      collections: [{ slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text', required: true }] }],
+    },
+    rootDir: dir,
+    log: quietLog,
+  });
+  try {
+    const post = await cms.create({ collection: 'posts', data: { title: 'Live', status: 'published' } });
+    await cms.update({ collection: 'posts', id: post.id as number, data: { title: 'Next' }, draft: true });
+    const release = await cms.releases.create({ data: { title: 'Launch' } });
+    const added = await cms.releases.addItem({
+      id: release.id as number,
+      item: { collection: 'posts', id: post.id as number, action: 'publish' },
+    });
+    expect(added.items).toMatchObject([{ collection: 'posts', document: post.id, title: 'Next' }]);
+    expect((await cms.releases.find()).totalDocs).toBe(1);
+    await expect(cms.releases.publish({ id: release.id as number, overrideAccess: false })).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(await cms.releases.publish({ id: release.id as number })).toMatchObject({ status: 'published' });
+    expect((await cms.findByID({ collection: 'posts', id: post.id as number })).title).toBe('Next');
+    const revert = await cms.releases.revert({ id: release.id as number });
+    expect(revert).toMatchObject({ title: 'Revert: Launch', revertOf: release.id, status: 'open' });
+    const at = new Date(Date.now() + 3600_000);
+    expect(await cms.releases.schedule({ id: revert.id as number, at })).toMatchObject({ status: 'scheduled' });
+    expect(await cms.releases.unschedule({ id: revert.id as number })).toMatchObject({ status: 'open' });
+    const removed = await cms.releases.removeItem({ id: revert.id as number, item: (revert.items as any)[0].id });
+    expect(removed.items).toEqual([]);
+    expect((await cms.releases.findByID({ id: revert.id as number })).items).toEqual([]);
+  } finally {
+    await cms.close();
+  }
+});
