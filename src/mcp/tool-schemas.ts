@@ -216,5 +216,46 @@ function build(config: SanitizedConfig): ToolDefinition[] {
       ),
     },
   ];
+  if (config.releases) defs.push(...releaseDefinitions({ object, target, paging }));
   return defs;
+}
+
+/** The release tools (docs/releases.md), offered when releases are on. */
+function releaseDefinitions({
+  object,
+  target,
+  paging,
+}: {
+  object: (properties: JSONSchema, required: string[]) => ToolDefinition['inputSchema'];
+  target: JSONSchema;
+  paging: JSONSchema;
+}): ToolDefinition[] {
+  const release = { type: 'integer', minimum: 1, description: 'The release id (see list_releases).' };
+  return [
+    {
+      name: 'list_releases',
+      description: 'Lists releases (groups of changes that go live together), newest first, with their items.',
+      inputSchema: object({ where: { type: 'object' }, ...paging }, []),
+    },
+    {
+      name: 'create_release',
+      description: 'Creates an open release to collect drafts that should go live together. Answers { doc, message }.',
+      inputSchema: object({ title: { type: 'string' }, description: { type: 'string' } }, ['title']),
+    },
+    {
+      name: 'add_to_release',
+      description:
+        'Adds a document or global of a drafts collection to an open release, pinning its latest draft (action publish) or marking it to be unpublished. Adding it again pins the newest draft anew.',
+      inputSchema: object(
+        { release, ...target, action: { type: 'string', enum: ['publish', 'unpublish'], default: 'publish' } },
+        ['release'],
+      ),
+    },
+    {
+      name: 'publish_release',
+      description:
+        'Publishes every item of a release at once, or nothing when any item fails its checks (the errors name each item). Needs the mcp:publish permission.',
+      inputSchema: object({ release }, ['release']),
+    },
+  ];
 }

@@ -14,6 +14,10 @@ import { stageLocalFile } from '../uploads/staging.ts';
 import { describeSite } from './describe.ts';
 import { mayPublish, needsPublishRight } from './publish-right.ts';
 import { mayWriteOverMCP } from './write-targets.ts';
+import { createRelease } from '../operations/releases/create-release.ts';
+import { findReleases } from '../operations/releases/find-releases.ts';
+import { addReleaseItem } from '../operations/releases/release-items.ts';
+import { publishRelease } from '../operations/releases/publish-release.ts';
 import { id, object, optionalInteger, optionalText, optionalWhere, text, type Args } from './tool-arguments.ts';
 
 export type Tool = {
@@ -269,5 +273,53 @@ export const TOOLS: Tool[] = [
     },
   },
 ];
+
+/**
+ * Over MCP a key builds releases with the rights it has on the documents alone (no `releases:write` scope
+ * needed), and publishes one with `mcp:publish` (the tool's own check) instead of `releases:publish`.
+ */
+const releaseRights = (ctx: OperationContext, right: string): OperationContext =>
+  ctx.scopes ? { ...ctx, scopes: [...ctx.scopes, `releases:${right}`] } : ctx;
+
+TOOLS.push(
+  {
+    name: 'list_releases',
+    run: async (ctx, args) =>
+      findReleases(ctx, {
+        where: optionalWhere(args),
+        limit: optionalInteger(args, 'limit'),
+        page: optionalInteger(args, 'page'),
+      }),
+  },
+  {
+    name: 'create_release',
+    run: async (ctx, args) => ({
+      doc: await createRelease(releaseRights(ctx, 'write'), {
+        title: text(args, 'title'),
+        description: optionalText(args, 'description'),
+      }),
+      message: 'Release created; add documents with add_to_release.',
+    }),
+  },
+  {
+    name: 'add_to_release',
+    run: async (ctx, args) => {
+      const ref = refOf(ctx, args);
+      const action = optionalText(args, 'action') ?? 'publish';
+      return {
+        doc: await addReleaseItem(releaseRights(ctx, 'write'), id(args, 'release'), { ...ref, action }),
+        message: 'Added to the release.',
+      };
+    },
+  },
+  {
+    name: 'publish_release',
+    publishes: true,
+    run: async (ctx, args) => ({
+      doc: await publishRelease(releaseRights(ctx, 'publish'), id(args, 'release')),
+      message: 'Release published.',
+    }),
+  },
+);
 
 export const TOOLS_BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
