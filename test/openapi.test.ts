@@ -25,6 +25,7 @@ const config = (webhookURL: string): UserConfig => ({
   webhooks: [{ url: webhookURL, collections: ['posts'], globals: [] }],
   jobs: { secret: CRON },
   backups: { dir: 'backups/' },
+  releases: true,
   collections: [
     {
       slug: 'posts',
@@ -455,6 +456,54 @@ describe('every documented operation, answered by the server', () => {
       () => ({ op: 'get /backups/{name}', url: `/backups/${state.backup}`, status: 200 }),
       () => ({ op: 'get /search', url: '/search?q=hel&collections=posts&draft=false', status: 200 }),
       () => ({ op: 'get /audit-log', url: '/audit-log?limit=5&where[action][equals]=create', status: 200 }),
+      () => ({
+        op: 'post /releases',
+        url: '/releases',
+        options: { body: { title: 'Launch' } },
+        status: 201,
+        after: (r: TestResponse) => void (state.release = r.body.doc.id),
+      }),
+      () => ({ op: 'get /releases', url: '/releases', status: 200 }),
+      () => ({ op: 'get /releases/{id}', url: `/releases/${state.release}`, status: 200 }),
+      () => ({
+        op: 'patch /releases/{id}',
+        url: `/releases/${state.release}`,
+        options: { body: { title: 'Launch day' } },
+        status: 200,
+      }),
+      () => ({
+        op: 'post /releases/{id}/items',
+        url: `/releases/${state.release}/items`,
+        options: { body: { collection: 'posts', id: state.posts.id, action: 'publish' } },
+        status: 200,
+        after: (r: TestResponse) => void (state.item = r.body.doc.items[0].id),
+      }),
+      () => ({
+        op: 'delete /releases/{id}/items/{item}',
+        url: `/releases/${state.release}/items/${state.item}`,
+        status: 200,
+      }),
+      () => ({
+        op: 'post /releases/{id}/items (again)',
+        url: `/releases/${state.release}/items`,
+        options: { body: { global: 'settings', action: 'unpublish' } },
+        status: 200,
+      }),
+      () => ({
+        op: 'post /releases/{id}/schedule',
+        url: `/releases/${state.release}/schedule`,
+        options: { body: { at: new Date(t.clock.now() + 3600_000).toISOString() } },
+        status: 200,
+      }),
+      () => ({ op: 'post /releases/{id}/unschedule', url: `/releases/${state.release}/unschedule`, status: 200 }),
+      () => ({ op: 'post /releases/{id}/publish', url: `/releases/${state.release}/publish`, status: 200 }),
+      () => ({
+        op: 'post /releases/{id}/revert',
+        url: `/releases/${state.release}/revert`,
+        status: 201,
+        after: (r: TestResponse) => void (state.revert = r.body.doc.id),
+      }),
+      () => ({ op: 'delete /releases/{id}', url: `/releases/${state.revert}`, status: 200 }),
       ...['/posts/{id}', '/media/{id}', '/users/{id}', '/api-keys/{id}', '/globals/settings'].flatMap((template) => {
         const url = () => `${template.replace('{id}', String(state[template.split('/')[1]]?.id))}/lock`;
         const token = () => ({ headers: { 'x-cms-lock-token': state.lockToken } });

@@ -11,6 +11,7 @@ import { globalPaths, globalSchemas } from './global-paths.ts';
 import { accountPaths } from './account-paths.ts';
 import { operationsPaths } from './operations-paths.ts';
 import { sitePaths } from './site-paths.ts';
+import { releasePaths } from './release-paths.ts';
 import type { Paths } from './operation.ts';
 import { callerConfig } from './caller-view.ts';
 
@@ -25,7 +26,7 @@ export function openAPIDocument(config: SanitizedConfig): Record<string, unknown
     Object.assign(schemas, globalSchemas(config, global));
     Object.assign(paths, globalPaths(config, global));
   }
-  Object.assign(paths, accountPaths(), operationsPaths(config), sitePaths(config));
+  Object.assign(paths, accountPaths(), operationsPaths(config), sitePaths(config), releasePaths(config));
   return {
     openapi: '3.1.0',
     info: {

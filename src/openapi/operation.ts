@@ -12,6 +12,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'No valid credentials were sent.',
   403: 'Access denied, or the CSRF or origin check failed.',
   404: 'Not found, or hidden by the read filter.',
+  409: 'The state does not allow it (a release that is not open, or items that fail their checks).',
   413: 'The upload is larger than upload.maxFileSize.',
   415: 'The upload type is not allowed.',
   429: 'Too many failed logins; see Retry-After.',
