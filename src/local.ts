@@ -6,7 +6,7 @@ import { createCMS, type CreateOptions } from './create-cms.ts';
 import type { CMS } from './cms.ts';
 import type { UserConfig, User, Where } from './config/types.ts';
 import * as operations from './operations/index.ts';
-import type { DocumentRef } from './operations/document-target.ts';
+import type { DocumentRef } from './operations/steps/document-target.ts';
 import { createContext, type OperationContext } from './operation-context.ts';
 import { localeOptions } from './query/request-options.ts';
 import { flushWebhooks } from './webhooks/start-webhooks.ts';

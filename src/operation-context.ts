@@ -3,7 +3,7 @@ import type { User } from './config/types.ts';
 import type { CMS } from './cms.ts';
 import type { Via, WriteOrigin } from './events/change-events.ts';
 
-/** How many related documents a request may still populate (src/operations/document-budget.ts). */
+/** How many related documents a request may still populate (src/operations/steps/document-budget.ts). */
 export type DocumentBudget = { limit: number; used: number };
 
 export type OperationContext = {
@@ -31,7 +31,7 @@ export type OperationContext = {
   ip?: string | null;
   /** The id of the API key the caller sent, if any. */
   apiKey?: number | null;
-  /** The related documents this request may still populate (src/operations/document-budget.ts); none: unbounded. */
+  /** The related documents this request may still populate (src/operations/steps/document-budget.ts); none: unbounded. */
   documents?: DocumentBudget;
   /** What a write is recorded as in the audit log when it is not the change's own kind (restore). */
   auditAction?: string;

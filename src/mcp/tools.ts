@@ -9,7 +9,7 @@ import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { APIError } from '../errors.ts';
 import type { OperationContext } from '../operation-context.ts';
 import * as operations from '../operations/index.ts';
-import { getCollection, getGlobal } from '../operations/entities.ts';
+import { getCollection, getGlobal } from '../operations/steps/entities.ts';
 import { stageLocalFile } from '../uploads/staging.ts';
 import { describeSite } from './describe.ts';
 import { mayPublish, needsPublishRight } from './publish-right.ts';

@@ -11,7 +11,7 @@ import { compileWhere, TRUSTED } from '../query/where.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { andParts } from '../db/store.ts';
 import { matchDocuments } from './find.ts';
-import { getCollection } from './entities.ts';
+import { getCollection } from './steps/entities.ts';
 import { update } from './update.ts';
 import { deleteDocument } from './delete.ts';
 import type { OperationContext } from '../operation-context.ts';

@@ -9,7 +9,7 @@
 import { isDuplicable } from '../config/duplicable.ts';
 import { badRequest } from '../errors.ts';
 import type { SanitizedField } from '../config/types.ts';
-import { getCollection } from './entities.ts';
+import { getCollection } from './steps/entities.ts';
 import { findByID } from './find-by-id.ts';
 import { create } from './create.ts';
 import type { OperationContext } from '../operation-context.ts';

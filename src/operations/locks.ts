@@ -17,8 +17,8 @@ import {
 } from '../locks/document-locks.ts';
 import { selectRowsByIds } from '../db/documents.ts';
 import { rowToDoc } from '../fields/row.ts';
-import { loadForUpdate, type DocumentRef } from './document-target.ts';
-import { parseId } from './entities.ts';
+import { loadForUpdate, type DocumentRef } from './steps/document-target.ts';
+import { parseId } from './steps/entities.ts';
 import type { OperationContext } from '../operation-context.ts';
 
 export type LockInfo = {

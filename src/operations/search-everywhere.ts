@@ -10,7 +10,7 @@ import { andParts } from '../db/store.ts';
 import { rowToDoc } from '../fields/row.ts';
 import { checkPaging } from '../query/page-info.ts';
 import { matchDocuments } from './find.ts';
-import { presentDocs } from './present.ts';
+import { presentDocs } from './steps/present.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { rankedPage, searchLocale } from '../search/ranked-matches.ts';
 import { parseTerms, type Term } from '../search/terms.ts';

@@ -27,12 +27,12 @@ import { removeQuietly, stagingDirOf, type StagedFile, type UploadLimits } from 
 import { mediaFileKeys, removeStoredFiles } from '../uploads/media-files.ts';
 import { toId } from '../fields/validate.ts';
 import { formFieldsToData } from '../uploads/form-fields.ts';
-import { getCollection } from './entities.ts';
+import { getCollection } from './steps/entities.ts';
 import { create } from './create.ts';
 import { update } from './update.ts';
-import { loadReadable, loadStored } from './load-stored.ts';
+import { loadReadable, loadStored } from './steps/load-stored.ts';
 import type { OperationContext } from '../operation-context.ts';
-import { documentTurnKey, inDocumentTurn } from './document-turn.ts';
+import { documentTurnKey, inDocumentTurn } from './steps/document-turn.ts';
 
 type Doc = Record<string, unknown>;
 /** The staged file and the field values: as data (Local API) or as the text parts of a form (REST). */

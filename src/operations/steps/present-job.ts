@@ -1,5 +1,5 @@
 /** A job row → the job shape of docs/drafts-and-versions.md `{ id, action, at, collection | global, parent, state, createdAt }` (plus `error` once failed). */
-import type { JobRow } from '../versions/jobs-store.ts';
+import type { JobRow } from '../../versions/jobs-store.ts';
 
 export function presentJob(row: JobRow): Record<string, unknown> {
   return {

@@ -3,9 +3,9 @@
  * request would write, and a caller that the access rules refuse whatever the body says gets its
  * 401/403 (or the 404 of an unknown collection) without a byte of the body being read.
  */
-import { preauthorize, type AccessAction } from '../access/check-access.ts';
+import { preauthorize, type AccessAction } from '../../access/check-access.ts';
 import { getCollection, getGlobal } from './entities.ts';
-import type { OperationContext } from '../operation-context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 
 export type WriteTarget = ({ collection: string; id?: string | number } | { global: string }) & {
   action: AccessAction;

@@ -3,7 +3,7 @@
  * published, unpublish when it left. Publishing a pending draft over an already published document is
  * a publish too: the draft's status became published.
  */
-import type { ChangeEventType } from '../events/change-events.ts';
+import type { ChangeEventType } from '../../events/change-events.ts';
 
 type Doc = Record<string, unknown> | null;
 

@@ -3,10 +3,10 @@
  * user (through the users collection's own read access, field rules and API-key scopes), else the bare
  * id; null for the system. One query for every author on the page.
  */
-import { APIError } from '../errors.ts';
-import { USERS_SLUG } from '../config/builtin-collections.ts';
-import type { OperationContext } from '../operation-context.ts';
-import { find } from './find.ts';
+import { APIError } from '../../errors.ts';
+import { USERS_SLUG } from '../../config/builtin-collections.ts';
+import type { OperationContext } from '../../operation-context.ts';
+import { find } from '../find.ts';
 
 export type VersionAuthor = number | { id: number; email: unknown; name: unknown } | null;
 

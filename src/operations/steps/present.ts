@@ -1,30 +1,30 @@
 /**
  * Turns stored documents into what a reader gets: read hooks, one locale (or all), hidden and
- * access-denied fields removed, relationships populated to `depth` (src/operations/populate.ts: one
+ * access-denied fields removed, relationships populated to `depth` (src/operations/steps/populate.ts: one
  * query per related collection per level, never one per document).
  */
-import { isUploadCollection } from '../config/upload-collections.ts';
-import type { Entity, SanitizedField } from '../config/types.ts';
-import { localizeForRead } from '../fields/localize.ts';
-import { blockOfRow } from '../fields/kinds/block-rows.ts';
-import { fieldAllowed } from '../access/check-access.ts';
+import { isUploadCollection } from '../../config/upload-collections.ts';
+import type { Entity, SanitizedField } from '../../config/types.ts';
+import { localizeForRead } from '../../fields/localize.ts';
+import { blockOfRow } from '../../fields/kinds/block-rows.ts';
+import { fieldAllowed } from '../../access/check-access.ts';
 import { runHooks } from './hooks.ts';
-import type { OperationContext } from '../operation-context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { populateRelationships, type PresentSteps } from './populate.ts';
-import { decorateMedia } from '../uploads/media-urls.ts';
-import { applySelection, type ReadShape } from '../query/select.ts';
-import { convertRichTextValues } from '../fields/convert-rich-text.ts';
-import { copyWithBlocks } from '../richtext/block-nodes.ts';
-import type { JoinRequest } from '../query/join-options.ts';
+import { decorateMedia } from '../../uploads/media-urls.ts';
+import { applySelection, type ReadShape } from '../../query/select.ts';
+import { convertRichTextValues } from '../../fields/convert-rich-text.ts';
+import { copyWithBlocks } from '../../richtext/block-nodes.ts';
+import type { JoinRequest } from '../../query/join-options.ts';
 import { joinFieldsOf, readJoins } from './joins.ts';
 import { hasFieldHooks, runFieldHooks } from './field-hooks.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `shape`: the read's `select` and `populate`, already checked (src/operations/read-shape.ts). */
+/** `shape`: the read's `select` and `populate`, already checked (src/operations/steps/read-shape.ts). */
 /**
- * `shape`: the read's `select` and `populate`, already checked (src/operations/read-shape.ts). `joins`: which
+ * `shape`: the read's `select` and `populate`, already checked (src/operations/steps/read-shape.ts). `joins`: which
  * join fields to read and how (src/query/join-options.ts); documents populated inside others get none.
  */
 export async function presentDocs(

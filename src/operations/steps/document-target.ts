@@ -3,14 +3,14 @@
  * found and authorized the same way: unknown entity 404, drafts required (400), document missing or
  * hidden by the read filter 404, then update access (401/403).
  */
-import { badRequest } from '../errors.ts';
-import type { Entity } from '../config/types.ts';
-import { checkAccess } from '../access/check-access.ts';
-import { ownerOf } from '../versions/live-row.ts';
-import type { VersionOwner } from '../versions/store.ts';
+import { badRequest } from '../../errors.ts';
+import type { Entity } from '../../config/types.ts';
+import { checkAccess } from '../../access/check-access.ts';
+import { ownerOf } from '../../versions/live-row.ts';
+import type { VersionOwner } from '../../versions/store.ts';
 import { getCollection, getGlobal, parseId } from './entities.ts';
 import { assertMatches, loadGlobal, loadReadable } from './load-stored.ts';
-import type { OperationContext } from '../operation-context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 

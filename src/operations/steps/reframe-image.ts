@@ -3,14 +3,14 @@
  * stored original, under new file names (stored files are served as immutable), before the update
  * commits. `commit` removes the old size files once it has; `discard` removes the new ones if it failed.
  */
-import type { ImageSize } from '../config/types.ts';
+import type { ImageSize } from '../../config/types.ts';
 import fs from 'node:fs';
-import type { CMS } from '../cms.ts';
-import { loadSharp } from '../uploads/sharp-loader.ts';
-import { frameOf, makeImageSizes } from '../uploads/image-sizes.ts';
-import { randomSizeVersion, sizeFileName } from '../uploads/file-names.ts';
-import { removeQuietly, stagingDirOf, stagingPath } from '../uploads/staging.ts';
-import { removeStoredFiles } from '../uploads/media-files.ts';
+import type { CMS } from '../../cms.ts';
+import { loadSharp } from '../../uploads/sharp-loader.ts';
+import { frameOf, makeImageSizes } from '../../uploads/image-sizes.ts';
+import { randomSizeVersion, sizeFileName } from '../../uploads/file-names.ts';
+import { removeQuietly, stagingDirOf, stagingPath } from '../../uploads/staging.ts';
+import { removeStoredFiles } from '../../uploads/media-files.ts';
 
 type Doc = Record<string, unknown>;
 type SizeEntry = { filename: string };

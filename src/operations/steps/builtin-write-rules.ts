@@ -5,18 +5,18 @@
  * have had their say, on what will be stored; a store rule runs inside the write's transaction, around
  * the row's write and after it.
  */
-import { badRequest } from '../errors.ts';
-import type { SanitizedCollection } from '../config/types.ts';
-import { MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
-import { hashPassword, passwordProblem } from '../auth/password.ts';
-import { generateApiKey } from '../auth/api-keys.ts';
-import { hashToken } from '../auth/sessions.ts';
-import { FOLDER_FIELD } from '../config/builtin-collections.ts';
-import { assertFolderPlacement } from './folders.ts';
-import type { OperationContext } from '../operation-context.ts';
-import type { Queryable } from '../db/store.ts';
-import { endSessionsOnUserChange, guardLastActiveAdmin } from '../auth/user-invariants.ts';
-import { forgetAccount } from '../auth/forget-account.ts';
+import { badRequest } from '../../errors.ts';
+import type { SanitizedCollection } from '../../config/types.ts';
+import { MEDIA_SYSTEM_FIELDS } from '../../config/upload-collections.ts';
+import { hashPassword, passwordProblem } from '../../auth/password.ts';
+import { generateApiKey } from '../../auth/api-keys.ts';
+import { hashToken } from '../../auth/sessions.ts';
+import { FOLDER_FIELD } from '../../config/builtin-collections.ts';
+import { assertFolderPlacement } from '../folders.ts';
+import type { OperationContext } from '../../operation-context.ts';
+import type { Queryable } from '../../db/store.ts';
+import { endSessionsOnUserChange, guardLastActiveAdmin } from '../../auth/user-invariants.ts';
+import { forgetAccount } from '../../auth/forget-account.ts';
 
 type Doc = Record<string, unknown>;
 type WriteRule = (

@@ -1,12 +1,12 @@
 /**
  * A version row → the version record of docs/drafts-and-versions.md `{ id, parent, version, status, createdAt, updatedAt, latest }`;
- * `version` is presented like a read. `author` (src/operations/version-authors.ts) is added only when asked
+ * `version` is presented like a read. `author` (src/operations/steps/version-authors.ts) is added only when asked
  * (`?author=true`, the admin's version list), so the contract's record keeps exactly its shape.
  */
-import type { Entity } from '../config/types.ts';
-import type { VersionRow } from '../versions/store.ts';
+import type { Entity } from '../../config/types.ts';
+import type { VersionRow } from '../../versions/store.ts';
 import { presentDocs } from './present.ts';
-import type { OperationContext } from '../operation-context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { presentAuthors } from './version-authors.ts';
 
 export async function presentVersions(

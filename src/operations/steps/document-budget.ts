@@ -4,8 +4,8 @@
  * as the answer holds them (a document shown in ten places counts ten times). Past it the request is refused
  * whole with a 400, never answered in part. Contexts without a budget (the Local API, jobs) are not bounded.
  */
-import { APIError } from '../errors.ts';
-import type { DocumentBudget, OperationContext } from '../operation-context.ts';
+import { APIError } from '../../errors.ts';
+import type { DocumentBudget, OperationContext } from '../../operation-context.ts';
 
 export const documentBudget = (limit: number): DocumentBudget => ({ limit, used: 0 });
 

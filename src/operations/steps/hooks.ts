@@ -1,6 +1,6 @@
 /** Runs a list of hooks in order; a hook that returns a value replaces the value the next one sees. */
-import type { Entity, HookArgs, HookName } from '../config/types.ts';
-import { withRequest, type OperationContext } from '../operation-context.ts';
+import type { Entity, HookArgs, HookName } from '../../config/types.ts';
+import { withRequest, type OperationContext } from '../../operation-context.ts';
 
 export async function runHooks<K extends 'data' | 'doc'>(
   ctx: OperationContext,

@@ -3,15 +3,15 @@
  * that an access filter lets a document through, and a global (or its defaults). Shared by the reads,
  * the writes and the drafts operations, so none of them imports another.
  */
-import { rowToDoc } from '../fields/row.ts';
-import { documentOfDefaults } from '../fields/defaults.ts';
-import { selectRowById } from '../db/documents.ts';
-import { compileWhere, TRUSTED } from '../query/where.ts';
-import { forbidden, notFound } from '../errors.ts';
-import type { SanitizedCollection, SanitizedGlobal, Where } from '../config/types.ts';
-import { checkAccess } from '../access/check-access.ts';
-import { localeOf, type OperationContext } from '../operation-context.ts';
-import { withoutTrashed } from './trash.ts';
+import { rowToDoc } from '../../fields/row.ts';
+import { documentOfDefaults } from '../../fields/defaults.ts';
+import { selectRowById } from '../../db/documents.ts';
+import { compileWhere, TRUSTED } from '../../query/where.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import type { SanitizedCollection, SanitizedGlobal, Where } from '../../config/types.ts';
+import { checkAccess } from '../../access/check-access.ts';
+import { localeOf, type OperationContext } from '../../operation-context.ts';
+import { withoutTrashed } from '../trash.ts';
 
 export const GLOBAL_ROW = 1;
 

@@ -1,7 +1,7 @@
 /** Looks up a collection or global by slug; unknown ones are a 404. */
-import { notFound } from '../errors.ts';
-import type { SanitizedCollection, SanitizedGlobal } from '../config/types.ts';
-import type { CMS } from '../cms.ts';
+import { notFound } from '../../errors.ts';
+import type { SanitizedCollection, SanitizedGlobal } from '../../config/types.ts';
+import type { CMS } from '../../cms.ts';
 
 export function getCollection(cms: CMS, slug: string): SanitizedCollection {
   const collection = cms.config.collectionsBySlug.get(slug);

@@ -4,9 +4,9 @@
  * operation, the user and the request, and answers the value to keep (undefined keeps it as it was).
  * They run on a copy of the document, before the collection's hook of the same name.
  */
-import type { FieldHookName, SanitizedField } from '../config/types.ts';
-import { kindOf } from '../fields/kinds/index.ts';
-import { withRequest, type OperationContext } from '../operation-context.ts';
+import type { FieldHookName, SanitizedField } from '../../config/types.ts';
+import { kindOf } from '../../fields/kinds/index.ts';
+import { withRequest, type OperationContext } from '../../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 type Args = { data: Doc; originalDoc: Doc | null; operation: 'create' | 'update' | 'read' };

@@ -5,7 +5,7 @@
  * document until the leftover sweep an hour later. Taking turns, each one displaces what the one before
  * it stored. (Another process's concurrent write is not in this turn: what that leaves, the sweep takes.)
  */
-import type { CMS } from '../cms.ts';
+import type { CMS } from '../../cms.ts';
 
 const byInstance = new WeakMap<CMS, Map<string, Promise<void>>>();
 

@@ -3,19 +3,19 @@
  * (builtin-write-rules.ts), field access, beforeValidate, defaults, validation, relationship targets,
  * beforeChange, the built-in collection's check, then the merge into the stored (all-locale) document.
  */
-import { APIError, badRequest } from '../errors.ts';
-import type { Entity, SanitizedField } from '../config/types.ts';
-import { isUploadCollection } from '../config/upload-collections.ts';
-import { publishProblems, validateFields, type FieldError } from '../fields/validate.ts';
-import { documentSizeProblem } from '../fields/size-limits.ts';
-import { mergeLocalizedWrite } from '../fields/localize.ts';
-import { withDefaults } from '../fields/defaults.ts';
+import { APIError, badRequest } from '../../errors.ts';
+import type { Entity, SanitizedField } from '../../config/types.ts';
+import { isUploadCollection } from '../../config/upload-collections.ts';
+import { publishProblems, validateFields, type FieldError } from '../../fields/validate.ts';
+import { documentSizeProblem } from '../../fields/size-limits.ts';
+import { mergeLocalizedWrite } from '../../fields/localize.ts';
+import { withDefaults } from '../../fields/defaults.ts';
 import { relationProblems } from './relation-checks.ts';
-import { fieldAllowed } from '../access/check-access.ts';
+import { fieldAllowed } from '../../access/check-access.ts';
 import { runHooks } from './hooks.ts';
 import { runFieldHooks } from './field-hooks.ts';
 import { BUILT_IN_WRITE_CHECKS, BUILT_IN_WRITE_RULES, uploadWriteRule } from './builtin-write-rules.ts';
-import { singleLocaleOf, type OperationContext } from '../operation-context.ts';
+import { singleLocaleOf, type OperationContext } from '../../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 export type PreparedWrite = {

@@ -6,21 +6,21 @@
  * access to the joined collection; at depth 0 `docs` are ids, above it documents (one level less deep,
  * without their own joins).
  */
-import type { Entity, SanitizedCollection, SanitizedField, Where } from '../config/types.ts';
-import { isPolymorphic } from '../config/relation-targets.ts';
-import { fieldAtPath } from '../config/field-references.ts';
-import { badRequest } from '../errors.ts';
-import { rowToDoc } from '../fields/row.ts';
-import { relationSlots } from '../fields/relationship-values.ts';
-import { visitValues } from '../fields/walk-values.ts';
-import { selectRows } from '../db/documents.ts';
-import { andParts } from '../db/store.ts';
-import { compileSort } from '../query/sort.ts';
-import { compileWhere, TRUSTED } from '../query/where.ts';
-import type { JoinQuery, JoinRequest } from '../query/join-options.ts';
-import { checkAccess } from '../access/check-access.ts';
-import { queryRights } from '../access/query-rights.ts';
-import { localeOf, type OperationContext } from '../operation-context.ts';
+import type { Entity, SanitizedCollection, SanitizedField, Where } from '../../config/types.ts';
+import { isPolymorphic } from '../../config/relation-targets.ts';
+import { fieldAtPath } from '../../config/field-references.ts';
+import { badRequest } from '../../errors.ts';
+import { rowToDoc } from '../../fields/row.ts';
+import { relationSlots } from '../../fields/relationship-values.ts';
+import { visitValues } from '../../fields/walk-values.ts';
+import { selectRows } from '../../db/documents.ts';
+import { andParts } from '../../db/store.ts';
+import { compileSort } from '../../query/sort.ts';
+import { compileWhere, TRUSTED } from '../../query/where.ts';
+import type { JoinQuery, JoinRequest } from '../../query/join-options.ts';
+import { checkAccess } from '../../access/check-access.ts';
+import { queryRights } from '../../access/query-rights.ts';
+import { localeOf, type OperationContext } from '../../operation-context.ts';
 import { spendDocuments } from './document-budget.ts';
 
 type Doc = Record<string, unknown>;

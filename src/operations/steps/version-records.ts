@@ -4,10 +4,10 @@
  * (also Payload's `_status`, `version.status`, `version._status`), `latest`, `author` (a user id),
  * `createdAt`, `updatedAt`. Used by the versions of a collection and of one document or global.
  */
-import type { Entity, SanitizedField, Where } from '../config/types.ts';
-import type { Dialect, SQLPart } from '../db/store.ts';
-import { compileSort } from '../query/sort.ts';
-import { compileWhere, TRUSTED } from '../query/where.ts';
+import type { Entity, SanitizedField, Where } from '../../config/types.ts';
+import type { Dialect, SQLPart } from '../../db/store.ts';
+import { compileSort } from '../../query/sort.ts';
+import { compileWhere, TRUSTED } from '../../query/where.ts';
 
 const column = (name: string, type: SanitizedField['type']): SanitizedField => ({
   name,

@@ -3,13 +3,13 @@
  * same rights as `where` and `sort` (src/access/query-rights.ts), asked of the read collection and of
  * each collection named in `populate`.
  */
-import { badRequest } from '../errors.ts';
-import type { Entity } from '../config/types.ts';
-import { queryRights } from '../access/query-rights.ts';
-import { checkSelection, parsePopulate, parseSelect, type ReadShape } from '../query/select.ts';
-import type { QueryRights } from '../query/where.ts';
-import { richTextFormatOf } from '../richtext/convert-values.ts';
-import type { OperationContext } from '../operation-context.ts';
+import { badRequest } from '../../errors.ts';
+import type { Entity } from '../../config/types.ts';
+import { queryRights } from '../../access/query-rights.ts';
+import { checkSelection, parsePopulate, parseSelect, type ReadShape } from '../../query/select.ts';
+import type { QueryRights } from '../../query/where.ts';
+import { richTextFormatOf } from '../../richtext/convert-values.ts';
+import type { OperationContext } from '../../operation-context.ts';
 
 /** What every read operation takes, in Payload's form: `{ title: true }`, `{ users: { name: true } }` (query strings give 'true'). */
 export type ShapeArgs = {

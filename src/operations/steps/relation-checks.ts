@@ -3,12 +3,12 @@
  * existing document of its collection, and one the field's `filterOptions` allows (checked in SQL against
  * the target collection, so a filter means the same here as in a list).
  */
-import type { SanitizedField, Where } from '../config/types.ts';
-import { visitRelations } from '../fields/walk-values.ts';
-import type { FieldError } from '../fields/validate.ts';
-import { existingIds, selectRowsByIds } from '../db/documents.ts';
-import { compileWhere, TRUSTED } from '../query/where.ts';
-import { localeOf, type OperationContext } from '../operation-context.ts';
+import type { SanitizedField, Where } from '../../config/types.ts';
+import { visitRelations } from '../../fields/walk-values.ts';
+import type { FieldError } from '../../fields/validate.ts';
+import { existingIds, selectRowsByIds } from '../../db/documents.ts';
+import { compileWhere, TRUSTED } from '../../query/where.ts';
+import { localeOf, type OperationContext } from '../../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 type Found = { field: SanitizedField; path: string; relationTo: string; id: number; siblingData: Doc };

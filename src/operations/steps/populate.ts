@@ -5,15 +5,15 @@
  * per document or per row. `populateRelationships` is the entry point; where ids sit (fields, and rich
  * text's upload, relationship, link and block nodes) comes from `visitRelations` in src/fields/walk-values.ts.
  */
-import type { Entity, SanitizedCollection } from '../config/types.ts';
-import { visitRelations, type RelationSlot } from '../fields/walk-values.ts';
-import { rowToDoc } from '../fields/row.ts';
-import { selectRowsByIds } from '../db/documents.ts';
-import { withoutTrashed } from './trash.ts';
-import { compileWhere, TRUSTED } from '../query/where.ts';
-import { checkAccess } from '../access/check-access.ts';
-import { localeOf, type OperationContext } from '../operation-context.ts';
-import type { ReadShape } from '../query/select.ts';
+import type { Entity, SanitizedCollection } from '../../config/types.ts';
+import { visitRelations, type RelationSlot } from '../../fields/walk-values.ts';
+import { rowToDoc } from '../../fields/row.ts';
+import { selectRowsByIds } from '../../db/documents.ts';
+import { withoutTrashed } from '../trash.ts';
+import { compileWhere, TRUSTED } from '../../query/where.ts';
+import { checkAccess } from '../../access/check-access.ts';
+import { localeOf, type OperationContext } from '../../operation-context.ts';
+import type { ReadShape } from '../../query/select.ts';
 import { spendDocuments } from './document-budget.ts';
 
 type Doc = Record<string, unknown>;
