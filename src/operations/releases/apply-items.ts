@@ -17,7 +17,7 @@ import { findVersion, insertVersion, type VersionOwner } from '../../versions/st
 import { recordLiveVersion, type VersionStamp } from '../../versions/drafts.ts';
 import { eventSubject, ownerOf, readLiveDoc, rowIdOf } from '../../versions/live-row.ts';
 import { recordPrevious, type ReleaseItemRow } from '../../releases/store.ts';
-import { statusEvents } from '../status-events.ts';
+import { statusEvents } from '../steps/status-events.ts';
 import type { OperationContext } from '../../operation-context.ts';
 
 type Doc = Record<string, unknown>;

@@ -10,7 +10,7 @@ import { isoNow } from '../../clock.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { findRelease, itemsOf, updateRelease, type ReleaseItemRow, type ReleaseRow } from '../../releases/store.ts';
 import { recordReleaseAudit, recordReleaseWebhooks, type ReleaseSummary } from '../../releases/release-events.ts';
-import { loadForUpdate, type DocumentRef } from '../document-target.ts';
+import { loadForUpdate, type DocumentRef } from '../steps/document-target.ts';
 import { applyItem, checkItem, itemSubject, itemTarget, type CheckedItem, type ItemProblem } from './apply-items.ts';
 import { authorizeReleases } from './release-access.ts';
 import { loadRelease, releaseRecord } from './load-release.ts';

@@ -15,7 +15,7 @@ import {
   type ReleaseRow,
 } from '../../releases/store.ts';
 import { writeAuditEntry } from '../../audit/write-entry.ts';
-import { loadForUpdate, type DocumentRef } from '../document-target.ts';
+import { loadForUpdate, type DocumentRef } from '../steps/document-target.ts';
 import { parseVersionId } from '../find-versions.ts';
 import { assertMayChange, authorizeReleases } from './release-access.ts';
 import { bodyObject } from './release-input.ts';
