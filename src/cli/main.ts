@@ -22,6 +22,7 @@ const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   restore: async (a) => (await import('./backup.ts')).restoreCommand(a),
   export: async (a) => (await import('./export.ts')).exportCommand(a),
   import: async (a) => (await import('./export.ts')).importCommand(a),
+  replica: async (a) => (await import('./replica.ts')).replicaCommand(a),
   reindex: async (a) => (await import('./reindex.ts')).reindexCommand(a),
   help: async () => void process.stdout.write(HELP),
   version: async () => console.log(pkg.version),

@@ -12,6 +12,7 @@ import { normalizeOrigin } from './origin.ts';
 import { FIELD_NAME, type Fail } from './sanitize-fields.ts';
 import { mergeBuiltIn, sanitizeCollection, sanitizeGlobal } from './sanitize-entities.ts';
 import { sanitizeBackups } from './backups.ts';
+import { sanitizeReplica } from './replica.ts';
 import { sanitizeEmail } from './email.ts';
 import { checkFieldReferences } from './field-references.ts';
 import {
@@ -176,6 +177,7 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     email: sanitizeEmail(input.email, process.env, fail),
     upload: { ...uploadDefaults, dir: uploadDir, storage: upload.storage ?? null },
     backups: sanitizeBackups(input.backups, { dir: uploadDir, storage: upload.storage ?? null }, resolve, fail),
+    replica: sanitizeReplica(input.replica, resolve, fail),
     localization,
     webhooks,
     jobs: { secret: input.jobs?.secret ?? null },

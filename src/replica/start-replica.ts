@@ -1,0 +1,149 @@
+/**
+ * Replication while the server runs (docs/replication.md): every committed transaction is captured
+ * (./recorder.ts) and shipped in order, about once a second, as one segment per batch; a snapshot is
+ * taken at start and every `snapshotInterval`. Shipping never holds a write: a replica that cannot be
+ * reached leaves the transactions queued, and the next round ships them all, without a gap.
+ */
+import type { SanitizedConfig } from '../config/types.ts';
+import type { Store } from '../db/store.ts';
+import { captureCommits } from '../db/sqlite/commit-capture.ts';
+import { readCatalog } from './catalog.ts';
+import { packSegment, segmentKey } from './objects.ts';
+import { CREATE_POSITION, POSITION_TABLE, SET_POSITION, createRecorder, type Recorder } from './recorder.ts';
+import { takeSnapshot } from './snapshot.ts';
+import { openTarget, type ReplicaTarget } from './target.ts';
+
+type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void };
+
+/** How often queued transactions are shipped. */
+export const SHIP_EVERY_MS = 1000;
+/** Transactions in one segment at most (a long backlog goes up in several). */
+const SEGMENT_TRANSACTIONS = 5000;
+/** Past this lag the replica counts as behind (`/health` says degraded). */
+export const DEGRADED_LAG_MS = 10_000;
+
+export type Replica = {
+  mode: 'async' | 'sync';
+  label: string;
+  /** How far the replica trails: the age of the oldest transaction not on it yet (0: none). */
+  lagMs(): number;
+  /** The newest transaction on the replica. */
+  lastTransaction(): number;
+  lastSnapshotAt(): number | null;
+  puts(): number;
+  lastError(): string | null;
+  /** Ships what is queued now (and a snapshot when one is due). */
+  ship(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const running = new WeakMap<Store, Replica>();
+
+/** The replica of a running instance, by its store (null: none configured, or not started in this process). */
+export const replicaOf = (store: Store): Replica | null => running.get(store) ?? null;
+
+export async function startReplica(options: {
+  config: SanitizedConfig;
+  store: Store;
+  now: () => number;
+  log: Logger;
+}): Promise<Replica | null> {
+  const { config, store, now, log } = options;
+  const settings = config.replica;
+  if (!settings) return null;
+  if (config.databaseEngine !== 'sqlite') {
+    log.info('replica: PostgreSQL databases are backed up by the server (docs/replication.md); nothing to replicate');
+    return null;
+  }
+  const target = openTarget(settings);
+  await store.exec(CREATE_POSITION);
+  const position = await store.get<{ txid: number }>(`SELECT "txid" FROM "${POSITION_TABLE}"`);
+  const catalog = await readCatalog(target);
+  // Each start is a transaction of its own, held by the snapshot taken now: the writes this process did
+  // not see (migrations at start, commands run while no server ran) are in it, and a database restored to
+  // an earlier moment goes on under numbers of its own.
+  const startTxid = Math.max(position?.txid ?? 0, catalog.newestTxid) + 1;
+  await store.run(SET_POSITION, [startTxid, now()]);
+  const recorder = createRecorder(startTxid, now);
+  const stopCapture = captureCommits(config.databasePath, recorder);
+  const shipper = createShipper(target, recorder, settings.encryptionKey);
+  let lastSnapshotAt: number | null = null;
+  let snapshotDue = true;
+  let shipped = startTxid - 1;
+  let lastError: string | null = null;
+  let puts = 0;
+  let round: Promise<void> | null = null;
+
+  const snapshot = async () => {
+    const taken = await takeSnapshot({
+      databasePath: config.databasePath,
+      dataDir: config.dataDir,
+      target,
+      encryptionKey: settings.encryptionKey,
+    });
+    puts++;
+    lastSnapshotAt = now();
+    snapshotDue = false;
+    shipped = Math.max(shipped, taken.txid);
+  };
+  const once = async () => {
+    try {
+      const last = await shipper.shipQueued();
+      if (last !== null) {
+        shipped = Math.max(shipped, last.txid);
+        puts += last.puts;
+      }
+      if (snapshotDue || (lastSnapshotAt !== null && now() - lastSnapshotAt >= settings.snapshotIntervalMs))
+        await snapshot();
+      if (lastError) log.info(`replica: ${target.label} reachable again, caught up to transaction ${shipped}`);
+      lastError = null;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (lastError !== reason) log.warn(`replica: cannot ship to ${target.label}: ${reason}`);
+      lastError = reason;
+    }
+  };
+  const ship = () => {
+    round ??= once().finally(() => (round = null));
+    return round;
+  };
+  await ship();
+  const timer = setInterval(() => void ship(), SHIP_EVERY_MS);
+  const replica: Replica = {
+    mode: settings.mode,
+    label: target.label,
+    lagMs: () => (recorder.queued.length ? Math.max(0, now() - recorder.queued[0]!.at) : 0),
+    lastTransaction: () => shipped,
+    lastSnapshotAt: () => lastSnapshotAt,
+    puts: () => puts,
+    lastError: () => lastError,
+    ship,
+    async close() {
+      clearInterval(timer);
+      await round;
+      await ship();
+      stopCapture();
+      running.delete(store);
+    },
+  };
+  running.set(store, replica);
+  return replica;
+}
+
+/** Ships the queued transactions as segments, oldest first; answers the last shipped, or null when none was queued. */
+function createShipper(target: ReplicaTarget, recorder: Recorder, encryptionKey: string | null) {
+  return {
+    async shipQueued(): Promise<{ txid: number; puts: number } | null> {
+      let puts = 0;
+      let txid = 0;
+      for (;;) {
+        const batch = recorder.take(SEGMENT_TRANSACTIONS);
+        if (batch.length === 0) return puts ? { txid, puts } : null;
+        await target.put(segmentKey(batch[0]!.txid, batch.at(-1)!.txid), packSegment(batch, encryptionKey));
+        recorder.shipped(batch.length);
+        txid = batch.at(-1)!.txid;
+        puts++;
+      }
+    },
+  };
+}
