@@ -38,7 +38,7 @@ export function sanitizeReplica(
   const snapshotIntervalMs = duration(input.snapshotInterval ?? '24h', 'replica.snapshotInterval', fail);
   const syncTimeout = input.syncTimeout ?? 5;
   if (typeof syncTimeout !== 'number' || !(syncTimeout > 0)) fail('replica.syncTimeout', 'must be a number of seconds');
-  const encryptionKey = input.encryptionKey ?? env.CMS_REPLICA_KEY ?? null;
+  const encryptionKey = input.encryptionKey ?? (env.CMS_REPLICA_KEY || null);
   if (encryptionKey !== null && (typeof encryptionKey !== 'string' || encryptionKey.length < 16))
     fail('replica.encryptionKey', 'must be a string of at least 16 characters');
   return {
