@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Database } from 'bun:sqlite';
 import { tempDir } from './harness.ts';
 import { startChildServer, type ChildServer } from './support/child-server.ts';
+import { filesIn, form, pdf } from './support/media-fixtures.ts';
 
 const main = path.join(import.meta.dir, '../src/cli/main.ts');
 const config = {
@@ -229,5 +230,46 @@ describe('an async replica in a folder', () => {
     expect(missing.err).toContain(`the replica misses segments/${from}-`);
     expect(fs.readdirSync(server.dir).sort()).toEqual(before);
     expect(notesIn(path.join(server.dir, 'data/cms.db'))).toEqual(['a', 'b', 'c']);
+  }, 120_000);
+
+  test('uploads are copied by content, and a restore brings the files of its moment', async () => {
+    const server = await serve();
+    const upload = async (bytes: Buffer, name: string) => {
+      const res = await fetch(`${server.api}/media`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}` },
+        body: form(bytes, name),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { doc: { id: number; filename: string } }).doc;
+    };
+    const first = await upload(pdf(100), 'first.pdf');
+    const { lastTransaction: withFirst } = await caughtUp(server);
+    const second = await upload(pdf(200), 'second.pdf');
+    const removed = await fetch(`${server.api}/media/${first.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${server.token}` },
+    });
+    expect(removed.status).toBe(200);
+    await caughtUp(server);
+    expect(fs.existsSync(path.join(server.dir, 'uploads', first.filename))).toBe(false);
+    await server.crash();
+
+    const then = path.join(server.dir, 'then');
+    expect(cli(server.dir, 'replica', 'restore', '--txid', String(withFirst), '--to', then).code).toBe(0);
+    expect(filesIn(path.join(then, 'uploads'))).toEqual([first.filename]);
+    expect(fs.readFileSync(path.join(then, 'uploads', first.filename))).toEqual(pdf(100));
+
+    // The box is gone: data and uploads deleted; the latest state comes back with its files.
+    fs.rmSync(path.join(server.dir, 'data'), { recursive: true, force: true });
+    fs.rmSync(path.join(server.dir, 'uploads'), { recursive: true, force: true });
+    const restore = cli(server.dir, 'replica', 'restore');
+    expect(restore.code).toBe(0);
+    expect(filesIn(path.join(server.dir, 'uploads'))).toEqual([second.filename]);
+    const again = await serve(server.dir);
+    const file = await fetch(`${again.api}/media/file/${second.filename}`);
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer())).toEqual(pdf(200));
+    await again.crash();
   }, 120_000);
 });

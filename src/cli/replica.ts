@@ -15,6 +15,7 @@ export async function startReplicaFor(cms: CMS): Promise<void> {
   const replica = await startReplica({
     config: cms.config,
     store: cms.store,
+    storage: cms.storage,
     now: () => cms.clock.now(),
     log: cms.log,
   });
@@ -49,7 +50,8 @@ export async function replicaCommand(args: CLIArgs): Promise<void> {
   console.log(
     `restored transaction ${result.txid} (${new Date(result.at).toISOString()}) from ${result.snapshot} and ${result.segments} segment(s) into ${result.into}`,
   );
-  if (result.movedAside) console.log(`the data before the restore was moved aside, not deleted: ${result.movedAside}`);
+  if (result.movedAside.length)
+    console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
   if (args.flags.to) return;
   // The full-text indexes are derived data: rebuilt from the restored documents, so searches find them.
   const cms = await createCMS({ configPath, migrate: 'none' });

@@ -13,7 +13,19 @@ const PLAIN = 'CMSREPL1\n';
 const SEALED = 'CMSREPLE\n';
 
 export type SegmentHeader = { kind: 'segment'; from: number; to: number; firstAt: number; lastAt: number };
-export type SnapshotHeader = { kind: 'snapshot'; txid: number; at: number; secret: string | null };
+/**
+ * `uploads`: every stored upload (name → sha256) as of transaction `uploadsTxid` (at most `txid`; the file
+ * changes between the two are replayed from the segments).
+ */
+export type SnapshotHeader = {
+  kind: 'snapshot';
+  txid: number;
+  at: number;
+  secret: string | null;
+  uploads: Record<string, string> | null;
+  uploadsTxid: number;
+};
+type UploadHeader = { kind: 'upload'; sha256: string };
 type Stored<H> = H & { sha256: string; length: number };
 
 export class DamagedObject extends Error {}
@@ -21,6 +33,8 @@ export class DamagedObject extends Error {}
 const TXID_DIGITS = 16;
 const pad = (n: number) => String(n).padStart(TXID_DIGITS, '0');
 
+/** An upload's bytes, content-addressed: the same file stored twice is one object. */
+export const uploadKey = (sha256: string) => `uploads/${sha256}`;
 export const segmentKey = (from: number, to: number) => `segments/${pad(from)}-${pad(to)}.seg`;
 /** Snapshots carry their time in the name too, so a restore to a moment finds its base without reading it. */
 export const snapshotKey = (txid: number, at: number) => `snapshots/${pad(txid)}-${at}.snap`;
@@ -114,6 +128,7 @@ export function packSegment(transactions: Transaction[], encryptionKey: string |
     txid: t.txid,
     at: t.at,
     statements: t.statements.map(([sql, params]) => [sql, encodeParams(params)]),
+    ...(t.files ? { files: t.files } : {}),
   }));
   return pack(header, Buffer.from(JSON.stringify(body)), encryptionKey);
 }
@@ -122,13 +137,14 @@ export function packSegment(transactions: Transaction[], encryptionKey: string |
 export function unpackSegment(key: string, bytes: Uint8Array, encryptionKey: string | null): Transaction[] {
   const { header, body } = unpack<SegmentHeader>(key, bytes, encryptionKey);
   const named = parseSegmentKey(key);
-  const transactions = (JSON.parse(body.toString()) as { txid: number; at: number; statements: unknown[][] }[]).map(
-    (t) => ({
-      txid: t.txid,
-      at: t.at,
-      statements: t.statements.map(([sql, params]) => [sql as string, decodeParams(params as unknown[] | null)]),
-    }),
-  ) as Transaction[];
+  const transactions = (
+    JSON.parse(body.toString()) as { txid: number; at: number; statements: unknown[][]; files?: Transaction['files'] }[]
+  ).map((t) => ({
+    txid: t.txid,
+    at: t.at,
+    statements: t.statements.map(([sql, params]) => [sql as string, decodeParams(params as unknown[] | null)]),
+    ...(t.files ? { files: t.files } : {}),
+  })) as Transaction[];
   const whole =
     header.kind === 'segment' &&
     named?.from === header.from &&
@@ -153,4 +169,16 @@ export function unpackSnapshot(
   if (header.kind !== 'snapshot' || named?.txid !== header.txid)
     throw new DamagedObject(`${key} is damaged (its header does not match its name)`);
   return { header, database: body };
+}
+
+export function packUpload(sha256: string, bytes: Uint8Array, encryptionKey: string | null): Uint8Array {
+  return pack({ kind: 'upload', sha256 } satisfies UploadHeader, bytes, encryptionKey);
+}
+
+/** An upload's bytes, checked against the sha256 its name gives. */
+export function unpackUpload(key: string, bytes: Uint8Array, encryptionKey: string | null): Buffer {
+  const { body } = unpack<UploadHeader>(key, bytes, encryptionKey);
+  if (`uploads/${createHash('sha256').update(body).digest('hex')}` !== key)
+    throw new DamagedObject(`${key} is damaged (its content does not match its name)`);
+  return body;
 }

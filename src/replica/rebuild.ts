@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Database, type SQLQueryBindings } from 'bun:sqlite';
 import { ConfigError } from '../errors.ts';
 import { readCatalog, type Catalog, type SegmentEntry, type SnapshotEntry } from './catalog.ts';
-import { DamagedObject, segmentKey, unpackSegment, unpackSnapshot } from './objects.ts';
+import { DamagedObject, segmentKey, unpackSegment, unpackSnapshot, unpackUpload, uploadKey } from './objects.ts';
 import { SET_POSITION, type Transaction } from './recorder.ts';
 import type { ReplicaTarget } from './target.ts';
 
@@ -27,6 +27,8 @@ export type Rebuilt = {
   secret: string | null;
   snapshot: string;
   segments: number;
+  /** The folder holding the uploads of that moment (checked against their sha256), or null when not replicated. */
+  uploads: string | null;
 };
 
 const describe = (point: RestorePoint) =>
@@ -96,19 +98,27 @@ export async function rebuildDatabase(
     let txid = header.txid;
     let at = header.at;
     let segments = 0;
+    const files = header.uploads ? new Map(Object.entries(header.uploads)) : null;
+    // File changes after the snapshot's list of uploads, which may be older than its database.
+    let next = Math.min(txid, header.uploadsTxid ?? txid) + 1;
     try {
       db.exec('PRAGMA journal_mode = DELETE');
       db.exec('PRAGMA foreign_keys = ON');
       chain: for (;;) {
-        if (point.txid !== undefined && txid >= point.txid) break;
-        const segment = segmentHolding(catalog.segments, txid + 1);
+        if (point.txid !== undefined && next > point.txid) break;
+        const segment = segmentHolding(catalog.segments, next);
         if (!segment) break;
         const transactions = unpackSegment(segment.key, await read(target, segment.key), encryptionKey);
         segments++;
         for (const transaction of transactions) {
-          if (transaction.txid <= txid) continue;
+          if (transaction.txid < next) continue;
           if (point.txid !== undefined && transaction.txid > point.txid) break chain;
           if (point.at !== undefined && transaction.at > point.at) break chain;
+          next = transaction.txid + 1;
+          if (files && transaction.txid > (header.uploadsTxid ?? txid))
+            for (const change of transaction.files ?? [])
+              change.sha256 ? files.set(change.key, change.sha256) : files.delete(change.key);
+          if (transaction.txid <= txid) continue;
           replay(db, transaction);
           txid = transaction.txid;
           at = transaction.at;
@@ -129,9 +139,28 @@ export async function rebuildDatabase(
     } finally {
       db.close();
     }
-    return { file, txid, at, secret: header.secret, snapshot: base.key, segments };
+    const uploads = files ? await fetchUploads(target, files, path.join(staging, 'uploads'), encryptionKey) : null;
+    return { file, txid, at, secret: header.secret, snapshot: base.key, segments, uploads };
   } catch (error) {
     if (error instanceof DamagedObject) throw new ConfigError(`${error.message}; nothing was changed`);
     throw error;
   }
+}
+
+/** Every file of the moment into `folder`, each checked against its sha256. */
+async function fetchUploads(
+  target: ReplicaTarget,
+  files: Map<string, string>,
+  folder: string,
+  encryptionKey: string | null,
+): Promise<string> {
+  fs.mkdirSync(folder, { recursive: true });
+  for (const [name, sha256] of files) {
+    // Names come from the replica: only plain file names, never a path out of the folder.
+    if (name !== path.basename(name) || name.startsWith('.'))
+      throw new ConfigError(`the replica names an upload "${name}" that is not a file name; nothing was changed`);
+    const key = uploadKey(sha256);
+    fs.writeFileSync(path.join(folder, name), unpackUpload(key, await read(target, key), encryptionKey));
+  }
+  return folder;
 }

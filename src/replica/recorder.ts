@@ -8,7 +8,10 @@ import type { Params } from '../db/store.ts';
 import type { CommitCapture } from '../db/sqlite/commit-capture.ts';
 
 export type Statement = [sql: string, params: Params | null];
-export type Transaction = { txid: number; at: number; statements: Statement[] };
+/** A stored upload appeared (sha256 of its bytes) or went (null). */
+export type FileChange = { key: string; sha256: string | null };
+/** A transaction of the database, or (no statements) a change of the stored uploads, numbered in one sequence. */
+export type Transaction = { txid: number; at: number; statements: Statement[]; files?: FileChange[] };
 
 export const POSITION_TABLE = '_cms_replica';
 export const CREATE_POSITION = `CREATE TABLE IF NOT EXISTS "${POSITION_TABLE}" ("id" integer PRIMARY KEY CHECK ("id" = 1), "txid" integer NOT NULL, "at" integer NOT NULL)`;
@@ -23,6 +26,8 @@ export type Recorder = CommitCapture & {
   take(max: number): Transaction[];
   /** The first `count` queued transactions are on the replica. */
   shipped(count: number): void;
+  /** A stored upload changed: numbered as a transaction of its own, between the database's. */
+  fileChanged(change: FileChange): number;
 };
 
 export function createRecorder(lastTxid: number, now: () => number): Recorder {
@@ -71,6 +76,12 @@ export function createRecorder(lastTxid: number, now: () => number): Recorder {
       sealed = null;
       open = [];
       savepoints.length = 0;
+    },
+    fileChanged(change) {
+      // Never inside a database transaction's seal and commit: those run in one synchronous step.
+      last++;
+      queued.push({ txid: last, at: now(), statements: [], files: [change] });
+      return last;
     },
     take: (max) => queued.slice(0, max),
     shipped(count) {

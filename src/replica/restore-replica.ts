@@ -14,7 +14,7 @@ import { restoreUndo } from '../backups/restore-undo.ts';
 import { rebuildDatabase, type Rebuilt, type RestorePoint } from './rebuild.ts';
 import { openTarget } from './target.ts';
 
-export type ReplicaRestoreResult = Rebuilt & { into: string; movedAside: string | null };
+export type ReplicaRestoreResult = Rebuilt & { into: string; movedAside: string[] };
 
 function settingsOf(config: SanitizedConfig) {
   if (!config.replica) throw new ConfigError('the config sets no replica (replica: { url })');
@@ -48,22 +48,38 @@ export async function restoreReplica(
     const rebuilt = await rebuildDatabase(target, point, staging, settings.encryptionKey);
     if (options.to) {
       place(rebuilt, into, path.basename(config.databasePath));
-      return { ...rebuilt, into, movedAside: null };
+      if (rebuilt.uploads) moveFolder(rebuilt.uploads, path.join(into, 'uploads'));
+      return { ...rebuilt, into, movedAside: [] };
     }
     const undo = restoreUndo(`.before-restore-${new Date(options.now).toISOString().replace(/[-:]/g, '')}`);
     await undo.moveAside(config.dataDir);
     try {
       place(rebuilt, path.dirname(config.databasePath), path.basename(config.databasePath));
       keepTheRest(undo.movedAside[0] ?? null, config);
+      if (rebuilt.uploads && !config.upload.storage) {
+        await undo.moveAside(config.upload.dir);
+        undo.writing(config.upload.dir);
+        moveFolder(rebuilt.uploads, config.upload.dir);
+      }
     } catch (error) {
       const failed = await undo.putBack();
       throw new ConfigError(
         `the restore stopped (${(error as Error).message})${failed.length ? ` and could not put back: ${failed.join('; ')}` : '; the data folder was put back, nothing was changed'}`,
       );
     }
-    return { ...rebuilt, into: config.dataDir, movedAside: undo.movedAside[0] ?? null };
+    return { ...rebuilt, into: config.dataDir, movedAside: undo.movedAside };
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function moveFolder(from: string, to: string): void {
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  try {
+    fs.renameSync(from, to);
+  } catch {
+    // Another filesystem: copied instead.
+    fs.cpSync(from, to, { recursive: true });
   }
 }
 

@@ -17,6 +17,8 @@ export async function takeSnapshot(options: {
   dataDir: string;
   target: ReplicaTarget;
   encryptionKey: string | null;
+  /** The stored uploads as of transaction `txid` (taken before the copy starts), or null when not followed. */
+  uploads: { files: Record<string, string>; txid: number } | null;
 }): Promise<SnapshotTaken> {
   const staging = path.join(options.dataDir, '.replica');
   fs.mkdirSync(staging, { recursive: true });
@@ -27,7 +29,14 @@ export async function takeSnapshot(options: {
     const secretFile = path.join(options.dataDir, 'secret');
     const secret = fs.existsSync(secretFile) ? fs.readFileSync(secretFile, 'utf8').trim() : null;
     const packed = packSnapshot(
-      { kind: 'snapshot', txid, at, secret },
+      {
+        kind: 'snapshot',
+        txid,
+        at,
+        secret,
+        uploads: options.uploads?.files ?? null,
+        uploadsTxid: options.uploads?.txid ?? txid,
+      },
       await Bun.file(copy).bytes(),
       options.encryptionKey,
     );

@@ -4,7 +4,7 @@
  * taken at start and every `snapshotInterval`. Shipping never holds a write: a replica that cannot be
  * reached leaves the transactions queued, and the next round ships them all, without a gap.
  */
-import type { SanitizedConfig } from '../config/types.ts';
+import type { SanitizedConfig, StorageAdapter } from '../config/types.ts';
 import type { Store } from '../db/store.ts';
 import { captureCommits } from '../db/sqlite/commit-capture.ts';
 import { readCatalog } from './catalog.ts';
@@ -12,6 +12,7 @@ import { packSegment, segmentKey } from './objects.ts';
 import { CREATE_POSITION, POSITION_TABLE, SET_POSITION, createRecorder, type Recorder } from './recorder.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { openTarget, type ReplicaTarget } from './target.ts';
+import { trackUploads, type UploadsTracker } from './uploads.ts';
 
 type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void };
 
@@ -45,6 +46,8 @@ export const replicaOf = (store: Store): Replica | null => running.get(store) ??
 export async function startReplica(options: {
   config: SanitizedConfig;
   store: Store;
+  /** The instance's upload storage: followed when it is local disk. */
+  storage: StorageAdapter;
   now: () => number;
   log: Logger;
 }): Promise<Replica | null> {
@@ -66,7 +69,11 @@ export async function startReplica(options: {
   await store.run(SET_POSITION, [startTxid, now()]);
   const recorder = createRecorder(startTxid, now);
   const stopCapture = captureCommits(config.databasePath, recorder);
-  const shipper = createShipper(target, recorder, settings.encryptionKey);
+  // Files in S3 storage stay there (docs/replication.md): only local uploads are copied.
+  const uploads = config.upload.storage
+    ? null
+    : await trackUploads({ storage: options.storage, target, recorder, encryptionKey: settings.encryptionKey, log });
+  const shipper = createShipper(target, recorder, settings.encryptionKey, uploads);
   let lastSnapshotAt: number | null = null;
   let snapshotDue = true;
   let shipped = startTxid - 1;
@@ -75,7 +82,9 @@ export async function startReplica(options: {
   let round: Promise<void> | null = null;
 
   const snapshot = async () => {
+    const files = uploads ? { files: Object.fromEntries(uploads.manifest), txid: recorder.lastTxid() } : null;
     const taken = await takeSnapshot({
+      uploads: files,
       databasePath: config.databasePath,
       dataDir: config.dataDir,
       target,
@@ -123,6 +132,7 @@ export async function startReplica(options: {
       await round;
       await ship();
       stopCapture();
+      uploads?.stop();
       running.delete(store);
     },
   };
@@ -131,10 +141,16 @@ export async function startReplica(options: {
 }
 
 /** Ships the queued transactions as segments, oldest first; answers the last shipped, or null when none was queued. */
-function createShipper(target: ReplicaTarget, recorder: Recorder, encryptionKey: string | null) {
+function createShipper(
+  target: ReplicaTarget,
+  recorder: Recorder,
+  encryptionKey: string | null,
+  uploads: UploadsTracker | null,
+) {
   return {
     async shipQueued(): Promise<{ txid: number; puts: number } | null> {
-      let puts = 0;
+      // The files first: a segment that names a file never reaches the replica before the file.
+      let puts = (await uploads?.flush()) ?? 0;
       let txid = 0;
       for (;;) {
         const batch = recorder.take(SEGMENT_TRANSACTIONS);
