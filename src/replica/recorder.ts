@@ -30,7 +30,12 @@ export type Recorder = CommitCapture & {
   fileChanged(change: FileChange): number;
 };
 
-export function createRecorder(lastTxid: number, now: () => number): Recorder {
+/** `durable`: what a committed transaction waits for before its writes are acknowledged (sync mode). */
+export function createRecorder(
+  lastTxid: number,
+  now: () => number,
+  durable?: (txid: number) => Promise<void>,
+): Recorder {
   let last = lastTxid;
   let open: Statement[] = [];
   const savepoints: number[] = [];
@@ -65,12 +70,13 @@ export function createRecorder(lastTxid: number, now: () => number): Recorder {
       open = [];
     },
     committed() {
-      if (sealed) {
-        last = sealed.txid;
-        queued.push(sealed);
-      }
+      const done = sealed;
       sealed = null;
       open = [];
+      if (!done) return;
+      last = done.txid;
+      queued.push(done);
+      return durable?.(done.txid);
     },
     abandon() {
       sealed = null;

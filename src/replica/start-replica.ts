@@ -7,6 +7,7 @@
 import type { SanitizedConfig, StorageAdapter } from '../config/types.ts';
 import type { Store } from '../db/store.ts';
 import { captureCommits } from '../db/sqlite/commit-capture.ts';
+import { unavailable } from '../errors.ts';
 import { readCatalog } from './catalog.ts';
 import { packSegment, segmentKey } from './objects.ts';
 import { CREATE_POSITION, POSITION_TABLE, SET_POSITION, createRecorder, type Recorder } from './recorder.ts';
@@ -67,7 +68,32 @@ export async function startReplica(options: {
   // an earlier moment goes on under numbers of its own.
   const startTxid = Math.max(position?.txid ?? 0, catalog.newestTxid) + 1;
   await store.run(SET_POSITION, [startTxid, now()]);
-  const recorder = createRecorder(startTxid, now);
+  // Sync mode: a transaction's writes are acknowledged once it is on the replica, or refused after syncTimeout.
+  type Waiter = { txid: number; resolve: () => void };
+  let waiters: Waiter[] = [];
+  // Starts a round of shipping; a no-op until the shipping below is set up (the first round is run then).
+  let wake = () => {};
+  const durable = (txid: number) =>
+    new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { txid, resolve: () => (clearTimeout(timer), resolve()) };
+      const timer = setTimeout(() => {
+        waiters = waiters.filter((w) => w !== waiter);
+        reject(
+          unavailable(
+            'the replica cannot be reached: this write is saved here and reaches the replica once it is back; retry later',
+            Math.ceil(settings.syncTimeoutMs / 1000),
+          ),
+        );
+      }, settings.syncTimeoutMs);
+      waiters.push(waiter);
+      wake();
+    });
+  const release = () => {
+    const done = waiters.filter((w) => w.txid <= shipped);
+    waiters = waiters.filter((w) => w.txid > shipped);
+    for (const w of done) w.resolve();
+  };
+  const recorder = createRecorder(startTxid, now, settings.mode === 'sync' ? durable : undefined);
   const stopCapture = captureCommits(config.databasePath, recorder);
   // Files in S3 storage stay there (docs/replication.md): only local uploads are copied.
   const uploads = config.upload.storage
@@ -101,6 +127,7 @@ export async function startReplica(options: {
       if (last !== null) {
         shipped = Math.max(shipped, last.txid);
         puts += last.puts;
+        release();
       }
       if (snapshotDue || (lastSnapshotAt !== null && now() - lastSnapshotAt >= settings.snapshotIntervalMs))
         await snapshot();
@@ -112,10 +139,22 @@ export async function startReplica(options: {
       lastError = reason;
     }
   };
-  const ship = () => {
-    round ??= once().finally(() => (round = null));
+  // One round at a time; transactions committed while one runs go in the next, started as soon as it ends
+  // when writes wait for it (sync), else at the next tick: writes served together share a segment.
+  let again = false;
+  const ship = (): Promise<void> => {
+    if (round) {
+      again = true;
+      return round;
+    }
+    again = false;
+    round = once().finally(() => {
+      round = null;
+      if (again && waiters.length && !lastError) void ship();
+    });
     return round;
   };
+  wake = () => void ship();
   await ship();
   const timer = setInterval(() => void ship(), SHIP_EVERY_MS);
   const replica: Replica = {

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SanitizedReplica } from '../config/types.ts';
+import type { SanitizedReplica, StoredFile } from '../config/types.ts';
 import { createS3Storage } from '../uploads/storage/s3.ts';
 
 export type ReplicaTarget = {
@@ -18,6 +18,12 @@ export type ReplicaTarget = {
   list(prefix: string): Promise<{ key: string; size: number }[]>;
   remove(key: string): Promise<void>;
 };
+
+/** A stored file's bytes, read from the file itself: a Response made of an S3 file would answer a redirect. */
+export async function bytesOfStored(found: StoredFile): Promise<Uint8Array> {
+  const body = found.body;
+  return new Uint8Array(body instanceof Blob ? await body.arrayBuffer() : await new Response(body).arrayBuffer());
+}
 
 export function openTarget(replica: SanitizedReplica): ReplicaTarget {
   return replica.folder ? folderTarget(replica.folder) : s3Target(replica);
@@ -86,7 +92,7 @@ function s3Target(replica: SanitizedReplica): ReplicaTarget {
       const { s3, name } = split(key);
       const found = await s3.get(name);
       if (!found) return null;
-      return new Uint8Array(await new Response(found.body).arrayBuffer());
+      return bytesOfStored(found);
     },
     async list(prefix) {
       const keys: { key: string; size: number }[] = [];

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { StorageAdapter } from '../config/types.ts';
 import { packUpload, uploadKey } from './objects.ts';
 import type { Recorder } from './recorder.ts';
-import type { ReplicaTarget } from './target.ts';
+import { bytesOfStored, type ReplicaTarget } from './target.ts';
 
 type Logger = { warn(...a: unknown[]): void };
 
@@ -24,7 +24,7 @@ export type UploadsTracker = {
 async function bytesOf(storage: StorageAdapter, key: string): Promise<Uint8Array | null> {
   const file = await storage.get(key);
   if (!file) return null;
-  return new Uint8Array(await new Response(file.body).arrayBuffer());
+  return bytesOfStored(file);
 }
 
 const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

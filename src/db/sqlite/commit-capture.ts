@@ -18,8 +18,8 @@ export type CommitCapture = {
   rollbackToSavepoint(): void;
   /** Just before COMMIT: numbers the transaction and writes its number into the database through `run`. */
   seal(run: (sql: string, params: Params) => unknown): void;
-  /** The COMMIT returned. */
-  committed(): void;
+  /** The COMMIT returned; a promise when the write may be acknowledged only once it settles (sync mode). */
+  committed(): void | Promise<void>;
   /** The transaction rolled back, or its COMMIT failed. */
   abandon(): void;
 };

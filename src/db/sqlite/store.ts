@@ -118,8 +118,9 @@ export function openSqliteStore(file: string): Store {
         replica?.abandon();
         throw error;
       }
-      replica?.committed();
+      const durable = replica?.committed();
       afterCommit();
+      return durable;
     },
     rollback: () => {
       rollback.run();
