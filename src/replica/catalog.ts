@@ -2,7 +2,7 @@
 import { parseSegmentKey, parseSnapshotKey } from './objects.ts';
 import type { ReplicaTarget } from './target.ts';
 
-export type SnapshotEntry = { key: string; txid: number; at: number; size: number };
+export type SnapshotEntry = { key: string; txid: number; at: number; uploadsTxid: number; size: number };
 export type SegmentEntry = { key: string; from: number; to: number; size: number };
 export type Catalog = {
   snapshots: SnapshotEntry[];

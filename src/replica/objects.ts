@@ -36,17 +36,21 @@ const pad = (n: number) => String(n).padStart(TXID_DIGITS, '0');
 /** An upload's bytes, content-addressed: the same file stored twice is one object. */
 export const uploadKey = (sha256: string) => `uploads/${sha256}`;
 export const segmentKey = (from: number, to: number) => `segments/${pad(from)}-${pad(to)}.seg`;
-/** Snapshots carry their time in the name too, so a restore to a moment finds its base without reading it. */
-export const snapshotKey = (txid: number, at: number) => `snapshots/${pad(txid)}-${at}.snap`;
+/**
+ * Snapshots carry their time and the number their list of uploads is as of in the name too, so a restore
+ * to a moment finds its base, and retention what it needs, without reading it.
+ */
+export const snapshotKey = (txid: number, at: number, uploadsTxid: number) =>
+  `snapshots/${pad(txid)}-${at}-${pad(uploadsTxid)}.snap`;
 
 export function parseSegmentKey(key: string): { from: number; to: number } | null {
   const match = /^segments\/(\d+)-(\d+)\.seg$/.exec(key);
   return match ? { from: Number(match[1]), to: Number(match[2]) } : null;
 }
 
-export function parseSnapshotKey(key: string): { txid: number; at: number } | null {
-  const match = /^snapshots\/(\d+)-(\d+)\.snap$/.exec(key);
-  return match ? { txid: Number(match[1]), at: Number(match[2]) } : null;
+export function parseSnapshotKey(key: string): { txid: number; at: number; uploadsTxid: number } | null {
+  const match = /^snapshots\/(\d+)-(\d+)-(\d+)\.snap$/.exec(key);
+  return match ? { txid: Number(match[1]), at: Number(match[2]), uploadsTxid: Number(match[3]) } : null;
 }
 
 function keyOf(secret: string): Buffer {

@@ -40,7 +40,7 @@ export async function takeSnapshot(options: {
       await Bun.file(copy).bytes(),
       options.encryptionKey,
     );
-    const key = snapshotKey(txid, at);
+    const key = snapshotKey(txid, at, options.uploads?.txid ?? txid);
     await options.target.put(key, packed);
     return { key, txid, at, bytes: packed.length };
   } finally {

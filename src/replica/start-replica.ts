@@ -12,6 +12,7 @@ import { readCatalog } from './catalog.ts';
 import { packSegment, segmentKey } from './objects.ts';
 import { CREATE_POSITION, POSITION_TABLE, SET_POSITION, createRecorder, type Recorder } from './recorder.ts';
 import { takeSnapshot } from './snapshot.ts';
+import { applyRetention } from './retention.ts';
 import { openTarget, type ReplicaTarget } from './target.ts';
 import { trackUploads, type UploadsTracker } from './uploads.ts';
 
@@ -120,6 +121,11 @@ export async function startReplica(options: {
     lastSnapshotAt = now();
     snapshotDue = false;
     shipped = Math.max(shipped, taken.txid);
+    release();
+    // After a snapshot is the moment older objects may have become unneeded.
+    const removed = await applyRetention(target, now(), settings.retentionDays);
+    if (removed.length)
+      log.info(`replica: removed ${removed.length} object(s) older than ${settings.retentionDays} days`);
   };
   const once = async () => {
     try {
