@@ -20,8 +20,7 @@ afterAll(async () => {
   for (const t of servers) await t.stop();
 });
 
-async function replicated(retentionDays = 30) {
-  const folder = tempDir('cms-replica-');
+async function replicated(retentionDays = 30, folder = tempDir('cms-replica-')) {
   const t = await startTestServer(
     {
       replica: { url: folder, retentionDays, snapshotInterval: '1h' },
@@ -97,5 +96,35 @@ test('retention removes snapshots and segments older than the window, keeping ev
   expect(restored.at).toBeLessThanOrEqual(midMoment);
   const db = new Database(path.join(kept, 'cms.db'), { readonly: true });
   expect(db.query('SELECT "text" FROM "notes" ORDER BY "id"').all()).toEqual([{ text: 'old' }, { text: 'mid' }]);
+  db.close();
+});
+
+test('a server started while its replica cannot be reached serves, and replicates once it can', async () => {
+  const folder = path.join(tempDir('cms-replica-late-'), 'replica');
+  fs.writeFileSync(folder, 'a file where the replica folder should be');
+  const { t, replica, note } = await replicated(30, folder);
+  await note('before the replica');
+  t.clock.advance(11_000);
+  const behind = (await t.request('GET', '/health')).body;
+  expect(behind.status).toBe('degraded');
+  expect(behind.replica).toMatchObject({ lagMs: 11_000, lastSnapshotAt: null });
+
+  fs.rmSync(folder);
+  fs.mkdirSync(folder);
+  await replica.ship();
+  await note('after');
+  await replica.ship();
+  const back = (await t.request('GET', '/health')).body;
+  expect(back.status).toBe('ok');
+  expect(back.replica.lagMs).toBe(0);
+
+  const config = await loadConfig({ config: { database: t.database, replica: { url: folder } } });
+  const into = path.join(tempDir('cms-replica-late-restore-'), 'data');
+  await restoreReplica(config, {}, { to: into, now: t.clock.now() });
+  const db = new Database(path.join(into, 'cms.db'), { readonly: true });
+  expect(db.query('SELECT "text" FROM "notes" ORDER BY "id"').all()).toEqual([
+    { text: 'before the replica' },
+    { text: 'after' },
+  ]);
   db.close();
 });

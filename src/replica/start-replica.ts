@@ -45,14 +45,53 @@ const running = new WeakMap<Store, Replica>();
 /** The replica of a running instance, by its store (null: none configured, or not started in this process). */
 export const replicaOf = (store: Store): Replica | null => running.get(store) ?? null;
 
-export async function startReplica(options: {
+type Options = {
   config: SanitizedConfig;
   store: Store;
   /** The instance's upload storage: followed when it is local disk. */
   storage: StorageAdapter;
   now: () => number;
   log: Logger;
-}): Promise<Replica | null> {
+};
+
+type Attached = { recorder: Recorder; uploads: UploadsTracker | null; startTxid: number; stop(): void };
+
+/**
+ * Starts capturing: reads what the replica holds, numbers this start after it, and follows commits and
+ * uploads from here on. Each start is a transaction of its own, held by the snapshot taken next: the
+ * writes this process did not see (migrations at start, commands run while no server ran, writes made
+ * before the replica could be reached) are in it, and a database restored to an earlier moment goes on
+ * under numbers of its own.
+ */
+async function attach(
+  options: Options,
+  target: ReplicaTarget,
+  durable: ((txid: number) => Promise<void>) | undefined,
+): Promise<Attached> {
+  const { config, store, now, log } = options;
+  const settings = config.replica!;
+  const catalog = await readCatalog(target);
+  const position = await store.get<{ txid: number }>(`SELECT "txid" FROM "${POSITION_TABLE}"`);
+  const startTxid = Math.max(position?.txid ?? 0, catalog.newestTxid) + 1;
+  await store.run(SET_POSITION, [startTxid, now()]);
+  const recorder = createRecorder(startTxid, now, durable);
+  const stopCapture = captureCommits(config.databasePath, recorder);
+  // Files in S3 storage stay there (docs/replication.md): only local uploads are copied.
+  const uploads = config.upload.storage
+    ? null
+    : await trackUploads({ storage: options.storage, target, recorder, encryptionKey: settings.encryptionKey, log });
+  return {
+    recorder,
+    uploads,
+    startTxid,
+    stop() {
+      stopCapture();
+      uploads?.stop();
+    },
+  };
+}
+
+export async function startReplica(options: Options): Promise<Replica | null> {
   const { config, store, now, log } = options;
   const settings = config.replica;
   if (!settings) return null;
@@ -62,54 +101,17 @@ export async function startReplica(options: {
   }
   const target = openTarget(settings);
   await store.exec(CREATE_POSITION);
-  const position = await store.get<{ txid: number }>(`SELECT "txid" FROM "${POSITION_TABLE}"`);
-  const catalog = await readCatalog(target);
-  // Each start is a transaction of its own, held by the snapshot taken now: the writes this process did
-  // not see (migrations at start, commands run while no server ran) are in it, and a database restored to
-  // an earlier moment goes on under numbers of its own.
-  const startTxid = Math.max(position?.txid ?? 0, catalog.newestTxid) + 1;
-  await store.run(SET_POSITION, [startTxid, now()]);
-  // Sync mode: a transaction's writes are acknowledged once it is on the replica, or refused after syncTimeout.
-  type Waiter = { txid: number; resolve: () => void };
-  let waiters: Waiter[] = [];
-  // Starts a round of shipping; a no-op until the shipping below is set up (the first round is run then).
-  let wake = () => {};
-  const durable = (txid: number) =>
-    new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { txid, resolve: () => (clearTimeout(timer), resolve()) };
-      const timer = setTimeout(() => {
-        waiters = waiters.filter((w) => w !== waiter);
-        reject(
-          unavailable(
-            'the replica cannot be reached: this write is saved here and reaches the replica once it is back; retry later',
-            Math.ceil(settings.syncTimeoutMs / 1000),
-          ),
-        );
-      }, settings.syncTimeoutMs);
-      waiters.push(waiter);
-      wake();
-    });
-  const release = () => {
-    const done = waiters.filter((w) => w.txid <= shipped);
-    waiters = waiters.filter((w) => w.txid > shipped);
-    for (const w of done) w.resolve();
-  };
-  const recorder = createRecorder(startTxid, now, settings.mode === 'sync' ? durable : undefined);
-  const stopCapture = captureCommits(config.databasePath, recorder);
-  // Files in S3 storage stay there (docs/replication.md): only local uploads are copied.
-  const uploads = config.upload.storage
-    ? null
-    : await trackUploads({ storage: options.storage, target, recorder, encryptionKey: settings.encryptionKey, log });
-  const shipper = createShipper(target, recorder, settings.encryptionKey, uploads);
+  const startedAt = now();
+  const waiting = syncWaiters(settings.syncTimeoutMs, () => void ship());
+  let attached: Attached | null = null;
   let lastSnapshotAt: number | null = null;
-  let snapshotDue = true;
-  let shipped = startTxid - 1;
+  let shipped = 0;
   let lastError: string | null = null;
   let puts = 0;
   let round: Promise<void> | null = null;
 
-  const snapshot = async () => {
-    const files = uploads ? { files: Object.fromEntries(uploads.manifest), txid: recorder.lastTxid() } : null;
+  const snapshot = async (on: Attached) => {
+    const files = on.uploads ? { files: Object.fromEntries(on.uploads.manifest), txid: on.recorder.lastTxid() } : null;
     const taken = await takeSnapshot({
       uploads: files,
       databasePath: config.databasePath,
@@ -119,9 +121,8 @@ export async function startReplica(options: {
     });
     puts++;
     lastSnapshotAt = now();
-    snapshotDue = false;
     shipped = Math.max(shipped, taken.txid);
-    release();
+    waiting.release(shipped);
     // After a snapshot is the moment older objects may have become unneeded.
     const removed = await applyRetention(target, now(), settings.retentionDays);
     if (removed.length)
@@ -129,14 +130,15 @@ export async function startReplica(options: {
   };
   const once = async () => {
     try {
-      const last = await shipper.shipQueued();
+      // A replica that could not be reached at start is attached once it can be (its snapshot holds what came before).
+      const on = (attached ??= await attach(options, target, settings.mode === 'sync' ? waiting.durable : undefined));
+      const last = await shipQueued(target, on, settings.encryptionKey);
       if (last !== null) {
         shipped = Math.max(shipped, last.txid);
         puts += last.puts;
-        release();
+        waiting.release(shipped);
       }
-      if (snapshotDue || (lastSnapshotAt !== null && now() - lastSnapshotAt >= settings.snapshotIntervalMs))
-        await snapshot();
+      if (lastSnapshotAt === null || now() - lastSnapshotAt >= settings.snapshotIntervalMs) await snapshot(on);
       if (lastError) log.info(`replica: ${target.label} reachable again, caught up to transaction ${shipped}`);
       lastError = null;
     } catch (error) {
@@ -156,17 +158,21 @@ export async function startReplica(options: {
     again = false;
     round = once().finally(() => {
       round = null;
-      if (again && waiters.length && !lastError) void ship();
+      if (again && waiting.count() && !lastError) void ship();
     });
     return round;
   };
-  wake = () => void ship();
   await ship();
   const timer = setInterval(() => void ship(), SHIP_EVERY_MS);
   const replica: Replica = {
     mode: settings.mode,
     label: target.label,
-    lagMs: () => (recorder.queued.length ? Math.max(0, now() - recorder.queued[0]!.at) : 0),
+    lagMs: () => {
+      // Not attached yet: everything since the start is missing from the replica.
+      if (!attached) return Math.max(0, now() - startedAt);
+      const oldest = attached.recorder.queued[0];
+      return oldest ? Math.max(0, now() - oldest.at) : 0;
+    },
     lastTransaction: () => shipped,
     lastSnapshotAt: () => lastSnapshotAt,
     puts: () => puts,
@@ -176,8 +182,7 @@ export async function startReplica(options: {
       clearInterval(timer);
       await round;
       await ship();
-      stopCapture();
-      uploads?.stop();
+      attached?.stop();
       running.delete(store);
     },
   };
@@ -185,26 +190,53 @@ export async function startReplica(options: {
   return replica;
 }
 
-/** Ships the queued transactions as segments, oldest first; answers the last shipped, or null when none was queued. */
-function createShipper(
-  target: ReplicaTarget,
-  recorder: Recorder,
-  encryptionKey: string | null,
-  uploads: UploadsTracker | null,
-) {
+/**
+ * Sync mode: a transaction's writes are acknowledged once it is on the replica (`release`), or refused
+ * with 503 and Retry-After after `timeoutMs`.
+ */
+function syncWaiters(timeoutMs: number, wake: () => void) {
+  type Waiter = { txid: number; resolve: () => void };
+  let waiters: Waiter[] = [];
   return {
-    async shipQueued(): Promise<{ txid: number; puts: number } | null> {
-      // The files first: a segment that names a file never reaches the replica before the file.
-      let puts = (await uploads?.flush()) ?? 0;
-      let txid = 0;
-      for (;;) {
-        const batch = recorder.take(SEGMENT_TRANSACTIONS);
-        if (batch.length === 0) return puts ? { txid, puts } : null;
-        await target.put(segmentKey(batch[0]!.txid, batch.at(-1)!.txid), packSegment(batch, encryptionKey));
-        recorder.shipped(batch.length);
-        txid = batch.at(-1)!.txid;
-        puts++;
-      }
+    count: () => waiters.length,
+    durable: (txid: number) =>
+      new Promise<void>((resolve, reject) => {
+        const waiter: Waiter = { txid, resolve: () => (clearTimeout(timer), resolve()) };
+        const timer = setTimeout(() => {
+          waiters = waiters.filter((w) => w !== waiter);
+          reject(
+            unavailable(
+              'the replica cannot be reached: this write is saved here and reaches the replica once it is back; retry later',
+              Math.ceil(timeoutMs / 1000),
+            ),
+          );
+        }, timeoutMs);
+        waiters.push(waiter);
+        wake();
+      }),
+    release(shipped: number) {
+      const done = waiters.filter((w) => w.txid <= shipped);
+      waiters = waiters.filter((w) => w.txid > shipped);
+      for (const w of done) w.resolve();
     },
   };
+}
+
+/** Ships the queued transactions as segments, oldest first; answers the last shipped, or null when nothing was. */
+async function shipQueued(
+  target: ReplicaTarget,
+  { recorder, uploads }: Attached,
+  encryptionKey: string | null,
+): Promise<{ txid: number; puts: number } | null> {
+  // The files first: a segment that names a file never reaches the replica before the file.
+  let puts = (await uploads?.flush()) ?? 0;
+  let txid = 0;
+  for (;;) {
+    const batch = recorder.take(SEGMENT_TRANSACTIONS);
+    if (batch.length === 0) return puts ? { txid, puts } : null;
+    await target.put(segmentKey(batch[0]!.txid, batch.at(-1)!.txid), packSegment(batch, encryptionKey));
+    recorder.shipped(batch.length);
+    txid = batch.at(-1)!.txid;
+    puts++;
+  }
 }
