@@ -128,28 +128,43 @@ export function packSegment(transactions: Transaction[], encryptionKey: string |
     firstAt: transactions[0]!.at,
     lastAt: transactions.at(-1)!.at,
   };
+  // Each SQL text once, statements by its index: the same few statements run over and over.
+  const texts = new Map<string, number>();
+  const indexOf = (sql: string) => {
+    let index = texts.get(sql);
+    if (index === undefined) texts.set(sql, (index = texts.size));
+    return index;
+  };
   const body = transactions.map((t) => ({
     txid: t.txid,
     at: t.at,
-    statements: t.statements.map(([sql, params]) => [sql, encodeParams(params)]),
+    statements: t.statements.map(([sql, params]) => [indexOf(sql), encodeParams(params)]),
     ...(t.files ? { files: t.files } : {}),
   }));
-  return pack(header, Buffer.from(JSON.stringify(body)), encryptionKey);
+  return pack(header, Buffer.from(JSON.stringify({ sql: [...texts.keys()], transactions: body })), encryptionKey);
 }
 
 /** The transactions of a segment, checked: checksum, range as named, numbers one after another. */
 export function unpackSegment(key: string, bytes: Uint8Array, encryptionKey: string | null): Transaction[] {
   const { header, body } = unpack<SegmentHeader>(key, bytes, encryptionKey);
   const named = parseSegmentKey(key);
-  const transactions = (
-    JSON.parse(body.toString()) as { txid: number; at: number; statements: unknown[][]; files?: Transaction['files'] }[]
-  ).map((t) => ({
+  const parsed = JSON.parse(body.toString()) as {
+    sql: string[];
+    transactions: {
+      txid: number;
+      at: number;
+      statements: [number, unknown[] | null][];
+      files?: Transaction['files'];
+    }[];
+  };
+  const transactions: Transaction[] = parsed.transactions.map((t) => ({
     txid: t.txid,
     at: t.at,
-    statements: t.statements.map(([sql, params]) => [sql as string, decodeParams(params as unknown[] | null)]),
+    statements: t.statements.map(([index, params]) => [parsed.sql[index]!, decodeParams(params)]),
     ...(t.files ? { files: t.files } : {}),
-  })) as Transaction[];
+  }));
   const whole =
+    transactions.every((t) => t.statements.every(([sql]) => typeof sql === 'string')) &&
     header.kind === 'segment' &&
     named?.from === header.from &&
     named.to === header.to &&

@@ -35,16 +35,17 @@ function folderTarget(root: string): ReplicaTarget {
     label: root,
     async put(key, bytes) {
       const target = file(key);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
+      await fs.promises.mkdir(path.dirname(target), { recursive: true });
       const temp = `${target}.${process.pid}.partial`;
-      const fd = fs.openSync(temp, 'w', 0o600);
+      // Off the event loop (the flush to disk takes milliseconds): requests go on meanwhile.
+      const handle = await fs.promises.open(temp, 'w', 0o600);
       try {
-        fs.writeSync(fd, bytes);
-        fs.fsyncSync(fd);
+        await handle.writeFile(bytes);
+        await handle.sync();
       } finally {
-        fs.closeSync(fd);
+        await handle.close();
       }
-      fs.renameSync(temp, target);
+      await fs.promises.rename(temp, target);
     },
     async get(key) {
       const target = file(key);
