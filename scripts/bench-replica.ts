@@ -18,7 +18,7 @@ import { startReplicaFor } from '../src/cli/replica.ts';
 import { createCMS, type CMS } from '../src/cms.ts';
 import { localAPI } from '../src/local.ts';
 import { verifyReplica } from '../src/replica/restore-replica.ts';
-import { replicaOf } from '../src/replica/start-replica.ts';
+import { replicaOf } from '../src/replica/running.ts';
 
 const { values } = parseArgs({
   options: {

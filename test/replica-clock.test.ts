@@ -11,7 +11,7 @@ import { startReplicaFor } from '../src/cli/replica.ts';
 import { loadConfig } from '../src/config/load.ts';
 import { readCatalog } from '../src/replica/catalog.ts';
 import { restoreReplica } from '../src/replica/restore-replica.ts';
-import { replicaOf } from '../src/replica/start-replica.ts';
+import { replicaOf } from '../src/replica/running.ts';
 import { openTarget } from '../src/replica/target.ts';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
 

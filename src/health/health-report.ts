@@ -14,7 +14,7 @@ import { countPendingJobs } from '../versions/jobs-store.ts';
 import { metricsOf } from '../metrics/registry.ts';
 import { countDeliveries, deliveriesTableExists } from '../webhooks/delivery-store.ts';
 import { storageAnswers } from '../uploads/storage/storage-health.ts';
-import { DEGRADED_LAG_MS, replicaOf, type Replica } from '../replica/start-replica.ts';
+import { DEGRADED_LAG_MS, replicaOf, type Replica } from '../replica/running.ts';
 
 /** Below this many free bytes a disk counts as full: the next upload or write will fail. */
 const DISK_FULL_BYTES = 1024 * 1024;

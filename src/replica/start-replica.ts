@@ -14,6 +14,7 @@ import { CREATE_POSITION, POSITION_TABLE, SET_POSITION, createRecorder, type Rec
 import { takeSnapshot } from './snapshot.ts';
 import { applyRetention } from './retention.ts';
 import { openTarget, type ReplicaTarget } from './target.ts';
+import { forgetReplica, noteReplica, type Replica } from './running.ts';
 import { trackUploads, type UploadsTracker } from './uploads.ts';
 
 type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void };
@@ -22,28 +23,6 @@ type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void };
 export const SHIP_EVERY_MS = 1000;
 /** Transactions in one segment at most (a long backlog goes up in several). */
 const SEGMENT_TRANSACTIONS = 5000;
-/** Past this lag the replica counts as behind (`/health` says degraded). */
-export const DEGRADED_LAG_MS = 10_000;
-
-export type Replica = {
-  mode: 'async' | 'sync';
-  label: string;
-  /** How far the replica trails: the age of the oldest transaction not on it yet (0: none). */
-  lagMs(): number;
-  /** The newest transaction on the replica. */
-  lastTransaction(): number;
-  lastSnapshotAt(): number | null;
-  puts(): number;
-  lastError(): string | null;
-  /** Ships what is queued now (and a snapshot when one is due). */
-  ship(): Promise<void>;
-  close(): Promise<void>;
-};
-
-const running = new WeakMap<Store, Replica>();
-
-/** The replica of a running instance, by its store (null: none configured, or not started in this process). */
-export const replicaOf = (store: Store): Replica | null => running.get(store) ?? null;
 
 type Options = {
   config: SanitizedConfig;
@@ -183,10 +162,10 @@ export async function startReplica(options: Options): Promise<Replica | null> {
       await round;
       await ship();
       attached?.stop();
-      running.delete(store);
+      forgetReplica(store);
     },
   };
-  running.set(store, replica);
+  noteReplica(store, replica);
   return replica;
 }
 
