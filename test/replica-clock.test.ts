@@ -128,3 +128,25 @@ test('a server started while its replica cannot be reached serves, and replicate
   ]);
   db.close();
 });
+
+test('the replica setting is checked at start, each mistake named', async () => {
+  const refused = async (replica: unknown, message: string) =>
+    expect(loadConfig({ config: { replica } as never })).rejects.toThrow(message);
+  await refused({ url: 'http://example.com/x' }, 'replica.url: must be s3://bucket/prefix');
+  await refused({ url: 's3:///prefix' }, 'replica.url: names no bucket');
+  await refused({ url: 'replica', mode: 'eventually' }, "replica.mode: must be 'async' or 'sync'");
+  await refused({ url: 'replica', snapshotInterval: 'daily' }, 'replica.snapshotInterval: must be a duration');
+  await refused({ url: 'replica', encryptionKey: 'short' }, 'replica.encryptionKey: must be a string of at least 16');
+  const config = await loadConfig({
+    config: { replica: { url: 's3://bucket/some/prefix/', mode: 'sync', snapshotInterval: '30m' } },
+  });
+  expect(config.replica).toMatchObject({
+    bucket: 'bucket',
+    prefix: 'some/prefix',
+    folder: null,
+    mode: 'sync',
+    snapshotIntervalMs: 1_800_000,
+    syncTimeoutMs: 5000,
+    retentionDays: 30,
+  });
+});
