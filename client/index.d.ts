@@ -105,6 +105,14 @@ export interface CMSClient<T extends CMSTypesShape = UntypedCMS> {
   create<S extends CollectionSlug<T>>(
     args: Common<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean },
   ): Promise<Collection<T, S>['doc']>;
+  /** `POST /:collection/:id/duplicate`: a copy as a new document (a draft on a drafts collection), `data` changed in it. */
+  duplicate<S extends CollectionSlug<T>>(
+    args: Common<T, T['locale'] | undefined> & {
+      collection: S;
+      id: number | string;
+      data?: Partial<Collection<T, S>['data']>;
+    },
+  ): Promise<Collection<T, S>['doc']>;
   update<S extends CollectionSlug<T>>(
     args: Common<T, T['locale'] | undefined> & {
       collection: S;

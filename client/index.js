@@ -107,6 +107,14 @@ export function createClient(options) {
           args.data,
         )
       ).doc,
+    duplicate: async (args) =>
+      (
+        await call(
+          'POST',
+          `/${slug(args.collection)}/${slug(args.id)}/duplicate${queryOf({ depth: args.depth, locale: args.locale })}`,
+          args.data ?? {},
+        )
+      ).doc,
     update: async (args) => {
       const query = { depth: args.depth, draft: args.draft, locale: args.locale };
       if (byWhere(args))

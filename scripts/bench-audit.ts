@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createCMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
 import { localAPI } from '../src/local.ts';
 import { createTestDatabase } from '../test/support/postgres.ts';
 import { load, median, pickCases, type Target } from './bench/rounds.ts';

@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { registerFirstAdmin } from '../src/operations/account/first-admin.ts';
-import { createContext } from '../src/operations/context.ts';
-import { createCMS } from '../src/cms.ts';
+import { createContext } from '../src/operation-context.ts';
+import { createCMS } from '../src/create-cms.ts';
 import { startChildServer } from '../test/support/child-server.ts';
 
 const { values } = parseArgs({

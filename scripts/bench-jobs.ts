@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createCMS, type CMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
+import type { CMS } from '../src/cms.ts';
 import { manualClock } from '../src/clock.ts';
 import { runJobs } from '../src/jobs/run-jobs.ts';
 import { claimStatement, purgeStatement, releaseStatement } from '../src/versions/jobs-store.ts';

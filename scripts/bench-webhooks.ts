@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createCMS, type CMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
+import type { CMS } from '../src/cms.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
 import { retryDueWebhooks } from '../src/webhooks/retry-due.ts';

@@ -18,6 +18,9 @@ const ONCE = [
   'test/build*.test.ts',
   'test/i18n-catalogues.test.ts',
   'test/richtext-convert.test.ts',
+  'test/field-kinds.test.ts',
+  'test/richtext-from-html.test.ts',
+  'test/richtext-from-markdown.test.ts',
   'test/admin-*.test.ts',
   'test/create-admin-tty.test.ts',
   'test/postgres-*.test.ts',
@@ -38,6 +41,8 @@ const ONCE = [
   'test/system-schemas.test.ts',
   'test/readme-index.test.ts',
   'test/dialect-conformance.test.ts',
+  'test/transport-parity.test.ts',
+  'test/harness-rules.test.ts',
   // `cms` processes started on a folder of their own, which always hold a SQLite file.
   'test/config-and-migrations.test.ts',
   'test/cli-arguments.test.ts',

@@ -3,7 +3,7 @@
  * waits for it, a failure is logged instead of reaching the client, and `close()` waits for what is still
  * running so a shutdown does not cut a mail in half. Tests await `idle()` instead of sleeping.
  */
-import type { Logger } from './cms.ts';
+import type { Logger } from './logger.ts';
 
 export type BackgroundTasks = {
   /** Starts `work` on a later tick; `name` labels a failure in the log. */

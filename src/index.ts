@@ -7,7 +7,8 @@
 export { getCMS, localAPI, type LocalAPI, type GetCMSOptions } from './local.ts';
 export type { TypedWhere } from './local-types.ts';
 export type { CMSTypesShape } from './wire/typed-api.ts';
-export { createCMS, type CMS } from './cms.ts';
+export { createCMS } from './create-cms.ts';
+export type { CMS } from './cms.ts';
 export { startServer } from './server.ts';
 export { getCMSUser, useCMSUser } from './http/user-helpers.ts';
 export { APIError } from './errors.ts';

@@ -63,6 +63,14 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
   create<S extends CollectionSlug<T>>(
     args: TypedCommon<T, T['locale'] | undefined> & { collection: S; data: Collection<T, S>['data']; draft?: boolean },
   ): Promise<Collection<T, S>['doc']>;
+  /** A copy of the document as a new one (a draft on a drafts collection), `data` changed in it. */
+  duplicate<S extends CollectionSlug<T>>(
+    args: TypedCommon<T, T['locale'] | undefined> & {
+      collection: S;
+      id: number | string;
+      data?: Partial<Collection<T, S>['data']>;
+    },
+  ): Promise<Collection<T, S>['doc']>;
   update<S extends CollectionSlug<T>>(
     args: TypedCommon<T, T['locale'] | undefined> & {
       collection: S;
@@ -109,6 +117,7 @@ export const TYPED_METHODS = [
   'findByID',
   'count',
   'create',
+  'duplicate',
   'update',
   'delete',
   'findGlobal',

@@ -2,11 +2,12 @@
  * The Local API: the same operations REST calls, in-process. Access is skipped unless asked for
  * (`overrideAccess: false`, usually with a `user`).
  */
-import { createCMS, type CMS, type CreateOptions } from './cms.ts';
+import { createCMS, type CreateOptions } from './create-cms.ts';
+import type { CMS } from './cms.ts';
 import type { UserConfig, User, Where } from './config/types.ts';
 import * as operations from './operations/index.ts';
-import type { DocumentRef } from './operations/document-target.ts';
-import { createContext, type OperationContext } from './operations/context.ts';
+import type { DocumentRef } from './operations/steps/document-target.ts';
+import { createContext, type OperationContext } from './operation-context.ts';
 import { localeOptions } from './query/request-options.ts';
 import { flushWebhooks } from './webhooks/start-webhooks.ts';
 import { retryDueWebhooks } from './webhooks/retry-due.ts';
@@ -107,6 +108,8 @@ function untypedLocalAPI(cms: CMS) {
       operations.count(contextFor(cms, args), args),
     create: (args: Common & { collection: string; data: Record<string, unknown>; draft?: boolean }) =>
       operations.create(contextFor(cms, args), args),
+    duplicate: (args: Common & { collection: string; id: number | string; data?: Record<string, unknown> }) =>
+      operations.duplicate(contextFor(cms, args), args),
     update: updateOne(cms) as UpdateOne & UpdateMany,
     delete: deleteOne(cms) as DeleteOne & DeleteMany,
     /** Uploads into media (or `collection`, any upload collection), like `POST /media`: `file` is a File or Blob, `{ data: Uint8Array, name }`, or a path on disk. */

@@ -235,7 +235,7 @@ describe('users: roles, self-service and the last active admin', () => {
   });
   test('racing operations that both pass access: the transaction refuses the second (400)', async () => {
     const { update } = await import('../src/operations/update.ts');
-    const { createContext } = await import('../src/operations/context.ts');
+    const { createContext } = await import('../src/operation-context.ts');
     const a = await t.user('admin');
     const b = await t.user('admin');
     // Demote everyone else first, leaving exactly a and b as active admins.

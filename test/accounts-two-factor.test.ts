@@ -96,6 +96,7 @@ runScenarios(
       url: '/users/totp/setup',
       as: 'editor',
       status: 200,
+      events: { '*': 0 },
       contains: ['"secret":"', '"otpauthUrl":"otpauth://totp/CMS:editor-', 'issuer=CMS', 'period=30', 'digits=6'],
     },
     {
@@ -165,6 +166,7 @@ runScenarios(
       url: () => `/users/totp/disable?user=${memberId}`,
       as: 'admin',
       status: 200,
+      events: { '*': 0 },
       contains: ['"message":"Two-factor sign-in is off."'],
       check: async (_res, t) => {
         const { token } = await t.session('admin');
@@ -309,7 +311,7 @@ describe('auth.requireTwoFactor', () => {
       collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }],
     });
     const { create } = await import('../src/operations/create.ts');
-    const { createContext } = await import('../src/operations/context.ts');
+    const { createContext } = await import('../src/operation-context.ts');
     await create(createContext(t.cms, { overrideAccess: true }), {
       collection: 'users',
       data: { email: 'boss@example.com', password: 'password123', role: 'admin' },

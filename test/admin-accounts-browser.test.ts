@@ -329,7 +329,7 @@ describe.skipIf(!hasChromium())('auth.requireTwoFactor in Chromium', () => {
   /** A new admin (made without HTTP, as `cms create-admin` would) logs in and lands on the forced setup. */
   async function adminAtSetup(email: string, name: string): Promise<void> {
     const { create } = await import('../src/operations/create.ts');
-    const { createContext } = await import('../src/operations/context.ts');
+    const { createContext } = await import('../src/operation-context.ts');
     await create(createContext(t.cms, { overrideAccess: true }), {
       collection: 'users',
       data: { email, password: 'password123', role: 'admin', name },

@@ -142,23 +142,36 @@ describe.skipIf(!hasChromium())('admin workflows', () => {
   );
 
   test(
-    'capability 6: duplicate opens a filled create form; the server’s unique check shows inline; saving makes the copy',
+    'capability 6: duplicate has the server copy the post (a draft, slug marked) and opens the copy',
     async () => {
       await page.goto(admin(`/collections/posts/${postId}`));
       await page.getByRole('heading', { name: 'First words' }).waitFor();
+      const duplicateCalls: string[] = [];
+      const record = (request: { method(): string; url(): string }) => {
+        const { pathname } = new URL(request.url());
+        if (request.method() === 'POST' && /^\/api\/cms\/posts(\/\d+\/duplicate)?$/.test(pathname))
+          duplicateCalls.push(pathname);
+      };
+      page.on('request', record);
       await page.getByRole('button', { name: 'More actions' }).click();
       await page.getByRole('button', { name: 'Duplicate' }).click();
-      await page.getByRole('heading', { name: 'New post' }).waitFor();
-      expect(await page.locator('#field-title').inputValue()).toBe('First words (copy)');
-      expect(await page.locator('#field-body').inputValue()).toBe('Two');
-      await page.getByRole('button', { name: 'Save draft' }).click();
-      await page.locator('[data-path="slug"] .field-error').waitFor();
-      await page.locator('#field-slug').fill('first-copy');
-      await page.getByRole('button', { name: 'Save draft' }).click();
       await page.getByRole('heading', { name: 'First words (copy)' }).waitFor();
-      const copy = await t.request('GET', `/posts?draft=true&where[slug][equals]=first-copy`, { token: s.token });
+      page.off('request', record);
+      await page.getByText('Post created.').waitFor();
+      expect(await page.locator('#field-slug').inputValue()).toBe('first - Copy');
+      expect(await page.locator('#field-body').inputValue()).toBe('Two');
+      const copy = await t.request(
+        'GET',
+        `/posts?draft=true&where[slug][equals]=${encodeURIComponent('first - Copy')}`,
+        {
+          token: s.token,
+        },
+      );
       expect(copy.body.docs).toMatchObject([{ title: 'First words (copy)', body: 'Two', status: 'draft' }]);
+      expect(page.url()).toEndWith(`/collections/posts/${copy.body.docs[0].id}`);
       expect(copy.body.docs[0].id).not.toBe(postId);
+      // One request made the copy: the REST duplicate, not a create from the form's values.
+      expect(duplicateCalls).toEqual([`/api/cms/posts/${postId}/duplicate`]);
     },
     STEP,
   );

@@ -1,7 +1,9 @@
 /**
  * One import direction (docs/architecture.md, "Import direction"): every import of src/ and admin/src/ is
- * checked against the table in that page, and no module may import itself back through a chain of
- * run-time imports. Engine-free: it reads files only.
+ * checked against the table in that page; no module may import itself back through a chain of run-time
+ * imports (`import()` included); no chain of imports, type-only ones included, may lead from one folder back
+ * to itself except through the page's type hubs; and no two units of the table may import each other.
+ * Engine-free: it reads files only.
  */
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
@@ -33,7 +35,21 @@ function readTable(): Unit[] {
   });
 }
 
+/** The type hubs named in that section: files every layer may name in types, which import nothing at run time. */
+function readTypeHubs(): string[] {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const line = doc.split('\n').find((l) => l.startsWith('- Type hubs:')) ?? '';
+  return [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+}
+
+/**
+ * Pairs of units still allowed to import each other while the code that ties them is being taken apart: the
+ * test fails once a pair no longer needs to stand here, so the list only shrinks.
+ */
+const MUTUAL_FOR_NOW: [string, string][] = [];
+
 const units = readTable();
+const typeHubs = readTypeHubs();
 const unitKey = (unit: Unit) => unit.paths[0];
 
 /** The unit of a module named by its side-relative path (`operations/update.ts`, `admin/form/fields.tsx`). */
@@ -112,10 +128,10 @@ function forbidden(edge: Edge): string | null {
   return `${edge.from} → ${edge.to}: ${unitKey(from)} may not import ${unitKey(to)} at run time`;
 }
 
-/** Every cycle of static run-time imports, each as the chain of modules that closes it. */
+/** Every cycle of run-time imports (`import()` included), each as the chain of modules that closes it. */
 function runtimeCycles(): string[][] {
   const next = new Map<string, string[]>();
-  for (const e of edges) if (e.runtime && !e.dynamic) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  for (const e of edges) if (e.runtime) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
   const cycles: string[][] = [];
@@ -133,13 +149,67 @@ function runtimeCycles(): string[][] {
   return cycles;
 }
 
+/**
+ * The groups of modules that reach each other through imports of any kind (type-only ones too), leaving the
+ * type hubs out; each group of two or more modules holds a cycle (Tarjan's strongly connected components).
+ */
+function importCircles(): string[][] {
+  const hubs = new Set(typeHubs);
+  const next = new Map<string, string[]>();
+  for (const e of edges)
+    if (!hubs.has(e.from) && !hubs.has(e.to)) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const connect = (m: string) => {
+    index.set(m, index.size);
+    low.set(m, index.get(m)!);
+    stack.push(m);
+    onStack.add(m);
+    for (const n of next.get(m) ?? []) {
+      if (!index.has(n)) {
+        connect(n);
+        low.set(m, Math.min(low.get(m)!, low.get(n)!));
+      } else if (onStack.has(n)) low.set(m, Math.min(low.get(m)!, index.get(n)!));
+    }
+    if (low.get(m) !== index.get(m)) return;
+    const group: string[] = [];
+    let top: string;
+    do {
+      top = stack.pop()!;
+      onStack.delete(top);
+      group.push(top);
+    } while (top !== m);
+    if (group.length > 1) circles.push(group.sort());
+  };
+  for (const m of modules) if (!index.has(m)) connect(m);
+  return circles;
+}
+
+const folderOf = (module: string) => dirname(module);
+
+/** Pairs of units each of which the table allows to import the other. */
+function mutualAllowances(): [string, string][] {
+  const allows = (a: Unit, b: Unit) =>
+    a.allowed !== 'anything' && b.paths.some((p) => (a.allowed as Set<string>).has(p));
+  const pairs: [string, string][] = [];
+  for (const a of units)
+    for (const b of units) if (a.row < b.row && allows(a, b) && allows(b, a)) pairs.push([unitKey(a), unitKey(b)]);
+  return pairs;
+}
+
 describe('one import direction', () => {
   test('the table of docs/architecture.md is read and the imports parsed', () => {
     expect(units.length).toBeGreaterThan(20);
     expect(modules.length).toBeGreaterThan(250);
     expect(edges.filter((e) => e.runtime).length).toBeGreaterThan(800);
     // The parser tells type-only imports from run-time ones.
-    expect(edges.find((e) => e.from === 'operations/context.ts' && e.to === 'cms.ts')?.runtime).toBe(false);
+    expect(edges.find((e) => e.from === 'operation-context.ts' && e.to === 'cms.ts')?.runtime).toBe(false);
+    // ... and reads `import()` as a run-time import.
+    const lazy = edges.find((e) => e.from === 'admin/form/rich-text-field.tsx' && e.to === 'admin/richtext/editor.tsx');
+    expect(lazy?.runtime && lazy.dynamic).toBe(true);
   });
 
   test('every import is one the table allows', () => {
@@ -154,7 +224,27 @@ describe('one import direction', () => {
     expect(edges.some((e) => sideOf(e.from) === 'admin' && isWire(e.to) && !e.runtime)).toBe(true);
   });
 
-  test('no cycle of run-time imports', () => {
+  test('no cycle of run-time imports, import() included', () => {
     expect(runtimeCycles().map((chain) => chain.join(' → '))).toEqual([]);
+  });
+
+  test('no circle of imports, type-only ones included, that leaves its folder (type hubs aside)', () => {
+    const crossing = importCircles().filter((group) => new Set(group.map(folderOf)).size > 1);
+    expect(crossing.map((group) => group.join(' ⇄ '))).toEqual([]);
+  });
+
+  test('the type hubs are named, are files of the tree, and import nothing at run time', () => {
+    expect(typeHubs).toContain('cms.ts');
+    for (const hub of typeHubs) expect(modules).toContain(hub);
+    expect(edges.filter((e) => typeHubs.includes(e.from) && e.runtime).map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  test('no two units may import each other', () => {
+    const key = ([a, b]: [string, string]) => [a, b].sort().join(' ⇄ ');
+    const mutual = mutualAllowances().map(key);
+    const forNow = MUTUAL_FOR_NOW.map(key);
+    expect(mutual.filter((pair) => !forNow.includes(pair))).toEqual([]);
+    // A pair that no longer allows both directions leaves MUTUAL_FOR_NOW.
+    expect(forNow.filter((pair) => !mutual.includes(pair))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { expect } from 'bun:test';
 import { runScenarios, type Scenario, type TestServer } from './harness.ts';
-import { createContext } from '../src/operations/context.ts';
+import { createContext } from '../src/operation-context.ts';
 import { listAuditEntries } from '../src/audit/list-entries.ts';
 import * as operations from '../src/operations/index.ts';
 import { fromBase32, referenceTOTP } from './support/totp-reference.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { MAX_FOLDED_ADDRESSES, recordFailedLogin } from '../src/audit/failed-logins.ts';
 import { listAuditEntries } from '../src/audit/list-entries.ts';
-import { createContext } from '../src/operations/context.ts';
+import { createContext } from '../src/operation-context.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 const ATTEMPTS = 24;

@@ -14,7 +14,7 @@ import {
   type TestServer,
 } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
-import { createContext } from '../src/operations/context.ts';
+import { createContext } from '../src/operation-context.ts';
 import { listAuditEntries } from '../src/audit/list-entries.ts';
 import { runJobs } from '../src/jobs/run-jobs.ts';
 import * as operations from '../src/operations/index.ts';
@@ -152,6 +152,7 @@ const rows: Scenario[] = [
     url: '/posts?locale=en',
     body: { title: 'Hello', slug: 'hello', seo: { description: 'd' }, internalNote: 'secret-note' },
     status: 201,
+    events: { create: 1 },
     contains: ['"slug":"hello"'],
     entries: (res) => [
       {
@@ -178,6 +179,7 @@ const rows: Scenario[] = [
     setup: async (t) => void (ids.post = (await post(t)).id),
     body: { title: 'Hallo' },
     status: 200,
+    events: { draft: 1 },
     contains: ['"title":"Hallo"'],
     entries: () => [{ action: 'update', document: ids.post, changes: { 'title.de': { from: null, to: 'Hallo' } } }],
   }),
@@ -193,6 +195,7 @@ const rows: Scenario[] = [
     },
     body: { status: 'published' },
     status: 200,
+    events: { publish: 1, update: 1 },
     contains: ['"_status":"published"'],
     entries: () => [{ action: 'publish', document: ids.post }],
   }),
@@ -206,6 +209,7 @@ const rows: Scenario[] = [
       await adminWrite(t, 'PATCH', `/posts/${ids.post}`, { status: 'published' });
     },
     status: 200,
+    events: { unpublish: 1 },
     contains: ['"_status":"draft"'],
     entries: () => [
       { action: 'unpublish', document: ids.post, changes: { status: { from: 'published', to: 'draft' } } },
@@ -225,6 +229,7 @@ const rows: Scenario[] = [
       ids.version = versions.docs.map((v: { id: number }) => v.id).sort((a: number, b: number) => a - b)[0];
     },
     status: 200,
+    events: { draft: 1 },
     contains: ['"message":"Version restored."'],
     entries: () => [{ action: 'restore', collection: 'posts', document: ids.post }],
   }),
@@ -236,6 +241,7 @@ const rows: Scenario[] = [
     setup: async (t) => void (ids.post = (await post(t)).id),
     body: (t: TestServer) => ({ action: 'publish', at: new Date(t.clock.now() + HOUR).toISOString() }),
     status: 201,
+    events: { '*': 0 },
     contains: ['"action":"publish"'],
     entries: () => [
       {
@@ -257,6 +263,7 @@ const rows: Scenario[] = [
     },
     body: { slug: 'later' },
     status: 200,
+    events: { draft: 1 },
     contains: ['"slug":"later"'],
     entries: () => [{ action: 'update', document: ids.post }],
   }),
@@ -273,6 +280,7 @@ const rows: Scenario[] = [
       await adminWrite(t, 'PATCH', `/posts/${ids.post}?draft=true`, { slug: `${made.slug}-draft` });
     },
     status: 200,
+    events: { '*': 0 },
     contains: ['"_status":"published"'],
     entries: () => [{ action: 'discard_draft', document: ids.post }],
   }),
@@ -313,6 +321,7 @@ const rows: Scenario[] = [
     url: '/posts',
     body: { title: 'Two', slug: 'two' },
     status: 201,
+    events: { create: 1 },
     contains: ['"title":"Two"'],
     entries: (res) => [{ action: 'create', document: res.body.doc.id }],
   }),
@@ -338,6 +347,7 @@ const rows: Scenario[] = [
     setup: async (t) => void (bulk = [await post(t), await post(t)]),
     body: { seo: { description: 'bulk' } },
     status: 200,
+    events: { update: 2 },
     contains: ['"description":"bulk"'],
     entries: () => [
       { action: 'update', document: bulk[0]!.id },
@@ -351,6 +361,7 @@ const rows: Scenario[] = [
     url: () => `/posts/${bulk[0]!.id}`,
     setup: async (t) => void (bulk = [await post(t, { title: 'Two' })]),
     status: 200,
+    events: { delete: 1 },
     contains: ['"title":"Two"'],
     entries: () => [{ action: 'delete', document: bulk[0]!.id, changes: { slug: { from: bulk[0]!.slug, to: null } } }],
   }),
@@ -361,6 +372,7 @@ const rows: Scenario[] = [
     url: '/globals/settings',
     body: { siteName: 'Site' },
     status: 200,
+    events: { update: 1 },
     contains: ['"siteName":"Site"'],
     entries: [
       { action: 'update', global: 'settings', document: null, changes: { siteName: { from: null, to: 'Site' } } },
@@ -372,6 +384,7 @@ const rows: Scenario[] = [
     method: 'POST',
     url: '/media',
     status: 201,
+    events: { create: 1 },
     body: () => {
       const f = new FormData();
       f.append('file', new File(['%PDF-1.4\n%%EOF\n'], 'a.pdf', { type: 'application/pdf' }));
@@ -387,6 +400,7 @@ const rows: Scenario[] = [
     url: '/users',
     body: { email: 'new@example.com', password: 'a-long-password-9', role: 'editor' },
     status: 201,
+    events: { create: 1 },
     contains: ['"email":"new@example.com"'],
     notContains: ['a-long-password-9', 'passwordHash'],
     entries: [{ action: 'create', collection: 'users', changes: { email: { from: null, to: 'new@example.com' } } }],
@@ -397,6 +411,7 @@ const rows: Scenario[] = [
     method: 'POST',
     url: '/api-keys',
     status: 201,
+    events: { create: 1 },
     body: (_t: TestServer) => ({ name: 'bot', user: ids.admin, scopes: ['notes:*'] }),
     setup: async (t) => {
       ids.admin = (await t.cms.store.get<{ id: number }>(
@@ -419,6 +434,7 @@ const rows: Scenario[] = [
     url: '/users/login',
     body: { email: 'member@example.com', password: 'a-long-password-9' },
     status: 200,
+    events: { '*': 0 },
     contains: ['"email":"member@example.com"', '"token":"'],
     check: expectEntries([{ action: 'login', collection: 'users', via: 'rest', ip: '127.0.0.1' }]),
   },

@@ -35,6 +35,7 @@ const scenarios: Scenario[] = [
     url: '/posts',
     body: { title: 'Live', status: 'published' },
     status: 201,
+    events: { create: 1, publish: 1 },
     contains: ['"doc":{"id":2', '"title":"Live"', '"status":"published"'],
   },
   {
@@ -55,6 +56,7 @@ const scenarios: Scenario[] = [
     url: '/posts/1?draft=true&autosave=true',
     body: { title: 'Typing 2' },
     status: 200,
+    events: { draft: 1 },
     check: async (_res, t) => {
       await t.request('PATCH', '/posts/1?draft=true&autosave=true', { body: { title: 'Typing 3' } });
       const list = await versions(t, '/posts/1');
@@ -68,6 +70,7 @@ const scenarios: Scenario[] = [
     url: '/posts/1?autosave=true',
     body: { title: 'Sneaky', status: 'published' },
     status: 200,
+    events: { draft: 1 },
     check: async (_res, t) => {
       const live = await t.request('GET', '/posts/1');
       expect(live.body.title).toBe('Live');
@@ -86,6 +89,7 @@ const scenarios: Scenario[] = [
     url: '/posts/1?draft=true',
     body: { title: 'Saved' },
     status: 200,
+    events: { draft: 1 },
     check: async (_res, t) => {
       await t.request('PATCH', '/posts/1?draft=true&autosave=true', { body: { title: 'After save' } });
       const list = await versions(t, '/posts/1');
@@ -103,6 +107,7 @@ const scenarios: Scenario[] = [
     url: '/pages?draft=true',
     body: { title: 'Draft page' },
     status: 201,
+    events: { draft: 1 },
     contains: ['"status":"draft"'],
   },
   {
@@ -111,6 +116,7 @@ const scenarios: Scenario[] = [
     url: '/globals/banner?draft=true&autosave=true',
     body: { text: 'one' },
     status: 200,
+    events: { draft: 1 },
     check: async (_res, t) => {
       await t.request('POST', '/globals/banner?draft=true&autosave=true', { body: { text: 'two' } });
       const list = await versions(t, '/globals/banner');

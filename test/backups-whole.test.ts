@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createBackup } from '../src/backups/create-backup.ts';
-import { createCMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { DEFAULT_TEST_ENGINE, quietLog, sharedTestDatabase, startTestServer, tempDir } from './harness.ts';
 import { form, pdf } from './support/media-fixtures.ts';

@@ -412,6 +412,7 @@ runScenarios(
       url: '/backups',
       as: 'admin',
       status: 201,
+      events: { '*': 0 },
       contains: [
         '"name":"cms-backup-20260101T000000.000Z.tar.gz"',
         '"createdAt":"2026-01-01T00:00:00.000Z"',
@@ -434,6 +435,7 @@ runScenarios(
       url: '/backups',
       as: 'cookie:admin',
       status: 201,
+      events: { '*': 0 },
       setup: (t) => t.clock.advance(1000),
       contains: [
         '"doc":{"name":"cms-backup-20260101T000001.000Z.tar.gz"',

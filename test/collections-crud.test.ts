@@ -197,6 +197,7 @@ runScenarios(
         items: [{ label: 'one' }],
       },
       status: 201,
+      events: { create: 1 },
       check: (res) => expect(res.body.doc.id).toBe(lastId + 1),
       contains: [
         '"featured":true',
@@ -247,6 +248,7 @@ runScenarios(
       url: '/posts/1',
       body: { id: 99, createdAt: '2000-01-01' },
       status: 200,
+      events: { update: 1 },
       contains: ['"id":1'],
       notContains: ['2000-01-01'],
     },

@@ -160,6 +160,7 @@ const scenarios: Scenario[] = [
     url: '/categories/3?depth=0',
     body: { name: 'Still empty', posts: [1, 2] },
     status: 200,
+    events: { update: 1 },
     check: (res) => expect(res.body.doc.posts).toEqual({ docs: [], hasNextPage: false, totalDocs: 0 }),
   },
   {

@@ -23,6 +23,7 @@ runScenarios(
       method: 'POST',
       url: '/pages',
       status: 201,
+      events: { create: 1 },
       body: {
         title: 'T',
         hero: { type: 'highImpact', headline: 'Big' },
@@ -46,6 +47,7 @@ runScenarios(
       url: '/pages',
       body: { title: 'D', hero: {} },
       status: 201,
+      events: { create: 1 },
       contains: ['"title":"D"', '"hero":{"type":"lowImpact"'],
     },
     {
@@ -54,6 +56,7 @@ runScenarios(
       url: '/pages',
       body: { title: 'E' },
       status: 201,
+      events: { create: 1 },
       contains: ['"title":"E"', '"hero":{"type":"lowImpact"'],
     },
     {

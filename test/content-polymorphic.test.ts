@@ -283,6 +283,7 @@ const scenarios: Scenario[] = [
     url: '/links',
     body: { label: 'ok', picked: { relationTo: 'posts', value: 1 } },
     status: 201,
+    events: { create: 1 },
     contains: ['"label":"ok"'],
   },
   {
@@ -299,6 +300,7 @@ const scenarios: Scenario[] = [
     url: '/links',
     body: { label: 'self' },
     status: 201,
+    events: { create: 1 },
     check: async (res, t) => {
       const id = res.body.doc.id;
       const self = await t.request('PATCH', `/links/${id}`, { body: { seeAlso: [id] } });
@@ -316,6 +318,7 @@ const scenarios: Scenario[] = [
     url: '/links/2?depth=0',
     body: { target: { relationTo: 'pages', value: { id: 1, title: 'Home' } } },
     status: 200,
+    events: { update: 1 },
     check: (res) => expect(res.body.doc.target).toEqual({ relationTo: 'pages', value: 1 }),
   },
   {

@@ -322,7 +322,7 @@ describe('the cms export and cms import commands', () => {
   test('export writes the folder with a progress line; import loads it into a new project', async () => {
     const a = project('a');
     const api = localAPI(
-      await (await import('../src/cms.ts')).createCMS({
+      await (await import('../src/create-cms.ts')).createCMS({
         configPath: path.join(a, 'cms.config.ts'),
         log: { info() {}, warn() {}, error() {} },
       }),

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
 import type { CollectionConfig, UserConfig } from '../src/config/types.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { DEFAULT_TEST_ENGINE, sharedTestDatabase, tempDir } from './harness.ts';

@@ -61,6 +61,7 @@ runScenarios('field defaults at any depth', config, [
     url: '/products',
     body: { title: 'A' },
     status: 201,
+    events: { create: 1 },
     check: (res) => expect(res.body.doc.seo).toEqual({ robots: 'index' }),
   },
   {
@@ -69,6 +70,7 @@ runScenarios('field defaults at any depth', config, [
     url: '/products',
     body: { title: 'B', seo: { description: 'd' } },
     status: 201,
+    events: { create: 1 },
     check: (res) => expect(res.body.doc.seo).toEqual({ robots: 'index', description: 'd' }),
   },
   {
@@ -77,6 +79,7 @@ runScenarios('field defaults at any depth', config, [
     url: '/products',
     body: { title: 'C', seo: { robots: 'noindex' }, variants: [{ sku: 'x', stock: null }] },
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.seo.robots).toBe('noindex');
       expect(res.body.doc.variants[0].stock).toBeNull();
@@ -88,6 +91,7 @@ runScenarios('field defaults at any depth', config, [
     url: '/products',
     body: { title: 'D' },
     status: 201,
+    events: { create: 1 },
     check: (res) => expect(res.body.doc.plain).toBeNull(),
   },
   {
@@ -100,6 +104,7 @@ runScenarios('field defaults at any depth', config, [
       layout: [{ blockType: 'cta', label: 'Buy' }],
     },
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.variants.map((v: any) => [v.sku, v.stock])).toEqual([
         ['a', 1],

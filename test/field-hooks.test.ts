@@ -123,6 +123,7 @@ const scenarios: Scenario[] = [
     url: '/articles',
     body: { title: '  Hello World ', meta: { note: 'n' }, rows: [{ n: 2 }, { n: 5 }] },
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       const doc = res.body.doc;
       expect(doc.title).toBe('Hello World');
@@ -137,6 +138,7 @@ const scenarios: Scenario[] = [
     url: '/articles/1',
     body: { title: 'Second' },
     status: 200,
+    events: { update: 1 },
     contains: ['"title":"Second"'],
     check: () => {
       const last = seen.titleAfterChange.at(-1)!;
@@ -165,6 +167,7 @@ const scenarios: Scenario[] = [
     body: { shout: 'nope' },
     setup: retitle,
     status: 200,
+    events: { update: 1 },
     contains: ['"shout":"SECOND"'],
   },
   {
@@ -180,6 +183,7 @@ const scenarios: Scenario[] = [
     url: '/articles',
     body: { title: 'Plain', kind: 'text' },
     status: 201,
+    events: { create: 1 },
     contains: ['"title":"Plain"', '"kind":"text"', '"url":null'],
   },
   {
@@ -196,6 +200,7 @@ const scenarios: Scenario[] = [
     url: '/articles',
     body: { title: 'Was link', kind: 'link', url: 'https://a.example' },
     status: 201,
+    events: { create: 1 },
     check: async (created, t) => {
       const res = await t.request('PATCH', `/articles/${created.body.doc.id}`, { body: { kind: 'text' } });
       expect(res.body.doc.url).toBe('https://a.example');
@@ -208,6 +213,7 @@ const scenarios: Scenario[] = [
     as: 'editor',
     body: { data: { kind: 'link' } },
     status: 200,
+    events: { '*': 0 },
     check: (res) => expect(res.body.visible).toEqual({ url: true }),
   },
   {
@@ -217,6 +223,7 @@ const scenarios: Scenario[] = [
     as: 'editor',
     body: { data: { kind: 'text' } },
     status: 200,
+    events: { '*': 0 },
     check: (res) => expect(res.body.visible).toEqual({ url: false }),
   },
   {
@@ -262,6 +269,7 @@ const scenarios: Scenario[] = [
     url: '/stories',
     body: { title: 'Out', _status: 'published' },
     status: 201,
+    events: { create: 1, publish: 1 },
     check: (res) =>
       expect(res.body.doc).toMatchObject({ publishedAt: '2030-01-02T03:04:05.000Z', _status: 'published' }),
   },
@@ -271,6 +279,7 @@ const scenarios: Scenario[] = [
     url: '/stories',
     body: { title: 'Not yet', _status: 'draft' },
     status: 201,
+    events: { create: 1 },
     check: (res) => expect(res.body.doc).toMatchObject({ publishedAt: null, _status: 'draft' }),
   },
   {
@@ -279,6 +288,7 @@ const scenarios: Scenario[] = [
     url: '/articles',
     body: { title: 'Picked' },
     status: 201,
+    events: { create: 1 },
     check: async (res, t) => {
       const id = res.body.doc.id;
       const some = await t.request('GET', `/articles/${id}?select[title]=true`);

@@ -52,11 +52,13 @@ const config: UserConfig = {
 };
 
 const gql = (query: string, variables?: Record<string, unknown>) => ({ query, variables });
+/** A GraphQL read: it fires no event. */
 const post = (query: string, variables?: Record<string, unknown>) => ({
   method: 'POST' as const,
   url: '/graphql',
   status: 200,
   body: gql(query, variables),
+  events: { '*': 0 },
 });
 
 async function seed(t: TestServer) {

@@ -96,6 +96,7 @@ const scenarios: Scenario[] = [
     url: '/graphql',
     body: gql('{ __schema { queryType { fields { name } } mutationType { fields { name } } } }'),
     status: 200,
+    events: { '*': 0 },
     contains: [
       '"Post"',
       '"Posts"',
@@ -128,6 +129,7 @@ const scenarios: Scenario[] = [
     method: 'POST',
     url: '/graphql',
     status: 200,
+    events: { '*': 0 },
     body: gql(
       '{ Posts(where: { title: { like: "hello" }, views: { greater_than: 1 }, seo__title: { equals: "SEO" } }) { docs { title category views adminNote seo { title } links { url } } totalDocs pagingCounter hasNextPage } countPosts { totalDocs } }',
     ),
@@ -148,6 +150,7 @@ const scenarios: Scenario[] = [
     url: '/graphql',
     as: 'admin',
     status: 200,
+    events: { '*': 0 },
     body: gql(
       '{ Posts(draft: true, sort: "slug", where: { OR: [{ slug: { equals: "draft" } }, { AND: [{ category: { equals: news } }, { views: { less_than_equal: 3 } }] }] }) { docs { slug _status adminNote } totalDocs } }',
     ),
@@ -159,6 +162,7 @@ const scenarios: Scenario[] = [
     url: '/graphql',
     as: 'admin',
     status: 200,
+    events: { '*': 0 },
     body: gql('{ Posts { docs { internalNote } } }'),
     contains: ['Cannot query field \\"internalNote\\"', '"statusCode":400'],
   },
@@ -167,6 +171,7 @@ const scenarios: Scenario[] = [
     method: 'POST',
     url: '/graphql',
     status: 200,
+    events: { '*': 0 },
     body: gql('{ Posts { docs { author { email } } } }'),
     contains: ['"author":null'],
   },
@@ -176,6 +181,7 @@ const scenarios: Scenario[] = [
     url: '/graphql',
     as: 'editor',
     status: 200,
+    events: { '*': 0 },
     body: gql('{ Posts(where: { slug: { equals: "hello" } }) { docs { author { id email } } } }'),
     contains: ['"email":"admin-'],
   },
@@ -184,6 +190,7 @@ const scenarios: Scenario[] = [
     method: 'POST',
     url: '/graphql',
     status: 200,
+    events: { '*': 0 },
     body: gql('{ Posts(locale: de, fallbackLocale: en) { docs { title } } }'),
     contains: ['"title":"Hello world"'],
   },
@@ -269,6 +276,7 @@ const scenarios: Scenario[] = [
     as: 'cookie:editor',
     headers: { 'x-csrf-token': '' },
     status: 200,
+    events: { '*': 0 },
     body: gql('{ countPosts { totalDocs } }'),
     contains: ['{"data":{"countPosts":{"totalDocs":'],
     notContains: ['"errors"'],
@@ -297,6 +305,7 @@ const scenarios: Scenario[] = [
     method: 'POST',
     url: '/graphql',
     status: 200,
+    events: { '*': 0 },
     body: gql('{ Post(id: 9999) { id } }'),
     contains: ['"statusCode":404', '"Post":null'],
   },
@@ -306,6 +315,7 @@ const scenarios: Scenario[] = [
     url: '/graphql',
     as: 'admin',
     status: 200,
+    events: { '*': 0 },
     setup: async (t) =>
       void (await t.cms.store.run('INSERT INTO "boom" ("x", "createdAt", "updatedAt") VALUES (?, ?, ?)', [
         '1',
@@ -321,6 +331,7 @@ const scenarios: Scenario[] = [
     method: 'POST',
     url: '/graphql',
     status: 200,
+    events: { '*': 0 },
     setup: () => void (readCalls.posts = 0),
     body: gql(
       `{ ${Array.from({ length: 5 }, (_, i) => `p${i}: Posts { docs { title author { email } } }`).join(' ')} }`,
@@ -334,6 +345,7 @@ const scenarios: Scenario[] = [
     url: '/graphql',
     as: 'admin',
     status: 200,
+    events: { '*': 0 },
     body: gql('{ versionsPosts { docs { parent { author { email } } } } }'),
     contains: ['too deep: 5 levels, at most 4'],
   },
@@ -342,6 +354,7 @@ const scenarios: Scenario[] = [
     method: 'POST',
     url: '/graphql',
     status: 200,
+    events: { '*': 0 },
     body: gql(`{ ${Array.from({ length: 6 }, (_, i) => `c${i}: countPosts { totalDocs }`).join(' ')} }`),
     contains: ['too many aliases'],
   },
@@ -350,6 +363,7 @@ const scenarios: Scenario[] = [
     method: 'POST',
     url: '/graphql',
     status: 200,
+    events: { '*': 0 },
     body: [gql('{ countPosts { totalDocs } }'), gql('{ Settings { siteName } }')],
     contains: ['[{"data":{"countPosts"', '{"data":{"Settings"'],
   },
@@ -366,6 +380,7 @@ const scenarios: Scenario[] = [
     method: 'POST',
     url: '/graphql',
     status: 200,
+    events: { '*': 0 },
     body: gql('{ Posts { '),
     contains: ['"errors":[{"message":"Syntax Error', '"statusCode":400'],
   },
@@ -618,6 +633,7 @@ runScenarios(
       method: 'POST',
       url: '/graphql',
       status: 200,
+      events: { '*': 0 },
       setup: async (t) => {
         const res = await t.request('POST', '/pages', {
           body: {

@@ -81,7 +81,7 @@ describe('admin language catalogues', () => {
     const files = firstLoadFiles();
     // The shell, the dashboard and the lists are there; the edit view comes with the pages' part.
     expect(files).toContain('views/list-view.tsx');
-    expect(files).not.toContain('views/edit-view.tsx');
+    expect(files).not.toContain('views/edit/edit-view.tsx');
     const missing = files.flatMap((f) => (usedBy.get(f) ?? []).filter((k) => !(k in enFirst)).map((k) => `${f}: ${k}`));
     expect(missing).toEqual([]);
   });

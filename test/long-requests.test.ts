@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import net from 'node:net';
 import fs from 'node:fs';
-import { createCMS, type CMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
+import type { CMS } from '../src/cms.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import type { UserConfig } from '../src/config/types.ts';
 import { DEFAULT_TEST_ENGINE, quietLog, sharedTestDatabase, startTestServer, tempDir } from './harness.ts';

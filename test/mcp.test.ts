@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 import type { UserConfig } from '../src/config/types.ts';
 
@@ -105,6 +107,7 @@ describe('MCP over Streamable HTTP', () => {
       'create',
       'delete',
       'describe',
+      'duplicate',
       'find',
       'find_by_id',
       'find_global',
@@ -366,7 +369,7 @@ describe('MCP request bound', () => {
     const other = await connect(t, admin.token);
     await other.listTools();
     t.clock.advance(61_000);
-    expect((await client.listTools()).tools.length).toBe(14);
+    expect((await client.listTools()).tools.length).toBe(15);
     await client.close();
     await other.close();
   });
@@ -616,9 +619,35 @@ describe('MCP tool schemas', () => {
 
   test('every tool input schema lints clean: no type lists, arrays with items, required among properties', async () => {
     const { tools } = await client.listTools();
-    expect(tools.length).toBe(14);
+    expect(tools.length).toBe(15);
     const problems = tools.flatMap((tool) => lintSchema(tool.inputSchema, tool.name));
     expect(problems).toEqual([]);
+  });
+
+  test('the data schema refuses what the server refuses: a point out of range, an id below 1, rich text without root', async () => {
+    const { tools } = await client.listTools();
+    const create = tools.find((x) => x.name === 'create')!.inputSchema as any;
+    const pages = create.properties.data.anyOf.find((s: any) => s.title === 'pages');
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const check = ajv.compile(pages);
+    const base = { title: 'Checked' };
+    const cases: [string, Record<string, unknown>][] = [
+      ['a longitude beyond 180', { where: [200, 0] }],
+      ['a latitude beyond 90', { where: [0, -91] }],
+      ['an id of 0', { parent: 0 }],
+      ['an id of 0 in { relationTo, value }', { link: { relationTo: 'posts', value: 0 } }],
+      ['a collection the field does not point at', { link: { relationTo: 'media', value: 1 } }],
+      ['rich text without a root node', { body: { children: [] } }],
+    ];
+    for (const [what, data] of cases) {
+      expect({ what, schema: check({ ...base, ...data }) }).toEqual({ what, schema: false });
+      const res = await call(client, 'create', { collection: 'pages', data: { ...base, ...data } });
+      expect({ what, server: res.isError }).toEqual({ what, server: true });
+    }
+    // What the server takes, the schema takes.
+    const good = { where: [13.4, 52.5], link: { relationTo: 'posts', value: 1 }, body: 'Some *Markdown*' };
+    expect(check({ ...base, ...good }) || ajv.errorsText(check.errors)).toBe(true);
   });
 
   test('each field type has its own schema; a polymorphic relationship takes { relationTo, value }', async () => {
@@ -626,10 +655,13 @@ describe('MCP tool schemas', () => {
     const create = tools.find((x) => x.name === 'create')!.inputSchema as any;
     const pages = create.properties.data.anyOf.find((s: any) => s.title === 'pages').properties;
     const { link, related, parent, children, seo, left, rank } = pages;
-    expect(link.type).toBe('object');
-    expect(link.properties.relationTo.enum).toEqual(['pages', 'posts']);
-    expect(link.required).toEqual(['relationTo', 'value']);
-    expect(related.items.properties.value.type).toBe('integer');
+    // One alternative per collection, as /openapi.json writes it (anyOf: every function-calling format takes it).
+    expect(link.anyOf.map((s: any) => s.properties.relationTo.const)).toEqual(['pages', 'posts']);
+    expect(link.anyOf.map((s: any) => s.required)).toEqual([
+      ['relationTo', 'value'],
+      ['relationTo', 'value'],
+    ]);
+    expect(related.items.anyOf[1].properties.value).toEqual({ type: 'integer', minimum: 1 });
     expect(parent.type).toBe('integer');
     expect(children).toBeUndefined(); // a join is read-only
     expect(seo.properties.keywords.type).toBe('string');

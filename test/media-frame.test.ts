@@ -71,6 +71,7 @@ const rows: Scenario[] = [
     url: '/media',
     body: form(halves, 'halves.png', { focalX: '10', focalY: '50' }),
     status: 201,
+    events: { create: 1 },
     check: async (res, t) => {
       expect(res.body.doc).toMatchObject({ focalX: 10, focalY: 50, width: 400, height: 200 });
       expect('crop' in res.body.doc).toBe(false);
@@ -93,6 +94,7 @@ const rows: Scenario[] = [
     url,
     body: { focalX: 90 },
     status: 200,
+    events: { update: 1 },
     check: async (res, t) => {
       const old = sizeFiles(halvesDoc);
       expect(res.body.doc.focalX).toBe(90);
@@ -113,6 +115,7 @@ const rows: Scenario[] = [
     url,
     body: { crop: { x: 0, y: 0, width: 50, height: 100 } },
     status: 200,
+    events: { update: 1 },
     check: async (res, t) => {
       expect(res.body.doc.crop).toEqual({ x: 0, y: 0, width: 50, height: 100 });
       expect(await sample(t, res.body.doc.sizes.square.filename, 95, 95)).toEqual({
@@ -170,6 +173,7 @@ const rows: Scenario[] = [
     url,
     body: { alt: 'Halves' },
     status: 200,
+    events: { update: 1 },
     check: (res) => {
       expect(res.body.doc.alt).toBe('Halves');
       expect(sizeFiles(res.body.doc)).toEqual(sizeFiles(halvesDoc));

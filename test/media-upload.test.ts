@@ -152,6 +152,7 @@ const rows: Scenario[] = [
     as: 'editor',
     body: () => form(JPEG, 'photo.jpeg'),
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc).toMatchObject({
         mimeType: 'image/jpeg',
@@ -169,6 +170,7 @@ const rows: Scenario[] = [
     as: 'editor',
     body: () => form(PNG, 'report.pdf', {}, 'application/pdf'),
     status: 201,
+    events: { create: 1 },
     contains: ['"mimeType":"image/png"'],
     check: (res) => {
       expect(res.body.doc.filename).toMatch(/^report-[a-z0-9]{10}\.png$/);
@@ -181,6 +183,7 @@ const rows: Scenario[] = [
     as: 'editor',
     body: () => form(pdf(), 'terms.pdf'),
     status: 201,
+    events: { create: 1 },
     contains: ['"mimeType":"application/pdf"', '"width":null', '"height":null', '"sizes":{}'],
   },
   {
@@ -292,6 +295,7 @@ const rows: Scenario[] = [
     as: 'editor',
     ...pngAsText,
     status: 201,
+    events: { create: 1 },
     contains: ['"alt":"no file name"', '"filename":"file-'],
   },
   {
@@ -301,6 +305,7 @@ const rows: Scenario[] = [
     as: 'editor',
     ...controlName,
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.originalName).toBe('tabherebell.png');
       expect(res.body.doc.filename).toMatch(/^tabherebell-[a-z0-9]{10}\.png$/);
@@ -313,6 +318,7 @@ const rows: Scenario[] = [
     as: 'editor',
     ...utf8Name,
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.originalName).toBe('Crème brûlée 日本.png');
       expect(res.body.doc.filename).toMatch(/^Creme-brulee-[a-z0-9]{10}\.png$/);
@@ -325,6 +331,7 @@ const rows: Scenario[] = [
     as: 'editor',
     ...extendedName,
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.originalName).toBe('naïve / plan.png');
       expect(res.body.doc.filename).toMatch(/^plan-[a-z0-9]{10}\.png$/);
@@ -337,6 +344,7 @@ const rows: Scenario[] = [
     as: 'editor',
     ...quotedName,
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.originalName).toBe('say "hi".png');
       expect(res.body.doc.filename).toMatch(/^say-hi-[a-z0-9]{10}\.png$/);
@@ -378,6 +386,7 @@ const rows: Scenario[] = [
     as: 'editor',
     ...emptyName,
     status: 201,
+    events: { create: 1 },
     contains: ['"originalName":null'],
     check: (res) => {
       expect(res.body.doc.filename).toMatch(/^file-[a-z0-9]{10}\.png$/);
@@ -390,6 +399,7 @@ const rows: Scenario[] = [
     as: 'editor',
     body: () => form(PNG, `${'x'.repeat(996)}.png`),
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.originalName).toHaveLength(1000);
       expect(res.body.doc.filename.length).toBeLessThanOrEqual(80);
@@ -403,6 +413,7 @@ const rows: Scenario[] = [
     as: 'editor',
     body: () => form(PNG, '..\\..//etc/pass\u0001wd Café\u0000 ..png'),
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.filename).toMatch(/^passwd-Cafe-[a-z0-9]{10}\.png$/);
       expect(res.body.doc.originalName).not.toContain('\u0000');
@@ -415,6 +426,7 @@ const rows: Scenario[] = [
     as: 'editor',
     body: () => form(PNG, '../..'),
     status: 201,
+    events: { create: 1 },
     check: (res) => {
       expect(res.body.doc.filename).toMatch(/^file-[a-z0-9]{10}\.png$/);
     },
@@ -436,6 +448,7 @@ const rows: Scenario[] = [
     as: 'editor',
     body: () => form(PNG, 'p.png', { _payload: JSON.stringify({ alt: 'from payload' }) }),
     status: 201,
+    events: { create: 1 },
     contains: ['"alt":"from payload"'],
   },
   {
@@ -476,6 +489,7 @@ const rows: Scenario[] = [
     as: 'cookie:editor',
     body: () => form(PNG, 'a.png'),
     status: 201,
+    events: { create: 1 },
     contains: ['"originalName":"a.png"', '"mimeType":"image/png"'],
   },
   {
@@ -496,6 +510,7 @@ const rows: Scenario[] = [
     as: 'editor',
     body: () => form(pdf(LIMIT - pdf().length), 'edge.pdf'),
     status: 201,
+    events: { create: 1 },
     contains: [`"filesize":${LIMIT}`],
   },
   {
@@ -577,6 +592,7 @@ const rows: Scenario[] = [
     url: '/posts',
     body: () => ({ title: 'With cover', cover: seeded.media }),
     status: 201,
+    events: { create: 1 },
     contains: ['"cover":{"id":', '"originalName":"seeded.png"', '"url":"/api/cms/media/file/'],
     check: (res) => expect(res.body.doc.cover.id).toBe(seeded.media),
   },

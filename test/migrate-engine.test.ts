@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCMS } from '../src/cms.ts';
-import { createContext } from '../src/operations/context.ts';
+import { createCMS } from '../src/create-cms.ts';
+import { createContext } from '../src/operation-context.ts';
 import { create } from '../src/operations/create.ts';
 import { update } from '../src/operations/update.ts';
 import { scheduleAction } from '../src/operations/schedule.ts';

@@ -308,6 +308,7 @@ const versionRows: Scenario[] = [
     url: () => `/globals/banner/versions/${bannerFirstVersion}`,
     as: 'admin',
     status: 200,
+    events: { update: 1 },
     setup: async (t) => {
       const token = await admin(t);
       await t.request('POST', '/globals/banner', { token, body: { text: 'First', _status: 'published' } });
@@ -330,6 +331,7 @@ const shapeRows: Scenario[] = [
     as: 'admin',
     body: { siteName: 'Site' },
     status: 200,
+    events: { update: 1 },
     check: (r) => {
       expect(r.body.result).toEqual(r.body.doc);
       expect(r.body.doc.siteName).toBe('Site');
@@ -585,6 +587,7 @@ const overrideRows: Scenario[] = [
     headers: OVERRIDE,
     body: {},
     status: 200,
+    events: { '*': 0 },
     contains: ['"docs":[]'],
   },
   {
@@ -657,6 +660,7 @@ const authRows: Scenario[] = [
     url: '/users/refresh-token',
     as: 'cookie:editor',
     status: 200,
+    events: { '*': 0 },
     check: (r) => {
       expect(r.body).toMatchObject({
         user: { email: expect.any(String) },
@@ -711,6 +715,7 @@ const authRows: Scenario[] = [
     as: 'admin',
     body: { email: 'Editor@Example.com' },
     status: 200,
+    events: { '*': 0 },
     setup: async (t) => {
       for (let i = 0; i < 6; i++)
         await t.request('POST', '/users/login', { body: { email: 'editor@example.com', password: 'wrong-password' } });

@@ -84,6 +84,7 @@ describe('PostgreSQL migrations', () => {
       '_cms_changes',
       '_cms_events',
       '_cms_ids',
+      '_cms_import_map',
       '_cms_jobs',
       '_cms_locks',
       '_cms_login_attempts',

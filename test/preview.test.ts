@@ -204,6 +204,7 @@ runScenarios(
       url: '/pages/1/preview',
       body: { title: 'New title' },
       status: 200,
+      events: { '*': 0 },
       check: (res) => {
         expect(res.body.doc).toMatchObject({ title: 'New title', slug: 'hello' });
         expect(res.body.url).toMatch(/^https:\/\/site\.example\/pages\/hello\?lang=none&preview=[^#]+#top$/);

@@ -256,7 +256,9 @@ describe('an async replica in a folder', () => {
     await server.crash();
 
     const then = path.join(server.dir, 'then');
-    expect(cli(server.dir, 'replica', 'restore', '--txid', String(withFirst), '--to', then).code).toBe(0);
+    const atFirst = cli(server.dir, 'replica', 'restore', '--txid', String(withFirst), '--to', then);
+    expect(atFirst.err).toBe('');
+    expect(atFirst.code).toBe(0);
     expect(filesIn(path.join(then, 'uploads'))).toEqual([first.filename]);
     expect(fs.readFileSync(path.join(then, 'uploads', first.filename))).toEqual(pdf(100));
 

@@ -11,7 +11,7 @@ import { richTextToHTML } from '../src/richtext/to-html.ts';
 import { richTextToText } from '../src/richtext/to-text.ts';
 import { richTextToMarkdown } from '../src/richtext/to-markdown.ts';
 import { markdownToRichText } from '../src/richtext/from-markdown.ts';
-import { convertRichTextValues } from '../src/richtext/convert-values.ts';
+import { convertRichTextValues } from '../src/fields/convert-rich-text.ts';
 import type { RichTextValue } from '../src/richtext/nodes.ts';
 import { link, paragraph, root, text } from './fixtures/richtext/nodes.ts';
 

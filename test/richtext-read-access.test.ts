@@ -162,6 +162,7 @@ runScenarios(
       url: '/posts/1/preview',
       body: {},
       status: 200,
+      events: { '*': 0 },
       check: (res) => expect(new URL(res.body.url).searchParams.get('preview')).toBeTruthy(),
     },
     {

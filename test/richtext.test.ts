@@ -244,6 +244,7 @@ runScenarios(
         },
       },
       status: 201,
+      events: { create: 1 },
       check: (res) => {
         const [p, b] = res.body.doc.content.root.children;
         expect(p).toMatchObject({
@@ -267,6 +268,7 @@ runScenarios(
           '## Title\n\nSome **bold** and *it* and `code` and [a link](https://x.test).\n\n- one\n- two\n\n1. first\n\n- [x] done\n\n> quoted\n\n---',
       },
       status: 201,
+      events: { create: 1 },
       check: (res) => {
         const nodes = res.body.doc.content.root.children;
         expect(nodes.map((n: { type: string }) => n.type)).toEqual([
@@ -297,6 +299,7 @@ runScenarios(
         layout: [{ blockType: 'text', body: '# from md' }],
       },
       status: 201,
+      events: { create: 1 },
       contains: ['"in array"', '"tag":"h1"', '"from md"'],
     },
     {
@@ -402,6 +405,7 @@ runScenarios(
       method: 'POST',
       url: '/graphql',
       status: 200,
+      events: { '*': 0 },
       body: { query: '{ Post(id: 1) { title json: content html: content(richText: html) } }' },
       check: (res) => {
         const post = res.body.data.Post;
@@ -419,6 +423,7 @@ runScenarios(
       method: 'POST',
       url: '/graphql',
       status: 200,
+      events: { '*': 0 },
       setup: async (t) => {
         expect((await t.request('POST', '/globals/footer', { body: { note: '**Made** with care' } })).status).toBe(200);
       },
@@ -438,6 +443,7 @@ runScenarios(
       method: 'POST',
       url: '/graphql',
       status: 200,
+      events: { '*': 0 },
       body: { query: '{ Post(id: 1) { content ids: content(depth: 0) } }' },
       check: async (res, t) => {
         const nodes = res.body.data.Post.content.root.children;
@@ -458,6 +464,7 @@ runScenarios(
       method: 'POST',
       url: '/graphql',
       status: 200,
+      events: { '*': 0 },
       body: { query: '{ Post(id: 1) { content(richText: pdf) } }' },
       contains: ['"errors"', 'RichTextFormat'],
     },
@@ -495,6 +502,7 @@ runScenarios(
       url: '/posts/1?draft=true',
       body: { content: 'draft *text*' },
       status: 200,
+      events: { draft: 1 },
       check: async (_res, t) => {
         expect((await t.request('GET', '/posts/1?richText=text')).body.content).toStartWith('Hello');
         const admin = await t.user('admin');
@@ -511,6 +519,7 @@ runScenarios(
       url: '/globals/footer',
       body: { note: '**Made** with care' },
       status: 200,
+      events: { update: 1 },
       check: async (_res, t) => {
         expect((await t.request('GET', '/globals/footer?richText=html')).body.note).toBe(
           '<div class="payload-richtext"><p><strong>Made</strong> with care</p></div>',

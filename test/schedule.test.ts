@@ -225,6 +225,7 @@ runScenarios(
       url: '/posts/1/schedule',
       body: (t: TestServer) => ({ action: 'unpublish', at: inFuture(24 * HOUR)(t) }),
       status: 201,
+      events: { '*': 0 },
       contains: ['"action":"unpublish"', '"parent":1', '"state":"pending"'],
       check: async (res, t) => {
         const list = await t.request('GET', '/posts/1/schedule', { token: await editorToken(t) });
@@ -241,6 +242,7 @@ runScenarios(
       url: '/posts/2/schedule',
       body: (t: TestServer) => ({ action: 'unpublish', at: inFuture(6 * HOUR)(t) }),
       status: 201,
+      events: { '*': 0 },
       contains: ['"action":"unpublish"', '"collection":"posts"', '"parent":2', '"state":"pending"'],
     },
     {
@@ -283,6 +285,7 @@ runScenarios(
       method: 'DELETE',
       url: () => `/posts/2/schedule/${ids.other}`,
       status: 200,
+      events: { '*': 0 },
       contains: ['"message":"Scheduled job cancelled."'],
       check: (res) =>
         expect(res.body.doc).toMatchObject({ id: ids.other, action: 'unpublish', parent: 2, state: 'cancelled' }),
@@ -393,6 +396,7 @@ runScenarios(
       url: '/posts/2?draft=true',
       body: { title: 'explode' },
       status: 200,
+      events: { draft: 1 },
       contains: ['"id":2', '"title":"explode"', '"status":"draft"'],
     },
     {
@@ -405,6 +409,7 @@ runScenarios(
       url: '/posts/2/schedule',
       body: (t: TestServer) => ({ action: 'publish', at: inFuture(HOUR)(t) }),
       status: 201,
+      events: { '*': 0 },
       contains: ['"action":"publish"', '"parent":2', '"state":"pending"'],
     },
     {
@@ -414,6 +419,7 @@ runScenarios(
       url: '/posts?draft=true',
       body: { title: 'Fine' },
       status: 201,
+      events: { draft: 1 },
       contains: ['"id":3', '"title":"Fine"', '"status":"draft"'],
     },
     {
@@ -426,6 +432,7 @@ runScenarios(
       url: () => `/posts/${ids.fineDoc}/schedule`,
       body: (t: TestServer) => ({ action: 'publish', at: inFuture(HOUR)(t) }),
       status: 201,
+      events: { '*': 0 },
       contains: ['"action":"publish"', '"state":"pending"'],
       check: (res) => expect(res.body.doc.parent).toBe(ids.fineDoc),
     },
@@ -460,6 +467,7 @@ runScenarios(
       url: () => `/posts/${ids.orphanDoc}/schedule`,
       body: (t: TestServer) => ({ action: 'unpublish', at: inFuture(HOUR)(t) }),
       status: 201,
+      events: { '*': 0 },
       contains: ['"action":"unpublish"', '"state":"pending"'],
       check: (res) => expect(res.body.doc.parent).toBe(ids.orphanDoc),
     },
@@ -520,6 +528,7 @@ runScenarios(
       url: '/globals/settings/schedule',
       body: (t: TestServer) => ({ action: 'unpublish', at: inFuture(HOUR)(t) }),
       status: 201,
+      events: { '*': 0 },
       check: (res) => {
         expect(Object.keys(res.body.doc).sort()).toEqual([
           'action',
@@ -540,6 +549,7 @@ runScenarios(
       url: '/posts/1/schedule',
       body: (t: TestServer) => ({ action: 'publish', at: inFuture(HOUR)(t) }),
       status: 201,
+      events: { '*': 0 },
       contains: ['"action":"publish"', '"collection":"posts"', '"parent":1'],
       notContains: ['"global"'],
     },
@@ -622,6 +632,7 @@ runScenarios(
       url: '/globals/settings/schedule',
       body: (t: TestServer) => ({ action: 'publish', at: inFuture(HOUR)(t) }),
       status: 201,
+      events: { '*': 0 },
       contains: ['"action":"publish"', '"global":"settings"', '"state":"pending"'],
     },
     runNow(

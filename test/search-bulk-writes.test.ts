@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
 import { exportContent } from '../src/content-files/export-content.ts';
 import { importContent } from '../src/content-files/import-content.ts';
-import { createCMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
 import { localAPI } from '../src/local.ts';
 import { searchableNotes } from './fixtures/searchable-notes.ts';
 

@@ -74,6 +74,7 @@ runScenarios(
       url: '/notes',
       body: { title: x(65_536) },
       status: 201,
+      events: { create: 1 },
       check: (res) => expect(res.body.doc.title).toBe(x(65_536)),
     },
     {
@@ -159,6 +160,7 @@ runScenarios(
       url: '/cards',
       body: { front: x(4_000), back: x(4_000) },
       status: 201,
+      events: { create: 1 },
       check: (res) => expect(res.body.doc).toMatchObject({ front: x(4_000), back: x(4_000) }),
     },
     {

@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
 import { manualClock } from '../src/clock.ts';
 import { retryDueWebhooks } from '../src/webhooks/retry-due.ts';
 import type { DeliveryRow } from '../src/db/deliveries-table.ts';

@@ -185,11 +185,14 @@ describe('one request', () => {
     const { sendWebhookRequest } = await import('../src/webhooks/send-request.ts');
     const { webhookTiming } = await import('../src/webhooks/retry-schedule.ts');
     const saved = webhookTiming.timeoutMs;
-    webhookTiming.timeoutMs = 300;
+    // The limit is far above what a loaded machine needs to answer, and an endless body could never be
+    // read to the end within it: a 503 (not a timeout) shows the status was taken without reading on.
+    webhookTiming.timeoutMs = 1500;
+    const chunk = new TextEncoder().encode('x'.repeat(1_000_000));
     const big = Bun.serve({
       port: 0,
       hostname: '127.0.0.1',
-      fetch: () => new Response('x'.repeat(20_000_000), { status: 503 }),
+      fetch: () => new Response(new ReadableStream({ pull: (c) => c.enqueue(chunk) }), { status: 503 }),
     });
     const stuck = Bun.serve({
       port: 0,
@@ -198,20 +201,18 @@ describe('one request', () => {
     });
     try {
       const request = { deliveryId: 'd', event: 'create', body: '{}', signature: null };
-      let started = performance.now();
       expect(await sendWebhookRequest({ ...request, url: `http://127.0.0.1:${big.port}/` })).toEqual({
         ok: false,
         retry: true,
         error: 'HTTP 503',
         status: 503,
       });
-      expect(performance.now() - started).toBeLessThan(250);
-      started = performance.now();
+      const started = performance.now();
       expect(await sendWebhookRequest({ ...request, url: `http://127.0.0.1:${stuck.port}/` })).toEqual({
         ok: true,
         status: 200,
       });
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(performance.now() - started).toBeLessThan(10_000);
     } finally {
       webhookTiming.timeoutMs = saved;
       big.stop(true);

@@ -12,7 +12,7 @@ import { startReceiver, hang, type Receiver } from './webhook-receiver.ts';
 import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
 import { inTransaction } from '../src/db/transaction.ts';
 import type { TransactionScope } from '../src/events/change-events.ts';
-import { createCMS } from '../src/cms.ts';
+import { createCMS } from '../src/create-cms.ts';
 import { startServer } from '../src/server.ts';
 import { manualClock } from '../src/clock.ts';
 import { quietLog } from './harness.ts';

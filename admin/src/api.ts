@@ -109,6 +109,13 @@ export const docs = {
       lockHeader(p),
     ),
   remove: (slug: string, id: string | number) => api<{ doc: Doc }>('DELETE', `/${seg(slug)}/${seg(String(id))}`),
+  /** The server's duplicate: a new document copied from the stored one, `data` changed in it (a draft where the collection has drafts). */
+  duplicate: (slug: string, id: string | number, data: Doc, p: ReadParams = {}) =>
+    api<{ doc: Doc; message?: string }>(
+      'POST',
+      `/${seg(slug)}/${seg(String(id))}/duplicate${queryString({ depth: 0, locale: p.locale })}`,
+      data,
+    ),
   /** Bulk routes (docs/payload-compatibility.md): every matching document the caller may change, each on its own. */
   updateMany: (slug: string, where: Record<string, unknown>, data: Doc, p: ReadParams = {}) =>
     api<BulkResult>(

@@ -6,7 +6,8 @@
 import type { ComponentType, FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { message } from './format.ts';
-import { ErrorBox, Spinner } from './ui.tsx';
+import { ErrorBox } from './ui/error-box.tsx';
+import { Spinner } from './ui/spinner.tsx';
 
 export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): FunctionComponent<P> {
   let loading: Promise<ComponentType<P>> | null = null;

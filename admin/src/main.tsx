@@ -5,10 +5,13 @@ import { adminConfig, ApiError, auth, setCsrfToken, type AdminConfig, type Login
 import { AppContext, type AppState } from './app-context.ts';
 import { message } from './format.ts';
 import { canLeave, navigate, setLeaveGuard, useLocation } from './router.tsx';
-import { ConfirmHost, ErrorBox, Spinner, Toasts } from './ui.tsx';
-import { AuthCard, FirstRegisterForm, LoginForm } from './views/auth-screens.tsx';
+import { ConfirmHost } from './ui/confirm-dialog.tsx';
+import { ErrorBox } from './ui/error-box.tsx';
+import { Spinner } from './ui/spinner.tsx';
+import { Toasts } from './ui/toasts.tsx';
+import { AuthCard, FirstRegisterForm, LoginForm } from './views/account/auth-screens.tsx';
 import { Shell } from './views/shell.tsx';
-import { ForgotPasswordForm, ResetPasswordForm } from './views/password-reset-screens.tsx';
+import { ForgotPasswordForm, ResetPasswordForm } from './views/account/password-reset-screens.tsx';
 import { lazyComponent } from './lazy.tsx';
 import { startTheme } from './theme.ts';
 import { registerFieldEditors } from './form/editors.tsx';

@@ -1,7 +1,7 @@
 /** Evaluates access rules: `true` (allowed), a `where` (allowed for matching documents), or a 401/403. */
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Entity, Where } from '../config/types.ts';
-import { withRequest, type OperationContext } from '../operations/context.ts';
+import { withRequest, type OperationContext } from '../operation-context.ts';
 import { assertKeyMay } from './key-limits.ts';
 
 export type AccessAction = 'read' | 'create' | 'update' | 'delete';

@@ -8,7 +8,7 @@
 import { APIError, forbidden } from '../errors.ts';
 import type { Entity } from '../config/types.ts';
 import { API_KEYS_SLUG, USERS_SLUG } from '../config/builtin-collections.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import type { AccessAction } from './check-access.ts';
 
 /** `*`, `posts:*`, `posts:read`. */

@@ -9,7 +9,7 @@
  */
 import type { Entity, FieldAccessRule, SanitizedField, Where } from '../config/types.ts';
 import type { LocaleOptions } from '../fields/localize.ts';
-import { withRequest, type OperationContext } from '../operations/context.ts';
+import { withRequest, type OperationContext } from '../operation-context.ts';
 import {
   compileWhere,
   relationshipOf,

@@ -5,7 +5,7 @@
 import { scopeAllows } from '../access/key-limits.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 import type { Where } from '../config/types.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { DEFAULT_LIMIT, checkPaging, pageInfo } from '../query/page-info.ts';
 import { compileSort } from '../query/sort.ts';
 import { compileWhere, TRUSTED } from '../query/where.ts';

@@ -10,7 +10,7 @@ import type { CMS } from '../cms.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
 import { rowToDoc } from '../fields/row.ts';
 import type { User } from '../config/types.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { isFullAdmin } from '../access/key-limits.ts';
 import { sendEmailLater, emailConfigured } from '../email/send-email.ts';
 import { invitationEmail, resetPasswordEmail } from '../email/account-emails.ts';

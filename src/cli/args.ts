@@ -33,6 +33,14 @@ export function parseCLI(argv: string[]): CLIArgs {
       template: { type: 'string' },
       'with-database': { type: 'boolean' },
       'trust-archive': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      'emit-config': { type: 'string' },
+      report: { type: 'string' },
+      uploads: { type: 'string' },
+      'fetch-media': { type: 'boolean' },
+      public: { type: 'string' },
+      root: { type: 'string' },
+      key: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -42,6 +50,24 @@ export function parseCLI(argv: string[]): CLIArgs {
   checkCommandArgs(parsed);
   return parsed;
 }
+
+/** What `cms import <source> INPUT` reads (docs/moving-in.md); one positional alone is an export folder. */
+export const IMPORT_SOURCES = ['wordpress', 'markdown', 'payload'];
+
+/** `cms import <source> INPUT` takes these; `cms import DIR` none of them (export.ts refuses them there). */
+const IMPORT_FLAGS = [
+  'dry-run',
+  'emit-config',
+  'report',
+  'uploads',
+  'fetch-media',
+  'public',
+  'root',
+  'collection',
+  'key',
+  'email',
+  'password',
+];
 
 /** What each command takes beside `--config`: its flags, how many positionals, and its usage line. */
 type CommandShape = { flags: string[]; positionals: [min: number, max: number]; usage: string };
@@ -88,7 +114,12 @@ const COMMANDS: Record<string, CommandShape> = {
     positionals: [0, 1],
     usage: 'cms export [DIR | --out DIR] [--locale all|CODE] [--drafts] [--config FILE]',
   },
-  import: { flags: [], positionals: [1, 1], usage: 'cms import DIR [--config FILE]' },
+  import: {
+    flags: IMPORT_FLAGS,
+    positionals: [1, 2],
+    usage:
+      'cms import DIR | cms import wordpress|markdown|payload INPUT [--dry-run] [--emit-config FILE] [--report FILE] [--uploads DIR] [--fetch-media] [--public DIR] [--root DIR] [--collection NAME] [--key KEY | --email E --password P] [--config FILE]',
+  },
   replica: {
     flags: ['at', 'txid', 'to'],
     positionals: [1, 1],
@@ -119,6 +150,8 @@ function checkCommandArgs({ command, flags, rest }: CLIArgs): void {
         .join(' ')}`,
     );
   if (rest.length < min) refuse('an argument is missing');
+  if (command === 'import' && rest.length === 2 && !IMPORT_SOURCES.includes(rest[0]!))
+    refuse(`unexpected argument "${rest[1]}" ("${rest[0]}" is not a source: ${IMPORT_SOURCES.join(', ')})`);
 }
 
 export const HELP = `cms: a headless CMS in one file
@@ -145,6 +178,9 @@ Usage:
   cms replica verify                                           restore the latest into a temporary folder and check it
   cms export [DIR | --out DIR] [--locale all|CODE] [--drafts] write content as JSON files plus media (default export/ beside the config)
   cms import DIR                                               load an export folder into this instance (ids kept)
+  cms import wordpress|markdown|payload INPUT                  move a site in (docs/moving-in.md): [--dry-run]
+        [--emit-config FILE] [--report FILE] [--uploads DIR] [--fetch-media] [--public DIR] [--root DIR]
+        [--collection NAME] [--key KEY | --email E --password P]
   cms reindex [--collection SLUG]                              rebuild the full-text search indexes from the documents
   cms --help | --version
 

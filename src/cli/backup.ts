@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { createBackup } from '../backups/create-backup.ts';
 import { restoreBackup } from '../backups/restore-backup.ts';
-import { createCMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config/load.ts';
 import { ConfigError } from '../errors.ts';

@@ -1,7 +1,7 @@
 /** `cms create-admin`: flags, or prompts on a terminal (password not echoed). Works whether or not users exist. */
-import { createCMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
 import { create } from '../operations/create.ts';
-import { createContext } from '../operations/context.ts';
+import { createContext } from '../operation-context.ts';
 import { APIError, ConfigError } from '../errors.ts';
 import { passwordProblem } from '../auth/password.ts';
 import type { CLIArgs } from './args.ts';

@@ -1,6 +1,6 @@
 /** `cms export [DIR | --out DIR] [--locale all|<code>] [--drafts]` and `cms import DIR` (docs/export.md). */
 import path from 'node:path';
-import { createCMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
 import { ConfigError } from '../errors.ts';
 import { exportContent } from '../content-files/export-content.ts';
 import { importContent } from '../content-files/import-content.ts';
@@ -43,6 +43,11 @@ export async function exportCommand(args: CLIArgs): Promise<void> {
 export async function importCommand(args: CLIArgs): Promise<void> {
   const dir = args.rest[0];
   if (!dir) throw new ConfigError('usage: cms import DIR [--config FILE]');
+  const sourceFlags = Object.keys(args.flags).filter((f) => f !== 'config' && args.flags[f] !== undefined);
+  if (sourceFlags.length)
+    throw new ConfigError(
+      `cms import DIR takes no ${sourceFlags.map((f) => `--${f}`).join(', ')} (those are for cms import wordpress|markdown|payload)`,
+    );
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null });
   try {
     const line = progressLine('import');

@@ -21,7 +21,10 @@ const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
   backup: async (a) => (await import('./backup.ts')).backupCommand(a),
   restore: async (a) => (await import('./backup.ts')).restoreCommand(a),
   export: async (a) => (await import('./export.ts')).exportCommand(a),
-  import: async (a) => (await import('./export.ts')).importCommand(a),
+  import: async (a) =>
+    a.rest.length === 2
+      ? (await import('./import-source.ts')).importSourceCommand(a)
+      : (await import('./export.ts')).importCommand(a),
   replica: async (a) => (await import('./replica.ts')).replicaCommand(a),
   reindex: async (a) => (await import('./reindex.ts')).reindexCommand(a),
   help: async () => void process.stdout.write(HELP),

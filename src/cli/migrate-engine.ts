@@ -6,7 +6,8 @@
  * links keep working. The full-text indexes are rebuilt on the target from the copied documents. Uploads stay
  * where the storage setting puts them. Nothing changes on the source.
  */
-import { createCMS, type CMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
+import type { CMS } from '../cms.ts';
 import { ConfigError } from '../errors.ts';
 import { isPostgresUrl } from '../db/postgres/connect.ts';
 import { copyEngine, prepareEmptyTarget } from '../db/copy-engine.ts';

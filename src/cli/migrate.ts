@@ -1,5 +1,5 @@
 /** `cms migrate`, `cms migrate:status`, `cms migrate:create [NAME]`. */
-import { createCMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
 import { isoNow } from '../clock.ts';
 import {
   appliedMigrations,

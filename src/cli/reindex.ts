@@ -2,7 +2,8 @@
  * `cms reindex [--collection SLUG]`: rebuilds the full-text indexes from the documents (docs/search.md).
  * `cms restore` and `cms migrate:engine` rebuild them the same way once their data is in place.
  */
-import { createCMS, type CMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
+import type { CMS } from '../cms.ts';
 import type { SanitizedCollection } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
 import { reindexCollection, searchable } from '../search/search-index.ts';

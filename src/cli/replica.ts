@@ -8,7 +8,7 @@ import { restoreReplica, verifyReplica } from '../replica/restore-replica.ts';
 import { startReplica } from '../replica/start-replica.ts';
 import type { CLIArgs } from './args.ts';
 import { reindexWithProgress } from './reindex.ts';
-import { createCMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
 
 /** Starts replicating the served database (when `replica` is set); stopped last when the instance closes. */
 export async function startReplicaFor(cms: CMS): Promise<void> {

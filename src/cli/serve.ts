@@ -1,7 +1,8 @@
 /** `cms serve`: start, print one line (and where to register when there are no users), stop cleanly on SIGINT/SIGTERM. */
 import { existsSync } from 'node:fs';
 import { countUsers } from '../operations/login.ts';
-import { createCMS, type CMS } from '../cms.ts';
+import { createCMS } from '../create-cms.ts';
+import type { CMS } from '../cms.ts';
 import { ConfigError } from '../errors.ts';
 import type { LogFormat } from '../http/observe-request.ts';
 import { startServer } from '../server.ts';

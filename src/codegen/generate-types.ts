@@ -7,9 +7,11 @@
 import type { Entity, SanitizedBlock, SanitizedConfig, SanitizedField } from '../config/types.ts';
 import { isUploadCollection, MEDIA_SYSTEM_FIELDS } from '../config/upload-collections.ts';
 import { isRelationField } from '../config/relation-targets.ts';
+import { kindOf } from '../fields/kinds/index.ts';
+import type { TypeVariant } from '../fields/kinds/kind.ts';
 import { typeNames } from './type-names.ts';
 
-type Variant = 'doc' | 'allLocales' | 'data';
+type Variant = TypeVariant;
 /** A collection's type name; blocks with an `interfaceName` are collected as named interfaces (their read shape). */
 type NameOf = ((slug: string) => string) & { blockInterfaces: Map<string, string> };
 
@@ -128,7 +130,7 @@ function objectType(
   for (const field of fields) {
     if (field.hidden) continue;
     // Join values are only read; virtual values come from read hooks, so a write may leave them out.
-    if (field.type === 'join' && variant === 'data') continue;
+    if (kindOf(field).holds === 'read' && variant === 'data') continue;
     // On reads a required field is always there; on writes one with a default may be left out.
     const required = field.required && (variant !== 'data' || field.defaultValue === undefined);
     let type = valueType(field, variant, nameOf, depth);
@@ -141,60 +143,14 @@ function objectType(
   return `{\n${lines.map((l) => pad + l).join('\n')}\n${'  '.repeat(depth)}}`;
 }
 
-const RICH_TEXT_TYPE =
-  '{ root: { type: string; children: { type: string; version: number; [k: string]: unknown }[]; direction: ("ltr" | "rtl") | null; format: "left" | "start" | "center" | "right" | "end" | "justify" | ""; indent: number; version: number }; [k: string]: unknown }';
-
+/** One value's type, by its kind (fields/kinds/); nested objects one level deeper. */
 function valueType(field: SanitizedField, variant: Variant, nameOf: NameOf, depth: number): string {
-  switch (field.type) {
-    case 'text':
-    case 'textarea':
-    case 'email':
-    case 'markdown':
-    case 'date':
-      return 'string';
-    case 'number':
-      return 'number';
-    case 'checkbox':
-      return 'boolean';
-    case 'json':
-      return 'unknown';
-    case 'code':
-    case 'radio':
-      return field.type === 'code'
-        ? 'string'
-        : (field.options ?? []).map((o) => literal(o.value)).join(' | ') || 'string';
-    case 'point':
-      return '[number, number]';
-    case 'richText':
-      // Payload's own generated type for Lexical values; writes may also send Markdown.
-      return variant === 'data' ? `${RICH_TEXT_TYPE} | string` : RICH_TEXT_TYPE;
-    case 'blocks':
-      return `(${(field.blocks ?? []).map((block) => blockType(block, variant, nameOf, depth)).join(' | ')})[]`;
-    case 'tabs':
-    case 'row':
-    case 'collapsible':
-      return 'never';
-    case 'select': {
-      const union = (field.options ?? []).map((o) => literal(o.value)).join(' | ') || 'string';
-      return field.hasMany ? `(${union})[]` : union;
-    }
-    case 'relationship':
-    case 'upload': {
-      // Reads give the id at depth 0 and the document when populated; writes take the id.
-      const ref = (slug: string) => (variant === 'data' ? 'number' : `number | ${nameOf(slug)}`);
-      // Polymorphic: a union discriminated by the collection it points at.
-      const one = Array.isArray(field.relationTo)
-        ? field.relationTo.map((slug) => `{ relationTo: ${literal(slug)}; value: ${ref(slug)} }`).join(' | ')
-        : ref(field.relationTo!);
-      return field.hasMany ? `(${one})[]` : one;
-    }
-    case 'join':
-      return `{ docs?: (number | ${nameOf(field.collection!)})[]; hasNextPage?: boolean; totalDocs?: number }`;
-    case 'group':
-      return objectType(field.fields ?? [], variant, nameOf, depth + 1);
-    case 'array':
-      return `${objectType(field.fields ?? [], variant, nameOf, depth + 1, [variant === 'data' ? 'id?: string;' : 'id: string;'])}[]`;
-  }
+  return kindOf(field).tsType(field, {
+    variant,
+    objectType: (fields, extra) => objectType(fields, variant, nameOf, depth + 1, extra),
+    blockType: (block) => blockType(block, variant, nameOf, depth),
+    nameOf,
+  });
 }
 
 /** One block's row, discriminated by `blockType`; its read shape under its `interfaceName` when it has one. */

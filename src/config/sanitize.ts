@@ -53,6 +53,105 @@ type Options = {
   builtInDefaults?: boolean;
 };
 
+/** What a section's sanitizer is given: the project's config, how to resolve a path and fail, and what is done. */
+type SectionArgs = {
+  input: UserConfig;
+  options: Options;
+  resolve: (p: string) => string;
+  fail: Fail;
+  /** The sanitized config so far: every section above this one in SECTIONS is filled. */
+  done: SanitizedConfig;
+};
+
+/**
+ * One sanitizer per section of the config, run in this order (a section reads only those above it); each
+ * answers its part of the sanitized config.
+ */
+const SECTIONS = {
+  paths: ({ options }) => ({ configPath: options.configPath, rootDir: options.rootDir, dev: Boolean(options.dev) }),
+  auth: ({ input, fail }) => ({ auth: sanitizeAuth(input.auth ?? {}, fail) }),
+  localization: ({ input, fail }) => ({ localization: sanitizeLocalization(input.localization, fail) }),
+  routes: ({ input, fail }) => ({
+    routes: {
+      api: sanitizeRoute(input.routes?.api ?? '/api/cms', 'routes.api', fail),
+      admin: sanitizeRoute(input.routes?.admin ?? '/admin', 'routes.admin', fail),
+    },
+  }),
+  database: ({ input, options, resolve, fail }) => {
+    const database = databaseSettings(
+      { commandTarget: options.database, configured: input.database, pool: input.databasePool },
+      resolve,
+      fail,
+    );
+    // PostgreSQL keeps nothing in it but what one box needs for itself (sharp's native files, staged uploads).
+    const dataDir = database.databaseEngine === 'sqlite' ? path.dirname(database.databasePath) : resolve('data');
+    const migrationsDir = migrationsDirFor(
+      database.databaseEngine,
+      options.builtInDefaults ? path.join(dataDir, 'migrations') : resolve('migrations'),
+    );
+    return { ...database, dataDir, migrationsDir };
+  },
+  collectionSlugs: ({ input, fail }) => {
+    checkCollectionSlugs(input.collections, fail);
+    return {};
+  },
+  upload: ({ input, resolve, fail }) => ({ upload: sanitizeUpload(input.upload ?? {}, resolve, fail) }),
+  collections: ({ input, done, fail }) => sanitizeCollections(input.collections ?? [], done, fail),
+  globals: ({ input, done, fail }) => sanitizeGlobals(input.globals, done.localization, fail),
+  references: ({ done, fail }) => {
+    checkReferences(done, fail);
+    return {};
+  },
+  webhooks: ({ input, done, fail }) => ({
+    webhooks: sanitizeWebhooks(input.webhooks, done.collectionsBySlug, done.globalsBySlug, fail),
+  }),
+  cors: ({ input, fail }) => {
+    const cors = input.cors ?? [];
+    if (cors !== '*' && !(Array.isArray(cors) && cors.every((o) => typeof o === 'string')))
+      fail('cors', "must be a list of origins or '*'");
+    return { cors: cors === '*' ? '*' : cors.map(normalizeOrigin) };
+  },
+  server: ({ input, done, resolve, fail }) => ({
+    serverURL: input.serverURL ? String(input.serverURL).replace(/\/+$/, '') : null,
+    secret: input.secret ?? null,
+    publicDir: publicDirOf(input.publicDir, done.routes, resolve, fail),
+    trustProxy: sanitizeTrustProxy(input.trustProxy, fail),
+  }),
+  email: ({ input, fail }) => ({ email: sanitizeEmail(input.email, process.env, fail) }),
+  backups: ({ input, done, resolve, fail }) => ({
+    backups: sanitizeBackups(input.backups, { dir: done.upload.dir, storage: done.upload.storage }, resolve, fail),
+    replica: sanitizeReplica(input.replica, resolve, fail),
+  }),
+  jobs: ({ input }) => ({ jobs: { secret: process.env.CMS_CRON_SECRET || input.jobs?.secret || null } }),
+  cache: ({ input, fail }) => ({
+    cache:
+      input.cache === false
+        ? null
+        : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
+  }),
+  graphQL: ({ input, fail }) => ({ graphQL: sanitizeGraphQL(input.graphQL, fail) }),
+  maxPopulatedDocuments: ({ input, fail }) => ({
+    maxPopulatedDocuments: positiveNumber(input.maxPopulatedDocuments ?? 10_000, 'maxPopulatedDocuments', fail),
+  }),
+  realtime: ({ input, fail }) => ({ realtime: sanitizeRealtime(input.realtime, fail) }),
+  audit: ({ input, fail }) => ({
+    audit:
+      input.audit === false ? null : { keepDays: positiveNumber(input.audit?.keepDays ?? 365, 'audit.keepDays', fail) },
+  }),
+  mcp: ({ input, fail }) => ({
+    mcp:
+      input.mcp === false
+        ? null
+        : { requestsPerMinute: positiveNumber(input.mcp?.requestsPerMinute ?? 120, 'mcp.requestsPerMinute', fail) },
+  }),
+} satisfies Record<string, (args: SectionArgs) => Partial<SanitizedConfig>>;
+
+/** Each key of the sanitized config that no section answers: tsc names it here, so none can be forgotten. */
+type Answered<T> = T extends unknown ? keyof T : never;
+type Unanswered = Exclude<keyof SanitizedConfig, Answered<ReturnType<(typeof SECTIONS)[keyof typeof SECTIONS]>>>;
+const everyKeyAnswered: Record<Unanswered, never> = {};
+void everyKeyAnswered;
+
 export function sanitizeConfig(input: UserConfig, options: Options): SanitizedConfig {
   const where = options.configPath ?? 'built-in defaults';
   const fail = (key: string, message: string): never => {
@@ -60,21 +159,16 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
   };
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     fail('(root)', 'the config must be an object (default export)');
-
   const resolve = (p: string) => (path.isAbsolute(p) ? p : path.join(options.rootDir, p));
-  const auth = sanitizeAuth(input.auth ?? {}, fail);
-  const localization = sanitizeLocalization(input.localization, fail);
-  const routes = {
-    api: sanitizeRoute(input.routes?.api ?? '/api/cms', 'routes.api', fail),
-    admin: sanitizeRoute(input.routes?.admin ?? '/admin', 'routes.admin', fail),
-  };
-  const database = databaseSettings(
-    { commandTarget: options.database, configured: input.database, pool: input.databasePool },
-    resolve,
-    fail,
-  );
+  const done = {} as SanitizedConfig;
+  for (const sanitize of Object.values(SECTIONS))
+    Object.assign(done, sanitize({ input, options, resolve, fail, done }));
+  return done;
+}
 
-  const declared = input.collections ?? [];
+/** The list of collections and their slugs, checked before anything reads them. */
+function checkCollectionSlugs(declared: UserConfig['collections'], fail: Fail): void {
+  if (declared === undefined) return;
   if (!Array.isArray(declared)) fail('collections', 'must be a list');
   const seen = new Set<string>();
   declared.forEach((c, i) => {
@@ -85,9 +179,15 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     if (seen.has(c.slug)) fail(`collections[${i}].slug`, `duplicate collection slug "${c.slug}"`);
     seen.add(c.slug);
   });
+}
 
-  const upload = input.upload ?? {};
-  const uploadDefaults: UploadDefaults = {
+/** Where uploads go, and the defaults an upload collection takes unless it says otherwise. */
+function sanitizeUpload(
+  upload: NonNullable<UserConfig['upload']>,
+  resolve: (p: string) => string,
+  fail: Fail,
+): SanitizedConfig['upload'] {
+  return {
     maxFileSize: positiveNumber(upload.maxFileSize ?? 10_000_000, 'upload.maxFileSize', fail),
     mimeTypes: upload.mimeTypes ?? ['image/*', 'application/pdf'],
     imageSizes: (upload.imageSizes ?? []).map((s, i) => {
@@ -97,8 +197,25 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
       if (s.height !== undefined) positiveNumber(s.height, `upload.imageSizes[${i}].height`, fail);
       return { name: s.name, width: s.width, height: s.height };
     }),
+    dir: resolve(upload.dir ?? 'uploads/'),
+    storage: upload.storage ?? null,
   };
+}
 
+/**
+ * The built-in collections (users, media, API keys, and folders once some collection keeps its documents in
+ * folders), merged with what the config declares of them, then the config's own.
+ */
+function sanitizeCollections(
+  declared: CollectionConfig[],
+  { auth, localization, upload }: SanitizedConfig,
+  fail: Fail,
+): Pick<SanitizedConfig, 'collections' | 'collectionsBySlug'> {
+  const uploadDefaults: UploadDefaults = {
+    maxFileSize: upload.maxFileSize,
+    mimeTypes: upload.mimeTypes,
+    imageSizes: upload.imageSizes,
+  };
   // The folders collection exists once some collection keeps its documents in folders.
   const foldersOn = declared.some((c) => c.folders === true);
   const builtIns: CollectionConfig[] = [
@@ -122,13 +239,18 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     if (!builtInSlugs.includes(c.slug))
       merged.push({ config: withUploadFields(c, `collections[${i}]`, fail), key: `collections[${i}]` });
   });
-
   const collections = merged.map(({ config, key, builtIn }) =>
     sanitizeCollection(withFolders(config, key, fail), key, builtIn, localization, uploadDefaults, fail),
   );
-  const collectionsBySlug = new Map(collections.map((c) => [c.slug, c]));
+  return { collections, collectionsBySlug: new Map(collections.map((c) => [c.slug, c])) };
+}
 
-  const globalsInput = input.globals ?? [];
+function sanitizeGlobals(
+  input: UserConfig['globals'],
+  localization: SanitizedConfig['localization'],
+  fail: Fail,
+): Pick<SanitizedConfig, 'globals' | 'globalsBySlug'> {
+  const globalsInput = input ?? [];
   if (!Array.isArray(globalsInput)) fail('globals', 'must be a list');
   const globalSlugs = new Set<string>();
   const globals = globalsInput.map((g, i) => {
@@ -138,9 +260,14 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
     globalSlugs.add(g.slug);
     return sanitizeGlobal(g, `globals[${i}]`, localization, fail);
   });
-  const globalsBySlug = new Map(globals.map((g) => [g.slug, g]));
+  return { globals, globalsBySlug: new Map(globals.map((g) => [g.slug, g])) };
+}
 
-  // References are checked once every collection is known.
+/** References are checked once every collection and global is known. */
+function checkReferences(
+  { collections, globals, collectionsBySlug, globalsBySlug }: SanitizedConfig,
+  fail: Fail,
+): void {
   for (const entity of [...collections, ...globals]) {
     const key = entity.kind === 'collection' ? `collections(${entity.slug})` : `globals(${entity.slug})`;
     checkFieldReferences(entity, key, collectionsBySlug, fail);
@@ -149,57 +276,6 @@ export function sanitizeConfig(input: UserConfig, options: Options): SanitizedCo
         fail(`${key}.cache.dependsOn`, `unknown collection or global "${slug}"`);
     }
   }
-
-  const webhooks = sanitizeWebhooks(input.webhooks, collectionsBySlug, globalsBySlug, fail);
-  const uploadDir = resolve(upload.dir ?? 'uploads/');
-  const cors = input.cors ?? [];
-  if (cors !== '*' && !(Array.isArray(cors) && cors.every((o) => typeof o === 'string')))
-    fail('cors', "must be a list of origins or '*'");
-
-  // PostgreSQL keeps nothing in it but what one box needs for itself (sharp's native files, staged uploads).
-  const dataDir = database.databaseEngine === 'sqlite' ? path.dirname(database.databasePath) : resolve('data');
-  return {
-    configPath: options.configPath,
-    rootDir: options.rootDir,
-    serverURL: input.serverURL ? String(input.serverURL).replace(/\/+$/, '') : null,
-    secret: input.secret ?? null,
-    ...database,
-    dataDir,
-    migrationsDir: migrationsDirFor(
-      database.databaseEngine,
-      options.builtInDefaults ? path.join(dataDir, 'migrations') : resolve('migrations'),
-    ),
-    routes,
-    publicDir: publicDirOf(input.publicDir, routes, resolve, fail),
-    cors: cors === '*' ? '*' : cors.map(normalizeOrigin),
-    trustProxy: sanitizeTrustProxy(input.trustProxy, fail),
-    auth,
-    email: sanitizeEmail(input.email, process.env, fail),
-    upload: { ...uploadDefaults, dir: uploadDir, storage: upload.storage ?? null },
-    backups: sanitizeBackups(input.backups, { dir: uploadDir, storage: upload.storage ?? null }, resolve, fail),
-    replica: sanitizeReplica(input.replica, resolve, fail),
-    localization,
-    webhooks,
-    jobs: { secret: input.jobs?.secret ?? null },
-    cache:
-      input.cache === false
-        ? null
-        : { maxSize: positiveNumber(input.cache?.maxSize ?? 32 * 1024 * 1024, 'cache.maxSize', fail) },
-    graphQL: sanitizeGraphQL(input.graphQL, fail),
-    maxPopulatedDocuments: positiveNumber(input.maxPopulatedDocuments ?? 10_000, 'maxPopulatedDocuments', fail),
-    realtime: sanitizeRealtime(input.realtime, fail),
-    audit:
-      input.audit === false ? null : { keepDays: positiveNumber(input.audit?.keepDays ?? 365, 'audit.keepDays', fail) },
-    mcp:
-      input.mcp === false
-        ? null
-        : { requestsPerMinute: positiveNumber(input.mcp?.requestsPerMinute ?? 120, 'mcp.requestsPerMinute', fail) },
-    collections,
-    globals,
-    collectionsBySlug,
-    globalsBySlug,
-    dev: Boolean(options.dev),
-  };
 }
 
 function sanitizeGraphQL(input: UserConfig['graphQL'], fail: Fail): SanitizedConfig['graphQL'] {

@@ -16,7 +16,7 @@ import type { CMS } from '../cms.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { ConfigError } from '../errors.ts';
 import { docToRow } from '../fields/row.ts';
-import { blockOfRow } from '../fields/types/blocks.ts';
+import { blockOfRow } from '../fields/kinds/block-rows.ts';
 import { BLOCK_ROW_KEYS } from '../config/sanitize-blocks.ts';
 import { entityTable } from '../db/table-model.ts';
 import type { Queryable } from '../db/store.ts';

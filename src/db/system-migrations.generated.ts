@@ -11,6 +11,7 @@ import m7 from '../../migrations/system/0007_change_log.sql' with { type: 'text'
 import m8 from '../../migrations/system/0008_audit_log.sql' with { type: 'text' }
 import m9 from '../../migrations/system/0009_audit_log_id_order.sql' with { type: 'text' }
 import m10 from '../../migrations/system/0010_autosave_and_locks.sql' with { type: 'text' }
+import m11 from '../../migrations/system/0011_import_map.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795315430307 },
@@ -24,4 +25,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0008_audit_log", sql: m8, when: 1795687701396 },
   { tag: "0009_audit_log_id_order", sql: m9, when: 1795689394207 },
   { tag: "0010_autosave_and_locks", sql: m10, when: 1795690547449 },
+  { tag: "0011_import_map", sql: m11, when: 1795921904214 },
 ]

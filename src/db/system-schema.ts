@@ -3,7 +3,7 @@
  * under migrations/system/, which ship embedded in the binary and are applied at start.
  * Times the job loop compares are epoch milliseconds (integers), read from the injectable clock.
  */
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 export const sessions = sqliteTable(
   '_cms_sessions',
@@ -203,4 +203,22 @@ export const auditLog = sqliteTable(
     changes: text('changes').notNull(),
   },
   (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)],
+);
+
+/**
+ * What `cms import <source>` wrote (src/moving-in/, docs/moving-in.md): one row per source document or media file,
+ * so a second run updates the same document instead of creating another. `hash` is of the source item as
+ * read, so an item that did not change is reported unchanged and left alone; `docId` is text because a
+ * source's ids are not always numbers.
+ */
+export const importMap = sqliteTable(
+  '_cms_import_map',
+  {
+    source: text('source').notNull(),
+    sourceId: text('sourceId').notNull(),
+    collection: text('collection').notNull(),
+    docId: text('docId').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.sourceId] })],
 );

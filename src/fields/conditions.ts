@@ -5,7 +5,7 @@
  * written once, in the config, and never shipped to the browser.
  */
 import type { SanitizedField } from '../config/types.ts';
-import { blockOfRow } from './types/blocks.ts';
+import { blockOfRow } from './kinds/block-rows.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);

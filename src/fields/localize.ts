@@ -3,7 +3,7 @@
  * wherever the field sits. Reads pick one locale (with fallback) or return them all; writes merge one locale in.
  */
 import type { SanitizedField } from '../config/types.ts';
-import { blockOfRow } from './types/blocks.ts';
+import { blockOfRow } from './kinds/block-rows.ts';
 
 export type LocaleOptions = { locale: string; fallbackLocale: string | null };
 

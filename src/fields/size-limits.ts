@@ -2,25 +2,11 @@
  * How large a value may be (docs/config.md, "Size limits"). Without limits a few posts with megabyte
  * titles make every list read of them hold megabytes per request. Text-like fields count characters
  * (`maxLength`), structured ones (json, rich text) the bytes of their JSON (`maxSize`); each has a
- * default, and a whole document is bounded too (`maxDocumentSize` on a collection or global).
- * New field types join by adding their type name to one of the two tables.
+ * default, its kind's `sizeLimit` (fields/kinds/), and a whole document is bounded too (`maxDocumentSize`
+ * on a collection or global).
  */
 import type { SanitizedField } from '../config/types.ts';
-
-/** Characters, per value (each item of a `hasMany` list). */
-export const DEFAULT_MAX_LENGTH: Readonly<Record<string, number>> = {
-  text: 65_536,
-  email: 65_536,
-  textarea: 1_048_576,
-  markdown: 1_048_576,
-  code: 1_048_576,
-};
-
-/** Bytes of the value's JSON. */
-export const DEFAULT_MAX_SIZE: Readonly<Record<string, number>> = {
-  json: 1_048_576,
-  richText: 1_048_576,
-};
+import { kindOf } from './kinds/index.ts';
 
 /** Bytes of a whole document's JSON (every field, every locale). */
 export const DEFAULT_MAX_DOCUMENT_SIZE = 4_194_304;
@@ -29,14 +15,15 @@ const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '
 
 /** Why `value` of `field` is too large, or null. */
 export function sizeLimitProblem(field: SanitizedField & { maxSize?: number }, value: unknown): string | null {
-  const chars = field.maxLength ?? DEFAULT_MAX_LENGTH[field.type];
+  const limit = kindOf(field).sizeLimit;
+  const chars = field.maxLength ?? (limit && 'chars' in limit ? limit.chars : undefined);
   if (chars !== undefined) {
     const items = Array.isArray(value) ? value : [value];
     if (items.some((item) => typeof item === 'string' && item.length > chars))
       return `This value must be at most ${chars} characters long.`;
     return null;
   }
-  const bytes = field.maxSize ?? DEFAULT_MAX_SIZE[field.type];
+  const bytes = field.maxSize ?? (limit && 'bytes' in limit ? limit.bytes : undefined);
   if (bytes !== undefined && bytesOf(value) > bytes) return `This value must be at most ${bytes} bytes as JSON.`;
   return null;
 }

@@ -3,17 +3,14 @@
  * `locale: 'all'`, on each locale's value of a localized field). Collects every error before failing.
  */
 import type { SanitizedField, User } from '../config/types.ts';
-import { blockOfRow, validateBlockRows } from './types/blocks.ts';
-import { parsePoint } from './types/point.ts';
-import { rowBoundsError, rowId } from './types/rows.ts';
-import { validateRichText } from '../richtext/validate-richtext.ts';
-import { hasContent } from '../richtext/nodes.ts';
+import { kindOf } from './kinds/index.ts';
+import type { FieldError } from './kinds/kind.ts';
 import { sizeLimitProblem } from './size-limits.ts';
-import { parseRelationValue, toId } from './relationship-values.ts';
+import { toId } from './relationship-values.ts';
 import { isStoredField } from '../config/relation-targets.ts';
 import { conditionHolds } from './conditions.ts';
 
-export type FieldError = { message: string; field: string };
+export type { FieldError };
 export type ValidateOptions = {
   operation: 'create' | 'update';
   user: User | null;
@@ -28,7 +25,6 @@ export type ValidateOptions = {
   draft?: boolean;
 };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
@@ -93,7 +89,6 @@ async function validateValue(
   key: string,
   siblingData: Record<string, unknown>,
 ): Promise<{ value: unknown; errors: FieldError[] }> {
-  const errors: FieldError[] = [];
   const fail = (message: string) => ({ value: raw, errors: [{ field: key, message }] });
   if (isEmpty(raw) && !(field.type === 'checkbox' && raw === false)) {
     if (field.required && !options.draft) return fail('This field is required.');
@@ -106,126 +101,17 @@ async function validateValue(
             ? null
             : (raw ?? null)
           : null,
-      errors,
+      errors: [],
     };
   }
   const tooLarge = sizeLimitProblem(field, raw);
   if (tooLarge) return fail(tooLarge);
-  let value: unknown = raw;
-  switch (field.type) {
-    case 'text':
-    case 'textarea':
-    case 'markdown':
-    case 'code': {
-      if (field.hasMany) return fail('This field does not take a list.');
-      if (typeof raw !== 'string') return fail('This field must be text.');
-      if (field.minLength !== undefined && raw.length < field.minLength)
-        return fail(`This value must be at least ${field.minLength} characters long.`);
-      if (field.maxLength !== undefined && raw.length > field.maxLength)
-        return fail(`This value must be at most ${field.maxLength} characters long.`);
-      break;
-    }
-    case 'email': {
-      if (typeof raw !== 'string' || !EMAIL.test(raw.trim())) return fail('This is not a valid email address.');
-      value = raw.trim();
-      break;
-    }
-    case 'number': {
-      const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-      if (typeof n !== 'number' || !Number.isFinite(n)) return fail('This field must be a number.');
-      if (field.min !== undefined && n < field.min) return fail(`This value must be at least ${field.min}.`);
-      if (field.max !== undefined && n > field.max) return fail(`This value must be at most ${field.max}.`);
-      value = n;
-      break;
-    }
-    case 'checkbox': {
-      if (typeof raw !== 'boolean') return fail('This field must be true or false.');
-      break;
-    }
-    case 'date': {
-      const time = typeof raw === 'string' || typeof raw === 'number' ? new Date(raw).getTime() : NaN;
-      if (Number.isNaN(time)) return fail('This is not a valid date.');
-      value = new Date(time).toISOString();
-      break;
-    }
-    case 'point': {
-      const parsed = parsePoint(raw);
-      if ('error' in parsed) return fail(parsed.error);
-      value = parsed.point;
-      break;
-    }
-    case 'select':
-    case 'radio': {
-      const allowed = new Set(field.options!.map((o) => o.value));
-      const list = field.hasMany ? raw : [raw];
-      if (!Array.isArray(list)) return fail('This field takes a list of options.');
-      for (const item of list)
-        if (typeof item !== 'string' || !allowed.has(item)) return fail(`"${String(item)}" is not one of the options.`);
-      break;
-    }
-    case 'relationship':
-    case 'upload': {
-      const parsed = parseRelationValue(field, raw);
-      if ('error' in parsed)
-        return { value: raw, errors: [{ field: parsed.at ? `${key}.${parsed.at}` : key, message: parsed.error }] };
-      value = parsed.value;
-      break;
-    }
-    case 'json': {
-      try {
-        JSON.stringify(raw);
-      } catch {
-        return fail('This field takes JSON.');
-      }
-      break;
-    }
-    case 'group': {
-      if (!isObject(raw)) return fail('This field takes an object.');
-      const result = await validateFields(field.fields!, raw, options, key, options.operation === 'create');
-      errors.push(...result.errors);
-      value = { ...result.values };
-      break;
-    }
-    case 'blocks': {
-      if (!Array.isArray(raw)) return fail('This field takes a list of blocks.');
-      const bounds = rowBoundsError(field, raw, key, !options.draft);
-      if (bounds) return fail(bounds);
-      const result = await validateBlockRows(field, raw, key, (fields, row, at) =>
-        validateFields(fields, row, options, at, true),
-      );
-      errors.push(...result.errors);
-      value = result.value;
-      break;
-    }
-    case 'richText': {
-      const result = await validateRichText(field, raw, key, (fields, row, at) =>
-        validateFields(fields, row, options, at, true),
-      );
-      if (result.errors.length === 0 && field.required && !options.draft && !hasContent(result.value))
-        return fail('This field is required.');
-      errors.push(...result.errors);
-      value = result.value;
-      break;
-    }
-    case 'array': {
-      if (!Array.isArray(raw)) return fail('This field takes a list.');
-      const bounds = rowBoundsError(field, raw, key, !options.draft);
-      if (bounds) return fail(bounds);
-      const rows: Record<string, unknown>[] = [];
-      for (let i = 0; i < raw.length; i++) {
-        const row = raw[i];
-        if (!isObject(row)) {
-          errors.push({ field: `${key}.${i}`, message: 'Each row must be an object.' });
-          continue;
-        }
-        const result = await validateFields(field.fields!, row, options, `${key}.${i}`, true);
-        errors.push(...result.errors);
-        rows.push({ id: rowId(row), ...result.values });
-      }
-      value = rows;
-      break;
-    }
-  }
+  const { value, errors } = await kindOf(field).check(field, raw, {
+    key,
+    operation: options.operation,
+    draft: Boolean(options.draft),
+    validateFields: (fields, input, at, requireAll) => validateFields(fields, input, options, at, requireAll),
+  });
   if (errors.length === 0 && field.validate && !options.draft) {
     const verdict = await field.validate(value, {
       data: options.data,
@@ -274,12 +160,9 @@ export async function publishProblems(
     const rows = (field.type === 'array' || field.type === 'blocks') && Array.isArray(value) ? value : null;
     if (rows && field.minRows !== undefined && rows.length < field.minRows)
       errors.push({ field: key, message: `This field needs at least ${field.minRows} rows.` });
-    if (field.type === 'group' && isObject(value))
-      errors.push(...(await publishProblems(field.fields!, value, locale, inner, key, root)));
-    for (const [i, row] of (rows ?? []).entries()) {
-      if (!isObject(row)) continue;
-      const rowFields = field.type === 'array' ? field.fields! : blockOfRow(field, row)?.fields;
-      if (rowFields) errors.push(...(await publishProblems(rowFields, row, locale, inner, `${key}.${i}`, root)));
+    for (const nested of kindOf(field).nested(field, value)) {
+      const at = nested.at ? `${key}.${nested.at}` : key;
+      errors.push(...(await publishProblems(nested.fields, nested.value, locale, inner, at, root)));
     }
     if (field.validate && !sentWhole) {
       const verdict = await field.validate(value, {

@@ -1,12 +1,12 @@
 /**
  * A walker over (field tree, value): every place in a document where a field of a wanted kind holds a
  * value, at any nesting (groups, array rows, block rows, named tabs, which are groups), with the object and
- * key that hold it so a caller can replace it in place (population does). Layout fields never appear in
- * stored field lists, so they need no case here.
+ * key that hold it so a caller can replace it in place (population does). Each kind says which objects
+ * its value holds (fields/kinds/); layout fields never appear in stored field lists.
  */
 import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
-import { blockOfRow } from './types/blocks.ts';
+import { kindOf } from './kinds/index.ts';
 import { relationSlots } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
@@ -65,13 +65,8 @@ function visitOne(
   if (wanted(field)) visit({ field, holder, key, value, path });
   // Values inside a localized container are plain: only the container's own value is keyed by locale.
   const inner = { keyedByLocale: options.keyedByLocale && !field.localized };
-  if (field.type === 'group' && isObject(value)) visitValues(field.fields!, value, wanted, visit, inner, path);
-  if ((field.type === 'array' || field.type === 'blocks') && Array.isArray(value)) {
-    value.forEach((row, i) => {
-      const rowFields = field.type === 'blocks' ? blockOfRow(field, row)?.fields : field.fields;
-      if (rowFields && isObject(row)) visitValues(rowFields, row, wanted, visit, inner, `${path}.${i}`);
-    });
-  }
+  for (const nested of kindOf(field).nested(field, value))
+    visitValues(nested.fields, nested.value, wanted, visit, inner, nested.at ? `${path}.${nested.at}` : path);
 }
 
 /** A polymorphic value `{ relationTo, value }` is the field's own object, not a record keyed by locale. */

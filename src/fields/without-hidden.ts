@@ -4,7 +4,7 @@
  */
 import type { SanitizedField } from '../config/types.ts';
 import { copyWithBlocks } from '../richtext/block-nodes.ts';
-import { blockOfRow } from './types/blocks.ts';
+import { blockOfRow } from './kinds/block-rows.ts';
 
 type Doc = Record<string, unknown>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);

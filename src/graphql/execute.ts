@@ -20,7 +20,7 @@ import { APIError, badRequest } from '../errors.ts';
 import { schemaOf } from './schema.ts';
 import { checkLimits } from './limits.ts';
 import { screenQuery } from './screen.ts';
-import { budgetError, overBudget } from '../operations/document-budget.ts';
+import { budgetError, overBudget } from '../operations/steps/document-budget.ts';
 import { readsRequest, type GraphQLRequest } from './request-context.ts';
 import { dependenciesOf } from '../cache/dependencies.ts';
 

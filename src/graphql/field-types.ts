@@ -1,8 +1,9 @@
 /**
- * One entry per field type: its output type (what a read returns), its input type (what a write takes),
- * its where operators, and for relationships how a value is resolved and what it costs. New field types
- * add one entry here; object-types.ts, mutation-inputs.ts and where-inputs.ts read only this table, which
- * the build hands them (build-state.ts).
+ * Each field kind's GraphQL mapping: its output type (what a read returns), its input type (what a write
+ * takes), its where operators, and for relationships how a value is resolved and what it costs. A kind
+ * names a scalar and its operator groups, or one of the shapes built here (fields/kinds/kind.ts); a new
+ * field type of an existing shape needs nothing here. object-types.ts, mutation-inputs.ts and
+ * where-inputs.ts read `mappingOf`, which the build hands them (build-state.ts).
  */
 import { isPolymorphic } from '../config/relation-targets.ts';
 import {
@@ -18,8 +19,11 @@ import {
   type GraphQLFieldResolver,
   type GraphQLInputType,
   type GraphQLOutputType,
+  type GraphQLScalarType,
 } from 'graphql';
-import type { FieldType, SanitizedBlock, SanitizedField } from '../config/types.ts';
+import type { SanitizedBlock, SanitizedField } from '../config/types.ts';
+import { kindOf } from '../fields/kinds/index.ts';
+import type { GraphQLKind, OperatorGroup } from '../fields/kinds/kind.ts';
 import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON } from './scalars.ts';
 import { combineParentName, formatName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
@@ -33,6 +37,9 @@ import { COMPARISON, EQUALITY, LISTS, PARTIAL, type Operators } from './operator
 // this file back.
 import { nestedOutput, outputFields } from './object-types.ts';
 import { nestedInput } from './mutation-inputs.ts';
+
+type ScalarName = Extract<GraphQLKind, { scalar: unknown }>['scalar'];
+type GraphQLShape = Extract<GraphQLKind, { shape: unknown }>['shape'];
 
 export type FieldMapping = {
   output(field: SanitizedField, parent: string, build: SchemaBuild): GraphQLOutputType;
@@ -169,33 +176,58 @@ const layout: FieldMapping = {
   operators: () => null,
 };
 
-export const FIELD_MAPPINGS: Record<FieldType, FieldMapping> = {
-  text: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
-  textarea: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
-  markdown: scalar(GraphQLString, [...EQUALITY, ...PARTIAL]),
-  email: scalar(GraphQLEmailAddress, [...EQUALITY, ...PARTIAL, ...LISTS]),
-  number: scalar(GraphQLFloat, [...EQUALITY, ...COMPARISON, ...LISTS]),
-  checkbox: scalar(GraphQLBoolean, EQUALITY),
-  date: scalar(GraphQLDateTime, [...EQUALITY, ...COMPARISON, 'like']),
-  json: scalar(GraphQLJSON, [...EQUALITY, ...PARTIAL]),
+const SCALARS: Record<ScalarName, GraphQLScalarType> = {
+  String: GraphQLString,
+  Float: GraphQLFloat,
+  Boolean: GraphQLBoolean,
+  JSON: GraphQLJSON,
+  DateTime: GraphQLDateTime,
+  EmailAddress: GraphQLEmailAddress,
+};
+
+const OPERATOR_GROUPS: Record<OperatorGroup, string[]> = {
+  equality: EQUALITY,
+  comparison: COMPARISON,
+  partial: PARTIAL,
+  lists: LISTS,
+  like: ['like'],
+  near: ['near'],
+};
+
+const SHAPES: Record<GraphQLShape, FieldMapping> = {
   select,
-  relationship,
-  upload: relationship,
-  join,
-  array: nested(true),
-  group: nested(false),
   radio: {
     ...select,
     output: (field, parent, build) => optionsEnum(field, combineParentName(parent, field.name), build),
     input: (field, parent, build) =>
       optionsEnum(field, `${combineParentName(parent, field.name)}_MutationInput`, build),
   },
-  code: scalar(GraphQLString, [...EQUALITY, ...PARTIAL, ...LISTS]),
-  point: scalar(GraphQLJSON, [...EQUALITY, 'near']),
+  relationship,
+  join,
+  array: nested(true),
+  group: nested(false),
   // Lexical JSON (docs/rich-text.md), or a string with `richText: html|markdown|text`; not queryable, like Payload's rich text.
   richText: { ...scalar(GraphQLJSON, []), operators: () => null, args: richTextFieldArgs, resolve: resolveRichText },
   blocks,
-  tabs: layout,
-  row: layout,
-  collapsible: layout,
+  layout,
 };
+
+/** Each kind's mapping, made once. */
+const mappings = new Map<GraphQLKind, FieldMapping>();
+
+/** The mapping of a field's kind: a scalar with its operators, or a shape above. */
+export function mappingOf(field: SanitizedField): FieldMapping {
+  const described = kindOf(field).graphQL;
+  let mapping = mappings.get(described);
+  if (!mapping) {
+    mapping =
+      'shape' in described
+        ? SHAPES[described.shape]
+        : scalar(
+            SCALARS[described.scalar],
+            described.operators.flatMap((group) => OPERATOR_GROUPS[group]),
+          );
+    mappings.set(described, mapping);
+  }
+  return mapping;
+}

@@ -19,7 +19,7 @@ import { parseJoins, type JoinQuery } from '../query/join-options.ts';
 import { combineParentName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { contextAt, type GraphQLRequest } from './request-context.ts';
-import { overBudget } from '../operations/document-budget.ts';
+import { overBudget } from '../operations/steps/document-budget.ts';
 import { toWhere, whereInput } from './where-inputs.ts';
 
 type Doc = Record<string, unknown>;

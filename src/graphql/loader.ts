@@ -7,11 +7,11 @@
  * their own join fields out: GraphQL reads a join only when it is selected.
  */
 import type { SanitizedCollection, SanitizedField } from '../config/types.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { findRelated } from '../operations/find-related.ts';
-import { getCollection } from '../operations/entities.ts';
-import { readJoin } from '../operations/joins.ts';
-import { presentDocs } from '../operations/present.ts';
+import { getCollection } from '../operations/steps/entities.ts';
+import { readJoin } from '../operations/steps/joins.ts';
+import { presentDocs } from '../operations/steps/present.ts';
 import type { JoinQuery } from '../query/join-options.ts';
 
 type Doc = Record<string, unknown>;

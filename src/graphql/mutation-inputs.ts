@@ -14,7 +14,7 @@ function inputFields(fields: SanitizedField[], parent: string, build: SchemaBuil
   const out: GraphQLInputFieldConfigMap = {};
   // Join fields are read-only: Payload's inputs leave them out.
   for (const field of fields.filter((f) => inSchema(f) && f.type !== 'join'))
-    out[field.name] = { type: build.fieldMappings[field.type].input(field, parent, build) };
+    out[field.name] = { type: build.mappingOf(field).input(field, parent, build) };
   return out;
 }
 

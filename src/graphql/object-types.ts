@@ -1,7 +1,7 @@
 /**
  * Output types: one object type per collection (`Post`) and global (`Settings`), their nested groups
  * and array rows (`Post_Seo`), the paginated list (`Posts`), and version records (`PostVersion`).
- * Field types come from the table in field-types.ts, which the build carries.
+ * Each field is mapped by its kind (field-types.ts), which the build carries.
  */
 import { isUploadCollection } from '../config/upload-collections.ts';
 import {
@@ -27,11 +27,11 @@ import type { ListBound } from './limits.ts';
 
 type Fields = GraphQLFieldConfigMap<Record<string, unknown>, GraphQLRequest>;
 
-/** The fields of a document, group or row, each mapped through the field-type table. */
+/** The fields of a document, group or row, each mapped by its kind. */
 export function outputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): Fields {
   const out: Fields = {};
   for (const field of fields.filter(inSchema)) {
-    const mapping = build.fieldMappings[field.type];
+    const mapping = build.mappingOf(field);
     out[field.name] = {
       type: mapping.output(field, parent, build),
       ...(mapping.args ? { args: typeof mapping.args === 'function' ? mapping.args(field, build) : mapping.args } : {}),

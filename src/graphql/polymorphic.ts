@@ -19,7 +19,7 @@ import { GraphQLJSON } from './scalars.ts';
 import { combineParentName, formatName, toWords } from './names.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { contextAt, type GraphQLRequest } from './request-context.ts';
-import { trySpendDocuments } from '../operations/document-budget.ts';
+import { trySpendDocuments } from '../operations/steps/document-budget.ts';
 
 type Doc = Record<string, unknown>;
 /** Which collection a resolved document came from, for the union's resolveType (never serialised). */

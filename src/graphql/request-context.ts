@@ -6,7 +6,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { CMS } from '../cms.ts';
 import type { Entity } from '../config/types.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import type { User } from '../config/types.ts';
 import type { SessionClient } from '../auth/sessions.ts';
 import { createRelatedLoader, type RelatedLoader } from './loader.ts';

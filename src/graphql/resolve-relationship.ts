@@ -6,7 +6,7 @@
 import type { GraphQLFieldResolver } from 'graphql';
 import type { SanitizedField } from '../config/types.ts';
 import { contextAt, type GraphQLRequest } from './request-context.ts';
-import { trySpendDocuments } from '../operations/document-budget.ts';
+import { trySpendDocuments } from '../operations/steps/document-budget.ts';
 
 type Doc = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  */
 import { GraphQLInt, GraphQLNonNull, GraphQLString, type GraphQLFieldConfig } from 'graphql';
 import type { Entity } from '../config/types.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import type { VersionListArgs } from '../operations/find-versions.ts';
 import { paginatedType, versionType } from './object-types.ts';
 import { localeArgs } from './locale-args.ts';

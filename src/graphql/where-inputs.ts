@@ -44,7 +44,7 @@ function fieldInputs(
       fieldInputs(field.fields ?? [], `${prefix}${field.name}${PATH_SEPARATOR}`, parent, build, out);
       continue;
     }
-    const operators = build.fieldMappings[field.type].operators(field, parent, build);
+    const operators = build.mappingOf(field).operators(field, parent, build);
     if (operators)
       out[key] = {
         type: operatorInput(

@@ -8,7 +8,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { CMS } from '../cms.ts';
 import { databaseAnswers } from '../db/health.ts';
 import { isFullAdmin } from '../access/key-limits.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { emailConfigured, lastEmailFailure } from '../email/send-email.ts';
 import { countPendingJobs } from '../versions/jobs-store.ts';
 import { metricsOf } from '../metrics/registry.ts';

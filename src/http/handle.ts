@@ -3,10 +3,10 @@
  * run the route, and answer in the contract's shape (errors included) with CORS headers.
  */
 import type { CMS } from '../cms.ts';
-import { createContext, type OperationContext } from '../operations/context.ts';
-import { documentBudget } from '../operations/document-budget.ts';
+import { createContext, type OperationContext } from '../operation-context.ts';
+import { documentBudget } from '../operations/steps/document-budget.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
-import { preauthorizeWrite, type WriteTarget } from '../operations/preauthorize.ts';
+import { preauthorizeWrite, type WriteTarget } from '../operations/steps/preauthorize.ts';
 import { checkCsrf, credentialsOf, type Credentials } from './authenticate.ts';
 import { applyCors } from './cors.ts';
 import { releaseBody } from './body.ts';

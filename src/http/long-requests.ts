@@ -10,7 +10,10 @@
  * streamed slowly to a client that stopped reading; a live stream (`keepOpen`) keeps it off. Requests
  * made without Bun.serve (`app.handle` in tests) have no timer to lift.
  */
-import type { Connection } from './request-handler.ts';
+import type { Server } from 'bun';
+
+/** What the handler asks of the connection a request came on: who is at the other end, and its idle timer. */
+export type Connection = Pick<Server<unknown>, 'requestIP' | 'timeout'>;
 
 /** Bun's own default; `cms serve` keeps it. */
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 10;

@@ -5,18 +5,14 @@
  * `server.ts` hands it what Bun.serve receives; a caller without a socket (the scenario tests run
  * in-process) hands it a connection of its own.
  */
-import type { Server } from 'bun';
 import type { CMS } from '../cms.ts';
 import { startupMark } from '../startup-timing.ts';
 import { createApp } from './app.ts';
 import { rememberPeerAddress } from './client-ip.ts';
 import { drainUnreadBody } from './drain-body.ts';
-import { withoutIdleCut } from './long-requests.ts';
+import { withoutIdleCut, type Connection } from './long-requests.ts';
 import { compressJSON } from './compress-json.ts';
 import { observeRequest, type LogFormat } from './observe-request.ts';
-
-/** What the handler asks of the connection a request came on: who is at the other end, and its idle timer. */
-export type Connection = Pick<Server<unknown>, 'requestIP' | 'timeout'>;
 
 export type RequestHandler = (request: Request, connection: Connection) => Promise<Response>;
 

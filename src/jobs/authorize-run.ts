@@ -5,7 +5,7 @@
  */
 import { isFullAdmin } from '../access/key-limits.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { isCronSecret } from './cron-secret.ts';
 
 /** `bearer`: the request's bearer token; `cookieRead`: a cookie session asking with another verb than POST. */

@@ -1,9 +1,12 @@
-/** The cron secret for `/jobs/run` (docs/accounts.md): `CMS_CRON_SECRET`, else config `jobs.secret` (env beats config); compared in constant time. */
+/**
+ * The cron secret for `/jobs/run` (docs/accounts.md): `CMS_CRON_SECRET`, else config `jobs.secret` (env
+ * beats config), read once when the config is sanitized; compared in constant time.
+ */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CMS } from '../cms.ts';
 
 export function cronSecret(cms: CMS): string | null {
-  return process.env.CMS_CRON_SECRET || cms.config.jobs.secret || null;
+  return cms.config.jobs.secret;
 }
 
 export function isCronSecret(cms: CMS, presented: string): boolean {

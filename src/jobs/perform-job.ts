@@ -1,6 +1,6 @@
 /** A due job does its action through the same operations as the REST routes, so it has the same effects and events. */
 import type { CMS } from '../cms.ts';
-import { createContext } from '../operations/context.ts';
+import { createContext } from '../operation-context.ts';
 import { update } from '../operations/update.ts';
 import { updateGlobal } from '../operations/globals.ts';
 import { unpublish } from '../operations/unpublish.ts';

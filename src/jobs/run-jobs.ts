@@ -5,8 +5,7 @@ import { retryDueWebhooks } from '../webhooks/retry-due.ts';
 import { runDueJobs } from './run-due-jobs.ts';
 import { pruneChangeLog } from '../realtime/change-log.ts';
 import { removeOldAuditEntries } from '../audit/remove-old-entries.ts';
-import { emptyExpiredTrash } from '../operations/trash.ts';
-import { deleteDocument } from '../operations/delete.ts';
+import { emptyExpiredTrash } from '../operations/empty-expired-trash.ts';
 
 export type JobRunCounts = {
   jobs: { ran: number; failed: number };
@@ -19,7 +18,7 @@ export async function runJobs(cms: CMS): Promise<JobRunCounts> {
     const webhooks = await retryDueWebhooks(cms);
     await pruneChangeLog(cms);
     await removeOldAuditEntries(cms);
-    await emptyExpiredTrash(cms, (ctx, collection, id) => deleteDocument(ctx, { collection, id, trash: true }));
+    await emptyExpiredTrash(cms);
     countJobRun(cms, { jobs });
     return { jobs, webhooks };
   } catch (error) {

@@ -7,12 +7,12 @@
  */
 import { isFullAdmin } from '../access/key-limits.ts';
 import { badRequest, forbidden, unauthorized } from '../errors.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import { countPendingJobs, listPendingJobs, type PendingFilter } from '../versions/jobs-store.ts';
-import { presentJob } from '../operations/present-job.ts';
+import { presentJob } from '../operations/steps/present-job.ts';
 
 export type ScheduledJobsArgs = {
   limit?: number;

@@ -1,7 +1,7 @@
 /** The `describe` tool: the content model and, for each collection and global, what this caller may do. */
 import type { Entity, SanitizedField } from '../config/types.ts';
 import { preauthorize, type AccessAction } from '../access/check-access.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { mayPublish } from './publish-right.ts';
 import { mayWriteOverMCP } from './write-targets.ts';
 

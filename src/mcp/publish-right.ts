@@ -1,6 +1,6 @@
 /** Who may publish, unpublish, schedule and delete over MCP (docs/mcp.md): an admin session, or a key with `mcp:publish`. */
 import { APIError } from '../errors.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 export const PUBLISH_SCOPE = 'mcp:publish';
 

@@ -9,7 +9,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { APIError } from '../errors.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { toolDefinitions } from './tool-schemas.ts';
 import { TOOLS_BY_NAME } from './tools.ts';
 import { mayPublish, needsPublishRight } from './publish-right.ts';

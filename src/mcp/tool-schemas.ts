@@ -144,6 +144,15 @@ function build(config: SanitizedConfig): ToolDefinition[] {
       ]),
     },
     {
+      name: 'duplicate',
+      description:
+        'Copies a document into a new one, with the given fields changed in the copy; unique text gets " - Copy". On drafts collections the copy is a draft. Answers { doc, message }.',
+      inputSchema: object({ collection: writableCollection, id, data: dataOf('update'), ...locale }, [
+        'collection',
+        'id',
+      ]),
+    },
+    {
       name: 'delete',
       description:
         'Deletes a document (into the trash where the collection has one). Needs the mcp:publish permission, as does moving a document into or out of the trash with update.',

@@ -7,9 +7,9 @@
 import { MEDIA_SLUG } from '../config/builtin-collections.ts';
 import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { APIError } from '../errors.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import * as operations from '../operations/index.ts';
-import { getCollection, getGlobal } from '../operations/entities.ts';
+import { getCollection, getGlobal } from '../operations/steps/entities.ts';
 import { stageLocalFile } from '../uploads/staging.ts';
 import { describeSite } from './describe.ts';
 import { mayPublish, needsPublishRight } from './publish-right.ts';
@@ -165,6 +165,19 @@ export const TOOLS: Tool[] = [
         doc,
         message: collection.drafts ? 'Saved as a draft; the live document is unchanged until published.' : 'Updated.',
       };
+    },
+  },
+  {
+    name: 'duplicate',
+    run: async (ctx, args) => {
+      const collection = writableCollectionOf(ctx, text(args, 'collection'));
+      const doc = await operations.duplicate(withLocale(ctx, args), {
+        collection: collection.slug,
+        id: id(args),
+        data: args.data === undefined ? undefined : draftData(collection, object(args, 'data')),
+        depth: 0,
+      });
+      return { doc, message: collection.drafts ? 'Copied as a draft; publish it with the publish tool.' : 'Copied.' };
     },
   },
   {

@@ -11,6 +11,7 @@ import { schemaName } from './names.ts';
 import { json, operation, parameter, pathParameter, type Paths } from './operation.ts';
 import { draftPaths } from './draft-paths.ts';
 import { lockPaths } from './lock-paths.ts';
+import { isDuplicable } from '../config/duplicable.ts';
 
 const overrideHeader = (required: boolean) => ({
   name: 'X-HTTP-Method-Override',
@@ -248,6 +249,18 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
     },
   };
   Object.assign(paths, lockPaths(`${base}/{id}`, tags, [id]));
+  if (isDuplicable(collection)) {
+    paths[`${base}/{id}/duplicate`] = {
+      post: operation('post', `${base}/{id}/duplicate`, {
+        summary: `Copy a ${slug} document into a new one (a draft where the collection has drafts)`,
+        tags,
+        parameters: [id, parameter('depth'), ...locale],
+        body: ref(`${name}Update`),
+        ok: { 200: json(docAnswer(doc)) },
+        errors: [400, 401, 403, 404],
+      }),
+    };
+  }
   if (upload) {
     paths[`${base}/file/{name}`] = {
       get: operation('get', `${base}/file/{name}`, {

@@ -11,10 +11,10 @@ import { compileWhere, TRUSTED } from '../query/where.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { andParts } from '../db/store.ts';
 import { matchDocuments } from './find.ts';
-import { getCollection } from './entities.ts';
+import { getCollection } from './steps/entities.ts';
 import { update } from './update.ts';
 import { deleteDocument } from './delete.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 export type BulkResult = { docs: Doc[]; errors: { id: number; message: string }[] };

@@ -7,18 +7,18 @@
 import { notFound } from '../errors.ts';
 import { countRows, selectRows } from '../db/documents.ts';
 import { compileWhere, quote, TRUSTED } from '../query/where.ts';
-import { VERSION_RECORDS, versionRecordsOrder, versionRecordsWhere } from './version-records.ts';
+import { VERSION_RECORDS, versionRecordsOrder, versionRecordsWhere } from './steps/version-records.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { findCollectionVersion } from '../versions/store.ts';
 import { andParts } from '../db/store.ts';
-import { getCollection } from './entities.ts';
-import { loadForUpdate, requireDrafts } from './document-target.ts';
+import { getCollection } from './steps/entities.ts';
+import { loadForUpdate, requireDrafts } from './steps/document-target.ts';
 import { parseVersionId, type VersionListArgs } from './find-versions.ts';
-import { presentVersions } from './present-version.ts';
+import { presentVersions } from './steps/present-version.ts';
 import { restoreVersion } from './restore-version.ts';
-import { localeOf, type OperationContext } from './context.ts';
+import { localeOf, type OperationContext } from '../operation-context.ts';
 
 export type FindCollectionVersionsArgs = { collection: string } & VersionListArgs;
 export type CollectionVersionArgs = { collection: string; version: number | string; depth?: number; author?: boolean };

@@ -5,15 +5,15 @@ import { inTransaction } from '../db/transaction.ts';
 import { forbidden } from '../errors.ts';
 import { isoNow } from '../clock.ts';
 import { checkAccess } from '../access/check-access.ts';
-import { getCollection } from './entities.ts';
-import { prepareWrite } from './prepare-write.ts';
-import { runHooks } from './hooks.ts';
-import { runFieldHooks } from './field-hooks.ts';
-import { presentDoc } from './present.ts';
-import { statusEvents } from './status-events.ts';
+import { getCollection } from './steps/entities.ts';
+import { prepareWrite } from './steps/prepare-write.ts';
+import { runHooks } from './steps/hooks.ts';
+import { runFieldHooks } from './steps/field-hooks.ts';
+import { presentDoc } from './steps/present.ts';
+import { statusEvents } from './steps/status-events.ts';
 import { recordLiveVersion, savesOnlyDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
-import { originOf, stampOf, type OperationContext } from './context.ts';
+import { originOf, stampOf, type OperationContext } from '../operation-context.ts';
 import { inviteNewUser } from '../auth/password-reset.ts';
 
 export type CreateArgs = {
@@ -24,6 +24,8 @@ export type CreateArgs = {
   internal?: boolean;
   /** The first admin: refused (403) unless the users table is still empty when the row is written. */
   firstUser?: boolean;
+  /** An import keeps the source's id and creation time (docs/moving-in.md); never taken from a request. */
+  keep?: { id?: number; createdAt?: string };
 };
 
 export async function create(ctx: OperationContext, args: CreateArgs): Promise<Record<string, unknown>> {
@@ -56,7 +58,8 @@ export async function create(ctx: OperationContext, args: CreateArgs): Promise<R
         await insertRow(tx, collection, {
           ...docToRow(collection, stored, tx.dialect),
           ...prepared.system,
-          createdAt: now,
+          ...(args.keep?.id === undefined ? {} : { id: args.keep.id }),
+          createdAt: args.keep?.createdAt ?? now,
           updatedAt: now,
         }),
       );

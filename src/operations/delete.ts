@@ -8,16 +8,15 @@ import { deleteRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
 import { checkAccess } from '../access/check-access.ts';
-import { getCollection, parseId } from './entities.ts';
-import { runSideEffectHooks } from './hooks.ts';
-import { presentDoc } from './present.ts';
-import { assertMatches, loadReadable } from './load-stored.ts';
-import { originOf, type OperationContext } from './context.ts';
-import { guardLastActiveAdmin } from '../auth/user-invariants.ts';
-import { forgetAccount } from '../auth/forget-account.ts';
+import { getCollection, parseId } from './steps/entities.ts';
+import { runSideEffectHooks } from './steps/hooks.ts';
+import { presentDoc } from './steps/present.ts';
+import { assertMatches, loadReadable } from './steps/load-stored.ts';
+import { originOf, type OperationContext } from '../operation-context.ts';
 import { forgetDocumentHistory } from '../versions/forget.ts';
 import { deleteMediaFiles } from '../uploads/media-files.ts';
 import { isTrashed, moveToTrash } from './trash.ts';
+import { storeRuleOf } from './steps/builtin-write-rules.ts';
 import { assertFolderEmpty } from './folders.ts';
 
 export type DeleteArgs = { collection: string; id: number | string; depth?: number; trash?: boolean };
@@ -44,10 +43,9 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
     ctx.cms.events,
     async (scope) => {
       const write = () => deleteRow(scope.tx, collection, id);
-      if (collection.builtIn === 'users') {
-        await guardLastActiveAdmin(scope.tx, write);
-        await forgetAccount(scope.tx, id);
-      } else await write();
+      const rule = storeRuleOf(collection);
+      await (rule?.write ? rule.write(scope.tx, write) : write());
+      await rule?.deleted?.(scope.tx, id);
       await forgetDocumentHistory(ctx.cms, scope.tx, collection, id);
       if (!announced)
         await scope.emit({

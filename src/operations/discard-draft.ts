@@ -2,9 +2,9 @@
 import { inTransaction } from '../db/transaction.ts';
 import { notFound } from '../errors.ts';
 import { deletePendingDrafts } from '../versions/store.ts';
-import { loadForUpdate, type DocumentRef } from './document-target.ts';
-import { presentDoc } from './present.ts';
-import { originOf, type OperationContext } from './context.ts';
+import { loadForUpdate, type DocumentRef } from './steps/document-target.ts';
+import { presentDoc } from './steps/present.ts';
+import { originOf, type OperationContext } from '../operation-context.ts';
 import { eventSubject } from '../versions/live-row.ts';
 import { subjectOf, writeAuditEntry } from '../audit/write-entry.ts';
 

@@ -1,12 +1,12 @@
 /** Reads one document; one hidden by the read filter is a 404, like one that does not exist. */
 import { checkAccess } from '../access/check-access.ts';
-import { getCollection, parseId } from './entities.ts';
-import { presentDoc } from './present.ts';
-import type { OperationContext } from './context.ts';
-import { loadStored } from './load-stored.ts';
+import { getCollection, parseId } from './steps/entities.ts';
+import { presentDoc } from './steps/present.ts';
+import type { OperationContext } from '../operation-context.ts';
+import { loadStored } from './steps/load-stored.ts';
 import { withPendingDraft } from '../versions/drafts.ts';
 import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
-import { readShapeOf, type ShapeArgs } from './read-shape.ts';
+import { readShapeOf, type ShapeArgs } from './steps/read-shape.ts';
 import { withoutTrashed } from './trash.ts';
 import { parseJoins } from '../query/join-options.ts';
 

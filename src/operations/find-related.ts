@@ -8,9 +8,9 @@
  */
 import type { SanitizedCollection } from '../config/types.ts';
 import type { JoinRequest } from '../query/join-options.ts';
-import type { OperationContext } from './context.ts';
-import { presentDocs } from './present.ts';
-import { readRelated } from './populate.ts';
+import type { OperationContext } from '../operation-context.ts';
+import { presentDocs } from './steps/present.ts';
+import { readRelated } from './steps/populate.ts';
 
 type Doc = Record<string, unknown>;
 

@@ -9,11 +9,11 @@ import { andParts } from '../db/store.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';
 import { findVersion, type VersionRow } from '../versions/store.ts';
-import { VERSION_RECORDS, versionRecordsOrder, versionRecordsWhere } from './version-records.ts';
-import { loadForUpdate, type DocumentRef } from './document-target.ts';
-import { parseId } from './entities.ts';
-import { presentVersions } from './present-version.ts';
-import type { OperationContext } from './context.ts';
+import { VERSION_RECORDS, versionRecordsOrder, versionRecordsWhere } from './steps/version-records.ts';
+import { loadForUpdate, type DocumentRef } from './steps/document-target.ts';
+import { parseId } from './steps/entities.ts';
+import { presentVersions } from './steps/present-version.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 /** A page of version records. `author`: add who saved each version to the records (`?author=true`). */
 export type VersionListArgs = {

@@ -8,7 +8,7 @@ import { quote } from '../query/where.ts';
 import { APIError, badRequest } from '../errors.ts';
 import { FOLDER_FIELD } from '../config/builtin-collections.ts';
 import type { SanitizedCollection } from '../config/types.ts';
-import type { OperationContext } from './context.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 /** Deeper than any real tree; a longer chain means the stored data already loops, and the move is refused. */
 const MAX_DEPTH = 256;

@@ -4,14 +4,14 @@ import { insertRow, selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
 import { checkAccess } from '../access/check-access.ts';
-import { getGlobal } from './entities.ts';
-import { assertPublishable, prepareWrite } from './prepare-write.ts';
-import { runHooks } from './hooks.ts';
-import { runFieldHooks } from './field-hooks.ts';
+import { getGlobal } from './steps/entities.ts';
+import { assertPublishable, prepareWrite } from './steps/prepare-write.ts';
+import { runHooks } from './steps/hooks.ts';
+import { runFieldHooks } from './steps/field-hooks.ts';
 import { assertSaveHoldsLock } from './locks.ts';
-import { presentDoc } from './present.ts';
-import { statusEvents } from './status-events.ts';
-import { originOf, stampOf, type OperationContext } from './context.ts';
+import { presentDoc } from './steps/present.ts';
+import { statusEvents } from './steps/status-events.ts';
+import { originOf, stampOf, type OperationContext } from '../operation-context.ts';
 import {
   autosaveTarget,
   withPendingDraft,
@@ -22,8 +22,8 @@ import {
 } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
-import { GLOBAL_ROW, loadGlobal } from './load-stored.ts';
-import { readShapeOf, type ShapeArgs } from './read-shape.ts';
+import { GLOBAL_ROW, loadGlobal } from './steps/load-stored.ts';
+import { readShapeOf, type ShapeArgs } from './steps/read-shape.ts';
 
 /** `data`: unsaved values merged over the global as read (Payload's method-override read); nothing is saved. */
 export type FindGlobalArgs = ShapeArgs & {

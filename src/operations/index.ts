@@ -7,7 +7,7 @@ export { update } from './update.ts';
 export { deleteDocument } from './delete.ts';
 export { replaceUpload, upload } from './upload.ts';
 export { findGlobal, updateGlobal } from './globals.ts';
-export { createContext, type OperationContext } from './context.ts';
+export { createContext, type OperationContext } from '../operation-context.ts';
 export { unpublish } from './unpublish.ts';
 export { discardDraft } from './discard-draft.ts';
 export { findVersions, findVersionByID } from './find-versions.ts';

@@ -17,9 +17,9 @@ import {
 } from '../locks/document-locks.ts';
 import { selectRowsByIds } from '../db/documents.ts';
 import { rowToDoc } from '../fields/row.ts';
-import { loadForUpdate, type DocumentRef } from './document-target.ts';
-import { parseId } from './entities.ts';
-import type { OperationContext } from './context.ts';
+import { loadForUpdate, type DocumentRef } from './steps/document-target.ts';
+import { parseId } from './steps/entities.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 export type LockInfo = {
   user: { id: number; email: string; name: string | null } | null;

@@ -9,8 +9,8 @@ import { createSession, type Session, type SessionClient } from '../auth/session
 import { findUserRowByEmail } from '../auth/load-user.ts';
 import { enabledSecondFactor, requireSecondFactor } from '../auth/two-factor.ts';
 import { checkAttempt, loginLockKeys } from '../auth/login-lock.ts';
-import { presentDoc } from './present.ts';
-import { createContext } from './context.ts';
+import { presentDoc } from './steps/present.ts';
+import { createContext } from '../operation-context.ts';
 import { writeAuditEntry } from '../audit/write-entry.ts';
 import { recordFailedLogin } from '../audit/failed-logins.ts';
 import type { Via, WriteOrigin } from '../events/change-events.ts';

@@ -12,10 +12,10 @@ import { checkAccess } from '../access/check-access.ts';
 import { withPendingDraft, pendingDraft } from '../versions/drafts.ts';
 import { ownerOf, readLiveDoc } from '../versions/live-row.ts';
 import { signPreviewToken, verifyPreviewToken, type PreviewSubject } from '../versions/preview-token.ts';
-import { entityOf, loadForUpdate, type DocumentRef } from './document-target.ts';
-import { loadGlobal } from './load-stored.ts';
-import { presentDoc } from './present.ts';
-import { singleLocaleOf, type OperationContext } from './context.ts';
+import { entityOf, loadForUpdate, type DocumentRef } from './steps/document-target.ts';
+import { loadGlobal } from './steps/load-stored.ts';
+import { presentDoc } from './steps/present.ts';
+import { singleLocaleOf, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 /** `origin`: the API's own origin as the request reached it (src/http/client-ip.ts), for the fallback URL. */

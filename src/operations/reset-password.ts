@@ -9,7 +9,7 @@ import { findResetToken, spendResetToken } from '../auth/reset-tokens.ts';
 import { loadUser } from '../auth/load-user.ts';
 import { enabledSecondFactor, requireSecondFactor } from '../auth/two-factor.ts';
 import { INVALID_LINK } from '../auth/password-reset.ts';
-import { createContext } from './context.ts';
+import { createContext } from '../operation-context.ts';
 import { update } from './update.ts';
 import type { LoginResult } from './login.ts';
 

@@ -7,12 +7,12 @@ import { notFound } from '../errors.ts';
 import { findVersion } from '../versions/store.ts';
 import { pendingDraft } from '../versions/drafts.ts';
 import { readLiveDoc } from '../versions/live-row.ts';
-import { loadForUpdate, type DocumentRef } from './document-target.ts';
+import { loadForUpdate, type DocumentRef } from './steps/document-target.ts';
 import { parseVersionId } from './find-versions.ts';
 import { update } from './update.ts';
 import { updateGlobal } from './globals.ts';
-import { presentDoc } from './present.ts';
-import type { OperationContext } from './context.ts';
+import { presentDoc } from './steps/present.ts';
+import type { OperationContext } from '../operation-context.ts';
 
 export type RestoreVersionArgs = DocumentRef & { version: number | string; depth?: number };
 

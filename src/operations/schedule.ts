@@ -15,10 +15,10 @@ import {
 } from '../versions/jobs-store.ts';
 import { eventSubject } from '../versions/live-row.ts';
 import { subjectOf, writeAuditEntry } from '../audit/write-entry.ts';
-import { presentJob } from './present-job.ts';
-import { loadForUpdate, type DocumentRef } from './document-target.ts';
-import { parseId } from './entities.ts';
-import { originOf, type OperationContext } from './context.ts';
+import { presentJob } from './steps/present-job.ts';
+import { loadForUpdate, type DocumentRef } from './steps/document-target.ts';
+import { parseId } from './steps/entities.ts';
+import { originOf, type OperationContext } from '../operation-context.ts';
 
 export type ScheduleArgs = DocumentRef & { action: unknown; at: unknown };
 export type CancelScheduleArgs = DocumentRef & { job: number | string };

@@ -6,15 +6,13 @@
  * Outside readers see the trash as a delete and a restore as a create: the change events say so, so
  * webhooks, realtime lists, the search index and cached answers drop and regain the document.
  */
-import type { CMS } from '../cms.ts';
 import type { SanitizedCollection, Where } from '../config/types.ts';
 import { rowToDoc } from '../fields/row.ts';
-import { selectRowById, selectRows, updateRow } from '../db/documents.ts';
+import { selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
-import { compileWhere, TRUSTED } from '../query/where.ts';
 import { isoNow } from '../clock.ts';
 import { notFound } from '../errors.ts';
-import { createContext, originOf, type OperationContext } from './context.ts';
+import { originOf, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 const LIVE: Where = { deletedAt: { exists: false } };
@@ -72,33 +70,4 @@ async function stampDeleted(
     },
     originOf(ctx),
   );
-}
-
-/**
- * Removes, for good, trashed documents older than their collection's `keepDays` (the job runner calls
- * this on each run). Each goes through the ordinary final delete, so its versions and files go too.
- */
-export async function emptyExpiredTrash(
-  cms: CMS,
-  removeForGood: (ctx: OperationContext, collection: string, id: number) => Promise<unknown>,
-): Promise<number> {
-  let removed = 0;
-  const now = cms.clock.now();
-  for (const collection of cms.config.collections) {
-    const days = collection.trash?.keepDays;
-    if (!days) continue;
-    const before = new Date(now - days * 86_400_000).toISOString();
-    const where = compileWhere(cms.store.dialect, collection, { deletedAt: { less_than: before } }, null, TRUSTED);
-    const rows = await selectRows(cms.store, collection, where, '"id" ASC', null, 0);
-    const ctx = createContext(cms, { overrideAccess: true });
-    for (const row of rows) {
-      try {
-        await removeForGood(ctx, collection.slug, row.id as number);
-        removed++;
-      } catch (error) {
-        cms.log.error(`trash: could not empty ${collection.slug} ${row.id}:`, error);
-      }
-    }
-  }
-  return removed;
 }

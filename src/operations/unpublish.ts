@@ -3,10 +3,10 @@ import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
 import { recordLiveVersion } from '../versions/drafts.ts';
 import { eventSubject, readLiveDoc, writeLiveStatus } from '../versions/live-row.ts';
-import { loadForUpdate, type DocumentRef } from './document-target.ts';
-import { runHooks } from './hooks.ts';
-import { presentDoc } from './present.ts';
-import { originOf, stampOf, type OperationContext } from './context.ts';
+import { loadForUpdate, type DocumentRef } from './steps/document-target.ts';
+import { runHooks } from './steps/hooks.ts';
+import { presentDoc } from './steps/present.ts';
+import { originOf, stampOf, type OperationContext } from '../operation-context.ts';
 
 export type UnpublishArgs = DocumentRef & { depth?: number };
 

@@ -27,12 +27,12 @@ import { removeQuietly, stagingDirOf, type StagedFile, type UploadLimits } from 
 import { mediaFileKeys, removeStoredFiles } from '../uploads/media-files.ts';
 import { toId } from '../fields/validate.ts';
 import { formFieldsToData } from '../uploads/form-fields.ts';
-import { getCollection } from './entities.ts';
+import { getCollection } from './steps/entities.ts';
 import { create } from './create.ts';
 import { update } from './update.ts';
-import { loadReadable, loadStored } from './load-stored.ts';
-import type { OperationContext } from './context.ts';
-import { documentTurnKey, inDocumentTurn } from './document-turn.ts';
+import { loadReadable, loadStored } from './steps/load-stored.ts';
+import type { OperationContext } from '../operation-context.ts';
+import { documentTurnKey, inDocumentTurn } from './steps/document-turn.ts';
 
 type Doc = Record<string, unknown>;
 /** The staged file and the field values: as data (Local API) or as the text parts of a form (REST). */
@@ -40,14 +40,20 @@ export type ReceivedUpload = { file: StagedFile; data?: Doc; form?: Record<strin
 /** Reads the file (and any field values) into the staging folder under the limits it is given. */
 export type ReceiveUpload = (limits: UploadLimits) => Promise<ReceivedUpload>;
 /** `collection`: any upload collection (default `media`). */
-export type UploadArgs = { receive: ReceiveUpload; depth?: number; collection?: string };
+export type UploadArgs = {
+  receive: ReceiveUpload;
+  depth?: number;
+  collection?: string;
+  /** An import keeps the source's id and creation time (docs/moving-in.md). */
+  keep?: { id?: number; createdAt?: string };
+};
 
 export async function upload(ctx: OperationContext, args: UploadArgs): Promise<Doc> {
   const media = uploadCollection(ctx, args.collection);
   await checkAccess(ctx, media, 'create');
   const received = await args.receive(await uploadLimits(ctx.cms, media.upload!));
   return storeAndWrite(ctx, media, received, (data) =>
-    create(ctx, { collection: media.slug, data, depth: args.depth, internal: true }),
+    create(ctx, { collection: media.slug, data, depth: args.depth, internal: true, keep: args.keep }),
   );
 }
 

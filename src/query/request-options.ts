@@ -14,7 +14,7 @@ export type ReadOptions = {
   locale: string | null;
   fallbackLocale: string | null;
   preview?: string;
-  /** As sent (`select[title]=true`); the operation parses and checks it (src/operations/read-shape.ts). */
+  /** As sent (`select[title]=true`); the operation parses and checks it (src/operations/steps/read-shape.ts). */
   select?: unknown;
   populate?: unknown;
   /** `richText=html|markdown|text`: rich text values as strings in that format (checked by the read). */

@@ -6,7 +6,7 @@
  */
 import type { SanitizedCollection, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { operatorOf, type Operator } from '../query/operators.ts';
 
 type Doc = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * drafts, locale, depth, preview token), or nothing when it may not read it. Subscribers asking the same
  * way (same caller, as the response cache tells callers apart, and the same options) share one read.
  */
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { findByID } from '../operations/find-by-id.ts';
 import { findGlobal } from '../operations/globals.ts';
 import { APIError } from '../errors.ts';

@@ -1,12 +1,9 @@
 /**
- * `richText=html|markdown|text` on a read: every rich text value of a presented document (at any nesting,
- * and in the documents population put in its place) replaced by a string in that format. Pure: transports
- * (REST, the Local API, GraphQL resolvers) call it on what the read operation answered.
+ * `richText=html|markdown|text` on a read: the formats a rich text value is answered in, and the conversion
+ * of one value (fields/convert-rich-text.ts converts every value of a document).
  */
-import type { SanitizedConfig, SanitizedField } from '../config/types.ts';
 import { badRequest } from '../errors.ts';
-import { visitValues } from '../fields/walk-values.ts';
-import { isObject, isRichTextValue, type RichTextValue } from './nodes.ts';
+import type { RichTextValue } from './nodes.ts';
 import { richTextToHTML } from './to-html.ts';
 import { richTextToMarkdown } from './to-markdown.ts';
 import { richTextToText } from './to-text.ts';
@@ -29,55 +26,4 @@ export function richTextFormatOf(value: unknown): RichTextFormat | undefined {
   if (typeof value === 'string' && (RICH_TEXT_FORMATS as readonly string[]).includes(value))
     return value as RichTextFormat;
   throw badRequest('"richText" must be html, markdown or text.', 'richText');
-}
-
-type Options = { config?: SanitizedConfig; keyedByLocale?: boolean };
-
-/**
- * Converts in place and answers `doc`. `config` lets it reach into populated relationships (their own
- * rich text is converted too); `keyedByLocale` for `locale=all` reads, where localized values are per-locale records.
- */
-export function convertRichTextValues<T extends Record<string, unknown>>(
-  doc: T,
-  fields: SanitizedField[],
-  format: RichTextFormat,
-  options: Options = {},
-): T {
-  convertIn(doc, fields, format, options, new Set());
-  return doc;
-}
-
-function convertIn(
-  doc: Record<string, unknown>,
-  fields: SanitizedField[],
-  format: RichTextFormat,
-  options: Options,
-  seen: Set<object>,
-): void {
-  if (seen.has(doc)) return;
-  seen.add(doc);
-  const wanted = (f: SanitizedField) =>
-    f.type === 'richText' || ((f.type === 'relationship' || f.type === 'upload') && Boolean(options.config));
-  visitValues(
-    fields,
-    doc,
-    wanted,
-    ({ field, holder, key, value }) => {
-      if (field.type === 'richText') {
-        if (isRichTextValue(value)) holder[key] = CONVERT[format](value);
-        return;
-      }
-      // Populated documents, also as the `value` of a polymorphic item (its own collection named beside it).
-      for (const item of [value].flat()) {
-        if (!isObject(item)) continue;
-        const polymorphic = Array.isArray(field.relationTo);
-        const related = options.config!.collectionsBySlug.get(
-          polymorphic ? String(item.relationTo) : (field.relationTo as string),
-        );
-        const populated = polymorphic ? item.value : item;
-        if (related && isObject(populated)) convertIn(populated, related.fields, format, options, seen);
-      }
-    },
-    { keyedByLocale: Boolean(options.keyedByLocale) },
-  );
 }

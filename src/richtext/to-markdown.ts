@@ -43,13 +43,15 @@ function blockToMarkdown(node: LexicalNode): string {
 function listToMarkdown(list: LexicalNode, depth: number): string {
   const pad = '   '.repeat(depth);
   const start = typeof list.start === 'number' ? list.start : 1;
+  // An item that holds only a nested list continues the item before it and takes no number (Lexical's form).
+  let number = start;
   return (list.children ?? [])
-    .map((item, i) => {
+    .map((item) => {
       const nested = (item.children ?? []).filter((c) => c.type === 'list');
       const inline = (item.children ?? []).filter((c) => c.type !== 'list');
       const marker =
         list.listType === 'number'
-          ? `${start + i}.`
+          ? `${inline.length || !nested.length ? number++ : number}.`
           : list.listType === 'check'
             ? `- [${item.checked ? 'x' : ' '}]`
             : '-';

@@ -4,9 +4,7 @@
  * `direction`) filled in where a write leaves them out, so Payload's renderers read the result unchanged.
  * Errors name the node's path (`content.root.children.3`). A Markdown string is stored as the same content.
  */
-import type { SanitizedBlock, SanitizedField } from '../config/types.ts';
-import { validateBlockRow } from '../fields/types/blocks.ts';
-import { markdownToRichText } from './from-markdown.ts';
+import type { SanitizedField } from '../config/types.ts';
 import {
   ALL_TEXT_FORMATS,
   CHILDREN_OF,
@@ -20,7 +18,8 @@ import {
 
 type Doc = Record<string, unknown>;
 type FieldError = { message: string; field: string };
-type ValidateRow = (fields: SanitizedField[], row: Doc, key: string) => Promise<{ values: Doc; errors: FieldError[] }>;
+/** Checks the fields of one embedded block (`row` is the node's `fields`) as a blocks field checks its rows. */
+type ValidateBlock = (row: unknown, at: string) => Promise<{ row: Doc | null; errors: FieldError[] }>;
 
 class NodeError extends Error {
   constructor(
@@ -38,9 +37,10 @@ export async function validateRichText(
   field: SanitizedField,
   raw: unknown,
   key: string,
-  validateRow: ValidateRow,
+  validateBlock: ValidateBlock,
 ): Promise<{ value: unknown; errors: FieldError[] }> {
-  const input = typeof raw === 'string' ? markdownToRichText(raw) : raw;
+  // The Markdown reader (and the HTML reader it uses for raw HTML) loads with the first Markdown write.
+  const input = typeof raw === 'string' ? (await import('./from-markdown.ts')).markdownToRichText(raw) : raw;
   if (!isObject(input) || !isObject(input.root))
     return {
       value: raw,
@@ -61,13 +61,7 @@ export async function validateRichText(
       errors.push({ field: path, message: 'This rich text field takes no blocks.' });
       continue;
     }
-    const result = await validateBlockRow(
-      field.richTextBlocks,
-      field.richTextBlocksBySlug as Map<string, SanitizedBlock>,
-      node.fields,
-      `${path}.fields`,
-      validateRow,
-    );
+    const result = await validateBlock(node.fields, `${path}.fields`);
     errors.push(...result.errors);
     if (result.row) node.fields = result.row;
   }

@@ -8,7 +8,7 @@
 import type { SanitizedCollection } from '../config/types.ts';
 import type { SQLPart } from '../db/store.ts';
 import { quote, type QueryRights } from '../query/where.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import { badRequest } from '../errors.ts';
 import { parseTerms, type Term } from './terms.ts';
 import { indexLocales, searchTable } from './search-index.ts';

@@ -6,6 +6,8 @@
 import type { SanitizedField } from '../config/types.ts';
 import { badRequest } from '../errors.ts';
 import { checkJSONNesting } from '../fields/json-nesting.ts';
+import { kindOf } from '../fields/kinds/index.ts';
+import { formJSON } from '../fields/kinds/kind.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -35,28 +37,8 @@ export function formFieldsToData(
   return data;
 }
 
+/** A list or a per-locale record is JSON whatever the field; else the field's kind reads the part. */
 function readPart(field: SanitizedField, text: string): unknown {
-  const structured =
-    field.hasMany || field.localized || ['json', 'array', 'group', 'blocks', 'point', 'richText'].includes(field.type);
-  if (structured) return parseOr(text, text);
-  if (text === '' && field.type !== 'text' && field.type !== 'textarea' && field.type !== 'markdown') return null;
-  switch (field.type) {
-    case 'number':
-      return Number.isFinite(Number(text)) ? Number(text) : text;
-    case 'checkbox':
-      return ['true', '1', 'on'].includes(text) ? true : ['false', '0', 'off'].includes(text) ? false : text;
-    case 'relationship':
-    case 'upload':
-      return /^\d+$/.test(text) ? Number(text) : text;
-    default:
-      return text;
-  }
-}
-
-function parseOr(text: string, fallback: unknown): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return fallback;
-  }
+  if (field.hasMany || field.localized) return formJSON(field, text);
+  return kindOf(field).fromForm(field, text);
 }

@@ -4,7 +4,7 @@
  */
 import { scopeAllows } from '../access/key-limits.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
-import type { OperationContext } from '../operations/context.ts';
+import type { OperationContext } from '../operation-context.ts';
 import type { PaginatedDocs } from '../operations/find.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
 import { checkPaging, pageInfo } from '../query/page-info.ts';

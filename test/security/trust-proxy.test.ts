@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import path from 'node:path';
-import { createCMS } from '../../src/cms.ts';
+import { createCMS } from '../../src/create-cms.ts';
 import type { UserConfig } from '../../src/config/types.ts';
 import { quietLog, startTestServer, tempDir, type TestServer } from '../harness.ts';
 

@@ -5,9 +5,9 @@
  * Bun's own fetch would send (Host, Accept, User-Agent, Content-Length).
  */
 import type { CMS } from '../../src/cms.ts';
-import { DEFAULT_IDLE_TIMEOUT_SECONDS } from '../../src/http/long-requests.ts';
+import { DEFAULT_IDLE_TIMEOUT_SECONDS, type Connection } from '../../src/http/long-requests.ts';
 import { flushRequestLog } from '../../src/http/observe-request.ts';
-import { createRequestHandler, unexpectedErrorResponse, type Connection } from '../../src/http/request-handler.ts';
+import { createRequestHandler, unexpectedErrorResponse } from '../../src/http/request-handler.ts';
 import { closeRealtime } from '../../src/realtime/hub.ts';
 import type { RunningServer } from '../../src/server.ts';
 

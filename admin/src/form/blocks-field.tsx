@@ -6,8 +6,9 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Block, Doc } from '../api.ts';
 import { humanize, newRowId } from '../format.ts';
-import { Icon, Modal } from '../ui.tsx';
-import { FieldList, LabelText, renderOnChange } from './fields.tsx';
+import { Icon } from '../ui.tsx';
+import { Modal } from '../ui/modal.tsx';
+import { FieldList, LabelText, renderOnChange, RowButton } from './fields.tsx';
 import { errorCountText, errorsUnder, inputId, useForm, type FieldProps } from './form-context.ts';
 import { dataFields, newRow } from './values.ts';
 import { t, tn, localizedLabel } from '../i18n/i18n.ts';
@@ -285,56 +286,42 @@ const BlockRow = renderOnChange(function BlockRow(p: {
           {errors > 0 && <span class="error-count">{errorCountText(errors)}</span>}
         </button>
         <div class="row-actions">
-          <button
-            type="button"
-            class="icon-button"
+          <RowButton
+            icon="up"
             disabled={disabled || i === 0}
-            aria-label={t('fields.moveUpNamed', { title })}
+            label={t('fields.moveUpNamed', { title })}
             title={t('fields.moveUp')}
             onClick={() => move(i, i - 1, `button[aria-label="${CSS.escape(t('fields.moveUpNamed', { title }))}"]`)}
-          >
-            <Icon name="up" />
-          </button>
-          <button
-            type="button"
-            class="icon-button"
+          />
+          <RowButton
+            icon="down"
             disabled={disabled || p.last}
-            aria-label={t('fields.moveDownNamed', { title })}
+            label={t('fields.moveDownNamed', { title })}
             title={t('fields.moveDown')}
             onClick={() => move(i, i + 1, `button[aria-label="${CSS.escape(t('fields.moveDownNamed', { title }))}"]`)}
-          >
-            <Icon name="down" />
-          </button>
-          <button
-            type="button"
-            class="icon-button"
+          />
+          <RowButton
+            icon="plus"
             disabled={disabled || full}
-            aria-label={t('fields.addAfter', { title })}
+            label={t('fields.addAfter', { title })}
             title={t('fields.addBelow')}
             onClick={() => setPicking(i + 1)}
-          >
-            <Icon name="plus" />
-          </button>
-          <button
-            type="button"
-            class="icon-button"
+          />
+          <RowButton
+            icon="copy"
             disabled={disabled || full}
-            aria-label={t('fields.duplicateNamed', { title })}
+            label={t('fields.duplicateNamed', { title })}
             title={t('edit.duplicate')}
             onClick={() => duplicate(i)}
-          >
-            <Icon name="copy" />
-          </button>
-          <button
-            type="button"
-            class="icon-button danger-text"
+          />
+          <RowButton
+            icon="trash"
+            danger
             disabled={disabled}
-            aria-label={t('fields.removeNamed', { title })}
+            label={t('fields.removeNamed', { title })}
             title={t('fields.remove')}
             onClick={() => remove(i)}
-          >
-            <Icon name="trash" />
-          </button>
+          />
         </div>
       </div>
       {rowError && <p class="field-error">{rowError}</p>}

@@ -6,17 +6,21 @@
  * underneath keeps its unsaved edits. A chunk of its own, fetched when first opened (lazy.tsx).
  */
 import { createPortal } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { docs, type CollectionConfig, type Doc } from '../api.ts';
 import { useApp } from '../app-context.ts';
-import { docLabel, message, singularLabel } from '../format.ts';
+import { docLabel, singularLabel } from '../format.ts';
+import { useLoad } from '../use-load.ts';
 import { t } from '../i18n/i18n.ts';
-import { confirmDialog, ErrorBox, Modal, Spinner } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Modal } from '../ui/modal.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { useConditions } from './conditions.ts';
 import { ErrorSummary, useDocumentForm, useFieldContext } from './document-form.tsx';
 import { FieldList } from './fields.tsx';
 import { FormContext, pathWriter } from './form-context.ts';
-import { forgetChoices } from './relationship-field.tsx';
+import { forgetChoices } from './choice-labels.ts';
 import { changedFields, emptyDoc } from './values.ts';
 
 export interface DocumentDrawerProps {
@@ -40,8 +44,6 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
   // As on the edit page, a file's facts are the preview's, not inputs.
   const fields = useMemo(() => (c.builtIn === 'media' ? c.fields.filter((f) => !f.admin?.readOnly) : c.fields), [c]);
   const form = useDocumentForm(fields, false, undefined, undefined, false);
-  const [loaded, setLoaded] = useState(creating);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const visible = useConditions({ collection: c.slug }, fields, form.values);
   const owner = useMemo(() => (creating ? undefined : { collection: c.slug, id: props.id! }), [c.slug, props.id]);
   const base = useFieldContext(form, { visible, owner, readOnly: false });
@@ -52,17 +54,13 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
     [base, prefix],
   );
 
-  useEffect(() => {
-    if (creating) return form.reset(emptyDoc(fields));
-    let live = true;
-    docs
-      .get(c.slug, props.id!, { locale, draft: c.drafts })
-      .then((d) => live && (form.reset(d), setLoaded(true)))
-      .catch((e) => live && setLoadError(message(e)));
-    return () => {
-      live = false;
-    };
-  }, [c.slug, props.id, locale]);
+  const read = useLoad(
+    () => (creating ? void form.reset(emptyDoc(fields)) : docs.get(c.slug, props.id!, { locale, draft: c.drafts })),
+    [c.slug, props.id, locale],
+    { onLoad: (d) => form.reset(d) },
+  );
+  const loaded = creating || read.data !== null;
+  const loadError = read.error;
 
   const save = async (mode: Mode) => {
     if (form.busy) return;

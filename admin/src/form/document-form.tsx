@@ -8,7 +8,7 @@ import { ApiError, type Doc, type Field } from '../api.ts';
 import { useApp } from '../app-context.ts';
 import { fieldLabel, formatDate, humanize, message } from '../format.ts';
 import { setLeaveGuard } from '../router.tsx';
-import { confirmDialog } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
 import { inputId, pathWriter, type FormState, type Writer } from './form-context.ts';
 import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts';
 import { changedFields, dataFields, isDirty, withDefaults } from './values.ts';

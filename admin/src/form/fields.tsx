@@ -6,6 +6,7 @@ import { fieldLabel, fieldOptions } from '../format.ts';
 import { editorFor, layoutEditor } from './field-editors.ts';
 import { inputId, useForm, WriteContext, type FieldProps, type Writer } from './form-context.ts';
 import { isLayoutField, isReadOnly } from './values.ts';
+import { Icon } from '../ui.tsx';
 
 /**
  * The fields of a document, a group or a row. Layout fields (tabs, rows, collapsibles) edit the same
@@ -302,5 +303,28 @@ export function CheckboxField(props: FieldProps<boolean>) {
         </p>
       )}
     </div>
+  );
+}
+
+/** `label` names the row for screen readers ("Move "Intro" up"); `title` is the short tooltip. */
+export function RowButton(props: {
+  icon: string;
+  label: string;
+  title: string;
+  disabled: boolean;
+  onClick: () => void;
+  danger?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      class={props.danger ? 'icon-button danger-text' : 'icon-button'}
+      disabled={props.disabled}
+      aria-label={props.label}
+      title={props.title}
+      onClick={props.onClick}
+    >
+      <Icon name={props.icon} />
+    </button>
   );
 }

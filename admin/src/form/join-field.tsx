@@ -3,15 +3,16 @@
  * links, and a button that opens that collection's create form already pointing here. Read-only: the
  * join is changed by editing the documents it lists.
  */
-import { useEffect, useState } from 'preact/hooks';
-import { docs, type CollectionConfig, type Doc, type Field, type ListResult } from '../api.ts';
+import { useState } from 'preact/hooks';
+import { docs, type CollectionConfig, type Doc, type Field } from '../api.ts';
 import { findCollection, useApp } from '../app-context.ts';
-import { docLabel, fieldLabel, formatDate, message, pluralLabel, singularLabel } from '../format.ts';
+import { docLabel, fieldLabel, formatDate, pluralLabel, singularLabel } from '../format.ts';
 import { Link, navigate } from '../router.tsx';
 import { Icon } from '../ui.tsx';
 import { inputId, useForm } from './form-context.ts';
 import { dataFields } from './values.ts';
 import { t } from '../i18n/i18n.ts';
+import { useLoad } from '../use-load.ts';
 
 /** The relationship field at dot path `on` in `target`, when it sits at the top or inside groups. */
 function fieldAt(target: CollectionConfig, on: string): Field | undefined {
@@ -39,25 +40,16 @@ export function JoinField(props: { field: Field; path: string }) {
   const owner = form.owner;
   const target = findCollection(config, props.field.collection);
   const on = props.field.on ?? '';
-  const [result, setResult] = useState<ListResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [limit, setLimit] = useState(props.field.defaultLimit ?? 10);
   const onField = target ? fieldAt(target, on) : undefined;
 
-  useEffect(() => {
+  const { data: result, error } = useLoad(() => {
     if (!owner || !target) return;
-    let live = true;
     const where =
       onField && Array.isArray(onField.relationTo)
         ? { and: [{ [`${on}.relationTo`]: { equals: owner.collection } }, { [`${on}.value`]: { equals: owner.id } }] }
         : { [on]: { equals: owner.id } };
-    docs
-      .list(target.slug, { where, limit, draft: target.drafts })
-      .then((r) => live && (setResult(r), setError(null)))
-      .catch((e) => live && setError(message(e)));
-    return () => {
-      live = false;
-    };
+    return docs.list(target.slug, { where, limit, draft: target.drafts });
   }, [owner?.collection, owner?.id, target?.slug, limit]);
 
   const labelId = `${inputId(props.path)}-label`;

@@ -1,7 +1,8 @@
 /** The content locale switch of the list and edit views, shown only where some field is localized. */
 import type { Field } from '../api.ts';
 import { useApp } from '../app-context.ts';
-import { confirmDialog, Icon } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { Icon } from '../ui.tsx';
 import { t } from '../i18n/i18n.ts';
 
 /** Whether any field (at any depth) is localized, i.e. whether a locale switcher means anything here. */

@@ -3,14 +3,16 @@
  * (a few results of each, grouped), and the value is `{ relationTo, value }` (a list of them with
  * `hasMany`). Chosen documents show as chips naming their collection, each with "Edit" (the drawer).
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { docs, type CollectionConfig, type Doc } from '../api.ts';
 import { findCollection, useApp } from '../app-context.ts';
-import { docLabel, message, singularLabel } from '../format.ts';
+import { docLabel, singularLabel } from '../format.ts';
 import { ChipList } from './choice-fields.tsx';
+import { Combobox, type Found } from './combobox.tsx';
 import { useControlProps } from './fields.tsx';
 import type { FieldProps } from './form-context.ts';
-import { labelKey, labels, RelatedDrawer, searchWhere } from './relationship-field.tsx';
+import { labelKey, labels } from './choice-labels.ts';
+import { RelatedDrawer, searchWhere } from './relationship-field.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const PER_COLLECTION = 5;
@@ -120,7 +122,7 @@ export function PolymorphicField(props: FieldProps) {
 
 type Option = { target: CollectionConfig; doc: Doc };
 
-/** A combobox whose options come from several collections at once, each group headed by its name. */
+/** A combobox whose options come from several collections at once, a few of each. */
 function SearchAcross(props: {
   attrs: ReturnType<typeof useControlProps>;
   targets: CollectionConfig[];
@@ -129,115 +131,32 @@ function SearchAcross(props: {
   onPick: (t: CollectionConfig, d: Doc) => void;
   placeholder: string;
 }) {
-  const { attrs } = props;
-  const [q, setQ] = useState('');
-  const [open, setOpen] = useState(false);
-  const [options, setOptions] = useState<Option[] | null>(null);
-  const [active, setActive] = useState(-1);
-  const [error, setError] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const listId = `${attrs.id}-list`;
-
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      Promise.all(
-        props.targets.map((target) =>
-          docs
-            .list(target.slug, { where: searchWhere(target, q), limit: PER_COLLECTION, locale: props.locale })
-            .then((r) => r.docs.map((doc) => ({ target, doc }))),
-        ),
-      )
-        .then((groups) => {
-          if (!live) return;
-          setOptions(groups.flat());
-          setError(null);
-        })
-        .catch((e) => live && setError(message(e)));
-    }, 200);
-    return () => {
-      live = false;
-      clearTimeout(timer.current);
-    };
-  }, [open, q, props.locale]);
-
-  const shown = (options ?? []).filter((o) => !props.exclude.includes(`${o.target.slug}:${o.doc.id}`));
-  const choose = (o: Option) => {
-    props.onPick(o.target, o.doc);
-    setQ('');
-    setOpen(false);
-    setActive(-1);
+  const search = async (q: string): Promise<Found<Option>> => {
+    const groups = await Promise.all(
+      props.targets.map((target) =>
+        docs
+          .list(target.slug, { where: searchWhere(target, q), limit: PER_COLLECTION, locale: props.locale })
+          .then((r) => r.docs.map((doc) => ({ target, doc }))),
+      ),
+    );
+    return { options: groups.flat() };
   };
-  const optionId = (i: number) => `${attrs.id}-opt-${i}`;
-
   return (
-    <div class="combo">
-      <input
-        {...attrs}
-        type="text"
-        role="combobox"
-        autoComplete="off"
-        aria-autocomplete="list"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
-        placeholder={props.placeholder}
-        value={q}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
-        onInput={(e) => {
-          setQ(e.currentTarget.value);
-          setActive(-1);
-          setOpen(true);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
-            setOpen(true);
-            setActive((i) => Math.min(shown.length - 1, i + 1));
-          } else if (e.key === 'ArrowUp') {
-            e.preventDefault();
-            setActive((i) => Math.max(0, i - 1));
-          } else if (e.key === 'Enter' && open && shown[active]) {
-            e.preventDefault();
-            choose(shown[active]!);
-          } else if (e.key === 'Escape' && open) {
-            e.preventDefault();
-            e.stopPropagation();
-            setOpen(false);
-          }
-        }}
-      />
-      {open && (
-        <ul class="combo-list" role="listbox" id={listId} aria-label={t('fields.matching')}>
-          {error ? (
-            <li class="combo-note field-error">{error}</li>
-          ) : !options ? (
-            <li class="combo-note muted">{t('fields.searching')}</li>
-          ) : shown.length === 0 ? (
-            <li class="combo-note muted">{q ? t('fields.noMatch', { q }) : t('fields.nothingToChooseDot')}</li>
-          ) : (
-            shown.map((o, i) => (
-              <li
-                key={`${o.target.slug}:${o.doc.id}`}
-                id={optionId(i)}
-                role="option"
-                aria-selected={i === active}
-                class={i === active ? 'active' : ''}
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  choose(o);
-                }}
-              >
-                {docLabel(o.target, o.doc)}
-                <span class="muted small"> {singularLabel(o.target)}</span>
-              </li>
-            ))
-          )}
-        </ul>
+    <Combobox
+      attrs={props.attrs}
+      placeholder={props.placeholder}
+      listLabel={t('fields.matching')}
+      search={search}
+      deps={[props.locale]}
+      keyOf={(o) => `${o.target.slug}:${o.doc.id}`}
+      exclude={props.exclude}
+      render={(o) => (
+        <>
+          {docLabel(o.target, o.doc)}
+          <span class="muted small"> {singularLabel(o.target)}</span>
+        </>
       )}
-    </div>
+      onPick={(o) => props.onPick(o.target, o.doc)}
+    />
   );
 }

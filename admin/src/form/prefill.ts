@@ -1,7 +1,6 @@
 /**
- * What one page hands to the next page it opens: the values a button pre-fills a create form with
- * ("Duplicate", a join's "New … here"), or the note shown once after a create redirects to the new
- * document. The shell keeps one per session (`AppState.handOver`); each kind holds one hand-over, taken
+ * What one page hands to the next page it opens: the values a button pre-fills a create form with (a
+ * join's "New … here"), or the note shown once after a create or a duplicate opens the new document. The shell keeps one per session (`AppState.handOver`); each kind holds one hand-over, taken
  * once by the next page of that path, and nothing is saved until the editor saves.
  */
 import type { Doc } from '../api.ts';

@@ -4,26 +4,21 @@
  * document shows its name, not `#108`), and a drawer (document-drawer.tsx, its own chunk) to edit a chosen
  * document or create a new one without leaving the form.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { docs, type CollectionConfig, type Doc, type ListResult } from '../api.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { docs, type CollectionConfig, type Doc } from '../api.ts';
 import { findCollection, useApp } from '../app-context.ts';
-import { docLabel, message, singularLabel } from '../format.ts';
+import { docLabel, singularLabel } from '../format.ts';
 import { t } from '../i18n/i18n.ts';
 import { LazyView } from '../lazy.tsx';
 import { Icon } from '../ui.tsx';
 import { ChipList } from './choice-fields.tsx';
+import { labelKey, labels } from './choice-labels.ts';
+import { Combobox, type Found } from './combobox.tsx';
 import type { DocumentDrawerProps } from './document-drawer.tsx';
 import { useControlProps } from './fields.tsx';
 import type { FieldProps } from './form-context.ts';
 
 const PAGE = 10;
-export const labels = new Map<string, string>();
-export const labelKey = (slug: string, locale: string | undefined, id: string) => `${slug}|${locale ?? ''}|${id}`;
-
-/** Forget the names known for a collection's documents (after they changed). */
-export function forgetChoices(slug: string): void {
-  for (const key of labels.keys()) if (key.startsWith(`${slug}|`)) labels.delete(key);
-}
 
 /** Ids arrive as numbers (depth=0) or, rarely, populated objects. */
 const idOf = (v: unknown): string | null =>
@@ -108,7 +103,7 @@ export function RelationshipField(props: FieldProps) {
         disabled={attrs.disabled}
       />
       <div class="relation-row">
-        <Combobox
+        <DocumentCombobox
           attrs={attrs}
           target={target}
           locale={locale}
@@ -142,8 +137,8 @@ export function RelationshipField(props: FieldProps) {
   );
 }
 
-/** A text box with a listbox of matching documents (ARIA combobox pattern: arrows, Enter, Escape). */
-export function Combobox(props: {
+/** The search box of a relationship to one collection: its documents by title, 10 at a time with "More". */
+export function DocumentCombobox(props: {
   attrs: { id: string; 'aria-label'?: string } & Partial<ReturnType<typeof useControlProps>>;
   target: CollectionConfig;
   locale: string | undefined;
@@ -151,148 +146,38 @@ export function Combobox(props: {
   onPick: (d: Doc) => void;
   placeholder: string;
 }) {
-  const { attrs, target } = props;
-  const [q, setQ] = useState('');
-  const [open, setOpen] = useState(false);
-  const [items, setItems] = useState<Doc[]>([]);
-  const [result, setResult] = useState<ListResult | null>(null);
-  /** The search the shown documents answer (they lag the typing by the pause before asking). */
-  const [answered, setAnswered] = useState<string | null>(null);
-  const [page, setPage] = useState(1);
-  const [active, setActive] = useState(-1);
-  const [error, setError] = useState<string | null>(null);
-  const listId = `${attrs.id}-list`;
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    clearTimeout(timer.current);
-    timer.current = setTimeout(
-      () => {
-        const title = target.admin?.useAsTitle;
-        docs
-          .list(target.slug, {
-            where: searchWhere(target, q),
-            limit: PAGE,
-            page,
-            sort: title && title !== 'id' && !target.builtIn ? title : undefined,
-            locale: props.locale,
-          })
-          .then((r) => {
-            if (!live) return;
-            setResult(r);
-            setAnswered(q);
-            setItems((prev) => (page === 1 ? r.docs : [...prev, ...r.docs]));
-            setError(null);
-          })
-          .catch((e) => live && setError(message(e)));
-      },
-      page === 1 ? 200 : 0,
-    );
-    return () => {
-      live = false;
-      clearTimeout(timer.current);
-    };
-  }, [open, q, page, target.slug, props.locale]);
-
-  const shown = items.filter((d) => !props.exclude.includes(String(d.id)));
-  const choose = (d: Doc) => {
-    props.onPick(d);
-    setQ('');
-    setPage(1);
-    setOpen(false);
-    setActive(-1);
+  const { target } = props;
+  const search = async (q: string, page: number): Promise<Found<Doc>> => {
+    const title = target.admin?.useAsTitle;
+    const r = await docs.list(target.slug, {
+      where: searchWhere(target, q),
+      limit: PAGE,
+      page,
+      sort: title && title !== 'id' && !target.builtIn ? title : undefined,
+      locale: props.locale,
+    });
+    return { options: r.docs, total: r.hasNextPage ? r.totalDocs : undefined };
   };
-  const optionId = (i: number) => `${attrs.id}-opt-${i}`;
-
   return (
-    <div class="combo">
-      <input
-        {...attrs}
-        type="text"
-        role="combobox"
-        autoComplete="off"
-        aria-autocomplete="list"
-        aria-expanded={open}
-        aria-controls={listId}
-        aria-activedescendant={open && active >= 0 ? optionId(active) : undefined}
-        placeholder={props.placeholder}
-        value={q}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
-        onInput={(e) => {
-          setQ(e.currentTarget.value);
-          setPage(1);
-          setActive(-1);
-          setOpen(true);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
-            setOpen(true);
-            setActive((i) => Math.min(shown.length - 1, i + 1));
-          } else if (e.key === 'ArrowUp') {
-            e.preventDefault();
-            setActive((i) => Math.max(0, i - 1));
-          } else if (e.key === 'Enter') {
-            // Enter belongs to the search, never to the form around it: it picks the highlighted
-            // document, or the only one that matches what is typed, or only opens the list.
-            e.preventDefault();
-            if (open && shown[active]) choose(shown[active]!);
-            else if (open && q.trim() && answered === q && shown.length === 1) choose(shown[0]!);
-            else setOpen(true);
-          } else if (e.key === 'Escape' && open) {
-            e.preventDefault();
-            e.stopPropagation();
-            setOpen(false);
-          }
-        }}
-      />
-      {open && (
-        <ul
-          class="combo-list"
-          role="listbox"
-          id={listId}
-          aria-label={t('fields.matchingOf', {
-            label: singularLabel(target),
-            labelLower: singularLabel(target).toLowerCase(),
-          })}
-        >
-          {error ? (
-            <li class="combo-note field-error">{error}</li>
-          ) : !result ? (
-            <li class="combo-note muted">{t('fields.searching')}</li>
-          ) : shown.length === 0 ? (
-            <li class="combo-note muted">{q ? t('fields.noMatch', { q }) : t('fields.nothingToChooseDot')}</li>
-          ) : (
-            shown.map((d, i) => (
-              <li
-                key={String(d.id)}
-                id={optionId(i)}
-                role="option"
-                aria-selected={i === active}
-                class={i === active ? 'active' : ''}
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                  choose(d);
-                }}
-              >
-                {docLabel(target, d)}
-                <span class="muted small"> #{String(d.id)}</span>
-              </li>
-            ))
-          )}
-          {result?.hasNextPage && (
-            <li class="combo-note">
-              <button type="button" class="ghost small" onMouseDown={(e) => (e.preventDefault(), setPage(page + 1))}>
-                {t('fields.moreLeft', { n: result.totalDocs - items.length })}
-              </button>
-            </li>
-          )}
-        </ul>
+    <Combobox
+      attrs={props.attrs}
+      placeholder={props.placeholder}
+      listLabel={t('fields.matchingOf', {
+        label: singularLabel(target),
+        labelLower: singularLabel(target).toLowerCase(),
+      })}
+      search={search}
+      deps={[target.slug, props.locale]}
+      keyOf={(d) => String(d.id)}
+      exclude={props.exclude}
+      render={(d) => (
+        <>
+          {docLabel(target, d)}
+          <span class="muted small"> #{String(d.id)}</span>
+        </>
       )}
-    </div>
+      onPick={props.onPick}
+    />
   );
 }
 

@@ -5,7 +5,8 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { fieldLabel, message } from '../format.ts';
-import { ErrorBox, Spinner } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { inputId, useForm, type FieldProps } from './form-context.ts';
 import { isReadOnly } from './values.ts';
 import type { EditorProps } from '../richtext/editor.tsx';

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Doc } from '../api.ts';
 import { Icon } from '../ui.tsx';
-import { FieldList, LabelText } from './fields.tsx';
+import { FieldList, LabelText, RowButton } from './fields.tsx';
 import { inputId, useForm, type FieldProps } from './form-context.ts';
 import { newRow } from './values.ts';
 import { t, tn } from '../i18n/i18n.ts';
@@ -104,36 +104,28 @@ export function ArrayField(props: FieldProps<Doc[]>) {
                   <span class="row-title">{title}</span>
                 </button>
                 <div class="row-actions">
-                  <button
-                    type="button"
-                    class="icon-button"
+                  <RowButton
+                    icon="up"
                     disabled={disabled || i === 0}
-                    aria-label={t('fields.moveUpNamed', { title })}
+                    label={t('fields.moveUpNamed', { title })}
                     title={t('fields.moveUp')}
                     onClick={() => move(i, -1)}
-                  >
-                    <Icon name="up" />
-                  </button>
-                  <button
-                    type="button"
-                    class="icon-button"
+                  />
+                  <RowButton
+                    icon="down"
                     disabled={disabled || i === rows.length - 1}
-                    aria-label={t('fields.moveDownNamed', { title })}
+                    label={t('fields.moveDownNamed', { title })}
                     title={t('fields.moveDown')}
                     onClick={() => move(i, 1)}
-                  >
-                    <Icon name="down" />
-                  </button>
-                  <button
-                    type="button"
-                    class="icon-button danger-text"
+                  />
+                  <RowButton
+                    icon="trash"
+                    danger
                     disabled={disabled}
-                    aria-label={t('fields.removeNamed', { title })}
+                    label={t('fields.removeNamed', { title })}
                     title={t('fields.remove')}
                     onClick={() => set(rows.filter((_, j) => j !== i))}
-                  >
-                    <Icon name="trash" />
-                  </button>
+                  />
                 </div>
               </div>
               {open && (

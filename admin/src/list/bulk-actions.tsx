@@ -10,7 +10,9 @@ import { useApp } from '../app-context.ts';
 import { fieldLabel, message, pluralLabel, singularLabel } from '../format.ts';
 import { FieldInput } from '../form/fields.tsx';
 import { dataFields, emptyValue, isReadOnly } from '../form/values.ts';
-import { confirmDialog, Modal, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { Modal } from '../ui/modal.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 type Outcome = { verb: string; failed: { id: string; title: string; message: string }[] };

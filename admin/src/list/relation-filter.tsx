@@ -8,7 +8,8 @@ import type { Doc } from '../api.ts';
 import { findCollection, useApp } from '../app-context.ts';
 import { docLabel, singularLabel } from '../format.ts';
 import { ChipList } from '../form/choice-fields.tsx';
-import { Combobox, labelKey, labels, useLabels } from '../form/relationship-field.tsx';
+import { labelKey, labels } from '../form/choice-labels.ts';
+import { DocumentCombobox, useLabels } from '../form/relationship-field.tsx';
 import { t } from '../i18n/i18n.ts';
 import type { Condition, FilterField } from './list-filter.ts';
 
@@ -58,7 +59,7 @@ export function RelationValue(props: {
       )}
       <ChipList ids={ids} labelOf={labelOf} onRemove={remove} disabled={false} />
       {target && (
-        <Combobox
+        <DocumentCombobox
           attrs={{ id: props.id, 'aria-label': props.label }}
           target={target}
           locale={locale}

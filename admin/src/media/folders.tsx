@@ -4,11 +4,14 @@
  * or on a step of the path moves there. The picker's folder filter lives here too. Folders are documents
  * of `payload-folders` (`{ name, folder }`); a media document's `folder` names its folder.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { docs, type Doc } from '../api.ts';
 import { message } from '../format.ts';
-import { ErrorBox, Icon, toast } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Icon } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
+import { useLoad } from '../use-load.ts';
 
 export const FOLDERS = 'payload-folders';
 /** What a drag carries: `media:<id>` or `folder:<id>`. */
@@ -34,17 +37,8 @@ async function allFolders(): Promise<Folder[]> {
 
 /** Every folder, reloaded when `version` changes. */
 function useFolders(version: number): { folders: Folder[]; error: string | null } {
-  const [folders, setFolders] = useState<Folder[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    allFolders()
-      .then((list) => live && (setFolders(list), setError(null)))
-      .catch((e) => live && setError(message(e)));
-    return () => {
-      live = false;
-    };
-  }, [version]);
+  const { data, error } = useLoad(allFolders, [version]);
+  const folders = data ?? [];
   return { folders, error };
 }
 

@@ -6,7 +6,7 @@
  */
 import { useRef, useState } from 'preact/hooks';
 import { api, currentCsrf, errorFromBody, runtime, type Doc } from '../api.ts';
-import { toast } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { t } from '../i18n/i18n.ts';
 
 type Crop = { x: number; y: number; width: number; height: number };

@@ -1,10 +1,14 @@
 /** Media documents as thumbnail cards, and the searchable, paged list behind them (library and picker). */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { docs, type Doc, type ListResult } from '../api.ts';
-import { formatBytes, message } from '../format.ts';
+import { formatBytes } from '../format.ts';
 import { Link } from '../router.tsx';
-import { ErrorBox, Icon, Pager, Spinner } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Icon } from '../ui.tsx';
+import { Pager } from '../ui/pager.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { thumbnailURL } from '../upload.ts';
+import { useLoad } from '../use-load.ts';
 
 export function MediaThumb(props: { doc: Doc | null | undefined; size?: 'small' | 'large' }) {
   const url = thumbnailURL(props.doc);
@@ -85,24 +89,14 @@ const folderWhere = (folder: string) =>
 
 /** Loads a page of media, optionally filtered by file name and folder. `version` bumps force a reload. */
 export function useMediaPage(page: number, search: string, version: number, limit = 24, folder = '') {
-  const [data, setData] = useState<ListResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
+  return useLoad(() => {
     const byName = search.trim()
       ? { or: [{ originalName: { like: search.trim() } }, { filename: { like: search.trim() } }] }
       : null;
     const parts = [byName, folderWhere(folder)].filter((x) => x !== null);
     const where = parts.length > 1 ? { and: parts } : (parts[0] ?? undefined);
-    docs
-      .list('media', { page, limit, sort: '-createdAt', where })
-      .then((r) => live && (setData(r), setError(null)))
-      .catch((e) => live && setError(message(e)));
-    return () => {
-      live = false;
-    };
+    return docs.list('media', { page, limit, sort: '-createdAt', where });
   }, [page, search, version, folder]);
-  return { data, error };
 }
 
 export function MediaResults(props: {

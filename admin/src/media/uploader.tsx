@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { docs, type Doc } from '../api.ts';
 import { useApp } from '../app-context.ts';
 import { formatBytes, message } from '../format.ts';
-import { Icon, toast } from '../ui.tsx';
+import { Icon } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 import { acceptAttr, precheckUpload, thumbnailURL, uploadMedia } from '../upload.ts';
 import { t } from '../i18n/i18n.ts';
 

@@ -6,7 +6,8 @@ import { t, withPageMessages } from '../i18n/i18n.ts';
 import { useEffect, useState } from 'preact/hooks';
 import { useApp } from '../app-context.ts';
 import { message } from '../format.ts';
-import { Icon, toast } from '../ui.tsx';
+import { Icon } from '../ui.tsx';
+import { toast } from '../ui/toasts.tsx';
 
 type Palette = (props: { onClose: () => void }) => preact.JSX.Element;
 let loaded: Palette | null = null;

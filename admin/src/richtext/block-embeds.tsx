@@ -20,7 +20,9 @@ import { blockLabel, blockRowTitle } from '../form/blocks-field.tsx';
 import { FieldList } from '../form/fields.tsx';
 import { errorCountText, errorsUnder, pathWriter, useForm } from '../form/form-context.ts';
 import { newRow } from '../form/values.ts';
-import { Icon, Modal, toast } from '../ui.tsx';
+import { Icon } from '../ui.tsx';
+import { Modal } from '../ui/modal.tsx';
+import { toast } from '../ui/toasts.tsx';
 import type { EmbedData } from './embed-nodes.ts';
 import { t } from '../i18n/i18n.ts';
 

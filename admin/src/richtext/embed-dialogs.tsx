@@ -7,8 +7,8 @@ import { useState } from 'preact/hooks';
 import type { CollectionConfig, Doc } from '../api.ts';
 import { findCollection, useApp } from '../app-context.ts';
 import { docLabel, labelParams, pluralLabel, singularLabel } from '../format.ts';
-import { Combobox } from '../form/relationship-field.tsx';
-import { Modal } from '../ui.tsx';
+import { DocumentCombobox } from '../form/relationship-field.tsx';
+import { Modal } from '../ui/modal.tsx';
 import { isAllowedLinkURL } from './lexical-json.ts';
 import { t } from '../i18n/i18n.ts';
 
@@ -48,7 +48,7 @@ function DocumentChooser(props: {
       </select>
       <label for={`${props.id}-search`}>{t('rt.document')}</label>
       {target && (
-        <Combobox
+        <DocumentCombobox
           key={slug}
           attrs={{ id: `${props.id}-search` }}
           target={target}

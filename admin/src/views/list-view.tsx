@@ -17,9 +17,11 @@ import {
   singularLabel,
 } from '../format.ts';
 import { Link, navigate, replaceQuery, updateQuery, type Location } from '../router.tsx';
-import { ErrorBox, Icon, Spinner } from '../ui.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Icon } from '../ui.tsx';
+import { Spinner } from '../ui/spinner.tsx';
 import { LocaleSwitcher } from '../form/locale-switcher.tsx';
-import { StatusBadges } from './status-badges.tsx';
+import { StatusBadges } from './edit/status-badges.tsx';
 import { readConditions, whereOf, writeConditions } from '../list/list-filter.ts';
 import { ColumnPicker, useColumns } from '../list/column-picker.tsx';
 import FilterPanel from '../list/filter-builder.tsx';

@@ -5,7 +5,7 @@
  */
 import { useRef, useState } from 'preact/hooks';
 import type { CollectionConfig } from '../api.ts';
-import { forgetChoices } from '../form/relationship-field.tsx';
+import { forgetChoices } from '../form/choice-labels.ts';
 import { pluralLabel } from '../format.ts';
 import { MediaResults, useMediaPage } from '../media/media-grid.tsx';
 import { Uploader } from '../media/uploader.tsx';

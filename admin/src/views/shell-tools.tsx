@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { readThemeChoice, setThemeChoice, type ThemeChoice } from '../theme.ts';
-import { Modal } from '../ui.tsx';
+import { Modal } from '../ui/modal.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);

@@ -28,7 +28,7 @@ type OperationsPage = {
   page: ComponentType<{ location: Location }>;
 };
 const trashView = withPageMessages(() => import('./trash-view.tsx'));
-const operationsPages = withPageMessages(() => import('./operations-pages.tsx'));
+const operationsPages = withPageMessages(() => import('./ops/operations-pages.tsx'));
 const operationsPage = (name: keyof Awaited<ReturnType<typeof operationsPages>>) =>
   lazyComponent<{ location: Location }>(() =>
     operationsPages().then((m) => m[name] as ComponentType<{ location: Location }>),

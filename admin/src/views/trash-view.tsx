@@ -3,12 +3,17 @@
  * (PATCH `{ deletedAt: null }` with `trash=true`) or deleted for good (DELETE with `trash=true`), and
  * "Empty trash", one bulk DELETE of everything trashed. Every removal asks first.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, queryString, type CollectionConfig, type ListResult } from '../api.ts';
 import { docTitle, formatDate, labelParams, message, pluralLabel } from '../format.ts';
-import { forgetChoices } from '../form/relationship-field.tsx';
+import { forgetChoices } from '../form/choice-labels.ts';
 import { Link, type Location } from '../router.tsx';
-import { confirmDialog, ErrorBox, Icon, Spinner, toast } from '../ui.tsx';
+import { confirmDialog } from '../ui/confirm-dialog.tsx';
+import { ErrorBox } from '../ui/error-box.tsx';
+import { Icon } from '../ui.tsx';
+import { Spinner } from '../ui/spinner.tsx';
+import { useLoad } from '../use-load.ts';
+import { toast } from '../ui/toasts.tsx';
 import { useRefreshOnChange } from '../realtime.ts';
 import { t, tn } from '../i18n/i18n.ts';
 
@@ -19,25 +24,15 @@ export default function TrashView(props: { collection: CollectionConfig; locatio
   const path = `/${encodeURIComponent(c.slug)}`;
   const one = (id: unknown) => `${path}/${encodeURIComponent(String(id))}?trash=true`;
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<ListResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [reloads, setReloads] = useState(0);
-  const reload = () => setReloads((n) => n + 1);
-
-  useEffect(() => {
-    let live = true;
-    api<ListResult>(
-      'GET',
-      `${path}${queryString({ trash: 'true', where: TRASHED, sort: '-deletedAt', limit: 20, page, depth: 0 })}`,
-    ).then(
-      (r) => live && (setData(r), setError(null)),
-      (e) => live && setError(message(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [c.slug, page, reloads]);
+  const { data, error, setError, reload } = useLoad(
+    () =>
+      api<ListResult>(
+        'GET',
+        `${path}${queryString({ trash: 'true', where: TRASHED, sort: '-deletedAt', limit: 20, page, depth: 0 })}`,
+      ),
+    [c.slug, page],
+  );
   useRefreshOnChange([c.slug], reload, 150);
 
   const run = async (work: () => Promise<unknown>, done: string) => {

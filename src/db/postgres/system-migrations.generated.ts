@@ -10,6 +10,7 @@ import m6 from '../../../migrations/system-postgres/0006_change_log.sql' with { 
 import m7 from '../../../migrations/system-postgres/0007_audit_log.sql' with { type: 'text' }
 import m8 from '../../../migrations/system-postgres/0008_audit_log_id_order.sql' with { type: 'text' }
 import m9 from '../../../migrations/system-postgres/0009_autosave_and_locks.sql' with { type: 'text' }
+import m10 from '../../../migrations/system-postgres/0010_import_map.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795437538624 },
@@ -22,4 +23,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0007_audit_log", sql: m7, when: 1795687703926 },
   { tag: "0008_audit_log_id_order", sql: m8, when: 1795689395335 },
   { tag: "0009_autosave_and_locks", sql: m9, when: 1795690550426 },
+  { tag: "0010_import_map", sql: m10, when: 1795921906467 },
 ]

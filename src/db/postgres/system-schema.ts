@@ -5,7 +5,7 @@
  * Ids are identity columns (positive integers per table; "by default" so a copied project keeps its ids).
  * Epoch-ms times are bigint, read back as JS numbers (`mode: 'number'`; Bun.SQL returns int8 as a string).
  */
-import { bigint, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
 const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
@@ -179,4 +179,17 @@ export const auditLog = pgTable(
     changes: text('changes').notNull(),
   },
   (t) => [index('_cms_audit_log_document_idx').on(t.collection, t.document)],
+);
+
+/** What `cms import <source>` wrote (../system-schema.ts `importMap`). */
+export const importMap = pgTable(
+  '_cms_import_map',
+  {
+    source: text('source').notNull(),
+    sourceId: text('sourceId').notNull(),
+    collection: text('collection').notNull(),
+    docId: text('docId').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.sourceId] })],
 );

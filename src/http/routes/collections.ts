@@ -1,4 +1,4 @@
-/** REST for collection documents: list, create, read, update, delete. */
+/** REST for collection documents: list, create, read, update, delete, duplicate. */
 import { isUploadCollection } from '../../config/upload-collections.ts';
 import { Elysia } from 'elysia';
 import { lockTokenOf } from './locks.ts';
@@ -8,6 +8,7 @@ import {
   create,
   deleteDocument,
   deleteMany,
+  duplicate,
   find,
   findByID,
   replaceUpload,
@@ -16,7 +17,7 @@ import {
 } from '../../operations/index.ts';
 import { receiveMultipart } from '../../uploads/multipart.ts';
 import { readOptions } from '../../query/request-options.ts';
-import { isMultipart, readDocumentBody } from '../body.ts';
+import { isMultipart, readDocumentBody, readJSON } from '../body.ts';
 import { methods, type Route, type RouteInput } from '../handle.ts';
 import { renewOwnSession } from './users.ts';
 import { cachedRead } from '../cached-read.ts';
@@ -128,6 +129,26 @@ export function collectionRoutes(cms: CMS) {
                 ? { collection: p.collection, action: 'update' }
                 : null,
         },
+      ),
+    )
+    .all(
+      '/:collection/:id/duplicate',
+      methods(
+        cms,
+        {
+          // Payload's duplicate: the body, when given, holds values to change in the copy.
+          POST: async (input) => {
+            const o = readOptions({ ...input.query, limit: undefined, page: undefined }, cms.config);
+            const doc = await duplicate(input.ctx, {
+              collection: input.params.collection,
+              id: input.params.id,
+              data: await readJSON(input.request),
+              depth: o.depth,
+            });
+            return { body: { doc, message: 'Successfully duplicated.' } };
+          },
+        },
+        { writes: (p) => ({ collection: p.collection, action: 'create' }) },
       ),
     )
     .all(

@@ -6,7 +6,7 @@
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { readLock, releaseLock, takeLock } from '../../operations/locks.ts';
-import type { DocumentRef } from '../../operations/document-target.ts';
+import type { DocumentRef } from '../../operations/steps/document-target.ts';
 import { readJSON } from '../body.ts';
 import { methods } from '../handle.ts';
 

@@ -11,7 +11,7 @@ import { readOptions } from '../../query/request-options.ts';
 import { notFound } from '../../errors.ts';
 import { receiveMultipart } from '../../uploads/multipart.ts';
 import { findStoredFile } from '../../uploads/media-files.ts';
-import { fileResponse } from '../../uploads/file-response.ts';
+import { fileResponse } from '../file-response.ts';
 import { methods } from '../handle.ts';
 import { bodyReceived } from '../long-requests.ts';
 import { listRoute } from './collections.ts';

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { createResetLink, forgotPassword, FORGOT_ANSWER } from '../../auth/password-reset.ts';
 import { resetPassword } from '../../operations/reset-password.ts';
-import { parseId } from '../../operations/entities.ts';
+import { parseId } from '../../operations/steps/entities.ts';
 import { readJSON } from '../body.ts';
 import { clientIP, ownOrigin, sessionClient } from '../client-ip.ts';
 import { methods } from '../handle.ts';

@@ -5,7 +5,7 @@ import { localeOptions, readOptions } from '../../query/request-options.ts';
 import { methods, requestContext } from '../handle.ts';
 import { keepOpen } from '../long-requests.ts';
 import { APIError, unauthorized } from '../../errors.ts';
-import type { OperationContext } from '../../operations/context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { parseTopics } from '../../realtime/topics.ts';
 import { hubOf } from '../../realtime/hub.ts';
 import { parseLastEventId } from '../../realtime/last-event-id.ts';

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { methods } from '../handle.ts';
-import { searchEverywhere } from '../../search/search-everywhere.ts';
+import { searchEverywhere } from '../../operations/search-everywhere.ts';
 
 export function searchRoutes(cms: CMS) {
   return new Elysia().all(

@@ -6,7 +6,7 @@
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { readOptions } from '../../query/request-options.ts';
-import type { DocumentRef } from '../../operations/document-target.ts';
+import type { DocumentRef } from '../../operations/steps/document-target.ts';
 import { findVersionByID, findVersions } from '../../operations/find-versions.ts';
 import { restoreVersion } from '../../operations/restore-version.ts';
 import { unpublish } from '../../operations/unpublish.ts';

@@ -6,8 +6,8 @@ import { forbidden, notFound, unauthorized } from '../../errors.ts';
 import type { User } from '../../config/types.ts';
 import { isFullAdmin } from '../../access/key-limits.ts';
 import { selectRowById } from '../../db/documents.ts';
-import { parseId } from '../entities.ts';
-import type { OperationContext } from '../context.ts';
+import { parseId } from '../steps/entities.ts';
+import type { OperationContext } from '../../operation-context.ts';
 
 /** How the caller signed in, as the transport authenticated them: what account operations need beyond `ctx`. */
 export type CallerSession = {

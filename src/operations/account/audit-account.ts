@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../../db/store.ts';
 import { writeAuditEntry, type AuditAction } from '../../audit/write-entry.ts';
-import { originOf, type OperationContext } from '../context.ts';
+import { originOf, type OperationContext } from '../../operation-context.ts';
 
 export type AccountAction = Extract<AuditAction, 'unlock' | 'end_session' | 'end_sessions' | 'reset_two_factor'>;
 

@@ -4,7 +4,7 @@
  */
 import { APIError, forbidden } from '../../errors.ts';
 import { createSession, type SessionClient } from '../../auth/sessions.ts';
-import { createContext, type OperationContext } from '../context.ts';
+import { createContext, type OperationContext } from '../../operation-context.ts';
 import { create } from '../create.ts';
 import { countUsers, type LoginResult } from '../login.ts';
 

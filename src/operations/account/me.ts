@@ -2,7 +2,7 @@
  * Who is asking (`GET /users/me`, GraphQL's `me`): the caller's own record, and the session's token and end.
  * An API key is never echoed: its token and end are null, its strategy `api-key`.
  */
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import type { CallerSession } from './account-target.ts';
 import { presentOwnUser, seconds } from './own-user.ts';
 

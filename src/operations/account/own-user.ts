@@ -1,7 +1,7 @@
 /** The signed-in user as they read their own record: every field they may see, no relationships populated. */
 import type { User } from '../../config/types.ts';
-import type { OperationContext } from '../context.ts';
-import { presentDoc } from '../present.ts';
+import type { OperationContext } from '../../operation-context.ts';
+import { presentDoc } from '../steps/present.ts';
 
 export function presentOwnUser(ctx: OperationContext, user: User): Promise<Record<string, unknown>> {
   return presentDoc({ ...ctx, overrideAccess: true }, ctx.cms.config.collectionsBySlug.get('users')!, user, 0);

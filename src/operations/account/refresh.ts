@@ -4,7 +4,7 @@
  */
 import { refreshSession } from '../../auth/sessions.ts';
 import { unauthorized } from '../../errors.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import type { CallerSession } from './account-target.ts';
 import { presentOwnUser, seconds } from './own-user.ts';
 

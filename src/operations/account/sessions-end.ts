@@ -4,7 +4,7 @@
  * transaction as the sessions it ends.
  */
 import { endOtherSessions, endSessionById } from '../../auth/sessions.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { accountTarget, type CallerSession } from './account-target.ts';
 import { auditAccountAction } from './audit-account.ts';
 

@@ -1,6 +1,6 @@
 /** A user's live sessions (`GET /users/sessions`): the caller's own (theirs marked `current`), or an admin's view of another's. */
 import { listSessions } from '../../auth/sessions.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { accountTarget, type CallerSession } from './account-target.ts';
 
 export async function listAccountSessions(ctx: OperationContext, args: { session: CallerSession; user?: unknown }) {

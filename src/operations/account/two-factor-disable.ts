@@ -5,7 +5,7 @@
  */
 import { clearTwoFactor, disableTwoFactor } from '../../auth/two-factor.ts';
 import { badRequest } from '../../errors.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { accountTarget, type CallerSession } from './account-target.ts';
 import { auditAccountAction } from './audit-account.ts';
 

@@ -3,7 +3,7 @@
  * answers a new pending secret; turning on takes its current code and answers the recovery codes, once.
  */
 import { enableTwoFactor, setupTwoFactor } from '../../auth/two-factor.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { accountTarget, type CallerSession } from './account-target.ts';
 
 export async function setUpTwoFactor(ctx: OperationContext, args: { session: CallerSession }) {

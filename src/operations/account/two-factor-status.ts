@@ -1,6 +1,6 @@
 /** Whether two-factor sign-in is on (`GET /users/totp`): for the caller's own account, or an admin's view of another's. */
 import { twoFactorEnabled } from '../../auth/two-factor.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { accountTarget, type CallerSession } from './account-target.ts';
 
 export async function twoFactorStatus(

@@ -6,7 +6,7 @@ import { isFullAdmin } from '../../access/key-limits.ts';
 import { unlockEmail } from '../../auth/login-lock.ts';
 import { findUserRowByEmail } from '../../auth/load-user.ts';
 import { badRequest, forbidden, unauthorized } from '../../errors.ts';
-import type { OperationContext } from '../context.ts';
+import type { OperationContext } from '../../operation-context.ts';
 import { auditAccountAction } from './audit-account.ts';
 
 /** The check before the email is read: a transport may run it before reading the request's body. */
