@@ -207,11 +207,13 @@ async function shipQueued(
   { recorder, uploads }: Attached,
   encryptionKey: string | null,
 ): Promise<{ txid: number; puts: number } | null> {
-  // The files first: a segment that names a file never reaches the replica before the file.
-  let puts = (await uploads?.flush()) ?? 0;
+  let puts = 0;
   let txid = 0;
   for (;;) {
     const batch = recorder.take(SEGMENT_TRANSACTIONS);
+    // The files first, flushed after the batch is taken (a file's bytes wait before its change is queued):
+    // a segment that names a file never reaches the replica before the file.
+    puts += (await uploads?.flush()) ?? 0;
     if (batch.length === 0) return puts ? { txid, puts } : null;
     await target.put(segmentKey(batch[0]!.txid, batch.at(-1)!.txid), packSegment(batch, encryptionKey));
     recorder.shipped(batch.length);
