@@ -49,6 +49,8 @@ const ONCE = [
   'test/cli-arguments.test.ts',
   'test/serve-cli.test.ts',
   'test/shutdown.test.ts',
+  'test/replica.test.ts',
+  'test/replica-clock.test.ts',
   'test/sqlite-snapshot.test.ts',
   'test/security/fuzz.test.ts',
   'test/security/restore-archive.test.ts',

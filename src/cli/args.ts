@@ -25,6 +25,8 @@ export function parseCLI(argv: string[]): CLIArgs {
       name: { type: 'string' },
       out: { type: 'string' },
       to: { type: 'string' },
+      at: { type: 'string' },
+      txid: { type: 'string' },
       locale: { type: 'string' },
       drafts: { type: 'boolean' },
       collection: { type: 'string' },
@@ -118,6 +120,11 @@ const COMMANDS: Record<string, CommandShape> = {
     usage:
       'cms import DIR | cms import wordpress|markdown|payload INPUT [--dry-run] [--emit-config FILE] [--report FILE] [--uploads DIR] [--fetch-media] [--public DIR] [--root DIR] [--collection NAME] [--key KEY | --email E --password P] [--config FILE]',
   },
+  replica: {
+    flags: ['at', 'txid', 'to'],
+    positionals: [1, 1],
+    usage: 'cms replica status | restore [--at ISO-TIME | --txid N] [--to DIR] | verify [--config FILE]',
+  },
   reindex: { flags: ['collection'], positionals: [0, 0], usage: 'cms reindex [--collection SLUG] [--config FILE]' },
   help: { flags: [], positionals: [0, 0], usage: 'cms --help' },
   version: { flags: [], positionals: [0, 0], usage: 'cms --version' },
@@ -165,6 +172,10 @@ Usage:
   cms backup [--out DIR] [--with-database]                     write a backup (database, uploads, manifest) now;
                                                                PostgreSQL: --with-database adds a pg_dump
   cms restore FILE [--trust-archive]                           check a backup, move current data aside, restore it
+  cms replica status                                           the replica's state as JSON (docs/replication.md)
+  cms replica restore [--at ISO-TIME | --txid N] [--to DIR]    restore the database and uploads of that moment
+                                                               (default: the latest; in place, current data moved aside)
+  cms replica verify                                           restore the latest into a temporary folder and check it
   cms export [DIR | --out DIR] [--locale all|CODE] [--drafts] write content as JSON files plus media (default export/ beside the config)
   cms import DIR                                               load an export folder into this instance (ids kept)
   cms import wordpress|markdown|payload INPUT                  move a site in (docs/moving-in.md): [--dry-run]

@@ -25,6 +25,7 @@ const commands: Record<string, (args: CLIArgs) => Promise<void>> = {
     a.rest.length === 2
       ? (await import('./import-source.ts')).importSourceCommand(a)
       : (await import('./export.ts')).importCommand(a),
+  replica: async (a) => (await import('./replica.ts')).replicaCommand(a),
   reindex: async (a) => (await import('./reindex.ts')).reindexCommand(a),
   help: async () => void process.stdout.write(HELP),
   version: async () => console.log(pkg.version),

@@ -12,6 +12,7 @@ import { normalizeOrigin } from './origin.ts';
 import { FIELD_NAME, type Fail } from './sanitize-fields.ts';
 import { mergeBuiltIn, sanitizeCollection, sanitizeGlobal } from './sanitize-entities.ts';
 import { sanitizeBackups } from './backups.ts';
+import { sanitizeReplica } from './replica.ts';
 import { sanitizeEmail } from './email.ts';
 import { checkFieldReferences } from './field-references.ts';
 import {
@@ -119,6 +120,7 @@ const SECTIONS = {
   email: ({ input, fail }) => ({ email: sanitizeEmail(input.email, process.env, fail) }),
   backups: ({ input, done, resolve, fail }) => ({
     backups: sanitizeBackups(input.backups, { dir: done.upload.dir, storage: done.upload.storage }, resolve, fail),
+    replica: sanitizeReplica(input.replica, resolve, fail),
   }),
   jobs: ({ input }) => ({ jobs: { secret: process.env.CMS_CRON_SECRET || input.jobs?.secret || null } }),
   cache: ({ input, fail }) => ({

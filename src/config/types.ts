@@ -335,6 +335,32 @@ export type S3StorageOptions = {
   sessionToken?: string;
 };
 
+/** Where and how the database and uploads are replicated (docs/replication.md). */
+export type ReplicaOptions = {
+  url: string;
+  mode?: 'async' | 'sync';
+  retentionDays?: number;
+  snapshotInterval?: string;
+  /** Seconds a write waits for the replica in `sync` mode before answering 503. */
+  syncTimeout?: number;
+  encryptionKey?: string;
+  s3?: { endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle?: boolean };
+};
+
+export type SanitizedReplica = {
+  url: string;
+  /** The replica's folder, or null for S3 (`bucket` and `prefix` then). */
+  folder: string | null;
+  bucket: string | null;
+  prefix: string | null;
+  s3: ReplicaOptions['s3'] & {};
+  mode: 'async' | 'sync';
+  retentionDays: number;
+  snapshotIntervalMs: number;
+  syncTimeoutMs: number;
+  encryptionKey: string | null;
+};
+
 export interface ImageSize {
   name: string;
   width: number;
@@ -386,6 +412,8 @@ export interface UserConfig {
   jobs?: { secret?: string };
   /** Scheduled backups and where every backup goes (docs/operations.md, "Backups"). */
   backups?: { schedule?: 'daily' | 'hourly' | string; keep?: number; dir?: string; storage?: S3StorageOptions | null };
+  /** Continuous replication of the database and uploads (docs/replication.md). */
+  replica?: ReplicaOptions;
   /** The response cache of GET reads (docs/caching.md): `false` turns it off; `maxSize` in bytes (default 32 MB). */
   cache?: false | { maxSize?: number };
   /** The GraphQL endpoint (docs/graphql.md): `disable` removes it; the others refuse costly queries before they run. */
@@ -544,6 +572,8 @@ export interface SanitizedConfig {
   jobs: { secret: string | null };
   /** `schedule` null: backups only on demand. `dir`: the archives, or their staging folder when `storage` is S3. */
   backups: { schedule: CronSchedule | null; keep: number; dir: string; storage: S3StorageOptions | null };
+  /** null: no replica. */
+  replica: SanitizedReplica | null;
   /** null: no response cache. */
   cache: { maxSize: number } | null;
   /** null: no GraphQL endpoint. */

@@ -14,6 +14,7 @@ import { countPendingJobs } from '../versions/jobs-store.ts';
 import { metricsOf } from '../metrics/registry.ts';
 import { countDeliveries, deliveriesTableExists } from '../webhooks/delivery-store.ts';
 import { storageAnswers } from '../uploads/storage/storage-health.ts';
+import { DEGRADED_LAG_MS, replicaOf, type Replica } from '../replica/running.ts';
 
 /** Below this many free bytes a disk counts as full: the next upload or write will fail. */
 const DISK_FULL_BYTES = 1024 * 1024;
@@ -60,14 +61,30 @@ async function adminDetails(cms: CMS) {
   };
 }
 
+/** The replica's state (docs/replication.md): public, like the rest of the health answer; no URL. */
+function replicaFields(replica: Replica) {
+  const lastSnapshotAt = replica.lastSnapshotAt();
+  return {
+    mode: replica.mode,
+    lagMs: replica.lagMs(),
+    lastTransaction: replica.lastTransaction(),
+    lastSnapshotAt: lastSnapshotAt === null ? null : new Date(lastSnapshotAt).toISOString(),
+  };
+}
+
 export type HealthReport = { status: 200 | 503; body: Record<string, unknown> };
 
 export async function healthReport(ctx: OperationContext): Promise<HealthReport> {
   const { cms } = ctx;
   if (!(await databaseAnswers(cms)))
     return { status: 503, body: { status: 'error', version: pkg.version, database: 'error' } };
-  const checks = { storage: await storageAnswers(cms.storage), disk: await diskSpace(cms) };
-  const degraded = checks.storage !== 'ok' || checks.disk !== 'ok';
+  const replica = replicaOf(cms.store);
+  const checks = {
+    storage: await storageAnswers(cms.storage),
+    disk: await diskSpace(cms),
+    ...(replica ? { replica: replica.lagMs() > DEGRADED_LAG_MS ? ('behind' as const) : ('ok' as const) } : {}),
+  };
+  const degraded = checks.storage !== 'ok' || checks.disk !== 'ok' || checks.replica === 'behind';
   const admin = isFullAdmin(ctx.user, ctx.scopes);
   return {
     status: 200,
@@ -75,6 +92,7 @@ export async function healthReport(ctx: OperationContext): Promise<HealthReport>
       status: degraded ? 'degraded' : 'ok',
       version: pkg.version,
       database: 'ok',
+      ...(replica ? { replica: replicaFields(replica) } : {}),
       ...(degraded || admin ? { checks } : {}),
       ...(admin ? await adminDetails(cms) : {}),
     },

@@ -26,6 +26,7 @@ import { commitWatcher, noteCommit } from './commit-watcher.ts';
 import { watchCounters } from './watch-counters.ts';
 import { CHECKPOINT_FRAMES, HARD_LIMIT_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { flushBatch, inTurn, releaseTurn, turnBusy, turnFor, type WriteConnection } from './write-turn.ts';
+import { captureOf } from './commit-capture.ts';
 
 type Bindings = SQLQueryBindings[];
 
@@ -98,16 +99,45 @@ export function openSqliteStore(file: string): Store {
     checkpointer?.afterCommit();
     changes.look();
   };
+  // Continuous replication (src/replica/) hears of every write of a transaction and of its commit.
+  const capture = () => captureOf(turn.key);
+  const noted = (sql: string, params: Params | null) => {
+    if (params === null || !isRead(sql)) capture()?.statement(sql, params);
+  };
   const connection: WriteConnection = {
-    begin: () => void begin.run(),
-    commit: () => {
-      commit.run();
-      afterCommit();
+    begin: () => {
+      begin.run();
+      capture()?.begin();
     },
-    rollback: () => void rollback.run(),
-    savepoint: () => void savepoint.run(),
-    releaseSavepoint: () => void releaseSavepoint.run(),
-    rollbackToSavepoint: () => void rollbackToSavepoint.run(),
+    commit: () => {
+      const replica = capture();
+      replica?.seal(write.run);
+      try {
+        commit.run();
+      } catch (error) {
+        replica?.abandon();
+        throw error;
+      }
+      const durable = replica?.committed();
+      afterCommit();
+      return durable;
+    },
+    rollback: () => {
+      rollback.run();
+      capture()?.abandon();
+    },
+    savepoint: () => {
+      savepoint.run();
+      capture()?.savepoint();
+    },
+    releaseSavepoint: () => {
+      releaseSavepoint.run();
+      capture()?.releaseSavepoint();
+    },
+    rollbackToSavepoint: () => {
+      rollbackToSavepoint.run();
+      capture()?.rollbackToSavepoint();
+    },
     inTransaction: () => writer.inTransaction,
   };
 
@@ -115,7 +145,8 @@ export function openSqliteStore(file: string): Store {
 
   /** A write outside a transaction: at once when the connection is free, else after the transaction (or batch) in flight. */
   const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => {
-    if (turnBusy(turn)) return transaction(statement);
+    // Replicated writes run as transactions, so that each is numbered and shipped with its statements.
+    if (turnBusy(turn) || capture()) return transaction(statement);
     return statement(tx).then((result) => {
       afterCommit();
       return result;
@@ -154,11 +185,30 @@ export function openSqliteStore(file: string): Store {
     engine: 'sqlite',
     dialect: sqliteDialect,
     inTransaction: true,
-    all: async (sql, params) => write.all(sql, params),
-    get: async (sql, params) => write.get(sql, params),
-    run: async (sql, params) => ({ changes: write.run(sql, params).changes }),
-    insert: async (sql, params) => Number(write.run(sql, params).lastInsertRowid),
-    exec: async (sql) => void writer.exec(sql),
+    all: async <T>(sql: string, params?: Params) => {
+      const rows = write.all<T>(sql, params);
+      noted(sql, params ?? []);
+      return rows;
+    },
+    get: async <T>(sql: string, params?: Params) => {
+      const row = write.get<T>(sql, params);
+      noted(sql, params ?? []);
+      return row;
+    },
+    run: async (sql, params) => {
+      const { changes } = write.run(sql, params);
+      noted(sql, params ?? []);
+      return { changes };
+    },
+    insert: async (sql, params) => {
+      const id = Number(write.run(sql, params).lastInsertRowid);
+      noted(sql, params ?? []);
+      return id;
+    },
+    exec: async (sql) => {
+      writer.exec(sql);
+      noted(sql, null);
+    },
     lockTable: async () => {},
     transaction: (work) => work(tx),
     applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),

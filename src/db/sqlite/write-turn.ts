@@ -24,7 +24,11 @@ import path from 'node:path';
 /** What a batch needs of the connection it runs on (prepared statements: `exec` re-parses each call). */
 export type WriteConnection = {
   begin(): void;
-  commit(): void;
+  /**
+   * A promise: the commit is durable only once it settles (a synchronous replica, docs/replication.md);
+   * the batch's writes are acknowledged then, while the next batch already runs.
+   */
+  commit(): void | Promise<void>;
   rollback(): void;
   savepoint(): void;
   releaseSavepoint(): void;
@@ -88,13 +92,16 @@ function openBatch(on: WriteConnection): Batch {
 function commitBatch(turn: WriteTurn, batch: Batch): void {
   turn.batch = null;
   if (batch.timer) clearImmediate(batch.timer);
+  let durable: void | Promise<void>;
   try {
-    batch.on.commit();
-    batch.settle();
+    durable = batch.on.commit();
   } catch (error) {
     if (batch.on.inTransaction()) batch.on.rollback();
     batch.settle(error);
+    return;
   }
+  if (durable) durable.then(() => batch.settle(), batch.settle);
+  else batch.settle();
 }
 
 /** Runs `work` as one transaction on `on`, in the file's turn; resolves once its writes are committed. */

@@ -1,0 +1,152 @@
+/**
+ * Replication read against the instance's clock (docs/replication.md): `/health` reports the lag and says
+ * degraded past 10 s, and retention removes what the window no longer needs, with the test moving time
+ * instead of waiting. In-process, on SQLite (replication is SQLite's), so it runs once.
+ */
+import { afterAll, expect, test } from 'bun:test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Database } from 'bun:sqlite';
+import { startReplicaFor } from '../src/cli/replica.ts';
+import { loadConfig } from '../src/config/load.ts';
+import { readCatalog } from '../src/replica/catalog.ts';
+import { restoreReplica } from '../src/replica/restore-replica.ts';
+import { replicaOf } from '../src/replica/running.ts';
+import { openTarget } from '../src/replica/target.ts';
+import { startTestServer, tempDir, type TestServer } from './harness.ts';
+
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const t of servers) await t.stop();
+});
+
+async function replicated(retentionDays = 30, folder = tempDir('cms-replica-')) {
+  const t = await startTestServer(
+    {
+      replica: { url: folder, retentionDays, snapshotInterval: '1h' },
+      collections: [{ slug: 'notes', fields: [{ name: 'text', type: 'text' }] }],
+    },
+    { engine: 'sqlite' },
+  );
+  servers.push(t);
+  await startReplicaFor(t.cms);
+  const replica = replicaOf(t.cms.store)!;
+  const { token } = await t.user('admin');
+  const note = async (text: string) =>
+    expect((await t.request('POST', '/notes', { token, body: { text } })).status).toBe(201);
+  return { t, folder, replica, note };
+}
+
+test('/health reports the lag by the clock and is degraded past 10 s, until the replica is back', async () => {
+  const { t, folder, replica, note } = await replicated();
+  await note('one');
+  await replica.ship();
+  const ok = (await t.request('GET', '/health')).body;
+  expect(ok.status).toBe('ok');
+  expect(ok.replica).toMatchObject({ mode: 'async', lagMs: 0 });
+  expect(Date.parse(ok.replica.lastSnapshotAt)).toBe(t.clock.now());
+  const before = ok.replica.lastTransaction;
+
+  // The replica's folder cannot take segments any more.
+  const segments = path.join(folder, 'segments');
+  fs.renameSync(segments, `${segments}.away`);
+  fs.writeFileSync(segments, 'not a folder');
+  await note('two');
+  await replica.ship();
+  t.clock.advance(11_000);
+  const behind = await t.request('GET', '/health');
+  expect(behind.status).toBe(200);
+  expect(behind.body.status).toBe('degraded');
+  expect(behind.body.checks.replica).toBe('behind');
+  expect(behind.body.replica.lagMs).toBe(11_000);
+  expect(behind.body.replica.lastTransaction).toBe(before);
+
+  fs.rmSync(segments);
+  fs.renameSync(`${segments}.away`, segments);
+  await replica.ship();
+  const back = (await t.request('GET', '/health')).body;
+  expect(back.status).toBe('ok');
+  expect(back.replica.lagMs).toBe(0);
+  expect(back.replica.lastTransaction).toBeGreaterThan(before);
+});
+
+test('retention removes snapshots and segments older than the window, keeping every moment inside it', async () => {
+  const { t, folder, replica, note } = await replicated(1);
+  await note('old');
+  await replica.ship();
+  const oldMoment = t.clock.now();
+  t.clock.advance(2 * 3_600_000);
+  await note('mid');
+  await replica.ship(); // a snapshot is due after an hour
+  const midMoment = t.clock.now();
+  t.clock.advance(2 * 86_400_000);
+  await note('new');
+  await replica.ship(); // another snapshot, and the first one is now outside the window
+
+  const catalog = await readCatalog(openTarget(t.cms.config.replica!));
+  expect(catalog.snapshots.map((s) => s.at)).toEqual([midMoment, t.clock.now()]);
+  expect(catalog.segments.every((s) => s.to > catalog.snapshots[0]!.uploadsTxid)).toBe(true);
+
+  const config = await loadConfig({ config: { database: t.database, replica: { url: folder } } });
+  await expect(
+    restoreReplica(config, { at: oldMoment }, { to: path.join(folder, '..', 'too-old'), now: t.clock.now() }),
+  ).rejects.toThrow('holds nothing as old as');
+  const kept = path.join(tempDir('cms-replica-kept-'), 'data');
+  const restored = await restoreReplica(config, { at: midMoment }, { to: kept, now: t.clock.now() });
+  expect(restored.at).toBeLessThanOrEqual(midMoment);
+  const db = new Database(path.join(kept, 'cms.db'), { readonly: true });
+  expect(db.query('SELECT "text" FROM "notes" ORDER BY "id"').all()).toEqual([{ text: 'old' }, { text: 'mid' }]);
+  db.close();
+});
+
+test('a server started while its replica cannot be reached serves, and replicates once it can', async () => {
+  const folder = path.join(tempDir('cms-replica-late-'), 'replica');
+  fs.writeFileSync(folder, 'a file where the replica folder should be');
+  const { t, replica, note } = await replicated(30, folder);
+  await note('before the replica');
+  t.clock.advance(11_000);
+  const behind = (await t.request('GET', '/health')).body;
+  expect(behind.status).toBe('degraded');
+  expect(behind.replica).toMatchObject({ lagMs: 11_000, lastSnapshotAt: null });
+
+  fs.rmSync(folder);
+  fs.mkdirSync(folder);
+  await replica.ship();
+  await note('after');
+  await replica.ship();
+  const back = (await t.request('GET', '/health')).body;
+  expect(back.status).toBe('ok');
+  expect(back.replica.lagMs).toBe(0);
+
+  const config = await loadConfig({ config: { database: t.database, replica: { url: folder } } });
+  const into = path.join(tempDir('cms-replica-late-restore-'), 'data');
+  await restoreReplica(config, {}, { to: into, now: t.clock.now() });
+  const db = new Database(path.join(into, 'cms.db'), { readonly: true });
+  expect(db.query('SELECT "text" FROM "notes" ORDER BY "id"').all()).toEqual([
+    { text: 'before the replica' },
+    { text: 'after' },
+  ]);
+  db.close();
+});
+
+test('the replica setting is checked at start, each mistake named', async () => {
+  const refused = async (replica: unknown, message: string) =>
+    expect(loadConfig({ config: { replica } as never })).rejects.toThrow(message);
+  await refused({ url: 'http://example.com/x' }, 'replica.url: must be s3://bucket/prefix');
+  await refused({ url: 's3:///prefix' }, 'replica.url: names no bucket');
+  await refused({ url: 'replica', mode: 'eventually' }, "replica.mode: must be 'async' or 'sync'");
+  await refused({ url: 'replica', snapshotInterval: 'daily' }, 'replica.snapshotInterval: must be a duration');
+  await refused({ url: 'replica', encryptionKey: 'short' }, 'replica.encryptionKey: must be a string of at least 16');
+  const config = await loadConfig({
+    config: { replica: { url: 's3://bucket/some/prefix/', mode: 'sync', snapshotInterval: '30m' } },
+  });
+  expect(config.replica).toMatchObject({
+    bucket: 'bucket',
+    prefix: 'some/prefix',
+    folder: null,
+    mode: 'sync',
+    snapshotIntervalMs: 1_800_000,
+    syncTimeoutMs: 5000,
+    retentionDays: 30,
+  });
+});
