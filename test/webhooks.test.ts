@@ -278,8 +278,14 @@ describe('durability: deliveries are written in the same transaction as the chan
       }),
     ).rejects.toThrow('rolled back');
     expect((await rows()).length).toBe(0);
-    await inTransaction(t.cms.store, t.cms.events, (scope) => scope.emit(event));
-    const [row] = await rows();
+    // The sender starts as soon as the transaction commits, so the row is read where it was written: inside.
+    let written: any[] = [];
+    await inTransaction(t.cms.store, t.cms.events, async (scope) => {
+      await scope.emit(event);
+      written = await inside(scope);
+    });
+    const [row] = written;
+    expect(written).toHaveLength(1);
     expect(row).toMatchObject({
       event: 'create',
       collection: 'posts',

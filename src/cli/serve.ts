@@ -10,7 +10,6 @@ import type { CLIArgs } from './args.ts';
 import { isDev } from './common.ts';
 import { startupMark } from '../startup-timing.ts';
 import { seedIfEmpty } from './seed.ts';
-import { startReplicaFor } from './replica.ts';
 
 export async function serveCommand(args: CLIArgs): Promise<void> {
   startupMark('serve loaded');
@@ -18,7 +17,8 @@ export async function serveCommand(args: CLIArgs): Promise<void> {
   const tls = tlsFiles(args);
   const format = logFormat(args);
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, dev });
-  await startReplicaFor(cms);
+  // Loaded only when replicating, so a plain start reads none of it.
+  if (cms.config.replica) await (await import('./replica.ts')).startReplicaFor(cms);
   if (dev && cms.config.configPath) await refreshTypes(cms);
   const seeded = await seedIfEmpty(cms);
   if (seeded) console.log(`the database was empty: added the sample content of ${seeded}`);
