@@ -2,7 +2,8 @@
  * `bun run test`: the whole suite on each engine (a matrix: the same tests, not a copy): on
  * SQLite, and again with CMS_TEST_ENGINE=postgres, which makes every test server (test/harness.ts,
  * test/support/child-server.ts) run on a fresh database of the loopback cluster (test/setup/postgres.ts).
- * Files that do not depend on the engine (the build, the browser, the PostgreSQL-only files) run once.
+ * Files that do not depend on the engine (the build, the browser, the PostgreSQL-only files) run once: on the
+ * SQLite pass, except the long builds, which even out the passes on the PostgreSQL one.
  * The two runs go at once, each run's output printed whole when it ends (a progress line every 30 s
  * meanwhile); `--serial` runs them one after the other with their output as it comes. Other arguments go to
  * both runs (`bun run test test/query.test.ts`). Ends with `N passed, N failed`.
@@ -55,6 +56,9 @@ const ONCE = [
   'test/security/fuzz.test.ts',
   'test/security/restore-archive.test.ts',
 ];
+// Of those, the ones that run on the PostgreSQL pass instead: long, and independent of the engine (the binaries
+// keep their own SQLite files), they even out the two passes, which the SQLite pass's browser files make longer.
+const ON_POSTGRES_PASS = ['test/build*.test.ts'];
 // The loopback PostgreSQL cluster is set up here, once, before the runs start: each run would otherwise
 // do it in its preload, both at the same time (two apt-get installs on a fresh machine).
 await import('../test/setup/postgres.ts');
@@ -78,7 +82,15 @@ type Pass = { engine: 'sqlite' | 'postgres'; done: number; failed: number; outpu
 async function run(pass: Pass, live: boolean): Promise<Outcome> {
   const heading = `\n=== tests on ${pass.engine} ===\n`;
   if (live) await print(heading);
-  const ignore = pass.engine === 'postgres' ? ONCE.map((glob) => `--path-ignore-patterns=${glob}`) : [];
+  const skipped =
+    pass.engine === 'postgres' ? ONCE.filter((glob) => !ON_POSTGRES_PASS.includes(glob)) : ON_POSTGRES_PASS;
+  const ignore = skipped.map((glob) => `--path-ignore-patterns=${glob}`);
+  // Files named on the command line that all belong to the other pass: nothing to run here.
+  const files = args.filter((a) => !a.startsWith('-')).map((a) => a.replace(/^\.\//, ''));
+  if (files.length && files.every((file) => skipped.some((glob) => new Bun.Glob(glob).match(file)))) {
+    await print(`${heading}(none of the files given runs on ${pass.engine})\n`);
+    return { engine: pass.engine, passed: 0, failed: 0, code: 0, slowest: [] };
+  }
   // Browser and binary tests start real processes; give them room. On the command line, because this Bun
   // does not read a `timeout` from bunfig.toml's [test] (a test there still stopped at 5 s).
   // Each file's time, written by Bun after the run: the slowest are named at the end, so that a run's log
