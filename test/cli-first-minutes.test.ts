@@ -6,6 +6,7 @@ import path from 'node:path';
 import { commandFrom } from '../src/cli/invoked-as.ts';
 import { progressLine } from '../src/cli/progress-line.ts';
 import { manualClock } from '../src/clock.ts';
+import { spawnListening } from './support/spawn-listening.ts';
 
 const MAIN = path.join(import.meta.dir, '..', 'src', 'cli', 'main.ts');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-first-'));
@@ -53,21 +54,8 @@ test("init's .gitignore covers the folders a restore sets aside", () => {
 
 /** Starts the server from `cwd` on a free port, returns what it printed once it listens, then stops it. */
 async function serveOnce(cwd: string): Promise<string> {
-  const server = Bun.spawn([process.execPath, MAIN, '--port', '0'], { cwd, stdout: 'pipe', stderr: 'pipe' });
-  let out = '';
-  const reader = server.stdout.getReader();
-  const deadline = Date.now() + 20_000;
-  try {
-    while (!out.includes('cms listening') && Date.now() < deadline) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += new TextDecoder().decode(value);
-    }
-  } finally {
-    server.kill();
-    await server.exited;
-  }
-  return out + (await new Response(server.stderr).text());
+  const server = await spawnListening([process.execPath, MAIN, '--port', '0'], { cwd });
+  return server.stop();
 }
 
 test('with no config, serve keeps the built-in schema quiet and writes no migrations beside where it runs', async () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from './harness.ts';
+import { spawnListening } from './support/spawn-listening.ts';
 
 const MAIN = path.join(import.meta.dir, '../src/cli/main.ts');
 const dirs: string[] = [];
@@ -30,39 +31,11 @@ function cms(args: string[], cwd: string) {
 
 /** `cms serve` on a free port; resolves once the listening line is out, with everything it printed so far. */
 async function serve(cwd: string, extra: string[] = []) {
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', ...extra], {
+  const server = await spawnListening([process.execPath, MAIN, 'serve', '--port', '0', ...extra], {
     cwd,
     env: { ...process.env, NODE_ENV: 'production' },
-    stdout: 'pipe',
-    stderr: 'pipe',
   });
-  let output = '';
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  const pump = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      output += decoder.decode(value);
-    }
-  })();
-  const started = Date.now();
-  while (!/listening on (https?:\/\/\S+?)\/admin/.test(output) || !output.endsWith('\n')) {
-    if (Date.now() - started > 20_000 || proc.exitCode !== null)
-      throw new Error(`did not start: ${output}${await new Response(proc.stderr).text()}`);
-    await Bun.sleep(20);
-  }
-  const origin = /listening on (https?:\/\/\S+?)\/admin/.exec(output)![1]!;
-  return {
-    origin,
-    output: () => output,
-    async stop() {
-      proc.kill('SIGTERM');
-      await proc.exited;
-      await pump;
-      return output;
-    },
-  };
+  return { origin: server.origin, output: server.output, stop: () => server.stop() };
 }
 
 describe('cms init', () => {

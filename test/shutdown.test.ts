@@ -4,29 +4,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Database } from 'bun:sqlite';
 import { tempDir } from './harness.ts';
+import { spawnListening } from './support/spawn-listening.ts';
 
 const CLI = path.join(import.meta.dir, '../src/cli/main.ts');
 
 /** `cms serve` on a free port (the one it prints), ready once it answers. */
 async function serve(dir: string) {
-  const proc = Bun.spawn([process.execPath, CLI, 'serve', '--port', '0'], {
+  const { proc, origin } = await spawnListening([process.execPath, CLI, 'serve', '--port', '0'], {
     cwd: dir,
-    stdout: 'pipe',
-    stderr: 'pipe',
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  const reader = proc.stdout.getReader();
-  let output = '';
-  const deadline = Date.now() + 20_000;
-  while (!/listening on (http:\/\/\S+?)\/admin/.test(output)) {
-    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited before listening: ${output}`);
-    output += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const base = `${/listening on (http:\/\/\S+?)\/admin/.exec(output)![1]}/api/cms`;
-  return { proc, base };
+  return { proc, base: `${origin}/api/cms` };
 }
 
 describe('clean shutdown', () => {

@@ -10,6 +10,7 @@ import { createCMS } from '../src/create-cms.ts';
 import { startServer } from '../src/server.ts';
 import { manualClock } from '../src/clock.ts';
 import { tempDir } from './harness.ts';
+import { spawnListening } from './support/spawn-listening.ts';
 
 const CONFIG = `export default {
   collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] }],
@@ -106,32 +107,15 @@ describe('CMS_STARTUP_TIMING', () => {
   const serveOnce = async (env: Record<string, string>) => {
     const dir = tempDir('cms-startup-');
     fs.writeFileSync(path.join(dir, 'cms.config.ts'), CONFIG);
-    // Port 0: the system picks a free one, and the server says which in its "listening on" line.
-    const child = Bun.spawn(
+    const server = await spawnListening(
       [process.execPath, path.join(import.meta.dir, '../src/cli/main.ts'), 'serve', '--port', '0'],
-      {
-        cwd: dir,
-        env: { ...process.env, NODE_ENV: 'production', ...env },
-        stdout: 'pipe',
-        stderr: 'pipe',
-      },
+      { cwd: dir, env: { ...process.env, NODE_ENV: 'production', ...env } },
     );
-    const reader = child.stdout.getReader();
-    let out = '';
-    let origin: string | undefined;
-    while (!origin) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the server ended before listening: ${out}`);
-      out += new TextDecoder().decode(value);
-      origin = /listening on (http:\/\/[^/\s]+)/.exec(out)?.[1];
-    }
-    reader.releaseLock();
-    const answer = await fetch(`${origin}/api/cms/users/init`);
+    const answer = await fetch(`${server.origin}/api/cms/users/init`);
     expect(answer.status).toBe(200);
-    child.kill('SIGTERM');
-    await child.exited;
+    const printed = await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
-    return new Response(child.stderr).text();
+    return printed;
   };
 
   test('set: one line per start-up step on stderr, up to the first answer; unset: none', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { cli, consumerProject, ROOT, run } from './support/consumer-project.ts';
+import { spawnListening } from './support/spawn-listening.ts';
 
 /** tsc's errors, one list per file of the consumer. */
 function compile(dir: string): Map<string, string[]> {
@@ -55,7 +56,7 @@ describe('cms generate:types', () => {
 
   test('cms serve --dev writes the types at start', async () => {
     const dir = consumerProject();
-    const server = Bun.spawn(
+    const server = await spawnListening(
       [
         process.execPath,
         path.join(ROOT, 'src/cli/main.ts'),
@@ -66,20 +67,9 @@ describe('cms generate:types', () => {
         '--config',
         path.join(dir, 'cms.config.ts'),
       ],
-      { cwd: dir, stdout: 'pipe', stderr: 'pipe' },
+      { cwd: dir },
     );
-    let output = '';
-    const reader = server.stdout.getReader();
-    try {
-      while (!output.includes('listening on')) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`server exited: ${output}${await new Response(server.stderr).text()}`);
-        output += new TextDecoder().decode(value);
-      }
-    } finally {
-      server.kill();
-      await server.exited;
-    }
+    const output = await server.stop();
     expect(output).toContain(`types written to ${path.join(dir, 'cms-types.ts')}`);
     expect(fs.readFileSync(path.join(dir, 'cms-types.ts'), 'utf8')).toContain('export type CMSTypes = {');
   });

@@ -1,9 +1,9 @@
 /** The CLI server in its own process (`cms serve`), so its memory can be measured from outside. */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TEST_ENGINE, tempDir } from '../harness.ts';
 import { createTestDatabase } from './postgres.ts';
+import { spawnListening } from './spawn-listening.ts';
 
 export type ChildServer = {
   url: string;
@@ -37,26 +37,14 @@ export async function startChildServer(
   const database = earlier ?? (DEFAULT_TEST_ENGINE === 'postgres' ? (await createTestDatabase()).url : 'data/cms.db');
   fs.writeFileSync(configPath, JSON.stringify({ database, ...config }));
   const main = path.join(import.meta.dir, '../../src/cli/main.ts');
-  const child: ChildProcess = spawn(process.execPath, [main, 'serve', '--config', configPath, '--port', '0'], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  let output = '';
+  const { proc, origin: url } = await spawnListening(
+    [process.execPath, main, 'serve', '--config', configPath, '--port', '0'],
+    { cwd: dir, env: { ...process.env, NODE_ENV: 'production' } },
+  );
   let ended: string | null = null;
   let stopping = false;
-  child.stderr!.on('data', (d) => (output += d));
-  child.on('exit', (code, signal) => {
-    if (!stopping) ended = signal ?? `exit ${code}`;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      output += d;
-      const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
-      if (match) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
-    setTimeout(() => reject(new Error(`server did not start: ${output}`)), 20_000);
+  void proc.exited.then((code) => {
+    if (!stopping) ended = proc.signalCode ? String(proc.signalCode) : `exit ${code}`;
   });
   const api = `${url}/api/cms`;
   const admin = JSON.stringify({ email: 'admin@example.com', password: 'password123' });
@@ -73,26 +61,24 @@ export async function startChildServer(
   return {
     url,
     api,
-    pid: child.pid!,
+    pid: proc.pid,
     dir,
     token,
     rssMB() {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const status = fs.readFileSync(`/proc/${proc.pid}/status`, 'utf8');
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
     },
     died: () => ended,
     async stop() {
       stopping = true;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      proc.kill('SIGTERM');
+      await proc.exited;
       fs.rmSync(dir, { recursive: true, force: true });
     },
     async crash() {
       stopping = true;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await exited;
+      proc.kill('SIGKILL');
+      await proc.exited;
     },
   };
 }

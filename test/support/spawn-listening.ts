@@ -10,6 +10,8 @@ export type Listening = {
   origin: string;
   /** Everything it printed so far, standard output then standard error. */
   output(): string;
+  /** Sends `signal` (SIGTERM), waits for the exit and the last output; answers everything it printed. */
+  stop(signal?: NodeJS.Signals): Promise<string>;
 };
 
 const LISTENING = /listening on (https?:\/\/[^/\s]+)/;
@@ -26,12 +28,19 @@ export async function spawnListening(
     const decoder = new TextDecoder();
     for await (const chunk of stream) add(decoder.decode(chunk, { stream: true }));
   };
-  void pump(proc.stdout, (t) => (out += t));
-  void pump(proc.stderr, (t) => (err += t));
+  const drained = Promise.all([pump(proc.stdout, (t) => (out += t)), pump(proc.stderr, (t) => (err += t))]);
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
     const line = out.split('\n').find((l, i, all) => i < all.length - 1 && LISTENING.test(l));
-    if (line) return { proc, origin: LISTENING.exec(line)![1]!, output: () => out + err };
+    if (line) {
+      const output = () => out + err;
+      const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+        proc.kill(signal);
+        await Promise.all([proc.exited, drained]);
+        return output();
+      };
+      return { proc, origin: LISTENING.exec(line)![1]!, output, stop };
+    }
     if (proc.exitCode !== null || proc.signalCode !== null || Date.now() > deadline) {
       if (proc.exitCode === null) proc.kill();
       throw new Error(`server did not start (${proc.exitCode ?? proc.signalCode ?? 'timed out'}): ${out}${err}`);

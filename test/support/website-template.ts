@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TEST_ENGINE, tempDir } from '../harness.ts';
 import { createTestDatabase } from './postgres.ts';
+import { spawnListening } from './spawn-listening.ts';
 
 const MAIN = path.join(import.meta.dir, '../../src/cli/main.ts');
 export const TEMPLATE_ADMIN = { email: 'ada@example.com', password: 'password123', name: 'Ada Admin' };
@@ -52,37 +53,13 @@ export async function initWebsite(): Promise<WebsiteProject> {
 
 /** `cms` in `cwd` on a free port, once it says where it listens. */
 export async function serveWebsite(cwd: string, env: Record<string, string> = {}): Promise<ServedSite> {
-  const child = Bun.spawn([process.execPath, MAIN, '--port', '0'], {
+  const server = await spawnListening([process.execPath, MAIN, '--port', '0'], {
     cwd,
-    stdout: 'pipe',
-    stderr: 'pipe',
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });
-  let out = '';
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + 30_000;
-  let match: RegExpExecArray | null = null;
-  while (!match && Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += decoder.decode(value);
-    match = /listening on (http:\/\/[^/\s]+)/.exec(out);
-  }
-  if (!match) throw new Error(`cms did not start: ${out}${await new Response(child.stderr).text()}`);
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      out += decoder.decode(value);
-    }
-  })();
   return {
-    url: match[1]!,
-    out: () => out,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await child.exited;
-    },
+    url: server.origin,
+    out: server.output,
+    stop: async () => void (await server.stop()),
   };
 }
