@@ -4,7 +4,7 @@ import { DEFAULT_IDLE_TIMEOUT_SECONDS } from './http/long-requests.ts';
 import { flushRequestLog, type LogFormat } from './http/observe-request.ts';
 import { createRequestHandler, unexpectedErrorResponse } from './http/request-handler.ts';
 import { markServedOverHttps } from './http/secure-cookies.ts';
-import { startJobLoop } from './jobs/job-loop.ts';
+import { JOB_LOOP_INTERVAL_MS, startJobLoop } from './jobs/job-loop.ts';
 import { closeRealtime } from './realtime/hub.ts';
 
 export type RunningServer = { url: string; port: number; stop(): Promise<void> };
@@ -25,7 +25,8 @@ export type ServerOptions = {
 export function startServer(cms: CMS, options: ServerOptions = {}): RunningServer {
   const logFormat = options.logFormat ?? 'text';
   const idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_SECONDS;
-  const handle = createRequestHandler(cms, { logFormat, idleTimeout });
+  const { promise: firstAnswer, resolve: onFirstAnswer } = Promise.withResolvers<void>();
+  const handle = createRequestHandler(cms, { logFormat, idleTimeout, onFirstAnswer });
   if (options.tls) markServedOverHttps(cms);
   const server = Bun.serve({
     port: options.port ?? 3000,
@@ -43,7 +44,7 @@ export function startServer(cms: CMS, options: ServerOptions = {}): RunningServe
   });
   // Closers run last-in first; the job loop's goes first in the list so it stops last: the webhook
   // runtime aborts its in-flight sends before the loop waits for its own run to finish.
-  if (options.jobLoop !== false) cms.closers.unshift(startJobLoop(cms).stop);
+  if (options.jobLoop !== false) cms.closers.unshift(startJobLoop(cms, JOB_LOOP_INTERVAL_MS, firstAnswer).stop);
   const host = server.hostname?.includes(':') ? `[${server.hostname}]` : server.hostname;
   const url = `${options.tls ? 'https' : 'http'}://${host}:${server.port}`;
   return {

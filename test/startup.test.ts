@@ -17,9 +17,13 @@ const CONFIG = `export default {
 }
 `;
 
-/** Modules only some servers or some requests need; each must load on first use, not at start. */
+/**
+ * Modules only some servers or some requests need; each must load on first use, not at start. A lazy
+ * feature's access check (`authorize-*.ts`, a few lines) is the exception: its route checks who asks before
+ * it loads the rest.
+ */
 const LAZY = [
-  /^src\/backups\/(?!authorize-backups\.ts$)/, // backups: tar, gzip, targets (who may ask for one is checked at start)
+  /^src\/backups\/(?!authorize-[\w-]+\.ts$)/, // backups: tar, gzip, targets
   /^src\/openapi\//, // the OpenAPI generator
   /^src\/codegen\//, // types, dev only
   /^src\/db\/postgres\/(?!connect\.ts$)/, // the PostgreSQL store and its diff (connect.ts: URL helpers the sanitizer uses; it loads Bun.SQL only when connecting)

@@ -20,7 +20,10 @@ export type RequestHandler = (request: Request, connection: Connection) => Promi
 export const unexpectedErrorResponse = () =>
   new Response(JSON.stringify({ errors: [{ message: 'Something went wrong.' }] }), { status: 500 });
 
-export function createRequestHandler(cms: CMS, options: { logFormat: LogFormat; idleTimeout: number }): RequestHandler {
+export function createRequestHandler(
+  cms: CMS,
+  options: { logFormat: LogFormat; idleTimeout: number; onFirstAnswer?: () => void },
+): RequestHandler {
   const app = createApp(cms);
   startupMark('app built');
   let firstAnswer = true;
@@ -42,6 +45,7 @@ export function createRequestHandler(cms: CMS, options: { logFormat: LogFormat; 
     if (firstAnswer) {
       firstAnswer = false;
       startupMark('first answer');
+      options.onFirstAnswer?.();
     }
     return response;
   };

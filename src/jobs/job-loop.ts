@@ -1,6 +1,6 @@
 /**
- * The in-process job loop of a long-running server: one run shortly after start (jobs that fell due while
- * the server was down), then one a minute on a real timer; due-ness is read from cms.clock. A tick while a
+ * The in-process job loop of a long-running server: one run shortly after the first answer (jobs that fell
+ * due while the server was down), then one a minute on a real timer; due-ness is read from cms.clock. A tick while a
  * run is still going is skipped, so two runs never overlap. `stop` waits for the run in flight.
  * The first run also sweeps upload leftovers of a crash (docs/operations.md); later runs do so daily.
  * A scheduled backup that fell due starts beside the runs, not inside one, so a long backup never holds
@@ -13,17 +13,20 @@ import { sweepUploadsIfDue } from './upload-sweep.ts';
 
 export const JOB_LOOP_INTERVAL_MS = 60_000;
 /**
- * The start-up run waits this long after listening: a server is usually asked something the moment it
- * listens (a health check, the first page), and the run's SQL and folder walk on the one JS thread would
- * otherwise hold that first answer up by a few milliseconds. Never longer than the interval.
+ * The start-up run waits this long after the first answer (`firstAnswer`): a server is usually asked
+ * something the moment it listens (a health check, the first page), and the run's SQL and folder walk on
+ * the one JS thread would otherwise hold that answer up. Without `firstAnswer` the delay counts from the start.
  */
 export const FIRST_RUN_DELAY_MS = 250;
+/** A server nobody asks runs its start-up run this long after it starts. */
+export const FIRST_RUN_LATEST_MS = 5_000;
 
 export function startJobLoop(
   cms: CMS,
   intervalMs = JOB_LOOP_INTERVAL_MS,
-  firstRunDelayMs = Math.min(FIRST_RUN_DELAY_MS, intervalMs),
+  firstAnswer?: Promise<unknown>,
 ): { stop(): Promise<void> } {
+  const firstRunDelayMs = Math.min(FIRST_RUN_DELAY_MS, intervalMs);
   let running: Promise<void> | null = null;
   let stopped = false;
   let started = false;
@@ -44,7 +47,16 @@ export function startJobLoop(
     });
   };
   const timer = setInterval(tick, intervalMs);
-  const first = setTimeout(tick, firstRunDelayMs);
+  let first: Timer | undefined;
+  const schedule = (ms: number) => {
+    if (stopped || started) return;
+    clearTimeout(first);
+    first = setTimeout(tick, ms);
+  };
+  if (firstAnswer) {
+    schedule(Math.min(FIRST_RUN_LATEST_MS, intervalMs));
+    void firstAnswer.then(() => schedule(firstRunDelayMs));
+  } else schedule(firstRunDelayMs);
   return {
     async stop() {
       stopped = true;
