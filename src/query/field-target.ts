@@ -8,6 +8,7 @@ import { quote, type Dialect, type ValueKind } from '../db/store.ts';
 import { isColumnField } from '../config/field-tree.ts';
 import { isPolymorphic, isStoredField } from '../config/relation-targets.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
+import { kindOf } from '../fields/kinds/index.ts';
 import type { LocaleOptions } from '../fields/localize.ts';
 
 /**
@@ -31,23 +32,8 @@ function localizedExpr(dialect: Dialect, base: string, jsonPath: string[], local
   return `COALESCE(${own}, ${dialect.jsonGet(base, [...jsonPath, locale.fallbackLocale])})`;
 }
 
-function kindOf(field: SanitizedField): Target['kind'] {
-  switch (field.type) {
-    case 'number':
-      return 'number';
-    case 'checkbox':
-      return 'boolean';
-    case 'relationship':
-    case 'upload':
-      return 'id';
-    case 'date':
-      return 'date';
-    case 'point':
-      return 'point';
-    default:
-      return 'text';
-  }
-}
+/** How a field's values are compared: as its kind says (fields/kinds/), else as text. */
+const comparedAs = (field: SanitizedField): Target['kind'] => kindOf(field).whereAs ?? 'text';
 
 /**
  * A field path (`title`, `seo.title`, `items.name`) → the SQL expression that reads it. A denied path, or
@@ -107,7 +93,7 @@ export function resolveTarget(
   if (isPolymorphic(f))
     return { expr: dialect.jsonGet(base, jsonPath), field: f, kind: 'text', many: false, rows, onlyExists: true };
   const column = segments.length === 1 && isColumnField(f);
-  const kind = kindOf(f);
+  const kind = comparedAs(f);
   // A hasMany list and a point stay JSON (read item by item); anything else is read as its kind's value.
   const expr = column
     ? base

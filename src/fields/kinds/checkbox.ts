@@ -8,6 +8,7 @@ export const checkbox: Kind = {
   schema: () => ({ type: 'boolean' }),
   describe: () => 'true or false.',
   graphQL: { scalar: 'Boolean', operators: ['equality'] },
+  whereAs: 'boolean',
   tsType: () => 'boolean',
   fromForm: formScalar((text) =>
     ['true', '1', 'on'].includes(text) ? true : ['false', '0', 'off'].includes(text) ? false : text,

@@ -10,6 +10,7 @@ export const date: Kind = {
   schema: (_field, kit) => (kit.mode === 'write' ? { type: 'string', format: 'date-time' } : { type: 'string' }),
   describe: () => 'An ISO 8601 date-time, e.g. 2026-03-01T09:00:00Z.',
   graphQL: { scalar: 'DateTime', operators: ['equality', 'comparison', 'like'] },
+  whereAs: 'date',
   tsType: () => 'string',
   fromForm: formScalar(),
   nested: noNested,

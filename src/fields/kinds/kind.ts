@@ -90,6 +90,11 @@ export interface Kind {
   describe(field: SanitizedField): string;
   /** Its GraphQL type. */
   graphQL: GraphQLKind;
+  /**
+   * How a where filter reads and compares its values (query/field-target.ts): as numbers, booleans,
+   * document ids, dates or points; text when not said.
+   */
+  whereAs?: 'id' | 'date' | 'number' | 'boolean' | 'point';
   /** The TypeScript type of one value. */
   tsType(field: SanitizedField, kit: TypeKit): string;
   /** A text part of an upload form as the value a JSON body would carry (validation follows as for JSON). */

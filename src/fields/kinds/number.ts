@@ -17,6 +17,7 @@ export const number: Kind = {
   }),
   describe: () => 'A number.',
   graphQL: { scalar: 'Float', operators: ['equality', 'comparison', 'lists'] },
+  whereAs: 'number',
   tsType: () => 'number',
   fromForm: formScalar((text) => (Number.isFinite(Number(text)) ? Number(text) : text)),
   nested: noNested,

@@ -33,6 +33,7 @@ export const point: Kind = {
   }),
   describe: () => '[longitude, latitude].',
   graphQL: { scalar: 'JSON', operators: ['equality', 'near'] },
+  whereAs: 'point',
   tsType: () => '[number, number]',
   fromForm: formJSON,
   nested: noNested,

@@ -62,6 +62,7 @@ export const relationship: Kind = {
   schema,
   describe: (field) => describeReference(field),
   graphQL: { shape: 'relationship' },
+  whereAs: 'id',
   tsType(field, kit) {
     const ref = (slug: string) => (kit.variant === 'data' ? 'number' : `number | ${kit.nameOf(slug)}`);
     // Polymorphic: a union discriminated by the collection it points at.
