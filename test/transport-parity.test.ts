@@ -24,7 +24,17 @@ type Row = { operation: string; claims: Record<Transport, string[]>; why: string
 /** Exports of the operations module that are steps, not actions (the page says so under the table). */
 const STEPS = ['createContext', 'findRelated'];
 /** Local API members that are not document operations: the instance, its config, jobs and webhooks, closing. */
-const LOCAL_EXTRAS = ['cms', 'config', 'flushWebhooks', 'retryWebhooks', 'runJobs', 'scheduledJobs', 'close'];
+// `releases`: the releases' own namespace (`releases.create`, `releases.publish`, …; docs/releases.md).
+const LOCAL_EXTRAS = [
+  'cms',
+  'config',
+  'flushWebhooks',
+  'retryWebhooks',
+  'runJobs',
+  'scheduledJobs',
+  'close',
+  'releases',
+];
 
 function readTable(): Row[] {
   const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
