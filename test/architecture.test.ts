@@ -48,6 +48,12 @@ function readTypeHubs(): string[] {
  */
 const MUTUAL_FOR_NOW: [string, string][] = [];
 
+/**
+ * Folders built in layers: no circle of imports at all among their files, type-only ones included (the
+ * GraphQL schema's builders import the scalar mappings and each other one way, never back).
+ */
+const LAYERED_FOLDERS = ['graphql'];
+
 const units = readTable();
 const typeHubs = readTypeHubs();
 const unitKey = (unit: Unit) => unit.paths[0];
@@ -231,6 +237,11 @@ describe('one import direction', () => {
   test('no circle of imports, type-only ones included, that leaves its folder (type hubs aside)', () => {
     const crossing = importCircles().filter((group) => new Set(group.map(folderOf)).size > 1);
     expect(crossing.map((group) => group.join(' ⇄ '))).toEqual([]);
+  });
+
+  test('the layered folders hold no circle of imports, type-only ones included', () => {
+    const inside = importCircles().filter((group) => group.some((m) => LAYERED_FOLDERS.includes(folderOf(m))));
+    expect(inside.map((group) => group.join(' ⇄ '))).toEqual([]);
   });
 
   test('the type hubs are named, are files of the tree, and import nothing at run time', () => {

@@ -1,7 +1,7 @@
 /**
- * Output types: one object type per collection (`Post`) and global (`Settings`), their nested groups
- * and array rows (`Post_Seo`), the paginated list (`Posts`), and version records (`PostVersion`).
- * Each field is mapped by its kind (field-types.ts), which the build carries.
+ * Output types: one object type per collection (`Post`) and global (`Settings`) with its system fields,
+ * the paginated list (`Posts`), and version records (`PostVersion`). Their fields, nested groups and array
+ * rows (`Post_Seo`) included, are output fields (output-fields.ts).
  */
 import { isUploadCollection } from '../config/upload-collections.ts';
 import {
@@ -17,61 +17,14 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { Entity, ImageSize, SanitizedField } from '../config/types.ts';
+import { outputFields } from './output-fields.ts';
 import { combineParentName, toWords } from './names.ts';
-import { inSchema } from './in-schema.ts';
 import { GraphQLDateTime } from './scalars.ts';
 import type { SchemaBuild } from './build-state.ts';
 import type { GraphQLRequest } from './request-context.ts';
 import { resolveRelationship } from './resolve-relationship.ts';
-import type { ListBound } from './limits.ts';
 
 type Fields = GraphQLFieldConfigMap<Record<string, unknown>, GraphQLRequest>;
-
-/** The fields of a document, group or row, each mapped by its kind. */
-export function outputFields(fields: SanitizedField[], parent: string, build: SchemaBuild): Fields {
-  const out: Fields = {};
-  for (const field of fields.filter(inSchema)) {
-    const mapping = build.mappingOf(field);
-    out[field.name] = {
-      type: mapping.output(field, parent, build),
-      ...(mapping.args ? { args: typeof mapping.args === 'function' ? mapping.args(field, build) : mapping.args } : {}),
-      ...(mapping.resolve ? { resolve: mapping.resolve(field) } : {}),
-      extensions: { ...(mapping.complexity ? { complexity: mapping.complexity } : {}), ...listBoundOf(field) },
-    };
-  }
-  return out;
-}
-
-/**
- * What the cost measure counts a list field as holding (limits.ts): rows of an array or blocks field and
- * the documents of a hasMany relationship up to `maxRows` (10 without it); a join's page its `defaultLimit`.
- */
-function listBoundOf(field: SanitizedField): ListBound {
-  if (field.type === 'join') return { pageDefault: field.defaultLimit ?? 10 };
-  const many = field.type === 'array' || field.type === 'blocks' || (field.hasMany && RELATED.has(field.type));
-  return many ? { listBound: field.maxRows ?? 10 } : {};
-}
-const RELATED = new Set(['relationship', 'upload']);
-
-/** A group's object, or an array's row (rows carry their `id`). */
-export function nestedOutput(
-  field: SanitizedField,
-  name: string,
-  build: SchemaBuild,
-  rows: boolean,
-): GraphQLOutputType {
-  return build.named(
-    name,
-    () =>
-      new GraphQLObjectType({
-        name,
-        fields: () => ({
-          ...(rows ? { id: { type: GraphQLString } } : {}),
-          ...outputFields(field.fields ?? [], name, build),
-        }),
-      }),
-  );
-}
 
 const statusEnum = (name: string, build: SchemaBuild) =>
   build.named(

@@ -9,7 +9,10 @@ import { inSchema } from './in-schema.ts';
 import { COMPARISON, EQUALITY, ID_OPERATORS, LISTS, type Operators } from './operators.ts';
 import { operandKindOf } from '../query/operators.ts';
 import { combineParentName, formatName } from './names.ts';
-import { GraphQLDateTime } from './scalars.ts';
+import { GraphQLDateTime, GraphQLJSON } from './scalars.ts';
+import { kindOf } from '../fields/kinds/index.ts';
+import { scalarOperators, unknownShape, type GraphQLShape } from './field-types.ts';
+import { optionsEnum } from './options-enum.ts';
 import type { SchemaBuild } from './build-state.ts';
 import { statusInput } from './status-input.ts';
 import { plain } from './request-context.ts';
@@ -39,12 +42,14 @@ function fieldInputs(
   out: GraphQLInputFieldConfigMap,
 ): void {
   for (const field of fields.filter(inSchema)) {
-    const key = formatName(`${prefix}${field.name}`);
-    if (field.type === 'group' || field.type === 'array') {
+    const kind = kindOf(field).graphQL;
+    // Not filterable as one value: a group's or a row's fields are reached by their paths (`seo__title`).
+    if ('shape' in kind && (kind.shape === 'group' || kind.shape === 'array')) {
       fieldInputs(field.fields ?? [], `${prefix}${field.name}${PATH_SEPARATOR}`, parent, build, out);
       continue;
     }
-    const operators = build.mappingOf(field).operators(field, parent, build);
+    const key = formatName(`${prefix}${field.name}`);
+    const operators = 'scalar' in kind ? scalarOperators(kind) : shapeOperators(kind.shape, field, parent, build);
     if (operators)
       out[key] = {
         type: operatorInput(
@@ -56,6 +61,34 @@ function fieldInputs(
       };
   }
 }
+
+/** The operators of a field of this shape; null where it is not filterable as one value. */
+function shapeOperators(
+  shape: GraphQLShape,
+  field: SanitizedField,
+  parent: string,
+  build: SchemaBuild,
+): Operators | null {
+  switch (shape) {
+    case 'select':
+    case 'radio':
+      return { names: CHOICES, type: optionsEnum(field, `${combineParentName(parent, field.name)}_Input`, build) };
+    case 'relationship':
+      return { names: CHOICES, type: GraphQLJSON };
+    // Rich text is not queryable, like Payload's; nor is a blocks field or a join as one value.
+    case 'richText':
+    case 'join':
+    case 'blocks':
+    case 'array':
+    case 'group':
+    case 'layout':
+      return null;
+    default:
+      return unknownShape(shape);
+  }
+}
+
+const CHOICES = [...EQUALITY, ...LISTS, 'contains'];
 
 export type WhereExtras = { id?: boolean; timestamps?: boolean; status?: boolean };
 

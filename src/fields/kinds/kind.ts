@@ -63,8 +63,9 @@ export type TypeKit = {
 /** Where-operator groups a GraphQL filter offers on a scalar (graphql/operators.ts spells them out). */
 export type OperatorGroup = 'equality' | 'comparison' | 'partial' | 'lists' | 'like' | 'near';
 /**
- * How GraphQL maps a kind (graphql/field-types.ts): a scalar and the where operators it offers, or one of
- * the shapes built there (options as an enum, a relation, rows, a group, blocks, a join, rich text, layout).
+ * How GraphQL maps a kind: a scalar and the where operators it offers (graphql/field-types.ts), or one of
+ * the shapes each schema builder maps (options as an enum, a relation, rows, a group, blocks, a join, rich
+ * text, layout): graphql/output-fields.ts, mutation-inputs.ts and where-inputs.ts.
  */
 export type GraphQLKind =
   | { scalar: 'String' | 'Float' | 'Boolean' | 'JSON' | 'DateTime' | 'EmailAddress'; operators: OperatorGroup[] }
