@@ -30,8 +30,9 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
   const item = (title: string) =>
     page.getByRole('list', { name: 'Items' }).getByRole('listitem').filter({ hasText: title }).first();
   const live = async (url: string) => (await t.request('GET', url, { token: s.token })).body;
-  const fitsPhone = async () => {
+  const fitsPhone = async (shot: string) => {
     await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: path.join(SHOTS, `${shot}-375.png`), fullPage: true });
     const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
     await page.setViewportSize({ width: 1366, height: 900 });
     return fits;
@@ -142,6 +143,7 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
       expect(await item('Alpha').locator('.field-error').count()).toBe(0);
       expect((await live('/posts?where[status][equals]=published')).totalDocs).toBe(0);
       await page.screenshot({ path: path.join(SHOTS, 'release-refused-1366.png') });
+      expect(await fitsPhone('release-refused')).toBe(true);
     },
     STEP,
   );
@@ -182,7 +184,7 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
       expect(posts.docs.map((d: any) => `${d.title}:${d.summary}`)).toEqual(['Alpha:First', 'Beta:Second']);
       const banner = await live('/globals/banner');
       expect([banner.text, banner.status]).toEqual(['Launch week', 'published']);
-      expect(await fitsPhone()).toBe(true);
+      expect(await fitsPhone('release-published')).toBe(true);
     },
     STEP,
   );
@@ -227,7 +229,7 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
 
       await nav().getByRole('link', { name: 'Releases' }).click();
       await page.getByRole('row', { name: /Revert: Spring launch/ }).waitFor();
-      expect(await fitsPhone()).toBe(true);
+      expect(await fitsPhone('releases-list')).toBe(true);
       expect(pageErrors).toEqual([]);
     },
     STEP,

@@ -184,14 +184,6 @@ export default function ReleasePage(props: { id: string }) {
           </div>
         )}
       </dl>
-      {(r.status === 'scheduled' || changeable) && (
-        <ReleaseSchedule
-          release={r}
-          busy={busy}
-          onSchedule={(at) => run(() => releases.schedule(r.id, at), t('releases.scheduledNote'))}
-          onUnschedule={() => run(() => releases.unschedule(r.id), t('releases.unscheduledNote'))}
-        />
-      )}
       {errors.length > 0 && (
         <div class="alert error" role="alert">
           {tn('releases.problems', errors.filter((e) => e.item != null).length || errors.length)}
@@ -204,6 +196,14 @@ export default function ReleasePage(props: { id: string }) {
       )}
       <h2>{tn('releases.itemCount', r.items.length)}</h2>
       <ReleaseItems release={r} errors={errors} busy={busy} onRepin={repin} onRemove={removeItem} />
+      {(r.status === 'scheduled' || changeable) && (
+        <ReleaseSchedule
+          release={r}
+          busy={busy}
+          onSchedule={(at) => run(() => releases.schedule(r.id, at), t('releases.scheduledNote'))}
+          onUnschedule={() => run(() => releases.unschedule(r.id), t('releases.unscheduledNote'))}
+        />
+      )}
     </section>
   );
 }
