@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context.ts';
 import { LazyView } from '../../lazy.tsx';
-import type { ReleaseTarget } from '../../release-api.ts';
+import type { ReleaseTarget } from './release-api.ts';
 import { Icon } from '../../ui.tsx';
 import { t } from '../../i18n/i18n.ts';
 

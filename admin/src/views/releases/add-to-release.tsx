@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { message } from '../../format.ts';
-import { releases, type ReleaseAction, type ReleaseTarget } from '../../release-api.ts';
+import { releases, type ReleaseAction, type ReleaseTarget } from './release-api.ts';
 import { Link } from '../../router.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { ErrorBox } from '../../ui/error-box.tsx';

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { versions, type Field, type Version } from '../../api.ts';
 import { findCollection, useApp } from '../../app-context.ts';
 import { fieldLabel, globalLabel, message, singularLabel } from '../../format.ts';
-import { itemTarget, type Release, type ReleaseError, type ReleaseItem } from '../../release-api.ts';
+import { itemTarget, type Release, type ReleaseError, type ReleaseItem } from './release-api.ts';
 import { Link } from '../../router.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { t } from '../../i18n/i18n.ts';

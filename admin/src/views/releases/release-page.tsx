@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, preview } from '../../api.ts';
 import { findCollection, useApp } from '../../app-context.ts';
 import { exactTime, message } from '../../format.ts';
-import { itemTarget, releases, type Release, type ReleaseError, type ReleaseItem } from '../../release-api.ts';
+import { itemTarget, releases, type Release, type ReleaseError, type ReleaseItem } from './release-api.ts';
 import { Link, navigate } from '../../router.tsx';
 import { confirmDialog } from '../../ui/confirm-dialog.tsx';
 import { ErrorBox } from '../../ui/error-box.tsx';

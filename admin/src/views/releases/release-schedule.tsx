@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { fromLocalInput } from '../../form/fields.tsx';
-import type { Release } from '../../release-api.ts';
+import type { Release } from './release-api.ts';
 import { t } from '../../i18n/i18n.ts';
 import { WhenInput, zonedTime } from '../edit/schedule-panel.tsx';
 

@@ -1,5 +1,5 @@
 /** A release's status and action in words, and the time that matters for it. */
-import type { Release, ReleaseAction, ReleaseStatus } from '../../release-api.ts';
+import type { Release, ReleaseAction, ReleaseStatus } from './release-api.ts';
 import { t } from '../../i18n/i18n.ts';
 
 export function releaseStatusText(status: ReleaseStatus): string {

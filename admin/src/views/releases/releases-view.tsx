@@ -1,6 +1,6 @@
 /** The releases, newest first, each with its status, its time and how many items it holds; and a new one. */
 import { useState } from 'preact/hooks';
-import { releases } from '../../release-api.ts';
+import { releases } from './release-api.ts';
 import { exactTime, formatDate, message } from '../../format.ts';
 import { Link, navigate, updateQuery, type Location } from '../../router.tsx';
 import { t, tn } from '../../i18n/i18n.ts';

@@ -1,5 +1,5 @@
 /** The release routes (docs/releases.md): records, their items, publishing, scheduling, revert and preview. */
-import { api, queryString, type ListResult } from './api.ts';
+import { api, queryString, type ListResult } from '../../api.ts';
 
 export type ReleaseStatus = 'open' | 'scheduled' | 'published' | 'failed';
 export type ReleaseAction = 'publish' | 'unpublish';
