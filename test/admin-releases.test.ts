@@ -16,8 +16,6 @@ import { startTestServer, type Session, type TestServer } from './harness.ts';
 const ADMIN = { name: 'Rae', email: 'rae@example.com', password: 'correct horse 7' };
 const STEP = 30_000;
 const SHOTS = path.join(import.meta.dir, '..', 'test-artifacts', 'admin');
-/** Nothing listens here: the preview only has to open the site's address. */
-const SITE = 'http://127.0.0.1:9';
 
 describe.skipIf(!hasChromium())('admin: releases', () => {
   let t: TestServer;
@@ -25,6 +23,9 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
   let page: Page;
   let s: Session;
   let pageErrors: string[] = [];
+  // The site the preview opens: any page answers.
+  const site = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response('<title>Site</title>') });
+  const SITE = `http://127.0.0.1:${site.port}`;
   const nav = () => page.getByRole('navigation', { name: 'Main' });
   const toast = (text: string) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
   const item = (title: string) =>
@@ -81,6 +82,7 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.stop();
+    site.stop(true);
   });
 
   test(
