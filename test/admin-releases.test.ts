@@ -88,6 +88,7 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
   test(
     'a release is created and two posts and a global are added from their menus',
     async () => {
+      expect((await live('/_admin/config')).features.releases).toBe(true);
       await nav().getByRole('link', { name: 'Releases' }).click();
       await page.getByRole('heading', { name: 'Releases', level: 1 }).waitFor();
       await page.getByLabel('New release').fill('Spring launch');
