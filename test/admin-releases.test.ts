@@ -48,6 +48,8 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
     await dialog.getByLabel('Release').waitFor();
     expect(await dialog.getByLabel('Release').locator('option:checked').textContent()).toBe('Spring launch');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    // The dialog closes once the item is added (an earlier toast may still be on screen).
+    await dialog.waitFor({ state: 'detached' });
     await toast('Added to “Spring launch”');
   };
 
@@ -117,6 +119,7 @@ describe.skipIf(!hasChromium())('admin: releases', () => {
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add');
       await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'detached' });
       await toast('Added to “Spring launch”');
 
       const releases = (await live('/releases')).docs;
