@@ -19,8 +19,10 @@ import { startTestServer, type TestServer } from './harness.ts';
 // the English first-paint part.
 // 140 kB (+10 kB) since every view's words are in the catalogues (media, operations, account, lists' tools,
 // rich text): together the eight parts went from ≈23 kB to ≈42 kB gzipped, while the first load grew ≈1 kB.
+// 150 kB (+10 kB) since the Releases view: its chunk, the "Add to release" dialog and their words in four
+// languages added ≈9 kB (137 → 146 kB), the first load only its sidebar link.
 const BUDGET_GZIP_BYTES = 50_000;
-const ALL_GZIP_BYTES = 140_000;
+const ALL_GZIP_BYTES = 150_000;
 /** The rich text editor (Lexical) is its own chunk, fetched only when a rich text field is on screen. */
 // 145 kB (+5 kB) since the editor has a floating toolbar on selections, a "/" menu, its own drawn icons and a
 // line after trailing blocks (≈2.5 kB gzipped together, the chunk at ≈141 kB).

@@ -92,6 +92,8 @@ describe.skipIf(!hasChromium())('admin languages', () => {
     const posts = res.body.collections.find((c: { slug: string }) => c.slug === 'posts');
     expect(posts.labels.singular).toEqual({ en: 'Post', de: 'Beitrag', fr: 'Article' });
     expect(posts.fields[0].label).toEqual({ en: 'Title', de: 'Titel', fr: 'Titre' });
+    // Releases are off unless the config turns them on: the admin then offers no Releases view.
+    expect(res.body.features.releases).toBe(false);
   });
 
   test(

@@ -187,6 +187,9 @@ export const versions = {
       'GET',
       `${ownerPath(o)}/versions${queryString({ limit: 10, page, depth: 0, author: 'true', locale, 'fallback-locale': locale ? 'false' : undefined })}`,
     ),
+  /** One version of the document, whole. */
+  get: (o: VersionOwner, version: string | number) =>
+    api<Version>('GET', `${ownerPath(o)}/versions/${seg(String(version))}${queryString({ depth: 0 })}`),
   restore: (o: VersionOwner, version: string | number) =>
     api<{ doc: Doc }>('POST', `${ownerPath(o)}/versions/${seg(String(version))}/restore`),
 };

@@ -99,7 +99,7 @@ export interface AdminConfig {
   localization: { locales: string[]; defaultLocale: string } | null;
   upload: { maxFileSize: number; mimeTypes: string[] };
   /** Optional areas this server has (older servers send none). */
-  features?: { audit: boolean; mcp: boolean };
+  features?: { audit: boolean; mcp: boolean; releases?: boolean };
 }
 
 export type Doc = Record<string, unknown> & { id?: number | string };

@@ -240,6 +240,8 @@ const de: Catalogue = {
   'upload.failed': 'Der Upload ist fehlgeschlagen: Der Server ist nicht erreichbar.',
   'upload.tooLarge': '{name} ist {size} groß; die Grenze liegt bei {limit}.',
   'upload.typeRefused': '{name}: Dateien vom Typ {type} werden nicht angenommen (erlaubt: {allowed}).',
+  'shell.publishing': 'Veröffentlichen',
+  'shell.releases': 'Releases',
 };
 
 export default de;

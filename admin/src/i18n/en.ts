@@ -235,6 +235,8 @@ const en = {
   'upload.failed': 'The upload failed: the server cannot be reached.',
   'upload.tooLarge': '{name} is {size}; the limit is {limit}.',
   'upload.typeRefused': '{name}: files of type {type} are not accepted (allowed: {allowed}).',
+  'shell.publishing': 'Publishing',
+  'shell.releases': 'Releases',
 };
 
 export default en;

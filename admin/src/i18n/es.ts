@@ -238,6 +238,8 @@ const es: Catalogue = {
   'upload.failed': 'La subida falló: no se puede contactar con el servidor.',
   'upload.tooLarge': '{name} ocupa {size}; el límite es {limit}.',
   'upload.typeRefused': '{name}: no se aceptan archivos de tipo {type} (permitidos: {allowed}).',
+  'shell.publishing': 'Publicación',
+  'shell.releases': 'Lanzamientos',
 };
 
 export default es;

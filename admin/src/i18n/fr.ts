@@ -240,6 +240,8 @@ const fr: Catalogue = {
   'upload.failed': 'Le téléversement a échoué : le serveur est injoignable.',
   'upload.tooLarge': '{name} fait {size} ; la limite est de {limit}.',
   'upload.typeRefused': '{name} : les fichiers de type {type} ne sont pas acceptés (autorisés : {allowed}).',
+  'shell.publishing': 'Publication',
+  'shell.releases': 'Publications groupées',
 };
 
 export default fr;

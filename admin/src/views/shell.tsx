@@ -28,6 +28,9 @@ type OperationsPage = {
   page: ComponentType<{ location: Location }>;
 };
 const trashView = withPageMessages(() => import('./trash-view.tsx'));
+const releasePages = withPageMessages(() => import('./releases/releases-pages.ts'));
+const ReleasesView = lazyComponent<{ location: Location }>(() => releasePages().then((m) => m.ReleasesView));
+const ReleasePage = lazyComponent<{ id: string }>(() => releasePages().then((m) => m.ReleasePage));
 const operationsPages = withPageMessages(() => import('./ops/operations-pages.tsx'));
 const operationsPage = (name: keyof Awaited<ReturnType<typeof operationsPages>>) =>
   lazyComponent<{ location: Location }>(() =>
@@ -100,6 +103,11 @@ function route(
       ? operationsOf(config).find((o) => o.path === parts[1])
       : undefined;
   if (op) return { key: `op:${op.path}`, page: <op.page location={loc} />, active: `op:${op.path}` };
+  if (parts[0] === 'releases' && config.features?.releases) {
+    if (parts.length === 1) return { key: 'releases', page: <ReleasesView location={loc} />, active: 'releases' };
+    if (parts.length === 2)
+      return { key: `release:${parts[1]}`, page: <ReleasePage id={parts[1]!} />, active: 'releases' };
+  }
   if (loc.path === '/account/security') return { key: 'security', page: <AccountSecurity />, active: 'security' };
   if (parts[0] === 'globals' && parts.length === 2) {
     const g = config.globals.find((x) => x.slug === parts[1]);
@@ -183,6 +191,8 @@ export function Shell(props: { onLogout: () => void }) {
           {content.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
           {config.globals.length > 0 && <div class="nav-title">{t('shell.globals')}</div>}
           {config.globals.map((g) => navLink(`/globals/${g.slug}`, `g:${g.slug}`, globalLabel(g), 'settings'))}
+          {config.features?.releases && <div class="nav-title">{t('shell.publishing')}</div>}
+          {config.features?.releases && navLink('/releases', 'releases', t('shell.releases'), 'clock')}
           {system.length > 0 && <div class="nav-title">{t('shell.admin')}</div>}
           {system.map((c) => navLink(`/collections/${c.slug}`, `c:${c.slug}`, pluralLabel(c), collectionIcon(c)))}
           {isAdmin(user) &&

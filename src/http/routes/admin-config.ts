@@ -121,8 +121,13 @@ export function adminConfigRoutes(cms: CMS) {
     })),
     localization: cms.config.localization,
     upload: { maxFileSize: cms.config.upload.maxFileSize, mimeTypes: cms.config.upload.mimeTypes },
-    // Which optional areas exist, so the admin offers only those (the audit-log view, the assistant panel).
-    features: { audit: Boolean(cms.config.audit), mcp: Boolean(cms.config.mcp) },
+    // Which optional areas exist, so the admin offers only those (the audit-log view, the assistant panel,
+    // the releases view).
+    features: {
+      audit: Boolean(cms.config.audit),
+      mcp: Boolean(cms.config.mcp),
+      releases: Boolean(cms.config.releases),
+    },
   };
   return new Elysia().all(
     '/_admin/config',

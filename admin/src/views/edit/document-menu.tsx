@@ -1,6 +1,7 @@
 /**
  * A stored document's More actions: Duplicate (the server copies the stored document; its page opens), Copy to
- * locale (the dialog itself is the edit view's), and Delete (into the trash where the collection keeps one).
+ * locale (the dialog itself is the edit view's), Add to release (drafts collections, where releases are on),
+ * and Delete (into the trash where the collection keeps one).
  */
 import { docs, type CollectionConfig, type Doc } from '../../api.ts';
 import { mayManage, useApp } from '../../app-context.ts';
@@ -13,6 +14,7 @@ import { confirmDialog } from '../../ui/confirm-dialog.tsx';
 import { Icon } from '../../ui.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { trashChoice } from './trash-choice.tsx';
+import { useAddToRelease } from '../releases/add-to-release-action.tsx';
 import { t } from '../../i18n/i18n.ts';
 
 export function DocumentMenu(props: {
@@ -28,6 +30,7 @@ export function DocumentMenu(props: {
   const { c, form } = props;
   const { user, locale, handOver } = useApp();
   const path = `/collections/${c.slug}`;
+  const release = useAddToRelease(c.drafts ? { collection: c.slug, id: props.id } : null);
   if (c.builtIn && !mayManage(c, user)) return null;
   const off = form.busy || props.readOnly;
 
@@ -70,22 +73,26 @@ export function DocumentMenu(props: {
   };
 
   return (
-    <MoreActions label={t('edit.moreActions')}>
-      {!c.builtIn && (
-        <button type="button" class="ghost" onClick={() => void duplicate()} disabled={off}>
-          <Icon name="copy" /> {t('edit.duplicate')}
-        </button>
-      )}
-      {props.onCopyToLocale && (
-        <button type="button" class="ghost" onClick={props.onCopyToLocale} disabled={off}>
-          <Icon name="copy" /> {t('edit.copyToLocale')}
-        </button>
-      )}
-      {mayManage(c, user) && (
-        <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={off}>
-          <Icon name="trash" /> {t('edit.delete')}
-        </button>
-      )}
-    </MoreActions>
+    <>
+      <MoreActions label={t('edit.moreActions')}>
+        {!c.builtIn && (
+          <button type="button" class="ghost" onClick={() => void duplicate()} disabled={off}>
+            <Icon name="copy" /> {t('edit.duplicate')}
+          </button>
+        )}
+        {props.onCopyToLocale && (
+          <button type="button" class="ghost" onClick={props.onCopyToLocale} disabled={off}>
+            <Icon name="copy" /> {t('edit.copyToLocale')}
+          </button>
+        )}
+        {release.item}
+        {mayManage(c, user) && (
+          <button type="button" class="ghost danger-text" onClick={() => void remove()} disabled={off}>
+            <Icon name="trash" /> {t('edit.delete')}
+          </button>
+        )}
+      </MoreActions>
+      {release.dialog}
+    </>
   );
 }

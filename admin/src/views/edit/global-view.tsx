@@ -29,6 +29,8 @@ import { DraftButtons, useLiveStatus, type SaveMode } from './draft-controls.tsx
 import { StatusBadges } from './status-badges.tsx';
 import { LivePreviewButtons, LivePreviewSlot, useLivePreviewOpen } from './live-preview-slot.tsx';
 import { t } from '../../i18n/i18n.ts';
+import { MoreActions } from '../../popup-menu.tsx';
+import { useAddToRelease } from '../releases/add-to-release-action.tsx';
 import { useLoad } from '../../use-load.ts';
 
 export function GlobalView(props: { global: GlobalConfig }) {
@@ -90,6 +92,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
   const showPreview = Boolean(g.livePreview) && previewOpen;
   const liveStatus = useLiveStatus(Boolean(g.drafts), doc, () => globals.get(g.slug, { locale }));
   useSaveShortcut(() => void save(g.drafts ? 'draft' : 'save'));
+  const release = useAddToRelease(g.drafts && doc?.updatedAt ? { global: g.slug } : null);
 
   if (loadError)
     return (
@@ -124,6 +127,8 @@ export function GlobalView(props: { global: GlobalConfig }) {
               onToggle={setPreviewOpen}
             />
           )}
+          {release.item && <MoreActions label={t('edit.moreActions')}>{release.item}</MoreActions>}
+          {release.dialog}
           {g.drafts ? (
             <DraftButtons
               owner={doc.updatedAt ? { global: g.slug } : null}

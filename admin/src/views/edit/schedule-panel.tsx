@@ -24,6 +24,28 @@ export function zonedTime(iso: string): { local: string; utc: string } {
   };
 }
 
+/** A date and time typed in the editor's time zone (named), the UTC time shown under it. */
+export function WhenInput(props: { id: string; value: string; onInput: (value: string) => void }) {
+  const iso = fromLocalInput(props.value);
+  return (
+    <>
+      <label class="field-label" for={props.id}>
+        {t('schedule.when')} <span class="muted small">({timeZone()})</span>
+      </label>
+      <input
+        id={props.id}
+        type="datetime-local"
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+        aria-describedby={`${props.id}-utc`}
+      />
+      <p id={`${props.id}-utc`} class="muted small" aria-live="polite">
+        {iso ? `= ${zonedTime(iso).utc}` : t('schedule.zones')}
+      </p>
+    </>
+  );
+}
+
 /** A job's action in words: the job list shows `publish` / `unpublish`. */
 export const actionText = (action: string) =>
   action === 'publish' ? t('schedule.publish') : action === 'unpublish' ? t('schedule.unpublish') : action;
@@ -115,19 +137,7 @@ export function SchedulePanel(props: {
           <option value="publish">{t('drafts.publish')}</option>
           <option value="unpublish">{t('drafts.unpublish')}</option>
         </select>
-        <label class="field-label" for="schedule-at">
-          {t('schedule.when')} <span class="muted small">({timeZone()})</span>
-        </label>
-        <input
-          id="schedule-at"
-          type="datetime-local"
-          value={when}
-          onInput={(e) => setWhen(e.currentTarget.value)}
-          aria-describedby="schedule-utc"
-        />
-        <p id="schedule-utc" class="muted small" aria-live="polite">
-          {iso ? `= ${zonedTime(iso).utc}` : t('schedule.zones')}
-        </p>
+        <WhenInput id="schedule-at" value={when} onInput={setWhen} />
         {error && <p class="field-error">{error}</p>}
         <button type="button" disabled={busy || !iso || props.readOnly} onClick={() => void add()}>
           {t('schedule.schedule')}
