@@ -14,6 +14,7 @@ import { restoreReplica } from '../src/replica/restore-replica.ts';
 import { replicaOf } from '../src/replica/running.ts';
 import { openTarget } from '../src/replica/target.ts';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
+import { filesIn, form, pdf } from './support/media-fixtures.ts';
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -97,6 +98,66 @@ test('retention removes snapshots and segments older than the window, keeping ev
   const db = new Database(path.join(kept, 'cms.db'), { readonly: true });
   expect(db.query('SELECT "text" FROM "notes" ORDER BY "id"').all()).toEqual([{ text: 'old' }, { text: 'mid' }]);
   db.close();
+});
+
+test('retention removes the uploads no moment inside the window names, and keeps those it does', async () => {
+  const { t, folder, replica, note } = await replicated(1);
+  const { token } = await t.session('admin');
+  const upload = async (bytes: Buffer, name: string) => {
+    const res = await t.fetch('/media', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form(bytes, name),
+    });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { doc: { id: number; filename: string } }).doc;
+  };
+  const remove = async (id: number) => expect((await t.request('DELETE', `/media/${id}`, { token })).status).toBe(200);
+  const objects = () => fs.readdirSync(path.join(folder, 'uploads')).sort();
+  const sha = (bytes: Buffer) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+
+  // Stored and removed long before the window: once the snapshot after it leaves the window, nothing names it.
+  const gone = await upload(pdf(100), 'gone.pdf');
+  await replica.ship();
+  await remove(gone.id);
+  const kept = await upload(pdf(200), 'kept.pdf');
+  await replica.ship();
+  expect(objects()).toEqual([sha(pdf(100)), sha(pdf(200))].sort());
+  t.clock.advance(2 * 3_600_000);
+  await note('a snapshot is due');
+  await replica.ship();
+  t.clock.advance(36 * 3_600_000);
+  await note('another snapshot; the first one is out of the window');
+  await replica.ship();
+  expect(objects()).toEqual([sha(pdf(200))]);
+
+  // Stored and removed inside the window: a restore to the moment between needs it, so it stays.
+  const inside = await upload(pdf(300), 'inside.pdf');
+  await replica.ship();
+  const insideMoment = t.clock.now();
+  t.clock.advance(1000);
+  await remove(inside.id);
+  await replica.ship();
+  t.clock.advance(12 * 3_600_000);
+  await note('the next snapshot');
+  await replica.ship();
+  expect(objects()).toEqual([sha(pdf(200)), sha(pdf(300))].sort());
+
+  const config = await loadConfig({ config: { database: t.database, replica: { url: folder } } });
+  const into = path.join(tempDir('cms-replica-uploads-'), 'data');
+  await restoreReplica(config, { at: insideMoment }, { to: into, now: t.clock.now() });
+  expect(filesIn(path.join(into, 'uploads')).sort()).toEqual([kept.filename, inside.filename].sort());
+
+  // Once that moment leaves the window too, its file goes.
+  t.clock.advance(3 * 86_400_000);
+  await note('a snapshot three days later');
+  await replica.ship();
+  expect(objects()).toEqual([sha(pdf(200))]);
+
+  // The same bytes stored again after their object went are copied again.
+  await upload(pdf(100), 'back.pdf');
+  await replica.ship();
+  expect(objects()).toContain(sha(pdf(100)));
 });
 
 test('a server started while its replica cannot be reached serves, and replicates once it can', async () => {

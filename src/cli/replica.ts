@@ -47,12 +47,13 @@ export async function replicaCommand(args: CLIArgs): Promise<void> {
     to: args.flags.to as string | undefined,
     now: systemClock.now(),
   });
+  const what = result.file ? 'transaction' : 'the uploads of transaction';
   console.log(
-    `restored transaction ${result.txid} (${new Date(result.at).toISOString()}) from ${result.snapshot} and ${result.segments} segment(s) into ${result.into}`,
+    `restored ${what} ${result.txid} (${new Date(result.at).toISOString()}) from ${result.snapshot} and ${result.segments} segment(s) into ${result.into}`,
   );
   if (result.movedAside.length)
     console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
-  if (args.flags.to) return;
+  if (args.flags.to || !result.file) return;
   // The full-text indexes are derived data: rebuilt from the restored documents, so searches find them.
   const cms = await createCMS({ configPath, migrate: 'none' });
   try {

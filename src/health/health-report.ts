@@ -69,6 +69,7 @@ function replicaFields(replica: Replica) {
     lagMs: replica.lagMs(),
     lastTransaction: replica.lastTransaction(),
     lastSnapshotAt: lastSnapshotAt === null ? null : new Date(lastSnapshotAt).toISOString(),
+    ...(replica.uploadsOnly ? { uploadsOnly: true } : {}),
   };
 }
 

@@ -26,6 +26,7 @@ export type SnapshotHeader = {
   uploadsTxid: number;
 };
 type UploadHeader = { kind: 'upload'; sha256: string };
+type FilesHeader = { kind: 'files' };
 type Stored<H> = H & { sha256: string; length: number };
 
 export class DamagedObject extends Error {}
@@ -42,6 +43,13 @@ export const segmentKey = (from: number, to: number) => `segments/${pad(from)}-$
  */
 export const snapshotKey = (txid: number, at: number, uploadsTxid: number) =>
   `snapshots/${pad(txid)}-${at}-${pad(uploadsTxid)}.snap`;
+
+/**
+ * Beside each snapshot, its list of uploads by sha256: `stored` (the files of its moment) and `added`
+ * (every file stored since the snapshot before, removed since or not). What retention of the uploads
+ * reads, small where the snapshot is large.
+ */
+export const snapshotFilesKey = (snapshot: string) => snapshot.replace(/\.snap$/, '.files');
 
 export function parseSegmentKey(key: string): { from: number; to: number } | null {
   const match = /^segments\/(\d+)-(\d+)\.seg$/.exec(key);
@@ -200,4 +208,19 @@ export function unpackUpload(key: string, bytes: Uint8Array, encryptionKey: stri
   if (`uploads/${createHash('sha256').update(body).digest('hex')}` !== key)
     throw new DamagedObject(`${key} is damaged (its content does not match its name)`);
   return body;
+}
+
+export type FilesList = { stored: string[]; added: string[] };
+
+export function packFiles(list: FilesList, encryptionKey: string | null): Uint8Array {
+  return pack({ kind: 'files' } satisfies FilesHeader, Buffer.from(JSON.stringify(list)), encryptionKey);
+}
+
+export function unpackFiles(key: string, bytes: Uint8Array, encryptionKey: string | null): FilesList {
+  const { header, body } = unpack<FilesHeader>(key, bytes, encryptionKey);
+  const list = JSON.parse(body.toString()) as FilesList;
+  const strings = (a: unknown) => Array.isArray(a) && a.every((s) => typeof s === 'string');
+  if (header.kind !== 'files' || !strings(list?.stored) || !strings(list?.added))
+    throw new DamagedObject(`${key} is damaged (it is not a list of uploads)`);
+  return list;
 }

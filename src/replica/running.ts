@@ -9,6 +9,8 @@ export const DEGRADED_LAG_MS = 10_000;
 
 export type Replica = {
   mode: 'async' | 'sync';
+  /** True on PostgreSQL: the database is the server's to back up, the replica holds the uploads. */
+  uploadsOnly: boolean;
   label: string;
   /** How far the replica trails: the age of the oldest transaction not on it yet (0: none). */
   lagMs(): number;

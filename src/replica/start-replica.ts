@@ -9,10 +9,10 @@ import type { Store } from '../db/store.ts';
 import { captureCommits } from '../db/sqlite/commit-capture.ts';
 import { unavailable } from '../errors.ts';
 import { readCatalog } from './catalog.ts';
-import { packSegment, segmentKey } from './objects.ts';
+import { packFiles, packSegment, segmentKey, snapshotFilesKey, type FilesList } from './objects.ts';
 import { CREATE_POSITION, POSITION_TABLE, SET_POSITION, createRecorder, type Recorder } from './recorder.ts';
-import { takeSnapshot } from './snapshot.ts';
-import { applyRetention } from './retention.ts';
+import { takeSnapshot, takeUploadsSnapshot } from './snapshot.ts';
+import { applyRetention, storedSince } from './retention.ts';
 import { openTarget, type ReplicaTarget } from './target.ts';
 import { forgetReplica, noteReplica, type Replica } from './running.ts';
 import { trackUploads, type UploadsTracker } from './uploads.ts';
@@ -50,15 +50,18 @@ async function attach(
   const { config, store, now, log } = options;
   const settings = config.replica!;
   const catalog = await readCatalog(target);
-  const position = await store.get<{ txid: number }>(`SELECT "txid" FROM "${POSITION_TABLE}"`);
+  const uploadsOnly = config.databaseEngine !== 'sqlite';
+  const position = uploadsOnly ? null : await store.get<{ txid: number }>(`SELECT "txid" FROM "${POSITION_TABLE}"`);
   const startTxid = Math.max(position?.txid ?? 0, catalog.newestTxid) + 1;
-  await store.run(SET_POSITION, [startTxid, now()]);
+  if (!uploadsOnly) await store.run(SET_POSITION, [startTxid, now()]);
   const recorder = createRecorder(startTxid, now, durable);
-  const stopCapture = captureCommits(config.databasePath, recorder);
+  const stopCapture = uploadsOnly ? () => {} : captureCommits(config.databasePath, recorder);
   // Files in S3 storage stay there (docs/replication.md): only local uploads are copied.
   const uploads = config.upload.storage
     ? null
     : await trackUploads({ storage: options.storage, target, recorder, encryptionKey: settings.encryptionKey, log });
+  // Files stored after the newest snapshot's list, by the process before this one, go into the next list.
+  for (const sha256 of await storedSince(target, catalog, settings.encryptionKey)) uploads?.added.add(sha256);
   return {
     recorder,
     uploads,
@@ -74,12 +77,19 @@ export async function startReplica(options: Options): Promise<Replica | null> {
   const { config, store, now, log } = options;
   const settings = config.replica;
   if (!settings) return null;
-  if (config.databaseEngine !== 'sqlite') {
-    log.info('replica: PostgreSQL databases are backed up by the server (docs/replication.md); nothing to replicate');
+  const uploadsOnly = config.databaseEngine !== 'sqlite';
+  if (uploadsOnly && config.upload.storage) {
+    log.info(
+      'replica: the PostgreSQL database is backed up by the server, the uploads are in S3 (docs/replication.md): nothing to replicate',
+    );
     return null;
   }
+  if (uploadsOnly)
+    log.info(
+      'replica: copying the uploads only; the PostgreSQL database is backed up by the server (docs/replication.md)',
+    );
   const target = openTarget(settings);
-  await store.exec(CREATE_POSITION);
+  if (!uploadsOnly) await store.exec(CREATE_POSITION);
   const startedAt = now();
   const waiting = syncWaiters(settings.syncTimeoutMs, () => void ship());
   let attached: Attached | null = null;
@@ -90,27 +100,49 @@ export async function startReplica(options: Options): Promise<Replica | null> {
   let round: Promise<void> | null = null;
 
   const snapshot = async (on: Attached) => {
-    const files = on.uploads ? { files: Object.fromEntries(on.uploads.manifest), txid: on.recorder.lastTxid() } : null;
-    const taken = await takeSnapshot({
-      uploads: files,
-      databasePath: config.databasePath,
-      dataDir: config.dataDir,
-      target,
-      encryptionKey: settings.encryptionKey,
-    });
-    puts++;
+    // The stored files and the number they are as of, taken together, before the copy starts.
+    const taken = on.uploads?.takeList();
+    const files = taken ? { files: taken.files, txid: on.recorder.lastTxid() } : null;
+    try {
+      await snapshotWith(files, taken?.list ?? null);
+    } catch (error) {
+      // Not on the replica: what the list held goes into the next one.
+      for (const sha256 of taken?.list.added ?? []) on.uploads!.added.add(sha256);
+      throw error;
+    }
     lastSnapshotAt = now();
-    shipped = Math.max(shipped, taken.txid);
-    waiting.release(shipped);
     // After a snapshot is the moment older objects may have become unneeded.
-    const removed = await applyRetention(target, now(), settings.retentionDays);
+    const running = on.uploads ? { encryptionKey: settings.encryptionKey, running: on.uploads } : null;
+    const removed = await applyRetention(target, now(), settings.retentionDays, running);
     if (removed.length)
       log.info(`replica: removed ${removed.length} object(s) older than ${settings.retentionDays} days`);
+  };
+  const snapshotWith = async (
+    files: { files: Record<string, string>; txid: number } | null,
+    list: FilesList | null,
+  ) => {
+    const snap = uploadsOnly
+      ? await takeUploadsSnapshot({ uploads: files!, at: now(), target, encryptionKey: settings.encryptionKey })
+      : await takeSnapshot({
+          uploads: files,
+          databasePath: config.databasePath,
+          dataDir: config.dataDir,
+          target,
+          encryptionKey: settings.encryptionKey,
+        });
+    puts++;
+    if (list) {
+      await target.put(snapshotFilesKey(snap.key), packFiles(list, settings.encryptionKey));
+      puts++;
+    }
+    shipped = Math.max(shipped, snap.txid);
+    waiting.release(shipped);
   };
   const once = async () => {
     try {
       // A replica that could not be reached at start is attached once it can be (its snapshot holds what came before).
-      const on = (attached ??= await attach(options, target, settings.mode === 'sync' ? waiting.durable : undefined));
+      const durable = settings.mode === 'sync' && !uploadsOnly ? waiting.durable : undefined;
+      const on = (attached ??= await attach(options, target, durable));
       const last = await shipQueued(target, on, settings.encryptionKey);
       if (last !== null) {
         shipped = Math.max(shipped, last.txid);
@@ -145,6 +177,7 @@ export async function startReplica(options: Options): Promise<Replica | null> {
   const timer = setInterval(() => void ship(), SHIP_EVERY_MS);
   const replica: Replica = {
     mode: settings.mode,
+    uploadsOnly,
     label: target.label,
     lagMs: () => {
       // Not attached yet: everything since the start is missing from the replica.
