@@ -61,6 +61,16 @@ test('/health reports the lag by the clock and is degraded past 10 s, until the 
   expect(behind.body.checks.replica).toBe('behind');
   expect(behind.body.replica.lagMs).toBe(11_000);
   expect(behind.body.replica.lastTransaction).toBe(before);
+  // The same figures for a scraper, with the failed rounds counted and the oldest moment a restore reaches.
+  const { token } = await t.session('admin');
+  const metrics = (await t.request('GET', '/metrics', { token })).text;
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+  expect(value('cms_replica_lag_seconds')).toBe(11);
+  expect(value('cms_replica_last_transaction')).toBe(before);
+  expect(value('cms_replica_failures_total')).toBeGreaterThanOrEqual(1);
+  expect(value('cms_replica_objects_written_total')).toBe(replica.puts());
+  expect(value('cms_replica_oldest_restorable_timestamp_seconds') * 1000).toBeLessThanOrEqual(t.clock.now());
+  expect(value('cms_replica_oldest_restorable_timestamp_seconds')).toBeGreaterThan(0);
 
   fs.rmSync(segments);
   fs.renameSync(`${segments}.away`, segments);

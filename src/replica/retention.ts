@@ -6,7 +6,7 @@
  * that oldest kept snapshot's moment, and of every later one, and every file stored after it), and the
  * running process adds the files it stored since its last snapshot.
  */
-import { readCatalog, type Catalog } from './catalog.ts';
+import { readCatalog, type Catalog, type SnapshotEntry } from './catalog.ts';
 import { snapshotFilesKey, unpackFiles, unpackSegment, uploadKey } from './objects.ts';
 import type { ReplicaTarget } from './target.ts';
 
@@ -20,17 +20,27 @@ export type UploadsInUse = {
   forget(sha256: string): void;
 };
 
-/** Removes what the window no longer needs; answers the keys removed. */
+/** Removes what the window no longer needs; answers the keys removed and the oldest moment still restorable. */
 export async function applyRetention(
   target: ReplicaTarget,
   now: number,
   retentionDays: number,
   uploads: { encryptionKey: string | null; running: UploadsInUse } | null = null,
-): Promise<string[]> {
+): Promise<{ removed: string[]; oldest: number | null }> {
   const catalog = await readCatalog(target);
   const windowStart = now - retentionDays * DAY_MS;
   const base = catalog.snapshots.filter((s) => s.at <= windowStart).at(-1);
-  if (!base) return [];
+  if (!base) return { removed: [], oldest: catalog.snapshots[0]?.at ?? null };
+  const removed = await removeOutside(target, catalog, base, uploads);
+  return { removed, oldest: base.at };
+}
+
+async function removeOutside(
+  target: ReplicaTarget,
+  catalog: Catalog,
+  base: SnapshotEntry,
+  uploads: { encryptionKey: string | null; running: UploadsInUse } | null,
+): Promise<string[]> {
   const needsFrom = Math.min(base.txid, base.uploadsTxid) + 1;
   const oldSnapshots = catalog.snapshots.filter((s) => s.txid < base.txid).map((s) => s.key);
   const removable = [

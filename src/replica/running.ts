@@ -18,6 +18,10 @@ export type Replica = {
   lastTransaction(): number;
   lastSnapshotAt(): number | null;
   puts(): number;
+  /** Rounds that could not ship, since the start. */
+  failures(): number;
+  /** The commit time of the oldest snapshot kept (the oldest moment a restore reaches), as of the last snapshot. */
+  oldestRestorableAt(): number | null;
   lastError(): string | null;
   /** Ships what is queued now (and a snapshot when one is due). */
   ship(): Promise<void>;

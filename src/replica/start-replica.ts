@@ -96,6 +96,8 @@ export async function startReplica(options: Options): Promise<Replica | null> {
   let lastSnapshotAt: number | null = null;
   let shipped = 0;
   let lastError: string | null = null;
+  let failures = 0;
+  let oldestRestorable: number | null = null;
   let puts = 0;
   let round: Promise<void> | null = null;
 
@@ -113,7 +115,8 @@ export async function startReplica(options: Options): Promise<Replica | null> {
     lastSnapshotAt = now();
     // After a snapshot is the moment older objects may have become unneeded.
     const running = on.uploads ? { encryptionKey: settings.encryptionKey, running: on.uploads } : null;
-    const removed = await applyRetention(target, now(), settings.retentionDays, running);
+    const { removed, oldest } = await applyRetention(target, now(), settings.retentionDays, running);
+    oldestRestorable = oldest;
     if (removed.length)
       log.info(`replica: removed ${removed.length} object(s) older than ${settings.retentionDays} days`);
   };
@@ -155,6 +158,7 @@ export async function startReplica(options: Options): Promise<Replica | null> {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (lastError !== reason) log.warn(`replica: cannot ship to ${target.label}: ${reason}`);
+      failures++;
       lastError = reason;
     }
   };
@@ -188,6 +192,8 @@ export async function startReplica(options: Options): Promise<Replica | null> {
     lastTransaction: () => shipped,
     lastSnapshotAt: () => lastSnapshotAt,
     puts: () => puts,
+    failures: () => failures,
+    oldestRestorableAt: () => oldestRestorable,
     lastError: () => lastError,
     ship,
     async close() {
