@@ -1,4 +1,5 @@
 /** `cms replica status | restore | verify` (docs/replication.md), and starting the replica beside `cms serve`. */
+import path from 'node:path';
 import type { CMS } from '../cms.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config/load.ts';
@@ -9,6 +10,8 @@ import { startReplica } from '../replica/start-replica.ts';
 import type { CLIArgs } from './args.ts';
 import { reindexWithProgress } from './reindex.ts';
 import { createCMS } from '../create-cms.ts';
+import { markRestore } from '../realtime/change-log.ts';
+import { lastChangeIdOfFile } from './restore-change-ids.ts';
 
 /** Starts replicating the served database (when `replica` is set); stopped last when the instance closes. */
 export async function startReplicaFor(cms: CMS): Promise<void> {
@@ -54,9 +57,12 @@ export async function replicaCommand(args: CLIArgs): Promise<void> {
   if (result.movedAside.length)
     console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
   if (args.flags.to || !result.file) return;
+  const aside = result.movedAside[0];
+  const before = aside ? lastChangeIdOfFile(path.join(aside, path.basename(config.databasePath))) : null;
   // The full-text indexes are derived data: rebuilt from the restored documents, so searches find them.
   const cms = await createCMS({ configPath, migrate: 'none' });
   try {
+    await markRestore(cms.store, systemClock.now(), before);
     await reindexWithProgress(cms);
   } finally {
     await cms.close();
