@@ -7,6 +7,7 @@ import { ConfigError } from '../errors.ts';
 import { replicaStatus } from '../replica/replica-status.ts';
 import { restoreReplica, verifyReplica } from '../replica/restore-replica.ts';
 import { startReplica } from '../replica/start-replica.ts';
+import { namedFiles } from '../uploads/sweep-leftovers.ts';
 import type { CLIArgs } from './args.ts';
 import { reindexWithProgress } from './reindex.ts';
 import { createCMS } from '../create-cms.ts';
@@ -21,6 +22,7 @@ export async function startReplicaFor(cms: CMS): Promise<void> {
     storage: cms.storage,
     now: () => cms.clock.now(),
     log: cms.log,
+    namedFiles: () => namedFiles(cms),
   });
   // First in the list, so it runs last of the closers: what they write on the way out is shipped too.
   if (replica) cms.closers.unshift(() => replica.close());

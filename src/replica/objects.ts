@@ -27,6 +27,7 @@ export type SnapshotHeader = {
 };
 type UploadHeader = { kind: 'upload'; sha256: string };
 type FilesHeader = { kind: 'files' };
+type DeleteHeader = { kind: 'delete' };
 type Stored<H> = H & { sha256: string; length: number };
 
 export class DamagedObject extends Error {}
@@ -223,4 +224,22 @@ export function unpackFiles(key: string, bytes: Uint8Array, encryptionKey: strin
   if (header.kind !== 'files' || !strings(list?.stored) || !strings(list?.added))
     throw new DamagedObject(`${key} is damaged (it is not a list of uploads)`);
   return list;
+}
+
+/** A file of upload storage off the box, removed by the application at `at` and kept until retention. */
+export const deleteKey = (hash: string, at: number) => `deletes/${hash}-${at}.del`;
+
+export function parseDeleteKey(key: string): { hash: string; at: number } | null {
+  const match = /^deletes\/([0-9a-f]{64})-(\d+)\.del$/.exec(key);
+  return match ? { hash: match[1]!, at: Number(match[2]) } : null;
+}
+
+export function packDelete(storageKey: string, encryptionKey: string | null): Uint8Array {
+  return pack({ kind: 'delete' } satisfies DeleteHeader, Buffer.from(storageKey), encryptionKey);
+}
+
+export function unpackDelete(key: string, bytes: Uint8Array, encryptionKey: string | null): string {
+  const { header, body } = unpack<DeleteHeader>(key, bytes, encryptionKey);
+  if (header.kind !== 'delete') throw new DamagedObject(`${key} is damaged (it names no stored file)`);
+  return body.toString();
 }

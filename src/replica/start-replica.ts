@@ -16,9 +16,11 @@ import { applyRetention, storedSince } from './retention.ts';
 import { openTarget, type ReplicaTarget } from './target.ts';
 import { forgetReplica, noteReplica, type Replica } from './running.ts';
 import { trackUploads, type UploadsTracker } from './uploads.ts';
+import { deferDeletes, type DeferredDeletes } from './deferred-deletes.ts';
 
 type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void };
 
+const DAY_MS = 86_400_000;
 /** How often queued transactions are shipped. */
 export const SHIP_EVERY_MS = 1000;
 /** Transactions in one segment at most (a long backlog goes up in several). */
@@ -31,9 +33,17 @@ type Options = {
   storage: StorageAdapter;
   now: () => number;
   log: Logger;
+  /** Every file name a document holds now: a file in S3 storage named again is not removed (./deferred-deletes.ts). */
+  namedFiles?: () => Promise<Set<string>>;
 };
 
-type Attached = { recorder: Recorder; uploads: UploadsTracker | null; startTxid: number; stop(): void };
+type Attached = {
+  recorder: Recorder;
+  uploads: UploadsTracker | null;
+  deletes: DeferredDeletes | null;
+  startTxid: number;
+  stop(): void;
+};
 
 /**
  * Starts capturing: reads what the replica holds, numbers this start after it, and follows commits and
@@ -62,13 +72,27 @@ async function attach(
     : await trackUploads({ storage: options.storage, target, recorder, encryptionKey: settings.encryptionKey, log });
   // Files stored after the newest snapshot's list, by the process before this one, go into the next list.
   for (const sha256 of await storedSince(target, catalog, settings.encryptionKey)) uploads?.added.add(sha256);
+  // Files in S3 storage stay there as long as a moment inside the window may name them.
+  const deletes =
+    config.upload.storage && options.namedFiles
+      ? await deferDeletes({
+          storage: options.storage,
+          target,
+          encryptionKey: settings.encryptionKey,
+          namedFiles: options.namedFiles,
+          now,
+          log,
+        })
+      : null;
   return {
     recorder,
     uploads,
+    deletes,
     startTxid,
     stop() {
       stopCapture();
       uploads?.stop();
+      deletes?.stop();
     },
   };
 }
@@ -119,6 +143,9 @@ export async function startReplica(options: Options): Promise<Replica | null> {
     oldestRestorable = oldest;
     if (removed.length)
       log.info(`replica: removed ${removed.length} object(s) older than ${settings.retentionDays} days`);
+    const purged = await on.deletes?.purge(now() - settings.retentionDays * DAY_MS);
+    if (purged)
+      log.info(`replica: removed ${purged} stored file(s) deleted more than ${settings.retentionDays} days ago`);
   };
   const snapshotWith = async (
     files: { files: Record<string, string>; txid: number } | null,
@@ -146,6 +173,7 @@ export async function startReplica(options: Options): Promise<Replica | null> {
       // A replica that could not be reached at start is attached once it can be (its snapshot holds what came before).
       const durable = settings.mode === 'sync' && !uploadsOnly ? waiting.durable : undefined;
       const on = (attached ??= await attach(options, target, durable));
+      puts += (await on.deletes?.flush()) ?? 0;
       const last = await shipQueued(target, on, settings.encryptionKey);
       if (last !== null) {
         shipped = Math.max(shipped, last.txid);
