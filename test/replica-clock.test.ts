@@ -230,6 +230,26 @@ test('with S3 upload storage, a deleted media document keeps its file for retent
   }
 });
 
+test('a restore to a moment before a restart of the server finds the state of that moment', async () => {
+  const { t, folder, replica, note } = await replicated();
+  await note('before the restart');
+  await replica.ship();
+  t.clock.advance(1000);
+  const moment = t.clock.now();
+  t.clock.advance(1000);
+  await replica.close();
+  await startReplicaFor(t.cms);
+  await note('after the restart');
+  await replicaOf(t.cms.store)!.ship();
+
+  const config = await loadConfig({ config: { database: t.database, replica: { url: folder } } });
+  const into = path.join(tempDir('cms-replica-restart-'), 'data');
+  await restoreReplica(config, { at: moment }, { to: into, now: t.clock.now() });
+  const db = new Database(path.join(into, 'cms.db'), { readonly: true });
+  expect(db.query('SELECT "text" FROM "notes" ORDER BY "id"').all()).toEqual([{ text: 'before the restart' }]);
+  db.close();
+});
+
 test('a server started while its replica cannot be reached serves, and replicates once it can', async () => {
   const folder = path.join(tempDir('cms-replica-late-'), 'replica');
   fs.writeFileSync(folder, 'a file where the replica folder should be');

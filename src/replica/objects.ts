@@ -149,6 +149,7 @@ export function packSegment(transactions: Transaction[], encryptionKey: string |
     at: t.at,
     statements: t.statements.map(([sql, params]) => [indexOf(sql), encodeParams(params)]),
     ...(t.files ? { files: t.files } : {}),
+    ...(t.start ? { start: true } : {}),
   }));
   return pack(header, Buffer.from(JSON.stringify({ sql: [...texts.keys()], transactions: body })), encryptionKey);
 }
@@ -164,6 +165,7 @@ export function unpackSegment(key: string, bytes: Uint8Array, encryptionKey: str
       at: number;
       statements: [number, unknown[] | null][];
       files?: Transaction['files'];
+      start?: true;
     }[];
   };
   const transactions: Transaction[] = parsed.transactions.map((t) => ({
@@ -171,6 +173,7 @@ export function unpackSegment(key: string, bytes: Uint8Array, encryptionKey: str
     at: t.at,
     statements: t.statements.map(([index, params]) => [parsed.sql[index]!, decodeParams(params)]),
     ...(t.files ? { files: t.files } : {}),
+    ...(t.start ? { start: true as const } : {}),
   }));
   const whole =
     transactions.every((t) => t.statements.every(([sql]) => typeof sql === 'string')) &&

@@ -125,6 +125,10 @@ export async function rebuildDatabase(
             for (const change of transaction.files ?? [])
               change.sha256 ? files.set(change.key, change.sha256) : files.delete(change.key);
           if (transaction.txid <= txid) continue;
+          if (transaction.start)
+            throw new ConfigError(
+              `the server restarted at transaction ${transaction.txid} (${new Date(transaction.at).toISOString()}) and its snapshot is not on the replica: restore to a moment before it or after the next snapshot; nothing was changed`,
+            );
           if (db) replay(db, transaction);
           txid = transaction.txid;
           at = transaction.at;

@@ -65,13 +65,16 @@ async function attach(
   const startTxid = Math.max(position?.txid ?? 0, catalog.newestTxid) + 1;
   if (!uploadsOnly) await store.run(SET_POSITION, [startTxid, now()]);
   const recorder = createRecorder(startTxid, now, durable);
+  // The start goes up in the first segment: a restore from an older snapshot knows it cannot go past it.
+  recorder.queued.push({ txid: startTxid, at: now(), statements: [], start: true });
   const stopCapture = uploadsOnly ? () => {} : captureCommits(config.databasePath, recorder);
   // Files in S3 storage stay there (docs/replication.md): only local uploads are copied.
   const uploads = config.upload.storage
     ? null
     : await trackUploads({ storage: options.storage, target, recorder, encryptionKey: settings.encryptionKey, log });
   // Files stored after the newest snapshot's list, by the process before this one, go into the next list.
-  for (const sha256 of await storedSince(target, catalog, settings.encryptionKey)) uploads?.added.add(sha256);
+  if (uploads)
+    for (const sha256 of await storedSince(target, catalog, settings.encryptionKey)) uploads.added.add(sha256);
   // Files in S3 storage stay there as long as a moment inside the window may name them.
   const deletes =
     config.upload.storage && options.namedFiles
