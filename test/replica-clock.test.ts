@@ -14,7 +14,7 @@ import { restoreReplica } from '../src/replica/restore-replica.ts';
 import { replicaOf } from '../src/replica/running.ts';
 import { openTarget } from '../src/replica/target.ts';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
-import { filesIn, form, pdf } from './support/media-fixtures.ts';
+import { filesIn, pdf, uploadMedia } from './support/media-fixtures.ts';
 import { startS3Server } from './support/s3-server.ts';
 
 const servers: TestServer[] = [];
@@ -114,15 +114,7 @@ test('retention removes snapshots and segments older than the window, keeping ev
 test('retention removes the uploads no moment inside the window names, and keeps those it does', async () => {
   const { t, folder, replica, note } = await replicated(1);
   const { token } = await t.session('admin');
-  const upload = async (bytes: Buffer, name: string) => {
-    const res = await t.fetch('/media', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form(bytes, name),
-    });
-    expect(res.status).toBe(201);
-    return ((await res.json()) as { doc: { id: number; filename: string } }).doc;
-  };
+  const upload = (bytes: Buffer, name: string) => uploadMedia(t, token, bytes, name);
   const remove = async (id: number) => expect((await t.request('DELETE', `/media/${id}`, { token })).status).toBe(200);
   const objects = () => fs.readdirSync(path.join(folder, 'uploads')).sort();
   const sha = (bytes: Buffer) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
@@ -197,13 +189,7 @@ test('with S3 upload storage, a deleted media document keeps its file for retent
       accessKeyId: 'S3RVER',
       secretAccessKey: 'S3RVER',
     });
-    const res = await t.fetch('/media', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form(pdf(100), 'kept.pdf'),
-    });
-    expect(res.status).toBe(201);
-    const doc = ((await res.json()) as { doc: { id: number; filename: string } }).doc;
+    const doc = await uploadMedia(t, token, pdf(100), 'kept.pdf');
     const object = client.file(`media/${doc.filename}`);
     await replica.ship();
     const moment = t.clock.now();

@@ -11,7 +11,7 @@ import { replicaStatus } from '../src/replica/replica-status.ts';
 import { restoreReplica, verifyReplica } from '../src/replica/restore-replica.ts';
 import { replicaOf } from '../src/replica/running.ts';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
-import { filesIn, form, pdf } from './support/media-fixtures.ts';
+import { filesIn, pdf, uploadMedia } from './support/media-fixtures.ts';
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -29,15 +29,7 @@ test('on PostgreSQL the replica copies the uploads only, and a restore brings th
   const replica = replicaOf(t.cms.store)!;
   expect(replica).not.toBeNull();
   const { token } = await t.session('admin');
-  const upload = async (bytes: Buffer, name: string) => {
-    const res = await t.fetch('/media', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form(bytes, name),
-    });
-    expect(res.status).toBe(201);
-    return ((await res.json()) as { doc: { id: number; filename: string } }).doc;
-  };
+  const upload = (bytes: Buffer, name: string) => uploadMedia(t, token, bytes, name);
 
   const first = await upload(pdf(100), 'first.pdf');
   await replica.ship();
