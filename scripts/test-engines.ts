@@ -52,6 +52,7 @@ const ONCE = [
   'test/shutdown.test.ts',
   'test/replica.test.ts',
   'test/replica-clock.test.ts',
+  'test/replica-postgres.test.ts',
   'test/sqlite-snapshot.test.ts',
   'test/security/fuzz.test.ts',
   'test/security/restore-archive.test.ts',

@@ -10,7 +10,8 @@ import { buildAdmin } from '../admin/build.ts';
 import { flushWebhooks } from '../src/webhooks/start-webhooks.ts';
 import { hasChromium, type Browser } from './browser.ts';
 import { openAdminLoggedIn } from './support/admin-page.ts';
-import { startTestServer, type Session, type TestServer } from './harness.ts';
+import { startReplicaFor } from '../src/cli/replica.ts';
+import { startTestServer, tempDir, type Session, type TestServer } from './harness.ts';
 import { answer, startReceiver, type Receiver } from './webhook-receiver.ts';
 
 const ADMIN = { name: 'Lin', email: 'lin@example.com', password: 'correct horse 4' };
@@ -32,7 +33,9 @@ describe.skipIf(!hasChromium())('admin operations views', () => {
     t = await startTestServer({
       collections: [{ slug: 'posts', admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text' }] }],
       webhooks: [{ url: receiver.url, collections: ['posts'], globals: [] }],
+      replica: { url: tempDir('cms-ops-replica-') },
     });
+    await startReplicaFor(t.cms);
     await t.request('POST', '/users/first-register', { body: { ...ADMIN } });
     s = await t.login(ADMIN.email, ADMIN.password);
     await t.request('POST', '/posts', { token: s.token, body: { title: 'Hello' } });
@@ -107,6 +110,20 @@ describe.skipIf(!hasChromium())('admin operations views', () => {
       const file = await download.path();
       const bytes = new Uint8Array(await Bun.file(file!).arrayBuffer());
       expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+      // The replica's state, read-only, beside the backups.
+      const replica = page.getByRole('region', { name: 'Continuous replica' });
+      await replica.waitFor();
+      const facts = await replica.locator('dt, dd').allTextContents();
+      const fact = (label: string) => facts[facts.indexOf(label) + 1];
+      expect(fact('Mode')).toBe('async');
+      expect(fact('Copies')).toBe(
+        t.cms.config.databaseEngine === 'sqlite'
+          ? 'The database and the uploads'
+          : 'The uploads only (PostgreSQL backs up the database)',
+      );
+      expect(fact('Last snapshot')).not.toBe('Not yet');
+      expect(fact('Oldest moment a restore reaches')).not.toBe('Not yet');
+      expect(fact('Oldest moment a restore reaches')).toMatch(/\d/);
       await page.screenshot({ path: path.join(SHOTS, 'operations-backups-1366.png') });
 
       await page.setViewportSize({ width: 375, height: 800 });

@@ -13,7 +13,9 @@ import { create } from '../src/operations/create.ts';
 import { update } from '../src/operations/update.ts';
 import { scheduleAction } from '../src/operations/schedule.ts';
 import { createSession } from '../src/auth/sessions.ts';
+import { lastChangeIdOfFile } from '../src/cli/restore-change-ids.ts';
 import { quietLog, startTestServer, tempDir, type TestServer } from './harness.ts';
+import { openSSE } from './support/sse-client.ts';
 import { createTestDatabase, type TestDatabase } from './support/postgres.ts';
 
 const CLI = path.join(import.meta.dir, '../src/cli/main.ts');
@@ -118,6 +120,8 @@ describe('cms migrate:engine', () => {
     const expected = await answers(before);
     await before.server.stop();
 
+    const lastEventId = lastChangeIdOfFile(path.join(dir, 'data/cms.db'))!;
+    expect(lastEventId).toBeGreaterThanOrEqual(30);
     const run = cli('migrate:engine', '--to', pg.url);
     const out = run.stdout.toString();
     expect({ code: run.exitCode, err: run.stderr.toString() }).toEqual({ code: 0, err: '' });
@@ -136,12 +140,24 @@ describe('cms migrate:engine', () => {
       );
       expect((await after.request('GET', '/posts?limit=1', { token: apiKey })).status).toBe(200);
       await after.login('admin@example.com', 'password123');
+      // A realtime client of the SQLite server resumes on PostgreSQL: told to start over, then told of changes.
+      const resumed = await openSSE(`${after.api}/realtime?topics=posts`, {
+        authorization: `Bearer ${sessionToken}`,
+        'last-event-id': String(lastEventId),
+      });
       // New documents continue the ids, and the scheduled job is still pending.
       const created = await after.request('POST', '/posts', {
         token: sessionToken,
         body: { title: 'After the move', slug: 'after' },
       });
       expect(created.body.doc.id).toBe(31);
+      const events = await resumed.waitFor(2);
+      resumed.close();
+      expect(events.map((e) => [e.event, e.data.doc?.id])).toEqual([
+        ['reset', undefined],
+        ['create', 31],
+      ]);
+      for (const e of events) expect(Number(e.id)).toBeGreaterThan(lastEventId);
       expect((await after.request('GET', '/posts/1/schedule', { token: sessionToken })).body.docs).toHaveLength(1);
     } finally {
       await after.server.stop();

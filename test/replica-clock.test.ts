@@ -14,6 +14,8 @@ import { restoreReplica } from '../src/replica/restore-replica.ts';
 import { replicaOf } from '../src/replica/running.ts';
 import { openTarget } from '../src/replica/target.ts';
 import { startTestServer, tempDir, type TestServer } from './harness.ts';
+import { filesIn, pdf, uploadMedia } from './support/media-fixtures.ts';
+import { startS3Server } from './support/s3-server.ts';
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -60,6 +62,16 @@ test('/health reports the lag by the clock and is degraded past 10 s, until the 
   expect(behind.body.checks.replica).toBe('behind');
   expect(behind.body.replica.lagMs).toBe(11_000);
   expect(behind.body.replica.lastTransaction).toBe(before);
+  // The same figures for a scraper, with the failed rounds counted and the oldest moment a restore reaches.
+  const { token } = await t.session('admin');
+  const metrics = (await t.request('GET', '/metrics', { token })).text;
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+  expect(value('cms_replica_lag_seconds')).toBe(11);
+  expect(value('cms_replica_last_transaction')).toBe(before);
+  expect(value('cms_replica_failures_total')).toBeGreaterThanOrEqual(1);
+  expect(value('cms_replica_objects_written_total')).toBe(replica.puts());
+  expect(value('cms_replica_oldest_restorable_timestamp_seconds') * 1000).toBeLessThanOrEqual(t.clock.now());
+  expect(value('cms_replica_oldest_restorable_timestamp_seconds')).toBeGreaterThan(0);
 
   fs.rmSync(segments);
   fs.renameSync(`${segments}.away`, segments);
@@ -96,6 +108,131 @@ test('retention removes snapshots and segments older than the window, keeping ev
   expect(restored.at).toBeLessThanOrEqual(midMoment);
   const db = new Database(path.join(kept, 'cms.db'), { readonly: true });
   expect(db.query('SELECT "text" FROM "notes" ORDER BY "id"').all()).toEqual([{ text: 'old' }, { text: 'mid' }]);
+  db.close();
+});
+
+test('retention removes the uploads no moment inside the window names, and keeps those it does', async () => {
+  const { t, folder, replica, note } = await replicated(1);
+  const { token } = await t.session('admin');
+  const upload = (bytes: Buffer, name: string) => uploadMedia(t, token, bytes, name);
+  const remove = async (id: number) => expect((await t.request('DELETE', `/media/${id}`, { token })).status).toBe(200);
+  const objects = () => fs.readdirSync(path.join(folder, 'uploads')).sort();
+  const sha = (bytes: Buffer) => new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+
+  // Stored and removed long before the window: once the snapshot after it leaves the window, nothing names it.
+  const gone = await upload(pdf(100), 'gone.pdf');
+  await replica.ship();
+  await remove(gone.id);
+  const kept = await upload(pdf(200), 'kept.pdf');
+  await replica.ship();
+  expect(objects()).toEqual([sha(pdf(100)), sha(pdf(200))].sort());
+  t.clock.advance(2 * 3_600_000);
+  await note('a snapshot is due');
+  await replica.ship();
+  t.clock.advance(36 * 3_600_000);
+  await note('another snapshot; the first one is out of the window');
+  await replica.ship();
+  expect(objects()).toEqual([sha(pdf(200))]);
+
+  // Stored and removed inside the window: a restore to the moment between needs it, so it stays.
+  const inside = await upload(pdf(300), 'inside.pdf');
+  await replica.ship();
+  const insideMoment = t.clock.now();
+  t.clock.advance(1000);
+  await remove(inside.id);
+  await replica.ship();
+  t.clock.advance(12 * 3_600_000);
+  await note('the next snapshot');
+  await replica.ship();
+  expect(objects()).toEqual([sha(pdf(200)), sha(pdf(300))].sort());
+
+  const config = await loadConfig({ config: { database: t.database, replica: { url: folder } } });
+  const into = path.join(tempDir('cms-replica-uploads-'), 'data');
+  await restoreReplica(config, { at: insideMoment }, { to: into, now: t.clock.now() });
+  expect(filesIn(path.join(into, 'uploads')).sort()).toEqual([kept.filename, inside.filename].sort());
+
+  // Once that moment leaves the window too, its file goes.
+  t.clock.advance(3 * 86_400_000);
+  await note('a snapshot three days later');
+  await replica.ship();
+  expect(objects()).toEqual([sha(pdf(200))]);
+
+  // The same bytes stored again after their object went are copied again.
+  await upload(pdf(100), 'back.pdf');
+  await replica.ship();
+  expect(objects()).toContain(sha(pdf(100)));
+});
+
+test('with S3 upload storage, a deleted media document keeps its file for retentionDays', async () => {
+  const s3 = await startS3Server('replica-s3-uploads');
+  try {
+    const folder = tempDir('cms-replica-s3-');
+    const storage = {
+      type: 's3' as const,
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      prefix: 'media',
+    };
+    const t = await startTestServer(
+      { replica: { url: folder, retentionDays: 1, snapshotInterval: '1h' }, upload: { storage } },
+      { engine: 'sqlite' },
+    );
+    servers.push(t);
+    await startReplicaFor(t.cms);
+    const replica = replicaOf(t.cms.store)!;
+    const { token } = await t.session('admin');
+    const client = new Bun.S3Client({
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+    });
+    const doc = await uploadMedia(t, token, pdf(100), 'kept.pdf');
+    const object = client.file(`media/${doc.filename}`);
+    await replica.ship();
+    const moment = t.clock.now();
+    t.clock.advance(1000);
+    expect((await t.request('DELETE', `/media/${doc.id}`, { token })).status).toBe(200);
+    await replica.ship();
+    // The document is gone, its file stays: a restore to the moment before finds it.
+    expect(await object.exists()).toBe(true);
+    expect(fs.readdirSync(path.join(folder, 'deletes'))).toHaveLength(1);
+    const config = await loadConfig({ config: { database: t.database, replica: { url: folder } } });
+    const into = path.join(tempDir('cms-replica-s3-restore-'), 'data');
+    await restoreReplica(config, { at: moment }, { to: into, now: t.clock.now() });
+    const db = new Database(path.join(into, 'cms.db'), { readonly: true });
+    expect(db.query('SELECT "filename" FROM "media"').all()).toEqual([{ filename: doc.filename }]);
+    db.close();
+
+    // A day later, at the next snapshot, no moment inside the window names it any more.
+    t.clock.advance(2 * 86_400_000);
+    await replica.ship();
+    expect(await object.exists()).toBe(false);
+    expect(fs.readdirSync(path.join(folder, 'deletes'))).toEqual([]);
+  } finally {
+    await s3.stop();
+  }
+});
+
+test('a restore to a moment before a restart of the server finds the state of that moment', async () => {
+  const { t, folder, replica, note } = await replicated();
+  await note('before the restart');
+  await replica.ship();
+  t.clock.advance(1000);
+  const moment = t.clock.now();
+  t.clock.advance(1000);
+  await replica.close();
+  await startReplicaFor(t.cms);
+  await note('after the restart');
+  await replicaOf(t.cms.store)!.ship();
+
+  const config = await loadConfig({ config: { database: t.database, replica: { url: folder } } });
+  const into = path.join(tempDir('cms-replica-restart-'), 'data');
+  await restoreReplica(config, { at: moment }, { to: into, now: t.clock.now() });
+  const db = new Database(path.join(into, 'cms.db'), { readonly: true });
+  expect(db.query('SELECT "text" FROM "notes" ORDER BY "id"').all()).toEqual([{ text: 'before the restart' }]);
   db.close();
 });
 

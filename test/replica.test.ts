@@ -11,6 +11,7 @@ import { Database } from 'bun:sqlite';
 import { startChildServer, type ChildServer } from './support/child-server.ts';
 import { filesIn, form, pdf } from './support/media-fixtures.ts';
 import { startS3Server } from './support/s3-server.ts';
+import { openSSE } from './support/sse-client.ts';
 
 const main = path.join(import.meta.dir, '../src/cli/main.ts');
 const config = {
@@ -146,7 +147,8 @@ describe('an async replica in a folder', () => {
     );
     expect(shown).toMatchObject({ mode: 'async', url: 'replica', lagMs: 0, snapshots: 1 });
     expect(shown.segments).toBe(segmentFiles(server.dir).length);
-    expect(shown.puts).toBe(shown.segments + shown.snapshots);
+    // Each snapshot goes with its list of uploads (what retention of the uploads reads).
+    expect(shown.puts).toBe(shown.segments + 2 * shown.snapshots);
     expect(shown.lastTransaction).toBeGreaterThan(afterFirst);
     expect(Date.parse(shown.newestRestorable)).toBeGreaterThan(Date.parse(between));
     expect(Date.parse(shown.oldestRestorable)).toBeLessThan(Date.parse(between));
@@ -198,6 +200,36 @@ describe('an async replica in a folder', () => {
     expect(aside).toHaveLength(1);
     expect(notesIn(path.join(server.dir, aside[0]!, 'cms.db'))).toEqual(['kept', 'still served']);
     expect(notesIn(path.join(server.dir, 'data/cms.db'))).toEqual(['kept', 'still served']);
+  }, 120_000);
+
+  test('a realtime client resuming after a restore to an earlier moment is told to start over and misses nothing after', async () => {
+    const server = await serve();
+    await createNote(server, 'kept');
+    const { lastTransaction: moment } = await caughtUp(server);
+    const auth = { authorization: `Bearer ${server.token}` };
+    const before = await openSSE(`${server.api}/realtime?topics=notes`, auth);
+    for (const text of ['undone 1', 'undone 2', 'undone 3']) await createNote(server, text);
+    const seen = await before.waitFor(3);
+    before.close();
+    const lastEventId = seen.at(-1)!.id!;
+    await caughtUp(server);
+    await server.crash();
+    const restored = cli(server.dir, 'replica', 'restore', '--txid', String(moment));
+    expect(restored.err).toBe('');
+    expect(notesIn(path.join(server.dir, 'data/cms.db'))).toEqual(['kept']);
+
+    const again = await serve(server.dir);
+    const resumed = await openSSE(`${again.api}/realtime?topics=notes`, {
+      authorization: `Bearer ${again.token}`,
+      'last-event-id': lastEventId,
+    });
+    for (const text of ['after 1', 'after 2', 'after 3']) await createNote(again, text);
+    const events = await resumed.waitFor(4);
+    resumed.close();
+    expect(events.map((e) => e.event)).toEqual(['reset', 'create', 'create', 'create']);
+    expect(events.slice(1).map((e) => e.data.doc.text)).toEqual(['after 1', 'after 2', 'after 3']);
+    for (const e of events) expect(Number(e.id)).toBeGreaterThan(Number(lastEventId));
+    await again.crash();
   }, 120_000);
 
   test('a damaged or a missing segment is refused by name and nothing is changed', async () => {

@@ -25,6 +25,15 @@ export interface Health {
   storage?: string;
   jobs?: { lastRunAt: string | null; lastError: string | null; scheduledPending: number };
   webhooks?: { pending: number; failed: number };
+  /** With `replica` set (docs/replication.md); `oldestRestorable` for admins only. */
+  replica?: {
+    mode: 'async' | 'sync';
+    lagMs: number;
+    lastTransaction: number;
+    lastSnapshotAt: string | null;
+    uploadsOnly?: boolean;
+    oldestRestorable?: string | null;
+  };
 }
 
 export interface BackupFile {

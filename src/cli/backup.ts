@@ -2,6 +2,8 @@
 import path from 'node:path';
 import { createBackup } from '../backups/create-backup.ts';
 import { restoreBackup } from '../backups/restore-backup.ts';
+import { markRestore } from '../realtime/change-log.ts';
+import { lastChangeIdOfFile, lastChangeIdOfServer } from './restore-change-ids.ts';
 import { createCMS } from '../create-cms.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config/load.ts';
@@ -37,6 +39,8 @@ export async function restoreCommand(args: CLIArgs): Promise<void> {
   if (!file) throw new ConfigError('usage: cms restore FILE [--trust-archive] [--config FILE]');
   const config = await loadConfig({ configPath: (args.flags.config as string) ?? null });
   const line = progressLine('restore');
+  // The realtime log's last id before the restore, so the restored one goes on past it.
+  const onServer = config.databaseEngine === 'postgres' ? await lastChangeIdOfServer(config) : null;
   const result = await restoreBackup(config, path.resolve(file), {
     now: systemClock.now(),
     onProgress: line.show,
@@ -50,8 +54,11 @@ export async function restoreCommand(args: CLIArgs): Promise<void> {
     console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
   if (!result.manifest.database) return void console.log(result.manifest.note ?? 'this backup holds no database');
   // The full-text indexes are derived data: rebuilt from the restored documents, so searches find them.
+  const aside = result.movedAside.find((f) => f.startsWith(`${path.resolve(config.databasePath)}.`));
+  const before = config.databaseEngine === 'postgres' ? onServer : aside ? lastChangeIdOfFile(aside) : null;
   const cms = await createCMS({ configPath: (args.flags.config as string) ?? null, migrate: 'none' });
   try {
+    await markRestore(cms.store, systemClock.now(), before);
     await reindexWithProgress(cms);
   } finally {
     await cms.close();

@@ -15,6 +15,8 @@ import { SECRET_SETTING } from '../secret.ts';
 import { writeSetting } from '../db/settings.ts';
 import type { CLIArgs } from './args.ts';
 import { reindexWithProgress } from './reindex.ts';
+import { systemClock } from '../clock.ts';
+import { lastChangeIdGiven, markRestore } from '../realtime/change-log.ts';
 
 export async function migrateEngineCommand(args: CLIArgs): Promise<void> {
   const to = args.flags.to as string | undefined;
@@ -49,6 +51,8 @@ export async function migrateEngineCommand(args: CLIArgs): Promise<void> {
       throw new ConfigError(
         `migrate:engine: ${wrong.length} table(s) differ after the copy: ${wrong.map((c) => c.table).join(', ')}`,
       );
+    // Realtime clients reconnecting to the new database with their last event id miss nothing.
+    await markRestore(target.store, systemClock.now(), await lastChangeIdGiven(source.store));
     // The full-text indexes are derived from the documents: made again on the target rather than copied.
     await reindexWithProgress(target);
     const rows = counts.reduce((n, c) => n + c.target, 0);

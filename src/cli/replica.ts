@@ -1,4 +1,5 @@
 /** `cms replica status | restore | verify` (docs/replication.md), and starting the replica beside `cms serve`. */
+import path from 'node:path';
 import type { CMS } from '../cms.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config/load.ts';
@@ -6,9 +7,12 @@ import { ConfigError } from '../errors.ts';
 import { replicaStatus } from '../replica/replica-status.ts';
 import { restoreReplica, verifyReplica } from '../replica/restore-replica.ts';
 import { startReplica } from '../replica/start-replica.ts';
+import { namedFiles } from '../uploads/sweep-leftovers.ts';
 import type { CLIArgs } from './args.ts';
 import { reindexWithProgress } from './reindex.ts';
 import { createCMS } from '../create-cms.ts';
+import { markRestore } from '../realtime/change-log.ts';
+import { lastChangeIdOfFile } from './restore-change-ids.ts';
 
 /** Starts replicating the served database (when `replica` is set); stopped last when the instance closes. */
 export async function startReplicaFor(cms: CMS): Promise<void> {
@@ -18,6 +22,7 @@ export async function startReplicaFor(cms: CMS): Promise<void> {
     storage: cms.storage,
     now: () => cms.clock.now(),
     log: cms.log,
+    namedFiles: () => namedFiles(cms),
   });
   // First in the list, so it runs last of the closers: what they write on the way out is shipped too.
   if (replica) cms.closers.unshift(() => replica.close());
@@ -47,15 +52,19 @@ export async function replicaCommand(args: CLIArgs): Promise<void> {
     to: args.flags.to as string | undefined,
     now: systemClock.now(),
   });
+  const what = result.file ? 'transaction' : 'the uploads of transaction';
   console.log(
-    `restored transaction ${result.txid} (${new Date(result.at).toISOString()}) from ${result.snapshot} and ${result.segments} segment(s) into ${result.into}`,
+    `restored ${what} ${result.txid} (${new Date(result.at).toISOString()}) from ${result.snapshot} and ${result.segments} segment(s) into ${result.into}`,
   );
   if (result.movedAside.length)
     console.log(`the data before the restore was moved aside, not deleted:\n  ${result.movedAside.join('\n  ')}`);
-  if (args.flags.to) return;
+  if (args.flags.to || !result.file) return;
+  const aside = result.movedAside[0];
+  const before = aside ? lastChangeIdOfFile(path.join(aside, path.basename(config.databasePath))) : null;
   // The full-text indexes are derived data: rebuilt from the restored documents, so searches find them.
   const cms = await createCMS({ configPath, migrate: 'none' });
   try {
+    await markRestore(cms.store, systemClock.now(), before);
     await reindexWithProgress(cms);
   } finally {
     await cms.close();

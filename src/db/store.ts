@@ -151,6 +151,11 @@ export interface Dialect {
   lockTable(table: string): string | null;
   /** One row (any columns) when the table exists. */
   tableExists(table: string): SQLPart;
+  /**
+   * One row `{ last }`: the last id the system table's id column handed out, rows removed since counted
+   * (null or no row when it never gave one).
+   */
+  lastIdGiven(table: string): SQLPart;
   /** Statements making the triggers that count every change of config table `table` in `_cms_changes`. */
   changeTriggers(table: string): string[];
   /** A query answering `{ table }` rows: the tables whose change triggers exist. */

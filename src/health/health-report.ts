@@ -61,14 +61,20 @@ async function adminDetails(cms: CMS) {
   };
 }
 
-/** The replica's state (docs/replication.md): public, like the rest of the health answer; no URL. */
-function replicaFields(replica: Replica) {
+/**
+ * The replica's state (docs/replication.md): public, like the rest of the health answer; no URL. Admins
+ * also see the oldest moment a restore reaches (the admin's Backups view shows it).
+ */
+function replicaFields(replica: Replica, admin: boolean) {
   const lastSnapshotAt = replica.lastSnapshotAt();
+  const oldest = replica.oldestRestorableAt();
   return {
     mode: replica.mode,
     lagMs: replica.lagMs(),
     lastTransaction: replica.lastTransaction(),
     lastSnapshotAt: lastSnapshotAt === null ? null : new Date(lastSnapshotAt).toISOString(),
+    ...(replica.uploadsOnly ? { uploadsOnly: true } : {}),
+    ...(admin ? { oldestRestorable: oldest === null ? null : new Date(oldest).toISOString() } : {}),
   };
 }
 
@@ -92,7 +98,7 @@ export async function healthReport(ctx: OperationContext): Promise<HealthReport>
       status: degraded ? 'degraded' : 'ok',
       version: pkg.version,
       database: 'ok',
-      ...(replica ? { replica: replicaFields(replica) } : {}),
+      ...(replica ? { replica: replicaFields(replica, admin) } : {}),
       ...(degraded || admin ? { checks } : {}),
       ...(admin ? await adminDetails(cms) : {}),
     },

@@ -14,6 +14,16 @@ export type CacheFigures = {
   evictions: number;
 } | null;
 
+/** The running replica's figures (src/replica/running.ts); null when none runs in this process. */
+export type ReplicaFigures = {
+  lagMs: number;
+  lastTransaction: number;
+  /** Epoch ms; null until the first snapshot. */
+  oldestRestorableAt: number | null;
+  failures: number;
+  puts: number;
+} | null;
+
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 type Labels = Record<string, string>;
@@ -33,7 +43,7 @@ function family(name: string, type: 'counter' | 'gauge' | 'histogram', help: str
 
 export function renderMetrics(
   metrics: Metrics,
-  gauges: { databaseBytes: number; uptimeSeconds: number; cache: CacheFigures },
+  gauges: { databaseBytes: number; uptimeSeconds: number; cache: CacheFigures; replica?: ReplicaFigures },
 ): string {
   const requests = [...metrics.requests].map(([key, count]) => {
     const [method, route, status] = key.split(' ') as [string, string, string];
@@ -86,7 +96,35 @@ export function renderMetrics(
       sample('cms_uptime_seconds', {}, gauges.uptimeSeconds),
     ]),
     ...(gauges.cache ? cacheFamilies(gauges.cache) : []),
+    ...(gauges.replica ? replicaFamilies(gauges.replica) : []),
   ].join('');
+}
+
+function replicaFamilies(replica: NonNullable<ReplicaFigures>): string[] {
+  const oldest = replica.oldestRestorableAt;
+  return [
+    family('cms_replica_lag_seconds', 'gauge', 'Age of the oldest transaction not on the replica yet (0: none).', [
+      sample('cms_replica_lag_seconds', {}, replica.lagMs / 1000),
+    ]),
+    family('cms_replica_last_transaction', 'gauge', 'Number of the newest transaction on the replica.', [
+      sample('cms_replica_last_transaction', {}, replica.lastTransaction),
+    ]),
+    family(
+      'cms_replica_oldest_restorable_timestamp_seconds',
+      'gauge',
+      'The oldest moment a restore from the replica reaches (Unix time), as of the last snapshot.',
+      oldest === null ? [] : [sample('cms_replica_oldest_restorable_timestamp_seconds', {}, oldest / 1000)],
+    ),
+    family('cms_replica_failures_total', 'counter', 'Shipping rounds that could not reach the replica.', [
+      sample('cms_replica_failures_total', {}, replica.failures),
+    ]),
+    family(
+      'cms_replica_objects_written_total',
+      'counter',
+      'Objects this process wrote to the replica (one PUT each).',
+      [sample('cms_replica_objects_written_total', {}, replica.puts)],
+    ),
+  ];
 }
 
 function cacheFamilies(cache: NonNullable<CacheFigures>): string[] {

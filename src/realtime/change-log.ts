@@ -6,7 +6,7 @@
  */
 import type { CMS } from '../cms.ts';
 import type { ChangeEvent } from '../events/change-events.ts';
-import type { Queryable } from '../db/store.ts';
+import type { Queryable, Store } from '../db/store.ts';
 
 /** How long entries are kept: the replay window of `Last-Event-ID`. */
 export const REPLAY_WINDOW_MS = 5 * 60_000;
@@ -14,8 +14,9 @@ export const REPLAY_WINDOW_MS = 5 * 60_000;
 export type LoggedChange = {
   id: number;
   at: number;
-  type: 'create' | 'update' | 'delete' | 'publish' | 'unpublish';
-  kind: 'collection' | 'global';
+  /** `reset`: a restore replaced the data (see `markRestore`); every stream is told to start over. */
+  type: 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'reset';
+  kind: 'collection' | 'global' | 'restore';
   slug: string;
   docId: number;
   /** 1: only the pending draft changed (told to `draft=true` subscribers only). */
@@ -65,6 +66,37 @@ export async function lastChangeId(store: Queryable): Promise<number> {
     'SELECT CAST(max("id") AS INTEGER) AS "last" FROM "_cms_events"',
   );
   return Number(row?.last ?? 0);
+}
+
+/** The last id the log handed out, entries pruned since counted (0: none yet). */
+export async function lastChangeIdGiven(store: Queryable): Promise<number> {
+  const { sql, params } = store.dialect.lastIdGiven('_cms_events');
+  const given = await store.get<{ last: number | string | null }>(sql, params);
+  return Math.max(Number(given?.last ?? 0), await lastChangeId(store));
+}
+
+/**
+ * Ids left free after a restore that cannot tell how far the data it replaced had gone (that data is gone
+ * too): clients may hold ids of changes made after the restored moment.
+ */
+export const RESTORE_ID_MARGIN = 1_000_000;
+
+/**
+ * After a restore (a backup, the replica, an engine move; docs/realtime.md "After a restore"): the log
+ * goes on above every id the replaced data handed out (`before`, when it could be read, else with a
+ * margin), starting with a `reset` entry, so that a client reconnecting with its `Last-Event-ID` misses
+ * nothing that comes after and is told to start over. Answers the entry's id.
+ */
+export async function markRestore(store: Store, now: number, before: number | null): Promise<number> {
+  const last = await lastChangeIdGiven(store);
+  const id = Math.max(last, before ?? 0) + (before === null ? RESTORE_ID_MARGIN : 1);
+  await store.run(
+    'INSERT INTO "_cms_events" ("id", "at", "type", "kind", "slug", "docId", "draft") VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [id, now, 'reset', 'restore', '', 0, 0],
+  );
+  // PostgreSQL's identity moves past the id given here (SQLite's AUTOINCREMENT already has).
+  await store.continueIdsAfterCopy(['_cms_events']);
+  return id;
 }
 
 /** The job loop's part: entries older than the replay window go. */

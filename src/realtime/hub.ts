@@ -12,7 +12,7 @@
  */
 import type { CMS } from '../cms.ts';
 import { APIError } from '../errors.ts';
-import { changesAfter, lastChangeId, REPLAY_WINDOW_MS, type LoggedChange } from './change-log.ts';
+import { changesAfter, lastChangeId, lastChangeIdGiven, REPLAY_WINDOW_MS, type LoggedChange } from './change-log.ts';
 import { encodeEvent, openEventStream, RETRY_MS, type SSEStream } from './event-stream.ts';
 import { endedEventId } from './last-event-id.ts';
 import { streamCounts } from './stream-limits.ts';
@@ -54,6 +54,16 @@ export function hubOf(cms: CMS): Hub {
 export function closeRealtime(cms: CMS): Promise<void> {
   return hubs.get(cms)?.close() ?? Promise.resolve();
 }
+
+/**
+ * Tells a stream that the data was restored to an earlier moment (docs/realtime.md "After a restore"):
+ * what it was told before may have been undone, so it reads afresh what it shows.
+ */
+const resetEvent = (id: number) =>
+  encodeEvent(id, 'reset', {
+    type: 'reset',
+    reason: 'The data was restored to an earlier moment: read again what you show.',
+  });
 
 function createHub(cms: CMS): Hub {
   const subscribers = new Set<Subscriber>();
@@ -192,6 +202,10 @@ function createHub(cms: CMS): Hub {
     for (const subscriber of to) {
       if (change.id <= subscriber.cursor || (subscriber.replayFrom !== null && !replaying)) continue;
       subscriber.cursor = change.id;
+      if (change.type === 'reset') {
+        subscriber.stream.send(resetEvent(change.id));
+        continue;
+      }
       const topic = topicFor(subscriber.topics, change);
       if (!topic || (change.draft && !seesDrafts(subscriber))) continue;
       const { key } = subscriber;
@@ -224,11 +238,17 @@ function createHub(cms: CMS): Hub {
       counts.admit(viewer.owner);
       counts.add(viewer.owner);
       let from: number;
+      let startOver = false;
       try {
         await start();
         // A new stream starts after the last change committed, not after the last one delivered: a change
         // made just before it opened, still on its way to the other streams, is not news to it.
         from = lastEventId ?? Math.max(cursor!, await lastChangeId(cms.store));
+        // An id this database never gave: the client saw data a restore replaced. It starts over from here.
+        if (lastEventId !== null && lastEventId > (await lastChangeIdGiven(cms.store))) {
+          from = Math.max(cursor!, await lastChangeId(cms.store));
+          startOver = true;
+        }
       } catch (error) {
         counts.remove(viewer.owner);
         throw error;
@@ -237,7 +257,7 @@ function createHub(cms: CMS): Hub {
         ...viewer,
         topics,
         cursor: from,
-        replayFrom: lastEventId,
+        replayFrom: startOver ? null : lastEventId,
         stream: openEventStream({
           maxBufferBytes,
           heartbeatInterval,
@@ -249,7 +269,8 @@ function createHub(cms: CMS): Hub {
         }),
       };
       subscribers.add(subscriber);
-      if (lastEventId !== null) wake();
+      if (startOver) subscriber.stream.send(resetEvent(from));
+      else if (lastEventId !== null) wake();
       return subscriber.stream.response;
     },
     async close() {

@@ -7,6 +7,10 @@ export type SegmentEntry = { key: string; from: number; to: number; size: number
 export type Catalog = {
   snapshots: SnapshotEntry[];
   segments: SegmentEntry[];
+  /** The uploads' objects by sha256. */
+  uploads: string[];
+  /** The keys of the snapshots' lists of uploads (objects.ts `snapshotFilesKey`). */
+  fileLists: Set<string>;
   /** Every object (each was one PUT), uploads included. */
   objects: number;
   bytes: number;
@@ -36,6 +40,8 @@ export async function readCatalog(target: ReplicaTarget): Promise<Catalog> {
   return {
     snapshots,
     segments,
+    uploads: uploadKeys.map(({ key }) => key.slice('uploads/'.length)),
+    fileLists: new Set(snapshotKeys.filter(({ key }) => key.endsWith('.files')).map(({ key }) => key)),
     objects: all.length,
     bytes: all.reduce((sum, o) => sum + o.size, 0),
     newestTxid: Math.max(0, ...snapshots.map((s) => s.txid), ...segments.map((s) => s.to)),

@@ -26,6 +26,8 @@ export type SnapshotHeader = {
   uploadsTxid: number;
 };
 type UploadHeader = { kind: 'upload'; sha256: string };
+type FilesHeader = { kind: 'files' };
+type DeleteHeader = { kind: 'delete' };
 type Stored<H> = H & { sha256: string; length: number };
 
 export class DamagedObject extends Error {}
@@ -42,6 +44,13 @@ export const segmentKey = (from: number, to: number) => `segments/${pad(from)}-$
  */
 export const snapshotKey = (txid: number, at: number, uploadsTxid: number) =>
   `snapshots/${pad(txid)}-${at}-${pad(uploadsTxid)}.snap`;
+
+/**
+ * Beside each snapshot, its list of uploads by sha256: `stored` (the files of its moment) and `added`
+ * (every file stored since the snapshot before, removed since or not). What retention of the uploads
+ * reads, small where the snapshot is large.
+ */
+export const snapshotFilesKey = (snapshot: string) => snapshot.replace(/\.snap$/, '.files');
 
 export function parseSegmentKey(key: string): { from: number; to: number } | null {
   const match = /^segments\/(\d+)-(\d+)\.seg$/.exec(key);
@@ -140,6 +149,7 @@ export function packSegment(transactions: Transaction[], encryptionKey: string |
     at: t.at,
     statements: t.statements.map(([sql, params]) => [indexOf(sql), encodeParams(params)]),
     ...(t.files ? { files: t.files } : {}),
+    ...(t.start ? { start: true } : {}),
   }));
   return pack(header, Buffer.from(JSON.stringify({ sql: [...texts.keys()], transactions: body })), encryptionKey);
 }
@@ -155,6 +165,7 @@ export function unpackSegment(key: string, bytes: Uint8Array, encryptionKey: str
       at: number;
       statements: [number, unknown[] | null][];
       files?: Transaction['files'];
+      start?: true;
     }[];
   };
   const transactions: Transaction[] = parsed.transactions.map((t) => ({
@@ -162,6 +173,7 @@ export function unpackSegment(key: string, bytes: Uint8Array, encryptionKey: str
     at: t.at,
     statements: t.statements.map(([index, params]) => [parsed.sql[index]!, decodeParams(params)]),
     ...(t.files ? { files: t.files } : {}),
+    ...(t.start ? { start: true as const } : {}),
   }));
   const whole =
     transactions.every((t) => t.statements.every(([sql]) => typeof sql === 'string')) &&
@@ -200,4 +212,37 @@ export function unpackUpload(key: string, bytes: Uint8Array, encryptionKey: stri
   if (`uploads/${createHash('sha256').update(body).digest('hex')}` !== key)
     throw new DamagedObject(`${key} is damaged (its content does not match its name)`);
   return body;
+}
+
+export type FilesList = { stored: string[]; added: string[] };
+
+export function packFiles(list: FilesList, encryptionKey: string | null): Uint8Array {
+  return pack({ kind: 'files' } satisfies FilesHeader, Buffer.from(JSON.stringify(list)), encryptionKey);
+}
+
+export function unpackFiles(key: string, bytes: Uint8Array, encryptionKey: string | null): FilesList {
+  const { header, body } = unpack<FilesHeader>(key, bytes, encryptionKey);
+  const list = JSON.parse(body.toString()) as FilesList;
+  const strings = (a: unknown) => Array.isArray(a) && a.every((s) => typeof s === 'string');
+  if (header.kind !== 'files' || !strings(list?.stored) || !strings(list?.added))
+    throw new DamagedObject(`${key} is damaged (it is not a list of uploads)`);
+  return list;
+}
+
+/** A file of upload storage off the box, removed by the application at `at` and kept until retention. */
+export const deleteKey = (hash: string, at: number) => `deletes/${hash}-${at}.del`;
+
+export function parseDeleteKey(key: string): { hash: string; at: number } | null {
+  const match = /^deletes\/([0-9a-f]{64})-(\d+)\.del$/.exec(key);
+  return match ? { hash: match[1]!, at: Number(match[2]) } : null;
+}
+
+export function packDelete(storageKey: string, encryptionKey: string | null): Uint8Array {
+  return pack({ kind: 'delete' } satisfies DeleteHeader, Buffer.from(storageKey), encryptionKey);
+}
+
+export function unpackDelete(key: string, bytes: Uint8Array, encryptionKey: string | null): string {
+  const { header, body } = unpack<DeleteHeader>(key, bytes, encryptionKey);
+  if (header.kind !== 'delete') throw new DamagedObject(`${key} is damaged (it names no stored file)`);
+  return body.toString();
 }

@@ -18,8 +18,8 @@ import type { ReplicaTarget } from './target.ts';
 export type RestorePoint = { txid?: number; at?: number };
 
 export type Rebuilt = {
-  /** The rebuilt database file (inside the staging folder). */
-  file: string;
+  /** The rebuilt database file (inside the staging folder); null when only uploads were restored. */
+  file: string | null;
   txid: number;
   /** When that transaction committed. */
   at: number;
@@ -86,15 +86,21 @@ export async function rebuildDatabase(
   point: RestorePoint,
   staging: string,
   encryptionKey: string | null,
+  /** Only the uploads of the moment (the database is PostgreSQL's): nothing of SQLite is rebuilt. */
+  uploadsOnly = false,
 ): Promise<Rebuilt> {
   const catalog = await readCatalog(target);
   const base = baseFor(catalog, point);
   try {
     const { header, database } = unpackSnapshot(base.key, await read(target, base.key), encryptionKey);
+    if (!uploadsOnly && database.length === 0)
+      throw new ConfigError(
+        `${base.key} holds uploads only (an instance on PostgreSQL wrote this replica): no database to restore; nothing was changed`,
+      );
     fs.mkdirSync(staging, { recursive: true });
-    const file = path.join(staging, 'rebuilt.db');
-    fs.writeFileSync(file, database);
-    const db = new Database(file, { strict: true });
+    const file = uploadsOnly ? null : path.join(staging, 'rebuilt.db');
+    if (file) fs.writeFileSync(file, database);
+    const db = file ? new Database(file, { strict: true }) : null;
     let txid = header.txid;
     let at = header.at;
     let segments = 0;
@@ -102,8 +108,8 @@ export async function rebuildDatabase(
     // File changes after the snapshot's list of uploads, which may be older than its database.
     let next = Math.min(txid, header.uploadsTxid ?? txid) + 1;
     try {
-      db.exec('PRAGMA journal_mode = DELETE');
-      db.exec('PRAGMA foreign_keys = ON');
+      db?.exec('PRAGMA journal_mode = DELETE');
+      db?.exec('PRAGMA foreign_keys = ON');
       chain: for (;;) {
         if (point.txid !== undefined && next > point.txid) break;
         const segment = segmentHolding(catalog.segments, next);
@@ -119,7 +125,11 @@ export async function rebuildDatabase(
             for (const change of transaction.files ?? [])
               change.sha256 ? files.set(change.key, change.sha256) : files.delete(change.key);
           if (transaction.txid <= txid) continue;
-          replay(db, transaction);
+          if (transaction.start)
+            throw new ConfigError(
+              `the server restarted at transaction ${transaction.txid} (${new Date(transaction.at).toISOString()}) and its snapshot is not on the replica: restore to a moment before it or after the next snapshot; nothing was changed`,
+            );
+          if (db) replay(db, transaction);
           txid = transaction.txid;
           at = transaction.at;
         }
@@ -128,7 +138,9 @@ export async function rebuildDatabase(
         throw new ConfigError(
           `transaction ${point.txid} is not on the replica (its newest is ${txid}); nothing was changed`,
         );
-      const check = db.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all();
+      const check = db?.query<{ integrity_check: string }, []>('PRAGMA integrity_check').all() ?? [
+        { integrity_check: 'ok' },
+      ];
       if (check.length !== 1 || check[0]!.integrity_check !== 'ok')
         throw new ConfigError(
           `the database rebuilt from the replica fails its integrity check (${check
@@ -137,7 +149,7 @@ export async function rebuildDatabase(
             .join('; ')}); nothing was changed`,
         );
     } finally {
-      db.close();
+      db?.close();
     }
     const uploads = files ? await fetchUploads(target, files, path.join(staging, 'uploads'), encryptionKey) : null;
     return { file, txid, at, secret: header.secret, snapshot: base.key, segments, uploads };

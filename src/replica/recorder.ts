@@ -11,7 +11,11 @@ export type Statement = [sql: string, params: Params | null];
 /** A stored upload appeared (sha256 of its bytes) or went (null). */
 export type FileChange = { key: string; sha256: string | null };
 /** A transaction of the database, or (no statements) a change of the stored uploads, numbered in one sequence. */
-export type Transaction = { txid: number; at: number; statements: Statement[]; files?: FileChange[] };
+/**
+ * `start`: a start of the server (no statements): what came before it that this process did not see
+ * (migrations at start, commands run while none ran) is only in the snapshot taken then.
+ */
+export type Transaction = { txid: number; at: number; statements: Statement[]; files?: FileChange[]; start?: true };
 
 export const POSITION_TABLE = '_cms_replica';
 export const CREATE_POSITION = `CREATE TABLE IF NOT EXISTS "${POSITION_TABLE}" ("id" integer PRIMARY KEY CHECK ("id" = 1), "txid" integer NOT NULL, "at" integer NOT NULL)`;

@@ -20,6 +20,8 @@ export type ReplicaStatus = {
   segments: number;
   bytes: number;
   puts: number;
+  /** Only on PostgreSQL, whose database the server backs up: the replica holds the uploads. */
+  uploadsOnly?: true;
 };
 
 export async function replicaStatus(config: SanitizedConfig): Promise<ReplicaStatus> {
@@ -50,5 +52,6 @@ export async function replicaStatus(config: SanitizedConfig): Promise<ReplicaSta
     segments: catalog.segments.length,
     bytes: catalog.bytes,
     puts: catalog.objects,
+    ...(config.databaseEngine === 'sqlite' ? {} : { uploadsOnly: true as const }),
   };
 }

@@ -18,12 +18,11 @@ export type ReplicaRestoreResult = Rebuilt & { into: string; movedAside: string[
 
 function settingsOf(config: SanitizedConfig) {
   if (!config.replica) throw new ConfigError('the config sets no replica (replica: { url })');
-  if (config.databaseEngine !== 'sqlite')
-    throw new ConfigError(
-      'on PostgreSQL the replica holds uploads only: restore the database with the server’s own tools (docs/replication.md)',
-    );
   return config.replica;
 }
+
+/** On PostgreSQL the replica holds the uploads only: the database is restored with the server's own tools. */
+const uploadsOnly = (config: SanitizedConfig) => config.databaseEngine !== 'sqlite';
 
 const stagingBeside = (folder: string) =>
   path.join(path.dirname(path.resolve(folder)), `.${path.basename(folder)}.replica-restore-${process.pid}`);
@@ -34,6 +33,7 @@ export async function restoreReplica(
   options: { to?: string; now: number },
 ): Promise<ReplicaRestoreResult> {
   const settings = settingsOf(config);
+  if (uploadsOnly(config)) return restoreUploads(config, point, options);
   const target = openTarget(settings);
   const into = path.resolve(options.to ?? config.dataDir);
   if (options.to && fs.existsSync(into) && fs.readdirSync(into).length > 0)
@@ -73,6 +73,47 @@ export async function restoreReplica(
   }
 }
 
+/**
+ * On PostgreSQL: the uploads of the moment, into `DIR/uploads` or in place of the local uploads folder,
+ * which is moved aside to `<uploads>.before-restore-<time>` (moving it back undoes the restore).
+ */
+async function restoreUploads(
+  config: SanitizedConfig,
+  point: RestorePoint,
+  options: { to?: string; now: number },
+): Promise<ReplicaRestoreResult> {
+  const settings = config.replica!;
+  if (config.upload.storage && !options.to)
+    throw new ConfigError('the uploads are in S3 storage, not copied to the replica: nothing to restore here');
+  const into = path.resolve(options.to ?? config.upload.dir);
+  if (options.to && fs.existsSync(into) && fs.readdirSync(into).length > 0)
+    throw new ConfigError(`${into} is not empty: restore into an empty or new folder; nothing was changed`);
+  const staging = stagingBeside(into);
+  fs.rmSync(staging, { recursive: true, force: true });
+  try {
+    const rebuilt = await rebuildDatabase(openTarget(settings), point, staging, settings.encryptionKey, true);
+    if (!rebuilt.uploads) throw new ConfigError('the replica holds no list of uploads; nothing was changed');
+    if (options.to) {
+      moveFolder(rebuilt.uploads, path.join(into, 'uploads'));
+      return { ...rebuilt, into, movedAside: [] };
+    }
+    const undo = restoreUndo(`.before-restore-${new Date(options.now).toISOString().replace(/[-:]/g, '')}`);
+    await undo.moveAside(into);
+    try {
+      undo.writing(into);
+      moveFolder(rebuilt.uploads, into);
+    } catch (error) {
+      const failed = await undo.putBack();
+      throw new ConfigError(
+        `the restore stopped (${(error as Error).message})${failed.length ? ` and could not put back: ${failed.join('; ')}` : '; the uploads folder was put back, nothing was changed'}`,
+      );
+    }
+    return { ...rebuilt, into, movedAside: undo.movedAside };
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
 function moveFolder(from: string, to: string): void {
   fs.mkdirSync(path.dirname(to), { recursive: true });
   try {
@@ -86,7 +127,7 @@ function moveFolder(from: string, to: string): void {
 /** The database file and the instance secret into `folder`. */
 function place(rebuilt: Rebuilt, folder: string, databaseName: string): void {
   fs.mkdirSync(folder, { recursive: true });
-  fs.copyFileSync(rebuilt.file, path.join(folder, databaseName));
+  fs.copyFileSync(rebuilt.file!, path.join(folder, databaseName));
   const secret = path.join(folder, 'secret');
   if (rebuilt.secret && !fs.existsSync(secret)) fs.writeFileSync(secret, `${rebuilt.secret}\n`, { mode: 0o600 });
 }
@@ -111,7 +152,7 @@ export async function verifyReplica(config: SanitizedConfig): Promise<Rebuilt> {
   const staging = stagingBeside(path.join(config.dataDir, 'verify'));
   fs.rmSync(staging, { recursive: true, force: true });
   try {
-    return await rebuildDatabase(openTarget(settings), {}, staging, settings.encryptionKey);
+    return await rebuildDatabase(openTarget(settings), {}, staging, settings.encryptionKey, uploadsOnly(config));
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

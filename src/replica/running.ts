@@ -9,6 +9,8 @@ export const DEGRADED_LAG_MS = 10_000;
 
 export type Replica = {
   mode: 'async' | 'sync';
+  /** True on PostgreSQL: the database is the server's to back up, the replica holds the uploads. */
+  uploadsOnly: boolean;
   label: string;
   /** How far the replica trails: the age of the oldest transaction not on it yet (0: none). */
   lagMs(): number;
@@ -16,6 +18,10 @@ export type Replica = {
   lastTransaction(): number;
   lastSnapshotAt(): number | null;
   puts(): number;
+  /** Rounds that could not ship, since the start. */
+  failures(): number;
+  /** The commit time of the oldest snapshot kept (the oldest moment a restore reaches), as of the last snapshot. */
+  oldestRestorableAt(): number | null;
   lastError(): string | null;
   /** Ships what is queued now (and a snapshot when one is due). */
   ship(): Promise<void>;

@@ -48,6 +48,27 @@ export async function takeSnapshot(options: {
   }
 }
 
+/**
+ * A snapshot of the uploads alone (the database is PostgreSQL's, backed up by the server): the stored
+ * files as of transaction `uploads.txid`, with no database in it.
+ */
+export async function takeUploadsSnapshot(options: {
+  uploads: { files: Record<string, string>; txid: number };
+  at: number;
+  target: ReplicaTarget;
+  encryptionKey: string | null;
+}): Promise<SnapshotTaken> {
+  const { uploads, at } = options;
+  const packed = packSnapshot(
+    { kind: 'snapshot', txid: uploads.txid, at, secret: null, uploads: uploads.files, uploadsTxid: uploads.txid },
+    new Uint8Array(0),
+    options.encryptionKey,
+  );
+  const key = snapshotKey(uploads.txid, at, uploads.txid);
+  await options.target.put(key, packed);
+  return { key, txid: uploads.txid, at, bytes: packed.length };
+}
+
 /** The last transaction a database file holds, from its `_cms_replica` row (null: never replicated). */
 export function readPosition(file: string): { txid: number; at: number } | null {
   const db = new Database(file, { readonly: true });

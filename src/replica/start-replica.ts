@@ -9,16 +9,18 @@ import type { Store } from '../db/store.ts';
 import { captureCommits } from '../db/sqlite/commit-capture.ts';
 import { unavailable } from '../errors.ts';
 import { readCatalog } from './catalog.ts';
-import { packSegment, segmentKey } from './objects.ts';
+import { packFiles, packSegment, segmentKey, snapshotFilesKey, type FilesList } from './objects.ts';
 import { CREATE_POSITION, POSITION_TABLE, SET_POSITION, createRecorder, type Recorder } from './recorder.ts';
-import { takeSnapshot } from './snapshot.ts';
-import { applyRetention } from './retention.ts';
+import { takeSnapshot, takeUploadsSnapshot } from './snapshot.ts';
+import { applyRetention, storedSince } from './retention.ts';
 import { openTarget, type ReplicaTarget } from './target.ts';
 import { forgetReplica, noteReplica, type Replica } from './running.ts';
 import { trackUploads, type UploadsTracker } from './uploads.ts';
+import { deferDeletes, type DeferredDeletes } from './deferred-deletes.ts';
 
 type Logger = { info(...a: unknown[]): void; warn(...a: unknown[]): void };
 
+const DAY_MS = 86_400_000;
 /** How often queued transactions are shipped. */
 export const SHIP_EVERY_MS = 1000;
 /** Transactions in one segment at most (a long backlog goes up in several). */
@@ -31,9 +33,17 @@ type Options = {
   storage: StorageAdapter;
   now: () => number;
   log: Logger;
+  /** Every file name a document holds now: a file in S3 storage named again is not removed (./deferred-deletes.ts). */
+  namedFiles?: () => Promise<Set<string>>;
 };
 
-type Attached = { recorder: Recorder; uploads: UploadsTracker | null; startTxid: number; stop(): void };
+type Attached = {
+  recorder: Recorder;
+  uploads: UploadsTracker | null;
+  deletes: DeferredDeletes | null;
+  startTxid: number;
+  stop(): void;
+};
 
 /**
  * Starts capturing: reads what the replica holds, numbers this start after it, and follows commits and
@@ -50,22 +60,42 @@ async function attach(
   const { config, store, now, log } = options;
   const settings = config.replica!;
   const catalog = await readCatalog(target);
-  const position = await store.get<{ txid: number }>(`SELECT "txid" FROM "${POSITION_TABLE}"`);
+  const uploadsOnly = config.databaseEngine !== 'sqlite';
+  const position = uploadsOnly ? null : await store.get<{ txid: number }>(`SELECT "txid" FROM "${POSITION_TABLE}"`);
   const startTxid = Math.max(position?.txid ?? 0, catalog.newestTxid) + 1;
-  await store.run(SET_POSITION, [startTxid, now()]);
+  if (!uploadsOnly) await store.run(SET_POSITION, [startTxid, now()]);
   const recorder = createRecorder(startTxid, now, durable);
-  const stopCapture = captureCommits(config.databasePath, recorder);
+  // The start goes up in the first segment: a restore from an older snapshot knows it cannot go past it.
+  recorder.queued.push({ txid: startTxid, at: now(), statements: [], start: true });
+  const stopCapture = uploadsOnly ? () => {} : captureCommits(config.databasePath, recorder);
   // Files in S3 storage stay there (docs/replication.md): only local uploads are copied.
   const uploads = config.upload.storage
     ? null
     : await trackUploads({ storage: options.storage, target, recorder, encryptionKey: settings.encryptionKey, log });
+  // Files stored after the newest snapshot's list, by the process before this one, go into the next list.
+  if (uploads)
+    for (const sha256 of await storedSince(target, catalog, settings.encryptionKey)) uploads.added.add(sha256);
+  // Files in S3 storage stay there as long as a moment inside the window may name them.
+  const deletes =
+    config.upload.storage && options.namedFiles
+      ? await deferDeletes({
+          storage: options.storage,
+          target,
+          encryptionKey: settings.encryptionKey,
+          namedFiles: options.namedFiles,
+          now,
+          log,
+        })
+      : null;
   return {
     recorder,
     uploads,
+    deletes,
     startTxid,
     stop() {
       stopCapture();
       uploads?.stop();
+      deletes?.stop();
     },
   };
 }
@@ -74,43 +104,79 @@ export async function startReplica(options: Options): Promise<Replica | null> {
   const { config, store, now, log } = options;
   const settings = config.replica;
   if (!settings) return null;
-  if (config.databaseEngine !== 'sqlite') {
-    log.info('replica: PostgreSQL databases are backed up by the server (docs/replication.md); nothing to replicate');
+  const uploadsOnly = config.databaseEngine !== 'sqlite';
+  if (uploadsOnly && config.upload.storage) {
+    log.info(
+      'replica: the PostgreSQL database is backed up by the server, the uploads are in S3 (docs/replication.md): nothing to replicate',
+    );
     return null;
   }
+  if (uploadsOnly)
+    log.info(
+      'replica: copying the uploads only; the PostgreSQL database is backed up by the server (docs/replication.md)',
+    );
   const target = openTarget(settings);
-  await store.exec(CREATE_POSITION);
+  if (!uploadsOnly) await store.exec(CREATE_POSITION);
   const startedAt = now();
   const waiting = syncWaiters(settings.syncTimeoutMs, () => void ship());
   let attached: Attached | null = null;
   let lastSnapshotAt: number | null = null;
   let shipped = 0;
   let lastError: string | null = null;
+  let failures = 0;
+  let oldestRestorable: number | null = null;
   let puts = 0;
   let round: Promise<void> | null = null;
 
   const snapshot = async (on: Attached) => {
-    const files = on.uploads ? { files: Object.fromEntries(on.uploads.manifest), txid: on.recorder.lastTxid() } : null;
-    const taken = await takeSnapshot({
-      uploads: files,
-      databasePath: config.databasePath,
-      dataDir: config.dataDir,
-      target,
-      encryptionKey: settings.encryptionKey,
-    });
-    puts++;
+    // The stored files and the number they are as of, taken together, before the copy starts.
+    const taken = on.uploads?.takeList();
+    const files = taken ? { files: taken.files, txid: on.recorder.lastTxid() } : null;
+    try {
+      await snapshotWith(files, taken?.list ?? null);
+    } catch (error) {
+      // Not on the replica: what the list held goes into the next one.
+      for (const sha256 of taken?.list.added ?? []) on.uploads!.added.add(sha256);
+      throw error;
+    }
     lastSnapshotAt = now();
-    shipped = Math.max(shipped, taken.txid);
-    waiting.release(shipped);
     // After a snapshot is the moment older objects may have become unneeded.
-    const removed = await applyRetention(target, now(), settings.retentionDays);
+    const running = on.uploads ? { encryptionKey: settings.encryptionKey, running: on.uploads } : null;
+    const { removed, oldest } = await applyRetention(target, now(), settings.retentionDays, running);
+    oldestRestorable = oldest;
     if (removed.length)
       log.info(`replica: removed ${removed.length} object(s) older than ${settings.retentionDays} days`);
+    const purged = await on.deletes?.purge(now() - settings.retentionDays * DAY_MS);
+    if (purged)
+      log.info(`replica: removed ${purged} stored file(s) deleted more than ${settings.retentionDays} days ago`);
+  };
+  const snapshotWith = async (
+    files: { files: Record<string, string>; txid: number } | null,
+    list: FilesList | null,
+  ) => {
+    const snap = uploadsOnly
+      ? await takeUploadsSnapshot({ uploads: files!, at: now(), target, encryptionKey: settings.encryptionKey })
+      : await takeSnapshot({
+          uploads: files,
+          databasePath: config.databasePath,
+          dataDir: config.dataDir,
+          target,
+          encryptionKey: settings.encryptionKey,
+        });
+    puts++;
+    if (list) {
+      await target.put(snapshotFilesKey(snap.key), packFiles(list, settings.encryptionKey));
+      puts++;
+    }
+    shipped = Math.max(shipped, snap.txid);
+    waiting.release(shipped);
   };
   const once = async () => {
     try {
       // A replica that could not be reached at start is attached once it can be (its snapshot holds what came before).
-      const on = (attached ??= await attach(options, target, settings.mode === 'sync' ? waiting.durable : undefined));
+      const durable = settings.mode === 'sync' && !uploadsOnly ? waiting.durable : undefined;
+      const on = (attached ??= await attach(options, target, durable));
+      puts += (await on.deletes?.flush()) ?? 0;
       const last = await shipQueued(target, on, settings.encryptionKey);
       if (last !== null) {
         shipped = Math.max(shipped, last.txid);
@@ -123,6 +189,7 @@ export async function startReplica(options: Options): Promise<Replica | null> {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (lastError !== reason) log.warn(`replica: cannot ship to ${target.label}: ${reason}`);
+      failures++;
       lastError = reason;
     }
   };
@@ -145,6 +212,7 @@ export async function startReplica(options: Options): Promise<Replica | null> {
   const timer = setInterval(() => void ship(), SHIP_EVERY_MS);
   const replica: Replica = {
     mode: settings.mode,
+    uploadsOnly,
     label: target.label,
     lagMs: () => {
       // Not attached yet: everything since the start is missing from the replica.
@@ -155,6 +223,8 @@ export async function startReplica(options: Options): Promise<Replica | null> {
     lastTransaction: () => shipped,
     lastSnapshotAt: () => lastSnapshotAt,
     puts: () => puts,
+    failures: () => failures,
+    oldestRestorableAt: () => oldestRestorable,
     lastError: () => lastError,
     ship,
     async close() {

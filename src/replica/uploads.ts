@@ -2,19 +2,24 @@
  * Uploads on the replica (docs/replication.md "Uploads"): every file in local storage, content-addressed
  * (`uploads/<sha256>`), and each change of the stored files numbered in the same sequence as the database's
  * transactions, so a restore to a moment finds exactly the files that moment's documents name. A file
- * removed later stays on the replica: only retention removes objects.
+ * removed later stays on the replica until no moment inside the retention window names it (./retention.ts).
  */
 import { createHash } from 'node:crypto';
 import type { StorageAdapter } from '../config/types.ts';
-import { packUpload, uploadKey } from './objects.ts';
+import { packUpload, uploadKey, type FilesList } from './objects.ts';
 import type { Recorder } from './recorder.ts';
+import type { UploadsInUse } from './retention.ts';
 import { bytesOfStored, type ReplicaTarget } from './target.ts';
 
 type Logger = { warn(...a: unknown[]): void };
 
-export type UploadsTracker = {
+export type UploadsTracker = UploadsInUse & {
   /** Every stored file and its sha256, as of the last change. */
   manifest: Map<string, string>;
+  /** The sha256 of every file stored since the last snapshot's list (emptied by `takeList`). */
+  added: Set<string>;
+  /** For a snapshot, taken at one moment: the stored files, and its list of uploads (objects.ts). */
+  takeList(): { files: Record<string, string>; list: FilesList };
   /** Files on their way to the replica; segments naming them go only after them. */
   flush(): Promise<number>;
   /** Restores the adapter's own `put` and `delete`. */
@@ -46,6 +51,9 @@ export async function trackUploads(options: {
   // By sha256, the name of a stored file holding those bytes: read again when shipped, not kept in memory.
   const waiting = new Map<string, string>();
   const manifest = new Map<string, string>();
+  const added = new Set<string>();
+  // The manifest's sha256s, built when asked and dropped at each change.
+  let stored: Set<string> | null = null;
   const note = (sha256: string, key: string) => {
     if (!known.has(sha256)) waiting.set(sha256, key);
   };
@@ -66,6 +74,8 @@ export async function trackUploads(options: {
       const sha256 = sha256Of(bytes);
       note(sha256, key);
       manifest.set(key, sha256);
+      stored = null;
+      added.add(sha256);
       recorder.fileChanged({ key, sha256 });
     } catch (error) {
       log.warn(`replica: could not read ${key} after storing it: ${(error as Error).message}`);
@@ -73,10 +83,20 @@ export async function trackUploads(options: {
   };
   storage.delete = async (key) => {
     await remove.call(storage, key);
+    stored = null;
     if (manifest.delete(key)) recorder.fileChanged({ key, sha256: null });
   };
   return {
     manifest,
+    added,
+    takeList() {
+      const files = Object.fromEntries(manifest);
+      const list = { stored: [...new Set(manifest.values())], added: [...added] };
+      added.clear();
+      return { files, list };
+    },
+    inUse: (sha256) => added.has(sha256) || (stored ??= new Set(manifest.values())).has(sha256),
+    forget: (sha256) => void known.delete(sha256),
     async flush() {
       let puts = 0;
       for (const [sha256, key] of waiting) {

@@ -52,7 +52,7 @@ async function sweepStored(cms: CMS, cutoff: number): Promise<number> {
 }
 
 /** Every file name that a document of any upload collection holds: originals and image sizes. */
-async function namedFiles(cms: CMS): Promise<Set<string>> {
+export async function namedFiles(cms: CMS): Promise<Set<string>> {
   const names = new Set<string>();
   for (const collection of cms.config.collections.filter(isUploadCollection)) {
     const rows = await cms.store.all<{ filename: string | null; sizes: unknown }>(

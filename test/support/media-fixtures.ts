@@ -142,3 +142,19 @@ export function fingerprint(dir: string): Record<string, number | bigint> {
   if (!fs.statSync(dir).isDirectory()) throw new Error(`not a folder: ${dir}`);
   return Object.fromEntries(filesIn(dir).map((f) => [f, Bun.hash(fs.readFileSync(path.join(dir, f)))]));
 }
+
+/** Uploads `bytes` as `name` into `media` through REST with a bearer token; answers the created document. */
+export async function uploadMedia(
+  server: { fetch(pathname: string, init?: RequestInit): Promise<Response> },
+  token: string,
+  bytes: Uint8Array,
+  name: string,
+): Promise<{ id: number; filename: string }> {
+  const res = await server.fetch('/media', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form(bytes, name),
+  });
+  if (res.status !== 201) throw new Error(`the upload of ${name} answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { doc: { id: number; filename: string } }).doc;
+}

@@ -119,6 +119,11 @@ export const postgresDialect: Dialect = {
     sql: `SELECT 1 AS "found" FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?`,
     params: [table],
   }),
+  // The identity's sequence: `last_value` is null until it gave a first id.
+  lastIdGiven: (table) => ({
+    sql: `SELECT "last_value" AS "last" FROM pg_sequences WHERE (schemaname || '.' || sequencename) = pg_get_serial_sequence(?, 'id')`,
+    params: [`"${table.replaceAll('"', '""')}"`],
+  }),
   // One statement-level trigger per table, calling the function of system migration 0004.
   changeTriggers: (table) => [
     `CREATE TRIGGER "_cms_changes" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table.replaceAll('"', '""')}" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change('${table.replaceAll("'", "''")}')`,

@@ -43,6 +43,8 @@ export const sqliteDialect: Dialect = {
   orderedAppend: null,
   lockTable: () => null,
   tableExists: (table) => ({ sql: `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
+  // AUTOINCREMENT keeps the highest id ever given in sqlite_sequence.
+  lastIdGiven: (table) => ({ sql: 'SELECT "seq" AS "last" FROM sqlite_sequence WHERE "name" = ?', params: [table] }),
   // SQLite triggers run per row; one per operation, named so that the insert one stands for all three
   // (they are made in one transaction).
   changeTriggers: (table) =>

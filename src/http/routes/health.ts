@@ -9,6 +9,7 @@ import { authorizeMetrics } from '../../health/metrics-access.ts';
 import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 import { cacheFigures } from '../cached-read.ts';
+import { replicaFigures } from '../../health/replica-figures.ts';
 
 export function healthRoutes(cms: CMS) {
   const health: Route = async ({ ctx }) => {
@@ -22,6 +23,7 @@ export function healthRoutes(cms: CMS) {
       databaseBytes: await databaseBytes(cms),
       uptimeSeconds,
       cache: cacheFigures(cms),
+      replica: replicaFigures(cms),
     });
     return new Response(text, { headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
   };

@@ -5,6 +5,7 @@ import { formatBytes, formatDate, message } from '../../format.ts';
 import { toast } from '../../ui/toasts.tsx';
 import { t } from '../../i18n/i18n.ts';
 import { OpsTable } from './ops-table.tsx';
+import { ReplicaCard } from './replica-card.tsx';
 
 /** POST /backups answers only when the archive is written; meanwhile the list's `running` says how far it is. */
 const POLL_MS = 400;
@@ -82,6 +83,7 @@ export default function BackupsView() {
           </>
         )}
       />
+      <ReplicaCard />
     </section>
   );
 }
