@@ -154,10 +154,12 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
     STEP,
   );
 
-  test('locks: another editor sees who is editing, takes over, the first learns it at once and a save is refused with the text kept', async () => {
+  test('locks: another editor sees who is editing, takes over, and the first is made read-only with the text kept', async () => {
     await page.goto(admin(`/collections/categories/${newsId}`));
     await page.getByRole('heading', { name: 'News' }).waitFor();
     await page.waitForLoadState('networkidle');
+    // Typed, not saved yet, when the other editor arrives.
+    await page.locator('#field-name').fill('News, edited by Grace');
     const other = await openAdminLoggedIn(t, LIN);
     try {
       const p2 = other.page;
@@ -168,14 +170,12 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
       await p2.getByRole('dialog').getByRole('button', { name: 'Take over' }).click();
       await p2.getByRole('status').filter({ hasText: 'You are editing now' }).waitFor();
       expect(await p2.locator('#field-name').isDisabled()).toBe(false);
-      // The first editor is told at once (within a few seconds), before trying to save.
+      // The first editor is told within a few seconds, before trying to save, and can no longer edit.
       await page.getByRole('alert').filter({ hasText: 'Lin Editor took over' }).waitFor({ timeout: 10_000 });
-
-      await page.locator('#field-name').fill('News, edited by Grace');
-      await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await page.getByRole('alert').filter({ hasText: 'taken over by Lin Editor' }).waitFor();
-      expect((await t.request('GET', `/categories/${newsId}`, { token: s.token })).body.name).toBe('News');
+      expect(await page.locator('#field-name').isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
       expect(await page.locator('#field-name').inputValue()).toBe('News, edited by Grace');
+      expect((await t.request('GET', `/categories/${newsId}`, { token: s.token })).body.name).toBe('News');
       const kept = await page.evaluate(() =>
         Object.keys(localStorage)
           .filter((k) => k.startsWith('cms-unsaved:'))
@@ -185,6 +185,37 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
     } finally {
       await other.browser.close();
     }
+  }, 40_000);
+
+  test('locks: the same editor opening the document in another tab ends editing in the first at once', async () => {
+    const first = await page.context().newPage();
+    const second = await page.context().newPage();
+    for (const tab of [first, second]) tab.on('pageerror', (e) => pageErrors.push(String(e)));
+    try {
+      await first.goto(admin(`/collections/posts/${helloId}`));
+      await first.getByRole('heading', { name: 'Hello' }).waitFor();
+      await first.waitForLoadState('networkidle');
+      expect(await first.locator('#field-title').isDisabled()).toBe(false);
+      // From now on the first tab cannot learn it from the server (its reads of the lock fail): only the
+      // second tab can tell it.
+      await first.route(/\/lock(\?|$)/, (r) => (r.request().method() === 'GET' ? r.abort() : r.continue()));
+
+      await second.goto(admin(`/collections/posts/${helloId}`));
+      await second.getByRole('heading', { name: 'Hello' }).waitFor();
+      await second.waitForLoadState('networkidle');
+      // Same user: the second tab takes the lock without asking, and edits.
+      expect(await second.locator('#field-title').isDisabled()).toBe(false);
+      await first.getByRole('alert').filter({ hasText: 'You opened this document in another window' }).waitFor();
+      expect(await first.locator('#field-title').isDisabled()).toBe(true);
+      expect(await first.getByRole('button', { name: 'Save draft' }).isDisabled()).toBe(true);
+      expect(await first.getByRole('button', { name: 'Unpublish' }).isDisabled()).toBe(true);
+      await second.locator('#field-title').fill('Hello again');
+      expect(await second.locator('#field-title').inputValue()).toBe('Hello again');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    expect(pageErrors).toEqual([]);
   }, 40_000);
 
   test(

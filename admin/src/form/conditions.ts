@@ -4,7 +4,7 @@
  * exists the form asks the server which are shown, a short pause after the last keystroke
  * (docs/admin.md, "Conditions").
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { fieldConditions, type Doc, type Field } from '../api.ts';
 
 const PAUSE_MS = 250;
@@ -27,8 +27,8 @@ export function useConditions(
   values: Doc,
 ): Record<string, boolean> {
   const [visible, setVisible] = useState<Record<string, boolean>>({});
-  const wanted = useRef(hasConditions(fields));
-  wanted.current = hasConditions(fields);
+  const wanted = useRef(false);
+  wanted.current = useMemo(() => hasConditions(fields), [fields]);
   // Only a form with conditions asks the server, so only then does the whole document need writing out.
   const body = wanted.current ? JSON.stringify(values) : '';
   const key = 'global' in owner ? `g:${owner.global}` : `c:${owner.collection}`;

@@ -1,9 +1,11 @@
 /**
  * Editing together: the editor takes the document's lock when it opens, renews it while open, and
  * releases it on leaving. When someone else holds it the form is read-only and names them; taking over
- * asks first. An editor whose lock was taken over learns it within seconds: a held lock is looked at every
- * few seconds (a cheap read, also when the tab comes back into view), besides the heartbeat and the 409 of
- * a save (their typing stays in the unsaved-edits store). docs/admin.md, "Editing together".
+ * asks first. An editor whose lock was taken over can no longer edit (the form turns read-only; their typing
+ * stays in the unsaved-edits store) and learns it at once when the taker is another tab of this browser (the
+ * tabs tell each other over a BroadcastChannel), else within seconds: a held lock is looked at every few
+ * seconds (a cheap read, also when the tab comes back into view), besides the heartbeat and the 409 of a
+ * save. docs/admin.md, "Editing together".
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, currentCsrf, locks, runtime, type DocumentOwner, type LockInfo } from '../api.ts';
@@ -16,7 +18,8 @@ export type LockState =
   | { status: 'none' } // no lock yet, or the server offers none (a new document, an older server)
   | { status: 'mine' }
   | { status: 'other'; holder: LockInfo['user'] }
-  | { status: 'lost'; holder: LockInfo['user'] };
+  /** `elsewhere`: taken by another tab of this browser (the same user). */
+  | { status: 'lost'; holder: LockInfo['user']; elsewhere?: boolean };
 
 export interface DocumentLock {
   state: LockState;
@@ -30,6 +33,17 @@ const lockUrl = (o: DocumentOwner) =>
   ('global' in o
     ? `/globals/${encodeURIComponent(o.global)}/lock`
     : `/${encodeURIComponent(o.collection)}/${encodeURIComponent(String(o.id))}/lock`);
+
+/** What a tab says when it takes a lock: the lock's address (the same in every tab) and its new token. */
+type Taken = { lock: string; token: string; holder: LockInfo['user'] };
+
+let channel: BroadcastChannel | null | undefined;
+/** The tabs of this browser (same origin), or null where BroadcastChannel is missing. */
+function otherTabs(): BroadcastChannel | null {
+  if (channel === undefined)
+    channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('cms-document-locks');
+  return channel;
+}
 
 /** Releases on tab close too: a keepalive request outlives the page. */
 function releaseOnExit(o: DocumentOwner, token: string): void {
@@ -48,6 +62,13 @@ export function useDocumentLock(owner: DocumentOwner | null, me: string | number
   const token = useRef<string | null>(null);
   const key = owner ? JSON.stringify(owner) : '';
 
+  /** Keeps a new token and tells the other tabs, so one that held the lock stops editing at once. */
+  const hold = (o: DocumentOwner, lock: LockInfo) => {
+    if (!lock.token || lock.token === token.current) return;
+    token.current = lock.token;
+    otherTabs()?.postMessage({ lock: lockUrl(o), token: lock.token, holder: lock.user } satisfies Taken);
+  };
+
   const holderNow = async (o: DocumentOwner): Promise<LockInfo['user']> =>
     (await locks.read(o).catch(() => ({ lock: null }))).lock?.user ?? null;
 
@@ -56,7 +77,7 @@ export function useDocumentLock(owner: DocumentOwner | null, me: string | number
     try {
       const r = await locks.take(o, token.current);
       if (!alive()) return;
-      token.current = r.lock.token ?? token.current;
+      hold(o, r.lock);
       setState({ status: 'mine' });
     } catch (e) {
       if (!alive()) return;
@@ -66,7 +87,7 @@ export function useDocumentLock(owner: DocumentOwner | null, me: string | number
         if (!token.current && holder && String(holder.id) === String(me)) {
           const r = await locks.take(o, null, true).catch(() => null);
           if (!alive() || !r) return;
-          token.current = r.lock.token ?? null;
+          hold(o, r.lock);
           return setState({ status: 'mine' });
         }
         setState(token.current ? { status: 'lost', holder } : { status: 'other', holder });
@@ -97,6 +118,12 @@ export function useDocumentLock(owner: DocumentOwner | null, me: string | number
       setState((s) => (s.status === 'mine' ? { status: 'lost', holder } : s));
     };
     const watching = setInterval(() => void watch(), WATCH_MS);
+    const onTaken = (e: MessageEvent<Taken>) => {
+      if (e.data?.lock !== lockUrl(owner) || !token.current || e.data.token === token.current) return;
+      const holder = e.data.holder;
+      setState((s) => (s.status === 'mine' ? { status: 'lost', holder, elsewhere: true } : s));
+    };
+    otherTabs()?.addEventListener('message', onTaken);
     const onVisible = () => void watch();
     document.addEventListener('visibilitychange', onVisible);
     const exit = () => token.current && releaseOnExit(owner, token.current);
@@ -105,6 +132,7 @@ export function useDocumentLock(owner: DocumentOwner | null, me: string | number
       live = false;
       clearInterval(beat);
       clearInterval(watching);
+      otherTabs()?.removeEventListener('message', onTaken);
       document.removeEventListener('visibilitychange', onVisible);
       removeEventListener('pagehide', exit);
       if (token.current) releaseOnExit(owner, token.current);
@@ -120,7 +148,7 @@ export function useDocumentLock(owner: DocumentOwner | null, me: string | number
     takeOver: async () => {
       if (!owner) return;
       const r = await locks.take(owner, null, true);
-      token.current = r.lock.token ?? null;
+      hold(owner, r.lock);
       setState({ status: 'mine' });
     },
   };

@@ -7,6 +7,7 @@ import { editorFor, layoutEditor } from './field-editors.ts';
 import { inputId, useForm, WriteContext, type FieldProps, type Writer } from './form-context.ts';
 import { isLayoutField, isReadOnly } from './values.ts';
 import { Icon } from '../ui.tsx';
+import { language } from '../i18n/i18n.ts';
 
 /**
  * The fields of a document, a group or a row. Layout fields (tabs, rows, collapsibles) edit the same
@@ -88,11 +89,13 @@ export const FieldInput = renderOnChange(function FieldInput(props: FieldProps) 
 
 /**
  * `component`, rendered again only when one of its props changed (as preact/compat's `memo`, without the
- * compat layer in the first load). Context it reads still reaches it.
+ * compat layer in the first load), or the admin's language did. Context it reads still reaches it.
  */
 export function renderOnChange<P extends object>(component: FunctionComponent<P>): FunctionComponent<P> {
   function Memoised(this: { props: P; shouldComponentUpdate?: (next: P) => boolean }, props: P) {
+    const words = language();
     this.shouldComponentUpdate = (next: P) => {
+      if (language() !== words) return true;
       const prev = this.props as Record<string, unknown>;
       const now = next as Record<string, unknown>;
       for (const k in prev) if (!(k in now)) return true;

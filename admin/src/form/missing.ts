@@ -26,11 +26,13 @@ function isEmpty(f: Field, v: unknown): boolean {
   return false;
 }
 
+const NOTHING_HIDDEN: Record<string, boolean> = {};
+
 /** Paths of required fields without a value; `visible` false (a field's condition) leaves a field out. */
 export function missingRequired(
   fields: Field[],
   values: Doc,
-  visible: Record<string, boolean> = {},
+  visible: Record<string, boolean> = NOTHING_HIDDEN,
   prefix = '',
 ): string[] {
   const out: string[] = [];
@@ -45,8 +47,21 @@ export function missingRequired(
       v.forEach((row: Doc, i) => {
         const rowFields =
           f.type === 'blocks' ? (f.blocks ?? []).find((b) => b.slug === row?.blockType)?.fields : f.fields;
-        if (rowFields) out.push(...missingRequired(rowFields, row, visible, `${path}.${i}`));
+        if (rowFields) out.push(...missingInRow(rowFields, row, visible, `${path}.${i}`));
       });
   }
   return out;
+}
+
+type RowAnswer = { fields: Field[]; visible: Record<string, boolean>; path: string; missing: string[] };
+/** The last answer for each row object: a row nobody typed in is the same object, so it is not walked again. */
+const rowAnswers = new WeakMap<object, RowAnswer>();
+
+function missingInRow(fields: Field[], row: Doc, visible: Record<string, boolean>, path: string): string[] {
+  if (!row || typeof row !== 'object') return missingRequired(fields, row, visible, path);
+  const kept = rowAnswers.get(row);
+  if (kept && kept.fields === fields && kept.visible === visible && kept.path === path) return kept.missing;
+  const missing = missingRequired(fields, row, visible, path);
+  rowAnswers.set(row, { fields, visible, path, missing });
+  return missing;
 }

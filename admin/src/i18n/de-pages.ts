@@ -67,8 +67,10 @@ const de: PageCatalogue = {
   'lock.readOnly':
     'dieses Dokument gerade. Für Sie ist es schreibgeschützt, bis die Person es verlässt oder Sie übernehmen.',
   'lock.tookOver': '{who} hat dieses Dokument übernommen.',
-  'lock.lost':
-    'Ihre Änderungen bleiben in diesem Browser; kopieren Sie, was Sie brauchen, bevor Sie die Seite verlassen.',
+  'lock.lost': 'Hier ist es jetzt schreibgeschützt. Ihre Änderungen bleiben in diesem Browser.',
+  'lock.openedElsewhere': 'Sie haben dieses Dokument in einem anderen Fenster geöffnet.',
+  'lock.lostElsewhere':
+    'Bearbeiten Sie es dort weiter; dieses Fenster ist jetzt schreibgeschützt. Ihre Änderungen bleiben in diesem Browser.',
   'trash.moveTitle': 'In den Papierkorb verschieben?',
   'trash.moveMessage': '„{title}“ wird in den Papierkorb verschoben und kann von dort wiederhergestellt werden.',
   'trash.forGood': 'Endgültig löschen (ohne Papierkorb)',

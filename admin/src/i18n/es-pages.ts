@@ -65,7 +65,10 @@ const es: PageCatalogue = {
   'lock.isEditing': '{who} está editando',
   'lock.readOnly': 'este documento. Es de solo lectura para usted hasta que salga o usted tome el control.',
   'lock.tookOver': '{who} tomó el control',
-  'lock.lost': 'de este documento. Sus cambios se conservan en este navegador; copie lo que necesite antes de salir.',
+  'lock.lost': 'de este documento, que aquí es ahora de solo lectura. Sus cambios se conservan en este navegador.',
+  'lock.openedElsewhere': 'Abrió este documento en otra ventana.',
+  'lock.lostElsewhere':
+    'Siga editando allí; esta es ahora de solo lectura. Sus cambios se conservan en este navegador.',
   'trash.moveTitle': '¿Mover a la papelera?',
   'trash.moveMessage': '«{title}» se moverá a la papelera, desde donde se puede restaurar.',
   'trash.forGood': 'Eliminar definitivamente (sin pasar por la papelera)',

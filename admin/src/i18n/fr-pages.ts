@@ -68,7 +68,10 @@ const fr: PageCatalogue = {
     'ce document. Il est en lecture seule pour vous jusqu’à son départ ou jusqu’à ce que vous preniez la main.',
   'lock.tookOver': '{who} a pris la main',
   'lock.lost':
-    'sur ce document. Vos modifications restent dans ce navigateur ; copiez ce dont vous avez besoin avant de partir.',
+    'sur ce document, qui est désormais en lecture seule ici. Vos modifications sont conservées dans ce navigateur.',
+  'lock.openedElsewhere': 'Vous avez ouvert ce document dans une autre fenêtre.',
+  'lock.lostElsewhere':
+    'Continuez là-bas ; celle-ci est désormais en lecture seule. Vos modifications sont conservées dans ce navigateur.',
   'trash.moveTitle': 'Mettre à la corbeille ?',
   'trash.moveMessage': '« {title} » sera mis à la corbeille, d’où il pourra être restauré.',
   'trash.forGood': 'Supprimer définitivement (sans passer par la corbeille)',

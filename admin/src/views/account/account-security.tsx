@@ -184,10 +184,12 @@ function SessionsPanel() {
         <table class="table">
           <thead>
             <tr>
-              <th>{t('security.device')}</th>
-              <th>{t('security.address')}</th>
-              <th>{t('security.lastUsed')}</th>
-              <th />
+              <th scope="col">{t('security.device')}</th>
+              <th scope="col">{t('security.address')}</th>
+              <th scope="col">{t('security.lastUsed')}</th>
+              <th scope="col">
+                <span class="visually-hidden">{t('ops.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>

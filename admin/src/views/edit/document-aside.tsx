@@ -2,10 +2,12 @@
  * The column beside a stored document's form: its sidebar fields, its details (id, status, dates), the
  * account panels of a user, and, where the collection has drafts, its schedule and versions.
  */
+import { useCallback, useMemo, useRef } from 'preact/hooks';
 import { docs, type CollectionConfig, type Doc, type Field } from '../../api.ts';
 import { isAdmin, useApp } from '../../app-context.ts';
 import type { DocumentFormState } from '../../form/document-form.tsx';
 import type { FormState } from '../../form/form-context.ts';
+import { renderOnChange } from '../../form/fields.tsx';
 import { docLabel, formatDate } from '../../format.ts';
 import { StatusBadges } from './status-badges.tsx';
 import { LanguagePicker } from '../account/language-picker.tsx';
@@ -14,6 +16,10 @@ import { SidebarFields } from './sidebar-fields.tsx';
 import { UserAccountPanel } from '../account/user-account-panel.tsx';
 import { VersionsPanel } from './versions-panel.tsx';
 import { t } from '../../i18n/i18n.ts';
+
+// The panels below render again only when their own props changed: typing in the form leaves them alone.
+const Schedule = renderOnChange(SchedulePanel);
+const Versions = renderOnChange(VersionsPanel);
 
 export function DocumentAside(props: {
   c: CollectionConfig;
@@ -33,24 +39,30 @@ export function DocumentAside(props: {
   const { c, id, doc, form } = props;
   const { user, locale } = useApp();
   const isUsers = c.builtIn === 'users';
+  const owner = useMemo(() => ({ collection: c.slug, id }), [c.slug, id]);
+  const saveDraft = useCallback(
+    (data: Doc) => docs.update(c.slug, id, data, { locale, draft: true }).then((r) => r.doc),
+    [c.slug, id, locale],
+  );
+  const restoredNow = useRef(props.onRestored);
+  restoredNow.current = props.onRestored;
+  const onRestored = useCallback((d: Doc) => restoredNow.current(d), []);
   return (
     <aside class="edit-aside">
       <SidebarFields fields={props.fields} form={form} context={props.context} />
       <DocumentFacts c={c} doc={doc} draft={props.draft} live={props.live} />
       {isUsers && props.own && <LanguagePicker />}
       {isUsers && !props.own && isAdmin(user) && <UserAccountPanel user={doc.id!} label={docLabel(c, doc)} />}
+      {c.drafts && <Schedule owner={owner} reloadKey={props.saves} readOnly={props.context.readOnly} />}
       {c.drafts && (
-        <SchedulePanel owner={{ collection: c.slug, id }} reloadKey={props.saves} readOnly={props.context.readOnly} />
-      )}
-      {c.drafts && (
-        <VersionsPanel
-          owner={{ collection: c.slug, id }}
+        <Versions
+          owner={owner}
           fields={props.fields}
           reloadKey={props.saves}
           dirty={form.dirty}
           current={form.initial}
-          saveDraft={(data) => docs.update(c.slug, id, data, { locale, draft: true }).then((r) => r.doc)}
-          onRestored={props.onRestored}
+          saveDraft={saveDraft}
+          onRestored={onRestored}
           readOnly={props.context.readOnly}
         />
       )}
@@ -58,7 +70,12 @@ export function DocumentAside(props: {
   );
 }
 
-function DocumentFacts(props: { c: CollectionConfig; doc: Doc; draft: string | null; live: string | null }) {
+const DocumentFacts = renderOnChange(function DocumentFacts(props: {
+  c: CollectionConfig;
+  doc: Doc;
+  draft: string | null;
+  live: string | null;
+}) {
   const { doc } = props;
   return (
     <section class="panel" aria-label={t('edit.detailsLabel')}>
@@ -86,4 +103,4 @@ function DocumentFacts(props: { c: CollectionConfig; doc: Doc; draft: string | n
       </dl>
     </section>
   );
-}
+});

@@ -67,7 +67,8 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const { doc } = edited;
   const owner = useMemo(() => (creating ? undefined : { collection: c.slug, id: id! }), [c.slug, id]);
   const lock = useDocumentLock(owner ?? null, user.id);
-  const someoneElse = lock.state.status === 'other';
+  // Someone else holds the lock, or took it from this editor: read-only either way.
+  const someoneElse = lock.state.status === 'other' || lock.state.status === 'lost';
   const visible = useConditions({ collection: c.slug }, fields, form.values);
   const fieldContext = useFieldContext(form, { visible, owner, readOnly: someoneElse });
   const autosave = useDraftAutosave({ c, id, fields, form, doc, lock });

@@ -49,7 +49,8 @@ export function GlobalView(props: { global: GlobalConfig }) {
   const [saves, setSaves] = useState(0);
   const owner = useMemo(() => ({ global: g.slug }), [g.slug]);
   const lock = useDocumentLock(owner, user.id);
-  const someoneElse = lock.state.status === 'other';
+  // Someone else holds the lock, or took it from this editor: read-only either way.
+  const someoneElse = lock.state.status === 'other' || lock.state.status === 'lost';
   const visible = useConditions(owner, g.fields, form.values);
   const fieldContext = useFieldContext(form, { visible, readOnly: someoneElse });
   const autosave = useAutosave({

@@ -44,7 +44,15 @@ export function LockBanner(props: { lock: DocumentLock; onTakenOver: () => void 
     return (
       <div class="alert error lock-banner" role="alert">
         <p>
-          <strong>{t('lock.tookOver', { who: nameOf(state.holder) })}</strong> {t('lock.lost')}
+          {state.elsewhere ? (
+            <>
+              <strong>{t('lock.openedElsewhere')}</strong> {t('lock.lostElsewhere')}
+            </>
+          ) : (
+            <>
+              <strong>{t('lock.tookOver', { who: nameOf(state.holder) })}</strong> {t('lock.lost')}
+            </>
+          )}
         </p>
       </div>
     );
