@@ -8,6 +8,12 @@ import { htmlReader } from './from-html-tree.ts';
 
 export type { ConvertOptions, Lossy, RichTextRefs } from './build-nodes.ts';
 
-const parse = (html: string): HtmlNode[] => parseDocument(html, { decodeEntities: true }).children;
+/** The last text parsed and its tree (which the reader only reads): an import lists a post's links and images, then converts it. */
+let last: { html: string; nodes: HtmlNode[] } | null = null;
+
+function parse(html: string): HtmlNode[] {
+  if (last?.html !== html) last = { html, nodes: parseDocument(html, { decodeEntities: true }).children };
+  return last.nodes;
+}
 
 export const { htmlRefs, htmlToLexical, mapsWhole, htmlBlocks } = htmlReader(parse);
