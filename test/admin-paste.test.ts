@@ -75,19 +75,26 @@ describe.skipIf(!hasChromium())('admin: pasting HTML into rich text', () => {
   let pageErrors: string[] = [];
   const editor = () => page.getByRole('textbox', { name: 'Content' });
 
-  /** Opens a new post, pastes `html` into its empty text, saves, and answers the stored top-level nodes. */
-  async function pasteAndSave(html: string): Promise<Node[]> {
-    const made = await t.request('POST', '/posts', { token: s.token, body: { title: 'Pasted' } });
+  /** A new post with `content`, opened in the editor. */
+  async function openPost(content: unknown = null): Promise<number> {
+    const made = await t.request('POST', '/posts', { token: s.token, body: { title: 'Pasted', content } });
     expect(made.status).toBe(201);
-    const id = made.body.doc.id as number;
-    await page.goto(`${t.url}/admin/collections/posts/${id}`);
-    await editor().click();
-    await editor().evaluate((el, html) => {
+    await page.goto(`${t.url}/admin/collections/posts/${made.body.doc.id}`);
+    await editor().waitFor();
+    return made.body.doc.id as number;
+  }
+
+  /** A paste event carrying `html`, as the browser sends one, at the caret. */
+  const paste = (html: string) =>
+    editor().evaluate((el, html) => {
       const data = new DataTransfer();
       data.setData('text/html', html);
       data.setData('text/plain', el.ownerDocument.createRange().createContextualFragment(html).textContent ?? '');
       el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     }, html);
+
+  /** Saves, waits for the confirmation, and answers the stored top-level nodes. */
+  async function saveAndRead(id: number): Promise<Node[]> {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page
       .getByRole('status')
@@ -96,6 +103,14 @@ describe.skipIf(!hasChromium())('admin: pasting HTML into rich text', () => {
     const stored = await t.request('GET', `/posts/${id}?depth=0`, { token: s.token });
     expect(stored.status).toBe(200);
     return stored.body.content.root.children as Node[];
+  }
+
+  /** Pastes `html` into a new post's empty text, saves, and answers the stored top-level nodes. */
+  async function pasteAndSave(html: string): Promise<Node[]> {
+    const id = await openPost();
+    await editor().click();
+    await paste(html);
+    return saveAndRead(id);
   }
 
   /** What `cms import` stores for the same HTML read as a web page's (line ends are spaces). */
@@ -212,27 +227,13 @@ describe.skipIf(!hasChromium())('admin: pasting HTML into rich text', () => {
   });
 
   test('HTML pasted into the middle of a line joins it where the caret is', async () => {
-    const made = await t.request('POST', '/posts', {
-      token: s.token,
-      body: { title: 'Middle', content: htmlToLexical('<p>Before after</p>').value },
-    });
-    const id = made.body.doc.id as number;
-    await page.goto(`${t.url}/admin/collections/posts/${id}`);
+    const id = await openPost(htmlToLexical('<p>Before after</p>').value);
     await editor().click();
     await page.keyboard.press('Control+End');
     for (let i = 0; i < ' after'.length; i++) await page.keyboard.press('ArrowLeft');
-    await editor().evaluate((el) => {
-      const data = new DataTransfer();
-      data.setData('text/html', '<meta charset="utf-8">, <span style="font-weight:700">bold</span>');
-      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-    });
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /(?<![a-z])saved/i })
-      .waitFor();
-    const stored = await t.request('GET', `/posts/${id}?depth=0`, { token: s.token });
-    expect(shape(stored.body.content.root.children)).toEqual([
+    await paste('<meta charset="utf-8">, <span style="font-weight:700">bold</span>');
+    const stored = await saveAndRead(id);
+    expect(shape(stored)).toEqual([
       {
         p: [
           { text: 'Before, ', format: 0 },
@@ -244,21 +245,12 @@ describe.skipIf(!hasChromium())('admin: pasting HTML into rich text', () => {
   });
 
   test('a rule an import stored opens in the editor, and stays through an edit', async () => {
-    const content = htmlToLexical('<p>Above</p><hr><p>Below</p>').value;
-    const made = await t.request('POST', '/posts', { token: s.token, body: { title: 'Rule', content } });
-    const id = made.body.doc.id as number;
-    await page.goto(`${t.url}/admin/collections/posts/${id}`);
+    const id = await openPost(htmlToLexical('<p>Above</p><hr><p>Below</p>').value);
     await editor().locator('hr').waitFor();
     await editor().getByText('Below').click();
     await page.keyboard.press('End');
     await page.keyboard.type('!');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page
-      .getByRole('status')
-      .filter({ hasText: /(?<![a-z])saved/i })
-      .waitFor();
-    const stored = await t.request('GET', `/posts/${id}?depth=0`, { token: s.token });
-    expect(shape(stored.body.content.root.children)).toEqual([
+    expect(shape(await saveAndRead(id))).toEqual([
       { p: [{ text: 'Above', format: 0 }] },
       'horizontalrule',
       { p: [{ text: 'Below!', format: 0 }] },

@@ -203,6 +203,37 @@ describe('cms import wordpress', () => {
   });
 });
 
+describe('cms import wordpress commits each document with its mapping row', () => {
+  test('the row is there when the document commits, so a run stopped midway leaves no document unmapped', async () => {
+    const t = await startTestServer(await emittedConfig());
+    const rowsAtCommit = new Map<number, number>();
+    t.cms.events.on((event, scope) => {
+      if (event.collection !== 'posts' || event.id === undefined || rowsAtCommit.has(event.id)) return;
+      const id = event.id;
+      rowsAtCommit.set(id, -1);
+      scope.beforeCommit(async () => {
+        const row = await scope.tx.get<{ n: number }>(
+          'SELECT COUNT(*) AS "n" FROM "_cms_import_map" WHERE "collection" = ? AND "docId" = ?',
+          ['posts', String(id)],
+        );
+        rowsAtCommit.set(id, Number(row!.n));
+      });
+    });
+    try {
+      const { report } = await importWordPress(t.cms, {
+        file: EXPORT,
+        uploads: UPLOADS,
+        fetchMedia: false,
+        dryRun: false,
+      });
+      expect(report.collections.posts.created).toBe(5);
+      expect([...rowsAtCommit.values()]).toEqual([1, 1, 1, 1, 1]);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
 describe('cms import wordpress refuses before writing', () => {
   let t: TestServer;
   const dir = tempDir('cms-import-wp-refuse-');
