@@ -244,6 +244,18 @@ describe.skipIf(!hasChromium())('admin: pasting HTML into rich text', () => {
     ]);
   });
 
+  test('HTML that makes no node leaves the paste to its plain text', async () => {
+    const id = await openPost();
+    await editor().click();
+    await editor().evaluate((el) => {
+      const data = new DataTransfer();
+      data.setData('text/html', '<meta charset="utf-8"><img src="file:///C:/Users/ana/clip_image001.png">');
+      data.setData('text/plain', 'Plain words');
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    expect(shape(await saveAndRead(id))).toEqual([{ p: [{ text: 'Plain words', format: 0 }] }]);
+  });
+
   test('a rule an import stored opens in the editor, and stays through an edit', async () => {
     const id = await openPost(htmlToLexical('<p>Above</p><hr><p>Below</p>').value);
     await editor().locator('hr').waitFor();

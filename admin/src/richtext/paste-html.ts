@@ -14,7 +14,11 @@ import {
   type LexicalEditor,
   type SerializedLexicalNode,
 } from 'lexical';
-import { $generateNodesFromSerializedNodes, $insertGeneratedNodes } from '@lexical/clipboard';
+import {
+  $generateNodesFromSerializedNodes,
+  $insertDataTransferForPlainText,
+  $insertGeneratedNodes,
+} from '@lexical/clipboard';
 import { htmlReader } from '../../../src/richtext/from-html-tree.ts';
 import type { HtmlNode } from '../../../src/richtext/html-tree.ts';
 import { toLexical } from './lexical-json.ts';
@@ -60,13 +64,15 @@ export function registerHtmlPaste(editor: LexicalEditor): () => void {
       const data = 'clipboardData' in event ? event.clipboardData : null;
       const html = data?.getData('text/html');
       if (!data || !html || data.types.includes(LEXICAL_MIME)) return false;
-      event.preventDefault();
       const value = toLexical(pastedValue(html)) as { root: { children: SerializedLexicalNode[] } };
+      event.preventDefault();
       editor.update(
         () => {
           const selection = $getSelection();
-          if (selection)
-            $insertGeneratedNodes(editor, $generateNodesFromSerializedNodes(value.root.children), selection);
+          if (!selection) return;
+          // HTML that makes nothing (a lone image from the writer's disk, without alt text): its plain text.
+          if (!value.root.children.length) $insertDataTransferForPlainText(data, selection);
+          else $insertGeneratedNodes(editor, $generateNodesFromSerializedNodes(value.root.children), selection);
         },
         { tag: 'paste' },
       );
