@@ -145,6 +145,12 @@ async function saveMapped(
   let docId: string | number;
   try {
     docId = await save(run, item, values, existing);
+  } catch (error) {
+    // A step after the document's commit failed (another locale, a schedule): the row's empty hash makes the
+    // next run update the document and try that step again. Had the commit itself failed, the row points at
+    // no document, and the next run creates it as one deleted here.
+    if (mapped) await saveMapping(run.cms.store, run.source, item.sourceId, { ...(mapped as Mapped), hash: '' });
+    throw error;
   } finally {
     stop();
   }

@@ -5,7 +5,7 @@
  * So a paste and an import of the same HTML store the same headings, lists, links, formats, code and quotes,
  * and what has no node (tables, embeds, scripts, styles) is kept as text or dropped the same way. Text
  * copied inside the editor itself keeps Lexical's own format (blocks and embeds included), and a paste of
- * plain text alone is Lexical's as well (docs/rich-text.md, "Pasting").
+ * plain text alone is Lexical's as well (docs/rich-text.md, "Editor").
  */
 import {
   $getSelection,
