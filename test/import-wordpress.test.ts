@@ -203,6 +203,69 @@ describe('cms import wordpress', () => {
   });
 });
 
+describe('cms import wordpress commits each document with its mapping row', () => {
+  test('the row is there when the document commits, so a run stopped midway leaves no document unmapped', async () => {
+    const t = await startTestServer(await emittedConfig());
+    const rowsAtCommit = new Map<number, number>();
+    t.cms.events.on((event, scope) => {
+      if (event.collection !== 'posts' || event.id === undefined || rowsAtCommit.has(event.id)) return;
+      const id = event.id;
+      rowsAtCommit.set(id, -1);
+      scope.beforeCommit(async () => {
+        const row = await scope.tx.get<{ n: number }>(
+          'SELECT COUNT(*) AS "n" FROM "_cms_import_map" WHERE "collection" = ? AND "docId" = ?',
+          ['posts', String(id)],
+        );
+        rowsAtCommit.set(id, Number(row!.n));
+      });
+    });
+    try {
+      const { report } = await importWordPress(t.cms, {
+        file: EXPORT,
+        uploads: UPLOADS,
+        fetchMedia: false,
+        dryRun: false,
+      });
+      expect(report.collections.posts.created).toBe(5);
+      expect([...rowsAtCommit.values()]).toEqual([1, 1, 1, 1, 1]);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe('cms import wordpress after a step that fails past the commit', () => {
+  test('the next run updates that document instead of creating it twice', async () => {
+    const config = await emittedConfig();
+    const posts = config.collections.find((c: any) => c.slug === 'posts');
+    let failures = 1;
+    posts.hooks = {
+      afterChange: [
+        ({ doc }: any) => {
+          if (doc.slug === 'storm-warning' && failures-- > 0) throw new Error('mail server down');
+          return doc;
+        },
+      ],
+    };
+    const t = await startTestServer(config);
+    try {
+      const options = { file: EXPORT, uploads: UPLOADS, fetchMedia: false, dryRun: false };
+      const first = (await importWordPress(t.cms, options)).report;
+      expect(first.errors).toEqual([{ sourceId: 'post:2', message: expect.stringContaining('mail server down') }]);
+      const second = (await importWordPress(t.cms, options)).report;
+      expect(second.collections.posts).toEqual({ created: 0, updated: 1, unchanged: 4, failed: 0 });
+      const storms = await localAPI(t.cms).find({
+        collection: 'posts',
+        where: { slug: { equals: 'storm-warning' } },
+        depth: 0,
+      });
+      expect(storms.docs.length).toBe(1);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
 describe('cms import wordpress refuses before writing', () => {
   let t: TestServer;
   const dir = tempDir('cms-import-wp-refuse-');

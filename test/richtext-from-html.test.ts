@@ -85,6 +85,16 @@ describe('elements and their nodes', () => {
       ).blocks,
     ).toEqual([['paragraph', ['b', 1], ['iu', 10]]]);
   });
+  test('inline style also turns formats off: a Google Docs copy is wrapped in a bold element that is not bold', () => {
+    expect(
+      convert(
+        '<b style="font-weight:normal;" id="docs-internal-guid-1"><p><span style="font-weight:400">plain</span> <span style="font-weight:700">bold</span></p></b><p><em style="font-style:normal">upright</em> <strong style="font-weight:bold">strong</strong> <u style="text-decoration:none">flat</u></p>',
+      ).blocks,
+    ).toEqual([
+      ['paragraph', 'plain ', ['bold', 1]],
+      ['paragraph', 'upright ', ['strong', 1], ' flat'],
+    ]);
+  });
   test('links: external, new tab, internal to an imported document', () => {
     expect(
       convert('<p><a href="https://x.test/" target="_blank">out</a> and <a href="/old/7">in <b>bold</b></a></p>')

@@ -1,7 +1,7 @@
 /**
  * The mapping that makes `cms import <source>` re-runnable: source item → the document written for it, with a
- * hash of the item as it was read. Read once per run into memory; a row is written right after its document, so
- * a run that stops midway leaves a mapping a rerun continues from.
+ * hash of the item as it was read. Read once per run into memory; a row is written in its document's transaction
+ * (import-run.ts), so a run that stops midway leaves a mapping a rerun continues from.
  */
 import type { Queryable } from '../db/store.ts';
 

@@ -23,7 +23,9 @@ export type ImportRun = {
   /** Media files already imported by any source, by the sha256 of their bytes. */
   media: Map<string, Mapped>;
   /** Each media reference met in this run (a URL or path) → its media document, or null when missing. */
-  mediaRefs: Map<string, string | null>;
+  mediaRefs: Map<string, Promise<string | null>>;
+  /** Media files being imported now, by hash: the same bytes met twice at once are one document. */
+  mediaInFlight: Map<string, Promise<string | null>>;
   redirects: { from: string; to: string }[];
   progress: Progress;
 };
@@ -44,6 +46,7 @@ export async function startRun(
     mapping: await loadMapping(cms.store, options.source),
     media: await loadMapping(cms.store, MEDIA_SOURCE),
     mediaRefs: new Map(),
+    mediaInFlight: new Map(),
     redirects: [],
     progress: options.progress ?? (() => {}),
   };
@@ -108,9 +111,7 @@ export async function writeDocument(run: ImportRun, item: DocumentItem): Promise
       run.mapping.set(item.sourceId, { collection: item.collection, docId: planned, hash: item.hash });
       return planned;
     }
-    const docId = await save(run, item, values, existing);
-    const mapped = { collection: item.collection, docId: String(docId), hash: item.hash };
-    await saveMapping(run.cms.store, run.source, item.sourceId, mapped);
+    const mapped = await saveMapped(run, item, values, existing);
     run.mapping.set(item.sourceId, mapped);
     count(run.report, item.collection, existing ? 'updated' : 'created');
     return mapped.docId;
@@ -119,6 +120,44 @@ export async function writeDocument(run: ImportRun, item: DocumentItem): Promise
     run.report.errors.push({ sourceId: item.sourceId, message: (error as Error).message });
     return null;
   }
+}
+
+/**
+ * Saves the item and writes its mapping row in the document's own transaction: a listener of the change
+ * stream, there only while this item is saved, writes the row when the first change of the item's
+ * collection that this run made is announced. Document and row commit together, so a run that stops midway
+ * leaves no document without its row, and each document costs one commit, not two. A save that announces
+ * no change there has its row written after it.
+ */
+async function saveMapped(
+  run: ImportRun,
+  item: DocumentItem,
+  values: Record<string, unknown>,
+  existing: Mapped | undefined,
+): Promise<Mapped> {
+  let mapped: Mapped | null = null;
+  const stop = run.cms.events.on(async (event, scope) => {
+    if (mapped || event.collection !== item.collection || event.id === undefined) return;
+    if (scope.origin?.via !== run.ctx.via || scope.origin.user !== (run.ctx.user?.id ?? null)) return;
+    mapped = { collection: item.collection, docId: String(event.id), hash: item.hash };
+    await saveMapping(scope.tx, run.source, item.sourceId, mapped);
+  });
+  let docId: string | number;
+  try {
+    docId = await save(run, item, values, existing);
+  } catch (error) {
+    // A step after the document's commit failed (another locale, a schedule): the row's empty hash makes the
+    // next run update the document and try that step again. Had the commit itself failed, the row points at
+    // no document, and the next run creates it as one deleted here.
+    if (mapped) await saveMapping(run.cms.store, run.source, item.sourceId, { ...(mapped as Mapped), hash: '' });
+    throw error;
+  } finally {
+    stop();
+  }
+  if (mapped && (mapped as Mapped).docId === String(docId)) return mapped;
+  const after = { collection: item.collection, docId: String(docId), hash: item.hash };
+  await saveMapping(run.cms.store, run.source, item.sourceId, after);
+  return after;
 }
 
 async function save(

@@ -13,17 +13,31 @@ import { addMissingMedia } from './report.ts';
 
 export type MediaFile = { data: Uint8Array; name: string };
 
-/** The media document for a reference (a URL or path as the source wrote it), importing its file once. */
-export async function importMedia(
+/** How many files are imported at once: image sizes are made off the main thread, and the writes share commits. */
+export const MEDIA_AT_ONCE = 4;
+
+/**
+ * The media document for a reference (a URL or path as the source wrote it), importing its file once. Safe to
+ * call for several references at once: the same reference, or the same bytes, still make one document.
+ */
+export function importMedia(
   run: ImportRun,
   ref: string,
   load: () => Promise<MediaFile | null>,
   alt = '',
 ): Promise<string | null> {
-  if (run.mediaRefs.has(ref)) return run.mediaRefs.get(ref)!;
-  const id = await importOnce(run, ref, load, alt);
-  run.mediaRefs.set(ref, id);
+  let id = run.mediaRefs.get(ref);
+  if (!id) run.mediaRefs.set(ref, (id = importOnce(run, ref, load, alt)));
   return id;
+}
+
+/** Runs `work` for every item, at most `limit` at a time, and waits for them all. */
+export async function forEachAtOnce<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 async function importOnce(
@@ -39,10 +53,27 @@ async function importOnce(
   }
   const hash = createHash('sha256').update(file.data).digest('hex');
   const known = run.media.get(hash);
-  if (known) {
+  const pending = run.mediaInFlight.get(hash);
+  if (known || pending) {
     run.report.media.reused++;
-    return known.docId;
+    return known ? known.docId : pending!;
   }
+  const id = uploadOnce(run, ref, file, hash, alt);
+  run.mediaInFlight.set(hash, id);
+  try {
+    return await id;
+  } finally {
+    run.mediaInFlight.delete(hash);
+  }
+}
+
+async function uploadOnce(
+  run: ImportRun,
+  ref: string,
+  file: MediaFile,
+  hash: string,
+  alt: string,
+): Promise<string | null> {
   if (run.dryRun) {
     // Whether the media collection takes the file is only known by trying; a dry run counts it as imported.
     run.report.media.imported++;

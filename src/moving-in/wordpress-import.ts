@@ -9,7 +9,7 @@ import type { CMS } from '../cms.ts';
 import * as operations from '../operations/index.ts';
 import { htmlRefs, htmlToLexical } from '../richtext/from-html.ts';
 import { convertContent, relinkContent } from './convert-content.ts';
-import { importMedia } from './media-import.ts';
+import { forEachAtOnce, importMedia, MEDIA_AT_ONCE } from './media-import.ts';
 import {
   hashOf,
   mappedId,
@@ -81,6 +81,8 @@ class WordPressJob {
   private readonly termsBySlug = new Map<string, WxrTerm>();
   private readonly attachmentMedia = new Map<string, string | null>();
   private readonly itemsById = new Map<string, WxrItem>();
+  /** Attachments by their file's URL (the first of each), where images in content find their media. */
+  private readonly attachmentsByURL = new Map<string, WxrItem>();
   private readonly slugOf = new Map<string, string>();
   /** Old URL path (and `?p=ID` forms) → the source id of the document that lived there. */
   private readonly permalinks = new Map<string, string>();
@@ -96,6 +98,8 @@ class WordPressJob {
     const slugs = uniqueSlugs();
     for (const item of site.items) {
       this.itemsById.set(item.id, item);
+      const fileURL = item.type === 'attachment' ? item.attachmentUrl || item.guid : '';
+      if (fileURL && !this.attachmentsByURL.has(fileURL)) this.attachmentsByURL.set(fileURL, item);
       if (!isContent(item)) continue;
       const collection = collectionOfType(item.type);
       this.slugOf.set(
@@ -182,14 +186,15 @@ class WordPressJob {
 
   async attachments(): Promise<void> {
     const attachments = this.site.items.filter((i) => i.type === 'attachment');
-    for (const [i, item] of attachments.entries()) {
+    let done = 0;
+    await forEachAtOnce(attachments, MEDIA_AT_ONCE, async (item) => {
       const url = item.attachmentUrl || item.guid;
       const id = url
         ? await importMedia(this.run, url, this.load(url), item.meta._wp_attachment_image_alt ?? '')
         : null;
       this.attachmentMedia.set(item.id, id);
-      this.run.progress({ phase: 'media', done: i + 1, total: attachments.length });
-    }
+      this.run.progress({ phase: 'media', done: ++done, total: attachments.length });
+    });
   }
 
   async contents(types: string[]): Promise<void> {
@@ -278,7 +283,7 @@ class WordPressJob {
   private async image(src: string, alt: string): Promise<string | null> {
     const original = src.replace(/-\d+x\d+(\.\w+)$/, '$1');
     for (const url of src === original ? [src] : [src, original]) {
-      const attachment = this.site.items.find((i) => i.type === 'attachment' && (i.attachmentUrl || i.guid) === url);
+      const attachment = this.attachmentsByURL.get(url);
       if (attachment && this.attachmentMedia.get(attachment.id)) return this.attachmentMedia.get(attachment.id)!;
     }
     return importMedia(this.run, src, this.load(src), alt);

@@ -128,17 +128,26 @@ export function aligned<T extends LexicalNode | null>(node: T, attribs: Record<s
   return align ? { ...node, format: align } : node;
 }
 
-/** Bold, italic, underline, strikethrough, sub- and superscript written as inline style (word processors). */
-export function styleFormat(style: string): number {
-  let format = 0;
+/**
+ * `format` with the bold, italic, underline, strikethrough, sub- and superscript that inline style (word
+ * processors, copied web pages) turns on or off: Google Docs wraps a whole copy in
+ * `<b style="font-weight:normal">`, which shows nothing bold.
+ */
+export function styledFormat(format: number, style: string): number {
   for (const declaration of style.toLowerCase().split(';')) {
     const [property, value = ''] = declaration.split(':').map((part) => part.trim());
-    if (property === 'font-weight' && (value === 'bold' || value === 'bolder' || Number(value) >= 600))
-      format |= TEXT_FORMAT.bold;
-    else if (property === 'font-style' && value === 'italic') format |= TEXT_FORMAT.italic;
-    else if (property === 'text-decoration' || property === 'text-decoration-line') {
+    if (property === 'font-weight') {
+      const weight =
+        value === 'bold' || value === 'bolder' ? 700 : value === 'normal' || value === 'lighter' ? 400 : Number(value);
+      if (weight >= 600) format |= TEXT_FORMAT.bold;
+      else if (weight > 0) format &= ~TEXT_FORMAT.bold;
+    } else if (property === 'font-style') {
+      if (value === 'italic' || value === 'oblique') format |= TEXT_FORMAT.italic;
+      else if (value === 'normal') format &= ~TEXT_FORMAT.italic;
+    } else if (property === 'text-decoration' || property === 'text-decoration-line') {
       if (value.includes('underline')) format |= TEXT_FORMAT.underline;
       if (value.includes('line-through')) format |= TEXT_FORMAT.strikethrough;
+      if (value === 'none') format &= ~(TEXT_FORMAT.underline | TEXT_FORMAT.strikethrough);
     } else if (property === 'vertical-align' && value === 'sub') format |= TEXT_FORMAT.subscript;
     else if (property === 'vertical-align' && value === 'super') format |= TEXT_FORMAT.superscript;
   }

@@ -47,6 +47,7 @@ import {
 } from '@lexical/list';
 import { $createLinkNode, $isLinkNode, $toggleLink, AutoLinkNode, LinkNode } from '@lexical/link';
 import { createEmptyHistoryState, registerHistory } from '@lexical/history';
+import { HorizontalRuleNode } from '@lexical/extension';
 import {
   $convertFromMarkdownString,
   CHECK_LIST,
@@ -70,6 +71,7 @@ import { t } from '../i18n/i18n.ts';
 import { Toolbar, type RtIcon, type ToolButton } from './toolbar.tsx';
 import { registerInternalLinks } from './internal-links.ts';
 import { registerTrailingParagraph } from './trailing-paragraph.ts';
+import { registerHtmlPaste } from './paste-html.ts';
 import { FloatingToolbar } from './floating-toolbar.tsx';
 import { SlashMenu, type SlashItem } from './slash-menu.tsx';
 import { blockLabel } from '../form/blocks-field.tsx';
@@ -129,7 +131,16 @@ export default function RichTextEditor(props: EditorProps) {
     injectStyles();
     const editor = createEditor({
       namespace: 'cms-richtext',
-      nodes: [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, AutoLinkNode, ...EMBED_NODES],
+      nodes: [
+        HeadingNode,
+        QuoteNode,
+        ListNode,
+        ListItemNode,
+        LinkNode,
+        AutoLinkNode,
+        HorizontalRuleNode,
+        ...EMBED_NODES,
+      ],
       editable: !props.readOnly,
       onError: (error) => console.error(error),
       theme: {
@@ -167,6 +178,7 @@ export default function RichTextEditor(props: EditorProps) {
       editor.registerNodeTransform(AutoLinkNode, dropUnsafeLink),
       registerInternalLinks(editor, config),
       registerTrailingParagraph(editor),
+      registerHtmlPaste(editor),
       editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
         editorState.read(() => setActive((a) => ({ ...a, ...readActive() })));
         readEmbeds();
