@@ -140,6 +140,26 @@ describe('documents refused before validation', () => {
     await refused(`{ ${'__typename '.repeat(300)} }`, 'A selection set holds 300 fields');
   });
 
+  test('fields reached through fragments count toward the selection set they are spread in', async () => {
+    // Validation compares the fields of inline fragments with their parent's, and every pair of named
+    // fragments spread in one set: seconds of CPU for these, though no set holds more than one field itself.
+    for (const fresh of ['a', 'b']) {
+      await refused(
+        `{ ${'... on Query { __typename } '.repeat(1600)} } # ${fresh}`,
+        'A selection set holds 1600 fields, at most 200',
+      );
+      const spreads = Array.from({ length: 1100 }, (_, i) => `...F${i}`).join(' ');
+      const fragments = Array.from({ length: 1100 }, (_, i) => `fragment F${i} on Query { __typename }`).join(' ');
+      await refused(`{ ${spreads} } ${fragments} # ${fresh}`, 'A selection set holds 1100 fields, at most 200');
+    }
+    // One fragment spread twice is one set of fields, as validation sees it; fragments that spread each other
+    // in a circle are left to validation, which names the circle.
+    const twice = await gql(`{ ...A ...A } fragment A on Query { ${'__typename '.repeat(150)} }`);
+    expect(twice).toEqual({ data: { __typename: 'Query' } });
+    const circle = await gql('{ ...A } fragment A on Query { __typename ...B } fragment B on Query { ...A }');
+    expect(circle.errors![0].message).toContain('Cannot spread fragment "A" within itself via "B"');
+  });
+
   test('introspection fields count toward the size of the answer', async () => {
     // Without counting __typename this is 500,001 values; with it 1,000,001, over the default 1,000,000.
     await refused('{ Articles(limit: 500000) { docs { __typename } } }', 'could answer too much: 1000001 values');
