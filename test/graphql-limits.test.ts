@@ -182,6 +182,27 @@ describe('documents refused before validation', () => {
   });
 });
 
+describe('parsed queries kept between requests', () => {
+  test('many distinct large queries do not stay in memory: what is kept is bounded by its text', async () => {
+    // 44 KB, 9,000 list values: valid, so its plan would be kept; parsed it weighs about 2.3 MB.
+    const values = Array.from({ length: 9000 }, (_, i) => i).join(' ');
+    const query = (n: number) => `{ Articles(where: { id: { in: [${values}] } }) { docs { id } } } # ${n}`;
+    Bun.gc(true);
+    const before = process.memoryUsage().heapUsed;
+    for (let n = 0; n < 60; n++) {
+      const body = await gql(query(n));
+      expect(body.errors![0].message).toContain('takes at most 500 values');
+    }
+    Bun.gc(true);
+    // 60 kept would be about 140 MB; the kept text (512 KB) holds about a dozen of them.
+    const grown = (process.memoryUsage().heapUsed - before) / 1e6;
+    expect(grown).toBeLessThan(60);
+    // A small query asked again is still answered from its kept plan, with the same result.
+    const small = '{ Articles(limit: 1) { docs { id } } }';
+    expect(await gql(small)).toEqual(await gql(small));
+  });
+});
+
 describe('large pages', () => {
   test('GraphQL takes limit: 1000 for a flat listing; REST keeps 1 to 100', async () => {
     // Each field is asked for once: the complexity stays that of a small query, whatever the limit.
