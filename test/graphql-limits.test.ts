@@ -182,6 +182,63 @@ describe('documents refused before validation', () => {
   });
 });
 
+describe('whole lists (pagination false)', () => {
+  const NOTES = 25;
+  let small: TestServer;
+  let rowsRead = 0;
+  beforeAll(async () => {
+    small = await startTestServer({
+      maxPopulatedDocuments: 20,
+      collections: [
+        {
+          slug: 'notes',
+          access: { read: () => true },
+          search: { fields: ['text'] },
+          hooks: { afterRead: [({ doc }) => (rowsRead++, doc)] },
+          fields: [
+            { name: 'text', type: 'text' },
+            { name: 'n', type: 'number' },
+          ],
+        },
+      ],
+    });
+    const api = localAPI(small.cms);
+    for (let n = 0; n < NOTES; n++) await api.create({ collection: 'notes', data: { text: `note ${n}`, n } });
+  }, 120_000);
+  afterAll(() => small?.stop());
+
+  test('a whole list longer than the per-request document bound is refused before a row is read', async () => {
+    rowsRead = 0;
+    for (const url of ['/notes?pagination=false', '/notes?pagination=false&search=note&depth=0']) {
+      const rest = await small.request('GET', url);
+      expect(rest.status).toBe(400);
+      expect(rest.body.errors[0].message).toContain(`would answer ${NOTES} documents, more than 20`);
+    }
+    const graphql = await small.request('POST', '/graphql', {
+      body: { query: '{ Notes(pagination: false) { docs { text } totalDocs } }' },
+    });
+    expect(graphql.body.data).toEqual({ Notes: null });
+    expect(graphql.body.errors).toHaveLength(1);
+    expect(graphql.body.errors[0].message).toContain(`would answer ${NOTES} documents, more than 20`);
+    expect(graphql.body.errors[0].extensions.statusCode).toBe(400);
+    expect(rowsRead).toBe(0);
+  });
+
+  test('within the bound it answers every match; pages, signed-in callers and the Local API are not bounded by it', async () => {
+    const rest = await small.request('GET', '/notes?pagination=false&where[n][less_than]=20&sort=n');
+    expect(rest.status).toBe(200);
+    expect(rest.body.docs).toHaveLength(20);
+    expect(rest.body.totalDocs).toBe(20);
+    const paged = await small.request('GET', '/notes?limit=100');
+    expect(paged.body.docs).toHaveLength(NOTES);
+    const local = await localAPI(small.cms).find({ collection: 'notes', pagination: false });
+    expect(local.docs).toHaveLength(NOTES);
+    const admin = await small.session('admin');
+    const signedIn = await small.request('GET', '/notes?pagination=false', { token: admin.token });
+    expect(signedIn.body.docs).toHaveLength(NOTES);
+  });
+});
+
 describe('parsed queries kept between requests', () => {
   test('many distinct large queries do not stay in memory: what is kept is bounded by its text', async () => {
     // 44 KB, 9,000 list values: valid, so its plan would be kept; parsed it weighs about 2.3 MB.

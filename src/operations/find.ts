@@ -10,6 +10,7 @@ import type { SanitizedCollection, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { queryRights, relatedQueries } from '../access/query-rights.ts';
 import { getCollection } from './steps/entities.ts';
+import { checkWholeList } from './steps/document-budget.ts';
 import { presentDocs } from './steps/present.ts';
 import { localeOf, type OperationContext } from '../operation-context.ts';
 import { draftSource } from '../versions/draft-source.ts';
@@ -105,6 +106,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
     // Best first: the page of matches is ranked (and counted) before any document row is read.
     const { ranked, total } = await rankedPage(ctx, collection, searched, matched, paginate ? limit : null, offset);
     totalDocs = total;
+    if (!paginate) checkWholeList(ctx, totalDocs);
     rows = ranked.length
       ? byRank(
           await selectRows(
@@ -127,6 +129,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
       : [];
   } else {
     totalDocs = await countRows(store, collection, where, from);
+    if (!paginate) checkWholeList(ctx, totalDocs);
     rows =
       totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
   }

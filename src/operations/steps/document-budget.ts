@@ -25,6 +25,20 @@ export function spendDocuments(ctx: OperationContext, count: number): void {
   if (budget.used > budget.limit) throw budgetError(budget.limit);
 }
 
+/**
+ * An anonymous whole list (`pagination: false`) holds at most as many documents as the request may
+ * populate: past it, a 400 once the matches are counted, before any row is read. Signed-in callers (an
+ * export script, a check of every document) and contexts without a budget are not bounded by it.
+ */
+export function checkWholeList(ctx: OperationContext, total: number): void {
+  const budget = ctx.documents;
+  if (budget && !ctx.user && total > budget.limit)
+    throw new APIError(
+      400,
+      `A list without pages would answer ${total} documents, more than ${budget.limit}: ask for pages (limit and page).`,
+    );
+}
+
 /** For readers that stop quietly and report once at the end (GraphQL): false once the budget is spent. */
 export function trySpendDocuments(ctx: OperationContext, count: number): boolean {
   if (overBudget(ctx)) return false;
