@@ -221,7 +221,22 @@ describe('whole lists (pagination false)', () => {
     expect(graphql.body.errors).toHaveLength(1);
     expect(graphql.body.errors[0].message).toContain(`would answer ${NOTES} documents, more than 20`);
     expect(graphql.body.errors[0].extensions.statusCode).toBe(400);
+    // A GraphQL page over REST's 100 has no fixed bound: the same bound holds for what it would answer.
+    const page = await small.request('POST', '/graphql', {
+      body: { query: '{ Notes(limit: 1000) { docs { text } } }' },
+    });
+    expect(page.body.data).toEqual({ Notes: null });
+    expect(page.body.errors[0].message).toContain(`would answer ${NOTES} documents, more than 20`);
     expect(rowsRead).toBe(0);
+  });
+
+  test('a large GraphQL page of few matches runs; pages up to 100 are as in REST', async () => {
+    const few = await small.request('POST', '/graphql', {
+      body: { query: '{ Notes(limit: 1000, where: { n: { less_than: 20 } }) { docs { n } } }' },
+    });
+    expect(few.body.data.Notes.docs).toHaveLength(20);
+    const page = await small.request('POST', '/graphql', { body: { query: '{ Notes(limit: 100) { docs { n } } }' } });
+    expect(page.body.data.Notes.docs).toHaveLength(NOTES);
   });
 
   test('within the bound it answers every match; pages, signed-in callers and the Local API are not bounded by it', async () => {

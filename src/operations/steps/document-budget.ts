@@ -26,16 +26,16 @@ export function spendDocuments(ctx: OperationContext, count: number): void {
 }
 
 /**
- * An anonymous whole list (`pagination: false`) holds at most as many documents as the request may
- * populate: past it, a 400 once the matches are counted, before any row is read. Signed-in callers (an
- * export script, a check of every document) and contexts without a budget are not bounded by it.
+ * An anonymous list (a whole list, `pagination: false`, or a GraphQL page over REST's 100) holds at most as many documents as the request may populate: past it, a 400 once the matches are
+ * counted, before any row is read. Signed-in callers (an export script, a check of every document) and
+ * contexts without a budget are not bounded by it.
  */
-export function checkWholeList(ctx: OperationContext, total: number): void {
+export function checkListSize(ctx: OperationContext, documents: number): void {
   const budget = ctx.documents;
-  if (budget && !ctx.user && total > budget.limit)
+  if (budget && !ctx.user && documents > budget.limit)
     throw new APIError(
       400,
-      `A list without pages would answer ${total} documents, more than ${budget.limit}: ask for pages (limit and page).`,
+      `This list would answer ${documents} documents, more than ${budget.limit}: ask for smaller pages (limit and page).`,
     );
 }
 
