@@ -59,7 +59,7 @@ const PLANS_KEPT = 500;
  * node per token, and the tokens linked for error locations), so the count alone would let 500 distinct
  * queries near the size bound hold more than a gigabyte; an application's queries, a few KB each, fit.
  */
-export const PLAN_TEXT_KEPT = 512 * 1024;
+const PLAN_TEXT_KEPT = 512 * 1024;
 type KeptPlans = { plans: Map<string, Plan>; text: number };
 const plans = new WeakMap<GraphQLSchema, KeptPlans>();
 

@@ -26,9 +26,10 @@ export function spendDocuments(ctx: OperationContext, count: number): void {
 }
 
 /**
- * An anonymous list (a whole list, `pagination: false`, or a GraphQL page over REST's 100) holds at most as many documents as the request may populate: past it, a 400 once the matches are
- * counted, before any row is read. Signed-in callers (an export script, a check of every document) and
- * contexts without a budget are not bounded by it.
+ * An anonymous list (a whole list, `pagination: false`, or a GraphQL page over REST's 100) holds at most
+ * as many documents as the request may populate: past it, a 400 once the matches are counted, before any
+ * row is read. Signed-in callers (an export script, a check of every document) and contexts without a
+ * budget are not bounded by it.
  */
 export function checkListSize(ctx: OperationContext, documents: number): void {
   const budget = ctx.documents;
