@@ -1,11 +1,11 @@
 /**
- * `bun scripts/hostile.ts [--binary dist/cms] [--seconds 15]`: hostile traffic against one server, each
+ * `bun scripts/hostile.ts [--binary dist/cms] [--seconds 15] [--only TEXT]`: hostile traffic against one server, each
  * attack next to ordinary reads, printed as a table (docs/benchmarks.md, "Hostile traffic"). Seeds a temp
  * folder (100 articles with 10 links each, 200 notes, an admin), then for each attack starts a fresh server
  * on 127.0.0.1 (the built binary with `--binary`, else this checkout from source), runs the attack while two
  * readers loop on `GET /api/cms/notes`, and prints the server's peak RSS (VmHWM), the reads' p50/p99 during
  * the attack, and whether the server still answered afterwards. Every loop is bounded in count and time;
- * all traffic stays on loopback.
+ * all traffic stays on loopback. `--only` runs the attacks whose name holds TEXT (and the ordinary reads alone).
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -16,7 +16,7 @@ import { freePort, guard, launch, production, type Start } from './bench/process
 import { getCMS } from '../src/local.ts';
 
 const { values } = parseArgs({
-  options: { binary: { type: 'string' }, seconds: { type: 'string', default: '15' } },
+  options: { binary: { type: 'string' }, seconds: { type: 'string', default: '15' }, only: { type: 'string' } },
 });
 const root = path.join(import.meta.dir, '..');
 const binary = values.binary ? path.resolve(values.binary) : null;
@@ -170,6 +170,7 @@ const rows: Row[] = [];
 
 /** One attack on a fresh server, with the ordinary reads beside it. */
 async function run(attack: string, body: (server: Server) => Promise<string>) {
+  if (values.only && !attack.startsWith('none') && !attack.includes(values.only)) return;
   const server = await startServer();
   let finish!: () => void;
   const over = new Promise<void>((resolve) => (finish = resolve));
@@ -238,17 +239,18 @@ await run('GraphQL fan-out: 100 articles × 10 links, 4 levels', async (server) 
   return `${outcomes.length} sent; the first ${outcomes[0]}`;
 });
 
-await run('GraphQL validation flood: 2 loops of 47 KB same-named-field documents', async (server) => {
+/**
+ * Two loops sending `query(n)` (a different text each time, so that none is answered from a kept plan), at
+ * most `perLoop` each, for the attack's time: how many were sent and how many refused.
+ */
+async function flood(api: string, perLoop: number, query: (n: number) => string): Promise<string> {
   const until = performance.now() + SECONDS * 1000;
   let sent = 0;
   let refused = 0;
   const loop = async (id: number) => {
-    for (let n = 0; n < 500 && performance.now() < until; n++) {
-      // A fresh character each time: no two documents are the same text.
-      const fresh = String.fromCharCode(0x4e00 + ((id * 500 + n) % 20000));
-      const query = `{ Articles { docs { ${'title '.repeat(7800)} } } } # ${fresh}`;
+    for (let n = 0; n < perLoop && performance.now() < until; n++) {
       try {
-        const res = await graphql(server.api, query, AbortSignal.timeout(30_000));
+        const res = await graphql(api, query(id * perLoop + n), AbortSignal.timeout(30_000));
         const body = (await res.json()) as { errors?: unknown[] };
         sent++;
         if (body.errors?.length) refused++;
@@ -259,6 +261,23 @@ await run('GraphQL validation flood: 2 loops of 47 KB same-named-field documents
   };
   await Promise.all([loop(0), loop(1)]);
   return `${sent} sent in ${SECONDS} s, ${refused} refused`;
+}
+/** A character of its own for each `n`: no two documents are the same text. */
+const fresh = (n: number) => String.fromCharCode(0x4e00 + (n % 20000));
+
+await run('GraphQL validation flood: 2 loops of 47 KB same-named-field documents', (server) =>
+  flood(server.api, 500, (n) => `{ Articles { docs { ${'title '.repeat(7800)} } } } # ${fresh(n)}`),
+);
+
+await run('GraphQL fragment flood: 2 loops of 1,100 one-field fragments spread side by side', (server) => {
+  const spreads = Array.from({ length: 1100 }, (_, i) => `...F${i}`).join(' ');
+  const fragments = Array.from({ length: 1100 }, (_, i) => `fragment F${i} on Query { __typename }`).join(' ');
+  return flood(server.api, 500, (n) => `{ ${spreads} } ${fragments} # ${fresh(n)}`);
+});
+
+await run('GraphQL distinct large queries: 2 loops of 44 KB valid documents (9,000 list values)', (server) => {
+  const list = Array.from({ length: 9000 }, (_, i) => i).join(' ');
+  return flood(server.api, 250, (n) => `{ Notes(where: { id: { in: [${list}] } }) { docs { id } } } # ${fresh(n)}`);
 });
 
 /** An SSE stream on a raw socket that never reads what it is sent (the kernel's buffers fill, then the server's). */

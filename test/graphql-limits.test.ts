@@ -140,6 +140,26 @@ describe('documents refused before validation', () => {
     await refused(`{ ${'__typename '.repeat(300)} }`, 'A selection set holds 300 fields');
   });
 
+  test('fields reached through fragments count toward the selection set they are spread in', async () => {
+    // Validation compares the fields of inline fragments with their parent's, and every pair of named
+    // fragments spread in one set: seconds of CPU for these, though no set holds more than one field itself.
+    for (const fresh of ['a', 'b']) {
+      await refused(
+        `{ ${'... on Query { __typename } '.repeat(1600)} } # ${fresh}`,
+        'A selection set holds 1600 fields, at most 200',
+      );
+      const spreads = Array.from({ length: 1100 }, (_, i) => `...F${i}`).join(' ');
+      const fragments = Array.from({ length: 1100 }, (_, i) => `fragment F${i} on Query { __typename }`).join(' ');
+      await refused(`{ ${spreads} } ${fragments} # ${fresh}`, 'A selection set holds 1100 fields, at most 200');
+    }
+    // One fragment spread twice is one set of fields, as validation sees it; fragments that spread each other
+    // in a circle are left to validation, which names the circle.
+    const twice = await gql(`{ ...A ...A } fragment A on Query { ${'__typename '.repeat(150)} }`);
+    expect(twice).toEqual({ data: { __typename: 'Query' } });
+    const circle = await gql('{ ...A } fragment A on Query { __typename ...B } fragment B on Query { ...A }');
+    expect(circle.errors![0].message).toContain('Cannot spread fragment "A" within itself via "B"');
+  });
+
   test('introspection fields count toward the size of the answer', async () => {
     // Without counting __typename this is 500,001 values; with it 1,000,001, over the default 1,000,000.
     await refused('{ Articles(limit: 500000) { docs { __typename } } }', 'could answer too much: 1000001 values');
@@ -159,6 +179,99 @@ describe('documents refused before validation', () => {
     const body = await gql(getIntrospectionQuery());
     expect(body.errors).toBeUndefined();
     expect(body.data.__schema.queryType.name).toBe('Query');
+  });
+});
+
+describe('whole lists (pagination false)', () => {
+  const NOTES = 25;
+  let small: TestServer;
+  let rowsRead = 0;
+  beforeAll(async () => {
+    small = await startTestServer({
+      maxPopulatedDocuments: 20,
+      collections: [
+        {
+          slug: 'notes',
+          access: { read: () => true },
+          search: { fields: ['text'] },
+          hooks: { afterRead: [({ doc }) => (rowsRead++, doc)] },
+          fields: [
+            { name: 'text', type: 'text' },
+            { name: 'n', type: 'number' },
+          ],
+        },
+      ],
+    });
+    const api = localAPI(small.cms);
+    for (let n = 0; n < NOTES; n++) await api.create({ collection: 'notes', data: { text: `note ${n}`, n } });
+  }, 120_000);
+  afterAll(() => small?.stop());
+
+  test('a whole list longer than the per-request document bound is refused before a row is read', async () => {
+    rowsRead = 0;
+    for (const url of ['/notes?pagination=false', '/notes?pagination=false&search=note&depth=0']) {
+      const rest = await small.request('GET', url);
+      expect(rest.status).toBe(400);
+      expect(rest.body.errors[0].message).toContain(`would answer ${NOTES} documents, more than 20`);
+    }
+    const graphql = await small.request('POST', '/graphql', {
+      body: { query: '{ Notes(pagination: false) { docs { text } totalDocs } }' },
+    });
+    expect(graphql.body.data).toEqual({ Notes: null });
+    expect(graphql.body.errors).toHaveLength(1);
+    expect(graphql.body.errors[0].message).toContain(`would answer ${NOTES} documents, more than 20`);
+    expect(graphql.body.errors[0].extensions.statusCode).toBe(400);
+    // A GraphQL page over REST's 100 has no fixed bound: the same bound holds for what it would answer.
+    const page = await small.request('POST', '/graphql', {
+      body: { query: '{ Notes(limit: 1000) { docs { text } } }' },
+    });
+    expect(page.body.data).toEqual({ Notes: null });
+    expect(page.body.errors[0].message).toContain(`would answer ${NOTES} documents, more than 20`);
+    expect(rowsRead).toBe(0);
+  });
+
+  test('a large GraphQL page of few matches runs; pages up to 100 are as in REST', async () => {
+    const few = await small.request('POST', '/graphql', {
+      body: { query: '{ Notes(limit: 1000, where: { n: { less_than: 20 } }) { docs { n } } }' },
+    });
+    expect(few.body.data.Notes.docs).toHaveLength(20);
+    const page = await small.request('POST', '/graphql', { body: { query: '{ Notes(limit: 100) { docs { n } } }' } });
+    expect(page.body.data.Notes.docs).toHaveLength(NOTES);
+  });
+
+  test('within the bound it answers every match; pages, signed-in callers and the Local API are not bounded by it', async () => {
+    const rest = await small.request('GET', '/notes?pagination=false&where[n][less_than]=20&sort=n');
+    expect(rest.status).toBe(200);
+    expect(rest.body.docs).toHaveLength(20);
+    expect(rest.body.totalDocs).toBe(20);
+    const paged = await small.request('GET', '/notes?limit=100');
+    expect(paged.body.docs).toHaveLength(NOTES);
+    const local = await localAPI(small.cms).find({ collection: 'notes', pagination: false });
+    expect(local.docs).toHaveLength(NOTES);
+    const admin = await small.session('admin');
+    const signedIn = await small.request('GET', '/notes?pagination=false', { token: admin.token });
+    expect(signedIn.body.docs).toHaveLength(NOTES);
+  });
+});
+
+describe('parsed queries kept between requests', () => {
+  test('many distinct large queries do not stay in memory: what is kept is bounded by its text', async () => {
+    // 44 KB, 9,000 list values: valid, so its plan would be kept; parsed it weighs about 2.3 MB.
+    const values = Array.from({ length: 9000 }, (_, i) => i).join(' ');
+    const query = (n: number) => `{ Articles(where: { id: { in: [${values}] } }) { docs { id } } } # ${n}`;
+    Bun.gc(true);
+    const before = process.memoryUsage().heapUsed;
+    for (let n = 0; n < 60; n++) {
+      const body = await gql(query(n));
+      expect(body.errors![0].message).toContain('takes at most 500 values');
+    }
+    Bun.gc(true);
+    // 60 kept would be about 140 MB; the kept text (512 KB) holds about a dozen of them.
+    const grown = (process.memoryUsage().heapUsed - before) / 1e6;
+    expect(grown).toBeLessThan(60);
+    // A small query asked again is still answered from its kept plan, with the same result.
+    const small = '{ Articles(limit: 1) { docs { id } } }';
+    expect(await gql(small)).toEqual(await gql(small));
   });
 });
 

@@ -54,18 +54,31 @@ export function readParams(raw: unknown): GraphQLParams {
 export type Plan = { document: DocumentNode; errors: readonly GraphQLError[] };
 
 const PLANS_KEPT = 500;
-const plans = new WeakMap<GraphQLSchema, Map<string, Plan>>();
+/**
+ * Query text kept with its plans, in characters. A parsed document weighs about fifty times its text (a
+ * node per token, and the tokens linked for error locations), so the count alone would let 500 distinct
+ * queries near the size bound hold more than a gigabyte; an application's queries, a few KB each, fit.
+ */
+const PLAN_TEXT_KEPT = 512 * 1024;
+type KeptPlans = { plans: Map<string, Plan>; text: number };
+const plans = new WeakMap<GraphQLSchema, KeptPlans>();
 
 /** The query parsed, validated and measured: errors here mean nothing runs. */
 export function planQuery(cms: CMS, query: string): Plan {
   const schema = schemaOf(cms.config);
   let kept = plans.get(schema);
-  if (!kept) plans.set(schema, (kept = new Map()));
-  let plan = kept.get(query);
+  if (!kept) plans.set(schema, (kept = { plans: new Map(), text: 0 }));
+  let plan = kept.plans.get(query);
   if (plan) return plan;
   plan = makePlan(cms, schema, query);
-  if (kept.size >= PLANS_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(query, plan);
+  if (query.length > PLAN_TEXT_KEPT / 8) return plan; // one large query may not push out the others
+  for (const [text] of kept.plans) {
+    if (kept.plans.size < PLANS_KEPT && kept.text + query.length <= PLAN_TEXT_KEPT) break;
+    kept.plans.delete(text);
+    kept.text -= text.length;
+  }
+  kept.plans.set(query, plan);
+  kept.text += query.length;
   return plan;
 }
 

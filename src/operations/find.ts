@@ -5,11 +5,12 @@ import { andParts } from '../db/store.ts';
 import { compileSort } from '../query/sort.ts';
 import { compileWhere, TRUSTED } from '../query/where.ts';
 import { DEFAULT_LIMIT } from '../query/request-options.ts';
-import { checkPaging, pageInfo } from '../query/page-info.ts';
+import { checkPaging, MAX_LIMIT, pageInfo } from '../query/page-info.ts';
 import type { SanitizedCollection, Where } from '../config/types.ts';
 import { checkAccess } from '../access/check-access.ts';
 import { queryRights, relatedQueries } from '../access/query-rights.ts';
 import { getCollection } from './steps/entities.ts';
+import { checkListSize } from './steps/document-budget.ts';
 import { presentDocs } from './steps/present.ts';
 import { localeOf, type OperationContext } from '../operation-context.ts';
 import { draftSource } from '../versions/draft-source.ts';
@@ -99,12 +100,18 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
   const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights, args.where, collection.defaultSort);
   const shape = await readShapeOf(ctx, collection, args, rights);
   const offset = paginate ? (page - 1) * limit : 0;
+  /** A list whose size REST's page bound does not hold (a whole list, a large GraphQL page) is checked once counted. */
+  const checkSize = (total: number) => {
+    if (!paginate) checkListSize(ctx, total);
+    else if (limit > MAX_LIMIT) checkListSize(ctx, Math.min(limit, Math.max(0, total - offset)));
+  };
   let totalDocs: number;
   let rows: Row[];
   if (searched !== null && args.sort === undefined) {
     // Best first: the page of matches is ranked (and counted) before any document row is read.
     const { ranked, total } = await rankedPage(ctx, collection, searched, matched, paginate ? limit : null, offset);
     totalDocs = total;
+    checkSize(totalDocs);
     rows = ranked.length
       ? byRank(
           await selectRows(
@@ -127,6 +134,7 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
       : [];
   } else {
     totalDocs = await countRows(store, collection, where, from);
+    checkSize(totalDocs);
     rows =
       totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
   }

@@ -25,6 +25,21 @@ export function spendDocuments(ctx: OperationContext, count: number): void {
   if (budget.used > budget.limit) throw budgetError(budget.limit);
 }
 
+/**
+ * An anonymous list (a whole list, `pagination: false`, or a GraphQL page over REST's 100) holds at most
+ * as many documents as the request may populate: past it, a 400 once the matches are counted, before any
+ * row is read. Signed-in callers (an export script, a check of every document) and contexts without a
+ * budget are not bounded by it.
+ */
+export function checkListSize(ctx: OperationContext, documents: number): void {
+  const budget = ctx.documents;
+  if (budget && !ctx.user && documents > budget.limit)
+    throw new APIError(
+      400,
+      `This list would answer ${documents} documents, more than ${budget.limit}: ask for smaller pages (limit and page).`,
+    );
+}
+
 /** For readers that stop quietly and report once at the end (GraphQL): false once the budget is spent. */
 export function trySpendDocuments(ctx: OperationContext, count: number): boolean {
   if (overBudget(ctx)) return false;
