@@ -1,13 +1,16 @@
 /**
  * Realtime ids across `cms restore` (docs/realtime.md "After a restore"): a client that reconnects with the
  * `Last-Event-ID` it had before a backup was restored is told to start over (a `reset` event) and gets
- * every change made after, with ids above its own. On the engine of the run, through the real CLI.
+ * every change made after, with ids above its own. On the engine of the run, through the real CLI. A bulk
+ * load (`cms import DIR`) sends no event per document: open streams get one `reset` instead.
  */
 import { expect, test } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { UserConfig } from '../src/config/types.ts';
+import { exportContent } from '../src/content-files/export-content.ts';
+import { importContent } from '../src/content-files/import-content.ts';
 import { sharedTestDatabase, startTestServer, tempDir } from './harness.ts';
 import { openSSE } from './support/sse-client.ts';
 
@@ -64,3 +67,26 @@ test('after cms restore, a client resuming with its Last-Event-ID is told to sta
     for (const d of [dir, out]) fs.rmSync(d, { recursive: true, force: true });
   }
 }, 120_000);
+
+test('after a bulk load (cms import DIR), an open stream is told to read afresh, once, after it commits', async () => {
+  const t = await startTestServer(config);
+  const out = tempDir('cms-realtime-import-');
+  try {
+    const { token } = await t.user('admin');
+    for (const title of ['one', 'two'])
+      expect((await t.request('POST', '/posts', { token, body: { title } })).status).toBe(201);
+    await exportContent(t.cms, { outDir: out });
+    const stream = await openSSE(`${t.api}/realtime?topics=posts`);
+    const result = await importContent(t.cms, out);
+    expect(result.documents).toEqual({ posts: 2 });
+    expect((await t.request('POST', '/posts', { token, body: { title: 'after' } })).status).toBe(201);
+    const events = await stream.waitFor(2);
+    stream.close();
+    expect(events.map((e) => e.event)).toEqual(['reset', 'create']);
+    expect(events[0]!.data.reason).toBe('Documents were loaded in bulk: read again what you show.');
+    expect(Number(events[1]!.id)).toBeGreaterThan(Number(events[0]!.id));
+  } finally {
+    await t.stop();
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+}, 60_000);

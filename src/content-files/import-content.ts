@@ -6,7 +6,7 @@
  * are written in one transaction: inserted, or replacing the document of the same id, so importing into
  * an empty instance, or again into one that holds the same content, gives the same documents.
  * This is a bulk load like `cms migrate:engine`, not a series of saves: no hooks, versions, webhooks or realtime
- * events; each document gets one audit-log entry (`import`, via `cli`) and its full-text index rows in the
+ * events (one realtime `reset` tells open streams to read afresh); each document gets one audit-log entry (`import`, via `cli`) and its full-text index rows in the
  * same transaction, and the change counters move as for any write (the tables' triggers).
  */
 import fs from 'node:fs';
@@ -36,6 +36,7 @@ import { changesBetween } from '../audit/changes.ts';
 import { outsideFileProblem } from './folder-files.ts';
 import { isoNow } from '../clock.ts';
 import { indexDocument } from '../search/search-index.ts';
+import { markBulkLoad } from '../realtime/change-log.ts';
 
 export type ImportProgress = { phase: string; done: number; total: number };
 export type ImportResult = { documents: Record<string, number>; globals: number; mediaFiles: number };
@@ -98,6 +99,8 @@ export async function importContent(
       else result.documents[item.entity.slug] = (result.documents[item.entity.slug] ?? 0) + 1;
       onProgress({ phase: 'documents', done: i + 1, total: loaded.length });
     }
+    // No change event per document: open realtime streams are told to read afresh instead.
+    await markBulkLoad(tx, cms.clock.now());
   });
   // PostgreSQL draws ids from counters: they must continue after the highest id imported.
   await cms.store.continueIdsAfterCopy([...new Set(loaded.map((l) => l.entity.table))]);

@@ -14,9 +14,12 @@ export const REPLAY_WINDOW_MS = 5 * 60_000;
 export type LoggedChange = {
   id: number;
   at: number;
-  /** `reset`: a restore replaced the data (see `markRestore`); every stream is told to start over. */
+  /**
+   * `reset`: a restore replaced the data (`markRestore`) or documents were loaded in bulk without events
+   * (`markBulkLoad`); every stream is told to start over.
+   */
   type: 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'reset';
-  kind: 'collection' | 'global' | 'restore';
+  kind: 'collection' | 'global' | 'restore' | 'import';
   slug: string;
   docId: number;
   /** 1: only the pending draft changed (told to `draft=true` subscribers only). */
@@ -51,6 +54,22 @@ export function recordChanges(cms: CMS): void {
       ],
     );
   });
+}
+
+/**
+ * A bulk load (`cms import DIR`) writes documents without a change event each: one `reset` entry, in the
+ * load's own transaction, tells every stream to read afresh once it commits.
+ */
+export async function markBulkLoad(tx: Queryable, now: number): Promise<void> {
+  if (tx.dialect.orderedAppend) await tx.run(tx.dialect.orderedAppend);
+  await tx.run('INSERT INTO "_cms_events" ("at", "type", "kind", "slug", "docId", "draft") VALUES (?, ?, ?, ?, ?, ?)', [
+    now,
+    'reset',
+    'import',
+    '',
+    0,
+    0,
+  ]);
 }
 
 /** Entries of the log after `afterId`, oldest first (at most `limit`). */

@@ -56,13 +56,17 @@ export function closeRealtime(cms: CMS): Promise<void> {
 }
 
 /**
- * Tells a stream that the data was restored to an earlier moment (docs/realtime.md "After a restore"):
- * what it was told before may have been undone, so it reads afresh what it shows.
+ * Tells a stream that the data was restored to an earlier moment, or loaded in bulk (docs/realtime.md
+ * "After a restore"): what it was told before may have been undone, or much changed unannounced, so it
+ * reads afresh what it shows.
  */
-const resetEvent = (id: number) =>
+const resetEvent = (id: number, kind: LoggedChange['kind'] = 'restore') =>
   encodeEvent(id, 'reset', {
     type: 'reset',
-    reason: 'The data was restored to an earlier moment: read again what you show.',
+    reason:
+      kind === 'import'
+        ? 'Documents were loaded in bulk: read again what you show.'
+        : 'The data was restored to an earlier moment: read again what you show.',
   });
 
 function createHub(cms: CMS): Hub {
@@ -203,7 +207,7 @@ function createHub(cms: CMS): Hub {
       if (change.id <= subscriber.cursor || (subscriber.replayFrom !== null && !replaying)) continue;
       subscriber.cursor = change.id;
       if (change.type === 'reset') {
-        subscriber.stream.send(resetEvent(change.id));
+        subscriber.stream.send(resetEvent(change.id, change.kind));
         continue;
       }
       const topic = topicFor(subscriber.topics, change);
