@@ -138,3 +138,26 @@ export async function claimDueRelease(db: Queryable, now: number): Promise<Relea
     )) ?? undefined
   );
 }
+
+/** Which of these releases exist, with their status. */
+export function releaseStatuses(db: Queryable, ids: number[]): Promise<{ id: number; status: ReleaseStatus }[]> {
+  const list = db.dialect.inList('"id"', ids);
+  return db.all(`SELECT "id", "status" FROM "${RELEASES_TABLE}" WHERE ${list.sql}`, list.params);
+}
+
+/** An item as a preview reads it: which release holds it, which document, what it does, the pinned version. */
+export type PreviewItem = { release: number; parent: number; action: ItemAction; version: number | null };
+
+/** The items of these releases that name documents of one collection (or the global). */
+export function previewItems(
+  db: Queryable,
+  ids: number[],
+  kind: 'collection' | 'global',
+  slug: string,
+): Promise<PreviewItem[]> {
+  const list = db.dialect.inList('"release"', ids);
+  return db.all<PreviewItem>(
+    `SELECT "release", "parent", "action", "version" FROM "${ITEMS_TABLE}" WHERE ${list.sql} AND "kind" = ? AND "slug" = ?`,
+    [...list.params, kind, slug],
+  );
+}
