@@ -21,7 +21,7 @@ import { publishRelease } from './operations/releases/publish-release.ts';
 import { scheduleRelease, unscheduleRelease } from './operations/releases/schedule-release.ts';
 import { revertRelease } from './operations/releases/revert-release.ts';
 import { previewRelease } from './operations/releases/preview-release.ts';
-import type { TypedLocalAPI, TYPED_METHODS } from './local-types.ts';
+import type { ReleaseList, TypedLocalAPI, TYPED_METHODS } from './local-types.ts';
 import type { CMSTypesShape, UntypedCMS } from './wire/typed-api.ts';
 
 /**
@@ -93,7 +93,7 @@ function deleteOne(cms: CMS) {
 }
 
 /** Reads with releases applied, as if published in this order (docs/releases.md). */
-type Releases = { release?: number | string | number[] };
+type Releases = { release?: ReleaseList };
 
 function untypedLocalAPI(cms: CMS) {
   return {
