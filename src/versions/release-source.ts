@@ -14,11 +14,15 @@ export type ReleaseOverlay = { publish: Map<number, number>; unpublish: Set<numb
 
 export function releaseSource(dialect: Dialect, collection: SanitizedCollection, overlay: ReleaseOverlay): SQLPart {
   const unpublished = dialect.inList('t."id"', [...overlay.unpublish]);
-  const pinned = dialect.inList('v."id"', [...overlay.publish.values()]);
+  // `+` keeps the id list from driving the index: each row seeks its document's few versions, then checks
+  // them against the list, instead of seeking every listed id for every row.
+  const pinned = dialect.inList('+v."id"', [...overlay.publish.values()]);
   const status = `CASE WHEN ${unpublished.sql} THEN 'draft' WHEN d."version" IS NOT NULL THEN 'published' ELSE t."status" END`;
   const sql =
     `(SELECT ${versionColumns(dialect, collection, { status })} FROM ${quote(collection.table)} t LEFT JOIN (` +
-    `SELECT v."parent", v."version" FROM "_cms_versions" v WHERE ${pinned.sql}) d ON d."parent" = t."id")`;
-  // The select list (the status) comes before the join in the statement, so its parameters do too.
-  return { sql, params: [...unpublished.params, ...pinned.params] };
+    `SELECT v."parent", v."version" FROM "_cms_versions" v WHERE v."kind" = 'collection' AND v."slug" = ? AND ${pinned.sql}` +
+    `) d ON d."parent" = t."id")`;
+  // The select list (the status) comes before the join in the statement, so its parameters do too. Naming
+  // the collection lets each row find its pinned version through the versions' (kind, slug, parent) index.
+  return { sql, params: [...unpublished.params, collection.slug, ...pinned.params] };
 }
