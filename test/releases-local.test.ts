@@ -100,3 +100,43 @@ test('without releases on, a read with release is a 404', async () => {
     await cms.close();
   }
 });
+
+test("an item's title is its pinned version's, in the default locale when localized", async () => {
+  const dir = tempDir();
+  const cms = await getCMS({
+    config: {
+      database: path.join(dir, 'cms.db'),
+      releases: true,
+      localization: { locales: ['en', 'de'], defaultLocale: 'en' },
+      collections: [
+        { slug: 'posts', drafts: true, fields: [{ name: 'title', type: 'text', localized: true }] },
+        { slug: 'prices', drafts: true, admin: { useAsTitle: 'amount' }, fields: [{ name: 'amount', type: 'number' }] },
+      ],
+    },
+    rootDir: dir,
+    log: quietLog,
+  });
+  try {
+    const post = await cms.create({ collection: 'posts', data: { title: 'Hello' }, draft: true });
+    await cms.update({
+      collection: 'posts',
+      id: post.id as number,
+      data: { title: 'Hallo' },
+      locale: 'de',
+      draft: true,
+    });
+    const price = await cms.create({ collection: 'prices', data: { amount: 42 }, draft: true });
+    const release = (await cms.releases.create({ data: { title: 'Launch' } })).id as number;
+    await cms.releases.addItem({
+      id: release,
+      item: { collection: 'posts', id: post.id as number, action: 'publish' },
+    });
+    const added = await cms.releases.addItem({
+      id: release,
+      item: { collection: 'prices', id: price.id as number, action: 'publish' },
+    });
+    expect((added.items as any[]).map((i) => i.title)).toEqual(['Hello', '42']);
+  } finally {
+    await cms.close();
+  }
+});

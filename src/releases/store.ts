@@ -55,22 +55,36 @@ export async function deleteRelease(db: Queryable, id: number): Promise<void> {
   await db.run(`DELETE FROM "${RELEASES_TABLE}" WHERE "id" = ?`, [id]);
 }
 
-/** An item with what its presentation needs: the newest version of its document, and the pinned version's data. */
-export type ItemWithVersions = ReleaseItemRow & { newestVersion: number | null; pinned: string | null };
+/** An item with what its presentation needs: the newest version of its document, and the pinned version's title. */
+export type ItemWithVersions = ReleaseItemRow & { newestVersion: number | null; pinnedTitle: unknown };
+
+/** Where an entity's title stands in its stored versions (present-release.ts decides which field). */
+export type TitlePath = { kind: string; slug: string; path: string[] };
 
 /** The items of a release in the order they were added. */
 export function itemsOf(db: Queryable, release: number): Promise<ReleaseItemRow[]> {
   return db.all<ReleaseItemRow>(`SELECT * FROM "${ITEMS_TABLE}" WHERE "release" = ? ORDER BY "id"`, [release]);
 }
 
-/** As itemsOf, with each item's newest version id and its pinned version's stored document. */
-export function itemsWithVersions(db: Queryable, release: number): Promise<ItemWithVersions[]> {
+/**
+ * As itemsOf, with each item's newest version id and its pinned version's title, read from the stored JSON
+ * by the database: a release of thousands of items is answered without parsing each pinned document.
+ */
+export function itemsWithVersions(db: Queryable, release: number, titles: TitlePath[]): Promise<ItemWithVersions[]> {
+  const title = titles.length
+    ? `CASE ${titles
+        .map(
+          (t) => `WHEN "i"."kind" = ? AND "i"."slug" = ? THEN ${db.dialect.jsonValue('"p"."version"', t.path, 'text')}`,
+        )
+        .join(' ')} END`
+    : 'NULL';
   return db.all<ItemWithVersions>(
     `SELECT "i".*,
        (SELECT max("v"."id") FROM "_cms_versions" "v" WHERE "v"."kind" = "i"."kind" AND "v"."slug" = "i"."slug" AND "v"."parent" = "i"."parent") AS "newestVersion",
-       (SELECT "p"."version" FROM "_cms_versions" "p" WHERE "p"."id" = "i"."version") AS "pinned"
-     FROM "${ITEMS_TABLE}" "i" WHERE "i"."release" = ? ORDER BY "i"."id"`,
-    [release],
+       ${title} AS "pinnedTitle"
+     FROM "${ITEMS_TABLE}" "i" LEFT JOIN "_cms_versions" "p" ON "p"."id" = "i"."version"
+     WHERE "i"."release" = ? ORDER BY "i"."id"`,
+    [...titles.flatMap((t) => [t.kind, t.slug]), release],
   );
 }
 
