@@ -241,6 +241,32 @@ runScenarios(
       contains: ['"errors"'],
     },
     {
+      name: "a document's live-preview URL carries the release and its token",
+      as: 'editor',
+      method: 'POST',
+      url: '/posts/1/preview?release=2',
+      body: {},
+      status: 200,
+      events: { '*': 0 },
+      check: async (res, t) => {
+        const url = new URL(res.body.url);
+        expect(url.searchParams.get('release')).toBe('2');
+        const read = await t.request('GET', `/posts/1${url.search}`);
+        expect(read.body).toMatchObject({ title: 'Draft one, later', status: 'published' });
+        const other = await t.request('GET', `/posts/1?release=1&preview=${url.searchParams.get('preview')}`);
+        expect(other.status).toBe(403);
+      },
+    },
+    {
+      name: 'a live-preview URL for an unknown release: 404',
+      as: 'editor',
+      method: 'POST',
+      url: '/posts/1/preview?release=99',
+      body: {},
+      status: 404,
+      contains: ['"errors"'],
+    },
+    {
       name: 'a token expires after an hour',
       setup: async (t) => {
         tokens.one = await tokenOf(t, 1);
