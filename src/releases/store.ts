@@ -121,17 +121,17 @@ export async function removeItem(db: Queryable, release: number, item: number): 
   return (await db.run(`DELETE FROM "${ITEMS_TABLE}" WHERE "release" = ? AND "id" = ?`, [release, item])).changes > 0;
 }
 
-/** What was live before a publish, kept on the item for a later revert. */
-export async function recordPrevious(
-  db: Queryable,
-  item: number,
-  previous: { version: number | null; wasPublished: boolean },
-): Promise<void> {
-  await db.run(`UPDATE "${ITEMS_TABLE}" SET "previousVersion" = ?, "wasPublished" = ? WHERE "id" = ?`, [
-    previous.version,
-    previous.wasPublished ? 1 : 0,
-    item,
-  ]);
+/**
+ * What was live before a publish, kept on the item for a later revert: whether the document was published,
+ * and its live version (the newest that is not a pending draft), read by the same statement.
+ */
+export async function recordPrevious(db: Queryable, item: ReleaseItemRow, wasPublished: boolean): Promise<void> {
+  await db.run(
+    `UPDATE "${ITEMS_TABLE}" SET "wasPublished" = ?, "previousVersion" = (
+       SELECT max("id") FROM "_cms_versions" WHERE "kind" = ? AND "slug" = ? AND "parent" = ? AND "pending" = 0
+     ) WHERE "id" = ?`,
+    [wasPublished ? 1 : 0, item.kind, item.slug, item.parent, item.id],
+  );
 }
 
 /** How long a runner owns a due release it claimed; past it, another runner may take it again. */
