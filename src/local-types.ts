@@ -29,6 +29,8 @@ export type TypedCommon<T extends CMSTypesShape, L> = {
   depth?: number;
   showHiddenFields?: boolean;
 };
+/** Releases a read applies, as if published in this order (docs/releases.md). */
+export type ReleaseList = number | string | number[];
 type Paginated<D> = Omit<PaginatedDocs, 'docs'> & { docs: D[] };
 type Bulk<D> = { docs: D[]; errors: { id: number; message: string }[] };
 
@@ -43,6 +45,7 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
         page?: number;
         draft?: boolean;
         pagination?: boolean;
+        release?: ReleaseList;
       },
   ): Promise<Paginated<Read<Collection<T, S>, L>>>;
   findByID<S extends CollectionSlug<T>, L extends LocaleArg<T> = undefined>(
@@ -51,6 +54,7 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
         collection: S;
         id: number | string;
         draft?: boolean;
+        release?: ReleaseList;
       },
   ): Promise<Read<Collection<T, S>, L>>;
   count<S extends CollectionSlug<T>>(
@@ -58,6 +62,7 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
       collection: S;
       where?: TypedWhere<Collection<T, S>['path']>;
       draft?: boolean;
+      release?: ReleaseList;
     },
   ): Promise<{ totalDocs: number }>;
   create<S extends CollectionSlug<T>>(
@@ -99,7 +104,7 @@ export interface TypedLocalAPI<T extends CMSTypesShape> {
     },
   ): Promise<Bulk<Collection<T, S>['doc']>>;
   findGlobal<G extends GlobalSlug<T>, L extends LocaleArg<T> = undefined>(
-    args: TypedCommon<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean },
+    args: TypedCommon<T, L> & Shape<Global<T, G>> & { slug: G; draft?: boolean; release?: ReleaseList },
   ): Promise<Read<Global<T, G>, L>>;
   updateGlobal<G extends GlobalSlug<T>>(
     args: TypedCommon<T, T['locale'] | undefined> & {

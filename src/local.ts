@@ -20,7 +20,8 @@ import { addReleaseItem, removeReleaseItem } from './operations/releases/release
 import { publishRelease } from './operations/releases/publish-release.ts';
 import { scheduleRelease, unscheduleRelease } from './operations/releases/schedule-release.ts';
 import { revertRelease } from './operations/releases/revert-release.ts';
-import type { TypedLocalAPI, TYPED_METHODS } from './local-types.ts';
+import { previewRelease } from './operations/releases/preview-release.ts';
+import type { ReleaseList, TypedLocalAPI, TYPED_METHODS } from './local-types.ts';
 import type { CMSTypesShape, UntypedCMS } from './wire/typed-api.ts';
 
 /**
@@ -91,6 +92,9 @@ function deleteOne(cms: CMS) {
       : operations.deleteMany(contextFor(cms, args), args as Parameters<DeleteMany>[0]);
 }
 
+/** Reads with releases applied, as if published in this order (docs/releases.md). */
+type Releases = { release?: ReleaseList };
+
 function untypedLocalAPI(cms: CMS) {
   return {
     cms,
@@ -106,11 +110,12 @@ function untypedLocalAPI(cms: CMS) {
           draft?: boolean;
           pagination?: boolean;
           trash?: boolean;
-        },
+        } & Releases,
     ) => operations.find(contextFor(cms, args), args),
-    findByID: (args: Common & Shape & { collection: string; id: number | string; draft?: boolean; trash?: boolean }) =>
-      operations.findByID(contextFor(cms, args), args),
-    count: (args: Common & { collection: string; where?: Where; draft?: boolean; trash?: boolean }) =>
+    findByID: (
+      args: Common & Shape & { collection: string; id: number | string; draft?: boolean; trash?: boolean } & Releases,
+    ) => operations.findByID(contextFor(cms, args), args),
+    count: (args: Common & { collection: string; where?: Where; draft?: boolean; trash?: boolean } & Releases) =>
       operations.count(contextFor(cms, args), args),
     create: (args: Common & { collection: string; data: Record<string, unknown>; draft?: boolean }) =>
       operations.create(contextFor(cms, args), args),
@@ -125,7 +130,7 @@ function untypedLocalAPI(cms: CMS) {
         depth: args.depth,
         collection: args.collection,
       }),
-    findGlobal: (args: Common & Shape & { slug: string; draft?: boolean }) =>
+    findGlobal: (args: Common & Shape & { slug: string; draft?: boolean } & Releases) =>
       operations.findGlobal(contextFor(cms, args), args),
     updateGlobal: (
       args: Common & { slug: string; data: Record<string, unknown>; draft?: boolean; autosave?: boolean },
@@ -188,6 +193,7 @@ function releasesAPI(cms: CMS) {
       }),
     unschedule: (args: Common & ReleaseId) => unscheduleRelease(contextFor(cms, args), args.id),
     revert: (args: Common & ReleaseId) => revertRelease(contextFor(cms, args), args.id),
+    preview: (args: Common & ReleaseId) => previewRelease(contextFor(cms, args), args.id),
   };
 }
 

@@ -496,6 +496,7 @@ describe('every documented operation, answered by the server', () => {
         status: 200,
       }),
       () => ({ op: 'post /releases/{id}/unschedule', url: `/releases/${state.release}/unschedule`, status: 200 }),
+      () => ({ op: 'post /releases/{id}/preview', url: `/releases/${state.release}/preview`, status: 200 }),
       () => ({ op: 'post /releases/{id}/publish', url: `/releases/${state.release}/publish`, status: 200 }),
       () => ({
         op: 'post /releases/{id}/revert',

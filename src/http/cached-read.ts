@@ -117,8 +117,9 @@ export async function cachedRead(
   compute: () => Promise<unknown>,
 ): Promise<Response> {
   const { cms, ctx, request, credentials } = input;
-  const control = entity?.cache.control ?? 'no-cache';
-  const cache = entity && entity.cache.enabled && keepable(input) ? responseCacheOf(cms) : null;
+  const previewing = previews(input);
+  const control = previewing ? PREVIEW : (entity?.cache.control ?? 'no-cache');
+  const cache = entity && entity.cache.enabled && !previewing && keepable(input) ? responseCacheOf(cms) : null;
   // Read before computing (the request's reading): a write that commits meanwhile leaves the kept answer
   // already stale.
   const tables = cache ? dependenciesOf(cms.config, entity!) : [];
@@ -149,7 +150,7 @@ function keepAndAnswer(
     route: routeOf(request),
   };
   if (keep) keep.cache.set(keep.key, fresh);
-  return answer(request, fresh, credentials.user ? PRIVATE : control);
+  return answer(request, fresh, credentials.user && control !== PREVIEW ? PRIVATE : control);
 }
 
 type KeptAnswer = CachedAnswer & {
@@ -162,14 +163,20 @@ type KeptAnswer = CachedAnswer & {
 };
 
 const PRIVATE = 'private, no-cache';
+/** Previews (a release's, or a draft's through its token) are kept by no cache, here or on the way. */
+const PREVIEW = 'private, no-store';
+
+/** A read of what is not live: releases applied (`release=`), or a preview token's draft. */
+const previews = ({ query }: RouteInput) => Object.hasOwn(query, 'release') || Object.hasOwn(query, 'preview');
 
 /**
  * Reads whose answer the key cannot describe are computed every time: a method-override read (its query
- * and unsaved values are in the body) and a preview-token read (the token expires). Decided on the query
- * as parsed, the one the route reads, so no percent-encoding of a name (`pr%65view`) slips past.
+ * and unsaved values are in the body), and previews (a token expires; releases change without a counter
+ * the key reads). Decided on the query as parsed, the one the route reads, so no percent-encoding of a
+ * name (`pr%65view`) slips past.
  */
-function keepable({ request, unsaved, query }: RouteInput): boolean {
-  return request.method === 'GET' && unsaved === undefined && !Object.hasOwn(query, 'preview');
+function keepable({ request, unsaved }: RouteInput): boolean {
+  return request.method === 'GET' && unsaved === undefined;
 }
 
 /** The path and the query as parsed: two spellings of the same read share one key, and only what the route reads counts. */

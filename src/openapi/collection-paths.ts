@@ -93,7 +93,10 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
   const base = `/${slug}`;
   const locale = localeParameters(config);
   const id = pathParameter('id', { type: 'integer', minimum: 1 });
+  // With releases on, reads take `release=` (and a release's `preview` token).
+  const release = config.releases ? [parameter('release')] : [];
   const readParameters = [
+    ...release,
     parameter('depth'),
     parameter('draft'),
     parameter('select'),
@@ -109,6 +112,7 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
     parameter('page'),
     ...readParameters,
     parameter('pagination'),
+    ...(config.releases ? [parameter('preview')] : []),
   ];
   const writeParameters = [parameter('depth'), parameter('draft'), ...locale];
   const doc = ref(name);
@@ -181,7 +185,13 @@ export function collectionPaths(config: SanitizedConfig, collection: SanitizedCo
       get: operation('get', `${base}/count`, {
         summary: `Count ${slug}`,
         tags,
-        parameters: [parameter('where'), parameter('draft'), ...locale],
+        parameters: [
+          parameter('where'),
+          parameter('draft'),
+          ...release,
+          ...(config.releases ? [parameter('preview')] : []),
+          ...locale,
+        ],
         ok: { 200: json({ type: 'object', required: ['totalDocs'], properties: { totalDocs: { type: 'integer' } } }) },
         errors: [400, 401, 403],
       }),

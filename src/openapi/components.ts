@@ -346,6 +346,11 @@ export function sharedParameters(config: SanitizedConfig): Record<string, unknow
       '`false` returns every matching document in one answer.',
     ),
     preview: queryParameter('preview', string, 'A preview token: the current draft without login.'),
+    release: queryParameter(
+      'release',
+      string,
+      'Release ids separated by commas: the answer as if they were published in that order (with `releases: true`).',
+    ),
     ...(locales
       ? {
           locale: queryParameter(

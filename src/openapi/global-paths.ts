@@ -42,6 +42,7 @@ export function globalPaths(config: SanitizedConfig, global: SanitizedGlobal): P
           parameter('populate'),
           parameter('richText'),
           parameter('preview'),
+          ...(config.releases ? [parameter('release')] : []),
           ...locale,
         ],
         ok: { 200: json(doc) },

@@ -146,6 +146,21 @@ export function releasePaths(config: SanitizedConfig): Paths {
     '/releases/{id}/unschedule': {
       post: action('/releases/{id}/unschedule', 'Take a scheduled release back to open', 200, [401, 403, 404, 409]),
     },
+    '/releases/{id}/preview': {
+      post: operation('post', '/releases/{id}/preview', {
+        summary: 'A token for reads with release=<id> without login, for an hour',
+        tags,
+        parameters: [id],
+        ok: {
+          200: json({
+            type: 'object',
+            required: ['token', 'expiresAt'],
+            properties: { token: string, expiresAt: { type: 'string', format: 'date-time' } },
+          }),
+        },
+        errors: [400, 401, 403, 404],
+      }),
+    },
     '/releases/{id}/revert': {
       post: action(
         '/releases/{id}/revert',

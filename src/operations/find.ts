@@ -19,6 +19,7 @@ import { matchFilter, rankedPage, type Ranked } from '../search/ranked-matches.t
 import type { Row } from '../db/store.ts';
 import { withoutTrashed } from './trash.ts';
 import { parseJoins } from '../query/join-options.ts';
+import { openReleases, releaseRows, type ReleaseArgs } from './steps/release-preview.ts';
 
 /** A page of documents in the order the search ranked them. */
 const byRank = (rows: Row[], ranked: Ranked) => {
@@ -26,24 +27,25 @@ const byRank = (rows: Row[], ranked: Ranked) => {
   return rows.sort((a, b) => position.get(a.id as number)! - position.get(b.id as number)!);
 };
 
-export type FindArgs = ShapeArgs & {
-  collection: string;
-  where?: Where;
-  sort?: string;
-  limit?: number;
-  page?: number;
-  depth?: number;
-  draft?: boolean;
-  /** false: every matching document in one answer (docs/payload-compatibility.md). */
-  pagination?: boolean;
-  /** Full-text search terms (docs/search.md): only matching documents, best first unless `sort` is given. */
-  search?: string;
-  /** Trashed documents too (docs/trash.md); `where[deletedAt][exists]=true` narrows to them. */
-  trash?: boolean;
-  /** The largest `limit` taken: REST's 100 unless the transport bounds pages otherwise (GraphQL: by cost). */
-  maxLimit?: number;
-};
-export type CountArgs = { collection: string; where?: Where; draft?: boolean; trash?: boolean };
+export type FindArgs = ShapeArgs &
+  ReleaseArgs & {
+    collection: string;
+    where?: Where;
+    sort?: string;
+    limit?: number;
+    page?: number;
+    depth?: number;
+    draft?: boolean;
+    /** false: every matching document in one answer (docs/payload-compatibility.md). */
+    pagination?: boolean;
+    /** Full-text search terms (docs/search.md): only matching documents, best first unless `sort` is given. */
+    search?: string;
+    /** Trashed documents too (docs/trash.md); `where[deletedAt][exists]=true` narrows to them. */
+    trash?: boolean;
+    /** The largest `limit` taken: REST's 100 unless the transport bounds pages otherwise (GraphQL: by cost). */
+    maxLimit?: number;
+  };
+export type CountArgs = ReleaseArgs & { collection: string; where?: Where; draft?: boolean; trash?: boolean };
 
 export type PaginatedDocs = {
   docs: Record<string, unknown>[];
@@ -61,13 +63,14 @@ export type PaginatedDocs = {
 /**
  * What a read of the collection matches: the read filter (the config's own, so it may name any field),
  * the caller's where (which may not name fields the caller cannot read, or it would reveal them), and for
- * logged-in `draft=true` reads the pending drafts' content as the source. Find, count and the bulk writes
- * all match through here.
+ * logged-in `draft=true` reads the pending drafts' content as the source, for `releases` (opened by
+ * openReleases) the live rows as those releases would leave them. Find, count and the bulk writes all match
+ * through here.
  */
 export async function matchDocuments(
   ctx: OperationContext,
   collection: SanitizedCollection,
-  args: { where?: Where; draft?: boolean; trash?: boolean },
+  args: { where?: Where; draft?: boolean; trash?: boolean; releases?: number[] },
 ) {
   const accessWhere = withoutTrashed(collection, await checkAccess(ctx, collection, 'read'), args.trash);
   const locale = localeOf(ctx);
@@ -78,18 +81,23 @@ export async function matchDocuments(
     compileWhere(dialect, collection, accessWhere, locale, TRUSTED),
     compileWhere(dialect, collection, args.where, locale, rights, related),
   ]);
-  const from =
-    args.draft && collection.drafts && (ctx.user || ctx.overrideAccess) ? draftSource(dialect, collection) : null;
+  const from = args.releases
+    ? await releaseRows(ctx, collection, args.releases)
+    : args.draft && collection.drafts && (ctx.user || ctx.overrideAccess)
+      ? draftSource(dialect, collection)
+      : null;
   return { where, from, rights, locale };
 }
 
-export async function find(ctx: OperationContext, args: FindArgs): Promise<PaginatedDocs> {
-  const collection = getCollection(ctx.cms, args.collection);
+export async function find(caller: OperationContext, args: FindArgs): Promise<PaginatedDocs> {
+  const collection = getCollection(caller.cms, args.collection);
+  const opened = args.release === undefined ? null : await openReleases(caller, args);
+  const ctx = opened?.ctx ?? caller;
   const paginate = args.pagination !== false;
   const limit = args.limit ?? DEFAULT_LIMIT;
   const page = paginate ? (args.page ?? 1) : 1;
   if (paginate) checkPaging(limit, page, args.maxLimit);
-  const matched = await matchDocuments(ctx, collection, args);
+  const matched = await matchDocuments(ctx, collection, { ...args, releases: opened?.ids });
   const { from, rights, locale } = matched;
   const { store } = ctx.cms;
   const searched = args.search === undefined ? null : args.search;
@@ -150,8 +158,10 @@ export async function find(ctx: OperationContext, args: FindArgs): Promise<Pagin
 }
 
 /** `{ totalDocs }` of what the same find would list, under the same read filter (docs/payload-compatibility.md). */
-export async function count(ctx: OperationContext, args: CountArgs): Promise<{ totalDocs: number }> {
-  const collection = getCollection(ctx.cms, args.collection);
-  const { where, from } = await matchDocuments(ctx, collection, args);
+export async function count(caller: OperationContext, args: CountArgs): Promise<{ totalDocs: number }> {
+  const collection = getCollection(caller.cms, args.collection);
+  const opened = args.release === undefined ? null : await openReleases(caller, args);
+  const ctx = opened?.ctx ?? caller;
+  const { where, from } = await matchDocuments(ctx, collection, { ...args, releases: opened?.ids });
   return { totalDocs: await countRows(ctx.cms.store, collection, where, from) };
 }

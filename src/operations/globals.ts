@@ -24,15 +24,17 @@ import { ownerOf } from '../versions/live-row.ts';
 import { mergeUnsaved, readWithPreviewToken } from './preview.ts';
 import { GLOBAL_ROW, loadGlobal } from './steps/load-stored.ts';
 import { readShapeOf, type ShapeArgs } from './steps/read-shape.ts';
+import { globalWithReleases, openReleases, type ReleaseArgs } from './steps/release-preview.ts';
+import type { SanitizedGlobal } from '../config/types.ts';
 
 /** `data`: unsaved values merged over the global as read (Payload's method-override read); nothing is saved. */
-export type FindGlobalArgs = ShapeArgs & {
-  slug: string;
-  depth?: number;
-  draft?: boolean;
-  preview?: string;
-  data?: unknown;
-};
+export type FindGlobalArgs = ShapeArgs &
+  ReleaseArgs & {
+    slug: string;
+    depth?: number;
+    draft?: boolean;
+    data?: unknown;
+  };
 export type UpdateGlobalArgs = {
   slug: string;
   data: unknown;
@@ -44,6 +46,7 @@ export type UpdateGlobalArgs = {
 
 export async function findGlobal(ctx: OperationContext, args: FindGlobalArgs): Promise<Record<string, unknown>> {
   const global = getGlobal(ctx.cms, args.slug);
+  if (args.release !== undefined) return findGlobalWithReleases(ctx, global, args);
   if (args.preview !== undefined)
     return readWithPreviewToken(ctx, { global: global.slug }, args.preview, args.depth ?? 1, args.richText);
   await checkAccess(ctx, global, 'read');
@@ -123,4 +126,13 @@ export async function updateGlobal(ctx: OperationContext, args: UpdateGlobalArgs
     operation: 'update',
   });
   return presentDoc(ctx, global, changed, args.depth ?? 1);
+}
+
+/** A read with `release=` (docs/releases.md): the global as the releases would leave it, under the read rule. */
+async function findGlobalWithReleases(caller: OperationContext, global: SanitizedGlobal, args: FindGlobalArgs) {
+  const { ids, ctx } = await openReleases(caller, args);
+  await checkAccess(ctx, global, 'read');
+  const shape = await readShapeOf(ctx, global, args);
+  const stored = await globalWithReleases(ctx, global, await loadGlobal(ctx, global), ids);
+  return presentDoc(ctx, global, stored, args.depth ?? 1, shape);
 }

@@ -16,13 +16,17 @@ import { entityOf, loadForUpdate, type DocumentRef } from './steps/document-targ
 import { loadGlobal } from './steps/load-stored.ts';
 import { presentDoc } from './steps/present.ts';
 import { singleLocaleOf, type OperationContext } from '../operation-context.ts';
+import { previewRelease } from './releases/preview-release.ts';
+import { parseReleaseId } from './releases/load-release.ts';
 
 type Doc = Record<string, unknown>;
 /** `origin`: the API's own origin as the request reached it (src/http/client-ip.ts), for the fallback URL. */
+/** `release`: a release id; the URL then carries `release=<id>` and that release's token (docs/releases.md). */
 export type PreviewArgs = ({ collection: string; id?: number | string } | { global: string }) & {
   data: unknown;
   depth?: number;
   origin?: string;
+  release?: unknown;
 };
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,11 +44,19 @@ export async function previewDocument(ctx: OperationContext, args: PreviewArgs):
     if (entity.kind === 'collection') id = target.owner.parent;
   }
   const doc = await presentDoc(ctx, entity, mergeUnsaved(ctx, entity, base, args.data), args.depth ?? 1);
-  const token = signPreviewToken(ctx.cms, { kind: entity.kind, slug: entity.slug, id });
+  const release = args.release === undefined ? null : await releasePreview(ctx, args.release);
+  const token = release?.token ?? signPreviewToken(ctx.cms, { kind: entity.kind, slug: entity.slug, id });
   const target = entity.livePreview?.url
     ? await entity.livePreview.url({ doc, locale: ctx.locale ?? undefined })
     : apiReadURL(ctx, entity, id, args.origin);
-  return { doc, url: withQueryParam(String(target), 'preview', token) };
+  const url = release ? withQueryParam(String(target), 'release', String(release.id)) : String(target);
+  return { doc, url: withQueryParam(url, 'preview', token) };
+}
+
+/** The token of the release a live preview shows (anyone who may read releases may ask for one). */
+async function releasePreview(ctx: OperationContext, release: unknown): Promise<{ id: number; token: string }> {
+  const id = parseReleaseId(release);
+  return { id, token: (await previewRelease(ctx, id)).token };
 }
 
 /** Unsaved values over a stored document, in the request's locale; names that are not fields are ignored. Nothing is validated or saved. */

@@ -4,7 +4,7 @@
  * newer version than the pinned one.
  */
 import type { SanitizedConfig } from '../config/types.ts';
-import type { ItemWithVersions, ReleaseRow } from './store.ts';
+import type { ItemWithVersions, ReleaseRow, TitlePath } from './store.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ export function presentRelease(row: ReleaseRow, items: Doc[]): Doc {
   };
 }
 
-export function presentItem(config: SanitizedConfig, item: ItemWithVersions): Doc {
+export function presentItem(item: ItemWithVersions): Doc {
   const subject =
     item.kind === 'global' ? { global: item.slug } : { collection: item.slug, document: Number(item.parent) };
   const version = numberOrNull(item.version);
@@ -39,24 +39,36 @@ export function presentItem(config: SanitizedConfig, item: ItemWithVersions): Do
     ...subject,
     action: item.action,
     version,
-    title: titleOf(config, item),
+    title: titleOf(item),
     changedSinceAdded: version !== null && newest !== null && newest > version,
   };
 }
 
-/** The pinned version's title field (the default locale's value when localized), else the document's id or slug. */
-function titleOf(config: SanitizedConfig, item: ItemWithVersions): string {
+/** The pinned version's title (read by itemsWithVersions), else the document's id or the global's slug. */
+function titleOf(item: ItemWithVersions): string {
   const fallback = item.kind === 'global' ? item.slug : String(item.parent);
-  const entity = item.kind === 'global' ? config.globalsBySlug.get(item.slug) : config.collectionsBySlug.get(item.slug);
-  const field = (entity?.admin as { useAsTitle?: string } | undefined)?.useAsTitle ?? defaultTitleField(entity);
-  if (!field || !item.pinned) return fallback;
-  let value = (JSON.parse(item.pinned) as Doc)[field];
-  if (value && typeof value === 'object' && config.localization)
-    value = (value as Doc)[config.localization.defaultLocale];
+  const value = item.pinnedTitle;
   return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : fallback;
 }
 
+/**
+ * Where each drafts entity keeps its title in a stored version: its `admin.useAsTitle` field (or a
+ * top-level text field named `title`), in the default locale when the field is localized.
+ */
+export function titlePaths(config: SanitizedConfig): TitlePath[] {
+  const paths: TitlePath[] = [];
+  for (const entity of [...config.collections, ...config.globals]) {
+    if (!entity.drafts) continue;
+    const name = (entity.admin as { useAsTitle?: string } | undefined)?.useAsTitle ?? defaultTitleField(entity);
+    const field = name ? entity.fieldsByName.get(name) : undefined;
+    if (!name || !field) continue;
+    const locale = field.localized && config.localization ? [config.localization.defaultLocale] : [];
+    paths.push({ kind: entity.kind, slug: entity.slug, path: [name, ...locale] });
+  }
+  return paths;
+}
+
 /** Without `useAsTitle`, a top-level text field named `title` serves. */
-function defaultTitleField(entity: { fields: { name: string; type: string }[] } | undefined): string | undefined {
-  return entity?.fields.find((f) => f.name === 'title' && f.type === 'text')?.name;
+function defaultTitleField(entity: { fields: { name: string; type: string }[] }): string | undefined {
+  return entity.fields.find((f) => f.name === 'title' && f.type === 'text')?.name;
 }

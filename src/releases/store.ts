@@ -55,22 +55,36 @@ export async function deleteRelease(db: Queryable, id: number): Promise<void> {
   await db.run(`DELETE FROM "${RELEASES_TABLE}" WHERE "id" = ?`, [id]);
 }
 
-/** An item with what its presentation needs: the newest version of its document, and the pinned version's data. */
-export type ItemWithVersions = ReleaseItemRow & { newestVersion: number | null; pinned: string | null };
+/** An item with what its presentation needs: the newest version of its document, and the pinned version's title. */
+export type ItemWithVersions = ReleaseItemRow & { newestVersion: number | null; pinnedTitle: unknown };
+
+/** Where an entity's title stands in its stored versions (present-release.ts decides which field). */
+export type TitlePath = { kind: string; slug: string; path: string[] };
 
 /** The items of a release in the order they were added. */
 export function itemsOf(db: Queryable, release: number): Promise<ReleaseItemRow[]> {
   return db.all<ReleaseItemRow>(`SELECT * FROM "${ITEMS_TABLE}" WHERE "release" = ? ORDER BY "id"`, [release]);
 }
 
-/** As itemsOf, with each item's newest version id and its pinned version's stored document. */
-export function itemsWithVersions(db: Queryable, release: number): Promise<ItemWithVersions[]> {
+/**
+ * As itemsOf, with each item's newest version id and its pinned version's title, read from the stored JSON
+ * by the database: a release of thousands of items is answered without parsing each pinned document.
+ */
+export function itemsWithVersions(db: Queryable, release: number, titles: TitlePath[]): Promise<ItemWithVersions[]> {
+  const title = titles.length
+    ? `CASE ${titles
+        .map(
+          (t) => `WHEN "i"."kind" = ? AND "i"."slug" = ? THEN ${db.dialect.jsonValue('"p"."version"', t.path, 'text')}`,
+        )
+        .join(' ')} END`
+    : 'NULL';
   return db.all<ItemWithVersions>(
     `SELECT "i".*,
        (SELECT max("v"."id") FROM "_cms_versions" "v" WHERE "v"."kind" = "i"."kind" AND "v"."slug" = "i"."slug" AND "v"."parent" = "i"."parent") AS "newestVersion",
-       (SELECT "p"."version" FROM "_cms_versions" "p" WHERE "p"."id" = "i"."version") AS "pinned"
-     FROM "${ITEMS_TABLE}" "i" WHERE "i"."release" = ? ORDER BY "i"."id"`,
-    [release],
+       ${title} AS "pinnedTitle"
+     FROM "${ITEMS_TABLE}" "i" LEFT JOIN "_cms_versions" "p" ON "p"."id" = "i"."version"
+     WHERE "i"."release" = ? ORDER BY "i"."id"`,
+    [...titles.flatMap((t) => [t.kind, t.slug]), release],
   );
 }
 
@@ -107,17 +121,17 @@ export async function removeItem(db: Queryable, release: number, item: number): 
   return (await db.run(`DELETE FROM "${ITEMS_TABLE}" WHERE "release" = ? AND "id" = ?`, [release, item])).changes > 0;
 }
 
-/** What was live before a publish, kept on the item for a later revert. */
-export async function recordPrevious(
-  db: Queryable,
-  item: number,
-  previous: { version: number | null; wasPublished: boolean },
-): Promise<void> {
-  await db.run(`UPDATE "${ITEMS_TABLE}" SET "previousVersion" = ?, "wasPublished" = ? WHERE "id" = ?`, [
-    previous.version,
-    previous.wasPublished ? 1 : 0,
-    item,
-  ]);
+/**
+ * What was live before a publish, kept on the item for a later revert: whether the document was published,
+ * and its live version (the newest that is not a pending draft), read by the same statement.
+ */
+export async function recordPrevious(db: Queryable, item: ReleaseItemRow, wasPublished: boolean): Promise<void> {
+  await db.run(
+    `UPDATE "${ITEMS_TABLE}" SET "wasPublished" = ?, "previousVersion" = (
+       SELECT max("id") FROM "_cms_versions" WHERE "kind" = ? AND "slug" = ? AND "parent" = ? AND "pending" = 0
+     ) WHERE "id" = ?`,
+    [wasPublished ? 1 : 0, item.kind, item.slug, item.parent, item.id],
+  );
 }
 
 /** How long a runner owns a due release it claimed; past it, another runner may take it again. */
@@ -136,5 +150,28 @@ export async function claimDueRelease(db: Queryable, now: number): Promise<Relea
       ) RETURNING *`,
       [now + RELEASE_LEASE_MS, now, now],
     )) ?? undefined
+  );
+}
+
+/** Which of these releases exist, with their status. */
+export function releaseStatuses(db: Queryable, ids: number[]): Promise<{ id: number; status: ReleaseStatus }[]> {
+  const list = db.dialect.inList('"id"', ids);
+  return db.all(`SELECT "id", "status" FROM "${RELEASES_TABLE}" WHERE ${list.sql}`, list.params);
+}
+
+/** An item as a preview reads it: which release holds it, which document, what it does, the pinned version. */
+export type PreviewItem = { release: number; parent: number; action: ItemAction; version: number | null };
+
+/** The items of these releases that name documents of one collection (or the global). */
+export function previewItems(
+  db: Queryable,
+  ids: number[],
+  kind: 'collection' | 'global',
+  slug: string,
+): Promise<PreviewItem[]> {
+  const list = db.dialect.inList('"release"', ids);
+  return db.all<PreviewItem>(
+    `SELECT "release", "parent", "action", "version" FROM "${ITEMS_TABLE}" WHERE ${list.sql} AND "kind" = ? AND "slug" = ?`,
+    [...list.params, kind, slug],
   );
 }

@@ -129,13 +129,14 @@ export async function findVersion(db: Queryable, owner: VersionOwner, id: number
 
 /**
  * Keeps at most `max` versions (0 keeps all), dropping the oldest. The version that is live (newest
- * non-pending) and the pending draft (newest pending) are never dropped.
+ * non-pending) and the pending draft (newest pending) are never dropped, nor the versions releases hold
+ * on to (releasedVersions).
  */
 export async function pruneVersions(db: Queryable, owner: VersionOwner, max: number): Promise<void> {
   if (!max || max < 1) return;
   const excess = (await countVersions(db, owner)) - max;
   if (excess <= 0) return;
-  const keep: number[] = [];
+  const keep: number[] = await releasedVersions(db, owner);
   for (const pending of [0, 1]) {
     const newest = await db.get<{ id: number }>(
       `SELECT "id" FROM "_cms_versions" WHERE ${OWNED_BY} AND "pending" = ? ORDER BY "id" DESC LIMIT 1`,
@@ -154,6 +155,24 @@ export async function pruneVersions(db: Queryable, owner: VersionOwner, max: num
     const dropped = db.dialect.inList('"id"', oldest);
     await db.run(`DELETE FROM "_cms_versions" WHERE ${dropped.sql}`, dropped.params);
   }
+}
+
+/**
+ * The document's versions that releases need (docs/releases.md): the one an item of a release not yet
+ * published will make live, and the one a published release's revert would put back (recorded as the
+ * publish begins, so its own new version cannot prune it).
+ */
+async function releasedVersions(db: Queryable, owner: VersionOwner): Promise<number[]> {
+  const rows = await db.all<{ pinned: number | null; previous: number | null }>(
+    `SELECT CASE WHEN "r"."status" = 'published' THEN NULL ELSE "i"."version" END AS "pinned", "i"."previousVersion" AS "previous"
+     FROM "_cms_release_items" "i" JOIN "_cms_releases" "r" ON "r"."id" = "i"."release"
+     WHERE "i"."kind" = ? AND "i"."slug" = ? AND "i"."parent" = ?`,
+    owned(owner),
+  );
+  return rows
+    .flatMap((r) => [r.pinned, r.previous])
+    .filter((id) => id !== null)
+    .map(Number);
 }
 
 /** A deleted document takes its history with it (ids may be reused later). */

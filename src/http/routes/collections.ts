@@ -41,6 +41,8 @@ export function listRoute(cms: CMS, slug?: string): Route {
       const search = input.query.search === undefined ? undefined : String(input.query.search);
       return find(input.ctx, {
         collection,
+        release: input.query.release,
+        preview: typeof input.query.preview === 'string' ? input.query.preview : undefined,
         where,
         sort,
         limit,
@@ -67,8 +69,9 @@ export function collectionRoutes(cms: CMS) {
         GET: (input) => {
           const collection = input.params.collection;
           return cachedRead(input, cms.config.collectionsBySlug.get(collection), () => {
-            const { where, draft } = readOptions(input.query, cms.config);
-            return count(input.ctx, { collection, where, draft, trash: trashFlag(input) });
+            const { where, draft, preview } = readOptions(input.query, cms.config);
+            const release = input.query.release;
+            return count(input.ctx, { collection, where, draft, release, preview, trash: trashFlag(input) });
           });
         },
       }),
@@ -166,6 +169,7 @@ export function collectionRoutes(cms: CMS) {
               return findByID(input.ctx, {
                 collection,
                 id,
+                release: input.query.release,
                 depth,
                 draft,
                 preview,

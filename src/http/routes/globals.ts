@@ -23,6 +23,7 @@ export function globalRoutes(cms: CMS) {
             );
             return findGlobal(input.ctx, {
               slug,
+              release: input.query.release,
               depth,
               draft,
               preview,

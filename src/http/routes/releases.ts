@@ -13,6 +13,7 @@ import { addReleaseItem, removeReleaseItem } from '../../operations/releases/rel
 import { publishRelease } from '../../operations/releases/publish-release.ts';
 import { revertRelease } from '../../operations/releases/revert-release.ts';
 import { scheduleRelease, unscheduleRelease } from '../../operations/releases/schedule-release.ts';
+import { previewRelease } from '../../operations/releases/preview-release.ts';
 import { readJSON } from '../body.ts';
 import { methods, type RouteInput } from '../handle.ts';
 
@@ -84,6 +85,12 @@ export function releaseRoutes(cms: CMS) {
       '/releases/:id/revert',
       methods(cms, {
         POST: async ({ ctx, params }) => ({ status: 201, body: { doc: await revertRelease(ctx, params.id) } }),
+      }),
+    )
+    .all(
+      '/releases/:id/preview',
+      methods(cms, {
+        POST: async ({ ctx, params }) => ({ body: await previewRelease(ctx, params.id), headers: noStore }),
       }),
     );
 }

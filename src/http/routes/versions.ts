@@ -207,6 +207,7 @@ function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
               data: await readJSON(input.request),
               depth: depthOf(cms, input),
               origin: ownOrigin(cms.config, input.request),
+              release: input.query.release,
             }),
           }),
         },

@@ -48,15 +48,6 @@ export function itemSubject(item: ReleaseItemRow): Omit<ItemProblem, 'message' |
     : { item: Number(item.id), collection: item.slug, document: Number(item.parent) };
 }
 
-/** The newest version that is not a pending draft: what is live now. */
-async function liveVersionId(tx: Queryable, owner: VersionOwner): Promise<number | null> {
-  const row = await tx.get<{ id: number }>(
-    `SELECT max("id") AS "id" FROM "_cms_versions" WHERE "kind" = ? AND "slug" = ? AND "parent" = ? AND "pending" = 0`,
-    [owner.entity.kind, owner.entity.slug, owner.parent],
-  );
-  return row?.id === null || row?.id === undefined ? null : Number(row.id);
-}
-
 /** Drafts up to the pinned one are taken live; a draft saved after it stays the pending draft. */
 async function settleDraftsUpTo(tx: Queryable, owner: VersionOwner, version: number): Promise<boolean> {
   const settled = await tx.run(
@@ -116,10 +107,7 @@ export async function checkItem(
 export async function applyItem(scope: TransactionScope, checked: CheckedItem, stamp: VersionStamp): Promise<void> {
   const { tx } = scope;
   const { item, owner, previous, publish } = checked;
-  await recordPrevious(tx, Number(item.id), {
-    version: await liveVersionId(tx, owner),
-    wasPublished: previous?.status === 'published',
-  });
+  await recordPrevious(tx, item, previous?.status === 'published');
   if (!publish) return unpublishItem(scope, owner, previous, stamp);
   const { entity } = owner;
   if (previous) await updateRow(tx, entity, rowIdOf(owner), { ...publish.row, updatedAt: stamp.now });

@@ -2,7 +2,7 @@
 import { badRequest, notFound } from '../../errors.ts';
 import type { Queryable } from '../../db/store.ts';
 import { findRelease, itemsWithVersions, type ReleaseRow } from '../../releases/store.ts';
-import { presentItem, presentRelease } from '../../releases/present-release.ts';
+import { presentItem, presentRelease, titlePaths } from '../../releases/present-release.ts';
 import type { OperationContext } from '../../operation-context.ts';
 
 export function parseReleaseId(id: unknown, what = 'release'): number {
@@ -18,9 +18,6 @@ export async function loadRelease(db: Queryable, id: unknown): Promise<ReleaseRo
 }
 
 export async function releaseRecord(ctx: OperationContext, row: ReleaseRow, db: Queryable = ctx.cms.store) {
-  const items = await itemsWithVersions(db, Number(row.id));
-  return presentRelease(
-    row,
-    items.map((item) => presentItem(ctx.cms.config, item)),
-  );
+  const items = await itemsWithVersions(db, Number(row.id), titlePaths(ctx.cms.config));
+  return presentRelease(row, items.map(presentItem));
 }
