@@ -113,6 +113,11 @@ export interface Store extends Queryable {
    * the `cms_changes` notifications. Answers a function that stops it.
    */
   watchChanges(listener: (name: string | null) => void): () => void;
+  /**
+   * Connections of the pool taken now and its size (PostgreSQL), for `GET /metrics`. SQLite has no pool
+   * (one connection in process): absent.
+   */
+  poolUse?(): { inUse: number; max: number };
   close(): Promise<void>;
 }
 

@@ -155,6 +155,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     sql,
     inTransaction: false,
     transaction,
+    poolUse: () => ({ inUse: gate.inUse(), max: options.poolSize ?? DEFAULT_POOL_SIZE }),
     applySystemMigrations: async () => void (await applyPostgresSystemMigrations(sql, now())),
     pendingSystemMigrations: () => pendingPostgresSystemMigrations(sql),
     withMigrationLock: lock,
