@@ -163,8 +163,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     // (`cms backup --with-database`): docs/operations.md.
     snapshotTo: async (target, options) => {
       if (!options?.dump) return null;
-      await dumpPostgres(url, target);
-      return { format: 'pg_dump' };
+      return { format: 'pg_dump', rows: await dumpPostgres(url, target) };
     },
     continueIdsAfterCopy: (tables) => continueIds(sql, tables),
     changeCounters: counters.changeCounters,
