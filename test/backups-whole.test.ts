@@ -14,6 +14,7 @@ import type { UserConfig } from '../src/config/types.ts';
 import { DEFAULT_TEST_ENGINE, quietLog, sharedTestDatabase, startTestServer, tempDir } from './harness.ts';
 import { form, pdf } from './support/media-fixtures.ts';
 import { startS3Server, type S3TestServer } from './support/s3-server.ts';
+import { readTarGz } from '../src/backups/tar-read.ts';
 
 const config: UserConfig = {
   collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }], access: { read: () => true } }],
@@ -88,6 +89,52 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the database du
         await again.server.stop();
       }
     } finally {
+      await remove();
+    }
+  }, 90_000);
+});
+
+describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL: the manifest of a dump', () => {
+  test('with writes running during the backup, the counts are the rows in the dump', async () => {
+    const { out, t, token, remove } = await project('pg-counts');
+    try {
+      for (let i = 0; i < 50; i++) await t.request('POST', '/posts', { token, body: { title: `before ${i}` } });
+      let writing = true;
+      let written = 0;
+      const writer = (async () => {
+        while (writing) {
+          expect((await t.request('POST', '/posts', { token, body: { title: 'during' } })).status).toBe(201);
+          written++;
+        }
+      })();
+      let result: Awaited<ReturnType<typeof createBackup>>;
+      try {
+        result = await createBackup(t.cms, { outDir: out, withDatabase: true });
+      } finally {
+        writing = false;
+        await writer;
+      }
+      expect(written).toBeGreaterThan(0);
+
+      const dump = path.join(out, 'postgres.dump');
+      for await (const entry of readTarGz(path.join(out, `${result.name}`))) {
+        if (entry.name !== 'database/postgres.dump') {
+          for await (const _ of entry.body);
+          continue;
+        }
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of entry.body) chunks.push(chunk);
+        fs.writeFileSync(dump, Buffer.concat(chunks));
+      }
+      // pg_restore writes the table's rows as one COPY block, a line each.
+      const data = spawnSync('pg_restore', ['--data-only', '--table=posts', '--file=-', dump], { encoding: 'utf8' });
+      expect(data.status).toBe(0);
+      const block = data.stdout.split(/^COPY .*FROM stdin;$/m)[1]!.split(/^\\\.$/m)[0]!;
+      const inDump = block.split('\n').filter((line) => line !== '').length;
+      expect(inDump).toBeGreaterThanOrEqual(50);
+      expect(result.manifest.counts.documents.posts).toBe(inDump);
+    } finally {
+      await t.stop();
       await remove();
     }
   }, 90_000);

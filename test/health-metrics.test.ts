@@ -7,6 +7,9 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { startTestServer, type Session, type TestServer } from './harness.ts';
 import { pathWithoutQueryValues } from '../src/http/observe-request.ts';
 import pkg from '../package.json' with { type: 'json' };
+import { form, png } from './support/media-fixtures.ts';
+import { openSSE } from './support/sse-client.ts';
+import { DEFAULT_TEST_ENGINE } from './harness.ts';
 
 type Family = {
   name: string;
@@ -141,6 +144,97 @@ describe('GET /metrics', () => {
     expect(r.status).toBe(200);
     expect(r.text).toContain('# TYPE cms_http_requests_total counter');
   });
+});
+
+describe('what an operator watches', () => {
+  let o: TestServer;
+  let oAdmin: Session;
+  beforeAll(async () => {
+    o = await startTestServer({
+      jobs: { secret: CRON },
+      collections: [
+        {
+          slug: 'posts',
+          drafts: true,
+          access: { read: () => true },
+          fields: [{ name: 'title', type: 'text' }],
+        },
+        { slug: 'media', access: { read: () => true, create: () => true }, fields: [] },
+      ],
+      // Nothing listens on these ports: the storage is out of reach, the webhook waits for its retry.
+      upload: {
+        storage: {
+          type: 's3',
+          bucket: 'nowhere',
+          endpoint: 'http://127.0.0.1:9',
+          accessKeyId: 'x',
+          secretAccessKey: 'x',
+        },
+      },
+      webhooks: [{ url: 'http://127.0.0.1:9/hook', collections: ['posts'] }],
+    });
+    oAdmin = await o.user('admin');
+  });
+  afterAll(() => o.stop());
+
+  const gauges = async () => {
+    const r = await o.request('GET', '/metrics', { token: CRON });
+    const families = parsePrometheusTextFormat(r.text) as Family[];
+    const byName = new Map(families.map((f) => [f.name, f]));
+    return { byName, value: (name: string) => Number(byName.get(name)?.metrics[0]?.value ?? Number.NaN) };
+  };
+
+  test('open streams, pending jobs and deliveries, pool use, faults by kind, free disk', async () => {
+    const before = await gauges();
+    expect(before.value('cms_realtime_streams')).toBe(0);
+    expect(before.value('cms_scheduled_jobs_pending')).toBe(0);
+    expect(before.value('cms_webhook_deliveries_pending')).toBe(0);
+
+    const streams = [await openSSE(`${o.api}/realtime?topics=posts`), await openSSE(`${o.api}/realtime?topics=posts`)];
+    const created = await o.request('POST', '/posts', { token: oAdmin.token, body: { title: 'a' } });
+    expect(created.status).toBe(201);
+    const at = new Date(o.clock.now() + 3_600_000).toISOString();
+    for (const action of ['publish', 'unpublish'])
+      expect(
+        (
+          await o.request('POST', `/posts/${created.body.doc.id}/schedule`, {
+            token: oAdmin.token,
+            body: { action, at: at },
+          })
+        ).status,
+      ).toBeLessThan(300);
+    for (let i = 0; i < 2; i++) {
+      const res = await o.fetch('/media', { method: 'POST', body: form(await png(4, 4), `f${i}.png`) });
+      expect(res.status).toBe(503);
+    }
+
+    const after = await gauges();
+    expect(after.value('cms_realtime_streams')).toBe(2);
+    expect(after.byName.get('cms_realtime_streams')!.type).toBe('GAUGE');
+    expect(after.value('cms_scheduled_jobs_pending')).toBe(2);
+    expect(after.value('cms_webhook_deliveries_pending')).toBe(1);
+    const faults = after.byName.get('cms_faults_total')!;
+    expect(faults.type).toBe('COUNTER');
+    expect(Object.fromEntries(faults.metrics.map((m) => [m.labels!.kind, Number(m.value)]))).toEqual({
+      disk_full: 0,
+      database_unreachable: 0,
+      database_busy: 0,
+      file_storage_unreachable: 2,
+    });
+    const free = after.value('cms_data_disk_free_bytes');
+    expect(free).toBeGreaterThan(0);
+    if (DEFAULT_TEST_ENGINE === 'postgres') {
+      expect(after.value('cms_database_connections_max')).toBeGreaterThan(0);
+      // The scrape's own statement holds none while the figures are read.
+      expect(after.value('cms_database_connections_in_use')).toBe(0);
+    } else {
+      expect(after.byName.has('cms_database_connections_in_use')).toBe(false);
+    }
+
+    for (const s of streams) s.close();
+    for (let i = 0; i < 50 && (await gauges()).value('cms_realtime_streams') > 0; i++) await Bun.sleep(20);
+    expect((await gauges()).value('cms_realtime_streams')).toBe(0);
+  }, 60_000);
 });
 
 describe('request log', () => {

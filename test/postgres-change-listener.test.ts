@@ -5,6 +5,9 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { DEFAULT_TEST_ENGINE, startTestServer } from './harness.ts';
+import { tcpProxy } from './support/tcp-proxy.ts';
+import type { UserConfig } from '../src/config/types.ts';
+import { MAX_READING_AGE_MS } from '../src/db/postgres/kept-counters.ts';
 
 const onPostgres = DEFAULT_TEST_ENGINE === 'postgres' ? describe : describe.skip;
 
@@ -76,4 +79,44 @@ onPostgres('change counters over LISTEN/NOTIFY', () => {
       await t.stop();
     }
   });
+
+  test('an anonymous kept read on another instance is stale for the documented bound at most, however late the notification', async () => {
+    const config: UserConfig = {
+      collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }],
+    };
+    const a = await startTestServer(config);
+    // B reaches the same database through a link that delivers everything, notifications too, 40 ms late.
+    const url = new URL(a.database);
+    const proxy = tcpProxy({ host: url.hostname, port: Number(url.port || 5432) }, { delayMs: 40 });
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    const b = await startTestServer({ ...config, database: url.toString() }, { dir: a.dir });
+    try {
+      const token = (await a.user('admin')).token;
+      const created = await a.request('POST', '/posts', { token, body: { title: 'v0' } });
+      const id = created.body.doc.id;
+      await waitUntil(async () => (await b.request('GET', `/posts/${id}`)).body.title === 'v0');
+      let worst = 0;
+      for (let round = 1; round <= 5; round++) {
+        // Kept on B first, so that the read after the write is a kept answer or a fresh one.
+        await b.request('GET', `/posts/${id}`);
+        await b.request('GET', `/posts/${id}`);
+        expect((await a.request('PATCH', `/posts/${id}`, { token, body: { title: `v${round}` } })).status).toBe(200);
+        const acknowledged = performance.now();
+        for (;;) {
+          const sent = performance.now();
+          const title = (await b.request('GET', `/posts/${id}`)).body.title;
+          if (title === `v${round}`) break;
+          // Stale: only allowed for a request sent within the bound after the write was acknowledged.
+          worst = Math.max(worst, sent - acknowledged);
+          if (sent - acknowledged > 1000) break;
+        }
+      }
+      expect(worst).toBeLessThanOrEqual(MAX_READING_AGE_MS);
+    } finally {
+      await b.stop();
+      proxy.cut();
+      await a.stop();
+    }
+  }, 60_000);
 });

@@ -101,7 +101,8 @@ export interface Store extends Queryable {
    * SQLite: re-read only when `PRAGMA data_version` or this store's own commits say something committed.
    * PostgreSQL: with `exact`, one query each call. Without it, while the listening connection is healthy,
    * re-read only after a notification on the `cms_changes` channel or this store's own write: every commit
-   * of this instance, and another instance's within the notification's delay (about a millisecond); one
+   * of this instance, and another instance's within the notification's delay (about a millisecond) and at
+   * most 10 ms after its acknowledgement (a kept reading is read again once that old); one
    * query each call while that connection is down. Credentials ask for `exact` (a revoked session or key
    * stops at once everywhere); kept answers of the response cache do not.
    */
@@ -113,6 +114,11 @@ export interface Store extends Queryable {
    * the `cms_changes` notifications. Answers a function that stops it.
    */
   watchChanges(listener: (name: string | null) => void): () => void;
+  /**
+   * Connections of the pool taken now and its size (PostgreSQL), for `GET /metrics`. SQLite has no pool
+   * (one connection in process): absent.
+   */
+  poolUse?(): { inUse: number; max: number };
   close(): Promise<void>;
 }
 

@@ -3,16 +3,16 @@
  * does not answer; `status: 'degraded'` with `checks` when the file storage cannot be reached or a disk the
  * server writes to is full. Cheap enough for a load balancer to poll.
  */
-import fs from 'node:fs';
 import pkg from '../../package.json' with { type: 'json' };
 import type { CMS } from '../cms.ts';
 import { databaseAnswers } from '../db/health.ts';
+import { freeBytes } from './free-disk.ts';
 import { isFullAdmin } from '../access/key-limits.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { emailConfigured, lastEmailFailure } from '../email/send-email.ts';
 import { countPendingJobs } from '../versions/jobs-store.ts';
 import { metricsOf } from '../metrics/registry.ts';
-import { countDeliveries, deliveriesTableExists } from '../webhooks/delivery-store.ts';
+import { countBacklog, countDeliveries, deliveriesTableExists } from '../webhooks/delivery-store.ts';
 import { storageAnswers } from '../uploads/storage/storage-health.ts';
 import { DEGRADED_LAG_MS, replicaOf, type Replica } from '../replica/running.ts';
 
@@ -25,11 +25,7 @@ async function diskSpace(cms: CMS): Promise<'ok' | 'full'> {
     (f): f is string => !!f,
   );
   for (const folder of folders) {
-    const free = await fs.promises.statfs(folder).then(
-      (s) => s.bavail * s.bsize,
-      () => Infinity,
-    );
-    if (free < DISK_FULL_BYTES) return 'full';
+    if ((await freeBytes(folder)) < DISK_FULL_BYTES) return 'full';
   }
   return 'ok';
 }
@@ -53,9 +49,7 @@ async function adminDetails(cms: CMS) {
     },
     email: { configured: emailConfigured(cms), lastFailure: await lastEmailFailure(cms) },
     webhooks: {
-      pending: deliveries
-        ? (await countDeliveries(cms.store, 'pending')) + (await countDeliveries(cms.store, 'sending'))
-        : 0,
+      pending: deliveries ? await countBacklog(cms.store) : 0,
       failed: deliveries ? await countDeliveries(cms.store, 'failed') : 0,
     },
   };

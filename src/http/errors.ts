@@ -6,6 +6,7 @@ import { APIError } from '../errors.ts';
 import type { CMS } from '../cms.ts';
 import { faultAnswer, faultKind } from '../faults.ts';
 import { logFailure } from './failure-log.ts';
+import { countFault } from '../metrics/registry.ts';
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -18,6 +19,7 @@ export function errorResponse(cms: CMS, error: unknown): Response {
   if (error instanceof APIError) return json(error.toBody(), error.status, error.headers);
   const kind = faultKind(error);
   if (kind) {
+    countFault(cms, kind);
     logFailure(cms, kind, error instanceof Error ? `${error.name}: ${error.message}` : String(error));
     const answer = faultAnswer(kind);
     return json(answer.toBody(), answer.status, answer.headers);

@@ -3,6 +3,7 @@
  * Prometheus conventions: `_total` counters, `_seconds` and `_bytes` units, `le` buckets cumulative.
  */
 import { LATENCY_BUCKETS, type Metrics } from './registry.ts';
+import type { OperatorFigures } from './operator-figures.ts';
 
 /** The response cache's figures (src/cache/response-cache.ts); null when the config turns it off. */
 export type CacheFigures = {
@@ -43,7 +44,13 @@ function family(name: string, type: 'counter' | 'gauge' | 'histogram', help: str
 
 export function renderMetrics(
   metrics: Metrics,
-  gauges: { databaseBytes: number; uptimeSeconds: number; cache: CacheFigures; replica?: ReplicaFigures },
+  gauges: {
+    databaseBytes: number;
+    uptimeSeconds: number;
+    cache: CacheFigures;
+    replica?: ReplicaFigures;
+    operator?: OperatorFigures;
+  },
 ): string {
   const requests = [...metrics.requests].map(([key, count]) => {
     const [method, route, status] = key.split(' ') as [string, string, string];
@@ -95,9 +102,51 @@ export function renderMetrics(
     family('cms_uptime_seconds', 'gauge', 'Seconds since the instance started.', [
       sample('cms_uptime_seconds', {}, gauges.uptimeSeconds),
     ]),
+    family('cms_faults_total', 'counter', 'Requests answered 503 or 507 for a fault of the machine, by kind.', [
+      ...Object.entries(metrics.faults).map(([kind, n]) =>
+        sample('cms_faults_total', { kind: kind.replaceAll(' ', '_') }, n),
+      ),
+    ]),
+    ...(gauges.operator ? operatorFamilies(gauges.operator) : []),
     ...(gauges.cache ? cacheFamilies(gauges.cache) : []),
     ...(gauges.replica ? replicaFamilies(gauges.replica) : []),
   ].join('');
+}
+
+function operatorFamilies(figures: OperatorFigures): string[] {
+  const gauge = (name: string, help: string, value: number) => family(name, 'gauge', help, [sample(name, {}, value)]);
+  return [
+    gauge('cms_realtime_streams', 'Realtime event streams open on this instance.', figures.realtimeStreams),
+    gauge(
+      'cms_scheduled_jobs_pending',
+      'Scheduled publish/unpublish jobs not performed yet.',
+      figures.scheduledPending,
+    ),
+    gauge(
+      'cms_webhook_deliveries_pending',
+      'Webhook deliveries not done yet (pending or being sent).',
+      figures.webhookBacklog,
+    ),
+    ...(figures.pool
+      ? [
+          gauge(
+            'cms_database_connections_in_use',
+            'Pool connections running a statement or transaction now.',
+            figures.pool.inUse,
+          ),
+          gauge('cms_database_connections_max', 'The size of the database pool (databasePool).', figures.pool.max),
+        ]
+      : []),
+    ...(figures.dataDiskFreeBytes === null
+      ? []
+      : [
+          gauge(
+            'cms_data_disk_free_bytes',
+            "Free bytes of the data folder's file system for this process.",
+            figures.dataDiskFreeBytes,
+          ),
+        ]),
+  ];
 }
 
 function replicaFamilies(replica: NonNullable<ReplicaFigures>): string[] {

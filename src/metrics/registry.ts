@@ -5,6 +5,7 @@
  * as Prometheus expects. Recording is a few Map lookups: it runs on every request.
  */
 import type { CMS } from '../cms.ts';
+import type { FaultKind } from '../faults.ts';
 
 /** Upper bounds in seconds; a request slower than the last lands in +Inf only. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -22,6 +23,8 @@ export type Metrics = {
   jobs: { ran: number; failed: number };
   webhookAttempts: Record<WebhookOutcome, number>;
   lastJobRun: { at: number; error: string | null } | null;
+  /** Requests answered 503 or 507 for a fault of the machine (src/faults.ts), by its kind. */
+  faults: Record<FaultKind, number>;
 };
 
 const byInstance = new WeakMap<CMS, Metrics>();
@@ -37,6 +40,7 @@ export function metricsOf(cms: CMS): Metrics {
       jobs: { ran: 0, failed: 0 },
       webhookAttempts: { sent: 0, retry: 0, failed: 0, interrupted: 0 },
       lastJobRun: null,
+      faults: { 'disk full': 0, 'database unreachable': 0, 'database busy': 0, 'file storage unreachable': 0 },
     };
     byInstance.set(cms, metrics);
   }
@@ -71,4 +75,8 @@ export function countJobRun(cms: CMS, outcome: { jobs: { ran: number; failed: nu
 
 export function countWebhookAttempt(cms: CMS, outcome: WebhookOutcome): void {
   metricsOf(cms).webhookAttempts[outcome]++;
+}
+
+export function countFault(cms: CMS, kind: FaultKind): void {
+  metricsOf(cms).faults[kind]++;
 }

@@ -50,6 +50,11 @@ export function hubOf(cms: CMS): Hub {
   return hub;
 }
 
+/** Streams open now on this instance (0 when no hub was ever started), for `GET /metrics`. */
+export function openStreams(cms: CMS): number {
+  return hubs.get(cms)?.size ?? 0;
+}
+
 /** Ends every stream with a `retry:` hint (graceful shutdown), if a hub was ever started. */
 export function closeRealtime(cms: CMS): Promise<void> {
   return hubs.get(cms)?.close() ?? Promise.resolve();

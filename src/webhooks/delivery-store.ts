@@ -136,6 +136,14 @@ export async function countDeliveries(db: Queryable, state?: DeliveryRow['state'
   return row?.n ?? 0;
 }
 
+/** Deliveries not done yet: pending, or being sent (through the state index). */
+export async function countBacklog(db: Queryable): Promise<number> {
+  const row = await db.get<{ n: number }>(
+    `SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${T} WHERE "state" IN ('pending', 'sending')`,
+  );
+  return row?.n ?? 0;
+}
+
 /** A manual retry starts the ladder again: pending, no attempts counted, due now. */
 export function requeueDelivery(db: Queryable, id: string, now: number): Promise<DeliveryRow | null> {
   return db.get<DeliveryRow>(

@@ -1,11 +1,11 @@
 /**
  * A TCP proxy on 127.0.0.1 in front of another server (PostgreSQL in the fault tests): `cut()` closes every
  * connection and refuses new ones, as a database that went away would; `restore()` listens again on the
- * same port.
+ * same port. `delayMs` holds back what the server sends by that long (in order), as a slow link would.
  */
 import type { Socket, TCPSocketListener } from 'bun';
 
-export function tcpProxy(target: { host: string; port: number }) {
+export function tcpProxy(target: { host: string; port: number }, options: { delayMs?: number } = {}) {
   const open = new Set<Socket<{ peer?: Socket<unknown>; pending: Uint8Array[] }>>();
   let listener: TCPSocketListener<{ peer?: Socket<unknown>; pending: Uint8Array[] }> | null = null;
   let port = 0;
@@ -26,7 +26,11 @@ export function tcpProxy(target: { host: string; port: number }) {
                 for (const chunk of client.data.pending) server.write(chunk);
               },
               data(_server, chunk) {
-                client.write(chunk);
+                if (!options.delayMs) client.write(chunk);
+                else {
+                  const copy = new Uint8Array(chunk);
+                  setTimeout(() => client.write(copy), options.delayMs);
+                }
               },
               close() {
                 client.end();

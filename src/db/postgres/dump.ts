@@ -35,13 +35,41 @@ function run(program: string, args: string[], url: string): Promise<void> {
   });
 }
 
-/** A consistent dump of the whole database (one snapshot: pg_dump runs in one repeatable-read transaction). */
-export function dumpPostgres(url: string, file: string): Promise<void> {
-  return run(
-    'pg_dump',
-    ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`, `--dbname=${connection(url).url}`],
-    url,
-  );
+/**
+ * A consistent dump of the whole database, with the row count of each table of the same moment. A
+ * repeatable-read transaction of our own exports its snapshot, counts the tables in it, and pg_dump reads
+ * that very snapshot (`--snapshot`) while the transaction stays open: writes committed meanwhile are in
+ * neither the dump nor the counts.
+ */
+export async function dumpPostgres(url: string, file: string): Promise<Record<string, number>> {
+  const sql = new Bun.SQL(url, { max: 1 });
+  try {
+    return await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
+      const [{ snapshot }] = await tx`SELECT pg_export_snapshot() AS snapshot`;
+      const tables: { name: string }[] =
+        await tx`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`;
+      const rows: Record<string, number> = {};
+      for (const { name } of tables) {
+        const [{ n }] = await tx.unsafe(`SELECT count(*)::bigint AS n FROM "${name.replaceAll('"', '""')}"`);
+        rows[name] = Number(n);
+      }
+      await run(
+        'pg_dump',
+        [
+          '--format=custom',
+          '--no-owner',
+          '--no-privileges',
+          `--snapshot=${snapshot}`,
+          `--file=${file}`,
+          `--dbname=${connection(url).url}`,
+        ],
+        url,
+      );
+      return rows;
+    });
+  } finally {
+    await sql.close();
+  }
 }
 
 /** Replaces what the database holds with the dump's objects and rows, all or nothing. */

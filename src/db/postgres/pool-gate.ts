@@ -9,7 +9,10 @@ import { unavailable } from '../../errors.ts';
 /** How long a statement waits for a pool connection before its request is answered 503. */
 export const POOL_WAIT_MS = 5000;
 
-export type PoolGate = <T>(work: () => Promise<T>) => Promise<T>;
+export type PoolGate = (<T>(work: () => Promise<T>) => Promise<T>) & {
+  /** Connections taken now (statements and transactions running), for `GET /metrics`. */
+  inUse(): number;
+};
 
 export function poolGate(size: number, waitMs = POOL_WAIT_MS): PoolGate {
   let busy = 0;
@@ -36,7 +39,7 @@ export function poolGate(size: number, waitMs = POOL_WAIT_MS): PoolGate {
       waiting.push(turn);
     });
   };
-  return async (work) => {
+  const gate = async <T>(work: () => Promise<T>): Promise<T> => {
     await acquire();
     try {
       return await work();
@@ -44,4 +47,5 @@ export function poolGate(size: number, waitMs = POOL_WAIT_MS): PoolGate {
       release();
     }
   };
+  return Object.assign(gate, { inUse: () => busy });
 }

@@ -155,6 +155,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     sql,
     inTransaction: false,
     transaction,
+    poolUse: () => ({ inUse: gate.inUse(), max: options.poolSize ?? DEFAULT_POOL_SIZE }),
     applySystemMigrations: async () => void (await applyPostgresSystemMigrations(sql, now())),
     pendingSystemMigrations: () => pendingPostgresSystemMigrations(sql),
     withMigrationLock: lock,
@@ -162,8 +163,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     // (`cms backup --with-database`): docs/operations.md.
     snapshotTo: async (target, options) => {
       if (!options?.dump) return null;
-      await dumpPostgres(url, target);
-      return { format: 'pg_dump' };
+      return { format: 'pg_dump', rows: await dumpPostgres(url, target) };
     },
     continueIdsAfterCopy: (tables) => continueIds(sql, tables),
     changeCounters: counters.changeCounters,

@@ -10,6 +10,7 @@ import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 import { cacheFigures } from '../cached-read.ts';
 import { replicaFigures } from '../../health/replica-figures.ts';
+import { operatorFigures } from '../../metrics/operator-figures.ts';
 
 export function healthRoutes(cms: CMS) {
   const health: Route = async ({ ctx }) => {
@@ -24,6 +25,7 @@ export function healthRoutes(cms: CMS) {
       uptimeSeconds,
       cache: cacheFigures(cms),
       replica: replicaFigures(cms),
+      operator: await operatorFigures(cms),
     });
     return new Response(text, { headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
   };
