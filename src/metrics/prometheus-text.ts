@@ -3,7 +3,7 @@
  * Prometheus conventions: `_total` counters, `_seconds` and `_bytes` units, `le` buckets cumulative.
  */
 import { LATENCY_BUCKETS, type Metrics } from './registry.ts';
-import type { OperatorFigures } from './operator-figures.ts';
+import type { OperatorFigures } from '../health/operator-figures.ts';
 
 /** The response cache's figures (src/cache/response-cache.ts); null when the config turns it off. */
 export type CacheFigures = {

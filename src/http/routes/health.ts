@@ -10,7 +10,7 @@ import { bearerToken } from '../authenticate.ts';
 import { methods, type Route } from '../handle.ts';
 import { cacheFigures } from '../cached-read.ts';
 import { replicaFigures } from '../../health/replica-figures.ts';
-import { operatorFigures } from '../../metrics/operator-figures.ts';
+import { operatorFigures } from '../../health/operator-figures.ts';
 
 export function healthRoutes(cms: CMS) {
   const health: Route = async ({ ctx }) => {

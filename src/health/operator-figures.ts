@@ -4,7 +4,7 @@
  * of the data folder. Each is a read of memory, one `statfs`, or a count through an index on `state`.
  */
 import type { CMS } from '../cms.ts';
-import { freeBytes } from '../health/free-disk.ts';
+import { freeBytes } from './free-disk.ts';
 import { openStreams } from '../realtime/hub.ts';
 import { countPendingJobs } from '../versions/jobs-store.ts';
 import { countBacklog, deliveriesTableExists } from '../webhooks/delivery-store.ts';
