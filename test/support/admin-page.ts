@@ -13,12 +13,15 @@ export async function logInThroughForm(page: Page, who: { email: string; passwor
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
-/** A Chromium page with the suites' 8 s default timeout, its uncaught errors collected in `pageErrors`. */
+/**
+ * A Chromium page with the suites' 15 s default timeout (a wait ends as soon as its element shows; the bound
+ * only matters on a machine busy with both engines' runs), its uncaught errors collected in `pageErrors`.
+ */
 export async function openBrowserPage(options: Parameters<typeof launchBrowser>[0] = {}): Promise<AdminPage> {
   const browser = await launchBrowser(options);
   const page = browser.page;
   const pageErrors: string[] = [];
-  page.setDefaultTimeout(8_000);
+  page.setDefaultTimeout(15_000);
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   return { browser, page, pageErrors };
 }
