@@ -36,23 +36,27 @@ function logged(event: ChangeEvent): { type: LoggedChange['type']; draft: number
   return event.collection && !event.previousDoc ? { type: 'create', draft: 0 } : { type: 'update', draft: 1 };
 }
 
+/** Appends one entry to the log inside `tx`, in commit order where the engine needs it asked (orderedAppend). */
+async function appendEntry(tx: Queryable, entry: Omit<LoggedChange, 'id'>): Promise<void> {
+  if (tx.dialect.orderedAppend) await tx.run(tx.dialect.orderedAppend);
+  await tx.run(
+    'INSERT INTO "_cms_events" ("at", "type", "kind", "slug", "docId", "draft", "deleted") VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [entry.at, entry.type, entry.kind, entry.slug, entry.docId, entry.draft, entry.deleted],
+  );
+}
+
 export function recordChanges(cms: CMS): void {
   cms.events.on(async (event, scope) => {
     const { type, draft } = logged(event);
-    const tx: Queryable = scope.tx;
-    if (tx.dialect.orderedAppend) await tx.run(tx.dialect.orderedAppend);
-    await tx.run(
-      'INSERT INTO "_cms_events" ("at", "type", "kind", "slug", "docId", "draft", "deleted") VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [
-        cms.clock.now(),
-        type,
-        event.global ? 'global' : 'collection',
-        event.global ?? event.collection!,
-        event.id ?? 0,
-        draft,
-        type === 'delete' ? JSON.stringify(event.doc) : null,
-      ],
-    );
+    await appendEntry(scope.tx, {
+      at: cms.clock.now(),
+      type,
+      kind: event.global ? 'global' : 'collection',
+      slug: event.global ?? event.collection!,
+      docId: event.id ?? 0,
+      draft,
+      deleted: type === 'delete' ? JSON.stringify(event.doc) : null,
+    });
   });
 }
 
@@ -60,16 +64,8 @@ export function recordChanges(cms: CMS): void {
  * A bulk load (`cms import DIR`) writes documents without a change event each: one `reset` entry, in the
  * load's own transaction, tells every stream to read afresh once it commits.
  */
-export async function markBulkLoad(tx: Queryable, now: number): Promise<void> {
-  if (tx.dialect.orderedAppend) await tx.run(tx.dialect.orderedAppend);
-  await tx.run('INSERT INTO "_cms_events" ("at", "type", "kind", "slug", "docId", "draft") VALUES (?, ?, ?, ?, ?, ?)', [
-    now,
-    'reset',
-    'import',
-    '',
-    0,
-    0,
-  ]);
+export function markBulkLoad(tx: Queryable, now: number): Promise<void> {
+  return appendEntry(tx, { at: now, type: 'reset', kind: 'import', slug: '', docId: 0, draft: 0, deleted: null });
 }
 
 /** Entries of the log after `afterId`, oldest first (at most `limit`). */
