@@ -1,0 +1,70 @@
+/**
+ * JSON answers over 1 KB go compressed to a client that accepts it (Brotli preferred, else gzip), with
+ * `Vary: Accept-Encoding` and a weak ETag that still revalidates; small answers, clients that accept
+ * nothing, and files go as they are. Checked on the raw bytes, on a real socket.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { startTestServer, type Session, type TestServer } from '../harness.ts';
+
+describe('compressed JSON answers', () => {
+  let t: TestServer;
+  let s: Session;
+  const raw = (path: string, headers: Record<string, string>) =>
+    fetch(`${t.url}/api/cms${path}`, {
+      headers: { authorization: `Bearer ${s.token}`, ...headers },
+      decompress: false,
+    } as RequestInit);
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      collections: [{ slug: 'posts', fields: [{ name: 'title', type: 'text' }] }],
+    });
+    await t.request('POST', '/users/first-register', {
+      body: { email: 'ada@example.com', password: 'correct horse 2', name: 'Ada' },
+    });
+    s = await t.login('ada@example.com', 'correct horse 2');
+    for (let i = 0; i < 30; i++)
+      await t.request('POST', '/posts', { token: s.token, body: { title: `A post with a longer title, number ${i}` } });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  test('a list goes as Brotli or gzip as offered, and reads the same as the plain answer', async () => {
+    const plain = await raw('/posts?limit=30', { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const text = await plain.text();
+    expect(text.length).toBeGreaterThan(1024);
+
+    const br = await raw('/posts?limit=30', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    const brBytes = new Uint8Array(await br.arrayBuffer());
+    expect(brBytes.byteLength).toBeLessThan(text.length / 2);
+    expect(brotliDecompressSync(brBytes).toString()).toBe(text);
+
+    const gz = await raw('/posts?limit=30', { 'accept-encoding': 'gzip' });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(new Uint8Array(await gz.arrayBuffer())).toString()).toBe(text);
+
+    // The weak ETag of the compressed answer still gets a 304.
+    const etag = gz.headers.get('etag');
+    expect(etag).toMatch(/^W\//);
+    const again = await raw('/posts?limit=30', { 'accept-encoding': 'gzip', 'if-none-match': etag! });
+    expect(again.status).toBe(304);
+  });
+
+  test('small answers, refused encodings and no accept-encoding stay plain', async () => {
+    const small = await raw('/posts?limit=1', { 'accept-encoding': 'gzip, br' });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(JSON.parse(await small.text()).docs).toHaveLength(1);
+    const refused = await raw('/posts?limit=30', { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(refused.headers.get('content-encoding')).toBeNull();
+    const none = await fetch(`${t.url}/api/cms/posts?limit=30`, {
+      headers: { authorization: `Bearer ${s.token}`, 'accept-encoding': '' },
+      decompress: false,
+    } as RequestInit);
+    expect(none.headers.get('content-encoding')).toBeNull();
+  });
+});
