@@ -3,60 +3,25 @@
  * SQLite, and again with CMS_TEST_ENGINE=postgres, which makes every test server (test/harness.ts,
  * test/support/child-server.ts) run on a fresh database of the loopback cluster (test/setup/postgres.ts).
  * Files that do not depend on the engine (the build, the browser, the PostgreSQL-only files) run once, on the
- * SQLite pass.
+ * SQLite pass: each says so in its first lines; `--list-once` prints them with their reasons.
  * The two runs go at once, each run's output printed whole when it ends (a progress line every 30 s
  * meanwhile); `--serial` runs them one after the other with their output as it comes. Other arguments go to
- * both runs (`bun run test test/query.test.ts`). Ends with `N passed, N failed`.
+ * both runs (`bun run test test/query`, a folder or a file). Ends with `N passed, N failed`.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runOnceFiles, testFiles } from './test-files.ts';
 
-// Run on the SQLite pass only: files that start no CMS on the engine under test (the build, the browser,
-// SQLite-only stores, pure units, the repository checks), the PostgreSQL-only files, and the files that
-// test both engines themselves in one run (the dialect conformance suite).
-const ONCE = [
-  'test/build/*.test.ts',
-  'test/admin/i18n-catalogues.test.ts',
-  'test/richtext/convert.test.ts',
-  'test/fields/kinds.test.ts',
-  'test/richtext/from-html.test.ts',
-  'test/richtext/from-markdown.test.ts',
-  'test/admin/*.test.ts',
-  'test/cli/create-admin-tty.test.ts',
-  'test/db/postgres-*.test.ts',
-  'test/uploads/no-sharp.test.ts',
-  'test/db/migrate-engine.test.ts',
-  'test/db/sqlite-commit-watcher.test.ts',
-  'test/db/sqlite-wal-checkpoints.test.ts',
-  'test/repo/architecture.test.ts',
-  'test/repo/self-contained.test.ts',
-  'test/repo/commit-subjects.test.ts',
-  'test/webhooks/units.test.ts',
-  'test/uploads/multipart.test.ts',
-  'test/releases/local-api.test.ts',
-  'test/http/compressed-json.test.ts',
-  'test/db/sqlite-store.test.ts',
-  'test/codegen/typed-consumer.test.ts',
-  'test/client/types.test.ts',
-  'test/query/where-operators.test.ts',
-  'test/db/system-schemas.test.ts',
-  'test/repo/readme-index.test.ts',
-  'test/db/dialect-conformance.test.ts',
-  'test/repo/transport-parity.test.ts',
-  'test/repo/harness-rules.test.ts',
-  // `cms` processes started on a folder of their own, which always hold a SQLite file.
-  'test/config/config-and-migrations.test.ts',
-  'test/cli/arguments.test.ts',
-  'test/cli/serve.test.ts',
-  'test/cli/shutdown.test.ts',
-  'test/replica/replica.test.ts',
-  'test/replica/clock.test.ts',
-  'test/replica/postgres.test.ts',
-  'test/db/sqlite-snapshot.test.ts',
-  'test/security/fuzz.test.ts',
-  'test/security/restore-archive.test.ts',
-];
+// Files that do not depend on the engine under test say so in their first lines
+// (`// Runs once (on the SQLite pass): why`, scripts/test-files.ts): the build, the browser, SQLite-only
+// stores, pure units, the repository checks, the PostgreSQL-only files, the files that test both engines
+// themselves in one run, and `cms` processes on folders of their own. The PostgreSQL pass leaves them out.
+const ONCE = runOnceFiles();
+if (process.argv.includes('--list-once')) {
+  for (const { file, reason } of ONCE) console.log(`${file}  ${reason}`);
+  process.exit(0);
+}
 // The loopback PostgreSQL cluster is set up here, once, before the runs start: each run would otherwise
 // do it in its preload, both at the same time (two apt-get installs on a fresh machine).
 await import('../test/setup/postgres.ts');
@@ -82,11 +47,11 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
   if (live) await print(heading);
   // All on the SQLite pass: the builds rebuild the admin bundle that the browser files serve, so they must
   // not run beside them (on the other pass they broke each other's pages).
-  const skipped = pass.engine === 'postgres' ? ONCE : [];
-  const ignore = skipped.map((glob) => `--path-ignore-patterns=${glob}`);
-  // Files named on the command line that all belong to the other pass: nothing to run here.
-  const files = args.filter((a) => !a.startsWith('-')).map((a) => a.replace(/^\.\//, ''));
-  if (files.length && files.every((file) => skipped.some((glob) => new Bun.Glob(glob).match(file)))) {
+  const skipped = pass.engine === 'postgres' ? ONCE.map((f) => f.file) : [];
+  const ignore = skipped.map((file) => `--path-ignore-patterns=${file}`);
+  // Files or folders named on the command line that select only files of the other pass: nothing to run here.
+  const selected = selectedFiles(args);
+  if (selected.length && selected.every((file) => skipped.includes(file))) {
     await print(`${heading}(none of the files given runs on ${pass.engine})\n`);
     return { engine: pass.engine, passed: 0, failed: 0, code: 0, slowest: [] };
   }
@@ -126,6 +91,19 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
     Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
   return { engine: pass.engine, passed: count('pass'), failed: count('fail'), code, slowest: slowestFiles(timings) };
 }
+
+/**
+ * The test files the command line names. Bun takes a name as a filter: every test file whose path holds
+ * it (`test/repo` is the folder, `query` every file with "query" in its path). Empty when nothing is named.
+ */
+function selectedFiles(argv: string[]): string[] {
+  const names = argv
+    .filter((a, i) => !a.startsWith('-') && !VALUED.has(argv[i - 1] ?? ''))
+    .map((a) => a.replace(/^\.\//, ''));
+  return names.length ? testFiles().filter((file) => names.some((name) => file.includes(name))) : [];
+}
+/** Options of `bun test` whose value is the next argument rather than a file name. */
+const VALUED = new Set(['-t', '--test-name-pattern', '--timeout', '--rerun-each', '--seed', '--preload']);
 
 /** The ten files that took longest, from Bun's per-file timings (nothing when the run wrote none). */
 function slowestFiles(path: string): string[] {

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * axe-core (the accessibility rules engine browsers' audits use) run inside Chromium on the admin's six main
  * views, in the light and the dark theme: the dashboard, a list, a document's edit page (rich text, blocks,

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The account screens of the admin in Chromium against the real server and a real SMTP server: forgot
  * password → mail → reset page → signed in; an invitation link; a login that asks for a two-factor code;

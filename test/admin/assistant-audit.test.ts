@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin for assistants and the audit log, in Chromium: the API-key form's mcp:publish scope, the
  * "Connect an assistant" panel (MCP address, a key limited to the choices, client snippets that work),

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin in a real browser against the real server: first admin, login/logout, session restore,
  * create/validate/edit/delete through the generated form, a global, and a media upload with progress.

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): builds the admin bundle the browser files serve.
 /**
  * The admin bundle without a browser: it builds, stays small, and the server serves it (index.html with
  * `window.__CMS__`, client routes falling back to index.html, hashed assets cached for good).

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin's editors for the content model, in Chromium against a real server: the blocks editor by
  * keyboard alone (add, insert between, reorder, duplicate, remove, fold, errors on rows), dragging a row,

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin's small defects an editor trips over in a day, in Chromium against a real server, worst
  * first: Enter in a relationship search, the deliveries table at 375 px, the action bar on phones, the

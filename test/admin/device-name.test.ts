@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): pure functions of the admin; no server.
 /** Session user-agent strings as the admin names them ("Firefox on macOS"). */
 import { expect, test } from 'bun:test';
 import { deviceName } from '../../admin/src/device-name.ts';

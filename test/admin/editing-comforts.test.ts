@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * Editing comforts in Chromium at a laptop and a phone width: an upload column in a list shows a picture of
  * each image rather than an empty cell or a file name; "Copy to locale" writes the localized fields' values

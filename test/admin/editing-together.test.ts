@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin's editors that need the server's help, in Chromium against a real server: conditions asked
  * as the editor types, the picker across several collections, a join's table and its create button,

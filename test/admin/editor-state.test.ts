@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The edit form's state in Chromium against a real server: every field editor writes into the form as it is
  * now (typing in rich text after changing other fields keeps them), opening a document changes nothing,

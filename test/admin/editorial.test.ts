@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin through a day of editorial work, in Chromium against a real server:
  * lists show pending drafts, typed values survive a lost session, phones (375 px) never scroll sideways,

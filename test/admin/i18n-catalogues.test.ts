@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): reads the admin's catalogues and code; no server.
 /**
  * The admin's language catalogues (admin/src/i18n/, docs/admin.md "Languages"), without a browser: every
  * key the admin's code asks for is in every catalogue, no catalogue holds a key nobody asks for, keys are

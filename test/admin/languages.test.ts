@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin in the reader's language (docs/admin.md, "Languages"): a German browser sees German words,
  * German config labels and German dates, the edit form, its field editors, versions panel, the media library,

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * Lists that scale in Chromium: a filter built from the field types gives the
  * same documents as the API with the same `where` (kept in the URL); page size; a column choice that

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * Live preview in Chromium: a site on another loopback port, written with the
  * real `@payloadcms/live-preview` package (test/fixtures/live-preview-site.ts, bundled here with

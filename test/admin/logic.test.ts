@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): pure functions of the admin; no server.
 /** The admin's pure helpers: query strings, labels, form diffs, upload prechecks, the Markdown preview's safety. */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { errorFromBody, queryString, type Field } from '../../admin/src/api.ts';

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * Admins' operations views in Chromium, each a lazy chunk: webhook deliveries
  * (state, attempts, last error; filter by state; retry a failed one), health (the admin details of

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * Pasting HTML into the rich text editor, in Chromium against a real server: what the clipboard of Google
  * Docs, Word and a web page holds is pasted (a paste event carrying `text/html`, as the browser sends it),

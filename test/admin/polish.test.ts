@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin's finish in Chromium, grouped by page: a phone does not scroll sideways on a page with a media
  * block; German shows German words (no English left in buttons and counts, badges as the catalogue writes

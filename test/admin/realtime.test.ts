@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin on the realtime stream and full-text search, in Chromium: a list shows a document written
  * through REST without a reload; an open document without unsaved edits takes another editor's change at

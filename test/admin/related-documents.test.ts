@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * Related documents without raw ids or leaving the form, in Chromium at a laptop and a phone width: a list
  * filtered by a relationship through the document picker (typed name, chips by title after a reload, the

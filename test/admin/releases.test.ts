@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * In Chromium: the Releases view (docs/releases.md, "In the admin"). A release is created, two posts and a
  * global are added from their "More actions" menus (the global by keyboard), publishing is refused with the

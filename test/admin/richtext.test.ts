@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The rich text editor in Chromium against a real server: typing, keyboard and Markdown shortcuts, links,
  * image embeds, blocks inside the text, undo, pasted HTML, and a 375 px screen. Every editing test saves and

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * In Chromium: the admins' "Scheduled" view (a lazy chunk under Admin) lists the
  * pending jobs of every collection and global with the document's title linked, and cancels one; the

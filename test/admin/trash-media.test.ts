@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin's trash, the media page's focal point, crop and file replacement, and media folders, in
  * Chromium at 1366 and 375 px against a real server (docs/trash.md, docs/media.md). Each width works on

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The website template in Chromium, as a newcomer meets it: the site `cms init --template website`
  * writes, served by `cms` beside the admin, shows the sample pages, posts, header and footer (in English

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): drives Chromium against the admin bundle the build files rebuild.
 /**
  * The admin's editorial workflows in Chromium: scheduling in the
  * editor's time zone with pending jobs and a "Scheduled" badge; versions read, compared and restored as

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): builds the binaries and the admin bundle the browser files serve.
 /**
  * The build pipeline (docs/build.md).
  *

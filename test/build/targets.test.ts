@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): builds the binaries and the admin bundle the browser files serve.
 /**
  * `bun run build --all` (docs/build.md, "Five platforms"): built once, then
  *

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): `cms` processes on folders of their own, which always hold a SQLite file.
 /**
  * Every command takes only its own flags and positionals: anything else is refused with the command's
  * usage line and exit 1, before the command does any work. `cms export DIR` takes DIR as its folder, like

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): `cms create-admin` on a folder of its own, which always holds a SQLite file.
 /** `cms create-admin` on a terminal: prompts for what the flags did not give, and never echoes the password. */
 import { expect, test } from 'bun:test';
 import path from 'node:path';

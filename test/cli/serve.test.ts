@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): `cms` processes on folders of their own, which always hold a SQLite file.
 /**
  * The command line around serving (docs/operations.md, docs/build.md), each in its own `cms` process from source:
  * `cms init`, the first-register hint on a first start, `--tls-cert/--tls-key` with a self-signed

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): `cms` processes on folders of their own, which always hold a SQLite file.
 /** `cms serve` stops cleanly on SIGTERM and SIGINT: requests in flight finish and are kept, then it exits 0. */
 import { describe, expect, test } from 'bun:test';
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): compiles the client's types; no server.
 /**
  * The HTTP client's types (client/index.d.ts) ship on their own, so they spell out the shapes the Local API
  * takes from src/wire/ (the `where` operators of src/query/operators.ts, `CMSTypes`, sort and read options).

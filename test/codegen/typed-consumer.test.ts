@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): a consumer project on a SQLite file of its own, compiled by tsc.
 /**
  * Types (docs/typescript.md): a consumer project compiled with tsc against the types `cms generate:types` wrote.
  * Correct uses compile; a misspelt slug, a wrong field name and a wrong select value are compile errors.

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): `cms` processes on folders of their own, which always hold a SQLite file.
 /** Config checks (one clear line, exit 1) and the migration path (docs/config.md) through the real command line. */
 import { describe, expect, test } from 'bun:test';
 import fs from 'node:fs';

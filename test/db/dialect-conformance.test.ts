@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): tests both engines itself, in one run.
 /**
  * The two dialects (src/db/sqlite/dialect.ts, src/db/postgres/dialect.ts) answer the same questions the same
  * way: each case runs against a real SQLite store and a real PostgreSQL store (a fresh database of the test

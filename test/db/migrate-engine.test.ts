@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): copies a SQLite project into PostgreSQL, both engines in one run.
 /**
  * `cms migrate:engine --to postgres://…` (docs/postgres.md): a SQLite project made through the operations —
  * localized, structured and hasMany fields, drafts and versions, a scheduled job, users, a session and an

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): always on PostgreSQL.
 /**
  * Accounts on PostgreSQL: the same flows as the SQLite tests through the real server on a fresh database
  * (reset links, two-factor codes spent once, recovery codes, sessions and their last use), so the SQL of

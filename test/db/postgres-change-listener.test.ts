@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): always on PostgreSQL.
 /**
  * PostgreSQL: the change counters come from LISTEN/NOTIFY while the listening connection is healthy, so a
  * kept answer is served without a query; a dropped listening connection makes every reading ask again

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): always on PostgreSQL.
 /**
  * Opening PostgreSQL (docs/postgres.md) against the real test cluster: the three start-up failures people meet
  * become one-line ConfigErrors (what `cms` prints before exiting 1) that never show the password.

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): always on PostgreSQL.
 /**
  * PostgreSQL's system schema, migration applier and shared secret (docs/postgres.md) on a fresh database of
  * the real test cluster. "Two instances" are two separate pools started together, as two `cms serve`

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): always on PostgreSQL.
 /**
  * A config's tables on PostgreSQL (docs/postgres.md): the diff through drizzle-kit's PostgreSQL API, written
  * as a migration file under migrations/postgres/, applied under the lock on a fresh database, then

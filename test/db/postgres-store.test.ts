@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): always on PostgreSQL.
 /**
  * The PostgreSQL store and dialect (docs/postgres.md) on a fresh database of the real test cluster: every
  * Store and Dialect method, with the answers SQLite's gives for the same SQL.

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): SQLite's own parts, whatever the run's engine.
 /**
  * src/db/sqlite/commit-watcher.ts: the watcher sees every commit, by another connection of this process
  * or by another process, and nothing when nothing committed; it looks at most once per turn of the event

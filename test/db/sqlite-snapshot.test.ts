@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): SQLite's own parts, whatever the run's engine.
 /**
  * src/db/sqlite/snapshot.ts: a snapshot that fails (here: its target folder does not exist) leaves no
  * connection of its own behind, so once the store closes the database file is free (a restore claims it).

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): SQLite's own parts, whatever the run's engine.
 /** The SQLite store's guarantees that the operation layer relies on (docs/architecture.md, "The storage seam"). */
 import { afterAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): SQLite's own parts, whatever the run's engine.
 /**
  * WAL checkpoints run in a worker, not inside a request's COMMIT (src/db/sqlite/checkpointer.ts): with
  * SQLite's automatic checkpoint raised on the writer, the write-ahead log must still stay bounded under a

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): compares both engines' system schemas in one run.
 /**
  * The two engines' system schemas (src/db/system-schema.ts for SQLite, src/db/postgres/system-schema.ts) are
  * written twice, once per dialect; this holds them to the same tables, columns, nullability, primary keys and

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): the field kinds' parts checked against each other; no database.
 /**
  * The field kinds (src/fields/kinds/): every field type has one, and each kind's parts agree with each
  * other. For sample values of every type that holds a value, the server's check (validation, as every

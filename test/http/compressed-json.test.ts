@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): how answers are compressed, which the engine plays no part in.
 /**
  * JSON answers over 1 KB go compressed to a client that accepts it (Brotli preferred, else gzip), with
  * `Vary: Accept-Encoding` and a weak ETag that still revalidates; small answers, clients that accept

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): reads generated documents and compiles SQL without running it.
 /**
  * The where operators are listed once (src/query/operators.ts); every layer that names them reads that list:
  * the OpenAPI `WhereCondition`, the GraphQL filter inputs, the MCP tools' description of `where`, and the

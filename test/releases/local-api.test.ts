@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): Local API instances on SQLite files of their own.
 /** `releases.*` in the Local API (docs/releases.md): the same operations as REST, access skipped unless asked for. */
 import { expect, test } from 'bun:test';
 import path from 'node:path';

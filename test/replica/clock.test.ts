@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): replication is SQLite's: in-process, on a SQLite file of its own.
 /**
  * Replication read against the instance's clock (docs/replication.md): `/health` reports the lag and says
  * degraded past 10 s, and retention removes what the window no longer needs, with the test moving time

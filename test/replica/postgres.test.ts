@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): always on PostgreSQL.
 /**
  * The replica on PostgreSQL (docs/replication.md "On PostgreSQL"): the database is the server's to back
  * up, so the replica copies the local uploads only, says so in `/health` and `cms replica status`, and a

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): replication is SQLite's: `cms` processes on SQLite files of their own.
 /**
  * Continuous replication of the SQLite database (docs/replication.md), on real processes: `cms serve` with a
  * replica folder, `kill -9`, the data folder deleted, and `cms replica restore | status | verify` run as

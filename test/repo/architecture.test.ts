@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): reads the repository's files; no server.
 /**
  * One import direction (docs/architecture.md, "Import direction"): every import of src/ and admin/src/ is
  * checked against the table in that page; no module may import itself back through a chain of run-time

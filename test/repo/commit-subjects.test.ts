@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): reads the repository's history; no server.
 /**
  * Commit subjects keep the form CONTRIBUTING.md ("Commits") asks for: at most 72 characters, no trailing
  * period. Checked from the whole-tree formatting commit on (the first in .git-blame-ignore-revs), where

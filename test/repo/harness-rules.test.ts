@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): the scenario harness's own rules, which the engine plays no part in.
 /**
  * The scenario harness's own rules (CONTRIBUTING.md, "Writing a scenario row"): a successful write row
  * states its events or says 'any'; a seed's error answer fails the seed; `env` is seen by the row's

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): reads the repository's files; no server.
 /**
  * The README is the way in: it names every field type the config accepts and links every page of docs/,
  * so a page or a type added later is not left for readers to stumble on. Engine-free: it reads files only.

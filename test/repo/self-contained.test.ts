@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): reads the repository's files; no server.
 /**
  * Every comment, test name and doc explains itself or points at a page in docs/: nothing cites a document
  * outside this repository (the old interface notes) or a numbered issue, which a newcomer cannot open.

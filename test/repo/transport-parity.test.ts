@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): checks the transports' table on one instance, which the engine plays no part in.
 /**
  * The table of docs/architecture.md, "Transports", held true: every claim it makes is checked on a running
  * instance (REST route registered and its method in /openapi.json, GraphQL field in the schema, MCP tool

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): pure conversions of rich text; no server.
 /**
  * The conversions are pure: no server, no engine. HTML and plain text are compared with what Payload's
  * own Lexical converters made of the same JSON (recorded by scripts/record-payload-richtext.ts); Markdown

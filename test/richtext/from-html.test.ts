@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): conversions of rich text, which the engine plays no part in.
 /**
  * HTML → rich text (src/richtext/from-html.ts): WordPress content, classic and Gutenberg, and web pages
  * become the stored Lexical JSON; what has no node keeps its text and is counted in `lossy`. The cases are

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): conversions of rich text, which the engine plays no part in.
 /**
  * Markdown → rich text (src/richtext/from-markdown.ts) and front matter (src/richtext/front-matter.ts):
  * Markdown and MDX files become the stored Lexical JSON; what has no node keeps its text and is counted in

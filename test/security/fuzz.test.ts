@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): `cms serve` on a folder of its own, which always holds a SQLite file.
 /**
  * A short run of the fuzzer (scripts/fuzz.ts): a few hundred requests of every class of bad input (values
  * at and past the size limits and percent-encoded parameter names among them) against `cms serve` in its

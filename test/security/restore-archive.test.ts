@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): restores SQLite archives, whatever the run's engine.
 /**
  * `cms restore` reads an archive someone hands over: a symbolic or hard link entry is never followed or
  * made, and a manifest naming a path that climbs out with `..` is refused before anything changes. So is

@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): the multipart parser alone; no server.
 /** The streaming multipart parser on its own: any chunking gives the same parts; limits hold; nothing is left behind. */
 import { afterAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';

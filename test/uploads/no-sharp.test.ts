@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): a process of its own, on a SQLite file, without sharp.
 /** Where sharp cannot load, uploads still work (no dimensions, no sizes) and one line says image sizes are off. */
 import { expect, test } from 'bun:test';
 import path from 'node:path';

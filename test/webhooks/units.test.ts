@@ -1,3 +1,4 @@
+// Runs once (on the SQLite pass): the pure parts of webhooks; no server.
 /** The pure parts of webhooks: retry ladder, retryable statuses, target matching, hidden-field stripping, signing, the send limiter. */
 import { describe, expect, test } from 'bun:test';
 import { sign } from '@octokit/webhooks-methods';
