@@ -1,7 +1,7 @@
 /**
  * Records what Payload's own Lexical converters (`@payloadcms/richtext-lexical`, HTML and plain text) make
  * of test/fixtures/richtext/cases.ts, into test/fixtures/richtext/payload-output.json, which
- * test/richtext-convert.test.ts compares our converters with. The package cannot be a devDependency of
+ * test/richtext/convert.test.ts compares our converters with. The package cannot be a devDependency of
  * this project: it installs Payload's framework with it (Next.js, React, @payloadcms/ui: ~700 MB). Run it
  * where the package is installed:
  *   mkdir /tmp/payload-rt && cd /tmp/payload-rt && bun add @payloadcms/richtext-lexical@3.90.1

@@ -1,5 +1,5 @@
 /**
- * A small entry compiled by test/build.test.ts with the same plugins and
+ * A small entry compiled by test/build/build.test.ts with the same plugins and
  * options as dist/cms, to prove inside a real single-file binary that:
  * sharp resizes, drizzle-kit/api diffs SQLite schemas, the admin is embedded
  * and served, the system migrations are embedded and apply, NODE_ENV and

@@ -1,7 +1,7 @@
 /**
  * What the two typed APIs share, the Local API (src/local-types.ts) and the HTTP client (client/index.d.ts):
  * the `CMSTypes` map `cms generate:types` writes, and the `where`, `sort` and shape options of reads.
- * client/index.d.ts ships on its own, so it spells these out; test/client-types.test.ts holds its copies
+ * client/index.d.ts ships on its own, so it spells these out; test/client/types.test.ts holds its copies
  * equal to these. Types only.
  */
 import type { WhereCondition } from './where.ts';

@@ -4,7 +4,7 @@
  * password → mail → reset page → signed in; an invitation link; a login that asks for a two-factor code;
  * the QR code of the two-factor setup; invitations, reset links, two-factor resets and sessions of other
  * users from an admin's user pages; a reload during a forced enrolment. Skipped without /usr/bin/chromium,
- * like test/admin-browser.test.ts. Screenshots at 1366 and 375 px go to test-artifacts/admin-accounts/.
+ * like test/admin/basics.test.ts. Screenshots at 1366 and 375 px go to test-artifacts/admin-accounts/.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';

@@ -35,7 +35,7 @@ const config: UserConfig = {
 };
 
 // These restores go into other folders, whose instances have another secret or none yet: the signature
-// that refuses such archives without --trust-archive is tested in test/backup-signature.test.ts.
+// that refuses such archives without --trust-archive is tested in test/backups/signature.test.ts.
 const trustArchive = true;
 const configIn = (dir: string, extra: UserConfig = {}) =>
   loadConfig({ config: { database: path.join(dir, 'data/cms.db'), ...config, ...extra }, rootDir: dir });

@@ -1,7 +1,7 @@
 /**
  * Start-up (docs/operations.md): `cms serve` loads what answering requests needs and nothing else, and the
  * work that can wait (the job loop's first run with the crash sweep) waits until after the first answers.
- * Figures: docs/benchmarks.md ("Start-up and memory"). The binary's lazy features: test/build.test.ts.
+ * Figures: docs/benchmarks.md ("Start-up and memory"). The binary's lazy features: test/build/build.test.ts.
  */
 import { describe, expect, test } from 'bun:test';
 import fs from 'node:fs';

@@ -2,7 +2,7 @@
  * The HTTP client (`cms/client`, client/index.js) as a static-site build uses it: loaded by the real `node`
  * through the package's `exports`, against a server on a random port, every Local API method name; and a
  * browser bundle of the package's client entry made by esbuild holds no drizzle-kit, no `bun:` module and
- * nothing of the server (README, "Static sites"). The types are checked in test/typed-consumer.test.ts.
+ * nothing of the server (README, "Static sites"). The types are checked in test/codegen/typed-consumer.test.ts.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Payload's clients unchanged (docs/payload-compatibility.md), row by row, as scenario tables against a real server. The SDK
- * itself is driven in test/payload-sdk.test.ts.
+ * itself is driven in test/http/payload-sdk.test.ts.
  */
 import { expect } from 'bun:test';
 import { runScenarios, type Scenario, type TestServer } from '../harness.ts';

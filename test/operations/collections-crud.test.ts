@@ -308,7 +308,7 @@ runScenarios(
       status: 405,
       contains: ['"errors"', 'Method Not Allowed'],
     },
-    // DELETE and PATCH on the list are the bulk writes by where (docs/payload-compatibility.md, test/payload-compat.test.ts).
+    // DELETE and PATCH on the list are the bulk writes by where (docs/payload-compatibility.md, test/http/payload-compat.test.ts).
     {
       name: 'wrong method on the list is a 405',
       method: 'PUT',

@@ -1,5 +1,5 @@
 /**
- * The converter tests' round trip (test/richtext-from-html.test.ts, test/richtext-from-markdown.test.ts): a
+ * The converter tests' round trip (test/richtext/from-html.test.ts, test/richtext/from-markdown.test.ts): a
  * server with a `posts` collection holding rich text, one media document and one post to link to; each
  * converted value is stored through the API, read back as stored and as `?richText=html`.
  */

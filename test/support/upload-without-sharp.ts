@@ -1,5 +1,5 @@
 /**
- * Run as its own process (test/media-no-sharp.test.ts): makes `import('sharp')` fail, as it would where
+ * Run as its own process (test/uploads/no-sharp.test.ts): makes `import('sharp')` fail, as it would where
  * sharp's native parts are missing, then uploads through the Local API and prints what happened.
  */
 import fs from 'node:fs';
