@@ -34,7 +34,9 @@ export async function startChildServer(
     options.dir && fs.existsSync(configPath)
       ? (JSON.parse(fs.readFileSync(configPath, 'utf8')).database as string)
       : null;
-  const database = earlier ?? (DEFAULT_TEST_ENGINE === 'postgres' ? (await createTestDatabase()).url : 'data/cms.db');
+  const database =
+    earlier ??
+    (DEFAULT_TEST_ENGINE === 'postgres' ? (await createTestDatabase({ migrated: true })).url : 'data/cms.db');
   fs.writeFileSync(configPath, JSON.stringify({ database, ...config }));
   const main = path.join(import.meta.dir, '../../src/cli/main.ts');
   const { proc, origin: url } = await spawnListening(
