@@ -17,7 +17,7 @@ import type { UserConfig } from '../src/config/types.ts';
 import type { ChangeEventType } from '../src/events/change-events.ts';
 import type { Engine } from '../src/db/store.ts';
 import { serveInProcess } from './support/in-process-server.ts';
-import { createTestDatabase, dropDatabase, keepDatabaseState } from './support/postgres.ts';
+import { createTestDatabase, dropDatabase, keepDatabaseState, testPool } from './support/postgres.ts';
 
 export const quietLog = { info() {}, warn() {}, error() {} };
 
@@ -114,7 +114,7 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
       : null;
   const database = pg?.url ?? path.join(dir, 'data/cms.db');
   const cms = await createCMS({
-    config: { database, ...config },
+    config: { database, ...testPool(config.database ?? database), ...config },
     rootDir: dir,
     clock,
     log: quietLog,
