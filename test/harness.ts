@@ -17,7 +17,7 @@ import type { UserConfig } from '../src/config/types.ts';
 import type { ChangeEventType } from '../src/events/change-events.ts';
 import type { Engine } from '../src/db/store.ts';
 import { serveInProcess } from './support/in-process-server.ts';
-import { createTestDatabase, dropDatabase, keepDatabaseState } from './support/postgres.ts';
+import { createTestDatabase, dropDatabase, keepDatabaseState, testPool } from './support/postgres.ts';
 
 export const quietLog = { info() {}, warn() {}, error() {} };
 
@@ -81,7 +81,7 @@ export async function sharedTestDatabase(
   engine: Engine = DEFAULT_TEST_ENGINE,
 ): Promise<{ database: string; drop(): Promise<void> }> {
   if (engine === 'sqlite') return { database: path.join(dir, 'data/cms.db'), drop: async () => {} };
-  const pg = await createTestDatabase();
+  const pg = await createTestDatabase({ migrated: true });
   return { database: pg.url, drop: pg.drop };
 }
 
@@ -109,10 +109,12 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
   const clock = manualClock(options.clockStart ?? Date.parse('2026-01-01T00:00:00Z'));
   // PostgreSQL: a fresh database on the test cluster per server, dropped when it stops.
   const pg =
-    (options.engine ?? DEFAULT_TEST_ENGINE) === 'postgres' && !config.database ? await createTestDatabase() : null;
+    (options.engine ?? DEFAULT_TEST_ENGINE) === 'postgres' && !config.database
+      ? await createTestDatabase({ migrated: true })
+      : null;
   const database = pg?.url ?? path.join(dir, 'data/cms.db');
   const cms = await createCMS({
-    config: { database, ...config },
+    config: { database, ...testPool(config.database ?? database), ...config },
     rootDir: dir,
     clock,
     log: quietLog,

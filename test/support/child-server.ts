@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TEST_ENGINE, tempDir } from '../harness.ts';
-import { createTestDatabase } from './postgres.ts';
+import { createTestDatabase, testPool } from './postgres.ts';
 import { spawnListening } from './spawn-listening.ts';
 
 export type ChildServer = {
@@ -34,8 +34,10 @@ export async function startChildServer(
     options.dir && fs.existsSync(configPath)
       ? (JSON.parse(fs.readFileSync(configPath, 'utf8')).database as string)
       : null;
-  const database = earlier ?? (DEFAULT_TEST_ENGINE === 'postgres' ? (await createTestDatabase()).url : 'data/cms.db');
-  fs.writeFileSync(configPath, JSON.stringify({ database, ...config }));
+  const database =
+    earlier ??
+    (DEFAULT_TEST_ENGINE === 'postgres' ? (await createTestDatabase({ migrated: true })).url : 'data/cms.db');
+  fs.writeFileSync(configPath, JSON.stringify({ database, ...testPool(database), ...config }));
   const main = path.join(import.meta.dir, '../../src/cli/main.ts');
   const { proc, origin: url } = await spawnListening(
     [process.execPath, main, 'serve', '--config', configPath, '--port', '0'],
