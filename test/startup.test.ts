@@ -36,6 +36,7 @@ const LAZY = [
   /node_modules\/@modelcontextprotocol\//,
   /node_modules\/zod\//,
   /node_modules\/ajv\//,
+  /node_modules\/(qs|side-channel|get-intrinsic|object-inspect)\//, // the query-string parser, on the first query string
   /node_modules\/drizzle-orm\//,
   /node_modules\/drizzle-kit\//,
   /node_modules\/nodemailer\//,
