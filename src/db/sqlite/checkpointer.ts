@@ -110,7 +110,12 @@ export function startCheckpointer(file: string, now: () => number, onFailure: ()
     if (timer || closing) return;
     timer = setTimeout(() => {
       timer = null;
-      if (!failed && !closing && !running && commits > 0) ask();
+      if (failed || closing || running || commits === 0) return;
+      try {
+        ask();
+      } catch {
+        // As after a commit: the frames wait in the log for the next checkpoint.
+      }
     }, CHECKPOINT_AFTER_MS);
     timer.unref();
   };
