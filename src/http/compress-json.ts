@@ -6,7 +6,10 @@
  * check compares weakly anyway, so revalidation keeps working. Everything else (files, the admin, event
  * streams, small answers) goes as it is.
  */
-import { brotliCompressSync, constants } from 'node:zlib';
+import type Zlib from 'node:zlib';
+
+/** node:zlib (and the stream modules it pulls in) loads with the first Brotli answer, not at start. */
+let zlib: typeof Zlib | null = null;
 
 const MIN_BYTES = 1024;
 
@@ -35,7 +38,9 @@ export async function compressJSON(request: Request, response: Response): Promis
   if (body.byteLength < MIN_BYTES) return new Response(body, { status: response.status, headers });
   const packed =
     encoding === 'br'
-      ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+      ? (zlib ??= require('node:zlib') as typeof Zlib).brotliCompressSync(body, {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 },
+        })
       : Bun.gzipSync(body, { level: 6 });
   headers.set('content-encoding', encoding);
   headers.set('content-length', String(packed.byteLength));

@@ -1,5 +1,5 @@
 /** Reads the query string of a request (bracket form as the qs library writes it, or JSON) into plain options. */
-import qs from 'qs';
+import type QS from 'qs';
 import { badRequest } from '../errors.ts';
 import { checkPaging, DEFAULT_LIMIT } from './page-info.ts';
 import type { SanitizedConfig, Where } from '../config/types.ts';
@@ -29,7 +29,16 @@ export type ReadOptions = {
 export { DEFAULT_LIMIT, MAX_LIMIT } from './page-info.ts';
 export const MAX_DEPTH = 3;
 
+/**
+ * qs is loaded by the first query string, not at start: its dependencies (side-channel, get-intrinsic,
+ * object-inspect) touch many of the runtime's lazily built globals when they load, tens of milliseconds
+ * that a server's first answers (a health check, `/users/init`, the admin page) never need.
+ */
+let qs: typeof QS | null = null;
+
 export function parseQuery(search: string): Record<string, unknown> {
+  if (search === '' || search === '?') return {};
+  qs ??= require('qs') as typeof QS;
   return qs.parse(search.startsWith('?') ? search.slice(1) : search, {
     depth: 12,
     arrayLimit: 200,

@@ -29,6 +29,14 @@ const LAZY = [
   /^src\/db\/postgres\/(?!connect\.ts$)/, // the PostgreSQL store and its diff (connect.ts: URL helpers the sanitizer uses; it loads Bun.SQL only when connecting)
   /^src\/db\/sqlite\/schema-diff\.ts$/, // drizzle's table builders, only when the config changed
   /^src\/uploads\/storage\/s3\.ts$/, // the S3 adapter
+  /^src\/graphql\//, // GraphQL: on the first GraphQL request
+  /^src\/http\/routes\/graphql-serve\.ts$/,
+  /^src\/mcp\/(?!request-bound\.ts$)/, // MCP: its server and tools on the first call (request-bound.ts: the per-caller bound checked first)
+  /node_modules\/graphql\//,
+  /node_modules\/@modelcontextprotocol\//,
+  /node_modules\/zod\//,
+  /node_modules\/ajv\//,
+  /node_modules\/(qs|side-channel|get-intrinsic|object-inspect)\//, // the query-string parser, on the first query string
   /node_modules\/drizzle-orm\//,
   /node_modules\/drizzle-kit\//,
   /node_modules\/nodemailer\//,

@@ -10,7 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Database } from 'bun:sqlite';
 import { openSqliteStore } from '../../src/db/sqlite/store.ts';
-import { CHECKPOINT_FRAMES, HARD_LIMIT_FRAMES } from '../../src/db/sqlite/checkpointer.ts';
+import {
+  CHECKPOINT_COMMITS,
+  CHECKPOINT_FRAMES,
+  HARD_LIMIT_FRAMES,
+  startCheckpointer,
+} from '../../src/db/sqlite/checkpointer.ts';
 import { tempDir } from '../harness.ts';
 
 const dir = tempDir('cms-wal-');
@@ -53,4 +58,41 @@ test('the log stays bounded through thousands of commits, and every row is there
   expect(check.query('SELECT count(*) AS n FROM t WHERE body = ?').get(body)).toEqual({ n: writes });
   expect(check.query('SELECT count(*) AS n FROM t').get()).toEqual({ n: writes + 1 });
   check.close();
+});
+
+test('a steady run of commits asks the worker for a checkpoint every CHECKPOINT_COMMITS commits, not after each one', async () => {
+  const file = path.join(dir, 'steady.db');
+  const db = new Database(file, { create: true });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)');
+  const checkpointer = startCheckpointer(
+    file,
+    () => performance.now(),
+    () => {},
+  );
+  const commits = CHECKPOINT_COMMITS * 4;
+  const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+  const started = performance.now();
+  for (let i = 0; i < commits; i++) {
+    insert.run('x'.repeat(200));
+    checkpointer.afterCommit();
+    // A short pause after each commit, as between requests: each checkpoint's answer arrives before a
+    // few more commits are made.
+    await Bun.sleep(1);
+  }
+  // One per CHECKPOINT_COMMITS, and one more per second the run took at most (a slow machine's trickle).
+  const seconds = (performance.now() - started) / 1000;
+  expect(checkpointer.asked()).toBeGreaterThan(0);
+  expect(checkpointer.asked()).toBeLessThanOrEqual(commits / CHECKPOINT_COMMITS + Math.ceil(seconds) + 1);
+  // Once the writes pause, the commits after the last checkpoint are asked for too.
+  const before = checkpointer.asked();
+  insert.run('last');
+  checkpointer.afterCommit();
+  for (const deadline = Date.now() + 10_000; checkpointer.asked() === before && Date.now() < deadline; )
+    await Bun.sleep(20);
+  expect(checkpointer.asked()).toBe(before + 1);
+  insert.finalize();
+  await checkpointer.close();
+  db.close();
 });

@@ -56,6 +56,8 @@ let workerURL: string | null = null;
 export type Checkpointer = {
   /** After a commit: asks for a checkpoint when the log has grown past the threshold and none is under way; never throws. */
   afterCommit(): void;
+  /** How many checkpoints were asked of the worker so far (tests, benchmarks). */
+  asked(): number;
   /** Waits for the checkpoint under way, if any, and ends the worker. */
   close(): Promise<void>;
 };
@@ -66,8 +68,10 @@ export function startCheckpointer(file: string, now: () => number, onFailure: ()
   let running: Promise<void> | null = null;
   let failed = false;
   let commits = 0;
+  let asked = 0;
   let askedAt = now();
   const ask = () => {
+    asked++;
     commits = 0;
     askedAt = now();
     workerURL ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'application/javascript' }));
@@ -93,10 +97,27 @@ export function startCheckpointer(file: string, now: () => number, onFailure: ()
       w.postMessage({ file });
     }).finally(() => {
       running = null;
-      // Commits made while it ran were not in it: once more, so that the log is whole in the database
-      // when the writes stop (and not again while nothing new comes, e.g. behind a long reader).
-      if (!failed && commits > 0) ask();
+      // Commits made while it ran were not in it. Not asked again at once: under a steady run of writes that
+      // made a checkpoint (two fsyncs) every few commits. The next is asked after CHECKPOINT_COMMITS more, or
+      // once the writes pause, so that the log is whole in the database when they stop (and not again
+      // while nothing new comes, e.g. behind a long reader).
+      if (!failed && commits > 0) later();
     });
+  };
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let closing = false;
+  const later = () => {
+    if (timer || closing) return;
+    timer = setTimeout(() => {
+      timer = null;
+      if (failed || closing || running || commits === 0) return;
+      try {
+        ask();
+      } catch {
+        // As after a commit: the frames wait in the log for the next checkpoint.
+      }
+    }, CHECKPOINT_AFTER_MS);
+    timer.unref();
   };
   return {
     afterCommit() {
@@ -104,14 +125,20 @@ export function startCheckpointer(file: string, now: () => number, onFailure: ()
       // Never throws: it runs right after a COMMIT that succeeded, and must not make it look failed. A
       // checkpoint that cannot run now (busy) runs after a later commit.
       commits++;
-      if (running || (commits < CHECKPOINT_COMMITS && now() - askedAt < CHECKPOINT_AFTER_MS)) return;
+      if (running) return;
+      // Too soon: the timer asks if the writes pause before the threshold.
+      if (commits < CHECKPOINT_COMMITS && now() - askedAt < CHECKPOINT_AFTER_MS) return later();
       try {
         ask();
       } catch {
         // Nothing lost: the frames stay in the log until the next checkpoint.
       }
     },
+    asked: () => asked,
     async close() {
+      closing = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
       await running;
       const w = worker;
       worker = null;

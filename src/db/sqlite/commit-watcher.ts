@@ -26,8 +26,12 @@ export type CommitWatcher = {
 /** Commits made by this process's stores, per file: they outdate a watcher's answer within the same turn. */
 const commitsHere = new Map<string, number>();
 
+/** Each name a store passes, resolved once: a commit then costs a map lookup, not a path resolution. */
+const resolvedNames = new Map<string, string>();
+
 export function noteCommit(file: string): void {
-  const key = path.resolve(file);
+  let key = resolvedNames.get(file);
+  if (key === undefined) resolvedNames.set(file, (key = path.resolve(file)));
   commitsHere.set(key, (commitsHere.get(key) ?? 0) + 1);
 }
 

@@ -2,11 +2,11 @@
  * `POST /mcp`: the Model Context Protocol for AI assistants (docs/mcp.md). Bearer credentials only (an API
  * key or a session token; a cookie alone is not enough, so a web page cannot drive it), a bound on the
  * messages per caller (each message of a batch counts), then the MCP server in src/mcp runs as that caller.
+ * The MCP server and its SDK load on the first call that passes the checks, not at start (docs/mcp.md).
  */
 import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { APIError, unauthorized } from '../../errors.ts';
-import { bodyLimit, parseMessages, serveMCP } from '../../mcp/serve-mcp.ts';
 import { readText } from '../body.ts';
 import { takeMessages } from '../../mcp/request-bound.ts';
 import { methods, requestContext } from '../handle.ts';
@@ -32,6 +32,7 @@ export function mcpRoutes(cms: CMS) {
           };
           // A caller with no room left is refused before its body is read; then every message counts.
           refuseAfter(takeMessages(cms, caller, bound.requestsPerMinute, 1, false));
+          const { bodyLimit, parseMessages, serveMCP } = await import('../../mcp/serve-mcp.ts');
           const text = await readText(request, bodyLimit(cms.config.upload.maxFileSize));
           const body = parseMessages(text, request);
           if (body instanceof Response) return body;

@@ -186,7 +186,7 @@ function needsStrip(ctx: OperationContext, fields: SanitizedField[]): boolean {
 }
 
 function blocksNeedStrip(ctx: OperationContext, field: SanitizedField): boolean {
-  return Boolean(
-    [...(field.blocks ?? []), ...(field.richTextBlocks ?? [])].some((block) => needsStrip(ctx, block.fields)),
-  );
+  // Asked for every field of every document presented: no array is built for the common field without blocks.
+  if (field.blocks?.some((block) => needsStrip(ctx, block.fields))) return true;
+  return field.richTextBlocks?.some((block) => needsStrip(ctx, block.fields)) ?? false;
 }
