@@ -160,7 +160,7 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
 
-type Keys = { own: number[]; handled: number[]; painted: number[]; cpu: number };
+type Keys = { own: number[]; handled: number[]; painted: number[]; cpu: number; script: number; layout: number };
 
 async function typeInto(page: Page, selector: string): Promise<Keys> {
   await page.locator(selector).click();
@@ -168,18 +168,23 @@ async function typeInto(page: Page, selector: string): Promise<Keys> {
   await installProbe(page);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  const threadTime = async () =>
-    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN;
-  const start = await threadTime();
+  // Seconds of the main thread: all of it, in scripts, and in style and layout.
+  const metrics = async () => {
+    const m = new Map((await cdp.send('Performance.getMetrics')).metrics.map((x) => [x.name, x.value]));
+    const of = (name: string) => m.get(name) ?? NaN;
+    return [of('ThreadTime'), of('ScriptDuration'), of('LayoutDuration') + of('RecalcStyleDuration')] as const;
+  };
+  const start = await metrics();
   for (let i = 0; i < KEYS; i++) {
     await page.keyboard.type(i % 6 === 5 ? ' ' : 'abcdefghij'[i % 10]!);
     await page.waitForTimeout(30);
   }
   await page.waitForTimeout(300);
-  const cpu = ((await threadTime()) - start) * 1000;
+  const end = await metrics();
   await cdp.detach();
+  const perKey = (i: 0 | 1 | 2) => ((end[i] - start[i]) * 1000) / KEYS;
   const keys = await page.evaluate(() => (window as unknown as { __keys: Keys }).__keys);
-  return { ...keys, cpu: cpu / KEYS };
+  return { ...keys, cpu: perKey(0), script: perKey(1), layout: perKey(2) };
 }
 
 const t = await startTestServer(config);
@@ -211,8 +216,10 @@ try {
     ['5,000-word post: end of the text', `/collections/posts/${postId}`, '#field-content'],
   ];
   console.log(`${KEYS} keys per case; milliseconds, median / p95 where two figures`);
-  console.log('| Case | Own work per key | CPU per key | CPU above the baseline | Handled | Painted |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    '| Case | Own work per key | CPU per key | CPU above the baseline | Script / style and layout per key | Handled | Painted |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
   let baseline = 0;
   for (const [name, path, selector] of cases) {
     await page.goto(`${t.url}/admin${path}`);
@@ -224,7 +231,10 @@ try {
     if (selector === '#bare') baseline = r.cpu;
     const f = (xs: number[]) => `${quantile(xs, 0.5).toFixed(1)} / ${quantile(xs, 0.95).toFixed(1)}`;
     const above = selector === '#bare' ? '–' : (r.cpu - baseline).toFixed(1);
-    console.log(`| ${name} | ${f(r.own)} | ${r.cpu.toFixed(1)} | ${above} | ${f(r.handled)} | ${f(r.painted)} |`);
+    const parts = `${r.script.toFixed(1)} / ${r.layout.toFixed(1)}`;
+    console.log(
+      `| ${name} | ${f(r.own)} | ${r.cpu.toFixed(1)} | ${above} | ${parts} | ${f(r.handled)} | ${f(r.painted)} |`,
+    );
   }
 } finally {
   await browser.close();
