@@ -2,7 +2,7 @@
  * Development builds only (main.tsx calls it behind a check of the build mode; production builds leave it
  * out): counts every render of a component in `window.__cmsRenders`, keyed by the component's name and,
  * for a field's components, the path they edit (`FieldInput@title`). Tests read it to show what a key
- * renders again (docs/admin.md, "How the form renders").
+ * renders again (docs/admin.md, "Decisions": the form's store).
  */
 import { options, type VNode } from 'preact';
 

@@ -1,7 +1,7 @@
 /**
  * The values of one form, outside Preact's state: field editors, the header's title and the checks that read
  * the values subscribe to what they show, so a key in one field renders that field's editor and whatever
- * reads its path, not the whole form and page around it (docs/admin.md, "How the form renders").
+ * reads its path, not the whole form and page around it (docs/admin.md, "Decisions": the form's store).
  */
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Doc } from '../api.ts';
