@@ -17,11 +17,14 @@ import { startTheme } from './theme.ts';
 import { registerFieldEditors } from './form/editors.tsx';
 import { loadLanguage, preferredLanguage, t, withPageMessages } from './i18n/i18n.ts';
 import { createHandOver } from './form/prefill.ts';
+import { countRenders } from './render-count.ts';
 import './styles.css';
 
 // The pages besides the dashboard and the lists, and the larger field editors, are one chunk (views/pages.tsx).
 const pages = withPageMessages(() => import('./views/pages.tsx'));
 registerFieldEditors(pages);
+// Tests of a development build read what each key renders; a production build drops this.
+if (process.env.NODE_ENV !== 'production') countRenders();
 // Only users whose role must enrol see it, once.
 const TwoFactorPanel = lazyComponent(() => pages().then((m) => m.TwoFactorPanel));
 

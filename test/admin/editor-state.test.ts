@@ -7,6 +7,9 @@
  * speaks words rather than catalogue keys, and autosave keeps going while a new block misses a required value.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildAdmin } from '../../admin/build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
@@ -51,6 +54,24 @@ const config = {
       fields: [
         { name: 'title', type: 'text' },
         { name: 'content', type: 'richText' },
+      ],
+    },
+    {
+      slug: 'landings',
+      drafts: true,
+      admin: { useAsTitle: 'title' },
+      fields: [
+        { name: 'title', type: 'text', required: true },
+        { name: 'summary', type: 'textarea' },
+        { name: 'tags', type: 'text', admin: { position: 'sidebar' } },
+        {
+          type: 'row',
+          fields: [
+            { name: 'kicker', type: 'text' },
+            { name: 'accent', type: 'text' },
+          ],
+        },
+        { name: 'layout', type: 'blocks', blocks: [{ slug: 'text', fields: [{ name: 'body', type: 'richText' }] }] },
       ],
     },
     {
@@ -446,6 +467,61 @@ describe.skipIf(!hasChromium())('admin: the edit form keeps what is typed, and l
       const needed = page.locator('.missing-before-publish');
       await needed.getByRole('link', { name: 'Layout › row 1 › Picture' }).waitFor();
       expect(await needed.getByRole('link').count()).toBe(1);
+    },
+    STEP,
+  );
+
+  test(
+    'a key in the title renders the title’s editor and the heading, not the other fields or the page around them',
+    async () => {
+      const id = await create('landings', {
+        title: 'Landing',
+        summary: 'Short',
+        layout: ['One', 'Two', 'Three'].map((w) => ({ blockType: 'text', body: root(paragraph(text(w))) })),
+      });
+      // A development build counts every component's renders (admin/src/render-count.ts); a production
+      // build leaves that out, so this page loads the development build's scripts in its place.
+      const dir = mkdtempSync(join(tmpdir(), 'cms-admin-dev-'));
+      const dev = await buildAdmin({ outdir: dir, dev: true });
+      const main = dev.files.find((f) => /^assets\/main-[^/]+\.js$/.test(f.path))!.path;
+      const p = await browser.context.newPage();
+      try {
+        await p.route('**/admin/assets/*.js', (route) => {
+          const name = basename(new URL(route.request().url()).pathname);
+          const file = name.startsWith('main-') ? join(dir, main) : join(dir, 'assets', name);
+          return existsSync(file)
+            ? route.fulfill({ body: readFileSync(file), contentType: 'text/javascript' })
+            : route.continue();
+        });
+        await open(`/collections/landings/${id}`, 'Landing', p);
+        await p.locator('#field-layout-2-body').waitFor();
+        // The first key makes the form dirty, which the page around it shows once; count the keys after it.
+        await typeAtEnd('#field-title', '!', p);
+        await p.getByRole('heading', { name: 'Landing!', level: 1 }).waitFor();
+        await p.waitForTimeout(300);
+        await p.evaluate(() => {
+          const counts = (window as unknown as { __cmsRenders: Record<string, number> }).__cmsRenders;
+          for (const k of Object.keys(counts)) delete counts[k];
+        });
+        for (const key of 'abcd') {
+          await p.keyboard.type(key);
+          await p.waitForTimeout(50);
+        }
+        await p.getByRole('heading', { name: 'Landing!abcd', level: 1 }).waitFor();
+        await p.waitForTimeout(300);
+        const counts: Record<string, number> = await p.evaluate(
+          () => (window as unknown as { __cmsRenders: Record<string, number> }).__cmsRenders,
+        );
+        const named = (re: RegExp) => Object.keys(counts).filter((k) => re.test(k));
+        // Components of a field carry its path: only the title's rendered, once a key.
+        expect(named(/@/).filter((k) => !k.endsWith('@title'))).toEqual([]);
+        expect(named(/^TextInput\d*@title$/).map((k) => counts[k])).toEqual([4]);
+        // Nor did the form, its field lists, the column beside it or the view around them.
+        expect(named(/^(EditView|FieldList|Fields|SidebarFields|DocumentAside|EditActions)\d*$/)).toEqual([]);
+      } finally {
+        await p.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
     STEP,
   );

@@ -4,7 +4,7 @@
  * that cannot reach the server is tried again when the browser is back online or on the next change;
  * meanwhile the typed values sit in the unsaved-edits store as with any dirty form.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Doc, type Field } from '../api.ts';
 import type { DocumentFormState } from './document-form.tsx';
 import { changedFields } from './values.ts';
@@ -35,15 +35,19 @@ export function useAutosave(options: {
     };
   }, [state.status]);
 
+  // The latest form and save for the timer, which is set again for every change of the values without
+  // rendering the form for each of them.
+  const latest = useRef(options);
+  latest.current = options;
   useEffect(() => {
     if (!enabled || form.busy || !form.dirty) return;
     let live = true;
-    const timer = setTimeout(() => {
-      const data = changedFields(options.fields, form.values, form.initial);
+    const run = () => {
+      const { form, fields, save } = latest.current;
+      const data = changedFields(fields, form.values, form.initial);
       if (Object.keys(data).length === 0) return;
       setState((s) => ({ ...s, status: 'saving' }));
-      options
-        .save(data)
+      save(data)
         .then((saved) => {
           form.markSaved(data);
           if (live) form.clearErrors();
@@ -57,12 +61,18 @@ export function useAutosave(options: {
           setState((s) => ({ ...s, status: 'failed' }));
           form.showError(e);
         });
-    }, options.interval);
+    };
+    let timer = setTimeout(run, options.interval);
+    const unsubscribe = form.store.subscribe(() => {
+      clearTimeout(timer);
+      timer = setTimeout(run, latest.current.interval);
+    });
     return () => {
       live = false;
+      unsubscribe();
       clearTimeout(timer);
     };
-  }, [enabled, form.values, form.busy, retry]);
+  }, [enabled, form.busy, form.dirty, form.store, retry]);
 
   return state;
 }

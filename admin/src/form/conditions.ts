@@ -4,8 +4,9 @@
  * exists the form asks the server which are shown, a short pause after the last keystroke
  * (docs/admin.md, "Conditions").
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { fieldConditions, type Doc, type Field } from '../api.ts';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { fieldConditions, type Field } from '../api.ts';
+import type { FormStore } from './form-store.ts';
 
 const PAUSE_MS = 250;
 
@@ -20,37 +21,51 @@ export function hasConditions(fields: Field[]): boolean {
   );
 }
 
-/** Paths of fields with a condition mapped to whether they are shown for `values`; `{}` until known. */
+/**
+ * Paths of fields with a condition mapped to whether they are shown for the store's values; `{}` until
+ * known. It follows the store itself: the form renders again only when the answer changes.
+ */
 export function useConditions(
   owner: { collection: string } | { global: string },
   fields: Field[],
-  values: Doc,
+  store: FormStore,
 ): Record<string, boolean> {
   const [visible, setVisible] = useState<Record<string, boolean>>({});
-  const wanted = useRef(false);
-  wanted.current = useMemo(() => hasConditions(fields), [fields]);
-  // Only a form with conditions asks the server, so only then does the whole document need writing out.
-  const body = wanted.current ? JSON.stringify(values) : '';
+  const wanted = useMemo(() => hasConditions(fields), [fields]);
   const key = 'global' in owner ? `g:${owner.global}` : `c:${owner.collection}`;
 
   useEffect(() => {
-    if (!wanted.current) return;
-    let live = true;
-    const timer = setTimeout(() => {
-      fieldConditions(owner, values)
-        .then((r) => {
-          if (!live) return;
-          // Keep the same object when nothing changed, so the form does not render again for nothing.
-          setVisible((prev) => (JSON.stringify(prev) === JSON.stringify(r.visible) ? prev : r.visible));
-        })
-        // Unknown (offline, an older server): every field stays shown, as with no condition.
-        .catch(() => {});
-    }, PAUSE_MS);
+    // Only a form with conditions asks the server, so only then does the whole document need writing out.
+    if (!wanted) return;
+    let asked = '';
+    let round = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = () => {
+      const values = store.get();
+      const body = JSON.stringify(values);
+      if (body === asked) return;
+      asked = body;
+      const mine = ++round;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        fieldConditions(owner, values)
+          .then((r) => {
+            if (mine !== round) return;
+            // Keep the same object when nothing changed, so the form does not render again for nothing.
+            setVisible((prev) => (JSON.stringify(prev) === JSON.stringify(r.visible) ? prev : r.visible));
+          })
+          // Unknown (offline, an older server): every field stays shown, as with no condition.
+          .catch(() => {});
+      }, PAUSE_MS);
+    };
+    ask();
+    const unsubscribe = store.subscribe(ask);
     return () => {
-      live = false;
+      round = -1;
+      unsubscribe();
       clearTimeout(timer);
     };
-  }, [key, body]);
+  }, [key, wanted, store]);
 
   return visible;
 }

@@ -44,7 +44,7 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
   // As on the edit page, a file's facts are the preview's, not inputs.
   const fields = useMemo(() => (c.builtIn === 'media' ? c.fields.filter((f) => !f.admin?.readOnly) : c.fields), [c]);
   const form = useDocumentForm(fields, false, undefined, undefined, false);
-  const visible = useConditions({ collection: c.slug }, fields, form.values);
+  const visible = useConditions({ collection: c.slug }, fields, form.store);
   const owner = useMemo(() => (creating ? undefined : { collection: c.slug, id: props.id! }), [c.slug, props.id]);
   const base = useFieldContext(form, { visible, owner, readOnly: false });
   const prefix = `drawer-${c.slug}`;
@@ -146,7 +146,7 @@ export default function DocumentDrawer(props: DocumentDrawerProps) {
           <ErrorSummary form={form} fields={fields} prefix={prefix} />
           <FormContext.Provider value={context}>
             <div class="fields">
-              <FieldList fields={fields} value={form.values} path={prefix} writer={writer} />
+              <FieldList fields={fields} store={form.store} path={prefix} writer={writer} />
             </div>
           </FormContext.Provider>
           <button type="submit" hidden tabIndex={-1} aria-hidden="true" />

@@ -10,6 +10,7 @@ import { fieldLabel, formatDate, humanize, message } from '../format.ts';
 import { setLeaveGuard } from '../router.tsx';
 import { confirmDialog } from '../ui/confirm-dialog.tsx';
 import { inputId, pathWriter, type FormState, type Writer } from './form-context.ts';
+import { createFormStore, sameItems, useFormSelect, type FormStore } from './form-store.ts';
 import { forgetUnsaved, keepUnsaved, readUnsaved, type UnsavedEntry } from './unsaved-store.ts';
 import { changedFields, dataFields, isDirty, withDefaults } from './values.ts';
 import { missingRequired } from './missing.ts';
@@ -19,7 +20,12 @@ import { t, tn } from '../i18n/i18n.ts';
 const KEEP_AFTER_MS = 400;
 
 export interface DocumentFormState {
-  values: Doc;
+  /**
+   * The values as they are now. Reading them while rendering does not render again when they change:
+   * what shows them subscribes to `store` (useFormSelect, or a FieldList given the store).
+   */
+  readonly values: Doc;
+  store: FormStore;
   setValues: (v: Doc | ((prev: Doc) => Doc)) => void;
   /** Field editors write through it (WriteContext): each path into the values as they are now. */
   writer: Writer;
@@ -60,15 +66,16 @@ export function useDocumentForm(
   const { locale } = useApp();
   const [recovered, setRecovered] = useState<UnsavedEntry | null>(null);
   const [initial, setInitial] = useState<Doc>({});
-  const [values, setValues] = useState<Doc>({});
+  const store = useMemo(() => createFormStore(), []);
   const [busy, setBusy] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [generalError, setGeneralError] = useState<string | null>(null);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const focusFirst = useRef(false);
-  const writer = useMemo(() => pathWriter(setValues), []);
+  const writer = useMemo(() => pathWriter(store.set), []);
 
-  const changed = isDirty(fields, values, initial);
+  // The form renders again when it turns dirty or clean, not for every key.
+  const changed = useFormSelect(store, (values) => isDirty(fields, values, initial));
   const dirty = extraDirty || changed;
   useLeaveGuard(guardLeaving && dirty, storageKey);
 
@@ -80,13 +87,21 @@ export function useDocumentForm(
     if (!storageKey || !changed) return;
     const write = () => {
       pendingKeep.current = null;
-      keepUnsaved(storageKey, values);
+      keepUnsaved(storageKey, store.get());
     };
     if (busy) return write();
     pendingKeep.current = write;
-    const timer = setTimeout(write, KEEP_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, [values, initial, storageKey, busy]);
+    let timer = setTimeout(write, KEEP_AFTER_MS);
+    const unsubscribe = store.subscribe(() => {
+      clearTimeout(timer);
+      pendingKeep.current = write;
+      timer = setTimeout(write, KEEP_AFTER_MS);
+    });
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [initial, storageKey, busy, changed]);
   useEffect(() => () => pendingKeep.current?.(), []);
 
   useEffect(() => {
@@ -117,14 +132,17 @@ export function useDocumentForm(
   );
 
   return {
-    values,
-    setValues,
+    get values() {
+      return store.get();
+    },
+    store,
+    setValues: store.set,
     writer,
     initial,
     reset: (doc) => {
       const full = withDefaults(fields, doc);
       setInitial(full);
-      setValues(full);
+      store.set(full);
       const kept = storageKey ? readUnsaved(storageKey) : null;
       setRecovered(kept && isDirty(fields, { ...full, ...kept.values }, full) ? kept : null);
     },
@@ -154,7 +172,8 @@ export function useDocumentForm(
     formContext,
     recovered,
     restoreRecovered: () => {
-      if (recovered) setValues({ ...values, ...changedFields(fields, { ...values, ...recovered.values }, values) });
+      const values = store.get();
+      if (recovered) store.set({ ...values, ...changedFields(fields, { ...values, ...recovered.values }, values) });
       setRecovered(null);
     },
     forgetUnsaved: () => {
@@ -297,9 +316,11 @@ export function MissingBeforePublish(props: {
   fields: Field[];
   visible: Record<string, boolean>;
 }) {
-  const missing = useMemo(
-    () => missingRequired(props.fields, props.form.values, props.visible),
-    [props.fields, props.form.values, props.visible],
+  // Worked out again for every change, rendered again only when the list of missing fields changes.
+  const missing = useFormSelect(
+    props.form.store,
+    (values) => missingRequired(props.fields, values, props.visible),
+    sameItems,
   );
   if (missing.length === 0) return null;
   return (

@@ -6,6 +6,7 @@ import { fieldLabel, fieldOptions } from '../format.ts';
 import { editorFor, layoutEditor } from './field-editors.ts';
 import { inputId, useForm, WriteContext, type FieldProps, type Writer } from './form-context.ts';
 import { isLayoutField, isReadOnly } from './values.ts';
+import { shallowEqual, useFormSelect, type FormStore } from './form-store.ts';
 import { Icon } from '../ui.tsx';
 import { language } from '../i18n/i18n.ts';
 
@@ -15,10 +16,14 @@ import { language } from '../i18n/i18n.ts';
  * `position` picks the top-level fields of the main column or of the sidebar (`admin.position`).
  * Inside a form that provides a writer (WriteContext) each field writes its own path into the form's current
  * values, and `onChange` is not called; without one (a lone input, as in bulk edit) changes go up `onChange`.
+ * Given the form's `store` instead of a `value`, each field reads its own value from it and renders again
+ * only when that value changes: the list, and the view around it, do not render for a key.
  */
 export function FieldList(props: {
   fields: Field[];
-  value: Doc;
+  value?: Doc;
+  /** The form's values at this list's level (a form's top), instead of `value`. */
+  store?: FormStore;
   onChange?: (v: Doc) => void;
   path?: string;
   position?: 'main' | 'sidebar';
@@ -45,6 +50,8 @@ function Fields(props: Parameters<typeof FieldList>[0]) {
   return (
     <>
       {shown.map((f, i) => {
+        if (isLayoutField(f) && props.store)
+          return <BoundLayout key={`${f.type}-${i}`} store={props.store} field={f} path={props.path ?? ''} />;
         if (isLayoutField(f))
           return (
             <Layout
@@ -57,6 +64,8 @@ function Fields(props: Parameters<typeof FieldList>[0]) {
           );
         const path = props.path ? `${props.path}.${f.name}` : f.name;
         if (f.admin?.condition && form.visible?.[path] === false) return null;
+        if (props.store && writer)
+          return <BoundField key={f.name} store={props.store} field={f} path={path} onChange={writer.at(path)} />;
         return (
           <FieldInput
             key={f.name}
@@ -85,6 +94,36 @@ export const FieldInput = renderOnChange(function FieldInput(props: FieldProps) 
       <Editor {...props} />
     </FieldFrame>
   );
+});
+
+/** A field at the top of a form: its value read from the store, rendered again only when it changes. */
+const BoundField = renderOnChange(function BoundField(props: Omit<FieldProps, 'value'> & { store: FormStore }) {
+  const { store, ...rest } = props;
+  const name = props.field.name;
+  const value = useFormSelect(store, (values) => values[name]);
+  return <FieldInput {...rest} value={value} />;
+});
+
+/** The names of the values a layout field's fields edit (through rows, collapsibles and unnamed tabs). */
+function namesUnder(field: Field): string[] {
+  const inside = [...(field.fields ?? []), ...(field.tabs ?? []).flatMap((t) => (t.name ? [] : t.fields))];
+  const named = (field.tabs ?? []).flatMap((t) => (t.name ? [t.name] : []));
+  return [...named, ...inside.flatMap((f) => (isLayoutField(f) ? namesUnder(f) : [f.name]))];
+}
+
+/**
+ * A layout field at the top of a form: it renders again when a value its fields edit changes (its fields
+ * skip those whose own value did not), not for a key in a field outside it.
+ */
+const BoundLayout = renderOnChange(function BoundLayout(props: { store: FormStore; field: Field; path: string }) {
+  const Layout = layoutEditor();
+  const names = namesUnder(props.field);
+  const value = useFormSelect(
+    props.store,
+    (values) => Object.fromEntries(names.map((n) => [n, values[n]])) as Doc,
+    shallowEqual,
+  );
+  return <Layout field={props.field} path={props.path} value={value} onChange={() => {}} />;
 });
 
 /**

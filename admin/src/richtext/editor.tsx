@@ -180,7 +180,7 @@ export default function RichTextEditor(props: EditorProps) {
       registerTrailingParagraph(editor),
       registerHtmlPaste(editor),
       editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
-        editorState.read(() => setActive((a) => ({ ...a, ...readActive() })));
+        editorState.read(() => setActive((a) => withActive(a, readActive())));
         readEmbeds();
         if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return;
         const json = fromLexical(editorState.toJSON() as unknown as Record<string, unknown>);
@@ -193,17 +193,17 @@ export default function RichTextEditor(props: EditorProps) {
       }),
       editor.registerCommand(
         CAN_UNDO_COMMAND,
-        (canUndo) => (setActive((a) => ({ ...a, canUndo })), false),
+        (canUndo) => (setActive((a) => withActive(a, { canUndo })), false),
         COMMAND_PRIORITY_LOW,
       ),
       editor.registerCommand(
         CAN_REDO_COMMAND,
-        (canRedo) => (setActive((a) => ({ ...a, canRedo })), false),
+        (canRedo) => (setActive((a) => withActive(a, { canRedo })), false),
         COMMAND_PRIORITY_LOW,
       ),
       editor.registerCommand(
         SELECTION_CHANGE_COMMAND,
-        () => (editor.getEditorState().read(() => setActive((a) => ({ ...a, ...readActive() }))), false),
+        () => (editor.getEditorState().read(() => setActive((a) => withActive(a, readActive()))), false),
         COMMAND_PRIORITY_LOW,
       ),
     );
@@ -496,6 +496,20 @@ function dropUnsafeLink(node: LinkNode): void {
 }
 
 /** Which formats, block type and link the selection is in, for the toolbar's pressed states. */
+/**
+ * `active` with `next` laid over it, or `active` itself when nothing shown changes: a key typed in the
+ * same paragraph and format does not render the editor and its toolbar again.
+ */
+function withActive(active: Active, next: Partial<Active>): Active {
+  const unchanged = (Object.keys(next) as (keyof Active)[]).every((k) => {
+    const [was, now] = [active[k], next[k]];
+    return was instanceof Set && now instanceof Set
+      ? was.size === now.size && [...was].every((f) => now.has(f))
+      : Object.is(was, now);
+  });
+  return unchanged ? active : { ...active, ...next };
+}
+
 function readActive(): Partial<Active> {
   const selection = $getSelection();
   if (!$isRangeSelection(selection)) return {};

@@ -5,7 +5,7 @@
  * actions (edit-actions.tsx) and the column beside the form (document-aside.tsx).
  */
 import { useMemo, useState } from 'preact/hooks';
-import { docs, type AdminConfig, type CollectionConfig, type Field } from '../../api.ts';
+import { docs, type AdminConfig, type CollectionConfig, type Doc, type Field } from '../../api.ts';
 import { isAdmin, useApp } from '../../app-context.ts';
 import {
   ErrorSummary,
@@ -14,7 +14,9 @@ import {
   useDocumentForm,
   useFieldContext,
   useSaveShortcut,
+  type DocumentFormState,
 } from '../../form/document-form.tsx';
+import { useFormSelect } from '../../form/form-store.ts';
 import { useConditions } from '../../form/conditions.ts';
 import { useDocumentLock } from '../../form/document-lock.ts';
 import { LockBanner } from './lock-banner.tsx';
@@ -69,7 +71,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   const lock = useDocumentLock(owner ?? null, user.id);
   // Someone else holds the lock, or took it from this editor: read-only either way.
   const someoneElse = lock.state.status === 'other' || lock.state.status === 'lost';
-  const visible = useConditions({ collection: c.slug }, fields, form.values);
+  const visible = useConditions({ collection: c.slug }, fields, form.store);
   const fieldContext = useFieldContext(form, { visible, owner, readOnly: someoneElse });
   const autosave = useDraftAutosave({ c, id, fields, form, doc, lock });
   const { save, note } = useSaveDocument({
@@ -114,7 +116,6 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
   if (creating && isMedia) return <MediaCreate c={c} />;
   if (!creating && !doc) return <Spinner />;
 
-  const title = creating ? t('edit.new', labelParams(singularLabel(c))) : docLabel(c, form.values) || docLabel(c, doc);
   const draftStatus = typeof doc?.status === 'string' ? doc.status : null;
   const own = isUsers && String(id) === String(user.id);
   const copyTargets = !creating && locale && doc ? localesToCopyTo(config, fields) : null;
@@ -125,7 +126,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
         <div class="edit-title">
           <Breadcrumb c={c} />
           <h1 tabIndex={-1}>
-            {title}
+            {creating ? t('edit.new', labelParams(singularLabel(c))) : <DocumentTitle c={c} doc={doc!} form={form} />}
             {own && <span class="badge">{t('edit.you')}</span>}
           </h1>
         </div>
@@ -182,7 +183,7 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
             <div class="fields">
               <FieldList
                 fields={fields}
-                value={form.values}
+                store={form.store}
                 writer={form.writer}
                 position={creating ? undefined : 'main'}
               />
@@ -215,11 +216,18 @@ export function EditView(props: { collection: CollectionConfig; id: string | nul
           />
         )}
         {canPreview && previewOpen && (
-          <LivePreviewSlot owner={{ collection: c.slug, id: id! }} values={form.values} locale={locale} />
+          <LivePreviewSlot owner={{ collection: c.slug, id: id! }} store={form.store} locale={locale} />
         )}
       </div>
     </section>
   );
+}
+
+/** The document's title as typed (its `useAsTitle` field), or as stored while that is empty. */
+function DocumentTitle(props: { c: CollectionConfig; doc: Doc; form: DocumentFormState }) {
+  const { c } = props;
+  const typed = useFormSelect(props.form.store, (values) => docLabel(c, values));
+  return <>{typed || docLabel(c, props.doc)}</>;
 }
 
 /** The locales "Copy to locale" offers: only with more than one locale, and fields that are localized. */

@@ -51,7 +51,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
   const lock = useDocumentLock(owner, user.id);
   // Someone else holds the lock, or took it from this editor: read-only either way.
   const someoneElse = lock.state.status === 'other' || lock.state.status === 'lost';
-  const visible = useConditions(owner, g.fields, form.values);
+  const visible = useConditions(owner, g.fields, form.store);
   const fieldContext = useFieldContext(form, { visible, readOnly: someoneElse });
   const autosave = useAutosave({
     enabled: Boolean(g.drafts && g.autosave) && doc !== null && lock.state.status === 'mine',
@@ -167,7 +167,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
           <ErrorSummary form={form} fields={g.fields} />
           <FormContext.Provider value={fieldContext}>
             <div class="fields">
-              <FieldList fields={g.fields} value={form.values} writer={form.writer} position="main" />
+              <FieldList fields={g.fields} store={form.store} writer={form.writer} position="main" />
             </div>
           </FormContext.Provider>
           <button type="submit" hidden tabIndex={-1} aria-hidden="true" />
@@ -204,7 +204,7 @@ export function GlobalView(props: { global: GlobalConfig }) {
             />
           )}
         </aside>
-        {showPreview && <LivePreviewSlot owner={{ global: g.slug }} values={form.values} locale={locale} />}
+        {showPreview && <LivePreviewSlot owner={{ global: g.slug }} store={form.store} locale={locale} />}
       </div>
     </section>
   );

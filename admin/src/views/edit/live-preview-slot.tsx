@@ -9,6 +9,7 @@ import { message } from '../../format.ts';
 import { Icon } from '../../ui.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import { toast } from '../../ui/toasts.tsx';
+import { useFormSelect, type FormStore } from '../../form/form-store.ts';
 import { t } from '../../i18n/i18n.ts';
 
 export interface LivePreviewProps {
@@ -21,7 +22,9 @@ export interface LivePreviewProps {
 type Pane = (props: LivePreviewProps) => preact.JSX.Element;
 let loadedPane: Pane | null = null;
 
-export function LivePreviewSlot(props: LivePreviewProps) {
+/** The pane, given the form's values as they change (it renders for every change; the form does not). */
+export function LivePreviewSlot(props: Omit<LivePreviewProps, 'values'> & { store: FormStore }) {
+  const values = useFormSelect(props.store, (v) => v);
   const [Pane, setPane] = useState<Pane | null>(() => loadedPane);
   useEffect(() => {
     if (Pane) return;
@@ -32,7 +35,7 @@ export function LivePreviewSlot(props: LivePreviewProps) {
       })
       .catch((e) => toast(message(e), 'error'));
   }, []);
-  if (Pane) return <Pane {...props} />;
+  if (Pane) return <Pane owner={props.owner} locale={props.locale} values={values} />;
   return (
     <section class="live-preview panel" aria-label={t('preview.label')}>
       <Spinner />

@@ -10,7 +10,7 @@ export function SidebarFields(props: { fields: Field[]; form: DocumentFormState;
   return (
     <section class="panel sidebar-fields" aria-label={t('edit.moreFields')}>
       <FormContext.Provider value={props.context}>
-        <FieldList fields={props.fields} value={props.form.values} writer={props.form.writer} position="sidebar" />
+        <FieldList fields={props.fields} store={props.form.store} writer={props.form.writer} position="sidebar" />
       </FormContext.Provider>
     </section>
   );
