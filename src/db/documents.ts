@@ -6,6 +6,7 @@
 import type { Entity } from '../config/types.ts';
 import { quote, type Queryable, type SQLPart } from './store.ts';
 import { badRequest } from '../errors.ts';
+import { keptCount } from './kept-counts.ts';
 
 type Row = Record<string, unknown>;
 
@@ -27,14 +28,21 @@ export function selectRows(
   ]);
 }
 
+/**
+ * `dependsOn`: every table the filter may read (the collection's own first); given, and counting the stored
+ * rows themselves (no `from`), the count is kept until one of them changes (./kept-counts.ts).
+ */
 export async function countRows(
   db: Queryable,
   entity: Entity,
   where: SQLPart | null,
   from: SQLPart | null = null,
+  dependsOn: readonly string[] | null = null,
 ): Promise<number> {
   const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
-  return (await db.get<{ n: number }>(sql, [...(from?.params ?? []), ...(where?.params ?? [])]))!.n;
+  const params = [...(from?.params ?? []), ...(where?.params ?? [])];
+  const count = async () => Number((await db.get<{ n: number }>(sql, params))!.n);
+  return dependsOn && !from ? keptCount(db, dependsOn, sql, params, count) : count();
 }
 
 export function selectRowById(

@@ -19,6 +19,7 @@ import { matchFilter, rankedPage, type Ranked } from '../search/ranked-matches.t
 import type { Row } from '../db/store.ts';
 import { withoutTrashed } from './trash.ts';
 import { parseJoins } from '../query/join-options.ts';
+import { dependenciesOf } from '../cache/dependencies.ts';
 import { openReleases, releaseRows, type ReleaseArgs } from './steps/release-preview.ts';
 
 /** A page of documents in the order the search ranked them. */
@@ -141,7 +142,7 @@ export async function find(caller: OperationContext, args: FindArgs): Promise<Pa
         )
       : [];
   } else {
-    totalDocs = await countRows(store, collection, where, from);
+    totalDocs = await countRows(store, collection, where, from, dependenciesOf(ctx.cms.config, collection));
     checkSize(totalDocs);
     rows =
       totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
@@ -163,5 +164,7 @@ export async function count(caller: OperationContext, args: CountArgs): Promise<
   const opened = args.release === undefined ? null : await openReleases(caller, args);
   const ctx = opened?.ctx ?? caller;
   const { where, from } = await matchDocuments(ctx, collection, { ...args, releases: opened?.ids });
-  return { totalDocs: await countRows(ctx.cms.store, collection, where, from) };
+  return {
+    totalDocs: await countRows(ctx.cms.store, collection, where, from, dependenciesOf(ctx.cms.config, collection)),
+  };
 }
