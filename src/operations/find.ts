@@ -118,7 +118,15 @@ export async function find(caller: OperationContext, args: FindArgs): Promise<Pa
   let rows: Row[];
   if (searched !== null && args.sort === undefined) {
     // Best first: the page of matches is ranked (and counted) before any document row is read.
-    const { ranked, total } = await rankedPage(ctx, collection, searched, matched, paginate ? limit : null, offset);
+    const { ranked, total } = await rankedPage(
+      ctx,
+      collection,
+      searched,
+      matched,
+      paginate ? limit : null,
+      offset,
+      dependenciesOf(ctx.cms.config, collection),
+    );
     totalDocs = total;
     checkSize(totalDocs);
     rows = ranked.length
