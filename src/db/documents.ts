@@ -6,8 +6,16 @@
 import type { Entity } from '../config/types.ts';
 import { quote, type Queryable, type SQLPart } from './store.ts';
 import { badRequest } from '../errors.ts';
+import { keptCount } from './kept-counts.ts';
 
 type Row = Record<string, unknown>;
+
+/**
+ * From this offset on, a page's ids are found first (an index-only walk past the skipped rows when the sort
+ * is indexed) and only the page's rows are read: skipping by OFFSET through whole rows costs a row lookup
+ * per skipped row on PostgreSQL and a quarter more on SQLite (docs/benchmarks.md, "A million documents").
+ */
+export const DEEP_OFFSET = 1000;
 
 /** `from` replaces the table with a derived one of the same columns (draft lists); a null `limit` reads every row. */
 export function selectRows(
@@ -19,22 +27,32 @@ export function selectRows(
   offset: number,
   from: SQLPart | null = null,
 ): Promise<Row[]> {
-  const sql = `SELECT * FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''} ORDER BY ${orderBy}${limit === null ? '' : ' LIMIT ? OFFSET ?'}`;
-  return db.all<Row>(sql, [
-    ...(from?.params ?? []),
-    ...(where?.params ?? []),
-    ...(limit === null ? [] : [limit, offset]),
-  ]);
+  const table = from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table);
+  const filter = where ? ` WHERE ${where.sql}` : '';
+  const params = [...(from?.params ?? []), ...(where?.params ?? []), ...(limit === null ? [] : [limit, offset])];
+  if (limit !== null && offset >= DEEP_OFFSET && !from) {
+    const ids = `SELECT "id" FROM ${table}${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
+    return db.all<Row>(`SELECT * FROM ${table} WHERE "id" IN (${ids}) ORDER BY ${orderBy}`, params);
+  }
+  const sql = `SELECT * FROM ${table}${filter} ORDER BY ${orderBy}${limit === null ? '' : ' LIMIT ? OFFSET ?'}`;
+  return db.all<Row>(sql, params);
 }
 
+/**
+ * `dependsOn`: every table the filter may read (the collection's own first); given, and counting the stored
+ * rows themselves (no `from`), the count is kept until one of them changes (./kept-counts.ts).
+ */
 export async function countRows(
   db: Queryable,
   entity: Entity,
   where: SQLPart | null,
   from: SQLPart | null = null,
+  dependsOn: readonly string[] | null = null,
 ): Promise<number> {
   const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
-  return (await db.get<{ n: number }>(sql, [...(from?.params ?? []), ...(where?.params ?? [])]))!.n;
+  const params = [...(from?.params ?? []), ...(where?.params ?? [])];
+  const count = async () => Number((await db.get<{ n: number }>(sql, params))!.n);
+  return dependsOn && !from ? keptCount(db, dependsOn, sql, params, count) : count();
 }
 
 export function selectRowById(

@@ -25,10 +25,23 @@ export interface SearchSQL {
    * A query of `"docId", "score"` (bigger is better) for every document matching every term in locale
    * `locale` (index `localeIndex` of the config's locales), searching only the text columns `columns` (those
    * the caller may read); no order, no limit, so callers filter, count and page it. `draft`: the pending
-   * draft's text where a document has one, else the live text.
+   * draft's text where a document has one, else the live text. `options.ids`: a query of document ids the
+   * matches are narrowed to (the read filter). `options.newest`: only the matches of the highest document
+   * ids, `limit` of them (null: all) after skipping `offset`, walked in id order by the index itself so
+   * that only those are scored.
    */
-  match(table: string, fields: number, columns: number[], terms: Term[], locale: SearchLocale, draft: boolean): SQLPart;
+  match(
+    table: string,
+    fields: number,
+    columns: number[],
+    terms: Term[],
+    locale: SearchLocale,
+    draft: boolean,
+    options?: MatchOptions,
+  ): SQLPart;
 }
+
+export type MatchOptions = { ids?: SQLPart | null; newest?: { limit: number | null; offset: number } | null };
 
 /** A locale as the index keeps it: its name, and its position in the config's locales ('' and 0 without localization). */
 export type SearchLocale = { name: string; index: number };

@@ -104,9 +104,11 @@ export interface Store extends Queryable {
    * of this instance, and another instance's within the notification's delay (about a millisecond) and at
    * most 10 ms after its acknowledgement (a kept reading is read again once that old); one
    * query each call while that connection is down. Credentials ask for `exact` (a revoked session or key
-   * stops at once everywhere); kept answers of the response cache do not.
+   * stops at once everywhere); kept answers of the response cache do not. SQLite with `latest`: the file is
+   * looked at even when it was earlier in the same turn of the event loop (a kept count, whose recount
+   * costs far more than the look).
    */
-  changeCounters(options?: { exact?: boolean }): Promise<ReadonlyMap<string, number>>;
+  changeCounters(options?: { exact?: boolean; latest?: boolean }): Promise<ReadonlyMap<string, number>>;
   /**
    * Calls `listener` soon after a change counter moved, whoever committed: `name` is the counter (a
    * table), or null when anything may have changed (the engine lost track for a while). SQLite: this

@@ -19,6 +19,7 @@ import { matchFilter, rankedPage, type Ranked } from '../search/ranked-matches.t
 import type { Row } from '../db/store.ts';
 import { withoutTrashed } from './trash.ts';
 import { parseJoins } from '../query/join-options.ts';
+import { dependenciesOf } from '../cache/dependencies.ts';
 import { openReleases, releaseRows, type ReleaseArgs } from './steps/release-preview.ts';
 
 /** A page of documents in the order the search ranked them. */
@@ -117,7 +118,15 @@ export async function find(caller: OperationContext, args: FindArgs): Promise<Pa
   let rows: Row[];
   if (searched !== null && args.sort === undefined) {
     // Best first: the page of matches is ranked (and counted) before any document row is read.
-    const { ranked, total } = await rankedPage(ctx, collection, searched, matched, paginate ? limit : null, offset);
+    const { ranked, total } = await rankedPage(
+      ctx,
+      collection,
+      searched,
+      matched,
+      paginate ? limit : null,
+      offset,
+      dependenciesOf(ctx.cms.config, collection),
+    );
     totalDocs = total;
     checkSize(totalDocs);
     rows = ranked.length
@@ -141,7 +150,7 @@ export async function find(caller: OperationContext, args: FindArgs): Promise<Pa
         )
       : [];
   } else {
-    totalDocs = await countRows(store, collection, where, from);
+    totalDocs = await countRows(store, collection, where, from, dependenciesOf(ctx.cms.config, collection));
     checkSize(totalDocs);
     rows =
       totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
@@ -163,5 +172,7 @@ export async function count(caller: OperationContext, args: CountArgs): Promise<
   const opened = args.release === undefined ? null : await openReleases(caller, args);
   const ctx = opened?.ctx ?? caller;
   const { where, from } = await matchDocuments(ctx, collection, { ...args, releases: opened?.ids });
-  return { totalDocs: await countRows(ctx.cms.store, collection, where, from) };
+  return {
+    totalDocs: await countRows(ctx.cms.store, collection, where, from, dependenciesOf(ctx.cms.config, collection)),
+  };
 }

@@ -7,6 +7,8 @@
  */
 import type { SanitizedCollection } from '../config/types.ts';
 import type { SQLPart } from '../db/store.ts';
+import type { MatchOptions } from '../db/search-sql.ts';
+import { keptCount } from '../db/kept-counts.ts';
 import { quote, type QueryRights } from '../query/where.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { badRequest } from '../errors.ts';
@@ -30,21 +32,40 @@ export function searchLocale(ctx: OperationContext): string {
   return ctx.locale && ctx.locale !== 'all' && l10n.locales.includes(ctx.locale) ? ctx.locale : l10n.defaultLocale;
 }
 
+/**
+ * How many of the newest matches a search ranks (docs/search.md, "Ranking the newest matches"): scoring is
+ * the engine's per-match cost, so a word found in most of a large collection would otherwise score every
+ * document before the first page is known.
+ */
+export const RANKED_MATCHES = 1000;
+
+/** What matchQuery needs of a read: the fields it may see, and the ids the read filter lets through. */
+function termsAndColumns(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  input: string | Term[],
+  scope: ReadScope,
+) {
+  if (!collection.search)
+    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
+  const terms = typeof input === 'string' ? parseTerms(input) : input;
+  const fields = collection.search.fields;
+  const allowed = fields.map((f, i) => (deniedPath(scope.rights, f.path) ? -1 : i)).filter((i) => i >= 0);
+  const name = searchLocale(ctx);
+  const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
+  return { terms, fields, allowed, locale };
+}
+
 /** `"docId", "score"` of every match for this caller, or null when it may read none of the search fields. */
 function matchQuery(
   ctx: OperationContext,
   collection: SanitizedCollection,
   input: string | Term[],
   scope: ReadScope,
+  options: MatchOptions = {},
 ): SQLPart | null {
-  if (!collection.search)
-    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
-  const terms = typeof input === 'string' ? parseTerms(input) : input;
-  const fields = collection.search.fields;
-  const allowed = fields.map((f, i) => (deniedPath(scope.rights, f.path) ? -1 : i)).filter((i) => i >= 0);
+  const { terms, fields, allowed, locale } = termsAndColumns(ctx, collection, input, scope);
   if (allowed.length === 0) return null;
-  const name = searchLocale(ctx);
-  const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
   return ctx.cms.store.dialect.search.match(
     searchTable(collection),
     fields.length,
@@ -52,6 +73,7 @@ function matchQuery(
     terms,
     locale,
     Boolean(scope.from),
+    options,
   );
 }
 
@@ -69,9 +91,12 @@ export function matchFilter(
 }
 
 /**
- * One page of the matches the read lets through, best first (`limit` null: all of them), and how many
- * there are in all. Without a read filter or `where` every match is readable, so the collection's table
- * is not touched at all; with one, the matches are narrowed to the ids it lets through before ranking.
+ * One page of the matches the read lets through, and how many there are in all. The order: the newest
+ * RANKED_MATCHES matches best first, then every older match newest first (`limit` null: all of them). Without
+ * a read filter or `where` every match is readable, so the collection's table is not touched at all; with
+ * one, the matches are narrowed to the ids it lets through before ranking. `dependsOn`: the tables the read
+ * filter may reach (the collection's own first), so that the total is kept while they do not change
+ * (src/db/kept-counts.ts); without a filter the matches depend on the collection's table alone.
  */
 export async function rankedPage(
   ctx: OperationContext,
@@ -80,28 +105,55 @@ export async function rankedPage(
   scope: ReadScope,
   limit: number | null,
   offset: number,
+  dependsOn: readonly string[] | null = null,
 ): Promise<{ ranked: Ranked; total: number }> {
-  const query = matchQuery(ctx, collection, input, scope);
-  if (!query) return { ranked: [], total: 0 };
   const { store } = ctx.cms;
   const source = scope.from ? `${scope.from.sql} AS ${quote(collection.table)}` : quote(collection.table);
-  const readable: SQLPart = scope.where
+  const ids: SQLPart | null = scope.where
     ? {
-        sql: ` WHERE "m"."docId" IN (SELECT "id" FROM ${source} WHERE ${scope.where.sql})`,
+        sql: `SELECT "id" FROM ${source} WHERE ${scope.where.sql}`,
         params: [...(scope.from?.params ?? []), ...scope.where.params],
       }
-    : { sql: '', params: [] };
-  const body = `FROM (${query.sql}) AS "m"${readable.sql}`;
-  const params = [...query.params, ...readable.params];
-  const rows = await store.all<{ docId: number; score: number }>(
-    `SELECT "m"."docId", "m"."score" ${body} ORDER BY "m"."score" DESC, "m"."docId"${limit === null ? '' : ' LIMIT ? OFFSET ?'}`,
-    limit === null ? params : [...params, limit, offset],
-  );
-  const ranked = rows.map((r) => ({ docId: Number(r.docId), score: Number(r.score) }));
-  // A short page (not past the end) already tells the total; otherwise one count, which ranks nothing.
-  const known = limit === null || (ranked.length < limit && (ranked.length > 0 || offset === 0));
-  const total = known
-    ? offset + ranked.length
-    : (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" ${body}`, params))!.n;
-  return { ranked, total: Number(total) };
+    : null;
+  const rows = (query: SQLPart | null, order: string) =>
+    query
+      ? store.all<{ docId: number; score: number }>(
+          `SELECT "m"."docId", "m"."score" FROM (${query.sql}) AS "m" ORDER BY ${order}`,
+          query.params,
+        )
+      : [];
+  const end = limit === null ? null : offset + limit;
+  const page: { docId: number; score: number }[] = [];
+  // The ranked part of the order, when the page reaches into it.
+  let ranked = 0;
+  if (offset < RANKED_MATCHES) {
+    const best = await rows(
+      matchQuery(ctx, collection, input, scope, { ids, newest: { limit: RANKED_MATCHES, offset: 0 } }),
+      '"m"."score" DESC, "m"."docId"',
+    );
+    ranked = best.length;
+    page.push(...best.slice(offset, end ?? undefined));
+  }
+  // Past the ranked part: older matches, newest first, only when the ranked part was full.
+  if (ranked === RANKED_MATCHES || offset >= RANKED_MATCHES) {
+    const from = Math.max(offset, RANKED_MATCHES);
+    const want = end === null ? null : end - from;
+    if (want === null || want > 0)
+      page.push(
+        ...(await rows(
+          matchQuery(ctx, collection, input, scope, { ids, newest: { limit: want, offset: from } }),
+          '"m"."docId" DESC',
+        )),
+      );
+  }
+  const result = page.map((r) => ({ docId: Number(r.docId), score: Number(r.score) }));
+  // A short page (not past the end) already tells the total; otherwise one count, which scores nothing.
+  const known = limit === null || (result.length < limit && (result.length > 0 || offset === 0));
+  if (known) return { ranked: result, total: offset + result.length };
+  const all = matchQuery(ctx, collection, input, scope, { ids });
+  if (!all) return { ranked: [], total: 0 };
+  const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM (${all.sql}) AS "m"`;
+  const count = async () => Number((await store.get<{ n: number }>(sql, all.params))!.n);
+  const tables = scope.from ? null : (dependsOn ?? (scope.where ? null : [collection.table]));
+  return { ranked: result, total: tables ? await keptCount(store, tables, sql, all.params, count) : await count() };
 }

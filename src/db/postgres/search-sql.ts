@@ -40,16 +40,26 @@ export const postgresSearchSQL: SearchSQL = {
     sql: `DELETE FROM ${q(table)} WHERE "docId" = ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
     params: [docId],
   }),
-  match(table, fields, allowed, terms, locale, draft) {
+  match(table, fields, allowed, terms, locale, draft, options = {}) {
     const t = q(table);
     const vector = allowed.length === fields ? `${t}."tsv"` : vectorOf(allowed.map((i) => `${t}."f${i}"`));
     const draftFilter = draft
       ? `("draft" = 1 OR NOT EXISTS (SELECT 1 FROM ${t} AS "d" WHERE "d"."docId" = ${t}."docId" AND "d"."locale" = ${t}."locale" AND "d"."draft" = 1))`
       : `"draft" = 0`;
-    // The GIN index finds the candidates (`@@`); ts_rank reads only theirs, and only where the caller orders by it.
+    const ids = options.ids ? ` AND "docId" IN (${options.ids.sql})` : '';
+    const matches = `FROM ${t} WHERE ${vector} @@ to_tsquery('simple', ?) AND "locale" = ? AND ${draftFilter}${ids}`;
+    const params = [tsQuery(terms), locale.name, ...(options.ids?.params ?? [])];
+    const newest = options.newest;
+    // The GIN index finds the candidates (`@@`); ts_rank reads only theirs, and only where the caller orders by
+    // it. Bounded to the newest: the rows are picked first, and only those are scored.
+    if (newest)
+      return {
+        sql: `SELECT ${t}."docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" FROM (SELECT * ${matches} ORDER BY "docId" DESC LIMIT ? OFFSET ?) AS ${t}`,
+        params: [tsQuery(terms), ...params, newest.limit, newest.offset],
+      };
     return {
-      sql: `SELECT "docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" FROM ${t} WHERE ${vector} @@ to_tsquery('simple', ?) AND "locale" = ? AND ${draftFilter}`,
-      params: [tsQuery(terms), tsQuery(terms), locale.name],
+      sql: `SELECT "docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" ${matches}`,
+      params: [tsQuery(terms), ...params],
     };
   },
 };

@@ -18,8 +18,11 @@ import path from 'node:path';
 import { Database } from 'bun:sqlite';
 
 export type CommitWatcher = {
-  /** Whether any connection committed to the file since the last call that answered true. */
-  changed(): boolean;
+  /**
+   * Whether any connection committed to the file since the last call that answered true. `latest`: look at
+   * the file even when it was looked at earlier in this turn of the event loop.
+   */
+  changed(latest?: boolean): boolean;
   close(): void;
 };
 
@@ -47,9 +50,9 @@ export function commitWatcher(file: string): CommitWatcher {
     lookedThisTurn = false;
   };
   return {
-    changed() {
+    changed(latest = false) {
       const here = commitsHere.get(key) ?? 0;
-      if (lookedThisTurn && here === lastHere) return false;
+      if (lookedThisTurn && here === lastHere && !latest) return false;
       if (!lookedThisTurn) {
         lookedThisTurn = true;
         setImmediate(endTurn);

@@ -27,16 +27,24 @@ export const sqliteSearchSQL: SearchSQL = {
     sql: `DELETE FROM ${q(table)} WHERE "rowid" >= ? AND "rowid" < ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
     params: [docId * 256, (docId + 1) * 256],
   }),
-  match(table, fields, allowed, terms, locale, draft) {
+  match(table, fields, allowed, terms, locale, draft, options = {}) {
     const t = q(table);
     // Locale and draft flag are read from the rowid: the UNINDEXED columns would cost a content read per match.
     const live = locale.index * 2;
     const filter = draft
       ? `(${t}."rowid" % 256 = ${live + 1} OR (${t}."rowid" % 256 = ${live} AND NOT EXISTS (SELECT 1 FROM ${t} AS "d" WHERE "d"."rowid" = ${t}."rowid" + 1)))`
       : `${t}."rowid" % 256 = ${live}`;
+    const ids = options.ids ? ` AND ${t}."rowid" / 256 IN (${options.ids.sql})` : '';
+    // FTS5 hands out matches in rowid order and stops at the LIMIT: bm25 runs for those rows only.
+    const newest = options.newest;
+    const bound = newest ? ` ORDER BY ${t}."rowid" DESC LIMIT ? OFFSET ?` : '';
     return {
-      sql: `SELECT ${t}."rowid" / 256 AS "docId", -bm25(${t}) AS "score" FROM ${t} WHERE ${t} MATCH ? AND ${filter}`,
-      params: [ftsQuery(terms, allowed, fields)],
+      sql: `SELECT ${t}."rowid" / 256 AS "docId", -bm25(${t}) AS "score" FROM ${t} WHERE ${t} MATCH ? AND ${filter}${ids}${bound}`,
+      params: [
+        ftsQuery(terms, allowed, fields),
+        ...(options.ids?.params ?? []),
+        ...(newest ? [newest.limit ?? -1, newest.offset] : []),
+      ],
     };
   },
 };

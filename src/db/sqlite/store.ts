@@ -157,7 +157,7 @@ export function openSqliteStore(file: string): Store {
   // so a commit landing while the counters are read makes the next call read them again. (`:memory:` has
   // one connection: read them every time.)
   const watcher = file === ':memory:' ? null : commitWatcher(file);
-  const changed = watcher ? watcher.changed : () => true;
+  const changed = watcher ? watcher.changed : (_latest?: boolean) => true;
   if (watcher) {
     checkpointer = startCheckpointer(
       file,
@@ -168,9 +168,9 @@ export function openSqliteStore(file: string): Store {
   }
   let counters: ReadonlyMap<string, number> = new Map();
   let closed = false;
-  const changeCounters = async () => {
+  const changeCounters = async (options: { latest?: boolean } = {}) => {
     if (closed) throw new Error('The store is closed.');
-    if (changed())
+    if (changed(options.latest))
       counters = new Map(
         read
           .all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"')
