@@ -6,10 +6,10 @@
  * the engine of the suite's pass.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startTestServer, type TestServer } from './harness.ts';
-import { localAPI } from '../src/local.ts';
-import { RANKED_MATCHES } from '../src/search/ranked-matches.ts';
-import { DEEP_OFFSET } from '../src/db/documents.ts';
+import { startTestServer, type TestServer } from '../harness.ts';
+import { localAPI } from '../../src/local.ts';
+import { RANKED_MATCHES } from '../../src/search/ranked-matches.ts';
+import { DEEP_OFFSET } from '../../src/db/documents.ts';
 
 const COUNT = RANKED_MATCHES + 60;
 let t: TestServer;

@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startTestServer, tempDir, type TestServer } from './harness.ts';
-import { localAPI } from '../src/local.ts';
+import { startTestServer, tempDir, type TestServer } from '../harness.ts';
+import { localAPI } from '../../src/local.ts';
 
-const ROOT = path.join(import.meta.dir, '..');
+const ROOT = path.join(import.meta.dir, '../..');
 const CONFIG = `export default {
   localization: { locales: ['en', 'fr'], defaultLocale: 'en' },
   collections: [
