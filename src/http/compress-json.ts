@@ -11,7 +11,9 @@ import { brotliCompressSync, constants } from 'node:zlib';
 const MIN_BYTES = 1024;
 
 function chosenEncoding(request: Request): 'br' | 'gzip' | null {
-  const accepted = (request.headers.get('accept-encoding') ?? '').toLowerCase();
+  const header = request.headers.get('accept-encoding');
+  if (!header) return null;
+  const accepted = header.toLowerCase();
   const offered = (name: string) =>
     accepted.split(',').some((part) => {
       const [token, ...params] = part.trim().split(';');
@@ -22,13 +24,19 @@ function chosenEncoding(request: Request): 'br' | 'gzip' | null {
   return offered('br') ? 'br' : offered('gzip') ? 'gzip' : null;
 }
 
+/**
+ * What the answer's headers and the request's Accept-Encoding say is looked at before its body: reading
+ * `response.body` turns the bytes of every answer into a stream, which cost each request (a kept answer's
+ * most of all) whether it was compressed or not.
+ */
 export async function compressJSON(request: Request, response: Response): Promise<Response> {
-  if (request.method === 'HEAD' || !response.body || response.headers.has('content-encoding')) return response;
-  if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  if (request.method === 'HEAD') return response;
   const encoding = chosenEncoding(request);
   if (!encoding) return response;
+  if (response.headers.has('content-encoding')) return response;
+  if (!(response.headers.get('content-type') ?? '').includes('application/json')) return response;
   const length = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (length < MIN_BYTES) return response;
+  if (length < MIN_BYTES || !response.body) return response;
   const body = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
   headers.append('vary', 'Accept-Encoding');
