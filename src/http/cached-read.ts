@@ -13,6 +13,7 @@ import type { Entity } from '../config/types.ts';
 import { withCors, type RouteInput } from './handle.ts';
 import { credentialsOf, type Credentials } from './authenticate.ts';
 import { pathAndQuery, rememberRoute, routeOf } from './observe-request.ts';
+import { rememberedPerURL } from './recent-urls.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache.ts';
 import { dependenciesOf } from '../cache/dependencies.ts';
 import { parseQuery } from '../query/request-options.ts';
@@ -180,11 +181,11 @@ function keepable({ request, unsaved }: RouteInput): boolean {
 }
 
 /** The path and the query as parsed: two spellings of the same read share one key, and only what the route reads counts. */
-function readKey(url: string): string {
+const readKey = rememberedPerURL((url) => {
   const path = pathAndQuery(url);
   const q = path.indexOf('?');
   return q === -1 ? path : `${path.slice(0, q)}?${JSON.stringify(parseQuery(path.slice(q + 1)))}`;
-}
+});
 
 function keyOf(request: Request, credentials: Credentials): string {
   return callerKey(credentials, readKey(request.url));
