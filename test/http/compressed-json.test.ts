@@ -69,3 +69,37 @@ describe('compressed JSON answers', () => {
     expect(none.headers.get('content-encoding')).toBeNull();
   });
 });
+
+describe('answers that go plain', () => {
+  /** A JSON answer over the size bound that records whether its body stream was asked for. */
+  function watchedAnswer() {
+    const response = new Response(JSON.stringify({ docs: 'x'.repeat(4096) }), {
+      headers: { 'content-type': 'application/json' },
+    });
+    const seen = { body: false };
+    const body = Object.getOwnPropertyDescriptor(Response.prototype, 'body')!.get!;
+    Object.defineProperty(response, 'body', {
+      get() {
+        seen.body = true;
+        return body.call(response);
+      },
+    });
+    return { response, seen };
+  }
+
+  test('an answer to a client that accepts no encoding goes as it is, its body never made a stream', async () => {
+    const { compressJSON } = await import('../../src/http/compress-json.ts');
+    for (const headers of [{}, { 'accept-encoding': 'identity' }] as Record<string, string>[]) {
+      const { response, seen } = watchedAnswer();
+      expect(await compressJSON(new Request('http://h/api/cms/posts', { headers }), response)).toBe(response);
+      expect(seen.body).toBe(false);
+    }
+    // A client that accepts Brotli still gets it.
+    const { response } = watchedAnswer();
+    const packed = await compressJSON(
+      new Request('http://h/api/cms/posts', { headers: { 'accept-encoding': 'br' } }),
+      response,
+    );
+    expect(packed.headers.get('content-encoding')).toBe('br');
+  });
+});
