@@ -18,6 +18,7 @@ import { createResponseCache, type CachedAnswer, type ResponseCache } from '../c
 import { dependenciesOf } from '../cache/dependencies.ts';
 import { parseQuery } from '../query/request-options.ts';
 import { notModified } from './conditional-get.ts';
+import { packOnce, type PackedStore } from './compress-json.ts';
 import { countersOf, requestReading, sameCounters } from '../cache/change-counters.ts';
 import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
@@ -79,7 +80,19 @@ async function answerKept(
   if (!sameCounters(kept.counters, await countersOf(requestReading(cms.store, request), kept.tables))) return undefined;
   cache.stats.hits++;
   rememberRoute(request, kept.route);
-  return withCors(cms, request, answer(request, kept, credentials.user ? PRIVATE : kept.control));
+  const response = answer(request, kept, credentials.user ? PRIVATE : kept.control);
+  return withCors(cms, request, packOnce(response, packedStore(cache, key, kept)));
+}
+
+/** A kept answer's compressed forms, kept with it (and counted in the cache's bytes) while it is the one kept. */
+function packedStore(cache: ResponseCache<KeptAnswer>, key: string, kept: KeptAnswer): PackedStore {
+  return {
+    get: (encoding) => kept.packed?.[encoding],
+    keep(encoding, bytes) {
+      if (bytes.byteLength >= kept.body.byteLength || cache.peek(key) !== kept) return;
+      cache.set(key, { ...kept, packed: { ...kept.packed, [encoding]: bytes } });
+    },
+  };
 }
 
 /**

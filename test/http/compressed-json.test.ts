@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
+import { cacheFigures } from '../../src/http/cached-read.ts';
 
 describe('compressed JSON answers', () => {
   let t: TestServer;
@@ -54,6 +55,27 @@ describe('compressed JSON answers', () => {
     expect(etag).toMatch(/^W\//);
     const again = await raw('/posts?limit=30', { 'accept-encoding': 'gzip', 'if-none-match': etag! });
     expect(again.status).toBe(304);
+  });
+
+  test('a kept answer is compressed once: its compressed bytes are kept with it and counted in the cache', async () => {
+    const path = '/posts?limit=30&sort=title';
+    const plain = await raw(path, { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const text = await plain.text();
+    const before = cacheFigures(t.cms).bytes;
+    const first = await raw(path, { 'accept-encoding': 'br' });
+    const firstBytes = new Uint8Array(await first.arrayBuffer());
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(cacheFigures(t.cms).bytes).toBe(before + firstBytes.byteLength);
+    const again = await raw(path, { 'accept-encoding': 'br' });
+    expect(new Uint8Array(await again.arrayBuffer())).toEqual(firstBytes);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(brotliDecompressSync(firstBytes).toString()).toBe(text);
+    expect(cacheFigures(t.cms).bytes).toBe(before + firstBytes.byteLength);
+    // A write makes the kept answer stale: the next one is computed, kept plain and compressed again.
+    await t.request('POST', '/posts', { token: s.token, body: { title: 'A post that comes first in title order' } });
+    const fresh = await raw(path, { 'accept-encoding': 'br' });
+    expect(brotliDecompressSync(new Uint8Array(await fresh.arrayBuffer())).toString()).toContain('comes first');
   });
 
   test('small answers, refused encodings and no accept-encoding stay plain', async () => {
