@@ -62,16 +62,16 @@ describe('compressed JSON answers', () => {
     const plain = await raw(path, { 'accept-encoding': 'identity' });
     expect(plain.headers.get('content-encoding')).toBeNull();
     const text = await plain.text();
-    const before = cacheFigures(t.cms).bytes;
+    const before = cacheFigures(t.cms)!.bytes;
     const first = await raw(path, { 'accept-encoding': 'br' });
     const firstBytes = new Uint8Array(await first.arrayBuffer());
     expect(first.headers.get('content-encoding')).toBe('br');
-    expect(cacheFigures(t.cms).bytes).toBe(before + firstBytes.byteLength);
+    expect(cacheFigures(t.cms)!.bytes).toBe(before + firstBytes.byteLength);
     const again = await raw(path, { 'accept-encoding': 'br' });
     expect(new Uint8Array(await again.arrayBuffer())).toEqual(firstBytes);
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
     expect(brotliDecompressSync(firstBytes).toString()).toBe(text);
-    expect(cacheFigures(t.cms).bytes).toBe(before + firstBytes.byteLength);
+    expect(cacheFigures(t.cms)!.bytes).toBe(before + firstBytes.byteLength);
     // A write makes the kept answer stale: the next one is computed, kept plain and compressed again.
     await t.request('POST', '/posts', { token: s.token, body: { title: 'A post that comes first in title order' } });
     const fresh = await raw(path, { 'accept-encoding': 'br' });
