@@ -20,6 +20,7 @@ import { createTestDatabase } from '../test/support/postgres.ts';
 import { load, median, pickCases, type Target } from './bench/rounds.ts';
 import { postBody } from './bench/posts.ts';
 import { cmsStart, freePort, guard, launch } from './bench/processes.ts';
+import { cpuSeconds } from './bench/cpu-rounds.ts';
 
 const { values } = parseArgs({
   options: {
@@ -94,12 +95,6 @@ const mcpFind = JSON.stringify({
   method: 'tools/call',
   params: { name: 'find', arguments: { collection: 'posts', limit: 20, sort: '-createdAt' } },
 });
-
-/** CPU seconds the process has used (user + system), from /proc: what a request costs whatever else runs on the machine. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 type Side = { target: Target; pid: number };
 type Figures = { rps: number; perCpuSecond: number };

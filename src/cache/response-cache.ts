@@ -10,7 +10,12 @@ export type CachedAnswer = {
   etag: string;
   /** The change counters of the answer's tables, read before it was computed. */
   counters: number[];
+  /** The body compressed for clients that accept it, by encoding, once asked for: counted with the body. */
+  packed?: Readonly<Record<string, Uint8Array<ArrayBuffer>>>;
 };
+
+const packedBytes = (answer: CachedAnswer) =>
+  answer.packed ? Object.values(answer.packed).reduce((sum, bytes) => sum + bytes.byteLength, 0) : 0;
 
 /** What an entry costs beyond its body and key: the entry object, its counters, the Map slot. */
 const ENTRY_OVERHEAD = 200;
@@ -20,7 +25,7 @@ export type ResponseCache<T extends CachedAnswer = CachedAnswer> = ReturnType<ty
 export function createResponseCache<T extends CachedAnswer>(maxSize: number) {
   const entries = new Map<string, T>();
   const sizeOf = (key: string, answer: T) =>
-    answer.body.byteLength + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
+    answer.body.byteLength + packedBytes(answer) + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
   const stats = { hits: 0, misses: 0, evictions: 0, bytes: 0 };
 
   function remove(key: string, answer: T): void {
@@ -42,6 +47,8 @@ export function createResponseCache<T extends CachedAnswer>(maxSize: number) {
       }
       return answer;
     },
+    /** The answer kept under `key`, leaving the order of use as it is. */
+    peek: (key: string): T | undefined => entries.get(key),
     set(key: string, answer: T): void {
       const old = entries.get(key);
       if (old) remove(key, old);

@@ -13,10 +13,12 @@ import type { Entity } from '../config/types.ts';
 import { withCors, type RouteInput } from './handle.ts';
 import { credentialsOf, type Credentials } from './authenticate.ts';
 import { pathAndQuery, rememberRoute, routeOf } from './observe-request.ts';
+import { rememberedPerURL } from './recent-urls.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache.ts';
 import { dependenciesOf } from '../cache/dependencies.ts';
 import { parseQuery } from '../query/request-options.ts';
 import { notModified } from './conditional-get.ts';
+import { packOnce, type PackedStore } from './compress-json.ts';
 import { countersOf, requestReading, sameCounters } from '../cache/change-counters.ts';
 import type { CacheFigures } from '../metrics/prometheus-text.ts';
 
@@ -78,7 +80,19 @@ async function answerKept(
   if (!sameCounters(kept.counters, await countersOf(requestReading(cms.store, request), kept.tables))) return undefined;
   cache.stats.hits++;
   rememberRoute(request, kept.route);
-  return withCors(cms, request, answer(request, kept, credentials.user ? PRIVATE : kept.control));
+  const response = answer(request, kept, credentials.user ? PRIVATE : kept.control);
+  return withCors(cms, request, packOnce(response, packedStore(cache, key, kept)));
+}
+
+/** A kept answer's compressed forms, kept with it (and counted in the cache's bytes) while it is the one kept. */
+function packedStore(cache: ResponseCache<KeptAnswer>, key: string, kept: KeptAnswer): PackedStore {
+  return {
+    get: (encoding) => kept.packed?.[encoding],
+    keep(encoding, bytes) {
+      if (bytes.byteLength >= kept.body.byteLength || cache.peek(key) !== kept) return;
+      cache.set(key, { ...kept, packed: { ...kept.packed, [encoding]: bytes } });
+    },
+  };
 }
 
 /**
@@ -180,11 +194,11 @@ function keepable({ request, unsaved }: RouteInput): boolean {
 }
 
 /** The path and the query as parsed: two spellings of the same read share one key, and only what the route reads counts. */
-function readKey(url: string): string {
+const readKey = rememberedPerURL((url) => {
   const path = pathAndQuery(url);
   const q = path.indexOf('?');
   return q === -1 ? path : `${path.slice(0, q)}?${JSON.stringify(parseQuery(path.slice(q + 1)))}`;
-}
+});
 
 function keyOf(request: Request, credentials: Credentials): string {
   return callerKey(credentials, readKey(request.url));

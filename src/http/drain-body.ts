@@ -15,9 +15,12 @@ export const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
 /** The longest a refused request waits for the rest of its body; a silent sender is cut sooner by the idle timer. */
 export const DRAIN_TIME_MS = 5_000;
 
+/** The client asked for the connection to close after this answer. */
+export const closes = (request: Request) => /\bclose\b/i.test(request.headers.get('connection') ?? '');
+
 /** Reads what is left of a body no route read on a closing connection, within the bounds; false when some may be left. */
 export async function drainUnreadBody(request: Request): Promise<boolean> {
-  if (request.bodyUsed || !/\bclose\b/i.test(request.headers.get('connection') ?? '') || !request.body) return true;
+  if (request.bodyUsed || !closes(request) || !request.body) return true;
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared === 0) return true;
   // A body that cannot be read whole within the bound is not started: reading part of it saves nothing.

@@ -5,6 +5,7 @@
  */
 import type { CMS } from '../cms.ts';
 import { countRequest } from '../metrics/registry.ts';
+import { rememberedPerURL } from './recent-urls.ts';
 
 export type LogFormat = 'text' | 'json' | 'off';
 
@@ -24,7 +25,7 @@ export function pathAndQuery(url: string): string {
 }
 
 /** The path with each query value removed: `/api/cms/posts?where[title][like]&limit`. */
-export function pathWithoutQueryValues(url: string): string {
+export const pathWithoutQueryValues = rememberedPerURL(function pathWithoutQueryValues(url: string): string {
   const path = pathAndQuery(url);
   const q = path.indexOf('?');
   if (q === -1) return path;
@@ -37,7 +38,7 @@ export function pathWithoutQueryValues(url: string): string {
       return eq === -1 ? pair : pair.slice(0, eq);
     });
   return `${path.slice(0, q)}${keys.length ? `?${keys.join('&')}` : ''}`;
-}
+});
 
 export function observeRequest(cms: CMS, request: Request, status: number, ms: number, format: LogFormat): void {
   const path = pathWithoutQueryValues(request.url);

@@ -9,7 +9,7 @@ import type { CMS } from '../cms.ts';
 import { startupMark } from '../startup-timing.ts';
 import { createApp } from './app.ts';
 import { rememberPeerAddress } from './client-ip.ts';
-import { drainUnreadBody } from './drain-body.ts';
+import { closes, drainUnreadBody } from './drain-body.ts';
 import { withoutIdleCut, type Connection } from './long-requests.ts';
 import { compressJSON } from './compress-json.ts';
 import { observeRequest, type LogFormat } from './observe-request.ts';
@@ -40,8 +40,9 @@ export function createRequestHandler(
       compressJSON(request, await app.handle(request)),
     );
     observeRequest(cms, request, response.status, performance.now() - started, options.logFormat);
-    // A body left unread would make the close a reset that can destroy this answer (drain-body.ts).
-    await drainUnreadBody(request);
+    // A body left unread would make the close a reset that can destroy this answer (drain-body.ts); only a
+    // closing connection can lose it, so a kept-alive one is not even awaited.
+    if (closes(request)) await drainUnreadBody(request);
     if (firstAnswer) {
       firstAnswer = false;
       startupMark('first answer');

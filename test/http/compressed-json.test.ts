@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
+import { cacheFigures } from '../../src/http/cached-read.ts';
 
 describe('compressed JSON answers', () => {
   let t: TestServer;
@@ -56,6 +57,27 @@ describe('compressed JSON answers', () => {
     expect(again.status).toBe(304);
   });
 
+  test('a kept answer is compressed once: its compressed bytes are kept with it and counted in the cache', async () => {
+    const path = '/posts?limit=30&sort=title';
+    const plain = await raw(path, { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const text = await plain.text();
+    const before = cacheFigures(t.cms)!.bytes;
+    const first = await raw(path, { 'accept-encoding': 'br' });
+    const firstBytes = new Uint8Array(await first.arrayBuffer());
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(cacheFigures(t.cms)!.bytes).toBe(before + firstBytes.byteLength);
+    const again = await raw(path, { 'accept-encoding': 'br' });
+    expect(new Uint8Array(await again.arrayBuffer())).toEqual(firstBytes);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(brotliDecompressSync(firstBytes).toString()).toBe(text);
+    expect(cacheFigures(t.cms)!.bytes).toBe(before + firstBytes.byteLength);
+    // A write makes the kept answer stale: the next one is computed, kept plain and compressed again.
+    await t.request('POST', '/posts', { token: s.token, body: { title: 'A post that comes first in title order' } });
+    const fresh = await raw(path, { 'accept-encoding': 'br' });
+    expect(brotliDecompressSync(new Uint8Array(await fresh.arrayBuffer())).toString()).toContain('comes first');
+  });
+
   test('small answers, refused encodings and no accept-encoding stay plain', async () => {
     const small = await raw('/posts?limit=1', { 'accept-encoding': 'gzip, br' });
     expect(small.headers.get('content-encoding')).toBeNull();
@@ -67,5 +89,39 @@ describe('compressed JSON answers', () => {
       decompress: false,
     } as RequestInit);
     expect(none.headers.get('content-encoding')).toBeNull();
+  });
+});
+
+describe('answers that go plain', () => {
+  /** A JSON answer over the size bound that records whether its body stream was asked for. */
+  function watchedAnswer() {
+    const response = new Response(JSON.stringify({ docs: 'x'.repeat(4096) }), {
+      headers: { 'content-type': 'application/json' },
+    });
+    const seen = { body: false };
+    const body = Object.getOwnPropertyDescriptor(Response.prototype, 'body')!.get!;
+    Object.defineProperty(response, 'body', {
+      get() {
+        seen.body = true;
+        return body.call(response);
+      },
+    });
+    return { response, seen };
+  }
+
+  test('an answer to a client that accepts no encoding goes as it is, its body never made a stream', async () => {
+    const { compressJSON } = await import('../../src/http/compress-json.ts');
+    for (const headers of [{}, { 'accept-encoding': 'identity' }] as Record<string, string>[]) {
+      const { response, seen } = watchedAnswer();
+      expect(await compressJSON(new Request('http://h/api/cms/posts', { headers }), response)).toBe(response);
+      expect(seen.body).toBe(false);
+    }
+    // A client that accepts Brotli still gets it.
+    const { response } = watchedAnswer();
+    const packed = await compressJSON(
+      new Request('http://h/api/cms/posts', { headers: { 'accept-encoding': 'br' } }),
+      response,
+    );
+    expect(packed.headers.get('content-encoding')).toBe('br');
   });
 });

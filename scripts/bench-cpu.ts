@@ -1,0 +1,94 @@
+/**
+ * `bun scripts/bench-cpu.ts`: what one request costs the server in CPU time, read from /proc, for the
+ * kept (cached) list and read by id, against `scripts/bench/stored-server.ts` returning the same stored
+ * bytes, and the list again from a client that accepts Brotli. On a machine other work shares, a server's
+ * CPU time per request moves far less than its throughput, so a request path's cost is compared here.
+ * Usage: bun scripts/bench-cpu.ts [--seconds 3] [--rounds 5] [--connections 20] [--docs 2000] [--baseline DIR]
+ * `--baseline DIR` adds another checkout of the CMS (from its source, as this one then runs) on the same file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchRequests, postsConfig, seedPosts } from './bench/posts.ts';
+import { cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
+import { cpuPerRequest, type Served } from './bench/cpu-rounds.ts';
+import { getCMS } from '../src/local.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '20' },
+    docs: { type: 'string', default: '2000' },
+    baseline: { type: 'string' },
+  },
+});
+const total = Number(values.docs);
+const o = { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections) };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-cpu-'));
+const track = guard(dir);
+fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig());
+await seedPosts(getCMS, dir, total);
+
+const cms = await launchCMS(null);
+const baseline = values.baseline ? await launchCMS(path.resolve(values.baseline)) : null;
+const requests = benchRequests(total);
+const paths = { list: `/api/cms${requests.list}`, read: `/api/cms${requests.read}` };
+const storedPort = freePort();
+const stored = await launch(
+  {
+    command: [
+      process.execPath,
+      path.join(import.meta.dir, 'bench/stored-server.ts'),
+      String(storedPort),
+      `http://127.0.0.1:${cms.port}`,
+      ...Object.values(paths),
+    ],
+    env: production(),
+    url: `http://127.0.0.1:${storedPort}${paths.list}`,
+  },
+  track,
+);
+
+async function launchCMS(checkout: string | null) {
+  const port = freePort();
+  const start = cmsStart(port, { cwd: dir, binary: false });
+  if (checkout) start.command = [process.execPath, path.join(checkout, 'src/cli/main.ts'), ...start.command.slice(2)];
+  return { port, pid: (await launch(start, track)).pid };
+}
+
+const brotli = { 'accept-encoding': 'br' };
+const cases: { label: string; path: string; headers?: Record<string, string>; stored: boolean }[] = [
+  { label: 'list published, 20 + totalDocs (kept)', path: paths.list, stored: true },
+  { label: 'read one by id (kept)', path: paths.read, stored: true },
+  { label: 'list, client accepts Brotli (kept)', path: paths.list, headers: brotli, stored: false },
+];
+console.log(`${o.seconds} s per server per round, ${o.rounds} rounds, ${o.connections} connections, ${total} posts`);
+try {
+  for (const c of cases) {
+    const servers: Served[] = [
+      { name: 'cms', pid: cms.pid, target: { port: cms.port, path: c.path, headers: c.headers } },
+    ];
+    if (baseline)
+      servers.push({
+        name: 'baseline',
+        pid: baseline.pid,
+        target: { port: baseline.port, path: c.path, headers: c.headers },
+      });
+    if (c.stored) servers.push({ name: 'stored bytes', pid: stored.pid, target: { port: storedPort, path: c.path } });
+    const figures = await cpuPerRequest(servers, o);
+    console.log(c.label);
+    for (const [name, f] of figures)
+      console.log(
+        `  ${name.padEnd(12)} ${f.cpuMicros.toFixed(1)} µs CPU per request, ${f.rps.toFixed(0)} req/s (rounds ${f.rounds.map((x) => x.toFixed(1)).join(' ')})`,
+      );
+    const storedCost = figures.get('stored bytes')?.cpuMicros;
+    if (storedCost)
+      for (const name of ['cms', 'baseline'].filter((n) => figures.has(n)))
+        console.log(`  stored bytes / ${name}: ${((storedCost / figures.get(name)!.cpuMicros) * 100).toFixed(0)}%`);
+  }
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
