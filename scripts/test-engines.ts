@@ -4,14 +4,15 @@
  * test/support/child-server.ts) run on a fresh database of the loopback cluster (test/setup/postgres.ts).
  * Files that do not depend on the engine (the build, the browser, the PostgreSQL-only files) run once, on the
  * SQLite pass: each says so in its first lines; `--list-once` prints them with their reasons.
- * The two runs go at once, each run's output printed whole when it ends (a progress line every 30 s
- * meanwhile); `--serial` runs them one after the other with their output as it comes. Other arguments go to
- * both runs (`bun run test test/query`, a folder or a file). Ends with `N passed, N failed`.
+ * Two processes run at once, each a sequence of runs (below), each run's output printed whole when it ends
+ * (a progress line every 30 s meanwhile); `--serial` runs them one after the other with their output as it
+ * comes. Other arguments go to every run (`bun run test test/query`, a folder or a file). Ends with
+ * `N passed, N failed`.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runOnceFiles, testFiles } from './test-files.ts';
+import { isBrowserOrBuild, runOnceFiles, testFiles } from './test-files.ts';
 
 // Files that do not depend on the engine under test say so in their first lines
 // (`// Runs once (on the SQLite pass): why`, scripts/test-files.ts): the build, the browser, SQLite-only
@@ -35,31 +36,38 @@ const args = process.argv.slice(2).filter((a) => a !== '--serial');
  */
 const print = (text: string) => new Promise<void>((done) => process.stdout.write(text, () => done()));
 
-type Outcome = { engine: string; passed: number; failed: number; code: number; slowest: string[] };
-type Pass = { engine: 'sqlite' | 'postgres'; done: number; failed: number; output: string[] };
+type Outcome = { name: string; passed: number; failed: number; code: number; slowest: string[] };
+type Pass = {
+  /** How the run is named in the log. */
+  name: string;
+  engine: 'sqlite' | 'postgres';
+  /** The files this run leaves to the others. */
+  skipped: string[];
+  done: number;
+  failed: number;
+  output: string[];
+};
 
 /**
  * Runs the suite on one engine. `live`: its output goes straight through; otherwise it is kept and printed
  * whole when the run ends, so that two runs at once do not mix their lines.
  */
 async function run(pass: Pass, live: boolean): Promise<Outcome> {
-  const heading = `\n=== tests on ${pass.engine} ===\n`;
+  const heading = `\n=== tests on ${pass.name} ===\n`;
   if (live) await print(heading);
-  // All on the SQLite pass: the builds rebuild the admin bundle that the browser files serve, so they must
-  // not run beside them (on the other pass they broke each other's pages).
-  const skipped = pass.engine === 'postgres' ? ONCE.map((f) => f.file) : [];
+  const { skipped } = pass;
   const ignore = skipped.map((file) => `--path-ignore-patterns=${file}`);
   // Files or folders named on the command line that select only files of the other pass: nothing to run here.
   const selected = selectedFiles(args);
   if (selected.length && selected.every((file) => skipped.includes(file))) {
-    await print(`${heading}(none of the files given runs on ${pass.engine})\n`);
-    return { engine: pass.engine, passed: 0, failed: 0, code: 0, slowest: [] };
+    await print(`${heading}(none of the files given runs on ${pass.name})\n`);
+    return { name: pass.name, passed: 0, failed: 0, code: 0, slowest: [] };
   }
   // Browser and binary tests start real processes; give them room. On the command line, because this Bun
   // does not read a `timeout` from bunfig.toml's [test] (a test there still stopped at 5 s).
   // Each file's time, written by Bun after the run: the slowest are named at the end, so that a run's log
   // says where its minutes went.
-  const timings = join(tmpdir(), `cms-test-timings-${process.pid}-${pass.engine}.json`);
+  const timings = join(tmpdir(), `cms-test-timings-${process.pid}-${pass.name.replace(/\W+/g, '-')}.json`);
   rmSync(timings, { force: true });
   const proc = Bun.spawn(
     ['bun', 'test', '--timeout=60000', `--timings=${timings}`, '--update-timings', ...ignore, ...args],
@@ -89,7 +97,7 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
   if (!live) await print(heading + pass.output.join(''));
   const count = (word: 'pass' | 'fail') =>
     Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
-  return { engine: pass.engine, passed: count('pass'), failed: count('fail'), code, slowest: slowestFiles(timings) };
+  return { name: pass.name, passed: count('pass'), failed: count('fail'), code, slowest: slowestFiles(timings) };
 }
 
 /**
@@ -116,28 +124,59 @@ function slowestFiles(path: string): string[] {
     .map(([file, ms]) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
 }
 
-const passes: Pass[] = [
-  { engine: 'sqlite', done: 0, failed: 0, output: [] },
-  { engine: 'postgres', done: 0, failed: 0, output: [] },
+// Two processes at a time. The browser files and the builds (run once, on SQLite) must not run beside each
+// other, so they run one after another in one process; they are the longest part of the suite, so the
+// PostgreSQL pass runs beside them, and the SQLite pass is split in two that follow each: a third of its
+// files after the PostgreSQL pass, the rest after the browser files, so that both ends come close.
+const all = testFiles();
+const once = new Set(ONCE.map((f) => f.file));
+const onSqlite = all.filter((file) => !isBrowserOrBuild(file));
+const afterPostgres = new Set(onSqlite.filter((_, i) => i % 3 === 2));
+const pass = (name: string, engine: Pass['engine'], runs: (file: string) => boolean): Pass => ({
+  name,
+  engine,
+  skipped: all.filter((file) => !runs(file)),
+  done: 0,
+  failed: 0,
+  output: [],
+});
+const slots: Pass[][] = [
+  [
+    pass('sqlite, browser and builds', 'sqlite', isBrowserOrBuild),
+    pass('sqlite, part 1', 'sqlite', (file) => !isBrowserOrBuild(file) && !afterPostgres.has(file)),
+  ],
+  [
+    pass('postgres', 'postgres', (file) => !once.has(file)),
+    pass('sqlite, part 2', 'sqlite', (file) => afterPostgres.has(file)),
+  ],
 ];
+const passes = slots.flat();
 let outcomes: Outcome[];
-if (serial) outcomes = [await run(passes[0], true), await run(passes[1], true)];
-else {
-  // Both engines at once: the suite mostly waits (on servers, browsers, timers), so the two runs share
-  // the machine's cores well. A progress line every 30 s while their output is held back.
+if (serial) {
+  outcomes = [];
+  for (const p of passes) outcomes.push(await run(p, true));
+} else {
+  // The two processes share the machine's cores well: the suite waits much of the time (on servers,
+  // browsers, timers, the compiler). A progress line every 30 s while their output is held back.
   const started = performance.now();
   const progress = setInterval(() => {
     const seconds = Math.round((performance.now() - started) / 1000);
-    const parts = passes.map((p) => `${p.engine} ${p.done} done${p.failed ? `, ${p.failed} failed` : ''}`);
+    const parts = passes.map((p) => `${p.name} ${p.done} done${p.failed ? `, ${p.failed} failed` : ''}`);
     console.log(`tests: ${seconds} s, ${parts.join('; ')}`);
   }, 30_000);
-  outcomes = await Promise.all(passes.map((p) => run(p, false)));
+  const bySlot = await Promise.all(
+    slots.map(async (slot) => {
+      const done: Outcome[] = [];
+      for (const p of slot) done.push(await run(p, false));
+      return done;
+    }),
+  );
+  outcomes = bySlot.flat();
   clearInterval(progress);
 }
-for (const o of outcomes)
-  if (o.slowest.length) await print(`\nslowest files on ${o.engine}:\n${o.slowest.join('\n')}\n`);
+for (const o of outcomes) if (o.slowest.length) await print(`\nslowest files on ${o.name}:\n${o.slowest.join('\n')}\n`);
 const lines = outcomes.map(
-  (o) => `${o.engine}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`,
+  (o) => `${o.name}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`,
 );
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);

@@ -50,3 +50,9 @@ export function runOnceFiles(root = ROOT): { file: string; reason: string }[] {
     return reason ? [{ file, reason }] : [];
   });
 }
+
+/**
+ * The browser files and the builds: each builds the admin bundle the others serve, so they run one after
+ * another in one process, never beside each other.
+ */
+export const isBrowserOrBuild = (file: string): boolean => /^test\/(admin|build)\//.test(file);

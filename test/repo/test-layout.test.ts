@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { headOf, ROOT, runOnceFiles, runOnceReason, testFiles } from '../../scripts/test-files.ts';
+import { headOf, isBrowserOrBuild, ROOT, runOnceFiles, runOnceReason, testFiles } from '../../scripts/test-files.ts';
 
 /** Folders of test/ that mirror no folder of src/: top-level code of its own, and the cross-cutting ones. */
 const OTHER_FOLDERS = ['admin', 'client', 'repo', 'security'];
@@ -59,7 +59,7 @@ describe('files that run once', () => {
 
   test('include every build file and every admin file, which must not run beside each other', () => {
     const once = new Set(runOnceFiles().map((f) => f.file));
-    const apart = files.filter((file) => /^test\/(build|admin)\//.test(file) && !once.has(file));
+    const apart = files.filter((file) => isBrowserOrBuild(file) && !once.has(file));
     expect(apart).toEqual([]);
   });
 
