@@ -39,23 +39,6 @@ export function searchLocale(ctx: OperationContext): string {
  */
 export const RANKED_MATCHES = 1000;
 
-/** What matchQuery needs of a read: the fields it may see, and the ids the read filter lets through. */
-function termsAndColumns(
-  ctx: OperationContext,
-  collection: SanitizedCollection,
-  input: string | Term[],
-  scope: ReadScope,
-) {
-  if (!collection.search)
-    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
-  const terms = typeof input === 'string' ? parseTerms(input) : input;
-  const fields = collection.search.fields;
-  const allowed = fields.map((f, i) => (deniedPath(scope.rights, f.path) ? -1 : i)).filter((i) => i >= 0);
-  const name = searchLocale(ctx);
-  const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
-  return { terms, fields, allowed, locale };
-}
-
 /** `"docId", "score"` of every match for this caller, or null when it may read none of the search fields. */
 function matchQuery(
   ctx: OperationContext,
@@ -64,8 +47,14 @@ function matchQuery(
   scope: ReadScope,
   options: MatchOptions = {},
 ): SQLPart | null {
-  const { terms, fields, allowed, locale } = termsAndColumns(ctx, collection, input, scope);
+  if (!collection.search)
+    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
+  const terms = typeof input === 'string' ? parseTerms(input) : input;
+  const fields = collection.search.fields;
+  const allowed = fields.map((f, i) => (deniedPath(scope.rights, f.path) ? -1 : i)).filter((i) => i >= 0);
   if (allowed.length === 0) return null;
+  const name = searchLocale(ctx);
+  const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
   return ctx.cms.store.dialect.search.match(
     searchTable(collection),
     fields.length,
@@ -115,22 +104,23 @@ export async function rankedPage(
         params: [...(scope.from?.params ?? []), ...scope.where.params],
       }
     : null;
-  const rows = (query: SQLPart | null, order: string) =>
-    query
-      ? store.all<{ docId: number; score: number }>(
-          `SELECT "m"."docId", "m"."score" FROM (${query.sql}) AS "m" ORDER BY ${order}`,
-          query.params,
-        )
-      : [];
+  // The terms are parsed once for the three queries below.
+  const terms = typeof input === 'string' ? parseTerms(input) : input;
+  const match = (newest: MatchOptions['newest'] = null) => matchQuery(ctx, collection, terms, scope, { ids, newest });
+  const all = match();
+  if (!all) return { ranked: [], total: 0 };
+  const rows = (query: SQLPart, order: string) =>
+    store.all<{ docId: number; score: number }>(
+      `SELECT "m"."docId", "m"."score" FROM (${query.sql}) AS "m" ORDER BY ${order}`,
+      query.params,
+    );
   const end = limit === null ? null : offset + limit;
   const page: { docId: number; score: number }[] = [];
   // The ranked part of the order, when the page reaches into it.
   let ranked = 0;
   if (offset < RANKED_MATCHES) {
-    const best = await rows(
-      matchQuery(ctx, collection, input, scope, { ids, newest: { limit: RANKED_MATCHES, offset: 0 } }),
-      '"m"."score" DESC, "m"."docId"',
-    );
+    // `match` answers whenever `all` did: the same fields are readable.
+    const best = await rows(match({ limit: RANKED_MATCHES, offset: 0 })!, '"m"."score" DESC, "m"."docId"');
     ranked = best.length;
     page.push(...best.slice(offset, end ?? undefined));
   }
@@ -139,19 +129,12 @@ export async function rankedPage(
     const from = Math.max(offset, RANKED_MATCHES);
     const want = end === null ? null : end - from;
     if (want === null || want > 0)
-      page.push(
-        ...(await rows(
-          matchQuery(ctx, collection, input, scope, { ids, newest: { limit: want, offset: from } }),
-          '"m"."docId" DESC',
-        )),
-      );
+      page.push(...(await rows(match({ limit: want, offset: from })!, '"m"."docId" DESC')));
   }
   const result = page.map((r) => ({ docId: Number(r.docId), score: Number(r.score) }));
   // A short page (not past the end) already tells the total; otherwise one count, which scores nothing.
   const known = limit === null || (result.length < limit && (result.length > 0 || offset === 0));
   if (known) return { ranked: result, total: offset + result.length };
-  const all = matchQuery(ctx, collection, input, scope, { ids });
-  if (!all) return { ranked: [], total: 0 };
   const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM (${all.sql}) AS "m"`;
   const count = async () => Number((await store.get<{ n: number }>(sql, all.params))!.n);
   const tables = scope.from ? null : (dependsOn ?? (scope.where ? null : [collection.table]));
