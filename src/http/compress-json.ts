@@ -27,11 +27,6 @@ function chosenEncoding(request: Request): 'br' | 'gzip' | null {
   return offered('br') ? 'br' : offered('gzip') ? 'gzip' : null;
 }
 
-/**
- * What the answer's headers and the request's Accept-Encoding say is looked at before its body: reading
- * `response.body` turns the bytes of every answer into a stream, which cost each request (a kept answer's
- * most of all) whether it was compressed or not.
- */
 /** Where an answer's compressed bytes are kept for the next request of the same answer (a kept answer's). */
 export type PackedStore = {
   get(encoding: string): Uint8Array<ArrayBuffer> | undefined;
@@ -49,6 +44,11 @@ export function packOnce(response: Response, store: PackedStore): Response {
   return response;
 }
 
+/**
+ * What the answer's headers and the request's Accept-Encoding say is looked at before its body: reading
+ * `response.body` turns the bytes of every answer into a stream, which cost each request (a kept answer's
+ * most of all) whether it was compressed or not.
+ */
 export async function compressJSON(request: Request, response: Response): Promise<Response> {
   if (request.method === 'HEAD') return response;
   const encoding = chosenEncoding(request);
