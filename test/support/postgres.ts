@@ -35,8 +35,8 @@ export function databaseUrl(name: string, base = adminUrl()): string {
 
 /**
  * A database the system migrations have run on, made once per cluster and set of system migrations (its
- * name carries their hash): a test server's database is a copy of it, so each does not run them again,
- * which was most of what the cluster's backends spent on a run of the suite.
+ * name carries their hash): a test server's database is a copy of it, so each does not run them again.
+ * (Most of what the cluster spends on a run is the connections themselves: see testPool.)
  */
 let template: Promise<string> | null = null;
 export function migratedTemplate(): Promise<string> {
