@@ -1,11 +1,11 @@
 /**
- * Launches the system Chromium for browser tests (CONTRIBUTING.md, "Browser tests"): headless, no sandbox,
- * a fresh profile in a temp folder through launchPersistentContext, removed on close.
+ * The system Chromium for browser tests (CONTRIBUTING.md, "Browser tests"): headless, no sandbox. One
+ * Chromium per test process, started on first use; each `launchBrowser` is a fresh context of it (its own
+ * cookies, storage and cache, as a new profile would be), closed by `close()`. Starting Chromium costs
+ * seconds on a busy machine; a context costs a fraction of that.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser as Chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -36,6 +36,19 @@ export function hasChromium(): boolean {
 
 export type Browser = { context: BrowserContext; page: Page; close(): Promise<void> };
 
+let shared: Promise<Chromium> | undefined;
+
+/** The process's Chromium, started once; started again if it went away (a crash ends only its own tests). */
+function sharedChromium(): Promise<Chromium> {
+  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS }).then((b) => {
+    b.on('disconnected', () => {
+      shared = undefined;
+    });
+    return b;
+  });
+  return shared;
+}
+
 export async function launchBrowser(
   options: {
     viewport?: { width: number; height: number };
@@ -44,24 +57,19 @@ export async function launchBrowser(
     locale?: string;
   } = {},
 ): Promise<Browser> {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
+  const context = await (await sharedChromium()).newContext({
     viewport: options.viewport ?? { width: 1280, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
     reducedMotion: 'reduce',
     timezoneId: options.timezoneId,
     locale: options.locale,
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   return {
     context,
     page,
     async close() {
       await context.close().catch(() => {});
-      fs.rmSync(profile, { recursive: true, force: true });
     },
   };
 }

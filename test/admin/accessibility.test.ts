@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { form, png } from '../support/media-fixtures.ts';
@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium())('admin: accessibility of the main views', () => 
   const admin = (p = '') => `${t.url}/admin${p}`;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config);
     expect((await t.request('POST', '/users/first-register', { body: { ...ADMIN } })).status).toBe(200);
     s = await t.login(ADMIN.email, ADMIN.password);

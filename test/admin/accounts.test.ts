@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { encode } from 'uqr';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openBrowserPage } from '../support/admin-page.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium())('account screens in Chromium', () => {
   let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     sink = await startSmtpSink();
     t = await startTestServer({ email: { transport: sink.url, from: 'cms@site.test' } });
     await t.user('admin', 'admin@example.com', 'password123');
@@ -317,7 +317,7 @@ describe.skipIf(!hasChromium())('auth.requireTwoFactor in Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer({ auth: { requireTwoFactor: ['admin'] } });
     ({ browser, page } = await openBrowserPage());
   }, 30_000);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium())('admin: assistants and the audit log', () => {
   const nav = () => page.getByRole('navigation', { name: 'Main' });
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer({
       collections: [
         { slug: 'posts', drafts: true, admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text' }] },

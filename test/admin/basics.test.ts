@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openBrowserPage } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -105,7 +105,7 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
   const admin = (path = '') => `${t.url}/admin${path}`;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config);
     ({ browser, page, pageErrors } = await openBrowserPage());
   }, 30_000);

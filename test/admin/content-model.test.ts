@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -101,7 +101,7 @@ describe.skipIf(!hasChromium())('admin: content model editors', () => {
   const rowTitles = () => page.locator('.field-blocks .row-title').allTextContents();
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config);
     expect((await t.request('POST', '/users/first-register', { body: { ...ADMIN } })).status).toBe(200);
     s = await t.login(ADMIN.email, ADMIN.password);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { flushWebhooks } from '../../src/webhooks/start-webhooks.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium())('admin defects', () => {
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     receiver = startReceiver(answer(410));
     const config: UserConfig = {
       localization: { locales: ['en', 'de'], defaultLocale: 'en' },

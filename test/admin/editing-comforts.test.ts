@@ -5,7 +5,7 @@
 into another locale, as a draft on a drafts collection (docs/admin.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium } from '../browser.ts';
 import { openAdminLoggedIn, type AdminPage } from '../support/admin-page.ts';
 import { form, png } from '../support/media-fixtures.ts';
@@ -17,7 +17,7 @@ describe.skipIf(!hasChromium())('admin editing comforts', () => {
   let t: TestServer;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer({
       localization: { locales: ['en', 'de'], defaultLocale: 'en' },
       collections: [

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium())('admin: editors backed by the server, and editin
   const admin = (p = '') => `${t.url}/admin${p}`;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config);
     expect((await t.request('POST', '/users/first-register', { body: { ...GRACE } })).status).toBe(200);
     s = await t.login(GRACE.email, GRACE.password);

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -165,7 +166,7 @@ describe.skipIf(!hasChromium())('admin: the edit form keeps what is typed, and l
   };
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config);
     expect((await t.request('POST', '/users/first-register', { body: { ...GRACE } })).status).toBe(200);
     s = await t.login(GRACE.email, GRACE.password);

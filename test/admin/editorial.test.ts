@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { logInThroughForm, openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium())('admin: a day of editorial work', () => {
   const logIn = () => logInThroughForm(page, ADMIN);
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config);
     const first = await t.request('POST', '/users/first-register', { body: { ...ADMIN } });
     expect(first.status).toBe(200);

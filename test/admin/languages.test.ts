@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { sanitizeConfig } from '../../src/config/sanitize.ts';
 import type { UserConfig } from '../../src/config/types.ts';
 import { hasChromium, type Browser } from '../browser.ts';
@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium())('admin languages', () => {
   const admin = (p = '') => `${t.url}/admin${p}`;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config());
     await t.request('POST', '/users/first-register', { body: { ...ADMIN } });
     s = await t.login(ADMIN.email, ADMIN.password);

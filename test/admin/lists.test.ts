@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -32,7 +32,7 @@ describe.skipIf(!hasChromium())('admin lists', () => {
   const rowTitles = () => page.locator('tbody td.title-cell').allTextContents();
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     hook = startReceiver();
     t = await startTestServer({
       webhooks: [{ url: hook.url, events: ['publish'], collections: ['posts'] }],

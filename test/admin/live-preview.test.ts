@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium())('admin live preview', () => {
   const frame = () => page.frameLocator('iframe[title="Live preview of the site"]');
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     site = await startSite(() => ({ serverURL: t.url, apiRoute: '/api/cms' }));
     const siteURL = `http://127.0.0.1:${site.port}`;
     // A port that answered once and is closed now: a site that is not running.

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { flushWebhooks } from '../../src/webhooks/start-webhooks.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium())('admin operations views', () => {
   const nav = () => page.getByRole('navigation', { name: 'Main' });
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     receiver = startReceiver(answer(410));
     t = await startTestServer({
       collections: [{ slug: 'posts', admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text' }] }],

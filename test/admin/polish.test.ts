@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium } from '../browser.ts';
 import { openAdminLoggedIn, type AdminPage } from '../support/admin-page.ts';
 import { form, png } from '../support/media-fixtures.ts';
@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium())('admin polish', () => {
   let postId: number;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer({
       localization: { locales: ['en', 'de'], defaultLocale: 'en' },
       collections: [

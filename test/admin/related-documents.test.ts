@@ -6,7 +6,7 @@
  * picker) while the post's unsaved edits stay (docs/admin.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium } from '../browser.ts';
 import { openAdminLoggedIn, type AdminPage } from '../support/admin-page.ts';
 import { startTestServer, type TestServer } from '../harness.ts';
@@ -19,7 +19,7 @@ describe.skipIf(!hasChromium())('admin related documents', () => {
   const authors: Record<string, number> = {};
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer({
       collections: [
         { slug: 'authors', admin: { useAsTitle: 'name' }, fields: [{ name: 'name', type: 'text', required: true }] },

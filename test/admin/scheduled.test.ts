@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium())('admin: scheduled jobs and version authors', () 
   const at = (hours: number) => new Date(t.clock.now() + hours * HOUR).toISOString();
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer({
       collections: [
         { slug: 'posts', drafts: true, admin: { useAsTitle: 'title' }, fields: [{ name: 'title', type: 'text' }] },

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium())('admin: trash, framing and folders', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-admin-trash-media-'));
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config);
     expect((await t.request('POST', '/users/first-register', { body: { ...ADMIN } })).status).toBe(200);
     s = await t.login(ADMIN.email, ADMIN.password);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium } from '../browser.ts';
 import { logInThroughForm, openBrowserPage, type AdminPage } from '../support/admin-page.ts';
 import {
@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium())('the website template in the browser', () => {
   let page: Page;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     project = await initWebsite();
     server = await serveWebsite(project.site, project.env);
     opened = await openBrowserPage({ viewport: { width: 1366, height: 900 } });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildAdmin } from '../../admin/build.ts';
+import { adminBuilt } from '../support/admin-build.ts';
 import { hasChromium, type Browser } from '../browser.ts';
 import { openAdminLoggedIn } from '../support/admin-page.ts';
 import { startTestServer, type Session, type TestServer } from '../harness.ts';
@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium())('admin workflows', () => {
   const admin = (p = '') => `${t.url}/admin${p}`;
 
   beforeAll(async () => {
-    await buildAdmin();
+    await adminBuilt();
     t = await startTestServer(config);
     await t.request('POST', '/users/first-register', { body: { ...ADMIN } });
     s = await t.login(ADMIN.email, ADMIN.password);
