@@ -82,19 +82,28 @@ export function testPool(database: string): { databasePool?: number } {
   return database.startsWith('postgres') ? { databasePool: 3 } : {};
 }
 
+let admin: SQL | undefined;
+
+/**
+ * The process's connection to the cluster's admin database, for its creates and drops: one, kept, rather
+ * than two new ones per test server (see testPool for what a connection costs). It closes after two idle
+ * seconds, so a script that made a database can end, and opens again when next asked.
+ */
+function adminSql(): SQL {
+  admin ??= new SQL(adminUrl(), { max: 1, idleTimeout: 2 });
+  return admin;
+}
+
 /** `migrated`: a copy of the migrated template (the system tables are there; a server's start finds them applied). */
 export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const from = options.migrated ? ` TEMPLATE "${await migratedTemplate()}"` : '';
-  const admin = new SQL(adminUrl(), { max: 1 });
   const name = `cms_test_${randomBytes(6).toString('hex')}`;
   try {
     // FILE_COPY copies the template's files as they are: about a tenth of the cluster's CPU of the default
     // (which writes every page through the WAL), at the cost of a checkpoint, cheap on this cluster.
-    await admin.unsafe(`CREATE DATABASE "${name}"${from} STRATEGY FILE_COPY`);
+    await adminSql().unsafe(`CREATE DATABASE "${name}"${from} STRATEGY FILE_COPY`);
   } catch (error) {
     throw new Error(`cannot create a test database on ${new URL(adminUrl()).host}: ${(error as Error).message}`);
-  } finally {
-    await admin.close();
   }
   return { url: databaseUrl(name), name, drop: () => dropDatabase(name) };
 }
@@ -113,14 +122,11 @@ function databaseName(url: string): string {
 export async function dropDatabase(nameOrUrl: string): Promise<void> {
   const name = nameOrUrl.includes('://') ? databaseName(nameOrUrl) : nameOrUrl;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const sql = new SQL(adminUrl(), { max: 1 });
     try {
-      await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await adminSql().unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       return;
     } catch {
       await Bun.sleep(100);
-    } finally {
-      await sql.close();
     }
   }
 }
