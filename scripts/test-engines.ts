@@ -4,7 +4,8 @@
  * test/support/child-server.ts) run on a fresh database of the loopback cluster (test/setup/postgres.ts).
  * Files that do not depend on the engine (the build, the browser, the PostgreSQL-only files) run once, on the
  * SQLite pass: each says so in its first lines; `--list-once` prints them with their reasons.
- * Two processes run at once, each a sequence of runs (below), each run's output printed whole when it ends
+ * Two processes run at once: the browser files and builds in one, the PostgreSQL pass in the other, then
+ * each takes chunks of the SQLite pass until none is left; each run's output is printed whole when it ends
  * (a progress line every 30 s meanwhile); `--serial` runs them one after the other with their output as it
  * comes. Other arguments go to every run (`bun run test test/query`, a folder or a file). Ends with
  * `N passed, N failed`.
@@ -36,7 +37,9 @@ const args = process.argv.slice(2).filter((a) => a !== '--serial');
  */
 const print = (text: string) => new Promise<void>((done) => process.stdout.write(text, () => done()));
 
-type Outcome = { name: string; passed: number; failed: number; code: number; slowest: string[] };
+type Outcome = { name: string; passed: number; failed: number; code: number; seconds: number; slowest: Timing[] };
+/** A file and the milliseconds it took. */
+type Timing = [file: string, ms: number];
 type Pass = {
   /** How the run is named in the log. */
   name: string;
@@ -61,7 +64,7 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
   const selected = selectedFiles(args);
   if (selected.length && selected.every((file) => skipped.includes(file))) {
     await print(`${heading}(none of the files given runs on ${pass.name})\n`);
-    return { name: pass.name, passed: 0, failed: 0, code: 0, slowest: [] };
+    return { name: pass.name, passed: 0, failed: 0, code: 0, seconds: 0, slowest: [] };
   }
   // Browser and binary tests start real processes; give them room. On the command line, because this Bun
   // does not read a `timeout` from bunfig.toml's [test] (a test there still stopped at 5 s).
@@ -69,6 +72,7 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
   // says where its minutes went.
   const timings = join(tmpdir(), `cms-test-timings-${process.pid}-${pass.name.replace(/\W+/g, '-')}.json`);
   rmSync(timings, { force: true });
+  const started = performance.now();
   const proc = Bun.spawn(
     ['bun', 'test', '--timeout=60000', `--timings=${timings}`, '--update-timings', ...ignore, ...args],
     {
@@ -97,7 +101,15 @@ async function run(pass: Pass, live: boolean): Promise<Outcome> {
   if (!live) await print(heading + pass.output.join(''));
   const count = (word: 'pass' | 'fail') =>
     Number([...tail.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, 'gm'))].pop()?.[1] ?? 0);
-  return { name: pass.name, passed: count('pass'), failed: count('fail'), code, slowest: slowestFiles(timings) };
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    name: pass.name,
+    passed: count('pass'),
+    failed: count('fail'),
+    code,
+    seconds,
+    slowest: fileTimings(timings),
+  };
 }
 
 /**
@@ -113,25 +125,30 @@ function selectedFiles(argv: string[]): string[] {
 /** Options of `bun test` whose value is the next argument rather than a file name. */
 const VALUED = new Set(['-t', '--test-name-pattern', '--timeout', '--rerun-each', '--seed', '--preload']);
 
-/** The ten files that took longest, from Bun's per-file timings (nothing when the run wrote none). */
-function slowestFiles(path: string): string[] {
+/** Each file's time, from Bun's per-file timings (nothing when the run wrote none). */
+function fileTimings(path: string): Timing[] {
   if (!existsSync(path)) return [];
   const { files } = JSON.parse(readFileSync(path, 'utf8')) as { files: Record<string, number> };
   rmSync(path, { force: true });
-  return Object.entries(files)
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 10)
-    .map(([file, ms]) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+  return Object.entries(files);
 }
 
+/** The ten that took longest, a line each. */
+const slowest = (timings: Timing[]) =>
+  [...timings]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([file, ms]) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`)
+    .join('\n');
+
 // Two processes at a time. The browser files and the builds (run once, on SQLite) must not run beside each
-// other, so they run one after another in one process; they are the longest part of the suite, so the
-// PostgreSQL pass runs beside them, and the SQLite pass is split in two that follow each: a third of its
-// files after the PostgreSQL pass, the rest after the browser files, so that both ends come close.
+// other, so they run one after another in one process, and the PostgreSQL pass in the other. The rest of
+// the SQLite pass is cut into chunks of files that either process takes when it is free, so that both end
+// within a chunk of each other however long the first two take on the machine at hand.
 const all = testFiles();
 const once = new Set(ONCE.map((f) => f.file));
 const onSqlite = all.filter((file) => !isBrowserOrBuild(file));
-const afterPostgres = new Set(onSqlite.filter((_, i) => i % 3 === 2));
+const CHUNKS = 8;
 const pass = (name: string, engine: Pass['engine'], runs: (file: string) => boolean): Pass => ({
   name,
   engine,
@@ -140,43 +157,51 @@ const pass = (name: string, engine: Pass['engine'], runs: (file: string) => bool
   failed: 0,
   output: [],
 });
-const slots: Pass[][] = [
-  [
-    pass('sqlite, browser and builds', 'sqlite', isBrowserOrBuild),
-    pass('sqlite, part 1', 'sqlite', (file) => !isBrowserOrBuild(file) && !afterPostgres.has(file)),
-  ],
-  [
-    pass('postgres', 'postgres', (file) => !once.has(file)),
-    pass('sqlite, part 2', 'sqlite', (file) => afterPostgres.has(file)),
-  ],
+const chunks = Array.from({ length: CHUNKS }, (_, k) => {
+  const files = new Set(onSqlite.filter((_, i) => i % CHUNKS === k));
+  return pass(`sqlite, part ${k + 1} of ${CHUNKS}`, 'sqlite', (file) => files.has(file));
+});
+const firsts = [
+  pass('sqlite, browser and builds', 'sqlite', isBrowserOrBuild),
+  pass('postgres', 'postgres', (file) => !once.has(file)),
 ];
-const passes = slots.flat();
+const passes = [...firsts, ...chunks];
 let outcomes: Outcome[];
 if (serial) {
   outcomes = [];
   for (const p of passes) outcomes.push(await run(p, true));
 } else {
-  // The two processes share the machine's cores well: the suite waits much of the time (on servers,
-  // browsers, timers, the compiler). A progress line every 30 s while their output is held back.
+  // A progress line every 30 s while the runs' output is held back.
   const started = performance.now();
   const progress = setInterval(() => {
     const seconds = Math.round((performance.now() - started) / 1000);
-    const parts = passes.map((p) => `${p.name} ${p.done} done${p.failed ? `, ${p.failed} failed` : ''}`);
-    console.log(`tests: ${seconds} s, ${parts.join('; ')}`);
+    const parts = passes
+      .filter((p) => p.done)
+      .map((p) => `${p.name} ${p.done} done${p.failed ? `, ${p.failed} failed` : ''}`);
+    console.log(`tests: ${seconds} s, ${parts.join('; ') || 'starting'}`);
   }, 30_000);
+  const queue = [...chunks];
   const bySlot = await Promise.all(
-    slots.map(async (slot) => {
-      const done: Outcome[] = [];
-      for (const p of slot) done.push(await run(p, false));
+    firsts.map(async (first) => {
+      const done = [await run(first, false)];
+      for (let next = queue.shift(); next; next = queue.shift()) done.push(await run(next, false));
       return done;
     }),
   );
-  outcomes = bySlot.flat();
+  // In the order of `passes`, whichever process ran them.
+  outcomes = passes.map((p) => bySlot.flat().find((o) => o.name === p.name)!);
   clearInterval(progress);
 }
-for (const o of outcomes) if (o.slowest.length) await print(`\nslowest files on ${o.name}:\n${o.slowest.join('\n')}\n`);
+// The slowest files of the first two runs, and of the SQLite chunks together.
+const groups = [
+  ...outcomes.slice(0, firsts.length).map((o) => [o.name, o.slowest] as const),
+  ['sqlite, the other files', outcomes.slice(firsts.length).flatMap((o) => o.slowest)] as const,
+];
+for (const [name, timings] of groups)
+  if (timings.length) await print(`\nslowest files on ${name}:\n${slowest(timings)}\n`);
 const lines = outcomes.map(
-  (o) => `${o.name}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}`,
+  (o) =>
+    `${o.name}: ${o.passed} passed, ${o.failed} failed${o.code && !o.failed ? ` (exit ${o.code})` : ''}, ${Math.round(o.seconds)} s`,
 );
 const passed = outcomes.reduce((n, o) => n + o.passed, 0);
 const failed = outcomes.reduce((n, o) => n + o.failed, 0);
