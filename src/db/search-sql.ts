@@ -1,8 +1,12 @@
 /** What a dialect answers for the full-text index of one collection (search-sql.ts in each engine folder; docs/search.md). */
 import type { SQLPart } from './store.ts';
 
-/** One search term: a word, or the words of a quoted phrase; `prefix`: the word may continue. */
-export type Term = { words: string[]; prefix: boolean };
+/**
+ * One search term: a word, or the words of a quoted phrase; `prefix`: the word may continue. `spelled`: for a
+ * prefix, the index terms it stands for, where they were listed (SearchSQL.prefixTerms), matched as whole
+ * words instead.
+ */
+export type Term = { words: string[]; prefix: boolean; spelled?: string[] };
 
 /** Lower case without diacritics: how the index and the terms compare where the engine does not fold. */
 export const fold = (text: string) =>
@@ -21,6 +25,13 @@ export interface SearchSQL {
   insert(table: string, row: SearchRow, localeIndex: number): SQLPart;
   /** Removes a document's rows: all of them, or only its draft rows. */
   remove(table: string, docId: number, onlyDraft: boolean): SQLPart;
+  /**
+   * Where the engine matches a prefix by first merging the entries of every term it covers (FTS5, which
+   * copies them all before the first match), the statements that list those terms instead: `setup`, run
+   * before `next` on the same connection (a statement reading, never writing the database), and `next`, the
+   * first index term at or after `?1` and before `?2`. Absent where the engine walks a prefix as it goes.
+   */
+  prefixTerms?(table: string): { setup: string; next: string };
   /**
    * A query of `"docId", "score"` (bigger is better) for every document matching every term in locale
    * `locale` (index `localeIndex` of the config's locales), searching only the text columns `columns` (those

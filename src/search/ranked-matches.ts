@@ -8,7 +8,7 @@
 import type { SanitizedCollection } from '../config/types.ts';
 import type { SQLPart } from '../db/store.ts';
 import type { MatchOptions } from '../db/search-sql.ts';
-import { keptCount } from '../db/kept-counts.ts';
+import { kept, keptCount } from '../db/kept-counts.ts';
 import { quote, type QueryRights } from '../query/where.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { badRequest } from '../errors.ts';
@@ -38,6 +38,49 @@ export function searchLocale(ctx: OperationContext): string {
  * document before the first page is known.
  */
 export const RANKED_MATCHES = 1000;
+
+/** A prefix covering more index terms than this is left to the engine: few of them are common words. */
+export const MAX_SPELLED_TERMS = 8;
+/** The setup statements each store has run (SearchSQL.prefixTerms). */
+const prepared = new WeakMap<object, Set<string>>();
+/** Above every character an index term may hold, so `prefix + TOP` bounds the terms that start with it. */
+const TOP = '\u{10ffff}';
+
+/**
+ * The terms, with the last word's prefix spelled out as the index terms it covers where the engine would
+ * otherwise merge all their entries before the first match (docs/search.md, "How a search is answered").
+ * Listed once and kept while the collection's table is unchanged (a write is what adds a term): a prefix
+ * then costs what its whole words cost.
+ */
+async function spellPrefixes(ctx: OperationContext, collection: SanitizedCollection, terms: Term[]): Promise<Term[]> {
+  const { store } = ctx.cms;
+  // Without the option there is no index: matchQuery answers that with a 400.
+  const spelling = collection.search ? store.dialect.search.prefixTerms?.(searchTable(collection)) : undefined;
+  if (!spelling || store.inTransaction) return terms;
+  const spell = async (prefix: string) => {
+    let ready = prepared.get(store);
+    if (!ready) prepared.set(store, (ready = new Set()));
+    if (!ready.has(spelling.setup)) await store.all(spelling.setup);
+    ready.add(spelling.setup);
+    const found: string[] = [];
+    let from = prefix;
+    while (found.length <= MAX_SPELLED_TERMS) {
+      const row = await store.get<{ term: string }>(spelling.next, [from, prefix + TOP]);
+      if (!row) break;
+      found.push(row.term);
+      // The next term after this one: the smallest text above it.
+      from = `${row.term}\u0000`;
+    }
+    return found.length > MAX_SPELLED_TERMS ? null : found;
+  };
+  return Promise.all(
+    terms.map(async (t) => {
+      if (!t.prefix) return t;
+      const spelled = await kept(store, [collection.table], spelling.next, [t.words[0]], () => spell(t.words[0]));
+      return spelled?.length ? { ...t, spelled } : t;
+    }),
+  );
+}
 
 /** `"docId", "score"` of every match for this caller, or null when it may read none of the search fields. */
 function matchQuery(
@@ -104,8 +147,8 @@ export async function rankedPage(
         params: [...(scope.from?.params ?? []), ...scope.where.params],
       }
     : null;
-  // The terms are parsed once for the three queries below.
-  const terms = typeof input === 'string' ? parseTerms(input) : input;
+  // The terms are parsed (and a prefix spelled out) once for the three queries below.
+  const terms = await spellPrefixes(ctx, collection, typeof input === 'string' ? parseTerms(input) : input);
   const match = (newest: MatchOptions['newest'] = null) => matchQuery(ctx, collection, terms, scope, { ids, newest });
   const all = match();
   if (!all) return { ranked: [], total: 0 };

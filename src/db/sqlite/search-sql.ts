@@ -8,9 +8,20 @@ import type { SearchSQL, Term } from '../search-sql.ts';
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const columns = (fields: number) => Array.from({ length: fields }, (_, i) => `"f${i}"`);
 
-/** An FTS5 query: each term a quoted string (its characters are letters and digits only), the prefix one starred. */
+const phrase = (words: string[]) => `"${words.join(' ').replaceAll('"', '""')}"`;
+
+/**
+ * An FTS5 query: each term a quoted string (its characters are letters and digits only), the prefix one
+ * starred, or the whole terms it stands for where they were listed.
+ */
 function ftsQuery(terms: Term[], allowed: number[], fields: number): string {
-  const body = terms.map((t) => `"${t.words.join(' ')}"${t.prefix ? '*' : ''}`).join(' AND ');
+  const body = terms
+    .map((t) =>
+      t.prefix && t.spelled?.length
+        ? `(${t.spelled.map((w) => phrase([w])).join(' OR ')})`
+        : `${phrase(t.words)}${t.prefix ? '*' : ''}`,
+    )
+    .join(' AND ');
   return allowed.length === fields ? body : `{${allowed.map((i) => `f${i}`).join(' ')}} : (${body})`;
 }
 
@@ -19,6 +30,13 @@ export const sqliteSearchSQL: SearchSQL = {
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${q(table)} USING fts5("locale" UNINDEXED, "draft" UNINDEXED, ${columns(fields).join(', ')}, tokenize = 'unicode61 remove_diacritics 2')`,
   ],
   drop: (table) => `DROP TABLE IF EXISTS ${q(table)}`,
+  // FTS5's own vocabulary, one row per term and place, seeked by term: the first row of a term is found
+  // without merging the entries of every term after it. A connection's own (temp) table: it holds nothing,
+  // and a table in the file would be copied and counted with the data.
+  prefixTerms: (table) => ({
+    setup: `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${q(`${table}_terms`)} USING fts5vocab(main, ${q(table)}, 'instance')`,
+    next: `SELECT "term" FROM temp.${q(`${table}_terms`)} WHERE "term" >= ?1 AND "term" < ?2 LIMIT 1`,
+  }),
   insert: (table, row, localeIndex) => ({
     sql: `INSERT INTO ${q(table)} ("rowid", "locale", "draft", ${columns(row.texts.length).join(', ')}) VALUES (?, ?, ?, ${row.texts.map(() => '?').join(', ')})`,
     params: [row.docId * 256 + localeIndex * 2 + row.draft, row.locale, row.draft, ...row.texts],
