@@ -1,6 +1,7 @@
 /**
- * Counts kept in memory per count statement (its SQL and parameters: the collection, the read filter, the
- * caller's `where`, the locale), so that a list's exact `totalDocs` costs no scan while nothing it counts
+ * Counts (and other answers that follow from what tables hold: the index terms a search prefix covers,
+ * docs/search.md) kept in memory per count statement (its SQL and parameters: the collection, the read
+ * filter, the caller's `where`, the locale), so that a list's exact `totalDocs` costs no scan while nothing it counts
  * changed. A kept count is used only while the change counters of the tables it depends on (the
  * collection's own and every table its filter may reach: the response cache's dependencies) are the ones
  * read before it was counted, exactly as kept answers of the response cache are (src/cache/). The triggers
