@@ -17,11 +17,17 @@ const TEXTS: [string, string][] = [
   ['Mixed', 'pine cedar pine cedar pine'],
 ];
 
-function engineScores(query: string): Map<number, number> {
+/** The texts in an FTS5 table as the index makes it (rowid i + 1 for TEXTS[i]). */
+function corpus(): Database {
   const db = new Database(':memory:');
   db.exec(`CREATE VIRTUAL TABLE f USING fts5(a, b, tokenize = 'unicode61 remove_diacritics 2')`);
   const insert = db.query('INSERT INTO f (rowid, a, b) VALUES (?, ?, ?)');
   TEXTS.forEach(([a, b], i) => insert.run(i + 1, a, b));
+  return db;
+}
+
+function engineScores(query: string): Map<number, number> {
+  const db = corpus();
   const rows = db.query('SELECT rowid AS id, -bm25(f) AS score FROM f WHERE f MATCH ?').all(query) as {
     id: number;
     score: number;
@@ -33,10 +39,7 @@ function engineScores(query: string): Map<number, number> {
 /** The terms of `search` as written, the last one a prefix only when `prefix`. */
 function appScores(search: string, ftsTerms: string[], prefix = false): Map<number, number> {
   const terms = parseTerms(search).map((t) => ({ ...t, prefix: prefix && t.prefix }));
-  const db = new Database(':memory:');
-  db.exec(`CREATE VIRTUAL TABLE f USING fts5(a, b, tokenize = 'unicode61 remove_diacritics 2')`);
-  const insert = db.query('INSERT INTO f (rowid, a, b) VALUES (?, ?, ?)');
-  TEXTS.forEach(([a, b], i) => insert.run(i + 1, a, b));
+  const db = corpus();
   const hits = ftsTerms.map((t) => (db.query('SELECT count(*) AS n FROM f WHERE f MATCH ?').get(t) as { n: number }).n);
   db.close();
   // Every row, so that the average length is the table's, as FTS5 takes it.
