@@ -42,8 +42,6 @@ export const RANKED_MATCHES = 1000;
 
 /** A prefix covering more index terms than this is left to the engine: few of them are common words. */
 export const MAX_SPELLED_TERMS = 8;
-/** The setup statements each store has run (SearchSQL.prefixTerms). */
-const prepared = new WeakMap<object, Set<string>>();
 /** Above every character an index term may hold, so `prefix + TOP` bounds the terms that start with it. */
 const TOP = '\u{10ffff}';
 
@@ -59,10 +57,8 @@ async function spellPrefixes(ctx: OperationContext, collection: SanitizedCollect
   const spelling = collection.search ? store.dialect.search.prefixTerms?.(searchTable(collection)) : undefined;
   if (!spelling || store.inTransaction) return terms;
   const spell = async (prefix: string) => {
-    let ready = prepared.get(store);
-    if (!ready) prepared.set(store, (ready = new Set()));
-    if (!ready.has(spelling.setup)) await store.all(spelling.setup);
-    ready.add(spelling.setup);
+    // Every time it is not kept: a connection whose transaction rolled the table back makes it again.
+    await store.all(spelling.setup);
     const found: string[] = [];
     let from = prefix;
     while (found.length <= MAX_SPELLED_TERMS) {
