@@ -4,9 +4,9 @@
  * `tx` of the transaction the statement belongs to.
  */
 import type { Entity } from '../config/types.ts';
-import { quote, type Queryable, type SQLPart } from './store.ts';
+import { quote, type Params, type Queryable, type SQLPart } from './store.ts';
 import { badRequest } from '../errors.ts';
-import { keptCount } from './kept-counts.ts';
+import { kept, keptCount } from './kept-counts.ts';
 
 type Row = Record<string, unknown>;
 
@@ -16,9 +16,42 @@ type Row = Record<string, unknown>;
  * per skipped row on PostgreSQL and a quarter more on SQLite (docs/benchmarks.md, "A million documents").
  */
 export const DEEP_OFFSET = 1000;
+/**
+ * Deep pages' ids are found this many at a time, from a multiple of it, and kept while the tables the filter
+ * reads are unchanged (./kept-counts.ts): the next pages of a deep walk, and the same page asked again, skip
+ * nothing (docs/documents.md, "How totals are counted").
+ */
+export const KEPT_IDS = 200;
 
-/** `from` replaces the table with a derived one of the same columns (draft lists); a null `limit` reads every row. */
-export function selectRows(
+/**
+ * The ids at `offset`, `limit` of them, from the kept runs of KEPT_IDS ids that hold them (one walk past the
+ * skipped rows per run, then none while `dependsOn` are unchanged).
+ */
+async function deepIds(
+  db: Queryable,
+  sql: string,
+  params: Params,
+  limit: number,
+  offset: number,
+  dependsOn: readonly string[],
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = offset - (offset % KEPT_IDS); start < offset + limit; start += KEPT_IDS) {
+    const run = await kept(db, dependsOn, sql, [...params, start], async () =>
+      (await db.all<{ id: number }>(sql, [...params, KEPT_IDS, start])).map((r) => Number(r.id)),
+    );
+    ids.push(...run.slice(Math.max(0, offset - start), offset + limit - start));
+    if (run.length < KEPT_IDS) break;
+  }
+  return ids;
+}
+
+/**
+ * `from` replaces the table with a derived one of the same columns (draft lists); a null `limit` reads every
+ * row. `dependsOn`: every table the filter may read (the collection's own first); given, a deep page's ids
+ * are kept until one of them changes.
+ */
+export async function selectRows(
   db: Queryable,
   entity: Entity,
   where: SQLPart | null,
@@ -26,13 +59,18 @@ export function selectRows(
   limit: number | null,
   offset: number,
   from: SQLPart | null = null,
+  dependsOn: readonly string[] | null = null,
 ): Promise<Row[]> {
   const table = from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table);
   const filter = where ? ` WHERE ${where.sql}` : '';
   const params = [...(from?.params ?? []), ...(where?.params ?? []), ...(limit === null ? [] : [limit, offset])];
   if (limit !== null && offset >= DEEP_OFFSET && !from) {
     const ids = `SELECT "id" FROM ${table}${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
-    return db.all<Row>(`SELECT * FROM ${table} WHERE "id" IN (${ids}) ORDER BY ${orderBy}`, params);
+    if (!dependsOn) return db.all<Row>(`SELECT * FROM ${table} WHERE "id" IN (${ids}) ORDER BY ${orderBy}`, params);
+    const found = await deepIds(db, ids, where?.params ?? [], limit, offset, dependsOn);
+    if (found.length === 0) return [];
+    const byId = db.dialect.inList('"id"', found);
+    return db.all<Row>(`SELECT * FROM ${table} WHERE ${byId.sql} ORDER BY ${orderBy}`, byId.params);
   }
   const sql = `SELECT * FROM ${table}${filter} ORDER BY ${orderBy}${limit === null ? '' : ' LIMIT ? OFFSET ?'}`;
   return db.all<Row>(sql, params);

@@ -1,6 +1,7 @@
 /**
- * Counts kept in memory per count statement (its SQL and parameters: the collection, the read filter, the
- * caller's `where`, the locale), so that a list's exact `totalDocs` costs no scan while nothing it counts
+ * Counts (and other answers that follow from what tables hold: the index terms a search prefix covers,
+ * docs/search.md) kept in memory per count statement (its SQL and parameters: the collection, the read
+ * filter, the caller's `where`, the locale), so that a list's exact `totalDocs` costs no scan while nothing it counts
  * changed. A kept count is used only while the change counters of the tables it depends on (the
  * collection's own and every table its filter may reach: the response cache's dependencies) are the ones
  * read before it was counted, exactly as kept answers of the response cache are (src/cache/). The triggers
@@ -11,7 +12,7 @@
  */
 import type { Params, Queryable, Store } from './store.ts';
 
-type Kept = { total: number; counters: number[] };
+type Kept = { value: unknown; counters: number[] };
 
 /** Per store; the oldest goes first beyond this many. */
 const MAX_KEPT = 500;
@@ -31,28 +32,41 @@ function keyOf(sql: string, params: Params): string | null {
 }
 
 /** `count()` run now, or what it answered before while `tables` have not changed since. */
-export async function keptCount(
+export const keptCount = (
   db: Queryable,
   tables: readonly string[],
   sql: string,
   params: Params,
   count: () => Promise<number>,
-): Promise<number> {
+): Promise<number> => kept(db, tables, sql, params, count);
+
+/**
+ * `compute()` run now, or what it answered before while `tables` have not changed since: any answer that
+ * follows from what those tables hold (a count; the index terms a search prefix stands for). `sql` and
+ * `params` name it: the statement that computes it.
+ */
+export async function kept<T>(
+  db: Queryable,
+  tables: readonly string[],
+  sql: string,
+  params: Params,
+  compute: () => Promise<T>,
+): Promise<T> {
   const key = isStore(db) ? keyOf(sql, params) : null;
-  if (key === null) return count();
+  if (key === null) return compute();
   const store = db as Store;
   const reading = await store.changeCounters({ exact: true, latest: true });
   const counters = tables.map((table) => reading.get(table) ?? 0);
-  let kept = byStore.get(store);
-  if (!kept) byStore.set(store, (kept = new Map()));
-  const entry = kept.get(key);
-  kept.delete(key);
+  let known = byStore.get(store);
+  if (!known) byStore.set(store, (known = new Map()));
+  const entry = known.get(key);
+  known.delete(key);
   if (entry && entry.counters.every((n, i) => n === counters[i])) {
-    kept.set(key, entry);
-    return entry.total;
+    known.set(key, entry);
+    return entry.value as T;
   }
-  const total = await count();
-  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(key, { total, counters });
-  return total;
+  const value = await compute();
+  if (known.size >= MAX_KEPT) known.delete(known.keys().next().value!);
+  known.set(key, { value, counters });
+  return value;
 }

@@ -1,8 +1,12 @@
 /** What a dialect answers for the full-text index of one collection (search-sql.ts in each engine folder; docs/search.md). */
 import type { SQLPart } from './store.ts';
 
-/** One search term: a word, or the words of a quoted phrase; `prefix`: the word may continue. */
-export type Term = { words: string[]; prefix: boolean };
+/**
+ * One search term: a word, or the words of a quoted phrase; `prefix`: the word may continue. `spelled`: for a
+ * prefix, the index terms it stands for, where they were listed (SearchSQL.prefixTerms), matched as whole
+ * words instead.
+ */
+export type Term = { words: string[]; prefix: boolean; spelled?: string[] };
 
 /** Lower case without diacritics: how the index and the terms compare where the engine does not fold. */
 export const fold = (text: string) =>
@@ -22,13 +26,29 @@ export interface SearchSQL {
   /** Removes a document's rows: all of them, or only its draft rows. */
   remove(table: string, docId: number, onlyDraft: boolean): SQLPart;
   /**
+   * Where the engine matches a prefix by first merging the entries of every term it covers (FTS5, which
+   * copies them all before the first match), the statements that list those terms instead: `setup`, run
+   * before `next` on the same connection (a statement reading, never writing the database), and `next`, the
+   * first index term at or after `?1` and before `?2`. Absent where the engine walks a prefix as it goes.
+   */
+  prefixTerms?(table: string): { setup: string; next: string };
+  /**
+   * Where the engine's own ranking first walks every match of each term (FTS5's bm25 counts each term's
+   * documents before it scores one row), the application ranks the newest matches itself
+   * (src/search/bm25.ts): `match` with `options.texts` then reads their text columns, and this query answers
+   * one row `"rows"`, `"h0"`, `"h1"`, … : how many rows the newest `docs` documents have in the index and
+   * how many of them hold each term (in the searched columns). Absent where the engine ranks cheaply.
+   */
+  sample?(table: string, fields: number, columns: number[], terms: Term[], docs: number): SQLPart;
+  /**
    * A query of `"docId", "score"` (bigger is better) for every document matching every term in locale
    * `locale` (index `localeIndex` of the config's locales), searching only the text columns `columns` (those
    * the caller may read); no order, no limit, so callers filter, count and page it. `draft`: the pending
    * draft's text where a document has one, else the live text. `options.ids`: a query of document ids the
    * matches are narrowed to (the read filter). `options.newest`: only the matches of the highest document
    * ids, `limit` of them (null: all) after skipping `offset`, walked in id order by the index itself so
-   * that only those are scored.
+   * that only those are scored. `options.texts` (with `newest`, where `sample` is offered): no score (0), and
+   * each text column `"t0"`, `"t1"`, … instead.
    */
   match(
     table: string,
@@ -41,7 +61,11 @@ export interface SearchSQL {
   ): SQLPart;
 }
 
-export type MatchOptions = { ids?: SQLPart | null; newest?: { limit: number | null; offset: number } | null };
+export type MatchOptions = {
+  ids?: SQLPart | null;
+  newest?: { limit: number | null; offset: number } | null;
+  texts?: boolean;
+};
 
 /** A locale as the index keeps it: its name, and its position in the config's locales ('' and 0 without localization). */
 export type SearchLocale = { name: string; index: number };

@@ -153,7 +153,18 @@ export async function find(caller: OperationContext, args: FindArgs): Promise<Pa
     totalDocs = await countRows(store, collection, where, from, dependenciesOf(ctx.cms.config, collection));
     checkSize(totalDocs);
     rows =
-      totalDocs === 0 ? [] : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from);
+      totalDocs === 0
+        ? []
+        : await selectRows(
+            store,
+            collection,
+            where,
+            orderBy,
+            paginate ? limit : null,
+            offset,
+            from,
+            dependenciesOf(ctx.cms.config, collection),
+          );
   }
   const stored = rows.map((r) => rowToDoc(collection, r));
   const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape, parseJoins(args.joins));

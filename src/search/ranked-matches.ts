@@ -8,12 +8,13 @@
 import type { SanitizedCollection } from '../config/types.ts';
 import type { SQLPart } from '../db/store.ts';
 import type { MatchOptions } from '../db/search-sql.ts';
-import { keptCount } from '../db/kept-counts.ts';
+import { kept, keptCount } from '../db/kept-counts.ts';
 import { quote, type QueryRights } from '../query/where.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { badRequest } from '../errors.ts';
 import { parseTerms, type Term } from './terms.ts';
 import { indexLocales, searchTable } from './search-index.ts';
+import { bm25Scores } from './bm25.ts';
 
 export type Ranked = { docId: number; score: number }[];
 
@@ -39,6 +40,95 @@ export function searchLocale(ctx: OperationContext): string {
  */
 export const RANKED_MATCHES = 1000;
 
+/** A prefix covering more index terms than this is left to the engine: few of them are common words. */
+export const MAX_SPELLED_TERMS = 8;
+/** Above every character an index term may hold, so `prefix + TOP` bounds the terms that start with it. */
+const TOP = '\u{10ffff}';
+
+/**
+ * The terms, with the last word's prefix spelled out as the index terms it covers where the engine would
+ * otherwise merge all their entries before the first match (docs/search.md, "How a search is answered").
+ * Listed once and kept while the collection's table is unchanged (a write is what adds a term): a prefix
+ * then costs what its whole words cost.
+ */
+async function spellPrefixes(ctx: OperationContext, collection: SanitizedCollection, terms: Term[]): Promise<Term[]> {
+  const { store } = ctx.cms;
+  // Without the option there is no index: matchQuery answers that with a 400.
+  const spelling = collection.search ? store.dialect.search.prefixTerms?.(searchTable(collection)) : undefined;
+  if (!spelling || store.inTransaction) return terms;
+  const spell = async (prefix: string) => {
+    // Every time it is not kept: a connection whose transaction rolled the table back makes it again.
+    await store.all(spelling.setup);
+    const found: string[] = [];
+    let from = prefix;
+    while (found.length <= MAX_SPELLED_TERMS) {
+      const row = await store.get<{ term: string }>(spelling.next, [from, prefix + TOP]);
+      if (!row) break;
+      found.push(row.term);
+      // The next term after this one: the smallest text above it.
+      from = `${row.term}\u0000`;
+    }
+    return found.length > MAX_SPELLED_TERMS ? null : found;
+  };
+  return Promise.all(
+    terms.map(async (t) => {
+      if (!t.prefix) return t;
+      const spelled = await kept(store, [collection.table], spelling.next, [t.words[0]], () => spell(t.words[0]));
+      return spelled?.length ? { ...t, spelled } : t;
+    }),
+  );
+}
+
+/** The search fields the caller may read, by position: only they can make a document match. */
+const searchedColumns = (collection: SanitizedCollection, scope: ReadScope) =>
+  (collection.search?.fields ?? []).map((f, i) => (deniedPath(scope.rights, f.path) ? -1 : i)).filter((i) => i >= 0);
+
+/**
+ * How many of the newest documents tell how common each term is, where the application ranks
+ * (src/search/bm25.ts): counting a term's documents in the whole index is the walk it avoids.
+ */
+export const SAMPLED_DOCUMENTS = 2000;
+/** A term in this share of the sampled rows is common enough for the application to rank instead. */
+const COMMON_SHARE = 0.05;
+
+/**
+ * The best first of `query`'s matches: scored here from their texts where the engine offers the sample
+ * (SearchSQL.sample) and a term is common in it, else by the engine.
+ */
+async function scoreNewest(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  terms: Term[],
+  scope: ReadScope,
+  query: (texts: boolean) => SQLPart,
+): Promise<{ docId: number; score: number }[]> {
+  const { store } = ctx.cms;
+  const byScore = (a: { docId: number; score: number }, b: { docId: number; score: number }) =>
+    b.score - a.score || a.docId - b.docId;
+  const fields = collection.search!.fields.length;
+  const columns = searchedColumns(collection, scope);
+  const sample = store.dialect.search.sample?.(searchTable(collection), fields, columns, terms, SAMPLED_DOCUMENTS);
+  const counted = sample ? await store.get<Record<string, number>>(sample.sql, sample.params) : null;
+  const stats = counted && {
+    rows: Number(counted.rows),
+    hits: terms.map((_, i) => Number(counted[`h${i}`])),
+  };
+  // Only a common term makes the engine's own ranking walk far: rare ones it ranks at once, and exactly.
+  if (!stats || stats.hits.every((hits) => hits < stats.rows * COMMON_SHARE)) {
+    const { sql, params } = query(false);
+    return (await store.all<{ docId: number; score: number }>(sql, params))
+      .map((r) => ({ docId: Number(r.docId), score: Number(r.score) }))
+      .sort(byScore);
+  }
+  const { sql, params } = query(true);
+  const rows = await store.all<Record<string, unknown>>(sql, params);
+  const texts = rows.map((r) => ({
+    texts: Array.from({ length: fields }, (_, i) => (r[`t${i}`] as string | null) ?? null),
+  }));
+  const scores = bm25Scores(texts, terms, columns, stats);
+  return rows.map((r, i) => ({ docId: Number(r.docId), score: scores[i] })).sort(byScore);
+}
+
 /** `"docId", "score"` of every match for this caller, or null when it may read none of the search fields. */
 function matchQuery(
   ctx: OperationContext,
@@ -51,7 +141,7 @@ function matchQuery(
     throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
   const terms = typeof input === 'string' ? parseTerms(input) : input;
   const fields = collection.search.fields;
-  const allowed = fields.map((f, i) => (deniedPath(scope.rights, f.path) ? -1 : i)).filter((i) => i >= 0);
+  const allowed = searchedColumns(collection, scope);
   if (allowed.length === 0) return null;
   const name = searchLocale(ctx);
   const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
@@ -104,8 +194,8 @@ export async function rankedPage(
         params: [...(scope.from?.params ?? []), ...scope.where.params],
       }
     : null;
-  // The terms are parsed once for the three queries below.
-  const terms = typeof input === 'string' ? parseTerms(input) : input;
+  // The terms are parsed (and a prefix spelled out) once for the three queries below.
+  const terms = await spellPrefixes(ctx, collection, typeof input === 'string' ? parseTerms(input) : input);
   const match = (newest: MatchOptions['newest'] = null) => matchQuery(ctx, collection, terms, scope, { ids, newest });
   const all = match();
   if (!all) return { ranked: [], total: 0 };
@@ -120,7 +210,14 @@ export async function rankedPage(
   let ranked = 0;
   if (offset < RANKED_MATCHES) {
     // `match` answers whenever `all` did: the same fields are readable.
-    const best = await rows(match({ limit: RANKED_MATCHES, offset: 0 })!, '"m"."score" DESC, "m"."docId"');
+    const newest = { limit: RANKED_MATCHES, offset: 0 };
+    const best = await scoreNewest(
+      ctx,
+      collection,
+      terms,
+      scope,
+      (texts) => matchQuery(ctx, collection, terms, scope, { ids, newest, texts })!,
+    );
     ranked = best.length;
     page.push(...best.slice(offset, end ?? undefined));
   }

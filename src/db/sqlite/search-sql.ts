@@ -8,9 +8,20 @@ import type { SearchSQL, Term } from '../search-sql.ts';
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const columns = (fields: number) => Array.from({ length: fields }, (_, i) => `"f${i}"`);
 
-/** An FTS5 query: each term a quoted string (its characters are letters and digits only), the prefix one starred. */
+const phrase = (words: string[]) => `"${words.join(' ').replaceAll('"', '""')}"`;
+
+/**
+ * An FTS5 query: each term a quoted string (its characters are letters and digits only), the prefix one
+ * starred, or the whole terms it stands for where they were listed.
+ */
 function ftsQuery(terms: Term[], allowed: number[], fields: number): string {
-  const body = terms.map((t) => `"${t.words.join(' ')}"${t.prefix ? '*' : ''}`).join(' AND ');
+  const body = terms
+    .map((t) =>
+      t.prefix && t.spelled?.length
+        ? `(${t.spelled.map((w) => phrase([w])).join(' OR ')})`
+        : `${phrase(t.words)}${t.prefix ? '*' : ''}`,
+    )
+    .join(' AND ');
   return allowed.length === fields ? body : `{${allowed.map((i) => `f${i}`).join(' ')}} : (${body})`;
 }
 
@@ -19,6 +30,25 @@ export const sqliteSearchSQL: SearchSQL = {
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${q(table)} USING fts5("locale" UNINDEXED, "draft" UNINDEXED, ${columns(fields).join(', ')}, tokenize = 'unicode61 remove_diacritics 2')`,
   ],
   drop: (table) => `DROP TABLE IF EXISTS ${q(table)}`,
+  // FTS5's own vocabulary, one row per term and place, seeked by term: the first row of a term is found
+  // without merging the entries of every term after it. A connection's own (temp) table: it holds nothing,
+  // and a table in the file would be copied and counted with the data.
+  prefixTerms: (table) => ({
+    setup: `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${q(`${table}_terms`)} USING fts5vocab(main, ${q(table)}, 'instance')`,
+    next: `SELECT "term" FROM temp.${q(`${table}_terms`)} WHERE "term" >= ?1 AND "term" < ?2 LIMIT 1`,
+  }),
+  // The rows of the newest documents, and how many hold each term: the index walks only their entries.
+  sample(table, fields, allowed, terms, docs) {
+    const t = q(table);
+    const from = `(SELECT ${t}."rowid" FROM ${t} ORDER BY ${t}."rowid" DESC LIMIT 1) - ${docs * 256}`;
+    const hits = terms.map(
+      (_, i) => `(SELECT count(*) FROM ${t} WHERE ${t} MATCH ? AND ${t}."rowid" > ${from}) AS "h${i}"`,
+    );
+    return {
+      sql: `SELECT (SELECT count(*) FROM ${t} WHERE ${t}."rowid" > ${from}) AS "rows", ${hits.join(', ')}`,
+      params: terms.map((term) => ftsQuery([term], allowed, fields)),
+    };
+  },
   insert: (table, row, localeIndex) => ({
     sql: `INSERT INTO ${q(table)} ("rowid", "locale", "draft", ${columns(row.texts.length).join(', ')}) VALUES (?, ?, ?, ${row.texts.map(() => '?').join(', ')})`,
     params: [row.docId * 256 + localeIndex * 2 + row.draft, row.locale, row.draft, ...row.texts],
@@ -38,8 +68,15 @@ export const sqliteSearchSQL: SearchSQL = {
     // FTS5 hands out matches in rowid order and stops at the LIMIT: bm25 runs for those rows only.
     const newest = options.newest;
     const bound = newest ? ` ORDER BY ${t}."rowid" DESC LIMIT ? OFFSET ?` : '';
+    // With the texts, the application ranks (src/search/bm25.ts): bm25 would count each term's documents first.
+    const scored =
+      newest && options.texts
+        ? `0 AS "score", ${columns(fields)
+            .map((c, i) => `${t}.${c} AS "t${i}"`)
+            .join(', ')}`
+        : `-bm25(${t}) AS "score"`;
     return {
-      sql: `SELECT ${t}."rowid" / 256 AS "docId", -bm25(${t}) AS "score" FROM ${t} WHERE ${t} MATCH ? AND ${filter}${ids}${bound}`,
+      sql: `SELECT ${t}."rowid" / 256 AS "docId", ${scored} FROM ${t} WHERE ${t} MATCH ? AND ${filter}${ids}${bound}`,
       params: [
         ftsQuery(terms, allowed, fields),
         ...(options.ids?.params ?? []),

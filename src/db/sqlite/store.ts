@@ -63,8 +63,11 @@ function open(file: string, readonly: boolean): Database {
   return db;
 }
 
-/** Plain SELECTs go to the read connection; everything else (including `UPDATE … RETURNING`) writes. */
-const isRead = (sql: string) => /^\s*select\b/i.test(sql);
+/**
+ * Plain SELECTs go to the read connection, and the connection's own reading aids (a temp table over the
+ * full-text index's vocabulary, src/db/search-sql.ts); everything else (including `UPDATE … RETURNING`) writes.
+ */
+const isRead = (sql: string) => /^\s*(select\b|create virtual table if not exists temp\.)/i.test(sql);
 
 /** Statements on one connection, synchronously. */
 function statementsOn(db: Database) {
