@@ -2,18 +2,18 @@
  * The reads of one turn of the event loop share one read transaction on the read connection.
  *
  * Each statement run outside a transaction is a read transaction of its own, and starting and ending one
- * takes SQLite two system calls (a POSIX lock on the `-shm` file taken and dropped): measured on this
- * project's VM (docs/benchmarks.md), 8 µs of CPU and ~35 µs of wall time per primary-key read, against
- * 1.3 µs and ~6 µs for the same read inside a transaction shared with others. So the first read of a turn
- * opens a transaction and the turn's other reads join it; it ends with the turn, after `SNAPSHOT_MS` at
- * most, and at once whenever any store of this process commits to the file (`endReadSnapshots`), so a
- * read never misses a write this process has acknowledged. It also ends before this process asks for the
- * write lock: that wait blocks the thread, and another process holding the lock may be waiting for this
- * snapshot to end (a checkpoint that empties the log waits for every reader). A commit of another process reaches this one
- * only through something that arrives in a later turn (a request, a message, a timer), when the snapshot
- * is gone: the same reasoning as the commit watcher's (./commit-watcher.ts). What the watcher sees
- * committed ends the snapshot too (the store's change counters), so counters are never read older than
- * the commit that made them change.
+ * takes SQLite two system calls (a POSIX lock on the `-shm` file taken and dropped): on this project's VM
+ * 6–8 µs of CPU per primary-key read alone, against 1.1–1.3 µs inside a transaction shared by 16 reads
+ * (docs/benchmarks.md). So the first read of a turn opens a transaction and the turn's other reads join
+ * it; it ends with the turn, serves `SNAPSHOT_MS` at most, and ends at once whenever any store of this
+ * process commits to the file (`endReadSnapshots`), so a read never misses a write this process has
+ * acknowledged. It also ends before this process asks for the write lock: that wait blocks the thread,
+ * and another process holding the lock may be waiting for this snapshot to end (a checkpoint that empties
+ * the log waits for every reader). A commit of another process reaches this one only through something
+ * that arrives in a later turn (a request, a message, a timer), when the snapshot is gone: the same
+ * reasoning as the commit watcher's (./commit-watcher.ts). What the watcher sees committed ends the
+ * snapshot too (the store's change counters), so counters are never read older than the commit that made
+ * them change.
  */
 import type { Database } from 'bun:sqlite';
 
