@@ -147,6 +147,8 @@ export async function cachedRead(
 
 type Keep = { cache: ResponseCache<KeptAnswer>; key: string; counters: number[]; tables: string[] };
 
+const encoder = new TextEncoder();
+
 function keepAndAnswer(
   request: Request,
   credentials: Credentials,
@@ -154,7 +156,7 @@ function keepAndAnswer(
   control: string,
   keep: Keep | null,
 ): Response {
-  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  const bytes = encoder.encode(JSON.stringify(body));
   const fresh: KeptAnswer = {
     body: bytes,
     etag: etagOf(bytes),

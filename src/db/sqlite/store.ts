@@ -9,7 +9,8 @@
  *   wait for the write lock synchronously, in busy_timeout, blocking the very thread that must finish the
  *   first transaction.)
  * - The read connection runs every SELECT outside a transaction: WAL gives it the last committed state,
- *   so a reader never sees the uncommitted writes of a transaction that is waiting on an await.
+ *   so a reader never sees the uncommitted writes of a transaction that is waiting on an await. The reads
+ *   of one turn of the event loop share one read transaction (./read-snapshot.ts), ended by every commit.
  *   (`:memory:` has one connection only; reads there may see a transaction in flight.)
  * - Statements are prepared once per SQL text (bun:sqlite's `query` cache) and run synchronously; the
  *   promise around them is the only cost the seam adds to the hot read path.
@@ -27,6 +28,7 @@ import { watchCounters } from './watch-counters.ts';
 import { CHECKPOINT_FRAMES, HARD_LIMIT_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { flushBatch, inTurn, releaseTurn, turnBusy, turnFor, type WriteConnection } from './write-turn.ts';
 import { captureOf } from './commit-capture.ts';
+import { endReadSnapshots, readSnapshot } from './read-snapshot.ts';
 
 type Bindings = SQLQueryBindings[];
 
@@ -85,6 +87,7 @@ export function openSqliteStore(file: string): Store {
   const write = statementsOn(writer);
   const read = statementsOn(reader);
   const turn = turnFor(file);
+  const snapshot = reader === writer ? null : readSnapshot(reader, turn.key, () => performance.now());
   // Prepared once: `exec` parses its text on every call, which cost as much again as the insert itself.
   const control = [
     'BEGIN IMMEDIATE',
@@ -98,6 +101,7 @@ export function openSqliteStore(file: string): Store {
   // Checkpoints run in a worker, not in COMMIT (a file only: `:memory:` has no log).
   let checkpointer: Checkpointer | null = null;
   const afterCommit = () => {
+    endReadSnapshots(turn.key);
     noteCommit(turn.key);
     checkpointer?.afterCommit();
     changes.look();
@@ -109,6 +113,9 @@ export function openSqliteStore(file: string): Store {
   };
   const connection: WriteConnection = {
     begin: () => {
+      // Waiting for the write lock (busy_timeout, on this thread) must not hold a read snapshot another
+      // process's checkpoint may be waiting for while it holds that lock.
+      endReadSnapshots(turn.key);
       begin.run();
       capture()?.begin();
     },
@@ -150,6 +157,7 @@ export function openSqliteStore(file: string): Store {
   const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => {
     // Replicated writes run as transactions, so that each is numbered and shipped with its statements.
     if (turnBusy(turn) || capture()) return transaction(statement);
+    endReadSnapshots(turn.key);
     return statement(tx).then((result) => {
       afterCommit();
       return result;
@@ -173,12 +181,16 @@ export function openSqliteStore(file: string): Store {
   let closed = false;
   const changeCounters = async (options: { latest?: boolean } = {}) => {
     if (closed) throw new Error('The store is closed.');
-    if (changed(options.latest))
+    if (changed(options.latest)) {
+      // A commit the watcher saw may be newer than the turn's snapshot: read the counters after it.
+      snapshot?.end();
+      snapshot?.enter();
       counters = new Map(
         read
           .all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"')
           .map((r) => [r.name, r.version]),
       );
+    }
     return counters;
   };
 
@@ -228,8 +240,16 @@ export function openSqliteStore(file: string): Store {
     engine: 'sqlite',
     dialect: sqliteDialect,
     inTransaction: false,
-    all: async (sql, params) => (isRead(sql) ? read.all(sql, params) : outside((on) => on.all(sql, params))),
-    get: async (sql, params) => (isRead(sql) ? read.get(sql, params) : outside((on) => on.get(sql, params))),
+    all: async (sql, params) => {
+      if (!isRead(sql)) return outside((on) => on.all(sql, params));
+      snapshot?.enter();
+      return read.all(sql, params);
+    },
+    get: async (sql, params) => {
+      if (!isRead(sql)) return outside((on) => on.get(sql, params));
+      snapshot?.enter();
+      return read.get(sql, params);
+    },
     run: (sql, params) => outside((on) => on.run(sql, params)),
     insert: (sql, params) => outside((on) => on.insert(sql, params)),
     exec: (sql) => outside((on) => on.exec(sql)),
@@ -255,6 +275,7 @@ export function openSqliteStore(file: string): Store {
       releaseTurn(turn);
       for (const prepared of control) prepared.finalize();
       watcher?.close();
+      snapshot?.close();
       if (reader !== writer) reader.close();
       writer.close();
     },
