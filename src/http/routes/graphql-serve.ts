@@ -12,8 +12,7 @@ import type { RouteInput } from '../handle.ts';
 import { checkCsrf, checkLoginOrigin } from '../authenticate.ts';
 import { clientIP, ownOrigin, sessionClient } from '../client-ip.ts';
 import { clearedCookies, sessionCookies } from './users.ts';
-import { pathAndQuery } from '../observe-request.ts';
-import { answerKeptRead, keptRead } from '../cached-read.ts';
+import { answerKeptRead, keptRead, readKey } from '../cached-read.ts';
 import { createGraphQLRequest, type GraphQLRequest } from '../../graphql/request-context.ts';
 import {
   cacheTables,
@@ -60,8 +59,9 @@ async function runOne(
 ): Promise<Response> {
   const { request, credentials } = input;
   const post = request.method === 'POST';
-  // A query asked for again is answered from the cache before it is even parsed.
-  const what = post ? postKey(params) : pathAndQuery(request.url);
+  // A query asked for again is answered from the cache before it is even parsed. A GET one is kept under
+  // the key of every GET read, which the lookup before routing finds.
+  const what = post ? postKey(params) : readKey(request.url);
   if (post && !batched && !answeredEarly.has(request)) {
     const kept = await answerKeptRead(cms, request, credentials, what);
     if (kept) return kept;
