@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { benchRequests, postsConfig, seedPosts } from './bench/posts.ts';
 import { cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
 import { cpuPerRequest, type Served } from './bench/cpu-rounds.ts';
+import { pickCases } from './bench/rounds.ts';
 import { getCMS } from '../src/local.ts';
 
 const { values } = parseArgs({
@@ -22,19 +23,34 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '20' },
     docs: { type: 'string', default: '2000' },
     baseline: { type: 'string' },
+    cases: { type: 'string', default: 'list,read,brotli,graphql,graphql-get,mcp' },
   },
 });
 const total = Number(values.docs);
 const o = { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections) };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-cpu-'));
 const track = guard(dir);
-fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig());
+// The MCP case measures a call's cost, not the per-key bound.
+fs.writeFileSync(
+  path.join(dir, 'cms.config.ts'),
+  postsConfig().replace('export default {', 'export default {\n  mcp: { requestsPerMinute: 1e9 },'),
+);
 await seedPosts(getCMS, dir, total);
+const key = await apiKey();
 
 const cms = await launchCMS(null);
 const baseline = values.baseline ? await launchCMS(path.resolve(values.baseline)) : null;
 const requests = benchRequests(total);
-const paths = { list: `/api/cms${requests.list}`, read: `/api/cms${requests.read}` };
+// The REST list's documents and total as one GraphQL query.
+const listQuery = `{ Posts(where: { status: { equals: published } }, sort: "-createdAt", limit: 20) {
+  docs { id title body status views createdAt updatedAt } totalDocs limit page totalPages hasNextPage } }`;
+const paths = {
+  list: `/api/cms${requests.list}`,
+  read: `/api/cms${requests.read}`,
+  graphql: '/api/cms/graphql',
+  graphqlGet: `/api/cms/graphql?query=${encodeURIComponent(listQuery)}`,
+};
+const graphqlBody = JSON.stringify({ query: listQuery });
 const storedPort = freePort();
 const stored = await launch(
   {
@@ -43,7 +59,10 @@ const stored = await launch(
       path.join(import.meta.dir, 'bench/stored-server.ts'),
       String(storedPort),
       `http://127.0.0.1:${cms.port}`,
-      ...Object.values(paths),
+      paths.list,
+      paths.read,
+      paths.graphqlGet,
+      `${paths.graphql}\n${graphqlBody}`,
     ],
     env: production(),
     url: `http://127.0.0.1:${storedPort}${paths.list}`,
@@ -58,25 +77,67 @@ async function launchCMS(checkout: string | null) {
   return { port, pid: (await launch(start, track)).pid };
 }
 
+/** An API key of the seeded admin, for the MCP case. */
+async function apiKey(): Promise<string> {
+  const local = await getCMS({
+    config: path.join(dir, 'cms.config.ts'),
+    log: { info() {}, warn() {}, error: console.error },
+  });
+  const user = (await local.find({ collection: 'users', limit: 1 })).docs[0]!;
+  const created = await local.create({ collection: 'api-keys', data: { name: 'bench', user: user.id, scopes: ['*'] } });
+  await local.close();
+  return created.key as string;
+}
+
 const brotli = { 'accept-encoding': 'br' };
-const cases: { label: string; path: string; headers?: Record<string, string>; stored: boolean }[] = [
-  { label: 'list published, 20 + totalDocs (kept)', path: paths.list, stored: true },
-  { label: 'read one by id (kept)', path: paths.read, stored: true },
-  { label: 'list, client accepts Brotli (kept)', path: paths.list, headers: brotli, stored: false },
-];
+const json = { 'content-type': 'application/json' };
+const mcpFind = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'find',
+    arguments: { collection: 'posts', where: { status: { equals: 'published' } }, sort: '-createdAt', limit: 20 },
+  },
+});
+type Case = { key: string; label: string; stored: boolean } & Pick<
+  Served['target'],
+  'path' | 'method' | 'body' | 'headers'
+>;
+const cases: Case[] = pickCases<Case>(
+  [
+    { key: 'list', label: 'list published, 20 + totalDocs (kept)', path: paths.list, stored: true },
+    { key: 'read', label: 'read one by id (kept)', path: paths.read, stored: true },
+    { key: 'brotli', label: 'list, client accepts Brotli (kept)', path: paths.list, headers: brotli, stored: false },
+    {
+      key: 'graphql',
+      label: 'the list as a GraphQL query, POST (kept)',
+      path: paths.graphql,
+      method: 'POST',
+      body: graphqlBody,
+      headers: json,
+      stored: true,
+    },
+    { key: 'graphql-get', label: 'the list as a GraphQL query, GET (kept)', path: paths.graphqlGet, stored: true },
+    {
+      key: 'mcp',
+      label: 'the list as an MCP find (never kept)',
+      path: '/api/cms/mcp',
+      method: 'POST',
+      body: mcpFind,
+      headers: { ...json, accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
+      stored: false,
+    },
+  ],
+  values.cases!,
+);
 console.log(`${o.seconds} s per server per round, ${o.rounds} rounds, ${o.connections} connections, ${total} posts`);
 try {
   for (const c of cases) {
-    const servers: Served[] = [
-      { name: 'cms', pid: cms.pid, target: { port: cms.port, path: c.path, headers: c.headers } },
-    ];
-    if (baseline)
-      servers.push({
-        name: 'baseline',
-        pid: baseline.pid,
-        target: { port: baseline.port, path: c.path, headers: c.headers },
-      });
-    if (c.stored) servers.push({ name: 'stored bytes', pid: stored.pid, target: { port: storedPort, path: c.path } });
+    const request = { path: c.path, method: c.method, body: c.body, headers: c.headers };
+    const servers: Served[] = [{ name: 'cms', pid: cms.pid, target: { port: cms.port, ...request } }];
+    if (baseline) servers.push({ name: 'baseline', pid: baseline.pid, target: { port: baseline.port, ...request } });
+    if (c.stored) servers.push({ name: 'stored bytes', pid: stored.pid, target: { port: storedPort, ...request } });
     const figures = await cpuPerRequest(servers, o);
     console.log(c.label);
     for (const [name, f] of figures)
