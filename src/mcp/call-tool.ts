@@ -16,7 +16,11 @@ export type ToolResult = {
   isError?: true;
 };
 
-export async function callTool(ctx: OperationContext, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+export async function callTool(
+  ctx: OperationContext,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<ToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   try {
     if (!tool) throw new APIError(400, `There is no tool "${name}".`, 'name');

@@ -35,7 +35,9 @@ function acceptedHeaders(request: Request): boolean {
   return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
 
-type Plain = { id: Id; method: 'tools/list' } | { id: Id; method: 'tools/call'; name: string; args: Record<string, unknown> };
+type Plain =
+  | { id: Id; method: 'tools/list' }
+  | { id: Id; method: 'tools/call'; name: string; args: Record<string, unknown> };
 
 /** The message as a plain call, or undefined when the SDK's schemas would refuse, strip or copy anything in it. */
 function plainMessage(message: unknown): Plain | undefined {
@@ -53,7 +55,8 @@ function plainMessage(message: unknown): Plain | undefined {
 const toolLists = new WeakMap<SanitizedConfig, string>();
 
 /** The answer the SDK's transport gives one request in JSON mode. */
-const rpcAnswer = (body: string) => new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+const rpcAnswer = (body: string) =>
+  new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
 
 export async function answerPlainCall(
   ctx: OperationContext,
