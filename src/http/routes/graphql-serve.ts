@@ -142,7 +142,19 @@ export async function answerGraphQLFromCache(cms: CMS, request: Request): Promis
     readEarly.set(request, { refused });
     return undefined;
   }
+  const kept = await keptAnswer(cms, request, text);
+  if (kept) {
+    releaseBody(request);
+    return kept;
+  }
+  // Only a request that goes on to the route is remembered.
   readEarly.set(request, text);
+  if (kept === null) answeredEarly.add(request);
+  return undefined;
+}
+
+/** The kept answer to a POSTed query; null when the lookup was made and missed, undefined when it could not be made. */
+async function keptAnswer(cms: CMS, request: Request, text: string): Promise<Response | null | undefined> {
   let params: GraphQLParams;
   try {
     params = readParams(JSON.parse(text));
@@ -151,10 +163,7 @@ export async function answerGraphQLFromCache(cms: CMS, request: Request): Promis
   }
   const credentials = await credentialsOf(cms, request).catch(() => null);
   if (!credentials) return undefined;
-  answeredEarly.add(request);
-  const kept = await answerKeptRead(cms, request, credentials, postKey(params));
-  if (kept) releaseBody(request);
-  return kept;
+  return (await answerKeptRead(cms, request, credentials, postKey(params))) ?? null;
 }
 
 function answer(body: unknown, status: number, req: GraphQLRequest | undefined, request: Request): Response {
