@@ -13,14 +13,13 @@ import { requestContext } from '../../src/http/handle.ts';
 import { answerPlainCall } from '../../src/mcp/plain-call.ts';
 import { serveWithSDK } from '../../src/mcp/serve-mcp.ts';
 
+// Drafts and locales, so that `draft` and `locale` arguments take effect; no search index, so `search` matches titles.
 const config: UserConfig = {
-  localization: { locales: ['en', 'de'], defaultLocale: 'en' },
   collections: [
     {
       slug: 'posts',
-      drafts: true,
-      admin: { useAsTitle: 'title' },
       access: { read: () => true },
+      drafts: true,
       fields: [
         { name: 'title', type: 'text', required: true, localized: true },
         { name: 'category', type: 'select', options: ['news', 'guide'] },
@@ -30,6 +29,7 @@ const config: UserConfig = {
     { slug: 'notes', fields: [{ name: 'body', type: 'text', required: true }] },
   ],
   globals: [{ slug: 'settings', fields: [{ name: 'siteName', type: 'text' }] }],
+  localization: { defaultLocale: 'en', locales: ['en', 'de'] },
   mcp: { requestsPerMinute: 1000 },
 };
 
