@@ -1,12 +1,12 @@
 /**
  * `bun scripts/bench-cpu.ts`: what one request costs the server in CPU time, read from /proc, for the
  * kept (cached) list and read by id, against `scripts/bench/stored-server.ts` returning the same stored
- * bytes, the list again from a client that accepts Brotli, and (`--cases uncached,create`) the read by id
- * with the response cache off and a create against `scripts/bench/bare-server.ts` doing the same SQL.
- * On a machine other work shares, a server's
- * CPU time per request moves far less than its throughput, so a request path's cost is compared here.
+ * bytes, the list again from a client that accepts Brotli, the list as GraphQL (POST and GET) and as an MCP
+ * `find`, and (`uncached`, `create`) the read by id with the response cache off and a create against
+ * `scripts/bench/bare-server.ts` doing the same SQL. On a machine other work shares, a server's CPU time per
+ * request moves far less than its throughput, so a request path's cost is compared here.
  * Usage: bun scripts/bench-cpu.ts [--seconds 3] [--rounds 5] [--connections 20] [--docs 2000] [--baseline DIR]
- *   [--cases kept,uncached,create] (default kept)
+ *   [--cases list,read,brotli,graphql,graphql-get,mcp,uncached,create] (default: all but the last two)
  * `--baseline DIR` adds another checkout of the CMS (from its source, as this one then runs) on the same file.
  */
 import fs from 'node:fs';
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { benchRequests, login, postsConfig, seedPosts } from './bench/posts.ts';
 import { cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
 import { cpuPerRequest, type Served } from './bench/cpu-rounds.ts';
-import type { Target } from './bench/rounds.ts';
+import { pickCases } from './bench/rounds.ts';
 import { getCMS } from '../src/local.ts';
 
 const { values } = parseArgs({
@@ -26,29 +26,41 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '20' },
     docs: { type: 'string', default: '2000' },
     baseline: { type: 'string' },
-    cases: { type: 'string', default: 'kept' },
+    cases: { type: 'string', default: 'list,read,brotli,graphql,graphql-get,mcp' },
   },
 });
 const total = Number(values.docs);
 const o = { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections) };
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-cpu-'));
 const track = guard(dir);
-fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig());
+// The MCP case measures a call's cost, not the per-key bound.
+fs.writeFileSync(
+  path.join(dir, 'cms.config.ts'),
+  postsConfig().replace('export default {', 'export default {\n  mcp: { requestsPerMinute: 1e9 },'),
+);
 await seedPosts(getCMS, dir, total);
+const key = await apiKey();
 
-const groups = new Set(values.cases.split(',').map((c) => c.trim()));
-for (const g of groups)
-  if (!['kept', 'uncached', 'create'].includes(g)) throw new Error(`--cases: unknown ${g} (kept, uncached, create)`);
+const wanted = new Set(values.cases!.split(',').map((c) => c.trim()));
 // The response cache off (docs/caching.md), for what every uncached read costs.
 const noCacheConfig = path.join(dir, 'cms.no-cache.config.ts');
 fs.writeFileSync(noCacheConfig, `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`);
 const cms = await launchCMS(null);
 const baseline = values.baseline ? await launchCMS(path.resolve(values.baseline)) : null;
-const uncached = groups.has('uncached') || groups.has('create') ? await launchCMS(null, noCacheConfig) : null;
+const uncached = wanted.has('uncached') || wanted.has('create') ? await launchCMS(null, noCacheConfig) : null;
 const uncachedBaseline =
   uncached && values.baseline ? await launchCMS(path.resolve(values.baseline), noCacheConfig) : null;
 const requests = benchRequests(total);
-const paths = { list: `/api/cms${requests.list}`, read: `/api/cms${requests.read}` };
+// The REST list's documents and total as one GraphQL query.
+const listQuery = `{ Posts(where: { status: { equals: published } }, sort: "-createdAt", limit: 20) {
+  docs { id title body status views createdAt updatedAt } totalDocs limit page totalPages hasNextPage } }`;
+const paths = {
+  list: `/api/cms${requests.list}`,
+  read: `/api/cms${requests.read}`,
+  graphql: '/api/cms/graphql',
+  graphqlGet: `/api/cms/graphql?query=${encodeURIComponent(listQuery)}`,
+};
+const graphqlBody = JSON.stringify({ query: listQuery });
 const storedPort = freePort();
 const stored = await launch(
   {
@@ -57,7 +69,10 @@ const stored = await launch(
       path.join(import.meta.dir, 'bench/stored-server.ts'),
       String(storedPort),
       `http://127.0.0.1:${cms.port}`,
-      ...Object.values(paths),
+      paths.list,
+      paths.read,
+      paths.graphqlGet,
+      `${paths.graphql}\n${graphqlBody}`,
     ],
     env: production(),
     url: `http://127.0.0.1:${storedPort}${paths.list}`,
@@ -89,52 +104,92 @@ async function launchCMS(checkout: string | null, config?: string) {
   return { port, pid: (await launch(start, track)).pid };
 }
 
-const brotli = { 'accept-encoding': 'br' };
-type Case = { label: string; path: string; headers?: Record<string, string>; stored: boolean; uncached?: Target };
-const cases: Case[] = [];
-if (groups.has('kept'))
-  cases.push(
-    { label: 'list published, 20 + totalDocs (kept)', path: paths.list, stored: true },
-    { label: 'read one by id (kept)', path: paths.read, stored: true },
-    { label: 'list, client accepts Brotli (kept)', path: paths.list, headers: brotli, stored: false },
-  );
-if (groups.has('uncached'))
-  cases.push({
-    label: 'read one by id (cache off)',
-    path: paths.read,
-    stored: false,
-    uncached: { port: 0, path: paths.read },
+/** An API key of the seeded admin, for the MCP case. */
+async function apiKey(): Promise<string> {
+  const local = await getCMS({
+    config: path.join(dir, 'cms.config.ts'),
+    log: { info() {}, warn() {}, error: console.error },
   });
-if (groups.has('create')) {
-  const headers = {
-    'content-type': 'application/json',
-    authorization: `Bearer ${await login(`http://127.0.0.1:${cms.port}/api/cms`)}`,
-  };
-  const create = { port: 0, path: '/api/cms/posts', method: 'POST' as const, body: requests.createBody, headers };
-  cases.push({ label: 'create (cache off)', path: create.path, stored: false, uncached: create });
+  const user = (await local.find({ collection: 'users', limit: 1 })).docs[0]!;
+  const created = await local.create({ collection: 'api-keys', data: { name: 'bench', user: user.id, scopes: ['*'] } });
+  await local.close();
+  return created.key as string;
 }
+
+const brotli = { 'accept-encoding': 'br' };
+const json = { 'content-type': 'application/json' };
+const mcpFind = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'find',
+    arguments: { collection: 'posts', where: { status: { equals: 'published' } }, sort: '-createdAt', limit: 20 },
+  },
+});
+/** `bare`: measured on the servers with the cache off, against the bare server. */
+type Case = { key: string; label: string; stored: boolean; bare?: boolean } & Pick<
+  Served['target'],
+  'path' | 'method' | 'body' | 'headers'
+>;
+const createHeaders = async () => ({
+  ...json,
+  authorization: `Bearer ${await login(`http://127.0.0.1:${(uncached ?? cms).port}/api/cms`)}`,
+});
+const cases: Case[] = pickCases<Case>(
+  [
+    { key: 'list', label: 'list published, 20 + totalDocs (kept)', path: paths.list, stored: true },
+    { key: 'read', label: 'read one by id (kept)', path: paths.read, stored: true },
+    { key: 'brotli', label: 'list, client accepts Brotli (kept)', path: paths.list, headers: brotli, stored: false },
+    {
+      key: 'graphql',
+      label: 'the list as a GraphQL query, POST (kept)',
+      path: paths.graphql,
+      method: 'POST',
+      body: graphqlBody,
+      headers: json,
+      stored: true,
+    },
+    { key: 'graphql-get', label: 'the list as a GraphQL query, GET (kept)', path: paths.graphqlGet, stored: true },
+    {
+      key: 'mcp',
+      label: 'the list as an MCP find (never kept)',
+      path: '/api/cms/mcp',
+      method: 'POST',
+      body: mcpFind,
+      headers: { ...json, accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
+      stored: false,
+    },
+    { key: 'uncached', label: 'read one by id (cache off)', path: paths.read, stored: false, bare: true },
+    {
+      key: 'create',
+      label: 'create (cache off)',
+      path: '/api/cms/posts',
+      method: 'POST',
+      body: requests.createBody,
+      headers: wanted.has('create') ? await createHeaders() : json,
+      stored: false,
+      bare: true,
+    },
+  ],
+  values.cases!,
+);
 console.log(`${o.seconds} s per server per round, ${o.rounds} rounds, ${o.connections} connections, ${total} posts`);
 try {
   for (const c of cases) {
-    const servers: Served[] = c.uncached
-      ? [uncached!, uncachedBaseline, { ...cms, pid: bare!.pid, port: barePort }].flatMap((s, i) =>
-          s ? [{ name: ['cms', 'baseline', 'bare'][i]!, pid: s.pid, target: { ...c.uncached!, port: s.port } }] : [],
-        )
-      : [{ name: 'cms', pid: cms.pid, target: { port: cms.port, path: c.path, headers: c.headers } }];
-    if (baseline && !c.uncached)
-      servers.push({
-        name: 'baseline',
-        pid: baseline.pid,
-        target: { port: baseline.port, path: c.path, headers: c.headers },
-      });
-    if (c.stored) servers.push({ name: 'stored bytes', pid: stored.pid, target: { port: storedPort, path: c.path } });
+    const request = { path: c.path, method: c.method, body: c.body, headers: c.headers };
+    const [mine, theirs] = c.bare ? [uncached!, uncachedBaseline] : [cms, baseline];
+    const servers: Served[] = [{ name: 'cms', pid: mine.pid, target: { port: mine.port, ...request } }];
+    if (theirs) servers.push({ name: 'baseline', pid: theirs.pid, target: { port: theirs.port, ...request } });
+    if (c.bare) servers.push({ name: 'bare', pid: bare!.pid, target: { port: barePort, ...request } });
+    if (c.stored) servers.push({ name: 'stored bytes', pid: stored.pid, target: { port: storedPort, ...request } });
     const figures = await cpuPerRequest(servers, o);
     console.log(c.label);
     for (const [name, f] of figures)
       console.log(
         `  ${name.padEnd(12)} ${f.cpuMicros.toFixed(1)} µs CPU per request, ${f.rps.toFixed(0)} req/s (rounds ${f.rounds.map((x) => x.toFixed(1)).join(' ')})`,
       );
-    const ceiling = c.uncached ? 'bare' : 'stored bytes';
+    const ceiling = c.bare ? 'bare' : 'stored bytes';
     const ceilingCost = figures.get(ceiling)?.cpuMicros;
     if (ceilingCost)
       for (const name of ['cms', 'baseline'].filter((n) => figures.has(n)))

@@ -196,7 +196,7 @@ function keepable({ request, unsaved }: RouteInput): boolean {
 }
 
 /** The path and the query as parsed: two spellings of the same read share one key, and only what the route reads counts. */
-const readKey = rememberedPerURL((url) => {
+export const readKey = rememberedPerURL((url) => {
   const path = pathAndQuery(url);
   const q = path.indexOf('?');
   return q === -1 ? path : `${path.slice(0, q)}?${JSON.stringify(parseQuery(path.slice(q + 1)))}`;

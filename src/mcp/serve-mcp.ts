@@ -1,18 +1,18 @@
 /**
  * One MCP request over Streamable HTTP (stateless: a fresh server and transport per request, JSON answers
  * rather than a stream), with the official SDK's web-standard transport, which takes a Request and gives
- * a Response, as Bun serves them. The caller is already known (src/http/routes/mcp.ts); every tool runs as
- * that caller. A tool's failure is an `isError` result naming the field, never a transport failure.
+ * a Response, as Bun serves them; a plain `tools/call` or `tools/list` is answered without them, with the
+ * same bytes (src/mcp/plain-call.ts). The caller is already known (src/http/routes/mcp.ts); every tool runs
+ * as that caller. A tool's failure is an `isError` result naming the field, never a transport failure.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { APIError } from '../errors.ts';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationContext } from '../operation-context.ts';
 import { toolDefinitions } from './tool-schemas.ts';
-import { TOOLS_BY_NAME } from './tools.ts';
-import { mayPublish, needsPublishRight } from './publish-right.ts';
+import { callTool } from './call-tool.ts';
+import { answerPlainCall } from './plain-call.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Base64 grows a file by a third; the JSON-RPC envelope and other arguments need a little more. */
@@ -49,6 +49,11 @@ export function parseMessages(text: string, request: Request): { messages: unkno
 }
 
 export async function serveMCP(ctx: OperationContext, request: Request, messages: unknown): Promise<Response> {
+  return (await answerPlainCall(ctx, request, messages)) ?? serveWithSDK(ctx, request, messages);
+}
+
+/** The request through the SDK's server and transport, built for it and closed after. */
+export async function serveWithSDK(ctx: OperationContext, request: Request, messages: unknown): Promise<Response> {
   const server = new Server(
     { name: 'cms', version: pkg.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: validator },
@@ -68,25 +73,4 @@ export async function serveMCP(ctx: OperationContext, request: Request, messages
   } finally {
     await server.close();
   }
-}
-
-async function callTool(ctx: OperationContext, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const tool = TOOLS_BY_NAME.get(name);
-  try {
-    if (!tool) throw new APIError(400, `There is no tool "${name}".`, 'name');
-    if (tool.publishes && !mayPublish(ctx)) throw needsPublishRight(`"${name}"`);
-    const result = await tool.run(ctx, args);
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
-  } catch (error) {
-    if (!(error instanceof APIError)) {
-      ctx.cms.log.error(`mcp tool ${name} failed:`, error);
-      return failure(500, [{ message: 'Something went wrong.' }]);
-    }
-    return failure(error.status, error.toBody().errors);
-  }
-}
-
-function failure(status: number, errors: { message: string; field?: string }[]): CallToolResult {
-  const text = errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('\n');
-  return { isError: true, content: [{ type: 'text', text }], structuredContent: { status, errors } };
 }

@@ -483,6 +483,18 @@ describe('GraphQL reads, writes and the response cache', () => {
     expect(readCalls.posts).toBeGreaterThan(0);
   });
 
+  test('a repeated GET query is answered from the cache, however its query string is spelled', async () => {
+    const query = '{ Posts(where: { slug: { equals: "hello" } }) { docs { slug } } }';
+    const get = (search: string) => t.request('GET', `/graphql?${search}`, { token });
+    const first = await get(`query=${encodeURIComponent(query)}`);
+    expect(first.body.data.Posts.docs[0].slug).toBe('hello');
+    readCalls.posts = 0;
+    const again = await get(`query=${encodeURIComponent(query)}&`);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(readCalls.posts).toBe(0);
+  });
+
   test('callers never share a kept answer', async () => {
     const query = '{ Posts(draft: true, where: { slug: { equals: "draft" } }) { docs { slug } } }';
     expect((await post(query)).body.data.Posts.docs).toHaveLength(1);

@@ -12,8 +12,7 @@ import type { RouteInput } from '../handle.ts';
 import { checkCsrf, checkLoginOrigin } from '../authenticate.ts';
 import { clientIP, ownOrigin, sessionClient } from '../client-ip.ts';
 import { clearedCookies, sessionCookies } from './users.ts';
-import { pathAndQuery } from '../observe-request.ts';
-import { answerKeptRead, keptRead } from '../cached-read.ts';
+import { answerKeptRead, keptRead, readKey } from '../cached-read.ts';
 import { createGraphQLRequest, type GraphQLRequest } from '../../graphql/request-context.ts';
 import {
   cacheTables,
@@ -60,8 +59,9 @@ async function runOne(
 ): Promise<Response> {
   const { request, credentials } = input;
   const post = request.method === 'POST';
-  // A query asked for again is answered from the cache before it is even parsed.
-  const what = post ? postKey(params) : pathAndQuery(request.url);
+  // A query asked for again is answered from the cache before it is even parsed. A GET one is kept under
+  // the key of every GET read, which the lookup before routing finds.
+  const what = post ? postKey(params) : readKey(request.url);
   if (post && !batched && !answeredEarly.has(request)) {
     const kept = await answerKeptRead(cms, request, credentials, what);
     if (kept) return kept;
@@ -142,7 +142,19 @@ export async function answerGraphQLFromCache(cms: CMS, request: Request): Promis
     readEarly.set(request, { refused });
     return undefined;
   }
+  const kept = await keptAnswer(cms, request, text);
+  if (kept) {
+    releaseBody(request);
+    return kept;
+  }
+  // Only a request that goes on to the route is remembered.
   readEarly.set(request, text);
+  if (kept === null) answeredEarly.add(request);
+  return undefined;
+}
+
+/** The kept answer to a POSTed query; null when the lookup was made and missed, undefined when it could not be made. */
+async function keptAnswer(cms: CMS, request: Request, text: string): Promise<Response | null | undefined> {
   let params: GraphQLParams;
   try {
     params = readParams(JSON.parse(text));
@@ -151,10 +163,7 @@ export async function answerGraphQLFromCache(cms: CMS, request: Request): Promis
   }
   const credentials = await credentialsOf(cms, request).catch(() => null);
   if (!credentials) return undefined;
-  answeredEarly.add(request);
-  const kept = await answerKeptRead(cms, request, credentials, postKey(params));
-  if (kept) releaseBody(request);
-  return kept;
+  return (await answerKeptRead(cms, request, credentials, postKey(params))) ?? null;
 }
 
 function answer(body: unknown, status: number, req: GraphQLRequest | undefined, request: Request): Response {

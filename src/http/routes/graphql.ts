@@ -7,11 +7,14 @@ import { Elysia } from 'elysia';
 import type { CMS } from '../../cms.ts';
 import { methods, type RouteInput } from '../handle.ts';
 
-const load = () => import('./graphql-serve.ts');
+type Serve = typeof import('./graphql-serve.ts');
+let loaded: Serve | undefined;
+// Once loaded, kept: an `import()` of a loaded module still costs a module lookup and a promise on every request.
+const load = async (): Promise<Serve> => (loaded ??= await import('./graphql-serve.ts'));
 
 export function graphQLRoutes(cms: CMS) {
   if (!cms.config.graphQL) return new Elysia();
-  const serve = async (input: RouteInput) => (await load()).serveGraphQL(cms, input);
+  const serve = async (input: RouteInput) => (loaded ?? (await load())).serveGraphQL(cms, input);
   return new Elysia().all('/graphql', methods(cms, { GET: serve, POST: serve }, { csrf: false }));
 }
 
@@ -24,5 +27,5 @@ export async function answerGraphQLFromCache(cms: CMS, request: Request): Promis
     request.headers.has('x-payload-http-method-override')
   )
     return undefined;
-  return (await load()).answerGraphQLFromCache(cms, request);
+  return (loaded ?? (await load())).answerGraphQLFromCache(cms, request);
 }

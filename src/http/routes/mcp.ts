@@ -11,6 +11,9 @@ import { readText } from '../body.ts';
 import { takeMessages } from '../../mcp/request-bound.ts';
 import { methods, requestContext } from '../handle.ts';
 
+type Serve = typeof import('../../mcp/serve-mcp.ts');
+let loaded: Serve | undefined;
+
 export function mcpRoutes(cms: CMS) {
   const bound = cms.config.mcp;
   if (!bound) return new Elysia();
@@ -32,7 +35,8 @@ export function mcpRoutes(cms: CMS) {
           };
           // A caller with no room left is refused before its body is read; then every message counts.
           refuseAfter(takeMessages(cms, caller, bound.requestsPerMinute, 1, false));
-          const { bodyLimit, parseMessages, serveMCP } = await import('../../mcp/serve-mcp.ts');
+          // Once loaded, kept: an `import()` of a loaded module still costs a lookup and a promise per request.
+          const { bodyLimit, parseMessages, serveMCP } = (loaded ??= await import('../../mcp/serve-mcp.ts'));
           const text = await readText(request, bodyLimit(cms.config.upload.maxFileSize));
           const body = parseMessages(text, request);
           if (body instanceof Response) return body;
