@@ -50,7 +50,11 @@ const now = () => performance.timeOrigin + performance.now();
 /** CPU time (user and system, ms) a process has used so far: the figure a busy box does not distort. */
 function cpuMs(pid: number) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+  const [utime, stime] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 13)
+    .map(Number);
   return ((utime + stime) * 1000) / 100;
 }
 
@@ -98,6 +102,9 @@ async function subscribers() {
   const from = Number(values.from);
   const to = Number(values.to);
   const receipts: number[] = [];
+  /** Each event's data line and the team of the stream that got it, checked at the end. */
+  const events: (string | number)[] = [];
+  const TITLE = '"title":"';
   const got = new Map<number, number>();
   const teamOf = (i: number) => info.editors[i % USERS].id % TEAMS;
   const expectedByTeam = new Map<number, number>();
@@ -136,12 +143,14 @@ async function subscribers() {
             while ((end = buffer.indexOf('\n\n')) >= 0) {
               const block = buffer.slice(0, end);
               buffer = buffer.slice(end + 2);
-              const data = /^data: (.*)$/m.exec(block)?.[1];
-              if (!data) continue;
-              const event = JSON.parse(data) as { doc: { title: string; team: number } };
-              if (event.doc.team !== team) throw new Error('a subscriber got a post of another team');
-              const w = Number(event.doc.title);
+              const start = block.indexOf('data: ');
+              if (start < 0) continue;
+              // Only the write's number now; each event is parsed and checked once the writes are done.
+              const data = block.slice(start + 6);
+              const title = data.indexOf(TITLE) + TITLE.length;
+              const w = Number.parseInt(data.slice(title, data.indexOf('"', title)), 10);
               receipts.push(w, at);
+              events.push(data, team);
               const count = (got.get(w) ?? 0) + 1;
               got.set(w, count);
               if (count === expectedByTeam.get(team)) console.log(`DONE ${w}`);
@@ -157,6 +166,11 @@ async function subscribers() {
   console.log('OPEN');
   for await (const line of console) {
     if (line.trim() !== 'report') continue;
+    for (let i = 0; i < events.length; i += 2) {
+      const event = JSON.parse(events[i] as string) as { doc: { title: string; team: number } };
+      if (event.doc.team !== events[i + 1]) throw new Error('a subscriber got a post of another team');
+      if (Number(event.doc.title) !== receipts[i]) throw new Error('an event was read wrong');
+    }
     console.log(`REPORT ${JSON.stringify(receipts)}`);
     process.exit(0);
   }
@@ -190,16 +204,38 @@ async function main() {
   await Bun.sleep(300);
   const before = await rss();
   const per = Math.ceil(N / CLIENTS);
-  const clients = [];
+  const clients: {
+    child: Bun.Subprocess<'pipe', 'pipe', 'inherit'>;
+    out: ReturnType<typeof follow>;
+    from: number;
+    to: number;
+  }[] = [];
   for (let c = 0; c < CLIENTS; c++) {
     const from = c * per;
     const to = Math.min(N, from + per);
     const child = Bun.spawn(
-      [process.execPath, import.meta.path, '--role', 'subscribers', '--from', String(from), '--to', String(to),
-        '--users', String(USERS), '--teams', String(TEAMS)],
-      { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit', env: { ...process.env, BENCH_REALTIME_INFO: JSON.stringify(info) } },
+      [
+        process.execPath,
+        import.meta.path,
+        '--role',
+        'subscribers',
+        '--from',
+        String(from),
+        '--to',
+        String(to),
+        '--users',
+        String(USERS),
+        '--teams',
+        String(TEAMS),
+      ],
+      {
+        stdin: 'pipe',
+        stdout: 'pipe',
+        stderr: 'inherit',
+        env: { ...process.env, BENCH_REALTIME_INFO: JSON.stringify(info) },
+      },
     );
-    clients.push({ child, out: follow(child.stdout), streams: to - from, from, to });
+    clients.push({ child, out: follow(child.stdout), from, to });
   }
   const opening = performance.now();
   await Promise.all(clients.map((c) => c.out.next('OPEN')));
@@ -213,6 +249,8 @@ async function main() {
   let expected = 0;
   let missing = 0;
   const cpuBefore = cpuMs(info.pid);
+  const clientCpu = () => clients.reduce((sum, c) => sum + cpuMs(c.child.pid), 0);
+  const clientCpuBefore = clientCpu();
   for (let w = 0; w < WRITES; w++) {
     const team = w % TEAMS;
     const waiting = clients.filter((c) => {
@@ -235,6 +273,7 @@ async function main() {
     await Bun.sleep(50);
   }
   const cpuPerWrite = (cpuMs(info.pid) - cpuBefore) / WRITES;
+  const clientCpuPerWrite = (clientCpu() - clientCpuBefore) / WRITES;
 
   const fromCommit: number[] = [];
   const fromSend: number[] = [];
@@ -272,7 +311,9 @@ async function main() {
   console.log(
     `commit-to-last-stream p50 ${ms(pct(lastPerWrite, 50))} ms, p99 ${ms(pct(lastPerWrite, 99))} ms (per write)`,
   );
-  console.log(`server CPU per write and its fan-out ${ms(cpuPerWrite)} ms (user + system)`);
+  console.log(
+    `CPU per write and its fan-out (user + system): server ${ms(cpuPerWrite)} ms, subscriber processes ${ms(clientCpuPerWrite)} ms`,
+  );
   console.log(`send-to-delivery p50 ${ms(pct(fromSend, 50))} ms, p99 ${ms(pct(fromSend, 99))} ms`);
   server.kill('SIGTERM');
   await server.exited;
