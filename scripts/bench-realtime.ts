@@ -7,7 +7,9 @@
  * one reached every stream), the delay from the change's commit to each allowed stream's receipt of its
  * event (p50/p99, and the last stream's), next to the delay from sending the write. Loopback only.
  *
- *   bun scripts/bench-realtime.ts [--subscribers 1000] [--users 50] [--teams 10] [--writes 40] [--clients 1]
+ * `--bare` runs the same against a bare `Bun.serve` writing the same blocks to the same streams: the floor.
+ *
+ *   bun scripts/bench-realtime.ts [--subscribers 1000] [--users 50] [--teams 10] [--writes 40] [--clients 1] [--bare]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,6 +33,8 @@ const { values } = parseArgs({
     teams: { type: 'string', default: '10' },
     writes: { type: 'string', default: '40' },
     clients: { type: 'string', default: '1' },
+    // The same streams and writes against a bare Bun.serve (scripts/bench/realtime-bare.ts): the floor.
+    bare: { type: 'boolean', default: false },
     // Internal: this process is one of the subscriber processes, holding streams [from, to).
     role: { type: 'string', default: 'main' },
     from: { type: 'string', default: '0' },
@@ -47,7 +51,10 @@ type Info = { api: string; admin: string; editors: { id: number; token: string }
 /** Wall clock with sub-millisecond resolution, comparable between the processes of one box. */
 const now = () => performance.timeOrigin + performance.now();
 
-/** CPU time (user and system, ms) a process has used so far: the figure a busy box does not distort. */
+/**
+ * CPU time (ms) a process has used so far, in its own code (user) and in the kernel (system, where each
+ * stream's write to its socket goes): the figures a busy box does not distort.
+ */
 function cpuMs(pid: number) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const [utime, stime] = stat
@@ -55,7 +62,8 @@ function cpuMs(pid: number) {
     .split(' ')
     .slice(11, 13)
     .map(Number);
-  return ((utime + stime) * 1000) / 100;
+  // Clock ticks of 10 ms (CLK_TCK is 100 on Linux).
+  return { user: utime * 10, system: stime * 10 };
 }
 
 /** The lines a process prints, as they come. */
@@ -182,7 +190,7 @@ async function main() {
       process.execPath,
       // BENCH_SERVER_FLAGS: flags for the server's runtime, e.g. `--cpu-prof-md --cpu-prof-dir=/tmp/prof`.
       ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []),
-      path.join(import.meta.dir, 'bench/realtime-server.ts'),
+      path.join(import.meta.dir, values.bare ? 'bench/realtime-bare.ts' : 'bench/realtime-server.ts'),
       String(USERS),
       String(N),
       String(TEAMS),
@@ -249,7 +257,11 @@ async function main() {
   let expected = 0;
   let missing = 0;
   const cpuBefore = cpuMs(info.pid);
-  const clientCpu = () => clients.reduce((sum, c) => sum + cpuMs(c.child.pid), 0);
+  const clientCpu = () =>
+    clients.reduce((sum, c) => {
+      const used = cpuMs(c.child.pid);
+      return sum + used.user + used.system;
+    }, 0);
   const clientCpuBefore = clientCpu();
   for (let w = 0; w < WRITES; w++) {
     const team = w % TEAMS;
@@ -272,7 +284,9 @@ async function main() {
     if (timedOut) missing++;
     await Bun.sleep(50);
   }
-  const cpuPerWrite = (cpuMs(info.pid) - cpuBefore) / WRITES;
+  const cpuAfter = cpuMs(info.pid);
+  const userPerWrite = (cpuAfter.user - cpuBefore.user) / WRITES;
+  const systemPerWrite = (cpuAfter.system - cpuBefore.system) / WRITES;
   const clientCpuPerWrite = (clientCpu() - clientCpuBefore) / WRITES;
 
   const fromCommit: number[] = [];
@@ -312,7 +326,8 @@ async function main() {
     `commit-to-last-stream p50 ${ms(pct(lastPerWrite, 50))} ms, p99 ${ms(pct(lastPerWrite, 99))} ms (per write)`,
   );
   console.log(
-    `CPU per write and its fan-out (user + system): server ${ms(cpuPerWrite)} ms, subscriber processes ${ms(clientCpuPerWrite)} ms`,
+    `CPU per write and its fan-out: server ${ms(userPerWrite + systemPerWrite)} ms (user ${ms(userPerWrite)}, ` +
+      `system ${ms(systemPerWrite)}), subscriber processes ${ms(clientCpuPerWrite)} ms`,
   );
   console.log(`send-to-delivery p50 ${ms(pct(fromSend, 50))} ms, p99 ${ms(pct(fromSend, 99))} ms`);
   server.kill('SIGTERM');
