@@ -1,7 +1,8 @@
 /**
  * One Server-Sent Events response: opened at once with a `retry:` line (so the client knows the stream is
- * open before any event), then events, a comment line every `heartbeatInterval`, and a last block when
- * it ends on purpose.
+ * open before any event), then events, the comment lines the hub's one heartbeat timer asks for (`ping`),
+ * and a last block when it ends on purpose. A stream holds no timer of its own: ten thousand streams
+ * would hold ten thousand.
  *
  * The body is Bun's direct stream: each write goes straight to the connection, and a write the socket
  * could not take whole answers a promise that settles once Bun's own buffer has drained into it. What
@@ -16,13 +17,16 @@ const encoder = new TextEncoder();
 /** How long a client waits before reconnecting (the `retry:` field), in ms. */
 export const RETRY_MS = 2_000;
 
+/** The first block of every stream, and the heartbeat's comment line: encoded once for all of them. */
+const OPENED = encoder.encode(`retry: ${RETRY_MS}\n: open\n\n`);
+const PING = encoder.encode(': ping\n\n');
+
 /** One event's block, encoded once for every stream it goes to alike. */
 export const encodeEvent = (id: number, type: string, data: unknown) =>
   encoder.encode(`id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
 
 export type EventStreamOptions = {
   maxBufferBytes: number;
-  heartbeatInterval: number;
   /** Milliseconds a write may wait for the client to read before the connection is cut. */
   writeTimeout: number;
   /** The clock the write timeout is measured by. */
@@ -41,6 +45,8 @@ export type SSEStream = {
   close(last?: string): void;
   /** Cuts the connection when a write has waited longer than the write timeout (the hub asks now and then). */
   checkWriteTimeout(): void;
+  /** Writes the heartbeat's comment line (the hub's timer asks every `heartbeatInterval`). */
+  ping(): void;
   readonly open: boolean;
 };
 
@@ -50,14 +56,12 @@ export function openEventStream(options: EventStreamOptions, headers: Record<str
   let unsent = 0;
   /** Since when (by `options.now`) writes have waited without one of them draining; null while none waits. */
   let waitingSince: number | null = null;
-  let heartbeat: ReturnType<typeof setInterval> | null = null;
   /** What was sent before Bun asked for the body (it asks as soon as the response goes out). */
   const early: Uint8Array[] = [];
 
   const finish = () => {
     if (!open) return;
     open = false;
-    if (heartbeat) clearInterval(heartbeat);
     early.length = 0;
     options.onClose();
   };
@@ -101,16 +105,14 @@ export function openEventStream(options: EventStreamOptions, headers: Record<str
     };
     written.then(drained, drained);
   };
-  const write = (text: string) => put(encoder.encode(text));
 
   const source: Bun.DirectUnderlyingSource<Uint8Array> = {
     type: 'direct',
     pull(c) {
       if (!open) return void c.end();
       controller = c;
-      write(`retry: ${RETRY_MS}\n: open\n\n`);
+      put(OPENED);
       for (const bytes of early.splice(0)) put(bytes);
-      heartbeat = setInterval(() => write(': ping\n\n'), options.heartbeatInterval);
       // The response lasts until the stream is closed or cut (never by this promise).
       return new Promise<void>(() => {});
     },
@@ -147,6 +149,10 @@ export function openEventStream(options: EventStreamOptions, headers: Record<str
         // closed by the client meanwhile
       }
       finish();
+    },
+    ping() {
+      // Before Bun asks for the body the stream has just opened: no need to keep it alive yet.
+      if (controller) put(PING);
     },
     checkWriteTimeout() {
       if (open && waitingSince !== null && options.now() - waitingSince > options.writeTimeout) cut();

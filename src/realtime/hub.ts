@@ -17,7 +17,7 @@ import { encodeEvent, openEventStream, RETRY_MS, type SSEStream } from './event-
 import { endedEventId } from './last-event-id.ts';
 import { streamCounts } from './stream-limits.ts';
 import { topicFor, type Topic } from './topics.ts';
-import { HIDDEN, seesDrafts, viewOf, type SharedLookUp, type View, type Viewer } from './subscriber-view.ts';
+import { HIDDEN, seesDrafts, viewOf, type SharedLookUp, type Viewer } from './subscriber-view.ts';
 
 /** The tables whose changes may change what a stream's credentials give (the change counters name them). */
 const CREDENTIAL_TABLES = new Set(['_cms_sessions', 'users', 'api-keys', '_cms_totp']);
@@ -80,6 +80,7 @@ function createHub(cms: CMS): Hub {
   let cursor: number | null = null;
   let stopWatching: (() => void) | null = null;
   let sweeper: ReturnType<typeof setInterval> | null = null;
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
   let checking: Promise<void> | null = null;
   let checkAgain = false;
   let sweeping: Promise<void> | null = null;
@@ -95,6 +96,11 @@ function createHub(cms: CMS): Hub {
     });
     sweeper ??= setInterval(sweep, SWEEP_MS);
     sweeper.unref?.();
+    // One timer for every stream's comment line, rather than one per stream.
+    heartbeat ??= setInterval(() => {
+      for (const subscriber of subscribers) subscriber.stream.ping();
+    }, cms.config.realtime.heartbeatInterval);
+    heartbeat.unref?.();
   };
 
   const wake = () => {
@@ -116,7 +122,7 @@ function createHub(cms: CMS): Hub {
         // Credentials changed before these entries were read are looked up again before they are told.
         await checking;
         for (const change of batch) {
-          await deliver(change, [...subscribers]);
+          await deliver(change, subscribers);
           cursor = change.id;
         }
         if (batch.length === 0) break;
@@ -202,37 +208,47 @@ function createHub(cms: CMS): Hub {
     subscriber.replayFrom = null;
   }
 
-  async function deliver(change: LoggedChange, to: Subscriber[], replaying = false) {
-    const reads = new Map<string, Promise<View>>();
-    // Streams that read alike and listen by the same topic get the same bytes, encoded once.
-    const blocks = new Map<string, Uint8Array>();
-    const subject = change.kind === 'global' ? { global: change.slug } : { collection: change.slug, id: change.docId };
-    const sends: Promise<void>[] = [];
+  /**
+   * Tells `change` to the streams of `to` it concerns. Streams that read alike (the same key) form one
+   * group: one read for the group, and one encoded block per topic name, the same bytes written to each
+   * of its streams; what a stream costs here is a topic check and a write.
+   */
+  async function deliver(change: LoggedChange, to: Iterable<Subscriber>, replaying = false) {
+    const groups = new Map<string, { streams: Subscriber[]; topics: Topic[] }>();
+    let reset: Uint8Array | null = null;
     for (const subscriber of to) {
       if (change.id <= subscriber.cursor || (subscriber.replayFrom !== null && !replaying)) continue;
       subscriber.cursor = change.id;
       if (change.type === 'reset') {
-        subscriber.stream.send(resetEvent(change.id, change.kind));
+        subscriber.stream.send((reset ??= resetEvent(change.id, change.kind)));
         continue;
       }
       const topic = topicFor(subscriber.topics, change);
       if (!topic || (change.draft && !seesDrafts(subscriber))) continue;
-      const { key } = subscriber;
-      let view = reads.get(key);
-      if (!view) reads.set(key, (view = viewOf(subscriber, change, cms.log)));
+      let group = groups.get(subscriber.key);
+      if (!group) groups.set(subscriber.key, (group = { streams: [], topics: [] }));
+      group.streams.push(subscriber);
+      group.topics.push(topic);
+    }
+    if (groups.size === 0) return;
+    const subject = change.kind === 'global' ? { global: change.slug } : { collection: change.slug, id: change.docId };
+    const sends: Promise<void>[] = [];
+    for (const { streams, topics } of groups.values())
       sends.push(
-        view.then((doc) => {
+        viewOf(streams[0], change, cms.log).then((doc) => {
           if (doc === HIDDEN) return;
-          const blockKey = `${key}\n${topic.name}`;
-          let block = blocks.get(blockKey);
-          if (!block) {
-            block = encodeEvent(change.id, change.type, { type: change.type, topic: topic.name, ...subject, doc });
-            blocks.set(blockKey, block);
+          const blocks = new Map<string, Uint8Array>();
+          for (let i = 0; i < streams.length; i++) {
+            const topic = topics[i].name;
+            let block = blocks.get(topic);
+            if (!block) {
+              block = encodeEvent(change.id, change.type, { type: change.type, topic, ...subject, doc });
+              blocks.set(topic, block);
+            }
+            streams[i].stream.send(block);
           }
-          subscriber.stream.send(block);
         }),
       );
-    }
     await Promise.all(sends);
   }
 
@@ -241,7 +257,7 @@ function createHub(cms: CMS): Hub {
       return subscribers.size;
     },
     async subscribe(viewer, topics, lastEventId) {
-      const { maxBufferBytes, heartbeatInterval, writeTimeout } = cms.config.realtime;
+      const { maxBufferBytes, writeTimeout } = cms.config.realtime;
       if (closed) throw new APIError(503, 'The server is shutting down.');
       // The place is taken before anything is awaited, so that streams opened at once count each other.
       counts.admit(viewer.owner);
@@ -269,7 +285,6 @@ function createHub(cms: CMS): Hub {
         replayFrom: startOver ? null : lastEventId,
         stream: openEventStream({
           maxBufferBytes,
-          heartbeatInterval,
           writeTimeout,
           now: () => cms.clock.now(),
           onClose: () => {
@@ -287,6 +302,7 @@ function createHub(cms: CMS): Hub {
       stopWatching?.();
       stopWatching = null;
       if (sweeper) clearInterval(sweeper);
+      if (heartbeat) clearInterval(heartbeat);
       for (const subscriber of [...subscribers])
         subscriber.stream.close(`retry: ${RETRY_MS}\n: closing, reconnect\n\n`);
       await Promise.all([pumping, checking, sweeping]);

@@ -197,6 +197,28 @@ describe('each subscriber reads as itself', () => {
     expect(events[1].data).toMatchObject({ topic: 'globals/settings', global: 'settings', doc: { siteName: 'Site' } });
   });
 
+  test('streams reading alike share one read, yet each gets the event once under its own topic', async () => {
+    const doc = await create({ title: 'T', secret: 's', status: 'published' });
+    const streams = [
+      await subscribe('topics=posts', as(admin)),
+      await subscribe(`topics=posts/${doc.id}`, as(admin)),
+      await subscribe(`topics=posts,posts/${doc.id}`, as(admin)),
+      await subscribe('topics=posts', as(admin)),
+      await subscribe('topics=posts', as(editor)),
+    ];
+    await settle();
+    await t.request('PATCH', `/posts/${doc.id}`, { token: admin.token, body: { title: 'T2' } });
+    for (const s of streams) await s.waitFor(1);
+    await settle();
+    const topics = streams.map((s) => s.data.map((e) => e.data.topic));
+    expect(topics).toEqual([['posts'], [`posts/${doc.id}`], [`posts/${doc.id}`], ['posts'], ['posts']]);
+    for (const s of streams.slice(0, 4)) expect(s.data[0].data.doc).toMatchObject({ title: 'T2', secret: 's' });
+    // The editor's stream reads as the editor: the field only admins may read stays out.
+    expect(streams[4].data[0].data.doc.title).toBe('T2');
+    expect(streams[4].data[0].data.doc).not.toHaveProperty('secret');
+    for (const s of streams) s.close();
+  });
+
   test("a preview token opens that one document's drafts without login", async () => {
     const doc = await create({ title: 'Live', status: 'published' });
     const preview = await t.request('POST', `/posts/${doc.id}/preview`, { token: admin.token, body: {} });
