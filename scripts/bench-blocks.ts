@@ -3,7 +3,8 @@
  *  1. Over HTTP, SQLite: a page whose `layout` holds 40 blocks with 3 relationships each (authors, who
  *     point at a team, so depth 2 reaches two levels), against a flat document of the same stored size,
  *     read at `depth=2` on a server with the response cache and one without, and written (PATCH of the
- *     same value), interleaved in short rounds like the other HTTP benchmarks.
+ *     same value), interleaved in short rounds like the other HTTP benchmarks; then the uncached reads'
+ *     CPU time per request, from /proc (the flat one's share of the page's is the rate on a quiet machine).
  *  2. `where` inside blocks over `--pages` pages on `--engine`: `layout.blockType equals` a block that 1 page
  *     in 100 has, and `layout.text like` a word that 1 page in 50 has, timed over loopback HTTP (p50/p99).
  * Usage: bun scripts/bench-blocks.ts [--duration 10] [--rounds 5] [--connections 20] [--pages 10000]
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cmsBinary, cmsStart, freePort, guard, launch } from './bench/processes.ts';
 import { compare, median, type Target } from './bench/rounds.ts';
+import { cpuPerRequest } from './bench/cpu-rounds.ts';
 import { getCMS, localAPI } from '../src/local.ts';
 import { manualClock } from '../src/clock.ts';
 import { startTestServer } from '../test/harness.ts';
@@ -139,6 +141,18 @@ async function heavyPage(): Promise<void> {
       `${label}: blocks ${Math.round(m.a.rps)} req/s, flat ${Math.round(m.b.rps)} req/s, ratio ${pct(m.ratio)} (rounds: ${m.ratios.map(pct).join(' ')})`,
     );
   }
+  // CPU time per request from /proc: on a shared machine it moves far less than throughput does.
+  const cpu = await cpuPerRequest(
+    [
+      { name: 'page', pid: servers[1]!.pid, target: read(uncachedPort, 'pages', page.id) },
+      { name: 'flat', pid: servers[1]!.pid, target: read(uncachedPort, 'flats', flatDoc.id) },
+    ],
+    { seconds: Math.max(1, Math.round(o.duration / o.rounds)), rounds: o.rounds, connections: o.connections },
+  );
+  const pageCpu = cpu.get('page')!.cpuMicros;
+  const flatCpu = cpu.get('flat')!.cpuMicros;
+  const cpuRow = `| read depth=2, cache off: CPU per request | ${pageCpu.toFixed(0)} µs | | ${flatCpu.toFixed(0)} µs | | ${pct(flatCpu / pageCpu)} |`;
+  console.log(`CPU per request, cache off: blocks ${pageCpu.toFixed(0)} µs, flat ${flatCpu.toFixed(0)} µs`);
   for (const proc of servers) proc.kill();
   await Promise.all(servers.map((proc) => proc.exited));
   fs.rmSync(dir, { recursive: true, force: true });
@@ -153,6 +167,7 @@ async function heavyPage(): Promise<void> {
   console.log('| case | blocks page req/s | p99 | flat req/s | p99 | blocks / flat, median (range) |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
+  console.log(cpuRow);
 }
 
 async function whereInBlocks(): Promise<void> {

@@ -7,7 +7,6 @@
 import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { kindOf } from './kinds/index.ts';
-import { relationSlots } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -92,7 +91,9 @@ export type RelationSlot = {
 /**
  * Every document id a document points at: relationship and upload fields (one or many), and inside rich
  * text the upload and relationship nodes, internal links' `doc`, and the relationship fields of embedded
- * blocks. Population and the write-time existence check both read them from here.
+ * blocks. Population and the write-time existence check both read them from here. A big document (a page
+ * of many blocks) is walked once per read, so the walk goes only down fields that can hold an id (worked
+ * out once per field list) and makes no object but the slots it reports.
  */
 export function visitRelations(
   fields: SanitizedField[],
@@ -101,31 +102,90 @@ export function visitRelations(
   options: WalkOptions,
   prefix = '',
 ): void {
-  visitValues(
-    fields,
-    doc,
-    (f) => isRelationField(f) || f.type === 'richText',
-    ({ field, holder, key, value, path }) => {
-      if (field.type === 'richText') {
-        if (isRichTextValue(value)) richTextRelations(field, value, path, holder, visit);
-        return;
+  for (const field of fieldsHoldingIds(fields)) {
+    const value = doc[field.name];
+    if (value === null || value === undefined) continue;
+    const path = prefix ? `${prefix}.${field.name}` : field.name;
+    if (field.localized && options.keyedByLocale && isObject(value) && !isOwnObject(field, value)) {
+      for (const [locale, own] of Object.entries(value)) {
+        if (own !== null && own !== undefined)
+          relationsIn(field, value, locale, own, `${path}.${locale}`, visit, options.keyedByLocale);
       }
-      // One slot per id, or per `{ relationTo, value }` item of a polymorphic value.
-      relationSlots(field, holder, key).forEach((slot, i) =>
-        visit({
-          slug: slot.relationTo,
-          holder: slot.holder as Record<string | number, unknown>,
-          key: slot.key,
-          id: slot.id,
-          path: Array.isArray(value) ? `${path}.${i}` : path,
-          field,
-          siblingData: holder,
-        }),
-      );
-    },
-    options,
-    prefix,
-  );
+    } else {
+      relationsIn(field, doc, field.name, value, path, visit, options.keyedByLocale);
+    }
+  }
+}
+
+/** The ids in one value of `field` (one locale's, when localized): `holder[key]` is `value`. */
+function relationsIn(
+  field: SanitizedField,
+  holder: Doc,
+  key: string,
+  value: unknown,
+  path: string,
+  visit: (slot: RelationSlot) => void,
+  keyedByLocale: boolean,
+): void {
+  if (field.type === 'richText') {
+    if (isRichTextValue(value)) richTextRelations(field, value, path, holder, visit);
+    return;
+  }
+  if (isRelationField(field)) {
+    idsIn(field, holder, key, value, path, visit);
+    return;
+  }
+  // Values inside a localized container are plain: only the container's own value is keyed by locale.
+  const inner = { keyedByLocale: keyedByLocale && !field.localized };
+  for (const nested of kindOf(field).nested(field, value))
+    visitRelations(nested.fields, nested.value, visit, inner, nested.at ? `${path}.${nested.at}` : path);
+}
+
+/** One slot per id, or per `{ relationTo, value }` item of a polymorphic value (relationship-values.ts). */
+function idsIn(
+  field: SanitizedField,
+  holder: Doc,
+  key: string,
+  value: unknown,
+  path: string,
+  visit: (slot: RelationSlot) => void,
+): void {
+  const polymorphic = isPolymorphic(field);
+  const many = Array.isArray(value);
+  const items = many ? value : [value];
+  let found = 0;
+  for (const item of items) {
+    const at = many ? `${path}.${found}` : path;
+    if (polymorphic) {
+      if (!isObject(item) || typeof item.relationTo !== 'string' || typeof item.value !== 'number') continue;
+      visit({ slug: item.relationTo, holder: item, key: 'value', id: item.value, path: at, field, siblingData: holder });
+    } else {
+      if (typeof item !== 'number') continue;
+      const slug = field.relationTo as string;
+      if (many) visit({ slug, holder: value as unknown as Slots, key: found, id: item, path: at, field, siblingData: holder });
+      else visit({ slug, holder, key, id: item, path: at, field, siblingData: holder });
+    }
+    found++;
+  }
+}
+
+type Slots = Record<string | number, unknown>;
+
+const holdingIds = new WeakMap<SanitizedField[], SanitizedField[]>();
+/** The fields of a list that hold an id or may hold one further down (answered once per field list). */
+function fieldsHoldingIds(fields: SanitizedField[]): SanitizedField[] {
+  let answer = holdingIds.get(fields);
+  if (!answer) {
+    answer = fields.filter(
+      (f) =>
+        isRelationField(f) ||
+        f.type === 'richText' ||
+        (f.fields !== undefined && fieldsHoldingIds(f.fields).length > 0) ||
+        (f.blocks?.some((b) => fieldsHoldingIds(b.fields).length > 0) ?? false),
+    );
+    holdingIds.set(fields, answer);
+  }
+  return answer;
 }
 
 function richTextRelations(
