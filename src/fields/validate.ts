@@ -146,6 +146,8 @@ export async function publishProblems(
   root = doc,
 ): Promise<FieldError[]> {
   const errors: FieldError[] = [];
+  // A tree with nothing to check (the usual layout of blocks) is not walked row by row on every save.
+  if (!hasPublishChecks(fields)) return errors;
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
     if (!isStoredField(field) || !conditionHolds(field, root, doc)) continue;
@@ -177,4 +179,22 @@ export async function publishProblems(
     }
   }
   return errors;
+}
+
+const publishChecked = new WeakMap<SanitizedField[], boolean>();
+/** Whether a field of the tree asks anything of a publish: `required`, `minRows` or a `validate` (answered once per list). */
+function hasPublishChecks(fields: SanitizedField[]): boolean {
+  let answer = publishChecked.get(fields);
+  if (answer === undefined) {
+    answer = fields.some(
+      (f) =>
+        Boolean(f.required) ||
+        f.minRows !== undefined ||
+        f.validate !== undefined ||
+        (f.fields !== undefined && hasPublishChecks(f.fields)) ||
+        (f.blocks?.some((b) => hasPublishChecks(b.fields)) ?? false),
+    );
+    publishChecked.set(fields, answer);
+  }
+  return answer;
 }

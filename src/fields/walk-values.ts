@@ -7,6 +7,7 @@
 import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { kindOf } from './kinds/index.ts';
+import { blockOfRow } from './kinds/block-rows.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -93,7 +94,7 @@ export type RelationSlot = {
  * text the upload and relationship nodes, internal links' `doc`, and the relationship fields of embedded
  * blocks. Population and the write-time existence check both read them from here. A big document (a page
  * of many blocks) is walked once per read, so the walk goes only down fields that can hold an id (worked
- * out once per field list) and makes no object but the slots it reports.
+ * out once per field list), and builds each slot it reports directly.
  */
 export function visitRelations(
   fields: SanitizedField[],
@@ -102,24 +103,35 @@ export function visitRelations(
   options: WalkOptions,
   prefix = '',
 ): void {
-  for (const field of fieldsHoldingIds(fields)) {
+  relationsOf(fieldsHoldingIds(fields), doc, visit, options.keyedByLocale, prefix);
+}
+
+function relationsOf(
+  steps: IdStep[],
+  doc: Doc,
+  visit: (slot: RelationSlot) => void,
+  keyedByLocale: boolean,
+  prefix: string,
+): void {
+  for (const step of steps) {
+    const { field } = step;
     const value = doc[field.name];
     if (value === null || value === undefined) continue;
     const path = prefix ? `${prefix}.${field.name}` : field.name;
-    if (field.localized && options.keyedByLocale && isObject(value) && !isOwnObject(field, value)) {
+    if (field.localized && keyedByLocale && isObject(value) && !isOwnObject(field, value)) {
       for (const [locale, own] of Object.entries(value)) {
         if (own !== null && own !== undefined)
-          relationsIn(field, value, locale, own, `${path}.${locale}`, visit, options.keyedByLocale);
+          relationsIn(step, value, locale, own, `${path}.${locale}`, visit, keyedByLocale);
       }
     } else {
-      relationsIn(field, doc, field.name, value, path, visit, options.keyedByLocale);
+      relationsIn(step, doc, field.name, value, path, visit, keyedByLocale);
     }
   }
 }
 
-/** The ids in one value of `field` (one locale's, when localized): `holder[key]` is `value`. */
+/** The ids in one value of a field (one locale's, when localized): `holder[key]` is `value`. */
 function relationsIn(
-  field: SanitizedField,
+  step: IdStep,
   holder: Doc,
   key: string,
   value: unknown,
@@ -127,18 +139,28 @@ function relationsIn(
   visit: (slot: RelationSlot) => void,
   keyedByLocale: boolean,
 ): void {
-  if (field.type === 'richText') {
+  const { field } = step;
+  if (step.holds === 'richText') {
     if (isRichTextValue(value)) richTextRelations(field, value, path, holder, visit);
     return;
   }
-  if (isRelationField(field)) {
+  if (step.holds === 'ids') {
     idsIn(field, holder, key, value, path, visit);
     return;
   }
   // Values inside a localized container are plain: only the container's own value is keyed by locale.
-  const inner = { keyedByLocale: keyedByLocale && !field.localized };
+  const inner = keyedByLocale && !field.localized;
+  if (field.type === 'blocks' && Array.isArray(value)) {
+    // The rows of a blocks field, each walked with its own block's fields (fields/kinds/blocks.ts).
+    for (let i = 0; i < value.length; i++) {
+      const row = value[i];
+      const block = blockOfRow(field, row);
+      if (block) relationsOf(fieldsHoldingIds(block.fields), row as Doc, visit, inner, `${path}.${i}`);
+    }
+    return;
+  }
   for (const nested of kindOf(field).nested(field, value))
-    visitRelations(nested.fields, nested.value, visit, inner, nested.at ? `${path}.${nested.at}` : path);
+    relationsOf(fieldsHoldingIds(nested.fields), nested.value, visit, inner, nested.at ? `${path}.${nested.at}` : path);
 }
 
 /** One slot per id, or per `{ relationTo, value }` item of a polymorphic value (relationship-values.ts). */
@@ -153,16 +175,27 @@ function idsIn(
   const polymorphic = isPolymorphic(field);
   const many = Array.isArray(value);
   const items = many ? value : [value];
+  // A list's slots are numbered in its path by the ids found, and held at their own index.
   let found = 0;
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     const at = many ? `${path}.${found}` : path;
     if (polymorphic) {
       if (!isObject(item) || typeof item.relationTo !== 'string' || typeof item.value !== 'number') continue;
-      visit({ slug: item.relationTo, holder: item, key: 'value', id: item.value, path: at, field, siblingData: holder });
+      visit({
+        slug: item.relationTo,
+        holder: item,
+        key: 'value',
+        id: item.value,
+        path: at,
+        field,
+        siblingData: holder,
+      });
     } else {
       if (typeof item !== 'number') continue;
       const slug = field.relationTo as string;
-      if (many) visit({ slug, holder: value as unknown as Slots, key: found, id: item, path: at, field, siblingData: holder });
+      if (many)
+        visit({ slug, holder: items as unknown as Slots, key: i, id: item, path: at, field, siblingData: holder });
       else visit({ slug, holder, key, id: item, path: at, field, siblingData: holder });
     }
     found++;
@@ -170,19 +203,24 @@ function idsIn(
 }
 
 type Slots = Record<string | number, unknown>;
+/** A field that holds ids, or may hold some further down, and how: its own ids, rich text nodes, or nested fields. */
+type IdStep = { field: SanitizedField; holds: 'ids' | 'richText' | 'nested' };
 
-const holdingIds = new WeakMap<SanitizedField[], SanitizedField[]>();
+const holdingIds = new WeakMap<SanitizedField[], IdStep[]>();
 /** The fields of a list that hold an id or may hold one further down (answered once per field list). */
-function fieldsHoldingIds(fields: SanitizedField[]): SanitizedField[] {
+function fieldsHoldingIds(fields: SanitizedField[]): IdStep[] {
   let answer = holdingIds.get(fields);
   if (!answer) {
-    answer = fields.filter(
-      (f) =>
-        isRelationField(f) ||
-        f.type === 'richText' ||
-        (f.fields !== undefined && fieldsHoldingIds(f.fields).length > 0) ||
-        (f.blocks?.some((b) => fieldsHoldingIds(b.fields).length > 0) ?? false),
-    );
+    answer = [];
+    for (const field of fields) {
+      if (isRelationField(field)) answer.push({ field, holds: 'ids' });
+      else if (field.type === 'richText') answer.push({ field, holds: 'richText' });
+      else if (
+        (field.fields !== undefined && fieldsHoldingIds(field.fields).length > 0) ||
+        field.blocks?.some((b) => fieldsHoldingIds(b.fields).length > 0)
+      )
+        answer.push({ field, holds: 'nested' });
+    }
     holdingIds.set(fields, answer);
   }
   return answer;

@@ -273,7 +273,7 @@ test('read hooks of documents populated two levels down reach every block row th
       {
         slug: 'teams',
         access: open,
-        hooks: { afterRead: [({ doc }) => ({ ...doc, badge: `team ${doc.name}` })] },
+        hooks: { afterRead: [({ doc }) => ({ ...doc, badge: `team ${doc?.name}` })] },
         fields: [{ name: 'name', type: 'text' }],
       },
       {
