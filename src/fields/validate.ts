@@ -8,6 +8,7 @@ import type { FieldError } from './kinds/kind.ts';
 import { sizeLimitProblem } from './size-limits.ts';
 import { toId } from './relationship-values.ts';
 import { isStoredField } from '../config/relation-targets.ts';
+import { anyFieldInTree } from '../config/field-tree.ts';
 import { conditionHolds } from './conditions.ts';
 
 export type { FieldError };
@@ -181,20 +182,7 @@ export async function publishProblems(
   return errors;
 }
 
-const publishChecked = new WeakMap<SanitizedField[], boolean>();
-/** Whether a field of the tree asks anything of a publish: `required`, `minRows` or a `validate` (answered once per list). */
-function hasPublishChecks(fields: SanitizedField[]): boolean {
-  let answer = publishChecked.get(fields);
-  if (answer === undefined) {
-    answer = fields.some(
-      (f) =>
-        Boolean(f.required) ||
-        f.minRows !== undefined ||
-        f.validate !== undefined ||
-        (f.fields !== undefined && hasPublishChecks(f.fields)) ||
-        (f.blocks?.some((b) => hasPublishChecks(b.fields)) ?? false),
-    );
-    publishChecked.set(fields, answer);
-  }
-  return answer;
-}
+/** Whether a field of the tree asks anything of a publish: `required`, `minRows` or a `validate`. */
+const hasPublishChecks = anyFieldInTree(
+  (f) => Boolean(f.required) || f.minRows !== undefined || f.validate !== undefined,
+);
