@@ -3,9 +3,12 @@
  *  1. Over HTTP, SQLite: a page whose `layout` holds 40 blocks with 3 relationships each (authors, who
  *     point at a team, so depth 2 reaches two levels), against a flat document of the same stored size,
  *     read at `depth=2` on a server with the response cache and one without, and written (PATCH of the
- *     same value), interleaved in short rounds like the other HTTP benchmarks.
+ *     same value), interleaved in short rounds like the other HTTP benchmarks; then the uncached reads'
+ *     CPU time per request, from /proc (the flat one's share of the page's is the rate on a quiet machine).
  *  2. `where` inside blocks over `--pages` pages on `--engine`: `layout.blockType equals` a block that 1 page
  *     in 100 has, and `layout.text like` a word that 1 page in 50 has, timed over loopback HTTP (p50/p99).
+ *  3. The uncached `depth=2` reads of part 1 in this one process (the request handler without sockets, and the
+ *     Local API), page against flat, in CPU time per read (`--parts 3`; see inProcess).
  * Usage: bun scripts/bench-blocks.ts [--duration 10] [--rounds 5] [--connections 20] [--pages 10000]
  *        [--queries 100] [--engine sqlite|postgres] [--parts 1,2]
  */
@@ -15,9 +18,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { cmsBinary, cmsStart, freePort, guard, launch } from './bench/processes.ts';
 import { compare, median, type Target } from './bench/rounds.ts';
+import { cpuPerRequest } from './bench/cpu-rounds.ts';
 import { getCMS, localAPI } from '../src/local.ts';
 import { manualClock } from '../src/clock.ts';
 import { startTestServer } from '../test/harness.ts';
+import { createCMS } from '../src/create-cms.ts';
+import { createRequestHandler } from '../src/http/request-handler.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +45,8 @@ const parts = new Set(values.parts.split(','));
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 
-async function heavyPage(): Promise<void> {
+/** The heavy page and the flat document of the same stored size, in a fresh folder (its config beside them). */
+async function seedHeavyPage() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-blocks-'));
   const track = guard(dir);
   const open = `access: { read: () => true, update: () => true }`;
@@ -89,6 +96,11 @@ async function heavyPage(): Promise<void> {
   await cms.update({ collection: 'flats', id: flatDoc.id, data: { body } });
   const pageLayout = (await cms.findByID({ collection: 'pages', id: page.id, depth: 0 })).layout;
   await cms.close();
+  return { dir, track, page, flatDoc, stored, body, pageLayout };
+}
+
+async function heavyPage(): Promise<void> {
+  const { dir, track, page, flatDoc, stored, body, pageLayout } = await seedHeavyPage();
 
   const useBinary = fs.existsSync(cmsBinary);
   const cachedPort = freePort();
@@ -139,6 +151,18 @@ async function heavyPage(): Promise<void> {
       `${label}: blocks ${Math.round(m.a.rps)} req/s, flat ${Math.round(m.b.rps)} req/s, ratio ${pct(m.ratio)} (rounds: ${m.ratios.map(pct).join(' ')})`,
     );
   }
+  // CPU time per request from /proc: on a shared machine it moves far less than throughput does.
+  const cpu = await cpuPerRequest(
+    [
+      { name: 'page', pid: servers[1]!.pid, target: read(uncachedPort, 'pages', page.id) },
+      { name: 'flat', pid: servers[1]!.pid, target: read(uncachedPort, 'flats', flatDoc.id) },
+    ],
+    { seconds: Math.max(1, Math.round(o.duration / o.rounds)), rounds: o.rounds, connections: o.connections },
+  );
+  const pageCpu = cpu.get('page')!.cpuMicros;
+  const flatCpu = cpu.get('flat')!.cpuMicros;
+  const cpuRow = `| read depth=2, cache off: CPU per request | ${pageCpu.toFixed(0)} µs | | ${flatCpu.toFixed(0)} µs | | ${pct(flatCpu / pageCpu)} |`;
+  console.log(`CPU per request, cache off: blocks ${pageCpu.toFixed(0)} µs, flat ${flatCpu.toFixed(0)} µs`);
   for (const proc of servers) proc.kill();
   await Promise.all(servers.map((proc) => proc.exited));
   fs.rmSync(dir, { recursive: true, force: true });
@@ -153,6 +177,7 @@ async function heavyPage(): Promise<void> {
   console.log('| case | blocks page req/s | p99 | flat req/s | p99 | blocks / flat, median (range) |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
+  console.log(cpuRow);
 }
 
 async function whereInBlocks(): Promise<void> {
@@ -252,6 +277,62 @@ async function whereInBlocks(): Promise<void> {
   for (const r of rows) console.log(r);
 }
 
+/**
+ * Part 3: the uncached `depth=2` reads in this one process, no sockets: the request handler the server runs
+ * (`cache: false`), and the Local API's findByID, the page against the flat document in alternating rounds,
+ * timed in CPU (process.cpuUsage), which a shared machine disturbs far less than throughput.
+ */
+async function inProcess(): Promise<void> {
+  const { dir, page, flatDoc } = await seedHeavyPage();
+  process.chdir(dir);
+  const cms = await createCMS({ configPath: path.join(dir, 'cms.no-cache.config.ts'), dev: false });
+  const handle = createRequestHandler(cms, { logFormat: 'off', idleTimeout: 10 });
+  const connection = { requestIP: () => ({ address: '127.0.0.1', family: 'IPv4', port: 1 }), timeout() {} };
+  const local = localAPI(cms);
+  const over = (slug: string, id: unknown) => async () => {
+    const res = await handle(new Request(`http://localhost/api/cms/${slug}/${id}?depth=2`), connection as never);
+    if (res.status !== 200) throw new Error(`${slug}: ${res.status}`);
+    await res.arrayBuffer();
+  };
+  const cases: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+    ['request handler, depth=2', over('pages', page.id), over('flats', flatDoc.id)],
+    [
+      'Local API findByID, depth 2',
+      () => local.findByID({ collection: 'pages', id: page.id, depth: 2 }),
+      () => local.findByID({ collection: 'flats', id: flatDoc.id, depth: 2 }),
+    ],
+  ];
+  const perCall = async (run: () => Promise<unknown>, calls: number) => {
+    const before = process.cpuUsage();
+    for (let i = 0; i < calls; i++) await run();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / calls;
+  };
+  const calls = Math.max(200, o.duration * 200);
+  const rows: string[] = [];
+  for (const [label, pageRead, flatRead] of cases) {
+    await perCall(pageRead, 300);
+    await perCall(flatRead, 300);
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let r = 0; r < o.rounds; r++) {
+      a.push(await perCall(pageRead, calls));
+      b.push(await perCall(flatRead, calls));
+    }
+    const pageCpu = median(a);
+    const flatCpu = median(b);
+    rows.push(`| ${label} | ${pageCpu.toFixed(0)} µs | ${flatCpu.toFixed(0)} µs | ${pct(flatCpu / pageCpu)} |`);
+  }
+  await cms.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  console.log('');
+  console.log(`in one process, ${o.rounds} alternating rounds of ${calls} reads per side, median CPU per read`);
+  console.log('| read, response cache off | blocks page | flat | flat / blocks page |');
+  console.log('|---|---|---|---|');
+  for (const r of rows) console.log(r);
+}
+
 if (parts.has('1')) await heavyPage();
 if (parts.has('2')) await whereInBlocks();
+if (parts.has('3')) await inProcess();
 process.exit(0);

@@ -28,3 +28,23 @@ export function walkFields(fields: SanitizedField[], visit: (field: SanitizedFie
     for (const block of field.richTextBlocks ?? []) walkFields(block.fields, visit);
   }
 }
+
+/**
+ * Whether `test` holds for a field of a stored tree, at any depth (groups, array rows, every block), as a
+ * function answering once per field list: the read and write paths ask it of every document.
+ */
+export function anyFieldInTree(test: (field: SanitizedField) => boolean): (fields: SanitizedField[]) => boolean {
+  const answers = new WeakMap<SanitizedField[], boolean>();
+  const inTree = (fields: SanitizedField[]): boolean => {
+    let answer = answers.get(fields);
+    if (answer === undefined) {
+      answer = fields.some(
+        (f) =>
+          test(f) || (f.fields !== undefined && inTree(f.fields)) || (f.blocks?.some((b) => inTree(b.fields)) ?? false),
+      );
+      answers.set(fields, answer);
+    }
+    return answer;
+  };
+  return inTree;
+}

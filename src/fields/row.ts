@@ -2,7 +2,7 @@
  * Maps between a stored document (every locale, plain values) and a table row (columns, JSON). Rows read
  * back alike on both engines (JSON columns as JSON text); values to write go through the engine's dialect.
  */
-import { isColumnField } from '../config/field-tree.ts';
+import { anyFieldInTree, isColumnField } from '../config/field-tree.ts';
 import { isPolymorphic, isStoredField } from '../config/relation-targets.ts';
 import type { Entity, SanitizedField } from '../config/types.ts';
 import type { Dialect } from '../db/store.ts';
@@ -49,20 +49,7 @@ export function rowToDoc(entity: Entity, row: Row): Row {
   return doc;
 }
 
-const polymorphicTrees = new WeakMap<SanitizedField[], boolean>();
-function hasPolymorphic(fields: SanitizedField[]): boolean {
-  let answer = polymorphicTrees.get(fields);
-  if (answer === undefined) {
-    answer = fields.some(
-      (f) =>
-        isPolymorphic(f) ||
-        (f.fields && hasPolymorphic(f.fields)) ||
-        (f.blocks?.some((b) => hasPolymorphic(b.fields)) ?? false),
-    );
-    polymorphicTrees.set(fields, answer);
-  }
-  return answer;
-}
+const hasPolymorphic = anyFieldInTree(isPolymorphic);
 
 /**
  * A polymorphic value reads `{ relationTo, value }` on every engine: a JSON store may hand its keys back in

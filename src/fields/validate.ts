@@ -8,6 +8,7 @@ import type { FieldError } from './kinds/kind.ts';
 import { sizeLimitProblem } from './size-limits.ts';
 import { toId } from './relationship-values.ts';
 import { isStoredField } from '../config/relation-targets.ts';
+import { anyFieldInTree } from '../config/field-tree.ts';
 import { conditionHolds } from './conditions.ts';
 
 export type { FieldError };
@@ -146,6 +147,8 @@ export async function publishProblems(
   root = doc,
 ): Promise<FieldError[]> {
   const errors: FieldError[] = [];
+  // A tree with nothing to check (the usual layout of blocks) is not walked row by row on every save.
+  if (!hasPublishChecks(fields)) return errors;
   for (const field of fields) {
     const key = prefix ? `${prefix}.${field.name}` : field.name;
     if (!isStoredField(field) || !conditionHolds(field, root, doc)) continue;
@@ -178,3 +181,8 @@ export async function publishProblems(
   }
   return errors;
 }
+
+/** Whether a field of the tree asks anything of a publish: `required`, `minRows` or a `validate`. */
+const hasPublishChecks = anyFieldInTree(
+  (f) => Boolean(f.required) || f.minRows !== undefined || f.validate !== undefined,
+);

@@ -7,7 +7,7 @@
 import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { kindOf } from './kinds/index.ts';
-import { relationSlots } from './relationship-values.ts';
+import { blockOfRow } from './kinds/block-rows.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -92,7 +92,9 @@ export type RelationSlot = {
 /**
  * Every document id a document points at: relationship and upload fields (one or many), and inside rich
  * text the upload and relationship nodes, internal links' `doc`, and the relationship fields of embedded
- * blocks. Population and the write-time existence check both read them from here.
+ * blocks. Population and the write-time existence check both read them from here. A big document (a page
+ * of many blocks) is walked once per read, so the walk goes only down fields that can hold an id (worked
+ * out once per field list), and builds each slot it reports directly.
  */
 export function visitRelations(
   fields: SanitizedField[],
@@ -101,31 +103,127 @@ export function visitRelations(
   options: WalkOptions,
   prefix = '',
 ): void {
-  visitValues(
-    fields,
-    doc,
-    (f) => isRelationField(f) || f.type === 'richText',
-    ({ field, holder, key, value, path }) => {
-      if (field.type === 'richText') {
-        if (isRichTextValue(value)) richTextRelations(field, value, path, holder, visit);
-        return;
+  relationsOf(fieldsHoldingIds(fields), doc, visit, options.keyedByLocale, prefix);
+}
+
+function relationsOf(
+  steps: IdStep[],
+  doc: Doc,
+  visit: (slot: RelationSlot) => void,
+  keyedByLocale: boolean,
+  prefix: string,
+): void {
+  for (const step of steps) {
+    const { field } = step;
+    const value = doc[field.name];
+    if (value === null || value === undefined) continue;
+    const path = prefix ? `${prefix}.${field.name}` : field.name;
+    if (field.localized && keyedByLocale && isObject(value) && !isOwnObject(field, value)) {
+      for (const [locale, own] of Object.entries(value)) {
+        if (own !== null && own !== undefined)
+          relationsIn(step, value, locale, own, `${path}.${locale}`, visit, keyedByLocale);
       }
-      // One slot per id, or per `{ relationTo, value }` item of a polymorphic value.
-      relationSlots(field, holder, key).forEach((slot, i) =>
-        visit({
-          slug: slot.relationTo,
-          holder: slot.holder as Record<string | number, unknown>,
-          key: slot.key,
-          id: slot.id,
-          path: Array.isArray(value) ? `${path}.${i}` : path,
-          field,
-          siblingData: holder,
-        }),
-      );
-    },
-    options,
-    prefix,
-  );
+    } else {
+      relationsIn(step, doc, field.name, value, path, visit, keyedByLocale);
+    }
+  }
+}
+
+/** The ids in one value of a field (one locale's, when localized): `holder[key]` is `value`. */
+function relationsIn(
+  step: IdStep,
+  holder: Doc,
+  key: string,
+  value: unknown,
+  path: string,
+  visit: (slot: RelationSlot) => void,
+  keyedByLocale: boolean,
+): void {
+  const { field } = step;
+  if (step.holds === 'richText') {
+    if (isRichTextValue(value)) richTextRelations(field, value, path, holder, visit);
+    return;
+  }
+  if (step.holds === 'ids') {
+    idsIn(field, holder, key, value, path, visit);
+    return;
+  }
+  // Values inside a localized container are plain: only the container's own value is keyed by locale.
+  const inner = keyedByLocale && !field.localized;
+  if (field.type === 'blocks' && Array.isArray(value)) {
+    // The rows of a blocks field, each walked with its own block's fields (fields/kinds/blocks.ts).
+    for (let i = 0; i < value.length; i++) {
+      const row = value[i];
+      const block = blockOfRow(field, row);
+      if (block) relationsOf(fieldsHoldingIds(block.fields), row as Doc, visit, inner, `${path}.${i}`);
+    }
+    return;
+  }
+  for (const nested of kindOf(field).nested(field, value))
+    relationsOf(fieldsHoldingIds(nested.fields), nested.value, visit, inner, nested.at ? `${path}.${nested.at}` : path);
+}
+
+/** One slot per id, or per `{ relationTo, value }` item of a polymorphic value (relationship-values.ts). */
+function idsIn(
+  field: SanitizedField,
+  holder: Doc,
+  key: string,
+  value: unknown,
+  path: string,
+  visit: (slot: RelationSlot) => void,
+): void {
+  const polymorphic = isPolymorphic(field);
+  const many = Array.isArray(value);
+  const items = many ? value : [value];
+  // A list's slots are numbered in its path by the ids found, and held at their own index.
+  let found = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const at = many ? `${path}.${found}` : path;
+    if (polymorphic) {
+      if (!isObject(item) || typeof item.relationTo !== 'string' || typeof item.value !== 'number') continue;
+      visit({
+        slug: item.relationTo,
+        holder: item,
+        key: 'value',
+        id: item.value,
+        path: at,
+        field,
+        siblingData: holder,
+      });
+    } else {
+      if (typeof item !== 'number') continue;
+      const slug = field.relationTo as string;
+      if (many)
+        visit({ slug, holder: items as unknown as Slots, key: i, id: item, path: at, field, siblingData: holder });
+      else visit({ slug, holder, key, id: item, path: at, field, siblingData: holder });
+    }
+    found++;
+  }
+}
+
+type Slots = Record<string | number, unknown>;
+/** A field that holds ids, or may hold some further down, and how: its own ids, rich text nodes, or nested fields. */
+type IdStep = { field: SanitizedField; holds: 'ids' | 'richText' | 'nested' };
+
+const holdingIds = new WeakMap<SanitizedField[], IdStep[]>();
+/** The fields of a list that hold an id or may hold one further down (answered once per field list). */
+function fieldsHoldingIds(fields: SanitizedField[]): IdStep[] {
+  let answer = holdingIds.get(fields);
+  if (!answer) {
+    answer = [];
+    for (const field of fields) {
+      if (isRelationField(field)) answer.push({ field, holds: 'ids' });
+      else if (field.type === 'richText') answer.push({ field, holds: 'richText' });
+      else if (
+        (field.fields !== undefined && fieldsHoldingIds(field.fields).length > 0) ||
+        field.blocks?.some((b) => fieldsHoldingIds(b.fields).length > 0)
+      )
+        answer.push({ field, holds: 'nested' });
+    }
+    holdingIds.set(fields, answer);
+  }
+  return answer;
 }
 
 function richTextRelations(

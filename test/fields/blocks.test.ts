@@ -265,3 +265,64 @@ test('localized fields inside blocks keep each locale per row, with fallback', a
     await t.stop();
   }
 });
+
+test('read hooks of documents populated two levels down reach every block row that shows them', async () => {
+  const open = { read: () => true, create: () => true };
+  const t = await startTestServer({
+    collections: [
+      {
+        slug: 'teams',
+        access: open,
+        hooks: { afterRead: [({ doc }) => ({ ...doc, badge: `team ${doc?.name}` })] },
+        fields: [{ name: 'name', type: 'text' }],
+      },
+      {
+        slug: 'authors',
+        access: open,
+        fields: [
+          { name: 'name', type: 'text' },
+          { name: 'team', type: 'relationship', relationTo: 'teams' },
+        ],
+      },
+      {
+        slug: 'pages',
+        access: open,
+        fields: [
+          {
+            name: 'layout',
+            type: 'blocks',
+            blocks: [
+              {
+                slug: 'cards',
+                fields: [
+                  { name: 'first', type: 'relationship', relationTo: 'authors' },
+                  { name: 'many', type: 'relationship', relationTo: 'authors', hasMany: true },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  try {
+    await t.request('POST', '/teams', { body: { name: 'Red' } });
+    await t.request('POST', '/authors', { body: { name: 'Ann', team: 1 } });
+    await t.request('POST', '/authors', { body: { name: 'Bob', team: 1 } });
+    const layout = Array.from({ length: 6 }, (_, i) => ({ blockType: 'cards', first: 1 + (i % 2), many: [2, 1] }));
+    expect((await t.request('POST', '/pages', { body: { layout } })).status).toBe(201);
+    const rows = (await t.request('GET', '/pages/1?depth=2')).body.layout;
+    expect(rows).toHaveLength(6);
+    for (const [i, row] of rows.entries()) {
+      expect(row.first).toMatchObject({ name: i % 2 ? 'Bob' : 'Ann', team: { name: 'Red', badge: 'team Red' } });
+      expect(row.many.map((a: { name: string; team: { badge: string } }) => `${a.name} ${a.team.badge}`)).toEqual([
+        'Bob team Red',
+        'Ann team Red',
+      ]);
+    }
+    // One level less: the authors are shown, their team stays an id.
+    expect((await t.request('GET', '/pages/1?depth=1')).body.layout[0].first.team).toBe(1);
+  } finally {
+    await t.stop();
+  }
+});

@@ -18,14 +18,20 @@ import { spendDocuments } from './document-budget.ts';
 
 type Doc = Record<string, unknown>;
 
-/** The two halves of presenting a document: everything before population, and what runs after it (afterRead). */
+/**
+ * The halves of presenting a document: everything before population, and what runs after it (afterRead);
+ * `finishes` says whether `finish` may change a document of `entity` at all (it has hooks to run).
+ */
 export type PresentSteps = {
   prepare(ctx: OperationContext, entity: Entity, stored: Doc[], shape?: ReadShape): Promise<Doc[]>;
   finish(ctx: OperationContext, entity: Entity, doc: Doc): Promise<Doc>;
+  finishes(entity: Entity): boolean;
 };
 
 type Slot = RelationSlot;
 type Group = { entity: Entity; docs: Doc[] };
+/** The slots of one collection at one level, and how many times each appears in the answer. */
+type Wanted = { slots: Slot[]; times: number[] };
 
 /** Replaces ids by documents in `docs` (already prepared) down to `depth` levels, in place. */
 export async function populateRelationships(
@@ -38,21 +44,21 @@ export async function populateRelationships(
 ): Promise<void> {
   const keyedByLocale = !ctx.locale || ctx.locale === 'all';
   let level: Group[] = [{ entity, docs }];
-  // Per level below the top: the related documents read and the slots they filled, finished deepest first.
+  // Per level below the top: the related documents read that have hooks to run, and the slots they
+  // filled, finished deepest first.
   const filled: { groups: Group[]; assigned: { slot: Slot; doc: Doc }[] }[] = [];
   // How many times each document of the level appears in the answer: a related document shared by many
   // slots is one object, but the answer spells it out under each of them (document-budget.ts).
   let shown = new Map<Doc, number>();
   for (let remaining = depth; remaining > 0 && level.length; remaining--) {
-    const slots = new Map<string, Slot[]>();
-    const times = new Map<Slot, number>();
+    const bySlug = new Map<string, Wanted>();
     let placed = 0;
     let weight = 1;
     const into = (slot: Slot) => {
-      const list = slots.get(slot.slug) ?? [];
-      slots.set(slot.slug, list);
-      list.push(slot);
-      times.set(slot, weight);
+      let wanted = bySlug.get(slot.slug);
+      if (!wanted) bySlug.set(slot.slug, (wanted = { slots: [], times: [] }));
+      wanted.slots.push(slot);
+      wanted.times.push(weight);
       placed += weight;
     };
     for (const group of level)
@@ -62,14 +68,18 @@ export async function populateRelationships(
       }
     // Counted before reading: a request past its budget reads nothing more.
     spendDocuments(ctx, placed);
-    const nextShown = new Map<Doc, number>();
+    // The last level's documents point at nothing that is read: their counts are not needed.
+    const nextShown = remaining > 1 ? new Map<Doc, number>() : null;
     const next: Group[] = [];
     const assigned: { slot: Slot; doc: Doc }[] = [];
-    for (const [slug, list] of slots) {
+    const finishing: Group[] = [];
+    for (const [slug, { slots, times }] of bySlug) {
       const related = ctx.cms.config.collectionsBySlug.get(slug);
-      const byId = related ? await readRelated(ctx, related, [...new Set(list.map((s) => s.id))]) : null;
+      const ids = new Set<number>();
+      for (const slot of slots) ids.add(slot.id);
+      const byId = related ? await readRelated(ctx, related, [...ids]) : null;
       if (!byId) {
-        for (const slot of list) slot.holder[slot.key] = null;
+        for (const slot of slots) slot.holder[slot.key] = null;
         continue;
       }
       const prepared = await steps.prepare(
@@ -78,20 +88,24 @@ export async function populateRelationships(
         byId.rows,
         narrow ? { select: narrow[slug], populate: narrow } : undefined,
       );
-      const presented = new Map(prepared.map((d) => [d.id as number, d]));
-      for (const slot of list) {
+      const presented = new Map<unknown, Doc>();
+      for (const doc of prepared) presented.set(doc.id, doc);
+      const finishes = steps.finishes(related!);
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
         const doc = presented.get(slot.id) ?? null;
         slot.holder[slot.key] = doc;
-        if (doc) {
-          assigned.push({ slot, doc });
-          nextShown.set(doc, (nextShown.get(doc) ?? 0) + times.get(slot)!);
-        }
+        if (!doc) continue;
+        if (finishes) assigned.push({ slot, doc });
+        if (nextShown) nextShown.set(doc, (nextShown.get(doc) ?? 0) + times[i]!);
       }
-      next.push({ entity: related!, docs: prepared });
+      const group = { entity: related!, docs: prepared };
+      next.push(group);
+      if (finishes) finishing.push(group);
     }
-    filled.push({ groups: next, assigned });
+    filled.push({ groups: finishing, assigned });
     level = next;
-    shown = nextShown;
+    shown = nextShown ?? shown;
   }
   // afterRead sees its document populated, so the deepest level finishes first.
   for (const { groups, assigned } of filled.reverse()) {

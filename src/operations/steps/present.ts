@@ -39,7 +39,7 @@ export async function presentDocs(
   if (depth > 0) await populateRelationships(ctx, entity, out, depth, shape?.populate, STEPS);
   await readJoins(ctx, entity, out, depth, joins, (c, e, docs, d) => presentDocs(c, e, docs, d, undefined, false));
   if (shape?.select) dropUnselected(joinFieldsOf(entity), out, shape.select);
-  for (let i = 0; i < out.length; i++) out[i] = await finishDoc(ctx, entity, out[i]);
+  if (finishes(entity)) for (let i = 0; i < out.length; i++) out[i] = await finishDoc(ctx, entity, out[i]);
   // Virtual fields get their values from afterRead hooks, after the selection: a selection leaves them out too.
   if (shape?.select)
     dropUnselected(
@@ -79,6 +79,9 @@ async function prepareDocs(ctx: OperationContext, entity: Entity, stored: Doc[],
   return out;
 }
 
+/** Whether `finishDoc` has anything to run for documents of `entity` (else it answers them as they are). */
+const finishes = (entity: Entity) => entity.hooks.afterRead.length > 0 || hasFieldHooks(entity.fields);
+
 /** After population: field afterRead hooks, then the collection's. */
 async function finishDoc(ctx: OperationContext, entity: Entity, doc: Doc): Promise<Doc> {
   const hooked = hasFieldHooks(entity.fields)
@@ -89,7 +92,7 @@ async function finishDoc(ctx: OperationContext, entity: Entity, doc: Doc): Promi
     : hooked;
 }
 
-const STEPS: PresentSteps = { prepare: prepareDocs, finish: finishDoc };
+const STEPS: PresentSteps = { prepare: prepareDocs, finish: finishDoc, finishes };
 
 export async function presentDoc(
   ctx: OperationContext,
