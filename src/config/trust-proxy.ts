@@ -9,8 +9,8 @@ import type { AddressRange, TrustProxy } from './types.ts';
 type Fail = (key: string, message: string) => never;
 
 /**
- * `node:net`, loaded the first time an address is checked: only servers with `trustProxy` check any, and
- * loading it (with the stream modules under it) is a measurable part of every other server's start.
+ * `node:net`, loaded only by servers with `trustProxy` (while their setting is checked at start, so no
+ * request waits for it): loading it, with the stream modules under it, is a measurable part of a start.
  */
 let net: typeof Net | undefined;
 export const nodeNet = (): typeof Net => (net ??= require('node:net') as typeof Net);
@@ -37,9 +37,13 @@ export function unmapIPv4(address: string): string {
 
 export function sanitizeTrustProxy(value: unknown, fail: Fail): TrustProxy {
   if (value === undefined || value === false || value === 0) return { kind: 'none' };
-  if (value === true) return { kind: 'all' };
+  if (value === true) {
+    nodeNet();
+    return { kind: 'all' };
+  }
   if (typeof value === 'number') {
     if (!Number.isInteger(value) || value < 0) fail('trustProxy', 'a hop count must be a whole number of 0 or more');
+    nodeNet();
     return { kind: 'hops', hops: value };
   }
   const list = typeof value === 'string' ? value.split(',') : value;
