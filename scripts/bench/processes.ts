@@ -109,7 +109,7 @@ export function guard(dir: string, onFail?: () => Promise<unknown>): Track {
   return (p) => children.push(p);
 }
 
-function spawn<E extends 'inherit' | 'pipe'>(s: Start, track: Track, stderr: E) {
+function spawn<E extends 'inherit' | 'pipe' | 'ignore'>(s: Start, track: Track, stderr: E) {
   const p = Bun.spawn(s.command, { cwd: s.cwd, env: s.env, stdout: 'ignore', stderr });
   track(p);
   return p;
@@ -151,4 +151,62 @@ export async function coldStart(start: (port: number) => Start, count: number, t
     }
   }
   return median(times);
+}
+
+/** CPU time (user and system, all threads) a running process has used so far, in ms. */
+export function cpuMs(pid: number): number {
+  let ns = 0;
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return ns / 1e6;
+}
+
+export type StartFigures = { name: string; wall: number; fastest: number; cpu: number; rssMB: number };
+
+/**
+ * Cold starts of several servers taking turns, `count` each: per server the median wall time to the first
+ * answer (and the fastest), the median CPU time the process had used by then (steadier than wall time on a
+ * busy machine) and the median RSS one second after the answer.
+ */
+export async function coldStarts(
+  servers: { name: string; start: (port: number) => Start }[],
+  count: number,
+  track: Track,
+): Promise<StartFigures[]> {
+  const runs = servers.map(() => ({ wall: [] as number[], cpu: [] as number[], rss: [] as number[] }));
+  let failed = 0;
+  for (let i = 0; i < count; i++) {
+    for (const [n, server] of servers.entries()) {
+      const s = server.start(freePort());
+      const began = performance.now();
+      const p = spawn(s, track, 'ignore');
+      try {
+        await waitFor(s.url, s.wait);
+      } catch (error) {
+        // A random port can be one a client socket of another process holds: the server cannot bind it.
+        p.kill();
+        await p.exited;
+        if (++failed === 3) throw error;
+        continue;
+      }
+      runs[n].wall.push(performance.now() - began);
+      runs[n].cpu.push(cpuMs(p.pid));
+      await Bun.sleep(1000);
+      runs[n].rss.push(rssKB(p.pid) / 1024);
+      p.kill();
+      await p.exited;
+    }
+  }
+  return servers.map((server, n) => ({
+    name: server.name,
+    wall: median(runs[n].wall),
+    fastest: Math.min(...runs[n].wall),
+    cpu: median(runs[n].cpu),
+    rssMB: median(runs[n].rss),
+  }));
 }

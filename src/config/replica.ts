@@ -1,6 +1,5 @@
 /** The `replica` setting (docs/replication.md), checked once at start. */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { SanitizedReplica, UserConfig } from './types.ts';
 
 type Fail = (key: string, message: string) => never;
@@ -28,7 +27,7 @@ export function sanitizeReplica(
   } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('file://')) {
     fail('replica.url', 'must be s3://bucket/prefix, file:///path or a folder');
   } else {
-    folder = url.startsWith('file://') ? path.resolve(fileURLToPath(url)) : resolve(url);
+    folder = url.startsWith('file://') ? path.resolve(Bun.fileURLToPath(url)) : resolve(url);
   }
   const mode = input.mode ?? 'async';
   if (mode !== 'async' && mode !== 'sync') fail('replica.mode', "must be 'async' or 'sync'");

@@ -4,10 +4,10 @@
  * X-Forwarded-For and the API's own origin from X-Forwarded-Proto/X-Forwarded-Host. Headers from any
  * other peer are ignored, since anybody can send them.
  */
-import net from 'node:net';
+import type Net from 'node:net';
 import type { SanitizedConfig } from '../config/types.ts';
 import { normalizeOrigin } from '../config/origin.ts';
-import { unmapIPv4 } from '../config/trust-proxy.ts';
+import { nodeNet, unmapIPv4 } from '../config/trust-proxy.ts';
 import type { SessionClient } from '../auth/sessions.ts';
 
 /** The peer's address, or how to ask for it: asked once, when something needs it (most requests never do). */
@@ -29,18 +29,18 @@ function peerOf(request: Request): string | null {
   return peer;
 }
 
-const proxyLists = new WeakMap<SanitizedConfig, net.BlockList>();
+const proxyLists = new WeakMap<SanitizedConfig, Net.BlockList>();
 
 function isProxyAddress(config: SanitizedConfig, address: string): boolean {
   const trust = config.trustProxy;
   if (trust.kind !== 'ranges') return false;
   let list = proxyLists.get(config);
   if (!list) {
-    list = new net.BlockList();
+    list = new (nodeNet().BlockList)();
     for (const range of trust.ranges) list.addSubnet(range.address, range.prefix, range.family);
     proxyLists.set(config, list);
   }
-  return list.check(address, net.isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  return list.check(address, nodeNet().isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
 
 /** Whether the peer of this request is a proxy we trust. */
@@ -57,7 +57,7 @@ function hops(request: Request, peer: string): string[] {
   const forwarded = request.headers.get('x-forwarded-for')?.split(',').reverse() ?? [];
   for (const entry of forwarded) {
     const address = unmapIPv4(entry.trim());
-    if (!net.isIP(address)) break;
+    if (!nodeNet().isIP(address)) break;
     chain.push(address);
   }
   return chain;

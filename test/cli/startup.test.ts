@@ -135,7 +135,7 @@ describe('CMS_STARTUP_TIMING', () => {
     const steps = marked
       .split('\n')
       .filter((l) => l.startsWith('startup '))
-      .map((l) => l.replace(/^startup\s+[\d.]+ ms\s+[\d.]+ MB\s+/, ''));
+      .map((l) => l.replace(/^startup\s+[\d.]+ ms\s+cpu\s+[\d.]+ ms\s+[\d.]+ MB\s+/, ''));
     expect(steps).toEqual([
       'main',
       'serve loaded',

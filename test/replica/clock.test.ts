@@ -288,3 +288,12 @@ test('the replica setting is checked at start, each mistake named', async () => 
     retentionDays: 30,
   });
 });
+
+test('a file:// replica URL names the folder it encodes, spaces and all', async () => {
+  const folder = path.join(tempDir('cms-replica-url-'), 'a folder');
+  const config = await loadConfig({
+    config: { database: path.join(folder, '..', 'cms.db'), replica: { url: Bun.pathToFileURL(folder).href } },
+  });
+  expect(config.replica?.url).toContain('a%20folder');
+  expect(config.replica?.folder).toBe(folder);
+});
