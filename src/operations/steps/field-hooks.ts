@@ -6,26 +6,14 @@
  */
 import type { FieldHookName, SanitizedField } from '../../config/types.ts';
 import { kindOf } from '../../fields/kinds/index.ts';
+import { anyFieldInTree } from '../../config/field-tree.ts';
 import { withRequest, type OperationContext } from '../../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 type Args = { data: Doc; originalDoc: Doc | null; operation: 'create' | 'update' | 'read' };
 
-const hooked = new WeakMap<SanitizedField[], boolean>();
 /** Whether any field of the tree has a hook (answered once per field list). */
-export function hasFieldHooks(fields: SanitizedField[]): boolean {
-  let answer = hooked.get(fields);
-  if (answer === undefined) {
-    answer = fields.some(
-      (f) =>
-        (f.hooks && Object.keys(f.hooks).length > 0) ||
-        (f.fields && hasFieldHooks(f.fields)) ||
-        (f.blocks?.some((b) => hasFieldHooks(b.fields)) ?? false),
-    );
-    hooked.set(fields, answer);
-  }
-  return answer;
-}
+export const hasFieldHooks = anyFieldInTree((f) => Boolean(f.hooks && Object.keys(f.hooks).length > 0));
 
 export async function runFieldHooks(
   ctx: OperationContext,
