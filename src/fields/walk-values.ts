@@ -8,6 +8,7 @@ import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { kindOf } from './kinds/index.ts';
 import { blockOfRow } from './kinds/block-rows.ts';
+import { relationSlots } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -172,37 +173,21 @@ function idsIn(
   path: string,
   visit: (slot: RelationSlot) => void,
 ): void {
-  const polymorphic = isPolymorphic(field);
+  // A list's slots are numbered in its path by the ids found.
   const many = Array.isArray(value);
-  const items = many ? value : [value];
-  // A list's slots are numbered in its path by the ids found, and held at their own index.
-  let found = 0;
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    const at = many ? `${path}.${found}` : path;
-    if (polymorphic) {
-      if (!isObject(item) || typeof item.relationTo !== 'string' || typeof item.value !== 'number') continue;
-      visit({
-        slug: item.relationTo,
-        holder: item,
-        key: 'value',
-        id: item.value,
-        path: at,
-        field,
-        siblingData: holder,
-      });
-    } else {
-      if (typeof item !== 'number') continue;
-      const slug = field.relationTo as string;
-      if (many)
-        visit({ slug, holder: items as unknown as Slots, key: i, id: item, path: at, field, siblingData: holder });
-      else visit({ slug, holder, key, id: item, path: at, field, siblingData: holder });
-    }
-    found++;
-  }
+  relationSlots(field, holder, key).forEach((slot, i) =>
+    visit({
+      slug: slot.relationTo,
+      holder: slot.holder as Record<string | number, unknown>,
+      key: slot.key,
+      id: slot.id,
+      path: many ? `${path}.${i}` : path,
+      field,
+      siblingData: holder,
+    }),
+  );
 }
 
-type Slots = Record<string | number, unknown>;
 /** A field that holds ids, or may hold some further down, and how: its own ids, rich text nodes, or nested fields. */
 type IdStep = { field: SanitizedField; holds: 'ids' | 'richText' | 'nested' };
 
