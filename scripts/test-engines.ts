@@ -189,7 +189,8 @@ if (serial) {
     }),
   );
   // In the order of `passes`, whichever process ran them.
-  outcomes = passes.map((p) => bySlot.flat().find((o) => o.name === p.name)!);
+  const ran = bySlot.flat();
+  outcomes = passes.map((p) => ran.find((o) => o.name === p.name)!);
   clearInterval(progress);
 }
 // The slowest files of the first two runs, and of the SQLite chunks together.

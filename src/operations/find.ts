@@ -150,21 +150,13 @@ export async function find(caller: OperationContext, args: FindArgs): Promise<Pa
         )
       : [];
   } else {
-    totalDocs = await countRows(store, collection, where, from, dependenciesOf(ctx.cms.config, collection));
+    const dependsOn = dependenciesOf(ctx.cms.config, collection);
+    totalDocs = await countRows(store, collection, where, from, dependsOn);
     checkSize(totalDocs);
     rows =
       totalDocs === 0
         ? []
-        : await selectRows(
-            store,
-            collection,
-            where,
-            orderBy,
-            paginate ? limit : null,
-            offset,
-            from,
-            dependenciesOf(ctx.cms.config, collection),
-          );
+        : await selectRows(store, collection, where, orderBy, paginate ? limit : null, offset, from, dependsOn);
   }
   const stored = rows.map((r) => rowToDoc(collection, r));
   const docs = await presentDocs(ctx, collection, stored, args.depth ?? 1, shape, parseJoins(args.joins));

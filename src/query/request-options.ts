@@ -57,10 +57,11 @@ function plainPairs(search: string): Record<string, unknown> | null {
 
 export function parseQuery(search: string): Record<string, unknown> {
   if (search === '' || search === '?') return {};
-  const plain = plainPairs(search.startsWith('?') ? search.slice(1) : search);
+  const text = search.startsWith('?') ? search.slice(1) : search;
+  const plain = plainPairs(text);
   if (plain) return plain;
   qs ??= require('qs') as typeof QS;
-  return qs.parse(search.startsWith('?') ? search.slice(1) : search, {
+  return qs.parse(text, {
     depth: 12,
     arrayLimit: 200,
     parameterLimit: 2000,
