@@ -40,9 +40,11 @@ test('the log stays bounded through thousands of commits, and every row is there
   for (let i = 0; i < writes; i++) await store.run('INSERT INTO t (body) VALUES (?)', [body]);
   const peak = walPeakFrames(file);
   // Writes this fast never pause for the worker's checkpoint to complete: the committing thread's own,
-  // past the hard limit, bounds the log.
+  // past the hard limit, bounds the log. It is skipped while the worker's runs, but writes wait for the
+  // worker once CHECKPOINT_COMMITS commits were made meanwhile: each writes the row's new page and the
+  // table's root page, and now and then a third when an interior page splits.
   expect(peak).toBeGreaterThan(CHECKPOINT_FRAMES);
-  expect(peak).toBeLessThan(HARD_LIMIT_FRAMES + 10);
+  expect(peak).toBeLessThan(HARD_LIMIT_FRAMES + 3 * CHECKPOINT_COMMITS);
   // Once writes stop, only the worker can checkpoint (nothing commits): it backfills the whole log
   // (nBackfill, the word after the two header copies, reaches mxFrame), and the next write starts it again.
   const backfilled = () => {
@@ -95,4 +97,67 @@ test('a steady run of commits asks the worker for a checkpoint every CHECKPOINT_
   insert.finalize();
   await checkpointer.close();
   db.close();
+});
+
+test('a checkpoint that falls behind CHECKPOINT_COMMITS commits makes the next writes wait for it', async () => {
+  const file = path.join(dir, 'behind.db');
+  const db = new Database(file, { create: true });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)');
+  // A clock that stands still: only the count of commits asks for a checkpoint.
+  const checkpointer = startCheckpointer(
+    file,
+    () => 0,
+    () => {},
+  );
+  const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+  // Commits in one turn of the event loop: the worker's answer cannot arrive in between.
+  for (let i = 0; i < CHECKPOINT_COMMITS; i++) {
+    insert.run('x');
+    checkpointer.afterCommit();
+  }
+  expect(checkpointer.asked()).toBe(1);
+  for (let i = 0; i < CHECKPOINT_COMMITS - 1; i++) {
+    insert.run('x');
+    checkpointer.afterCommit();
+    expect(checkpointer.behind()).toBeNull();
+  }
+  insert.run('x');
+  checkpointer.afterCommit();
+  const behind = checkpointer.behind();
+  expect(behind).toBeInstanceOf(Promise);
+  await behind;
+  expect(checkpointer.behind()).toBeNull();
+  insert.finalize();
+  await checkpointer.close();
+  db.close();
+});
+
+test('a store whose checkpoint fell behind starts its next write after it, and loses nothing', async () => {
+  const file = path.join(dir, 'behind-store.db');
+  const store = openSqliteStore(file);
+  await store.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)');
+  // Writes whose awaits never leave the microtask queue: the worker's answer (a message) waits for the
+  // writes to pause, so the checkpoint asked after CHECKPOINT_COMMITS commits is still under way, as far as
+  // the store knows, CHECKPOINT_COMMITS commits later; the next write must wait for that answer.
+  const total = CHECKPOINT_COMMITS * 3;
+  let written = 0;
+  const pending = Promise.resolve().then(async () => {
+    for (; written < total; written++) await store.run('INSERT INTO t (body) VALUES (?)', ['x']);
+  });
+  // A macrotask: runs only when the writes yield to the event loop (the wait for the worker's answer).
+  let writtenAtYield = -1;
+  const yielded = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      writtenAtYield = written;
+      resolve();
+    }, 0),
+  );
+  await Promise.all([pending, yielded]);
+  // The writes waited once CHECKPOINT_COMMITS commits followed the checkpoint asked after the first ones.
+  expect(writtenAtYield).toBeGreaterThanOrEqual(CHECKPOINT_COMMITS);
+  expect(writtenAtYield).toBeLessThan(total);
+  expect((await store.get<{ n: number }>('SELECT count(*) AS n FROM t'))?.n).toBe(CHECKPOINT_COMMITS * 3);
+  await store.close();
 });

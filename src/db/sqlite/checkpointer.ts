@@ -7,8 +7,12 @@
  * thread with a connection of its own to checkpoint (PASSIVE: it never waits for readers or writers and
  * never blocks them). The next write after a complete checkpoint starts the log again from its beginning.
  * Writes that never pause could keep a checkpoint from ever completing (each one misses the frames
- * appended meanwhile): then SQLite's own checkpoint at the raised threshold bounds the log. Should the
- * worker fail, the store puts SQLite's default threshold back.
+ * appended meanwhile): then SQLite's own checkpoint at the raised threshold bounds the log. That one is
+ * skipped while the worker's runs (both want the checkpoint lock, and SQLite's automatic checkpoint never
+ * waits for it), so a worker's checkpoint that falls behind (a slow disk, a busy machine) makes writes wait:
+ * past CHECKPOINT_COMMITS commits made while it runs, the next writes start once it has finished, and the
+ * writer's own checkpoint gets its turn. Should the worker fail, the store puts SQLite's default threshold
+ * back.
  *
  * The log's length is never read from the `-shm` file: only SQLite may open its files in this process
  * (src/db/sqlite/commit-watcher.ts says why). Every commit appends at least one frame, so counting
@@ -56,6 +60,11 @@ let workerURL: string | null = null;
 export type Checkpointer = {
   /** After a commit: asks for a checkpoint when the log has grown past the threshold and none is under way; never throws. */
   afterCommit(): void;
+  /**
+   * The checkpoint under way when CHECKPOINT_COMMITS commits were made since it started (writes should wait
+   * for it before they begin), else null.
+   */
+  behind(): Promise<void> | null;
   /** How many checkpoints were asked of the worker so far (tests, benchmarks). */
   asked(): number;
   /** Waits for the checkpoint under way, if any, and ends the worker. */
@@ -134,6 +143,8 @@ export function startCheckpointer(file: string, now: () => number, onFailure: ()
         // Nothing lost: the frames stay in the log until the next checkpoint.
       }
     },
+    // `commits` counts from the moment the running checkpoint was asked.
+    behind: () => (running && commits >= CHECKPOINT_COMMITS ? running : null),
     asked: () => asked,
     async close() {
       closing = true;

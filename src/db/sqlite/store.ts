@@ -151,18 +151,26 @@ export function openSqliteStore(file: string): Store {
     inTransaction: () => writer.inTransaction,
   };
 
-  const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> => inTurn(turn, connection, () => work(tx));
+  /** Writes begin once a checkpoint that fell behind has finished (src/db/sqlite/checkpointer.ts). */
+  const unlessBehind = <T>(write: () => Promise<T>): Promise<T> => {
+    const behind = checkpointer?.behind();
+    return behind ? behind.then(write) : write();
+  };
+
+  const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
+    unlessBehind(() => inTurn(turn, connection, () => work(tx)));
 
   /** A write outside a transaction: at once when the connection is free, else after the transaction (or batch) in flight. */
-  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> => {
-    // Replicated writes run as transactions, so that each is numbered and shipped with its statements.
-    if (turnBusy(turn) || capture()) return transaction(statement);
-    endReadSnapshots(turn.key);
-    return statement(tx).then((result) => {
-      afterCommit();
-      return result;
+  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> =>
+    unlessBehind(() => {
+      // Replicated writes run as transactions, so that each is numbered and shipped with its statements.
+      if (turnBusy(turn) || capture()) return inTurn(turn, connection, () => statement(tx));
+      endReadSnapshots(turn.key);
+      return statement(tx).then((result) => {
+        afterCommit();
+        return result;
+      });
     });
-  };
 
   // Counters are read again only when something committed since the last look; `changed` is asked first,
   // so a commit landing while the counters are read makes the next call read them again. (`:memory:` has
