@@ -6,6 +6,9 @@
  * `--every` seconds; the slope after the warm-up (the first third, at most 5 minutes) is printed in MB per
  * 10 minutes. Created posts and uploads are deleted again, so the data stays about the same size.
  *   bun scripts/bench-soak.ts [--minutes 30] [--docs 2000] [--workers 4] [--every 10] [--engine sqlite|postgres]
+ *                             [--rate 0]
+ * `--rate N` paces the clients to N requests a second in all (0: as fast as the server answers), so that
+ * memory can be read against time at a steady load, apart from how fast a shared machine lets it serve.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,11 +25,13 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '4' },
     every: { type: 'string', default: '10' },
     engine: { type: 'string', default: 'sqlite' },
+    rate: { type: 'string', default: '0' },
   },
 });
 const minutes = Number(values.minutes);
 const workers = Number(values.workers);
 const every = Number(values.every);
+const rate = Number(values.rate);
 if (values.engine !== 'sqlite' && values.engine !== 'postgres') throw new Error('--engine: sqlite or postgres');
 const postgres = values.engine === 'postgres' ? await createTestDatabase() : null;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-soak-'));
@@ -159,7 +164,15 @@ function sample(): void {
 sample();
 const sampler = setInterval(sample, every * 1000);
 const clients = Array.from({ length: workers }, async () => {
-  while (performance.now() < endAt) await nextOp()();
+  // Each client takes its share of `--rate`: a slot every workers / rate seconds.
+  const gap = rate > 0 ? (workers * 1000) / rate : 0;
+  let slot = performance.now();
+  while (performance.now() < endAt) {
+    await nextOp()();
+    slot += gap;
+    const wait = slot - performance.now();
+    if (wait > 0) await Bun.sleep(wait);
+  }
 });
 const streamers = Array.from({ length: 3 }, async () => {
   while (performance.now() < endAt) await stream();
@@ -185,7 +198,7 @@ const range = (key: 'rss' | 'anon') =>
   `${Math.min(...kept.map((s) => s[key])).toFixed(1)}–${Math.max(...kept.map((s) => s[key])).toFixed(1)} MB`;
 console.log('');
 console.log(
-  `CMS: ${binary ? 'dist/cms' : 'from source'} on ${postgres ? 'PostgreSQL' : 'SQLite'} · ${values.docs} posts · ${workers} clients + 3 realtime streams · ${minutes} min · ${requests} requests (${Math.round(requests / (minutes * 60))}/s), ${failures} failures`,
+  `CMS: ${binary ? 'dist/cms' : 'from source'} on ${postgres ? 'PostgreSQL' : 'SQLite'} · ${values.docs} posts · ${workers} clients + 3 realtime streams · ${minutes} min${rate ? ` paced to ${rate}/s` : ''} · ${requests} requests (${Math.round(requests / (minutes * 60))}/s), ${failures} failures`,
 );
 console.log(
   `after ${warmup.toFixed(1)} min of warm-up: RSS ${range('rss')}, slope ${slope('rss').toFixed(2)} MB per 10 min (anonymous ${range('anon')}, ${slope('anon').toFixed(2)} MB per 10 min; file-backed ${slope('file').toFixed(2)})`,
