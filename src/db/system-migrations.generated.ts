@@ -13,6 +13,7 @@ import m9 from '../../migrations/system/0009_audit_log_id_order.sql' with { type
 import m10 from '../../migrations/system/0010_autosave_and_locks.sql' with { type: 'text' }
 import m11 from '../../migrations/system/0011_import_map.sql' with { type: 'text' }
 import m12 from '../../migrations/system/0012_releases.sql' with { type: 'text' }
+import m13 from '../../migrations/system/0013_change_log_id_order.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795315430307 },
@@ -28,4 +29,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0010_autosave_and_locks", sql: m10, when: 1795690547449 },
   { tag: "0011_import_map", sql: m11, when: 1795921904214 },
   { tag: "0012_releases", sql: m12, when: 1795928457679 },
+  { tag: "0013_change_log_id_order", sql: m13, when: 1795966226377 },
 ]

@@ -160,26 +160,24 @@ export const changes = sqliteTable('_cms_changes', {
  * The change log that realtime subscribers follow (src/realtime/, docs/realtime.md): one row per announced
  * change, written in the change's own transaction, so every writer (this process, the job loop, a CLI or
  * Local API process, another instance) reaches every subscriber. Ids are in commit order; the job loop
- * removes rows older than the replay window. `draft` is 1 for a save that changed only the pending draft.
+ * removes rows older than the replay window, walking the primary key from its start, so `at` has no index
+ * (each would be one more page to write per commit). `draft` is 1 for a save that changed only the pending
+ * draft.
  */
-export const changeLog = sqliteTable(
-  '_cms_events',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    /** Epoch ms. */
-    at: integer('at').notNull(),
-    type: text('type').notNull(),
-    /** `collection` or `global`. */
-    kind: text('kind').notNull(),
-    slug: text('slug').notNull(),
-    /** Document id; 0 for a global. */
-    docId: integer('docId').notNull(),
-    draft: integer('draft').notNull().default(0),
-    /** The deleted document's stored values (delete only): who could read it is decided from them. */
-    deleted: text('deleted'),
-  },
-  (t) => [index('_cms_events_at_idx').on(t.at)],
-);
+export const changeLog = sqliteTable('_cms_events', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** Epoch ms. */
+  at: integer('at').notNull(),
+  type: text('type').notNull(),
+  /** `collection` or `global`. */
+  kind: text('kind').notNull(),
+  slug: text('slug').notNull(),
+  /** Document id; 0 for a global. */
+  docId: integer('docId').notNull(),
+  draft: integer('draft').notNull().default(0),
+  /** The deleted document's stored values (delete only): who could read it is decided from them. */
+  deleted: text('deleted'),
+});
 
 /**
  * The audit log (src/audit, docs/audit-log.md): one row per write, written in the write's own transaction.

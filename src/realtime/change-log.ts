@@ -114,10 +114,18 @@ export async function markRestore(store: Store, now: number, before: number | nu
   return id;
 }
 
+/**
+ * Everything before the first entry still inside the window. Ids follow commit order, so the old entries
+ * are the lowest ids: the primary key is walked from its start (one row read when nothing is due), and
+ * `at` needs no index of its own to write on every change. An entry written with an earlier time than one
+ * before it (a clock set back, another instance's clock) waits until the entries before it are due too.
+ */
+const PRUNE_BEFORE_WINDOW = `DELETE FROM "_cms_events" WHERE "id" < COALESCE(
+  (SELECT "id" FROM "_cms_events" WHERE "at" >= ? ORDER BY "id" LIMIT 1),
+  (SELECT max("id") + 1 FROM "_cms_events"))`;
+
 /** The job loop's part: entries older than the replay window go. */
 export async function pruneChangeLog(cms: CMS): Promise<number> {
-  const { changes } = await cms.store.run('DELETE FROM "_cms_events" WHERE "at" < ?', [
-    cms.clock.now() - REPLAY_WINDOW_MS,
-  ]);
+  const { changes } = await cms.store.run(PRUNE_BEFORE_WINDOW, [cms.clock.now() - REPLAY_WINDOW_MS]);
   return changes;
 }

@@ -277,6 +277,31 @@ describe('delivery', () => {
     expect(events.map((e) => e.data.doc.text)).toEqual(['new']);
   });
 
+  test('pruning goes by id: an entry behind one still inside the window waits for it', async () => {
+    const base = t.clock.now();
+    const note = async (text: string) =>
+      (await t.request('POST', '/notes', { token: admin.token, body: { text } })).body.doc.id as number;
+    const old = await note('old');
+    t.clock.advance(10_000);
+    const inside = await note('inside the window');
+    t.clock.advance(-20_000); // a clock set back: this entry's time is before the one above
+    const behind = await note('behind it');
+    const kept = async () =>
+      (
+        await t.cms.store.all<{ docId: number }>(
+          `SELECT "docId" FROM "_cms_events" WHERE "slug" = 'notes' AND "docId" IN (?, ?, ?) ORDER BY "id"`,
+          [old, inside, behind],
+        )
+      ).map((row) => row.docId);
+    expect(await kept()).toEqual([old, inside, behind]);
+    t.clock.set(base + REPLAY_WINDOW_MS + 5_000);
+    await runJobs(t.cms);
+    expect(await kept()).toEqual([inside, behind]);
+    t.clock.advance(10_000);
+    await runJobs(t.cms);
+    expect(await kept()).toEqual([]);
+  });
+
   test('a comment line keeps a quiet stream open', async () => {
     const s = await subscribe('topics=notes');
     await Bun.sleep(500);

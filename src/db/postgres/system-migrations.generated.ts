@@ -12,6 +12,7 @@ import m8 from '../../../migrations/system-postgres/0008_audit_log_id_order.sql'
 import m9 from '../../../migrations/system-postgres/0009_autosave_and_locks.sql' with { type: 'text' }
 import m10 from '../../../migrations/system-postgres/0010_import_map.sql' with { type: 'text' }
 import m11 from '../../../migrations/system-postgres/0011_releases.sql' with { type: 'text' }
+import m12 from '../../../migrations/system-postgres/0012_change_log_id_order.sql' with { type: 'text' }
 
 export const generatedSystemMigrations: { tag: string; sql: string; when: number }[] = [
   { tag: "0000_system_tables", sql: m0, when: 1795437538624 },
@@ -26,4 +27,5 @@ export const generatedSystemMigrations: { tag: string; sql: string; when: number
   { tag: "0009_autosave_and_locks", sql: m9, when: 1795690550426 },
   { tag: "0010_import_map", sql: m10, when: 1795921906467 },
   { tag: "0011_releases", sql: m11, when: 1795928459970 },
+  { tag: "0012_change_log_id_order", sql: m12, when: 1795966228598 },
 ]

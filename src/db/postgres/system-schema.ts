@@ -147,20 +147,16 @@ export const changes = pgTable('_cms_changes', {
 });
 
 /** The realtime change log (../system-schema.ts `changeLog`). */
-export const changeLog = pgTable(
-  '_cms_events',
-  {
-    id: id(),
-    at: epochMs('at').notNull(),
-    type: text('type').notNull(),
-    kind: text('kind').notNull(),
-    slug: text('slug').notNull(),
-    docId: integer('docId').notNull(),
-    draft: integer('draft').notNull().default(0),
-    deleted: text('deleted'),
-  },
-  (t) => [index('_cms_events_at_idx').on(t.at)],
-);
+export const changeLog = pgTable('_cms_events', {
+  id: id(),
+  at: epochMs('at').notNull(),
+  type: text('type').notNull(),
+  kind: text('kind').notNull(),
+  slug: text('slug').notNull(),
+  docId: integer('docId').notNull(),
+  draft: integer('draft').notNull().default(0),
+  deleted: text('deleted'),
+});
 
 /** The audit log (../system-schema.ts `auditLog`). */
 export const auditLog = pgTable(

@@ -1,0 +1,1 @@
+DROP INDEX `_cms_events_at_idx`;
