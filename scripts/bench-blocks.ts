@@ -8,7 +8,8 @@
  *  2. `where` inside blocks over `--pages` pages on `--engine`: `layout.blockType equals` a block that 1 page
  *     in 100 has, and `layout.text like` a word that 1 page in 50 has, timed over loopback HTTP (p50/p99).
  *  3. The uncached `depth=2` reads of part 1 in this one process (the request handler without sockets, and the
- *     Local API), page against flat, in CPU time per read (`--parts 3`; see inProcess).
+ *     Local API), page against flat, in CPU time per read, and what serializing each answer costs alone
+ *     (`--parts 3`; see inProcess).
  * Usage: bun scripts/bench-blocks.ts [--duration 10] [--rounds 5] [--connections 20] [--pages 10000]
  *        [--queries 100] [--engine sqlite|postgres] [--parts 1,2]
  */
@@ -280,8 +281,12 @@ async function whereInBlocks(): Promise<void> {
 /**
  * Part 3: the uncached `depth=2` reads in this one process, no sockets: the request handler the server runs
  * (`cache: false`), and the Local API's findByID, the page against the flat document in alternating rounds,
- * timed in CPU (process.cpuUsage), which a shared machine disturbs far less than throughput.
+ * timed in CPU (process.cpuUsage), which a shared machine disturbs far less than throughput. Then the floor:
+ * what serializing each answer costs on its own (`JSON.stringify`, and with the UTF-8 bytes and the ETag
+ * hash the handler adds).
  */
+type Reads = { label: string; page: () => Promise<unknown>; flat: () => Promise<unknown> };
+
 async function inProcess(): Promise<void> {
   const { dir, page, flatDoc } = await seedHeavyPage();
   process.chdir(dir);
@@ -294,13 +299,13 @@ async function inProcess(): Promise<void> {
     if (res.status !== 200) throw new Error(`${slug}: ${res.status}`);
     await res.arrayBuffer();
   };
-  const cases: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
-    ['request handler, depth=2', over('pages', page.id), over('flats', flatDoc.id)],
-    [
-      'Local API findByID, depth 2',
-      () => local.findByID({ collection: 'pages', id: page.id, depth: 2 }),
-      () => local.findByID({ collection: 'flats', id: flatDoc.id, depth: 2 }),
-    ],
+  const cases: Reads[] = [
+    { label: 'request handler, depth=2', page: over('pages', page.id), flat: over('flats', flatDoc.id) },
+    {
+      label: 'Local API findByID, depth 2',
+      page: () => local.findByID({ collection: 'pages', id: page.id, depth: 2 }),
+      flat: () => local.findByID({ collection: 'flats', id: flatDoc.id, depth: 2 }),
+    },
   ];
   const perCall = async (run: () => Promise<unknown>, calls: number) => {
     const before = process.cpuUsage();
@@ -310,7 +315,7 @@ async function inProcess(): Promise<void> {
   };
   const calls = Math.max(200, o.duration * 200);
   const rows: string[] = [];
-  for (const [label, pageRead, flatRead] of cases) {
+  for (const { label, page: pageRead, flat: flatRead } of cases) {
     await perCall(pageRead, 300);
     await perCall(flatRead, 300);
     const a: number[] = [];
@@ -323,6 +328,7 @@ async function inProcess(): Promise<void> {
     const flatCpu = median(b);
     rows.push(`| ${label} | ${pageCpu.toFixed(0)} µs | ${flatCpu.toFixed(0)} µs | ${pct(flatCpu / pageCpu)} |`);
   }
+  const floor = await serializationFloor(cases[1]!, perCall, calls);
   await cms.close();
   fs.rmSync(dir, { recursive: true, force: true });
   console.log('');
@@ -330,6 +336,37 @@ async function inProcess(): Promise<void> {
   console.log('| read, response cache off | blocks page | flat | flat / blocks page |');
   console.log('|---|---|---|---|');
   for (const r of rows) console.log(r);
+  console.log(
+    `| serializing the answer: JSON.stringify | ${floor.page.json.toFixed(1)} µs | ${floor.flat.json.toFixed(1)} µs | |`,
+  );
+  console.log(
+    `| serializing the answer: + UTF-8 bytes, ETag hash | ${floor.page.all.toFixed(1)} µs | ${floor.flat.all.toFixed(1)} µs | |`,
+  );
+}
+
+/** CPU per serialization of the two answers (this tree's Local API reads), as the handler does it, in alternating rounds. */
+async function serializationFloor(
+  reads: Reads,
+  perCall: (run: () => Promise<unknown>, calls: number) => Promise<number>,
+  calls: number,
+) {
+  const encoder = new TextEncoder();
+  const docs = { page: await reads.page(), flat: await reads.flat() };
+  const ways = {
+    json: (doc: unknown) => async () => JSON.stringify(doc),
+    all: (doc: unknown) => async () => Bun.hash(encoder.encode(JSON.stringify(doc))),
+  };
+  const times = {
+    page: { json: [] as number[], all: [] as number[] },
+    flat: { json: [] as number[], all: [] as number[] },
+  };
+  for (const side of ['page', 'flat'] as const)
+    for (const way of ['json', 'all'] as const) await perCall(ways[way](docs[side]), calls);
+  for (let r = 0; r < o.rounds * 3; r++)
+    for (const way of ['json', 'all'] as const)
+      for (const side of ['page', 'flat'] as const) times[side][way].push(await perCall(ways[way](docs[side]), calls));
+  const medians = (t: { json: number[]; all: number[] }) => ({ json: median(t.json), all: median(t.all) });
+  return { page: medians(times.page), flat: medians(times.flat) };
 }
 
 if (parts.has('1')) await heavyPage();

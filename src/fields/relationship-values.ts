@@ -54,30 +54,40 @@ export function parseRelationValue(
 /** One place a stored reference sits: `holder[key]` holds the id, which population replaces with the document. */
 export type RelationSlot = RelationRef & { holder: Doc | unknown[]; key: string | number };
 
+/** Told one reference: its collection and id, and where it sits (`holder[key]`). */
+export type SlotVisit = (relationTo: string, id: number, holder: Doc | unknown[], key: string | number) => void;
+
 /**
- * The references in one (single-locale, or one locale's) value of a relationship field, with where they sit.
- * One function per value kind: ids of one collection, and `{ relationTo, value }` items.
+ * The references in one (single-locale, or one locale's) value of a relationship field, with where they sit,
+ * in order. Told one by one, so a walk over a big document (population reads every id of a page of blocks)
+ * builds no list per value; `relationSlots` collects them.
  */
-export function relationSlots(field: SanitizedField, holder: Doc, key: string): RelationSlot[] {
+export function eachRelationSlot(field: SanitizedField, holder: Doc, key: string, visit: SlotVisit): void {
   const value = holder[key];
-  if (value === null || value === undefined) return [];
-  if (isPolymorphic(field)) return polymorphicSlots(value);
-  return idSlots(field.relationTo as string, holder, key, value);
+  if (value === null || value === undefined) return;
+  if (isPolymorphic(field)) {
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items)
+      if (isObject(item) && typeof item.relationTo === 'string' && typeof item.value === 'number')
+        visit(item.relationTo, item.value, item, 'value');
+    return;
+  }
+  const relationTo = field.relationTo as string;
+  if (!Array.isArray(value)) {
+    if (typeof value === 'number') visit(relationTo, value, holder, key);
+    return;
+  }
+  for (let i = 0; i < value.length; i++) {
+    const id = value[i];
+    if (typeof id === 'number') visit(relationTo, id, value, i);
+  }
 }
 
-function idSlots(relationTo: string, holder: Doc, key: string, value: unknown): RelationSlot[] {
-  if (Array.isArray(value))
-    return value.flatMap((id, i) => (typeof id === 'number' ? [{ relationTo, id, holder: value, key: i }] : []));
-  return typeof value === 'number' ? [{ relationTo, id: value, holder, key }] : [];
-}
-
-function polymorphicSlots(value: unknown): RelationSlot[] {
-  const items = Array.isArray(value) ? value : [value];
-  return items.flatMap((item) =>
-    isObject(item) && typeof item.relationTo === 'string' && typeof item.value === 'number'
-      ? [{ relationTo: item.relationTo, id: item.value, holder: item, key: 'value' }]
-      : [],
-  );
+/** The references `eachRelationSlot` tells, as a list. */
+export function relationSlots(field: SanitizedField, holder: Doc, key: string): RelationSlot[] {
+  const slots: RelationSlot[] = [];
+  eachRelationSlot(field, holder, key, (relationTo, id, at, k) => slots.push({ relationTo, id, holder: at, key: k }));
+  return slots;
 }
 
 /** A localized relationship value under locale=all: `{ en: …, de: … }` (told apart from a polymorphic value by its keys). */

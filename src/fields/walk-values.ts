@@ -8,7 +8,7 @@ import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { kindOf } from './kinds/index.ts';
 import { blockOfRow } from './kinds/block-rows.ts';
-import { relationSlots } from './relationship-values.ts';
+import { eachRelationSlot } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -79,6 +79,7 @@ export { isRelationField };
 /**
  * One id that names a document: `holder[key]` holds it, in the collection `slug`. `field` is the field
  * whose value holds it (for rich text, the rich text field) and `siblingData` the object that field sits in.
+ * `path` says where it is (`layout.2.cover`), or is empty when the walk was asked for no paths.
  */
 export type RelationSlot = {
   slug: string;
@@ -90,39 +91,45 @@ export type RelationSlot = {
   siblingData: Doc;
 };
 
+export type RelationWalkOptions = WalkOptions & {
+  /** False when the caller reads no slot's `path` (population): then no path string is built. */
+  paths?: boolean;
+};
+
 /**
  * Every document id a document points at: relationship and upload fields (one or many), and inside rich
  * text the upload and relationship nodes, internal links' `doc`, and the relationship fields of embedded
  * blocks. Population and the write-time existence check both read them from here. A big document (a page
  * of many blocks) is walked once per read, so the walk goes only down fields that can hold an id (worked
- * out once per field list), and builds each slot it reports directly.
+ * out once per field list), builds each slot it reports directly, and builds paths only when asked.
  */
 export function visitRelations(
   fields: SanitizedField[],
   doc: Doc,
   visit: (slot: RelationSlot) => void,
-  options: WalkOptions,
+  options: RelationWalkOptions,
   prefix = '',
 ): void {
-  relationsOf(fieldsHoldingIds(fields), doc, visit, options.keyedByLocale, prefix);
+  relationsOf(fieldsHoldingIds(fields), doc, visit, options.keyedByLocale, options.paths === false ? null : prefix);
 }
 
+/** `prefix`: the path of `doc` in the document, or null when no paths are built. */
 function relationsOf(
   steps: IdStep[],
   doc: Doc,
   visit: (slot: RelationSlot) => void,
   keyedByLocale: boolean,
-  prefix: string,
+  prefix: string | null,
 ): void {
   for (const step of steps) {
     const { field } = step;
     const value = doc[field.name];
     if (value === null || value === undefined) continue;
-    const path = prefix ? `${prefix}.${field.name}` : field.name;
+    const path = prefix === null ? null : prefix ? `${prefix}.${field.name}` : field.name;
     if (field.localized && keyedByLocale && isObject(value) && !isOwnObject(field, value)) {
       for (const [locale, own] of Object.entries(value)) {
         if (own !== null && own !== undefined)
-          relationsIn(step, value, locale, own, `${path}.${locale}`, visit, keyedByLocale);
+          relationsIn(step, value, locale, own, path === null ? null : `${path}.${locale}`, visit, keyedByLocale);
       }
     } else {
       relationsIn(step, doc, field.name, value, path, visit, keyedByLocale);
@@ -136,7 +143,7 @@ function relationsIn(
   holder: Doc,
   key: string,
   value: unknown,
-  path: string,
+  path: string | null,
   visit: (slot: RelationSlot) => void,
   keyedByLocale: boolean,
 ): void {
@@ -156,12 +163,19 @@ function relationsIn(
     for (let i = 0; i < value.length; i++) {
       const row = value[i];
       const block = blockOfRow(field, row);
-      if (block) relationsOf(fieldsHoldingIds(block.fields), row as Doc, visit, inner, `${path}.${i}`);
+      if (block)
+        relationsOf(fieldsHoldingIds(block.fields), row as Doc, visit, inner, path === null ? null : `${path}.${i}`);
     }
     return;
   }
   for (const nested of kindOf(field).nested(field, value))
-    relationsOf(fieldsHoldingIds(nested.fields), nested.value, visit, inner, nested.at ? `${path}.${nested.at}` : path);
+    relationsOf(
+      fieldsHoldingIds(nested.fields),
+      nested.value,
+      visit,
+      inner,
+      path === null || !nested.at ? path : `${path}.${nested.at}`,
+    );
 }
 
 /** One slot per id, or per `{ relationTo, value }` item of a polymorphic value (relationship-values.ts). */
@@ -170,18 +184,19 @@ function idsIn(
   holder: Doc,
   key: string,
   value: unknown,
-  path: string,
+  path: string | null,
   visit: (slot: RelationSlot) => void,
 ): void {
   // A list's slots are numbered in its path by the ids found.
   const many = Array.isArray(value);
-  relationSlots(field, holder, key).forEach((slot, i) =>
+  let found = 0;
+  eachRelationSlot(field, holder, key, (slug, id, at, k) =>
     visit({
-      slug: slot.relationTo,
-      holder: slot.holder as Record<string | number, unknown>,
-      key: slot.key,
-      id: slot.id,
-      path: many ? `${path}.${i}` : path,
+      slug,
+      holder: at as Record<string | number, unknown>,
+      key: k,
+      id,
+      path: path === null ? '' : many ? `${path}.${found++}` : path,
       field,
       siblingData: holder,
     }),
@@ -214,18 +229,26 @@ function fieldsHoldingIds(fields: SanitizedField[]): IdStep[] {
 function richTextRelations(
   field: SanitizedField,
   value: RichTextValue,
-  path: string,
+  path: string | null,
   siblingData: Doc,
   visit: (slot: RelationSlot) => void,
 ): void {
   visitNodes(value, (node, at) => {
-    const nodePath = `${path}.${at}`;
+    const nodePath = path === null ? null : `${path}.${at}`;
     if (
       (node.type === 'upload' || node.type === 'relationship') &&
       typeof node.value === 'number' &&
       typeof node.relationTo === 'string'
     ) {
-      visit({ slug: node.relationTo, holder: node, key: 'value', id: node.value, path: nodePath, field, siblingData });
+      visit({
+        slug: node.relationTo,
+        holder: node,
+        key: 'value',
+        id: node.value,
+        path: nodePath ?? '',
+        field,
+        siblingData,
+      });
     }
     const fields = node.fields;
     if (
@@ -241,7 +264,7 @@ function richTextRelations(
           holder: target,
           key: 'value',
           id: target.value,
-          path: `${nodePath}.fields.doc`,
+          path: nodePath === null ? '' : `${nodePath}.fields.doc`,
           field,
           siblingData,
         });
@@ -252,7 +275,14 @@ function richTextRelations(
       typeof fields.blockType === 'string'
     ) {
       const block = field.richTextBlocksBySlug?.get(fields.blockType);
-      if (block) visitRelations(block.fields, fields, visit, { keyedByLocale: false }, `${nodePath}.fields`);
+      if (block)
+        relationsOf(
+          fieldsHoldingIds(block.fields),
+          fields,
+          visit,
+          false,
+          nodePath === null ? null : `${nodePath}.fields`,
+        );
     }
   });
 }

@@ -29,9 +29,17 @@ export type PresentSteps = {
 };
 
 type Slot = RelationSlot;
-type Group = { entity: Entity; docs: Doc[] };
+/**
+ * Documents of one collection at one level; `times[i]`: how many times `docs[i]` appears in the answer (a
+ * related document shared by many slots is one object, but the answer spells it out under each of them,
+ * document-budget.ts), absent where each appears once (the top level) or no count is needed (the last).
+ */
+type Group = { entity: Entity; docs: Doc[]; times?: number[] };
 /** The slots of one collection at one level, and how many times each appears in the answer. */
 type Wanted = { slots: Slot[]; times: number[] };
+/** Population reads no slot's path. */
+const WALK = { keyedByLocale: false, paths: false };
+const WALK_KEYED = { keyedByLocale: true, paths: false };
 
 /** Replaces ids by documents in `docs` (already prepared) down to `depth` levels, in place. */
 export async function populateRelationships(
@@ -42,14 +50,11 @@ export async function populateRelationships(
   narrow: ReadShape['populate'] | undefined,
   steps: PresentSteps,
 ): Promise<void> {
-  const keyedByLocale = !ctx.locale || ctx.locale === 'all';
+  const walk = !ctx.locale || ctx.locale === 'all' ? WALK_KEYED : WALK;
   let level: Group[] = [{ entity, docs }];
   // Per level below the top: the related documents read that have hooks to run, and the slots they
   // filled, finished deepest first.
   const filled: { groups: Group[]; assigned: { slot: Slot; doc: Doc }[] }[] = [];
-  // How many times each document of the level appears in the answer: a related document shared by many
-  // slots is one object, but the answer spells it out under each of them (document-budget.ts).
-  let shown = new Map<Doc, number>();
   for (let remaining = depth; remaining > 0 && level.length; remaining--) {
     const bySlug = new Map<string, Wanted>();
     let placed = 0;
@@ -62,14 +67,14 @@ export async function populateRelationships(
       placed += weight;
     };
     for (const group of level)
-      for (const doc of group.docs) {
-        weight = shown.get(doc) ?? 1;
-        visitRelations(group.entity.fields, doc, into, { keyedByLocale });
+      for (let d = 0; d < group.docs.length; d++) {
+        weight = group.times ? group.times[d]! : 1;
+        visitRelations(group.entity.fields, group.docs[d]!, into, walk);
       }
     // Counted before reading: a request past its budget reads nothing more.
     spendDocuments(ctx, placed);
     // The last level's documents point at nothing that is read: their counts are not needed.
-    const nextShown = remaining > 1 ? new Map<Doc, number>() : null;
+    const counting = remaining > 1;
     const next: Group[] = [];
     const assigned: { slot: Slot; doc: Doc }[] = [];
     const finishing: Group[] = [];
@@ -88,24 +93,28 @@ export async function populateRelationships(
         byId.rows,
         narrow ? { select: narrow[slug], populate: narrow } : undefined,
       );
-      const presented = new Map<unknown, Doc>();
-      for (const doc of prepared) presented.set(doc.id, doc);
+      const at = new Map<unknown, number>();
+      for (let i = 0; i < prepared.length; i++) at.set(prepared[i]!.id, i);
+      const shown = counting ? new Array<number>(prepared.length).fill(0) : undefined;
       const finishes = steps.finishes(related!);
-      for (let i = 0; i < slots.length; i++) {
-        const slot = slots[i]!;
-        const doc = presented.get(slot.id) ?? null;
+      for (let s = 0; s < slots.length; s++) {
+        const slot = slots[s]!;
+        const i = at.get(slot.id);
+        if (i === undefined) {
+          slot.holder[slot.key] = null;
+          continue;
+        }
+        const doc = prepared[i]!;
         slot.holder[slot.key] = doc;
-        if (!doc) continue;
         if (finishes) assigned.push({ slot, doc });
-        if (nextShown) nextShown.set(doc, (nextShown.get(doc) ?? 0) + times[i]!);
+        if (shown) shown[i]! += times[s]!;
       }
-      const group = { entity: related!, docs: prepared };
+      const group = { entity: related!, docs: prepared, times: shown };
       next.push(group);
       if (finishes) finishing.push(group);
     }
     filled.push({ groups: finishing, assigned });
     level = next;
-    shown = nextShown ?? shown;
   }
   // afterRead sees its document populated, so the deepest level finishes first.
   for (const { groups, assigned } of filled.reverse()) {
