@@ -6,9 +6,11 @@
  * `--every` seconds; the slope after the warm-up (the first third, at most 5 minutes) is printed in MB per
  * 10 minutes. Created posts and uploads are deleted again, so the data stays about the same size.
  *   bun scripts/bench-soak.ts [--minutes 30] [--docs 2000] [--workers 4] [--every 10] [--engine sqlite|postgres]
- *                             [--rate 0]
+ *                             [--rate 0] [--heap]
  * `--rate N` paces the clients to N requests a second in all (0: as fast as the server answers), so that
  * memory can be read against time at a steady load, apart from how fast a shared machine lets it serve.
+ * `--heap` starts the server from source with scripts/bench/heap-census.ts preloaded (a full collection
+ * and a count of live objects by type every minute) and ends with the types that grew after the warm-up.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     every: { type: 'string', default: '10' },
     engine: { type: 'string', default: 'sqlite' },
     rate: { type: 'string', default: '0' },
+    heap: { type: 'boolean', default: false },
   },
 });
 const minutes = Number(values.minutes);
@@ -52,9 +55,15 @@ const track = guard(dir, async () => postgres?.drop());
 const { getCMS } = await import('../src/local.ts');
 await seedPosts(getCMS, dir, Number(values.docs));
 
-const binary = fs.existsSync(cmsBinary);
+const binary = !values.heap && fs.existsSync(cmsBinary);
 const port = freePort();
-const server = await launch(cmsStart(port, { cwd: dir, binary }), track);
+const censusFile = path.join(dir, 'heap-census.jsonl');
+const start = cmsStart(port, { cwd: dir, binary });
+if (values.heap) {
+  start.command.splice(1, 0, '--preload', path.join(import.meta.dir, 'bench/heap-census.ts'));
+  start.env = { ...start.env, CMS_HEAP_CENSUS: censusFile };
+}
+const server = await launch(start, track);
 const api = `http://127.0.0.1:${port}/api/cms`;
 const auth = { authorization: `Bearer ${await login(api)}` };
 const json = { ...auth, 'content-type': 'application/json' };
@@ -203,6 +212,30 @@ console.log(
 console.log(
   `after ${warmup.toFixed(1)} min of warm-up: RSS ${range('rss')}, slope ${slope('rss').toFixed(2)} MB per 10 min (anonymous ${range('anon')}, ${slope('anon').toFixed(2)} MB per 10 min; file-backed ${slope('file').toFixed(2)})`,
 );
+if (values.heap) heapGrowth();
 fs.rmSync(dir, { recursive: true, force: true });
 await postgres?.drop();
+
+/** The census after the warm-up against the last one: the heap's size and the types whose count grew most. */
+function heapGrowth(): void {
+  type Census = { min: number; heapSize: number; objectCount: number; types: Record<string, number> };
+  const lines: Census[] = fs
+    .readFileSync(censusFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const first = lines.find((c) => c.min >= warmup);
+  const last = lines.at(-1);
+  if (!first || !last || first === last) return console.log('heap census: too few censuses after the warm-up');
+  const mb = (n: number) => (n / 2 ** 20).toFixed(1);
+  console.log(
+    `heap after full collections, ${first.min.toFixed(1)} → ${last.min.toFixed(1)} min: ${mb(first.heapSize)} → ${mb(last.heapSize)} MB, ${first.objectCount} → ${last.objectCount} objects (sizes at each census: ${lines.map((c) => mb(c.heapSize)).join(' ')})`,
+  );
+  const grown = Object.entries(last.types)
+    .map(([type, n]) => [type, n - (first.types[type] ?? 0)] as const)
+    .filter(([, d]) => d > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12);
+  for (const [type, d] of grown) console.log(`  ${type}: +${d} (${first.types[type] ?? 0} → ${last.types[type]})`);
+}
 process.exit(failures ? 1 : 0);
