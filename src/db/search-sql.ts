@@ -23,6 +23,8 @@ export interface SearchSQL {
   drop(table: string): string;
   /** The statements writing one row (locale index `localeIndex` of the config's locales). */
   insert(table: string, row: SearchRow, localeIndex: number): SQLPart;
+  /** An expression: the highest document id the index holds rows of (null when it holds none). */
+  newestDoc(table: string): string;
   /** Removes a document's rows: all of them, or only its draft rows. */
   remove(table: string, docId: number, onlyDraft: boolean): SQLPart;
   /**
@@ -47,7 +49,7 @@ export interface SearchSQL {
    * draft's text where a document has one, else the live text. `options.ids`: a query of document ids the
    * matches are narrowed to (the read filter). `options.newest`: only the matches of the highest document
    * ids, `limit` of them (null: all) after skipping `offset`, walked in id order by the index itself so
-   * that only those are scored. `options.texts` (with `newest`, where `sample` is offered): no score (0), and
+   * that only those are scored. `options.after`: only documents with a higher id. `options.texts` (with `newest`, where `sample` is offered): no score (0), and
    * each text column `"t0"`, `"t1"`, … instead.
    */
   match(
@@ -64,6 +66,7 @@ export interface SearchSQL {
 export type MatchOptions = {
   ids?: SQLPart | null;
   newest?: { limit: number | null; offset: number } | null;
+  after?: number | null;
   texts?: boolean;
 };
 

@@ -15,6 +15,7 @@ import { badRequest } from '../errors.ts';
 import { parseTerms, type Term } from './terms.ts';
 import { indexLocales, searchTable } from './search-index.ts';
 import { bm25Scores } from './bm25.ts';
+import { keptSearchTotal } from './kept-totals.ts';
 
 export type Ranked = { docId: number; score: number }[];
 
@@ -196,7 +197,8 @@ export async function rankedPage(
     : null;
   // The terms are parsed (and a prefix spelled out) once for the three queries below.
   const terms = await spellPrefixes(ctx, collection, typeof input === 'string' ? parseTerms(input) : input);
-  const match = (newest: MatchOptions['newest'] = null) => matchQuery(ctx, collection, terms, scope, { ids, newest });
+  const match = (newest: MatchOptions['newest'] = null, after: number | null = null) =>
+    matchQuery(ctx, collection, terms, scope, { ids, newest, after });
   const all = match();
   if (!all) return { ranked: [], total: 0 };
   const rows = (query: SQLPart, order: string) =>
@@ -234,6 +236,19 @@ export async function rankedPage(
   if (known) return { ranked: result, total: offset + result.length };
   const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM (${all.sql}) AS "m"`;
   const count = async () => Number((await store.get<{ n: number }>(sql, all.params))!.n);
+  // Without a read filter the matches follow from the index alone: the total survives writes that add documents.
+  if (!scope.from && !scope.where) {
+    const table = searchTable(collection);
+    const since = async (after: number | null) => {
+      const part = match(null, after)!;
+      const row = await store.get<{ n: number; newest: number | null }>(
+        `SELECT (SELECT CAST(count(*) AS INTEGER) FROM (${part.sql}) AS "m") AS "n", ${store.dialect.search.newestDoc(table)} AS "newest"`,
+        part.params,
+      );
+      return { n: Number(row!.n), newest: row!.newest == null ? null : Number(row!.newest) };
+    };
+    return { ranked: result, total: await keptSearchTotal(store, collection.table, table, sql, all.params, since) };
+  }
   const tables = scope.from ? null : (dependsOn ?? (scope.where ? null : [collection.table]));
   return { ranked: result, total: tables ? await keptCount(store, tables, sql, all.params, count) : await count() };
 }
