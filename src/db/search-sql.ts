@@ -31,9 +31,11 @@ export interface SearchSQL {
    * Where the engine matches a prefix by first merging the entries of every term it covers (FTS5, which
    * copies them all before the first match), the statements that list those terms instead: `setup`, run
    * before `next` on the same connection (a statement reading, never writing the database), and `next`, the
-   * first index term at or after `?1` and before `?2`. Absent where the engine walks a prefix as it goes.
+   * first index term at or after `?1` and before `?2`. `added`: the rows of documents with an id above `?1`,
+   * `"docId"` then each stored column, at most `?2` of them, in id order. Absent where the engine walks a
+   * prefix as it goes.
    */
-  prefixTerms?(table: string): { setup: string; next: string };
+  prefixTerms?(table: string): { setup: string; next: string; added: string };
   /**
    * Where the engine's own ranking first walks every match of each term (FTS5's bm25 counts each term's
    * documents before it scores one row), the application ranks the newest matches itself

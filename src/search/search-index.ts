@@ -87,7 +87,7 @@ async function writeRows(
 
 /**
  * Removes a document's rows and counts a change of the index table under its own name: a search total kept
- * on the strength of that count only adds the documents created since (src/search/kept-totals.ts), which
+ * on the strength of that count only adds the documents created since (src/search/kept-answers.ts), which
  * holds only while no row of an older document was removed or rewritten.
  */
 async function removeRows(db: Queryable, table: string, id: number, onlyDraft: boolean): Promise<void> {

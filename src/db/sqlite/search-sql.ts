@@ -36,6 +36,7 @@ export const sqliteSearchSQL: SearchSQL = {
   prefixTerms: (table) => ({
     setup: `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${q(`${table}_terms`)} USING fts5vocab(main, ${q(table)}, 'instance')`,
     next: `SELECT "term" FROM temp.${q(`${table}_terms`)} WHERE "term" >= ?1 AND "term" < ?2 LIMIT 1`,
+    added: `SELECT ${q(table)}."rowid" / 256 AS "docId", * FROM ${q(table)} WHERE ${q(table)}."rowid" >= (?1 + 1) * 256 ORDER BY ${q(table)}."rowid" LIMIT ?2`,
   }),
   // The rows of the newest documents, and how many hold each term: the index walks only their entries.
   sample(table, fields, allowed, terms, docs) {

@@ -1,8 +1,8 @@
 /**
- * A search's exact total is kept across writes that only add documents (docs/search.md, "How a search is
- * answered"): after a create only the documents added since are counted, and every write that removes or
- * rewrites index rows, or adds a document below the newest one, makes the next search count again. Runs on
- * the engine of the suite's pass.
+ * A search's exact total, and on SQLite the terms a prefix is spelled as, are kept across writes that only
+ * add documents (docs/search.md, "How a search is answered"): after a create only the documents added since
+ * are counted and looked at, and every write that removes or rewrites index rows, or adds a document below
+ * the newest one, makes the next search count again. Runs on the engine of the suite's pass.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestServer, type TestServer } from '../harness.ts';
@@ -49,6 +49,11 @@ beforeAll(async () => {
     counted.push({ sql, params });
     return get(sql, params);
   };
+  const all = store.all.bind(store);
+  store.all = (sql: string, params: unknown[] = []) => {
+    counted.push({ sql, params });
+    return all(sql, params);
+  };
 });
 afterAll(() => t?.stop());
 
@@ -93,5 +98,26 @@ describe('a kept search total', () => {
     await t.cms.store.run(`DELETE FROM "notes" WHERE "id" = -5`);
     await reindexCollection(t.cms, collection);
     expect(await total('cedar')).toBe(3);
+  });
+
+  test('a prefix spelled out is looked for only in the documents added since', async () => {
+    // Only SQLite spells a prefix out (PostgreSQL walks it in the index).
+    const spelling = t.cms.store.dialect.search.prefixTerms?.('_search_notes');
+    const titles = async (search: string) =>
+      (await cms.find({ collection: 'notes', search, limit: 100, depth: 0 })).docs.map((d: any) => d.text).sort();
+    const looked = () => counted.filter((c) => c.sql === spelling?.next).length;
+    expect(await titles('ced')).toEqual(['cedar again', 'cedar five', 'cedar four']);
+    await cms.create({ collection: 'notes', data: { text: 'cedar seven and pine' } });
+    counted = [];
+    expect(await titles('ced')).toEqual(['cedar again', 'cedar five', 'cedar four', 'cedar seven and pine']);
+    if (spelling) expect(looked()).toBe(0);
+    // A new word under the prefix, and a word only the engine folds exactly, are spelled again.
+    await cms.create({ collection: 'notes', data: { text: 'cedilla' } });
+    expect(await titles('cedi')).toEqual(['cedilla']);
+    expect(await titles('ced')).toContain('cedilla');
+    await cms.create({ collection: 'notes', data: { text: 'Cédrat' } });
+    counted = [];
+    expect(await titles('ced')).toContain('Cédrat');
+    if (spelling) expect(looked()).toBeGreaterThan(0);
   });
 });
