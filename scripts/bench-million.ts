@@ -191,7 +191,10 @@ async function seedPostgres(have: number): Promise<void> {
   }
   process.stdout.write('\n');
   void example;
-  await db.unsafe(`SELECT setval(pg_get_serial_sequence('"posts"', 'id'), ${COUNT})`);
+  // Ids come from `_cms_ids` (the Local API's counter): move it past the rows written here.
+  await db.unsafe(
+    `INSERT INTO "_cms_ids" ("table", "last") VALUES ('posts', ${COUNT}) ON CONFLICT ("table") DO UPDATE SET "last" = excluded."last"`,
+  );
   await db.unsafe('ANALYZE');
   await db.close();
 }
