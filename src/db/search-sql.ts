@@ -51,7 +51,8 @@ export interface SearchSQL {
    * draft's text where a document has one, else the live text. `options.ids`: a query of document ids the
    * matches are narrowed to (the read filter). `options.newest`: only the matches of the highest document
    * ids, `limit` of them (null: all) after skipping `offset`, walked in id order by the index itself so
-   * that only those are scored. `options.after`: only documents with a higher id. `options.texts` (with `newest`, where `sample` is offered): no score (0), and
+   * that only those are scored. `options.after`: only documents with a higher id. `options.allLive`: every
+   * row of the index is a live row in this locale (one locale, no drafts), so none need be tested for it. `options.texts` (with `newest`, where `sample` is offered): no score (0), and
    * each text column `"t0"`, `"t1"`, … instead.
    */
   match(
@@ -69,6 +70,7 @@ export type MatchOptions = {
   ids?: SQLPart | null;
   newest?: { limit: number | null; offset: number } | null;
   after?: number | null;
+  allLive?: boolean;
   texts?: boolean;
 };
 

@@ -193,6 +193,8 @@ function matchQuery(
   if (allowed.length === 0) return null;
   const name = searchLocale(ctx);
   const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
+  // One locale and no drafts: the index holds live rows in this locale only.
+  const allLive = indexLocales(ctx.cms).length === 1 && !collection.drafts && !scope.from;
   return ctx.cms.store.dialect.search.match(
     searchTable(collection),
     fields.length,
@@ -200,7 +202,7 @@ function matchQuery(
     terms,
     locale,
     Boolean(scope.from),
-    options,
+    { ...options, allLive },
   );
 }
 

@@ -158,8 +158,19 @@ export function indexChanges(cms: CMS): void {
   });
 }
 
+/**
+ * What the index's rows follow from. Drafts are part of it where a collection has them: a search then
+ * leaves no rows of an earlier draft behind when they are turned off (where there are none, every row is a
+ * live row and the engine need not test it). Absent without drafts, so that their indexes keep the
+ * signature they were built under.
+ */
 const signatureOf = (cms: CMS, collection: SanitizedCollection) =>
-  JSON.stringify({ fields: collection.search!.fields, locales: indexLocales(cms), v: 1 });
+  JSON.stringify({
+    fields: collection.search!.fields,
+    locales: indexLocales(cms),
+    v: 1,
+    ...(collection.drafts ? { drafts: true } : {}),
+  });
 
 /**
  * Rebuilds one collection's index from its documents; `progress(done, total)` after each batch. Counts a
