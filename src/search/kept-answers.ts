@@ -17,6 +17,8 @@ type Kept = Since<unknown> & { table: number; index: number };
 
 /** Per store; the oldest goes first beyond this many. */
 const MAX_KEPT = 500;
+/** A name longer than this (many terms) is computed every time rather than kept under a long key. */
+const MAX_KEY = 4096;
 const byStore = new WeakMap<Store, Map<string, Kept>>();
 
 /**
@@ -34,12 +36,11 @@ export async function keptSinceAppends<T>(
   since: (value: T, after: number | null) => Promise<Since<T> | null>,
 ): Promise<T> {
   if (store.inTransaction) return (await full()).value;
-  let key: string;
+  let key = '';
   try {
     key = `${sql}\0${JSON.stringify(params)}`;
-  } catch {
-    return (await full()).value;
-  }
+  } catch {}
+  if (!key || key.length > MAX_KEY) return (await full()).value;
   // Read before computing: a write landing in between moves a counter past what is kept, so the next call
   // looks again.
   const counters = await store.changeCounters({ exact: true, latest: true });
