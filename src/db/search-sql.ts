@@ -52,8 +52,9 @@ export interface SearchSQL {
    * matches are narrowed to (the read filter). `options.newest`: only the matches of the highest document
    * ids, `limit` of them (null: all) after skipping `offset`, walked in id order by the index itself so
    * that only those are scored. `options.after`: only documents with a higher id. `options.allLive`: every
-   * row of the index is a live row in this locale (one locale, no drafts), so none need be tested for it. `options.texts` (with `newest`, where `sample` is offered): no score (0), and
-   * each text column `"t0"`, `"t1"`, … instead.
+   * row of the index is a live row in this locale (one locale, no drafts), so none need be tested for it.
+   * `options.texts` (with `newest`, where `sample` is offered): no score (0), and each text column `"t0"`,
+   * `"t1"`, … instead.
    */
   match(
     table: string,
