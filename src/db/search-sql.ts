@@ -23,15 +23,19 @@ export interface SearchSQL {
   drop(table: string): string;
   /** The statements writing one row (locale index `localeIndex` of the config's locales). */
   insert(table: string, row: SearchRow, localeIndex: number): SQLPart;
+  /** An expression: the highest document id the index holds rows of (null when it holds none). */
+  newestDoc(table: string): string;
   /** Removes a document's rows: all of them, or only its draft rows. */
   remove(table: string, docId: number, onlyDraft: boolean): SQLPart;
   /**
    * Where the engine matches a prefix by first merging the entries of every term it covers (FTS5, which
    * copies them all before the first match), the statements that list those terms instead: `setup`, run
    * before `next` on the same connection (a statement reading, never writing the database), and `next`, the
-   * first index term at or after `?1` and before `?2`. Absent where the engine walks a prefix as it goes.
+   * first index term at or after `?1` and before `?2`. `added`: the rows of documents with an id above `?1`,
+   * `"docId"` then each stored column, at most `?2` of them, in id order. Absent where the engine walks a
+   * prefix as it goes.
    */
-  prefixTerms?(table: string): { setup: string; next: string };
+  prefixTerms?(table: string): { setup: string; next: string; added: string };
   /**
    * Where the engine's own ranking first walks every match of each term (FTS5's bm25 counts each term's
    * documents before it scores one row), the application ranks the newest matches itself
@@ -47,8 +51,10 @@ export interface SearchSQL {
    * draft's text where a document has one, else the live text. `options.ids`: a query of document ids the
    * matches are narrowed to (the read filter). `options.newest`: only the matches of the highest document
    * ids, `limit` of them (null: all) after skipping `offset`, walked in id order by the index itself so
-   * that only those are scored. `options.texts` (with `newest`, where `sample` is offered): no score (0), and
-   * each text column `"t0"`, `"t1"`, … instead.
+   * that only those are scored. `options.after`: only documents with a higher id. `options.allLive`: every
+   * row of the index is a live row in this locale (one locale, no drafts), so none need be tested for it.
+   * `options.texts` (with `newest`, where `sample` is offered): no score (0), and each text column `"t0"`,
+   * `"t1"`, … instead.
    */
   match(
     table: string,
@@ -64,6 +70,8 @@ export interface SearchSQL {
 export type MatchOptions = {
   ids?: SQLPart | null;
   newest?: { limit: number | null; offset: number } | null;
+  after?: number | null;
+  allLive?: boolean;
   texts?: boolean;
 };
 

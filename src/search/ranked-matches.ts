@@ -6,15 +6,16 @@
  * caller and the total is one count: no document row is read before the page is known.
  */
 import type { SanitizedCollection } from '../config/types.ts';
-import type { SQLPart } from '../db/store.ts';
+import type { SQLPart, Store } from '../db/store.ts';
 import type { MatchOptions } from '../db/search-sql.ts';
-import { kept, keptCount } from '../db/kept-counts.ts';
+import { keptCount } from '../db/kept-counts.ts';
 import { quote, type QueryRights } from '../query/where.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { badRequest } from '../errors.ts';
 import { parseTerms, type Term } from './terms.ts';
 import { indexLocales, searchTable } from './search-index.ts';
 import { bm25Scores } from './bm25.ts';
+import { keptSinceAppends } from './kept-answers.ts';
 
 export type Ranked = { docId: number; score: number }[];
 
@@ -48,8 +49,8 @@ const TOP = '\u{10ffff}';
 /**
  * The terms, with the last word's prefix spelled out as the index terms it covers where the engine would
  * otherwise merge all their entries before the first match (docs/search.md, "How a search is answered").
- * Listed once and kept while the collection's table is unchanged (a write is what adds a term): a prefix
- * then costs what its whole words cost.
+ * Listed once and kept while no index row is removed or rewritten (src/search/kept-answers.ts): the words
+ * of documents added since are looked at for new terms, so a prefix then costs what its whole words cost.
  */
 async function spellPrefixes(ctx: OperationContext, collection: SanitizedCollection, terms: Term[]): Promise<Term[]> {
   const { store } = ctx.cms;
@@ -70,14 +71,61 @@ async function spellPrefixes(ctx: OperationContext, collection: SanitizedCollect
     }
     return found.length > MAX_SPELLED_TERMS ? null : found;
   };
+  const table = searchTable(collection);
+  const newest = async () => {
+    const row = await store.get<{ n: number | null }>(`SELECT ${store.dialect.search.newestDoc(table)} AS "n"`);
+    return row?.n == null ? null : Number(row.n);
+  };
   return Promise.all(
     terms.map(async (t) => {
       if (!t.prefix) return t;
-      const spelled = await kept(store, [collection.table], spelling.next, [t.words[0]], () => spell(t.words[0]));
+      const prefix = t.words[0];
+      const spelled = await keptSinceAppends(
+        store,
+        collection.table,
+        table,
+        spelling.next,
+        [prefix],
+        // The newest id first: a document added while the terms are listed is looked at again next time.
+        async () => ({ newest: await newest(), value: await spell(prefix) }),
+        (value, after) => addedTerms(store, spelling.added, prefix, value, after),
+      );
       return spelled?.length ? { ...t, spelled } : t;
     }),
   );
 }
+
+/** How many added documents are looked at for new terms of a prefix before it is spelled again instead. */
+const MAX_ADDED = 200;
+
+/**
+ * A kept spelling of `prefix`, still right after documents were added (`after`: the newest id it was
+ * spelled at), or null when it must be spelled again: an added document holds a word under the prefix the
+ * spelling lacks, or text other than ASCII, which only the engine's tokenizer folds exactly; or there are
+ * too many to look at. Null `value` (more terms than are spelled) stays so: terms are only added.
+ */
+async function addedTerms(
+  store: Store,
+  sql: string,
+  prefix: string,
+  value: string[] | null,
+  after: number | null,
+): Promise<{ value: string[] | null; newest: number | null } | null> {
+  if (after === null) return null;
+  const rows = await store.all<Record<string, unknown>>(sql, [after, MAX_ADDED]);
+  if (rows.length >= MAX_ADDED) return null;
+  const known = new Set(value ?? []);
+  for (const row of rows)
+    for (const [column, text] of Object.entries(row)) {
+      if (column === 'docId' || column === 'locale' || column === 'draft' || typeof text !== 'string') continue;
+      if (!ASCII.test(text)) return null;
+      for (const word of text.toLowerCase().split(/[^a-z0-9]+/))
+        if (value && word.startsWith(prefix) && !known.has(word)) return null;
+    }
+  return { value, newest: rows.length ? Number(rows[rows.length - 1].docId) : after };
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The search fields the caller may read, by position: only they can make a document match. */
 const searchedColumns = (collection: SanitizedCollection, scope: ReadScope) =>
@@ -145,6 +193,8 @@ function matchQuery(
   if (allowed.length === 0) return null;
   const name = searchLocale(ctx);
   const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
+  // One locale and no drafts: the index holds live rows in this locale only.
+  const allLive = indexLocales(ctx.cms).length === 1 && !collection.drafts && !scope.from;
   return ctx.cms.store.dialect.search.match(
     searchTable(collection),
     fields.length,
@@ -152,7 +202,7 @@ function matchQuery(
     terms,
     locale,
     Boolean(scope.from),
-    options,
+    { ...options, allLive },
   );
 }
 
@@ -196,7 +246,8 @@ export async function rankedPage(
     : null;
   // The terms are parsed (and a prefix spelled out) once for the three queries below.
   const terms = await spellPrefixes(ctx, collection, typeof input === 'string' ? parseTerms(input) : input);
-  const match = (newest: MatchOptions['newest'] = null) => matchQuery(ctx, collection, terms, scope, { ids, newest });
+  const match = (newest: MatchOptions['newest'] = null, after: number | null = null) =>
+    matchQuery(ctx, collection, terms, scope, { ids, newest, after });
   const all = match();
   if (!all) return { ranked: [], total: 0 };
   const rows = (query: SQLPart, order: string) =>
@@ -234,6 +285,31 @@ export async function rankedPage(
   if (known) return { ranked: result, total: offset + result.length };
   const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM (${all.sql}) AS "m"`;
   const count = async () => Number((await store.get<{ n: number }>(sql, all.params))!.n);
+  // Without a read filter the matches follow from the index alone: the total survives writes that add documents.
+  if (!scope.from && !scope.where) {
+    const table = searchTable(collection);
+    const since = async (after: number | null) => {
+      const part = match(null, after)!;
+      const row = await store.get<{ n: number; newest: number | null }>(
+        `SELECT (SELECT CAST(count(*) AS INTEGER) FROM (${part.sql}) AS "m") AS "n", ${store.dialect.search.newestDoc(table)} AS "newest"`,
+        part.params,
+      );
+      return { value: Number(row!.n), newest: row!.newest == null ? null : Number(row!.newest) };
+    };
+    const total = await keptSinceAppends(
+      store,
+      collection.table,
+      table,
+      sql,
+      all.params,
+      () => since(null),
+      async (kept, after) => {
+        const added = await since(after);
+        return { value: kept + added.value, newest: added.newest ?? after };
+      },
+    );
+    return { ranked: result, total };
+  }
   const tables = scope.from ? null : (dependsOn ?? (scope.where ? null : [collection.table]));
   return { ranked: result, total: tables ? await keptCount(store, tables, sql, all.params, count) : await count() };
 }

@@ -86,6 +86,23 @@ async function writeRows(
 }
 
 /**
+ * Removes a document's rows and counts a change of the index table under its own name: a search total kept
+ * on the strength of that count only adds the documents created since (src/search/kept-answers.ts), which
+ * holds only while no row of an older document was removed or rewritten.
+ */
+async function removeRows(db: Queryable, table: string, id: number, onlyDraft: boolean): Promise<void> {
+  const remove = db.dialect.search.remove(table, id, onlyDraft);
+  await db.run(remove.sql, remove.params);
+  await countChange(db, table);
+}
+
+/** A new document's rows added below the newest document's (an id given by hand) count as a change too. */
+async function appending(db: Queryable, table: string, id: number): Promise<void> {
+  const newest = await db.get<{ n: number | null }>(`SELECT ${db.dialect.search.newestDoc(table)} AS "n"`);
+  if (newest?.n != null && Number(newest.n) >= id) await countChange(db, table);
+}
+
+/**
  * A document's rows, after any write of it: its live text, and its pending draft's where one is. `fresh`:
  * the document is new, so it has no rows to remove.
  */
@@ -98,10 +115,8 @@ export async function indexDocument(
   fresh = false,
 ): Promise<void> {
   const table = searchTable(collection);
-  if (!fresh) {
-    const remove = db.dialect.search.remove(table, id, false);
-    await db.run(remove.sql, remove.params);
-  }
+  if (!fresh) await removeRows(db, table, id, false);
+  else await appending(db, table, id);
   if (!live) return;
   await writeRows(cms, db, collection, live, 0);
   const draft = collection.drafts ? await pendingDraft(db, ownerOf(collection, id)) : null;
@@ -121,8 +136,7 @@ export function indexChanges(cms: CMS): void {
     if (!collection?.search || event.id === undefined) return;
     // A draft-only save of an existing document: only its draft rows change.
     if (event.type === 'draft' && event.previousDoc) {
-      const remove = scope.tx.dialect.search.remove(searchTable(collection), event.id, true);
-      await scope.tx.run(remove.sql, remove.params);
+      await removeRows(scope.tx, searchTable(collection), event.id, true);
       return writeRows(cms, scope.tx, collection, { ...event.doc, id: event.id }, 1);
     }
     // Without drafts an update touches only the live rows: none to rewrite when no searched text changed.
@@ -144,8 +158,19 @@ export function indexChanges(cms: CMS): void {
   });
 }
 
+/**
+ * What the index's rows follow from. Drafts are part of it where a collection has them: a search then
+ * leaves no rows of an earlier draft behind when they are turned off (where there are none, every row is a
+ * live row and the engine need not test it). Absent without drafts, so that their indexes keep the
+ * signature they were built under.
+ */
 const signatureOf = (cms: CMS, collection: SanitizedCollection) =>
-  JSON.stringify({ fields: collection.search!.fields, locales: indexLocales(cms), v: 1 });
+  JSON.stringify({
+    fields: collection.search!.fields,
+    locales: indexLocales(cms),
+    v: 1,
+    ...(collection.drafts ? { drafts: true } : {}),
+  });
 
 /**
  * Rebuilds one collection's index from its documents; `progress(done, total)` after each batch. Counts a
@@ -174,7 +199,8 @@ export async function reindexCollection(
     await store.transaction(async (tx) => {
       for (const row of rows) {
         const doc = rowToDoc(collection, row);
-        await indexDocument(cms, tx, collection, doc.id as number, doc);
+        // The table was made empty above and the documents come in id order: each one only adds rows.
+        await indexDocument(cms, tx, collection, doc.id as number, doc, true);
       }
     });
     after = rows[rows.length - 1].id as number;
@@ -184,6 +210,7 @@ export async function reindexCollection(
   await writeSetting(store, `search:${collection.slug}`, signatureOf(cms, collection));
   // Searches answered before the rebuild, kept by the response cache of any running server, are stale now.
   await countChange(store, collection.table);
+  await countChange(store, table);
   return done;
 }
 

@@ -36,6 +36,7 @@ export const postgresSearchSQL: SearchSQL = {
       params: [row.docId, row.locale, row.draft, ...row.texts.map(fold)],
     };
   },
+  newestDoc: (table) => `(SELECT max("docId") FROM ${q(table)})`,
   remove: (table, docId, onlyDraft) => ({
     sql: `DELETE FROM ${q(table)} WHERE "docId" = ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
     params: [docId],
@@ -47,8 +48,14 @@ export const postgresSearchSQL: SearchSQL = {
       ? `("draft" = 1 OR NOT EXISTS (SELECT 1 FROM ${t} AS "d" WHERE "d"."docId" = ${t}."docId" AND "d"."locale" = ${t}."locale" AND "d"."draft" = 1))`
       : `"draft" = 0`;
     const ids = options.ids ? ` AND "docId" IN (${options.ids.sql})` : '';
-    const matches = `FROM ${t} WHERE ${vector} @@ to_tsquery('simple', ?) AND "locale" = ? AND ${draftFilter}${ids}`;
-    const params = [tsQuery(terms), locale.name, ...(options.ids?.params ?? [])];
+    const after = options.after == null ? '' : ` AND "docId" > ?`;
+    const matches = `FROM ${t} WHERE ${vector} @@ to_tsquery('simple', ?) AND "locale" = ? AND ${draftFilter}${ids}${after}`;
+    const params = [
+      tsQuery(terms),
+      locale.name,
+      ...(options.ids?.params ?? []),
+      ...(options.after == null ? [] : [options.after]),
+    ];
     const newest = options.newest;
     // The GIN index finds the candidates (`@@`); ts_rank reads only theirs, and only where the caller orders by
     // it. Bounded to the newest: the rows are picked first, and only those are scored.

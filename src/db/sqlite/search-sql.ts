@@ -36,6 +36,7 @@ export const sqliteSearchSQL: SearchSQL = {
   prefixTerms: (table) => ({
     setup: `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${q(`${table}_terms`)} USING fts5vocab(main, ${q(table)}, 'instance')`,
     next: `SELECT "term" FROM temp.${q(`${table}_terms`)} WHERE "term" >= ?1 AND "term" < ?2 LIMIT 1`,
+    added: `SELECT ${q(table)}."rowid" / 256 AS "docId", * FROM ${q(table)} WHERE ${q(table)}."rowid" >= (?1 + 1) * 256 ORDER BY ${q(table)}."rowid" LIMIT ?2`,
   }),
   // The rows of the newest documents, and how many hold each term: the index walks only their entries.
   sample(table, fields, allowed, terms, docs) {
@@ -53,6 +54,7 @@ export const sqliteSearchSQL: SearchSQL = {
     sql: `INSERT INTO ${q(table)} ("rowid", "locale", "draft", ${columns(row.texts.length).join(', ')}) VALUES (?, ?, ?, ${row.texts.map(() => '?').join(', ')})`,
     params: [row.docId * 256 + localeIndex * 2 + row.draft, row.locale, row.draft, ...row.texts],
   }),
+  newestDoc: (table) => `(SELECT ${q(table)}."rowid" / 256 FROM ${q(table)} ORDER BY ${q(table)}."rowid" DESC LIMIT 1)`,
   remove: (table, docId, onlyDraft) => ({
     sql: `DELETE FROM ${q(table)} WHERE "rowid" >= ? AND "rowid" < ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
     params: [docId * 256, (docId + 1) * 256],
@@ -61,10 +63,15 @@ export const sqliteSearchSQL: SearchSQL = {
     const t = q(table);
     // Locale and draft flag are read from the rowid: the UNINDEXED columns would cost a content read per match.
     const live = locale.index * 2;
-    const filter = draft
-      ? `(${t}."rowid" % 256 = ${live + 1} OR (${t}."rowid" % 256 = ${live} AND NOT EXISTS (SELECT 1 FROM ${t} AS "d" WHERE "d"."rowid" = ${t}."rowid" + 1)))`
-      : `${t}."rowid" % 256 = ${live}`;
+    // Where every row is such a row, testing each match for it costs a fifth of a count: none is made.
+    const filter = options.allLive
+      ? ''
+      : draft
+        ? ` AND (${t}."rowid" % 256 = ${live + 1} OR (${t}."rowid" % 256 = ${live} AND NOT EXISTS (SELECT 1 FROM ${t} AS "d" WHERE "d"."rowid" = ${t}."rowid" + 1)))`
+        : ` AND ${t}."rowid" % 256 = ${live}`;
     const ids = options.ids ? ` AND ${t}."rowid" / 256 IN (${options.ids.sql})` : '';
+    // A rowid bound FTS5 seeks to, rather than testing every match.
+    const after = options.after == null ? '' : ` AND ${t}."rowid" >= ?`;
     // FTS5 hands out matches in rowid order and stops at the LIMIT: bm25 runs for those rows only.
     const newest = options.newest;
     const bound = newest ? ` ORDER BY ${t}."rowid" DESC LIMIT ? OFFSET ?` : '';
@@ -76,10 +83,11 @@ export const sqliteSearchSQL: SearchSQL = {
             .join(', ')}`
         : `-bm25(${t}) AS "score"`;
     return {
-      sql: `SELECT ${t}."rowid" / 256 AS "docId", ${scored} FROM ${t} WHERE ${t} MATCH ? AND ${filter}${ids}${bound}`,
+      sql: `SELECT ${t}."rowid" / 256 AS "docId", ${scored} FROM ${t} WHERE ${t} MATCH ?${filter}${ids}${after}${bound}`,
       params: [
         ftsQuery(terms, allowed, fields),
         ...(options.ids?.params ?? []),
+        ...(options.after == null ? [] : [(options.after + 1) * 256]),
         ...(newest ? [newest.limit ?? -1, newest.offset] : []),
       ],
     };
