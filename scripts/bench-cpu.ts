@@ -6,7 +6,8 @@
  * `scripts/bench/bare-server.ts` doing the same SQL. On a machine other work shares, a server's CPU time per
  * request moves far less than its throughput, so a request path's cost is compared here.
  * Usage: bun scripts/bench-cpu.ts [--seconds 3] [--rounds 5] [--connections 20] [--docs 2000] [--baseline DIR]
- *   [--cases list,read,brotli,graphql,graphql-get,mcp,uncached,create] (default: all but the last two)
+ *   [--cases list,read,list-key,brotli,graphql,graphql-get,mcp,uncached,create] (default: all but the last two;
+ *   `list-key` is the list asked with the API key the MCP case sends, the same caller)
  * `--baseline DIR` adds another checkout of the CMS (from its source, as this one then runs) on the same file.
  */
 import fs from 'node:fs';
@@ -26,7 +27,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '20' },
     docs: { type: 'string', default: '2000' },
     baseline: { type: 'string' },
-    cases: { type: 'string', default: 'list,read,brotli,graphql,graphql-get,mcp' },
+    cases: { type: 'string', default: 'list,read,list-key,brotli,graphql,graphql-get,mcp' },
   },
 });
 const total = Number(values.docs);
@@ -140,6 +141,13 @@ const cases: Case[] = pickCases<Case>(
   [
     { key: 'list', label: 'list published, 20 + totalDocs (kept)', path: paths.list, stored: true },
     { key: 'read', label: 'read one by id (kept)', path: paths.read, stored: true },
+    {
+      key: 'list-key',
+      label: 'list published, with the API key of the MCP case (kept)',
+      path: paths.list,
+      headers: { authorization: `Bearer ${key}` },
+      stored: false,
+    },
     { key: 'brotli', label: 'list, client accepts Brotli (kept)', path: paths.list, headers: brotli, stored: false },
     {
       key: 'graphql',
@@ -153,7 +161,7 @@ const cases: Case[] = pickCases<Case>(
     { key: 'graphql-get', label: 'the list as a GraphQL query, GET (kept)', path: paths.graphqlGet, stored: true },
     {
       key: 'mcp',
-      label: 'the list as an MCP find (never kept)',
+      label: 'the list as an MCP find',
       path: '/api/cms/mcp',
       method: 'POST',
       body: mcpFind,

@@ -140,7 +140,7 @@ export async function keptBytes(
   request: Request,
   credentials: Credentials,
   what: string,
-): Promise<Uint8Array | undefined> {
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const cache = responseCacheOf(cms);
   if (!cache || cache.entries === 0 || credentials.twoFactorSetupRequired) return undefined;
   return (await currentKept(cms, cache, request, callerKey(credentials, what)))?.body;

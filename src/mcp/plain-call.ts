@@ -72,13 +72,13 @@ export const callAnswer = (id: Id, result: string) =>
 const RESULT = Buffer.from('{"result":');
 
 /** `callAnswer` around a result kept as bytes. */
-export const callAnswerOf = (id: Id, result: Uint8Array) =>
-  rpcAnswer(Buffer.concat([RESULT, result, Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)]));
+export const callAnswerOf = (id: Id, result: Uint8Array<ArrayBuffer>) =>
+  rpcAnswer(new Blob([RESULT, result, `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`]));
 
 const toolLists = new WeakMap<SanitizedConfig, string>();
 
 /** The answer the SDK's transport gives one request in JSON mode. */
-const rpcAnswer = (body: string | Uint8Array<ArrayBuffer>) =>
+const rpcAnswer = (body: string | Blob) =>
   new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
 
 export async function answerPlainCall(

@@ -62,7 +62,12 @@ describe('MCP find from the response cache', () => {
   afterAll(() => t?.stop());
 
   /** One `find` over HTTP: status and raw bytes. */
-  async function find(key: string, id: number, args: Record<string, unknown>, headers: Record<string, string> = {}) {
+  async function find(
+    key: string,
+    id: number | string,
+    args: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ) {
     const response = await t.fetch('/mcp', {
       method: 'POST',
       headers: { ...HEADERS, authorization: `Bearer ${key}`, ...headers },
