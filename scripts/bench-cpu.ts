@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchRequests, login, postsConfig, seedPosts } from './bench/posts.ts';
+import { benchRequests, graphqlListQuery, login, mcpFindBody, postsConfig, seedPosts } from './bench/posts.ts';
 import { cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
 import { cpuPerRequest, type Served } from './bench/cpu-rounds.ts';
 import { pickCases } from './bench/rounds.ts';
@@ -53,15 +53,14 @@ const uncachedBaseline =
   uncached && values.baseline ? await launchCMS(path.resolve(values.baseline), noCacheConfig) : null;
 const requests = benchRequests(total);
 // The REST list's documents and total as one GraphQL query.
-const listQuery = `{ Posts(where: { status: { equals: published } }, sort: "-createdAt", limit: 20) {
-  docs { id title body status views createdAt updatedAt } totalDocs limit page totalPages hasNextPage } }`;
+
 const paths = {
   list: `/api/cms${requests.list}`,
   read: `/api/cms${requests.read}`,
   graphql: '/api/cms/graphql',
-  graphqlGet: `/api/cms/graphql?query=${encodeURIComponent(listQuery)}`,
+  graphqlGet: `/api/cms/graphql?query=${encodeURIComponent(graphqlListQuery)}`,
 };
-const graphqlBody = JSON.stringify({ query: listQuery });
+const graphqlBody = JSON.stringify({ query: graphqlListQuery });
 const storedPort = freePort();
 const stored = await launch(
   {
@@ -119,15 +118,6 @@ async function apiKey(): Promise<string> {
 
 const brotli = { 'accept-encoding': 'br' };
 const json = { 'content-type': 'application/json' };
-const mcpFind = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: 'find',
-    arguments: { collection: 'posts', where: { status: { equals: 'published' } }, sort: '-createdAt', limit: 20 },
-  },
-});
 /** `bare`: measured on the servers with the cache off, against the bare server. */
 type Case = { key: string; label: string; stored: boolean; bare?: boolean } & Pick<
   Served['target'],
@@ -164,7 +154,7 @@ const cases: Case[] = pickCases<Case>(
       label: 'the list as an MCP find',
       path: '/api/cms/mcp',
       method: 'POST',
-      body: mcpFind,
+      body: mcpFindBody,
       headers: { ...json, accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
       stored: false,
     },

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchRequests, postsConfig, seedPosts } from './bench/posts.ts';
+import { benchRequests, graphqlListQuery, mcpFindBody, postsConfig, seedPosts } from './bench/posts.ts';
 import { median } from './bench/rounds.ts';
 import { getCMS } from '../src/local.ts';
 
@@ -54,8 +54,6 @@ if (values.baseline) handlers.push(['baseline', await handlerOf(path.resolve(val
 
 const connection = { requestIP: () => ({ address: '127.0.0.1', family: 'IPv4', port: 40000 }), timeout: () => {} };
 const origin = 'http://127.0.0.1:3000/api/cms';
-const listQuery = `{ Posts(where: { status: { equals: published } }, sort: "-createdAt", limit: 20) {
-  docs { id title body status views createdAt updatedAt } totalDocs limit page totalPages hasNextPage } }`;
 const post = (body: string, headers: Record<string, string> = {}) => ({
   method: 'POST',
   body,
@@ -63,8 +61,12 @@ const post = (body: string, headers: Record<string, string> = {}) => ({
 });
 const allCases: { label: string; url: string; init?: ReturnType<typeof post> }[] = [
   { label: 'REST list, 20 + totalDocs', url: `${origin}${benchRequests(total).list}` },
-  { label: 'the list as GraphQL, POST', url: `${origin}/graphql`, init: post(JSON.stringify({ query: listQuery })) },
-  { label: 'the list as GraphQL, GET', url: `${origin}/graphql?query=${encodeURIComponent(listQuery)}` },
+  {
+    label: 'the list as GraphQL, POST',
+    url: `${origin}/graphql`,
+    init: post(JSON.stringify({ query: graphqlListQuery })),
+  },
+  { label: 'the list as GraphQL, GET', url: `${origin}/graphql?query=${encodeURIComponent(graphqlListQuery)}` },
   {
     label: 'REST list, with the API key',
     url: `${origin}${benchRequests(total).list}`,
@@ -73,18 +75,7 @@ const allCases: { label: string; url: string; init?: ReturnType<typeof post> }[]
   {
     label: 'the list as an MCP find',
     url: `${origin}/mcp`,
-    init: post(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'find',
-          arguments: { collection: 'posts', where: { status: { equals: 'published' } }, sort: '-createdAt', limit: 20 },
-        },
-      }),
-      { accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
-    ),
+    init: post(mcpFindBody, { accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` }),
   },
 ];
 
