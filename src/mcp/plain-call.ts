@@ -69,16 +69,31 @@ export const resultText = (text: string) =>
 export const callAnswer = (id: Id, result: string) =>
   rpcAnswer(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
 
-const RESULT = Buffer.from('{"result":');
+const encoder = new TextEncoder();
+const RESULT = encoder.encode('{"result":');
 
 /** `callAnswer` around a result kept as bytes. */
 export const callAnswerOf = (id: Id, result: Uint8Array<ArrayBuffer>) =>
-  rpcAnswer(new Blob([RESULT, result, `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`]));
+  rpcAnswer(joined(RESULT, result, encoder.encode(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)));
+
+/**
+ * The parts as one plain byte array: Bun.serve sends one at less cost than a Blob of parts or a
+ * `Buffer.concat` (a bare server's CPU per 15 kB answer, one busy run: 25–39, 77 and 54 µs).
+ */
+function joined(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
 
 const toolLists = new WeakMap<SanitizedConfig, string>();
 
 /** The answer the SDK's transport gives one request in JSON mode. */
-const rpcAnswer = (body: string | Blob) =>
+const rpcAnswer = (body: string | Uint8Array<ArrayBuffer>) =>
   new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
 
 export async function answerPlainCall(
