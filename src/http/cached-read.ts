@@ -148,8 +148,8 @@ export async function keptBytes(
 
 /**
  * The other side of `keptBytes`: `compute` runs after the request's reading of the change counters is
- * taken, and its text is kept unless it is null (a failure), the entity keeps no answers, or a rule or hook
- * looked at the request. Answers the text, or the failure's text.
+ * taken, and its text is kept unless it says not to (a failure), the entity keeps no answers, or a rule or
+ * hook looked at the request. Answers the text either way.
  */
 export async function keepBytes(
   input: Pick<RouteInput, 'cms' | 'ctx' | 'request' | 'credentials'>,
