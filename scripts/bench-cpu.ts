@@ -6,14 +6,15 @@
  * `scripts/bench/bare-server.ts` doing the same SQL. On a machine other work shares, a server's CPU time per
  * request moves far less than its throughput, so a request path's cost is compared here.
  * Usage: bun scripts/bench-cpu.ts [--seconds 3] [--rounds 5] [--connections 20] [--docs 2000] [--baseline DIR]
- *   [--cases list,read,brotli,graphql,graphql-get,mcp,uncached,create] (default: all but the last two)
+ *   [--cases list,read,list-key,brotli,graphql,graphql-get,mcp,uncached,create] (default: all but the last two;
+ *   `list-key` is the list asked with the API key the MCP case sends, the same caller)
  * `--baseline DIR` adds another checkout of the CMS (from its source, as this one then runs) on the same file.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchRequests, login, postsConfig, seedPosts } from './bench/posts.ts';
+import { benchRequests, graphqlListQuery, login, mcpFindBody, postsConfig, seedPosts } from './bench/posts.ts';
 import { cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
 import { cpuPerRequest, type Served } from './bench/cpu-rounds.ts';
 import { pickCases } from './bench/rounds.ts';
@@ -26,7 +27,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '20' },
     docs: { type: 'string', default: '2000' },
     baseline: { type: 'string' },
-    cases: { type: 'string', default: 'list,read,brotli,graphql,graphql-get,mcp' },
+    cases: { type: 'string', default: 'list,read,list-key,brotli,graphql,graphql-get,mcp' },
   },
 });
 const total = Number(values.docs);
@@ -52,15 +53,14 @@ const uncachedBaseline =
   uncached && values.baseline ? await launchCMS(path.resolve(values.baseline), noCacheConfig) : null;
 const requests = benchRequests(total);
 // The REST list's documents and total as one GraphQL query.
-const listQuery = `{ Posts(where: { status: { equals: published } }, sort: "-createdAt", limit: 20) {
-  docs { id title body status views createdAt updatedAt } totalDocs limit page totalPages hasNextPage } }`;
+
 const paths = {
   list: `/api/cms${requests.list}`,
   read: `/api/cms${requests.read}`,
   graphql: '/api/cms/graphql',
-  graphqlGet: `/api/cms/graphql?query=${encodeURIComponent(listQuery)}`,
+  graphqlGet: `/api/cms/graphql?query=${encodeURIComponent(graphqlListQuery)}`,
 };
-const graphqlBody = JSON.stringify({ query: listQuery });
+const graphqlBody = JSON.stringify({ query: graphqlListQuery });
 const storedPort = freePort();
 const stored = await launch(
   {
@@ -118,15 +118,6 @@ async function apiKey(): Promise<string> {
 
 const brotli = { 'accept-encoding': 'br' };
 const json = { 'content-type': 'application/json' };
-const mcpFind = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: 'find',
-    arguments: { collection: 'posts', where: { status: { equals: 'published' } }, sort: '-createdAt', limit: 20 },
-  },
-});
 /** `bare`: measured on the servers with the cache off, against the bare server. */
 type Case = { key: string; label: string; stored: boolean; bare?: boolean } & Pick<
   Served['target'],
@@ -140,6 +131,13 @@ const cases: Case[] = pickCases<Case>(
   [
     { key: 'list', label: 'list published, 20 + totalDocs (kept)', path: paths.list, stored: true },
     { key: 'read', label: 'read one by id (kept)', path: paths.read, stored: true },
+    {
+      key: 'list-key',
+      label: 'list published, with the API key of the MCP case (kept)',
+      path: paths.list,
+      headers: { authorization: `Bearer ${key}` },
+      stored: false,
+    },
     { key: 'brotli', label: 'list, client accepts Brotli (kept)', path: paths.list, headers: brotli, stored: false },
     {
       key: 'graphql',
@@ -153,10 +151,10 @@ const cases: Case[] = pickCases<Case>(
     { key: 'graphql-get', label: 'the list as a GraphQL query, GET (kept)', path: paths.graphqlGet, stored: true },
     {
       key: 'mcp',
-      label: 'the list as an MCP find (never kept)',
+      label: 'the list as an MCP find',
       path: '/api/cms/mcp',
       method: 'POST',
-      body: mcpFind,
+      body: mcpFindBody,
       headers: { ...json, accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
       stored: false,
     },

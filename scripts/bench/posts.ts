@@ -76,6 +76,21 @@ export const benchRequests = (total: number) => ({
   createBody: JSON.stringify({ title: 'Bench post', body: postBody, status: 'published', views: 1 }),
 });
 
+/** The list of `benchRequests` as one GraphQL query: the same documents and total. */
+export const graphqlListQuery = `{ Posts(where: { status: { equals: published } }, sort: "-createdAt", limit: 20) {
+  docs { id title body status views createdAt updatedAt } totalDocs limit page totalPages hasNextPage } }`;
+
+/** The list of `benchRequests` as an MCP `find` call. */
+export const mcpFindBody = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'find',
+    arguments: { collection: 'posts', where: { status: { equals: 'published' } }, sort: '-createdAt', limit: 20 },
+  },
+});
+
 /** A session token for benchUser from `<api>/users/login`. */
 export async function login(api: string): Promise<string> {
   const url = `${api}/users/login`;

@@ -9,7 +9,7 @@ import { twoFactorRoutes } from './routes/two-factor.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.ts';
 import { auditLogRoutes } from './routes/audit-log.ts';
-import { mcpRoutes } from './routes/mcp.ts';
+import { answerMCPFromCache, mcpRoutes } from './routes/mcp.ts';
 import { versionRoutes } from './routes/versions.ts';
 import { releaseRoutes } from './routes/releases.ts';
 import { lockRoutes } from './routes/locks.ts';
@@ -58,6 +58,7 @@ export function createApp(cms: CMS) {
 
   const adminPrefix = cms.config.routes.admin;
   const graphQLPath = `${cms.config.routes.api}/graphql`;
+  const mcpPath = `${cms.config.routes.api}/mcp`;
   setAdminRuntimeConfig({ apiPrefix: cms.config.routes.api, adminPrefix });
   const admin = ({ request }: { request: Request }) => {
     const pathname = new URL(request.url).pathname.slice(adminPrefix.length) || '/';
@@ -73,8 +74,10 @@ export function createApp(cms: CMS) {
       // Kept answers that are still current skip routing altogether (docs/caching.md); other verbs go on
       // without waiting for a promise.
       if (request.method === 'GET') return answerFromCache(cms, request);
-      if (request.method === 'POST' && pathAndQuery(request.url) === graphQLPath)
-        return answerGraphQLFromCache(cms, request);
+      if (request.method !== 'POST') return;
+      const path = pathAndQuery(request.url);
+      if (path === graphQLPath) return answerGraphQLFromCache(cms, request);
+      if (path === mcpPath) return answerMCPFromCache(cms, request);
     })
     .get(adminPrefix || '/', admin)
     .get(`${adminPrefix}/*`, admin)

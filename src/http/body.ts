@@ -65,8 +65,32 @@ export function parseJSONBody(text: string): unknown {
   return value;
 }
 
+/** Bodies read before routing (src/http/app.ts), as text or why they could not be read, for the route's `readText`. */
+const readBefore = new WeakMap<Request, string | { refused: unknown }>();
+
+/**
+ * The body as text before routing, to look up a kept answer by it; undefined when it cannot be read, and
+ * the route's `readText` then throws the same refusal.
+ */
+export async function readTextBeforeRouting(request: Request, limit = MAX_JSON_BODY): Promise<string | undefined> {
+  try {
+    return await readText(request, limit);
+  } catch (refused) {
+    readBefore.set(request, { refused });
+    return undefined;
+  }
+}
+
+/** A body read before routing, for the route's `readText` when the request goes on to it. */
+export const passToRoute = (request: Request, text: string) => void readBefore.set(request, text);
+
 /** The body as text, under the same limit and budget as JSON bodies. */
 export async function readText(request: Request, limit = MAX_JSON_BODY): Promise<string> {
+  const early = readBefore.get(request);
+  if (early !== undefined) {
+    if (typeof early === 'string') return early;
+    throw early.refused;
+  }
   const text = (await readBytesUnder(request, limit)).toString('utf8');
   bodyReceived(request);
   return text;

@@ -68,6 +68,21 @@ export async function answerKeptRead(
   return answerKept(cms, cache, request, credentials, callerKey(credentials, what));
 }
 
+/** The answer kept under `key` if it is still current, counted as a hit. */
+async function currentKept(
+  cms: CMS,
+  cache: ResponseCache<KeptAnswer>,
+  request: Request,
+  key: string,
+): Promise<KeptAnswer | undefined> {
+  const kept = cache.get(key);
+  if (!kept) return undefined;
+  if (!sameCounters(kept.counters, await countersOf(requestReading(cms.store, request), kept.tables))) return undefined;
+  cache.stats.hits++;
+  rememberRoute(request, kept.route);
+  return kept;
+}
+
 async function answerKept(
   cms: CMS,
   cache: ResponseCache<KeptAnswer>,
@@ -75,11 +90,8 @@ async function answerKept(
   credentials: Credentials,
   key: string,
 ): Promise<Response | undefined> {
-  const kept = cache.get(key);
+  const kept = await currentKept(cms, cache, request, key);
   if (!kept) return undefined;
-  if (!sameCounters(kept.counters, await countersOf(requestReading(cms.store, request), kept.tables))) return undefined;
-  cache.stats.hits++;
-  rememberRoute(request, kept.route);
   const response = answer(request, kept, credentials.user ? PRIVATE : kept.control);
   return withCors(cms, request, packOnce(response, packedStore(cache, key, kept)));
 }
@@ -117,6 +129,53 @@ export async function keptRead(
       ? { cache, key: callerKey(credentials, what), counters: await countersOf(reading!, tables), tables }
       : null;
   return keepAndAnswer(request, credentials, body, 'no-cache', keep);
+}
+
+/**
+ * For reads answered in an envelope of their own (an MCP call, whose answer names the call's id): the
+ * bytes kept under `what` for this caller, if they are still current.
+ */
+export async function keptBytes(
+  cms: CMS,
+  request: Request,
+  credentials: Credentials,
+  what: string,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const cache = responseCacheOf(cms);
+  if (!cache || cache.entries === 0 || credentials.twoFactorSetupRequired) return undefined;
+  return (await currentKept(cms, cache, request, callerKey(credentials, what)))?.body;
+}
+
+/**
+ * The other side of `keptBytes`: `compute` runs after the request's reading of the change counters is
+ * taken, and its text is kept unless it says not to (a failure), the entity keeps no answers, or a rule or
+ * hook looked at the request. Answers the text either way.
+ */
+export async function keepBytes(
+  input: Pick<RouteInput, 'cms' | 'ctx' | 'request' | 'credentials'>,
+  entity: Entity | undefined,
+  what: string,
+  compute: () => Promise<{ text: string; keep: boolean }>,
+): Promise<string> {
+  const { cms, ctx, request, credentials } = input;
+  const cache = entity?.cache.enabled && !credentials.twoFactorSetupRequired ? responseCacheOf(cms) : null;
+  const tables = cache ? dependenciesOf(cms.config, entity!) : [];
+  const counters = cache ? await countersOf(requestReading(cms.store, request), tables) : [];
+  ctx.readsRequest = false;
+  const { text, keep } = await compute();
+  if (!cache) return text;
+  cache.stats.misses++;
+  if (keep && !ctx.readsRequest)
+    cache.set(callerKey(credentials, what), {
+      body: encoder.encode(text),
+      // Never sent as a validator: these bytes are answered inside an envelope.
+      etag: '',
+      counters,
+      tables,
+      control: 'no-store',
+      route: routeOf(request),
+    });
+  return text;
 }
 
 /**

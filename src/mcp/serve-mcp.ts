@@ -15,6 +15,8 @@ import { callTool } from './call-tool.ts';
 import { answerPlainCall } from './plain-call.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
+export { callAnswer, callAnswerOf, callResult, plainCall } from './plain-call.ts';
+
 /** Base64 grows a file by a third; the JSON-RPC envelope and other arguments need a little more. */
 export const bodyLimit = (maxFileSize: number) => Math.ceil(maxFileSize / 3) * 4 + 256 * 1024;
 

@@ -37,7 +37,14 @@ function withLocale(ctx: OperationContext, args: Args): OperationContext {
       `"locale" must be one of ${[...(localization?.locales ?? []), 'all'].join(', ')}.`,
       'locale',
     );
-  return { ...ctx, locale };
+  // A copy whose mark of a look at the request lands on the caller's context, which the response cache reads.
+  return Object.defineProperty({ ...ctx, locale }, 'readsRequest', {
+    enumerable: true,
+    get: () => ctx.readsRequest,
+    set(value: boolean) {
+      ctx.readsRequest = value;
+    },
+  });
 }
 
 /** A drafts entity's `status` is the publish tool's business: create and update never set it. */

@@ -483,6 +483,30 @@ describe('GraphQL reads, writes and the response cache', () => {
     expect(readCalls.posts).toBeGreaterThan(0);
   });
 
+  test('a POSTed query is kept under its body: other variables, another spelling, another answer or entry', async () => {
+    const query = 'query($slug: String) { Posts(draft: true, where: { slug: { equals: $slug } }) { docs { slug } } }';
+    const slugs = async (body: string) => {
+      const res = await t.fetch('/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body,
+      });
+      return (await res.json()).data.Posts.docs.map((d: any) => d.slug);
+    };
+    const hello = JSON.stringify({ query, variables: { slug: 'hello' } });
+    const draft = JSON.stringify({ query, variables: { slug: 'draft' } });
+    // The same query and variables, spelled with other spaces and key order.
+    const respelled = `{ "variables" : {"slug":"hello"}, "query": ${JSON.stringify(query)} }`;
+    expect(await slugs(hello)).toEqual(['hello']);
+    expect(await slugs(draft)).toEqual(['draft']);
+    readCalls.posts = 0;
+    expect(await slugs(hello)).toEqual(['hello']);
+    expect(await slugs(draft)).toEqual(['draft']);
+    expect(readCalls.posts).toBe(0);
+    expect(await slugs(respelled)).toEqual(['hello']);
+    expect(readCalls.posts).toBe(1);
+  });
+
   test('a repeated GET query is answered from the cache, however its query string is spelled', async () => {
     const query = '{ Posts(where: { slug: { equals: "hello" } }) { docs { slug } } }';
     const get = (search: string) => t.request('GET', `/graphql?${search}`, { token });

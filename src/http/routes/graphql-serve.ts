@@ -6,7 +6,7 @@
 import { Kind, type GraphQLError, type OperationDefinitionNode } from 'graphql';
 import type { CMS } from '../../cms.ts';
 import { APIError, badRequest } from '../../errors.ts';
-import { parseJSONBody, readText, releaseBody } from '../body.ts';
+import { parseJSONBody, readText, passToRoute, readTextBeforeRouting, releaseBody } from '../body.ts';
 import { credentialsOf } from '../authenticate.ts';
 import type { RouteInput } from '../handle.ts';
 import { checkCsrf, checkLoginOrigin } from '../authenticate.ts';
@@ -34,8 +34,12 @@ export async function serveGraphQL(cms: CMS, input: RouteInput): Promise<Respons
   const limits = cms.config.graphQL!;
   let signIn = signInOf.get(cms);
   if (!signIn) signInOf.set(cms, (signIn = signInMutations(cms.config)));
-  const raw = input.request.method === 'POST' ? parseJSONBody(await bodyText(input.request)) : input.query;
-  if (!Array.isArray(raw)) return runOne(cms, input, readParams(raw), signIn, false);
+  const post = input.request.method === 'POST';
+  const text = post ? await readText(input.request) : '';
+  const raw = post ? parseJSONBody(text) : input.query;
+  // A POSTed query is kept under its body as sent, a GET one under the key of every GET read.
+  const what = post ? postKey(text) : readKey(input.request.url);
+  if (!Array.isArray(raw)) return runOne(cms, input, readParams(raw), signIn, what);
   // Batched operations (Apollo's batch link): bounded, run one after another, never kept.
   if (input.request.method !== 'POST') throw badRequest('Batched operations need POST.');
   if (raw.length === 0 || raw.length > limits.maxBatch)
@@ -43,7 +47,7 @@ export async function serveGraphQL(cms: CMS, input: RouteInput): Promise<Respons
   const answers: unknown[] = [];
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   for (const item of raw) {
-    const answer = await runOne(cms, input, readParams(item), signIn, true);
+    const answer = await runOne(cms, input, readParams(item), signIn, null);
     answers.push(await answer.json());
     for (const cookie of answer.headers.getSetCookie()) headers.append('set-cookie', cookie);
   }
@@ -55,14 +59,13 @@ async function runOne(
   input: RouteInput,
   params: GraphQLParams,
   signIn: Set<string>,
-  batched: boolean,
+  /** The cache key of the answer; null for an operation of a batch, which is never kept. */
+  what: string | null,
 ): Promise<Response> {
   const { request, credentials } = input;
-  const post = request.method === 'POST';
-  // A query asked for again is answered from the cache before it is even parsed. A GET one is kept under
-  // the key of every GET read, which the lookup before routing finds.
-  const what = post ? postKey(params) : readKey(request.url);
-  if (post && !batched && !answeredEarly.has(request)) {
+  const batched = what === null;
+  // A query asked for again is answered from the cache before it is even parsed.
+  if (!batched && request.method === 'POST' && !answeredEarly.has(request)) {
     const kept = await answerKeptRead(cms, request, credentials, what);
     if (kept) return kept;
   }
@@ -93,7 +96,7 @@ async function runOne(
     clearedCookies: () => clearedCookies(cms),
   });
   if (operation.operation === 'query' && !batched) {
-    return keptRead(cms, request, credentials, what, async () => {
+    return keptRead(cms, request, credentials, what!, async () => {
       const result = await runOperation(req, plan, params);
       return { body: formatResult(cms, result), tables: cacheTables(req, result) };
     });
@@ -115,19 +118,15 @@ function refuseUnsafeWrite(cms: CMS, input: RouteInput, operation: OperationDefi
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 const wantsGraphQLResponse = (request: Request) => request.headers.get('accept')?.includes(GRAPHQL_RESPONSE) ?? false;
 
-const postKey = (params: GraphQLParams) =>
-  `POST graphql\n${params.operationName ?? ''}\n${params.query}\n${JSON.stringify(params.variables)}`;
+/**
+ * A POSTed query's key is its body as sent: the query, variables and operation name are read from those
+ * bytes alone, so equal bodies ask the same, and a hit needs no JSON parse. Two spellings of one query
+ * (spaces, key order) are kept apart, which costs a second entry, never a wrong answer.
+ */
+const postKey = (body: string) => `POST graphql\n${body}`;
 
-/** Bodies read before routing (below), so the route does not read them again; or why they could not be. */
-const readEarly = new WeakMap<Request, string | { refused: unknown }>();
 /** Requests whose cache lookup was made before routing (and missed). */
 const answeredEarly = new WeakSet<Request>();
-async function bodyText(request: Request): Promise<string> {
-  const early = readEarly.get(request);
-  if (early === undefined) return readText(request);
-  if (typeof early !== 'string') throw early.refused;
-  return early;
-}
 
 /**
  * Before routing (src/http/app.ts, through src/http/routes/graphql.ts), as GET reads are: a POSTed query whose answer is kept and current is
@@ -135,35 +134,18 @@ async function bodyText(request: Request): Promise<string> {
  * its body already read.
  */
 export async function answerGraphQLFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
-  let text: string;
-  try {
-    text = await readText(request);
-  } catch (refused) {
-    readEarly.set(request, { refused });
-    return undefined;
-  }
-  const kept = await keptAnswer(cms, request, text);
+  const text = await readTextBeforeRouting(request);
+  if (text === undefined) return undefined;
+  const credentials = await credentialsOf(cms, request).catch(() => null);
+  // Null when the lookup was made and missed; undefined without credentials (the route answers the refusal).
+  const kept = credentials ? ((await answerKeptRead(cms, request, credentials, postKey(text))) ?? null) : undefined;
   if (kept) {
     releaseBody(request);
     return kept;
   }
-  // Only a request that goes on to the route is remembered.
-  readEarly.set(request, text);
+  passToRoute(request, text);
   if (kept === null) answeredEarly.add(request);
   return undefined;
-}
-
-/** The kept answer to a POSTed query; null when the lookup was made and missed, undefined when it could not be made. */
-async function keptAnswer(cms: CMS, request: Request, text: string): Promise<Response | null | undefined> {
-  let params: GraphQLParams;
-  try {
-    params = readParams(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-  const credentials = await credentialsOf(cms, request).catch(() => null);
-  if (!credentials) return undefined;
-  return (await answerKeptRead(cms, request, credentials, postKey(params))) ?? null;
 }
 
 function answer(body: unknown, status: number, req: GraphQLRequest | undefined, request: Request): Response {
