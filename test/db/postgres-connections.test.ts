@@ -37,6 +37,21 @@ const start = async (databasePool: number) => {
   return t;
 };
 
+/** Whether a backend of the server's database is listening, asked until it is or `ms` have passed. */
+const listeningWithin = async (t: TestServer, ms: number): Promise<boolean> => {
+  const name = new URL(t.database).pathname.slice(1);
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const [row] = await admin.unsafe(
+      `SELECT count(*)::int AS "n" FROM pg_stat_activity WHERE datname = $1 AND query ILIKE 'LISTEN%'`,
+      [name],
+    );
+    if (row.n > 0) return true;
+    if (performance.now() > deadline) return false;
+    await Bun.sleep(20);
+  }
+};
+
 const sleepingAtOnce = (t: TestServer, n: number) =>
   Promise.all(Array.from({ length: n }, () => t.cms.store.all('SELECT pg_sleep(0.3)')));
 
@@ -59,6 +74,16 @@ describe('connections of one instance on PostgreSQL', () => {
     expect(await backends(t)).toBe(3);
     await t.cms.store.get('SELECT 1 AS "one"');
     expect(await backends(t)).toBe(3);
+  });
+
+  test('the change listener opens at the second reading of the change counters, not at the first', async () => {
+    const t = await start(3);
+    await t.cms.store.changeCounters();
+    expect(await listeningWithin(t, 500)).toBe(false);
+    expect(await backends(t)).toBe(1);
+    await t.cms.store.changeCounters();
+    expect(await listeningWithin(t, 10_000)).toBe(true);
+    expect(await backends(t)).toBe(2);
   });
 
   test('under the lock, a statement beside an open transaction stays outside it', async () => {
