@@ -10,8 +10,6 @@ import type { SQL } from 'bun';
 export type Connections = {
   /** Runs `work` on a connection nothing else uses meanwhile; waits for one while `size` are taken. */
   use<T>(work: (connection: SQL) => Promise<T>): Promise<T>;
-  /** How many are open. */
-  opened(): number;
   /** Closes every connection; `use` then fails. */
   close(): Promise<void>;
 };
@@ -47,7 +45,6 @@ export function lazyConnections(first: SQL, open: () => SQL, size: number): Conn
         give(connection);
       }
     },
-    opened: () => all.length,
     async close() {
       closed = true;
       await Promise.all(all.map((connection) => connection.close().catch(() => {})));
