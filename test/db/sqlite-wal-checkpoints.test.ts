@@ -31,6 +31,16 @@ function walIndex(file: string): { frames: number; backfilled: number } {
   return JSON.parse(child.stdout.toString());
 }
 
+/** A table `t` in a WAL database of its own, and a checkpointer for it reading `now`. */
+function walTable(name: string, now: () => number) {
+  const file = path.join(dir, name);
+  const db = new Database(file, { create: true });
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)');
+  return { db, checkpointer: startCheckpointer(file, now, () => {}) };
+}
+
 test('the log stays bounded through thousands of commits, and every row is there', async () => {
   const file = path.join(dir, 'wal.db');
   const store = openSqliteStore(file);
@@ -63,16 +73,7 @@ test('the log stays bounded through thousands of commits, and every row is there
 });
 
 test('a steady run of commits asks the worker for a checkpoint every CHECKPOINT_COMMITS commits, not after each one', async () => {
-  const file = path.join(dir, 'steady.db');
-  const db = new Database(file, { create: true });
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
-  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)');
-  const checkpointer = startCheckpointer(
-    file,
-    () => performance.now(),
-    () => {},
-  );
+  const { db, checkpointer } = walTable('steady.db', () => performance.now());
   const commits = CHECKPOINT_COMMITS * 4;
   const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
   const started = performance.now();
@@ -100,17 +101,8 @@ test('a steady run of commits asks the worker for a checkpoint every CHECKPOINT_
 });
 
 test('a checkpoint that falls behind CHECKPOINT_COMMITS commits makes the next writes wait for it', async () => {
-  const file = path.join(dir, 'behind.db');
-  const db = new Database(file, { create: true });
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = NORMAL');
-  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)');
   // A clock that stands still: only the count of commits asks for a checkpoint.
-  const checkpointer = startCheckpointer(
-    file,
-    () => 0,
-    () => {},
-  );
+  const { db, checkpointer } = walTable('behind.db', () => 0);
   const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
   // Commits in one turn of the event loop: the worker's answer cannot arrive in between.
   for (let i = 0; i < CHECKPOINT_COMMITS; i++) {
