@@ -15,10 +15,15 @@ const config = {
 const CYCLES = 4;
 const WRITERS = 24;
 
-/** Creates from `WRITERS` concurrent loops until the server dies; answers the acknowledged ones. */
+/**
+ * Creates from `WRITERS` concurrent loops until the server dies, `killAfterMs` after the first was
+ * acknowledged (a server just started may first open its database connections); answers the acknowledged ones.
+ */
 async function writeUntilKilled(server: ChildServer, cycle: number, killAfterMs: number): Promise<Map<number, string>> {
   const acknowledged = new Map<number, string>();
   let alive = true;
+  let firstAcknowledged: () => void = () => {};
+  const first = new Promise<void>((resolve) => (firstAcknowledged = resolve));
   const loops = Array.from({ length: WRITERS }, async (_, w) => {
     for (let i = 0; alive; i++) {
       const title = `c${cycle}-w${w}-${i}`;
@@ -31,11 +36,13 @@ async function writeUntilKilled(server: ChildServer, cycle: number, killAfterMs:
         if (res.status !== 201) continue;
         const body = (await res.json()) as { doc: { id: number; title: string } };
         acknowledged.set(body.doc.id, body.doc.title);
+        firstAcknowledged();
       } catch {
         return; // the connection died with the server: this write was never acknowledged
       }
     }
   });
+  await Promise.race([first, Bun.sleep(30_000)]);
   await Bun.sleep(killAfterMs);
   await server.crash();
   alive = false;
