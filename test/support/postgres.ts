@@ -73,11 +73,10 @@ async function makeTemplate(): Promise<string> {
 }
 
 /**
- * The pool a test server on PostgreSQL gets unless its config sets one: 3 connections at most, not the
- * default 10. A new connection costs the cluster about 50 ms of CPU on the test machine (forking a backend
- * and loading its catalogue caches); a server opens one to start and more only while its statements run at
- * once (docs/postgres.md, "Pool size"), so this bounds what a burst of a suite's thousands of short-lived
- * servers may open.
+ * The pool a test server on PostgreSQL gets unless its config sets one: 3 connections, not the default 10.
+ * A new connection costs the cluster about 50 ms of CPU on the test machine (forking a backend and loading
+ * its catalogue caches), and a server opens its whole pool while it starts: with ten, the connections of a
+ * suite's thousands of short-lived servers were half of what the cluster spent in a run.
  */
 export function testPool(database: string): { databasePool?: number } {
   return database.startsWith('postgres') ? { databasePool: 3 } : {};

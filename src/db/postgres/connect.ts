@@ -1,9 +1,8 @@
 /**
- * Opens the first PostgreSQL connection through Bun's built-in client (no driver package), and checks it
- * with one statement: a server that is down, a database that does not exist or wrong credentials then stop
- * `cms` at start with one line (ConfigError: exit 1, no stack) instead of failing the first request. The
- * store opens the pool's other connections when it needs them (./connections.ts). TLS comes from the URL
- * (`?sslmode=require|verify-full|disable|prefer`), passed as is.
+ * Opens the PostgreSQL pool through Bun's built-in client (no driver package). Bun.SQL connects lazily, so
+ * this makes one connection up front: a server that is down, a database that does not exist or wrong
+ * credentials then stop `cms` at start with one line (ConfigError: exit 1, no stack) instead of failing
+ * the first request. TLS comes from the URL (`?sslmode=require|verify-full|disable|prefer`), passed as is.
  */
 // A type import only: `import { SQL } from 'bun'` loads Bun's PostgreSQL client (~8 ms, ~4 MB) as soon as
 // this module loads.
@@ -23,7 +22,7 @@ export async function connectPostgres(url: string, options: { poolSize?: number 
     throw new ConfigError(
       'Database error: the PostgreSQL URL cannot be parsed (expected postgres://user:password@host:port/database)',
     );
-  const sql = openConnection(url);
+  const sql = new Bun.SQL(url, { max, connectionTimeout: 10 });
   try {
     await sql`SELECT 1`;
   } catch (error) {
@@ -32,9 +31,6 @@ export async function connectPostgres(url: string, options: { poolSize?: number 
   }
   return sql;
 }
-
-/** One connection, made at its first statement. */
-export const openConnection = (url: string): SQL => new Bun.SQL(url, { max: 1, connectionTimeout: 10 });
 
 /** The start-up failures people meet, each as one line that says what to check; anything else as is. */
 function startupError(error: unknown, url: string): Error {

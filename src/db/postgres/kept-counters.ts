@@ -2,9 +2,8 @@
  * The change counters of a PostgreSQL store, kept in memory while the instance listens for changes
  * (./change-listener.ts): read again only after a notification, a reconnect or this store's own write, so
  * a kept answer of the response cache is served without a query. While the listening connection is down
- * every call asks the database, as before. The listening connection opens at the second reading (or the
- * first watcher): the first reading asks the database whether or not it is open (a LISTEN is not answered
- * at once), so an instance that reads once, a command or a one-request test server, opens none.
+ * every call asks the database, as before. The listening connection opens on first use, so a command that
+ * never reads through the cache (migrate, export) opens none.
  */
 import { listenForChanges, type ChangeListener } from './change-listener.ts';
 
@@ -29,7 +28,6 @@ export function keptCounters(url: string, read: () => Promise<Counters>) {
   let stale = true;
   let started = 0;
   let settled = 0;
-  let readings = 0;
   const local = new Set<(name: string | null) => void>();
   const listening = () => {
     if (!listener && !closed) {
@@ -40,7 +38,7 @@ export function keptCounters(url: string, read: () => Promise<Counters>) {
   };
   return {
     async changeCounters(options: { exact?: boolean } = {}): Promise<Counters> {
-      const live = readings++ ? listening() : null;
+      const live = listening();
       if (options.exact || !live?.healthy()) return read();
       const oldest = performance.now() - MAX_READING_AGE_MS;
       // A reading asked since the last change: callers arriving meanwhile share it rather than the older kept one.

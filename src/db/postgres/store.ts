@@ -10,11 +10,9 @@
  *   result into a JS number (by the column's type OID), so `count(*)`, epoch-ms `bigint` columns and ids
  *   read the same as on SQLite. Exact up to 2^53, far above any count, id or epoch-ms time.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ReservedSQL, SQL } from 'bun';
+import type { SQL } from 'bun';
 import type { Params, Queryable, Row, Store } from '../store.ts';
-import { connectPostgres, DEFAULT_POOL_SIZE, openConnection } from './connect.ts';
-import { lazyConnections } from './connections.ts';
+import { connectPostgres, DEFAULT_POOL_SIZE } from './connect.ts';
 import { postgresDialect } from './dialect.ts';
 import { applyPostgresSystemMigrations, pendingPostgresSystemMigrations, withMigrationLock } from './migrate.ts';
 import { numberPlaceholders } from './placeholders.ts';
@@ -40,14 +38,8 @@ export type PostgresStoreOptions = {
   poolWaitMs?: number;
 };
 
-/** The Store, plus a client for what only PostgreSQL has (migration files under the advisory lock). */
+/** The Store, plus the client for what only PostgreSQL has (migration files under the advisory lock). */
 export type PostgresStore = Store & { readonly sql: SQL };
-
-/**
- * The migration lock this call chain holds: its connection, and whether a transaction of the chain is open on
- * it (statements of the chain outside that transaction then go to other connections, as without the lock).
- */
-type LockHolder = { client: SQL; conn: ReservedSQL; held: boolean; inTransaction: boolean };
 
 /**
  * Rows as SQLite gives them, so that callers read both engines alike: int8/numeric as numbers, and JSON
@@ -103,39 +95,14 @@ function queryable(on: Runner, inTransaction: boolean): Queryable {
 }
 
 export async function createPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-  const first = await connectPostgres(url, { poolSize: options.poolSize });
-  const size = options.poolSize ?? DEFAULT_POOL_SIZE;
-  const connections = lazyConnections(first, () => openConnection(url), size);
-  const gate = poolGate(size, options.poolWaitMs ?? POOL_WAIT_MS);
-  // The work under the migration lock (start-up's schema checks and migrations) runs on the lock's own
-  // connection: a start then needs one connection, not one for the lock and another for its statements.
-  const lockChain = new AsyncLocalStorage<LockHolder>();
-  const holder = () => {
-    const found = lockChain.getStore();
-    return found?.held ? found : null;
-  };
-  // Statements outside a transaction take a connection each: through the gate (a transaction's own go on its connection).
+  const sql = await connectPostgres(url, { poolSize: options.poolSize });
+  const gate = poolGate(options.poolSize ?? DEFAULT_POOL_SIZE, options.poolWaitMs ?? POOL_WAIT_MS);
+  // Statements outside a transaction take a pool connection each: through the gate (a transaction's own go on its connection).
   const gated: Runner = {
-    unsafe: ((text: string, params?: unknown[]) => {
-      const lockHolder = holder();
-      if (lockHolder && !lockHolder.inTransaction) return lockHolder.conn.unsafe(text, params);
-      return gate(() => connections.use(async (connection) => await connection.unsafe(text, params)));
-    }) as SQL['unsafe'],
+    unsafe: ((text: string, params?: unknown[]) => gate(async () => await sql.unsafe(text, params))) as SQL['unsafe'],
   };
   const now = () => new Date((options.now ?? Date.now)()).toISOString();
-  const lock = <T>(work: () => Promise<T>): Promise<T> => {
-    if (holder()) return work();
-    return connections.use((client) =>
-      withMigrationLock(client, async (conn) => {
-        const lockHolder: LockHolder = { client, conn, held: true, inTransaction: false };
-        try {
-          return await lockChain.run(lockHolder, work);
-        } finally {
-          lockHolder.held = false;
-        }
-      }),
-    );
-  };
+  const lock = <T>(work: () => Promise<T>) => withMigrationLock(sql, () => work());
 
   const counters = keptCounters(
     url,
@@ -153,34 +120,26 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
   };
   const pool = queryable(gated, false);
 
-  const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> => {
-    const lockHolder = holder();
-    if (lockHolder && !lockHolder.inTransaction) {
-      lockHolder.inTransaction = true;
-      return begin(lockHolder.conn, work).finally(() => {
-        lockHolder.inTransaction = false;
-      });
-    }
-    return gate(() => connections.use((connection) => begin(connection, work)));
-  };
-  const begin = <T>(on: SQL | ReservedSQL, work: (tx: Store) => Promise<T>): Promise<T> =>
-    (
-      on.begin((on) => {
-        const tx: Store = {
-          ...queryable(on, true),
-          inTransaction: true,
-          transaction: (inner) => inner(tx),
-          applySystemMigrations: () => Promise.reject(new Error('System migrations do not run inside a transaction.')),
-          pendingSystemMigrations: () => pendingPostgresSystemMigrations(on),
-          withMigrationLock: lock,
-          snapshotTo: async () => null,
-          continueIdsAfterCopy: () => Promise.reject(new Error('Ids are continued outside a transaction.')),
-          changeCounters: () => Promise.reject(new Error('Change counters are read outside a transaction.')),
-          watchChanges: () => () => {},
-          close: () => Promise.reject(new Error('A transaction cannot close the store.')),
-        };
-        return work(tx);
-      }) as Promise<T>
+  const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
+    gate(
+      () =>
+        sql.begin((on) => {
+          const tx: Store = {
+            ...queryable(on, true),
+            inTransaction: true,
+            transaction: (inner) => inner(tx),
+            applySystemMigrations: () =>
+              Promise.reject(new Error('System migrations do not run inside a transaction.')),
+            pendingSystemMigrations: () => pendingPostgresSystemMigrations(on),
+            withMigrationLock: lock,
+            snapshotTo: async () => null,
+            continueIdsAfterCopy: () => Promise.reject(new Error('Ids are continued outside a transaction.')),
+            changeCounters: () => Promise.reject(new Error('Change counters are read outside a transaction.')),
+            watchChanges: () => () => {},
+            close: () => Promise.reject(new Error('A transaction cannot close the store.')),
+          };
+          return work(tx);
+        }) as Promise<T>,
     ).then(afterWrite);
 
   return {
@@ -193,17 +152,12 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
     run: (text, params) => pool.run(text, params).then(afterWrite),
     insert: (text, params) => pool.insert(text, params).then(afterWrite),
     exec: (text) => pool.exec(text).then(afterWrite),
-    sql: first,
+    sql,
     inTransaction: false,
     transaction,
-    poolUse: () => ({ inUse: gate.inUse(), max: size }),
-    // Inside the chain that holds the lock, on its connection (the appliers then reuse the lock they find).
-    applySystemMigrations: async () => {
-      const lockHolder = holder();
-      if (lockHolder) await applyPostgresSystemMigrations(lockHolder.client, now());
-      else await connections.use((client) => applyPostgresSystemMigrations(client, now()));
-    },
-    pendingSystemMigrations: () => pendingPostgresSystemMigrations(gated),
+    poolUse: () => ({ inUse: gate.inUse(), max: options.poolSize ?? DEFAULT_POOL_SIZE }),
+    applySystemMigrations: async () => void (await applyPostgresSystemMigrations(sql, now())),
+    pendingSystemMigrations: () => pendingPostgresSystemMigrations(sql),
     withMigrationLock: lock,
     // The database part of a backup is PostgreSQL's own job (pg_dump, base backups), unless asked for
     // (`cms backup --with-database`): docs/operations.md.
@@ -211,12 +165,12 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
       if (!options?.dump) return null;
       return { format: 'pg_dump', rows: await dumpPostgres(url, target) };
     },
-    continueIdsAfterCopy: (tables) => continueIds(gated, tables),
+    continueIdsAfterCopy: (tables) => continueIds(sql, tables),
     changeCounters: counters.changeCounters,
     watchChanges: counters.watchChanges,
     close: async () => {
       await counters.close();
-      await connections.close();
+      await sql.close();
     },
   };
 }
@@ -225,7 +179,7 @@ export async function createPostgresStore(url: string, options: PostgresStoreOpt
  * Config tables take ids from `cms_next_id` (the `_cms_ids` counters), system tables from identity
  * sequences; after a copy with explicit ids both are moved to each table's highest id.
  */
-async function continueIds(sql: Runner, tables: readonly string[]): Promise<void> {
+async function continueIds(sql: SQL, tables: readonly string[]): Promise<void> {
   for (const table of tables) {
     const name = `"${table.replaceAll('"', '""')}"`;
     const [column] = await sql.unsafe(
