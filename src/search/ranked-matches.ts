@@ -13,7 +13,7 @@ import { quote, type QueryRights } from '../query/where.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { badRequest } from '../errors.ts';
 import { parseTerms, type Term } from './terms.ts';
-import { indexLocales, searchTable } from './search-index.ts';
+import { indexLocales, newestIndexed, searchTable } from './search-index.ts';
 import { bm25Scores } from './bm25.ts';
 import { keptSinceAppends } from './kept-answers.ts';
 
@@ -72,10 +72,6 @@ async function spellPrefixes(ctx: OperationContext, collection: SanitizedCollect
     return found.length > MAX_SPELLED_TERMS ? null : found;
   };
   const table = searchTable(collection);
-  const newest = async () => {
-    const row = await store.get<{ n: number | null }>(`SELECT ${store.dialect.search.newestDoc(table)} AS "n"`);
-    return row?.n == null ? null : Number(row.n);
-  };
   return Promise.all(
     terms.map(async (t) => {
       if (!t.prefix) return t;
@@ -87,7 +83,7 @@ async function spellPrefixes(ctx: OperationContext, collection: SanitizedCollect
         spelling.next,
         [prefix],
         // The newest id first: a document added while the terms are listed is looked at again next time.
-        async () => ({ newest: await newest(), value: await spell(prefix) }),
+        async () => ({ newest: await newestIndexed(store, table), value: await spell(prefix) }),
         (value, after) => addedTerms(store, spelling.added, prefix, value, after),
       );
       return spelled?.length ? { ...t, spelled } : t;

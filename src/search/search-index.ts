@@ -96,10 +96,16 @@ async function removeRows(db: Queryable, table: string, id: number, onlyDraft: b
   await countChange(db, table);
 }
 
+/** The highest document id the index table holds rows of; null when it holds none. */
+export async function newestIndexed(db: Queryable, table: string): Promise<number | null> {
+  const row = await db.get<{ n: number | null }>(`SELECT ${db.dialect.search.newestDoc(table)} AS "n"`);
+  return row?.n == null ? null : Number(row.n);
+}
+
 /** A new document's rows added below the newest document's (an id given by hand) count as a change too. */
 async function appending(db: Queryable, table: string, id: number): Promise<void> {
-  const newest = await db.get<{ n: number | null }>(`SELECT ${db.dialect.search.newestDoc(table)} AS "n"`);
-  if (newest?.n != null && Number(newest.n) >= id) await countChange(db, table);
+  const newest = await newestIndexed(db, table);
+  if (newest !== null && newest >= id) await countChange(db, table);
 }
 
 /**
