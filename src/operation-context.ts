@@ -51,6 +51,22 @@ export function createContext(cms: CMS, overrides: Partial<OperationContext> = {
   };
 }
 
+/**
+ * A copy of `ctx` with some of its parts changed (another caller, locale or rights) for a step of the same
+ * request. A look at the request through the copy marks the original, which the response cache reads
+ * before keeping an answer.
+ */
+export function deriveContext(ctx: OperationContext, changes: Partial<OperationContext>): OperationContext {
+  const copy = { ...ctx, ...changes };
+  return Object.defineProperty(copy, 'readsRequest', {
+    enumerable: true,
+    get: () => ctx.readsRequest,
+    set(value: boolean | undefined) {
+      ctx.readsRequest = value;
+    },
+  });
+}
+
 /** Who is writing, as plain data for the change's transaction (src/audit). */
 export function originOf(ctx: OperationContext): WriteOrigin {
   const origin: WriteOrigin = {

@@ -7,7 +7,7 @@
 import { MEDIA_SLUG } from '../config/builtin-collections.ts';
 import type { Entity, SanitizedCollection } from '../config/types.ts';
 import { APIError } from '../errors.ts';
-import type { OperationContext } from '../operation-context.ts';
+import { deriveContext, type OperationContext } from '../operation-context.ts';
 import * as operations from '../operations/index.ts';
 import { getCollection, getGlobal } from '../operations/steps/entities.ts';
 import { stageLocalFile } from '../uploads/staging.ts';
@@ -37,14 +37,7 @@ function withLocale(ctx: OperationContext, args: Args): OperationContext {
       `"locale" must be one of ${[...(localization?.locales ?? []), 'all'].join(', ')}.`,
       'locale',
     );
-  // A copy whose mark of a look at the request lands on the caller's context, which the response cache reads.
-  return Object.defineProperty({ ...ctx, locale }, 'readsRequest', {
-    enumerable: true,
-    get: () => ctx.readsRequest,
-    set(value: boolean) {
-      ctx.readsRequest = value;
-    },
-  });
+  return deriveContext(ctx, { locale });
 }
 
 /** A drafts entity's `status` is the publish tool's business: create and update never set it. */
@@ -286,7 +279,7 @@ export const TOOLS: Tool[] = [
  * needed), and publishes one with `mcp:publish` (the tool's own check) instead of `releases:publish`.
  */
 const releaseRights = (ctx: OperationContext, right: string): OperationContext =>
-  ctx.scopes ? { ...ctx, scopes: [...ctx.scopes, `releases:${right}`] } : ctx;
+  ctx.scopes ? deriveContext(ctx, { scopes: [...ctx.scopes, `releases:${right}`] }) : ctx;
 
 TOOLS.push(
   {

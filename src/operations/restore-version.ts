@@ -12,7 +12,7 @@ import { parseVersionId } from './find-versions.ts';
 import { update } from './update.ts';
 import { updateGlobal } from './globals.ts';
 import { presentDoc } from './steps/present.ts';
-import type { OperationContext } from '../operation-context.ts';
+import { deriveContext, type OperationContext } from '../operation-context.ts';
 
 export type RestoreVersionArgs = DocumentRef & { version: number | string; depth?: number };
 
@@ -35,12 +35,11 @@ export async function restoreVersion(
     for (const field of entity.fields) if (field.localized && fields[field.name] == null) fields[field.name] = {};
   const publish = row.status === 'published';
   const data = { ...fields, status: publish ? 'published' : 'draft' };
-  const allLocales: OperationContext = {
-    ...ctx,
+  const allLocales = deriveContext(ctx, {
     locale: ctx.cms.config.localization ? 'all' : null,
     fallbackLocale: null,
     auditAction: 'restore',
-  };
+  });
   if (entity.kind === 'global') await updateGlobal(allLocales, { slug: entity.slug, data, draft: !publish, depth: 0 });
   else await update(allLocales, { collection: entity.slug, id: owner.parent, data, draft: !publish, depth: 0 });
   const stored =

@@ -12,7 +12,7 @@ import { selectRowById, updateRow } from '../db/documents.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { isoNow } from '../clock.ts';
 import { notFound } from '../errors.ts';
-import { originOf, type OperationContext } from '../operation-context.ts';
+import { deriveContext, originOf, type OperationContext } from '../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 const LIVE: Where = { deletedAt: { exists: false } };
@@ -46,7 +46,7 @@ export async function restoreFromTrash(
   id: number,
   existing: Doc,
 ): Promise<Doc> {
-  return stampDeleted({ ...ctx, auditAction: 'restore' }, collection, id, existing, null, 'create');
+  return stampDeleted(deriveContext(ctx, { auditAction: 'restore' }), collection, id, existing, null, 'create');
 }
 
 async function stampDeleted(

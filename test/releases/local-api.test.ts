@@ -4,6 +4,9 @@ import { expect, test } from 'bun:test';
 import path from 'node:path';
 import { getCMS } from '../../src/local.ts';
 import { quietLog, tempDir } from '../harness.ts';
+import type { AccessRule } from '../../src/config/types.ts';
+import { createContext } from '../../src/operation-context.ts';
+import * as operations from '../../src/operations/index.ts';
 
 test('create, addItem, removeItem, find, publish, revert, schedule and unschedule through releases.*', async () => {
   const dir = tempDir();
@@ -45,29 +48,9 @@ test('create, addItem, removeItem, find, publish, revert, schedule and unschedul
 });
 
 test('reads with release apply releases, and releases.preview gives a token for one release', async () => {
-  const dir = tempDir();
-  const cms = await getCMS({
-    config: {
-      database: path.join(dir, 'cms.db'),
-      releases: true,
-      collections: [
-        {
-          slug: 'posts',
-          drafts: true,
-          access: { read: ({ user }) => (user ? true : { status: { equals: 'published' } }) },
-          fields: [{ name: 'title', type: 'text', required: true }],
-        },
-      ],
-    },
-    rootDir: dir,
-    log: quietLog,
-  });
+  const cms = await postsWithReleases(({ user }) => (user ? true : { status: { equals: 'published' } }));
   try {
-    const post = await cms.create({ collection: 'posts', data: { title: 'Live', status: 'published' } });
-    const id = post.id as number;
-    await cms.update({ collection: 'posts', id, data: { title: 'Next' }, draft: true });
-    const release = (await cms.releases.create({ data: { title: 'Launch' } })).id as number;
-    await cms.releases.addItem({ id: release, item: { collection: 'posts', id, action: 'publish' } });
+    const { id, release } = await draftInRelease(cms);
     expect((await cms.find({ collection: 'posts', release: [release] })).docs.map((d) => d.title)).toEqual(['Next']);
     expect((await cms.findByID({ collection: 'posts', id, release })).title).toBe('Next');
     expect(await cms.count({ collection: 'posts', release: String(release) })).toEqual({ totalDocs: 1 });
@@ -141,3 +124,49 @@ test("an item's title is its pinned version's, in the default locale when locali
     await cms.close();
   }
 });
+
+test('a rule that reads the request through a preview token marks the request, not a copy of it', async () => {
+  let looked = 0;
+  const cms = await postsWithReleases(({ req }) => {
+    looked += req ? 1 : 0;
+    return true;
+  });
+  try {
+    const { release } = await draftInRelease(cms);
+    const { token } = await cms.releases.preview({ id: release });
+    // The response cache reads this mark on the request's own context to decide whether to keep the answer.
+    const ctx = createContext(cms.cms, { overrideAccess: false, req: new Request('http://127.0.0.1/api/posts') });
+    const found = await operations.find(ctx, { collection: 'posts', release: String(release), preview: token });
+    expect(found.docs.map((d) => d.title)).toEqual(['Next']);
+    expect(looked).toBeGreaterThan(0);
+    expect(ctx.readsRequest).toBe(true);
+  } finally {
+    await cms.close();
+  }
+});
+
+/** An instance with releases on and a drafts collection `posts` read under `read`. */
+function postsWithReleases(read: AccessRule) {
+  const dir = tempDir();
+  return getCMS({
+    config: {
+      database: path.join(dir, 'cms.db'),
+      releases: true,
+      collections: [
+        { slug: 'posts', drafts: true, access: { read }, fields: [{ name: 'title', type: 'text', required: true }] },
+      ],
+    },
+    rootDir: dir,
+    log: quietLog,
+  });
+}
+
+/** A published post `Live` whose draft `Next` a new release publishes. */
+async function draftInRelease(cms: Awaited<ReturnType<typeof postsWithReleases>>) {
+  const post = await cms.create({ collection: 'posts', data: { title: 'Live', status: 'published' } });
+  const id = post.id as number;
+  await cms.update({ collection: 'posts', id, data: { title: 'Next' }, draft: true });
+  const release = (await cms.releases.create({ data: { title: 'Launch' } })).id as number;
+  await cms.releases.addItem({ id: release, item: { collection: 'posts', id, action: 'publish' } });
+  return { id, release };
+}

@@ -8,7 +8,7 @@ import { forbidden, notFound, unauthorized } from '../../errors.ts';
 import { checkAccess } from '../../access/check-access.ts';
 import { scopeAllows } from '../../access/key-limits.ts';
 import type { ReleaseRow } from '../../releases/store.ts';
-import type { OperationContext } from '../../operation-context.ts';
+import { deriveContext, type OperationContext } from '../../operation-context.ts';
 
 export type ReleaseRight = 'write' | 'publish';
 
@@ -39,7 +39,7 @@ async function updatesSomeDrafts(ctx: OperationContext): Promise<boolean> {
   for (const entity of [...collections, ...globals]) {
     if (!entity.drafts) continue;
     // Without the key scope for the entity itself, only its update right matters here.
-    const unscoped = { ...ctx, scopes: null };
+    const unscoped = deriveContext(ctx, { scopes: null });
     try {
       await checkAccess(unscoped, entity, 'update');
       return true;

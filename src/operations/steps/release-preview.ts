@@ -14,7 +14,7 @@ import { releaseSource, type ReleaseOverlay } from '../../versions/release-sourc
 import { findVersion } from '../../versions/store.ts';
 import { ownerOf } from '../../versions/live-row.ts';
 import type { SQLPart } from '../../db/store.ts';
-import type { OperationContext } from '../../operation-context.ts';
+import { deriveContext, type OperationContext } from '../../operation-context.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ async function tokenReader(ctx: OperationContext, ids: number[], token: string):
   const issuer = verifyPreviewToken(ctx.cms, token, { kind: 'release', slug: '', id: ids[0] });
   const user = issuer.user === null ? null : await loadUser(ctx.cms, issuer.user);
   if (issuer.user !== null && !user) throw forbidden('The preview token is no longer valid.');
-  return { ...ctx, user, scopes: issuer.scopes, overrideAccess: false, apiKey: null };
+  return deriveContext(ctx, { user, scopes: issuer.scopes, overrideAccess: false, apiKey: null });
 }
 
 /** Checks who may preview, and which of the releases apply (404 for an unknown one). */
