@@ -19,6 +19,28 @@ export const PENDING_BATCH = 64;
 export const pendingOf = (db: Queryable, collection: SanitizedCollection, table: string): PendingSQL | undefined =>
   db.dialect.search.pending?.(table, collection.search!.fields.length);
 
+/** Waiting tables known to exist, per instance: made outside a transaction, none can have rolled them back. */
+const made = new WeakMap<CMS, Set<string>>();
+
+/**
+ * The collection's table of waiting rows, made where missing: an index built before such tables were kept,
+ * opened by a start that leaves the indexes alone (`migrate` other than `auto`), has none yet.
+ */
+export async function pendingTable(
+  cms: CMS,
+  db: Queryable,
+  collection: SanitizedCollection,
+  table: string,
+): Promise<PendingSQL | undefined> {
+  const pending = pendingOf(db, collection, table);
+  let known = made.get(cms);
+  if (!known) made.set(cms, (known = new Set()));
+  if (!pending || known.has(table)) return pending;
+  await db.exec(pending.create);
+  if (!('inTransaction' in db && db.inTransaction)) known.add(table);
+  return pending;
+}
+
 /** Rows written to each waiting table by this process since it last moved them: a guide, not a count. */
 const written = new WeakMap<CMS, Map<string, number>>();
 
@@ -58,7 +80,7 @@ export async function notePending(
  */
 export async function indexPending(cms: CMS, collection: SanitizedCollection, table: string): Promise<void> {
   const { store } = cms;
-  const pending = collection.search ? pendingOf(store, collection, table) : undefined;
+  const pending = collection.search ? await pendingTable(cms, store, collection, table) : undefined;
   if (
     !pending ||
     (await store.get<{ oldest: number | null }>(`SELECT ${pending.oldestDoc} AS "oldest"`))?.oldest == null

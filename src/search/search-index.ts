@@ -14,7 +14,7 @@ import { rowToDoc } from '../fields/row.ts';
 import { pendingDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
 import type { PendingSQL, SearchRow } from '../db/search-sql.ts';
-import { notePending, pendingOf } from './pending-rows.ts';
+import { notePending, pendingOf, pendingTable } from './pending-rows.ts';
 import { isRichTextValue, type RichTextValue } from '../richtext/nodes.ts';
 import { richTextToText } from '../richtext/to-text.ts';
 
@@ -99,13 +99,14 @@ async function writeRows(
  * holds only while no row of an older document was removed or rewritten.
  */
 async function removeRows(
+  cms: CMS,
   db: Queryable,
   collection: SanitizedCollection,
   id: number,
   onlyDraft: boolean,
 ): Promise<void> {
   const table = searchTable(collection);
-  const pending = pendingOf(db, collection, table);
+  const pending = await pendingTable(cms, db, collection, table);
   for (const remove of [db.dialect.search.remove(table, id, onlyDraft), pending?.remove(id, onlyDraft)])
     if (remove) await db.run(remove.sql, remove.params);
   await countChange(db, table);
@@ -141,8 +142,8 @@ export async function indexDocument(
   direct = false,
 ): Promise<void> {
   const table = searchTable(collection);
-  const pending = fresh && !direct ? pendingOf(db, collection, table) : undefined;
-  if (!fresh) await removeRows(db, collection, id, false);
+  const pending = fresh && !direct ? await pendingTable(cms, db, collection, table) : undefined;
+  if (!fresh) await removeRows(cms, db, collection, id, false);
   else if (!direct && !pending) await appending(db, table, id);
   if (!live) return;
   let rows = await writeRows(cms, db, collection, live, 0, pending);
@@ -164,7 +165,7 @@ export function indexChanges(cms: CMS): void {
     if (!collection?.search || event.id === undefined) return;
     // A draft-only save of an existing document: only its draft rows change.
     if (event.type === 'draft' && event.previousDoc) {
-      await removeRows(scope.tx, collection, event.id, true);
+      await removeRows(cms, scope.tx, collection, event.id, true);
       await writeRows(cms, scope.tx, collection, { ...event.doc, id: event.id }, 1);
       return;
     }
@@ -219,6 +220,7 @@ export async function reindexCollection(
     // Rows waiting for the index are rebuilt from their documents below, like every other.
     if (pending) for (const statement of [pending.drop, pending.create]) await tx.exec(statement);
   });
+  await pendingTable(cms, store, collection, table);
   const total = (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "${collection.table}"`))!
     .n;
   let done = 0;
@@ -254,8 +256,7 @@ export async function ensureSearchIndexes(cms: CMS): Promise<void> {
     const exists = await cms.store.get(lookup.sql, lookup.params);
     if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection)) {
       // An index built before rows waited for it has no table for them yet.
-      const pending = pendingOf(cms.store, collection, searchTable(collection));
-      if (pending) await cms.store.exec(pending.create);
+      await pendingTable(cms, cms.store, collection, searchTable(collection));
       continue;
     }
     await reindexCollection(cms, collection);

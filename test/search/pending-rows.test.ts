@@ -76,6 +76,42 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'sqlite')('the FTS5 index', () => {
   });
 });
 
+describe.skipIf(DEFAULT_TEST_ENGINE !== 'sqlite')('a file whose index was built before rows waited for it', () => {
+  test('a start that leaves the indexes alone still creates, updates and finds', async () => {
+    const config = {
+      collections: [
+        {
+          slug: 'notes',
+          access: open,
+          search: { fields: ['text'] },
+          fields: [{ name: 'text', type: 'text' as const }],
+        },
+      ],
+    };
+    // In process, closed by hand: the folder stays for the second start.
+    const first = await startTestServer(config, { socket: false });
+    const dir = first.dir;
+    const before: any = localAPI(first.cms);
+    await before.create({ collection: 'notes', data: { text: 'maple old' } });
+    await before.find({ collection: 'notes', search: 'maple' });
+    await first.cms.close();
+    const file = new Database(path.join(dir, 'data/cms.db'));
+    file.exec('DROP TABLE "_pending_search_notes"');
+    file.close();
+    const again = await startTestServer(config, { dir, migrate: 'none' });
+    try {
+      const local: any = localAPI(again.cms);
+      const made = await local.create({ collection: 'notes', data: { text: 'maple new' } });
+      await local.update({ collection: 'notes', id: made.id, data: { text: 'maple newer' } });
+      await local.create({ collection: 'notes', data: { text: 'maple third' } });
+      const found = await local.find({ collection: 'notes', search: 'maple', limit: 10, depth: 0 });
+      expect(found.docs.map((d: any) => d.text).sort()).toEqual(['maple newer', 'maple old', 'maple third']);
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
 describe('kill -9 while rows wait for the index', () => {
   test('every acknowledged create is found after the restart', async () => {
     const config = {
