@@ -2,8 +2,9 @@
  * New documents' index rows wait in a plain table, where the engine keeps one (SQLite), and reach the index
  * many at a time (docs/search.md, "How writes reach the index"): a search still finds every acknowledged
  * write, by every path that reads the index; an update or delete of a document whose rows still wait is
- * seen; the index is written once per batch, not per create; and a crash loses no waiting row. Runs on the
- * engine of the suite's pass (on PostgreSQL rows go straight into the index, and the same answers hold).
+ * seen; the index is written once per batch, not per create; a file whose index predates the table still
+ * takes writes; and a crash loses no waiting row. Runs on the engine of the suite's pass (on PostgreSQL rows
+ * go straight into the index, and the same answers hold).
  */
 import { Database } from 'bun:sqlite';
 import path from 'node:path';
