@@ -23,6 +23,13 @@ export interface SearchSQL {
   drop(table: string): string;
   /** The statements writing one row (locale index `localeIndex` of the config's locales). */
   insert(table: string, row: SearchRow, localeIndex: number): SQLPart;
+  /**
+   * Where the index costs most per transaction rather than per row (FTS5 writes a new segment of its index
+   * at every commit), the statements of a plain table of the same rows that new documents' rows are
+   * written to first, in the write's own transaction, and moved into the index many at a time
+   * (src/search/pending-rows.ts). Absent where rows go straight into the index.
+   */
+  pending?(table: string, fields: number): PendingSQL;
   /** An expression: the highest document id the index holds rows of (null when it holds none). */
   newestDoc(table: string): string;
   /** Removes a document's rows: all of them, or only its draft rows. */
@@ -66,6 +73,21 @@ export interface SearchSQL {
     options?: MatchOptions,
   ): SQLPart;
 }
+
+/** The table of rows waiting to be moved into the index, and what is done with it. */
+export type PendingSQL = {
+  /** DDL making the table when missing. */
+  create: string;
+  drop: string;
+  /** Writes one row (as SearchSQL.insert writes it into the index). */
+  insert(row: SearchRow, localeIndex: number): SQLPart;
+  /** Removes a document's rows: all of them, or only its draft rows. */
+  remove(docId: number, onlyDraft: boolean): SQLPart;
+  /** An expression: the lowest document id the table holds rows of (null when it holds none). */
+  oldestDoc: string;
+  /** Moves every row into the index, in document order, and empties the table. */
+  move: string[];
+};
 
 export type MatchOptions = {
   ids?: SQLPart | null;

@@ -104,7 +104,7 @@ export async function find(caller: OperationContext, args: FindArgs): Promise<Pa
   const searched = args.search === undefined ? null : args.search;
   const where =
     searched !== null && args.sort !== undefined
-      ? andParts([matched.where, matchFilter(ctx, collection, searched, matched)])
+      ? andParts([matched.where, await matchFilter(ctx, collection, searched, matched)])
       : matched.where;
   const orderBy = compileSort(store.dialect, collection, args.sort, locale, rights, args.where, collection.defaultSort);
   const shape = await readShapeOf(ctx, collection, args, rights);

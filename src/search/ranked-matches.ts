@@ -16,6 +16,7 @@ import { parseTerms, type Term } from './terms.ts';
 import { indexLocales, newestIndexed, searchTable } from './search-index.ts';
 import { bm25Scores } from './bm25.ts';
 import { keptSinceAppends } from './kept-answers.ts';
+import { indexPending } from './pending-rows.ts';
 
 export type Ranked = { docId: number; score: number }[];
 
@@ -203,12 +204,13 @@ function matchQuery(
 }
 
 /** The search as a condition on the collection's `"id"`, for lists sorted by something else than rank. */
-export function matchFilter(
+export async function matchFilter(
   ctx: OperationContext,
   collection: SanitizedCollection,
   input: string | Term[],
   scope: ReadScope,
-): SQLPart {
+): Promise<SQLPart> {
+  if (collection.search) await indexPending(ctx.cms, collection, searchTable(collection));
   const query = matchQuery(ctx, collection, input, scope);
   return query
     ? { sql: `"id" IN (SELECT "m"."docId" FROM (${query.sql}) AS "m")`, params: query.params }
@@ -240,6 +242,8 @@ export async function rankedPage(
         params: [...(scope.from?.params ?? []), ...scope.where.params],
       }
     : null;
+  // Rows of new documents still waiting for the index go into it first.
+  if (collection.search) await indexPending(ctx.cms, collection, searchTable(collection));
   // The terms are parsed (and a prefix spelled out) once for the three queries below.
   const terms = await spellPrefixes(ctx, collection, typeof input === 'string' ? parseTerms(input) : input);
   const match = (newest: MatchOptions['newest'] = null, after: number | null = null) =>

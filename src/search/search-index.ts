@@ -13,7 +13,8 @@ import { countChange } from '../db/change-triggers.ts';
 import { rowToDoc } from '../fields/row.ts';
 import { pendingDraft } from '../versions/drafts.ts';
 import { ownerOf } from '../versions/live-row.ts';
-import type { SearchRow } from '../db/search-sql.ts';
+import type { PendingSQL, SearchRow } from '../db/search-sql.ts';
+import { notePending, pendingOf, pendingTable } from './pending-rows.ts';
 import { isRichTextValue, type RichTextValue } from '../richtext/nodes.ts';
 import { richTextToText } from '../richtext/to-text.ts';
 
@@ -70,19 +71,26 @@ export function textsOf(cms: CMS, collection: SanitizedCollection, doc: Doc, loc
   });
 }
 
+/**
+ * Writes a document's rows (one per locale); into `pending`, the table of rows waiting for the index, where
+ * given. Answers how many it wrote.
+ */
 async function writeRows(
   cms: CMS,
   db: Queryable,
   collection: SanitizedCollection,
   doc: Doc,
   draft: number,
-): Promise<void> {
+  pending?: PendingSQL,
+): Promise<number> {
   const table = searchTable(collection);
-  for (const [index, locale] of indexLocales(cms).entries()) {
+  const locales = indexLocales(cms);
+  for (const [index, locale] of locales.entries()) {
     const row: SearchRow = { docId: doc.id as number, locale, draft, texts: textsOf(cms, collection, doc, locale) };
-    const { sql, params } = db.dialect.search.insert(table, row, index);
+    const { sql, params } = pending ? pending.insert(row, index) : db.dialect.search.insert(table, row, index);
     await db.run(sql, params);
   }
+  return locales.length;
 }
 
 /**
@@ -90,9 +98,17 @@ async function writeRows(
  * on the strength of that count only adds the documents created since (src/search/kept-answers.ts), which
  * holds only while no row of an older document was removed or rewritten.
  */
-async function removeRows(db: Queryable, table: string, id: number, onlyDraft: boolean): Promise<void> {
-  const remove = db.dialect.search.remove(table, id, onlyDraft);
-  await db.run(remove.sql, remove.params);
+async function removeRows(
+  cms: CMS,
+  db: Queryable,
+  collection: SanitizedCollection,
+  id: number,
+  onlyDraft: boolean,
+): Promise<void> {
+  const table = searchTable(collection);
+  const pending = await pendingTable(cms, db, collection, table);
+  for (const remove of [db.dialect.search.remove(table, id, onlyDraft), pending?.remove(id, onlyDraft)])
+    if (remove) await db.run(remove.sql, remove.params);
   await countChange(db, table);
 }
 
@@ -102,7 +118,10 @@ export async function newestIndexed(db: Queryable, table: string): Promise<numbe
   return row?.n == null ? null : Number(row.n);
 }
 
-/** A new document's rows added below the newest document's (an id given by hand) count as a change too. */
+/**
+ * A new document's rows added below the newest document's (an id given by hand) count as a change too
+ * (rows that wait for the index are looked at when they are moved into it: src/search/pending-rows.ts).
+ */
 async function appending(db: Queryable, table: string, id: number): Promise<void> {
   const newest = await newestIndexed(db, table);
   if (newest !== null && newest >= id) await countChange(db, table);
@@ -110,7 +129,8 @@ async function appending(db: Queryable, table: string, id: number): Promise<void
 
 /**
  * A document's rows, after any write of it: its live text, and its pending draft's where one is. `fresh`:
- * the document is new, so it has no rows to remove.
+ * the document is new, so it has no rows to remove; its rows wait to be moved into the index with others'
+ * where the engine keeps such a table (src/search/pending-rows.ts), unless `direct`.
  */
 export async function indexDocument(
   cms: CMS,
@@ -119,14 +139,17 @@ export async function indexDocument(
   id: number,
   live: Doc | null,
   fresh = false,
+  direct = false,
 ): Promise<void> {
   const table = searchTable(collection);
-  if (!fresh) await removeRows(db, table, id, false);
-  else await appending(db, table, id);
+  const pending = fresh && !direct ? await pendingTable(cms, db, collection, table) : undefined;
+  if (!fresh) await removeRows(cms, db, collection, id, false);
+  else if (!direct && !pending) await appending(db, table, id);
   if (!live) return;
-  await writeRows(cms, db, collection, live, 0);
+  let rows = await writeRows(cms, db, collection, live, 0, pending);
   const draft = collection.drafts ? await pendingDraft(db, ownerOf(collection, id)) : null;
-  if (draft) await writeRows(cms, db, collection, { ...draft, id }, 1);
+  if (draft) rows += await writeRows(cms, db, collection, { ...draft, id }, 1, pending);
+  if (pending) await notePending(cms, db, pending, table, rows);
 }
 
 /** Whether a save left every search field as it was, in every locale (its rows need no rewrite). */
@@ -142,8 +165,9 @@ export function indexChanges(cms: CMS): void {
     if (!collection?.search || event.id === undefined) return;
     // A draft-only save of an existing document: only its draft rows change.
     if (event.type === 'draft' && event.previousDoc) {
-      await removeRows(scope.tx, searchTable(collection), event.id, true);
-      return writeRows(cms, scope.tx, collection, { ...event.doc, id: event.id }, 1);
+      await removeRows(cms, scope.tx, collection, event.id, true);
+      await writeRows(cms, scope.tx, collection, { ...event.doc, id: event.id }, 1);
+      return;
     }
     // Without drafts an update touches only the live rows: none to rewrite when no searched text changed.
     if (
@@ -189,10 +213,14 @@ export async function reindexCollection(
 ): Promise<number> {
   const { store } = cms;
   const table = searchTable(collection);
+  const pending = pendingOf(store, collection, table);
   await store.transaction(async (tx) => {
     await tx.exec(tx.dialect.search.drop(table));
     for (const statement of tx.dialect.search.create(table, collection.search!.fields.length)) await tx.exec(statement);
+    // Rows waiting for the index are rebuilt from their documents below, like every other.
+    if (pending) for (const statement of [pending.drop, pending.create]) await tx.exec(statement);
   });
+  await pendingTable(cms, store, collection, table);
   const total = (await store.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS "n" FROM "${collection.table}"`))!
     .n;
   let done = 0;
@@ -205,8 +233,9 @@ export async function reindexCollection(
     await store.transaction(async (tx) => {
       for (const row of rows) {
         const doc = rowToDoc(collection, row);
-        // The table was made empty above and the documents come in id order: each one only adds rows.
-        await indexDocument(cms, tx, collection, doc.id as number, doc, true);
+        // The table was made empty above and the documents come in id order: each one only adds rows, many
+        // in one transaction, so straight into the index.
+        await indexDocument(cms, tx, collection, doc.id as number, doc, true, true);
       }
     });
     after = rows[rows.length - 1].id as number;
@@ -225,8 +254,11 @@ export async function ensureSearchIndexes(cms: CMS): Promise<void> {
   for (const collection of searchable(cms)) {
     const lookup = cms.store.dialect.tableExists(searchTable(collection));
     const exists = await cms.store.get(lookup.sql, lookup.params);
-    if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection))
+    if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection)) {
+      // An index built before rows waited for it has no table for them yet.
+      await pendingTable(cms, cms.store, collection, searchTable(collection));
       continue;
+    }
     await reindexCollection(cms, collection);
   }
 }

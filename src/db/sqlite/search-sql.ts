@@ -3,7 +3,7 @@
  * case and diacritics folded), ranked by bm25. The rowid holds the document id, locale and draft flag
  * (`docId * 256 + locale * 2 + draft`), so a document's rows are removed by a rowid range.
  */
-import type { SearchSQL, Term } from '../search-sql.ts';
+import type { SearchRow, SearchSQL, Term } from '../search-sql.ts';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const columns = (fields: number) => Array.from({ length: fields }, (_, i) => `"f${i}"`);
@@ -24,6 +24,23 @@ function ftsQuery(terms: Term[], allowed: number[], fields: number): string {
     .join(' AND ');
   return allowed.length === fields ? body : `{${allowed.map((i) => `f${i}`).join(' ')}} : (${body})`;
 }
+
+/** The rowid range of a document's rows (all of its locales and states). */
+const rowsOf = (docId: number, onlyDraft: boolean) => ({
+  where: `"rowid" >= ? AND "rowid" < ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
+  params: [docId * 256, (docId + 1) * 256],
+});
+
+const insertRow = (table: string, row: SearchRow, localeIndex: number) => ({
+  sql: `INSERT INTO ${q(table)} ("rowid", "locale", "draft", ${columns(row.texts.length).join(', ')}) VALUES (?, ?, ?, ${row.texts.map(() => '?').join(', ')})`,
+  params: [row.docId * 256 + localeIndex * 2 + row.draft, row.locale, row.draft, ...row.texts],
+});
+
+/**
+ * The rows of new documents waiting for the index (`_pending_search_<slug>`: no FTS5 table or its own
+ * tables can have that name): a rowid table of the index's columns, its rowid the index's.
+ */
+const pendingTable = (table: string) => `_pending${table}`;
 
 export const sqliteSearchSQL: SearchSQL = {
   create: (table, fields) => [
@@ -50,15 +67,27 @@ export const sqliteSearchSQL: SearchSQL = {
       params: terms.map((term) => ftsQuery([term], allowed, fields)),
     };
   },
-  insert: (table, row, localeIndex) => ({
-    sql: `INSERT INTO ${q(table)} ("rowid", "locale", "draft", ${columns(row.texts.length).join(', ')}) VALUES (?, ?, ?, ${row.texts.map(() => '?').join(', ')})`,
-    params: [row.docId * 256 + localeIndex * 2 + row.draft, row.locale, row.draft, ...row.texts],
-  }),
+  insert: insertRow,
+  pending(table, fields) {
+    const p = pendingTable(table);
+    const all = `"rowid", "locale", "draft", ${columns(fields).join(', ')}`;
+    return {
+      create: `CREATE TABLE IF NOT EXISTS ${q(p)} ("rowid" INTEGER PRIMARY KEY, "locale" TEXT, "draft" INTEGER, ${columns(fields).join(', ')})`,
+      drop: `DROP TABLE IF EXISTS ${q(p)}`,
+      insert: (row, localeIndex) => insertRow(p, row, localeIndex),
+      remove(docId, onlyDraft) {
+        const range = rowsOf(docId, onlyDraft);
+        return { sql: `DELETE FROM ${q(p)} WHERE ${range.where}`, params: range.params };
+      },
+      oldestDoc: `(SELECT "rowid" / 256 FROM ${q(p)} ORDER BY "rowid" LIMIT 1)`,
+      move: [`INSERT INTO ${q(table)} (${all}) SELECT ${all} FROM ${q(p)} ORDER BY "rowid"`, `DELETE FROM ${q(p)}`],
+    };
+  },
   newestDoc: (table) => `(SELECT ${q(table)}."rowid" / 256 FROM ${q(table)} ORDER BY ${q(table)}."rowid" DESC LIMIT 1)`,
-  remove: (table, docId, onlyDraft) => ({
-    sql: `DELETE FROM ${q(table)} WHERE "rowid" >= ? AND "rowid" < ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
-    params: [docId * 256, (docId + 1) * 256],
-  }),
+  remove(table, docId, onlyDraft) {
+    const range = rowsOf(docId, onlyDraft);
+    return { sql: `DELETE FROM ${q(table)} WHERE ${range.where}`, params: range.params };
+  },
   match(table, fields, allowed, terms, locale, draft, options = {}) {
     const t = q(table);
     // Locale and draft flag are read from the rowid: the UNINDEXED columns would cost a content read per match.
