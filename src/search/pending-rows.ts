@@ -86,5 +86,8 @@ export async function indexPending(cms: CMS, collection: SanitizedCollection, ta
     (await store.get<{ oldest: number | null }>(`SELECT ${pending.oldestDoc} AS "oldest"`))?.oldest == null
   )
     return;
-  await store.transaction((tx) => movePending(cms, tx, pending, table));
+  // The search still answers when the move fails (a full disk): from the index as it is, without them.
+  await store
+    .transaction((tx) => movePending(cms, tx, pending, table))
+    .catch((error) => cms.log.warn(`search: rows waiting for the ${collection.slug} index not moved in: ${error}`));
 }

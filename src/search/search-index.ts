@@ -142,7 +142,9 @@ export async function indexDocument(
   direct = false,
 ): Promise<void> {
   const table = searchTable(collection);
-  const pending = fresh && !direct ? await pendingTable(cms, db, collection, table) : undefined;
+  // With a synchronous replica a search that moved rows in would wait for the replica as a write does.
+  const waits = fresh && !direct && cms.config.replica?.mode !== 'sync';
+  const pending = waits ? await pendingTable(cms, db, collection, table) : undefined;
   if (!fresh) await removeRows(cms, db, collection, id, false);
   else if (!direct && !pending) await appending(db, table, id);
   if (!live) return;

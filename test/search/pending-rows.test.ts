@@ -77,6 +77,25 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'sqlite')('the FTS5 index', () => {
   });
 });
 
+describe.skipIf(DEFAULT_TEST_ENGINE !== 'sqlite')('with a synchronous replica', () => {
+  test("a create's rows go straight into the index: no search waits for the replica", async () => {
+    const synced = await startTestServer({
+      collections: [
+        { slug: 'notes', access: open, search: { fields: ['text'] }, fields: [{ name: 'text', type: 'text' }] },
+      ],
+      replica: { url: 'replica', mode: 'sync' },
+    });
+    try {
+      const count = async () =>
+        Number((await synced.cms.store.get<{ n: number }>('SELECT count(*) AS "n" FROM "_search_notes"'))!.n);
+      await localAPI(synced.cms).create({ collection: 'notes', data: { text: 'cedar' } });
+      expect(await count()).toBe(1);
+    } finally {
+      await synced.stop();
+    }
+  });
+});
+
 describe.skipIf(DEFAULT_TEST_ENGINE !== 'sqlite')('a file whose index was built before rows waited for it', () => {
   test('a start that leaves the indexes alone still creates, updates and finds', async () => {
     const config = {
