@@ -24,6 +24,8 @@ export type ReadSnapshot = {
   enter(): void;
   /** Ends the open snapshot, if any: the next read sees the last commit. */
   end(): void;
+  /** How many snapshots were opened so far: the same number, the same state of the file. */
+  opened(): number;
   close(): void;
 };
 
@@ -40,6 +42,7 @@ export function readSnapshot(reader: Database, key: string, now: () => number): 
   const begin = reader.prepare('BEGIN');
   const commit = reader.prepare('COMMIT');
   let openedAt = -1;
+  let opened = 0;
   const end = () => {
     if (openedAt < 0) return;
     openedAt = -1;
@@ -52,10 +55,12 @@ export function readSnapshot(reader: Database, key: string, now: () => number): 
         end();
       }
       if (!reader.inTransaction) begin.run();
+      opened++;
       openedAt = now();
       setImmediate(end);
     },
     end,
+    opened: () => opened,
     close() {
       end();
       const open = openByFile.get(key);

@@ -181,10 +181,12 @@ export function openSqliteStore(file: string): Store {
   // The counters are read in the turn's read snapshot, beside the reads they vouch for, and again only
   // when the read connection's `PRAGMA data_version` moved: it changes whenever another connection
   // (this process's writer, another process) committed, and asked inside the snapshot it takes no read
-  // transaction of its own. Every commit of this process ends the snapshot, so a reading after it sees it.
-  // (`:memory:` has one connection: read them every time.)
+  // transaction of its own. Within one snapshot nothing can move, so the pragma is asked once per snapshot.
+  // Every commit of this process ends the snapshot, so a reading after it sees it. (`:memory:` has one
+  // connection: read them every time.)
   const dataVersion = snapshot ? reader.prepare<{ data_version: number }, []>('PRAGMA data_version') : null;
   let countersVersion = -1;
+  let countersSnapshot = -1;
   let counters: ReadonlyMap<string, number> = new Map();
   let closed = false;
   const readCounters = () =>
@@ -198,6 +200,8 @@ export function openSqliteStore(file: string): Store {
     if (!snapshot || !dataVersion) return (counters = readCounters());
     if (options.latest) snapshot.end();
     snapshot.enter();
+    if (snapshot.opened() === countersSnapshot) return counters;
+    countersSnapshot = snapshot.opened();
     const version = dataVersion.get()!.data_version;
     if (version !== countersVersion) {
       counters = readCounters();
