@@ -200,13 +200,14 @@ export function openSqliteStore(file: string): Store {
     if (!snapshot || !dataVersion) return (counters = readCounters());
     if (options.latest) snapshot.end();
     snapshot.enter();
-    if (snapshot.opened() === countersSnapshot) return counters;
-    countersSnapshot = snapshot.opened();
+    const opened = snapshot.opened();
+    if (opened === countersSnapshot) return counters;
     const version = dataVersion.get()!.data_version;
     if (version !== countersVersion) {
       counters = readCounters();
       countersVersion = version;
     }
+    countersSnapshot = opened;
     return counters;
   };
 
