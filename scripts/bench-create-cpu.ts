@@ -3,10 +3,12 @@
  * through the request handler Bun.serve would call (20 in flight, so group commit shares commits, and one
  * at a time), the Local API one at a time, and the bare create (the same prepared INSERT … RETURNING and
  * `Response.json`, each its own commit) on a copy of the same file. User + system time of the whole
- * process (`process.cpuUsage`, worker threads included), the median of the rounds, the cases in turn.
+ * process (`process.cpuUsage`, worker threads included: the checkpoints, but also the JIT compiler's
+ * threads, busy for a while yet after the warm-up) and of the JavaScript thread alone
+ * (`process.threadCpuUsage`, steadier), the medians of the rounds, the cases in turn.
  * `--checkout DIR` measures another checkout's source on the same config.
  *
- *   bun scripts/bench-create-cpu.ts [--creates 2000] [--rounds 7] [--checkout DIR] [--only TEXT]
+ *   bun scripts/bench-create-cpu.ts [--creates 2000] [--rounds 7] [--warmup 200] [--checkout DIR] [--only TEXT]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +21,7 @@ const { values } = parseArgs({
   options: {
     creates: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '7' },
+    warmup: { type: 'string', default: '200' },
     checkout: { type: 'string' },
     only: { type: 'string' },
   },
@@ -101,19 +104,27 @@ const allCases: [string, (calls: number) => Promise<void>][] = [
 ];
 const cases = allCases.filter(([label]) => !values.only || label.includes(values.only));
 const samples = new Map<string, number[]>(cases.map(([label]) => [label, []]));
-for (const [, run] of cases) await run(200);
+const onThread = new Map<string, number[]>(cases.map(([label]) => [label, []]));
+for (const [, run] of cases) await run(Number(values.warmup));
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const [label, run] of cases) {
     const before = process.cpuUsage();
+    const beforeThread = process.threadCpuUsage();
     await run(creates);
     const used = process.cpuUsage(before);
+    const usedThread = process.threadCpuUsage(beforeThread);
     samples.get(label)!.push((used.user + used.system) / creates);
+    onThread.get(label)!.push((usedThread.user + usedThread.system) / creates);
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`${root}: µs CPU per create, median of ${values.rounds} rounds of ${creates}`);
-for (const [label, xs] of samples)
-  console.log(`  ${label.padEnd(34)} ${median(xs).toFixed(1).padStart(7)}  (${xs.map((x) => x.toFixed(0)).join(' ')})`);
+console.log(`${root}: µs CPU per create (process, JS thread), median of ${values.rounds} rounds of ${creates}`);
+for (const [label, xs] of samples) {
+  const thread = onThread.get(label)!;
+  console.log(
+    `  ${label.padEnd(34)} ${median(xs).toFixed(1).padStart(7)} ${median(thread).toFixed(1).padStart(7)}  (${xs.map((x) => x.toFixed(0)).join(' ')})`,
+  );
+}
 bare.close();
 await cms.close();
 fs.rmSync(dir, { recursive: true, force: true });

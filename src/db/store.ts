@@ -98,21 +98,21 @@ export interface Store extends Queryable {
   /**
    * The change counters of `_cms_changes` (content table → how many times it changed), current as of the
    * call: every commit acknowledged before it, by any process or instance, is counted (src/cache/).
-   * SQLite: re-read only when `PRAGMA data_version` or this store's own commits say something committed.
+   * SQLite: read in the turn's read snapshot, again only when its `PRAGMA data_version` moved.
    * PostgreSQL: with `exact`, one query each call. Without it, while the listening connection is healthy,
    * re-read only after a notification on the `cms_changes` channel or this store's own write: every commit
    * of this instance, and another instance's within the notification's delay (about a millisecond) and at
    * most 10 ms after its acknowledgement (a kept reading is read again once that old); one
    * query each call while that connection is down. Credentials ask for `exact` (a revoked session or key
-   * stops at once everywhere); kept answers of the response cache do not. SQLite with `latest`: the file is
-   * looked at even when it was earlier in the same turn of the event loop (a kept count, whose recount
-   * costs far more than the look).
+   * stops at once everywhere); kept answers of the response cache do not. SQLite with `latest`: the turn's
+   * snapshot ends first, so the file is looked at as it is now (a kept count, whose recount costs far more
+   * than the look).
    */
   changeCounters(options?: { exact?: boolean; latest?: boolean }): Promise<ReadonlyMap<string, number>>;
   /**
    * Calls `listener` soon after a change counter moved, whoever committed: `name` is the counter (a
    * table), or null when anything may have changed (the engine lost track for a while). SQLite: this
-   * store's own commits at once, other processes' within a short poll of the commit watcher. PostgreSQL:
+   * store's own commits at once, other processes' within a short poll of `PRAGMA data_version`. PostgreSQL:
    * the `cms_changes` notifications. Answers a function that stops it.
    */
   watchChanges(listener: (name: string | null) => void): () => void;

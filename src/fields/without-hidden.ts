@@ -18,7 +18,7 @@ export function withoutHiddenFields(fields: SanitizedField[], doc: Doc): Doc {
       delete out[field.name];
       continue;
     }
-    if (!hasHidden([...(field.fields ?? []), ...blockFields(field)])) continue;
+    if (!hiddenBelow(field)) continue;
     const strip = (value: unknown) => stripChildren(field, value);
     const value = out[field.name];
     // A localized value read in one locale is the value itself; in every locale, an object keyed by locale.
@@ -49,6 +49,17 @@ function stripChildren(field: SanitizedField, value: unknown): unknown {
 /** The fields of a blocks field's blocks, or of the blocks a rich text field embeds. */
 const blockFields = (field: SanitizedField) =>
   [...(field.blocks ?? []), ...(field.richTextBlocks ?? [])].flatMap((b) => b.fields);
+
+/** Whether a field holds a hidden field at any depth, answered once per field (the config is sanitized once). */
+const hiddenBelowByField = new WeakMap<SanitizedField, boolean>();
+function hiddenBelow(field: SanitizedField): boolean {
+  let answer = hiddenBelowByField.get(field);
+  if (answer === undefined) {
+    answer = hasHidden([...(field.fields ?? []), ...blockFields(field)]);
+    hiddenBelowByField.set(field, answer);
+  }
+  return answer;
+}
 
 function hasHidden(fields: SanitizedField[]): boolean {
   return fields.some((f) => f.hidden || (f.fields !== undefined && hasHidden(f.fields)) || hasHidden(blockFields(f)));

@@ -1,8 +1,8 @@
 /**
  * The realtime hub of one instance: its open streams, and one follower of the change log that tells each
  * of them what it may know. The follower wakes when the store says the log moved (this process's commits
- * at once; other processes through the commit watcher on SQLite, LISTEN/NOTIFY on PostgreSQL, with a
- * catch-up read after a reconnect) and reads the log by id, so events reach every stream in commit order,
+ * at once; other processes through polls of `PRAGMA data_version` on SQLite, LISTEN/NOTIFY on PostgreSQL,
+ * with a catch-up read after a reconnect) and reads the log by id, so events reach every stream in commit order,
  * once each. A stream opened with `Last-Event-ID` first gets what it missed (within the replay window).
  *
  * A stream acts with the rights of its credentials as they are now, not as they were when it opened:

@@ -15,7 +15,7 @@
  * back.
  *
  * The log's length is never read from the `-shm` file: only SQLite may open its files in this process
- * (src/db/sqlite/commit-watcher.ts says why). Every commit appends at least one frame, so counting
+ * (docs/operations.md "Other processes on the database file" says why). Every commit appends at least one frame, so counting
  * commits asks no later than SQLite's own threshold would, for commits of one page or more.
  */
 

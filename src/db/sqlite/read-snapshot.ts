@@ -10,10 +10,9 @@
  * acknowledged. It also ends before this process asks for the write lock: that wait blocks the thread,
  * and another process holding the lock may be waiting for this snapshot to end (a checkpoint that empties
  * the log waits for every reader). A commit of another process reaches this one only through something
- * that arrives in a later turn (a request, a message, a timer), when the snapshot is gone: the same
- * reasoning as the commit watcher's (./commit-watcher.ts). What the watcher sees committed ends the
- * snapshot too (the store's change counters), so counters are never read older than the commit that made
- * them change.
+ * that arrives in a later turn (a request, a message, a timer), when the snapshot is gone. The store's
+ * change counters are read in the same snapshot (`PRAGMA data_version` of the read connection says when
+ * to read them again), so they always agree with the rows the turn reads.
  */
 import type { Database } from 'bun:sqlite';
 
@@ -25,6 +24,8 @@ export type ReadSnapshot = {
   enter(): void;
   /** Ends the open snapshot, if any: the next read sees the last commit. */
   end(): void;
+  /** How many snapshots were opened so far: the same number, the same state of the file. */
+  opened(): number;
   close(): void;
 };
 
@@ -41,6 +42,7 @@ export function readSnapshot(reader: Database, key: string, now: () => number): 
   const begin = reader.prepare('BEGIN');
   const commit = reader.prepare('COMMIT');
   let openedAt = -1;
+  let opened = 0;
   const end = () => {
     if (openedAt < 0) return;
     openedAt = -1;
@@ -53,10 +55,12 @@ export function readSnapshot(reader: Database, key: string, now: () => number): 
         end();
       }
       if (!reader.inTransaction) begin.run();
+      opened++;
       openedAt = now();
       setImmediate(end);
     },
     end,
+    opened: () => opened,
     close() {
       end();
       const open = openByFile.get(key);

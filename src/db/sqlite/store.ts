@@ -23,7 +23,6 @@ import { systemMigrations, toDrizzleMigrations } from '../system-migrations.ts';
 import type { Params, Queryable, Store } from '../store.ts';
 import { sqliteDialect } from './dialect.ts';
 import { snapshotSqlite } from './snapshot.ts';
-import { commitWatcher, noteCommit } from './commit-watcher.ts';
 import { watchCounters } from './watch-counters.ts';
 import { CHECKPOINT_FRAMES, HARD_LIMIT_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { flushBatch, inTurn, releaseTurn, turnBusy, turnFor, type WriteConnection } from './write-turn.ts';
@@ -102,7 +101,6 @@ export function openSqliteStore(file: string): Store {
   let checkpointer: Checkpointer | null = null;
   const afterCommit = () => {
     endReadSnapshots(turn.key);
-    noteCommit(turn.key);
     checkpointer?.afterCommit();
     changes.look();
   };
@@ -172,12 +170,7 @@ export function openSqliteStore(file: string): Store {
       });
     });
 
-  // Counters are read again only when something committed since the last look; `changed` is asked first,
-  // so a commit landing while the counters are read makes the next call read them again. (`:memory:` has
-  // one connection: read them every time.)
-  const watcher = file === ':memory:' ? null : commitWatcher(file);
-  const changed = watcher ? watcher.changed : (_latest?: boolean) => true;
-  if (watcher) {
+  if (file !== ':memory:') {
     checkpointer = startCheckpointer(
       file,
       () => performance.now(),
@@ -185,20 +178,36 @@ export function openSqliteStore(file: string): Store {
     );
     writer.exec(`PRAGMA wal_autocheckpoint = ${HARD_LIMIT_FRAMES}`);
   }
+  // The counters are read in the turn's read snapshot, beside the reads they vouch for, and again only
+  // when the read connection's `PRAGMA data_version` moved: it changes whenever another connection
+  // (this process's writer, another process) committed, and asked inside the snapshot it takes no read
+  // transaction of its own. Within one snapshot nothing can move, so the pragma is asked once per snapshot.
+  // Every commit of this process ends the snapshot, so a reading after it sees it. (`:memory:` has one
+  // connection: read them every time.)
+  const dataVersion = snapshot ? reader.prepare<{ data_version: number }, []>('PRAGMA data_version') : null;
+  let countersVersion = -1;
+  let countersSnapshot = -1;
   let counters: ReadonlyMap<string, number> = new Map();
   let closed = false;
+  const readCounters = () =>
+    new Map(
+      read
+        .all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"')
+        .map((r) => [r.name, r.version]),
+    );
   const changeCounters = async (options: { latest?: boolean } = {}) => {
     if (closed) throw new Error('The store is closed.');
-    if (changed(options.latest)) {
-      // A commit the watcher saw may be newer than the turn's snapshot: read the counters after it.
-      snapshot?.end();
-      snapshot?.enter();
-      counters = new Map(
-        read
-          .all<{ name: string; version: number }>('SELECT "name", "version" FROM "_cms_changes"')
-          .map((r) => [r.name, r.version]),
-      );
+    if (!snapshot || !dataVersion) return (counters = readCounters());
+    if (options.latest) snapshot.end();
+    snapshot.enter();
+    const opened = snapshot.opened();
+    if (opened === countersSnapshot) return counters;
+    const version = dataVersion.get()!.data_version;
+    if (version !== countersVersion) {
+      counters = readCounters();
+      countersVersion = version;
     }
+    countersSnapshot = opened;
     return counters;
   };
 
@@ -282,7 +291,7 @@ export function openSqliteStore(file: string): Store {
       flushBatch(turn, connection);
       releaseTurn(turn);
       for (const prepared of control) prepared.finalize();
-      watcher?.close();
+      dataVersion?.finalize();
       snapshot?.close();
       if (reader !== writer) reader.close();
       writer.close();

@@ -1,6 +1,6 @@
 /**
  * `Store.watchChanges` on SQLite: while someone watches, the change counters are looked at every
- * `POLL_MS` (free unless the commit watcher saw a commit: src/db/sqlite/commit-watcher.ts) and at once
+ * `POLL_MS` (a pragma in a read transaction unless something committed: src/db/sqlite/store.ts) and at once
  * after this store's own commits; each counter that moved is reported by name.
  */
 type Counters = ReadonlyMap<string, number>;
