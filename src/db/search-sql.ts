@@ -56,6 +56,27 @@ export interface SearchSQL {
    * `options.texts` (with `newest`, where `sample` is offered): no score (0), and each text column `"t0"`,
    * `"t1"`, … instead.
    */
+  /**
+   * Where the engine keeps a count of rows per term beside the index, a one-row query of `"n"`: how many
+   * documents `match` would answer with these arguments, read from the counts; the row's `"n"` is null when
+   * the counts cannot tell (a prefix several terms start with). Null (no query) for a search they never
+   * answer: several terms or a phrase, some columns only, a draft read, matches narrowed by `options`.
+   */
+  termCount?(
+    table: string,
+    fields: number,
+    columns: number[],
+    terms: Term[],
+    locale: SearchLocale,
+    draft: boolean,
+    options?: MatchOptions,
+  ): SQLPart | null;
+  /**
+   * Where a newer version keeps more beside an index than the one it was built under had (PostgreSQL's term
+   * counts): `present`, a query answering one row `"present"`, true when the index has it; `add`, the
+   * statements (one transaction) adding and filling it from the index's rows.
+   */
+  extras?(table: string, fields: number): { present: string; add: string[] };
   match(
     table: string,
     fields: number,

@@ -173,6 +173,16 @@ async function scoreNewest(
   return rows.map((r, i) => ({ docId: Number(r.docId), score: scores[i] })).sort(byScore);
 }
 
+/** What the index is asked for this caller: its table, the columns it may search, locale and state. */
+function indexArgs(ctx: OperationContext, collection: SanitizedCollection, scope: ReadScope) {
+  if (!collection.search)
+    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
+  const allowed = searchedColumns(collection, scope);
+  const name = searchLocale(ctx);
+  const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
+  return [searchTable(collection), collection.search.fields.length, allowed, locale, Boolean(scope.from)] as const;
+}
+
 /** `"docId", "score"` of every match for this caller, or null when it may read none of the search fields. */
 function matchQuery(
   ctx: OperationContext,
@@ -181,25 +191,12 @@ function matchQuery(
   scope: ReadScope,
   options: MatchOptions = {},
 ): SQLPart | null {
-  if (!collection.search)
-    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
-  const terms = typeof input === 'string' ? parseTerms(input) : input;
-  const fields = collection.search.fields;
-  const allowed = searchedColumns(collection, scope);
+  const [table, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
   if (allowed.length === 0) return null;
-  const name = searchLocale(ctx);
-  const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
+  const terms = typeof input === 'string' ? parseTerms(input) : input;
   // One locale and no drafts: the index holds live rows in this locale only.
   const allLive = indexLocales(ctx.cms).length === 1 && !collection.drafts && !scope.from;
-  return ctx.cms.store.dialect.search.match(
-    searchTable(collection),
-    fields.length,
-    allowed,
-    terms,
-    locale,
-    Boolean(scope.from),
-    { ...options, allLive },
-  );
+  return ctx.cms.store.dialect.search.match(table, fields, allowed, terms, locale, draft, { ...options, allLive });
 }
 
 /** The search as a condition on the collection's `"id"`, for lists sorted by something else than rank. */
@@ -286,9 +283,15 @@ export async function rankedPage(
     const table = searchTable(collection);
     const since = async (after: number | null) => {
       const part = match(null, after)!;
+      // Where the engine keeps counts per term, the one term's count; the matches are counted only when it
+      // cannot tell (the second operand is evaluated only then).
+      const [index, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
+      const kept =
+        after === null ? store.dialect.search.termCount?.(index, fields, allowed, terms, locale, draft) : null;
+      const counted = `(SELECT CAST(count(*) AS INTEGER) FROM (${part.sql}) AS "m")`;
       const row = await store.get<{ n: number; newest: number | null }>(
-        `SELECT (SELECT CAST(count(*) AS INTEGER) FROM (${part.sql}) AS "m") AS "n", ${store.dialect.search.newestDoc(table)} AS "newest"`,
-        part.params,
+        `SELECT ${kept ? `coalesce((${kept.sql}), ${counted})` : counted} AS "n", ${store.dialect.search.newestDoc(table)} AS "newest"`,
+        [...(kept?.params ?? []), ...part.params],
       );
       return { value: Number(row!.n), newest: row!.newest == null ? null : Number(row!.newest) };
     };

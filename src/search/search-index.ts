@@ -220,13 +220,24 @@ export async function reindexCollection(
   return done;
 }
 
+/** What the engine keeps beside an index built by an earlier version, added without a rebuild. */
+async function addExtras(cms: CMS, collection: SanitizedCollection): Promise<void> {
+  const extras = cms.store.dialect.search.extras?.(searchTable(collection), collection.search!.fields.length);
+  if (!extras || (await cms.store.get<{ present: boolean }>(extras.present))?.present) return;
+  await cms.store.transaction(async (tx) => {
+    for (const statement of extras.add) await tx.exec(statement);
+  });
+}
+
 /** At start: each index whose table is missing or whose fields or locales changed is made and filled. */
 export async function ensureSearchIndexes(cms: CMS): Promise<void> {
   for (const collection of searchable(cms)) {
     const lookup = cms.store.dialect.tableExists(searchTable(collection));
     const exists = await cms.store.get(lookup.sql, lookup.params);
-    if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection))
+    if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection)) {
+      await addExtras(cms, collection);
       continue;
+    }
     await reindexCollection(cms, collection);
   }
 }
