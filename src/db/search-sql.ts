@@ -57,9 +57,9 @@ export interface SearchSQL {
    * `"t1"`, … instead.
    */
   /**
-   * Where the engine keeps a count of rows per term beside the index, a one-row query of `"n"`: how many
-   * documents `match` would answer with these arguments, read from the counts; the row's `"n"` is null when
-   * the counts cannot tell (a prefix several terms start with). Null (no query) for a search they never
+   * Where the engine keeps a count of rows per term beside the index, a query of one row and one value: how
+   * many documents `match` would answer with these arguments, read from the counts; null when the counts
+   * cannot tell (a prefix several terms start with). Null (no query) for a search they never
    * answer: several terms or a phrase, some columns only, a draft read, matches narrowed by `options`.
    */
   termCount?(

@@ -281,19 +281,28 @@ export async function rankedPage(
   // Without a read filter the matches follow from the index alone: the total survives writes that add documents.
   if (!scope.from && !scope.where) {
     const table = searchTable(collection);
+    const counted = async (query: SQLPart) => {
+      const row = await store.get<{ n: number | null; newest: number | null }>(
+        `SELECT (${query.sql}) AS "n", ${store.dialect.search.newestDoc(table)} AS "newest"`,
+        query.params,
+      );
+      return { value: row!.n, newest: row!.newest == null ? null : Number(row!.newest) };
+    };
     const since = async (after: number | null) => {
-      const part = match(null, after)!;
       // Where the engine keeps counts per term, the one term's count; the matches are counted only when it
-      // cannot tell (the second operand is evaluated only then).
+      // cannot tell. Two statements, not one: a statement holding the count's plan as well would be compiled
+      // (PostgreSQL's JIT) for the count's estimated cost, even where it never runs.
       const [index, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
       const kept =
         after === null ? store.dialect.search.termCount?.(index, fields, allowed, terms, locale, draft) : null;
-      const counted = `(SELECT CAST(count(*) AS INTEGER) FROM (${part.sql}) AS "m")`;
-      const row = await store.get<{ n: number; newest: number | null }>(
-        `SELECT ${kept ? `coalesce((${kept.sql}), ${counted})` : counted} AS "n", ${store.dialect.search.newestDoc(table)} AS "newest"`,
-        [...(kept?.params ?? []), ...part.params],
-      );
-      return { value: Number(row!.n), newest: row!.newest == null ? null : Number(row!.newest) };
+      const fromCounts = kept ? await counted(kept) : null;
+      if (fromCounts && fromCounts.value !== null) return { ...fromCounts, value: Number(fromCounts.value) };
+      const part = match(null, after)!;
+      const row = await counted({
+        sql: `SELECT CAST(count(*) AS INTEGER) FROM (${part.sql}) AS "m"`,
+        params: part.params,
+      });
+      return { ...row, value: Number(row.value) };
     };
     const total = await keptSinceAppends(
       store,
