@@ -219,6 +219,12 @@ const cases: Record<string, () => Promise<{ totalDocs: number }>> = {
   'search, a common word and a prefix (limit 10)': () =>
     list({ search: `${common()} ${common().slice(0, 3)}`, limit: 10 }),
   'search, a common word (limit 10)': () => list({ search: common(), limit: 10 }),
+  // The first deep page after a write: a post created, then page 10,000 (both timed).
+  'page 10,000 after a create (same list)': async () => {
+    const p = postOf(n++);
+    await cms.create({ collection: 'posts', data: { title: p.title, body: p.body, status: p.status, views: p.views } });
+    return list({ where: published, sort: '-createdAt', limit: 20, page: 10_000 });
+  },
   // The first search after a write: a post created, then the same common word searched (both timed).
   'search, a common word after a create (limit 10)': async () => {
     const p = postOf(n);
