@@ -59,18 +59,11 @@ export interface SearchSQL {
   /**
    * Where the engine keeps a count of rows per term beside the index, a query of one row and one value: how
    * many documents `match` would answer with these arguments, read from the counts; null when the counts
-   * cannot tell (a prefix several terms start with). Null (no query) for a search they never
-   * answer: several terms or a phrase, some columns only, a draft read, matches narrowed by `options`.
+   * cannot tell (a prefix several terms start with). Takes `match`'s arguments. Null (no query) for a
+   * search they never answer: several terms or a phrase, some columns only, a draft read, matches narrowed
+   * by `options`.
    */
-  termCount?(
-    table: string,
-    fields: number,
-    columns: number[],
-    terms: Term[],
-    locale: SearchLocale,
-    draft: boolean,
-    options?: MatchOptions,
-  ): SQLPart | null;
+  termCount?(...args: Parameters<SearchSQL['match']>): SQLPart | null;
   /**
    * Where a newer version keeps more beside an index than the one it was built under had (PostgreSQL's term
    * counts): `present`, a query answering one row `"present"`, true when the index has it; `add`, the
