@@ -13,7 +13,7 @@ import { quote, type QueryRights } from '../query/where.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { badRequest } from '../errors.ts';
 import { parseTerms, type Term } from './terms.ts';
-import { indexLocales, newestIndexed, searchTable } from './search-index.ts';
+import { extrasPresent, indexLocales, newestIndexed, searchTable } from './search-index.ts';
 import { bm25Scores } from './bm25.ts';
 import { keptSinceAppends } from './kept-answers.ts';
 
@@ -294,7 +294,9 @@ export async function rankedPage(
       // (PostgreSQL's JIT) for the count's estimated cost, even where it never runs.
       const [index, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
       const kept =
-        after === null ? store.dialect.search.termCount?.(index, fields, allowed, terms, locale, draft) : null;
+        after === null && (await extrasPresent(store, collection))
+          ? store.dialect.search.termCount?.(index, fields, allowed, terms, locale, draft)
+          : null;
       const fromCounts = kept ? await counted(kept) : null;
       if (fromCounts && fromCounts.value !== null) return { ...fromCounts, value: Number(fromCounts.value) };
       const part = match(null, after)!;
