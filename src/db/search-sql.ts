@@ -45,18 +45,6 @@ export interface SearchSQL {
    */
   sample?(table: string, fields: number, columns: number[], terms: Term[], docs: number): SQLPart;
   /**
-   * A query of `"docId", "score"` (bigger is better) for every document matching every term in locale
-   * `locale` (index `localeIndex` of the config's locales), searching only the text columns `columns` (those
-   * the caller may read); no order, no limit, so callers filter, count and page it. `draft`: the pending
-   * draft's text where a document has one, else the live text. `options.ids`: a query of document ids the
-   * matches are narrowed to (the read filter). `options.newest`: only the matches of the highest document
-   * ids, `limit` of them (null: all) after skipping `offset`, walked in id order by the index itself so
-   * that only those are scored. `options.after`: only documents with a higher id. `options.allLive`: every
-   * row of the index is a live row in this locale (one locale, no drafts), so none need be tested for it.
-   * `options.texts` (with `newest`, where `sample` is offered): no score (0), and each text column `"t0"`,
-   * `"t1"`, … instead.
-   */
-  /**
    * Where the engine keeps a count of rows per term beside the index, a query of one row and one value: how
    * many documents `match` would answer with these arguments, read from the counts; null when the counts
    * cannot tell (a prefix several terms start with). Takes `match`'s arguments. Null (no query) for a
@@ -70,6 +58,18 @@ export interface SearchSQL {
    * statements (one transaction) adding and filling it from the index's rows.
    */
   extras?(table: string, fields: number): { present: string; add: string[] };
+  /**
+   * A query of `"docId", "score"` (bigger is better) for every document matching every term in locale
+   * `locale` (index `localeIndex` of the config's locales), searching only the text columns `columns` (those
+   * the caller may read); no order, no limit, so callers filter, count and page it. `draft`: the pending
+   * draft's text where a document has one, else the live text. `options.ids`: a query of document ids the
+   * matches are narrowed to (the read filter). `options.newest`: only the matches of the highest document
+   * ids, `limit` of them (null: all) after skipping `offset`, walked in id order by the index itself so
+   * that only those are scored. `options.after`: only documents with a higher id. `options.allLive`: every
+   * row of the index is a live row in this locale (one locale, no drafts), so none need be tested for it.
+   * `options.texts` (with `newest`, where `sample` is offered): no score (0), and each text column `"t0"`,
+   * `"t1"`, … instead.
+   */
   match(
     table: string,
     fields: number,
