@@ -52,6 +52,20 @@ export interface SearchSQL {
    */
   sample?(table: string, fields: number, columns: number[], terms: Term[], docs: number): SQLPart;
   /**
+   * Where the engine keeps a count of rows per term beside the index, a query of one row and one value: how
+   * many documents `match` would answer with these arguments, read from the counts; null when the counts
+   * cannot tell (a prefix several terms start with). Takes `match`'s arguments. Null (no query) for a
+   * search they never answer: several terms or a phrase, some columns only, a draft read, matches narrowed
+   * by `options`.
+   */
+  termCount?(...args: Parameters<SearchSQL['match']>): SQLPart | null;
+  /**
+   * Where a newer version keeps more beside an index than the one it was built under had (PostgreSQL's term
+   * counts): `present`, a query answering one row `"present"`, true when the index has it; `add`, the
+   * statements (one transaction) adding and filling it from the index's rows.
+   */
+  extras?(table: string, fields: number): { present: string; add: string[] };
+  /**
    * A query of `"docId", "score"` (bigger is better) for every document matching every term in locale
    * `locale` (index `localeIndex` of the config's locales), searching only the text columns `columns` (those
    * the caller may read); no order, no limit, so callers filter, count and page it. `draft`: the pending

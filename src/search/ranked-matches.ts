@@ -13,7 +13,7 @@ import { quote, type QueryRights } from '../query/where.ts';
 import type { OperationContext } from '../operation-context.ts';
 import { badRequest } from '../errors.ts';
 import { parseTerms, type Term } from './terms.ts';
-import { indexLocales, newestIndexed, searchTable } from './search-index.ts';
+import { extrasPresent, indexLocales, newestIndexed, searchTable } from './search-index.ts';
 import { bm25Scores } from './bm25.ts';
 import { keptSinceAppends } from './kept-answers.ts';
 import { indexPending } from './pending-rows.ts';
@@ -174,6 +174,16 @@ async function scoreNewest(
   return rows.map((r, i) => ({ docId: Number(r.docId), score: scores[i] })).sort(byScore);
 }
 
+/** What the index is asked for this caller: its table, the columns it may search, locale and state. */
+function indexArgs(ctx: OperationContext, collection: SanitizedCollection, scope: ReadScope) {
+  if (!collection.search)
+    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
+  const allowed = searchedColumns(collection, scope);
+  const name = searchLocale(ctx);
+  const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
+  return [searchTable(collection), collection.search.fields.length, allowed, locale, Boolean(scope.from)] as const;
+}
+
 /** `"docId", "score"` of every match for this caller, or null when it may read none of the search fields. */
 function matchQuery(
   ctx: OperationContext,
@@ -182,25 +192,12 @@ function matchQuery(
   scope: ReadScope,
   options: MatchOptions = {},
 ): SQLPart | null {
-  if (!collection.search)
-    throw badRequest(`The collection "${collection.slug}" is not searchable (it has no search option).`, 'search');
-  const terms = typeof input === 'string' ? parseTerms(input) : input;
-  const fields = collection.search.fields;
-  const allowed = searchedColumns(collection, scope);
+  const [table, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
   if (allowed.length === 0) return null;
-  const name = searchLocale(ctx);
-  const locale = { name, index: Math.max(0, indexLocales(ctx.cms).indexOf(name)) };
+  const terms = typeof input === 'string' ? parseTerms(input) : input;
   // One locale and no drafts: the index holds live rows in this locale only.
   const allLive = indexLocales(ctx.cms).length === 1 && !collection.drafts && !scope.from;
-  return ctx.cms.store.dialect.search.match(
-    searchTable(collection),
-    fields.length,
-    allowed,
-    terms,
-    locale,
-    Boolean(scope.from),
-    { ...options, allLive },
-  );
+  return ctx.cms.store.dialect.search.match(table, fields, allowed, terms, locale, draft, { ...options, allLive });
 }
 
 /** The search as a condition on the collection's `"id"`, for lists sorted by something else than rank. */
@@ -288,13 +285,30 @@ export async function rankedPage(
   // Without a read filter the matches follow from the index alone: the total survives writes that add documents.
   if (!scope.from && !scope.where) {
     const table = searchTable(collection);
-    const since = async (after: number | null) => {
-      const part = match(null, after)!;
-      const row = await store.get<{ n: number; newest: number | null }>(
-        `SELECT (SELECT CAST(count(*) AS INTEGER) FROM (${part.sql}) AS "m") AS "n", ${store.dialect.search.newestDoc(table)} AS "newest"`,
-        part.params,
+    const counted = async (query: SQLPart) => {
+      const row = await store.get<{ n: number | null; newest: number | null }>(
+        `SELECT (${query.sql}) AS "n", ${store.dialect.search.newestDoc(table)} AS "newest"`,
+        query.params,
       );
-      return { value: Number(row!.n), newest: row!.newest == null ? null : Number(row!.newest) };
+      return { value: row!.n, newest: row!.newest == null ? null : Number(row!.newest) };
+    };
+    const since = async (after: number | null) => {
+      // Where the engine keeps counts per term, the one term's count; the matches are counted only when it
+      // cannot tell. Two statements, not one: a statement holding the count's plan as well would be compiled
+      // (PostgreSQL's JIT) for the count's estimated cost, even where it never runs.
+      const [index, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
+      const kept =
+        after === null && (await extrasPresent(store, collection))
+          ? store.dialect.search.termCount?.(index, fields, allowed, terms, locale, draft)
+          : null;
+      const fromCounts = kept ? await counted(kept) : null;
+      if (fromCounts && fromCounts.value !== null) return { ...fromCounts, value: Number(fromCounts.value) };
+      const part = match(null, after)!;
+      const row = await counted({
+        sql: `SELECT CAST(count(*) AS INTEGER) FROM (${part.sql}) AS "m"`,
+        params: part.params,
+      });
+      return { ...row, value: Number(row.value) };
     };
     const total = await keptSinceAppends(
       store,

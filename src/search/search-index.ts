@@ -7,7 +7,7 @@
  */
 import type { CMS } from '../cms.ts';
 import type { SanitizedCollection } from '../config/types.ts';
-import type { Queryable } from '../db/store.ts';
+import type { Queryable, Store } from '../db/store.ts';
 import { readSetting, writeSetting } from '../db/settings.ts';
 import { countChange } from '../db/change-triggers.ts';
 import { rowToDoc } from '../fields/row.ts';
@@ -251,6 +251,39 @@ export async function reindexCollection(
   return done;
 }
 
+/** Per store and index table: whether what the engine keeps beside the index is there (asked once). */
+const extrasFound = new WeakMap<Store, Map<string, boolean>>();
+
+/**
+ * Whether the engine's extras beside a collection's index are there: an index built by an earlier version
+ * lacks them until a start adds them (`getCMS({ migrate: false })` leaves indexes alone). Asked of the
+ * database once per store; a search without them answers as before.
+ */
+export async function extrasPresent(db: Store, collection: SanitizedCollection): Promise<boolean> {
+  const table = searchTable(collection);
+  const extras = db.dialect.search.extras?.(table, collection.search!.fields.length);
+  if (!extras) return false;
+  let known = extrasFound.get(db);
+  if (!known) extrasFound.set(db, (known = new Map()));
+  let present = known.get(table);
+  if (present === undefined) {
+    present = Boolean((await db.get<{ present: boolean }>(extras.present))?.present);
+    // Not kept inside a transaction: one rolled back may have made them.
+    if (!db.inTransaction) known.set(table, present);
+  }
+  return present;
+}
+
+/** What the engine keeps beside an index built by an earlier version, added without a rebuild. */
+async function addExtras(cms: CMS, collection: SanitizedCollection): Promise<void> {
+  const extras = cms.store.dialect.search.extras?.(searchTable(collection), collection.search!.fields.length);
+  if (!extras || (await cms.store.get<{ present: boolean }>(extras.present))?.present) return;
+  await cms.store.transaction(async (tx) => {
+    for (const statement of extras.add) await tx.exec(statement);
+  });
+  extrasFound.get(cms.store)?.set(searchTable(collection), true);
+}
+
 /** At start: each index whose table is missing or whose fields or locales changed is made and filled. */
 export async function ensureSearchIndexes(cms: CMS): Promise<void> {
   for (const collection of searchable(cms)) {
@@ -259,6 +292,7 @@ export async function ensureSearchIndexes(cms: CMS): Promise<void> {
     if (exists && (await readSetting(cms.store, `search:${collection.slug}`)) === signatureOf(cms, collection)) {
       // An index built before rows waited for it has no table for them yet.
       await pendingTable(cms, cms.store, collection, searchTable(collection));
+      await addExtras(cms, collection);
       continue;
     }
     await reindexCollection(cms, collection);

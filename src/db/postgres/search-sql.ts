@@ -4,6 +4,11 @@
  * before it is stored and before terms are matched (src/search/terms.ts `fold`), so it needs no
  * `unaccent` extension and ranks the same whether or not contrib is installed. The `simple` configuration
  * keeps every word as written (no stemming, no stop words), as SQLite's tokenizer does.
+ *
+ * Beside each index a table of term counts (`<index>_terms`: per locale, draft flag and term, how many rows
+ * hold the term), written by triggers of the index table in the same statement as its rows, so it is exact
+ * in every transaction. A search of one word, or of a prefix only one term starts with, is counted from it
+ * by one lookup instead of a walk of every match (docs/search.md, "Counting a word on PostgreSQL").
  */
 import type { SearchSQL, Term } from '../search-sql.ts';
 import { fold } from '../search-sql.ts';
@@ -19,6 +24,44 @@ const tsQuery = (terms: Term[]) =>
     .map((t) => (t.words.length > 1 ? `(${t.words.join(' <-> ')})` : `${t.words[0]}${t.prefix ? ':*' : ''}`))
     .join(' & ');
 
+const termsTable = (table: string) => q(`${table}_terms`);
+
+/** Adds (`sign` 1) or takes away (-1) the terms of the rows of transition table `rows` in the counts. */
+const countRows = (table: string, rows: string, sign: 1 | -1) =>
+  `INSERT INTO ${termsTable(table)} ("locale", "draft", "term", "n") SELECT "r"."locale", "r"."draft", "u"."lexeme", ${sign} * count(*) FROM ${rows} AS "r", unnest("r"."tsv") AS "u" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 ON CONFLICT ("locale", "draft", "term") DO UPDATE SET "n" = ${termsTable(table)}."n" + excluded."n";`;
+
+/**
+ * The term counts' table, and the triggers keeping it: one statement per write of the index (rows in
+ * a transition table), terms in one order so that two writers lock their rows in the same order.
+ */
+function termCounts(table: string): string[] {
+  const counts = termsTable(table);
+  const fn = q(`${table}_count_terms`);
+  const trigger = (name: string, event: string, referencing: string) =>
+    `CREATE OR REPLACE TRIGGER ${q(`${table}_${name}`)} AFTER ${event} ON ${q(table)}${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${counts} ("locale" text NOT NULL, "draft" integer NOT NULL, "term" text COLLATE "C" NOT NULL, "n" integer NOT NULL, PRIMARY KEY ("locale", "draft", "term"))`,
+    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $cms$
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    DELETE FROM ${counts};
+  END IF;
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    ${countRows(table, '"removed"', -1)}
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    ${countRows(table, '"added"', 1)}
+  END IF;
+  RETURN NULL;
+END
+$cms$`,
+    trigger('terms_added', 'INSERT', ' REFERENCING NEW TABLE AS "added"'),
+    trigger('terms_removed', 'DELETE', ' REFERENCING OLD TABLE AS "removed"'),
+    trigger('terms_changed', 'UPDATE', ' REFERENCING OLD TABLE AS "removed" NEW TABLE AS "added"'),
+    trigger('terms_emptied', 'TRUNCATE', ''),
+  ];
+}
+
 export const postgresSearchSQL: SearchSQL = {
   create: (table, fields) => [
     `CREATE TABLE IF NOT EXISTS ${q(table)} ("docId" integer NOT NULL, "locale" text NOT NULL, "draft" integer NOT NULL, ${columns(
@@ -27,8 +70,33 @@ export const postgresSearchSQL: SearchSQL = {
       .map((c) => `${c} text`)
       .join(', ')}, "tsv" tsvector NOT NULL, PRIMARY KEY ("docId", "locale", "draft"))`,
     `CREATE INDEX IF NOT EXISTS ${q(`${table}_tsv`)} ON ${q(table)} USING gin ("tsv")`,
+    ...termCounts(table),
   ],
-  drop: (table) => `DROP TABLE IF EXISTS ${q(table)}`,
+  drop: (table) => `DROP TABLE IF EXISTS ${q(table)}, ${termsTable(table)}`,
+  // An index made before the counts were kept: they are made and filled once, writers held off meanwhile.
+  extras: (table) => ({
+    present: `SELECT to_regclass('${termsTable(table).replaceAll("'", "''")}') IS NOT NULL AS "present"`,
+    add: [
+      `LOCK TABLE ${q(table)} IN SHARE MODE`,
+      ...termCounts(table),
+      `INSERT INTO ${termsTable(table)} ("locale", "draft", "term", "n") SELECT "r"."locale", "r"."draft", "u"."lexeme", count(*) FROM ${q(table)} AS "r", unnest("r"."tsv") AS "u" GROUP BY 1, 2, 3`,
+    ],
+  }),
+  // One word (or a prefix), every column, live rows, nothing narrowing: the count of its one term. The term is
+  // the word as the engine's parser reads it; a word it reads as more than one term, or a prefix more than
+  // one term starts with, answers null.
+  termCount(table, fields, allowed, terms, locale, draft, options = {}) {
+    const [term] = terms;
+    if (terms.length !== 1 || term.words.length !== 1 || allowed.length !== fields || draft) return null;
+    if (options.ids || options.after != null || options.newest) return null;
+    const match = term.prefix
+      ? `"c"."term" >= "k"."lexeme" AND "c"."term" < "k"."lexeme" || chr(1114111)`
+      : `"c"."term" = "k"."lexeme"`;
+    return {
+      sql: `SELECT CASE WHEN "k"."one" THEN (SELECT CASE WHEN count(*) <= 1 THEN CAST(coalesce(sum("n"), 0) AS INTEGER) END FROM (SELECT "c"."n" FROM ${termsTable(table)} AS "c" WHERE "c"."locale" = ? AND "c"."draft" = 0 AND ${match} AND "c"."n" > 0 LIMIT 2) AS "m") END FROM (SELECT numnode(to_tsquery('simple', ?)) = 1 AND cardinality("a") = 1 AS "one", "a"[1] AS "lexeme" FROM tsvector_to_array(to_tsvector('simple', ?)) AS "a") AS "k"`,
+      params: [locale.name, tsQuery(terms), term.words[0]],
+    };
+  },
   insert: (table, row) => {
     const marks = row.texts.map((_, i) => `?${i + 4}`);
     return {
