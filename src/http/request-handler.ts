@@ -1,7 +1,8 @@
 /**
  * Every request's way through the app, whatever carries it: the peer's address is noted, the idle timer
  * is lifted while the server works (http/long-requests.ts), the answer is compressed when it is JSON the
- * client may take compressed (http/compress-json.ts), and it is logged and counted.
+ * client may take compressed (http/compress-json.ts), a large answer finished late is handed to Bun so that
+ * it leaves in one write (http/late-answer.ts), and it is logged and counted.
  * `server.ts` hands it what Bun.serve receives; a caller without a socket (the scenario tests run
  * in-process) hands it a connection of its own.
  */
@@ -12,6 +13,7 @@ import { rememberPeerAddress } from './client-ip.ts';
 import { closes, drainUnreadBody } from './drain-body.ts';
 import { withoutIdleCut, type Connection } from './long-requests.ts';
 import { compressJSON } from './compress-json.ts';
+import { currentTurn, sendable } from './late-answer.ts';
 import { observeRequest, type LogFormat } from './observe-request.ts';
 
 export type RequestHandler = (request: Request, connection: Connection) => Promise<Response>;
@@ -29,6 +31,7 @@ export function createRequestHandler(
   let firstAnswer = true;
   return async (request, connection) => {
     const started = performance.now();
+    const turn = currentTurn();
     // Reads ask for the address only if something needs it; writes (logins among them) take it at once,
     // while the connection is surely open.
     const read = request.method === 'GET' || request.method === 'HEAD';
@@ -37,7 +40,7 @@ export function createRequestHandler(
       read ? () => connection.requestIP(request)?.address : connection.requestIP(request)?.address,
     );
     const response = await withoutIdleCut(connection, request, options.idleTimeout, async () =>
-      compressJSON(request, await app.handle(request)),
+      sendable(request, await compressJSON(request, await app.handle(request)), turn),
     );
     observeRequest(cms, request, response.status, performance.now() - started, options.logFormat);
     // A body left unread would make the close a reset that can destroy this answer (drain-body.ts); only a
