@@ -1,6 +1,6 @@
 /**
  * Bun.serve gathers an answer's status line, headers and body into one write when the answer is ready in
- * the turn of the event loop that received the request (the await of bun:sqlite's calls never leaves it).
+ * the turn of the event loop that received the request (src/http/event-loop-turn.ts).
  * An answer finished in a later turn, after waiting on a socket (PostgreSQL, S3) or a timer, is written
  * piece by piece once it passes about 16 kB: one system call for each header name, separator, value and
  * line end, then the body, twenty to thirty calls for an answer of this server where one would do
@@ -8,22 +8,7 @@
  * chunk leave in one write, sent with chunked transfer encoding instead of a Content-Length.
  */
 
-let turn = 0;
-let counting = false;
-
-const nextTurn = () => {
-  counting = false;
-  turn++;
-};
-
-/** The event loop's turn, counted only while requests arrive: one immediate per turn that received any. */
-export function currentTurn(): number {
-  if (!counting) {
-    counting = true;
-    setImmediate(nextTurn);
-  }
-  return turn;
-}
+import { stillIn } from './event-loop-turn.ts';
 
 /** Bun's buffer for gathering one answer is 16 kB; the headers take a few hundred bytes of it. */
 const PIECEMEAL_BYTES = 15 * 1024;
@@ -35,7 +20,7 @@ const PIECEMEAL_BYTES = 15 * 1024;
  * when they are more than Bun's buffer holds.
  */
 export async function sendable(request: Request, response: Response, receivedIn: number): Promise<Response> {
-  if (turn === receivedIn || request.method === 'HEAD' || response.bodyUsed) return response;
+  if (stillIn(receivedIn) || request.method === 'HEAD' || response.bodyUsed) return response;
   const headers = response.headers;
   if (!(headers.get('content-type') ?? '').includes('json')) return response;
   // JSON this server made is a string (no length named yet) or compressed bytes (content-encoding).

@@ -9,11 +9,12 @@
 import type { CMS } from '../cms.ts';
 import { startupMark } from '../startup-timing.ts';
 import { createApp } from './app.ts';
-import { rememberPeerAddress } from './client-ip.ts';
 import { closes, drainUnreadBody } from './drain-body.ts';
 import { withoutIdleCut, type Connection } from './long-requests.ts';
 import { compressJSON } from './compress-json.ts';
-import { currentTurn, sendable } from './late-answer.ts';
+import { sendable } from './late-answer.ts';
+import { atTurnEnd, currentTurn } from './event-loop-turn.ts';
+import { rememberPeerAddress, settlePeerAddress } from './client-ip.ts';
 import { observeRequest, type LogFormat } from './observe-request.ts';
 
 export type RequestHandler = (request: Request, connection: Connection) => Promise<Response>;
@@ -32,16 +33,19 @@ export function createRequestHandler(
   return async (request, connection) => {
     const started = performance.now();
     const turn = currentTurn();
-    // Reads ask for the address only if something needs it; writes (logins among them) take it at once,
-    // while the connection is surely open.
-    const read = request.method === 'GET' || request.method === 'HEAD';
-    rememberPeerAddress(
-      request,
-      read ? () => connection.requestIP(request)?.address : connection.requestIP(request)?.address,
-    );
+    // Asked only if something needs it: a kept answer (a POSTed GraphQL query's too) never does. A request
+    // that may write takes it at the latest when the turn that received it ends, while the connection is
+    // surely open (and as its route starts, http/handle.ts): a login's client cannot hide it by closing.
+    rememberPeerAddress(request, () => connection.requestIP(request)?.address);
+    let answered = false;
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      atTurnEnd(() => {
+        if (!answered) settlePeerAddress(request);
+      });
     const response = await withoutIdleCut(connection, request, options.idleTimeout, async () =>
       sendable(request, await compressJSON(request, await app.handle(request)), turn),
     );
+    answered = true;
     observeRequest(cms, request, response.status, performance.now() - started, options.logFormat);
     // A body left unread would make the close a reset that can destroy this answer (drain-body.ts); only a
     // closing connection can lose it, so a kept-alive one is not even awaited.
