@@ -8,19 +8,17 @@
  * chunk leave in one write, sent with chunked transfer encoding instead of a Content-Length.
  */
 
-import { stillIn } from './event-loop-turn.ts';
-
 /** Bun's buffer for gathering one answer is 16 kB; the headers take a few hundred bytes of it. */
 const PIECEMEAL_BYTES = 15 * 1024;
 
 /**
- * The answer as Bun sends it in one write. Unchanged when it is ready in the request's own turn
- * (`receivedIn`), when it is a HEAD's, or when it is not JSON this server made: a stored file (it names its
- * length and is no JSON this server made) keeps its own stream. Else its bytes, as a stream of one chunk
- * when they are more than Bun's buffer holds.
+ * An answer finished after the turn that received its request, as Bun sends it in one write. Unchanged when
+ * it is a HEAD's, or not JSON this server made: a stored file (it names its length and is no JSON this
+ * server made) keeps its own stream. Else its bytes, as a stream of one chunk when they are more than Bun's
+ * buffer holds.
  */
-export async function sendable(request: Request, response: Response, receivedIn: number): Promise<Response> {
-  if (stillIn(receivedIn) || request.method === 'HEAD' || response.bodyUsed) return response;
+export async function inOneWrite(request: Request, response: Response): Promise<Response> {
+  if (request.method === 'HEAD' || response.bodyUsed) return response;
   const headers = response.headers;
   if (!(headers.get('content-type') ?? '').includes('json')) return response;
   // JSON this server made is a string (no length named yet) or compressed bytes (content-encoding).

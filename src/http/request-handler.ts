@@ -12,8 +12,8 @@ import { createApp } from './app.ts';
 import { closes, drainUnreadBody } from './drain-body.ts';
 import { withoutIdleCut, type Connection } from './long-requests.ts';
 import { compressJSON } from './compress-json.ts';
-import { sendable } from './late-answer.ts';
-import { atTurnEnd, currentTurn } from './event-loop-turn.ts';
+import { inOneWrite } from './late-answer.ts';
+import { atTurnEnd, currentTurn, stillIn } from './event-loop-turn.ts';
 import { rememberPeerAddress, settlePeerAddress } from './client-ip.ts';
 import { observeRequest, type LogFormat } from './observe-request.ts';
 
@@ -42,9 +42,10 @@ export function createRequestHandler(
       atTurnEnd(() => {
         if (!answered) settlePeerAddress(request);
       });
-    const response = await withoutIdleCut(connection, request, options.idleTimeout, async () =>
-      sendable(request, await compressJSON(request, await app.handle(request)), turn),
-    );
+    const response = await withoutIdleCut(connection, request, options.idleTimeout, async () => {
+      const answer = await compressJSON(request, await app.handle(request));
+      return stillIn(turn) ? answer : inOneWrite(request, answer);
+    });
     answered = true;
     observeRequest(cms, request, response.status, performance.now() - started, options.logFormat);
     // A body left unread would make the close a reset that can destroy this answer (drain-body.ts); only a

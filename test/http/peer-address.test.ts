@@ -41,7 +41,7 @@ describe('the peer address', () => {
   test('a kept POSTed GraphQL query never asks for it; a mutation does', async () => {
     let asked = 0;
     const connection = {
-      requestIP: () => (asked++, { address: '203.0.113.9', family: 'IPv4', port: 40000 }),
+      requestIP: () => (asked++, { address: '203.0.113.9', family: 'IPv4' as const, port: 40000 }),
       timeout: () => {},
     };
     const handle = createRequestHandler(cms, { logFormat: 'off', idleTimeout: 10 });
