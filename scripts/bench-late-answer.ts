@@ -21,7 +21,7 @@ const { values } = parseArgs({
   },
 });
 
-const oneChunk = (bytes: Uint8Array) =>
+const oneChunk = (bytes: Uint8Array<ArrayBuffer>) =>
   new ReadableStream({
     start(controller) {
       controller.enqueue(bytes);
@@ -30,7 +30,7 @@ const oneChunk = (bytes: Uint8Array) =>
   });
 const headers = { 'content-type': 'application/json' };
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-const variants: Record<string, (bytes: Uint8Array) => Response | Promise<Response>> = {
+const variants: Record<string, (bytes: Uint8Array<ArrayBuffer>) => Response | Promise<Response>> = {
   'at-once': (bytes) => new Response(bytes, { headers }),
   microtask: async (bytes) => {
     await null;
@@ -49,7 +49,7 @@ const variants: Record<string, (bytes: Uint8Array) => Response | Promise<Respons
 
 if (values.serve) {
   // The server: `/<variant>/<bytes>` answers that many bytes of JSON the variant's way.
-  const bodies = new Map<number, Uint8Array>();
+  const bodies = new Map<number, Uint8Array<ArrayBuffer>>();
   Bun.serve({
     port: Number(values.serve),
     hostname: '127.0.0.1',

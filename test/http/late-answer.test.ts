@@ -4,13 +4,9 @@
  * a real socket it arrives chunked, with the same JSON. A small late answer and a large one ready in its
  * own turn keep their Content-Length, and a HEAD is left alone.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import fs from 'node:fs';
-import { createCMS } from '../../src/create-cms.ts';
-import type { CMS } from '../../src/cms.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { describe, expect, test } from 'bun:test';
 import type { UserConfig } from '../../src/config/types.ts';
-import { DEFAULT_TEST_ENGINE, quietLog, sharedTestDatabase, tempDir } from '../harness.ts';
+import { serveOverSocket } from '../support/socket-server.ts';
 
 const config: UserConfig = {
   cache: false,
@@ -32,25 +28,14 @@ const config: UserConfig = {
 };
 
 describe('answers finished in a later turn', () => {
-  const dir = tempDir('cms-late-');
-  let cms: CMS;
-  let server: RunningServer;
-  let drop = async () => {};
   const large = 'large '.repeat(5000);
-  beforeAll(async () => {
-    const db = await sharedTestDatabase(dir, DEFAULT_TEST_ENGINE);
-    drop = db.drop;
-    cms = await createCMS({ config: { database: db.database, ...config }, rootDir: dir, log: quietLog });
-    await cms.store.run('INSERT INTO "notes" ("body", "createdAt", "updatedAt") VALUES (?, ?, ?)', [large, 1, 1]);
-    await cms.store.run('INSERT INTO "notes" ("body", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['small', 1, 1]);
-    server = startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: false, logFormat: 'off' });
+  const { api } = serveOverSocket(config, {
+    prefix: 'cms-late-',
+    seed: async (cms) => {
+      await cms.store.run('INSERT INTO "notes" ("body", "createdAt", "updatedAt") VALUES (?, ?, ?)', [large, 1, 1]);
+      await cms.store.run('INSERT INTO "notes" ("body", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['small', 1, 1]);
+    },
   });
-  afterAll(async () => {
-    await server.stop();
-    await drop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const api = () => `${server.url}/api/cms`;
   // Bun's fetch asks for compressed answers unless told otherwise.
   const plain = { 'accept-encoding': 'identity' };
 

@@ -4,38 +4,24 @@
  * that goes on to a route asks it as the route starts. Over a real socket, a GraphQL login whose client closes the connection as soon as the
  * request is sent still has its address in the audit log.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import fs from 'node:fs';
+import { describe, expect, test } from 'bun:test';
 import net from 'node:net';
-import { createCMS } from '../../src/create-cms.ts';
-import type { CMS } from '../../src/cms.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
 import { createRequestHandler } from '../../src/http/request-handler.ts';
 import { listAuditEntries } from '../../src/audit/list-entries.ts';
 import { createContext } from '../../src/operation-context.ts';
 import type { UserConfig } from '../../src/config/types.ts';
-import { DEFAULT_TEST_ENGINE, quietLog, sharedTestDatabase, tempDir } from '../harness.ts';
+import { DEFAULT_TEST_ENGINE } from '../harness.ts';
+import { serveOverSocket } from '../support/socket-server.ts';
 
 const config: UserConfig = {
   collections: [{ slug: 'notes', access: { read: () => true }, fields: [{ name: 'title', type: 'text' }] }],
 };
 
 describe('the peer address', () => {
-  const dir = tempDir('cms-peer-');
-  let cms: CMS;
-  let server: RunningServer;
-  let drop = async () => {};
-  beforeAll(async () => {
-    const db = await sharedTestDatabase(dir, DEFAULT_TEST_ENGINE);
-    drop = db.drop;
-    cms = await createCMS({ config: { database: db.database, ...config }, rootDir: dir, log: quietLog });
-    await cms.store.run('INSERT INTO "notes" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['one', 1, 1]);
-    server = startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: false, logFormat: 'off' });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await drop();
-    fs.rmSync(dir, { recursive: true, force: true });
+  const served = serveOverSocket(config, {
+    prefix: 'cms-peer-',
+    seed: (cms) =>
+      cms.store.run('INSERT INTO "notes" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['one', 1, 1]),
   });
 
   test('a kept POSTed GraphQL query never asks for it; a mutation does', async () => {
@@ -44,7 +30,7 @@ describe('the peer address', () => {
       requestIP: () => (asked++, { address: '203.0.113.9', family: 'IPv4' as const, port: 40000 }),
       timeout: () => {},
     };
-    const handle = createRequestHandler(cms, { logFormat: 'off', idleTimeout: 10 });
+    const handle = createRequestHandler(served.cms, { logFormat: 'off', idleTimeout: 10 });
     const graphql = (query: string) =>
       handle(
         new Request('http://127.0.0.1/api/cms/graphql', {
@@ -74,7 +60,7 @@ describe('the peer address', () => {
     });
     const entries = async () =>
       (
-        await listAuditEntries(createContext(cms, { overrideAccess: true }), {
+        await listAuditEntries(createContext(served.cms, { overrideAccess: true }), {
           where: { action: { equals: 'login_failed' } },
           sort: '-id',
           limit: 10,
@@ -82,7 +68,7 @@ describe('the peer address', () => {
       ).docs as Record<string, unknown>[];
     const before = (await entries()).length;
     await new Promise<void>((done) => {
-      const socket = net.connect(server.port, '127.0.0.1', () =>
+      const socket = net.connect(served.server.port, '127.0.0.1', () =>
         socket.write(
           `POST /api/cms/graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
           () => socket.destroy(),
