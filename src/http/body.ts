@@ -130,15 +130,18 @@ async function readBytesUnder(request: Request, limit: number): Promise<Buffer> 
   const tooLarge = () => new APIError(413, `The request body is larger than ${limit} bytes.`);
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) throw tooLarge();
-  if (!request.body) return Buffer.alloc(0);
   // A declared length is reserved up front, so a body that cannot fit is refused before it is read;
   // a chunked one reserves as it arrives.
-  if (declared > 0) reserve(request, declared);
   // With a declared length the server reads exactly that many bytes (HTTP framing), already checked
   // against the limit: one native read, much cheaper than pulling the stream chunk by chunk. Bytes, not
   // `text()`, so the decoding is the same as below (a byte-order mark is kept, and refused by JSON.parse).
-  if (declared > 0 && request.headers.get('transfer-encoding') === null)
+  // `request.body` is not asked on this way: asking makes a stream of the body that the read then goes through.
+  if (declared > 0 && request.headers.get('transfer-encoding') === null) {
+    reserve(request, declared);
     return Buffer.from(await request.arrayBuffer());
+  }
+  if (!request.body) return Buffer.alloc(0);
+  if (declared > 0) reserve(request, declared);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body) {

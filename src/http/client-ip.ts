@@ -20,6 +20,13 @@ export function rememberPeerAddress(
   peers.set(request, typeof address === 'function' ? address : address ? unmapIPv4(address) : null);
 }
 
+/**
+ * Takes the peer's address now if it was left to be asked. A request that writes settles it before its route's
+ * first wait (src/http/handle.ts): the connection is then surely open, so a client that closes as soon as
+ * its login is sent cannot leave the login lock and the audit log without its address.
+ */
+export const settlePeerAddress = (request: Request) => void peerOf(request);
+
 function peerOf(request: Request): string | null {
   const known = peers.get(request);
   if (typeof known !== 'function') return known ?? null;

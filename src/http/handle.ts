@@ -13,7 +13,7 @@ import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
 import { rememberRoute } from './observe-request.ts';
 import { methodOverride, readOverrideBody, refuseOverride } from './method-override.ts';
-import { clientIP, ownOrigin } from './client-ip.ts';
+import { clientIP, ownOrigin, settlePeerAddress } from './client-ip.ts';
 import { forbidden } from '../errors.ts';
 
 export type RouteInput = {
@@ -77,6 +77,8 @@ export async function handle(
   options: Options = {},
 ): Promise<Response> {
   let response: Response;
+  // Before the first wait of anything that may write (a login among them), while the connection is surely open.
+  if (request.method !== 'GET' && request.method !== 'HEAD') settlePeerAddress(request);
   try {
     const url = request.url;
     const q = url.indexOf('?');

@@ -1,17 +1,20 @@
 /**
  * Every request's way through the app, whatever carries it: the peer's address is noted, the idle timer
  * is lifted while the server works (http/long-requests.ts), the answer is compressed when it is JSON the
- * client may take compressed (http/compress-json.ts), and it is logged and counted.
+ * client may take compressed (http/compress-json.ts), a large answer finished late is handed to Bun so that
+ * it leaves in one write (http/late-answer.ts), and it is logged and counted.
  * `server.ts` hands it what Bun.serve receives; a caller without a socket (the scenario tests run
  * in-process) hands it a connection of its own.
  */
 import type { CMS } from '../cms.ts';
 import { startupMark } from '../startup-timing.ts';
 import { createApp } from './app.ts';
-import { rememberPeerAddress } from './client-ip.ts';
 import { closes, drainUnreadBody } from './drain-body.ts';
 import { withoutIdleCut, type Connection } from './long-requests.ts';
 import { compressJSON } from './compress-json.ts';
+import { inOneWrite } from './late-answer.ts';
+import { atTurnEnd, currentTurn, stillIn } from './event-loop-turn.ts';
+import { rememberPeerAddress, settlePeerAddress } from './client-ip.ts';
 import { observeRequest, type LogFormat } from './observe-request.ts';
 
 export type RequestHandler = (request: Request, connection: Connection) => Promise<Response>;
@@ -29,16 +32,21 @@ export function createRequestHandler(
   let firstAnswer = true;
   return async (request, connection) => {
     const started = performance.now();
-    // Reads ask for the address only if something needs it; writes (logins among them) take it at once,
-    // while the connection is surely open.
-    const read = request.method === 'GET' || request.method === 'HEAD';
-    rememberPeerAddress(
-      request,
-      read ? () => connection.requestIP(request)?.address : connection.requestIP(request)?.address,
-    );
-    const response = await withoutIdleCut(connection, request, options.idleTimeout, async () =>
-      compressJSON(request, await app.handle(request)),
-    );
+    const turn = currentTurn();
+    // Asked only if something needs it: a kept answer (a POSTed GraphQL query's too) never does. A request
+    // that may write takes it at the latest when the turn that received it ends, while the connection is
+    // surely open (and as its route starts, http/handle.ts): a login's client cannot hide it by closing.
+    rememberPeerAddress(request, () => connection.requestIP(request)?.address);
+    let answered = false;
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      atTurnEnd(() => {
+        if (!answered) settlePeerAddress(request);
+      });
+    const response = await withoutIdleCut(connection, request, options.idleTimeout, async () => {
+      const answer = await compressJSON(request, await app.handle(request));
+      return stillIn(turn) ? answer : inOneWrite(request, answer);
+    });
+    answered = true;
     observeRequest(cms, request, response.status, performance.now() - started, options.logFormat);
     // A body left unread would make the close a reset that can destroy this answer (drain-body.ts); only a
     // closing connection can lose it, so a kept-alive one is not even awaited.

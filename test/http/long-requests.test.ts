@@ -5,14 +5,11 @@
  * body is still cut, and so is a kept-alive connection left idle after its answer. On PostgreSQL a pool
  * that stays busy answers 503 with Retry-After in bounded time rather than holding the request.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import net from 'node:net';
-import fs from 'node:fs';
-import { createCMS } from '../../src/create-cms.ts';
-import type { CMS } from '../../src/cms.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
 import type { UserConfig } from '../../src/config/types.ts';
-import { DEFAULT_TEST_ENGINE, quietLog, sharedTestDatabase, startTestServer, tempDir } from '../harness.ts';
+import { DEFAULT_TEST_ENGINE, startTestServer } from '../harness.ts';
+import { serveOverSocket } from '../support/socket-server.ts';
 import { POOL_WAIT_MS } from '../../src/db/postgres/pool-gate.ts';
 import { form, png } from '../support/media-fixtures.ts';
 
@@ -46,27 +43,21 @@ const config: UserConfig = {
 };
 
 describe('the idle timeout and long requests', () => {
-  const dir = tempDir('cms-long-');
-  let cms: CMS;
-  let server: RunningServer;
-  let drop = async () => {};
-  beforeAll(async () => {
-    const db = await sharedTestDatabase(dir, DEFAULT_TEST_ENGINE);
-    drop = db.drop;
-    cms = await createCMS({ config: { database: db.database, ...config }, rootDir: dir, log: quietLog });
-    server = startServer(cms, { port: 0, host: '127.0.0.1', jobLoop: false, logFormat: 'off', idleTimeout: 1 });
-  });
-  afterAll(async () => {
-    await server.stop();
-    await drop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const api = () => `${server.url}/api/cms`;
+  const served = serveOverSocket(config, { prefix: 'cms-long-', server: { idleTimeout: 1 } });
+  const api = served.api;
   const json = { 'content-type': 'application/json' };
 
   test('a create, a read without a body, a bulk update and an upload, all slower than the timeout, get their answers', async () => {
-    await cms.store.run('INSERT INTO "pages" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['one', 1, 1]);
-    await cms.store.run('INSERT INTO "notes" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', ['bulk', 1, 1]);
+    await served.cms.store.run('INSERT INTO "pages" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', [
+      'one',
+      1,
+      1,
+    ]);
+    await served.cms.store.run('INSERT INTO "notes" ("title", "createdAt", "updatedAt") VALUES (?, ?, ?)', [
+      'bulk',
+      1,
+      1,
+    ]);
     const [created, read, bulk, uploaded] = await Promise.all([
       fetch(`${api()}/notes`, { method: 'POST', headers: json, body: JSON.stringify({ title: 'slow' }) }),
       fetch(`${api()}/pages/1`),
@@ -83,7 +74,7 @@ describe('the idle timeout and long requests', () => {
   }, 30_000);
 
   test('a client that stops sending its body is still cut, and so is an idle kept-alive connection', async () => {
-    const { port } = new URL(server.url);
+    const { port } = new URL(served.server.url);
     const closedAfter = (send: (socket: net.Socket) => void) =>
       new Promise<{ ms: number; data: string }>((resolve) => {
         const started = performance.now();
