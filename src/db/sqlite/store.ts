@@ -174,7 +174,10 @@ export function openSqliteStore(file: string): Store {
    * wrote nothing, so the watchers and the checkpointer hear of no commit (the job loop's runs are mostly
    * such statements, and a checkpoint asked for nothing would start the checkpoint worker of an idle server).
    */
-  const outside = <T>(statement: (on: Queryable) => Promise<T>, wrote: (result: T) => boolean = () => true): Promise<T> =>
+  const outside = <T>(
+    statement: (on: Queryable) => Promise<T>,
+    wrote: (result: T) => boolean = () => true,
+  ): Promise<T> =>
     unlessBehind(() => {
       // Replicated writes run as transactions, so that each is numbered and shipped with its statements.
       if (turnBusy(turn) || capture()) return inTurn(turn, connection, () => statement(tx));
@@ -262,16 +265,28 @@ export function openSqliteStore(file: string): Store {
     dialect: sqliteDialect,
     inTransaction: false,
     all: async (sql, params) => {
-      if (!isRead(sql)) return outside((on) => on.all(sql, params), (rows) => rows.length > 0 || !returnsChanges(sql));
+      if (!isRead(sql))
+        return outside(
+          (on) => on.all(sql, params),
+          (rows) => rows.length > 0 || !returnsChanges(sql),
+        );
       snapshot?.enter();
       return read.all(sql, params);
     },
     get: async (sql, params) => {
-      if (!isRead(sql)) return outside((on) => on.get(sql, params), (row) => row !== null || !returnsChanges(sql));
+      if (!isRead(sql))
+        return outside(
+          (on) => on.get(sql, params),
+          (row) => row !== null || !returnsChanges(sql),
+        );
       snapshot?.enter();
       return read.get(sql, params);
     },
-    run: (sql, params) => outside((on) => on.run(sql, params), ({ changes }) => changes > 0 || !isRowWrite(sql)),
+    run: (sql, params) =>
+      outside(
+        (on) => on.run(sql, params),
+        ({ changes }) => changes > 0 || !isRowWrite(sql),
+      ),
     insert: (sql, params) => outside((on) => on.insert(sql, params)),
     exec: (sql) => outside((on) => on.exec(sql)),
     lockTable: async () => {},
