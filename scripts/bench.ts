@@ -4,10 +4,12 @@
  * The CMS runs twice on the same database, with its response cache on and off (docs/caching.md), and the
  * cached reads are also compared with a bare handler returning the CMS's own stored bytes.
  * Usage: bun scripts/bench.ts [--duration 10] [--rounds 5] [--connections 20] [--docs 10000] [--baseline DIR]
- *        [--engine sqlite|postgres] [--cases list,read,create]
+ *        [--engine sqlite|postgres] [--cases list,read,create] [--start-baseline BINARY]
  * Each server gets `duration` seconds per case in total, split into `rounds` interleaved turns.
  * `--baseline DIR` compares against another checkout of the CMS (run from its source, as this one then is)
  * instead of the bare server: before/after figures of a change, measured in one run on one database.
+ * `--start-baseline BINARY` adds another build of `cms` (an older tree's dist/cms) to the cold starts, taking
+ * turns with the floors and this one on the same project.
  * `--engine postgres` runs on a fresh database made on the cluster of CMS_TEST_POSTGRES_URL (as the tests
  * do: `.ci/postgres` prints one), against a bare Bun.serve + Bun.SQL handler; the database is dropped after.
  */
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     engine: { type: 'string', default: 'sqlite' },
     cases: { type: 'string', default: 'list,read,create' },
+    'start-baseline': { type: 'string' },
   },
 });
 const engine = values.engine;
@@ -213,8 +216,20 @@ let cold = 'n/a (no dist/cms)';
 const starts: string[] = [];
 if (useBinary) {
   const floors = await compileFloors(dir, dir);
+  const startBaseline = values['start-baseline'] ? path.resolve(values['start-baseline']) : null;
+  const before = startBaseline
+    ? [
+        {
+          name: `${startBaseline} serve`,
+          start: (port: number) => ({
+            ...cmsStart(port, { cwd: dir, binary: true }),
+            command: [startBaseline, 'serve', '--port', String(port)],
+          }),
+        },
+      ]
+    : [];
   const figures = await coldStarts(
-    [...floors, { name: 'dist/cms serve', start: (port) => cmsStart(port, { cwd: dir, binary: true }) }],
+    [...floors, ...before, { name: 'dist/cms serve', start: (port) => cmsStart(port, { cwd: dir, binary: true }) }],
     10,
     track,
   );

@@ -21,8 +21,11 @@ export async function sweepUploadsIfDue(cms: CMS, options: { force?: boolean } =
   try {
     const now = cms.clock.now();
     const last = await lastSweep(cms);
-    if (!options.force && last !== null && now - last < UPLOAD_SWEEP_INTERVAL_MS) return;
-    await writeSetting(cms.store, SETTING, String(now));
+    const due = last === null || now - last >= UPLOAD_SWEEP_INTERVAL_MS;
+    if (!due && !options.force) return;
+    // A start-up sweep within a day of the recorded one leaves the record as it is: the daily sweep stays due
+    // a day after that one, and a restart writes nothing to the database.
+    if (due) await writeSetting(cms.store, SETTING, String(now));
     await sweepUploadLeftovers(cms);
   } catch (error) {
     cms.log.warn('uploads: the sweep of leftovers failed:', error instanceof Error ? error.message : error);

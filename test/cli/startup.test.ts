@@ -11,6 +11,9 @@ import { startServer } from '../../src/server.ts';
 import { manualClock } from '../../src/clock.ts';
 import { tempDir } from '../harness.ts';
 import { spawnListening } from '../support/spawn-listening.ts';
+import { Database } from 'bun:sqlite';
+import { FIRST_RUN_DELAY_MS } from '../../src/jobs/job-loop.ts';
+import { CHECKPOINT_AFTER_MS } from '../../src/db/sqlite/checkpointer.ts';
 
 const CONFIG = `export default {
   collections: [{ slug: 'posts', access: { read: () => true }, fields: [{ name: 'title', type: 'text', required: true }] }],
@@ -113,6 +116,48 @@ describe('the job loop waits for the first answers', () => {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+});
+
+describe('a restart of an up-to-date project writes nothing', () => {
+  /** Frames in the write-ahead log, from its index as another process sees it (this test is not the server). */
+  const walFrames = (db: string) => {
+    const header = fs.readFileSync(`${db}-shm`).subarray(0, 100);
+    return new Uint32Array(header.buffer, header.byteOffset, 25)[4];
+  };
+  const threadNames = (pid: number) =>
+    fs.readdirSync(`/proc/${pid}/task`).map((task) => fs.readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim());
+
+  test('no commit once it has answered and run its start-up jobs, so no checkpoint worker is started', async () => {
+    const dir = tempDir('cms-startup-');
+    fs.writeFileSync(path.join(dir, 'cms.config.ts'), CONFIG);
+    const db = path.join(dir, 'data/cms.db');
+    const serve = () =>
+      spawnListening([process.execPath, path.join(import.meta.dir, '../../src/cli/main.ts'), 'serve', '--port', '0'], {
+        cwd: dir,
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
+    // The first start makes the database and records its sweep of upload leftovers.
+    const first = await serve();
+    expect((await fetch(`${first.origin}/api/cms/users/init`)).status).toBe(200);
+    const swept = () => {
+      const check = new Database(db, { readonly: true });
+      const row = check.query(`SELECT 1 AS "found" FROM "_cms_settings" WHERE "key" = 'uploads.lastSweepAt'`).get();
+      check.close();
+      return row !== null;
+    };
+    for (const deadline = Date.now() + 10_000; !swept() && Date.now() < deadline; ) await Bun.sleep(20);
+    expect(swept()).toBe(true);
+    await first.stop();
+
+    const second = await serve();
+    expect((await fetch(`${second.origin}/api/cms/users/init`)).status).toBe(200);
+    // Past the start-up run (it follows the first answer) and the pause after which a commit is checkpointed.
+    await Bun.sleep(FIRST_RUN_DELAY_MS + CHECKPOINT_AFTER_MS + 750);
+    expect(walFrames(db)).toBe(0);
+    if (process.platform === 'linux') expect(threadNames(second.proc.pid)).not.toContain('Worker');
+    await second.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 });
 
 describe('CMS_STARTUP_TIMING', () => {

@@ -53,7 +53,7 @@ export const HARD_LIMIT_FRAMES = 4 * CHECKPOINT_FRAMES;
 /** Commits (each at least one frame, most a few) between two checkpoints asked of the worker. */
 export const CHECKPOINT_COMMITS = 250;
 /** A slower trickle of commits is checkpointed this long after the last one asked. */
-const CHECKPOINT_AFTER_MS = 1000;
+export const CHECKPOINT_AFTER_MS = 1000;
 
 let workerURL: string | null = null;
 

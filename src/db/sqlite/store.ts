@@ -70,6 +70,14 @@ function open(file: string, readonly: boolean): Database {
  */
 const isRead = (sql: string) => /^\s*(select\b|create virtual table if not exists temp\.)/i.test(sql);
 
+/**
+ * A statement that writes rows and nothing else: when it changed none (`changes` 0), it wrote nothing.
+ * Schema statements change no row yet write, so they are not among these.
+ */
+const isRowWrite = (sql: string) => /^\s*(insert|update|delete|replace)\b/i.test(sql);
+/** A row write that answers one row per row it changed: no row back, nothing written. */
+const returnsChanges = (sql: string) => isRowWrite(sql) && /\breturning\b/i.test(sql);
+
 /** Statements on one connection, synchronously. */
 function statementsOn(db: Database) {
   return {
@@ -158,14 +166,22 @@ export function openSqliteStore(file: string): Store {
   const transaction = <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
     unlessBehind(() => inTurn(turn, connection, () => work(tx)));
 
-  /** A write outside a transaction: at once when the connection is free, else after the transaction (or batch) in flight. */
-  const outside = <T>(statement: (on: Queryable) => Promise<T>): Promise<T> =>
+  /**
+   * A write outside a transaction: at once when the connection is free, else after the transaction (or batch)
+   * in flight. `wrote` says from its result whether it may have changed anything: one that changed no row
+   * wrote nothing, so the watchers and the checkpointer hear of no commit (the job loop's runs are mostly
+   * such statements, and a checkpoint asked for nothing would start the checkpoint worker of an idle server).
+   */
+  const outside = <T>(
+    statement: (on: Queryable) => Promise<T>,
+    wrote: (result: T) => boolean = () => true,
+  ): Promise<T> =>
     unlessBehind(() => {
       // Replicated writes run as transactions, so that each is numbered and shipped with its statements.
       if (turnBusy(turn) || capture()) return inTurn(turn, connection, () => statement(tx));
       endReadSnapshots(turn.key);
       return statement(tx).then((result) => {
-        afterCommit();
+        if (wrote(result)) afterCommit();
         return result;
       });
     });
@@ -258,21 +274,36 @@ export function openSqliteStore(file: string): Store {
     dialect: sqliteDialect,
     inTransaction: false,
     all: async (sql, params) => {
-      if (!isRead(sql)) return outside((on) => on.all(sql, params));
+      if (!isRead(sql))
+        return outside(
+          (on) => on.all(sql, params),
+          (rows) => rows.length > 0 || !returnsChanges(sql),
+        );
       snapshot?.enter();
       return read.all(sql, params);
     },
     get: async (sql, params) => {
-      if (!isRead(sql)) return outside((on) => on.get(sql, params));
+      if (!isRead(sql))
+        return outside(
+          (on) => on.get(sql, params),
+          (row) => row !== null || !returnsChanges(sql),
+        );
       snapshot?.enter();
       return read.get(sql, params);
     },
-    run: (sql, params) => outside((on) => on.run(sql, params)),
+    run: (sql, params) =>
+      outside(
+        (on) => on.run(sql, params),
+        ({ changes }) => changes > 0 || !isRowWrite(sql),
+      ),
     insert: (sql, params) => outside((on) => on.insert(sql, params)),
     exec: (sql) => outside((on) => on.exec(sql)),
     lockTable: async () => {},
     transaction,
-    applySystemMigrations: () => outside(async () => applySystemMigrationsOn(writer)),
+    // Nothing pending (every start but an upgrade's): no write, so no commit either.
+    applySystemMigrations: async () => {
+      if (pendingSystemMigrationsOn(writer).length > 0) await outside(async () => applySystemMigrationsOn(writer));
+    },
     pendingSystemMigrations: async () => pendingSystemMigrationsOn(reader).length,
     withMigrationLock: (work) => withFileMigrationLock(turn.key, work),
     snapshotTo: async (target) => ({ format: 'sqlite', ...(await snapshotSqlite(file, target)) }),
