@@ -151,7 +151,9 @@ describe.skipIf(DEFAULT_TEST_ENGINE !== 'postgres')('PostgreSQL out of reach', (
     try {
       await Promise.all(Array.from({ length: 8 }, (_, i) => post(s, `warm-${i}`)));
       const admin = new Bun.SQL(db.url, { max: 1 });
-      await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${db.name} AND pid <> pg_backend_pid()`;
+      // The server's connections only: an autovacuum worker in the database is the superuser's to stop.
+      await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = ${db.name} AND pid <> pg_backend_pid() AND backend_type = 'client backend'`;
       await admin.close();
       const statuses = await Promise.all(
         Array.from({ length: 8 }, async (_, i) => (await post(s, `after-${i}`)).status),
