@@ -30,9 +30,10 @@ import { adminConfigRoutes } from './routes/admin-config.ts';
 import { adminConditionRoutes } from './routes/admin-conditions.ts';
 import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
 import { publicFiles } from './public-files.ts';
+import { RouteList } from './routes/route-list.ts';
 
 export function createApp(cms: CMS) {
-  const api = new Elysia({ prefix: cms.config.routes.api })
+  const api = new RouteList()
     .use(adminConfigRoutes(cms))
     .use(adminConditionRoutes(cms))
     .use(userRoutes(cms))
@@ -66,7 +67,7 @@ export function createApp(cms: CMS) {
   };
 
   const site = publicFiles(cms.config.publicDir, cms.config.routes);
-  return new Elysia()
+  const app = new Elysia()
     .onRequest(({ request }) => {
       if (request.method === 'OPTIONS') return preflight(cms.config, request);
       const file = site(request);
@@ -85,6 +86,8 @@ export function createApp(cms: CMS) {
       if (code === 'NOT_FOUND') return notFoundResponse();
       if (code === 'PARSE') return errorResponse(cms, badRequest('The request body could not be read.'));
       return errorResponse(cms, error);
-    })
-    .use(api);
+    });
+  // Each route registered once, on the app itself, under the API's prefix: no plugin per group.
+  for (const { method, path, handler } of api.entries) app.route(method, cms.config.routes.api + path, handler);
+  return app;
 }

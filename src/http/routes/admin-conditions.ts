@@ -4,7 +4,7 @@
  * `{ visible: { <path>: boolean } }`. Conditions are functions of the config, so they run here rather than
  * in the browser (docs/content-model.md). Logged-in users only; nothing is read or written.
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import type { Entity } from '../../config/types.ts';
 import { badRequest, notFound, unauthorized } from '../../errors.ts';
@@ -24,7 +24,7 @@ async function answer(input: RouteInput, entity: Entity | undefined) {
 }
 
 export function adminConditionRoutes(cms: CMS) {
-  return new Elysia()
+  return new RouteList()
     .all(
       '/_admin/conditions/globals/:slug',
       methods(cms, { POST: (input) => answer(input, cms.config.globalsBySlug.get(input.params.slug)) }),

@@ -1,5 +1,5 @@
 /** `GET /_admin/config`: the collections and globals as plain data for the admin (no functions), logged-in users only. */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import type { FieldAdmin, SanitizedCollection, SanitizedField } from '../../config/types.ts';
 import { unauthorized } from '../../errors.ts';
@@ -129,7 +129,7 @@ export function adminConfigRoutes(cms: CMS) {
       releases: Boolean(cms.config.releases),
     },
   };
-  return new Elysia().all(
+  return new RouteList().all(
     '/_admin/config',
     methods(
       cms,

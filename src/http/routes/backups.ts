@@ -4,7 +4,7 @@
  * (`running`: name, phase, done, total) for the admin's progress bar; `GET /backups/:name` downloads one.
  * The backup modules (tar, gzip, the S3 target) load on the first backup request, not at start.
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { notFound } from '../../errors.ts';
 import { authorizeBackups } from '../../backups/authorize-backups.ts';
@@ -46,7 +46,7 @@ export function backupRoutes(cms: CMS) {
       },
     });
   };
-  return new Elysia()
+  return new RouteList()
     .all('/backups', methods(cms, { GET: list, POST: create }))
     .all('/backups/:name', methods(cms, { GET: download }));
 }

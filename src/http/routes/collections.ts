@@ -1,6 +1,6 @@
 /** REST for collection documents: list, create, read, update, delete, duplicate. */
 import { isUploadCollection } from '../../config/upload-collections.ts';
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import { lockTokenOf } from './locks.ts';
 import type { CMS } from '../../cms.ts';
 import {
@@ -62,7 +62,7 @@ export function listRoute(cms: CMS, slug?: string): Route {
 }
 
 export function collectionRoutes(cms: CMS) {
-  return new Elysia()
+  return new RouteList()
     .all(
       '/:collection/count',
       methods(cms, {

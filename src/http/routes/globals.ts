@@ -1,5 +1,5 @@
 /** REST for globals: read (defaults until first saved) and update. */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import { lockTokenOf } from './locks.ts';
 import type { CMS } from '../../cms.ts';
 import { findGlobal, updateGlobal } from '../../operations/index.ts';
@@ -9,7 +9,7 @@ import { methods } from '../handle.ts';
 import { cachedRead } from '../cached-read.ts';
 
 export function globalRoutes(cms: CMS) {
-  return new Elysia().all(
+  return new RouteList().all(
     '/globals/:slug',
     methods(
       cms,

@@ -3,7 +3,7 @@
  * schema and the rest of src/graphql load on the first GraphQL request, not at start: most servers answer
  * their first requests over REST (docs/benchmarks.md "Start-up and memory").
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { methods, type RouteInput } from '../handle.ts';
 
@@ -13,9 +13,9 @@ let loaded: Serve | undefined;
 const load = async (): Promise<Serve> => (loaded ??= await import('./graphql-serve.ts'));
 
 export function graphQLRoutes(cms: CMS) {
-  if (!cms.config.graphQL) return new Elysia();
+  if (!cms.config.graphQL) return new RouteList();
   const serve = async (input: RouteInput) => (loaded ?? (await load())).serveGraphQL(cms, input);
-  return new Elysia().all('/graphql', methods(cms, { GET: serve, POST: serve }, { csrf: false }));
+  return new RouteList().all('/graphql', methods(cms, { GET: serve, POST: serve }, { csrf: false }));
 }
 
 /** A POSTed query whose answer is kept and current, answered before routing (src/http/app.ts). */

@@ -1,5 +1,5 @@
 /** `GET /health` (public; admins get more) and `GET /metrics` (admins or the cron secret), docs/operations.md. */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { databaseBytes } from '../../db/health.ts';
 import { metricsOf } from '../../metrics/registry.ts';
@@ -29,7 +29,7 @@ export function healthRoutes(cms: CMS) {
     });
     return new Response(text, { headers: { 'content-type': PROMETHEUS_CONTENT_TYPE, 'cache-control': 'no-store' } });
   };
-  return new Elysia()
+  return new RouteList()
     .all('/health', methods(cms, { GET: health }, { csrf: false }))
     .all('/metrics', methods(cms, { GET: metrics }, { csrf: false }));
 }

@@ -3,7 +3,7 @@
  * secret (`Authorization: Bearer <secret>`, either verb) or an admin (src/jobs/authorize-run.ts).
  * `GET /jobs/scheduled`: pending scheduled jobs across the site, for admins (src/jobs/scheduled-jobs.ts).
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { authorizeJobRun } from '../../jobs/authorize-run.ts';
 import { runJobs } from '../../jobs/run-jobs.ts';
@@ -22,7 +22,7 @@ export function jobRoutes(cms: CMS) {
     bodyReceived(request); // it reads no body; a run waits for the one in progress and runs every due job
     return { body: await runJobs(cms) };
   };
-  return new Elysia().all('/jobs/run', methods(cms, { GET: run, POST: run })).all(
+  return new RouteList().all('/jobs/run', methods(cms, { GET: run, POST: run })).all(
     '/jobs/scheduled',
     methods(cms, {
       GET: async ({ ctx, query }) => {

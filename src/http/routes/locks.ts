@@ -3,7 +3,7 @@
  * `{ takeover: true }`) and `DELETE` on `/:collection/:id/lock` and `/globals/:slug/lock`. The lock token
  * travels in the `x-cms-lock-token` header, on these routes and on the admin's saves.
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { readLock, releaseLock, takeLock } from '../../operations/locks.ts';
 import type { DocumentRef } from '../../operations/steps/document-target.ts';
@@ -17,7 +17,7 @@ export function lockTokenOf(request: Request): string | undefined {
 }
 
 function lockRoutesAt(cms: CMS, path: string, refOf: (p: Record<string, string>) => DocumentRef) {
-  return new Elysia().all(
+  return new RouteList().all(
     path,
     methods(cms, {
       GET: async ({ ctx, params, request }) => ({ body: await readLock(ctx, refOf(params), lockTokenOf(request)) }),
@@ -35,7 +35,7 @@ function lockRoutesAt(cms: CMS, path: string, refOf: (p: Record<string, string>)
 }
 
 export function lockRoutes(cms: CMS) {
-  return new Elysia()
+  return new RouteList()
     .use(lockRoutesAt(cms, '/globals/:slug/lock', (p) => ({ global: p.slug })))
     .use(lockRoutesAt(cms, '/:collection/:id/lock', (p) => ({ collection: p.collection, id: p.id })));
 }

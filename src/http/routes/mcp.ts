@@ -6,7 +6,7 @@
  * A plain `find` call is kept in the response cache as a REST list is, under the caller and its arguments,
  * and a kept one is answered before routing.
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import type { SanitizedCollection } from '../../config/types.ts';
 import { APIError, unauthorized } from '../../errors.ts';
@@ -28,8 +28,8 @@ function callerOf(credentials: Credentials): string | null {
 
 export function mcpRoutes(cms: CMS) {
   const bound = cms.config.mcp;
-  if (!bound) return new Elysia();
-  return new Elysia().all(
+  if (!bound) return new RouteList();
+  return new RouteList().all(
     '/mcp',
     methods(
       cms,

@@ -2,7 +2,7 @@
  * REST for upload collections (media and any collection with `upload`): `POST /:collection`
  * (multipart/form-data) and `GET /:collection/file/:name` (public). Other routes are the collection routes.
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import type { SanitizedCollection } from '../../config/types.ts';
 import { isUploadCollection } from '../../config/upload-collections.ts';
@@ -17,12 +17,12 @@ import { bodyReceived } from '../long-requests.ts';
 import { listRoute } from './collections.ts';
 
 export function mediaRoutes(cms: CMS) {
-  const app = new Elysia();
+  const app = new RouteList();
   for (const collection of cms.config.collections.filter(isUploadCollection)) uploadRoutes(cms, app, collection);
   return app;
 }
 
-function uploadRoutes(cms: CMS, app: Elysia, collection: SanitizedCollection): void {
+function uploadRoutes(cms: CMS, app: RouteList, collection: SanitizedCollection): void {
   const { slug } = collection;
   // Only POST is claimed here; GET /<slug> and the other methods fall through to the collection routes.
   // The list is here too for a POST that is a read (method override, src/http/method-override.ts).

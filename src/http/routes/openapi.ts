@@ -3,13 +3,13 @@
  * without the fields the caller may not read.
  * The generator loads on the first request for the document, not at start.
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { methods } from '../handle.ts';
 import { fieldAllowed } from '../../access/check-access.ts';
 
 export function openAPIRoutes(cms: CMS) {
-  return new Elysia().all(
+  return new RouteList().all(
     '/openapi.json',
     methods(
       cms,

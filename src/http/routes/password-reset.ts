@@ -1,5 +1,5 @@
 /** Forgot and reset password, and admin-made reset links (docs/accounts.md). */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { createResetLink, forgotPassword, FORGOT_ANSWER } from '../../auth/password-reset.ts';
 import { resetPassword } from '../../operations/reset-password.ts';
@@ -11,7 +11,7 @@ import { checkLoginOrigin } from '../authenticate.ts';
 import { loginResponse } from './users.ts';
 
 export function passwordResetRoutes(cms: CMS) {
-  return new Elysia()
+  return new RouteList()
     .all(
       '/users/forgot-password',
       methods(

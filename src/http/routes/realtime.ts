@@ -1,5 +1,5 @@
 /** `GET /realtime?topics=…`: the Server-Sent Events stream of changes (docs/realtime.md). */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { localeOptions, readOptions } from '../../query/request-options.ts';
 import { methods, requestContext } from '../handle.ts';
@@ -49,7 +49,7 @@ function viewerOf(opened: Opened, credentials: Credentials, ctx: OperationContex
 }
 
 export function realtimeRoutes(cms: CMS) {
-  return new Elysia().all(
+  return new RouteList().all(
     '/realtime',
     methods(
       cms,

@@ -3,7 +3,7 @@
  * `releases: true`, so `/releases` is then an unknown collection's 404. Registered before the collection
  * routes. Bodies are small (a title, one item), so they are read with a small limit.
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { createRelease } from '../../operations/releases/create-release.ts';
@@ -22,8 +22,8 @@ const body = (input: RouteInput) => readJSON(input.request, RELEASE_BODY_LIMIT);
 const noStore = { 'cache-control': 'no-store' };
 
 export function releaseRoutes(cms: CMS) {
-  if (!cms.config.releases) return new Elysia();
-  return new Elysia()
+  if (!cms.config.releases) return new RouteList();
+  return new RouteList()
     .all(
       '/releases',
       methods(cms, {

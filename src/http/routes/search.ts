@@ -1,12 +1,12 @@
 /** `GET /search?q=…&collections=a,b&limit`: search across collections (docs/search.md). */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { methods } from '../handle.ts';
 import { searchEverywhere } from '../../operations/search-everywhere.ts';
 
 export function searchRoutes(cms: CMS) {
-  return new Elysia().all(
+  return new RouteList().all(
     '/search',
     methods(cms, {
       GET: async ({ ctx, query }) => {

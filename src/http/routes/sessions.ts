@@ -1,12 +1,12 @@
 /** `GET /users/sessions`, `DELETE /users/sessions[/:id]` (docs/accounts.md): the caller's sessions, or with `?user=` (admins) another's. */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { listAccountSessions } from '../../operations/account/sessions-list.ts';
 import { endAccountSession, endAccountSessions } from '../../operations/account/sessions-end.ts';
 import { methods } from '../handle.ts';
 
 export function sessionRoutes(cms: CMS) {
-  return new Elysia()
+  return new RouteList()
     .all(
       '/users/sessions',
       methods(cms, {

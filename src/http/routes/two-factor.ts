@@ -1,5 +1,5 @@
 /** Two-factor sign-in over HTTP (docs/accounts.md): status, setup, enable, disable; admins read or clear another user's with `?user=`. */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { accountTarget } from '../../operations/account/account-target.ts';
 import { twoFactorStatus } from '../../operations/account/two-factor-status.ts';
@@ -12,7 +12,7 @@ const ownOnly = { duringTwoFactorSetup: true };
 const noStore = { 'cache-control': 'no-store' };
 
 export function twoFactorRoutes(cms: CMS) {
-  return new Elysia()
+  return new RouteList()
     .all(
       '/users/totp',
       methods(

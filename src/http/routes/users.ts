@@ -1,5 +1,5 @@
 /** Sessions over HTTP: login, logout, me, init, first-register (docs/accounts.md). */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { countUsers, login, type LoginResult } from '../../operations/login.ts';
 import { registerFirstAdmin } from '../../operations/account/first-admin.ts';
@@ -72,7 +72,7 @@ export async function renewOwnSession(
 
 export function userRoutes(cms: CMS) {
   return (
-    new Elysia()
+    new RouteList()
       .all(
         '/users/login',
         methods(

@@ -3,7 +3,7 @@
  * the same routes under `/:collection/:id/…` and `/globals/:slug/…`. Registered before the collection
  * routes so `/:collection/preview` is not read as a document id.
  */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { readOptions } from '../../query/request-options.ts';
 import type { DocumentRef } from '../../operations/steps/document-target.ts';
@@ -25,7 +25,7 @@ import { methods, type RouteInput } from '../handle.ts';
 type RefOf = (params: Record<string, string>) => DocumentRef;
 
 export function versionRoutes(cms: CMS) {
-  return new Elysia()
+  return new RouteList()
     .use(documentRoutes(cms, '/globals/:slug', (p) => ({ global: p.slug })))
     .use(documentRoutes(cms, '/:collection/:id', (p) => ({ collection: p.collection, id: p.id })))
     .use(collectionVersionRoutes(cms))
@@ -57,7 +57,7 @@ function depthOf(cms: CMS, input: RouteInput): number {
 
 /** Payload's paths (docs/payload-compatibility.md): versions across a collection, one by its id, and restoring it with POST. */
 function collectionVersionRoutes(cms: CMS) {
-  return new Elysia()
+  return new RouteList()
     .all(
       '/:collection/versions',
       methods(cms, {
@@ -112,7 +112,7 @@ function documentRoutes(cms: CMS, prefix: string, refOf: RefOf) {
     });
     return { body: { doc, message: 'Version restored.' } };
   };
-  return new Elysia()
+  return new RouteList()
     .all(
       `${prefix}/versions`,
       methods(cms, {

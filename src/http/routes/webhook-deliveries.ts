@@ -1,5 +1,5 @@
 /** REST for webhook deliveries (docs/webhooks.md): the admin's list, and retrying one. */
-import { Elysia } from 'elysia';
+import { RouteList } from './route-list.ts';
 import type { CMS } from '../../cms.ts';
 import { readOptions } from '../../query/request-options.ts';
 import { listDeliveries, retryDelivery } from '../../webhooks/delivery-operations.ts';
@@ -7,8 +7,8 @@ import { methods } from '../handle.ts';
 
 export function webhookDeliveryRoutes(cms: CMS) {
   // Without webhooks these paths do not exist (404 like any unknown path).
-  if (cms.config.webhooks.length === 0) return new Elysia();
-  return new Elysia()
+  if (cms.config.webhooks.length === 0) return new RouteList();
+  return new RouteList()
     .all(
       '/webhook-deliveries',
       methods(cms, {

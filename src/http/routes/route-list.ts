@@ -1,0 +1,28 @@
+/**
+ * A route group as plain data: paths, methods and handlers, registered once on the app itself
+ * (src/http/app.ts). Elysia copies every route of a nested plugin again at each level it is used, so groups
+ * made as plugins cost a registration per level at every start.
+ */
+export type RouteHandler = (context: { request: Request; params: Record<string, string>; route?: string }) => unknown;
+export type RouteEntry = { method: 'ALL' | 'POST'; path: string; handler: RouteHandler };
+
+export class RouteList {
+  readonly entries: RouteEntry[] = [];
+
+  /** Every method: the handler answers the ones it does not serve with a 405 (src/http/handle.ts). */
+  all(path: string, handler: RouteHandler): this {
+    this.entries.push({ method: 'ALL', path, handler });
+    return this;
+  }
+
+  /** POST only: other methods go on to the routes registered for the same path. */
+  post(path: string, handler: RouteHandler): this {
+    this.entries.push({ method: 'POST', path, handler });
+    return this;
+  }
+
+  use(group: RouteList): this {
+    this.entries.push(...group.entries);
+    return this;
+  }
+}
