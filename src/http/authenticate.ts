@@ -76,6 +76,9 @@ const known = new WeakMap<Request, Promise<Credentials>>();
  * (src/cache/change-counters.ts).
  */
 export function credentialsOf(cms: CMS, request: Request): Promise<Credentials> {
+  // Nothing to look up without either header: what `authenticate` answers then, without its steps.
+  if (!request.headers.has('authorization') && !request.headers.has('cookie'))
+    return Promise.resolve({ user: null, via: null });
   let credentials = known.get(request);
   if (!credentials)
     known.set(

@@ -44,9 +44,18 @@ export function cacheFigures(cms: CMS): CacheFigures {
  * two-factor sign-in first) goes on to its route. Only answers of cacheable reads are ever kept, so a
  * kept key names one.
  */
-export async function answerFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
+export function answerFromCache(cms: CMS, request: Request): Promise<Response | undefined> | undefined {
   const cache = responseCacheOf(cms);
+  // Answered at once, without a promise, when nothing is kept (the cache off, or nothing in it yet).
   if (!cache || cache.entries === 0) return undefined;
+  return answerFromKept(cms, cache, request);
+}
+
+async function answerFromKept(
+  cms: CMS,
+  cache: ResponseCache<KeptAnswer>,
+  request: Request,
+): Promise<Response | undefined> {
   // A refused credential (an unknown API key) is the route wrapper's to answer, in the contract's shape.
   const credentials = await credentialsOf(cms, request).catch(() => null);
   if (!credentials || credentials.twoFactorSetupRequired) return undefined;

@@ -8,7 +8,7 @@ import { documentBudget } from '../operations/steps/document-budget.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
 import { preauthorizeWrite, type WriteTarget } from '../operations/steps/preauthorize.ts';
 import { checkCsrf, credentialsOf, type Credentials } from './authenticate.ts';
-import { applyCors } from './cors.ts';
+import { applyCors, dependsOnOrigin } from './cors.ts';
 import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
 import { rememberRoute } from './observe-request.ts';
@@ -65,7 +65,9 @@ function toResponse(result: RouteResult): Response {
 }
 
 export function withCors(cms: CMS, request: Request, response: Response): Response {
-  applyCors(cms.config, request.headers.get('origin'), response.headers);
+  const origin = request.headers.get('origin');
+  // Most answers have nothing to add: their headers are then not even looked at.
+  if (origin !== null || dependsOnOrigin(cms.config)) applyCors(cms.config, origin, response.headers);
   return response;
 }
 
@@ -91,7 +93,7 @@ export async function handle(
     if (credentials.twoFactorSetupRequired && !options.duringTwoFactorSetup) {
       throw forbidden('Set up two-factor sign-in first (POST /users/totp/setup, then /users/totp/enable).');
     }
-    const ctx = requestContext(cms, request, credentials, { ...localeOptions(query, cms.config) });
+    const ctx = requestContext(cms, request, credentials, localeOptions(query, cms.config));
     const target = read ? null : options.writes?.(params, request.method);
     if (target) await preauthorizeWrite(ctx, target);
     response = toResponse(await route({ cms, ctx, request, query, params, credentials, unsaved: read?.unsaved }));
