@@ -289,8 +289,11 @@ function callerKey(credentials: Credentials, what: string): string {
 const etagOf = (body: Uint8Array<ArrayBuffer>) => `"${body.byteLength.toString(36)}-${Bun.hash(body).toString(36)}"`;
 
 function answer(request: Request, kept: CachedAnswer, control: string): Response {
-  const unchanged = notModified(request, [kept.etag], { etag: kept.etag, 'cache-control': control });
-  if (unchanged) return unchanged;
+  // Most requests hold no tag: the check and its arguments are made only for one that does.
+  if (request.headers.has('if-none-match')) {
+    const unchanged = notModified(request, [kept.etag], { etag: kept.etag, 'cache-control': control });
+    if (unchanged) return unchanged;
+  }
   return new Response(kept.body, {
     headers: { 'content-type': 'application/json; charset=utf-8', etag: kept.etag, 'cache-control': control },
   });
