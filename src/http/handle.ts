@@ -7,7 +7,7 @@ import { createContext, type OperationContext } from '../operation-context.ts';
 import { documentBudget } from '../operations/steps/document-budget.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
 import { preauthorizeWrite, type WriteTarget } from '../operations/steps/preauthorize.ts';
-import { checkCsrf, credentialsOf, type Credentials } from './authenticate.ts';
+import { anonymous, checkCsrf, credentialsOf, sendsNoCredentials, type Credentials } from './authenticate.ts';
 import { applyCors, dependsOnOrigin } from './cors.ts';
 import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
@@ -85,7 +85,8 @@ export async function handle(
     const url = request.url;
     const q = url.indexOf('?');
     let query = q === -1 ? {} : parseQuery(url.slice(q + 1));
-    const credentials = await credentialsOf(cms, request);
+    // An anonymous read goes on without waiting for a promise.
+    const credentials = sendsNoCredentials(request) ? anonymous() : await credentialsOf(cms, request);
     // A read needs no CSRF token and no write pre-check, whatever its verb.
     const read = options.overrideRead ? await readOverrideBody(request) : null;
     if (read) query = { ...query, ...read.query };

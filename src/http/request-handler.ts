@@ -46,7 +46,8 @@ export function createRequestHandler(
     const timer = liftIdleTimer(connection, request);
     let response: Response;
     try {
-      response = await app.handle(request);
+      // `fetch` is the compiled handler `handle` wraps in one more promise.
+      response = await app.fetch(request);
       if (takesCompressed(request)) response = await compressJSON(request, response);
       if (!stillIn(turn)) response = await inOneWrite(request, response);
     } finally {
