@@ -8,8 +8,10 @@
  * time of the process around each batch (the garbage collector's and compiler's threads included), and of
  * the JavaScript thread alone (steadier).
  *
- *   bun scripts/bench-read-cpu.ts [--batches 60] [--calls 500] [--docs 2000] [--baseline DIR] [--only TEXT]
+ *   bun scripts/bench-read-cpu.ts [--batches 60] [--calls 500] [--docs 2000] [--baseline DIR] [--only TEXT] [--layers]
  *
+ * `--layers` adds the steps in between: the Elysia app without the handler around it (`app.handle`), and
+ * `findByID` with the JSON answer `Response.json` makes of it, from a `Request` made the same way.
  * `--only TEXT` keeps the cases whose label holds it (`--only 'handler, this'` under `bun --cpu-prof-md`
  * profiles the handler alone).
  */
@@ -29,8 +31,10 @@ const { values } = parseArgs({
     docs: { type: 'string', default: '2000' },
     baseline: { type: 'string' },
     only: { type: 'string' },
+    layers: { type: 'boolean', default: false },
   },
 });
+const layers = values.layers;
 const total = Number(values.docs);
 const calls = Number(values.calls);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-read-cpu-'));
@@ -51,20 +55,34 @@ type Case = [label: string, run: () => Promise<unknown>];
 async function casesOf(root: string, name: string): Promise<Case[]> {
   const { createCMS } = await import(path.join(root, 'src/create-cms.ts'));
   const { createRequestHandler } = await import(path.join(root, 'src/http/request-handler.ts'));
+  const { createApp } = await import(path.join(root, 'src/http/app.ts'));
   const { localAPI } = await import(path.join(root, 'src/local.ts'));
   const cms = await createCMS({ configPath, rootDir: dir, log: quiet });
   const handle = createRequestHandler(cms, { logFormat: 'off', idleTimeout: 10 });
+  const app = createApp(cms);
   const local = localAPI(cms);
+  const answered = async (response: Response) => {
+    if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+  };
   return [
-    [
-      `request handler, ${name}`,
-      async () => {
-        const response = await handle(new Request(url), connection);
-        if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
-        await response.arrayBuffer();
-      },
-    ],
+    [`request handler, ${name}`, async () => answered(await handle(new Request(url), connection))],
+    // The same without the handler's own steps: the app's routing, the route wrapper and the read.
+    ...(layers
+      ? ([[`the app alone, ${name}`, async () => answered(await app.handle(new Request(url)))]] as Case[])
+      : []),
     [`findByID, ${name}`, () => local.findByID({ collection: 'posts', id, depth: 0 })],
+    ...(layers
+      ? ([
+          [
+            `findByID + JSON, ${name}`,
+            async () => {
+              new Request(url);
+              await Response.json(await local.findByID({ collection: 'posts', id, depth: 0 })).arrayBuffer();
+            },
+          ],
+        ] as Case[])
+      : []),
   ];
 }
 
