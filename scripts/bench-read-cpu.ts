@@ -32,15 +32,25 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     only: { type: 'string' },
     layers: { type: 'boolean', default: false },
+    'seed-into': { type: 'string' },
   },
 });
 const layers = values.layers;
 const total = Number(values.docs);
 const calls = Number(values.calls);
+// The seed runs in a process of its own, so that a CPU profile of this one holds the reads alone.
+if (values['seed-into']) {
+  await seedPosts(getCMS, values['seed-into'], total);
+  process.exit(0);
+}
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cms-bench-read-cpu-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 fs.writeFileSync(path.join(dir, 'cms.config.ts'), postsConfig());
-await seedPosts(getCMS, dir, total);
+const seeding = Bun.spawnSync([process.execPath, import.meta.path, '--docs', String(total), '--seed-into', dir], {
+  stdout: 'inherit',
+  stderr: 'inherit',
+});
+if (seeding.exitCode !== 0) throw new Error('seeding failed');
 const configPath = path.join(dir, 'cms.no-cache.config.ts');
 fs.writeFileSync(configPath, `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`);
 const quiet = { info() {}, warn() {}, error: console.error };
