@@ -69,6 +69,13 @@ export function bearerToken(request: Request): string | null {
 
 const known = new WeakMap<Request, Promise<Credentials>>();
 
+/** Neither header a credential comes in: the caller is anonymous, with nothing to look up. */
+export const sendsNoCredentials = (request: Request) =>
+  !request.headers.has('authorization') && !request.headers.has('cookie');
+
+/** What `authenticate` answers for a caller who sent no credential. */
+export const anonymous = (): Credentials => ({ user: null, via: null });
+
 /**
  * `authenticate`, once per request: the response cache asks before routing, and the route's wrapper again.
  * A kept session is checked against an exact reading of the change counters (a session ended on another
@@ -76,6 +83,7 @@ const known = new WeakMap<Request, Promise<Credentials>>();
  * (src/cache/change-counters.ts).
  */
 export function credentialsOf(cms: CMS, request: Request): Promise<Credentials> {
+  if (sendsNoCredentials(request)) return Promise.resolve(anonymous());
   let credentials = known.get(request);
   if (!credentials)
     known.set(
@@ -110,7 +118,7 @@ export async function authenticate(
     const credentials = await sessionCredentials(cms, cookie, 'cookie', reading);
     if (credentials) return credentials;
   }
-  return { user: null, via: null };
+  return anonymous();
 }
 
 async function sessionCredentials(

@@ -44,9 +44,18 @@ export function cacheFigures(cms: CMS): CacheFigures {
  * two-factor sign-in first) goes on to its route. Only answers of cacheable reads are ever kept, so a
  * kept key names one.
  */
-export async function answerFromCache(cms: CMS, request: Request): Promise<Response | undefined> {
+export function answerFromCache(cms: CMS, request: Request): Promise<Response | undefined> | undefined {
   const cache = responseCacheOf(cms);
+  // Answered at once, without a promise, when nothing is kept (the cache off, or nothing in it yet).
   if (!cache || cache.entries === 0) return undefined;
+  return answerFromKept(cms, cache, request);
+}
+
+async function answerFromKept(
+  cms: CMS,
+  cache: ResponseCache<KeptAnswer>,
+  request: Request,
+): Promise<Response | undefined> {
   // A refused credential (an unknown API key) is the route wrapper's to answer, in the contract's shape.
   const credentials = await credentialsOf(cms, request).catch(() => null);
   if (!credentials || credentials.twoFactorSetupRequired) return undefined;
@@ -280,8 +289,11 @@ function callerKey(credentials: Credentials, what: string): string {
 const etagOf = (body: Uint8Array<ArrayBuffer>) => `"${body.byteLength.toString(36)}-${Bun.hash(body).toString(36)}"`;
 
 function answer(request: Request, kept: CachedAnswer, control: string): Response {
-  const unchanged = notModified(request, [kept.etag], { etag: kept.etag, 'cache-control': control });
-  if (unchanged) return unchanged;
+  // Most requests hold no tag: the check and its arguments are made only for one that does.
+  if (request.headers.has('if-none-match')) {
+    const unchanged = notModified(request, [kept.etag], { etag: kept.etag, 'cache-control': control });
+    if (unchanged) return unchanged;
+  }
   return new Response(kept.body, {
     headers: { 'content-type': 'application/json; charset=utf-8', etag: kept.etag, 'cache-control': control },
   });

@@ -44,6 +44,9 @@ export function packOnce(response: Response, store: PackedStore): Response {
   return response;
 }
 
+/** Whether the client takes a compressed answer at all: only then is `compressJSON` worth a call. */
+export const takesCompressed = (request: Request) => request.method !== 'HEAD' && chosenEncoding(request) !== null;
+
 /**
  * What the answer's headers and the request's Accept-Encoding say is looked at before its body: reading
  * `response.body` turns the bytes of every answer into a stream, which cost each request (a kept answer's

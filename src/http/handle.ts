@@ -7,8 +7,8 @@ import { createContext, type OperationContext } from '../operation-context.ts';
 import { documentBudget } from '../operations/steps/document-budget.ts';
 import { localeOptions, parseQuery } from '../query/request-options.ts';
 import { preauthorizeWrite, type WriteTarget } from '../operations/steps/preauthorize.ts';
-import { checkCsrf, credentialsOf, type Credentials } from './authenticate.ts';
-import { applyCors } from './cors.ts';
+import { anonymous, checkCsrf, credentialsOf, sendsNoCredentials, type Credentials } from './authenticate.ts';
+import { applyCors, dependsOnOrigin } from './cors.ts';
 import { releaseBody } from './body.ts';
 import { errorResponse, json, methodNotAllowed } from './errors.ts';
 import { rememberRoute } from './observe-request.ts';
@@ -65,7 +65,9 @@ function toResponse(result: RouteResult): Response {
 }
 
 export function withCors(cms: CMS, request: Request, response: Response): Response {
-  applyCors(cms.config, request.headers.get('origin'), response.headers);
+  const origin = request.headers.get('origin');
+  // Most answers have nothing to add: their headers are then not even looked at.
+  if (origin !== null || dependsOnOrigin(cms.config)) applyCors(cms.config, origin, response.headers);
   return response;
 }
 
@@ -83,7 +85,8 @@ export async function handle(
     const url = request.url;
     const q = url.indexOf('?');
     let query = q === -1 ? {} : parseQuery(url.slice(q + 1));
-    const credentials = await credentialsOf(cms, request);
+    // An anonymous read goes on without waiting for a promise.
+    const credentials = sendsNoCredentials(request) ? anonymous() : await credentialsOf(cms, request);
     // A read needs no CSRF token and no write pre-check, whatever its verb.
     const read = options.overrideRead ? await readOverrideBody(request) : null;
     if (read) query = { ...query, ...read.query };
@@ -91,7 +94,7 @@ export async function handle(
     if (credentials.twoFactorSetupRequired && !options.duringTwoFactorSetup) {
       throw forbidden('Set up two-factor sign-in first (POST /users/totp/setup, then /users/totp/enable).');
     }
-    const ctx = requestContext(cms, request, credentials, { ...localeOptions(query, cms.config) });
+    const ctx = requestContext(cms, request, credentials, localeOptions(query, cms.config));
     const target = read ? null : options.writes?.(params, request.method);
     if (target) await preauthorizeWrite(ctx, target);
     response = toResponse(await route({ cms, ctx, request, query, params, credentials, unsaved: read?.unsaved }));

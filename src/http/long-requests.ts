@@ -30,27 +30,33 @@ const hasBody = ({ headers }: Request) => {
   return length !== null ? length !== '0' : headers.has('transfer-encoding');
 };
 
-/** Runs `handle` for a request Bun.serve received, with the idle timer lifted while the server works. */
-export async function withoutIdleCut(
-  server: Connection,
-  request: Request,
-  idleSeconds: number,
-  handle: () => Promise<Response>,
-): Promise<Response> {
-  let lifted = false;
-  const lift = () => {
-    if (lifted) return;
-    lifted = true;
+/** Whether a request's idle timer is lifted yet. */
+export type IdleTimer = { readonly lifted: boolean };
+
+const LIFTED: IdleTimer = { lifted: true };
+
+/**
+ * Lifts the idle timer for a request Bun.serve received while the server works: at once without a body,
+ * once the body is read with one. Hand what it answers to `idleTimerBack` when the answer is made.
+ */
+export function liftIdleTimer(server: Connection, request: Request): IdleTimer {
+  if (!hasBody(request)) {
     server.timeout(request, 0);
-  };
-  if (hasBody(request)) lifts.set(request, lift);
-  else lift();
-  try {
-    return await handle();
-  } finally {
-    lifts.delete(request);
-    if (lifted && !streaming.has(request)) server.timeout(request, idleSeconds);
+    return LIFTED;
   }
+  const timer = { lifted: false };
+  lifts.set(request, () => {
+    if (timer.lifted) return;
+    timer.lifted = true;
+    server.timeout(request, 0);
+  });
+  return timer;
+}
+
+/** The answer is made: the idle timeout comes back, unless the answer is a live stream (`keepOpen`). */
+export function idleTimerBack(server: Connection, request: Request, timer: IdleTimer, idleSeconds: number): void {
+  if (timer !== LIFTED) lifts.delete(request);
+  if (timer.lifted && !streaming.has(request)) server.timeout(request, idleSeconds);
 }
 
 /**
