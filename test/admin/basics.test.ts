@@ -175,6 +175,8 @@ describe.skipIf(!chromium)('admin in Chromium', () => {
       await title.locator('.field-error').waitFor();
       expect(await title.locator('.field-error').textContent()).toBe('This field is required.');
       expect(await page.locator('#field-title').getAttribute('aria-invalid')).toBe('true');
+      // The form moves the focus in an effect after the render that shows the error.
+      await page.waitForFunction(() => document.activeElement?.id === 'field-title', undefined, { timeout: 5000 });
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-title');
     },
     STEP,
