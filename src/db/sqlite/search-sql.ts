@@ -25,9 +25,9 @@ function ftsQuery(terms: Term[], allowed: number[], fields: number): string {
   return allowed.length === fields ? body : `{${allowed.map((i) => `f${i}`).join(' ')}} : (${body})`;
 }
 
-/** The rowid range of a document's rows (all of its locales and states). */
-const rowsOf = (docId: number, onlyDraft: boolean) => ({
-  where: `"rowid" >= ? AND "rowid" < ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
+/** Removes a document's rows (all of its locales and states, or its draft's) from `table`: a rowid range. */
+const removeRows = (table: string, docId: number, onlyDraft: boolean) => ({
+  sql: `DELETE FROM ${q(table)} WHERE "rowid" >= ? AND "rowid" < ?${onlyDraft ? ' AND "draft" = 1' : ''}`,
   params: [docId * 256, (docId + 1) * 256],
 });
 
@@ -75,19 +75,13 @@ export const sqliteSearchSQL: SearchSQL = {
       create: `CREATE TABLE IF NOT EXISTS ${q(p)} ("rowid" INTEGER PRIMARY KEY, "locale" TEXT, "draft" INTEGER, ${columns(fields).join(', ')})`,
       drop: `DROP TABLE IF EXISTS ${q(p)}`,
       insert: (row, localeIndex) => insertRow(p, row, localeIndex),
-      remove(docId, onlyDraft) {
-        const range = rowsOf(docId, onlyDraft);
-        return { sql: `DELETE FROM ${q(p)} WHERE ${range.where}`, params: range.params };
-      },
+      remove: (docId, onlyDraft) => removeRows(p, docId, onlyDraft),
       oldestDoc: `(SELECT "rowid" / 256 FROM ${q(p)} ORDER BY "rowid" LIMIT 1)`,
       move: [`INSERT INTO ${q(table)} (${all}) SELECT ${all} FROM ${q(p)} ORDER BY "rowid"`, `DELETE FROM ${q(p)}`],
     };
   },
   newestDoc: (table) => `(SELECT ${q(table)}."rowid" / 256 FROM ${q(table)} ORDER BY ${q(table)}."rowid" DESC LIMIT 1)`,
-  remove(table, docId, onlyDraft) {
-    const range = rowsOf(docId, onlyDraft);
-    return { sql: `DELETE FROM ${q(table)} WHERE ${range.where}`, params: range.params };
-  },
+  remove: removeRows,
   match(table, fields, allowed, terms, locale, draft, options = {}) {
     const t = q(table);
     // Locale and draft flag are read from the rowid: the UNINDEXED columns would cost a content read per match.
