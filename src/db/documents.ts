@@ -6,7 +6,7 @@
 import type { Entity } from '../config/types.ts';
 import { quote, type Params, type Queryable, type SQLPart } from './store.ts';
 import { badRequest } from '../errors.ts';
-import { kept, keptCount } from './kept-counts.ts';
+import { kept, keptListCount } from './kept-counts.ts';
 
 type Row = Record<string, unknown>;
 
@@ -78,7 +78,8 @@ export async function selectRows(
 
 /**
  * `dependsOn`: every table the filter may read (the collection's own first); given, and counting the stored
- * rows themselves (no `from`), the count is kept until one of them changes (./kept-counts.ts).
+ * rows themselves (no `from`), the count is kept until one of them changes, and brought up to date from the
+ * rows added since where the engine allows (./kept-counts.ts keptListCount).
  */
 export async function countRows(
   db: Queryable,
@@ -87,10 +88,10 @@ export async function countRows(
   from: SQLPart | null = null,
   dependsOn: readonly string[] | null = null,
 ): Promise<number> {
+  if (dependsOn && !from) return keptListCount(db, dependsOn, where);
   const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
   const params = [...(from?.params ?? []), ...(where?.params ?? [])];
-  const count = async () => Number((await db.get<{ n: number }>(sql, params))!.n);
-  return dependsOn && !from ? keptCount(db, dependsOn, sql, params, count) : count();
+  return Number((await db.get<{ n: number }>(sql, params))!.n);
 }
 
 export function selectRowById(

@@ -164,8 +164,16 @@ export interface Dialect {
    * (null or no row when it never gave one).
    */
   lastIdGiven(table: string): SQLPart;
-  /** Statements making the triggers that count every change of config table `table` in `_cms_changes`. */
+  /**
+   * Statements making the triggers that count every row written to config table `table` in `_cms_changes`
+   * (one per row, whatever the statement).
+   */
   changeTriggers(table: string): string[];
+  /**
+   * A FROM source walking config table `table` by id from a `"id" > ?` bound, whatever index a filter on it
+   * could use: a kept count is brought up to date from the rows added since (./kept-counts.ts).
+   */
+  rowsById(table: string): string;
   /** A query answering `{ table }` rows: the tables whose change triggers exist. */
   readonly tablesWithChangeTriggers: string;
   /** A query answering one row `{ bytes }`: the database's size (GET /metrics). */

@@ -124,11 +124,38 @@ export const postgresDialect: Dialect = {
     sql: `SELECT "last_value" AS "last" FROM pg_sequences WHERE (schemaname || '.' || sequencename) = pg_get_serial_sequence(?, 'id')`,
     params: [`"${table.replaceAll('"', '""')}"`],
   }),
-  // One statement-level trigger per table, calling the function of system migration 0004.
-  changeTriggers: (table) => [
-    `CREATE TRIGGER "_cms_changes" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table.replaceAll('"', '""')}" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change('${table.replaceAll("'", "''")}')`,
-  ],
-  tablesWithChangeTriggers: `SELECT c.relname AS "table" FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = '_cms_changes' AND c.relnamespace = current_schema()::regnamespace`,
+  // Statement-level triggers that count the rows each statement wrote (its transition table), so that, as
+  // on SQLite, a table's counter moves by one per row written: a kept count can then tell a create from any
+  // other write (src/db/kept-counts.ts). TRUNCATE has no transition table and counts one. They replace the
+  // one counting statements that databases made before carry.
+  changeTriggers: (table) => {
+    const on = `"${table.replaceAll('"', '""')}"`;
+    const name = `'${table.replaceAll("'", "''")}'`;
+    return [
+      `DROP TRIGGER IF EXISTS "_cms_changes" ON ${on}`,
+      `CREATE OR REPLACE FUNCTION cms_count_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+  SELECT count(*) INTO n FROM "_cms_written";
+  IF n > 0 THEN
+    INSERT INTO "_cms_changes" ("name", "version") VALUES (TG_ARGV[0], n)
+    ON CONFLICT ("name") DO UPDATE SET "version" = "_cms_changes"."version" + n;
+  END IF;
+  RETURN NULL;
+END $$`,
+      ...(['INSERT', 'UPDATE', 'DELETE'] as const).map(
+        (op) =>
+          `CREATE OR REPLACE TRIGGER "_cms_rows_${op.toLowerCase()}" AFTER ${op} ON ${on} REFERENCING ${op === 'DELETE' ? 'OLD' : 'NEW'} TABLE AS "_cms_written" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_rows(${name})`,
+      ),
+      `CREATE OR REPLACE TRIGGER "_cms_rows_truncate" AFTER TRUNCATE ON ${on} FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change(${name})`,
+    ];
+  },
+  rowsById: (table) => `"${table.replaceAll('"', '""')}"`,
+  // Ready: the row-counting triggers, and not the statement-counting one (which an older version, run on
+  // the database since, may have made again).
+  tablesWithChangeTriggers: `SELECT c.relname AS "table" FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace
+    AND EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = '_cms_rows_insert')
+    AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = '_cms_changes')`,
   databaseSize: 'SELECT pg_database_size(current_database()) AS "bytes"',
   uniqueViolation,
   encodeJSON: (value) => (value === undefined || value === null ? null : new JsonParameter(value)),
