@@ -100,7 +100,7 @@ writeFileSync(
 `,
 );
 const quiet = { info() {}, warn: console.warn, error: console.error };
-const open = () => getCMS({ config: configFile, log: quiet, clock: manualClock(START) });
+const open = (at = START) => getCMS({ config: configFile, log: quiet, clock: manualClock(at) });
 
 /** How many posts are stored; seeds the missing ones (the first through the Local API). */
 async function seed(): Promise<void> {
@@ -203,7 +203,8 @@ async function seedPostgres(have: number): Promise<void> {
 
 await seed();
 
-const cms = await open();
+// The clock stands after the seeded posts: a post a case creates is the newest, as on a live site.
+const cms = await open(START + COUNT * 1000);
 const ctx = createContext(cms.cms, { overrideAccess: true });
 const pct = (xs: number[], p: number) =>
   xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];

@@ -4,47 +4,14 @@
  * `tx` of the transaction the statement belongs to.
  */
 import type { Entity } from '../config/types.ts';
-import { quote, type Params, type Queryable, type SQLPart } from './store.ts';
+import { quote, type Queryable, type SQLPart } from './store.ts';
 import { badRequest } from '../errors.ts';
-import { kept, keptListCount } from './kept-counts.ts';
+import { keptListCount } from './kept-counts.ts';
+import { DEEP_OFFSET, deepIds } from './deep-ids.ts';
 
 type Row = Record<string, unknown>;
 
-/**
- * From this offset on, a page's ids are found first (an index-only walk past the skipped rows when the sort
- * is indexed) and only the page's rows are read: skipping by OFFSET through whole rows costs a row lookup
- * per skipped row on PostgreSQL and a quarter more on SQLite (docs/benchmarks.md, "A million documents").
- */
-export const DEEP_OFFSET = 1000;
-/**
- * Deep pages' ids are found this many at a time, from a multiple of it, and kept while the tables the filter
- * reads are unchanged (./kept-counts.ts): the next pages of a deep walk, and the same page asked again, skip
- * nothing (docs/documents.md, "How totals are counted").
- */
-export const KEPT_IDS = 200;
-
-/**
- * The ids at `offset`, `limit` of them, from the kept runs of KEPT_IDS ids that hold them (one walk past the
- * skipped rows per run, then none while `dependsOn` are unchanged).
- */
-async function deepIds(
-  db: Queryable,
-  sql: string,
-  params: Params,
-  limit: number,
-  offset: number,
-  dependsOn: readonly string[],
-): Promise<number[]> {
-  const ids: number[] = [];
-  for (let start = offset - (offset % KEPT_IDS); start < offset + limit; start += KEPT_IDS) {
-    const run = await kept(db, dependsOn, sql, [...params, start], async () =>
-      (await db.all<{ id: number }>(sql, [...params, KEPT_IDS, start])).map((r) => Number(r.id)),
-    );
-    ids.push(...run.slice(Math.max(0, offset - start), offset + limit - start));
-    if (run.length < KEPT_IDS) break;
-  }
-  return ids;
-}
+export { DEEP_OFFSET, KEPT_IDS } from './deep-ids.ts';
 
 /**
  * `from` replaces the table with a derived one of the same columns (draft lists); a null `limit` reads every
@@ -67,7 +34,7 @@ export async function selectRows(
   if (limit !== null && offset >= DEEP_OFFSET && !from) {
     const ids = `SELECT "id" FROM ${table}${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`;
     if (!dependsOn) return db.all<Row>(`SELECT * FROM ${table} WHERE "id" IN (${ids}) ORDER BY ${orderBy}`, params);
-    const found = await deepIds(db, ids, where?.params ?? [], limit, offset, dependsOn);
+    const found = await deepIds(db, entity.table, where, orderBy, limit, offset, dependsOn);
     if (found.length === 0) return [];
     const byId = db.dialect.inList('"id"', found);
     return db.all<Row>(`SELECT * FROM ${table} WHERE ${byId.sql} ORDER BY ${orderBy}`, byId.params);
@@ -88,7 +55,7 @@ export async function countRows(
   from: SQLPart | null = null,
   dependsOn: readonly string[] | null = null,
 ): Promise<number> {
-  if (dependsOn && !from) return keptListCount(db, dependsOn, where);
+  if (dependsOn && !from) return keptListCount(db, entity.table, dependsOn, where);
   const sql = `SELECT CAST(count(*) AS INTEGER) AS "n" FROM ${from ? `${from.sql} AS ${quote(entity.table)}` : quote(entity.table)}${where ? ` WHERE ${where.sql}` : ''}`;
   const params = [...(from?.params ?? []), ...(where?.params ?? [])];
   return Number((await db.get<{ n: number }>(sql, params))!.n);
