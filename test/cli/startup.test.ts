@@ -148,12 +148,14 @@ describe('a restart of an up-to-date project writes nothing', () => {
     for (const deadline = Date.now() + 10_000; !swept() && Date.now() < deadline; ) await Bun.sleep(20);
     expect(swept()).toBe(true);
     await first.stop();
+    // What the first server left in the log (nothing, unless its last checkpoint did not get to run).
+    const left = fs.existsSync(`${db}-shm`) ? walFrames(db) : 0;
 
     const second = await serve();
     expect((await fetch(`${second.origin}/api/cms/users/init`)).status).toBe(200);
     // Past the start-up run (it follows the first answer) and the pause after which a commit is checkpointed.
     await Bun.sleep(FIRST_RUN_DELAY_MS + CHECKPOINT_AFTER_MS + 750);
-    expect(walFrames(db)).toBe(0);
+    expect(walFrames(db)).toBe(left);
     if (process.platform === 'linux') expect(threadNames(second.proc.pid)).not.toContain('Worker');
     await second.stop();
     fs.rmSync(dir, { recursive: true, force: true });
