@@ -8,7 +8,9 @@
  * Usage: bun scripts/bench-cpu.ts [--seconds 3] [--rounds 5] [--connections 20] [--docs 2000] [--baseline DIR]
  *   [--cases list,read,list-key,brotli,graphql,graphql-get,mcp,uncached,create] (default: all but the last two;
  *   `list-key` is the list asked with the API key the MCP case sends, the same caller)
- * `--baseline DIR` adds another checkout of the CMS (from its source, as this one then runs) on the same file.
+ * `--baseline DIR` adds another checkout of the CMS (from its source, as this one then runs) on the same file;
+ * it may be given more than once. The `mcp` case also asks each server for the REST list with the same key
+ * in the same turns, and prints the list's CPU per request over the MCP call's (the ratio the goal reads).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +28,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '20' },
     docs: { type: 'string', default: '2000' },
-    baseline: { type: 'string' },
+    baseline: { type: 'string', multiple: true },
     cases: { type: 'string', default: 'list,read,list-key,brotli,graphql,graphql-get,mcp' },
   },
 });
@@ -47,10 +49,15 @@ const wanted = new Set(values.cases!.split(',').map((c) => c.trim()));
 const noCacheConfig = path.join(dir, 'cms.no-cache.config.ts');
 fs.writeFileSync(noCacheConfig, `import config from './cms.config.ts';\nexport default { ...config, cache: false };\n`);
 const cms = await launchCMS(null);
-const baseline = values.baseline ? await launchCMS(path.resolve(values.baseline)) : null;
+const checkouts = (values.baseline ?? []).map((b) => path.resolve(b));
+/** Each baseline's name in the output: `baseline`, or with several, `baseline N`. */
+const baselineName = (i: number) => (checkouts.length > 1 ? `baseline ${i + 1}` : 'baseline');
+for (const [i, b] of checkouts.entries()) console.log(`${baselineName(i)}: ${b}`);
+const baselines = [];
+for (const b of checkouts) baselines.push(await launchCMS(b));
 const uncached = wanted.has('uncached') || wanted.has('create') ? await launchCMS(null, noCacheConfig) : null;
-const uncachedBaseline =
-  uncached && values.baseline ? await launchCMS(path.resolve(values.baseline), noCacheConfig) : null;
+const uncachedBaselines = [];
+for (const b of uncached ? checkouts : []) uncachedBaselines.push(await launchCMS(b, noCacheConfig));
 const requests = benchRequests(total);
 // The REST list's documents and total as one GraphQL query.
 
@@ -123,6 +130,7 @@ type Case = { key: string; label: string; stored: boolean; bare?: boolean } & Pi
   Served['target'],
   'path' | 'method' | 'body' | 'headers'
 >;
+const keyedList = { path: paths.list, headers: { authorization: `Bearer ${key}` } };
 const createHeaders = async () => ({
   ...json,
   authorization: `Bearer ${await login(`http://127.0.0.1:${(uncached ?? cms).port}/api/cms`)}`,
@@ -134,8 +142,7 @@ const cases: Case[] = pickCases<Case>(
     {
       key: 'list-key',
       label: 'list published, with the API key of the MCP case (kept)',
-      path: paths.list,
-      headers: { authorization: `Bearer ${key}` },
+      ...keyedList,
       stored: false,
     },
     { key: 'brotli', label: 'list, client accepts Brotli (kept)', path: paths.list, headers: brotli, stored: false },
@@ -176,9 +183,13 @@ console.log(`${o.seconds} s per server per round, ${o.rounds} rounds, ${o.connec
 try {
   for (const c of cases) {
     const request = { path: c.path, method: c.method, body: c.body, headers: c.headers };
-    const [mine, theirs] = c.bare ? [uncached!, uncachedBaseline] : [cms, baseline];
-    const servers: Served[] = [{ name: 'cms', pid: mine.pid, target: { port: mine.port, ...request } }];
-    if (theirs) servers.push({ name: 'baseline', pid: theirs.pid, target: { port: theirs.port, ...request } });
+    const [mine, theirs] = c.bare ? [uncached!, uncachedBaselines] : [cms, baselines];
+    const named = [['cms', mine] as const, ...theirs.map((t, i) => [baselineName(i), t] as const)];
+    const servers: Served[] = named.map(([name, s]) => ({ name, pid: s.pid, target: { port: s.port, ...request } }));
+    // The REST list with the same key on the same servers, in the same turns: the ratio the MCP goal reads.
+    if (c.key === 'mcp')
+      for (const [name, s] of named)
+        servers.push({ name: `${name} list-key`, pid: s.pid, target: { port: s.port, ...keyedList } });
     if (c.bare) servers.push({ name: 'bare', pid: bare!.pid, target: { port: barePort, ...request } });
     if (c.stored) servers.push({ name: 'stored bytes', pid: stored.pid, target: { port: storedPort, ...request } });
     const figures = await cpuPerRequest(servers, o);
@@ -187,10 +198,15 @@ try {
       console.log(
         `  ${name.padEnd(12)} ${f.cpuMicros.toFixed(1)} µs CPU per request, ${f.rps.toFixed(0)} req/s (rounds ${f.rounds.map((x) => x.toFixed(1)).join(' ')})`,
       );
+    if (c.key === 'mcp')
+      for (const [name] of named)
+        console.log(
+          `  REST list with the key / MCP find, ${name}: ${((figures.get(`${name} list-key`)!.cpuMicros / figures.get(name)!.cpuMicros) * 100).toFixed(0)}%`,
+        );
     const ceiling = c.bare ? 'bare' : 'stored bytes';
     const ceilingCost = figures.get(ceiling)?.cpuMicros;
     if (ceilingCost)
-      for (const name of ['cms', 'baseline'].filter((n) => figures.has(n)))
+      for (const [name] of named)
         console.log(`  ${ceiling} / ${name}: ${((ceilingCost / figures.get(name)!.cpuMicros) * 100).toFixed(0)}%`);
   }
 } finally {
