@@ -44,10 +44,11 @@ async function withoutDeleteTrigger(
   INSERT INTO "_cms_changes" ("name", "version") VALUES ('${table}', 1) ON CONFLICT ("name") DO UPDATE SET "version" = "version" + 1;
 END`,
         ]
-      : [
-          `ALTER TABLE "${table}" DISABLE TRIGGER "_cms_changes"`,
-          `ALTER TABLE "${table}" ENABLE TRIGGER "_cms_changes"`,
-        ];
+      : // A system table's one trigger counts every statement; a config table's delete trigger counts its rows.
+        [`DISABLE`, `ENABLE`].map(
+          (verb) =>
+            `ALTER TABLE "${table}" ${verb} TRIGGER "${table.startsWith('_cms_') ? '_cms_changes' : '_cms_rows_delete'}"`,
+        );
   await store.exec(off);
   await work();
   await store.exec(on);
