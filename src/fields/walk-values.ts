@@ -8,7 +8,7 @@ import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { kindOf } from './kinds/index.ts';
 import { blockOfRow } from './kinds/block-rows.ts';
-import { eachRelationSlot } from './relationship-values.ts';
+import { eachRelationSlot, type SlotVisit } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -97,6 +97,12 @@ export type RelationWalkOptions = WalkOptions & {
 };
 
 /**
+ * Where a walk tells what it finds: a slot object per reference, or (population, which stores no path,
+ * field or sibling data) the four parts alone, with no object made per reference.
+ */
+type Sink = { slot: (slot: RelationSlot) => void; id: null } | { slot: null; id: SlotVisit };
+
+/**
  * Every document id a document points at: relationship and upload fields (one or many), and inside rich
  * text the upload and relationship nodes, internal links' `doc`, and the relationship fields of embedded
  * blocks. Population and the write-time existence check both read them from here. A big document (a page
@@ -110,18 +116,27 @@ export function visitRelations(
   options: RelationWalkOptions,
   prefix = '',
 ): void {
-  relationsOf(fieldsHoldingIds(fields), doc, visit, options.keyedByLocale, options.paths === false ? null : prefix);
+  relationsOf(
+    fieldsHoldingIds(fields),
+    doc,
+    { slot: visit, id: null },
+    options.keyedByLocale,
+    options.paths === false ? null : prefix,
+  );
+}
+
+/**
+ * The ids `visitRelations` finds, each told as its collection, its id and where it sits (`holder[key]`):
+ * population's walk over a big document, which makes no object per reference.
+ */
+export function visitRelationIds(fields: SanitizedField[], doc: Doc, visit: SlotVisit, keyedByLocale: boolean): void {
+  relationsOf(fieldsHoldingIds(fields), doc, { slot: null, id: visit }, keyedByLocale, null);
 }
 
 /** `prefix`: the path of `doc` in the document, or null when no paths are built. */
-function relationsOf(
-  steps: IdStep[],
-  doc: Doc,
-  visit: (slot: RelationSlot) => void,
-  keyedByLocale: boolean,
-  prefix: string | null,
-): void {
-  for (const step of steps) {
+function relationsOf(steps: IdStep[], doc: Doc, visit: Sink, keyedByLocale: boolean, prefix: string | null): void {
+  for (let s = 0; s < steps.length; s++) {
+    const step = steps[s]!;
     const { field } = step;
     const value = doc[field.name];
     if (value === null || value === undefined) continue;
@@ -144,7 +159,7 @@ function relationsIn(
   key: string,
   value: unknown,
   path: string | null,
-  visit: (slot: RelationSlot) => void,
+  visit: Sink,
   keyedByLocale: boolean,
 ): void {
   const { field } = step;
@@ -153,7 +168,8 @@ function relationsIn(
     return;
   }
   if (step.holds === 'ids') {
-    idsIn(field, holder, key, value, path, visit);
+    if (visit.id) eachRelationSlot(field, holder, key, visit.id);
+    else idsIn(field, holder, key, value, path, visit.slot);
     return;
   }
   // Values inside a localized container are plain: only the container's own value is keyed by locale.
@@ -231,7 +247,7 @@ function richTextRelations(
   value: RichTextValue,
   path: string | null,
   siblingData: Doc,
-  visit: (slot: RelationSlot) => void,
+  visit: Sink,
 ): void {
   visitNodes(value, (node, at) => {
     const nodePath = path === null ? null : `${path}.${at}`;
@@ -240,15 +256,17 @@ function richTextRelations(
       typeof node.value === 'number' &&
       typeof node.relationTo === 'string'
     ) {
-      visit({
-        slug: node.relationTo,
-        holder: node,
-        key: 'value',
-        id: node.value,
-        path: nodePath ?? '',
-        field,
-        siblingData,
-      });
+      if (visit.id) visit.id(node.relationTo, node.value, node, 'value');
+      else
+        visit.slot({
+          slug: node.relationTo,
+          holder: node,
+          key: 'value',
+          id: node.value,
+          path: nodePath ?? '',
+          field,
+          siblingData,
+        });
     }
     const fields = node.fields;
     if (
@@ -258,16 +276,19 @@ function richTextRelations(
       isObject(fields.doc)
     ) {
       const target = fields.doc;
-      if (typeof target.value === 'number' && typeof target.relationTo === 'string')
-        visit({
-          slug: target.relationTo,
-          holder: target,
-          key: 'value',
-          id: target.value,
-          path: nodePath === null ? '' : `${nodePath}.fields.doc`,
-          field,
-          siblingData,
-        });
+      if (typeof target.value === 'number' && typeof target.relationTo === 'string') {
+        if (visit.id) visit.id(target.relationTo, target.value, target, 'value');
+        else
+          visit.slot({
+            slug: target.relationTo,
+            holder: target,
+            key: 'value',
+            id: target.value,
+            path: nodePath === null ? '' : `${nodePath}.fields.doc`,
+            field,
+            siblingData,
+          });
+      }
     }
     if (
       (node.type === 'block' || node.type === 'inlineBlock') &&
