@@ -4,14 +4,16 @@
  *     point at a team, so depth 2 reaches two levels), against a flat document of the same stored size,
  *     read at `depth=2` on a server with the response cache and one without, and written (PATCH of the
  *     same value), interleaved in short rounds like the other HTTP benchmarks; then the uncached reads'
- *     CPU time per request, from /proc (the flat one's share of the page's is the rate on a quiet machine).
+ *     CPU time per request, from /proc (the flat one's share of the page's is the rate on a quiet machine);
+ *     `--baseline DIR` adds another checkout's uncached server (from its source, as this one then runs) on
+ *     the same file to those CPU rounds.
  *  2. `where` inside blocks over `--pages` pages on `--engine`: `layout.blockType equals` a block that 1 page
  *     in 100 has, and `layout.text like` a word that 1 page in 50 has, timed over loopback HTTP (p50/p99).
  *  3. The uncached `depth=2` reads of part 1 in this one process (the request handler without sockets, and the
  *     Local API), page against flat, in CPU time per read, and what serializing each answer costs alone
  *     (`--parts 3`; see inProcess).
  * Usage: bun scripts/bench-blocks.ts [--duration 10] [--rounds 5] [--connections 20] [--pages 10000]
- *        [--queries 100] [--engine sqlite|postgres] [--parts 1,2]
+ *        [--queries 100] [--engine sqlite|postgres] [--parts 1,2] [--baseline DIR]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '100' },
     engine: { type: 'string', default: 'sqlite' },
     parts: { type: 'string', default: '1,2' },
+    baseline: { type: 'string' },
   },
 });
 const o = {
@@ -103,16 +106,25 @@ async function seedHeavyPage() {
 async function heavyPage(): Promise<void> {
   const { dir, track, page, flatDoc, stored, body, pageLayout } = await seedHeavyPage();
 
-  const useBinary = fs.existsSync(cmsBinary);
+  // Against a baseline both run from source, so that only the trees differ.
+  const useBinary = fs.existsSync(cmsBinary) && !values.baseline;
   const cachedPort = freePort();
   const uncachedPort = freePort();
+  const noCache = path.join(dir, 'cms.no-cache.config.ts');
   const servers = [
     await launch(cmsStart(cachedPort, { cwd: dir, binary: useBinary }), track),
-    await launch(
-      cmsStart(uncachedPort, { cwd: dir, binary: useBinary, config: path.join(dir, 'cms.no-cache.config.ts') }),
-      track,
-    ),
+    await launch(cmsStart(uncachedPort, { cwd: dir, binary: useBinary, config: noCache }), track),
   ];
+  const baselinePort = freePort();
+  if (values.baseline) {
+    const start = cmsStart(baselinePort, { cwd: dir, binary: false, config: noCache });
+    start.command = [
+      process.execPath,
+      path.join(path.resolve(values.baseline), 'src/cli/main.ts'),
+      ...start.command.slice(2),
+    ];
+    servers.push(await launch(start, track));
+  }
   const read = (port: number, slug: string, id: unknown): Target => ({ port, path: `/api/cms/${slug}/${id}?depth=2` });
   const write = (port: number, slug: string, id: unknown, data: unknown): Target => ({
     port,
@@ -153,17 +165,30 @@ async function heavyPage(): Promise<void> {
     );
   }
   // CPU time per request from /proc: on a shared machine it moves far less than throughput does.
-  const cpu = await cpuPerRequest(
-    [
-      { name: 'page', pid: servers[1]!.pid, target: read(uncachedPort, 'pages', page.id) },
-      { name: 'flat', pid: servers[1]!.pid, target: read(uncachedPort, 'flats', flatDoc.id) },
-    ],
-    { seconds: Math.max(1, Math.round(o.duration / o.rounds)), rounds: o.rounds, connections: o.connections },
-  );
-  const pageCpu = cpu.get('page')!.cpuMicros;
-  const flatCpu = cpu.get('flat')!.cpuMicros;
-  const cpuRow = `| read depth=2, cache off: CPU per request | ${pageCpu.toFixed(0)} µs | | ${flatCpu.toFixed(0)} µs | | ${pct(flatCpu / pageCpu)} |`;
-  console.log(`CPU per request, cache off: blocks ${pageCpu.toFixed(0)} µs, flat ${flatCpu.toFixed(0)} µs`);
+  const measured = [
+    { name: 'page', pid: servers[1]!.pid, target: read(uncachedPort, 'pages', page.id) },
+    { name: 'flat', pid: servers[1]!.pid, target: read(uncachedPort, 'flats', flatDoc.id) },
+  ];
+  if (values.baseline)
+    measured.push(
+      { name: 'baseline page', pid: servers[2]!.pid, target: read(baselinePort, 'pages', page.id) },
+      { name: 'baseline flat', pid: servers[2]!.pid, target: read(baselinePort, 'flats', flatDoc.id) },
+    );
+  const cpu = await cpuPerRequest(measured, {
+    seconds: Math.max(1, Math.round(o.duration / o.rounds)),
+    rounds: o.rounds,
+    connections: o.connections,
+  });
+  const cpuRows = ['', 'baseline ']
+    .filter((side) => cpu.has(`${side}page`))
+    .map((side) => {
+      const pageCpu = cpu.get(`${side}page`)!.cpuMicros;
+      const flatCpu = cpu.get(`${side}flat`)!.cpuMicros;
+      console.log(
+        `${side || 'this tree: '}CPU per request, cache off: blocks ${pageCpu.toFixed(0)} µs, flat ${flatCpu.toFixed(0)} µs`,
+      );
+      return `| read depth=2, cache off: CPU per request${side ? ' (baseline)' : ''} | ${pageCpu.toFixed(0)} µs | | ${flatCpu.toFixed(0)} µs | | ${pct(flatCpu / pageCpu)} |`;
+    });
   for (const proc of servers) proc.kill();
   await Promise.all(servers.map((proc) => proc.exited));
   fs.rmSync(dir, { recursive: true, force: true });
@@ -178,7 +203,7 @@ async function heavyPage(): Promise<void> {
   console.log('| case | blocks page req/s | p99 | flat req/s | p99 | blocks / flat, median (range) |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
-  console.log(cpuRow);
+  for (const r of cpuRows) console.log(r);
 }
 
 async function whereInBlocks(): Promise<void> {
