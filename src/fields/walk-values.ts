@@ -7,7 +7,6 @@
 import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { kindOf } from './kinds/index.ts';
-import { blockOfRow } from './kinds/block-rows.ts';
 import { eachRelationSlot, type SlotVisit } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
@@ -174,13 +173,13 @@ function relationsIn(
   }
   // Values inside a localized container are plain: only the container's own value is keyed by locale.
   const inner = keyedByLocale && !field.localized;
-  if (field.type === 'blocks' && Array.isArray(value)) {
-    // The rows of a blocks field, each walked with its own block's fields (fields/kinds/blocks.ts).
+  if (step.blocks && Array.isArray(value)) {
+    // The rows of a blocks field, each walked with its own block's fields (fields/kinds/blocks.ts), those
+    // of blocks that hold no id skipped.
     for (let i = 0; i < value.length; i++) {
       const row = value[i];
-      const block = blockOfRow(field, row);
-      if (block)
-        relationsOf(fieldsHoldingIds(block.fields), row as Doc, visit, inner, path === null ? null : `${path}.${i}`);
+      const steps = isObject(row) && typeof row.blockType === 'string' ? step.blocks.get(row.blockType) : undefined;
+      if (steps) relationsOf(steps, row, visit, inner, path === null ? null : `${path}.${i}`);
     }
     return;
   }
@@ -219,8 +218,11 @@ function idsIn(
   );
 }
 
-/** A field that holds ids, or may hold some further down, and how: its own ids, rich text nodes, or nested fields. */
-type IdStep = { field: SanitizedField; holds: 'ids' | 'richText' | 'nested' };
+/**
+ * A field that holds ids, or may hold some further down, and how: its own ids, rich text nodes, or nested
+ * fields; for a blocks field, the steps of each block that holds any, by its slug.
+ */
+type IdStep = { field: SanitizedField; holds: 'ids' | 'richText' | 'nested'; blocks?: Map<string, IdStep[]> };
 
 const holdingIds = new WeakMap<SanitizedField[], IdStep[]>();
 /** The fields of a list that hold an id or may hold one further down (answered once per field list). */
@@ -231,7 +233,14 @@ function fieldsHoldingIds(fields: SanitizedField[]): IdStep[] {
     for (const field of fields) {
       if (isRelationField(field)) answer.push({ field, holds: 'ids' });
       else if (field.type === 'richText') answer.push({ field, holds: 'richText' });
-      else if (
+      else if (field.type === 'blocks' && field.blocks) {
+        const blocks = new Map<string, IdStep[]>();
+        for (const block of field.blocks) {
+          const steps = fieldsHoldingIds(block.fields);
+          if (steps.length > 0) blocks.set(block.slug, steps);
+        }
+        if (blocks.size > 0) answer.push({ field, holds: 'nested', blocks });
+      } else if (
         (field.fields !== undefined && fieldsHoldingIds(field.fields).length > 0) ||
         field.blocks?.some((b) => fieldsHoldingIds(b.fields).length > 0)
       )

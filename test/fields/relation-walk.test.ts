@@ -29,7 +29,10 @@ const userConfig: UserConfig = {
         {
           name: 'layout',
           type: 'blocks',
-          blocks: [{ slug: 'cards', fields: [{ name: 'first', type: 'relationship', relationTo: 'authors' }] }],
+          blocks: [
+            { slug: 'cards', fields: [{ name: 'first', type: 'relationship', relationTo: 'authors' }] },
+            { slug: 'quote', fields: [{ name: 'first', type: 'number' }] },
+          ],
         },
         { name: 'body', type: 'richText' },
       ],
@@ -49,6 +52,7 @@ const stored = () => ({
     { id: 'a', blockType: 'cards', first: 9 },
     { id: 'b', blockType: 'gone', first: 10 },
     { id: 'c', blockType: 'cards', first: null },
+    { id: 'q', blockType: 'quote', first: 14 },
     { id: 'd', blockType: 'cards', first: 11 },
   ],
   body: {
@@ -81,7 +85,7 @@ describe('the relation walk', () => {
       ['authors', 7, 'meta.editors.0'],
       ['authors', 8, 'meta.editors.1'],
       ['authors', 9, 'layout.0.first'],
-      ['authors', 11, 'layout.3.first'],
+      ['authors', 11, 'layout.4.first'],
       ['authors', 12, 'body.root.children.0'],
       ['pages', 13, 'body.root.children.1.fields.doc'],
     ]);
