@@ -265,17 +265,7 @@ function richTextRelations(
       typeof node.value === 'number' &&
       typeof node.relationTo === 'string'
     ) {
-      if (visit.id) visit.id(node.relationTo, node.value, node, 'value');
-      else
-        visit.slot({
-          slug: node.relationTo,
-          holder: node,
-          key: 'value',
-          id: node.value,
-          path: nodePath ?? '',
-          field,
-          siblingData,
-        });
+      tellNodeValue(visit, node, node.relationTo, node.value, nodePath, field, siblingData);
     }
     const fields = node.fields;
     if (
@@ -285,19 +275,16 @@ function richTextRelations(
       isObject(fields.doc)
     ) {
       const target = fields.doc;
-      if (typeof target.value === 'number' && typeof target.relationTo === 'string') {
-        if (visit.id) visit.id(target.relationTo, target.value, target, 'value');
-        else
-          visit.slot({
-            slug: target.relationTo,
-            holder: target,
-            key: 'value',
-            id: target.value,
-            path: nodePath === null ? '' : `${nodePath}.fields.doc`,
-            field,
-            siblingData,
-          });
-      }
+      if (typeof target.value === 'number' && typeof target.relationTo === 'string')
+        tellNodeValue(
+          visit,
+          target,
+          target.relationTo,
+          target.value,
+          nodePath === null ? null : `${nodePath}.fields.doc`,
+          field,
+          siblingData,
+        );
     }
     if (
       (node.type === 'block' || node.type === 'inlineBlock') &&
@@ -315,4 +302,18 @@ function richTextRelations(
         );
     }
   });
+}
+
+/** A reference in rich text (`holder.value`, in `slug`), told as the walk's caller asks. */
+function tellNodeValue(
+  visit: Sink,
+  holder: Doc,
+  slug: string,
+  id: number,
+  path: string | null,
+  field: SanitizedField,
+  siblingData: Doc,
+): void {
+  if (visit.id) visit.id(slug, id, holder, 'value');
+  else visit.slot({ slug, holder, key: 'value', id, path: path ?? '', field, siblingData });
 }
