@@ -4,20 +4,23 @@
  *     point at a team, so depth 2 reaches two levels), against a flat document of the same stored size,
  *     read at `depth=2` on a server with the response cache and one without, and written (PATCH of the
  *     same value), interleaved in short rounds like the other HTTP benchmarks; then the uncached reads'
- *     CPU time per request, from /proc (the flat one's share of the page's is the rate on a quiet machine).
+ *     CPU time per request, from /proc (the flat one's share of the page's is the rate on a quiet machine),
+ *     beside a bare Bun.serve answering the same bytes with the least work (bench/bare-blocks-server.ts);
+ *     `--baseline DIR` adds another checkout's uncached server (from its source, as this one then runs) on
+ *     the same file to those CPU rounds.
  *  2. `where` inside blocks over `--pages` pages on `--engine`: `layout.blockType equals` a block that 1 page
  *     in 100 has, and `layout.text like` a word that 1 page in 50 has, timed over loopback HTTP (p50/p99).
  *  3. The uncached `depth=2` reads of part 1 in this one process (the request handler without sockets, and the
  *     Local API), page against flat, in CPU time per read, and what serializing each answer costs alone
  *     (`--parts 3`; see inProcess).
  * Usage: bun scripts/bench-blocks.ts [--duration 10] [--rounds 5] [--connections 20] [--pages 10000]
- *        [--queries 100] [--engine sqlite|postgres] [--parts 1,2]
+ *        [--queries 100] [--engine sqlite|postgres] [--parts 1,2] [--baseline DIR]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cmsBinary, cmsStart, freePort, guard, launch } from './bench/processes.ts';
+import { cmsBinary, cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
 import { compare, median, type Target } from './bench/rounds.ts';
 import { cpuPerRequest } from './bench/cpu-rounds.ts';
 import { getCMS, localAPI } from '../src/local.ts';
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '100' },
     engine: { type: 'string', default: 'sqlite' },
     parts: { type: 'string', default: '1,2' },
+    baseline: { type: 'string' },
   },
 });
 const o = {
@@ -103,16 +107,43 @@ async function seedHeavyPage() {
 async function heavyPage(): Promise<void> {
   const { dir, track, page, flatDoc, stored, body, pageLayout } = await seedHeavyPage();
 
-  const useBinary = fs.existsSync(cmsBinary);
+  // Against a baseline both run from source, so that only the trees differ.
+  const useBinary = fs.existsSync(cmsBinary) && !values.baseline;
   const cachedPort = freePort();
   const uncachedPort = freePort();
+  const noCache = path.join(dir, 'cms.no-cache.config.ts');
   const servers = [
     await launch(cmsStart(cachedPort, { cwd: dir, binary: useBinary }), track),
+    await launch(cmsStart(uncachedPort, { cwd: dir, binary: useBinary, config: noCache }), track),
+  ];
+  // The floor: a bare Bun.serve answering the same two reads from the same file (bench/bare-blocks-server.ts).
+  const barePort = freePort();
+  servers.push(
     await launch(
-      cmsStart(uncachedPort, { cwd: dir, binary: useBinary, config: path.join(dir, 'cms.no-cache.config.ts') }),
+      {
+        command: [
+          process.execPath,
+          path.join(import.meta.dir, 'bench/bare-blocks-server.ts'),
+          path.join(dir, 'data/cms.db'),
+          String(barePort),
+        ],
+        env: production(),
+        url: `http://127.0.0.1:${barePort}/flats/${flatDoc.id}`,
+      },
       track,
     ),
-  ];
+  );
+  const baselinePort = freePort();
+  if (values.baseline) {
+    const start = cmsStart(baselinePort, { cwd: dir, binary: false, config: noCache });
+    start.command = [
+      process.execPath,
+      path.join(path.resolve(values.baseline), 'src/cli/main.ts'),
+      ...start.command.slice(2),
+    ];
+    servers.push(await launch(start, track));
+  }
+  const bareRead = (slug: string, id: unknown): Target => ({ port: barePort, path: `/${slug}/${id}` });
   const read = (port: number, slug: string, id: unknown): Target => ({ port, path: `/api/cms/${slug}/${id}?depth=2` });
   const write = (port: number, slug: string, id: unknown, data: unknown): Target => ({
     port,
@@ -132,6 +163,16 @@ async function heavyPage(): Promise<void> {
     page: await answer(read(cachedPort, 'pages', page.id)),
     flat: await answer(read(cachedPort, 'flats', flatDoc.id)),
   };
+  const bytesOf = async (t: Target) =>
+    Buffer.from(await (await fetch(`http://127.0.0.1:${t.port}${t.path}`)).arrayBuffer());
+  const sameAsBare = (
+    await Promise.all(
+      [
+        [read(uncachedPort, 'pages', page.id), bareRead('pages', page.id)],
+        [read(uncachedPort, 'flats', flatDoc.id), bareRead('flats', flatDoc.id)],
+      ].map(async ([ours, bare]) => (await bytesOf(ours!)).equals(await bytesOf(bare!))),
+    )
+  ).every(Boolean);
 
   const cases: [string, Target, Target][] = [
     ['read depth=2, cache on', read(cachedPort, 'pages', page.id), read(cachedPort, 'flats', flatDoc.id)],
@@ -153,17 +194,39 @@ async function heavyPage(): Promise<void> {
     );
   }
   // CPU time per request from /proc: on a shared machine it moves far less than throughput does.
-  const cpu = await cpuPerRequest(
-    [
-      { name: 'page', pid: servers[1]!.pid, target: read(uncachedPort, 'pages', page.id) },
-      { name: 'flat', pid: servers[1]!.pid, target: read(uncachedPort, 'flats', flatDoc.id) },
-    ],
-    { seconds: Math.max(1, Math.round(o.duration / o.rounds)), rounds: o.rounds, connections: o.connections },
+  const measured = [
+    { name: 'page', pid: servers[1]!.pid, target: read(uncachedPort, 'pages', page.id) },
+    { name: 'flat', pid: servers[1]!.pid, target: read(uncachedPort, 'flats', flatDoc.id) },
+  ];
+  measured.push(
+    { name: 'bare page', pid: servers[2]!.pid, target: bareRead('pages', page.id) },
+    { name: 'bare flat', pid: servers[2]!.pid, target: bareRead('flats', flatDoc.id) },
   );
-  const pageCpu = cpu.get('page')!.cpuMicros;
-  const flatCpu = cpu.get('flat')!.cpuMicros;
-  const cpuRow = `| read depth=2, cache off: CPU per request | ${pageCpu.toFixed(0)} µs | | ${flatCpu.toFixed(0)} µs | | ${pct(flatCpu / pageCpu)} |`;
-  console.log(`CPU per request, cache off: blocks ${pageCpu.toFixed(0)} µs, flat ${flatCpu.toFixed(0)} µs`);
+  if (values.baseline)
+    measured.push(
+      { name: 'baseline page', pid: servers[3]!.pid, target: read(baselinePort, 'pages', page.id) },
+      { name: 'baseline flat', pid: servers[3]!.pid, target: read(baselinePort, 'flats', flatDoc.id) },
+    );
+  const cpu = await cpuPerRequest(measured, {
+    seconds: Math.max(1, Math.round(o.duration / o.rounds)),
+    rounds: o.rounds,
+    connections: o.connections,
+  });
+  const sides: [string, string][] = [
+    ['', ''],
+    ['bare ', ` (bare server, ${sameAsBare ? 'the same bytes' : 'NOT the same bytes'})`],
+    ['baseline ', ' (baseline)'],
+  ];
+  const cpuRows = sides
+    .filter(([side]) => cpu.has(`${side}page`))
+    .map(([side, label]) => {
+      const pageCpu = cpu.get(`${side}page`)!.cpuMicros;
+      const flatCpu = cpu.get(`${side}flat`)!.cpuMicros;
+      console.log(
+        `${side || 'this tree: '}CPU per request, cache off: blocks ${pageCpu.toFixed(0)} µs, flat ${flatCpu.toFixed(0)} µs`,
+      );
+      return `| read depth=2, cache off: CPU per request${label} | ${pageCpu.toFixed(0)} µs | | ${flatCpu.toFixed(0)} µs | | ${pct(flatCpu / pageCpu)} |`;
+    });
   for (const proc of servers) proc.kill();
   await Promise.all(servers.map((proc) => proc.exited));
   fs.rmSync(dir, { recursive: true, force: true });
@@ -178,7 +241,7 @@ async function heavyPage(): Promise<void> {
   console.log('| case | blocks page req/s | p99 | flat req/s | p99 | blocks / flat, median (range) |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
-  console.log(cpuRow);
+  for (const r of cpuRows) console.log(r);
 }
 
 async function whereInBlocks(): Promise<void> {

@@ -7,8 +7,7 @@
 import type { SanitizedField } from '../config/types.ts';
 import { isPolymorphic, isRelationField } from '../config/relation-targets.ts';
 import { kindOf } from './kinds/index.ts';
-import { blockOfRow } from './kinds/block-rows.ts';
-import { eachRelationSlot } from './relationship-values.ts';
+import { eachRelationSlot, type SlotVisit } from './relationship-values.ts';
 import { isRichTextValue, visitNodes, type RichTextValue } from '../richtext/nodes.ts';
 
 type Doc = Record<string, unknown>;
@@ -97,6 +96,12 @@ export type RelationWalkOptions = WalkOptions & {
 };
 
 /**
+ * Where a walk tells what it finds: a slot object per reference, or (population, which stores no path,
+ * field or sibling data) the four parts alone, with no object made per reference.
+ */
+type Sink = { slot: (slot: RelationSlot) => void; id: null } | { slot: null; id: SlotVisit };
+
+/**
  * Every document id a document points at: relationship and upload fields (one or many), and inside rich
  * text the upload and relationship nodes, internal links' `doc`, and the relationship fields of embedded
  * blocks. Population and the write-time existence check both read them from here. A big document (a page
@@ -110,18 +115,27 @@ export function visitRelations(
   options: RelationWalkOptions,
   prefix = '',
 ): void {
-  relationsOf(fieldsHoldingIds(fields), doc, visit, options.keyedByLocale, options.paths === false ? null : prefix);
+  relationsOf(
+    fieldsHoldingIds(fields),
+    doc,
+    { slot: visit, id: null },
+    options.keyedByLocale,
+    options.paths === false ? null : prefix,
+  );
+}
+
+/**
+ * The ids `visitRelations` finds, each told as its collection, its id and where it sits (`holder[key]`):
+ * population's walk over a big document, which makes no object per reference.
+ */
+export function visitRelationIds(fields: SanitizedField[], doc: Doc, visit: SlotVisit, keyedByLocale: boolean): void {
+  relationsOf(fieldsHoldingIds(fields), doc, { slot: null, id: visit }, keyedByLocale, null);
 }
 
 /** `prefix`: the path of `doc` in the document, or null when no paths are built. */
-function relationsOf(
-  steps: IdStep[],
-  doc: Doc,
-  visit: (slot: RelationSlot) => void,
-  keyedByLocale: boolean,
-  prefix: string | null,
-): void {
-  for (const step of steps) {
+function relationsOf(steps: IdStep[], doc: Doc, visit: Sink, keyedByLocale: boolean, prefix: string | null): void {
+  for (let s = 0; s < steps.length; s++) {
+    const step = steps[s]!;
     const { field } = step;
     const value = doc[field.name];
     if (value === null || value === undefined) continue;
@@ -144,7 +158,7 @@ function relationsIn(
   key: string,
   value: unknown,
   path: string | null,
-  visit: (slot: RelationSlot) => void,
+  visit: Sink,
   keyedByLocale: boolean,
 ): void {
   const { field } = step;
@@ -153,18 +167,19 @@ function relationsIn(
     return;
   }
   if (step.holds === 'ids') {
-    idsIn(field, holder, key, value, path, visit);
+    if (visit.id) eachRelationSlot(field, holder, key, visit.id);
+    else idsIn(field, holder, key, value, path, visit.slot);
     return;
   }
   // Values inside a localized container are plain: only the container's own value is keyed by locale.
   const inner = keyedByLocale && !field.localized;
-  if (field.type === 'blocks' && Array.isArray(value)) {
-    // The rows of a blocks field, each walked with its own block's fields (fields/kinds/blocks.ts).
+  if (step.blocks && Array.isArray(value)) {
+    // The rows of a blocks field, each walked with its own block's fields (fields/kinds/blocks.ts), those
+    // of blocks that hold no id skipped.
     for (let i = 0; i < value.length; i++) {
       const row = value[i];
-      const block = blockOfRow(field, row);
-      if (block)
-        relationsOf(fieldsHoldingIds(block.fields), row as Doc, visit, inner, path === null ? null : `${path}.${i}`);
+      const steps = isObject(row) && typeof row.blockType === 'string' ? step.blocks.get(row.blockType) : undefined;
+      if (steps) relationsOf(steps, row, visit, inner, path === null ? null : `${path}.${i}`);
     }
     return;
   }
@@ -203,8 +218,11 @@ function idsIn(
   );
 }
 
-/** A field that holds ids, or may hold some further down, and how: its own ids, rich text nodes, or nested fields. */
-type IdStep = { field: SanitizedField; holds: 'ids' | 'richText' | 'nested' };
+/**
+ * A field that holds ids, or may hold some further down, and how: its own ids, rich text nodes, or nested
+ * fields; for a blocks field, the steps of each block that holds any, by its slug.
+ */
+type IdStep = { field: SanitizedField; holds: 'ids' | 'richText' | 'nested'; blocks?: Map<string, IdStep[]> };
 
 const holdingIds = new WeakMap<SanitizedField[], IdStep[]>();
 /** The fields of a list that hold an id or may hold one further down (answered once per field list). */
@@ -215,7 +233,14 @@ function fieldsHoldingIds(fields: SanitizedField[]): IdStep[] {
     for (const field of fields) {
       if (isRelationField(field)) answer.push({ field, holds: 'ids' });
       else if (field.type === 'richText') answer.push({ field, holds: 'richText' });
-      else if (
+      else if (field.type === 'blocks' && field.blocks) {
+        const blocks = new Map<string, IdStep[]>();
+        for (const block of field.blocks) {
+          const steps = fieldsHoldingIds(block.fields);
+          if (steps.length > 0) blocks.set(block.slug, steps);
+        }
+        if (blocks.size > 0) answer.push({ field, holds: 'nested', blocks });
+      } else if (
         (field.fields !== undefined && fieldsHoldingIds(field.fields).length > 0) ||
         field.blocks?.some((b) => fieldsHoldingIds(b.fields).length > 0)
       )
@@ -231,7 +256,7 @@ function richTextRelations(
   value: RichTextValue,
   path: string | null,
   siblingData: Doc,
-  visit: (slot: RelationSlot) => void,
+  visit: Sink,
 ): void {
   visitNodes(value, (node, at) => {
     const nodePath = path === null ? null : `${path}.${at}`;
@@ -240,15 +265,7 @@ function richTextRelations(
       typeof node.value === 'number' &&
       typeof node.relationTo === 'string'
     ) {
-      visit({
-        slug: node.relationTo,
-        holder: node,
-        key: 'value',
-        id: node.value,
-        path: nodePath ?? '',
-        field,
-        siblingData,
-      });
+      tellNodeValue(visit, node, node.relationTo, node.value, nodePath, field, siblingData);
     }
     const fields = node.fields;
     if (
@@ -259,15 +276,15 @@ function richTextRelations(
     ) {
       const target = fields.doc;
       if (typeof target.value === 'number' && typeof target.relationTo === 'string')
-        visit({
-          slug: target.relationTo,
-          holder: target,
-          key: 'value',
-          id: target.value,
-          path: nodePath === null ? '' : `${nodePath}.fields.doc`,
+        tellNodeValue(
+          visit,
+          target,
+          target.relationTo,
+          target.value,
+          nodePath === null ? null : `${nodePath}.fields.doc`,
           field,
           siblingData,
-        });
+        );
     }
     if (
       (node.type === 'block' || node.type === 'inlineBlock') &&
@@ -285,4 +302,18 @@ function richTextRelations(
         );
     }
   });
+}
+
+/** A reference in rich text (`holder.value`, in `slug`), told as the walk's caller asks. */
+function tellNodeValue(
+  visit: Sink,
+  holder: Doc,
+  slug: string,
+  id: number,
+  path: string | null,
+  field: SanitizedField,
+  siblingData: Doc,
+): void {
+  if (visit.id) visit.id(slug, id, holder, 'value');
+  else visit.slot({ slug, holder, key: 'value', id, path: path ?? '', field, siblingData });
 }

@@ -101,7 +101,7 @@ async function answerKept(
 ): Promise<Response | undefined> {
   const kept = await currentKept(cms, cache, request, key);
   if (!kept) return undefined;
-  const response = answer(request, kept, credentials.user ? PRIVATE : kept.control);
+  const response = answer(request, kept.body, kept.etag, credentials.user ? PRIVATE : kept.control);
   return withCors(cms, request, packOnce(response, packedStore(cache, key, kept)));
 }
 
@@ -224,17 +224,23 @@ function keepAndAnswer(
   control: string,
   keep: Keep | null,
 ): Response {
-  const bytes = encoder.encode(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  const shown = credentials.user && control !== PREVIEW ? PRIVATE : control;
+  // An answer nobody keeps leaves as its text: Bun writes a string's bytes itself, and its tag is the
+  // same as the bytes' (their length and hash), without making the bytes first.
+  if (!keep)
+    return answer(request, text, `"${Buffer.byteLength(text).toString(36)}-${Bun.hash(text).toString(36)}"`, shown);
+  const bytes = encoder.encode(text);
   const fresh: KeptAnswer = {
     body: bytes,
     etag: etagOf(bytes),
-    counters: keep?.counters ?? [],
-    tables: keep?.tables ?? [],
+    counters: keep.counters,
+    tables: keep.tables,
     control,
     route: routeOf(request),
   };
-  if (keep) keep.cache.set(keep.key, fresh);
-  return answer(request, fresh, credentials.user && control !== PREVIEW ? PRIVATE : control);
+  keep.cache.set(keep.key, fresh);
+  return answer(request, bytes, fresh.etag, shown);
 }
 
 type KeptAnswer = CachedAnswer & {
@@ -288,13 +294,13 @@ function callerKey(credentials: Credentials, what: string): string {
 /** A strong validator: the same bytes have the same tag, whoever asked and whenever. */
 const etagOf = (body: Uint8Array<ArrayBuffer>) => `"${body.byteLength.toString(36)}-${Bun.hash(body).toString(36)}"`;
 
-function answer(request: Request, kept: CachedAnswer, control: string): Response {
+function answer(request: Request, body: Uint8Array<ArrayBuffer> | string, etag: string, control: string): Response {
   // Most requests hold no tag: the check and its arguments are made only for one that does.
   if (request.headers.has('if-none-match')) {
-    const unchanged = notModified(request, [kept.etag], { etag: kept.etag, 'cache-control': control });
+    const unchanged = notModified(request, [etag], { etag, 'cache-control': control });
     if (unchanged) return unchanged;
   }
-  return new Response(kept.body, {
-    headers: { 'content-type': 'application/json; charset=utf-8', etag: kept.etag, 'cache-control': control },
+  return new Response(body, {
+    headers: { 'content-type': 'application/json; charset=utf-8', etag, 'cache-control': control },
   });
 }

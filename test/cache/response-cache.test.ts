@@ -36,7 +36,7 @@ export default {
     },
     { slug: 'memos', access: { read: ({ user }: any) => user?.role === 'editor' || user?.role === 'admin', create: canEdit }, fields: [{ name: 'text', type: 'text' }] },
     { slug: 'team-notes', access: { read: ({ req }: any) => req.headers.get('x-team') === 'blue', create: canEdit }, fields: [{ name: 'text', type: 'text' }] },
-    { slug: 'counters', cache: false, access: { read: () => true, create: canEdit }, hooks: { afterRead: [counted('counters')] }, fields: [{ name: 'n', type: 'number' }] },
+    { slug: 'counters', cache: false, access: { read: () => true, create: canEdit }, hooks: { afterRead: [counted('counters')] }, fields: [{ name: 'n', type: 'number' }, { name: 'label', type: 'text' }] },
     {
       slug: 'shelves', cache: { dependsOn: ['authors'], control: 'public, max-age=60' },
       access: { read: () => true, create: canEdit }, hooks: { afterRead: [counted('shelves')] }, fields: [{ name: 'label', type: 'text' }],
@@ -372,6 +372,16 @@ describe('configuration', () => {
     expect(calls('counters')).toBe(before + 1);
     expect(res.headers.get('etag')).toBeTruthy();
     expect((await get('/counters', { headers: { 'if-none-match': res.headers.get('etag')! } })).status).toBe(304);
+  });
+
+  test('cache: false tags the bytes it sends, as a kept answer is tagged, whatever their characters', async () => {
+    const label = 'Café, ✓ and 😀';
+    const created = await t.request('POST', '/counters', { token: editor.token, body: { n: 2, label } });
+    const res = await t.fetch(`/counters/${created.body.doc.id}`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(res.headers.get('etag')).toBe(`"${bytes.byteLength.toString(36)}-${Bun.hash(bytes).toString(36)}"`);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(new TextDecoder().decode(bytes)).label).toBe(label);
   });
 
   test('dependsOn: a change to a named collection refreshes; control sets Cache-Control for anonymous answers', async () => {

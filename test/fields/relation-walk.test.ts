@@ -1,13 +1,14 @@
 // Runs once (on the SQLite pass): walks values in memory against a sanitized config; no database.
 /**
  * The relation walk (src/fields/walk-values.ts): every id a document points at, in order, with where it
- * sits, in groups, arrays, block rows, localized values, polymorphic lists and rich text; and the same slots
- * without their paths when the caller reads none (population), so a big page builds no path strings.
+ * sits, in groups, arrays, block rows, localized values, polymorphic lists and rich text; the same slots
+ * without their paths when the caller reads none; and population's walk, the same ids and places told
+ * without a slot object each.
  */
 import { describe, expect, test } from 'bun:test';
 import { sanitizeConfig } from '../../src/config/sanitize.ts';
 import type { UserConfig } from '../../src/config/types.ts';
-import { visitRelations, type RelationSlot } from '../../src/fields/walk-values.ts';
+import { visitRelationIds, visitRelations, type RelationSlot } from '../../src/fields/walk-values.ts';
 import { relationSlots } from '../../src/fields/relationship-values.ts';
 
 const userConfig: UserConfig = {
@@ -28,7 +29,10 @@ const userConfig: UserConfig = {
         {
           name: 'layout',
           type: 'blocks',
-          blocks: [{ slug: 'cards', fields: [{ name: 'first', type: 'relationship', relationTo: 'authors' }] }],
+          blocks: [
+            { slug: 'cards', fields: [{ name: 'first', type: 'relationship', relationTo: 'authors' }] },
+            { slug: 'quote', fields: [{ name: 'first', type: 'number' }] },
+          ],
         },
         { name: 'body', type: 'richText' },
       ],
@@ -48,12 +52,16 @@ const stored = () => ({
     { id: 'a', blockType: 'cards', first: 9 },
     { id: 'b', blockType: 'gone', first: 10 },
     { id: 'c', blockType: 'cards', first: null },
+    { id: 'q', blockType: 'quote', first: 14 },
     { id: 'd', blockType: 'cards', first: 11 },
   ],
   body: {
     root: {
       type: 'root',
-      children: [{ type: 'relationship', relationTo: 'authors', value: 12 }],
+      children: [
+        { type: 'relationship', relationTo: 'authors', value: 12 },
+        { type: 'link', fields: { linkType: 'internal', doc: { relationTo: 'pages', value: 13 } }, children: [] },
+      ],
     },
   },
 });
@@ -77,8 +85,9 @@ describe('the relation walk', () => {
       ['authors', 7, 'meta.editors.0'],
       ['authors', 8, 'meta.editors.1'],
       ['authors', 9, 'layout.0.first'],
-      ['authors', 11, 'layout.3.first'],
+      ['authors', 11, 'layout.4.first'],
       ['authors', 12, 'body.root.children.0'],
+      ['pages', 13, 'body.root.children.1.fields.doc'],
     ]);
     // Each slot names the place that holds its id, so population can put the document there.
     for (const slot of slots) expect(slot.holder[slot.key]).toBe(slot.id);
@@ -92,6 +101,15 @@ describe('the relation walk', () => {
     expect(without.map(({ path: _, holder: __, siblingData: ___, ...rest }) => rest)).toEqual(
       withPaths.map(({ path: _, holder: __, siblingData: ___, ...rest }) => rest),
     );
+  });
+
+  test('the ids alone: the same collections, ids and places, in the same order', () => {
+    const doc = stored();
+    const told: [string, number, unknown, string | number][] = [];
+    visitRelationIds(pages.fields, doc, (slug, id, holder, key) => told.push([slug, id, holder, key]), true);
+    expect(told).toEqual(walk(doc, false).map((s) => [s.slug, s.id, s.holder, s.key]));
+    for (const [, id, holder, key] of told) expect((holder as Record<string | number, unknown>)[key]).toBe(id);
+    expect(told.length).toBe(11);
   });
 
   test('relationSlots lists one value’s references, skipping what is not an id', () => {

@@ -6,7 +6,7 @@
  * text's upload, relationship, link and block nodes) comes from `visitRelations` in src/fields/walk-values.ts.
  */
 import type { Entity, SanitizedCollection } from '../../config/types.ts';
-import { visitRelations, type RelationSlot } from '../../fields/walk-values.ts';
+import { visitRelationIds } from '../../fields/walk-values.ts';
 import { rowToDoc } from '../../fields/row.ts';
 import { selectRowsByIds } from '../../db/documents.ts';
 import { withoutTrashed } from '../trash.ts';
@@ -28,18 +28,24 @@ export type PresentSteps = {
   finishes(entity: Entity): boolean;
 };
 
-type Slot = RelationSlot;
+/** Where one id sits: `holder[key]`. */
+type Slot = { holder: Record<string | number, unknown>; key: string | number };
 /**
  * Documents of one collection at one level; `times[i]`: how many times `docs[i]` appears in the answer (a
  * related document shared by many slots is one object, but the answer spells it out under each of them,
  * document-budget.ts), absent where each appears once (the top level) or no count is needed (the last).
  */
 type Group = { entity: Entity; docs: Doc[]; times?: number[] };
-/** The slots of one collection at one level, and how many times each appears in the answer. */
-type Wanted = { slots: Slot[]; times: number[] };
-/** Population reads no slot's path. */
-const WALK = { keyedByLocale: false, paths: false };
-const WALK_KEYED = { keyedByLocale: true, paths: false };
+/**
+ * The slots of one collection at one level, as lists side by side (no object per slot): slot `s` is
+ * `holders[s][keys[s]]`, holding `ids[s]`, and appears `times[s]` times in the answer.
+ */
+type Wanted = {
+  holders: Record<string | number, unknown>[];
+  keys: (string | number)[];
+  ids: number[];
+  times: number[];
+};
 
 /** Replaces ids by documents in `docs` (already prepared) down to `depth` levels, in place. */
 export async function populateRelationships(
@@ -50,7 +56,7 @@ export async function populateRelationships(
   narrow: ReadShape['populate'] | undefined,
   steps: PresentSteps,
 ): Promise<void> {
-  const walk = !ctx.locale || ctx.locale === 'all' ? WALK_KEYED : WALK;
+  const keyedByLocale = !ctx.locale || ctx.locale === 'all';
   let level: Group[] = [{ entity, docs }];
   // Per level below the top: the related documents read that have hooks to run, and the slots they
   // filled, finished deepest first.
@@ -59,17 +65,29 @@ export async function populateRelationships(
     const bySlug = new Map<string, Wanted>();
     let placed = 0;
     let weight = 1;
-    const into = (slot: Slot) => {
-      let wanted = bySlug.get(slot.slug);
-      if (!wanted) bySlug.set(slot.slug, (wanted = { slots: [], times: [] }));
-      wanted.slots.push(slot);
+    // Slots of one collection mostly come in a row: the last one's lists are at hand.
+    let lastSlug = '';
+    let last: Wanted | undefined;
+    const into = (
+      slug: string,
+      id: number,
+      holder: Record<string | number, unknown> | unknown[],
+      key: string | number,
+    ) => {
+      let wanted = slug === lastSlug ? last : bySlug.get(slug);
+      if (!wanted) bySlug.set(slug, (wanted = { holders: [], keys: [], ids: [], times: [] }));
+      lastSlug = slug;
+      last = wanted;
+      wanted.holders.push(holder as Record<string | number, unknown>);
+      wanted.keys.push(key);
+      wanted.ids.push(id);
       wanted.times.push(weight);
       placed += weight;
     };
     for (const group of level)
       for (let d = 0; d < group.docs.length; d++) {
         weight = group.times ? group.times[d]! : 1;
-        visitRelations(group.entity.fields, group.docs[d]!, into, walk);
+        visitRelationIds(group.entity.fields, group.docs[d]!, into, keyedByLocale);
       }
     // Counted before reading: a request past its budget reads nothing more.
     spendDocuments(ctx, placed);
@@ -78,13 +96,11 @@ export async function populateRelationships(
     const next: Group[] = [];
     const assigned: { slot: Slot; doc: Doc }[] = [];
     const finishing: Group[] = [];
-    for (const [slug, { slots, times }] of bySlug) {
+    for (const [slug, { holders, keys, ids, times }] of bySlug) {
       const related = ctx.cms.config.collectionsBySlug.get(slug);
-      const ids = new Set<number>();
-      for (const slot of slots) ids.add(slot.id);
-      const byId = related ? await readRelated(ctx, related, [...ids]) : null;
+      const byId = related ? await readRelated(ctx, related, [...new Set(ids)]) : null;
       if (!byId) {
-        for (const slot of slots) slot.holder[slot.key] = null;
+        for (let s = 0; s < holders.length; s++) holders[s]![keys[s]!] = null;
         continue;
       }
       const prepared = await steps.prepare(
@@ -97,16 +113,15 @@ export async function populateRelationships(
       for (let i = 0; i < prepared.length; i++) at.set(prepared[i]!.id, i);
       const shown = counting ? new Array<number>(prepared.length).fill(0) : undefined;
       const finishes = steps.finishes(related!);
-      for (let s = 0; s < slots.length; s++) {
-        const slot = slots[s]!;
-        const i = at.get(slot.id);
+      for (let s = 0; s < holders.length; s++) {
+        const i = at.get(ids[s]);
         if (i === undefined) {
-          slot.holder[slot.key] = null;
+          holders[s]![keys[s]!] = null;
           continue;
         }
         const doc = prepared[i]!;
-        slot.holder[slot.key] = doc;
-        if (finishes) assigned.push({ slot, doc });
+        holders[s]![keys[s]!] = doc;
+        if (finishes) assigned.push({ slot: { holder: holders[s]!, key: keys[s]! }, doc });
         if (shown) shown[i]! += times[s]!;
       }
       const group = { entity: related!, docs: prepared, times: shown };
