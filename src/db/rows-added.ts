@@ -50,6 +50,8 @@ export function countsRows(store: Store, table: string): Promise<boolean> {
       .all<{ table: string }>(store.dialect.tablesWithChangeTriggers)
       .then((rows) => new Set(rows.map((r) => r.table)));
     rowCounted.set(store, tables);
+    // A failed look (the database out of reach for a moment) is not remembered: the next list asks again.
+    tables.catch(() => rowCounted.delete(store));
   }
   return tables.then((found) => found.has(table));
 }
