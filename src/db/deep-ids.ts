@@ -6,8 +6,8 @@
  * through sorts before all the others (a list newest first, the usual deep walk): each kept run then lies as
  * many places further down as rows were added.
  */
-import { keyOf, isStore, lookUp, sameFrom, type Kept } from './kept-counts.ts';
-import { addedSince, countsRows, sameState, stateColumns, stateOf, type ListState } from './rows-added.ts';
+import { keyOf, isStore, lookUp, type Kept } from './kept-counts.ts';
+import { countsRows, sameState, stateColumns, stateOf, upToDate, type ListState } from './rows-added.ts';
 import { quote, type Queryable, type SQLPart, type Store } from './store.ts';
 
 /**
@@ -53,8 +53,14 @@ export async function deepIds(
     return all.map((r) => Number(r.id));
   }
   const store = db as Store;
+  /** `count` ids from `from` on, each row with the state of the list's tables in the same statement. */
+  const idsWithState = (count: number, from: number) =>
+    store.all<Record<string, unknown>>(
+      `SELECT "id", ${stateColumns(dependsOn)} FROM ${quote(table)}${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      [...dependsOn, ...params, count, from],
+    );
   const { entry, counters, keep } = await lookUp(store, key, dependsOn);
-  let kept = entry ? await bringUpToDate(store, entry, counters, where, orderBy, dependsOn) : null;
+  let kept = entry ? await bringUpToDate(store, entry, counters, where, dependsOn, idsWithState) : null;
   // A run found in another state than the kept ones (a write landed meanwhile) starts the list again.
   for (let attempt = 0; ; attempt++) {
     const runs: Runs = kept ? (kept.value as Runs) : new Map();
@@ -65,10 +71,7 @@ export async function deepIds(
       let run = runAt(runs, at);
       if (!run) {
         const from = at - (at % KEPT_IDS);
-        const rows = await store.all<Record<string, unknown>>(
-          `SELECT "id", ${stateColumns(dependsOn)} FROM ${quote(table)}${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
-          [...dependsOn, ...params, KEPT_IDS, from],
-        );
+        const rows = await idsWithState(KEPT_IDS, from);
         const found = rows.length ? stateOf(rows[0]!, dependsOn) : null;
         if (found && state && !sameState(found, state)) stale = true;
         state ??= found;
@@ -101,25 +104,19 @@ async function bringUpToDate(
   entry: Kept,
   counters: number[],
   where: SQLPart | null,
-  orderBy: string,
   dependsOn: readonly string[],
+  idsWithState: (count: number, from: number) => Promise<Record<string, unknown>[]>,
 ): Promise<Kept | null> {
-  if (sameFrom(entry.counters, counters)) return entry;
-  if (!entry.newest || !sameFrom(entry.counters, counters, 1)) return null;
-  const added = await addedSince(store, dependsOn, where, entry as ListState);
-  if (!added) return null;
-  const moved = added.passing;
-  if (moved === 0) return { ...entry, ...added.state };
+  const since = await upToDate(store, entry, counters, dependsOn, where);
+  if (!since) return null;
+  const moved = since.passing;
+  if (moved === 0) return { ...entry, ...since.state };
   if (moved > KEPT_IDS) return null;
   // The first `moved` of the list now are the added rows exactly when all of them are above the kept id.
-  const filter = where ? ` WHERE ${where.sql}` : '';
-  const first = await store.all<Record<string, unknown>>(
-    `SELECT "id", ${stateColumns(dependsOn)} FROM ${quote(dependsOn[0]!)}${filter} ORDER BY ${orderBy} LIMIT ?`,
-    [...dependsOn, ...(where?.params ?? []), moved],
-  );
-  const newest = entry.newest[0];
-  if (first.length !== moved || !sameState(stateOf(first[0]!, dependsOn), added.state)) return null;
+  const first = await idsWithState(moved, 0);
+  const newest = entry.newest![0];
+  if (first.length !== moved || !sameState(stateOf(first[0]!, dependsOn), since.state)) return null;
   if (!first.every((r) => Number(r.id) > newest)) return null;
   const runs = new Map([...(entry.value as Runs)].map(([from, ids]) => [from + moved, ids]));
-  return { value: runs, ...added.state };
+  return { value: runs, ...since.state };
 }

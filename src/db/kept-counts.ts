@@ -11,7 +11,7 @@
  * uncommitted writes the counters do not show. docs/documents.md, "How totals are counted".
  */
 import { quote, type Params, type Queryable, type SQLPart, type Store } from './store.ts';
-import { addedSince, countsRows, stateColumns, stateOf, type ListState } from './rows-added.ts';
+import { countsRows, stateColumns, stateOf, upToDate } from './rows-added.ts';
 
 /** `newest`: for an answer about a list brought up to date from added rows (./rows-added.ts). */
 export type Kept = { value: unknown; counters: number[]; newest?: [number, number] };
@@ -57,12 +57,9 @@ export async function kept<T>(
   const key = isStore(db) ? keyOf(sql, params) : null;
   if (key === null) return compute();
   const { entry, counters, keep } = await lookUp(db as Store, key, tables);
-  if (entry && sameFrom(entry.counters, counters)) return keep(entry).value as T;
+  if (entry && entry.counters.every((n, i) => n === counters[i])) return keep(entry).value as T;
   return keep({ value: await compute(), counters }).value as T;
 }
-
-export const sameFrom = (a: readonly number[], b: readonly number[], from = 0) =>
-  a.every((n, i) => i < from || n === b[i]);
 
 /**
  * What is kept under `key` (taken out: `keep` puts it, or what replaces it, back as the newest), and the
@@ -105,11 +102,8 @@ export async function keptListCount(
     return keptCount(db, tables, sql, params, count);
   const store = db as Store;
   const { entry, counters, keep } = await lookUp(store, key, tables);
-  if (entry && sameFrom(entry.counters, counters)) return keep(entry).value as number;
-  if (entry?.newest && sameFrom(entry.counters, counters, 1)) {
-    const added = await addedSince(store, tables, filter, entry as ListState);
-    if (added) return keep({ value: (entry.value as number) + added.passing, ...added.state }).value as number;
-  }
+  const since = entry ? await upToDate(store, entry, counters, tables, filter) : null;
+  if (since) return keep({ value: (entry!.value as number) + since.passing, ...since.state }).value as number;
   const row = (await db.get<Record<string, unknown>>(
     `SELECT CAST(count(*) AS INTEGER) AS "n", ${stateColumns(tables)} FROM ${table}${where}`,
     [...tables, ...params],

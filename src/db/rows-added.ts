@@ -57,10 +57,29 @@ export function countsRows(store: Store, table: string): Promise<boolean> {
 }
 
 /**
+ * A kept answer about a list, as it stands with the change counters `now` (of `tables`, read before): its
+ * state now and how many rows the filter lets through were added since (none, without a look, when no
+ * counter moved); null when something else was written since, or it holds no state.
+ */
+export async function upToDate(
+  store: Store,
+  kept: { counters: number[]; newest?: [number, number] },
+  now: readonly number[],
+  tables: readonly string[],
+  filter: SQLPart | null,
+): Promise<{ state: ListState; passing: number } | null> {
+  if (!kept.newest) return null;
+  const state = { counters: kept.counters, newest: kept.newest };
+  if (kept.counters.every((n, i) => n === now[i])) return { state, passing: 0 };
+  if (!kept.counters.every((n, i) => i === 0 || n === now[i])) return null;
+  return addedSince(store, tables, filter, state);
+}
+
+/**
  * The state now and how many of the rows added since `kept` the filter lets through, when adding rows is
  * all that was written to the collection since and its other tables did not change; null otherwise.
  */
-export async function addedSince(
+async function addedSince(
   store: Store,
   tables: readonly string[],
   filter: SQLPart | null,
