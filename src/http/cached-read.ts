@@ -228,8 +228,7 @@ function keepAndAnswer(
   const shown = credentials.user && control !== PREVIEW ? PRIVATE : control;
   // An answer nobody keeps leaves as its text: Bun writes a string's bytes itself, and its tag is the
   // same as the bytes' (their length and hash), without making the bytes first.
-  if (!keep)
-    return answer(request, text, `"${Buffer.byteLength(text).toString(36)}-${Bun.hash(text).toString(36)}"`, shown);
+  if (!keep) return answer(request, text, etagOf(text), shown);
   const bytes = encoder.encode(text);
   const fresh: KeptAnswer = {
     body: bytes,
@@ -291,8 +290,12 @@ function callerKey(credentials: Credentials, what: string): string {
   return `${user.id}:${fingerprint}:${scopes}\n${what}`;
 }
 
-/** A strong validator: the same bytes have the same tag, whoever asked and whenever. */
-const etagOf = (body: Uint8Array<ArrayBuffer>) => `"${body.byteLength.toString(36)}-${Bun.hash(body).toString(36)}"`;
+/**
+ * A strong validator: the same bytes have the same tag, whoever asked and whenever. A text's tag is its
+ * UTF-8 bytes' (`Bun.hash` hashes a string's UTF-8 bytes), without making them.
+ */
+const etagOf = (body: Uint8Array<ArrayBuffer> | string) =>
+  `"${(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength).toString(36)}-${Bun.hash(body).toString(36)}"`;
 
 function answer(request: Request, body: Uint8Array<ArrayBuffer> | string, etag: string, control: string): Response {
   // Most requests hold no tag: the check and its arguments are made only for one that does.
