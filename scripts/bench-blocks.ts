@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { cmsBinary, cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
+import { bareStart, cmsBinary, cmsStart, freePort, guard, launch } from './bench/processes.ts';
 import { compare, median, type Target } from './bench/rounds.ts';
 import { cpuPerRequest } from './bench/cpu-rounds.ts';
 import { getCMS, localAPI } from '../src/local.ts';
@@ -120,16 +120,7 @@ async function heavyPage(): Promise<void> {
   const barePort = freePort();
   servers.push(
     await launch(
-      {
-        command: [
-          process.execPath,
-          path.join(import.meta.dir, 'bench/bare-blocks-server.ts'),
-          path.join(dir, 'data/cms.db'),
-          String(barePort),
-        ],
-        env: production(),
-        url: `http://127.0.0.1:${barePort}/flats/${flatDoc.id}`,
-      },
+      bareStart('bare-blocks-server.ts', path.join(dir, 'data/cms.db'), barePort, `/flats/${flatDoc.id}`),
       track,
     ),
   );

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchRequests, graphqlListQuery, login, mcpFindBody, postsConfig, seedPosts } from './bench/posts.ts';
-import { cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
+import { bareStart, cmsStart, freePort, guard, launch, production } from './bench/processes.ts';
 import { cpuPerRequest, type Served } from './bench/cpu-rounds.ts';
 import { median, pickCases } from './bench/rounds.ts';
 import { getCMS } from '../src/local.ts';
@@ -89,19 +89,7 @@ const stored = await launch(
 
 const barePort = freePort();
 const bare = uncached
-  ? await launch(
-      {
-        command: [
-          process.execPath,
-          path.join(import.meta.dir, 'bench/bare-server.ts'),
-          path.join(dir, 'data/cms.db'),
-          String(barePort),
-        ],
-        env: production(),
-        url: `http://127.0.0.1:${barePort}${paths.read}`,
-      },
-      track,
-    )
+  ? await launch(bareStart('bare-server.ts', path.join(dir, 'data/cms.db'), barePort, paths.read), track)
   : null;
 
 async function launchCMS(checkout: string | null, config?: string) {

@@ -91,6 +91,15 @@ export function cmsStart(port: number, o: { cwd: string; binary: boolean; config
   };
 }
 
+/** A bare server of scripts/bench/ (`script`) answering from the SQLite file `database`; up once `urlPath` answers. */
+export function bareStart(script: string, database: string, port: number, urlPath: string): Start {
+  return {
+    command: [process.execPath, path.join(import.meta.dir, script), database, String(port)],
+    env: production(),
+    url: `http://127.0.0.1:${port}${urlPath}`,
+  };
+}
+
 /**
  * The servers die with this process, and a failed or interrupted run still removes `dir` (and runs `onFail`,
  * e.g. dropping a database) before exiting 1. Returns the `track` every started process goes through.
