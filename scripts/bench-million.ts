@@ -8,7 +8,8 @@
  *
  *   bun scripts/bench-million.ts [--count 1000000] [--runs 200] [--engine sqlite|postgres] [--dir /tmp/cms-million]
  *
- * The case "after a create" writes a post per call: give it a copy of the database (`--dir`).
+ * The cases "after a create", "after an update" and "after a removal" write a post per call: give them a
+ * copy of the database (`--dir`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -233,6 +234,18 @@ const cases: Record<string, () => Promise<{ totalDocs: number }>> = {
     const p = postOf(n++);
     await cms.create({ collection: 'posts', data: { title: p.title, body: p.body, status: p.status, views: p.views } });
     return list({ where: published, sort: '-createdAt', limit: 20, page: 10_000 });
+  },
+  // The first list after an update that moves a post across the filter (an older post published or
+  // unpublished in turn), then after a removal of one: the write and the list both timed.
+  'list of 20 after an update (same list)': async () => {
+    const id = 1000 + n++;
+    const seeded = postOf(id - 1).status;
+    await cms.update({ collection: 'posts', id, data: { status: seeded === 'published' ? 'draft' : 'published' } });
+    return list({ where: published, sort: '-createdAt', limit: 20 });
+  },
+  'list of 20 after a removal (same list)': async () => {
+    await cms.delete({ collection: 'posts', id: 100_000 + n++ });
+    return list({ where: published, sort: '-createdAt', limit: 20 });
   },
   // The first search after a write: a post created, then the same common word searched (both timed).
   'search, a common word after a create (limit 10)': async () => {

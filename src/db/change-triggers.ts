@@ -7,6 +7,7 @@
  */
 import type { SanitizedConfig } from '../config/types.ts';
 import type { Queryable, Store } from './store.ts';
+import { rowsCounter } from './rows-rewritten.ts';
 
 export async function ensureChangeTriggers(config: SanitizedConfig, store: Store): Promise<void> {
   const tables = [...config.collections, ...config.globals].map((entity) => entity.table);
@@ -22,11 +23,14 @@ export async function ensureChangeTriggers(config: SanitizedConfig, store: Store
 
 /**
  * Counts a change of `table` by hand, for a write its triggers do not see: a rebuilt search index is derived
- * from the table, and what was kept on the strength of the old count must be computed again.
+ * from the table, and what was kept on the strength of the old count must be computed again. Its row
+ * counter moves too, without a row added or a rewrite noted: a kept count brought up to date from the rows
+ * written counts again (src/db/rows-added.ts).
  */
 export async function countChange(db: Queryable, table: string): Promise<void> {
-  await db.run(
-    'INSERT INTO "_cms_changes" ("name", "version") VALUES (?, 1) ON CONFLICT ("name") DO UPDATE SET "version" = "_cms_changes"."version" + 1',
-    [table],
-  );
+  for (const name of [table, rowsCounter(table)])
+    await db.run(
+      'INSERT INTO "_cms_changes" ("name", "version") VALUES (?, 1) ON CONFLICT ("name") DO UPDATE SET "version" = "_cms_changes"."version" + 1',
+      [name],
+    );
 }

@@ -7,7 +7,7 @@
  * many places further down as rows were added.
  */
 import { keyOf, isStore, lookUp, type Kept } from './kept-counts.ts';
-import { countsRows, sameState, stateColumns, stateOf, upToDate, type ListState } from './rows-added.ts';
+import { countsRows, sameState, stateColumns, stateOf, stateParams, upToDate, type ListState } from './rows-added.ts';
 import { quote, type Queryable, type SQLPart, type Store } from './store.ts';
 
 /**
@@ -57,7 +57,7 @@ export async function deepIds(
   const idsWithState = (count: number, from: number) =>
     store.all<Record<string, unknown>>(
       `SELECT "id", ${stateColumns(dependsOn)} FROM ${quote(table)}${filter} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
-      [...dependsOn, ...params, count, from],
+      [...stateParams(dependsOn), ...params, count, from],
     );
   const { entry, counters, keep } = await lookUp(store, key, dependsOn);
   let kept = entry ? await bringUpToDate(store, entry, counters, where, dependsOn, idsWithState) : null;

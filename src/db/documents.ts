@@ -8,6 +8,7 @@ import { quote, type Queryable, type SQLPart } from './store.ts';
 import { badRequest } from '../errors.ts';
 import { keptListCount } from './kept-counts.ts';
 import { DEEP_OFFSET, deepIds } from './deep-ids.ts';
+import { rewriting, type CommitWatch } from './rows-rewritten.ts';
 
 type Row = Record<string, unknown>;
 
@@ -92,15 +93,28 @@ export async function insertRow(db: Queryable, entity: Entity, row: Row): Promis
   return (await withUniqueErrors(db, () => db.get<Row>(sql, Object.values(row))))!;
 }
 
-export async function updateRow(db: Queryable, entity: Entity, id: number, row: Row): Promise<void> {
+/**
+ * `watch`: the transaction's store and commit, so that what the update does to the kept counts of the
+ * collection is noted (./rows-rewritten.ts); without it, they are counted again after it.
+ */
+export async function updateRow(
+  db: Queryable,
+  entity: Entity,
+  id: number,
+  row: Row,
+  watch?: CommitWatch,
+): Promise<void> {
   const columns = Object.keys(row);
   if (columns.length === 0) return;
   const sql = `UPDATE ${quote(entity.table)} SET ${columns.map((c) => `${quote(c)} = ?`).join(', ')} WHERE "id" = ?`;
-  await withUniqueErrors(db, () => db.run(sql, [...Object.values(row), id]));
+  const write = async () => (await db.run(sql, [...Object.values(row), id])).changes;
+  await withUniqueErrors(db, () => rewriting(db, entity.table, id, false, watch, write));
 }
 
-export async function deleteRow(db: Queryable, entity: Entity, id: number): Promise<void> {
-  await db.run(`DELETE FROM ${quote(entity.table)} WHERE "id" = ?`, [id]);
+/** `watch`: as for updateRow. */
+export async function deleteRow(db: Queryable, entity: Entity, id: number, watch?: CommitWatch): Promise<void> {
+  const write = async () => (await db.run(`DELETE FROM ${quote(entity.table)} WHERE "id" = ?`, [id])).changes;
+  await rewriting(db, entity.table, id, true, watch, write);
 }
 
 /**

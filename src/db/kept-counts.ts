@@ -11,10 +11,11 @@
  * uncommitted writes the counters do not show. docs/documents.md, "How totals are counted".
  */
 import { quote, type Params, type Queryable, type SQLPart, type Store } from './store.ts';
-import { countsRows, stateColumns, stateOf, upToDate } from './rows-added.ts';
+import { countsRows, stateColumns, stateOf, stateParams, upToDate } from './rows-added.ts';
+import { follow } from './rows-rewritten.ts';
 
-/** `newest`: for an answer about a list brought up to date from added rows (./rows-added.ts). */
-export type Kept = { value: unknown; counters: number[]; newest?: [number, number] };
+/** `newest` and `rows`: for an answer about a list brought up to date from written rows (./rows-added.ts). */
+export type Kept = { value: unknown; counters: number[]; newest?: [number, number]; rows?: number };
 
 /** Per store; the oldest goes first beyond this many. */
 const MAX_KEPT = 500;
@@ -84,7 +85,9 @@ export async function lookUp(store: Store, key: string, tables: readonly string[
  * The number of rows of table `name` (`tables[0]`) that `filter` lets through, kept as keptCount keeps it and also across
  * writes that only added rows (./rows-added.ts): most writes to a large collection are creates, and counting
  * half a million published posts again after each takes tens of milliseconds. The count grows by the added
- * rows that pass; after any other write, or a change of another table of `tables`, it is counted again.
+ * rows that pass, and moves by what the updates and removals this process noted did to it
+ * (./rows-rewritten.ts); after any other write, or a change of another table of `tables`, it is counted
+ * again.
  */
 export async function keptListCount(
   db: Queryable,
@@ -102,11 +105,12 @@ export async function keptListCount(
     return keptCount(db, tables, sql, params, count);
   const store = db as Store;
   const { entry, counters, keep } = await lookUp(store, key, tables);
-  const since = entry ? await upToDate(store, entry, counters, tables, filter) : null;
+  follow(store, name, key, filter);
+  const since = entry ? await upToDate(store, entry, counters, tables, filter, key) : null;
   if (since) return keep({ value: (entry!.value as number) + since.passing, ...since.state }).value as number;
   const row = (await db.get<Record<string, unknown>>(
     `SELECT CAST(count(*) AS INTEGER) AS "n", ${stateColumns(tables)} FROM ${table}${where}`,
-    [...tables, ...params],
+    [...stateParams(tables), ...params],
   ))!;
   return keep({ value: Number(row.n), ...stateOf(row, tables) }).value as number;
 }

@@ -1,16 +1,21 @@
 /**
  * What a kept answer about a list needs to survive writes that only add rows (docs/documents.md, "How totals
  * are counted"): the state of the list's tables, read in the answer's own statement (one snapshot), and a
- * walk of the rows added since. The change triggers move a table's counter by one per row written (and by
- * one per version row of its documents); new ids are always higher (neither engine hands one out twice). So
- * when only the collection's counter moved, and by exactly as many rows as were added above the kept ids,
- * nothing else was written: an update or a removal moves it without adding a row, a row added by hand with a
- * lower id moves it without being walked.
+ * walk of the rows added since. The triggers move a table's row counter (`<table>:rows`) by one per row
+ * inserted, updated or deleted; new ids are always higher (neither engine hands one out twice). So when the
+ * row counter moved by exactly as many rows as were added above the kept id, nothing else was written to
+ * the table: an update or a removal moves it without adding a row, a row added by hand with a lower id moves
+ * it without being walked. Updates and removals this process noted (./rows-rewritten.ts) can be accounted
+ * for too, for a count.
  */
 import { quote, type SQLPart, type Store } from './store.ts';
+import { readsOnlyItsRow, rewritesBetween, rowsCounter } from './rows-rewritten.ts';
 
-/** The change counters of a list's tables (its collection's first) and the highest ids the collection and the version table held. */
-export type ListState = { counters: number[]; newest: [number, number] };
+/**
+ * The change counters of a list's tables (its collection's first), the highest ids the collection and the
+ * version table held, and the collection's row counter.
+ */
+export type ListState = { counters: number[]; newest: [number, number]; rows: number };
 
 type Row = Record<string, unknown>;
 
@@ -20,25 +25,32 @@ const VERSIONS_OF = `CASE "kind" WHEN 'global' THEN '_global_' || "slug" ELSE "s
 const int = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /**
- * Columns reading the state of `tables` in the statement they are part of; bind `tables` for them, in order.
- * Named as no field can be (an ORDER BY term naming a field must not find one of them instead).
+ * Columns reading the state of `tables` in the statement they are part of; bind `stateParams(tables)` for
+ * them. Named as no field can be (an ORDER BY term naming a field must not find one of them instead).
  */
 export function stateColumns(tables: readonly string[]): string {
   const counters = tables.map((_, i) => `(SELECT "version" FROM "_cms_changes" WHERE "name" = ?) AS "cms:v${i}"`);
   return [
     `(SELECT max("id") FROM ${quote(tables[0]!)}) AS "cms:newest"`,
     `(SELECT max("id") FROM "_cms_versions") AS "cms:newestVersion"`,
+    `(SELECT "version" FROM "_cms_changes" WHERE "name" = ?) AS "cms:rows"`,
     ...counters,
   ].join(', ');
 }
 
+export const stateParams = (tables: readonly string[]) => [rowsCounter(tables[0]!), ...tables];
+
 export const stateOf = (row: Row, tables: readonly string[]): ListState => ({
   counters: tables.map((_, i) => int(row[`cms:v${i}`]) ?? 0),
   newest: [int(row['cms:newest']) ?? 0, int(row['cms:newestVersion']) ?? 0],
+  rows: int(row['cms:rows']) ?? 0,
 });
 
 export const sameState = (a: ListState, b: ListState) =>
-  a.counters.every((n, i) => n === b.counters[i]) && a.newest[0] === b.newest[0] && a.newest[1] === b.newest[1];
+  a.counters.every((n, i) => n === b.counters[i]) &&
+  a.newest[0] === b.newest[0] &&
+  a.newest[1] === b.newest[1] &&
+  a.rows === b.rows;
 
 /** Per store: whether a table's triggers count rows (those of a database made before may count statements). */
 const rowCounted = new WeakMap<Store, Promise<Set<string>>>();
@@ -59,31 +71,35 @@ export function countsRows(store: Store, table: string): Promise<boolean> {
 /**
  * A kept answer about a list, as it stands with the change counters `now` (of `tables`, read before): its
  * state now and how many rows the filter lets through were added since (none, without a look, when no
- * counter moved); null when something else was written since, or it holds no state.
+ * counter moved); null when something else was written since, or it holds no state. `followed`: the key of
+ * a count whose filter ./rows-rewritten.ts follows, whose noted updates and removals are accounted for too.
  */
 export async function upToDate(
   store: Store,
-  kept: { counters: number[]; newest?: [number, number] },
+  kept: { counters: number[]; newest?: [number, number]; rows?: number },
   now: readonly number[],
   tables: readonly string[],
   filter: SQLPart | null,
+  followed: string | null = null,
 ): Promise<{ state: ListState; passing: number } | null> {
-  if (!kept.newest) return null;
-  const state = { counters: kept.counters, newest: kept.newest };
+  if (!kept.newest || kept.rows === undefined) return null;
+  const state = { counters: kept.counters, newest: kept.newest, rows: kept.rows };
   if (kept.counters.every((n, i) => n === now[i])) return { state, passing: 0 };
   if (!kept.counters.every((n, i) => i === 0 || n === now[i])) return null;
-  return addedSince(store, tables, filter, state);
+  return addedSince(store, tables, filter, state, followed);
 }
 
 /**
- * The state now and how many of the rows added since `kept` the filter lets through, when adding rows is
- * all that was written to the collection since and its other tables did not change; null otherwise.
+ * The state now and how many of the rows added since `kept` the filter lets through (with what the noted
+ * rewrites of a followed count did), when that is all that was written to the collection since and its
+ * other tables did not change; null otherwise.
  */
 async function addedSince(
   store: Store,
   tables: readonly string[],
   filter: SQLPart | null,
   kept: ListState,
+  followed: string | null,
 ): Promise<{ state: ListState; passing: number } | null> {
   const [newest, newestVersion] = kept.newest;
   const passes = filter ? `sum(CASE WHEN ${filter.sql} THEN 1 ELSE 0 END)` : 'count(*)';
@@ -91,11 +107,41 @@ async function addedSince(
     `SELECT count(*) AS "added", ${passes} AS "passing", ${stateColumns(tables)},
       (SELECT count(*) FROM ${store.dialect.rowsById('_cms_versions')} WHERE "id" > ? AND ${VERSIONS_OF}) AS "versionsAdded"
     FROM ${store.dialect.rowsById(tables[0]!)} WHERE "id" > ?`,
-    [...(filter?.params ?? []), ...tables, newestVersion, tables[0], newest],
+    [...(filter?.params ?? []), ...stateParams(tables), newestVersion, tables[0], newest],
   ))!;
   const state = stateOf(row, tables);
-  const moved = state.counters[0]! - kept.counters[0]!;
   if (!state.counters.every((n, i) => i === 0 || n === kept.counters[i])) return null;
-  if (moved !== int(row.added)! + int(row.versionsAdded)!) return null;
-  return { state, passing: int(row.passing) ?? 0 };
+  const added = int(row.added)!;
+  const passing = int(row.passing) ?? 0;
+  const rewrites = state.rows - kept.rows - added;
+  // A filter that reads other rows (through a relationship, or the version table) may change with any
+  // write the collection's counter shows: only creates (their rows and their version rows) leave it.
+  if (!readsOnlyItsRow(filter))
+    return rewrites === 0 && state.counters[0]! - kept.counters[0]! === added + int(row.versionsAdded)!
+      ? { state, passing }
+      : null;
+  if (rewrites === 0) return { state, passing };
+  const moved = followed === null ? null : rewritten(store, tables[0]!, followed, kept, state.rows, rewrites);
+  return moved === null ? null : { state, passing: passing + moved };
+}
+
+/**
+ * What the updates and removals written since `kept` did to the count kept under `key`, when the noted ones
+ * are all of them (`rewrites` rows written beyond those added); null otherwise. A row above the kept id was
+ * added since: the walk sees it as it is now, and one removed again moved the counter once more.
+ */
+function rewritten(store: Store, table: string, key: string, kept: ListState, now: number, rewrites: number) {
+  const noted = rewritesBetween(store, table, kept.rows, now);
+  if (!noted) return null;
+  let moved = 0;
+  let written = 0;
+  const [newest] = kept.newest;
+  for (const rewrite of noted) {
+    written += rewrite.id > newest && rewrite.deleted ? 2 : 1;
+    if (rewrite.id > newest) continue;
+    const by = rewrite.moves.get(key);
+    if (by === undefined) return null;
+    moved += by;
+  }
+  return written === rewrites ? moved : null;
 }

@@ -166,7 +166,8 @@ export interface Dialect {
   lastIdGiven(table: string): SQLPart;
   /**
    * Statements making the triggers that count every row written to config table `table` in `_cms_changes`
-   * (one per row, whatever the statement).
+   * (one per row, whatever the statement): under the table's name, and under `<table>:rows`, which version
+   * rows do not move (./rows-rewritten.ts).
    */
   changeTriggers(table: string): string[];
   /**
@@ -174,6 +175,8 @@ export interface Dialect {
    * could use: a kept count is brought up to date from the rows added since (./kept-counts.ts).
    */
   rowsById(table: string): string;
+  /** Appended to a `SELECT` of one row in a transaction: the row stays as read until commit (SQLite: nothing). */
+  readonly lockRow: string;
   /** A query answering `{ table }` rows: the tables whose change triggers exist. */
   readonly tablesWithChangeTriggers: string;
   /** A query answering one row `{ bytes }`: the database's size (GET /metrics). */

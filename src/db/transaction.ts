@@ -16,6 +16,7 @@ export async function inTransaction<T>(
     const before: (() => Promise<void>)[] = [];
     const scope: TransactionScope = {
       tx,
+      store,
       origin,
       async emit(event: ChangeEvent) {
         for (const listener of events.listeners) await listener(event, scope);

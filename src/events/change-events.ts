@@ -34,6 +34,8 @@ export type WriteOrigin = {
 export type TransactionScope = {
   /** The change's transaction: every statement of the change and of its listeners goes through it. */
   tx: Store;
+  /** The store the transaction belongs to. */
+  store: Store;
   /** Who asked for the change, when the operation said (null for system housekeeping). */
   origin: WriteOrigin | null;
   /** Work that must still run inside the transaction, once the change itself is written (in order). */

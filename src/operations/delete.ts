@@ -42,7 +42,7 @@ export async function deleteDocument(ctx: OperationContext, args: DeleteArgs): P
     ctx.cms.store,
     ctx.cms.events,
     async (scope) => {
-      const write = () => deleteRow(scope.tx, collection, id);
+      const write = () => deleteRow(scope.tx, collection, id, scope);
       const rule = storeRuleOf(collection);
       await (rule?.write ? rule.write(scope.tx, write) : write());
       await rule?.deleted?.(scope.tx, id);

@@ -63,7 +63,7 @@ async function stampDeleted(
     ctx.cms.events,
     async (scope) => {
       if (!(await selectRowById(scope.tx, collection, id))) throw notFound('Document not found.');
-      await updateRow(scope.tx, collection, id, { deletedAt, updatedAt: now });
+      await updateRow(scope.tx, collection, id, { deletedAt, updatedAt: now }, scope);
       const saved = rowToDoc(collection, (await selectRowById(scope.tx, collection, id))!);
       await scope.emit({ type, collection: collection.slug, id, doc: saved, previousDoc: existing, timestamp: now });
       return saved;

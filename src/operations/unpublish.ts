@@ -19,7 +19,7 @@ export async function unpublish(ctx: OperationContext, args: UnpublishArgs): Pro
     async (scope) => {
       const previous = await readLiveDoc(scope.tx, owner);
       if (previous?.status !== 'published') return null; // nothing to leave: answered as is, no event
-      await writeLiveStatus(scope.tx, owner, 'draft', now);
+      await writeLiveStatus(scope.tx, owner, 'draft', now, scope);
       const saved = (await readLiveDoc(scope.tx, owner))!;
       await recordLiveVersion(scope.tx, owner, saved, stampOf(ctx, now), { keepPending: true });
       await scope.emit({

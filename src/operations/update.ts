@@ -215,7 +215,13 @@ async function writeRow(
   const { tx } = scope;
   const rule = storeRuleOf(collection);
   const write = () =>
-    updateRow(tx, collection, id, { ...docToRow(collection, stored, tx.dialect), ...prepared.system, updatedAt: now });
+    updateRow(
+      tx,
+      collection,
+      id,
+      { ...docToRow(collection, stored, tx.dialect), ...prepared.system, updatedAt: now },
+      scope,
+    );
   await (rule?.write ? rule.write(tx, write) : write());
   const saved = rowToDoc(collection, (await selectRowById(tx, collection, id))!);
   await rule?.updated?.(tx, { id, previous, saved, system: prepared.system });

@@ -7,6 +7,7 @@ import { rowToDoc } from '../fields/row.ts';
 import { selectRowById, updateRow } from '../db/documents.ts';
 import type { Entity } from '../config/types.ts';
 import type { Queryable } from '../db/store.ts';
+import type { CommitWatch } from '../db/rows-rewritten.ts';
 import type { VersionOwner } from './store.ts';
 
 type Doc = Record<string, unknown>;
@@ -29,8 +30,15 @@ export async function readLiveDoc(db: Queryable, owner: VersionOwner): Promise<D
   return doc;
 }
 
-export async function writeLiveStatus(db: Queryable, owner: VersionOwner, status: string, now: string): Promise<void> {
-  await updateRow(db, owner.entity, rowIdOf(owner), { status, updatedAt: now });
+/** `watch`: as for updateRow, so that kept counts follow the change. */
+export async function writeLiveStatus(
+  db: Queryable,
+  owner: VersionOwner,
+  status: string,
+  now: string,
+  watch?: CommitWatch,
+): Promise<void> {
+  await updateRow(db, owner.entity, rowIdOf(owner), { status, updatedAt: now }, watch);
 }
 
 export const ownerOf = (entity: Entity, id?: number): VersionOwner => ({

@@ -126,35 +126,43 @@ export const postgresDialect: Dialect = {
   }),
   // Statement-level triggers that count the rows each statement wrote (its transition table), so that, as
   // on SQLite, a table's counter moves by one per row written: a kept count can then tell a create from any
-  // other write (src/db/kept-counts.ts). TRUNCATE has no transition table and counts one. They replace the
-  // one counting statements that databases made before carry.
+  // other write (src/db/kept-counts.ts). TRUNCATE has no transition table and counts one. Each moves the
+  // table's counter and `<table>:rows`, which version rows do not move (src/db/rows-rewritten.ts). They
+  // replace the one counting statements that databases made before carry.
   changeTriggers: (table) => {
     const on = `"${table.replaceAll('"', '""')}"`;
-    const name = `'${table.replaceAll("'", "''")}'`;
+    const counters = [table, `${table}:rows`].map((n) => `'${n.replaceAll("'", "''")}'`);
     return [
       `DROP TRIGGER IF EXISTS "_cms_changes" ON ${on}`,
       `CREATE OR REPLACE FUNCTION cms_count_rows() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE n bigint;
+DECLARE n bigint; counter text;
 BEGIN
   SELECT count(*) INTO n FROM "_cms_written";
   IF n > 0 THEN
-    INSERT INTO "_cms_changes" ("name", "version") VALUES (TG_ARGV[0], n)
-    ON CONFLICT ("name") DO UPDATE SET "version" = "_cms_changes"."version" + n;
+    FOREACH counter IN ARRAY TG_ARGV LOOP
+      INSERT INTO "_cms_changes" ("name", "version") VALUES (counter, n)
+      ON CONFLICT ("name") DO UPDATE SET "version" = "_cms_changes"."version" + n;
+    END LOOP;
   END IF;
   RETURN NULL;
 END $$`,
       ...(['INSERT', 'UPDATE', 'DELETE'] as const).map(
         (op) =>
-          `CREATE OR REPLACE TRIGGER "_cms_rows_${op.toLowerCase()}" AFTER ${op} ON ${on} REFERENCING ${op === 'DELETE' ? 'OLD' : 'NEW'} TABLE AS "_cms_written" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_rows(${name})`,
+          `CREATE OR REPLACE TRIGGER "_cms_rows_${op.toLowerCase()}" AFTER ${op} ON ${on} REFERENCING ${op === 'DELETE' ? 'OLD' : 'NEW'} TABLE AS "_cms_written" FOR EACH STATEMENT EXECUTE FUNCTION cms_count_rows(${counters.join(', ')})`,
       ),
-      `CREATE OR REPLACE TRIGGER "_cms_rows_truncate" AFTER TRUNCATE ON ${on} FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change(${name})`,
+      // cms_count_change moves one counter: a trigger for each.
+      ...counters.map(
+        (counter, i) =>
+          `CREATE OR REPLACE TRIGGER "_cms_rows_truncate${i ? '_rows' : ''}" AFTER TRUNCATE ON ${on} FOR EACH STATEMENT EXECUTE FUNCTION cms_count_change(${counter})`,
+      ),
     ];
   },
   rowsById: (table) => `"${table.replaceAll('"', '""')}"`,
-  // Ready: the row-counting triggers, and not the statement-counting one (which an older version, run on
-  // the database since, may have made again).
+  lockRow: ' FOR UPDATE',
+  // Ready: the row-counting triggers moving both counters, and not the statement-counting one (which an
+  // older version, run on the database since, may have made again).
   tablesWithChangeTriggers: `SELECT c.relname AS "table" FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace
-    AND EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = '_cms_rows_insert')
+    AND EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = '_cms_rows_insert' AND t.tgnargs = 2)
     AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = '_cms_changes')`,
   databaseSize: 'SELECT pg_database_size(current_database()) AS "bytes"',
   uniqueViolation,

@@ -48,16 +48,20 @@ export const sqliteDialect: Dialect = {
   // SQLite triggers run per row; one per operation, named so that the insert one stands for all three
   // (they are made in one transaction).
   changeTriggers: (table) =>
-    CHANGE_OPERATIONS.map(
-      (
-        op,
-      ) => `CREATE TRIGGER IF NOT EXISTS "${`_cms_changes_${table}_${op}`.replaceAll('"', '""')}" AFTER ${op.toUpperCase()} ON "${table.replaceAll('"', '""')}" BEGIN
-  INSERT INTO "_cms_changes" ("name", "version") VALUES (${sqlString(table)}, 1) ON CONFLICT ("name") DO UPDATE SET "version" = "version" + 1;
-END`,
-    ),
+    CHANGE_OPERATIONS.flatMap((op) => {
+      const on = `"${table.replaceAll('"', '""')}"`;
+      const bump = (prefix: string, name: string) =>
+        `CREATE TRIGGER IF NOT EXISTS "${`${prefix}${table}_${op}`.replaceAll('"', '""')}" AFTER ${op.toUpperCase()} ON ${on} BEGIN
+  INSERT INTO "_cms_changes" ("name", "version") VALUES (${sqlString(name)}, 1) ON CONFLICT ("name") DO UPDATE SET "version" = "version" + 1;
+END`;
+      return [bump('_cms_changes_', table), bump('_cms_rows_', `${table}:rows`)];
+    }),
   // NOT INDEXED: the walk stays on the id range, whatever index the filter could use.
   rowsById: (table) => `"${table.replaceAll('"', '""')}" NOT INDEXED`,
-  tablesWithChangeTriggers: `SELECT "tbl_name" AS "table" FROM sqlite_master WHERE "type" = 'trigger' AND "name" = '_cms_changes_' || "tbl_name" || '_insert'`,
+  lockRow: '',
+  // Ready: both counters' triggers (a database made by an older version has the first only).
+  tablesWithChangeTriggers: `SELECT "tbl_name" AS "table" FROM sqlite_master WHERE "type" = 'trigger' AND "name" = '_cms_rows_' || "tbl_name" || '_insert'
+    AND "tbl_name" IN (SELECT "tbl_name" FROM sqlite_master WHERE "type" = 'trigger' AND "name" = '_cms_changes_' || "tbl_name" || '_insert')`,
   databaseSize: 'SELECT page_count * page_size AS "bytes" FROM pragma_page_count(), pragma_page_size()',
   uniqueViolation(error) {
     const message = error instanceof Error ? error.message : '';

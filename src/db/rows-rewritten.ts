@@ -1,0 +1,116 @@
+/**
+ * What a kept count needs to survive updates and deletes of single rows made by this process
+ * (docs/documents.md, "How totals are counted"). An update can move a row across a list's filter, which no
+ * counter tells; so while counts of a table are kept, each update or delete of one of its rows by id asks,
+ * in the write's own transaction, whether the row passed each kept filter before and after, and reads the
+ * table's row counter after it (`<table>:rows`, moved by one per row inserted, updated or deleted, by any
+ * writer: the triggers). Its position in that counter and what it did to each count are noted once the
+ * transaction commits. A kept count then moves by what the noted rewrites did, when they are all the
+ * rewrites since it was counted (the counter says how many rows were written); a rewrite by another process
+ * or instance, or by a statement not noted here, leaves a gap and the count is counted again.
+ *
+ * Only filters that read nothing but the row itself are followed (no subquery): whether a row passes one
+ * changes only when the row is written.
+ */
+import { quote, type Queryable, type SQLPart, type Store } from './store.ts';
+
+/** What a write that rewrites rows needs to be noted: the store it commits to, and a call after its commit. */
+export type CommitWatch = { store: Store; afterCommit(fn: () => void): void };
+
+/** One rewrite: its place in the table's row counter, the row, and each followed count's change (-1, 0, 1). */
+export type Rewrite = { at: number; id: number; deleted: boolean; moves: Map<string, number> };
+
+/** The counter moved by every row written to `table` (its triggers). */
+export const rowsCounter = (table: string) => `${table}:rows`;
+
+/** Filters followed per table: the most recently kept go on; the others count again after a rewrite. */
+const FOLLOWED = 8;
+/** Rewrites noted per table, the newest; a count older than all of them counts again. */
+const NOTED = 2048;
+
+type Table = { filters: Map<string, SQLPart>; noted: Map<number, Rewrite> };
+const byStore = new WeakMap<Store, Map<string, Table>>();
+
+function tableOf(store: Store, table: string): Table {
+  let tables = byStore.get(store);
+  if (!tables) byStore.set(store, (tables = new Map()));
+  let found = tables.get(table);
+  if (!found) tables.set(table, (found = { filters: new Map(), noted: new Map() }));
+  return found;
+}
+
+/** Whether a filter reads only the row it is asked of: one with a subquery may read other rows. */
+export const readsOnlyItsRow = (filter: SQLPart | null) => !filter || !/\bselect\b/i.test(filter.sql);
+
+/** Follow the count kept under `key` of `table`'s rows that `filter` lets through (the newest `FOLLOWED`). */
+export function follow(store: Store, table: string, key: string, filter: SQLPart | null): void {
+  if (!readsOnlyItsRow(filter)) return;
+  const { filters } = tableOf(store, table);
+  filters.delete(key);
+  filters.set(key, filter ?? { sql: '1 = 1', params: [] });
+  if (filters.size > FOLLOWED) filters.delete(filters.keys().next().value!);
+}
+
+/** For each followed filter, 1 when row `id` passes it now, 0 otherwise; with the row counter when asked. */
+async function passes(tx: Queryable, table: string, id: number, filters: SQLPart[], withCounter: boolean) {
+  // Before the write, the row is locked first (PostgreSQL): another instance's write of it cannot land
+  // between this look and the write.
+  const lock = withCounter ? '' : tx.dialect.lockRow;
+  const columns = filters.map((f, i) => `CASE WHEN ${f.sql} THEN 1 ELSE 0 END AS "cms:k${i}"`);
+  if (withCounter) columns.push(`(SELECT "version" FROM "_cms_changes" WHERE "name" = ?) AS "cms:at"`);
+  const row = await tx.get<Record<string, unknown>>(
+    `SELECT ${columns.join(', ')} FROM ${quote(table)} WHERE "id" = ?${lock}`,
+    [...filters.flatMap((f) => f.params), ...(withCounter ? [rowsCounter(table)] : []), id],
+  );
+  return row;
+}
+
+/**
+ * Runs `write` (an update or delete of row `id` of `table`, answering the rows it changed) in `tx`, and
+ * notes what it did to the followed counts once `watch`'s transaction commits.
+ */
+export async function rewriting(
+  tx: Queryable,
+  table: string,
+  id: number,
+  deleting: boolean,
+  watch: CommitWatch | undefined,
+  write: () => Promise<number>,
+): Promise<void> {
+  const followed = watch ? byStore.get(watch.store)?.get(table) : undefined;
+  if (!watch || !followed || followed.filters.size === 0) return void (await write());
+  const keys = [...followed.filters.keys()];
+  const filters = [...followed.filters.values()];
+  const before = await passes(tx, table, id, filters, false);
+  if ((await write()) !== 1 || !before) return;
+  const after = deleting
+    ? await tx.get<Record<string, unknown>>(`SELECT "version" AS "cms:at" FROM "_cms_changes" WHERE "name" = ?`, [
+        rowsCounter(table),
+      ])
+    : await passes(tx, table, id, filters, true);
+  if (!after) return;
+  const moves = new Map(
+    keys.map((key, i) => [key, (deleting ? 0 : Number(after[`cms:k${i}`])) - Number(before[`cms:k${i}`])]),
+  );
+  const rewrite: Rewrite = { at: Number(after['cms:at']), id, deleted: deleting, moves };
+  watch.afterCommit(() => {
+    const { noted } = followed;
+    noted.delete(rewrite.at);
+    noted.set(rewrite.at, rewrite);
+    if (noted.size > NOTED) noted.delete(noted.keys().next().value!);
+  });
+}
+
+/**
+ * The noted rewrites of `table` at row counts after `from` up to `to` (the caller tells from the counter
+ * whether they are all the rewrites there were); null when so many rows were written that some may have
+ * been forgotten.
+ */
+export function rewritesBetween(store: Store, table: string, from: number, to: number): Rewrite[] | null {
+  if (to - from > NOTED) return null;
+  const noted = byStore.get(store)?.get(table)?.noted;
+  if (!noted) return null;
+  const found: Rewrite[] = [];
+  for (const rewrite of noted.values()) if (rewrite.at > from && rewrite.at <= to) found.push(rewrite);
+  return found;
+}
