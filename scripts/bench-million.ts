@@ -253,6 +253,22 @@ const cases: Record<string, () => Promise<{ totalDocs: number }>> = {
     await cms.create({ collection: 'posts', data: { title: p.title, body: p.body, status: p.status, views: p.views } });
     return list({ search: COMMON[n % 3], limit: 10 });
   },
+  // The writes of the cases after one, alone (last, so that the lists before are kept as in those cases):
+  // what the list itself costs there is the difference.
+  'a create alone': async () => {
+    const p = postOf(n++);
+    await cms.create({ collection: 'posts', data: { title: p.title, body: p.body, status: p.status, views: p.views } });
+    return { totalDocs: 0 };
+  },
+  'an update alone': async () => {
+    const id = 1000 + n++;
+    await cms.update({
+      collection: 'posts',
+      id,
+      data: { status: postOf(id - 1).status === 'published' ? 'draft' : 'published' },
+    });
+    return { totalDocs: 0 };
+  },
 };
 const only = values.cases ? values.cases.split(',') : null;
 console.log(`engine ${engine}, ${COUNT} posts, cache off, ${RUNS} calls per case in process (the list operation)`);

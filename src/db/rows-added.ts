@@ -9,7 +9,7 @@
  * for too, for a count.
  */
 import { quote, type SQLPart, type Store } from './store.ts';
-import { readsOnlyItsRow, rewritesBetween, rowsCounter } from './rows-rewritten.ts';
+import { moveOf, readsOnlyItsRow, rewritesBetween, rowsCounter } from './rows-rewritten.ts';
 
 /**
  * The change counters of a list's tables (its collection's first), the highest ids the collection and the
@@ -139,7 +139,7 @@ function rewritten(store: Store, table: string, key: string, kept: ListState, no
   for (const rewrite of noted) {
     written += rewrite.id > newest && rewrite.deleted ? 2 : 1;
     if (rewrite.id > newest) continue;
-    const by = rewrite.moves.get(key);
+    const by = moveOf(rewrite, key);
     if (by === undefined) return null;
     moved += by;
   }

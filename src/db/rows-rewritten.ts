@@ -17,25 +17,35 @@ import { quote, type Queryable, type SQLPart, type Store } from './store.ts';
 /** What a write that rewrites rows needs to be noted: the store it commits to, and a call after its commit. */
 export type CommitWatch = { store: Store; afterCommit(fn: () => void): void };
 
-/** One rewrite: its place in the table's row counter, the row, and each followed count's change (-1, 0, 1). */
-export type Rewrite = { at: number; id: number; deleted: boolean; moves: Map<string, number> };
+/**
+ * One rewrite: its place in the table's row counter, the row, and what it did to each count followed then
+ * (`keys`, shared by the rewrites of one set of followed filters): -1, 0 or 1.
+ */
+export type Rewrite = { at: number; id: number; deleted: boolean; keys: readonly string[]; moves: Int8Array };
+
+/** What the rewrite did to the count kept under `key`; undefined when that count was not followed then. */
+export function moveOf(rewrite: Rewrite, key: string): number | undefined {
+  const i = rewrite.keys.indexOf(key);
+  return i < 0 ? undefined : rewrite.moves[i];
+}
 
 /** The counter moved by every row written to `table` (its triggers). */
 export const rowsCounter = (table: string) => `${table}:rows`;
 
-/** Filters followed per table: the most recently kept go on; the others count again after a rewrite. */
+/** Filters followed per table: the first ones kept, the oldest making way; the others count again after a rewrite. */
 const FOLLOWED = 8;
 /** Rewrites noted per table, the newest; a count older than all of them counts again. */
 const NOTED = 2048;
 
-type Table = { filters: Map<string, SQLPart>; noted: Map<number, Rewrite> };
+/** `keys`: the followed filters' keys, in order, made again when they change. */
+type Table = { filters: Map<string, SQLPart>; keys: readonly string[] | null; noted: Map<number, Rewrite> };
 const byStore = new WeakMap<Store, Map<string, Table>>();
 
 function tableOf(store: Store, table: string): Table {
   let tables = byStore.get(store);
   if (!tables) byStore.set(store, (tables = new Map()));
   let found = tables.get(table);
-  if (!found) tables.set(table, (found = { filters: new Map(), noted: new Map() }));
+  if (!found) tables.set(table, (found = { filters: new Map(), keys: null, noted: new Map() }));
   return found;
 }
 
@@ -45,10 +55,12 @@ export const readsOnlyItsRow = (filter: SQLPart | null) => !filter || !/\bselect
 /** Follow the count kept under `key` of `table`'s rows that `filter` lets through (the newest `FOLLOWED`). */
 export function follow(store: Store, table: string, key: string, filter: SQLPart | null): void {
   if (!readsOnlyItsRow(filter)) return;
-  const { filters } = tableOf(store, table);
-  filters.delete(key);
+  const followed = tableOf(store, table);
+  const { filters } = followed;
+  if (filters.has(key)) return;
   filters.set(key, filter ?? { sql: '1 = 1', params: [] });
   if (filters.size > FOLLOWED) filters.delete(filters.keys().next().value!);
+  followed.keys = null;
 }
 
 /** For each followed filter, 1 when row `id` passes it now, 0 otherwise; with the row counter when asked. */
@@ -79,7 +91,8 @@ export async function rewriting(
 ): Promise<void> {
   const followed = watch ? byStore.get(watch.store)?.get(table) : undefined;
   if (!watch || !followed || followed.filters.size === 0) return void (await write());
-  const keys = [...followed.filters.keys()];
+  followed.keys ??= [...followed.filters.keys()];
+  const { keys } = followed;
   const filters = [...followed.filters.values()];
   const before = await passes(tx, table, id, filters, false);
   if ((await write()) !== 1 || !before) return;
@@ -89,10 +102,11 @@ export async function rewriting(
       ])
     : await passes(tx, table, id, filters, true);
   if (!after) return;
-  const moves = new Map(
-    keys.map((key, i) => [key, (deleting ? 0 : Number(after[`cms:k${i}`])) - Number(before[`cms:k${i}`])]),
+  const moves = Int8Array.from(
+    keys,
+    (_, i) => (deleting ? 0 : Number(after[`cms:k${i}`])) - Number(before[`cms:k${i}`]),
   );
-  const rewrite: Rewrite = { at: Number(after['cms:at']), id, deleted: deleting, moves };
+  const rewrite: Rewrite = { at: Number(after['cms:at']), id, deleted: deleting, keys, moves };
   watch.afterCommit(() => {
     const { noted } = followed;
     noted.delete(rewrite.at);
