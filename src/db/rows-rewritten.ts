@@ -34,19 +34,40 @@ export const rowsCounter = (table: string) => `${table}:rows`;
 
 /** Filters followed per table: the first ones kept, the oldest making way; the others count again after a rewrite. */
 const FOLLOWED = 8;
+/**
+ * A filter no list asked for during this many rewrites is no longer followed (a bulk update pays for the
+ * looks a while, not throughout); the next list counts again and follows it anew.
+ */
+const UNASKED = 256;
 /** Rewrites noted per table, the newest; a count older than all of them counts again. */
 const NOTED = 2048;
 
-/** `keys`: the followed filters' keys, in order, made again when they change. */
-type Table = { filters: Map<string, SQLPart>; keys: readonly string[] | null; noted: Map<number, Rewrite> };
+/**
+ * `asked`: per followed filter, `rewrites` when a list last asked for its count; `keys`: the followed
+ * filters' keys, in order, made again when they change.
+ */
+type Table = {
+  filters: Map<string, SQLPart>;
+  asked: Map<string, number>;
+  rewrites: number;
+  keys: readonly string[] | null;
+  noted: Map<number, Rewrite>;
+};
 const byStore = new WeakMap<Store, Map<string, Table>>();
 
 function tableOf(store: Store, table: string): Table {
   let tables = byStore.get(store);
   if (!tables) byStore.set(store, (tables = new Map()));
   let found = tables.get(table);
-  if (!found) tables.set(table, (found = { filters: new Map(), keys: null, noted: new Map() }));
+  if (!found)
+    tables.set(table, (found = { filters: new Map(), asked: new Map(), rewrites: 0, keys: null, noted: new Map() }));
   return found;
+}
+
+function unfollow(followed: Table, key: string): void {
+  followed.filters.delete(key);
+  followed.asked.delete(key);
+  followed.keys = null;
 }
 
 /** Whether a filter reads only the row it is asked of: one with a subquery may read other rows. */
@@ -57,9 +78,10 @@ export function follow(store: Store, table: string, key: string, filter: SQLPart
   if (!readsOnlyItsRow(filter)) return;
   const followed = tableOf(store, table);
   const { filters } = followed;
+  followed.asked.set(key, followed.rewrites);
   if (filters.has(key)) return;
   filters.set(key, filter ?? { sql: '1 = 1', params: [] });
-  if (filters.size > FOLLOWED) filters.delete(filters.keys().next().value!);
+  if (filters.size > FOLLOWED) unfollow(followed, filters.keys().next().value!);
   followed.keys = null;
 }
 
@@ -90,7 +112,9 @@ export async function rewriting(
   write: () => Promise<number>,
 ): Promise<void> {
   const followed = watch ? byStore.get(watch.store)?.get(table) : undefined;
+  if (followed) for (const [key, at] of followed.asked) if (followed.rewrites - at > UNASKED) unfollow(followed, key);
   if (!watch || !followed || followed.filters.size === 0) return void (await write());
+  followed.rewrites++;
   followed.keys ??= [...followed.filters.keys()];
   const { keys } = followed;
   const filters = [...followed.filters.values()];

@@ -272,6 +272,20 @@ describe('a count kept across updates and removals', () => {
     expect(await cms.findByID({ collection: 'notes', id: slipped })).toMatchObject({ tag: 'a' });
   });
 
+  test('a filter no list asked for during many updates is counted again', async () => {
+    const made = await cms.create({ collection: 'notes', data: { tag: 'b' } });
+    await slipBehindCounters('a');
+    const before = await total();
+    // A few updates are followed: the slipped row stays unseen.
+    for (let i = 0; i < 3; i++)
+      await cms.update({ collection: 'notes', id: made.id as number, data: { label: `${i}` } });
+    expect(await total()).toBe(before);
+    // A bulk of them with no list between: no longer followed, so the next list counts, and sees it.
+    for (let i = 0; i < 300; i++)
+      await cms.update({ collection: 'notes', id: made.id as number, data: { label: `${i}` } });
+    expect(await total()).toBe(before + 1);
+  });
+
   test('a write that fails leaves the kept count as it was', async () => {
     const made = await cms.create({ collection: 'notes', data: { tag: 'a' } });
     const before = await total();
