@@ -6,13 +6,19 @@
  */
 
 export type CachedAnswer = {
-  body: Uint8Array<ArrayBuffer>;
+  /**
+   * The answer's bytes: a Blob when they are sent as they are (a Response takes a Blob's bytes without
+   * copying them, where it copies an array's), an array when they are put inside another answer.
+   */
+  body: Blob | Uint8Array<ArrayBuffer>;
   etag: string;
   /** The change counters of the answer's tables, read before it was computed. */
   counters: number[];
   /** The body compressed for clients that accept it, by encoding, once asked for: counted with the body. */
   packed?: Readonly<Record<string, Uint8Array<ArrayBuffer>>>;
 };
+
+export const bodySize = (body: Blob | Uint8Array) => (body instanceof Blob ? body.size : body.byteLength);
 
 const packedBytes = (answer: CachedAnswer) =>
   answer.packed ? Object.values(answer.packed).reduce((sum, bytes) => sum + bytes.byteLength, 0) : 0;
@@ -25,7 +31,7 @@ export type ResponseCache<T extends CachedAnswer = CachedAnswer> = ReturnType<ty
 export function createResponseCache<T extends CachedAnswer>(maxSize: number) {
   const entries = new Map<string, T>();
   const sizeOf = (key: string, answer: T) =>
-    answer.body.byteLength + packedBytes(answer) + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
+    bodySize(answer.body) + packedBytes(answer) + key.length * 2 + answer.counters.length * 8 + ENTRY_OVERHEAD;
   const stats = { hits: 0, misses: 0, evictions: 0, bytes: 0 };
 
   function remove(key: string, answer: T): void {

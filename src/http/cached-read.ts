@@ -14,7 +14,7 @@ import { withCors, type RouteInput } from './handle.ts';
 import { credentialsOf, type Credentials } from './authenticate.ts';
 import { pathAndQuery, rememberRoute, routeOf } from './observe-request.ts';
 import { rememberedPerURL } from './recent-urls.ts';
-import { createResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache.ts';
+import { bodySize, createResponseCache, type CachedAnswer, type ResponseCache } from '../cache/response-cache.ts';
 import { dependenciesOf } from '../cache/dependencies.ts';
 import { parseQuery } from '../query/request-options.ts';
 import { notModified } from './conditional-get.ts';
@@ -100,8 +100,8 @@ async function answerKept(
   key: string,
 ): Promise<Response | undefined> {
   const kept = await currentKept(cms, cache, request, key);
-  if (!kept) return undefined;
-  const response = answer(request, kept.body, kept.etag, credentials.user ? PRIVATE : kept.control);
+  if (!kept || !(kept.body instanceof Blob)) return undefined;
+  const response = answerKeptBody(request, kept, kept.body, credentials.user ? PRIVATE : kept.control);
   return withCors(cms, request, packOnce(response, packedStore(cache, key, kept)));
 }
 
@@ -110,7 +110,7 @@ function packedStore(cache: ResponseCache<KeptAnswer>, key: string, kept: KeptAn
   return {
     get: (encoding) => kept.packed?.[encoding],
     keep(encoding, bytes) {
-      if (bytes.byteLength >= kept.body.byteLength || cache.peek(key) !== kept) return;
+      if (bytes.byteLength >= bodySize(kept.body) || cache.peek(key) !== kept) return;
       cache.set(key, { ...kept, packed: { ...kept.packed, [encoding]: bytes } });
     },
   };
@@ -152,7 +152,8 @@ export async function keptBytes(
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const cache = responseCacheOf(cms);
   if (!cache || cache.entries === 0 || credentials.twoFactorSetupRequired) return undefined;
-  return (await currentKept(cms, cache, request, callerKey(credentials, what)))?.body;
+  const kept = await currentKept(cms, cache, request, callerKey(credentials, what));
+  return kept?.body instanceof Uint8Array ? kept.body : undefined;
 }
 
 /**
@@ -229,17 +230,17 @@ function keepAndAnswer(
   // An answer nobody keeps leaves as its text: Bun writes a string's bytes itself, and its tag is the
   // same as the bytes' (their length and hash), without making the bytes first.
   if (!keep) return answer(request, text, etagOf(text), shown);
-  const bytes = encoder.encode(text);
+  const bytes = new Blob([text], { type: JSON_TYPE });
   const fresh: KeptAnswer = {
     body: bytes,
-    etag: etagOf(bytes),
+    etag: etagOf(text),
     counters: keep.counters,
     tables: keep.tables,
     control,
     route: routeOf(request),
   };
   keep.cache.set(keep.key, fresh);
-  return answer(request, bytes, fresh.etag, shown);
+  return answerKeptBody(request, fresh, bytes, shown);
 }
 
 type KeptAnswer = CachedAnswer & {
@@ -249,6 +250,8 @@ type KeptAnswer = CachedAnswer & {
   control: string;
   /** The route pattern, for the metrics of requests answered before routing. */
   route: string;
+  /** The headers it is answered with, by Cache-Control, made once (a Response copies them). */
+  headers?: Map<string, Headers>;
 };
 
 const PRIVATE = 'private, no-cache';
@@ -297,13 +300,25 @@ function callerKey(credentials: Credentials, what: string): string {
 const etagOf = (body: Uint8Array<ArrayBuffer> | string) =>
   `"${(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength).toString(36)}-${Bun.hash(body).toString(36)}"`;
 
-function answer(request: Request, body: Uint8Array<ArrayBuffer> | string, etag: string, control: string): Response {
-  // Most requests hold no tag: the check and its arguments are made only for one that does.
-  if (request.headers.has('if-none-match')) {
-    const unchanged = notModified(request, [etag], { etag, 'cache-control': control });
-    if (unchanged) return unchanged;
-  }
-  return new Response(body, {
-    headers: { 'content-type': 'application/json; charset=utf-8', etag, 'cache-control': control },
-  });
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Most requests hold no tag: the check and its arguments are made only for one that does. */
+const unchanged = (request: Request, etag: string, control: string) =>
+  request.headers.has('if-none-match') ? notModified(request, [etag], { etag, 'cache-control': control }) : null;
+
+function answer(request: Request, body: string, etag: string, control: string): Response {
+  return (
+    unchanged(request, etag, control) ??
+    new Response(body, { headers: { 'content-type': JSON_TYPE, etag, 'cache-control': control } })
+  );
+}
+
+/** A kept answer: its Blob carries the content type; its other headers are made once per Cache-Control. */
+function answerKeptBody(request: Request, kept: KeptAnswer, body: Blob, control: string): Response {
+  const made = unchanged(request, kept.etag, control);
+  if (made) return made;
+  kept.headers ??= new Map();
+  let headers = kept.headers.get(control);
+  if (!headers) kept.headers.set(control, (headers = new Headers({ etag: kept.etag, 'cache-control': control })));
+  return new Response(body, { headers });
 }
