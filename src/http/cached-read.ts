@@ -102,7 +102,9 @@ async function answerKept(
   const kept = await currentKept(cms, cache, request, key);
   if (!kept || !(kept.body instanceof Blob)) return undefined;
   const response = answerKeptBody(request, kept, kept.body, credentials.user ? PRIVATE : kept.control);
-  return withCors(cms, request, packOnce(response, packedStore(cache, key, kept)));
+  // Only a client that says which encodings it takes may get it compressed (http/compress-json.ts).
+  const packing = request.headers.has('accept-encoding');
+  return withCors(cms, request, packing ? packOnce(response, packedStore(cache, key, kept)) : response);
 }
 
 /** A kept answer's compressed forms, kept with it (and counted in the cache's bytes) while it is the one kept. */
