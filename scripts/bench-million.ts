@@ -255,6 +255,12 @@ const cases: Record<string, () => Promise<{ totalDocs: number }>> = {
     await cms.create({ collection: 'posts', data: { title: p.title, body: p.body, status: p.status, views: p.views } });
     return list({ search: COMMON[n % 3], limit: 10 });
   },
+  // The first deep page after an edit of an older post that leaves it in its place (its title).
+  'page 10,000 after an edit (same list)': async () => {
+    const id = 2000 + n++;
+    await cms.update({ collection: 'posts', id, data: { title: `Post ${id - 1} (edited)` } });
+    return list({ where: published, sort: '-createdAt', limit: 20, page: 10_000 });
+  },
   // The writes of the cases after one, alone (last, so that the lists before are kept as in those cases):
   // what the list itself costs there is the difference.
   'a create alone': async () => {

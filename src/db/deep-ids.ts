@@ -9,6 +9,7 @@
 import { keyOf, isStore, lookUp, type Kept } from './kept-counts.ts';
 import { countsRows, sameState, stateColumns, stateOf, stateParams, upToDate, type ListState } from './rows-added.ts';
 import { quote, type Queryable, type SQLPart, type Store } from './store.ts';
+import { follow } from './rows-rewritten.ts';
 
 /**
  * From this offset on, a page's ids are found first (an index-only walk past the skipped rows when the sort
@@ -60,7 +61,8 @@ export async function deepIds(
       [...stateParams(dependsOn), ...params, count, from],
     );
   const { entry, counters, keep } = await lookUp(store, key, dependsOn);
-  let kept = entry ? await bringUpToDate(store, entry, counters, where, dependsOn, idsWithState) : null;
+  follow(store, table, key, where, orderBy);
+  let kept = entry ? await bringUpToDate(store, key, entry, counters, where, dependsOn, idsWithState) : null;
   // A run found in another state than the kept ones (a write landed meanwhile) starts the list again.
   for (let attempt = 0; ; attempt++) {
     const runs: Runs = kept ? (kept.value as Runs) : new Map();
@@ -96,18 +98,20 @@ export async function deepIds(
 }
 
 /**
- * The kept runs, as they lie in the list now: unchanged while nothing the list reads changed; moved down by
+ * The kept runs, as they lie in the list now: unchanged while nothing the list reads changed, or while the
+ * updates and removals since left every row of the list in its place (./rows-rewritten.ts); moved down by
  * the rows added since when those sort first; null otherwise.
  */
 async function bringUpToDate(
   store: Store,
+  key: string,
   entry: Kept,
   counters: number[],
   where: SQLPart | null,
   dependsOn: readonly string[],
   idsWithState: (count: number, from: number) => Promise<Record<string, unknown>[]>,
 ): Promise<Kept | null> {
-  const since = await upToDate(store, entry, counters, dependsOn, where);
+  const since = await upToDate(store, entry, counters, dependsOn, where, key, true);
   if (!since) return null;
   const moved = since.passing;
   if (moved === 0) return { ...entry, ...since.state };

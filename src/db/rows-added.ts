@@ -9,7 +9,7 @@
  * for too, for a count.
  */
 import { quote, type SQLPart, type Store } from './store.ts';
-import { moveOf, readsOnlyItsRow, rewritesBetween, rowsCounter } from './rows-rewritten.ts';
+import { leftInPlace, moveOf, readsOnlyItsRow, rewritesBetween, rowsCounter } from './rows-rewritten.ts';
 
 /**
  * The change counters of a list's tables (its collection's first), the highest ids the collection and the
@@ -72,7 +72,8 @@ export function countsRows(store: Store, table: string): Promise<boolean> {
  * A kept answer about a list, as it stands with the change counters `now` (of `tables`, read before): its
  * state now and how many rows the filter lets through were added since (none, without a look, when no
  * counter moved); null when something else was written since, or it holds no state. `followed`: the key of
- * a count whose filter ./rows-rewritten.ts follows, whose noted updates and removals are accounted for too.
+ * a list ./rows-rewritten.ts follows, whose noted updates and removals are accounted for too: for a count,
+ * what they did to it; for a deep page's ids (`inPlace`), only those that left every row in its place.
  */
 export async function upToDate(
   store: Store,
@@ -81,12 +82,13 @@ export async function upToDate(
   tables: readonly string[],
   filter: SQLPart | null,
   followed: string | null = null,
+  inPlace = false,
 ): Promise<{ state: ListState; passing: number } | null> {
   if (!kept.newest || kept.rows === undefined) return null;
   const state = { counters: kept.counters, newest: kept.newest, rows: kept.rows };
   if (kept.counters.every((n, i) => n === now[i])) return { state, passing: 0 };
   if (!kept.counters.every((n, i) => i === 0 || n === now[i])) return null;
-  return addedSince(store, tables, filter, state, followed);
+  return addedSince(store, tables, filter, state, followed, inPlace);
 }
 
 /**
@@ -100,6 +102,7 @@ async function addedSince(
   filter: SQLPart | null,
   kept: ListState,
   followed: string | null,
+  inPlace: boolean,
 ): Promise<{ state: ListState; passing: number } | null> {
   const [newest, newestVersion] = kept.newest;
   const passes = filter ? `sum(CASE WHEN ${filter.sql} THEN 1 ELSE 0 END)` : 'count(*)';
@@ -121,16 +124,25 @@ async function addedSince(
       ? { state, passing }
       : null;
   if (rewrites === 0) return { state, passing };
-  const moved = followed === null ? null : rewritten(store, tables[0]!, followed, kept, state.rows, rewrites);
+  const moved = followed === null ? null : rewritten(store, tables[0]!, followed, kept, state.rows, rewrites, inPlace);
   return moved === null ? null : { state, passing: passing + moved };
 }
 
 /**
  * What the updates and removals written since `kept` did to the count kept under `key`, when the noted ones
- * are all of them (`rewrites` rows written beyond those added); null otherwise. A row above the kept id was
- * added since: the walk sees it as it is now, and one removed again moved the counter once more.
+ * are all of them (`rewrites` rows written beyond those added); null otherwise, and, with `inPlace`, when
+ * one moved a row of the list. A row above the kept id was added since: the walk sees it as it is now, and
+ * one removed again moved the counter once more.
  */
-function rewritten(store: Store, table: string, key: string, kept: ListState, now: number, rewrites: number) {
+function rewritten(
+  store: Store,
+  table: string,
+  key: string,
+  kept: ListState,
+  now: number,
+  rewrites: number,
+  inPlace: boolean,
+) {
   const noted = rewritesBetween(store, table, kept.rows, now);
   if (!noted) return null;
   let moved = 0;
@@ -139,6 +151,7 @@ function rewritten(store: Store, table: string, key: string, kept: ListState, no
   for (const rewrite of noted) {
     written += rewrite.id > newest && rewrite.deleted ? 2 : 1;
     if (rewrite.id > newest) continue;
+    if (inPlace && !leftInPlace(rewrite, key)) return null;
     const by = moveOf(rewrite, key);
     if (by === undefined) return null;
     moved += by;

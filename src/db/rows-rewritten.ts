@@ -10,7 +10,9 @@
  * or instance, or by a statement not noted here, leaves a gap and the count is counted again.
  *
  * Only filters that read nothing but the row itself are followed (no subquery): whether a row passes one
- * changes only when the row is written.
+ * changes only when the row is written. A deep page's kept ids (./deep-ids.ts) are followed with the terms
+ * of their list's order too: a rewrite that leaves the row out of the list, or in it with the same values
+ * of those terms, moves no row of the list to another place.
  */
 import { quote, type Queryable, type SQLPart, type Store } from './store.ts';
 
@@ -18,16 +20,43 @@ import { quote, type Queryable, type SQLPart, type Store } from './store.ts';
 export type CommitWatch = { store: Store; afterCommit(fn: () => void): void };
 
 /**
- * One rewrite: its place in the table's row counter, the row, and what it did to each count followed then
- * (`keys`, shared by the rewrites of one set of followed filters): -1, 0 or 1.
+ * One rewrite: its place in the table's row counter, the row, and what it did to each list followed then
+ * (`keys`, shared by the rewrites of one set of followed lists): `moves`, to its count (-1, 0 or 1);
+ * `placed`, 1 when the row is in the list after it and a term of the list's order changed.
  */
-export type Rewrite = { at: number; id: number; deleted: boolean; keys: readonly string[]; moves: Int8Array };
+export type Rewrite = {
+  at: number;
+  id: number;
+  deleted: boolean;
+  keys: readonly string[];
+  moves: Int8Array;
+  placed: Uint8Array;
+};
 
-/** What the rewrite did to the count kept under `key`; undefined when that count was not followed then. */
+/** What the rewrite did to the count kept under `key`; undefined when that list was not followed then. */
 export function moveOf(rewrite: Rewrite, key: string): number | undefined {
   const i = rewrite.keys.indexOf(key);
   return i < 0 ? undefined : rewrite.moves[i];
 }
+
+/**
+ * Whether the rewrite left every row of the list kept under `key` in its place: it did not move the row in
+ * or out, nor, in it, to another place; undefined when that list was not followed then.
+ */
+export function leftInPlace(rewrite: Rewrite, key: string): boolean | undefined {
+  const i = rewrite.keys.indexOf(key);
+  return i < 0 ? undefined : rewrite.moves[i] === 0 && rewrite.placed[i] === 0;
+}
+
+/** A followed list: its filter, and for a deep page's ids the terms of its order. */
+type Followed = { filter: SQLPart; order: string[] };
+
+/** The terms of an ORDER BY clause (`"n" DESC, "id" DESC`), as the sort compiler joins them. */
+const termsOf = (orderBy: string) =>
+  orderBy
+    .split(/ (?:ASC|DESC)(?:, |$)/)
+    .map((term) => term.trim())
+    .filter(Boolean);
 
 /** The counter moved by every row written to `table` (its triggers). */
 export const rowsCounter = (table: string) => `${table}:rows`;
@@ -47,7 +76,7 @@ const NOTED = 2048;
  * filters' keys, in order, made again when they change.
  */
 type Table = {
-  filters: Map<string, SQLPart>;
+  filters: Map<string, Followed>;
   asked: Map<string, number>;
   rewrites: number;
   keys: readonly string[] | null;
@@ -73,31 +102,49 @@ function unfollow(followed: Table, key: string): void {
 /** Whether a filter reads only the row it is asked of: one with a subquery may read other rows. */
 export const readsOnlyItsRow = (filter: SQLPart | null) => !filter || !/\bselect\b/i.test(filter.sql);
 
-/** Follow the count kept under `key` of `table`'s rows that `filter` lets through (the newest `FOLLOWED`). */
-export function follow(store: Store, table: string, key: string, filter: SQLPart | null): void {
+/**
+ * Follow the list kept under `key` of `table`'s rows that `filter` lets through (the newest `FOLLOWED`):
+ * its count, or, with `orderBy`, a deep page's ids in that order.
+ */
+export function follow(
+  store: Store,
+  table: string,
+  key: string,
+  filter: SQLPart | null,
+  orderBy: string | null = null,
+): void {
   if (!readsOnlyItsRow(filter)) return;
   const followed = tableOf(store, table);
   const { filters } = followed;
   followed.asked.set(key, followed.rewrites);
   if (filters.has(key)) return;
-  filters.set(key, filter ?? { sql: '1 = 1', params: [] });
+  filters.set(key, { filter: filter ?? { sql: '1 = 1', params: [] }, order: orderBy ? termsOf(orderBy) : [] });
   if (filters.size > FOLLOWED) unfollow(followed, filters.keys().next().value!);
   followed.keys = null;
 }
 
-/** For each followed filter, 1 when row `id` passes it now, 0 otherwise; with the row counter when asked. */
-async function passes(tx: Queryable, table: string, id: number, filters: SQLPart[], withCounter: boolean) {
+/**
+ * For each followed list, 1 when row `id` passes its filter now, 0 otherwise, and the values of its order's
+ * terms; with the row counter when asked.
+ */
+async function passes(tx: Queryable, table: string, id: number, lists: Followed[], withCounter: boolean) {
   // Before the write, the row is locked first (PostgreSQL): another instance's write of it cannot land
   // between this look and the write.
   const lock = withCounter ? '' : tx.dialect.lockRow;
-  const columns = filters.map((f, i) => `CASE WHEN ${f.sql} THEN 1 ELSE 0 END AS "cms:k${i}"`);
+  const columns = lists.flatMap(({ filter, order }, i) => [
+    `CASE WHEN ${filter.sql} THEN 1 ELSE 0 END AS "cms:k${i}"`,
+    ...order.map((term, j) => `${term} AS "cms:k${i}:${j}"`),
+  ]);
   if (withCounter) columns.push(`(SELECT "version" FROM "_cms_changes" WHERE "name" = ?) AS "cms:at"`);
   const row = await tx.get<Record<string, unknown>>(
     `SELECT ${columns.join(', ')} FROM ${quote(table)} WHERE "id" = ?${lock}`,
-    [...filters.flatMap((f) => f.params), ...(withCounter ? [rowsCounter(table)] : []), id],
+    [...lists.flatMap((f) => f.filter.params), ...(withCounter ? [rowsCounter(table)] : []), id],
   );
   return row;
 }
+
+/** Whether a value of a term differs (dates come back as objects on PostgreSQL: compared as JSON). */
+const differs = (a: unknown, b: unknown) => a !== b && JSON.stringify(a) !== JSON.stringify(b);
 
 /**
  * Runs `write` (an update or delete of row `id` of `table`, answering the rows it changed) in `tx`, and
@@ -117,20 +164,23 @@ export async function rewriting(
   followed.rewrites++;
   followed.keys ??= [...followed.filters.keys()];
   const { keys } = followed;
-  const filters = [...followed.filters.values()];
-  const before = await passes(tx, table, id, filters, false);
+  const lists = [...followed.filters.values()];
+  const before = await passes(tx, table, id, lists, false);
   if ((await write()) !== 1 || !before) return;
   const after = deleting
     ? await tx.get<Record<string, unknown>>(`SELECT "version" AS "cms:at" FROM "_cms_changes" WHERE "name" = ?`, [
         rowsCounter(table),
       ])
-    : await passes(tx, table, id, filters, true);
+    : await passes(tx, table, id, lists, true);
   if (!after) return;
-  const moves = Int8Array.from(
-    keys,
-    (_, i) => (deleting ? 0 : Number(after[`cms:k${i}`])) - Number(before[`cms:k${i}`]),
+  const inAfter = (i: number) => (deleting ? 0 : Number(after[`cms:k${i}`]));
+  const moves = Int8Array.from(keys, (_, i) => inAfter(i) - Number(before[`cms:k${i}`]));
+  const placed = Uint8Array.from(keys, (_, i) =>
+    inAfter(i) === 1 && lists[i]!.order.some((_, j) => differs(before[`cms:k${i}:${j}`], after[`cms:k${i}:${j}`]))
+      ? 1
+      : 0,
   );
-  const rewrite: Rewrite = { at: Number(after['cms:at']), id, deleted: deleting, keys, moves };
+  const rewrite: Rewrite = { at: Number(after['cms:at']), id, deleted: deleting, keys, moves, placed };
   watch.afterCommit(() => {
     const { noted } = followed;
     noted.delete(rewrite.at);

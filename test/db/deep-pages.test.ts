@@ -25,13 +25,31 @@ const stored = async () =>
     n: Number(r.n),
   }));
 
+/**
+ * The row at place `at` of the list given `n` by hand, both change counters of the table put back: a kept
+ * page does not see it until it is walked again. Answers its id.
+ */
+async function moveBehindCounters(at: number, n: number): Promise<number> {
+  const counters = await t.cms.store.all<{ name: string; version: number }>(
+    `SELECT "name", "version" FROM "_cms_changes" WHERE "name" IN ('items', 'items:rows')`,
+  );
+  const id = expected(await stored())[at]!;
+  await t.cms.store.run(`UPDATE "items" SET "n" = ? WHERE "id" = ?`, [n, id]);
+  for (const { name, version } of counters)
+    await t.cms.store.run(`UPDATE "_cms_changes" SET "version" = ? WHERE "name" = ?`, [version, name]);
+  return id;
+}
+
 beforeAll(async () => {
   t = await startTestServer({
     collections: [
       {
         slug: 'items',
         access: { read: () => true, create: () => true, delete: () => true },
-        fields: [{ name: 'n', type: 'number' }],
+        fields: [
+          { name: 'n', type: 'number' },
+          { name: 'label', type: 'text' },
+        ],
       },
     ],
   });
@@ -124,19 +142,49 @@ describe('a deep page after creates', () => {
     const before = await page(number);
     // A row before the page moved to the end behind the change counters: a walk would see the page move up
     // one place; moved runs do not see it.
-    const counters = await t.cms.store.all<{ name: string; version: number }>(
-      `SELECT "name", "version" FROM "_cms_changes" WHERE "name" IN ('items', 'items:rows')`,
-    );
-    const moved = expected(await stored())[10]!;
-    await t.cms.store.run(`UPDATE "items" SET "n" = -1 WHERE "id" = ?`, [moved]);
-    for (const { name, version } of counters)
-      await t.cms.store.run(`UPDATE "_cms_changes" SET "version" = ? WHERE "name" = ?`, [version, name]);
+    const moved = await moveBehindCounters(10, -1);
     await create(++top);
     await create(++top);
     // Two places down: the page starts two rows earlier in the kept order.
     expect((await page(number)).slice(2)).toEqual(before.slice(0, 18));
-    // A counted update: walked again, exact.
-    await cms.update({ collection: 'items', id: moved, data: { n: -1 } });
+    // An update that moves a row in the list: walked again, exact.
+    await cms.update({ collection: 'items', id: moved, data: { n: -2 } });
+    await exact();
+  });
+});
+
+describe('a deep page after updates and removals', () => {
+  const number = DEEP_OFFSET / 20 + 7;
+  const exact = async () => {
+    const all = expected(await stored());
+    expect(await page(number)).toEqual(all.slice((number - 1) * 20, number * 20));
+  };
+
+  test('an update that leaves every row in its place keeps the runs; one that moves a row walks again', async () => {
+    await exact();
+    const before = await page(number);
+    // The first row of the list moved to its end behind the counters: only a walk sees the page move up.
+    const first = await moveBehindCounters(0, -5);
+    // The slipped row's own place changed, the page's did not: kept runs still show the page as it was.
+    const unmoved = before[0]!;
+    await cms.update({ collection: 'items', id: unmoved, data: { label: 'edited' } });
+    expect(await page(number)).toEqual(before);
+    // The same value of the sorted field written again: still in its place.
+    const { n } = await cms.findByID({ collection: 'items', id: unmoved, depth: 0 });
+    await cms.update({ collection: 'items', id: unmoved, data: { n } });
+    expect(await page(number)).toEqual(before);
+    // An update of a row's place in the list: walked again, exact, the slipped row seen.
+    await cms.update({ collection: 'items', id: unmoved, data: { n: 9999 } });
+    await exact();
+    expect(await page(number)).not.toEqual(before);
+    await cms.update({ collection: 'items', id: first, data: { n: 50 } });
+    await exact();
+  });
+
+  test('a removal of a row of the list walks again', async () => {
+    await exact();
+    const before = await page(number);
+    await cms.delete({ collection: 'items', id: before[0] });
     await exact();
   });
 });
