@@ -60,6 +60,13 @@ export interface SearchSQL {
    */
   termCount?(...args: Parameters<SearchSQL['match']>): SQLPart | null;
   /**
+   * Where the engine keeps those counts, a query of one row `{ rare }`: whether one of the terms is held by
+   * so few rows (a prefix: its first terms' counts summed) that the `matches` newest matches are best found
+   * through the index rather than by a walk of the newest documents. Tells `match` (`options.rare`) what
+   * the engine's planner cannot tell for a prefix, nor for a statement it plans once for every value.
+   */
+  rareMatches?(table: string, terms: Term[], locale: SearchLocale, matches: number): SQLPart;
+  /**
    * Where a newer version keeps more beside an index than the one it was built under had (PostgreSQL's term
    * counts): `present`, a query answering one row `"present"`, true when the index has it; `add`, the
    * statements (one transaction) adding and filling it from the index's rows.
@@ -106,6 +113,11 @@ export type PendingSQL = {
 export type MatchOptions = {
   ids?: SQLPart | null;
   newest?: { limit: number | null; offset: number } | null;
+  /**
+   * With `newest`, where known (SearchSQL.rareMatches): a term is rare, the matches are best found through the
+   * index (true), or every term is common, by a walk of the newest documents (false).
+   */
+  rare?: boolean;
   after?: number | null;
   allLive?: boolean;
   texts?: boolean;

@@ -200,6 +200,20 @@ function matchQuery(
   return ctx.cms.store.dialect.search.match(table, fields, allowed, terms, locale, draft, { ...options, allLive });
 }
 
+/** Whether a term of the search is rare, where the engine keeps term counts to tell (SearchSQL.rareMatches). */
+async function rareMatches(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  terms: Term[],
+  scope: ReadScope,
+): Promise<boolean | undefined> {
+  const { store } = ctx.cms;
+  const [table, , , locale] = indexArgs(ctx, collection, scope);
+  const query = store.dialect.search.rareMatches?.(table, terms, locale, RANKED_MATCHES);
+  if (!query || !(await extrasPresent(store, collection))) return undefined;
+  return Boolean((await store.get<{ rare: boolean }>(query.sql, query.params))?.rare);
+}
+
 /** The search as a condition on the collection's `"id"`, for lists sorted by something else than rank. */
 export async function matchFilter(
   ctx: OperationContext,
@@ -259,12 +273,13 @@ export async function rankedPage(
   if (offset < RANKED_MATCHES) {
     // `match` answers whenever `all` did: the same fields are readable.
     const newest = { limit: RANKED_MATCHES, offset: 0 };
+    const rare = await rareMatches(ctx, collection, terms, scope);
     const best = await scoreNewest(
       ctx,
       collection,
       terms,
       scope,
-      (texts) => matchQuery(ctx, collection, terms, scope, { ids, newest, texts })!,
+      (texts) => matchQuery(ctx, collection, terms, scope, { ids, newest, texts, rare })!,
     );
     ranked = best.length;
     page.push(...best.slice(offset, end ?? undefined));

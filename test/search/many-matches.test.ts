@@ -104,3 +104,33 @@ test('a deep page of a list holds the rows an OFFSET gives, ties and all', async
     all.slice(DEEP_OFFSET, DEEP_OFFSET + 10).map((d: { id: number }) => d.id),
   );
 });
+
+test('a rare term is found through the index, common ones by the newest documents, with the same matches', async () => {
+  const admin = await t.user('admin');
+  const store = t.cms.store as unknown as { all: (sql: string, params?: unknown[]) => Promise<unknown[]> };
+  const all = store.all;
+  const ranked: string[] = [];
+  store.all = (sql, params) => {
+    if (sql.includes('ts_rank')) ranked.push(sql);
+    return all.call(t.cms.store, sql, params);
+  };
+  try {
+    // One document holds `777`; every one holds `apple`.
+    const rare = await search('search=number%20777&depth=0', admin.token);
+    expect(rare.body.docs.map((d: { text: string }) => d.text)).toEqual([
+      'apple and many other words about orchards number 777',
+    ]);
+    const rarePlan = ranked.splice(0);
+    const common = await search('search=apple&limit=5&depth=0', admin.token);
+    expect(common.body.totalDocs).toBe(COUNT + 1);
+    expect(common.body.docs.map((d: { id: number }) => d.id)).toContain(strongNew);
+    const commonPlan = ranked.splice(0);
+    // PostgreSQL reads the term counts to choose (SQLite's FTS5 plans a match itself).
+    if (t.cms.store.engine === 'postgres') {
+      expect(rarePlan.some((sql) => sql.includes('"docId" + 0 DESC'))).toBe(true);
+      expect(commonPlan.some((sql) => sql.includes(') IS TRUE'))).toBe(true);
+    }
+  } finally {
+    store.all = all;
+  }
+});
