@@ -6,8 +6,7 @@
  * process, the CLI, a Local API script, another instance, even hand-written SQL.
  */
 import type { SanitizedConfig } from '../config/types.ts';
-import type { Queryable, Store } from './store.ts';
-import { rowsCounter } from './rows-rewritten.ts';
+import { rowsCounter, type Queryable, type Store } from './store.ts';
 
 export async function ensureChangeTriggers(config: SanitizedConfig, store: Store): Promise<void> {
   const tables = [...config.collections, ...config.globals].map((entity) => entity.table);

@@ -8,8 +8,8 @@
  * it without being walked. Updates and removals this process noted (./rows-rewritten.ts) can be accounted
  * for too, for a count.
  */
-import { quote, type SQLPart, type Store } from './store.ts';
-import { leftInPlace, moveOf, readsOnlyItsRow, rewritesBetween, rowsCounter } from './rows-rewritten.ts';
+import { COUNTER_NOW, quote, rowsCounter, type SQLPart, type Store } from './store.ts';
+import { leftInPlace, moveOf, readsOnlyItsRow, rewritesBetween } from './rows-rewritten.ts';
 
 /**
  * The change counters of a list's tables (its collection's first), the highest ids the collection and the
@@ -29,11 +29,11 @@ const int = (value: unknown) => (value === null || value === undefined ? null : 
  * them. Named as no field can be (an ORDER BY term naming a field must not find one of them instead).
  */
 export function stateColumns(tables: readonly string[]): string {
-  const counters = tables.map((_, i) => `(SELECT "version" FROM "_cms_changes" WHERE "name" = ?) AS "cms:v${i}"`);
+  const counters = tables.map((_, i) => `${COUNTER_NOW} AS "cms:v${i}"`);
   return [
     `(SELECT max("id") FROM ${quote(tables[0]!)}) AS "cms:newest"`,
     `(SELECT max("id") FROM "_cms_versions") AS "cms:newestVersion"`,
-    `(SELECT "version" FROM "_cms_changes" WHERE "name" = ?) AS "cms:rows"`,
+    `${COUNTER_NOW} AS "cms:rows"`,
     ...counters,
   ].join(', ');
 }

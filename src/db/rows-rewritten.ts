@@ -14,7 +14,7 @@
  * of their list's order too: a rewrite that leaves the row out of the list, or in it with the same values
  * of those terms, moves no row of the list to another place.
  */
-import { quote, type Queryable, type SQLPart, type Store } from './store.ts';
+import { COUNTER_NOW, quote, rowsCounter, type Queryable, type SQLPart, type Store } from './store.ts';
 
 /** What a write that rewrites rows needs to be noted: the store it commits to, and a call after its commit. */
 export type CommitWatch = { store: Store; afterCommit(fn: () => void): void };
@@ -57,9 +57,6 @@ const termsOf = (orderBy: string) =>
     .split(/ (?:ASC|DESC)(?:, |$)/)
     .map((term) => term.trim())
     .filter(Boolean);
-
-/** The counter moved by every row written to `table` (its triggers). */
-export const rowsCounter = (table: string) => `${table}:rows`;
 
 /** Filters followed per table: the first ones kept, the oldest making way; the others count again after a rewrite. */
 const FOLLOWED = 8;
@@ -135,12 +132,12 @@ async function passes(tx: Queryable, table: string, id: number, lists: Followed[
     `CASE WHEN ${filter.sql} THEN 1 ELSE 0 END AS "cms:k${i}"`,
     ...order.map((term, j) => `${term} AS "cms:k${i}:${j}"`),
   ]);
-  if (withCounter) columns.push(`(SELECT "version" FROM "_cms_changes" WHERE "name" = ?) AS "cms:at"`);
-  const row = await tx.get<Record<string, unknown>>(
-    `SELECT ${columns.join(', ')} FROM ${quote(table)} WHERE "id" = ?${lock}`,
-    [...lists.flatMap((f) => f.filter.params), ...(withCounter ? [rowsCounter(table)] : []), id],
-  );
-  return row;
+  if (withCounter) columns.push(`${COUNTER_NOW} AS "cms:at"`);
+  return tx.get<Record<string, unknown>>(`SELECT ${columns.join(', ')} FROM ${quote(table)} WHERE "id" = ?${lock}`, [
+    ...lists.flatMap((f) => f.filter.params),
+    ...(withCounter ? [rowsCounter(table)] : []),
+    id,
+  ]);
 }
 
 /** Whether a value of a term differs (dates come back as objects on PostgreSQL: compared as JSON). */
@@ -168,9 +165,7 @@ export async function rewriting(
   const before = await passes(tx, table, id, lists, false);
   if ((await write()) !== 1 || !before) return;
   const after = deleting
-    ? await tx.get<Record<string, unknown>>(`SELECT "version" AS "cms:at" FROM "_cms_changes" WHERE "name" = ?`, [
-        rowsCounter(table),
-      ])
+    ? await tx.get<Record<string, unknown>>(`SELECT ${COUNTER_NOW} AS "cms:at"`, [rowsCounter(table)])
     : await passes(tx, table, id, lists, true);
   if (!after) return;
   const inAfter = (i: number) => (deleting ? 0 : Number(after[`cms:k${i}`]));

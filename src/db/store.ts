@@ -31,6 +31,15 @@ export type SQLPart = { sql: string; params: unknown[] };
 /** A double-quoted SQL identifier (table or column name), the form both engines read. */
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * The change counter the triggers move by one per row of config table `table` written, whatever the
+ * statement, beside the table's own (which version rows move too): `<table>:rows`, a name no table has.
+ */
+export const rowsCounter = (table: string) => `${table}:rows`;
+
+/** A change counter's value now, as a scalar subquery: bind the counter's name. */
+export const COUNTER_NOW = '(SELECT "version" FROM "_cms_changes" WHERE "name" = ?)';
+
 export function andParts(parts: (SQLPart | null)[]): SQLPart | null {
   const present = parts.filter((p): p is SQLPart => p !== null);
   if (present.length === 0) return null;

@@ -9,7 +9,7 @@
  *   documents need no engine branch; a JSON `true`/`false` reads as 1/0 like SQLite's `json_extract`.
  */
 import { postgresSearchSQL } from './search-sql.ts';
-import type { Dialect, ValueKind } from '../store.ts';
+import { rowsCounter, type Dialect, type ValueKind } from '../store.ts';
 
 /** `'{"a","b"}'`: a text[] literal of path segments (from the config), quoted for the array and for SQL. */
 function pathLiteral(path: readonly string[]): string {
@@ -131,7 +131,7 @@ export const postgresDialect: Dialect = {
   // replace the one counting statements that databases made before carry.
   changeTriggers: (table) => {
     const on = `"${table.replaceAll('"', '""')}"`;
-    const counters = [table, `${table}:rows`].map((n) => `'${n.replaceAll("'", "''")}'`);
+    const counters = [table, rowsCounter(table)].map((n) => `'${n.replaceAll("'", "''")}'`);
     return [
       `DROP TRIGGER IF EXISTS "_cms_changes" ON ${on}`,
       `CREATE OR REPLACE FUNCTION cms_count_rows() RETURNS trigger LANGUAGE plpgsql AS $$

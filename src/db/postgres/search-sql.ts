@@ -140,36 +140,28 @@ export const postgresSearchSQL: SearchSQL = {
     /** `indexed` false: the same match, as a condition the GIN index does not take. */
     const matchesBy = (indexed: boolean) =>
       `FROM ${t} WHERE ${indexed ? '' : '('}${vector} @@ to_tsquery('simple', ?)${indexed ? '' : ') IS TRUE'} AND "locale" = ? AND ${draftFilter}${ids}${after}`;
-    const matches = matchesBy(true);
     const params = [
       tsQuery(terms),
       locale.name,
       ...(options.ids?.params ?? []),
       ...(options.after == null ? [] : [options.after]),
     ];
-    const newest = options.newest;
+    const { newest, rare } = options;
     // The GIN index finds the candidates (`@@`); ts_rank reads only theirs, and only where the caller orders by
-    // it. Bounded to the newest: the rows are picked first, and only those are scored.
-    // The newest matches, where the term counts told whether the terms are rare (`options.rare`): a rare
-    // term's matches are found through the GIN index and sorted (not ordered by the id itself, which the
-    // index order would serve), common ones by a walk of the documents newest first, which stops at the last
-    // needed (the match not a condition the GIN index takes). The planner guesses a prefix's share blind (2%
-    // of the rows, whatever the prefix) and a reused statement's plan for any value: left to it, a rare prefix
-    // walked past every row (0.7 s at a million) and a common word was sorted from all its matches (2 s).
-    if (newest && options.rare !== undefined) {
-      const { rare } = options;
-      return {
-        sql: `SELECT ${t}."docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" FROM (SELECT * ${matchesBy(rare)} ORDER BY "docId"${rare ? ' + 0' : ''} DESC LIMIT ? OFFSET ?) AS ${t}`,
-        params: [tsQuery(terms), ...params, newest.limit, newest.offset],
-      };
-    }
+    // it. Bounded to the newest: the rows are picked first, and only those are scored. Where the term counts
+    // told whether the terms are rare (`rare`), the plan is not left to the planner, which guesses a prefix's
+    // share blind (2% of the rows, whatever the prefix) and plans a reused statement once for every value
+    // (left to it, a rare prefix walked past every row, 0.7 s at a million, and a common word could be sorted
+    // from all its matches, 2.2 s): a rare term's matches are found through the GIN index and sorted (not
+    // ordered by the id itself, which the index order would serve); common ones by a walk of the documents
+    // newest first, which stops at the last needed (the match a condition the GIN index does not take).
     if (newest)
       return {
-        sql: `SELECT ${t}."docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" FROM (SELECT * ${matches} ORDER BY "docId" DESC LIMIT ? OFFSET ?) AS ${t}`,
+        sql: `SELECT ${t}."docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" FROM (SELECT * ${matchesBy(rare !== false)} ORDER BY "docId"${rare ? ' + 0' : ''} DESC LIMIT ? OFFSET ?) AS ${t}`,
         params: [tsQuery(terms), ...params, newest.limit, newest.offset],
       };
     return {
-      sql: `SELECT "docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" ${matches}`,
+      sql: `SELECT "docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" ${matchesBy(true)}`,
       params: [tsQuery(terms), ...params],
     };
   },

@@ -1,6 +1,6 @@
 /** SQLite's side of every SQL difference (see Dialect in ../store.ts). JSON lives in text columns. */
 import { sqliteSearchSQL } from './search-sql.ts';
-import type { Dialect } from '../store.ts';
+import { rowsCounter, type Dialect } from '../store.ts';
 
 /** `$."a"."b"`: segments come from the config; quotes are escaped for the path and for the SQL string. */
 const jsonPath = (path: readonly string[]) =>
@@ -54,7 +54,7 @@ export const sqliteDialect: Dialect = {
         `CREATE TRIGGER IF NOT EXISTS "${`${prefix}${table}_${op}`.replaceAll('"', '""')}" AFTER ${op.toUpperCase()} ON ${on} BEGIN
   INSERT INTO "_cms_changes" ("name", "version") VALUES (${sqlString(name)}, 1) ON CONFLICT ("name") DO UPDATE SET "version" = "version" + 1;
 END`;
-      return [bump('_cms_changes_', table), bump('_cms_rows_', `${table}:rows`)];
+      return [bump('_cms_changes_', table), bump('_cms_rows_', rowsCounter(table))];
     }),
   // NOT INDEXED: the walk stays on the id range, whatever index the filter could use.
   rowsById: (table) => `"${table.replaceAll('"', '""')}" NOT INDEXED`,
