@@ -1,6 +1,6 @@
 /**
  * A large JSON answer finished after the turn that received its request (here an afterRead hook that waits
- * on a timer) goes to Bun as a stream of one chunk, which leaves in one write (src/http/late-answer.ts): over
+ * for the next turn) goes to Bun as a stream of one chunk, which leaves in one write (src/http/late-answer.ts): over
  * a real socket it arrives chunked, with the same JSON. A small late answer and a large one ready in its
  * own turn keep their Content-Length, and a HEAD is left alone.
  */
@@ -18,7 +18,8 @@ const config: UserConfig = {
       hooks: {
         afterRead: [
           async ({ doc }) => {
-            await Bun.sleep(1);
+            // The next turn, surely: a timer of 1 ms could already be due, and run, before the turn ends.
+            await new Promise((resolve) => setImmediate(resolve));
             return doc;
           },
         ],
