@@ -225,6 +225,8 @@ const cases: Record<string, () => Promise<{ totalDocs: number }>> = {
   'search, a common word and a prefix (limit 10)': () =>
     list({ search: `${common()} ${common().slice(0, 3)}`, limit: 10 }),
   'search, a common word (limit 10)': () => list({ search: common(), limit: 10 }),
+  // One common word asked again and again: its total kept, what is left is ranking its newest matches.
+  'search, the same common word again (limit 10)': () => list({ search: 'harbour', limit: 10 }),
   // The first list after a write: a post created, then the list with its total (both timed).
   'list of 20 after a create (same list)': async () => {
     const p = postOf(n++);

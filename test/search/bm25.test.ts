@@ -7,6 +7,7 @@ import { expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { bm25Scores } from '../../src/search/bm25.ts';
 import { parseTerms } from '../../src/search/terms.ts';
+import { fold } from '../../src/db/search-sql.ts';
 
 const TEXTS: [string, string][] = [
   ['Cedar grove', 'the cedar and the pine, cedar again'],
@@ -73,3 +74,76 @@ test('a prefix counts every word it begins', () => {
   // FTS5 counts the prefix as one phrase too: the same scores.
   for (const [id, score] of engine) expect(app.get(id)).toBeCloseTo(score, 9);
 });
+
+/**
+ * The scorer splits a text into words without folding all of it; the words must be those of the whole
+ * text folded and then split on letters and digits, whatever the characters: marks, ligatures, full-width
+ * and compatibility forms, letters that fold to two, and a capital sigma, whose case depends on its neighbours.
+ */
+test('texts of every kind of letter score as their whole folding says', () => {
+  const pieces = [
+    ...['cedar', 'Cedar', 'CEDARS', 'café', 'CAFÉ', 'cafe\u0301', 'naïve', 'Straße', 'STRASSE', 'über', 'ÜBER'],
+    ...['ﬁle', 'ＦＵＬＬ', '™', '½', '℅', '²', 'ª', 'ſ', 'Ĳ', 'ǄA', 'ǅ', 'ŉ', 'ß', 'æ', 'ø', 'ł', 'µ', 'İstanbul'],
+    ...['ΟΔΟΣ', "ΑΣ'Α", 'ΑΣ.', 'οδος', 'Σ', '東京', '\u0301', "l'été", 'K', 'Ω', 'ᾈ', '·', '×', '42', 'a', 'the'],
+    ...[' ', ', ', '.', '-', '"', '\n'],
+  ];
+  let seed = 7;
+  const pick = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return (seed >>> 8) % n;
+  };
+  const text = () =>
+    Array.from({ length: 1 + pick(30) }, () => pieces[pick(pieces.length)] + (pick(3) ? ' ' : '')).join('');
+  const searches = ['cedar', 'cafe', 'cedar pine', '"the cedar"', 'file', 'full', 'tm', 'strasse', 'ss', 'dz'];
+  searches.push('ij', 's', 'mu', '2', 'ασ', 'ας', 'οδος', '東京', 'ete', 'k', 'ω', 'istanbul', 'a', 'ae');
+  let compared = 0;
+  for (let round = 0; round < 30; round++) {
+    const rows = Array.from({ length: 20 }, () => ({ texts: [text(), pick(4) ? text() : null, text()] }));
+    for (const search of searches)
+      for (const prefix of [false, true]) {
+        const terms = parseTerms(search).map((t) => ({ ...t, prefix: prefix && t.prefix }));
+        const stats = { rows: 100, hits: terms.map(() => 10 + pick(80)) };
+        const plain = plainScores(rows, terms, [0, 2], stats);
+        bm25Scores(rows, terms, [0, 2], stats).forEach((score, i) => {
+          expect(score).toBeCloseTo(plain[i], 9);
+          compared++;
+        });
+      }
+  }
+  expect(compared).toBe(30 * 20 * 48);
+});
+
+/** BM25 read plainly: each text folded whole and split on letters and digits. */
+function plainScores(
+  rows: { texts: (string | null)[] }[],
+  terms: ReturnType<typeof parseTerms>,
+  searched: number[],
+  stats: { rows: number; hits: number[] },
+): number[] {
+  const counted = rows.map((row) => {
+    const frequencies = terms.map(() => 0);
+    let length = 0;
+    row.texts.forEach((text, column) => {
+      const words = text ? (fold(text).match(/[\p{L}\p{N}]+/gu) ?? []) : [];
+      length += words.length;
+      if (!searched.includes(column)) return;
+      terms.forEach((term, t) => {
+        for (let i = 0; i + term.words.length <= words.length; i++) {
+          const at = term.words.every((w, k) =>
+            k === term.words.length - 1 && term.prefix ? words[i + k].startsWith(w) : words[i + k] === w,
+          );
+          if (at) frequencies[t]++;
+        }
+      });
+    });
+    return { frequencies, length };
+  });
+  const average = counted.reduce((a, c) => a + c.length, 0) / counted.length || 1;
+  const idf = stats.hits.map((hits) => Math.max(1e-6, Math.log((stats.rows - hits + 0.5) / (hits + 0.5))));
+  return counted.map(({ frequencies, length }) =>
+    frequencies.reduce(
+      (score, f, t) => score + (idf[t] * (f * 2.2)) / (f + 1.2 * (0.25 + (0.75 * length) / average)),
+      0,
+    ),
+  );
+}
