@@ -52,13 +52,14 @@ export interface SearchSQL {
    */
   sample?(table: string, fields: number, columns: number[], terms: Term[], docs: number): SQLPart;
   /**
-   * Where the engine keeps a count of rows per term beside the index, a query of one row and one value: how
-   * many documents `match` would answer with these arguments, read from the counts; null when the counts
-   * cannot tell (a prefix several terms start with). Takes `match`'s arguments. Null (no query) for a
-   * search they never answer: several terms or a phrase, some columns only, a draft read, matches narrowed
-   * by `options`.
+   * Where the engine can tell how many rows hold a term more cheaply than by counting the matches (counts
+   * kept per term beside the index, or the index's own vocabulary), a query of one row and one value: how
+   * many documents `match` would answer with these arguments; null when it cannot tell (a prefix several
+   * terms start with). Takes `match`'s arguments. Null (no query) for a search it never answers: several
+   * terms or a phrase, some columns only, a draft read, matches narrowed by `options`. `setup`: a statement
+   * to run before it on the same connection, outside a transaction.
    */
-  termCount?(...args: Parameters<SearchSQL['match']>): SQLPart | null;
+  termCount?(...args: Parameters<SearchSQL['match']>): (SQLPart & { setup?: string }) | null;
   /**
    * Where the engine keeps those counts, a query of one row `{ rare }`: whether one of the terms is held by
    * so few rows (a prefix: its first terms' counts summed) that the `matches` newest matches are best found

@@ -184,6 +184,10 @@ function indexArgs(ctx: OperationContext, collection: SanitizedCollection, scope
   return [searchTable(collection), collection.search.fields.length, allowed, locale, Boolean(scope.from)] as const;
 }
 
+/** One locale and no drafts: the index holds live rows in this locale only. */
+const allLive = (ctx: OperationContext, collection: SanitizedCollection, scope: ReadScope) =>
+  indexLocales(ctx.cms).length === 1 && !collection.drafts && !scope.from;
+
 /** `"docId", "score"` of every match for this caller, or null when it may read none of the search fields. */
 function matchQuery(
   ctx: OperationContext,
@@ -195,9 +199,31 @@ function matchQuery(
   const [table, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
   if (allowed.length === 0) return null;
   const terms = typeof input === 'string' ? parseTerms(input) : input;
-  // One locale and no drafts: the index holds live rows in this locale only.
-  const allLive = indexLocales(ctx.cms).length === 1 && !collection.drafts && !scope.from;
-  return ctx.cms.store.dialect.search.match(table, fields, allowed, terms, locale, draft, { ...options, allLive });
+  return ctx.cms.store.dialect.search.match(table, fields, allowed, terms, locale, draft, {
+    ...options,
+    allLive: allLive(ctx, collection, scope),
+  });
+}
+
+/** The query of the search's one term's count, where the engine can tell it (SearchSQL.termCount), else null. */
+async function termCount(
+  ctx: OperationContext,
+  collection: SanitizedCollection,
+  terms: Term[],
+  scope: ReadScope,
+): Promise<SQLPart | null> {
+  const { store } = ctx.cms;
+  const search = store.dialect.search;
+  if (!search.termCount || (search.extras && !(await extrasPresent(store, collection)))) return null;
+  const [index, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
+  const part = search.termCount(index, fields, allowed, terms, locale, draft, {
+    allLive: allLive(ctx, collection, scope),
+  });
+  if (!part?.setup) return part;
+  // A connection's own table, made again every time (a transaction rolled back may have taken it).
+  if (store.inTransaction) return null;
+  await store.all(part.setup);
+  return part;
 }
 
 /** Whether a term of the search is rare, where the engine keeps term counts to tell (SearchSQL.rareMatches). */
@@ -308,14 +334,10 @@ export async function rankedPage(
       return { value: row!.n, newest: row!.newest == null ? null : Number(row!.newest) };
     };
     const since = async (after: number | null) => {
-      // Where the engine keeps counts per term, the one term's count; the matches are counted only when it
-      // cannot tell. Two statements, not one: a statement holding the count's plan as well would be compiled
-      // (PostgreSQL's JIT) for the count's estimated cost, even where it never runs.
-      const [index, fields, allowed, locale, draft] = indexArgs(ctx, collection, scope);
-      const kept =
-        after === null && (await extrasPresent(store, collection))
-          ? store.dialect.search.termCount?.(index, fields, allowed, terms, locale, draft)
-          : null;
+      // Where the engine tells a term's count more cheaply, the one term's count; the matches are counted
+      // only when it cannot tell. Two statements, not one: a statement holding the count's plan as well would
+      // be compiled (PostgreSQL's JIT) for the count's estimated cost, even where it never runs.
+      const kept = after === null ? await termCount(ctx, collection, terms, scope) : null;
       const fromCounts = kept ? await counted(kept) : null;
       if (fromCounts && fromCounts.value !== null) return { ...fromCounts, value: Number(fromCounts.value) };
       const part = match(null, after)!;

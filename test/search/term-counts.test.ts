@@ -171,3 +171,77 @@ describe('one word or one prefix, counted exactly', () => {
     }
   });
 });
+
+describe('one locale and no drafts', () => {
+  let plain: TestServer;
+  let local: any;
+  const plainTotal = async (search: string) => {
+    const found = await local.find({ collection: 'plain', search, limit: 1, depth: 0 });
+    const all = await local.find({ collection: 'plain', search, limit: 100, depth: 0 });
+    expect(found.totalDocs).toBe(all.docs.length);
+    return found.totalDocs as number;
+  };
+  let churn = 0;
+  /** Whether a search (limit 1: counted) ran the statement counting every document that matches its words. */
+  const walked = async (search: string, expected: number) => {
+    // A document's text rewritten first: a total kept since an earlier search would otherwise serve it.
+    await local.update({ collection: 'plain', id: made[0].id, data: { text: `larch churn ${churn++}` } });
+    let found: any;
+    const seen = await statementsDuring(plain, async () => {
+      found = await local.find({ collection: 'plain', search, limit: 1, depth: 0 });
+    });
+    expect(found.totalDocs).toBe(expected);
+    return seen.some((sql) => /CAST\(count\(\*\) AS INTEGER\) FROM \(SELECT .*(MATCH|@@)/.test(sql));
+  };
+  const made: any[] = [];
+
+  beforeAll(async () => {
+    plain = await startTestServer({
+      collections: [
+        {
+          slug: 'plain',
+          access: { read: () => true, create: () => true, update: () => true, delete: () => true },
+          search: { fields: ['title', 'text'] },
+          fields: [
+            { name: 'title', type: 'text' },
+            { name: 'text', type: 'text' },
+          ],
+        },
+      ],
+    } as never);
+    local = localAPI(plain.cms);
+  });
+  afterAll(() => plain?.stop());
+
+  test('a word and a prefix of one term are counted exactly after every kind of write', async () => {
+    for (const text of ['cedar one', 'cedar two', 'pine three', 'Cedar cedar four', 'cedars five', 'café six'])
+      made.push(await local.create({ collection: 'plain', data: { title: 'Note', text } }));
+    expect(await plainTotal('"cedar"')).toBe(3);
+    expect(await plainTotal('cedar')).toBe(4);
+    expect(await plainTotal('"pine"')).toBe(1);
+    expect(await plainTotal('"cafe"')).toBe(1);
+    expect(await plainTotal('"café"')).toBe(1);
+    expect(await plainTotal('"larch"')).toBe(0);
+    await local.update({ collection: 'plain', id: made[0].id, data: { text: 'larch one' } });
+    await local.delete({ collection: 'plain', id: made[3].id });
+    expect(await plainTotal('"cedar"')).toBe(1);
+    expect(await plainTotal('"larch"')).toBe(1);
+    expect(await plainTotal('ceda')).toBe(2);
+    expect(await plainTotal('note')).toBe(5);
+    await local.update({ collection: 'plain', id: made[4].id, data: { text: 'pine again' } });
+    // Only `cedar` starts with it now.
+    expect(await plainTotal('ceda')).toBe(1);
+    expect(await plainTotal('"pine"')).toBe(2);
+  });
+
+  test('a word is counted without walking its matches', async () => {
+    expect(await walked('"pine"', 2)).toBe(false);
+    expect(await walked('"nowhere"', 0)).toBe(false);
+    // A prefix of one term only: counted as that term.
+    expect(await walked('ceda', 1)).toBe(false);
+    // Two words, or a prefix several terms start with: only their matches tell.
+    expect(await walked('note pine', 2)).toBe(true);
+    await local.create({ collection: 'plain', data: { title: 'Note', text: 'cedars again' } });
+    expect(await walked('ceda', 2)).toBe(true);
+  });
+});
