@@ -134,3 +134,43 @@ test('a rare term is found through the index, common ones by the newest document
     store.all = all;
   }
 });
+
+test("a plan made once for every value parses the search's query once, not per row", async () => {
+  if (t.cms.store.engine !== 'postgres') return;
+  const admin = await t.user('admin');
+  const store = t.cms.store as unknown as Record<string, (sql: string, params?: unknown[]) => Promise<unknown>>;
+  const originals = { all: store.all, get: store.get };
+  const statements: [string, unknown[]][] = [];
+  for (const name of ['all', 'get'] as const)
+    store[name] = (sql, params) => {
+      if (sql.includes('to_tsquery')) statements.push([sql, params ?? []]);
+      return originals[name].call(t.cms.store, sql, params);
+    };
+  try {
+    // Two words: counted from the matches, then the newest ranked; the second word also a prefix.
+    expect((await search('search=apple%20orchards&limit=5&depth=0', admin.token)).status).toBe(200);
+  } finally {
+    Object.assign(store, originals);
+  }
+  expect(statements.some(([sql]) => sql.includes('count(*)'))).toBe(true);
+  expect(statements.some(([sql]) => sql.includes('ts_rank'))).toBe(true);
+  // What PostgreSQL runs once a reused statement gets its plan for every value: a query written in place
+  // would be parsed again in each row's test (`Filter`, `Recheck Cond`) and rank (`Output`).
+  const sql = new Bun.SQL(t.database, { max: 1 });
+  try {
+    await sql.unsafe('SET plan_cache_mode = force_generic_plan');
+    for (const [i, [text, params]] of statements.entries()) {
+      let n = 0;
+      await sql.unsafe(`PREPARE p${i} AS ${text.replace(/\?/g, () => `$${++n}`)}`);
+      const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+      const plan = (await sql.unsafe(`EXPLAIN (VERBOSE, COSTS OFF) EXECUTE p${i}(${params.map(literal).join(', ')})`))
+        .map((row: Record<string, string>) => row['QUERY PLAN'])
+        .filter((line: string) => line.includes('to_tsquery'));
+      // Only the subplans computing the query hold it (`Output: to_tsquery(…)`), evaluated once.
+      expect(plan.length).toBeGreaterThan(0);
+      for (const line of plan) expect(line.trim()).toMatch(/^Output: to_tsquery\(/);
+    }
+  } finally {
+    await sql.close();
+  }
+});

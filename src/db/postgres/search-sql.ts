@@ -65,6 +65,14 @@ $cms$`,
   ];
 }
 
+/**
+ * The search's query, parsed once per statement: written in place, a plan made once for every value (a
+ * reused statement's) parses it again for each row it tests or ranks, nearly half the time of counting two
+ * common words at a million documents. As a subquery of its own it is computed before the scan, and the
+ * GIN index still takes it.
+ */
+const QUERY = "(SELECT to_tsquery('simple', ?))";
+
 export const postgresSearchSQL: SearchSQL = {
   create: (table, fields) => [
     `CREATE TABLE IF NOT EXISTS ${q(table)} ("docId" integer NOT NULL, "locale" text NOT NULL, "draft" integer NOT NULL, ${columns(
@@ -139,7 +147,7 @@ export const postgresSearchSQL: SearchSQL = {
     const after = options.after == null ? '' : ` AND "docId" > ?`;
     /** `indexed` false: the same match, as a condition the GIN index does not take. */
     const matchesBy = (indexed: boolean) =>
-      `FROM ${t} WHERE ${indexed ? '' : '('}${vector} @@ to_tsquery('simple', ?)${indexed ? '' : ') IS TRUE'} AND "locale" = ? AND ${draftFilter}${ids}${after}`;
+      `FROM ${t} WHERE ${indexed ? '' : '('}${vector} @@ ${QUERY}${indexed ? '' : ') IS TRUE'} AND "locale" = ? AND ${draftFilter}${ids}${after}`;
     const params = [
       tsQuery(terms),
       locale.name,
@@ -157,11 +165,11 @@ export const postgresSearchSQL: SearchSQL = {
     // newest first, which stops at the last needed (the match a condition the GIN index does not take).
     if (newest)
       return {
-        sql: `SELECT ${t}."docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" FROM (SELECT * ${matchesBy(rare !== false)} ORDER BY "docId"${rare ? ' + 0' : ''} DESC LIMIT ? OFFSET ?) AS ${t}`,
+        sql: `SELECT ${t}."docId", ts_rank(${vector}, ${QUERY}) AS "score" FROM (SELECT * ${matchesBy(rare !== false)} ORDER BY "docId"${rare ? ' + 0' : ''} DESC LIMIT ? OFFSET ?) AS ${t}`,
         params: [tsQuery(terms), ...params, newest.limit, newest.offset],
       };
     return {
-      sql: `SELECT "docId", ts_rank(${vector}, to_tsquery('simple', ?)) AS "score" ${matchesBy(true)}`,
+      sql: `SELECT "docId", ts_rank(${vector}, ${QUERY}) AS "score" ${matchesBy(true)}`,
       params: [tsQuery(terms), ...params],
     };
   },
