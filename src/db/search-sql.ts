@@ -39,10 +39,12 @@ export interface SearchSQL {
    * copies them all before the first match), the statements that list those terms instead: `setup`, run
    * before `next` on the same connection (a statement reading, never writing the database), and `next`, the
    * first index term at or after `?1` and before `?2`. `added`: the rows of documents with an id above `?1`,
-   * `"docId"` then each stored column, at most `?2` of them, in id order. Absent where the engine walks a
-   * prefix as it goes.
+   * `"docId"` then each stored column, at most `?2` of them, in id order. `termsOf`: the terms the engine
+   * makes of some texts, on the same connection, writing nothing but its own temporary table: `setup`, then
+   * `fill` (`?1`: the texts as a JSON array), `list` (the terms at or after `?1` and before `?2`), `empty`.
+   * Absent where the engine walks a prefix as it goes.
    */
-  prefixTerms?(table: string): { setup: string; next: string; added: string };
+  prefixTerms?(table: string): PrefixTermsSQL;
   /**
    * Where the engine's own ranking first walks every match of each term (FTS5's bm25 counts each term's
    * documents before it scores one row), the application ranks the newest matches itself
@@ -109,6 +111,14 @@ export type PendingSQL = {
   oldestDoc: string;
   /** Moves every row into the index, in document order, and empties the table. */
   move: string[];
+};
+
+/** SearchSQL.prefixTerms's statements. */
+export type PrefixTermsSQL = {
+  setup: string;
+  next: string;
+  added: string;
+  termsOf: { setup: string[]; fill: string; list: string; empty: string };
 };
 
 export type MatchOptions = {

@@ -7,7 +7,7 @@
  */
 import type { SanitizedCollection } from '../config/types.ts';
 import type { SQLPart, Store } from '../db/store.ts';
-import type { MatchOptions } from '../db/search-sql.ts';
+import type { MatchOptions, PrefixTermsSQL } from '../db/search-sql.ts';
 import { keptCount } from '../db/kept-counts.ts';
 import { quote, type QueryRights } from '../query/where.ts';
 import type { OperationContext } from '../operation-context.ts';
@@ -85,7 +85,7 @@ async function spellPrefixes(ctx: OperationContext, collection: SanitizedCollect
         [prefix],
         // The newest id first: a document added while the terms are listed is looked at again next time.
         async () => ({ newest: await newestIndexed(store, table), value: await spell(prefix) }),
-        (value, after) => addedTerms(store, spelling.added, prefix, value, after),
+        (value, after) => addedTerms(store, spelling, prefix, value, after),
       );
       return spelled?.length ? { ...t, spelled } : t;
     }),
@@ -98,28 +98,54 @@ const MAX_ADDED = 200;
 /**
  * A kept spelling of `prefix`, still right after documents were added (`after`: the newest id it was
  * spelled at), or null when it must be spelled again: an added document holds a word under the prefix the
- * spelling lacks, or text other than ASCII, which only the engine's tokenizer folds exactly; or there are
- * too many to look at. Null `value` (more terms than are spelled) stays so: terms are only added.
+ * spelling lacks, or there are too many to look at. ASCII text is split here; other text by the engine's own
+ * tokenizer (`termsOf`), which alone folds it exactly. Null `value` (more terms than are spelled) stays so:
+ * terms are only added.
  */
 async function addedTerms(
   store: Store,
-  sql: string,
+  spelling: PrefixTermsSQL,
   prefix: string,
   value: string[] | null,
   after: number | null,
 ): Promise<{ value: string[] | null; newest: number | null } | null> {
   if (after === null) return null;
-  const rows = await store.all<Record<string, unknown>>(sql, [after, MAX_ADDED]);
+  const rows = await store.all<Record<string, unknown>>(spelling.added, [after, MAX_ADDED]);
   if (rows.length >= MAX_ADDED) return null;
   const known = new Set(value ?? []);
+  const unfolded: string[] = [];
   for (const row of rows)
     for (const [column, text] of Object.entries(row)) {
       if (column === 'docId' || column === 'locale' || column === 'draft' || typeof text !== 'string') continue;
-      if (!ASCII.test(text)) return null;
-      for (const word of text.toLowerCase().split(/[^a-z0-9]+/))
-        if (value && word.startsWith(prefix) && !known.has(word)) return null;
+      if (!ASCII.test(text)) unfolded.push(text);
+      else
+        for (const word of text.toLowerCase().split(/[^a-z0-9]+/))
+          if (value && word.startsWith(prefix) && !known.has(word)) return null;
     }
+  if (value && unfolded.length > 0) {
+    const terms = await termsOf(store, spelling.termsOf, unfolded, prefix);
+    if (terms.some((term) => !known.has(term))) return null;
+  }
   return { value, newest: rows.length ? Number(rows[rows.length - 1].docId) : after };
+}
+
+/** Per store, the last use of its table of texts: one at a time, or one would list or empty another's texts. */
+const textsInUse = new WeakMap<Store, Promise<unknown>>();
+
+/** The terms under `prefix` the engine makes of `texts` (SearchSQL.prefixTerms, `termsOf`). */
+function termsOf(store: Store, sql: PrefixTermsSQL['termsOf'], texts: string[], prefix: string): Promise<string[]> {
+  const run = async () => {
+    for (const statement of sql.setup) await store.all(statement);
+    await store.all(sql.fill, [JSON.stringify(texts)]);
+    try {
+      return (await store.all<{ term: string }>(sql.list, [prefix, prefix + TOP])).map((r) => r.term);
+    } finally {
+      await store.all(sql.empty);
+    }
+  };
+  const result = (textsInUse.get(store) ?? Promise.resolve()).then(run, run);
+  textsInUse.set(store, result);
+  return result;
 }
 
 const ASCII = /^[\x00-\x7f]*$/;

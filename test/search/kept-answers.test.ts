@@ -120,6 +120,17 @@ describe('a kept search total', () => {
     counted = [];
     expect(await titles('ced')).toEqual(['cedar again', 'cedar five', 'cedar four', 'cedar seven and pine']);
     if (spelling) expect(looked()).toBe(0);
+    // Text beyond ASCII is split by the engine itself: no word under the prefix it lacks, nothing spelled.
+    await cms.create({ collection: 'notes', data: { text: 'Café “cedar” — crème' } });
+    counted = [];
+    expect(await titles('ced')).toEqual([
+      'Café “cedar” — crème',
+      'cedar again',
+      'cedar five',
+      'cedar four',
+      'cedar seven and pine',
+    ]);
+    if (spelling) expect(looked()).toBe(0);
     // A new word under the prefix, and a word only the engine folds exactly, are spelled again.
     await cms.create({ collection: 'notes', data: { text: 'cedilla' } });
     expect(await titles('cedi')).toEqual(['cedilla']);
@@ -128,5 +139,33 @@ describe('a kept search total', () => {
     counted = [];
     expect(await titles('ced')).toContain('Cédrat');
     if (spelling) expect(looked()).toBeGreaterThan(0);
+  });
+  test('prefixes looked for at the same time each find the words added under them', async () => {
+    const prefixes = ['cer', 'cir', 'cor', 'cur', 'car'];
+    const words = ['cerise', 'cirque', 'corail', 'curé', 'carré'];
+    // Each prefix spelled once (as one word), then a document beyond ASCII holding a new word under each.
+    await cms.create({ collection: 'notes', data: { text: 'cerf cire corde cure carte' } });
+    for (const prefix of prefixes) await cms.find({ collection: 'notes', search: prefix, limit: 1, depth: 0 });
+    // The store's reads are promises: here each answers one to three turns later, as a driver's might, so
+    // that the searches' statements interleave.
+    const store = t.cms.store as unknown as { all: (...args: unknown[]) => Promise<unknown> };
+    const all = store.all;
+    let calls = 0;
+    store.all = async (...args) => {
+      for (let turns = 1 + (calls++ % 3); turns > 0; turns--) await new Promise((resolve) => setImmediate(resolve));
+      return all.apply(t.cms.store, args);
+    };
+    try {
+      for (let round = 0; round < 5; round++) {
+        const text = words.map((w) => `${w}${round}`).join(' «et» ');
+        await cms.create({ collection: 'notes', data: { text } });
+        const found = await Promise.all(
+          prefixes.map((prefix) => cms.find({ collection: 'notes', search: prefix, limit: 100, depth: 0 })),
+        );
+        for (const result of found) expect(result.docs.map((d: any) => d.text)).toContain(text);
+      }
+    } finally {
+      store.all = all;
+    }
   });
 });

@@ -8,6 +8,9 @@ import type { SearchRow, SearchSQL, Term } from '../search-sql.ts';
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const columns = (fields: number) => Array.from({ length: fields }, (_, i) => `"f${i}"`);
 
+/** How the index splits and folds text into terms: case and diacritics folded. */
+const TOKENIZER = "tokenize = 'unicode61 remove_diacritics 2'";
+
 const phrase = (words: string[]) => `"${words.join(' ').replaceAll('"', '""')}"`;
 
 /**
@@ -44,7 +47,7 @@ const pendingTable = (table: string) => `_pending${table}`;
 
 export const sqliteSearchSQL: SearchSQL = {
   create: (table, fields) => [
-    `CREATE VIRTUAL TABLE IF NOT EXISTS ${q(table)} USING fts5("locale" UNINDEXED, "draft" UNINDEXED, ${columns(fields).join(', ')}, tokenize = 'unicode61 remove_diacritics 2')`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS ${q(table)} USING fts5("locale" UNINDEXED, "draft" UNINDEXED, ${columns(fields).join(', ')}, ${TOKENIZER})`,
   ],
   drop: (table) => `DROP TABLE IF EXISTS ${q(table)}`,
   // FTS5's own vocabulary, one row per term and place, seeked by term: the first row of a term is found
@@ -54,6 +57,16 @@ export const sqliteSearchSQL: SearchSQL = {
     setup: `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${q(`${table}_terms`)} USING fts5vocab(main, ${q(table)}, 'instance')`,
     next: `SELECT "term" FROM temp.${q(`${table}_terms`)} WHERE "term" >= ?1 AND "term" < ?2 LIMIT 1`,
     added: `SELECT ${q(table)}."rowid" / 256 AS "docId", * FROM ${q(table)} WHERE ${q(table)}."rowid" >= (?1 + 1) * 256 ORDER BY ${q(table)}."rowid" LIMIT ?2`,
+    // A few texts tokenized as the index tokenizes them, in a table of the connection that holds only them.
+    termsOf: {
+      setup: [
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${q(`${table}_texts`)} USING fts5("text", ${TOKENIZER})`,
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${q(`${table}_texts_terms`)} USING fts5vocab(temp, ${q(`${table}_texts`)}, 'row')`,
+      ],
+      fill: `INSERT INTO temp.${q(`${table}_texts`)} ("text") SELECT "value" FROM json_each(?1)`,
+      list: `SELECT "term" FROM temp.${q(`${table}_texts_terms`)} WHERE "term" >= ?1 AND "term" < ?2`,
+      empty: `DELETE FROM temp.${q(`${table}_texts`)}`,
+    },
   }),
   // The rows of the newest documents, and how many hold each term: the index walks only their entries.
   sample(table, fields, allowed, terms, docs) {

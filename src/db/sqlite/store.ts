@@ -65,10 +65,12 @@ function open(file: string, readonly: boolean): Database {
 }
 
 /**
- * Plain SELECTs go to the read connection, and the connection's own reading aids (a temp table over the
- * full-text index's vocabulary, src/db/search-sql.ts); everything else (including `UPDATE … RETURNING`) writes.
+ * Plain SELECTs go to the read connection, and the connection's own reading aids (temp tables over the
+ * full-text index's vocabulary, and one that tokenizes a few texts: src/db/search-sql.ts); everything else
+ * (including `UPDATE … RETURNING`) writes.
  */
-const isRead = (sql: string) => /^\s*(select\b|create virtual table if not exists temp\.)/i.test(sql);
+const isRead = (sql: string) =>
+  /^\s*(select\b|create virtual table if not exists temp\.|insert into temp\.|delete from temp\.)/i.test(sql);
 
 /**
  * A statement that writes rows and nothing else: when it changed none (`changes` 0), it wrote nothing.
