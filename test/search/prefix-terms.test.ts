@@ -96,4 +96,25 @@ describe('the SQLite query', () => {
     expect(match()).toBe('"ced"*');
     expect(match([])).toBe('"ced"*');
   });
+  test("the newest documents' sample counts their rows and the rows holding each term", async () => {
+    if (t.cms.store.engine !== 'sqlite') return;
+    const { store } = t.cms;
+    // Documents removed among the newest: the sample is the rows the index holds above a rowid.
+    const made = [];
+    for (const text of ['pine one', 'pine two', 'larch three', 'pine four', 'larch five'])
+      made.push(await cms.create({ collection: 'notes', data: { text } }));
+    await cms.delete({ collection: 'notes', id: made[3].id });
+    await cms.find({ collection: 'notes', search: 'pine', limit: 1, depth: 0 }); // moves waiting rows in
+    const terms = [{ words: ['pine'], prefix: false }];
+    const docs = 3;
+    const sample = sqliteSearchSQL.sample!('_search_notes', 1, [0], terms, docs);
+    const got = await store.get<{ rows: number; h0: number }>(sample.sql, sample.params);
+    const from = `(SELECT max("rowid") FROM "_search_notes") - ${docs * 256}`;
+    const rows = await store.get<{ n: number }>(`SELECT count(*) AS "n" FROM "_search_notes" WHERE "rowid" > ${from}`);
+    const hits = await store.get<{ n: number }>(
+      `SELECT count(*) AS "n" FROM "_search_notes" WHERE "_search_notes" MATCH 'pine' AND "rowid" > ${from}`,
+    );
+    expect(rows!.n).toBeGreaterThan(0);
+    expect(got).toEqual({ rows: rows!.n, h0: hits!.n });
+  });
 });

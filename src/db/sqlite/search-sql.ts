@@ -75,8 +75,10 @@ export const sqliteSearchSQL: SearchSQL = {
     const hits = terms.map(
       (_, i) => `(SELECT count(*) FROM ${t} WHERE ${t} MATCH ? AND ${t}."rowid" > ${from}) AS "h${i}"`,
     );
+    // The rows are counted in FTS5's table of row sizes (one small row per index row, its id the rowid): the
+    // index table itself would read each row's text to count it.
     return {
-      sql: `SELECT (SELECT count(*) FROM ${t} WHERE ${t}."rowid" > ${from}) AS "rows", ${hits.join(', ')}`,
+      sql: `SELECT (SELECT count(*) FROM ${q(`${table}_docsize`)} WHERE "id" > ${from}) AS "rows", ${hits.join(', ')}`,
       params: terms.map((term) => ftsQuery([term], allowed, fields)),
     };
   },
