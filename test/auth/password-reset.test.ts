@@ -399,6 +399,9 @@ describe('no user enumeration by timing', () => {
       await res.text();
       const ms = performance.now() - start;
       expect(res.status).toBe(200);
+      // What the answer left to do (for an existing email, the lookup, the token and the mail, which this
+      // process receives and parses) is over before the next request is timed: it would slow that one.
+      if (email === 'admin@example.com') await sink.next(email);
       return ms;
     };
     for (let i = 0; i < 6; i++) await time(i % 2 ? 'admin@example.com' : 'unknown@example.com'); // warm-up
@@ -406,8 +409,8 @@ describe('no user enumeration by timing', () => {
     const unknown: number[] = [];
     const differences: number[] = [];
     for (let i = 0; i < 30; i++) {
-      // Each pair in turn order, and a pause after each request: what is timed is the answer, not the
-      // mail the previous request left running on the same two cores.
+      // Each pair in turn order, and a pause after each request: what is timed is the answer, not work the
+      // previous request left running on the same two cores.
       const pair: Record<string, number> = {};
       for (const email of i % 2
         ? ['admin@example.com', 'unknown@example.com']
@@ -425,7 +428,5 @@ describe('no user enumeration by timing', () => {
     // run under the same load, so the median of their differences is what a lookup or a mail sent inline
     // would move; a busy machine (both engines' runs at once) moves both alike.
     expect(Math.abs(median(differences))).toBeLessThan(Math.max(5, 0.5 * Math.min(a, b)));
-    // The mails did go out.
-    await sink.next('admin@example.com');
-  });
+  }, 60_000);
 });
