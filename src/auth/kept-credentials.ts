@@ -15,6 +15,7 @@ import type { CMS } from '../cms.ts';
 import type { User } from '../config/types.ts';
 import { countersOf, sameCounters, type Reading } from '../cache/change-counters.ts';
 import { lastUsedMarkDue, type LiveSession } from './sessions.ts';
+import { copyPlainData } from '../fields/plain-data.ts';
 
 export type SessionLookup = { session: LiveSession; user: User; twoFactorSetupRequired: boolean };
 export type ApiKeyLookup = { user: User; scopes: string[]; expiresAt: number | null; keyId: number };
@@ -54,13 +55,13 @@ async function keptLookup<T extends { user: User }>(
   const entry = kept.get(hash);
   // Each request gets its own copy of the user: rules and hooks receive it and may change it.
   if (entry && sameCounters(entry.counters, counters) && kind.stillGood(entry.found as T, cms.clock.now())) {
-    return { ...(entry.found as T), user: structuredClone(entry.found.user) };
+    return { ...(entry.found as T), user: copyPlainData(entry.found.user) };
   }
   kept.delete(hash);
   const found = await lookUp();
   if (!found) return null;
   if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(hash, { found: { ...found, user: structuredClone(found.user) }, counters });
+  kept.set(hash, { found: { ...found, user: copyPlainData(found.user) }, counters });
   return found;
 }
 
