@@ -38,3 +38,11 @@ test('what is not plain data is copied as structuredClone copies it', () => {
   expect(copy.at).not.toBe(at);
   expect(copy.tags).not.toBe(value.tags);
 });
+
+test('a cycle is copied as structuredClone copies it', () => {
+  const node: Record<string, unknown> = { name: 'loop' };
+  node.self = node;
+  const copy = copyPlainData(node);
+  expect(copy).not.toBe(node);
+  expect(copy.self).toBe(copy);
+});
