@@ -3,7 +3,7 @@
  * is stored. Each session has its own CSRF token, a public random `id` for the sessions list, and the
  * user agent and address it was made from (docs/accounts.md).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { CMS } from '../cms.ts';
 import type { Queryable } from '../db/store.ts';
 import { notFound } from '../errors.ts';
@@ -18,7 +18,8 @@ export type LiveSession = { id: string; userId: number; csrfToken: string; expir
 export const LAST_USED_RESOLUTION_MS = 60_000;
 const MAX_USER_AGENT = 512;
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** SHA-256 in hex: Bun's own, a third of `node:crypto`'s Hash object for a token this short. */
+export const hashToken = (token: string) => Bun.SHA256.hash(token, 'hex');
 
 /** `db`: the transaction to write in, when the session is part of a larger write (a login and its audit entry). */
 export async function createSession(
