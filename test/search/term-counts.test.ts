@@ -17,13 +17,14 @@ let t: TestServer;
 let cms: any;
 const postgres = () => t.cms.store.engine === 'postgres';
 
-/** The total of a search (limit 1: counted) and the number of documents it lists in all. */
-const total = async (search: string, locale = 'en') => {
-  const found = await cms.find({ collection: 'notes', search, limit: 1, depth: 0, locale });
-  const all = await cms.find({ collection: 'notes', search, limit: 100, depth: 0, locale });
+/** The total of a search of `collection` (limit 1: counted), checked against the documents it lists in all. */
+const totalOf = async (api: any, collection: string, search: string, locale?: string) => {
+  const found = await api.find({ collection, search, limit: 1, depth: 0, locale });
+  const all = await api.find({ collection, search, limit: 100, depth: 0, locale });
   expect(found.totalDocs).toBe(all.docs.length);
   return found.totalDocs as number;
 };
+const total = (search: string, locale = 'en') => totalOf(cms, 'notes', search, locale);
 
 /** The counts kept per term, and the same counted from the index's rows, where the engine keeps them. */
 const keptAndActual = async () => {
@@ -175,12 +176,7 @@ describe('one word or one prefix, counted exactly', () => {
 describe('one locale and no drafts', () => {
   let plain: TestServer;
   let local: any;
-  const plainTotal = async (search: string) => {
-    const found = await local.find({ collection: 'plain', search, limit: 1, depth: 0 });
-    const all = await local.find({ collection: 'plain', search, limit: 100, depth: 0 });
-    expect(found.totalDocs).toBe(all.docs.length);
-    return found.totalDocs as number;
-  };
+  const plainTotal = (search: string) => totalOf(local, 'plain', search);
   let churn = 0;
   /** Whether a search (limit 1: counted) ran the statement counting every document that matches its words. */
   const walked = async (search: string, expected: number) => {
