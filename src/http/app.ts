@@ -31,8 +31,10 @@ import { adminConditionRoutes } from './routes/admin-conditions.ts';
 import { serveAdminAsset, setAdminRuntimeConfig } from './admin-assets.ts';
 import { publicFiles } from './public-files.ts';
 import { RouteList } from './routes/route-list.ts';
+import { createRouter, type RouterEntry } from './router.ts';
 
-export function createApp(cms: CMS) {
+/** Every route the app answers, with its full path: the API's under `routes.api`, the admin's under `routes.admin`. */
+export function appRoutes(cms: CMS): RouterEntry[] {
   const api = new RouteList()
     .use(adminConfigRoutes(cms))
     .use(adminConditionRoutes(cms))
@@ -56,16 +58,24 @@ export function createApp(cms: CMS) {
     .use(realtimeRoutes(cms))
     .use(searchRoutes(cms))
     .use(collectionRoutes(cms));
-
   const adminPrefix = cms.config.routes.admin;
-  const graphQLPath = `${cms.config.routes.api}/graphql`;
-  const mcpPath = `${cms.config.routes.api}/mcp`;
-  setAdminRuntimeConfig({ apiPrefix: cms.config.routes.api, adminPrefix });
   const admin = ({ request }: { request: Request }) => {
     const pathname = new URL(request.url).pathname.slice(adminPrefix.length) || '/';
     return serveAdminAsset(pathname, request) ?? notFoundResponse();
   };
+  return [
+    { method: 'GET', path: adminPrefix || '/', handler: admin },
+    { method: 'GET', path: `${adminPrefix}/*`, handler: admin },
+    ...api.entries.map((entry) => ({ ...entry, path: cms.config.routes.api + entry.path })),
+  ];
+}
 
+export function createApp(cms: CMS) {
+  const graphQLPath = `${cms.config.routes.api}/graphql`;
+  const mcpPath = `${cms.config.routes.api}/mcp`;
+  setAdminRuntimeConfig({ apiPrefix: cms.config.routes.api, adminPrefix: cms.config.routes.admin });
+  // Every route found by one router of the app's own, under one Elysia route (src/http/router.ts).
+  const route = createRouter(appRoutes(cms));
   const site = publicFiles(cms.config.publicDir, cms.config.routes);
   const app = new Elysia()
     .onRequest(({ request }) => {
@@ -80,14 +90,10 @@ export function createApp(cms: CMS) {
       if (path === graphQLPath) return answerGraphQLFromCache(cms, request);
       if (path === mcpPath) return answerMCPFromCache(cms, request);
     })
-    .get(adminPrefix || '/', admin)
-    .get(`${adminPrefix}/*`, admin)
     .onError(({ code, error }) => {
       if (code === 'NOT_FOUND') return notFoundResponse();
       if (code === 'PARSE') return errorResponse(cms, badRequest('The request body could not be read.'));
       return errorResponse(cms, error);
     });
-  // Each route registered once, on the app itself, under the API's prefix: no plugin per group.
-  for (const { method, path, handler } of api.entries) app.route(method, cms.config.routes.api + path, handler);
-  return app;
+  return app.all('/*', ({ request }) => route(request));
 }

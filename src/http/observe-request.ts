@@ -11,7 +11,7 @@ export type LogFormat = 'text' | 'json' | 'off';
 
 const routes = new WeakMap<Request, string>();
 
-/** Called by the route wrapper with the pattern Elysia matched. */
+/** Called by the route wrapper with the pattern the router matched. */
 export function rememberRoute(request: Request, route: string): void {
   routes.set(request, route);
 }

@@ -8,3 +8,9 @@ declare module '*.txt' {
   const text: string;
   export default text;
 }
+
+// The URI decoder Elysia's router decodes parameters with (src/http/api-router.ts): null for malformed input.
+declare module 'fast-decode-uri-component' {
+  const decode: (text: string) => string | null;
+  export default decode;
+}

@@ -16,7 +16,7 @@ import { answer, startReceiver, type Receiver } from '../support/webhook-receive
 import { png } from '../support/media-fixtures.ts';
 import { fromBase32, referenceTOTP } from '../support/totp-reference.ts';
 import { flushWebhooks } from '../../src/webhooks/start-webhooks.ts';
-import { createApp } from '../../src/http/app.ts';
+import { appRoutes } from '../../src/http/app.ts';
 import type { UserConfig } from '../../src/config/types.ts';
 
 const CRON = 'cron-secret-for-the-openapi-test';
@@ -590,7 +590,7 @@ describe('every registered route', () => {
     const skipped = routesWithoutAPath();
     expect(skipped).toEqual(['/_admin/config', '/_admin/conditions/', '/graphql', '/mcp', '/realtime']);
     // The admin's pages are served beside the API, under routes.admin.
-    for (const route of createApp(t.cms).routes.filter((r) => r.path.startsWith(`${api}/`))) {
+    for (const route of appRoutes(t.cms).filter((r) => r.path.startsWith(`${api}/`))) {
       const path = route.path.slice(api.length);
       if (skipped.some((skip) => (skip.endsWith('/') ? path.startsWith(skip) : path === skip))) continue;
       // A template route stands for each collection or global it serves: one of them must be documented.

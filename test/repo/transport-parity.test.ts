@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../harness.ts';
-import { createApp } from '../../src/http/app.ts';
+import { appRoutes } from '../../src/http/app.ts';
 import { localAPI } from '../../src/local.ts';
 import { createClient } from '../../client/index.js';
 import { toolDefinitions } from '../../src/mcp/tool-schemas.ts';
@@ -79,8 +79,8 @@ beforeAll(async () => {
     [...types.queryType.fields, ...types.mutationType.fields].map((f: { name: string }) => f.name),
   );
   const api = t.cms.config.routes.api;
-  routes = createApp(t.cms)
-    .routes.filter((r) => r.path.startsWith(`${api}/`))
+  routes = appRoutes(t.cms)
+    .filter((r) => r.path.startsWith(`${api}/`))
     .map((r) => r.path.slice(api.length).split('/'));
 });
 afterAll(async () => {

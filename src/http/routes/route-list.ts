@@ -1,7 +1,7 @@
 /**
- * A route group as plain data: paths, methods and handlers, registered once on the app itself
- * (src/http/app.ts). Elysia copies every route of a nested plugin again at each level it is used, so groups
- * made as plugins cost a registration per level at every start.
+ * A route group as plain data: paths, methods and handlers, which the app's router finds
+ * (src/http/app.ts, src/http/router.ts). Groups made as Elysia plugins cost a registration per route at
+ * each level they are used, at every start.
  */
 export type RouteHandler = (context: { request: Request; params: Record<string, string>; route?: string }) => unknown;
 export type RouteEntry = { method: 'ALL' | 'POST'; path: string; handler: RouteHandler };
