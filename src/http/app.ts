@@ -70,30 +70,36 @@ export function appRoutes(cms: CMS): RouterEntry[] {
   ];
 }
 
-export function createApp(cms: CMS) {
+/**
+ * What is answered before routing, or undefined: preflights, the site's files, and kept answers that are
+ * still current (docs/caching.md); other verbs go on without waiting for a promise.
+ */
+export function answerBeforeRouting(
+  cms: CMS,
+): (request: Request) => Response | Promise<Response | undefined> | undefined {
   const graphQLPath = `${cms.config.routes.api}/graphql`;
   const mcpPath = `${cms.config.routes.api}/mcp`;
+  const site = publicFiles(cms.config.publicDir, cms.config.routes);
+  return (request) => {
+    if (request.method === 'OPTIONS') return preflight(cms.config, request);
+    const file = site(request);
+    if (file) return file;
+    if (request.method === 'GET') return answerFromCache(cms, request);
+    if (request.method !== 'POST') return;
+    const path = pathAndQuery(request.url);
+    if (path === graphQLPath) return answerGraphQLFromCache(cms, request);
+    if (path === mcpPath) return answerMCPFromCache(cms, request);
+  };
+}
+
+export function createApp(cms: CMS) {
   setAdminRuntimeConfig({ apiPrefix: cms.config.routes.api, adminPrefix: cms.config.routes.admin });
   // Every route found by one router of the app's own, under one Elysia route (src/http/router.ts).
   const route = createRouter(appRoutes(cms));
-  const site = publicFiles(cms.config.publicDir, cms.config.routes);
-  const app = new Elysia()
-    .onRequest(({ request }) => {
-      if (request.method === 'OPTIONS') return preflight(cms.config, request);
-      const file = site(request);
-      if (file) return file;
-      // Kept answers that are still current skip routing altogether (docs/caching.md); other verbs go on
-      // without waiting for a promise.
-      if (request.method === 'GET') return answerFromCache(cms, request);
-      if (request.method !== 'POST') return;
-      const path = pathAndQuery(request.url);
-      if (path === graphQLPath) return answerGraphQLFromCache(cms, request);
-      if (path === mcpPath) return answerMCPFromCache(cms, request);
-    })
-    .onError(({ code, error }) => {
-      if (code === 'NOT_FOUND') return notFoundResponse();
-      if (code === 'PARSE') return errorResponse(cms, badRequest('The request body could not be read.'));
-      return errorResponse(cms, error);
-    });
+  const app = new Elysia().onError(({ code, error }) => {
+    if (code === 'NOT_FOUND') return notFoundResponse();
+    if (code === 'PARSE') return errorResponse(cms, badRequest('The request body could not be read.'));
+    return errorResponse(cms, error);
+  });
   return app.all('/*', ({ request }) => route(request));
 }

@@ -1,6 +1,7 @@
 /**
  * Every request's way through the app, whatever carries it: the peer's address is noted, the idle timer
- * is lifted while the server works (http/long-requests.ts), the answer is compressed when it is JSON the
+ * is lifted while the server works (http/long-requests.ts), what needs no route (a preflight, a site file, a
+ * kept answer still current) is answered before the Elysia app is asked, the answer is compressed when it is JSON the
  * client may take compressed (http/compress-json.ts), a large answer finished late is handed to Bun so that
  * it leaves in one write (http/late-answer.ts), and it is logged and counted.
  * `server.ts` hands it what Bun.serve receives; a caller without a socket (the scenario tests run
@@ -8,7 +9,8 @@
  */
 import type { CMS } from '../cms.ts';
 import { startupMark } from '../startup-timing.ts';
-import { createApp } from './app.ts';
+import { answerBeforeRouting, createApp } from './app.ts';
+import { errorResponse } from './errors.ts';
 import { closes, drainUnreadBody } from './drain-body.ts';
 import { idleTimerBack, liftIdleTimer, type Connection } from './long-requests.ts';
 import { compressJSON, takesCompressed } from './compress-json.ts';
@@ -28,6 +30,7 @@ export function createRequestHandler(
   options: { logFormat: LogFormat; idleTimeout: number; onFirstAnswer?: () => void },
 ): RequestHandler {
   const app = createApp(cms);
+  const early = answerBeforeRouting(cms);
   startupMark('app built');
   // Elysia composes its router on the first `fetch`: done in the first idle turn after start, a first request
   // that comes later does not wait for it (about a third of its time).
@@ -49,8 +52,17 @@ export function createRequestHandler(
     const timer = liftIdleTimer(connection, request);
     let response: Response;
     try {
+      // What is answered before routing never meets Elysia (its context, hooks and mapping cost a kept answer
+      // about a microsecond); awaited only when it is a promise, a failure answered in the error shape.
+      let answered: Response | undefined;
+      try {
+        const first = early(request);
+        answered = first instanceof Promise ? await first : first;
+      } catch (error) {
+        answered = errorResponse(cms, error);
+      }
       // `fetch` is the compiled handler `handle` wraps in one more promise.
-      response = await app.fetch(request);
+      response = answered ?? (await app.fetch(request));
       if (takesCompressed(request)) response = await compressJSON(request, response);
       if (!stillIn(turn)) response = await inOneWrite(request, response);
     } finally {
