@@ -92,8 +92,9 @@ function describeCollectionAdmin(c: SanitizedCollection): Record<string, unknown
   };
 }
 
-export function adminConfigRoutes(cms: CMS) {
-  const body = {
+/** What the admin is told of the config: the same for every request, made on the first one. */
+function describeConfig(cms: CMS) {
+  return {
     collections: cms.config.collections.map((c) => ({
       slug: c.slug,
       drafts: c.drafts,
@@ -129,6 +130,11 @@ export function adminConfigRoutes(cms: CMS) {
       releases: Boolean(cms.config.releases),
     },
   };
+}
+
+export function adminConfigRoutes(cms: CMS) {
+  // Made on the first request rather than at every start (a large config's fields take milliseconds).
+  let body: ReturnType<typeof describeConfig> | null = null;
   return new RouteList().all(
     '/_admin/config',
     methods(
@@ -136,6 +142,7 @@ export function adminConfigRoutes(cms: CMS) {
       {
         GET: ({ credentials }) => {
           if (!credentials.user) throw unauthorized();
+          body ??= describeConfig(cms);
           return { body };
         },
         // The admin needs it to show the two-factor setup screen.
