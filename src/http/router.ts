@@ -26,7 +26,10 @@ function pathOf(url: string): string {
 /** A handler for every request: the matching route's answer, else a 404. */
 export function createRouter(entries: readonly RouterEntry[]): (request: Request) => unknown {
   const router = new Memoirist<Found>({ onParam: decodeURIComponent });
-  for (const { method, path, handler } of entries) router.add(method, path, { handler, route: path });
+  // Without a history: memoirist looks each new path up in it (every route against every other, at every
+  // start), and the app's paths are distinct.
+  for (const { method, path, handler } of entries)
+    router.add(method, path, { handler, route: path }, { ignoreHistory: true });
   const find = (method: string, path: string) => {
     const own = method === 'HEAD' ? 'GET' : method;
     return (own === 'GET' || own === 'POST' ? router.find(own, path) : null) ?? router.find('ALL', path);
