@@ -202,9 +202,12 @@ export async function startTestServer(config: UserConfig = {}, options: TestServ
     session,
     sessions,
     async stop() {
-      await server.stop();
-      await pg?.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      try {
+        await server.stop();
+      } finally {
+        await pg?.drop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

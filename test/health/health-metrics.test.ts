@@ -74,7 +74,7 @@ describe('GET /health', () => {
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ status: 'error', version: pkg.version, database: 'error' });
     } finally {
-      await other.server.stop().catch(() => {});
+      await other.stop().catch(() => {});
     }
   });
 });

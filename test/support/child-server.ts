@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_TEST_ENGINE, tempDir } from '../harness.ts';
-import { createTestDatabase, testPool } from './postgres.ts';
+import { createTestDatabase, dropDatabase, testPool } from './postgres.ts';
 import { spawnListening } from './spawn-listening.ts';
 
 export type ChildServer = {
@@ -76,6 +76,8 @@ export async function startChildServer(
       proc.kill('SIGTERM');
       await proc.exited;
       fs.rmSync(dir, { recursive: true, force: true });
+      // The folder named the database; with it gone no later child reaches it: a PostgreSQL one is dropped.
+      if (database.startsWith('postgres')) await dropDatabase(database);
     },
     async crash() {
       stopping = true;

@@ -94,6 +94,9 @@ function adminSql(): SQL {
   return admin;
 }
 
+/** The databases this process made and has not dropped: what its end drops (dropLeftoverDatabases). */
+const made = new Set<string>();
+
 /** `migrated`: a copy of the migrated template (the system tables are there; a server's start finds them applied). */
 export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const from = options.migrated ? ` TEMPLATE "${await migratedTemplate()}"` : '';
@@ -105,7 +108,17 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   } catch (error) {
     throw new Error(`cannot create a test database on ${new URL(adminUrl()).host}: ${(error as Error).message}`);
   }
+  made.add(name);
   return { url: databaseUrl(name), name, drop: () => dropDatabase(name) };
+}
+
+/**
+ * Drops every database this process made that is still there: a test that left one behind (a server it
+ * never stopped, a child process killed on purpose) costs the cluster's disk nothing after the run. Called
+ * once, after the process's last test (test/setup/postgres.ts).
+ */
+export async function dropLeftoverDatabases(): Promise<void> {
+  for (const name of [...made]) await dropDatabase(name);
 }
 
 /** The name of a test database from its URL (the names are ours: cms_test_ and hex digits). */
@@ -124,6 +137,7 @@ export async function dropDatabase(nameOrUrl: string): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       await adminSql().unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      made.delete(name);
       return;
     } catch {
       await Bun.sleep(100);
