@@ -18,10 +18,21 @@ export function rememberRoute(request: Request, route: string): void {
 
 export const routeOf = (request: Request): string => routes.get(request) ?? 'unmatched';
 
+/** Where the path of a request's absolute URL starts (the first `/` after the host); -1 when it has none. */
+const pathStart = (url: string) => url.indexOf('/', url.indexOf('//') + 2);
+
 /** The path and query of a request's absolute URL: `/api/cms/posts?limit=5`. */
 export function pathAndQuery(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const start = pathStart(url);
   return start === -1 ? '/' : url.slice(start);
+}
+
+/** The path of a request's absolute URL, without its query: `/api/cms/posts`. */
+export function pathOf(url: string): string {
+  const start = pathStart(url);
+  if (start === -1) return '/';
+  const query = url.indexOf('?', start);
+  return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
 /** The path with each query value removed: `/api/cms/posts?where[title][like]&limit`. */

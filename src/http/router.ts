@@ -11,17 +11,10 @@ import { Memoirist } from 'memoirist';
 import decodeURIComponent from 'fast-decode-uri-component';
 import type { RouteHandler } from './routes/route-list.ts';
 import { notFoundResponse } from './errors.ts';
+import { pathOf } from './observe-request.ts';
 
 export type RouterEntry = { method: 'ALL' | 'GET' | 'POST'; path: string; handler: RouteHandler };
 type Found = { handler: RouteHandler; route: string };
-
-/** The request's path, without its query: `http://host/api/cms/posts?limit=5` → `/api/cms/posts`. */
-function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start === -1) return '/';
-  const query = url.indexOf('?', start);
-  return query === -1 ? url.slice(start) : url.slice(start, query);
-}
 
 /** A handler for every request: the matching route's answer, else a 404. */
 export function createRouter(entries: readonly RouterEntry[]): (request: Request) => unknown {
